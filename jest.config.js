@@ -1,0 +1,29 @@
+/**
+ * One Jest config for every workspace. Tests run as native ESM (node --experimental-vm-modules,
+ * see the `test` script) so ESM-only dependencies load as they are; @swc/jest strips types.
+ * Workspace packages are mapped to their sources, so tests never need a build first.
+ * @type {import('jest').Config}
+ */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/apps'],
+  testMatch: ['**/src/**/*.test.ts', '**/test/**/*.test.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^@quarry/(api|crawler)$': '<rootDir>/apps/$1/src/index.ts',
+    '^@quarry/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'es6' },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
+  testTimeout: 30_000,
+  maxWorkers: 2,
+};

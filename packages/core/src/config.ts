@@ -1,0 +1,185 @@
+import { z } from 'zod';
+
+/**
+ * Quarry's configuration: one schema, parsed once at start-up from the environment, with CLI
+ * flags laid over it (flags > environment > defaults). No other module reads `process.env`.
+ * Each field names its environment variable and its default here and nowhere else.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== ''),
+);
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Environment variable → schema. The key of each entry is the environment variable's name. */
+const ENV_SCHEMA = {
+  /** HTTP port of the API. @defaultValue 8080 */
+  PORT: int(0, 65_535).default(8080),
+  /** Address the API listens on. @defaultValue 0.0.0.0 */
+  QUARRY_HOST: z.string().default('0.0.0.0'),
+  /** Where the embedded index, queue and page blobs live. @defaultValue ./data */
+  QUARRY_DATA_DIR: z.string().min(1).default('./data'),
+  /** Redis URL; set it to run queues (and rate-limit counters) on Redis/BullMQ. */
+  REDIS_URL: z.url().optional(),
+  /** Meilisearch URL; set it to use Meilisearch as the search index. */
+  MEILI_URL: z.url().optional(),
+  MEILI_MASTER_KEY: z.string().optional(),
+  /** Meilisearch index name. @defaultValue pages */
+  MEILI_INDEX: z.string().default('pages'),
+  /** Hosts or addresses the crawler may fetch even though they are private (comma-separated). */
+  QUARRY_ALLOW_HOSTS: list.default([]),
+  /** How many proxy hops to trust for X-Forwarded-For; 0 = use the socket address. @defaultValue 0 */
+  QUARRY_TRUST_PROXY: int(0, 10).default(0),
+  /** Token for /admin; generated and printed once by `quarry start` when unset. */
+  QUARRY_ADMIN_TOKEN: z.string().min(16).optional(),
+  /** Public tier: requests per window per client IP. @defaultValue 60 */
+  QUARRY_RATE_LIMIT_PUBLIC: int(1, 1_000_000).default(60),
+  /** Rate-limit window in seconds, for every tier. @defaultValue 60 */
+  QUARRY_RATE_LIMIT_WINDOW_SECS: int(1, 86_400).default(60),
+  /** Default per-minute limit of a dedicated key created without --limit. @defaultValue 600 */
+  QUARRY_RATE_LIMIT_KEY_DEFAULT: int(1, 1_000_000).default(600),
+  /** External fallback provider. @defaultValue none */
+  QUARRY_FALLBACK_PROVIDER: z.enum(['none', 'searxng', 'brave']).default('none'),
+  /** Base URL of the SearXNG instance (its JSON API must be enabled). */
+  QUARRY_SEARXNG_URL: z.url().optional(),
+  /** Brave Search API subscription token. */
+  QUARRY_BRAVE_API_KEY: z.string().optional(),
+  /** Brave Search API base URL (tests point it at a local server). */
+  QUARRY_BRAVE_URL: z.url().default('https://api.search.brave.com'),
+  /** How long to wait for the fallback provider. @defaultValue 2000 */
+  QUARRY_FALLBACK_TIMEOUT_MS: int(100, 30_000).default(2000),
+  /** Queue URLs returned by the fallback for crawling. @defaultValue false */
+  QUARRY_FALLBACK_CRAWL: bool.default(false),
+  /** Chromium executable for JavaScript pages; default: `chromium` found on PATH. */
+  CHROMIUM_PATH: z.string().optional(),
+  /** User-Agent of the crawler. */
+  QUARRY_USER_AGENT: z.string().min(1).default('QuarryBot/0.1 (+https://github.com/quarry-search/quarry)'),
+  /** Crawl workers in this process (hosts fetched at once). @defaultValue 8 */
+  QUARRY_CRAWL_CONCURRENCY: int(1, 256).default(8),
+  /** Delay between two requests to one host, in milliseconds. @defaultValue 1000 */
+  QUARRY_HOST_DELAY_MS: int(0, 600_000).default(1000),
+  /** pino log level. @defaultValue info */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+} as const;
+
+const configSchema = z.object(ENV_SCHEMA);
+
+type EnvConfig = z.infer<typeof configSchema>;
+
+/** The validated, frozen configuration. */
+export interface QuarryConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly meiliUrl: string | undefined;
+  readonly meiliMasterKey: string | undefined;
+  readonly meiliIndex: string;
+  readonly allowHosts: readonly string[];
+  readonly trustProxyHops: number;
+  readonly adminToken: string | undefined;
+  readonly rateLimit: {
+    readonly publicPerWindow: number;
+    readonly windowSecs: number;
+    readonly keyDefaultPerMin: number;
+  };
+  readonly fallback: {
+    readonly provider: 'none' | 'searxng' | 'brave';
+    readonly searxngUrl: string | undefined;
+    readonly braveApiKey: string | undefined;
+    readonly braveUrl: string;
+    readonly timeoutMs: number;
+    readonly crawlResults: boolean;
+  };
+  readonly chromiumPath: string | undefined;
+  readonly userAgent: string;
+  readonly crawlConcurrency: number;
+  readonly hostDelayMs: number;
+  readonly logLevel: EnvConfig['LOG_LEVEL'];
+}
+
+/** Flags laid over the environment, keyed by environment variable name (`{ PORT: '9000' }`). */
+export type ConfigOverrides = Partial<Record<keyof typeof ENV_SCHEMA, string | undefined>>;
+
+/** Thrown when configuration is invalid; the message lists every problem, one per line. */
+export class ConfigError extends Error {
+  readonly issues: readonly string[];
+  constructor(issues: readonly string[]) {
+    super(`invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+/** The environment variables Quarry reads, for documentation and `--help`. */
+export const CONFIG_ENV_VARS = Object.keys(ENV_SCHEMA) as (keyof typeof ENV_SCHEMA)[];
+
+/**
+ * Parses configuration from an environment (normally `process.env`) and flag overrides.
+ * Empty strings count as unset. Throws a {@link ConfigError} listing every problem.
+ */
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  overrides: ConfigOverrides = {},
+): QuarryConfig {
+  const input: Record<string, string> = {};
+  for (const key of CONFIG_ENV_VARS) {
+    const value = overrides[key] ?? env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const c = parsed.data;
+  const issues: string[] = [];
+  if (c.QUARRY_FALLBACK_PROVIDER === 'searxng' && !c.QUARRY_SEARXNG_URL) {
+    issues.push('QUARRY_SEARXNG_URL: required when QUARRY_FALLBACK_PROVIDER=searxng');
+  }
+  if (c.QUARRY_FALLBACK_PROVIDER === 'brave' && !c.QUARRY_BRAVE_API_KEY) {
+    issues.push('QUARRY_BRAVE_API_KEY: required when QUARRY_FALLBACK_PROVIDER=brave');
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return deepFreeze({
+    port: c.PORT,
+    host: c.QUARRY_HOST,
+    dataDir: c.QUARRY_DATA_DIR,
+    redisUrl: c.REDIS_URL,
+    meiliUrl: c.MEILI_URL,
+    meiliMasterKey: c.MEILI_MASTER_KEY,
+    meiliIndex: c.MEILI_INDEX,
+    allowHosts: c.QUARRY_ALLOW_HOSTS,
+    trustProxyHops: c.QUARRY_TRUST_PROXY,
+    adminToken: c.QUARRY_ADMIN_TOKEN,
+    rateLimit: {
+      publicPerWindow: c.QUARRY_RATE_LIMIT_PUBLIC,
+      windowSecs: c.QUARRY_RATE_LIMIT_WINDOW_SECS,
+      keyDefaultPerMin: c.QUARRY_RATE_LIMIT_KEY_DEFAULT,
+    },
+    fallback: {
+      provider: c.QUARRY_FALLBACK_PROVIDER,
+      searxngUrl: c.QUARRY_SEARXNG_URL,
+      braveApiKey: c.QUARRY_BRAVE_API_KEY,
+      braveUrl: c.QUARRY_BRAVE_URL,
+      timeoutMs: c.QUARRY_FALLBACK_TIMEOUT_MS,
+      crawlResults: c.QUARRY_FALLBACK_CRAWL,
+    },
+    chromiumPath: c.CHROMIUM_PATH,
+    userAgent: c.QUARRY_USER_AGENT,
+    crawlConcurrency: c.QUARRY_CRAWL_CONCURRENCY,
+    hostDelayMs: c.QUARRY_HOST_DELAY_MS,
+    logLevel: c.LOG_LEVEL,
+  });
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) {
+    if (child !== null && typeof child === 'object') deepFreeze(child);
+  }
+  return Object.freeze(value);
+}

@@ -1,0 +1,64 @@
+import type { ParsedQuery } from './query-ast.js';
+import type { PageDocument } from './types.js';
+
+/** What a search asks of an index backend, already validated and normalized by the API. */
+export interface IndexQuery {
+  readonly query: ParsedQuery;
+  /** Hard language filter, primary subtag (`zh`). */
+  readonly lang?: string;
+  /** The `site` parameter: host or any subdomain; ANDed with `query.sites`. */
+  readonly site?: string;
+  /** Only pages crawled at or after this ISO time (from `time_range`). */
+  readonly crawledAfter?: string;
+  /** Soft boost for this language over the whole result set; not a filter. */
+  readonly langPriority?: string;
+  /** 1 to 100. */
+  readonly limit: number;
+  /** 0 to 990. */
+  readonly offset: number;
+}
+
+/** One local hit, ready to become a `source: "local"` search result. */
+export interface IndexHit {
+  readonly id: string;
+  readonly url: string;
+  readonly title: string;
+  /** Plain text, about 160 to 320 characters, around the query terms when they occur. */
+  readonly snippet: string;
+  readonly domain: string;
+  readonly site_name: string | null;
+  readonly lang: string;
+  /** Positive, higher is better, comparable within one response. */
+  readonly score: number;
+  readonly has_llms_txt: boolean;
+  readonly published_at: string | null;
+  readonly crawled_at: string;
+  readonly filetype: string;
+}
+
+export interface IndexSearchResult {
+  /** Number of matching documents; exact when `totalIsEstimate` is false. */
+  readonly total: number;
+  /** True when the backend stopped counting at its bound and estimated the rest. */
+  readonly totalIsEstimate: boolean;
+  readonly hits: readonly IndexHit[];
+}
+
+/**
+ * A search index backend (SQLite FTS5 embedded, Meilisearch distributed). Every backend passes the
+ * shared contract suite in `@quarry/index-contract`.
+ */
+export interface SearchIndex {
+  /** Inserts or replaces documents by `id`. Resolves once the documents are searchable. */
+  upsert(docs: readonly PageDocument[]): Promise<void>;
+  /** Removes documents by id; unknown ids are ignored. */
+  delete(ids: readonly string[]): Promise<void>;
+  search(query: IndexQuery): Promise<IndexSearchResult>;
+  /** Whether a document with this id is indexed. */
+  has(id: string): Promise<boolean>;
+  /** Number of indexed documents. */
+  count(): Promise<number>;
+  /** Throws a `BackendUnavailableError` when the backend cannot serve. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

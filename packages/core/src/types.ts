@@ -1,0 +1,75 @@
+/** File types the index records; `filetype:` accepts the first four and matches their OOXML twins. */
+export const FILETYPES = ['html', 'pdf', 'doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx', 'txt'] as const;
+export type Filetype = (typeof FILETYPES)[number];
+
+/** Values accepted by the `filetype:` operator (spec 4.1.1). */
+export const FILETYPE_OPERATOR_VALUES = ['pdf', 'doc', 'ppt', 'xls'] as const;
+export type FiletypeOperatorValue = (typeof FILETYPE_OPERATOR_VALUES)[number];
+
+/** Which stored filetypes an operator value matches: `doc` also matches `docx`, and so on. */
+export const FILETYPE_FAMILY: Readonly<Record<FiletypeOperatorValue, readonly Filetype[]>> = {
+  pdf: ['pdf'],
+  doc: ['doc', 'docx'],
+  ppt: ['ppt', 'pptx'],
+  xls: ['xls', 'xlsx'],
+};
+
+/**
+ * One indexed page: what the crawler or `quarry import` produces, what the blob store keeps in full
+ * and what the index keeps for search. Times are ISO 8601 UTC strings (`2026-11-22T08:15:00Z`).
+ */
+export interface PageDocument {
+  /** Derived from the normalized URL with {@link pageIdForUrl}; stable across recrawls. */
+  id: string;
+  url: string;
+  title: string;
+  body_text: string;
+  /** Primary language subtag, lower case (`en`, `zh`), `und` when unknown. */
+  lang: string;
+  author: string | null;
+  published_at: string | null;
+  crawled_at: string;
+  site_name: string | null;
+  has_llms_txt: boolean;
+  filetype: Filetype;
+  /** Host of the URL, lower case, without `www.` stripping. */
+  domain: string;
+  word_count: number;
+}
+
+/** The content endpoint's response: exactly the spec's fields (spec 2.3). */
+export interface ContentResponse {
+  id: string;
+  url: string;
+  title: string;
+  body_text: string;
+  author: string | null;
+  published_at: string | null;
+  lang: string;
+  word_count: number;
+  crawled_at: string;
+  has_llms_txt: boolean;
+}
+
+/** One search result (spec 2.2). `site_name` is omitted when unknown. */
+export interface SearchResult {
+  id: string;
+  url: string;
+  title: string;
+  snippet: string;
+  domain: string;
+  site_name?: string;
+  lang: string;
+  score: number;
+  source: 'local' | 'external';
+  has_llms_txt: boolean;
+  published_at: string | null;
+  crawled_at: string;
+}
+
+/** The search endpoint's response (spec 2.1). */
+export interface SearchResponse {
+  total: number;
+  took_ms: number;
+  results: SearchResult[];
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from '@jest/globals';
+import { hostMatchesSite, normalizeSite, normalizeUrl, pageIdForUrl } from './url.js';
+
+describe('normalizeUrl', () => {
+  it('lower-cases scheme and host, drops default port, fragment and tracking params, sorts query', () => {
+    expect(normalizeUrl('HTTP://Example.COM:80/a?b=2&a=1&utm_source=x#top')).toBe('http://example.com/a?a=1&b=2');
+  });
+  it('keeps path case and a non-default port', () => {
+    expect(normalizeUrl('https://example.com:8443/Path')).toBe('https://example.com:8443/Path');
+  });
+  it('rejects non-http schemes', () => {
+    expect(() => normalizeUrl('ftp://example.com/')).toThrow(TypeError);
+    expect(() => normalizeUrl('javascript:alert(1)')).toThrow(TypeError);
+  });
+});
+
+describe('pageIdForUrl', () => {
+  it('is stable across equivalent URLs and URL-safe', () => {
+    const a = pageIdForUrl('https://example.com/a?x=1&y=2');
+    expect(a).toBe(pageIdForUrl('https://EXAMPLE.com/a?y=2&x=1#frag'));
+    expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(a).not.toBe(pageIdForUrl('https://example.com/b'));
+  });
+});
+
+describe('sites', () => {
+  it('normalizes what users type', () => {
+    expect(normalizeSite('https://Docs.Example.com/path')).toBe('docs.example.com');
+    expect(normalizeSite('.example.com')).toBe('example.com');
+    expect(normalizeSite('exa mple.com')).toBeNull();
+    expect(normalizeSite('"); DROP')).toBeNull();
+  });
+  it('matches a host and its subdomains only', () => {
+    expect(hostMatchesSite('a.example.com', 'example.com')).toBe(true);
+    expect(hostMatchesSite('example.com', 'example.com')).toBe(true);
+    expect(hostMatchesSite('badexample.com', 'example.com')).toBe(false);
+  });
+});

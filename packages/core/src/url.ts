@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+
+/** Query parameters that only track the visitor and never change the page. */
+const TRACKING_PARAM =
+  /^(utm_[a-z0-9_]+|gclid|dclid|gbraid|wbraid|fbclid|msclkid|mc_cid|mc_eid|yclid|_ga|_gl|igshid|ref_src|ref_url|spm|__s|_hsenc|_hsmla|mkt_tok|oly_anon_id|oly_enc_id|vero_id|s_cid)$/i;
+
+/**
+ * Normalizes an http(s) URL so that the same page always gets the same string: lower-case scheme
+ * and host (IDN as punycode), no default port, no fragment, no tracking parameters, query
+ * parameters sorted, `/` for an empty path. Throws a `TypeError` for anything that is not an
+ * absolute http(s) URL.
+ *
+ * @example normalizeUrl('HTTP://Example.com:80/a?b=2&a=1&utm_source=x#top') // 'http://example.com/a?a=1&b=2'
+ */
+export function normalizeUrl(input: string): string {
+  const url = new URL(input.trim());
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`not an http(s) URL: ${input}`);
+  }
+  url.hash = '';
+  url.username = '';
+  url.password = '';
+  if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
+  const params = [...url.searchParams.entries()].filter(([key]) => !TRACKING_PARAM.test(key));
+  params.sort(([a, av], [b, bv]) => (a === b ? cmp(av, bv) : cmp(a, b)));
+  url.search = params.length > 0 ? new URLSearchParams(params).toString() : '';
+  return url.href;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Whether a string parses as an absolute http(s) URL. */
+export function isHttpUrl(input: string): boolean {
+  try {
+    normalizeUrl(input);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The page id for a URL: the first 16 bytes of SHA-256 over the normalized URL, base64url (22
+ * characters, URL-safe, never empty). Stable across recrawls.
+ */
+export function pageIdForUrl(url: string): string {
+  return createHash('sha256').update(normalizeUrl(url)).digest('base64url').slice(0, 22);
+}
+
+/** Whether an id has the shape {@link pageIdForUrl} produces (cheap check before a lookup). */
+export function isPageId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{22}$/.test(id);
+}
+
+/** The lower-case host of a URL (IPv6 without brackets). */
+export function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+/**
+ * Normalizes a `site` value as users write it (`Example.com`, `https://example.com/path`,
+ * `.example.com`) to a bare lower-case host; returns null when nothing host-like is left.
+ */
+export function normalizeSite(input: string): string | null {
+  let value = input.trim().toLowerCase();
+  value = value.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
+  value = value.replace(/[/?#].*$/, '').replace(/:\d+$/, '');
+  value = value.replace(/^\.+|\.+$/g, '');
+  if (value === '' || value.length > 253) return null;
+  // Letters of any script, digits, hyphens and dots: IDNs are allowed as typed.
+  if (!/^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*$/u.test(value)) return null;
+  try {
+    return new URL(`http://${value}/`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `host` is `site` or one of its subdomains. */
+export function hostMatchesSite(host: string, site: string): boolean {
+  return host === site || host.endsWith(`.${site}`);
+}
