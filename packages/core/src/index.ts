@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './lang.js';
 export * from './query-ast.js';
 export * from './search-index.js';
+export * from './services.js';
 export * from './time.js';
 export * from './types.js';
 export * from './url.js';
