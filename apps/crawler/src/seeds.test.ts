@@ -1,0 +1,37 @@
+import { describe, expect, it } from '@jest/globals';
+import { ValidationError } from '@quarry/core';
+import { parseSeed, parseSeedsText, scopeOf } from './seeds.js';
+
+describe('seeds', () => {
+  it('parses settings and defaults', () => {
+    const seed = parseSeed('https://Example.com/docs/ depth=2 pages=50 render=always scope=prefix');
+    expect(seed).toEqual({
+      url: 'https://example.com/docs/',
+      maxDepth: 2,
+      maxPages: 50,
+      render: 'always',
+      scope: 'prefix',
+    });
+    expect(parseSeed('http://a.org').maxDepth).toBe(3);
+  });
+  it('reports every bad line with its number', () => {
+    const text = '# comment\nhttps://a.org\n\nftp://b.org\nhttps://c.org pages=0\nhttps://d.org # trailing\n';
+    expect(() => parseSeedsText(text)).toThrow(ValidationError);
+    try {
+      parseSeedsText(text);
+    } catch (error) {
+      expect((error as Error).message).toContain('line 4');
+      expect((error as Error).message).toContain('line 5');
+      expect((error as Error).message).not.toContain('line 6');
+    }
+  });
+  it('scopes by host, domain and prefix', () => {
+    expect(scopeOf(parseSeed('https://a.org/x')).contains('https://a.org/y')).toBe(true);
+    expect(scopeOf(parseSeed('https://a.org/x')).contains('https://b.a.org/y')).toBe(false);
+    expect(scopeOf(parseSeed('https://www.a.org scope=domain')).contains('https://b.a.org/y')).toBe(true);
+    expect(scopeOf(parseSeed('https://www.a.org scope=domain')).contains('https://evila.org/')).toBe(false);
+    const prefix = scopeOf(parseSeed('https://a.org/docs/intro scope=prefix'));
+    expect(prefix.contains('https://a.org/docs/api')).toBe(true);
+    expect(prefix.contains('https://a.org/blog')).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { normalizeUrl, ValidationError } from '@quarry/core';
+
+/** How far a crawl may wander from its seed. */
+export type CrawlScope = 'host' | 'domain' | 'prefix' | 'any';
+export type RenderMode = 'auto' | 'always' | 'never';
+
+/** One seed with its per-seed settings (a seeds-file line like `https://a.org depth=2 pages=500`). */
+export interface Seed {
+  readonly url: string;
+  /** Link depth followed from the seed. @defaultValue 3 */
+  readonly maxDepth: number;
+  /** Pages fetched within the seed's scope. @defaultValue 1000 */
+  readonly maxPages: number;
+  /** Render with Chromium: `auto` when static HTML yields too little text. @defaultValue auto */
+  readonly render: RenderMode;
+  /** `host` (the seed's host), `domain` (host and subdomains of the seed's registrable part as
+   * written, minus `www.`), `prefix` (URLs under the seed's path), `any`. @defaultValue host */
+  readonly scope: CrawlScope;
+}
+
+export const SEED_DEFAULTS = { maxDepth: 3, maxPages: 1000, render: 'auto', scope: 'host' } as const;
+
+const SETTING = /^(depth|pages|render|scope)=(.+)$/;
+
+/** Parses one seed (a URL plus optional `key=value` settings); throws ValidationError with the reason. */
+export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
+  const [rawUrl, ...settings] = line.trim().split(/\s+/);
+  if (!rawUrl) throw new ValidationError('empty seed');
+  let url: string;
+  try {
+    url = normalizeUrl(rawUrl);
+  } catch {
+    throw new ValidationError(`not an absolute http(s) URL: ${rawUrl}`);
+  }
+  const seed: { -readonly [K in keyof Seed]: Seed[K] } = { ...SEED_DEFAULTS, ...defaults, url };
+  for (const setting of settings) {
+    const match = SETTING.exec(setting);
+    if (!match) throw new ValidationError(`unknown setting "${setting}" (depth=, pages=, render=, scope=)`);
+    const [, key, value = ''] = match;
+    if (key === 'depth' || key === 'pages') {
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || (key === 'pages' && n < 1)) {
+        throw new ValidationError(`${key}= needs a whole number${key === 'pages' ? ' ≥ 1' : ''}`);
+      }
+      if (key === 'depth') seed.maxDepth = n;
+      else seed.maxPages = n;
+    } else if (key === 'render') {
+      if (value !== 'auto' && value !== 'always' && value !== 'never') {
+        throw new ValidationError('render= must be auto, always or never');
+      }
+      seed.render = value;
+    } else if (key === 'scope') {
+      if (value !== 'host' && value !== 'domain' && value !== 'prefix' && value !== 'any') {
+        throw new ValidationError('scope= must be host, domain, prefix or any');
+      }
+      seed.scope = value;
+    }
+  }
+  return seed;
+}
+
+/** A seeds file: one seed per line, `#` starts a comment, blank lines ignored. Errors name the line. */
+export function parseSeedsText(text: string, defaults: Partial<Seed> = {}): Seed[] {
+  const seeds: Seed[] = [];
+  const problems: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (line === '') return;
+    try {
+      seeds.push(parseSeed(line, defaults));
+    } catch (error) {
+      problems.push(`line ${i + 1}: ${(error as Error).message}`);
+    }
+  });
+  if (problems.length > 0) throw new ValidationError(`bad seeds:\n  ${problems.join('\n  ')}`);
+  return seeds;
+}
+
+export async function readSeedsFile(path: string, defaults: Partial<Seed> = {}): Promise<Seed[]> {
+  return parseSeedsText(await readFile(path, 'utf8'), defaults);
+}
+
+/** The budget key and membership test for a seed's scope. */
+export function scopeOf(seed: Seed): { key: string; contains(url: string): boolean } {
+  const seedUrl = new URL(seed.url);
+  const host = seedUrl.hostname;
+  switch (seed.scope) {
+    case 'any':
+      return { key: `any:${host}`, contains: () => true };
+    case 'domain': {
+      const base = host.replace(/^www\./, '');
+      return {
+        key: `domain:${base}`,
+        contains: (url) => {
+          const h = new URL(url).hostname;
+          return h === base || h.endsWith(`.${base}`);
+        },
+      };
+    }
+    case 'prefix': {
+      const prefix = seed.url.replace(/[?#].*$/, '').replace(/[^/]*$/, '');
+      return { key: `prefix:${prefix}`, contains: (url) => url.startsWith(prefix) };
+    }
+    default:
+      return { key: `host:${seedUrl.host}`, contains: (url) => new URL(url).host === seedUrl.host };
+  }
+}
