@@ -1,1 +1,3 @@
-export {};
+export * from './format.js';
+export * from './limits.js';
+export * from './parser.js';

@@ -1,0 +1,209 @@
+import {
+  type FiletypeOperatorValue,
+  normalizeSite,
+  type ParsedQuery,
+  type PhraseNode,
+  type QueryNode,
+  type TermNode,
+  ValidationError,
+} from '@quarry/core';
+import { formatNode } from './format.js';
+import { sanitizeQuery, type Token, tokenize } from './lexer.js';
+import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH } from './limits.js';
+
+// docx, pptx and xlsx name their family: the index matches a family (FILETYPE_FAMILY), not a format.
+const FILETYPE_ALIASES: Readonly<Record<string, FiletypeOperatorValue>> = {
+  pdf: 'pdf',
+  doc: 'doc',
+  docx: 'doc',
+  ppt: 'ppt',
+  pptx: 'ppt',
+  xls: 'xls',
+  xlsx: 'xls',
+};
+// A word or phrase made only of punctuation or stray marks (`...`, `!!!`, `=`) matches nothing in
+// any backend's tokenizer, so it is dropped rather than sent on as a clause that can never match.
+const SEARCHABLE = /[\p{L}\p{N}\p{So}\p{Extended_Pictographic}]/u;
+const SHOWN_VALUE_CODE_POINTS = 40;
+
+/** Slots of the implicit AND, in query order: an OR group of positive clauses, or an exclusion. */
+type Slot =
+  | { readonly kind: 'group'; readonly members: QueryNode[] }
+  | { readonly kind: 'not'; readonly node: QueryNode };
+
+function fail(message: string): never {
+  throw new ValidationError(message, 'q');
+}
+
+function isTooLong(q: string): boolean {
+  // A code point takes at most two UTF-16 units, so only lengths in between need counting.
+  if (q.length <= MAX_QUERY_LENGTH) return false;
+  if (q.length > 2 * MAX_QUERY_LENGTH) return true;
+  let codePoints = 0;
+  for (const _ of q) codePoints++;
+  return codePoints > MAX_QUERY_LENGTH;
+}
+
+/** Echoes a user's value in an error message, shortened so a message stays readable. */
+function shown(value: string): string {
+  const codePoints = Array.from(value.slice(0, 2 * SHOWN_VALUE_CODE_POINTS));
+  return codePoints.length > SHOWN_VALUE_CODE_POINTS
+    ? `${codePoints.slice(0, SHOWN_VALUE_CODE_POINTS).join('')}…`
+    : value;
+}
+
+function parseSite(value: string): string {
+  if (value === '') fail('The site: operator needs a value, e.g. site:example.com.');
+  const site = normalizeSite(value);
+  if (site === null) fail(`The site: operator needs a host name such as example.com, not "${shown(value)}".`);
+  return site;
+}
+
+function parseFiletype(value: string): FiletypeOperatorValue {
+  if (value === '') fail('The filetype: operator needs a value: pdf, doc, ppt or xls.');
+  const filetype = FILETYPE_ALIASES[value.toLowerCase().replace(/^\./, '')];
+  if (filetype === undefined) {
+    fail(`The filetype: operator accepts pdf, doc, ppt or xls (docx, pptx, xlsx also work), not "${shown(value)}".`);
+  }
+  return filetype;
+}
+
+/** The term or phrase a token stands for, or null when it holds nothing searchable. */
+function clauseOf(token: Token): TermNode | PhraseNode | null {
+  switch (token.kind) {
+    case 'word':
+      return SEARCHABLE.test(token.text) ? { type: 'term', text: token.text, field: 'any' } : null;
+    case 'phrase':
+      return SEARCHABLE.test(token.text) ? { type: 'phrase', text: token.text, field: 'any' } : null;
+    case 'operator':
+      if (!SEARCHABLE.test(token.value)) fail('The intitle: operator needs a word or "phrase", e.g. intitle:report.');
+      return { type: token.quoted ? 'phrase' : 'term', text: token.value, field: 'title' };
+    case 'or':
+      return null;
+  }
+}
+
+/** Removes structural duplicates (`cats cats`, `a OR a`), keeping the first in query order. */
+function dedupe(nodes: readonly QueryNode[]): QueryNode[] {
+  const seen = new Set<string>();
+  return nodes.filter((node) => {
+    const key = formatNode(node);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function combine(type: 'and' | 'or', nodes: readonly QueryNode[]): QueryNode | null {
+  const children = dedupe(nodes);
+  if (children.length <= 1) return children[0] ?? null;
+  return { type, children };
+}
+
+function countClauses(node: QueryNode): number {
+  switch (node.type) {
+    case 'term':
+    case 'phrase':
+      return 1;
+    case 'not':
+      return countClauses(node.child);
+    case 'and':
+    case 'or':
+      return node.children.reduce((sum, child) => sum + countClauses(child), 0);
+  }
+}
+
+/**
+ * Parses a search query (`q`, spec 4.1.1) into a tree plus its filters. Never throws anything but
+ * a `ValidationError` (param `q`), for any input, and runs in time linear in the input.
+ *
+ * Rules (DESIGN.md "Query operators"):
+ * - Words and phrases are ANDed; `A OR B` (upper-case `OR` only) binds tighter: `cats dogs OR
+ *   wolves` is `and(cats, or(dogs, wolves))`. A leading, trailing or doubled `OR` is dropped.
+ * - `"..."` is a phrase (unclosed: runs to the end; empty: ignored). `-word`, `-"phrase"` and
+ *   `-intitle:x` exclude; a lone `-` is ignored; inner hyphens (`e-mail`) belong to the word.
+ * - An exclusion cannot be an OR operand: an `OR` next to one is dropped (`a OR -b` = `a -b`).
+ *   `site:` and `filetype:` apply to the whole query, so an `OR` next to them is dropped as well.
+ * - `intitle:` makes a title-only term or phrase; `site:` hosts and `filetype:` values (docx, pptx,
+ *   xlsx name their family) are pulled out into `sites` and `filetypes`, deduplicated and ORed.
+ *   Excluding a site or file type is rejected. Other `name:value` words (`re:invent`, URLs) are
+ *   ordinary words, kept as typed.
+ * - Words or phrases of punctuation alone are dropped; duplicates are dropped.
+ * - Rejected: an empty query, one longer than {@link MAX_QUERY_LENGTH} code points, one with more
+ *   than {@link MAX_QUERY_CLAUSES} terms and phrases, one with only exclusions, one with nothing
+ *   searchable and no filter, an operator without a value, an invalid host or file type.
+ * - `root` is null when the query holds filters alone (`site:x.org`).
+ * @example parseQuery('cats -dogs site:example.com') // root and(cats, not(dogs)), sites ['example.com']
+ */
+export function parseQuery(q: string): ParsedQuery {
+  if (typeof q !== 'string') fail('q must be a string.');
+  if (isTooLong(q)) fail(`q is too long: at most ${MAX_QUERY_LENGTH} characters are allowed.`);
+  const clean = sanitizeQuery(q);
+  if (clean.trim() === '') fail('q must not be empty.');
+  const tokens = tokenize(clean);
+
+  const slots: Slot[] = [];
+  const sites: string[] = [];
+  const filetypes: FiletypeOperatorValue[] = [];
+  // The OR group a following `OR` may extend: only while the previous slot is a positive clause.
+  let openGroup: QueryNode[] | null = null;
+  let orPending = false;
+  for (const token of tokens) {
+    if (token.kind === 'or') {
+      orPending = openGroup !== null;
+      continue;
+    }
+    if (token.kind === 'operator' && token.name !== 'intitle') {
+      if (token.negated) {
+        fail(
+          token.name === 'site'
+            ? 'Excluding a site (-site:) is not supported; use site: to restrict results to one.'
+            : 'Excluding a file type (-filetype:) is not supported; use filetype: to restrict results to one.',
+        );
+      }
+      if (token.name === 'site') sites.push(parseSite(token.value));
+      else filetypes.push(parseFiletype(token.value));
+      openGroup = null;
+      orPending = false;
+      continue;
+    }
+    if (token.kind === 'operator' && token.value === '') {
+      fail('The intitle: operator needs a value, e.g. intitle:report or intitle:"annual report".');
+    }
+    const clause = clauseOf(token);
+    if (clause === null) continue;
+    if (token.negated) {
+      slots.push({ kind: 'not', node: clause });
+      openGroup = null;
+    } else if (orPending && openGroup !== null) {
+      openGroup.push(clause);
+    } else {
+      openGroup = [clause];
+      slots.push({ kind: 'group', members: openGroup });
+    }
+    orPending = false;
+  }
+
+  const children: QueryNode[] = [];
+  for (const slot of slots) {
+    const node = slot.kind === 'not' ? { type: 'not' as const, child: slot.node } : combine('or', slot.members);
+    if (node !== null) children.push(node);
+  }
+  const root = combine('and', children);
+  const uniqueSites = [...new Set(sites)];
+  const uniqueFiletypes = [...new Set(filetypes)];
+
+  if (root === null) {
+    if (uniqueSites.length === 0 && uniqueFiletypes.length === 0) {
+      fail('q has no words to search for.');
+    }
+  } else {
+    if (!slots.some((slot) => slot.kind === 'group')) {
+      fail('q cannot contain only exclusions (-word): add at least one word to search for.');
+    }
+    if (countClauses(root) > MAX_QUERY_CLAUSES) {
+      fail(`q has too many terms: at most ${MAX_QUERY_CLAUSES} words and phrases are allowed.`);
+    }
+  }
+  return { root, sites: uniqueSites, filetypes: uniqueFiletypes };
+}
