@@ -26,20 +26,22 @@ const FANCY_QUOTES = /[\u201C\u201D\u201E\u201F\u301D\u301E\u301F]/g;
 // zero-width joiner inside an emoji sequence (👨‍👩‍👧), which is part of the emoji: the first
 // alternative matches it without a capture group so the replacer keeps it.
 const SEPARATORS =
-  /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F])\u200D(?=\p{Extended_Pictographic})|([\s\p{Z}\p{Cc}\p{Cs}\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF])/gu;
+  /(?<=\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)\u200D(?=\p{Extended_Pictographic})|([\s\p{Z}\p{Cc}\p{Cs}\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF])/gu;
 const OPERATOR_PREFIX = /^(site|intitle|filetype):/i;
 const LEADING_DASHES = /^-+/;
 const SPACES = / +/g;
 
 /**
- * Unicode hygiene applied before lexing: NFKC (full-width letters, colons and spaces become
- * ASCII), smart quotes become `"`, and every kind of whitespace, control character, lone surrogate
+ * Unicode hygiene applied before lexing: soft hyphens are removed, NFKC (full-width letters, colons
+ * and spaces become ASCII), smart quotes become `"`, and every kind of whitespace, control character, lone surrogate
  * or zero-width character becomes a plain space. Linear in the input length.
  */
 export function sanitizeQuery(q: string): string {
+  // Soft hyphens go before NFKC: deleting one later could join a letter and a combining mark into
+  // a string that is no longer normalized, and parsing the formatted query would then differ.
   return q
-    .normalize('NFKC')
     .replace(SOFT_HYPHEN, '')
+    .normalize('NFKC')
     .replace(FANCY_QUOTES, '"')
     .replace(SEPARATORS, (match: string, separator: string | undefined) => (separator === undefined ? match : ' '));
 }

@@ -7,7 +7,7 @@ import {
   type TermNode,
   ValidationError,
 } from '@quarry/core';
-import { formatNode } from './format.js';
+import { formatNode, formatQuery } from './format.js';
 import { sanitizeQuery, type Token, tokenize } from './lexer.js';
 import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH } from './limits.js';
 
@@ -25,6 +25,7 @@ const FILETYPE_ALIASES: Readonly<Record<string, FiletypeOperatorValue>> = {
 // any backend's tokenizer, so it is dropped rather than sent on as a clause that can never match.
 const SEARCHABLE = /[\p{L}\p{N}\p{So}\p{Extended_Pictographic}]/u;
 const SHOWN_VALUE_CODE_POINTS = 40;
+const TOO_LONG = `q is too long: at most ${MAX_QUERY_LENGTH} characters are allowed.`;
 
 /** Slots of the implicit AND, in query order: an OR group of positive clauses, or an exclusion. */
 type Slot =
@@ -129,15 +130,16 @@ function countClauses(node: QueryNode): number {
  *   Excluding a site or file type is rejected. Other `name:value` words (`re:invent`, URLs) are
  *   ordinary words, kept as typed.
  * - Words or phrases of punctuation alone are dropped; duplicates are dropped.
- * - Rejected: an empty query, one longer than {@link MAX_QUERY_LENGTH} code points, one with more
- *   than {@link MAX_QUERY_CLAUSES} terms and phrases, one with only exclusions, one with nothing
- *   searchable and no filter, an operator without a value, an invalid host or file type.
+ * - Rejected: an empty query; one longer than {@link MAX_QUERY_LENGTH} code points, as typed or
+ *   in its canonical form (`formatQuery`); one with more than {@link MAX_QUERY_CLAUSES} terms and
+ *   phrases; one with only exclusions; one with nothing searchable and no filter; an operator
+ *   without a value; an invalid host or file type.
  * - `root` is null when the query holds filters alone (`site:x.org`).
  * @example parseQuery('cats -dogs site:example.com') // root and(cats, not(dogs)), sites ['example.com']
  */
 export function parseQuery(q: string): ParsedQuery {
   if (typeof q !== 'string') fail('q must be a string.');
-  if (isTooLong(q)) fail(`q is too long: at most ${MAX_QUERY_LENGTH} characters are allowed.`);
+  if (isTooLong(q)) fail(TOO_LONG);
   const clean = sanitizeQuery(q);
   if (clean.trim() === '') fail('q must not be empty.');
   const tokens = tokenize(clean);
@@ -205,5 +207,9 @@ export function parseQuery(q: string): ParsedQuery {
       fail(`q has too many terms: at most ${MAX_QUERY_CLAUSES} words and phrases are allowed.`);
     }
   }
-  return { root, sites: uniqueSites, filetypes: uniqueFiletypes };
+  const parsed: ParsedQuery = { root, sites: uniqueSites, filetypes: uniqueFiletypes };
+  // NFKC, punycode hosts or a closing quote can make the canonical form longer than what was
+  // typed; bounding it keeps every accepted query round-trippable through formatQuery.
+  if (isTooLong(formatQuery(parsed))) fail(TOO_LONG);
+  return parsed;
 }

@@ -1,0 +1,259 @@
+import { describe, expect, it } from '@jest/globals';
+import { type QueryNode, ValidationError } from '@quarry/core';
+import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH } from './limits.js';
+import { parseQuery } from './parser.js';
+
+const t = (text: string, field: 'any' | 'title' = 'any'): QueryNode => ({ type: 'term', text, field });
+const p = (text: string, field: 'any' | 'title' = 'any'): QueryNode => ({ type: 'phrase', text, field });
+const and = (...children: QueryNode[]): QueryNode => ({ type: 'and', children });
+const or = (...children: QueryNode[]): QueryNode => ({ type: 'or', children });
+const not = (child: QueryNode): QueryNode => ({ type: 'not', child });
+const root = (q: string) => parseQuery(q).root;
+
+/** Asserts that `q` is rejected with a ValidationError on `q` whose message matches `pattern`. */
+function expectRejected(q: string, pattern: RegExp): void {
+  let caught: unknown;
+  try {
+    parseQuery(q);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(ValidationError);
+  expect((caught as ValidationError).param).toBe('q');
+  expect((caught as ValidationError).message).toMatch(pattern);
+}
+
+describe('words, AND and OR', () => {
+  it('ANDs words, and a single word is the root itself', () => {
+    expect(root('cats')).toEqual(t('cats'));
+    expect(root('cats  dogs')).toEqual(and(t('cats'), t('dogs')));
+  });
+  it('binds OR tighter than the implicit AND', () => {
+    expect(root('cats dogs OR wolves')).toEqual(and(t('cats'), or(t('dogs'), t('wolves'))));
+    expect(root('a OR b c OR d')).toEqual(and(or(t('a'), t('b')), or(t('c'), t('d'))));
+  });
+  it('flattens OR chains', () => {
+    expect(root('a OR b OR c')).toEqual(or(t('a'), t('b'), t('c')));
+  });
+  it('treats lower- and mixed-case or as a word', () => {
+    expect(root('cats or dogs')).toEqual(and(t('cats'), t('or'), t('dogs')));
+    expect(root('cats Or dogs')).toEqual(and(t('cats'), t('Or'), t('dogs')));
+  });
+  it('drops leading, trailing and doubled OR', () => {
+    expect(root('OR cats')).toEqual(t('cats'));
+    expect(root('cats OR')).toEqual(t('cats'));
+    expect(root('a OR OR b')).toEqual(or(t('a'), t('b')));
+    expect(root('OR OR a OR OR')).toEqual(t('a'));
+  });
+  it('rejects a query made only of OR', () => {
+    expectRejected('OR', /no words/);
+    expectRejected('OR OR', /no words/);
+  });
+  it('drops duplicate clauses', () => {
+    expect(root('cats cats')).toEqual(t('cats'));
+    expect(root('a OR a b')).toEqual(and(t('a'), t('b')));
+    expect(root('x -y -y')).toEqual(and(t('x'), not(t('y'))));
+  });
+  it('keeps text as typed, including case', () => {
+    expect(root('Cats DOGS')).toEqual(and(t('Cats'), t('DOGS')));
+  });
+});
+
+describe('phrases', () => {
+  it('makes a phrase of quoted text with whitespace collapsed', () => {
+    expect(root('"exact   phrase"')).toEqual(p('exact phrase'));
+    expect(root('a "b c" d')).toEqual(and(t('a'), p('b c'), t('d')));
+  });
+  it('keeps a one-word phrase a phrase', () => {
+    expect(root('"cats"')).toEqual(p('cats'));
+  });
+  it('runs an unbalanced quote to the end', () => {
+    expect(root('a "b c')).toEqual(and(t('a'), p('b c')));
+    expect(root('a "b" "c d')).toEqual(and(t('a'), p('b'), p('c d')));
+  });
+  it('ignores empty phrases', () => {
+    expect(root('"" cats "  "')).toEqual(t('cats'));
+    expectRejected('""', /no words/);
+  });
+  it('keeps operators literal inside a phrase', () => {
+    expect(root('"site:x.org -a OR b"')).toEqual(p('site:x.org -a OR b'));
+  });
+  it('takes phrases as OR operands', () => {
+    expect(root('"a b" OR c')).toEqual(or(p('a b'), t('c')));
+  });
+});
+
+describe('exclusions', () => {
+  it('excludes words, phrases and title clauses', () => {
+    expect(root('a -b -"c d" -intitle:e')).toEqual(and(t('a'), not(t('b')), not(p('c d')), not(t('e', 'title'))));
+  });
+  it('ignores a lone dash or double dash', () => {
+    expect(root('a - b -- c')).toEqual(and(t('a'), t('b'), t('c')));
+  });
+  it('keeps inner and trailing hyphens in the word', () => {
+    expect(root('e-mail state-of-the-art x-')).toEqual(and(t('e-mail'), t('state-of-the-art'), t('x-')));
+  });
+  it('never makes an exclusion an OR operand', () => {
+    expect(root('a OR -b')).toEqual(and(t('a'), not(t('b'))));
+    expect(root('-a OR b')).toEqual(and(not(t('a')), t('b')));
+    expect(root('a OR -b OR c')).toEqual(and(t('a'), not(t('b')), t('c')));
+  });
+  it('rejects a query of exclusions only, with a reason', () => {
+    expectRejected('-foo -bar', /only exclusions/);
+    expectRejected('-foo site:x.org', /only exclusions/);
+    expectRejected('-"a b"', /only exclusions/);
+  });
+  it('rejects excluding a site or a file type', () => {
+    expectRejected('a -site:x.org', /Excluding a site/);
+    expectRejected('a -filetype:pdf', /Excluding a file type/);
+  });
+});
+
+describe('intitle:', () => {
+  it('makes title-only terms and phrases, case-insensitively', () => {
+    expect(root('intitle:cats')).toEqual(t('cats', 'title'));
+    expect(root('InTitle:"big  cats" dogs')).toEqual(and(p('big cats', 'title'), t('dogs')));
+  });
+  it('takes part in OR', () => {
+    expect(root('a OR intitle:b')).toEqual(or(t('a'), t('b', 'title')));
+  });
+  it('keeps the rest of the word as the value', () => {
+    expect(root('intitle:re:invent')).toEqual(t('re:invent', 'title'));
+    expect(root('intitle:OR')).toEqual(t('OR', 'title'));
+  });
+  it('rejects a missing or empty value', () => {
+    expectRejected('intitle:', /intitle: operator needs a value/);
+    expectRejected('intitle: cats', /intitle: operator needs a value/);
+    expectRejected('cats -intitle:', /intitle: operator needs a value/);
+    expectRejected('intitle:"" cats', /intitle: operator needs a value/);
+    expectRejected('intitle:!!!', /intitle: operator needs a word/);
+  });
+});
+
+describe('site:', () => {
+  it('pulls normalized hosts into sites, ORed and deduplicated', () => {
+    expect(parseQuery('cats site:a.com SITE:A.com site:b.org site:a.com')).toEqual({
+      root: t('cats'),
+      sites: ['a.com', 'b.org'],
+      filetypes: [],
+    });
+  });
+  it('accepts URLs and quoted values', () => {
+    expect(parseQuery('x site:https://Docs.Example.com/path site:"y.org"').sites).toEqual(['docs.example.com', 'y.org']);
+  });
+  it('is valid alone, with a null root', () => {
+    expect(parseQuery('site:x.org')).toEqual({ root: null, sites: ['x.org'], filetypes: [] });
+  });
+  it('rejects a missing value or an invalid host', () => {
+    expectRejected('site:', /site: operator needs a value/);
+    expectRejected('cats site: dogs', /site: operator needs a value/);
+    expectRejected('cats site:exa_mple!', /host name/);
+  });
+  it('breaks an OR chain: filters apply to the whole query', () => {
+    expect(parseQuery('a OR site:x.org b')).toEqual({ root: and(t('a'), t('b')), sites: ['x.org'], filetypes: [] });
+  });
+});
+
+describe('filetype:', () => {
+  it('accepts pdf, doc, ppt, xls case-insensitively and maps OOXML to its family', () => {
+    expect(parseQuery('x filetype:PDF filetype:docx filetype:Pptx filetype:xlsx filetype:doc').filetypes).toEqual([
+      'pdf',
+      'doc',
+      'ppt',
+      'xls',
+    ]);
+  });
+  it('rejects other values naming the allowed ones, and a missing value', () => {
+    expectRejected('x filetype:exe', /pdf, doc, ppt or xls.*"exe"/);
+    expectRejected('x filetype:', /filetype: operator needs a value/);
+  });
+});
+
+describe('ordinary words that look like operators', () => {
+  it('keeps re:invent, c++, URLs and times as single terms', () => {
+    for (const word of ['re:invent', 'c++', 'http://example.com/a?b=c', '10:30', 'sitemap:', 'C#']) {
+      expect(root(word)).toEqual(t(word));
+    }
+  });
+});
+
+describe('input hygiene', () => {
+  it('applies NFKC: full-width operators, spaces and quotes work', () => {
+    expect(parseQuery('ｃａｔｓ\u3000ＳＩＴＥ：ｘ．ｏｒｇ ＂ａ ｂ＂')).toEqual({
+      root: and(t('cats'), p('a b')),
+      sites: ['x.org'],
+      filetypes: [],
+    });
+  });
+  it('treats smart quotes as quotes', () => {
+    expect(root('“big cats” -“wild dogs”')).toEqual(and(p('big cats'), not(p('wild dogs'))));
+  });
+  it('treats control characters, NUL bytes and zero-width characters as whitespace', () => {
+    expect(root('cats\u0000dogs\u200Bfish\u0007birds\r\nants')).toEqual(
+      and(t('cats'), t('dogs'), t('fish'), t('birds'), t('ants')),
+    );
+    expectRejected('\u0000\u200B\uFEFF', /must not be empty/);
+  });
+  it('keeps mixed scripts, emoji and unspaced CJK as ordinary words', () => {
+    expect(root('猫 cats 🐱')).toEqual(and(t('猫'), t('cats'), t('🐱')));
+    expect(root('搜索引擎 検索エンジン')).toEqual(and(t('搜索引擎'), t('検索エンジン')));
+    expect(root('👨‍👩‍👧 OR кошки')).toEqual(or(t('👨‍👩‍👧'), t('кошки')));
+  });
+  it('drops punctuation-only words and rejects a query of punctuation only', () => {
+    expect(root('cats ... !!!')).toEqual(t('cats'));
+    expectRejected('!!! ??? ... ,', /no words/);
+    expectRejected('"..."', /no words/);
+  });
+});
+
+describe('limits and empty input', () => {
+  it('rejects empty and whitespace-only queries', () => {
+    expectRejected('', /must not be empty/);
+    expectRejected(' \t\n\u3000 ', /must not be empty/);
+  });
+  it('rejects a query over MAX_QUERY_LENGTH code points but counts an emoji as one', () => {
+    expect(() => parseQuery('a'.repeat(MAX_QUERY_LENGTH))).not.toThrow();
+    expect(() => parseQuery('🐱'.repeat(MAX_QUERY_LENGTH))).not.toThrow();
+    expectRejected('a'.repeat(MAX_QUERY_LENGTH + 1), /too long/);
+    expectRejected('🐱'.repeat(MAX_QUERY_LENGTH + 1), /too long/);
+  });
+  it('rejects huge queries before any other work, in well under a millisecond each', () => {
+    for (const size of [10_000, 1_000_000]) {
+      const huge = 'cats OR "dogs '.repeat(size / 14);
+      expectRejected(huge, /too long/);
+      let rejected = 0;
+      const started = performance.now();
+      for (let i = 0; i < 200; i++) {
+        try {
+          parseQuery(huge);
+        } catch (error) {
+          if (error instanceof ValidationError) rejected++;
+        }
+      }
+      expect(rejected).toBe(200);
+      expect((performance.now() - started) / 200).toBeLessThan(0.5);
+    }
+  });
+  it('rejects a query whose canonical form would be too long', () => {
+    // U+3300 (㌀) expands to four characters under NFKC.
+    expectRejected('\u3300'.repeat(1000), /too long/);
+  });
+  it('allows MAX_QUERY_CLAUSES clauses and rejects one more', () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect(() => parseQuery(words(MAX_QUERY_CLAUSES))).not.toThrow();
+    expectRejected(words(MAX_QUERY_CLAUSES + 1), /too many terms/);
+    expectRejected(`x ${Array.from({ length: MAX_QUERY_CLAUSES }, (_, i) => `-n${i}`).join(' ')}`, /too many/);
+  });
+  it('parses a query at the length limit quickly', () => {
+    const operands = Array.from({ length: 32 }, (_, i) => `w${i} OR "p ${i} q"`).join(' ');
+    const q = `${operands} ${'-'.repeat(MAX_QUERY_LENGTH - operands.length - 1)}`;
+    expect(Array.from(q)).toHaveLength(MAX_QUERY_LENGTH);
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) expect(parseQuery(q).root?.type).toBe('and');
+    expect((performance.now() - started) / 100).toBeLessThan(5);
+  });
+  it('rejects non-string input with a ValidationError', () => {
+    expect(() => parseQuery(undefined as unknown as string)).toThrow(ValidationError);
+    expect(() => parseQuery(42 as unknown as string)).toThrow(ValidationError);
+  });
+});
