@@ -139,7 +139,10 @@ describe('site:', () => {
     });
   });
   it('accepts URLs and quoted values', () => {
-    expect(parseQuery('x site:https://Docs.Example.com/path site:"y.org"').sites).toEqual(['docs.example.com', 'y.org']);
+    expect(parseQuery('x site:https://Docs.Example.com/path site:"y.org"').sites).toEqual([
+      'docs.example.com',
+      'y.org',
+    ]);
   });
   it('is valid alone, with a null root', () => {
     expect(parseQuery('site:x.org')).toEqual({ root: null, sites: ['x.org'], filetypes: [] });
