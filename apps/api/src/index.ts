@@ -1,1 +1,5 @@
-export {};
+export * from './app.js';
+export * from './deps.js';
+export * from './openapi.js';
+export * from './problem.js';
+export * from './server.js';

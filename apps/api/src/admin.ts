@@ -1,0 +1,34 @@
+import type { RequestHandler, Router } from 'express';
+import { hasBearerToken } from './auth.js';
+import { sendProblem } from './problem.js';
+
+/**
+ * Guards `/admin`: without a configured token the area does not exist (404, never open); a wrong
+ * or missing token is counted by the public limiter (slowing guessing) and answered 401.
+ */
+export function adminGate(
+  adminToken: string | undefined,
+  adminRouter: Router | undefined,
+  publicTier: RequestHandler,
+): RequestHandler {
+  return (req, res, next) => {
+    if (!adminToken) {
+      sendProblem(res, 'not-found', 'No such resource.');
+      return;
+    }
+    if (!hasBearerToken(req, adminToken)) {
+      publicTier(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        res.setHeader('WWW-Authenticate', 'Bearer realm="quarry-admin"');
+        sendProblem(res, 'unauthorized', 'Admin pages need Authorization: Bearer <admin token>.');
+      });
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    if (!adminRouter) {
+      sendProblem(res, 'not-found', 'No admin pages are installed.');
+      return;
+    }
+    adminRouter(req, res, next);
+  };
+}

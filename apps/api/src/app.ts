@@ -1,0 +1,71 @@
+import express, { type Express, type RequestHandler } from 'express';
+import { adminGate } from './admin.js';
+import { authenticate } from './auth.js';
+import { contentRoute } from './content-route.js';
+import type { ApiDeps } from './deps.js';
+import { DOCS_CSP, renderDocsPage } from './docs-page.js';
+import { errorHandler, methodNotAllowed, notFoundHandler } from './error-handler.js';
+import { healthRoute } from './health.js';
+import { requestLogger } from './logging.js';
+import { OPENAPI_DOCUMENT } from './openapi.js';
+import { rejectMalformedQueryString } from './params.js';
+import { createLimiters } from './rate-limit.js';
+import { searchRoute } from './search-route.js';
+
+const READ_ONLY = ['GET', 'HEAD'] as const;
+
+const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  next();
+};
+
+/**
+ * Builds the HTTP API: `/api/v1/search`, `/api/v1/content/:id`, `/api/v1/openapi.json` (public,
+ * rate-limited), `/healthz` (not limited), `/docs`, and `/admin` behind the admin token. Every
+ * error is an RFC 9457 problem; nothing listens until {@link startServer} is called.
+ */
+export function createApp(deps: ApiDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // No nested objects or arrays-by-bracket from the query string: every value is a string, or an
+  // array when repeated (which the validation refuses).
+  app.set('query parser', 'simple');
+  app.set('trust proxy', deps.config.trustProxyHops > 0 ? deps.config.trustProxyHops : false);
+
+  app.use(requestLogger(deps.logger), securityHeaders);
+  const limiters = createLimiters({
+    config: deps.config,
+    logger: deps.logger,
+    ...(deps.rateLimitStore ? { publicStore: deps.rateLimitStore } : {}),
+    ...(deps.keyRateLimitStore ? { keyStore: deps.keyRateLimitStore } : {}),
+  });
+  const notAllowed = methodNotAllowed(READ_ONLY);
+
+  app.route('/healthz').get(healthRoute(deps.index)).all(notAllowed);
+  const docsHtml = renderDocsPage(OPENAPI_DOCUMENT);
+  app
+    .route('/docs')
+    .get((_req, res) => {
+      res.setHeader('Content-Security-Policy', DOCS_CSP);
+      res.type('html').send(docsHtml);
+    })
+    .all(notAllowed);
+  app.use('/admin', adminGate(deps.config.adminToken, deps.adminRouter, limiters.publicTier));
+
+  const api = express.Router();
+  api.use(authenticate(deps.keys), limiters.api, rejectMalformedQueryString);
+  api.route('/search').get(searchRoute(deps)).all(notAllowed);
+  api.route('/content/:id').get(contentRoute(deps)).all(notAllowed);
+  api
+    .route('/openapi.json')
+    .get((_req, res) => {
+      res.json(OPENAPI_DOCUMENT);
+    })
+    .all(notAllowed);
+  app.use('/api/v1', api);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

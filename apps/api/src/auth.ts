@@ -1,0 +1,71 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyRecord, KeyStore } from '@quarry/core';
+import type { Request, RequestHandler, Response } from 'express';
+
+/** Longest key worth looking up; anything longer cannot be one of ours. */
+const MAX_KEY_CHARS = 256;
+
+/** What the request presented: no key, a key to verify, or credentials that cannot be a key. */
+type Presented = { kind: 'none' } | { kind: 'key'; key: string } | { kind: 'malformed' };
+
+/** The outcome of authentication, kept on `res.locals` for the limiter and the routes. */
+export type ClientAuth = { tier: 'public' } | { tier: 'key'; record: ApiKeyRecord } | { tier: 'rejected' };
+
+const AUTH_LOCAL = 'quarryAuth';
+
+/** The authentication outcome of a request (public when `authenticate` has not run). */
+export function clientAuth(res: Response): ClientAuth {
+  return (res.locals[AUTH_LOCAL] as ClientAuth | undefined) ?? { tier: 'public' };
+}
+
+/**
+ * Reads a dedicated key from `Authorization: Bearer <key>` or `X-API-Key: <key>` and verifies it.
+ * A presented key that is unknown, revoked, malformed or unverifiable (no key store) marks the
+ * request `rejected`: it is answered 401 after the public limiter counted it, never served as
+ * public.
+ */
+export function authenticate(keys: KeyStore | undefined): RequestHandler {
+  return async (req, res, next) => {
+    const presented = presentedKey(req);
+    let auth: ClientAuth = { tier: 'public' };
+    if (presented.kind === 'malformed' || (presented.kind === 'key' && !keys)) auth = { tier: 'rejected' };
+    else if (presented.kind === 'key' && keys) {
+      const record = await keys.verify(presented.key);
+      auth = record && record.revokedAt === null ? { tier: 'key', record } : { tier: 'rejected' };
+    }
+    res.locals[AUTH_LOCAL] = auth;
+    next();
+  };
+}
+
+function presentedKey(req: Request): Presented {
+  const authorization = req.headers.authorization;
+  const headerKey = req.headers['x-api-key'];
+  let bearer: string | undefined;
+  if (authorization !== undefined) {
+    const match = /^Bearer[ ]+([^\s,]+)[ ]*$/i.exec(authorization);
+    if (!match) return { kind: 'malformed' };
+    bearer = match[1];
+  }
+  let apiKey: string | undefined;
+  if (headerKey !== undefined) {
+    // Node joins repeated headers with ", "; a key never contains one, so that is refused too.
+    if (typeof headerKey !== 'string' || !/^[^\s,]+$/.test(headerKey.trim())) return { kind: 'malformed' };
+    apiKey = headerKey.trim();
+  }
+  if (bearer !== undefined && apiKey !== undefined && bearer !== apiKey) return { kind: 'malformed' };
+  const key = bearer ?? apiKey;
+  if (key === undefined) return { kind: 'none' };
+  return key.length > MAX_KEY_CHARS ? { kind: 'malformed' } : { kind: 'key', key };
+}
+
+/**
+ * Whether the request carries `Authorization: Bearer <token>` with exactly `token`, compared in
+ * constant time (both sides are hashed first, so lengths leak nothing either).
+ */
+export function hasBearerToken(req: Request, token: string): boolean {
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(req.headers.authorization ?? '');
+  if (!match?.[1]) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(match[1]), digest(token));
+}

@@ -1,0 +1,31 @@
+import type { BlobStore, FallbackSearcher, KeyStore, QuarryConfig, SearchIndex, UrlSubmitter } from '@quarry/core';
+import type { Router } from 'express';
+import type { Store } from 'express-rate-limit';
+import type { Logger } from 'pino';
+
+/** Everything the HTTP API needs; built by the CLI (embedded or distributed) or by a test. */
+export interface ApiDeps {
+  readonly config: QuarryConfig;
+  readonly index: SearchIndex;
+  readonly blobs: BlobStore;
+  readonly logger: Logger;
+  /** External web-search fallback; without it, searches return local results only. */
+  readonly fallback?: FallbackSearcher;
+  /** Dedicated API keys; without it, any presented key is refused with 401. */
+  readonly keys?: KeyStore;
+  /**
+   * Counter store of the public (per-IP) tier: Redis in distributed mode.
+   * @defaultValue an in-memory store
+   */
+  readonly rateLimitStore?: Store;
+  /**
+   * Counter store of the dedicated-key tier. A store instance cannot serve two limiters, so the
+   * key tier needs its own (in distributed mode: a second Redis store with another prefix).
+   * @defaultValue an in-memory store
+   */
+  readonly keyRateLimitStore?: Store;
+  /** Where URLs from the fallback are queued for crawling when `config.fallback.crawlResults`. */
+  readonly urlSubmitter?: UrlSubmitter;
+  /** Mounted under `/admin`, behind `Authorization: Bearer <config.adminToken>`. */
+  readonly adminRouter?: Router;
+}

@@ -1,0 +1,142 @@
+import { FILETYPE_OPERATOR_VALUES } from '@quarry/core';
+
+/** JSON Schemas (draft 2020-12) of the response bodies, exactly the spec's fields (2.1 to 2.3). */
+export const RESPONSE_SCHEMAS = {
+  SearchResult: {
+    type: 'object',
+    description: 'One search result (spec 2.2).',
+    additionalProperties: false,
+    required: [
+      'id',
+      'url',
+      'title',
+      'snippet',
+      'domain',
+      'lang',
+      'score',
+      'source',
+      'has_llms_txt',
+      'published_at',
+      'crawled_at',
+    ],
+    properties: {
+      id: {
+        type: 'string',
+        description: 'Page id for local results (use it with the content endpoint); empty for external results.',
+      },
+      url: { type: 'string', description: 'URL of the page.' },
+      title: { type: 'string', description: 'Page title.' },
+      snippet: { type: 'string', description: 'Plain-text excerpt, around the query terms when they occur.' },
+      domain: { type: 'string', description: 'Host of the page.' },
+      site_name: {
+        type: 'string',
+        description: 'Display name of the site; omitted when unknown (fall back to `domain`).',
+      },
+      lang: { type: 'string', description: 'Primary language subtag (`en`, `zh`); `und` when unknown.' },
+      score: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        description: 'Relevance, higher is better; comparable within one response only.',
+      },
+      source: {
+        type: 'string',
+        enum: ['local', 'external'],
+        description: "`local`: this service's index; `external`: the web fallback.",
+      },
+      has_llms_txt: { type: 'boolean', description: 'Whether the site serves a real /llms.txt.' },
+      published_at: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'Publication time (ISO 8601 UTC) when known, else null.',
+      },
+      crawled_at: {
+        type: 'string',
+        format: 'date-time',
+        description: 'Crawl time (ISO 8601 UTC); `time_range` filters on it.',
+      },
+    },
+  },
+  SearchResponse: {
+    type: 'object',
+    description: 'Search response (spec 2.1).',
+    additionalProperties: false,
+    required: ['total', 'took_ms', 'results'],
+    properties: {
+      total: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Local matches for the query plus the external results added to this response.',
+      },
+      took_ms: { type: 'integer', minimum: 0, description: 'Processing time in milliseconds.' },
+      results: {
+        type: 'array',
+        maxItems: 100,
+        description: 'At most `limit` results: local ones first, then external ones.',
+        items: { $ref: '#/components/schemas/SearchResult' },
+      },
+    },
+  },
+  ContentResponse: {
+    type: 'object',
+    description: 'Full text of an indexed page (spec 2.3); only fields useful for RAG.',
+    additionalProperties: false,
+    required: [
+      'id',
+      'url',
+      'title',
+      'body_text',
+      'author',
+      'published_at',
+      'lang',
+      'word_count',
+      'crawled_at',
+      'has_llms_txt',
+    ],
+    properties: {
+      id: { type: 'string', description: 'Page id.' },
+      url: { type: 'string', description: 'URL of the page.' },
+      title: { type: 'string', description: 'Page title.' },
+      body_text: { type: 'string', description: 'Full extracted text.' },
+      author: { type: ['string', 'null'], description: 'Author when known, else null.' },
+      published_at: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'Publication time (ISO 8601 UTC) when known, else null.',
+      },
+      lang: { type: 'string', description: 'Primary language subtag; `und` when unknown.' },
+      word_count: { type: 'integer', minimum: 0, description: 'Words in `body_text`.' },
+      crawled_at: { type: 'string', format: 'date-time', description: 'Crawl time (ISO 8601 UTC).' },
+      has_llms_txt: { type: 'boolean', description: 'Whether the site serves a real /llms.txt.' },
+    },
+  },
+  Health: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['status'],
+    properties: { status: { const: 'ok' } },
+  },
+  Problem: {
+    type: 'object',
+    description: "RFC 9457 problem details. `type` is a reference to the problem's entry on /docs.",
+    additionalProperties: false,
+    required: ['type', 'title', 'status', 'detail'],
+    properties: {
+      type: { type: 'string', format: 'uri-reference' },
+      title: { type: 'string' },
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      detail: { type: 'string', description: 'What went wrong and what to do; never internals.' },
+      param: { type: 'string', description: 'The parameter at fault (400 only).' },
+    },
+  },
+} as const;
+
+/** Markdown for the description of `q`: the operators of spec 4.1.1 as this service reads them. */
+export const QUERY_OPERATORS_DOC = [
+  'Search query. Words are ANDed. Operators:',
+  '`site:<domain>` (host and subdomains; several are ORed),',
+  '`intitle:<word>` or `intitle:"<phrase>"`,',
+  '`"<exact phrase>"`, `-<word>` / `-"<phrase>"` (exclude),',
+  '`A OR B` (upper case; binds tighter than AND),',
+  `\`filetype:<type>\` with ${FILETYPE_OPERATOR_VALUES.join(', ')} (doc also matches docx, ppt pptx, xls xlsx).`,
+  'A query of operators only is valid; one of exclusions only is a 400.',
+].join(' ');

@@ -1,0 +1,249 @@
+import { MAX_QUERY_LENGTH } from '@quarry/query';
+import { QUERY_OPERATORS_DOC, RESPONSE_SCHEMAS } from './openapi-schemas.js';
+import { SEARCH_BOUNDS, TIME_RANGE_VALUES } from './params.js';
+import { PROBLEM_MEDIA_TYPE } from './problem.js';
+
+const problem = { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } };
+const ref = (kind: 'headers' | 'responses' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Headers of every response that passed the limiter; the key headers only with a dedicated key. */
+const limitedHeaders = (required: boolean) => ({
+  RateLimit: { ...ref('headers', 'RateLimit'), required },
+  'RateLimit-Policy': { ...ref('headers', 'RateLimit-Policy'), required },
+  'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
+});
+
+const int = { type: 'integer' } as const;
+
+/** Answers every rate-limited operation can give besides its success. */
+const commonErrors = {
+  '401': ref('responses', 'Unauthorized'),
+  '405': ref('responses', 'MethodNotAllowed'),
+  '429': ref('responses', 'TooManyRequests'),
+  '431': ref('responses', 'HeadersTooLarge'),
+  '500': ref('responses', 'InternalError'),
+  '503': ref('responses', 'Unavailable'),
+};
+
+/**
+ * The OpenAPI 3.1 document of the public API. The API tests validate every response they receive
+ * against it, so it cannot drift from the code.
+ */
+export const OPENAPI_DOCUMENT = {
+  openapi: '3.1.0',
+  jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+  info: {
+    title: 'Quarry search API',
+    version: '1.0.0',
+    description:
+      'Web search with structured results and full page text, for AI applications. The endpoints are public ' +
+      '(rate-limited per client IP; IPv6 clients grouped by /56). Operators provision dedicated API keys with ' +
+      'their own per-minute limit; present one as `Authorization: Bearer <key>` or `X-API-Key: <key>`. An unknown ' +
+      'or revoked key is refused with 401, never served as public. Errors are RFC 9457 problem details.',
+  },
+  servers: [{ url: '/' }],
+  security: [{}, { bearerKey: [] }, { apiKeyHeader: [] }],
+  paths: {
+    '/api/v1/search': {
+      get: {
+        operationId: 'search',
+        summary: 'Search the index',
+        description:
+          'Local results first. When fewer local results than `limit` exist for the requested page and a fallback ' +
+          'is configured, the page is filled with external results (`source: "external"`, `id: ""`), deduplicated ' +
+          'by normalized URL and ranked after the local ones.',
+        parameters: [
+          {
+            name: 'q',
+            in: 'query',
+            required: true,
+            description: QUERY_OPERATORS_DOC,
+            schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH },
+          },
+          {
+            name: 'limit',
+            in: 'query',
+            description: 'Number of results to return (decimal digits only).',
+            schema: { ...int, ...minMax(SEARCH_BOUNDS.limit) },
+          },
+          {
+            name: 'offset',
+            in: 'query',
+            description: 'Pagination offset (decimal digits only).',
+            schema: { ...int, ...minMax(SEARCH_BOUNDS.offset) },
+          },
+          {
+            name: 'lang',
+            in: 'query',
+            description: 'Hard language filter; a language code, reduced to its primary subtag (`zh-CN` means `zh`).',
+            schema: { type: 'string', pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$' },
+          },
+          {
+            name: 'time_range',
+            in: 'query',
+            description: 'Only pages crawled within this period before now (`crawled_at`); `all` means no limit.',
+            schema: { type: 'string', enum: TIME_RANGE_VALUES },
+          },
+          {
+            name: 'site',
+            in: 'query',
+            description: 'Only this host and its subdomains; ANDed with `site:` operators in `q`.',
+            schema: { type: 'string', maxLength: 253 },
+          },
+          {
+            name: 'lang_priority',
+            in: 'query',
+            description: 'Soft boost for a language (same form as `lang`); other languages are not hidden.',
+            schema: { type: 'string', pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$' },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'Search results.',
+            headers: limitedHeaders(true),
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResponse' } } },
+          },
+          '400': ref('responses', 'BadRequest'),
+          ...commonErrors,
+        },
+      },
+    },
+    '/api/v1/content/{id}': {
+      get: {
+        operationId: 'getContent',
+        summary: 'Full text of an indexed page',
+        description: 'Only ids of local results have content; an external result (`id: ""`) has none.',
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            description: 'The `id` of a local search result.',
+            schema: { type: 'string', minLength: 1 },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The page text and citation metadata.',
+            headers: limitedHeaders(true),
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ContentResponse' } } },
+          },
+          '400': ref('responses', 'BadRequest'),
+          '404': ref('responses', 'NotFound'),
+          ...commonErrors,
+        },
+      },
+    },
+    '/api/v1/openapi.json': {
+      get: {
+        operationId: 'getOpenApi',
+        summary: 'This document',
+        responses: {
+          '200': {
+            description: 'OpenAPI 3.1 document.',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    '/healthz': {
+      get: {
+        operationId: 'health',
+        summary: 'Liveness and index reachability (not rate-limited)',
+        security: [{}],
+        responses: {
+          '200': {
+            description: 'The index answers.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
+          },
+          '405': ref('responses', 'MethodNotAllowed'),
+          '503': ref('responses', 'Unavailable'),
+        },
+      },
+    },
+  },
+  components: {
+    schemas: RESPONSE_SCHEMAS,
+    securitySchemes: {
+      bearerKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Optional dedicated API key. Without one, the public per-IP tier applies.',
+      },
+      apiKeyHeader: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: 'The same optional key, in its own header.',
+      },
+    },
+    headers: {
+      RateLimit: {
+        description:
+          'IETF draft-ietf-httpapi-ratelimit-headers-08: `"<policy>"; r=<remaining>; t=<seconds until reset>`. ' +
+          'Policy `public` for the per-IP tier, `key` for a dedicated key.',
+        schema: { type: 'string' },
+      },
+      'RateLimit-Policy': {
+        description: 'Draft-08 policy: `"<policy>"; q=<requests>; w=<window in seconds>; pk=<partition key>`.',
+        schema: { type: 'string' },
+      },
+      'Retry-After': {
+        description: 'Seconds to wait before retrying.',
+        required: true,
+        schema: { ...int, minimum: 0 },
+      },
+      'X-RateLimit-Limit': {
+        description: 'Dedicated keys only: requests allowed per minute for this key.',
+        schema: { ...int, minimum: 1 },
+      },
+      'X-RateLimit-Remaining': {
+        description: 'Dedicated keys only: requests left in the current one-minute window.',
+        schema: { ...int, minimum: 0 },
+      },
+      'X-RateLimit-Reset': {
+        description:
+          'Dedicated keys only: SECONDS UNTIL the current window resets (a duration, not an epoch timestamp).',
+        schema: { ...int, minimum: 0 },
+      },
+      Allow: { description: 'Methods this resource supports.', required: true, schema: { type: 'string' } },
+      'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },
+    },
+    responses: {
+      BadRequest: {
+        description: 'A parameter is missing, repeated, malformed or out of range; `param` names it.',
+        content: problem,
+      },
+      Unauthorized: {
+        description: 'A presented API key is unknown, revoked or malformed (or keys are not enabled).',
+        headers: { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') },
+        content: problem,
+      },
+      NotFound: { description: 'Unknown page id (or unknown route).', content: problem },
+      MethodNotAllowed: {
+        description: 'The resource exists but only answers GET and HEAD.',
+        headers: { Allow: ref('headers', 'Allow') },
+        content: problem,
+      },
+      TooManyRequests: {
+        description: 'Rate limit exceeded. Wait `Retry-After` seconds; do not retry in a tight loop.',
+        headers: { 'Retry-After': ref('headers', 'Retry-After'), ...limitedHeaders(true) },
+        content: problem,
+      },
+      HeadersTooLarge: { description: "The URL or headers exceed the server's size limit (sent by Node, no body)." },
+      InternalError: { description: 'Unexpected error; details are only in the server log.', content: problem },
+      Unavailable: {
+        description: 'A backend (index, blob store, rate-limit store) is unavailable; retry after `Retry-After`.',
+        headers: { 'Retry-After': ref('headers', 'Retry-After') },
+        content: problem,
+      },
+    },
+  },
+} as const;
+
+function minMax(bounds: { min: number; max: number; default: number }) {
+  return { minimum: bounds.min, maximum: bounds.max, default: bounds.default };
+}

@@ -1,0 +1,86 @@
+import type { FallbackSearcher, SearchResponse, SearchResult } from '@quarry/core';
+import type { Request, RequestHandler, Response } from 'express';
+import type { ApiDeps } from './deps.js';
+import { mergeExternal, toLocalResult } from './fallback-merge.js';
+import { parseSearchParams, type SearchParams } from './params.js';
+
+/** Grace on top of the provider's own timeout before the API stops waiting for it. */
+const FALLBACK_GRACE_MS = 250;
+
+/** `GET /api/v1/search` (spec 4.1): local results, topped up from the fallback when short. */
+export function searchRoute(deps: ApiDeps): RequestHandler {
+  return async (req, res) => {
+    const startedMs = performance.now();
+    const now = new Date();
+    const params = parseSearchParams(req.query as Record<string, unknown>, now);
+    const gone = clientGone(res);
+    const local = await deps.index.search(params.indexQuery);
+    let results: SearchResult[] = local.hits.map(toLocalResult);
+    let externalAdded = 0;
+    const missing = params.indexQuery.limit - results.length;
+    if (deps.fallback && missing > 0 && !gone.aborted) {
+      const external = await askFallback(deps.fallback, params, missing, gone, deps.config.fallback.timeoutMs);
+      const merged = mergeExternal(results, external, missing, now);
+      externalAdded = merged.length - results.length;
+      results = merged;
+      if (externalAdded > 0) submitForCrawl(deps, req, merged.slice(-externalAdded));
+    }
+    if (gone.aborted) return;
+    const body: SearchResponse = {
+      total: local.total + externalAdded,
+      took_ms: Math.round(performance.now() - startedMs),
+      results,
+    };
+    res.json(body);
+  };
+}
+
+/** Aborts when the client goes away before the response is written. */
+function clientGone(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+async function askFallback(
+  fallback: FallbackSearcher,
+  params: SearchParams,
+  count: number,
+  gone: AbortSignal,
+  timeoutMs: number,
+): Promise<SearchResult[]> {
+  const { indexQuery } = params;
+  const request = {
+    q: params.q,
+    query: params.query,
+    count,
+    ...(indexQuery.lang ? { lang: indexQuery.lang } : {}),
+    ...(indexQuery.site ? { site: indexQuery.site } : {}),
+    ...(params.timeRange ? { timeRange: params.timeRange } : {}),
+  };
+  const signal = AbortSignal.any([gone, AbortSignal.timeout(timeoutMs)]);
+  let timer: NodeJS.Timeout | undefined;
+  // The provider promises to honour the signal and never reject; the race bounds the wait anyway.
+  const deadline = new Promise<SearchResult[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), timeoutMs + FALLBACK_GRACE_MS);
+  });
+  try {
+    const results = await Promise.race([fallback.search(request, signal), deadline]);
+    return Array.isArray(results) ? results : [];
+  } catch {
+    return [];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function submitForCrawl(deps: ApiDeps, req: Request, external: readonly SearchResult[]): void {
+  const submitter = deps.urlSubmitter;
+  if (!submitter || !deps.config.fallback.crawlResults) return;
+  const urls = external.map((r) => r.url);
+  Promise.resolve()
+    .then(() => submitter.submit(urls))
+    .catch((err: unknown) => req.log.warn({ err, count: urls.length }, 'could not queue fallback URLs for crawling'));
+}

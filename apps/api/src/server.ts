@@ -1,0 +1,66 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+/** Options of {@link startServer}. */
+export interface ServerOptions {
+  /** TCP port; 0 picks a free one. */
+  readonly port: number;
+  /** Address to listen on (`0.0.0.0`, `127.0.0.1`, `::`). */
+  readonly host: string;
+  /**
+   * How long `close()` lets in-flight requests finish before cutting their connections.
+   * @defaultValue 10000
+   */
+  readonly shutdownTimeoutMs?: number;
+}
+
+/** A listening API server. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  readonly port: number;
+  /**
+   * Stops accepting connections, lets in-flight requests finish, and after `shutdownTimeoutMs`
+   * destroys whatever is left. Resolves once the server is closed.
+   */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** Listens with `app`; rejects when the port cannot be bound. */
+export async function startServer(app: Express, options: ServerOptions): Promise<RunningServer> {
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve, reject) => {
+      const force = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
+      force.unref();
+      server.close((err) => {
+        clearTimeout(force);
+        if (err) reject(err);
+        else resolve();
+      });
+      // Keep-alive sockets with no request in flight would otherwise hold the close open.
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+  return { url: `http://${displayHost(options.host)}:${port}`, port, close };
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
