@@ -1,0 +1,2 @@
+export * from './servers.js';
+export * from './site.js';
