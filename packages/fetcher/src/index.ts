@@ -1,1 +1,9 @@
-export {};
+export * from './address-policy.js';
+export * from './binary.js';
+export * from './charset.js';
+export * from './content-type.js';
+export * from './decode.js';
+export * from './errors.js';
+export * from './fetcher.js';
+export * from './retry-after.js';
+export * from './robots.js';

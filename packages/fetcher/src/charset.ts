@@ -1,0 +1,179 @@
+import iconv from 'iconv-lite';
+
+/**
+ * The WHATWG encoding name for a label (`gb2312` → `gbk`, `latin1` → `windows-1252`), or null for
+ * an unknown label. Node's TextDecoder implements the WHATWG label table; labels it knows but
+ * cannot decode map as the HTML spec says (`x-user-defined` → windows-1252).
+ */
+export function resolveEncodingLabel(label: string): string | null {
+  const trimmed = label.trim().toLowerCase();
+  if (trimmed === '') return null;
+  if (trimmed === 'x-user-defined') return 'windows-1252';
+  try {
+    return new TextDecoder(trimmed).encoding;
+  } catch {
+    // Node without full ICU knows fewer labels; iconv-lite covers the common legacy ones.
+    return iconv.encodingExists(trimmed) ? trimmed : null;
+  }
+}
+
+/** Decodes bytes with a resolved encoding name, replacing malformed sequences with U+FFFD. */
+export function decodeWith(bytes: Uint8Array, encoding: string): string {
+  try {
+    return new TextDecoder(encoding).decode(bytes);
+  } catch {
+    return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), encoding);
+  }
+}
+
+/** Whether the bytes are well-formed UTF-8 (a sequence cut off at the very end is tolerated). */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  try {
+    // stream: a body truncated at a byte limit may end mid-character.
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const WHITESPACE = new Set([0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+const isSpace = (c: number | undefined): boolean => c !== undefined && WHITESPACE.has(c);
+const isAlpha = (c: number | undefined): boolean =>
+  c !== undefined && ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a));
+
+interface Attribute {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** The HTML spec's "get an attribute" step of the prescan, over a latin1 view of the bytes. */
+function getAttribute(s: string, start: number): { attr: Attribute | null; end: number } {
+  let i = start;
+  while (i < s.length && (isSpace(s.charCodeAt(i)) || s[i] === '/')) i++;
+  if (i >= s.length || s[i] === '>') return { attr: null, end: i };
+  let name = '';
+  while (i < s.length) {
+    const ch = s[i] ?? '';
+    if (ch === '=' && name !== '') break;
+    if (isSpace(s.charCodeAt(i)) || ch === '/' || ch === '>') break;
+    name += ch.toLowerCase();
+    i++;
+  }
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  if (s[i] !== '=') return { attr: { name, value: '' }, end: i };
+  i++;
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  const quote = s[i];
+  let value = '';
+  if (quote === '"' || quote === "'") {
+    const close = s.indexOf(quote, i + 1);
+    if (close < 0) return { attr: null, end: s.length };
+    value = s.slice(i + 1, close);
+    i = close + 1;
+  } else {
+    while (i < s.length && !isSpace(s.charCodeAt(i)) && s[i] !== '>') value += s[i++];
+  }
+  return { attr: { name, value: value.toLowerCase() }, end: i };
+}
+
+/** The HTML spec's "extracting a character encoding from a meta element" (the content attribute). */
+export function charsetFromMetaContent(content: string): string | null {
+  let from = 0;
+  for (;;) {
+    const at = content.toLowerCase().indexOf('charset', from);
+    if (at < 0) return null;
+    let i = at + 'charset'.length;
+    while (isSpace(content.charCodeAt(i))) i++;
+    if (content[i] !== '=') {
+      from = i;
+      continue;
+    }
+    i++;
+    while (isSpace(content.charCodeAt(i))) i++;
+    const quote = content[i];
+    if (quote === '"' || quote === "'") {
+      const close = content.indexOf(quote, i + 1);
+      return close < 0 ? null : content.slice(i + 1, close);
+    }
+    const rest = content.slice(i);
+    const value = /^[^\s;]*/.exec(rest)?.[0] ?? '';
+    return value === '' ? null : value;
+  }
+}
+
+function metaEncoding(attributes: Attribute[]): string | null {
+  let gotPragma = false;
+  let needPragma: boolean | null = null;
+  let charset: string | null = null;
+  for (const { name, value } of attributes) {
+    if (name === 'http-equiv' && value === 'content-type') gotPragma = true;
+    else if (name === 'content' && charset === null) {
+      const found = charsetFromMetaContent(value);
+      if (found !== null) {
+        charset = found;
+        needPragma = true;
+      }
+    } else if (name === 'charset') {
+      charset = value;
+      needPragma = false;
+    }
+  }
+  if (needPragma === null || (needPragma && !gotPragma) || charset === null) return null;
+  const encoding = resolveEncodingLabel(charset);
+  // A document cannot declare itself UTF-16 in ASCII-compatible bytes; the spec says UTF-8.
+  return encoding?.startsWith('utf-16') ? 'utf-8' : encoding;
+}
+
+/**
+ * The HTML spec's prescan for `<meta charset>` / `<meta http-equiv="content-type">` over the
+ * first `maxBytes` bytes (the spec says 1024; real pages often put long scripts first). Skips
+ * comments and the attributes of other tags so a `charset=` inside them is not taken.
+ */
+export function prescanMetaCharset(bytes: Uint8Array, maxBytes = 4096): string | null {
+  const s = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, maxBytes)).toString('latin1');
+  let i = 0;
+  while (i < s.length) {
+    if (s.startsWith('<!--', i)) {
+      const end = s.indexOf('-->', i + 2);
+      if (end < 0) return null;
+      i = end + 3;
+      continue;
+    }
+    if (/^<meta[\s/]/i.test(s.slice(i, i + 6))) {
+      const attributes: Attribute[] = [];
+      const names = new Set<string>();
+      let j = i + 5;
+      for (;;) {
+        const { attr, end } = getAttribute(s, j);
+        j = end;
+        if (!attr) break;
+        if (!names.has(attr.name)) attributes.push(attr);
+        names.add(attr.name);
+      }
+      const encoding = metaEncoding(attributes);
+      if (encoding !== null) return encoding;
+      i = j + 1;
+      continue;
+    }
+    if (s[i] === '<' && (isAlpha(s.charCodeAt(i + 1)) || (s[i + 1] === '/' && isAlpha(s.charCodeAt(i + 2))))) {
+      let j = i + 1;
+      while (j < s.length && !isSpace(s.charCodeAt(j)) && s[j] !== '>') j++;
+      for (;;) {
+        const { attr, end } = getAttribute(s, j);
+        j = end;
+        if (!attr) break;
+      }
+      i = j + 1;
+      continue;
+    }
+    if (s.startsWith('<!', i) || s.startsWith('</', i) || s.startsWith('<?', i)) {
+      const end = s.indexOf('>', i + 2);
+      if (end < 0) return null;
+      i = end + 1;
+      continue;
+    }
+    i++;
+  }
+  return null;
+}

@@ -1,0 +1,103 @@
+import { analyse } from 'chardet';
+import { decodeWith, isValidUtf8, prescanMetaCharset, resolveEncodingLabel } from './charset.js';
+import { parseContentType } from './content-type.js';
+
+/** Where the encoding used by {@link decodeHtml} came from. */
+export type CharsetSource = 'bom' | 'http' | 'meta' | 'sniff' | 'default';
+
+/** The result of {@link decodeHtml}. */
+export interface DecodedHtml {
+  readonly text: string;
+  /** WHATWG encoding name actually used (`utf-8`, `gbk`, `windows-1252`...). */
+  readonly charset: string;
+  readonly source: CharsetSource;
+}
+
+/** Options of {@link decodeHtml}. */
+export interface DecodeHtmlOptions {
+  /** The response's Content-Type header (its charset parameter is the HTTP declaration). */
+  readonly contentType?: string;
+  /** Bytes searched for `<meta charset>`. @defaultValue 4096 */
+  readonly prescanBytes?: number;
+}
+
+/** Bytes given to the statistical detector: plenty for a verdict, bounded in cost. */
+const SNIFF_SAMPLE_BYTES = 64 * 1024;
+/** Below this confidence (0-100) chardet's guess is not trusted over a declaration. */
+const MIN_SNIFF_CONFIDENCE = 30;
+
+function bomEncoding(bytes: Uint8Array): { encoding: string; length: number } | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', length: 3 };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', length: 2 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', length: 2 };
+  return null;
+}
+
+function hasNonAscii(bytes: Uint8Array): boolean {
+  for (const byte of bytes) if (byte >= 0x80) return true;
+  return false;
+}
+
+function countReplacements(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) count++;
+  return count;
+}
+
+/** chardet's best guess as a WHATWG encoding name, or null when it has none worth trusting. */
+function sniffEncoding(bytes: Uint8Array): string | null {
+  const sample = bytes.subarray(0, SNIFF_SAMPLE_BYTES);
+  for (const match of analyse(sample)) {
+    if (match.confidence < MIN_SNIFF_CONFIDENCE) break;
+    // chardet reports GB18030 for all simplified-Chinese legacy pages; WHATWG's gb18030 decoder
+    // is a superset of gbk, and ISO-8859-1 guesses are decoded as windows-1252 as browsers do.
+    const encoding = resolveEncodingLabel(match.name);
+    if (encoding !== null && !encoding.startsWith('utf-16') && !encoding.startsWith('utf-32')) return encoding;
+  }
+  return null;
+}
+
+/**
+ * Picks the sniffed encoding over a declared one when the declaration is clearly wrong: the
+ * declared decoding produces replacement characters and the sniffed one produces far fewer.
+ */
+function correctDeclared(bytes: Uint8Array, declared: string, source: CharsetSource): DecodedHtml {
+  // Valid multi-byte UTF-8 almost never happens by chance in a legacy encoding: pages labelled
+  // gb2312 or iso-8859-1 that are really UTF-8 are common, the reverse mistake is not.
+  if (declared !== 'utf-8' && hasNonAscii(bytes) && isValidUtf8(bytes)) {
+    return { text: decodeWith(bytes, 'utf-8'), charset: 'utf-8', source: 'sniff' };
+  }
+  const text = decodeWith(bytes, declared);
+  const bad = countReplacements(text);
+  if (bad === 0) return { text, charset: declared, source };
+  const sniffed = sniffEncoding(bytes);
+  if (sniffed === null || sniffed === declared) return { text, charset: declared, source };
+  const alternative = decodeWith(bytes, sniffed);
+  if (countReplacements(alternative) * 4 < bad) return { text: alternative, charset: sniffed, source: 'sniff' };
+  return { text, charset: declared, source };
+}
+
+/**
+ * Decodes an HTML body the way browsers choose its encoding (WHATWG order): byte order mark,
+ * then the HTTP charset, then `<meta charset>` found by the HTML prescan, then statistical
+ * sniffing, then UTF-8. A declared charset that is clearly wrong (bytes invalid in it that decode
+ * cleanly in the sniffed encoding) is corrected. Labels map as WHATWG says (gb2312 → gbk).
+ *
+ * @example decodeHtml(body, { contentType: 'text/html; charset=gb2312' }) // { text, charset: 'gbk', source: 'http' }
+ */
+export function decodeHtml(body: Uint8Array, options: DecodeHtmlOptions = {}): DecodedHtml {
+  const bom = bomEncoding(body);
+  if (bom) {
+    return { text: decodeWith(body.subarray(bom.length), bom.encoding), charset: bom.encoding, source: 'bom' };
+  }
+  const httpLabel = parseContentType(options.contentType).charset;
+  const httpEncoding = httpLabel === undefined ? null : resolveEncodingLabel(httpLabel);
+  if (httpEncoding !== null) return correctDeclared(body, httpEncoding, 'http');
+  const metaEncoding = prescanMetaCharset(body, options.prescanBytes);
+  if (metaEncoding !== null) return correctDeclared(body, metaEncoding, 'meta');
+  if (!hasNonAscii(body)) return { text: decodeWith(body, 'utf-8'), charset: 'utf-8', source: 'default' };
+  if (isValidUtf8(body)) return { text: decodeWith(body, 'utf-8'), charset: 'utf-8', source: 'sniff' };
+  const sniffed = sniffEncoding(body);
+  if (sniffed !== null) return { text: decodeWith(body, sniffed), charset: sniffed, source: 'sniff' };
+  return { text: decodeWith(body, 'utf-8'), charset: 'utf-8', source: 'default' };
+}
