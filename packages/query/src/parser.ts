@@ -77,6 +77,9 @@ function clauseOf(token: Token): TermNode | PhraseNode | null {
     case 'phrase':
       return SEARCHABLE.test(token.text) ? { type: 'phrase', text: token.text, field: 'any' } : null;
     case 'operator':
+      if (token.value === '') {
+        fail('The intitle: operator needs a value, e.g. intitle:report or intitle:"annual report".');
+      }
       if (!SEARCHABLE.test(token.value)) fail('The intitle: operator needs a word or "phrase", e.g. intitle:report.');
       return { type: token.quoted ? 'phrase' : 'term', text: token.value, field: 'title' };
     case 'or':
@@ -114,6 +117,53 @@ function countClauses(node: QueryNode): number {
   }
 }
 
+interface Collected {
+  readonly slots: Slot[];
+  readonly sites: string[];
+  readonly filetypes: FiletypeOperatorValue[];
+}
+
+/** Walks the tokens once, grouping OR operands and pulling filters out. */
+function collect(tokens: readonly Token[]): Collected {
+  const collected: Collected = { slots: [], sites: [], filetypes: [] };
+  // The OR group a following `OR` may extend: only while the previous slot is a positive clause.
+  let openGroup: QueryNode[] | null = null;
+  let orPending = false;
+  for (const token of tokens) {
+    if (token.kind === 'or') {
+      orPending = openGroup !== null;
+      continue;
+    }
+    if (token.kind === 'operator' && token.name !== 'intitle') {
+      if (token.negated) {
+        fail(
+          token.name === 'site'
+            ? 'Excluding a site (-site:) is not supported; use site: to restrict results to one.'
+            : 'Excluding a file type (-filetype:) is not supported; use filetype: to restrict results to one.',
+        );
+      }
+      if (token.name === 'site') collected.sites.push(parseSite(token.value));
+      else collected.filetypes.push(parseFiletype(token.value));
+      openGroup = null;
+      orPending = false;
+      continue;
+    }
+    const clause = clauseOf(token);
+    if (clause === null) continue;
+    if (token.negated) {
+      collected.slots.push({ kind: 'not', node: clause });
+      openGroup = null;
+    } else if (orPending && openGroup !== null) {
+      openGroup.push(clause);
+    } else {
+      openGroup = [clause];
+      collected.slots.push({ kind: 'group', members: openGroup });
+    }
+    orPending = false;
+  }
+  return collected;
+}
+
 /**
  * Parses a search query (`q`, spec 4.1.1) into a tree plus its filters. Never throws anything but
  * a `ValidationError` (param `q`), for any input, and runs in time linear in the input.
@@ -142,72 +192,23 @@ export function parseQuery(q: string): ParsedQuery {
   if (isTooLong(q)) fail(TOO_LONG);
   const clean = sanitizeQuery(q);
   if (clean.trim() === '') fail('q must not be empty.');
-  const tokens = tokenize(clean);
+  const { slots, sites, filetypes } = collect(tokenize(clean));
 
-  const slots: Slot[] = [];
-  const sites: string[] = [];
-  const filetypes: FiletypeOperatorValue[] = [];
-  // The OR group a following `OR` may extend: only while the previous slot is a positive clause.
-  let openGroup: QueryNode[] | null = null;
-  let orPending = false;
-  for (const token of tokens) {
-    if (token.kind === 'or') {
-      orPending = openGroup !== null;
-      continue;
-    }
-    if (token.kind === 'operator' && token.name !== 'intitle') {
-      if (token.negated) {
-        fail(
-          token.name === 'site'
-            ? 'Excluding a site (-site:) is not supported; use site: to restrict results to one.'
-            : 'Excluding a file type (-filetype:) is not supported; use filetype: to restrict results to one.',
-        );
-      }
-      if (token.name === 'site') sites.push(parseSite(token.value));
-      else filetypes.push(parseFiletype(token.value));
-      openGroup = null;
-      orPending = false;
-      continue;
-    }
-    if (token.kind === 'operator' && token.value === '') {
-      fail('The intitle: operator needs a value, e.g. intitle:report or intitle:"annual report".');
-    }
-    const clause = clauseOf(token);
-    if (clause === null) continue;
-    if (token.negated) {
-      slots.push({ kind: 'not', node: clause });
-      openGroup = null;
-    } else if (orPending && openGroup !== null) {
-      openGroup.push(clause);
-    } else {
-      openGroup = [clause];
-      slots.push({ kind: 'group', members: openGroup });
-    }
-    orPending = false;
+  const children = slots.map((slot) =>
+    slot.kind === 'not' ? { type: 'not' as const, child: slot.node } : combine('or', slot.members),
+  );
+  const root = combine(
+    'and',
+    children.filter((node) => node !== null),
+  );
+  if (root === null && sites.length === 0 && filetypes.length === 0) fail('q has no words to search for.');
+  if (root !== null && !slots.some((slot) => slot.kind === 'group')) {
+    fail('q cannot contain only exclusions (-word): add at least one word to search for.');
   }
-
-  const children: QueryNode[] = [];
-  for (const slot of slots) {
-    const node = slot.kind === 'not' ? { type: 'not' as const, child: slot.node } : combine('or', slot.members);
-    if (node !== null) children.push(node);
+  if (root !== null && countClauses(root) > MAX_QUERY_CLAUSES) {
+    fail(`q has too many terms: at most ${MAX_QUERY_CLAUSES} words and phrases are allowed.`);
   }
-  const root = combine('and', children);
-  const uniqueSites = [...new Set(sites)];
-  const uniqueFiletypes = [...new Set(filetypes)];
-
-  if (root === null) {
-    if (uniqueSites.length === 0 && uniqueFiletypes.length === 0) {
-      fail('q has no words to search for.');
-    }
-  } else {
-    if (!slots.some((slot) => slot.kind === 'group')) {
-      fail('q cannot contain only exclusions (-word): add at least one word to search for.');
-    }
-    if (countClauses(root) > MAX_QUERY_CLAUSES) {
-      fail(`q has too many terms: at most ${MAX_QUERY_CLAUSES} words and phrases are allowed.`);
-    }
-  }
-  const parsed: ParsedQuery = { root, sites: uniqueSites, filetypes: uniqueFiletypes };
+  const parsed: ParsedQuery = { root, sites: [...new Set(sites)], filetypes: [...new Set(filetypes)] };
   // NFKC, punycode hosts or a closing quote can make the canonical form longer than what was
   // typed; bounding it keeps every accepted query round-trippable through formatQuery.
   if (isTooLong(formatQuery(parsed))) fail(TOO_LONG);
