@@ -1,2 +1,3 @@
+export * from './pdf.js';
 export * from './servers.js';
 export * from './site.js';

@@ -1,0 +1,247 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createApp } from '@quarry/api';
+import { FileBlobStore } from '@quarry/blobstore';
+import { loadConfig, type QuarryConfig } from '@quarry/core';
+import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { openSqliteQueues, type Queues } from '@quarry/queue';
+import { findServerBinary, minimalPdf, type Site, startSite } from '@quarry/testkit';
+import iconv from 'iconv-lite';
+import { pino } from 'pino';
+import request from 'supertest';
+import { Crawler } from './crawler.js';
+import { startIndexer } from './indexer.js';
+import { parseSeed } from './seeds.js';
+
+const article = (title: string, body: string, extra = '') => `<!doctype html><html lang="en"><head>
+<meta charset="utf-8"><title>${title}</title><meta name="author" content="Ada Lovelace">
+<meta property="article:published_time" content="2025-06-01T10:00:00Z">${extra}</head>
+<body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>
+${body
+  .split('\n')
+  .map((p) => `<p>${p}</p>`)
+  .join('\n')}
+</article></body></html>`;
+
+const filler =
+  'Quarry crawls pages politely and extracts the main text so that agents can search it. ' +
+  'Every paragraph here is long enough for the readability algorithm to treat the page as an article worth keeping.';
+
+/** A site with robots rules, a sitemap, an llms.txt, a GBK page, a script-built page, a PDF and hostile pages. */
+function siteRoutes(origin: () => string) {
+  const gbk = iconv.encode(
+    `<html><head><title>搜索引擎测试页面</title></head><body><div id="content"><h1>搜索引擎测试页面</h1><p>${'这是一个用于测试中文网页抓取与全文检索的页面，内容包括分布式爬虫、网页正文抽取和中文分词。'.repeat(6)}</p><p>${'北京时间今天上午，研究人员发布了新的搜索引擎评测报告。'.repeat(6)}</p></div></body></html>`,
+    'gbk',
+  );
+  const appPage = `<!doctype html><html lang="en"><head><title>Script app</title></head><body><div id="root"></div>
+<noscript>You need to enable JavaScript to run this app.</noscript>
+<script>fetch('/api/content.json').then(r => r.json()).then(d => {
+  const root = document.getElementById('root');
+  const h = document.createElement('h1'); h.textContent = d.title; root.appendChild(h);
+  for (const p of d.paragraphs) { const el = document.createElement('p'); el.textContent = p; root.appendChild(el); }
+});</script></body></html>`;
+  return {
+    '/robots.txt': {
+      headers: { 'content-type': 'text/plain' },
+      body: `User-agent: *\nDisallow: /\n\nUser-agent: QuarryBot\nDisallow: /private/\nAllow: /\n\nSitemap: ${origin()}/sitemap.xml\n`,
+    },
+    '/llms.txt': {
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: '# Fixture Site\n\n> A test site for Quarry.\n\n## Docs\n\n- [Article](/article.html): the main article\n- [Guide](/guide.html): a guide\n',
+    },
+    '/sitemap.xml': {
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin()}/from-sitemap.html</loc></url></urlset>`,
+    },
+    '/': {
+      body: `<html><head><title>Fixture home</title></head><body><h1>Fixture home</h1><ul>
+${[
+  '/article.html',
+  '/private/secret.html',
+  '/gbk.html',
+  '/app.html',
+  '/report.pdf',
+  '/drip.html',
+  '/loop-a',
+  '/endless.html',
+  '/bomb.html',
+  '/binary.html',
+  '/missing.html',
+  '/broken.html',
+  '/to-private',
+  'http://127.0.0.2:9/elsewhere.html',
+]
+  .map((href) => `<li><a href="${href}">${href}</a></li>`)
+  .join('\n')}</ul></body></html>`,
+    },
+    '/article.html': {
+      body: article(
+        'Zeppelin maintenance handbook',
+        `Airship hangars need careful humidity control. ${filler}\nThe zeppelin envelope is inspected weekly. ${filler}\n${filler}`,
+      ),
+    },
+    '/from-sitemap.html': {
+      body: article('Only in the sitemap', `Nobody links to this orchid page. ${filler}\n${filler}`),
+    },
+    '/private/secret.html': { body: article('Secret', `classified quokka ${filler}`) },
+    '/gbk.html': { headers: { 'content-type': 'text/html' }, body: gbk },
+    '/app.html': { body: appPage },
+    '/api/content.json': {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: 'Rendered by script',
+        paragraphs: [`The marmalade protocol is described here. ${filler}`, filler, filler],
+      }),
+    },
+    '/report.pdf': {
+      headers: { 'content-type': 'application/pdf' },
+      body: minimalPdf(['Quarterly dirigible report', 'Helium prices rose again this quarter.'], {
+        title: 'Dirigible report',
+      }),
+    },
+    '/drip.html': (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const timer = setInterval(() => res.write('x'), 200);
+      res.on('close', () => clearInterval(timer));
+    },
+    '/loop-a': { status: 302, headers: { location: '/loop-b' } },
+    '/loop-b': { status: 302, headers: { location: '/loop-a' } },
+    '/endless.html': (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = () => {
+        while (res.write(chunk)) {
+          /* keep writing until the socket pushes back */
+        }
+      };
+      res.on('drain', pump);
+      res.on('close', () => res.off('drain', pump));
+      pump();
+    },
+    '/bomb.html': {
+      headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' },
+      body: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)),
+    },
+    '/binary.html': {
+      headers: { 'content-type': 'text/html' },
+      body: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)),
+    },
+    '/broken.html': { status: 500, body: 'oops' },
+    '/to-private': { status: 302, headers: { location: 'http://10.0.0.1/admin' } },
+  };
+}
+
+describe('crawling a local site end to end', () => {
+  let site: Site;
+  let dir: string;
+  let config: QuarryConfig;
+  let queues: Queues;
+  let index: SqliteSearchIndex;
+  let blobs: FileBlobStore;
+  const hasChromium = findServerBinary('chromium') !== null;
+
+  beforeAll(async () => {
+    let origin = '';
+    site = await startSite(siteRoutes(() => origin));
+    origin = site.origin;
+    dir = mkdtempSync(join(tmpdir(), 'quarry-crawl-'));
+    config = loadConfig({
+      QUARRY_DATA_DIR: dir,
+      QUARRY_ALLOW_HOSTS: '127.0.0.1',
+      QUARRY_HOST_DELAY_MS: '0',
+      QUARRY_CRAWL_CONCURRENCY: '4',
+      LOG_LEVEL: 'silent',
+    });
+    const logger = pino({ level: 'silent' });
+    queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
+    index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+    blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
+    const crawler = new Crawler({
+      config,
+      queues,
+      logger,
+      extractThreads: 0,
+      fetch: { totalTimeoutMs: 1500, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 5 },
+    });
+    const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
+    await crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]);
+    crawler.start();
+    const deadline = Date.now() + 60_000;
+    let idleRounds = 0;
+    while (idleRounds < 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      const idx = await queues.index.stats();
+      idleRounds = (await queues.crawl.isIdle()) && idx.waiting + idx.active === 0 ? idleRounds + 1 : 0;
+    }
+    await crawler.close();
+    await indexer.close();
+  }, 90_000);
+
+  afterAll(async () => {
+    await queues?.close();
+    await index?.close();
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const search = (q: string) =>
+    request(createApp({ config, index, blobs, logger: pino({ level: 'silent' }) }))
+      .get('/api/v1/search')
+      .query({ q });
+
+  it('indexes the article with its metadata and the llms.txt flag', async () => {
+    const res = await search('zeppelin');
+    expect(res.status).toBe(200);
+    const hit = res.body.results.find((r: { url: string }) => r.url.endsWith('/article.html'));
+    expect(hit).toMatchObject({ source: 'local', lang: 'en', has_llms_txt: true, domain: '127.0.0.1' });
+    const content = await request(createApp({ config, index, blobs, logger: pino({ level: 'silent' }) })).get(
+      `/api/v1/content/${hit.id}`,
+    );
+    expect(content.status).toBe(200);
+    expect(content.body.author).toBe('Ada Lovelace');
+    expect(content.body.published_at).toBe('2025-06-01T10:00:00Z');
+    expect(content.body.body_text).toContain('humidity control');
+    expect(content.body.word_count).toBeGreaterThan(50);
+  });
+
+  it('follows robots.txt for its own group and never fetches disallowed pages', async () => {
+    expect(site.hits.get('/private/secret.html')).toBeUndefined();
+    expect((await search('quokka')).body.results).toHaveLength(0);
+    expect(site.hits.get('/robots.txt')).toBe(1);
+  });
+
+  it('discovers pages from the sitemap', async () => {
+    expect((await search('orchid')).body.results).toHaveLength(1);
+  });
+
+  it('decodes the GBK page without a declared charset and finds it in Chinese', async () => {
+    const res = await search('搜索引擎');
+    expect(res.body.results.map((r: { url: string }) => r.url)).toContain(`${site.origin}/gbk.html`);
+    expect(res.body.results[0].lang).toBe('zh');
+  });
+
+  it('indexes the PDF with its file type', async () => {
+    const res = await search('dirigible filetype:pdf');
+    expect(res.body.results).toHaveLength(1);
+    expect(res.body.results[0].url).toBe(`${site.origin}/report.pdf`);
+  });
+
+  (hasChromium ? it : it.skip)('renders the script-built page in Chromium', async () => {
+    const res = await search('marmalade');
+    expect(res.body.results.map((r: { url: string }) => r.url)).toContain(`${site.origin}/app.html`);
+  });
+
+  it('survives hostile pages and records why each failed', async () => {
+    const stats = await queues.crawl.stats();
+    const reasons = new Map(stats.topFailures.map((f) => [f.reason, f.count]));
+    expect(stats.failed + stats.skipped).toBeGreaterThanOrEqual(7);
+    expect([...reasons.keys()]).toEqual(expect.arrayContaining(['robots_disallowed', 'redirect_loop', 'too_large']));
+    expect(reasons.get('http_404') ?? reasons.get('not_found')).toBeGreaterThan(0);
+    // Out-of-scope and private targets are never contacted.
+    expect(site.hits.get('/elsewhere.html')).toBeUndefined();
+    expect(await index.count()).toBeGreaterThanOrEqual(5);
+  });
+});

@@ -1,0 +1,96 @@
+import type { QuarryConfig } from '@quarry/core';
+import { createAddressPolicy, createFetcher, type Fetcher, type FetcherOptions, RobotsCache } from '@quarry/fetcher';
+import type { CrawlWorker, Queues } from '@quarry/queue';
+import { BrowserPool, findChromium } from '@quarry/render';
+import type { Logger } from 'pino';
+import { browserRequestGuard } from './browser-guard.js';
+import { createExtractPool, type ExtractPool } from './extract-pool.js';
+import { LlmsTxtCache } from './llms-cache.js';
+import { createPageHandler, followUps } from './page-handler.js';
+import type { Seed } from './seeds.js';
+
+export interface CrawlerOptions {
+  readonly config: QuarryConfig;
+  readonly queues: Queues;
+  readonly logger: Logger;
+  /** Extraction worker threads. @defaultValue one per core */
+  readonly extractThreads?: number;
+  /** Fetch limits (timeouts, body size) beyond the fetcher's defaults. */
+  readonly fetch?: Omit<FetcherOptions, 'userAgent' | 'allowHosts'>;
+}
+
+/**
+ * The crawler of one process: fetcher, robots.txt and llms.txt caches, the extraction thread pool
+ * and (on first need) a Chromium pool, driving the crawl queue's politeness-aware workers.
+ */
+export class Crawler {
+  readonly #options: CrawlerOptions;
+  readonly #fetcher: Fetcher;
+  readonly #extractor: ExtractPool;
+  readonly #allowRequest: (url: string) => Promise<boolean>;
+  #browser: Promise<BrowserPool | null> | undefined;
+  #workers: CrawlWorker[] = [];
+
+  constructor(options: CrawlerOptions) {
+    const { config } = options;
+    this.#options = options;
+    this.#fetcher = createFetcher({ ...options.fetch, userAgent: config.userAgent, allowHosts: config.allowHosts });
+    this.#extractor = createExtractPool(
+      options.extractThreads === undefined ? {} : { threads: options.extractThreads },
+    );
+    this.#allowRequest = browserRequestGuard(createAddressPolicy(config.allowHosts));
+  }
+
+  /** Queues seeds (depth 0); resolves to how many were new. */
+  async addSeeds(seeds: readonly Seed[]): Promise<number> {
+    let added = 0;
+    for (const seed of seeds) added += await this.#options.queues.crawl.add(followUps([seed.url], seed, 0));
+    return added;
+  }
+
+  /** Starts crawl workers on the queue (config.crawlConcurrency tasks in flight). */
+  start(): CrawlWorker {
+    const { config, queues, logger } = this.#options;
+    const handler = createPageHandler({
+      fetcher: this.#fetcher,
+      robots: new RobotsCache({ fetcher: this.#fetcher, userAgent: config.userAgent }),
+      llms: new LlmsTxtCache({ fetcher: this.#fetcher }),
+      extractor: this.#extractor,
+      browser: () => this.#launchBrowser(),
+      allowRequest: this.#allowRequest,
+      crawl: queues.crawl,
+      index: queues.index,
+      logger,
+      hostDelayMs: config.hostDelayMs,
+    });
+    const worker = queues.crawl.work(handler, { concurrency: config.crawlConcurrency });
+    this.#workers.push(worker);
+    return worker;
+  }
+
+  #launchBrowser(): Promise<BrowserPool | null> {
+    this.#browser ??= (async () => {
+      const { config, logger } = this.#options;
+      const executablePath = findChromium(config.chromiumPath);
+      if (!executablePath) {
+        logger.warn('Chromium not found (set CHROMIUM_PATH): JavaScript pages are crawled from their static HTML');
+        return null;
+      }
+      try {
+        return await BrowserPool.launch({ executablePath, userAgent: config.userAgent });
+      } catch (error) {
+        logger.warn({ err: (error as Error).message }, 'Chromium failed to start: crawling static HTML only');
+        return null;
+      }
+    })();
+    return this.#browser;
+  }
+
+  /** Stops the workers (in-flight pages finish or are aborted), then the browser and threads. */
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((w) => w.close()));
+    this.#workers = [];
+    const browser = await this.#browser;
+    await Promise.allSettled([browser?.close(), this.#extractor.close(), this.#fetcher.close()]);
+  }
+}

@@ -1,0 +1,220 @@
+import {
+  type Filetype,
+  hostOf,
+  NonRetryableError,
+  normalizeUrl,
+  type PageDocument,
+  pageIdForUrl,
+  toIsoUtc,
+} from '@quarry/core';
+import { extractDocument, filetypeFromContentType, filetypeFromUrl } from '@quarry/documents';
+import { countWords, detectLanguage, type ExtractedPage } from '@quarry/extract';
+import {
+  decodeHtml,
+  type Fetcher,
+  type FetchResult,
+  fetchSitemapUrls,
+  isProbablyBinary,
+  type RobotsCache,
+} from '@quarry/fetcher';
+import type { CrawlHandler, CrawlQueue, CrawlTask, IndexQueue, NewCrawlTask } from '@quarry/queue';
+import { type BrowserPool, needsRendering } from '@quarry/render';
+import type { Logger } from 'pino';
+import type { ExtractPool } from './extract-pool.js';
+import type { LlmsTxtCache } from './llms-cache.js';
+import { type CrawlScope, type RenderMode, type Seed, scopeOf } from './seeds.js';
+
+/** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. @defaultValue 60 s */
+export const MAX_CRAWL_DELAY_MS = 60_000;
+
+export interface PageHandlerDeps {
+  readonly fetcher: Fetcher;
+  readonly robots: RobotsCache;
+  readonly llms: LlmsTxtCache;
+  readonly extractor: ExtractPool;
+  /** The browser pool, launched on first use; null when Chromium is unavailable. */
+  readonly browser: () => Promise<BrowserPool | null>;
+  /** The SSRF policy for requests a rendered page makes. */
+  readonly allowRequest: (url: string) => Promise<boolean>;
+  readonly crawl: CrawlQueue;
+  readonly index: IndexQueue;
+  readonly logger: Logger;
+  /** Minimum delay between two requests to one host. */
+  readonly hostDelayMs: number;
+  readonly now?: () => Date;
+}
+
+/** The per-seed settings a task carries in its `meta`, so any worker process can apply them. */
+export function seedMeta(seed: Seed): Record<string, string> {
+  return { maxDepth: String(seed.maxDepth), maxPages: String(seed.maxPages), scope: seed.scope, render: seed.render };
+}
+
+function seedOf(task: CrawlTask): Seed {
+  const meta = task.meta ?? {};
+  return {
+    url: task.seed,
+    maxDepth: Number(meta.maxDepth ?? 3),
+    maxPages: Number(meta.maxPages ?? 1000),
+    scope: (meta.scope ?? 'host') as CrawlScope,
+    render: (task.render ?? meta.render ?? 'auto') as RenderMode,
+  };
+}
+
+/** Tasks for URLs found on a page (or in a sitemap), filtered by scope and depth. */
+export function followUps(urls: readonly string[], seed: Seed, depth: number): NewCrawlTask[] {
+  if (depth > seed.maxDepth) return [];
+  const scope = scopeOf(seed);
+  const tasks: NewCrawlTask[] = [];
+  for (const raw of urls) {
+    let url: string;
+    try {
+      url = normalizeUrl(raw);
+    } catch {
+      continue;
+    }
+    if (url.length > 2048 || !scope.contains(url)) continue;
+    tasks.push({
+      url,
+      depth,
+      scope: scope.key,
+      seed: seed.url,
+      render: seed.render,
+      meta: seedMeta(seed),
+      maxPagesInScope: seed.maxPages,
+    });
+  }
+  return tasks;
+}
+
+type PageText = Pick<ExtractedPage, 'title' | 'body_text' | 'author' | 'published_at' | 'lang' | 'site_name'>;
+
+/**
+ * The crawl step for one URL: robots.txt, fetch, route by content type, extract (rendering script-built
+ * pages in Chromium), queue the document for indexing and the in-scope links for crawling. Network
+ * and HTTP failures surface as core's Retryable/NonRetryable errors for the queue to retry or record.
+ */
+export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
+  return async (task, signal) => {
+    const seed = seedOf(task);
+    const verdict = await deps.robots.check(task.url);
+    const hostDelayMs = Math.max(deps.hostDelayMs, Math.min(MAX_CRAWL_DELAY_MS, (verdict.crawlDelaySecs ?? 0) * 1000));
+    if (!verdict.allowed) return { status: 'skipped', reason: 'robots_disallowed', hostDelayMs };
+
+    if (task.depth === 0) await discoverSitemaps(deps, task, seed);
+
+    const res = await deps.fetcher.fetch(task.url, {
+      ...(task.meta?.etag ? { etag: task.meta.etag } : {}),
+      ...(task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
+      signal,
+    });
+    if (res.notModified) return { status: 'done', reason: 'not_modified', hostDelayMs };
+
+    const filetype = filetypeFromContentType(res.contentType) ?? filetypeFromUrl(res.finalUrl);
+    let page: PageText;
+    let links: string[] = [];
+    let indexable = true;
+    if (filetype === 'html') {
+      const extracted = await extractPage(deps, res, seed.render);
+      page = extracted;
+      indexable = !extracted.robots.noindex;
+      if (!extracted.robots.nofollow) links = extracted.links;
+    } else if (filetype === 'txt') {
+      page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
+    } else if (filetype !== null) {
+      page = await documentPage(res, filetype);
+    } else {
+      return { status: 'skipped', reason: 'unsupported_content_type', hostDelayMs };
+    }
+
+    if (links.length > 0) await deps.crawl.add(followUps(links, seed, task.depth + 1));
+    if (!indexable) return { status: 'skipped', reason: 'noindex', hostDelayMs };
+    if (page.body_text.trim() === '') return { status: 'skipped', reason: 'no_text', hostDelayMs };
+
+    const url = normalizeUrl(res.finalUrl);
+    const domain = hostOf(url);
+    const doc: PageDocument = {
+      id: pageIdForUrl(url),
+      url,
+      title: page.title || page.body_text.slice(0, 80),
+      body_text: page.body_text,
+      lang: page.lang,
+      author: page.author,
+      published_at: page.published_at,
+      crawled_at: toIsoUtc(deps.now?.() ?? new Date()),
+      site_name: page.site_name ?? domain,
+      has_llms_txt: await deps.llms.has(url),
+      filetype: filetype ?? 'html',
+      domain,
+      word_count: countWords(page.body_text),
+    };
+    await deps.index.push([doc]);
+    return { status: 'done', hostDelayMs };
+  };
+}
+
+async function extractPage(deps: PageHandlerDeps, res: FetchResult, render: RenderMode): Promise<ExtractedPage> {
+  if (isProbablyBinary(res.body)) throw new NonRetryableError('binary content served as HTML', 'binary_as_html');
+  const html = decodeHtml(res.body, { contentType: res.headers['content-type'] }).text;
+  const contentLanguage = res.headers['content-language'] ?? null;
+  const extracted = await deps.extractor.extract({ html, url: res.finalUrl, contentLanguage });
+  const wantsBrowser =
+    render === 'always' || (render === 'auto' && needsRendering({ html, extractedTextLength: extracted.textLength }));
+  if (!wantsBrowser) return extracted;
+  const browser = await deps.browser();
+  if (!browser) return extracted;
+  try {
+    const rendered = await browser.render(res.finalUrl, { allowRequest: deps.allowRequest });
+    const again = await deps.extractor.extract({ html: rendered.html, url: rendered.finalUrl, contentLanguage });
+    return again.textLength > extracted.textLength ? again : extracted;
+  } catch (error) {
+    deps.logger.warn({ url: res.finalUrl, err: (error as Error).message }, 'render failed; using static HTML');
+    return extracted;
+  }
+}
+
+function plainTextPage(text: string, url: string): PageText {
+  const firstLine = text.split('\n', 1)[0]?.trim() ?? '';
+  return {
+    title: firstLine.slice(0, 200) || titleFromUrl(url),
+    body_text: text.trim(),
+    author: null,
+    published_at: null,
+    lang: detectLanguage(text),
+    site_name: null,
+  };
+}
+
+async function documentPage(res: FetchResult, filetype: Exclude<Filetype, 'html' | 'txt'>): Promise<PageText> {
+  const doc = await extractDocument(res.body, filetype);
+  return {
+    title: doc.title?.trim() || titleFromUrl(res.finalUrl),
+    body_text: doc.text,
+    author: doc.author,
+    published_at: doc.published_at,
+    lang: detectLanguage(doc.text),
+    site_name: null,
+  };
+}
+
+function titleFromUrl(url: string): string {
+  const last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
+  try {
+    return decodeURIComponent(last) || hostOf(url);
+  } catch {
+    return last || hostOf(url);
+  }
+}
+
+async function discoverSitemaps(deps: PageHandlerDeps, task: CrawlTask, seed: Seed): Promise<void> {
+  const origin = new URL(task.url).origin;
+  try {
+    const declared = await deps.robots.sitemaps(origin);
+    const sitemaps = declared.length > 0 ? declared : [`${origin}/sitemap.xml`];
+    for (const sitemap of sitemaps) {
+      const urls = await fetchSitemapUrls(sitemap, { fetcher: deps.fetcher, maxUrls: seed.maxPages });
+      await deps.crawl.add(followUps(urls, seed, 1));
+    }
+  } catch (error) {
+    deps.logger.debug({ origin, err: (error as Error).message }, 'no usable sitemap');
+  }
+}

@@ -1,0 +1,37 @@
+// Starts the generated benchmark site (lib/site-server.mjs) in a child process.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Resolves to { origins: string[], stop() }, or null when the test data is absent. */
+export async function startCrawlSite(root, { hosts, pagesPerHost }) {
+  const child = spawn(process.execPath, [join(here, 'site-server.mjs'), root, String(pagesPerHost), ...hosts], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /ready (.*)\n/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`site server exited with ${code}`)));
+  });
+  const ports = JSON.parse(line);
+  if (!ports) return null;
+  return {
+    origins: hosts.map((h) => `http://${h}:${ports[h]}`),
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+/** Samples this process's RSS (threads included) until stopped; returns the peak in MiB. */
+export function rssSampler(intervalMs = 100) {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, intervalMs);
+  return { stop: () => (clearInterval(timer), Math.round(peak / 1048576)) };
+}

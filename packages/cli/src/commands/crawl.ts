@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
+import { Crawler, parseSeed, readSeedsFile, type Seed, startIndexer } from '@quarry/crawler';
+import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
+import type { Logger } from 'pino';
+import { createLogger, DATA_LAYOUT, openServices } from '../runtime.js';
+import { announce, startApi, untilSignal } from './serve.js';
+
+/** How often `crawl --wait` reports progress on a terminal, and off one. */
+const PROGRESS_TTY_MS = 1000;
+const PROGRESS_LOG_MS = 10_000;
+
+/** Opens the queues for a configuration: BullMQ when REDIS_URL is set, else SQLite in the data dir. */
+export async function openQueues(config: QuarryConfig): Promise<Queues> {
+  if (config.redisUrl) {
+    return openBullmqQueues({ redisUrl: config.redisUrl, prefix: 'quarry', hostDelayMs: config.hostDelayMs });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return openSqliteQueues({ path: join(config.dataDir, DATA_LAYOUT.queue), hostDelayMs: config.hostDelayMs });
+}
+
+async function loadSeeds(urls: readonly string[], file: string | undefined, defaults: Partial<Seed>): Promise<Seed[]> {
+  const seeds = urls.map((u) => parseSeed(u, defaults));
+  if (file) seeds.push(...(await readSeedsFile(file, defaults)));
+  return seeds;
+}
+
+/**
+ * The admin token: from QUARRY_ADMIN_TOKEN, else generated once into the data dir (mode 0600) and
+ * printed that one time, so /admin is never open.
+ */
+export function ensureAdminToken(config: QuarryConfig): string {
+  if (config.adminToken) return config.adminToken;
+  const file = join(config.dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  const token = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  process.stderr.write(`Generated an admin token (shown once; stored in ${file}):\n  ${token}\n`);
+  return token;
+}
+
+/** Fallback URLs are crawled as single pages: depth 0, one page per URL, robots and budgets respected. */
+function submitterFor(crawler: Crawler, logger: Logger): UrlSubmitter {
+  return {
+    async submit(urls) {
+      const seeds: Seed[] = [];
+      for (const url of urls) {
+        try {
+          seeds.push(parseSeed(url, { maxDepth: 0, maxPages: 1 }));
+        } catch {
+          // Not a crawlable URL: nothing to queue.
+        }
+      }
+      const added = await crawler.addSeeds(seeds);
+      if (added > 0) logger.info({ added }, 'queued fallback URLs for crawling');
+    },
+  };
+}
+
+/** `quarry start`: API, crawler and indexer in one process until SIGTERM/SIGINT. */
+export async function runStart(
+  baseConfig: QuarryConfig,
+  options: { seeds: readonly string[]; seedsFile: string | undefined },
+): Promise<number> {
+  const seeds = await loadSeeds(options.seeds, options.seedsFile, {});
+  const config = { ...baseConfig, adminToken: ensureAdminToken(baseConfig) };
+  const logger = createLogger(config);
+  const services = await openServices(config);
+  const queues = await openQueues(config);
+  const crawler = new Crawler({ config, queues, logger });
+  const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
+  crawler.start();
+  if (seeds.length > 0) logger.info({ added: await crawler.addSeeds(seeds) }, 'queued seeds');
+  const api = await startApi(services, logger, { urlSubmitter: submitterFor(crawler, logger) });
+  announce(config, api.url);
+  const signal = await untilSignal();
+  logger.info({ signal }, 'shutting down');
+  await api.close();
+  await crawler.close();
+  await indexer.close();
+  await queues.close();
+  await services.close();
+  return 0;
+}
+
+/** `quarry crawl`: queue seeds; with --wait, crawl and index in this process until the frontier is empty. */
+export async function runCrawl(
+  config: QuarryConfig,
+  options: {
+    seeds: readonly string[];
+    seedsFile: string | undefined;
+    maxPages: number | undefined;
+    maxDepth: number | undefined;
+    wait: boolean;
+  },
+): Promise<number> {
+  const defaults: { -readonly [K in keyof Seed]?: Seed[K] } = {};
+  if (options.maxPages !== undefined) defaults.maxPages = options.maxPages;
+  if (options.maxDepth !== undefined) defaults.maxDepth = options.maxDepth;
+  const seeds = await loadSeeds(options.seeds, options.seedsFile, defaults);
+  const logger = createLogger(config);
+  const queues = await openQueues(config);
+  const crawler = new Crawler({ config, queues, logger });
+  const added = await crawler.addSeeds(seeds);
+  process.stderr.write(`queued ${added} new seed URLs (${seeds.length - added} already known)\n`);
+  if (!options.wait) {
+    await crawler.close();
+    await queues.close();
+    return 0;
+  }
+  const services = await openServices(config);
+  const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
+  crawler.start();
+  const interrupted = untilSignal().then(() => true);
+  const started = Date.now();
+  const tty = process.stderr.isTTY === true;
+  let lastLog = 0;
+  let idleRounds = 0;
+  let stopped = false;
+  void interrupted.then(() => {
+    stopped = true;
+  });
+  while (!stopped) {
+    await Promise.race([sleep(tty ? PROGRESS_TTY_MS : 1000), interrupted]);
+    const [stats, indexStats] = await Promise.all([queues.crawl.stats(), queues.index.stats()]);
+    const line = `crawled ${stats.done} done, ${stats.skipped} skipped, ${stats.failed} failed | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting`;
+    if (tty) process.stderr.write(`\r\x1b[K${line}`);
+    else if (Date.now() - lastLog >= PROGRESS_LOG_MS) {
+      process.stderr.write(`${line}\n`);
+      lastLog = Date.now();
+    }
+    const idle = (await queues.crawl.isIdle()) && indexStats.waiting === 0 && indexStats.active === 0;
+    idleRounds = idle ? idleRounds + 1 : 0;
+    if (idleRounds >= 2) break;
+  }
+  if (tty) process.stderr.write('\n');
+  await crawler.close();
+  await indexer.close();
+  const stats = await queues.crawl.stats();
+  await queues.close();
+  await services.close();
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    `${stopped ? 'interrupted' : 'crawl finished'}: ${stats.done} done, ${stats.skipped} skipped, ${stats.failed} failed in ${secs} s\n`,
+  );
+  return 0;
+}
+
+/** `quarry worker`: crawl and index workers on Redis/BullMQ until SIGTERM/SIGINT. */
+export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; index: boolean }): Promise<number> {
+  if (!config.redisUrl) {
+    process.stderr.write('quarry worker: needs REDIS_URL (embedded mode runs workers inside `quarry start`)\n');
+    return 2;
+  }
+  const logger = createLogger(config);
+  const queues = await openQueues(config);
+  const services = roles.index ? await openServices(config) : null;
+  const crawler = roles.crawl ? new Crawler({ config, queues, logger }) : null;
+  crawler?.start();
+  const indexer = services
+    ? startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger })
+    : null;
+  logger.info({ crawl: roles.crawl, index: roles.index }, 'quarry worker running');
+  const signal = await untilSignal();
+  logger.info({ signal }, 'shutting down');
+  await crawler?.close();
+  await indexer?.close();
+  await queues.close();
+  await services?.close();
+  return 0;
+}
+
+/** `quarry status`: queue depths, crawl counts by state, the most common failure reasons. */
+export async function runStatus(config: QuarryConfig, json: boolean): Promise<number> {
+  const queues = await openQueues(config);
+  const services = await openServices(config);
+  try {
+    const [crawl, index, documents] = await Promise.all([
+      queues.crawl.stats(),
+      queues.index.stats(),
+      services.index.count(),
+    ]);
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ crawl, index, documents }, null, 2)}\n`);
+      return 0;
+    }
+    const out = [
+      `documents indexed: ${documents}`,
+      `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${crawl.done} done, ${crawl.skipped} skipped, ${crawl.failed} failed`,
+      `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
+    ];
+    if (crawl.topFailures.length > 0) {
+      out.push('most common reasons (skipped and failed):');
+      for (const f of crawl.topFailures) out.push(`  ${String(f.count).padStart(7)}  ${f.reason}`);
+    }
+    process.stdout.write(`${out.join('\n')}\n`);
+    return 0;
+  } finally {
+    await queues.close();
+    await services.close();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

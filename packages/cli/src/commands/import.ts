@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import type { QuarryConfig } from '@quarry/core';
+import { countWords, detectLanguage } from '@quarry/extract';
+import { SingleBar } from 'cli-progress';
+import { openServices } from '../runtime.js';
+import { importJsonl } from './importer.js';
+
+/** Bad lines printed one by one before the rest are only counted. */
+const MAX_BAD_LINES_SHOWN = 100;
+
+/** `quarry import FILE.jsonl`: exit code 0 when every line imported, 1 when any failed, 2 on usage errors. */
+export async function runImport(file: string, config: QuarryConfig): Promise<number> {
+  if (!existsSync(file)) {
+    process.stderr.write(`quarry import: no such file: ${file}\n`);
+    return 2;
+  }
+  const services = await openServices(config);
+  const interactive = process.stderr.isTTY === true;
+  const bar = interactive
+    ? new SingleBar({
+        format: 'importing [{bar}] {percentage}% | {imported} docs | {failed} bad lines',
+        hideCursor: true,
+      })
+    : null;
+  bar?.start(100, 0, { imported: 0, failed: 0 });
+  let shown = 0;
+  try {
+    const summary = await importJsonl(file, {
+      index: services.index,
+      blobs: services.blobs,
+      countWords,
+      detectLang: detectLanguage,
+      onBadLine(line, reason) {
+        if (shown++ < MAX_BAD_LINES_SHOWN) {
+          // On a terminal, clear the progress bar's line first; it redraws on the next update.
+          process.stderr.write(`${bar ? '\r\x1b[K' : ''}line ${line}: ${reason}\n`);
+        }
+      },
+      onProgress({ bytesRead, totalBytes, imported, failed }) {
+        bar?.update(totalBytes > 0 ? Math.min(100, Math.round((100 * bytesRead) / totalBytes)) : 100, {
+          imported,
+          failed,
+        });
+      },
+    });
+    bar?.update(100);
+    bar?.stop();
+    if (summary.failed > MAX_BAD_LINES_SHOWN) {
+      process.stderr.write(`… and ${summary.failed - MAX_BAD_LINES_SHOWN} more bad lines\n`);
+    }
+    const secs = summary.elapsedMs / 1000;
+    const rate = secs > 0 ? Math.round(summary.imported / secs) : summary.imported;
+    process.stdout.write(
+      `imported ${summary.imported} documents, ${summary.failed} lines failed, in ${secs.toFixed(1)} s (${rate} docs/s)\n`,
+    );
+    return summary.failed > 0 ? 1 : 0;
+  } finally {
+    bar?.stop();
+    await services.close();
+  }
+}

@@ -1,0 +1,75 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { BlobStore, PageDocument, SearchIndex } from '@quarry/core';
+import { type LangDetector, parseImportLine, type WordCounter } from './import-line.js';
+
+/** Longest JSONL line read, in characters; a longer line is rejected without parsing. */
+export const MAX_IMPORT_LINE_CHARS = 16 * 1024 * 1024;
+
+export interface ImportOptions {
+  readonly index: SearchIndex;
+  readonly blobs: BlobStore;
+  readonly countWords: WordCounter;
+  readonly detectLang: LangDetector;
+  /** Documents written per index transaction. @defaultValue 500 */
+  readonly batchSize?: number;
+  /** Called for each rejected line, as it is found. */
+  readonly onBadLine?: (lineNumber: number, reason: string) => void;
+  /** Called after each batch with bytes read so far and documents imported so far. */
+  readonly onProgress?: (progress: { bytesRead: number; totalBytes: number; imported: number; failed: number }) => void;
+}
+
+export interface ImportSummary {
+  readonly imported: number;
+  readonly failed: number;
+  readonly lines: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * Streams a JSONL file into the index: each valid line becomes a document (blob first, then the
+ * index entry, so a hit never points at a missing blob); each bad line is reported and skipped.
+ * Re-importing a URL replaces its document (ids derive from the normalized URL).
+ */
+export async function importJsonl(file: string, options: ImportOptions): Promise<ImportSummary> {
+  const started = performance.now();
+  const totalBytes = (await stat(file)).size;
+  const batchSize = options.batchSize ?? 500;
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  let lineNumber = 0;
+  let imported = 0;
+  let failed = 0;
+  // Within one batch the last line for a URL wins, as it would across batches.
+  let batch = new Map<string, PageDocument>();
+
+  const flush = async (): Promise<void> => {
+    if (batch.size === 0) return;
+    const docs = [...batch.values()];
+    batch = new Map();
+    for (const doc of docs) await options.blobs.put(doc);
+    await options.index.upsert(docs);
+    imported += docs.length;
+    options.onProgress?.({ bytesRead: stream.bytesRead, totalBytes, imported, failed });
+  };
+
+  for await (const raw of lines) {
+    lineNumber += 1;
+    const line = lineNumber === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    if (line.trim() === '') continue;
+    const result =
+      line.length > MAX_IMPORT_LINE_CHARS
+        ? ({ ok: false, reason: `line is longer than ${MAX_IMPORT_LINE_CHARS} characters` } as const)
+        : parseImportLine(line, options);
+    if (!result.ok) {
+      failed += 1;
+      options.onBadLine?.(lineNumber, result.reason);
+      continue;
+    }
+    batch.set(result.doc.id, result.doc);
+    if (batch.size >= batchSize) await flush();
+  }
+  await flush();
+  return { imported, failed, lines: lineNumber, elapsedMs: performance.now() - started };
+}

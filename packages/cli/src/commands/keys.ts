@@ -1,0 +1,70 @@
+import type { QuarryConfig } from '@quarry/core';
+import { parseRateLimit } from '@quarry/keys';
+import { openKeyStore } from '../runtime.js';
+
+/** `quarry keys create`: prints the key once; only its hash is stored. */
+export async function createKey(config: QuarryConfig, name: string, limit: string | undefined): Promise<number> {
+  let limitPerMin = config.rateLimit.keyDefaultPerMin;
+  if (limit !== undefined) {
+    try {
+      limitPerMin = parseRateLimit(limit);
+    } catch (error) {
+      process.stderr.write(`quarry keys create: --limit: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+  if (name.trim() === '') {
+    process.stderr.write('quarry keys create: --name must not be empty\n');
+    return 2;
+  }
+  const store = await openKeyStore(config);
+  try {
+    const { record, key } = await store.create(name.trim(), limitPerMin);
+    process.stdout.write(
+      `created key ${record.id} "${record.name}" (${record.limitPerMin} requests/min)\n` +
+        `key: ${key}\n` +
+        'This is the only time the key is shown: store it now. Send it as "Authorization: Bearer <key>" or "X-API-Key: <key>".\n',
+    );
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `quarry keys list`: one line per key, never the key itself. */
+export async function listKeys(config: QuarryConfig, json: boolean): Promise<number> {
+  const store = await openKeyStore(config);
+  try {
+    const records = await store.list();
+    if (json) {
+      process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+      return 0;
+    }
+    if (records.length === 0) {
+      process.stdout.write('no keys\n');
+      return 0;
+    }
+    for (const r of records) {
+      const state = r.revokedAt ? `revoked ${r.revokedAt}` : 'active';
+      process.stdout.write(`${r.id}\t${r.prefix}…\t${r.limitPerMin}/min\t${state}\t${r.createdAt}\t${r.name}\n`);
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `quarry keys revoke ID`: exit 1 when there is no such key. */
+export async function revokeKey(config: QuarryConfig, id: string): Promise<number> {
+  const store = await openKeyStore(config);
+  try {
+    if (await store.revoke(id)) {
+      process.stdout.write(`revoked key ${id}\n`);
+      return 0;
+    }
+    process.stderr.write(`quarry keys revoke: no key with id ${id}\n`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,87 @@
+import { createApp, startServer } from '@quarry/api';
+import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
+import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
+import type { Logger } from 'pino';
+import type { Services } from '../runtime.js';
+
+export interface RunningApi {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP API on opened services. */
+export async function startApi(
+  services: Services,
+  logger: Logger,
+  extras: { urlSubmitter?: UrlSubmitter; adminRouter?: Parameters<typeof createApp>[0]['adminRouter'] } = {},
+): Promise<RunningApi> {
+  const { config } = services;
+  const fallback = createFallbackSearcher({
+    ...fallbackOptionsFromConfig(config),
+    onError: (reason: string) => logger.warn({ provider: config.fallback.provider, reason }, 'fallback failed'),
+  });
+  const stores = config.redisUrl ? await redisRateLimitStores(config.redisUrl) : null;
+  const app = createApp({
+    config,
+    ...(stores ? { rateLimitStore: stores.publicTier, keyRateLimitStore: stores.keyTier } : {}),
+    index: services.index,
+    blobs: services.blobs,
+    keys: services.keys,
+    logger,
+    ...(fallback ? { fallback } : {}),
+    ...(extras.urlSubmitter ? { urlSubmitter: extras.urlSubmitter } : {}),
+    ...(extras.adminRouter ? { adminRouter: extras.adminRouter } : {}),
+  });
+  const server = await startServer(app, { port: config.port, host: config.host });
+  const close = server.close.bind(server);
+  logger.info({ url: server.url, dataDir: config.dataDir, fallback: config.fallback.provider }, 'quarry API listening');
+  return {
+    url: server.url,
+    async close() {
+      await close();
+      await stores?.disconnect();
+    },
+  };
+}
+
+/**
+ * Rate-limit counters in Redis, shared by every API replica (one store per tier: a store instance
+ * cannot serve two limiters).
+ */
+async function redisRateLimitStores(redisUrl: string) {
+  const [{ Redis }, { RedisStore }] = await Promise.all([import('ioredis'), import('rate-limit-redis')]);
+  const client = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const sendCommand = (command: string, ...args: string[]) =>
+    client.call(command, ...args) as Promise<number | string | (number | string)[]>;
+  return {
+    publicTier: new RedisStore({
+      sendCommand: (...args: string[]) => sendCommand(args[0] ?? '', ...args.slice(1)),
+      prefix: 'quarry:rl:ip:',
+    }),
+    keyTier: new RedisStore({
+      sendCommand: (...args: string[]) => sendCommand(args[0] ?? '', ...args.slice(1)),
+      prefix: 'quarry:rl:key:',
+    }),
+    disconnect: async () => {
+      client.disconnect();
+    },
+  };
+}
+
+/** Resolves on the first SIGTERM or SIGINT. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      resolve(signal);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}
+
+/** Prints where the API is, for people (logs go to stdout as JSON). */
+export function announce(config: QuarryConfig, url: string): void {
+  process.stderr.write(`Quarry is serving ${url}/api/v1/search (data: ${config.dataDir})\n`);
+}

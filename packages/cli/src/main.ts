@@ -1,0 +1,178 @@
+import { ConfigError, type ConfigOverrides, loadConfig, type QuarryConfig } from '@quarry/core';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { runCrawl, runStart, runStatus, runWorker } from './commands/crawl.js';
+import { runImport } from './commands/import.js';
+import { createKey, listKeys, revokeKey } from './commands/keys.js';
+import { announce, startApi, untilSignal } from './commands/serve.js';
+import { createLogger, openServices } from './runtime.js';
+
+/** Flags shared by commands that map onto configuration (flags > environment > defaults). */
+interface CommonFlags {
+  port?: string;
+  data?: string;
+}
+
+function overridesFrom(flags: CommonFlags): ConfigOverrides {
+  return { PORT: flags.port, QUARRY_DATA_DIR: flags.data };
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
+    throw new InvalidArgumentError('must be a positive integer');
+  }
+  return n;
+}
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number');
+  return n;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Runs the `quarry` command line; resolves to the process exit code. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let exitCode = 0;
+  const config = (flags: CommonFlags): QuarryConfig => loadConfig(env, overridesFrom(flags));
+  const program = new Command()
+    .name('quarry')
+    .description('Quarry: a self-hosted web search engine for AI applications.')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('start')
+    .description('Run everything in one process: the API, the crawler and the indexer (embedded default)')
+    .option('--port <n>', 'HTTP port (env PORT)')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .option('--seed <url>', 'seed URL to crawl (repeatable)', collect)
+    .option('--seeds <file>', 'seeds file: one URL per line, # comments')
+    .action(async (flags: CommonFlags & { seed?: string[]; seeds?: string }) => {
+      exitCode = await runStart(config(flags), { seeds: flags.seed ?? [], seedsFile: flags.seeds });
+    });
+
+  program
+    .command('serve')
+    .description('Run the HTTP API alone')
+    .option('--port <n>', 'HTTP port (env PORT)')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .action(async (flags: CommonFlags) => {
+      const cfg = config(flags);
+      const logger = createLogger(cfg);
+      const services = await openServices(cfg);
+      const api = await startApi(services, logger);
+      announce(cfg, api.url);
+      const signal = await untilSignal();
+      logger.info({ signal }, 'shutting down');
+      await api.close();
+      await services.close();
+    });
+
+  program
+    .command('crawl')
+    .description('Enqueue seeds; with --wait (embedded), crawl until the frontier is empty, then exit')
+    .option('--seed <url>', 'seed URL (repeatable)', collect)
+    .option('--seeds <file>', 'seeds file: one URL per line, # comments')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .option('--max-pages <n>', 'page budget per seed site', positiveInt)
+    .option('--max-depth <n>', 'link depth from the seed', nonNegativeInt)
+    .option('--wait', 'crawl in this process until done, showing progress')
+    .action(
+      async (
+        flags: CommonFlags & { seed?: string[]; seeds?: string; maxPages?: number; maxDepth?: number; wait?: boolean },
+      ) => {
+        if ((flags.seed ?? []).length === 0 && !flags.seeds) {
+          throw new InvalidArgumentError('give --seed URL or --seeds FILE');
+        }
+        exitCode = await runCrawl(config(flags), {
+          seeds: flags.seed ?? [],
+          seedsFile: flags.seeds,
+          maxPages: flags.maxPages,
+          maxDepth: flags.maxDepth,
+          wait: flags.wait === true,
+        });
+      },
+    );
+
+  program
+    .command('import')
+    .description('Index ready-made documents from a JSONL file (url, title, body_text, ...)')
+    .argument('<file>', 'JSONL file, one document per line')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .action(async (file: string, flags: CommonFlags) => {
+      exitCode = await runImport(file, config(flags));
+    });
+
+  program
+    .command('worker')
+    .description('Run crawl and index workers only (distributed mode, needs REDIS_URL)')
+    .option('--data <dir>', 'data directory for page blobs (env QUARRY_DATA_DIR)')
+    .option('--role <role>', 'crawl, index or all', 'all')
+    .action(async (flags: CommonFlags & { role: string }) => {
+      if (!['crawl', 'index', 'all'].includes(flags.role))
+        throw new InvalidArgumentError('--role must be crawl, index or all');
+      exitCode = await runWorker(config(flags), {
+        crawl: flags.role !== 'index',
+        index: flags.role !== 'crawl',
+      });
+    });
+
+  program
+    .command('status')
+    .description('Show queue depths, crawl counts by state and the most common failure reasons')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .option('--json', 'print JSON')
+    .action(async (flags: CommonFlags & { json?: boolean }) => {
+      exitCode = await runStatus(config(flags), flags.json === true);
+    });
+
+  const keys = program.command('keys').description('Manage dedicated API keys');
+  keys
+    .command('create')
+    .description('Create a key; it is printed once and stored hashed')
+    .requiredOption('--name <name>', 'who the key is for')
+    .option('--limit <n/min>', 'requests per minute, e.g. 600/min (default QUARRY_RATE_LIMIT_KEY_DEFAULT)')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .action(async (flags: CommonFlags & { name: string; limit?: string }) => {
+      exitCode = await createKey(config(flags), flags.name, flags.limit);
+    });
+  keys
+    .command('list')
+    .description('List keys (never the keys themselves)')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .option('--json', 'print JSON')
+    .action(async (flags: CommonFlags & { json?: boolean }) => {
+      exitCode = await listKeys(config(flags), flags.json === true);
+    });
+  keys
+    .command('revoke')
+    .description('Revoke a key by id; every API process refuses it within seconds')
+    .argument('<id>', 'key id from `quarry keys list`')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .action(async (id: string, flags: CommonFlags) => {
+      exitCode = await revokeKey(config(flags), id);
+    });
+
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; usage errors were already printed by commander.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`quarry: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof InvalidArgumentError) {
+      process.stderr.write(`quarry: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
