@@ -33,5 +33,10 @@ export function rssSampler(intervalMs = 100) {
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, intervalMs);
-  return { stop: () => (clearInterval(timer), Math.round(peak / 1048576)) };
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.round(peak / 1048576);
+    },
+  };
 }

@@ -3,15 +3,15 @@
  * in its info dictionary: enough for text extraction tests without shipping binary fixtures.
  */
 export function minimalPdf(lines: readonly string[], info: { title?: string; author?: string } = {}): Buffer {
-  const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
-  const text = lines.map((line, i) => `BT /F1 14 Tf 72 ${720 - i * 20} Td (${escape(line)}) Tj ET`).join('\n');
+  const esc = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
+  const text = lines.map((line, i) => `BT /F1 14 Tf 72 ${720 - i * 20} Td (${esc(line)}) Tj ET`).join('\n');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
     `<< /Length ${Buffer.byteLength(text, 'latin1')} >>\nstream\n${text}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Title (${escape(info.title ?? '')}) /Author (${escape(info.author ?? '')}) >>`,
+    `<< /Title (${esc(info.title ?? '')}) /Author (${esc(info.author ?? '')}) >>`,
   ];
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
