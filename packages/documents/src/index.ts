@@ -1,1 +1,3 @@
-export {};
+export * from './extract.js';
+export * from './filetypes.js';
+export * from './types.js';

@@ -1,0 +1,231 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { NonRetryableError } from '@quarry/core';
+import { zipSync } from 'fflate';
+import { extractDocument } from './extract.js';
+import type { DocumentFiletype, ExtractedDocument } from './types.js';
+
+const OFFICE = fileURLToPath(new URL('../../../../shared/testdata/office', import.meta.url));
+const TEXTRACT = join(OFFICE, 'textract');
+const OFFICEPARSER = join(OFFICE, 'officeparser');
+const haveData = existsSync(TEXTRACT) && existsSync(OFFICEPARSER);
+if (!haveData) console.warn(`documents: ${OFFICE} is absent; skipping the document corpus tests`);
+const withData = haveData ? describe : describe.skip;
+
+const FORMATS: readonly DocumentFiletype[] = ['pdf', 'doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx'];
+
+const words = (text: string): string[] =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
+const flat = (text: string): string => words(text).join(' ');
+
+/** Share of the expected words (with multiplicity) that the extracted text has. */
+function wordRecall(expected: string, actual: string): number {
+  const bag = new Map<string, number>();
+  for (const w of words(actual)) bag.set(w, (bag.get(w) ?? 0) + 1);
+  const wanted = words(expected);
+  let hits = 0;
+  for (const w of wanted) {
+    const n = bag.get(w) ?? 0;
+    if (n > 0) {
+      hits += 1;
+      bag.set(w, n - 1);
+    }
+  }
+  return hits / wanted.length;
+}
+
+interface Case {
+  file: string;
+  filetype: DocumentFiletype;
+  expected: string | null;
+}
+
+function corpus(): Case[] {
+  if (!haveData) return [];
+  const cases: Case[] = [];
+  for (const ext of readdirSync(TEXTRACT)) {
+    if (!(FORMATS as readonly string[]).includes(ext)) continue;
+    for (const name of readdirSync(join(TEXTRACT, ext))) {
+      if (!name.endsWith(`.${ext}`) || name.startsWith('ocr_')) continue;
+      const truth = join(TEXTRACT, ext, name.replace(/\.[a-z]+$/, '.txt'));
+      cases.push({
+        file: join(TEXTRACT, ext, name),
+        filetype: ext as DocumentFiletype,
+        expected: existsSync(truth) ? readFileSync(truth, 'utf8') : null,
+      });
+    }
+  }
+  for (const name of readdirSync(join(OFFICEPARSER, 'files'))) {
+    const ext = name.split('.').pop() ?? '';
+    if (!(FORMATS as readonly string[]).includes(ext)) continue;
+    const truth = join(OFFICEPARSER, 'baseline', `${name}.txt`);
+    cases.push({
+      file: join(OFFICEPARSER, 'files', name),
+      filetype: ext as DocumentFiletype,
+      expected: existsSync(truth) ? readFileSync(truth, 'utf8') : null,
+    });
+  }
+  return cases;
+}
+
+const cases = corpus();
+const label = (c: Case): string => c.file.slice(OFFICE.length + 1);
+
+/** Runs `task` over `items`, `limit` at a time (each extraction is its own worker). */
+async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await task(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: limit }, lane));
+  return results;
+}
+
+withData('extractDocument on real documents', () => {
+  const extracted = new Map<string, ExtractedDocument>();
+  const read = (c: Case): ExtractedDocument => {
+    const doc = extracted.get(c.file);
+    if (!doc) throw new Error(`not extracted: ${c.file}`);
+    return doc;
+  };
+
+  beforeAll(async () => {
+    const docs = await mapLimit(cases, 3, (c) => extractDocument(readFileSync(c.file), c.filetype));
+    for (const [i, c] of cases.entries()) extracted.set(c.file, docs[i] as ExtractedDocument);
+  }, 60_000);
+
+  it('covers every format', () => {
+    expect(new Set(cases.map((c) => c.filetype))).toEqual(new Set(FORMATS));
+  });
+
+  it.each(cases.filter((c) => c.file.includes('standardized_text')).map((c) => [label(c), c] as const))(
+    '%s contains the standard sentence',
+    (_, c) => {
+      const doc = read(c);
+      expect(flat(doc.text)).toContain('the quick brown fox jumps over the lazy dog');
+      expect(doc.author).toBe('Dean Malmgren');
+      expect(doc.published_at).toMatch(/^2014-08-25T\d\d:\d\d:\d\dZ$/);
+    },
+  );
+
+  it.each(cases.filter((c) => c.expected !== null).map((c) => [label(c), c] as const))(
+    '%s has the ground-truth text',
+    (_, c) => {
+      const doc = read(c);
+      const expected = c.expected ?? '';
+      // Layout differs between tools (tabs, columns, hyphenation); the words must be there.
+      expect(wordRecall(expected, doc.text)).toBeGreaterThan(0.9);
+      const opening = words(expected).slice(0, 6).join(' ');
+      expect(flat(doc.text)).toContain(opening);
+    },
+  );
+
+  it('reads PDF properties from the Info dictionary', () => {
+    const doc = read({ file: join(TEXTRACT, 'pdf', 'two_column.pdf'), filetype: 'pdf', expected: null });
+    expect(doc.title).toBe('The role of mentorship in protégé performance');
+    expect(doc.author).toBe('R. Dean Malmgren');
+    expect(doc.published_at).toBe('2010-05-25T03:08:57Z');
+  });
+
+  it('reads a file by what it is, not by the type it was served as', async () => {
+    const docx = readFileSync(join(TEXTRACT, 'docx', 'standardized_text.docx'));
+    expect(flat((await extractDocument(docx, 'doc')).text)).toContain('quick brown fox');
+  });
+
+  it('bounds the text it returns', async () => {
+    const doc = await extractDocument(readFileSync(join(TEXTRACT, 'pdf', 'two_column.pdf')), 'pdf', {
+      maxTextChars: 1_000,
+    });
+    expect(doc.text.length).toBeGreaterThan(500);
+    expect(doc.text.length).toBeLessThanOrEqual(1_000);
+  });
+});
+
+/** Deterministic pseudo-random bytes, so a failure can be reproduced. */
+function noise(length: number, seed: number): Buffer {
+  const out = Buffer.alloc(length);
+  let state = seed >>> 0;
+  for (let i = 0; i < length; i++) {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    out[i] = state >>> 24;
+  }
+  return out;
+}
+
+const MAGIC: Readonly<Record<DocumentFiletype, Buffer>> = {
+  pdf: Buffer.from('%PDF-1.7\n'),
+  doc: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+  ppt: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+  xls: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+  docx: Buffer.from('PK\u0003\u0004'),
+  pptx: Buffer.from('PK\u0003\u0004'),
+  xlsx: Buffer.from('PK\u0003\u0004'),
+};
+
+async function expectCleanFailure(promise: Promise<unknown>, codes: readonly string[]): Promise<void> {
+  const started = Date.now();
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(NonRetryableError);
+  expect(codes).toContain((error as NonRetryableError).code);
+  expect(Date.now() - started).toBeLessThan(10_000);
+}
+
+describe('extractDocument on garbage', () => {
+  it.each(FORMATS.map((f) => [f] as const))(
+    '%s: random bytes, and random bytes behind the magic number',
+    async (filetype) => {
+      await expectCleanFailure(extractDocument(noise(4_096, 7), filetype), ['document_unreadable']);
+      const disguised = Buffer.concat([MAGIC[filetype], noise(8_192, 11)]);
+      await expectCleanFailure(extractDocument(disguised, filetype), ['document_unreadable']);
+    },
+  );
+
+  const onePerFormat = FORMATS.map((f) => cases.find((c) => c.filetype === f && c.expected !== null)).filter(
+    (c): c is Case => c !== undefined,
+  );
+  withData('truncated real files fail cleanly or yield a prefix', () => {
+    it.each(onePerFormat.map((c) => [label(c), c] as const))('%s', async (_, c) => {
+      const bytes = readFileSync(c.file);
+      const half = bytes.subarray(0, Math.floor(bytes.length / 2));
+      const result = await extractDocument(half, c.filetype).then(
+        (doc) => doc,
+        (e: unknown) => e,
+      );
+      if (result instanceof Error) expect(result).toBeInstanceOf(NonRetryableError);
+      else expect(typeof (result as { text: unknown }).text).toBe('string');
+    });
+  });
+
+  it('refuses input over maxBytes and empty input', async () => {
+    await expectCleanFailure(extractDocument(Buffer.alloc(2_048, 1), 'pdf', { maxBytes: 1_024 }), [
+      'document_too_large',
+    ]);
+    await expectCleanFailure(extractDocument(Buffer.alloc(0), 'pdf'), ['document_unreadable']);
+  });
+
+  it('stops a zip bomb at the unzipped-size cap', async () => {
+    const bomb = Buffer.from(
+      zipSync({
+        '[Content_Types].xml': new Uint8Array(10),
+        'word/document.xml': new Uint8Array(8 * 1024 * 1024),
+      }),
+    );
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    await expectCleanFailure(extractDocument(bomb, 'docx', { maxUnzippedBytes: 1024 * 1024 }), ['document_too_large']);
+  });
+
+  it('rejects a filetype that is not a document', async () => {
+    await expectCleanFailure(extractDocument(Buffer.from('<p>hi</p>'), 'html' as DocumentFiletype), [
+      'unsupported_filetype',
+    ]);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import { DOCUMENT_MIME_TYPES, filetypeFromContentType, filetypeFromUrl } from './filetypes.js';
+
+describe('filetypeFromContentType', () => {
+  it.each([
+    ['application/pdf', 'pdf'],
+    ['Application/PDF; charset=binary', 'pdf'],
+    ['application/msword', 'doc'],
+    ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'docx'],
+    ['application/vnd.ms-powerpoint', 'ppt'],
+    ['application/vnd.openxmlformats-officedocument.presentationml.presentation', 'pptx'],
+    ['application/vnd.ms-excel', 'xls'],
+    ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'xlsx'],
+    ['text/html; charset=utf-8', 'html'],
+    ['application/xhtml+xml', 'html'],
+    ['text/plain', 'txt'],
+  ])('%s → %s', (mime, expected) => {
+    expect(filetypeFromContentType(mime)).toBe(expected);
+  });
+
+  it('returns null for types Quarry does not index', () => {
+    expect(filetypeFromContentType(null)).toBeNull();
+    expect(filetypeFromContentType('image/png')).toBeNull();
+    expect(filetypeFromContentType('application/octet-stream')).toBeNull();
+    expect(filetypeFromContentType('')).toBeNull();
+  });
+
+  it('maps every listed MIME type to a document filetype', () => {
+    for (const [mime, filetype] of Object.entries(DOCUMENT_MIME_TYPES)) {
+      expect(filetypeFromContentType(mime)).toBe(filetype);
+      expect(['html', 'txt']).not.toContain(filetype);
+    }
+  });
+});
+
+describe('filetypeFromUrl', () => {
+  it.each([
+    ['https://example.com/Report.PDF?download=1', 'pdf'],
+    ['https://example.com/a/b.docx#page=2', 'docx'],
+    ['http://example.com/slides.ppt', 'ppt'],
+    ['http://example.com/data.xlsx', 'xlsx'],
+    ['http://example.com/index.html', 'html'],
+    ['http://example.com/notes.txt', 'txt'],
+  ])('%s → %s', (url, expected) => {
+    expect(filetypeFromUrl(url)).toBe(expected);
+  });
+
+  it('ignores the query, unknown extensions and non-URLs', () => {
+    expect(filetypeFromUrl('https://example.com/view?file=a.pdf')).toBeNull();
+    expect(filetypeFromUrl('https://example.com/')).toBeNull();
+    expect(filetypeFromUrl('https://example.com/image.png')).toBeNull();
+    expect(filetypeFromUrl('https://example.pdf/')).toBeNull();
+    expect(filetypeFromUrl('not a url.pdf')).toBeNull();
+  });
+});

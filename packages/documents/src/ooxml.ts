@@ -1,0 +1,140 @@
+import { NonRetryableError, parseTimestamp } from '@quarry/core';
+import { XMLParser } from 'fast-xml-parser';
+import { strFromU8, Unzip, UnzipInflate, zipSync } from 'fflate';
+import type { DocumentMetadata } from './types.js';
+
+/** Entries of an OOXML package by path. */
+export type ZipEntries = Record<string, Uint8Array>;
+
+/** Compressed bytes fed to the inflater per step: bounds the output of one step to ~1000×. */
+const UNZIP_SLICE_BYTES = 16 * 1024;
+const MAX_ZIP_ENTRIES = 10_000;
+
+/**
+ * Unzips an OOXML package counting the bytes actually inflated (not the sizes the archive
+ * claims), and stops with `document_too_large` once `maxUnzippedBytes` is passed: a zip bomb
+ * costs at most one slice's output beyond the cap.
+ */
+export function unzipBounded(bytes: Uint8Array, maxUnzippedBytes: number): ZipEntries {
+  const entries: ZipEntries = {};
+  let total = 0;
+  let count = 0;
+  const unzip = new Unzip((file) => {
+    count += 1;
+    if (count > MAX_ZIP_ENTRIES) throw new NonRetryableError('too many zip entries', 'document_too_large');
+    const chunks: Uint8Array[] = [];
+    file.ondata = (err, chunk, final) => {
+      if (err) throw err;
+      total += chunk.length;
+      if (total > maxUnzippedBytes) {
+        throw new NonRetryableError(`document unzips to more than ${maxUnzippedBytes} bytes`, 'document_too_large');
+      }
+      chunks.push(chunk);
+      if (final) entries[file.name] = concat(chunks);
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  for (let at = 0; at < bytes.length; at += UNZIP_SLICE_BYTES) {
+    unzip.push(bytes.subarray(at, at + UNZIP_SLICE_BYTES), at + UNZIP_SLICE_BYTES >= bytes.length);
+  }
+  if (count === 0) throw new Error('not a zip archive');
+  return entries;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/**
+ * Re-packs checked entries without compression, so a library that unzips on its own (mammoth,
+ * SheetJS) only ever sees sizes we have already counted.
+ */
+export function rezip(entries: ZipEntries): Uint8Array {
+  return zipSync(entries, { level: 0 });
+}
+
+const xml = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: true,
+  parseTagValue: false,
+  processEntities: true,
+});
+
+/** Title, author and creation date from `docProps/core.xml` (Dublin Core), nulls when absent. */
+export function ooxmlCoreProperties(entries: ZipEntries): DocumentMetadata {
+  const core = entries['docProps/core.xml'];
+  const none: DocumentMetadata = { title: null, author: null, published_at: null };
+  if (!core) return none;
+  try {
+    const props = (xml.parse(strFromU8(core)) as { coreProperties?: Record<string, unknown> }).coreProperties;
+    if (!props) return none;
+    return {
+      title: textValue(props.title),
+      author: textValue(props.creator),
+      published_at: parseTimestamp(textValue(props.created)),
+    };
+  } catch {
+    return none;
+  }
+}
+
+function textValue(value: unknown): string | null {
+  const raw = typeof value === 'object' && value !== null && '#text' in value ? value['#text'] : value;
+  if (typeof raw !== 'string' && typeof raw !== 'number') return null;
+  const text = String(raw).trim();
+  return text === '' ? null : text.slice(0, 1_000);
+}
+
+const SLIDE_PATH = /^ppt\/(slides\/slide|notesSlides\/notesSlide)(\d+)\.xml$/;
+
+/** Text of a .pptx: every slide in order, each followed by its speaker notes. */
+export function pptxText(entries: ZipEntries, maxChars: number): string {
+  const slides = Object.keys(entries)
+    .map((path) => ({ path, match: SLIDE_PATH.exec(path) }))
+    .filter((s): s is { path: string; match: RegExpExecArray } => s.match !== null)
+    .map(({ path, match }) => ({ path, n: Number(match[2]), notes: match[1] !== 'slides/slide' }))
+    .sort((a, b) => a.n - b.n || Number(a.notes) - Number(b.notes));
+  if (slides.length === 0 && !entries['ppt/presentation.xml']) throw new Error('not a PowerPoint package');
+  const parts: string[] = [];
+  let total = 0;
+  for (const slide of slides) {
+    if (total >= maxChars) break;
+    const data = entries[slide.path];
+    if (!data) continue;
+    const text = drawingMLText(strFromU8(data));
+    parts.push(text);
+    total += text.length;
+  }
+  return parts.join('\n\n');
+}
+
+/** Paragraphs (`<a:p>`) of DrawingML, their runs (`<a:t>`) joined, one paragraph per line. */
+function drawingMLText(source: string): string {
+  const paragraphs: string[] = [];
+  for (const p of source.matchAll(/<a:p\b[^>]*>([\s\S]*?)<\/a:p>/g)) {
+    const runs = [...(p[1] ?? '').matchAll(/<a:t(?:\s[^>]*)?>([^<]*)<\/a:t>/g)].map((m) => decodeXml(m[1] ?? ''));
+    const line = runs.join('');
+    if (line.trim() !== '') paragraphs.push(line);
+  }
+  return paragraphs.join('\n');
+}
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeXml(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === '#') {
+      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return XML_ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
