@@ -7,3 +7,5 @@ export * from './errors.js';
 export * from './fetcher.js';
 export * from './retry-after.js';
 export * from './robots.js';
+export * from './robots-cache.js';
+export * from './sitemap.js';

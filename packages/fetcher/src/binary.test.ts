@@ -1,0 +1,22 @@
+import { describe, expect, it } from '@jest/globals';
+import { isProbablyBinary } from './binary.js';
+
+describe('isProbablyBinary', () => {
+  it('flags common binary formats and control-byte noise', () => {
+    expect(isProbablyBinary(Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj'))).toBe(true);
+    expect(isProbablyBinary(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+    expect(isProbablyBinary(Buffer.from([0x1f, 0x8b, 0x08, 0x00]))).toBe(true);
+    expect(isProbablyBinary(Buffer.from('<html>\u0000</html>'))).toBe(true);
+    const noise = Buffer.alloc(2000);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 256 || 1;
+    expect(isProbablyBinary(noise)).toBe(true);
+  });
+
+  it('accepts text in any encoding', () => {
+    expect(isProbablyBinary(Buffer.from('<!doctype html><title>Hi</title>\f'))).toBe(false);
+    expect(isProbablyBinary(Buffer.from('<p>中文网页，测试。</p>', 'utf8'))).toBe(false);
+    expect(isProbablyBinary(Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 0x3c, 0x70, 0x3e]))).toBe(false); // GBK
+    expect(isProbablyBinary(Buffer.from('\ufeff<p>hi</p>', 'utf16le'))).toBe(false);
+    expect(isProbablyBinary(Buffer.alloc(0))).toBe(false);
+  });
+});

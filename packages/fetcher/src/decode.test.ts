@@ -1,0 +1,129 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import iconv from 'iconv-lite';
+import { prescanMetaCharset, resolveEncodingLabel } from './charset.js';
+import { decodeHtml } from './decode.js';
+
+const PAGES = new URL('../../../../shared/testdata/chinese-pages', import.meta.url).pathname;
+
+/** Only the Han characters outside tags: markup, entities, spacing and punctuation do not matter here. */
+const han = (text: string): string => text.replace(/<[^>]*>/g, '').replace(/[^\p{Script=Han}]+/gu, '');
+
+/** Share of the ground-truth lines (their Han characters, 8 or more) found in the decoded text. */
+function groundTruthCoverage(text: string, truth: string): number {
+  const haystack = han(text);
+  const lines = truth
+    .split('\n')
+    .map(han)
+    .filter((line) => line.length >= 8);
+  if (lines.length === 0) return 1;
+  return lines.filter((line) => haystack.includes(line)).length / lines.length;
+}
+
+describe('decodeHtml on synthetic input', () => {
+  it('uses a BOM over any declaration', () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<meta charset="gbk">中文', 'utf8')]);
+    expect(decodeHtml(body, { contentType: 'text/html; charset=iso-8859-1' })).toEqual({
+      text: '<meta charset="gbk">中文',
+      charset: 'utf-8',
+      source: 'bom',
+    });
+  });
+
+  it('prefers the HTTP charset over meta and maps gb2312 to gbk', () => {
+    const body = iconv.encode('<meta charset="windows-1252"><p>汉字测试</p>', 'gbk');
+    const decoded = decodeHtml(body, { contentType: 'text/html; charset="GB2312"' });
+    expect(decoded.charset).toBe('gbk');
+    expect(decoded.source).toBe('http');
+    expect(decoded.text).toContain('汉字测试');
+  });
+
+  it('finds meta charset and http-equiv declarations with the HTML prescan', () => {
+    const body = iconv.encode(
+      '<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">日本語',
+      'shift_jis',
+    );
+    expect(decodeHtml(body)).toEqual(expect.objectContaining({ charset: 'shift_jis', source: 'meta' }));
+    expect(decodeHtml(body).text).toContain('日本語');
+  });
+
+  it('ignores charset-looking text in comments, other tags and content-only metas', () => {
+    expect(prescanMetaCharset(Buffer.from('<!-- <meta charset="koi8-r"> --><meta charset=utf-8>'))).toBe('utf-8');
+    expect(prescanMetaCharset(Buffer.from('<div title="<meta charset=koi8-r>"></div>'))).toBeNull();
+    expect(prescanMetaCharset(Buffer.from('<meta content="text/html; charset=koi8-r">'))).toBeNull();
+    expect(prescanMetaCharset(Buffer.from('<meta charset="utf-16">'))).toBe('utf-8');
+    expect(prescanMetaCharset(Buffer.from('<meta charset="no-such-thing">'))).toBeNull();
+  });
+
+  it('corrects a declared UTF-8 that is really GBK, and a declared GBK that is really UTF-8', () => {
+    const sentence = '北京时间昨天晚上，国家统计局发布了最新的经济数据，显示工业生产继续保持平稳增长。';
+    const gbk = iconv.encode(`<meta charset="utf-8"><p>${sentence}</p>`, 'gbk');
+    const fixed = decodeHtml(gbk, { contentType: 'text/html; charset=utf-8' });
+    expect(fixed.source).toBe('sniff');
+    expect(fixed.text).toContain(sentence);
+    const utf8 = Buffer.from(`<meta charset="gb2312"><p>${sentence}</p>`, 'utf8');
+    expect(decodeHtml(utf8)).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'sniff' }));
+  });
+
+  it('sniffs undeclared bytes and defaults to UTF-8 for ASCII', () => {
+    expect(decodeHtml(Buffer.from('<p>plain ascii</p>'))).toEqual({
+      text: '<p>plain ascii</p>',
+      charset: 'utf-8',
+      source: 'default',
+    });
+    const utf8 = decodeHtml(Buffer.from('<p>café crème</p>', 'utf8'));
+    expect(utf8).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'sniff', text: '<p>café crème</p>' }));
+  });
+
+  it('resolves labels as WHATWG does', () => {
+    expect(resolveEncodingLabel('GB2312')).toBe('gbk');
+    expect(resolveEncodingLabel('latin1')).toBe('windows-1252');
+    expect(resolveEncodingLabel(' UTF8 ')).toBe('utf-8');
+    expect(resolveEncodingLabel('x-user-defined')).toBe('windows-1252');
+    expect(resolveEncodingLabel('bogus')).toBeNull();
+  });
+});
+
+const haveChinese = existsSync(join(PAGES, 'original'));
+if (!haveChinese) console.warn(`skipping Chinese page decoding: ${PAGES} is absent`);
+const d = haveChinese ? describe : describe.skip;
+
+d('decodeHtml on real GB2312/GBK/UTF-8 Chinese pages', () => {
+  const files = haveChinese ? readdirSync(join(PAGES, 'original')).filter((f) => f.endsWith('.html')) : [];
+
+  it.each(files)('%s decodes to text containing its ground truth', (file) => {
+    const body = readFileSync(join(PAGES, 'original', file));
+    const truth = readFileSync(join(PAGES, 'cleaned', file.replace(/\.html$/, '.txt')), 'utf8');
+    const { text } = decodeHtml(body);
+    expect(text).not.toContain('\uFFFD'.repeat(3));
+    expect(groundTruthCoverage(text, truth)).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('decodes by sniffing alone when every declaration is removed', () => {
+    for (const file of files) {
+      // Same byte length, no declaration left for the prescan to find.
+      const body = Buffer.from(
+        readFileSync(join(PAGES, 'original', file))
+          .toString('latin1')
+          .replace(/charset/gi, 'xharset'),
+        'latin1',
+      );
+      const truth = readFileSync(join(PAGES, 'cleaned', file.replace(/\.html$/, '.txt')), 'utf8');
+      const decoded = decodeHtml(body);
+      expect([file, decoded.source]).toEqual([file, expect.stringMatching(/^(sniff|default)$/)]);
+      expect([file, groundTruthCoverage(decoded.text, truth) >= 0.8]).toEqual([file, true]);
+    }
+  });
+
+  it('decodes even when the server lies that every page is UTF-8', () => {
+    const coverage = files.map((file) => {
+      const body = readFileSync(join(PAGES, 'original', file));
+      const truth = readFileSync(join(PAGES, 'cleaned', file.replace(/\.html$/, '.txt')), 'utf8');
+      return groundTruthCoverage(decodeHtml(body, { contentType: 'text/html; charset=utf-8' }).text, truth);
+    });
+    const good = coverage.filter((c) => c >= 0.8).length;
+    console.log(`Chinese pages decoded with a false UTF-8 header: ${good}/${files.length}`);
+    expect(good).toBe(files.length);
+  });
+});

@@ -1,0 +1,164 @@
+import { Readable } from 'node:stream';
+import { XMLParser } from 'fast-xml-parser';
+import { readLimitedBody } from './body.js';
+import type { Fetcher } from './fetcher.js';
+
+/** Options of {@link fetchSitemapUrls}. */
+export interface SitemapOptions {
+  readonly fetcher: Pick<Fetcher, 'fetch'>;
+  /** Page URLs returned at most. @defaultValue 50_000 */
+  readonly maxUrls?: number;
+  /** Sitemap files fetched at most (the root included). @defaultValue 50 */
+  readonly maxSitemaps?: number;
+  /** Levels of sitemap indexes followed below the root. @defaultValue 3 */
+  readonly maxDepth?: number;
+  /** Largest sitemap kept, after decompression (the protocol's own limit is 50 MB). @defaultValue 52_428_800 */
+  readonly maxBodyBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** What one sitemap file lists. */
+export interface SitemapContent {
+  /** Page URLs (`<urlset><url><loc>` or plain-text lines). */
+  readonly urls: string[];
+  /** Child sitemaps (`<sitemapindex><sitemap><loc>`). */
+  readonly sitemaps: string[];
+}
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** Decodes the XML predefined and numeric entities; DTD entities are never expanded (no bombs). */
+function decodeXmlEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name.startsWith('#x') || name.startsWith('#X')) return safeCodePoint(Number.parseInt(name.slice(2), 16), whole);
+    if (name.startsWith('#')) return safeCodePoint(Number.parseInt(name.slice(1), 10), whole);
+    return XML_ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+function safeCodePoint(code: number, fallback: string): string {
+  return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : fallback;
+}
+
+function httpUrl(raw: unknown, base: string): string | null {
+  if (typeof raw !== 'string' && typeof raw !== 'number') return null;
+  const text = decodeXmlEntities(String(raw).trim());
+  try {
+    const url = new URL(text, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function asArray(value: unknown): unknown[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function locs(entries: unknown, base: string): string[] {
+  const out: string[] = [];
+  for (const entry of asArray(entries)) {
+    const loc = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).loc : undefined;
+    const url = httpUrl(asArray(loc)[0], base);
+    if (url) out.push(url);
+  }
+  return out;
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  processEntities: false,
+  parseTagValue: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+/**
+ * Parses one sitemap body: XML urlset, XML sitemap index, or a plain-text list of URLs. Broken
+ * XML is tolerated: whatever `<loc>` elements can be found are returned.
+ */
+export function parseSitemap(text: string, baseUrl: string): SitemapContent {
+  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
+  if (!trimmed.startsWith('<')) {
+    const urls = trimmed
+      .split(/\r\n|\r|\n/)
+      .filter((line) => /^\s*https?:\/\//i.test(line))
+      .map((line) => httpUrl(line, baseUrl))
+      .filter((url): url is string => url !== null);
+    return { urls, sitemaps: [] };
+  }
+  try {
+    const doc = parser.parse(trimmed) as Record<string, unknown>;
+    const urlset = doc.urlset as Record<string, unknown> | undefined;
+    const index = doc.sitemapindex as Record<string, unknown> | undefined;
+    const content = { urls: locs(urlset?.url, baseUrl), sitemaps: locs(index?.sitemap, baseUrl) };
+    if (content.urls.length > 0 || content.sitemaps.length > 0 || urlset || index) return content;
+  } catch {
+    // Fall through to the lenient scan below.
+  }
+  return scanLocs(trimmed, baseUrl);
+}
+
+/** Last resort for malformed XML: `<loc>` elements, classified by the element they sit in. */
+function scanLocs(text: string, baseUrl: string): SitemapContent {
+  const urls: string[] = [];
+  const sitemaps: string[] = [];
+  const pattern = /<(?:\w+:)?(url|sitemap)\b[^>]*>[\s\S]*?<(?:\w+:)?loc\b[^>]*>([\s\S]*?)<\/(?:\w+:)?loc>/gi;
+  for (const match of text.matchAll(pattern)) {
+    const url = httpUrl(match[2]?.replace(/^<!\[CDATA\[|\]\]>$/g, ''), baseUrl);
+    if (url) (match[1]?.toLowerCase() === 'sitemap' ? sitemaps : urls).push(url);
+  }
+  return { urls, sitemaps };
+}
+
+function isGzip(body: Buffer): boolean {
+  return body[0] === 0x1f && body[1] === 0x8b;
+}
+
+/**
+ * Collects page URLs from a sitemap: urlset, sitemap index (followed recursively, bounded by
+ * `maxDepth` and `maxSitemaps`), gzip files (`.gz` or gzip content) and plain-text sitemaps.
+ * Returns unique URLs, at most `maxUrls`. A failing child sitemap is skipped; a failing root
+ * throws the fetcher's error.
+ */
+export async function fetchSitemapUrls(url: string, options: SitemapOptions): Promise<string[]> {
+  const maxUrls = options.maxUrls ?? 50_000;
+  const maxSitemaps = options.maxSitemaps ?? 50;
+  const maxDepth = options.maxDepth ?? 3;
+  const maxBodyBytes = options.maxBodyBytes ?? 50 * 1024 * 1024;
+  const found = new Set<string>();
+  const visited = new Set<string>();
+  const queue: { url: string; depth: number }[] = [{ url, depth: 0 }];
+  while (queue.length > 0 && visited.size < maxSitemaps && found.size < maxUrls) {
+    const next = queue.shift();
+    if (!next || visited.has(next.url)) continue;
+    visited.add(next.url);
+    let content: SitemapContent;
+    try {
+      const response = await options.fetcher.fetch(next.url, {
+        accept: 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5',
+        maxBodyBytes,
+        truncateBody: true,
+        rejectBinaryText: false,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      let body = response.body;
+      // A .gz sitemap is gzip content, not a gzip content-coding, so the fetcher leaves it packed.
+      if (isGzip(body)) body = (await readLimitedBody(Readable.from([body]), 'gzip', maxBodyBytes, true)).body;
+      content = parseSitemap(new TextDecoder('utf-8').decode(body), response.finalUrl);
+    } catch (error) {
+      if (next.depth === 0) throw error;
+      continue;
+    }
+    for (const page of content.urls) {
+      if (found.size >= maxUrls) break;
+      found.add(page);
+    }
+    if (next.depth < maxDepth) {
+      for (const child of content.sitemaps) if (!visited.has(child)) queue.push({ url: child, depth: next.depth + 1 });
+    }
+  }
+  return [...found];
+}
