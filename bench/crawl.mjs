@@ -61,7 +61,7 @@ async function extractionCeiling(origins, samplePages) {
 }
 
 /** Crawls the site end to end in embedded mode; returns pages/s, CPU ms per page and peak RSS. */
-async function crawlEmbedded(origins, pagesPerHost) {
+export async function crawlEmbedded(origins, pagesPerHost) {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-crawl-'));
   const config = loadConfig({
     QUARRY_DATA_DIR: dir,

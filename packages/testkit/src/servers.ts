@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from '@jest/globals';
 
 /** Servers an integration suite may need; CI lists the ones it provides in QUARRY_REQUIRE_SERVERS. */
 export type ServerName = 'redis' | 'chromium';
@@ -38,6 +37,7 @@ export function isServerRequired(name: ServerName): boolean {
  * skips it with a message, or, when QUARRY_REQUIRE_SERVERS names the server, fails.
  */
 export function describeWithServer(name: ServerName, title: string, body: () => void): void {
+  // Jest's injected globals, so that this module also loads outside Jest (benchmarks use startRedis).
   if (findServerBinary(name)) {
     describe(title, body);
   } else if (isServerRequired(name)) {
