@@ -42,13 +42,14 @@ function presentedKey(req: Request): Presented {
   const authorization = req.headers.authorization;
   const headerKey = req.headers['x-api-key'];
   let bearer: string | undefined;
-  if (authorization !== undefined) {
+  // An empty header is how many clients say "no key"; anything else must be a well-formed key.
+  if (authorization !== undefined && authorization.trim() !== '') {
     const match = /^Bearer[ ]+([^\s,]+)[ ]*$/i.exec(authorization);
     if (!match) return { kind: 'malformed' };
     bearer = match[1];
   }
   let apiKey: string | undefined;
-  if (headerKey !== undefined) {
+  if (headerKey !== undefined && !(typeof headerKey === 'string' && headerKey.trim() === '')) {
     // Node joins repeated headers with ", "; a key never contains one, so that is refused too.
     if (typeof headerKey !== 'string' || !/^[^\s,]+$/.test(headerKey.trim())) return { kind: 'malformed' };
     apiKey = headerKey.trim();

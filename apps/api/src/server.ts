@@ -28,6 +28,7 @@ export interface RunningServer {
 }
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+const IDLE_SWEEP_MS = 50;
 
 /** Listens with `app`; rejects when the port cannot be bound. */
 export async function startServer(app: Express, options: ServerOptions): Promise<RunningServer> {
@@ -46,12 +47,16 @@ export async function startServer(app: Express, options: ServerOptions): Promise
     closing ??= new Promise<void>((resolve, reject) => {
       const force = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
       force.unref();
+      // A keep-alive socket becomes idle once its in-flight response is sent; without this sweep
+      // it would hold the close open until the client's keep-alive timeout.
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      sweep.unref();
       server.close((err) => {
         clearTimeout(force);
+        clearInterval(sweep);
         if (err) reject(err);
         else resolve();
       });
-      // Keep-alive sockets with no request in flight would otherwise hold the close open.
       server.closeIdleConnections();
     });
     return closing;
