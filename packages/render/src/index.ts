@@ -1,1 +1,3 @@
-export {};
+export * from './browser-pool.js';
+export * from './find-chromium.js';
+export * from './needs-rendering.js';

@@ -1,0 +1,293 @@
+import { NonRetryableError, RetryableError } from '@quarry/core';
+import { type Browser, type BrowserContext, chromium, errors, type Route, type WebSocketRoute } from 'playwright-core';
+import { Slots } from './slots.js';
+
+/** How a {@link BrowserPool} launches Chromium and bounds each render. */
+export interface BrowserPoolOptions {
+  /** Chromium executable (see `findChromium`). */
+  executablePath: string;
+  /**
+   * Pages rendered at once; further renders wait in a FIFO queue.
+   * @defaultValue 2
+   */
+  maxPages?: number;
+  /**
+   * Limit for the page's `load` event.
+   * @defaultValue 15_000
+   */
+  navigationTimeoutMs?: number;
+  /**
+   * After `load`, how long to wait for the network to go quiet (scripts fetching content).
+   * @defaultValue 3_000
+   */
+  settleTimeoutMs?: number;
+  /**
+   * Hard limit for one render, from getting a page to having its HTML; the page is torn down
+   * when it passes.
+   * @defaultValue navigationTimeoutMs + settleTimeoutMs + 5_000
+   */
+  renderTimeoutMs?: number;
+  /**
+   * Longest HTML returned, in UTF-8 bytes; longer documents are cut.
+   * @defaultValue 5 MiB
+   */
+  maxHtmlBytes?: number;
+  /**
+   * Requests one page may make; later ones are blocked.
+   * @defaultValue 300
+   */
+  maxRequestsPerPage?: number;
+  /**
+   * User-Agent sent by the browser.
+   * @defaultValue 'Mozilla/5.0 (compatible; QuarryBot/0.1)'
+   */
+  userAgent?: string;
+}
+
+/** Per-render options. */
+export interface RenderOptions {
+  /**
+   * The crawler's request policy (SSRF guard, scope). Asked for the page itself and every
+   * subresource, redirect hop and WebSocket; anything it refuses (or throws on) is blocked.
+   */
+  allowRequest: (url: string) => Promise<boolean>;
+}
+
+/** A rendered page: the DOM serialized after scripts ran, where it ended up, and its HTTP status. */
+export interface RenderResult {
+  html: string;
+  finalUrl: string;
+  status: number | null;
+}
+
+const DEFAULTS = {
+  maxPages: 2,
+  navigationTimeoutMs: 15_000,
+  settleTimeoutMs: 3_000,
+  maxHtmlBytes: 5 * 1024 * 1024,
+  maxRequestsPerPage: 300,
+  userAgent: 'Mozilla/5.0 (compatible; QuarryBot/0.1)',
+} as const;
+const RENDER_TIMEOUT_MARGIN_MS = 5_000;
+
+/** Flags for a headless, quiet Chromium that talks to nobody but the pages it is sent to. */
+export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--dns-prefetch-disable',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+]);
+
+/** Subresources a text crawler never needs; blocking them saves bandwidth and time. */
+const BLOCKED_RESOURCE_TYPES: ReadonlySet<string> = new Set([
+  'image',
+  'media',
+  'font',
+  'stylesheet',
+  'texttrack',
+  'manifest',
+]);
+
+type ResolvedOptions = Required<BrowserPoolOptions>;
+
+/**
+ * Renders JavaScript pages on one shared Chromium: a fresh browser context per render (no shared
+ * cookies or storage), at most `maxPages` at once, every request checked by the caller's policy,
+ * a hard timeout per render, the browser relaunched after a crash, and `close()` leaving no
+ * Chromium process or profile directory behind (Playwright's temporary profile is removed with it).
+ */
+export class BrowserPool {
+  readonly #options: ResolvedOptions;
+  readonly #slots: Slots;
+  #browser: Browser | null = null;
+  #launching: Promise<Browser> | null = null;
+  #closed = false;
+
+  private constructor(options: ResolvedOptions) {
+    this.#options = options;
+    this.#slots = new Slots(options.maxPages);
+  }
+
+  /** Launches Chromium and returns a pool ready to render. */
+  static async launch(options: BrowserPoolOptions): Promise<BrowserPool> {
+    const navigationTimeoutMs = options.navigationTimeoutMs ?? DEFAULTS.navigationTimeoutMs;
+    const settleTimeoutMs = options.settleTimeoutMs ?? DEFAULTS.settleTimeoutMs;
+    const pool = new BrowserPool({
+      executablePath: options.executablePath,
+      maxPages: Math.max(1, options.maxPages ?? DEFAULTS.maxPages),
+      navigationTimeoutMs,
+      settleTimeoutMs,
+      renderTimeoutMs: options.renderTimeoutMs ?? navigationTimeoutMs + settleTimeoutMs + RENDER_TIMEOUT_MARGIN_MS,
+      maxHtmlBytes: options.maxHtmlBytes ?? DEFAULTS.maxHtmlBytes,
+      maxRequestsPerPage: options.maxRequestsPerPage ?? DEFAULTS.maxRequestsPerPage,
+      userAgent: options.userAgent ?? DEFAULTS.userAgent,
+    });
+    await pool.#ensureBrowser();
+    return pool;
+  }
+
+  /** Renders in flight right now (never more than `maxPages`). */
+  get pagesInFlight(): number {
+    return this.#slots.inUse;
+  }
+
+  /**
+   * Loads `url` in a fresh context, lets its scripts run, and returns the resulting HTML.
+   * Rejects with `NonRetryableError` (`invalid_url`, `blocked_by_policy`) or `RetryableError`
+   * (`render_timeout`, `render_failed`, `render_unavailable`).
+   */
+  async render(url: string, options: RenderOptions): Promise<RenderResult> {
+    if (!isHttpUrl(url)) throw new NonRetryableError(`not an http(s) URL: ${url}`, 'invalid_url');
+    if (!(await allowed(options.allowRequest, url))) {
+      throw new NonRetryableError(`request policy refuses ${url}`, 'blocked_by_policy');
+    }
+    await this.#slots.acquire();
+    try {
+      const browser = await this.#ensureBrowser();
+      const context = await browser.newContext({
+        userAgent: this.#options.userAgent,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        javaScriptEnabled: true,
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const work = this.#renderIn(context, url, options);
+      work.catch(() => {}); // may settle after the hard timeout; its outcome no longer matters
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new RetryableError(`render of ${url} took over ${this.#options.renderTimeoutMs} ms`, 'render_timeout'),
+            ),
+          this.#options.renderTimeoutMs,
+        );
+      });
+      try {
+        return await Promise.race([work, deadline]);
+      } finally {
+        clearTimeout(timer);
+        await context.close().catch(() => {});
+      }
+    } finally {
+      this.#slots.release();
+    }
+  }
+
+  /** Closes Chromium (and its temporary profile); pending and later renders are refused. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#slots.rejectWaiting(new RetryableError('browser pool closed', 'render_unavailable'));
+    const browser = this.#browser ?? (await this.#launching?.catch(() => null)) ?? null;
+    this.#browser = null;
+    await browser?.close().catch(() => {});
+  }
+
+  async #renderIn(context: BrowserContext, url: string, options: RenderOptions): Promise<RenderResult> {
+    let requests = 0;
+    await context.route('**/*', async (route: Route) => {
+      const request = route.request();
+      const target = request.url();
+      const permitted =
+        !BLOCKED_RESOURCE_TYPES.has(request.resourceType()) &&
+        isHttpUrl(target) &&
+        ++requests <= this.#options.maxRequestsPerPage &&
+        (await allowed(options.allowRequest, target));
+      await (permitted ? route.continue() : route.abort('blockedbyclient')).catch(() => {});
+    });
+    await context.routeWebSocket(/.*/, async (ws: WebSocketRoute) => {
+      const httpUrl = ws.url().replace(/^ws/i, 'http');
+      if (isHttpUrl(httpUrl) && (await allowed(options.allowRequest, httpUrl))) ws.connectToServer();
+      else await ws.close({ code: 1008, reason: 'blocked' }).catch(() => {});
+    });
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => {}));
+    let status: number | null = null;
+    try {
+      const response = await page.goto(url, { waitUntil: 'load', timeout: this.#options.navigationTimeoutMs });
+      status = response?.status() ?? null;
+    } catch (error) {
+      throw navigationError(url, error);
+    }
+    // Script-built pages fetch their content after `load`; give them a moment, not forever.
+    await page.waitForLoadState('networkidle', { timeout: this.#options.settleTimeoutMs }).catch(() => {});
+    const html = truncateUtf8(await page.content(), this.#options.maxHtmlBytes);
+    return { html, finalUrl: page.url(), status };
+  }
+
+  async #ensureBrowser(): Promise<Browser> {
+    if (this.#closed) throw new RetryableError('browser pool closed', 'render_unavailable');
+    if (this.#browser?.isConnected()) return this.#browser;
+    this.#launching ??= this.#launch().finally(() => {
+      this.#launching = null;
+    });
+    return this.#launching;
+  }
+
+  async #launch(): Promise<Browser> {
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({
+        executablePath: this.#options.executablePath,
+        headless: true,
+        chromiumSandbox: false,
+        args: [...CHROMIUM_FLAGS],
+      });
+    } catch (error) {
+      throw new RetryableError(`cannot launch Chromium at ${this.#options.executablePath}`, 'render_unavailable', {
+        cause: error,
+      });
+    }
+    if (this.#closed) {
+      await browser.close().catch(() => {});
+      throw new RetryableError('browser pool closed', 'render_unavailable');
+    }
+    // A crashed or killed browser is dropped here and relaunched by the next render.
+    browser.on('disconnected', () => {
+      if (this.#browser === browser) this.#browser = null;
+    });
+    this.#browser = browser;
+    return browser;
+  }
+}
+
+async function allowed(policy: RenderOptions['allowRequest'], url: string): Promise<boolean> {
+  try {
+    return (await policy(url)) === true;
+  } catch {
+    return false;
+  }
+}
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function navigationError(url: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof errors.TimeoutError) {
+    return new RetryableError(`page did not finish loading: ${url}`, 'render_timeout', { cause: error });
+  }
+  if (message.includes('ERR_BLOCKED_BY_CLIENT')) {
+    return new NonRetryableError(`request policy refuses ${url} (or a redirect from it)`, 'blocked_by_policy', error);
+  }
+  return new RetryableError(`render failed for ${url}: ${message.split('\n')[0]}`, 'render_failed', { cause: error });
+}
+
+/** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character. */
+function truncateUtf8(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  const cut = Buffer.from(text).subarray(0, maxBytes).toString('utf8');
+  return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
+}

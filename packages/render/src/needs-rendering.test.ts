@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { needsRendering } from './needs-rendering.js';
+
+const page = (body: string, head = ''): string =>
+  `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`;
+const article = `<article>${'<p>Plenty of server-rendered text about the subject at hand.</p>'.repeat(30)}</article>`;
+
+describe('needsRendering', () => {
+  it.each([
+    ['an empty React root', page('<div id="root"></div><script src="/static/js/main.3f2a.js"></script>')],
+    ['an empty Vue mount with a comment', page('<div id="app"><!-- app --></div>')],
+    ['an empty Next.js root', page('<div id="__next"></div>')],
+    ['an empty Angular root', page('<app-root></app-root><script src="runtime.js" type="module"></script>')],
+    [
+      'a noscript asking for JavaScript',
+      page('<noscript>You need to enable JavaScript to run this app.</noscript><div class="shell"></div>'),
+    ],
+    ['only module scripts', page('<header>Acme</header><script type="module" src="/assets/index-4b1c.js"></script>')],
+    ['a large inline app', page(`<div class="x">Loading…</div><script>${'var a=1;'.repeat(8_000)}</script>`)],
+  ])('says yes for %s with little text', (_, html) => {
+    expect(needsRendering({ html, extractedTextLength: 12 })).toBe(true);
+  });
+
+  it('says no for a server-rendered article, even one using a framework', () => {
+    const html = page(`<div id="root">${article}</div><script src="/main.js"></script>`);
+    expect(needsRendering({ html, extractedTextLength: 1_800 })).toBe(false);
+  });
+
+  it('says no for a short static page without script signs', () => {
+    const html = page(
+      '<h1>Contact</h1><p>Write to us at hello@example.com.</p><script>gtag("js", new Date());</script>',
+    );
+    expect(needsRendering({ html, extractedTextLength: 45 })).toBe(false);
+  });
+
+  it('wants two signs when there is some text', () => {
+    const oneSign = page('<div id="app"></div><p>Some intro text.</p>');
+    const twoSigns = page('<div id="app"></div><noscript>Please enable JavaScript.</noscript>');
+    expect(needsRendering({ html: oneSign, extractedTextLength: 400 })).toBe(false);
+    expect(needsRendering({ html: twoSigns, extractedTextLength: 400 })).toBe(true);
+  });
+
+  it('does not count a root element that has content', () => {
+    const html = page('<div id="root"><p>Rendered on the server.</p></div>');
+    expect(needsRendering({ html, extractedTextLength: 20 })).toBe(false);
+  });
+});
