@@ -1,1 +1,3 @@
-export {};
+export * from './snippet.js';
+export * from './stop-words.js';
+export * from './tokenize.js';

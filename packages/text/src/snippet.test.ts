@@ -1,0 +1,60 @@
+import { describe, expect, it } from '@jest/globals';
+import { makeSnippet } from './snippet.js';
+
+const filler = (n: number, word = 'lorem'): string => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+
+describe('makeSnippet', () => {
+  it('returns a short text whole, with whitespace collapsed', () => {
+    expect(makeSnippet('  A short\n\ntext. ', [{ text: 'short' }])).toBe('A short text.');
+  });
+
+  it('centres on the query terms, cut at word boundaries with ellipses', () => {
+    const text = `${filler(200)} The Solar panel market grew quickly this year. ${filler(200, 'ipsum')}`;
+    const snippet = makeSnippet(text, [{ text: 'solar' }, { text: 'market' }]);
+    expect(snippet).toContain('Solar panel market');
+    expect(snippet.startsWith('…')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+    expect(snippet.length).toBeLessThanOrEqual(320);
+    expect(snippet.length).toBeGreaterThanOrEqual(160);
+    const words = snippet.slice(1, -1).trim().split(' ');
+    for (const word of words.slice(0, -1)) expect(text.split(/\s+/)).toContain(word);
+  });
+
+  it('prefers the window holding the most distinct terms', () => {
+    const text = `${filler(100)} alpha ${filler(100)} alpha beta gamma ${filler(100)} gamma`;
+    expect(makeSnippet(text, [{ text: 'alpha beta gamma' }])).toContain('alpha beta gamma');
+  });
+
+  it('matches case- and diacritic-insensitively', () => {
+    const text = `${filler(100)} Le Café Müller est ouvert ${filler(100)}`;
+    expect(makeSnippet(text, [{ text: 'cafe muller' }])).toContain('Café Müller');
+  });
+
+  it('finds Chinese words inside unsegmented text', () => {
+    const text = `${'这是一段很长的新闻文本，讲述了城市的发展。'.repeat(30)}我们使用搜索引擎查找资料。${'天气晴朗，适合出行。'.repeat(30)}`;
+    const snippet = makeSnippet(text, [{ text: '搜索引擎' }]);
+    expect(snippet).toContain('搜索引擎');
+    expect(snippet.length).toBeLessThanOrEqual(320);
+  });
+
+  it('falls back to the start of the text when no term occurs', () => {
+    const text = filler(300);
+    const snippet = makeSnippet(text, [{ text: 'absent' }]);
+    expect(snippet.startsWith('lorem0 lorem1')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+    expect(snippet.length).toBeLessThanOrEqual(320);
+  });
+
+  it('respects custom bounds, including hits near the end of the text', () => {
+    const text = `${filler(300)} finale`;
+    const snippet = makeSnippet(text, [{ text: 'finale' }], { minChars: 50, maxChars: 100 });
+    expect(snippet.length).toBeLessThanOrEqual(100);
+    expect(snippet.length).toBeGreaterThanOrEqual(50);
+    expect(snippet.endsWith('finale')).toBe(true);
+  });
+
+  it('never exceeds maxChars on text without spaces', () => {
+    const snippet = makeSnippet('x'.repeat(5000), [{ text: 'y' }]);
+    expect(snippet.length).toBeLessThanOrEqual(320);
+  });
+});

@@ -1,0 +1,146 @@
+import { isStopWord } from './stop-words.js';
+import { foldText, hasCjk, tokenize } from './tokenize.js';
+
+/** A positive query clause as `@quarry/query`'s `positiveClauses` returns it; only `text` is used. */
+export interface SnippetClause {
+  readonly text: string;
+}
+
+/** Bounds of a snippet, in UTF-16 code units (JavaScript string length). */
+export interface SnippetOptions {
+  /** Shortest snippet cut from a longer text (a word-boundary cut never goes below it). @defaultValue 160 */
+  readonly minChars?: number;
+  /** Longest snippet, ellipses included. @defaultValue 320 */
+  readonly maxChars?: number;
+}
+
+const DEFAULT_MIN_CHARS = 160;
+const DEFAULT_MAX_CHARS = 320;
+const ELLIPSIS = '…';
+/** How much text before the first hit is shown, so the hit is read in context. */
+const LEAD_CHARS = 48;
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const SPACE = /\s/;
+
+interface Hit {
+  readonly start: number;
+  readonly token: string;
+}
+
+/**
+ * Cuts a plain-text snippet of `minChars` to `maxChars` characters from `text`, around the window
+ * that holds the most distinct query terms (case-insensitive, diacritic-insensitive, CJK aware),
+ * cut at word boundaries with `…` where text was left out. Without any hit it is the start of the
+ * text. Never longer than `maxChars`.
+ *
+ * @example makeSnippet(body, [{ text: 'solar' }]) // '… the first solar cells were …'
+ */
+export function makeSnippet(text: string, clauses: readonly SnippetClause[], options: SnippetOptions = {}): string {
+  const maxChars = Math.max(1, options.maxChars ?? DEFAULT_MAX_CHARS);
+  const minChars = Math.min(options.minChars ?? DEFAULT_MIN_CHARS, maxChars);
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= maxChars) return clean;
+  const hits = findHits(clean, queryTokens(clauses));
+  const first = bestWindowStart(hits, maxChars);
+  return cut(clean, first === null ? 0 : Math.max(0, first - LEAD_CHARS), minChars, maxChars);
+}
+
+function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
+  const all = clauses.flatMap((clause) => tokenize(clause.text));
+  const meaningful = all.filter((token) => !isStopWord(token));
+  return new Set(meaningful.length > 0 ? meaningful : all);
+}
+
+function findHits(text: string, tokens: Set<string>): Hit[] {
+  if (tokens.size === 0) return [];
+  const hits: Hit[] = [];
+  const cjkTokens = [...tokens].filter(hasCjk);
+  const folded = cjkTokens.length > 0 ? text.toLowerCase() : '';
+  // CJK words are found as substrings: the text around them is not segmented here, and a
+  // substring match is what a reader recognizes as the word anyway.
+  for (const token of cjkTokens) {
+    for (let at = folded.indexOf(token); at !== -1; at = folded.indexOf(token, at + token.length)) {
+      hits.push({ start: at, token });
+    }
+  }
+  for (const match of text.matchAll(WORD)) {
+    if (hasCjk(match[0])) continue;
+    const word = foldText(match[0]);
+    if (tokens.has(word)) hits.push({ start: match.index, token: word });
+  }
+  return hits.sort((a, b) => a.start - b.start);
+}
+
+/** Start of the hit that opens the window with the most distinct tokens (then the most hits). */
+function bestWindowStart(hits: readonly Hit[], windowChars: number): number | null {
+  let best: number | null = null;
+  let bestDistinct = 0;
+  let bestCount = 0;
+  let end = 0;
+  const counts = new Map<string, number>();
+  for (let begin = 0; begin < hits.length; begin++) {
+    const start = hits[begin]!.start;
+    while (end < hits.length && hits[end]!.start < start + windowChars - LEAD_CHARS) {
+      const token = hits[end]!.token;
+      counts.set(token, (counts.get(token) ?? 0) + 1);
+      end++;
+    }
+    const count = end - begin;
+    if (counts.size > bestDistinct || (counts.size === bestDistinct && count > bestCount)) {
+      best = start;
+      bestDistinct = counts.size;
+      bestCount = count;
+    }
+    const token = hits[begin]!.token;
+    const left = (counts.get(token) ?? 1) - 1;
+    if (left === 0) counts.delete(token);
+    else counts.set(token, left);
+  }
+  return best;
+}
+
+function cut(text: string, from: number, minChars: number, maxChars: number): string {
+  let begin = from;
+  if (text.length - begin < maxChars - 1) {
+    // Near the end of the text: start earlier so the snippet still fills maxChars, at the next word.
+    begin = Math.max(0, text.length - (maxChars - 1));
+    if (begin > 0) begin = wordStartAtOrAfter(text, begin, begin);
+  } else if (begin > 0) {
+    begin = wordStartAtOrAfter(text, begin, Math.max(0, begin - LEAD_CHARS));
+  }
+  const lead = begin > 0 ? ELLIPSIS : '';
+  const budget = maxChars - lead.length;
+  if (text.length - begin <= budget) return lead + text.slice(begin);
+  let end = wordEndAtOrBefore(text, begin + budget - 1, begin + Math.max(1, minChars - lead.length - 1));
+  if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return `${lead}${text.slice(begin, end).trimEnd()}${ELLIPSIS}`;
+}
+
+/** Moves `at` back to a word start (not below `floor`), so the first word is not cut. */
+function wordStartAtOrAfter(text: string, at: number, floor: number): number {
+  if (SPACE.test(text[at - 1] ?? ' ') || hasCjk(text[at] ?? '')) return at;
+  for (let i = at - 1; i >= floor; i--) {
+    if (SPACE.test(text[i] ?? '')) return i + 1;
+  }
+  for (let i = at; i < text.length && i < at + LEAD_CHARS; i++) {
+    if (SPACE.test(text[i] ?? '')) return i + 1;
+  }
+  return isLowSurrogate(text.charCodeAt(at)) ? at + 1 : at;
+}
+
+/** The end (exclusive) of the last whole word before `limit`, not below `floor`; CJK may be cut anywhere. */
+function wordEndAtOrBefore(text: string, limit: number, floor: number): number {
+  if (SPACE.test(text[limit] ?? ' ') || hasCjk(text[limit - 1] ?? '')) return limit;
+  for (let i = limit - 1; i >= floor; i--) {
+    if (SPACE.test(text[i] ?? '') || hasCjk(text[i] ?? '')) return i + 1;
+  }
+  return limit;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
