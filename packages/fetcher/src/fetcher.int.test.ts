@@ -132,7 +132,10 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     return void res.end();
   }
   const route = routes[url.pathname];
-  if (route) return route(req, res);
+  if (route) {
+    route(req, res);
+    return;
+  }
   res.writeHead(404);
   res.end();
 }

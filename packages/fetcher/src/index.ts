@@ -1,11 +1,18 @@
-export * from './address-policy.js';
-export * from './binary.js';
-export * from './charset.js';
-export * from './content-type.js';
-export * from './decode.js';
-export * from './errors.js';
-export * from './fetcher.js';
-export * from './retry-after.js';
-export * from './robots.js';
-export * from './robots-cache.js';
-export * from './sitemap.js';
+export { type AddressPolicy, createAddressPolicy, embeddedIPv4, isPublicAddress } from './address-policy.js';
+export { isProbablyBinary } from './binary.js';
+export { prescanMetaCharset, resolveEncodingLabel } from './charset.js';
+export { type ParsedContentType, parseContentType } from './content-type.js';
+export { type CharsetSource, type DecodedHtml, type DecodeHtmlOptions, decodeHtml } from './decode.js';
+export { FETCH_ERROR_CODES, type FetchErrorCode, httpErrorCode, isRetryableStatus } from './errors.js';
+export {
+  createFetcher,
+  DEFAULT_USER_AGENT,
+  type Fetcher,
+  type FetcherOptions,
+  type FetchRequestOptions,
+  type FetchResult,
+} from './fetcher.js';
+export { parseRetryAfter } from './retry-after.js';
+export { type ParsedRobots, parseRobotsTxt, productToken, robotsAllows } from './robots.js';
+export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots-cache.js';
+export { fetchSitemapUrls, parseSitemap, type SitemapContent, type SitemapOptions } from './sitemap.js';
