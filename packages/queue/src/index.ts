@@ -1,1 +1,4 @@
-export {};
+export * from './bullmq/open.js';
+export * from './options.js';
+export * from './sqlite/open.js';
+export * from './types.js';

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import type { ResolvedCommonOptions } from '../options.js';
+import { checkOutcome, classifyError, retryDelayMs, safeReason } from '../policy.js';
+import { settlesWithin } from '../util.js';
+import type {
+  CrawlHandler,
+  CrawlQueue,
+  CrawlStats,
+  CrawlTask,
+  CrawlWorker,
+  CrawlWorkOptions,
+  NewCrawlTask,
+} from '../types.js';
+import type { Frontier, Settlement } from './frontier.js';
+import { Wakeup } from './wakeup.js';
+
+/** Timing of the embedded crawl workers. */
+export interface SqliteCrawlTiming {
+  readonly leaseMs: number;
+  readonly pollIntervalMs: number;
+}
+
+/** The embedded crawl queue: a SQLite frontier worked by in-process workers. */
+export class SqliteCrawlQueue implements CrawlQueue {
+  readonly #frontier: Frontier;
+  readonly #options: ResolvedCommonOptions;
+  readonly #timing: SqliteCrawlTiming;
+  readonly #wakeup = new Wakeup();
+  readonly #workers = new Set<SqliteCrawlWorker>();
+
+  constructor(frontier: Frontier, options: ResolvedCommonOptions, timing: SqliteCrawlTiming) {
+    this.#frontier = frontier;
+    this.#options = options;
+    this.#timing = timing;
+  }
+
+  async add(tasks: readonly NewCrawlTask[]): Promise<number> {
+    const added = this.#frontier.add(tasks, Date.now());
+    if (added > 0) this.#wakeup.notify();
+    return added;
+  }
+
+  work(handler: CrawlHandler, options: CrawlWorkOptions): CrawlWorker {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError('concurrency must be a positive integer');
+    }
+    const worker = new SqliteCrawlWorker(this.#frontier, handler, options.concurrency, {
+      ...this.#options,
+      ...this.#timing,
+      wakeup: this.#wakeup,
+      onClosed: () => this.#workers.delete(worker),
+    });
+    this.#workers.add(worker);
+    return worker;
+  }
+
+  async stats(): Promise<CrawlStats> {
+    return this.#frontier.stats();
+  }
+
+  async isIdle(): Promise<boolean> {
+    return this.#frontier.isIdle();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#workers].map((worker) => worker.close()));
+  }
+}
+
+interface WorkerSettings extends ResolvedCommonOptions, SqliteCrawlTiming {
+  readonly wakeup: Wakeup;
+  readonly onClosed: () => void;
+}
+
+interface Running {
+  readonly controller: AbortController;
+  readonly done: Promise<void>;
+  /** Set when close() gave up on the handler: its late result must not touch the frontier. */
+  abandoned: boolean;
+}
+
+class SqliteCrawlWorker implements CrawlWorker {
+  readonly #frontier: Frontier;
+  readonly #handler: CrawlHandler;
+  readonly #concurrency: number;
+  readonly #settings: WorkerSettings;
+  readonly #owner = randomUUID();
+  readonly #running = new Map<string, Running>();
+  readonly #loop: Promise<void>;
+  readonly #heartbeat: NodeJS.Timeout;
+  #closing = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(frontier: Frontier, handler: CrawlHandler, concurrency: number, settings: WorkerSettings) {
+    this.#frontier = frontier;
+    this.#handler = handler;
+    this.#concurrency = concurrency;
+    this.#settings = settings;
+    this.#heartbeat = setInterval(() => this.#renew(), Math.max(10, Math.floor(settings.leaseMs / 3)));
+    this.#heartbeat.unref();
+    this.#loop = this.#run();
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#shutdown();
+    return this.#closed;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#closing) {
+      const now = Date.now();
+      let leased: CrawlTask[] = [];
+      try {
+        leased = this.#frontier.lease(this.#concurrency - this.#running.size, this.#owner, now);
+      } catch (err) {
+        // A busy or briefly unavailable database: try again on the next tick rather than die.
+        this.#settings.onError(err);
+      }
+      for (const task of leased) this.#start(task);
+      if (leased.length > 0 && this.#running.size < this.#concurrency) continue;
+      const wakeAt = this.#safeNextWakeAt(now);
+      const sleepMs = Math.min(this.#settings.pollIntervalMs, wakeAt === null ? Infinity : wakeAt - Date.now());
+      await this.#settings.wakeup.wait(Math.max(1, sleepMs));
+    }
+  }
+
+  #safeNextWakeAt(now: number): number | null {
+    try {
+      return this.#running.size < this.#concurrency ? this.#frontier.nextWakeAt(now) : null;
+    } catch (err) {
+      this.#settings.onError(err);
+      return null;
+    }
+  }
+
+  #start(task: CrawlTask): void {
+    const controller = new AbortController();
+    const running: Running = { controller, done: Promise.resolve(), abandoned: false };
+    const done = this.#execute(task, controller.signal, running).finally(() => {
+      this.#running.delete(task.url);
+      this.#settings.wakeup.notify();
+    });
+    this.#running.set(task.url, Object.assign(running, { done }));
+  }
+
+  async #execute(task: CrawlTask, signal: AbortSignal, running: Running): Promise<void> {
+    let settlement: Settlement;
+    try {
+      const outcome = checkOutcome(await this.#handler(task, signal));
+      const reason = outcome.status === 'done' ? null : safeReason(outcome.reason);
+      const hostDelayMs = Math.min(outcome.hostDelayMs ?? 0, this.#settings.maxRetryDelayMs);
+      settlement = { kind: 'finished', state: outcome.status, reason, hostDelayMs };
+    } catch (err) {
+      settlement = this.#onError(task, err, signal);
+    }
+    if (running.abandoned) return;
+    try {
+      this.#frontier.settle(task.url, this.#owner, settlement, Date.now());
+    } catch (err) {
+      // The lease stays and expires; the task is then retried. Nothing is lost.
+      this.#settings.onError(err);
+    }
+  }
+
+  #onError(task: CrawlTask, err: unknown, signal: AbortSignal): Settlement {
+    if (this.#closing && signal.aborted) return { kind: 'release' };
+    const decision = classifyError(err, this.#settings.maxRetryDelayMs);
+    const now = Date.now();
+    if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
+      const delayMs = retryDelayMs(task.attempt, decision.hostBackoffMs, this.#settings);
+      return { kind: 'retry', notBefore: now + delayMs, reason: decision.code, hostBackoffUntil: now + decision.hostBackoffMs };
+    }
+    // A final 429 still tells us the host is overloaded: its other tasks must wait too.
+    const hostBackoffUntil = decision.hostBackoffMs > 0 ? now + decision.hostBackoffMs : 0;
+    return { kind: 'finished', state: 'failed', reason: decision.code, hostBackoffUntil };
+  }
+
+  #renew(): void {
+    if (this.#running.size === 0) return;
+    try {
+      this.#frontier.renew(this.#owner, Date.now());
+    } catch {
+      // Missing one heartbeat is harmless: the lease is three heartbeats long.
+    }
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closing = true;
+    this.#settings.wakeup.notify();
+    await this.#loop;
+    const all = () => Promise.all([...this.#running.values()].map((r) => r.done));
+    if (!(await settlesWithin(all(), this.#settings.closeTimeoutMs))) {
+      for (const running of this.#running.values()) running.controller.abort(new Error('worker closing'));
+      // Handlers that ignore the signal are left behind; their tasks are released for a later run.
+      if (!(await settlesWithin(all(), Math.min(1000, this.#settings.closeTimeoutMs)))) {
+        for (const [url, running] of this.#running) {
+          running.abandoned = true;
+          try {
+            this.#frontier.settle(url, this.#owner, { kind: 'release' }, Date.now());
+          } catch {
+            // The lease expires instead.
+          }
+        }
+      }
+    }
+    clearInterval(this.#heartbeat);
+    this.#settings.onClosed();
+  }
+}

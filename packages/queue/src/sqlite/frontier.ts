@@ -1,0 +1,262 @@
+import type Database from 'better-sqlite3';
+import { hostKey } from '../policy.js';
+import type { CrawlStats, CrawlTask, NewCrawlTask } from '../types.js';
+
+/** Politeness and lease settings the frontier applies when leasing. */
+export interface FrontierSettings {
+  readonly hostDelayMs: number;
+  readonly perHostConcurrency: number;
+  readonly leaseMs: number;
+}
+
+interface FrontierRow {
+  url: string;
+  host: string;
+  depth: number;
+  scope: string;
+  seed: string;
+  render: string | null;
+  attempt: number;
+  meta: string | null;
+}
+
+/** How a leased task ended, as the frontier records it. */
+export type Settlement =
+  | {
+      kind: 'finished';
+      state: 'done' | 'skipped' | 'failed';
+      reason: string | null;
+      hostDelayMs?: number;
+      hostBackoffUntil?: number;
+    }
+  | { kind: 'retry'; notBefore: number; reason: string; hostBackoffUntil: number }
+  | { kind: 'release' };
+
+const TOP_FAILURES = 10;
+
+/**
+ * The embedded crawl frontier: synchronous, every state change in one SQLite transaction, so a
+ * process killed at any point leaves a consistent file (in-flight rows come back when their lease
+ * expires; done rows stay done).
+ */
+export class Frontier {
+  readonly #db: Database.Database;
+  readonly #settings: FrontierSettings;
+  readonly #stmts;
+
+  constructor(db: Database.Database, settings: FrontierSettings) {
+    this.#db = db;
+    this.#settings = settings;
+    this.#stmts = {
+      exists: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM frontier WHERE url = ?'),
+      scopeCount: db.prepare<[string], { admitted: number }>('SELECT admitted FROM scopes WHERE scope = ?'),
+      insert: db.prepare(
+        `INSERT OR IGNORE INTO frontier (url, host, state, depth, scope, seed, render, meta, updated_at)
+         VALUES (@url, @host, 'queued', @depth, @scope, @seed, @render, @meta, @now)`,
+      ),
+      admitScope: db.prepare(
+        'INSERT INTO scopes (scope, admitted) VALUES (?, 1) ON CONFLICT (scope) DO UPDATE SET admitted = admitted + 1',
+      ),
+      hostQueued: db.prepare(
+        'INSERT INTO hosts (host, queued) VALUES (?, 1) ON CONFLICT (host) DO UPDATE SET queued = queued + 1',
+      ),
+      reclaim: db.prepare(
+        `UPDATE frontier SET state = 'queued', lease_until = NULL, lease_owner = NULL, updated_at = @now
+         WHERE state = 'in_flight' AND lease_until < @now`,
+      ),
+      recount: db.prepare(
+        `UPDATE hosts SET
+           in_flight = (SELECT count(*) FROM frontier f WHERE f.host = hosts.host AND f.state = 'in_flight'),
+           queued = (SELECT count(*) FROM frontier f WHERE f.host = hosts.host AND f.state = 'queued')
+         WHERE in_flight > 0`,
+      ),
+      readyHosts: db.prepare<[number, number], { host: string }>(
+        `SELECT host FROM hosts WHERE queued > 0 AND next_allowed_at <= ? AND in_flight < ?
+         ORDER BY next_allowed_at`,
+      ),
+      nextTask: db.prepare<[string, number], FrontierRow & { seq: number }>(
+        `SELECT seq, url, host, depth, scope, seed, render, attempt, meta FROM frontier
+         WHERE host = ? AND state = 'queued' AND not_before <= ? ORDER BY not_before, seq LIMIT 1`,
+      ),
+      take: db.prepare(
+        `UPDATE frontier SET state = 'in_flight', attempt = attempt + 1, lease_until = @leaseUntil,
+           lease_owner = @owner, updated_at = @now WHERE seq = @seq`,
+      ),
+      startHost: db.prepare(
+        `UPDATE hosts SET in_flight = in_flight + 1, queued = queued - 1, last_start_at = @now,
+           next_allowed_at = max(next_allowed_at, @now + max(delay_ms, @defaultDelayMs)) WHERE host = @host`,
+      ),
+      settle: db.prepare(
+        `UPDATE frontier SET state = @state, reason = @reason, not_before = @notBefore,
+           attempt = attempt - @refund, lease_until = NULL, lease_owner = NULL, updated_at = @now
+         WHERE url = @url AND state = 'in_flight' AND lease_owner = @owner`,
+      ),
+      endHost: db.prepare(
+        `UPDATE hosts SET in_flight = max(in_flight - 1, 0), queued = queued + @requeued,
+           delay_ms = max(delay_ms, @raisedDelayMs),
+           next_allowed_at = max(next_allowed_at, @backoffUntil,
+             last_start_at + max(delay_ms, @raisedDelayMs, @defaultDelayMs))
+         WHERE host = @host`,
+      ),
+      renew: db.prepare(
+        `UPDATE frontier SET lease_until = @leaseUntil WHERE lease_owner = @owner AND state = 'in_flight'`,
+      ),
+      counts: db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM frontier GROUP BY state'),
+      topFailures: db.prepare<[number], { reason: string; count: number }>(
+        `SELECT reason, count(*) AS count FROM frontier WHERE state = 'failed' AND reason IS NOT NULL
+         GROUP BY reason ORDER BY count DESC, reason LIMIT ?`,
+      ),
+      busy: db.prepare<[], { one: number }>(
+        "SELECT 1 AS one FROM frontier WHERE state IN ('queued', 'in_flight') LIMIT 1",
+      ),
+      nextHostAt: db.prepare<[number, number], { at: number | null }>(
+        'SELECT min(next_allowed_at) AS at FROM hosts WHERE queued > 0 AND in_flight < ? AND next_allowed_at > ?',
+      ),
+      nextTaskAt: db.prepare<[number], { at: number | null }>(
+        "SELECT min(not_before) AS at FROM frontier WHERE state = 'queued' AND not_before > ?",
+      ),
+    };
+  }
+
+  /** Admits new URLs (dedup by URL for the crawl's whole life, budgets per scope); returns how many. */
+  add(tasks: readonly NewCrawlTask[], now: number): number {
+    const rows = tasks.map((task) => ({ task, host: hostKey(task.url) }));
+    return this.#db
+      .transaction(() => {
+        let added = 0;
+        for (const { task, host } of rows) {
+          if (this.#stmts.exists.get(task.url) !== undefined) continue;
+          if (task.maxPagesInScope !== undefined) {
+            const admitted = this.#stmts.scopeCount.get(task.scope)?.admitted ?? 0;
+            if (admitted >= task.maxPagesInScope) continue;
+          }
+          this.#stmts.insert.run({
+            url: task.url,
+            host,
+            depth: task.depth,
+            scope: task.scope,
+            seed: task.seed,
+            render: task.render ?? null,
+            meta: task.meta === undefined ? null : JSON.stringify(task.meta),
+            now,
+          });
+          this.#stmts.admitScope.run(task.scope);
+          this.#stmts.hostQueued.run(host);
+          added += 1;
+        }
+        return added;
+      })
+      .immediate();
+  }
+
+  /** Leases up to `limit` ready tasks of ready hosts (one per host per call) to `owner`. */
+  lease(limit: number, owner: string, now: number): CrawlTask[] {
+    if (limit <= 0) return [];
+    return this.#db
+      .transaction(() => {
+        this.#reclaimExpired(now);
+        const leased: CrawlTask[] = [];
+        for (const { host } of this.#stmts.readyHosts.all(now, this.#settings.perHostConcurrency)) {
+          if (leased.length >= limit) break;
+          const row = this.#stmts.nextTask.get(host, now);
+          if (row === undefined) continue;
+          this.#stmts.take.run({ seq: row.seq, owner, now, leaseUntil: now + this.#settings.leaseMs });
+          this.#stmts.startHost.run({ host, now, defaultDelayMs: this.#settings.hostDelayMs });
+          leased.push(toTask(row));
+        }
+        return leased;
+      })
+      .immediate();
+  }
+
+  /** Records how a leased task ended; ignored when the lease was lost (expired and re-leased). */
+  settle(url: string, owner: string, settlement: Settlement, now: number): void {
+    const host = hostKey(url);
+    this.#db
+      .transaction(() => {
+        const common = { url, owner, now };
+        let changed: number;
+        let requeued = 0;
+        let raisedDelayMs = 0;
+        let backoffUntil = 0;
+        if (settlement.kind === 'finished') {
+          changed = this.#stmts.settle.run({
+            ...common,
+            state: settlement.state,
+            reason: settlement.reason,
+            notBefore: 0,
+            refund: 0,
+          }).changes;
+          raisedDelayMs = Math.max(0, Math.round(settlement.hostDelayMs ?? 0));
+          backoffUntil = settlement.hostBackoffUntil ?? 0;
+        } else if (settlement.kind === 'retry') {
+          changed = this.#stmts.settle.run({
+            ...common,
+            state: 'queued',
+            reason: settlement.reason,
+            notBefore: settlement.notBefore,
+            refund: 0,
+          }).changes;
+          requeued = 1;
+          backoffUntil = settlement.hostBackoffUntil;
+        } else {
+          // Aborted by close(): the try did not happen, so it does not count against maxAttempts.
+          changed = this.#stmts.settle.run({ ...common, state: 'queued', reason: null, notBefore: 0, refund: 1 }).changes;
+          requeued = 1;
+        }
+        if (changed > 0) {
+          const defaultDelayMs = this.#settings.hostDelayMs;
+          this.#stmts.endHost.run({ host, requeued, raisedDelayMs, defaultDelayMs, backoffUntil });
+        }
+      })
+      .immediate();
+  }
+
+  /** Extends the leases of everything `owner` has in flight (a heartbeat while handlers run). */
+  renew(owner: string, now: number): void {
+    this.#stmts.renew.run({ owner, leaseUntil: now + this.#settings.leaseMs });
+  }
+
+  stats(): CrawlStats {
+    const counts: Record<string, number> = {};
+    for (const { state, n } of this.#stmts.counts.iterate()) counts[state] = n;
+    return {
+      queued: counts.queued ?? 0,
+      inFlight: counts.in_flight ?? 0,
+      done: counts.done ?? 0,
+      skipped: counts.skipped ?? 0,
+      failed: counts.failed ?? 0,
+      topFailures: this.#stmts.topFailures.all(TOP_FAILURES),
+    };
+  }
+
+  isIdle(): boolean {
+    return this.#stmts.busy.get() === undefined;
+  }
+
+  /** The earliest future time a task may become leasable, or null when that depends on a completion. */
+  nextWakeAt(now: number): number | null {
+    const host = this.#stmts.nextHostAt.get(this.#settings.perHostConcurrency, now)?.at ?? null;
+    const task = this.#stmts.nextTaskAt.get(now)?.at ?? null;
+    if (host === null) return task;
+    return task === null ? host : Math.min(host, task);
+  }
+
+  /** Leases of dead processes run out; their tasks go back to the queue with the try counted. */
+  #reclaimExpired(now: number): void {
+    if (this.#stmts.reclaim.run({ now }).changes > 0) this.#stmts.recount.run();
+  }
+}
+
+function toTask(row: FrontierRow): CrawlTask {
+  const task: CrawlTask = {
+    url: row.url,
+    depth: row.depth,
+    scope: row.scope,
+    seed: row.seed,
+    attempt: row.attempt + 1,
+    ...(row.render === null ? {} : { render: row.render as NonNullable<CrawlTask['render']> }),
+    ...(row.meta === null ? {} : { meta: JSON.parse(row.meta) as Record<string, string> }),
+  };
+  return task;
+}

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import type { PageDocument } from '@quarry/core';
+import type Database from 'better-sqlite3';
+import { DEFAULTS, type ResolvedCommonOptions } from '../options.js';
+import type { IndexQueue, IndexStats, IndexWorker, IndexWorkOptions } from '../types.js';
+import { indexRetryDelayMs, settlesWithin } from '../util.js';
+import type { SqliteCrawlTiming } from './crawl-queue.js';
+import { Wakeup } from './wakeup.js';
+
+interface Row {
+  id: number;
+  doc: string;
+  enqueued_at: number;
+  /** Deliveries before this one. */
+  attempts: number;
+}
+
+/** The embedded index queue: a SQLite table of documents, leased in batches, deleted on success. */
+export class SqliteIndexQueue implements IndexQueue {
+  readonly #db: Database.Database;
+  readonly #options: ResolvedCommonOptions;
+  readonly #timing: SqliteCrawlTiming;
+  readonly #wakeup = new Wakeup();
+  readonly #workers = new Set<IndexWorker>();
+  readonly #insert;
+  readonly #counts;
+
+  constructor(db: Database.Database, options: ResolvedCommonOptions, timing: SqliteCrawlTiming) {
+    this.#db = db;
+    this.#options = options;
+    this.#timing = timing;
+    this.#insert = db.prepare('INSERT INTO index_queue (doc, enqueued_at) VALUES (?, ?)');
+    this.#counts = db.prepare<[{ now: number }], { waiting: number; active: number; failed: number }>(
+      `SELECT coalesce(sum(failed = 0 AND (lease_until IS NULL OR lease_until < @now)), 0) AS waiting,
+              coalesce(sum(failed = 0 AND lease_until >= @now), 0) AS active,
+              coalesce(sum(failed = 1), 0) AS failed
+       FROM index_queue`,
+    );
+  }
+
+  async push(docs: readonly PageDocument[]): Promise<void> {
+    if (docs.length === 0) return;
+    const now = Date.now();
+    this.#db
+      .transaction(() => {
+        for (const doc of docs) this.#insert.run(JSON.stringify(doc), now);
+      })
+      .immediate();
+    this.#wakeup.notify();
+  }
+
+  work(handler: (docs: PageDocument[]) => Promise<void>, options: IndexWorkOptions = {}): IndexWorker {
+    const batchSize = options.batchSize ?? DEFAULTS.indexBatchSize;
+    const maxWaitMs = options.maxWaitMs ?? DEFAULTS.indexMaxWaitMs;
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+    const worker = new SqliteIndexWorker(this.#db, handler, {
+      ...this.#options,
+      ...this.#timing,
+      batchSize,
+      maxWaitMs,
+      wakeup: this.#wakeup,
+      onClosed: () => this.#workers.delete(worker),
+    });
+    this.#workers.add(worker);
+    return worker;
+  }
+
+  async stats(): Promise<IndexStats> {
+    return this.#counts.get({ now: Date.now() }) ?? { waiting: 0, active: 0, failed: 0 };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#workers].map((worker) => worker.close()));
+  }
+}
+
+interface IndexWorkerSettings extends ResolvedCommonOptions, SqliteCrawlTiming {
+  readonly batchSize: number;
+  readonly maxWaitMs: number;
+  readonly wakeup: Wakeup;
+  readonly onClosed: () => void;
+}
+
+class SqliteIndexWorker implements IndexWorker {
+  readonly #db: Database.Database;
+  readonly #handler: (docs: PageDocument[]) => Promise<void>;
+  readonly #settings: IndexWorkerSettings;
+  readonly #owner = randomUUID();
+  readonly #stmts;
+  readonly #loop: Promise<void>;
+  #closing = false;
+  #current: Promise<void> | undefined;
+  #closed: Promise<void> | undefined;
+
+  constructor(db: Database.Database, handler: (docs: PageDocument[]) => Promise<void>, settings: IndexWorkerSettings) {
+    this.#db = db;
+    this.#handler = handler;
+    this.#settings = settings;
+    this.#stmts = {
+      ready: db.prepare<[number, number, number], Row>(
+        `SELECT id, doc, enqueued_at, attempts FROM index_queue
+         WHERE failed = 0 AND not_before <= ? AND (lease_until IS NULL OR lease_until < ?)
+         ORDER BY id LIMIT ?`,
+      ),
+      lease: db.prepare(
+        `UPDATE index_queue SET lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1
+         WHERE id = @id`,
+      ),
+      ack: db.prepare('DELETE FROM index_queue WHERE id = @id AND lease_owner = @owner'),
+      nack: db.prepare(
+        `UPDATE index_queue SET lease_until = NULL, lease_owner = NULL,
+           failed = @failed, not_before = @notBefore
+         WHERE id = @id AND lease_owner = @owner`,
+      ),
+      renew: db.prepare('UPDATE index_queue SET lease_until = @leaseUntil WHERE lease_owner = @owner'),
+    };
+    this.#loop = this.#run();
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#shutdown();
+    return this.#closed;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#closing) {
+      let waitMs = this.#settings.pollIntervalMs;
+      try {
+        const batch = this.#takeBatch(Date.now());
+        if (Array.isArray(batch)) {
+          this.#current = this.#deliver(batch);
+          await this.#current;
+          continue;
+        }
+        if (batch !== null) waitMs = Math.min(waitMs, batch.waitMs);
+      } catch (err) {
+        // A busy database: report it and look again after the poll interval.
+        this.#settings.onError(err);
+      }
+      await this.#settings.wakeup.wait(Math.max(1, waitMs));
+    }
+  }
+
+  /** A leased batch, or how long to wait for a partial batch to fill, or null when nothing waits. */
+  #takeBatch(now: number): Row[] | { waitMs: number } | null {
+    return this.#db
+      .transaction(() => {
+        const rows = this.#stmts.ready.all(now, now, this.#settings.batchSize);
+        const first = rows[0];
+        if (first === undefined) return null;
+        const oldest = Math.min(...rows.map((row) => row.enqueued_at));
+        if (rows.length < this.#settings.batchSize && oldest + this.#settings.maxWaitMs > now) {
+          return { waitMs: oldest + this.#settings.maxWaitMs - now };
+        }
+        const leaseUntil = now + this.#settings.leaseMs;
+        for (const row of rows) this.#stmts.lease.run({ id: row.id, owner: this.#owner, leaseUntil });
+        return rows;
+      })
+      .immediate();
+  }
+
+  async #deliver(rows: Row[]): Promise<void> {
+    const heartbeat = setInterval(() => {
+      try {
+        this.#stmts.renew.run({ owner: this.#owner, leaseUntil: Date.now() + this.#settings.leaseMs });
+      } catch (err) {
+        this.#settings.onError(err);
+      }
+    }, Math.max(10, Math.floor(this.#settings.leaseMs / 3)));
+    heartbeat.unref();
+    let ok = true;
+    try {
+      await this.#handler(rows.map((row) => JSON.parse(row.doc) as PageDocument));
+    } catch {
+      ok = false;
+    } finally {
+      clearInterval(heartbeat);
+    }
+    const now = Date.now();
+    const { indexMaxAttempts, indexRetryDelayMs: baseMs, maxRetryDelayMs } = this.#settings;
+    this.#db
+      .transaction(() => {
+        for (const row of rows) {
+          const owner = this.#owner;
+          if (ok) {
+            this.#stmts.ack.run({ id: row.id, owner });
+            continue;
+          }
+          const attempts = row.attempts + 1;
+          const notBefore = now + indexRetryDelayMs(attempts, baseMs, maxRetryDelayMs);
+          this.#stmts.nack.run({ id: row.id, owner, failed: attempts >= indexMaxAttempts ? 1 : 0, notBefore });
+        }
+      })
+      .immediate();
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closing = true;
+    this.#settings.wakeup.notify();
+    // An unfinished batch keeps its lease, which expires: it is redelivered, never lost.
+    await settlesWithin(this.#loop, this.#settings.closeTimeoutMs);
+    this.#settings.onClosed();
+  }
+}

@@ -1,0 +1,62 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Tables of the embedded queues. The frontier keeps every URL ever admitted (that is the dedup set
+ * and the crawl's history); `hosts` holds politeness state and per-host counters so leasing never
+ * scans tasks of hosts that are not ready; `scopes` counts admitted URLs for budgets.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS frontier (
+  seq INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  host TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('queued', 'in_flight', 'done', 'skipped', 'failed')),
+  depth INTEGER NOT NULL,
+  scope TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  render TEXT,
+  attempt INTEGER NOT NULL DEFAULT 0,
+  not_before INTEGER NOT NULL DEFAULT 0,
+  lease_until INTEGER,
+  lease_owner TEXT,
+  reason TEXT,
+  meta TEXT,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS frontier_host_ready ON frontier (host, state, not_before, seq);
+CREATE INDEX IF NOT EXISTS frontier_state_reason ON frontier (state, reason);
+CREATE INDEX IF NOT EXISTS frontier_state_not_before ON frontier (state, not_before);
+CREATE TABLE IF NOT EXISTS hosts (
+  host TEXT PRIMARY KEY,
+  next_allowed_at INTEGER NOT NULL DEFAULT 0,
+  last_start_at INTEGER NOT NULL DEFAULT 0,
+  in_flight INTEGER NOT NULL DEFAULT 0,
+  queued INTEGER NOT NULL DEFAULT 0,
+  delay_ms INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS hosts_ready ON hosts (queued, next_allowed_at);
+CREATE TABLE IF NOT EXISTS scopes (
+  scope TEXT PRIMARY KEY,
+  admitted INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS index_queue (
+  id INTEGER PRIMARY KEY,
+  doc TEXT NOT NULL,
+  enqueued_at INTEGER NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  not_before INTEGER NOT NULL DEFAULT 0,
+  lease_until INTEGER,
+  lease_owner TEXT,
+  failed INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS index_queue_ready ON index_queue (failed, not_before, id);
+`;
+
+/** Sets the connection up (WAL, so readers never block the worker) and creates missing tables. */
+export function migrate(db: Database.Database): void {
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode loses at most the last transactions on power loss, never on a process crash.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+}

@@ -1,0 +1,123 @@
+import type { PageDocument } from '@quarry/core';
+
+/** One URL to crawl, as a crawler worker receives it. */
+export interface CrawlTask {
+  /** Normalized with core's `normalizeUrl`; the dedup key. */
+  readonly url: string;
+  /** Links followed from the seed (the seed itself is 0). */
+  readonly depth: number;
+  /** Budget key, e.g. the seed's site; `maxPagesInScope` counts per scope. */
+  readonly scope: string;
+  readonly seed: string;
+  /** 1 on the first try, 2 on the first retry, and so on. */
+  readonly attempt: number;
+  readonly render?: 'auto' | 'always' | 'never';
+  /** Small string map carried with the task, e.g. `etag` and `lastModified` for recrawls. */
+  readonly meta?: Readonly<Record<string, string>>;
+}
+
+/** A task to add: `attempt` is the queue's business; `maxPagesInScope` caps the task's scope. */
+export type NewCrawlTask = Omit<CrawlTask, 'attempt'> & {
+  /** The URL is refused once this many URLs were ever admitted to its scope. */
+  readonly maxPagesInScope?: number;
+};
+
+/** What a handler reports for a task it finished without throwing. */
+export interface CrawlOutcome {
+  readonly status: 'done' | 'skipped' | 'failed';
+  /** Stable code (`robots_disallowed`, `too_large`), counted in `topFailures` for skipped and failed. */
+  readonly reason?: string;
+  /** Politeness delay to use for this host from now on (e.g. robots.txt Crawl-delay); only raises it. */
+  readonly hostDelayMs?: number;
+}
+
+/**
+ * Crawls one task. Throw core's `RetryableError` to retry (its `retryAfterSecs` also backs the whole
+ * host off), `NonRetryableError` to fail with its code; anything else fails as `internal`. The signal
+ * aborts when the worker is closing and its deadline has passed.
+ */
+export type CrawlHandler = (task: CrawlTask, signal: AbortSignal) => Promise<CrawlOutcome>;
+
+/** A running consumer; `close` stops taking work and waits for (or aborts) what is in flight. */
+export interface QueueWorker {
+  close(): Promise<void>;
+}
+
+/** A running crawl consumer. */
+export type CrawlWorker = QueueWorker;
+/** A running index consumer. */
+export type IndexWorker = QueueWorker;
+
+/** Counts over the crawl's whole life (queued and in flight are current). */
+export interface CrawlStats {
+  readonly queued: number;
+  readonly inFlight: number;
+  readonly done: number;
+  readonly skipped: number;
+  readonly failed: number;
+  /** Reasons of failed and skipped tasks, most frequent first (at most 10). */
+  readonly topFailures: readonly { readonly reason: string; readonly count: number }[];
+}
+
+/** Options of `CrawlQueue.work`. */
+export interface CrawlWorkOptions {
+  /** Tasks in flight at once in this worker, over all hosts. */
+  readonly concurrency: number;
+}
+
+/** The crawl frontier: seeds and discovered links in, polite and deduplicated tasks out. */
+export interface CrawlQueue {
+  /**
+   * Adds tasks. A URL ever added (queued, in flight, done, skipped or failed) is never added again;
+   * `maxPagesInScope` is enforced atomically, also across processes. Resolves to how many were new.
+   */
+  add(tasks: readonly NewCrawlTask[]): Promise<number>;
+  /**
+   * Runs the handler on tasks, politely: at most `perHostConcurrency` in flight per host, two starts
+   * on one host at least the host's delay apart, `concurrency` in flight in this worker. Retryable
+   * errors are retried with exponential backoff up to `maxAttempts`, then fail with their code.
+   */
+  work(handler: CrawlHandler, options: CrawlWorkOptions): CrawlWorker;
+  stats(): Promise<CrawlStats>;
+  /** True when nothing is queued, delayed (retry or politeness) or in flight. */
+  isIdle(): Promise<boolean>;
+  /** Closes the queue's own resources; close workers first. */
+  close(): Promise<void>;
+}
+
+/** Options of `IndexQueue.work`. */
+export interface IndexWorkOptions {
+  /** Most documents handed to one handler call. @defaultValue 100 */
+  readonly batchSize?: number;
+  /** How long to wait for a batch to fill once a document is available. @defaultValue 500 */
+  readonly maxWaitMs?: number;
+}
+
+/** Counts of the index queue. */
+export interface IndexStats {
+  readonly waiting: number;
+  readonly active: number;
+  /** Documents whose batch failed `maxAttempts` times; kept for inspection. */
+  readonly failed: number;
+}
+
+/** Extracted documents on their way to the indexer, delivered at least once, in batches. */
+export interface IndexQueue {
+  push(docs: readonly PageDocument[]): Promise<void>;
+  /**
+   * Delivers documents in batches (up to `batchSize`, or what arrived within `maxWaitMs`). A batch is
+   * acknowledged only when the handler resolves and redelivered otherwise, so handlers must be
+   * idempotent by document id.
+   */
+  work(handler: (docs: PageDocument[]) => Promise<void>, options?: IndexWorkOptions): IndexWorker;
+  stats(): Promise<IndexStats>;
+  /** Closes the queue's own resources; close workers first. */
+  close(): Promise<void>;
+}
+
+/** Both queues of one backend; `close` closes both. */
+export interface Queues {
+  readonly crawl: CrawlQueue;
+  readonly index: IndexQueue;
+  close(): Promise<void>;
+}
