@@ -1,1 +1,11 @@
-export {};
+export type { DomImpl } from './dom.js';
+export { extractHtml } from './extract-html.js';
+export type { LanguageHints, TextLanguage } from './lang.js';
+export { decideLanguage, detectTextLanguage } from './lang.js';
+export type { RobotsDirectives } from './links.js';
+export type { LlmsTxtResponse, LlmsTxtVerdict } from './llms-txt.js';
+export { classifyLlmsTxt } from './llms-txt.js';
+export { tokenF1 } from './quality.js';
+export type { ExtractedPage, ExtractHtmlOptions } from './types.js';
+export { EXTRACT_DEFAULTS } from './types.js';
+export { countWords } from './word-count.js';

@@ -1,0 +1,109 @@
+import { parseTimestamp } from '@quarry/core';
+
+/**
+ * The UTC offset (minutes) assumed for a date a page gives without a zone. Chinese pages are
+ * almost always written in China Standard Time (UTC+8, no daylight saving; Taiwan, Hong Kong and
+ * Singapore use the same offset); Japanese and Korean pages use UTC+9. Everything else: UTC.
+ */
+export function defaultOffsetMinutes(lang: string): number {
+  if (lang === 'zh') return 8 * 60;
+  if (lang === 'ja' || lang === 'ko') return 9 * 60;
+  return 0;
+}
+
+const ISO_LOCAL =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * Parses a date a page states (meta tag, JSON-LD, `<time datetime>`) to ISO UTC, or null.
+ * ISO-like values without a zone are read in `offsetMinutes` (never in the server's local zone,
+ * which would make the result depend on where Quarry runs); other forms (RFC 2822, epoch) go to
+ * core's parseTimestamp.
+ */
+export function parsePageDate(value: string | null | undefined, offsetMinutes = 0): string | null {
+  if (!value) return null;
+  const text = value.trim().slice(0, 100);
+  const m = ISO_LOCAL.exec(text);
+  if (m) {
+    const [, y, mo, d, h, mi, s, zone] = m;
+    const offset = zone ? zoneOffsetMinutes(zone) : offsetMinutes;
+    return fromParts(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), offset);
+  }
+  if (/^\d{10,13}$/.test(text)) return parseTimestamp(Number(text.length === 10 ? `${text}000` : text));
+  // Without an explicit zone, Date would read the string in the server's local zone.
+  if (!/(Z|GMT|UTC|[+-]\d{2}:?\d{2})\s*$/i.test(text) && !/\b(GMT|UTC)\b/i.test(text)) {
+    return parseTimestamp(`${text} GMT`) ?? parseTimestamp(text);
+  }
+  return parseTimestamp(text);
+}
+
+function zoneOffsetMinutes(zone: string): number {
+  if (/^(z|utc|gmt)$/i.test(zone)) return 0;
+  const sign = zone.startsWith('-') ? -1 : 1;
+  const digits = zone.replace(/[^0-9]/g, '');
+  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4)));
+}
+
+/** Builds the ISO UTC string for a wall-clock time at a fixed UTC offset, or null if invalid. */
+function fromParts(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+  offsetMinutes: number,
+): string | null {
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
+  const ms = Date.UTC(y, mo - 1, d, h, mi, s) - offsetMinutes * 60_000;
+  const date = new Date(ms);
+  // Date.UTC rolls 31 February over into March; such a date was never on the page.
+  if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
+  return parseTimestamp(date);
+}
+
+/**
+ * A publication date encoded in a URL path: `/2024/05/17/`, `/2024-05-17/`, `/20240517/` or
+ * `/20240517-slug`. Returns midnight of that day at `offsetMinutes`, or null.
+ */
+export function dateFromUrl(url: string, offsetMinutes = 0): string | null {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return null;
+  }
+  const m =
+    /\/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?=[/_.-]|$)/.exec(path) ??
+    /(?:^|\/)((?:19|20)\d{2})(\d{2})(\d{2})(?=[/_.-]|$)/.exec(path);
+  if (!m) return null;
+  return fromParts(Number(m[1]), Number(m[2]), Number(m[3]), 0, 0, 0, offsetMinutes);
+}
+
+/** `2024年5月17日 08:30`, `2024年05月17日08时30分`, with an optional 上午/下午. */
+const CJK_DATE =
+  /((?:19|20)\d{2})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日\s*(?:(?:星期|周)[一二三四五六日天]\s*)?(?:(上午|下午)?\s*(\d{1,2})\s*[:：时點点]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?)?/u;
+/** `2024-05-17 08:30:15`, `2024/5/17`, `2024.05.17 08:30` as Chinese pages print them. */
+const NUMERIC_DATE = /((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])(?:\s*(\d{1,2}):(\d{2})(?::(\d{2}))?)?/u;
+
+/**
+ * The first date written in a text, in the formats Chinese and Japanese pages use
+ * (`2024年5月17日 08:30`, `2024-05-17 08:30`), read at `offsetMinutes` (see
+ * {@link defaultOffsetMinutes}). `withNumeric` also accepts the numeric form, which is only safe
+ * on CJK pages (elsewhere `2024-05-17` in the text is as likely a reference as a dateline).
+ */
+export function findTextDate(text: string, offsetMinutes: number, withNumeric: boolean): string | null {
+  const cjk = CJK_DATE.exec(text);
+  const num = withNumeric ? NUMERIC_DATE.exec(text) : null;
+  if (cjk && (!num || cjk.index <= num.index)) {
+    const [, y, mo, d, half, h, mi, s] = cjk;
+    let hour = Number(h ?? 0);
+    if (half === '下午' && hour < 12) hour += 12;
+    return fromParts(Number(y), Number(mo), Number(d), hour, Number(mi ?? 0), Number(s ?? 0), offsetMinutes);
+  }
+  if (num) {
+    const [, y, mo, d, h, mi, s] = num;
+    return fromParts(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), offsetMinutes);
+  }
+  return null;
+}

@@ -1,0 +1,201 @@
+import { Readability } from '@mozilla/readability';
+import { cleanAuthor, findZhByline } from './author.js';
+import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
+import type { DomImpl } from './dom.js';
+import { parseDocument, stripInert } from './dom.js';
+import { agreesWith, headlineOf, readDomFacts, stripSiteName } from './dom-facts.js';
+import { decideLanguage } from './lang.js';
+import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
+import { readPageMeta } from './meta.js';
+import { blockText, squash } from './text.js';
+import type { ExtractedPage, ExtractHtmlOptions } from './types.js';
+import { EXTRACT_DEFAULTS } from './types.js';
+import { countWords } from './word-count.js';
+
+const MAX_EXCERPT_CHARS = 300;
+/** How far past the headline a Chinese page's dateline and byline are looked for. */
+const DATELINE_WINDOW_CHARS = 1_500;
+/** The closing `（记者 张三）` of a Chinese article sits in its last characters. */
+const CLOSING_BYLINE_CHARS = 200;
+const META_DATE_NAMES = [
+  'date',
+  'pubdate',
+  'publishdate',
+  'publish-date',
+  'dc.date',
+  'dc.date.issued',
+  'dcterms.date',
+  'dcterms.issued',
+  'sailthru.date',
+  'parsely-pub-date',
+  'citation_publication_date',
+  'article.published',
+  'og:published_time',
+  'datepublished',
+];
+
+/**
+ * Extracts the main text and metadata of a decoded HTML page (see {@link ExtractedPage}). Never
+ * fetches anything and never runs the page's scripts. Throws only for a bug, not for bad HTML.
+ *
+ * @example extractHtml(html, { url: 'https://example.com/post' }).body_text
+ */
+export function extractHtml(html: string, options: ExtractHtmlOptions): ExtractedPage {
+  const dom = options.dom ?? EXTRACT_DEFAULTS.dom;
+  if (dom === 'jsdom') return extractWith(html, options, 'jsdom');
+  try {
+    return extractWith(html, options, 'linkedom');
+  } catch {
+    // linkedom is not a complete DOM; the reference implementation handles what it cannot.
+    return extractWith(html, options, 'jsdom');
+  }
+}
+
+function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl): ExtractedPage {
+  const maxHtmlChars = options.maxHtmlChars ?? EXTRACT_DEFAULTS.maxHtmlChars;
+  const html = stripInert(rawHtml.length > maxHtmlChars ? rawHtml.slice(0, maxHtmlChars) : rawHtml);
+  const url = options.url;
+  const parsed = parseDocument(html, url, dom);
+  try {
+    const doc = parsed.document;
+    const { meta, jsonLd } = readPageMeta(doc);
+    const facts = readDomFacts(doc);
+    const baseUrl = baseUrlOf(doc, url);
+    const robots = robotsOf(doc);
+    const links = robots.nofollow ? [] : extractLinks(doc, baseUrl, options.maxLinks ?? EXTRACT_DEFAULTS.maxLinks);
+    const canonicalUrl = canonicalUrlOf(doc, baseUrl);
+    // The whole visible text is only needed to find a dateline on CJK pages; skip the walk elsewhere.
+    const pageText = /\p{Script=Han}/u.test(html.slice(0, 50_000)) && doc.body ? blockText(doc.body) : '';
+
+    const article = runReadability(doc);
+    let bodyText = article.text;
+    const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
+    if (bodyText.length < minArticleChars) {
+      const fallback = visibleBodyText(html, url, dom);
+      if (fallback.length > bodyText.length) bodyText = fallback;
+    }
+
+    const lang = decideLanguage(
+      {
+        htmlLang: facts.htmlLang,
+        metaContentLanguage: meta.get('content-language'),
+        headerContentLanguage: options.contentLanguage,
+        ogLocale: meta.get('og:locale'),
+      },
+      bodyText,
+    );
+    const siteName =
+      meta.get('og:site_name') ??
+      jsonLd.publisherName ??
+      jsonLd.websiteName ??
+      meta.get('application-name') ??
+      article.siteName;
+    const jsonLdHeadline =
+      jsonLd.headline && agreesWith(jsonLd.headline, facts.docTitle || facts.h1) ? jsonLd.headline : null;
+    const rawTitle = meta.get('og:title') ?? jsonLdHeadline ?? article.title ?? (facts.docTitle || null) ?? facts.h1;
+    const title = stripSiteName(rawTitle, siteName);
+
+    const cjk = lang === 'zh' || lang === 'ja';
+    const offset = defaultOffsetMinutes(lang);
+    const headline = facts.h1 || headlineOf(facts.docTitle);
+    const at = headline && pageText ? pageText.indexOf(headline) : -1;
+    const nearTitle =
+      at >= 0 ? pageText.slice(at, at + DATELINE_WINDOW_CHARS) : pageText.slice(0, DATELINE_WINDOW_CHARS * 2);
+
+    const published_at = firstOf([
+      () => parsePageDate(meta.get('article:published_time'), offset),
+      () => parsePageDate(jsonLd.datePublished, offset),
+      ...META_DATE_NAMES.map((name) => () => parsePageDate(meta.get(name), offset)),
+      () => parsePageDate(facts.itempropDate, offset),
+      () => parsePageDate(facts.articleTime, offset),
+      () => parsePageDate(article.publishedTime, offset),
+      () => (pageText ? findTextDate(nearTitle, offset, cjk) : null),
+      () => dateFromUrl(url, offset),
+    ]);
+    const author = firstOf([
+      () => cleanAuthor(article.byline),
+      () => cleanAuthor(meta.get('author')),
+      () => cleanAuthor(meta.get('article:author')),
+      () => cleanAuthor(jsonLd.author),
+      ...facts.bylines.map((text) => () => cleanAuthor(text)),
+      () => (cjk ? findZhByline(nearTitle, bodyText.slice(-CLOSING_BYLINE_CHARS)) : null),
+    ]);
+    const excerpt = truncate(
+      meta.get('description') ??
+        meta.get('og:description') ??
+        jsonLd.description ??
+        article.excerpt ??
+        bodyText.split('\n\n')[0] ??
+        '',
+      MAX_EXCERPT_CHARS,
+    );
+    return {
+      title,
+      body_text: bodyText,
+      excerpt,
+      author,
+      published_at,
+      lang,
+      site_name: siteName ?? null,
+      word_count: countWords(bodyText),
+      links,
+      canonicalUrl,
+      robots,
+      textLength: bodyText.length,
+    };
+  } finally {
+    parsed.close();
+  }
+}
+
+interface ArticleFacts {
+  text: string;
+  title: string | null;
+  byline: string | null;
+  excerpt: string | null;
+  siteName: string | null;
+  publishedTime: string | null;
+}
+
+function runReadability(doc: Document): ArticleFacts {
+  const article = new Readability<Node>(doc, { serializer: (node) => node }).parse();
+  const nonEmpty = (value: string | null | undefined): string | null => {
+    const text = squash(value);
+    return text === '' ? null : text;
+  };
+  return {
+    text: article?.content ? blockText(article.content) : '',
+    title: nonEmpty(article?.title),
+    byline: nonEmpty(article?.byline),
+    excerpt: nonEmpty(article?.excerpt),
+    siteName: nonEmpty(article?.siteName),
+    publishedTime: nonEmpty(article?.publishedTime),
+  };
+}
+
+/** The body's visible text minus page chrome, from a fresh parse (Readability edited the first). */
+function visibleBodyText(html: string, url: string, dom: DomImpl): string {
+  const parsed = parseDocument(html, url, dom);
+  try {
+    const body = parsed.document.body;
+    return body ? blockText(body, { skipBoilerplate: true }) : '';
+  } finally {
+    parsed.close();
+  }
+}
+
+function firstOf<T>(candidates: ReadonlyArray<() => T | null | undefined>): T | null {
+  for (const candidate of candidates) {
+    const value = candidate();
+    if (value !== null && value !== undefined) return value;
+  }
+  return null;
+}
+
+function truncate(text: string, maxChars: number): string {
+  const flat = squash(text);
+  if (flat.length <= maxChars) return flat;
+  const cut = flat.slice(0, maxChars - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > maxChars / 2 ? cut.slice(0, space) : cut}…`;
+}

@@ -1,0 +1,74 @@
+/** Link URLs longer than this are dropped: no real page needs them and they bloat the frontier. */
+const MAX_LINK_URL_CHARS = 2_048;
+
+/** What the page's robots meta tags (`robots`, `googlebot`) forbid. */
+export interface RobotsDirectives {
+  noindex: boolean;
+  nofollow: boolean;
+}
+
+/** The URL relative links resolve against: `<base href>` (itself resolved), else the page URL. */
+export function baseUrlOf(doc: Document, pageUrl: string): string {
+  const href = doc.querySelector('base[href]')?.getAttribute('href');
+  if (href) {
+    const base = resolveHttp(href, pageUrl);
+    if (base) return base;
+  }
+  return pageUrl;
+}
+
+/**
+ * Absolute http(s) URLs of the page's `<a href>` links in document order: resolved against the
+ * base URL, fragment removed, deduplicated, `rel="nofollow"` links left out, at most `maxLinks`.
+ */
+export function extractLinks(doc: Document, baseUrl: string, maxLinks: number): string[] {
+  const links = new Set<string>();
+  for (const a of Array.from(doc.getElementsByTagName('a'))) {
+    if (links.size >= maxLinks) break;
+    const href = a.getAttribute('href');
+    if (!href) continue;
+    const rel = a.getAttribute('rel');
+    if (rel && /(?:^|\s)nofollow(?:\s|$)/i.test(rel)) continue;
+    const url = resolveHttp(href, baseUrl);
+    if (url) links.add(url);
+  }
+  return [...links];
+}
+
+/** `<link rel="canonical">` as an absolute http(s) URL, or null. */
+export function canonicalUrlOf(doc: Document, baseUrl: string): string | null {
+  for (const link of Array.from(doc.getElementsByTagName('link'))) {
+    const rel = link.getAttribute('rel');
+    if (!rel || !/(?:^|\s)canonical(?:\s|$)/i.test(rel)) continue;
+    const href = link.getAttribute('href');
+    return href ? resolveHttp(href, baseUrl) : null;
+  }
+  return null;
+}
+
+/** Reads `<meta name="robots">` and `<meta name="googlebot">`; `none` means both. */
+export function robotsOf(doc: Document): RobotsDirectives {
+  const result = { noindex: false, nofollow: false };
+  for (const el of Array.from(doc.getElementsByTagName('meta'))) {
+    const name = el.getAttribute('name')?.trim().toLowerCase();
+    if (name !== 'robots' && name !== 'googlebot') continue;
+    const tokens = (el.getAttribute('content') ?? '').toLowerCase().split(/[\s,]+/);
+    if (tokens.includes('noindex') || tokens.includes('none')) result.noindex = true;
+    if (tokens.includes('nofollow') || tokens.includes('none')) result.nofollow = true;
+  }
+  return result;
+}
+
+function resolveHttp(href: string, base: string): string | null {
+  const trimmed = href.trim();
+  if (trimmed === '' || trimmed.startsWith('#') || trimmed.length > MAX_LINK_URL_CHARS) return null;
+  let url: URL;
+  try {
+    url = new URL(trimmed, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  url.hash = '';
+  return url.href.length > MAX_LINK_URL_CHARS ? null : url.href;
+}

@@ -1,0 +1,99 @@
+import { squash } from './text.js';
+
+/** What a page's `<meta>` tags and JSON-LD blocks say, read once before Readability edits the DOM. */
+export interface PageMeta {
+  /** First non-empty `content` of a meta tag by lower-case name, property, itemprop or http-equiv. */
+  meta: ReadonlyMap<string, string>;
+  jsonLd: JsonLdFacts;
+}
+
+/** The JSON-LD fields extraction uses; each null when absent. */
+export interface JsonLdFacts {
+  headline: string | null;
+  author: string | null;
+  datePublished: string | null;
+  publisherName: string | null;
+  websiteName: string | null;
+  description: string | null;
+}
+
+/** JSON-LD blocks bigger than this are skipped rather than parsed. */
+const MAX_JSON_LD_CHARS = 1_000_000;
+const ARTICLE_TYPE = /Article|Posting|Report|Blog|Review|Recipe|Story/i;
+
+/** Reads the meta tags and JSON-LD of a document. */
+export function readPageMeta(doc: Document): PageMeta {
+  const meta = new Map<string, string>();
+  for (const el of Array.from(doc.getElementsByTagName('meta'))) {
+    const content = squash(el.getAttribute('content'));
+    if (content === '') continue;
+    for (const attr of ['property', 'name', 'itemprop', 'http-equiv']) {
+      const key = el.getAttribute(attr)?.trim().toLowerCase();
+      if (key && !meta.has(key)) meta.set(key, content);
+    }
+  }
+  const objects: Record<string, unknown>[] = [];
+  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+    const text = script.textContent ?? '';
+    if (text.length > MAX_JSON_LD_CHARS) continue;
+    try {
+      collectObjects(JSON.parse(text.replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, '')), objects, 0);
+    } catch {
+      // Broken JSON-LD is common and carries nothing we could trust.
+    }
+  }
+  return { meta, jsonLd: jsonLdFacts(objects) };
+}
+
+function collectObjects(value: unknown, out: Record<string, unknown>[], depth: number): void {
+  if (depth > 4 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectObjects(item, out, depth + 1);
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  out.push(obj);
+  if (Array.isArray(obj['@graph'])) collectObjects(obj['@graph'], out, depth + 1);
+}
+
+function typesOf(obj: Record<string, unknown>): string[] {
+  const type = obj['@type'];
+  return (Array.isArray(type) ? type : [type]).filter((t): t is string => typeof t === 'string');
+}
+
+function jsonLdFacts(objects: Record<string, unknown>[]): JsonLdFacts {
+  const article =
+    objects.find((o) => typesOf(o).some((t) => ARTICLE_TYPE.test(t))) ??
+    objects.find((o) => typeof o.headline === 'string');
+  const website = objects.find((o) => typesOf(o).includes('WebSite'));
+  const dated = article?.datePublished !== undefined ? article : objects.find((o) => o.datePublished !== undefined);
+  return {
+    headline: str(article?.headline) ?? (article ? str(article.name) : null),
+    author: article ? namesOf(article.author) : null,
+    datePublished: str(dated?.datePublished),
+    publisherName: article ? namesOf(article.publisher) : null,
+    websiteName: website ? str(website.name) : null,
+    description: str(article?.description),
+  };
+}
+
+function str(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const text = squash(value);
+  return text === '' ? null : text;
+}
+
+/** `"Jane"`, `{ name: "Jane" }` or an array of those → `"Jane"` / `"Jane, Joe"`. */
+function namesOf(value: unknown): string | null {
+  const list = Array.isArray(value) ? value : [value];
+  const names = list
+    .map((item) =>
+      typeof item === 'string'
+        ? str(item)
+        : item && typeof item === 'object'
+          ? str((item as Record<string, unknown>).name)
+          : null,
+    )
+    .filter((name): name is string => name !== null);
+  return names.length > 0 ? [...new Set(names)].join(', ') : null;
+}

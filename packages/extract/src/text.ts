@@ -1,0 +1,136 @@
+/** Elements that start a new paragraph in the plain text. */
+const BLOCK = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'ul',
+]);
+/** Elements whose content is never visible text. */
+const INVISIBLE = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'svg',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'video',
+  'audio',
+  'select',
+  'textarea',
+  'button',
+  'input',
+]);
+/** Page chrome dropped when we fall back to the whole body. */
+const BOILERPLATE = new Set(['nav', 'header', 'footer', 'aside', 'form', 'menu']);
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+/** How {@link blockText} walks a subtree. */
+export interface BlockTextOptions {
+  /** Also skip nav, header, footer, aside, form and menu elements. */
+  skipBoilerplate?: boolean;
+}
+
+/**
+ * The visible text of a DOM subtree as plain text: block elements become paragraphs separated by
+ * a blank line (`\n\n`), `<br>` a line break, table cells are joined with a space, runs of
+ * whitespace collapse to one space (inside `<pre>` line breaks are kept), no HTML remains.
+ */
+export function blockText(root: Node, options: BlockTextOptions = {}): string {
+  const paragraphs: string[] = [];
+  let current = '';
+  const flush = (): void => {
+    const text = tidy(current);
+    if (text !== '') paragraphs.push(text);
+    current = '';
+  };
+  const walk = (node: Node, pre: boolean): void => {
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        const value = child.nodeValue ?? '';
+        current += pre ? value.replace(/\n/g, '\u2028') : value;
+        continue;
+      }
+      if (child.nodeType !== 1) continue;
+      const el = child as Element;
+      const name = el.nodeName.toLowerCase();
+      if (INVISIBLE.has(name) || isHidden(el)) continue;
+      if (options.skipBoilerplate && (BOILERPLATE.has(name) || el.getAttribute('role') === 'navigation')) continue;
+      if (name === 'br') {
+        current += '\u2028';
+        continue;
+      }
+      if (name === 'td' || name === 'th') current += ' ';
+      const block = BLOCK.has(name);
+      if (block) flush();
+      walk(el, pre || name === 'pre');
+      if (block) flush();
+    }
+  };
+  walk(root, false);
+  flush();
+  return paragraphs.join('\n\n');
+}
+
+function isHidden(el: Element): boolean {
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+  const style = el.getAttribute('style');
+  return style !== null && HIDDEN_STYLE.test(style);
+}
+
+/** Collapses whitespace; U+2028 marks a kept line break (from `<br>` or inside `<pre>`). */
+function tidy(text: string): string {
+  return text
+    .split('\u2028')
+    .map((line) => line.replace(/[\s\u00a0]+/g, ' ').trim())
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/** Collapses all whitespace of a short string (titles, names) to single spaces. */
+export function squash(text: string | null | undefined): string {
+  return (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+}

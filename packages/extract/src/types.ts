@@ -1,0 +1,63 @@
+import type { DomImpl } from './dom.js';
+import type { RobotsDirectives } from './links.js';
+
+/** Options of {@link extractHtml}. */
+export interface ExtractHtmlOptions {
+  /** The page's final URL: base for relative links, source of URL dates. */
+  url: string;
+  /** The HTTP Content-Language header, a language hint weaker than `<html lang>`. */
+  contentLanguage?: string | null;
+  /**
+   * Most links returned.
+   * @defaultValue 1000
+   */
+  maxLinks?: number;
+  /**
+   * DOM implementation; `jsdom` is the reference, `linkedom` the fast default (equal quality on
+   * the golden tests). A linkedom failure is retried with jsdom.
+   * @defaultValue 'linkedom'
+   */
+  dom?: DomImpl;
+  /**
+   * HTML beyond this many characters is ignored (bounds parse time and memory).
+   * @defaultValue 5_000_000
+   */
+  maxHtmlChars?: number;
+  /**
+   * When Readability finds no article or one shorter than this, the visible text of the body
+   * (minus nav, header, footer, aside) is used instead if it is longer.
+   * @defaultValue 250
+   */
+  minArticleChars?: number;
+}
+
+/** The defaults of {@link ExtractHtmlOptions}, in one place. */
+export const EXTRACT_DEFAULTS = {
+  maxLinks: 1000,
+  dom: 'linkedom',
+  maxHtmlChars: 5_000_000,
+  minArticleChars: 250,
+} as const satisfies Required<Omit<ExtractHtmlOptions, 'url' | 'contentLanguage'>>;
+
+/** What {@link extractHtml} finds in a page: the metadata of a PageDocument plus crawl hints. */
+export interface ExtractedPage {
+  title: string;
+  /** Plain text, paragraphs separated by a blank line. */
+  body_text: string;
+  /** A short description (meta description, else the start of the text), at most 300 characters. */
+  excerpt: string;
+  author: string | null;
+  /** ISO 8601 UTC, null when the page gives no date. */
+  published_at: string | null;
+  /** Primary language subtag, lower case, `und` when unknown. */
+  lang: string;
+  /** The site's own name; null when the page does not say (the crawler falls back to the domain). */
+  site_name: string | null;
+  word_count: number;
+  /** Absolute http(s) links to follow; empty when the page's robots meta says nofollow. */
+  links: string[];
+  canonicalUrl: string | null;
+  robots: RobotsDirectives;
+  /** Characters of `body_text`. */
+  textLength: number;
+}
