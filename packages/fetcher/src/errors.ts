@@ -17,6 +17,7 @@ export const FETCH_ERROR_CODES = [
   'unsupported_encoding',
   'bad_encoding',
   'binary_content',
+  'bad_response',
   'dns_not_found',
   'dns_error',
   'connect_timeout',

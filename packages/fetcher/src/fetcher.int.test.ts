@@ -299,6 +299,18 @@ describe('fetcher against hostile local servers', () => {
     expect(['truncated_body', 'connection_reset']).toContain(error.code);
   });
 
+  it.each([
+    ['garbage instead of a status line', 'SSH-2.0-OpenSSH_9.6\r\n\r\n'],
+    ['a header line without a colon', 'HTTP/1.1 200 OK\r\nContent-Type text/html\r\n\r\nhi'],
+    ['a bad chunk size', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n'],
+  ])('fails cleanly on %s', async (_what, reply) => {
+    const broken = await rawServer((socket) => socket.once('data', () => socket.end(reply)));
+    raws.push(broken);
+    const error = await rejection(fetcher.fetch(`http://127.0.0.1:${broken.port}/`));
+    expect(error).toBeInstanceOf(NonRetryableError);
+    expect(error.code).toBe('bad_response');
+  });
+
   it('rejects binary served as text/html', async () => {
     const error = await rejection(fetcher.fetch(`${base}/binary`));
     expect(error.code).toBe('binary_content');

@@ -161,6 +161,13 @@ function classifyError(error: unknown, deadline: AbortSignal, caller: AbortSigna
     case 'EAI_AGAIN':
       return retryable('dns_error', 'temporary DNS failure', { cause: error });
     default:
+      // llhttp rejects a malformed status line or header; a server that speaks broken HTTP keeps doing so.
+      if (
+        (typeof code === 'string' && code.startsWith('HPE_')) ||
+        (error as Error | null)?.name === 'HTTPParserError'
+      ) {
+        return nonRetryable('bad_response', 'malformed HTTP response', error);
+      }
       return retryable('network_error', `network error: ${message}`, { cause: error });
   }
 }

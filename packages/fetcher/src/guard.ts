@@ -5,6 +5,13 @@ import { nonRetryable, SsrfBlockedError } from './errors.js';
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/** The resolver the guard asks (dns.lookup: the system resolver, /etc/hosts included). */
+export type Resolver = (
+  hostname: string,
+  options: { family: number; hints: number; all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
 /** The `lookup` signature `net.connect` accepts. */
 export type GuardedLookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
@@ -13,9 +20,10 @@ export type GuardedLookup = (hostname: string, options: LookupOptions, callback:
  * allows. Because the check runs inside connect on the very addresses the socket will use, a
  * DNS answer that changes between a check and the connection (DNS rebinding) cannot get through.
  */
-export function createGuardedLookup(policy: AddressPolicy): GuardedLookup {
+export function createGuardedLookup(policy: AddressPolicy, resolve: Resolver = dns.lookup): GuardedLookup {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { family: options.family ?? 0, hints: options.hints ?? 0, all: true }, (error, addresses) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+    resolve(hostname, { family, hints: options.hints ?? 0, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const allowed = addresses.filter((entry) => policy.allows(entry.address, hostname));
       const first = allowed[0];
