@@ -1,1 +1,10 @@
-export {};
+export * from './conjunction.js';
+export * from './dnf.js';
+export * from './document.js';
+export * from './errors.js';
+export * from './fields.js';
+export * from './filter.js';
+export * from './meili-index.js';
+export * from './options.js';
+export * from './plan.js';
+export * from './results.js';

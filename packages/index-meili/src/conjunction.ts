@@ -1,0 +1,95 @@
+/**
+ * One conjunction as Meilisearch parameters: the `q` string, the attributes to search on, and the
+ * filter conditions that enforce `intitle:` clauses.
+ *
+ * Operators in `q` (Meilisearch 1.8+): words are ANDed under matchingStrategy `all`; `"..."` is a
+ * phrase (no typos, words adjacent); `-word` and `-"phrase"` exclude. User text is cleaned so it is
+ * never read as an operator it was not meant as: quotes inside a clause become spaces, and a `-` at
+ * the start of a word of a positive clause is dropped.
+ *
+ * `intitle:` (decision): when every positive clause of a conjunction is a title clause and it has no
+ * exclusion that must hold in every field, the query runs with `attributesToSearchOn` = the title
+ * attributes (exact: phrases must be adjacent in the title). Otherwise Meilisearch would apply the
+ * restriction to every clause, so instead all clauses search every field and each title clause
+ * adds a filter requiring its words (tokenized by `@quarry/text`, as the stored `title_words` are)
+ * in the title. Limit: in that mixed case a title phrase needs its words in the title and the
+ * phrase somewhere, but not necessarily adjacent in the title. A title exclusion is always a filter:
+ * `NOT (all its words in the title)`.
+ */
+import { hasCjk, tokenize } from '@quarry/text';
+import type { Clause, Conjunction } from './dnf.js';
+import { TITLE_FIELDS } from './fields.js';
+import { titleWordsCondition } from './filter.js';
+
+/** What one conjunction asks of Meilisearch. */
+export interface ConjunctionQuery {
+  /** The `q` string; '' for a placeholder search (filters only). */
+  readonly q: string;
+  /** Title attributes only, or undefined for every searchable attribute. */
+  readonly attributesToSearchOn: readonly string[] | undefined;
+  /** Conditions ANDed into the query's filter (title words). */
+  readonly conditions: readonly string[];
+}
+
+const SPACES = /\s+/gu;
+// `-` negates exactly one Meilisearch token, so anything its tokenizer might split (`e-mail`,
+// `re:invent`, camelCase, CJK runs it segments) is excluded as a one-phrase `-"..."` instead.
+const SINGLE_TOKEN = /^[\p{Ll}\p{N}]+$/u;
+
+/** Clause text as phrase content: no quote can end the phrase early. */
+export function phraseText(text: string): string {
+  return text.replace(/"/g, ' ').replace(SPACES, ' ').trim();
+}
+
+/** A positive term's text with no quote and no word-initial `-` that Meilisearch would read as operators. */
+export function termText(text: string): string {
+  return phraseText(text)
+    .replace(/(^|\s)-+/gu, '$1')
+    .replace(SPACES, ' ')
+    .trim();
+}
+
+function positive(clause: Clause): string | null {
+  if (clause.type === 'phrase') {
+    const text = phraseText(clause.text);
+    return text === '' ? null : `"${text}"`;
+  }
+  const text = termText(clause.text);
+  return text === '' ? null : text;
+}
+
+function negative(clause: Clause): string | null {
+  const text = phraseText(clause.text).replace(/^-+/, '');
+  if (text === '') return null;
+  return clause.type === 'term' && SINGLE_TOKEN.test(text) && !hasCjk(text) ? `-${text}` : `-"${text}"`;
+}
+
+/** Translates one conjunction (see the module comment for the `intitle:` rules). */
+export function translateConjunction(conjunction: Conjunction): ConjunctionQuery {
+  const { positives, negatives } = conjunction;
+  const anyNegatives = negatives.filter((c) => c.field === 'any');
+  const titleNegatives = negatives.filter((c) => c.field === 'title');
+  const titleOnly = positives.length > 0 && positives.every((c) => c.field === 'title') && anyNegatives.length === 0;
+
+  const conditions: string[] = [];
+  if (!titleOnly) {
+    for (const clause of positives) {
+      if (clause.field !== 'title') continue;
+      const condition = titleWordsCondition(tokenize(clause.text), false);
+      if (condition !== undefined) conditions.push(condition);
+    }
+  }
+  for (const clause of titleNegatives) {
+    const condition = titleWordsCondition(tokenize(clause.text), true);
+    if (condition !== undefined) conditions.push(condition);
+  }
+
+  // Exclusions go first: Meilisearch stops reading `q` after its word limit (10 terms), and a
+  // dropped exclusion would let excluded pages through, while a dropped term only widens the match.
+  const parts = [...anyNegatives.map(negative), ...positives.map(positive)].filter((p) => p !== null);
+  return {
+    q: parts.join(' '),
+    attributesToSearchOn: titleOnly ? TITLE_FIELDS : undefined,
+    conditions,
+  };
+}
