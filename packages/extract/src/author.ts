@@ -23,21 +23,28 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
     text.split(
       /\s+(?:edited|photos?|illustrations?|additional reporting)\s+by\b|\s+[|•·]\s+|\s+[-–—]\s+(?=\S*\s*\d)|\s+(?:on|updated|published)\s+(?=\w+\.?\s+\d|\d)/i,
     )[0] ?? '';
-  text = text.replace(/^[\s,;:|/-]+|[\s,;:|/-]+$/g, '');
+  text = text.replace(/^[^\p{L}\p{N}]+|[\s,;:|/-]+$/gu, '');
   if (text === '' || text.length > MAX_AUTHOR_CHARS) return null;
   if (text.split(/\s+/).length > MAX_AUTHOR_WORDS) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
-  if (!/\p{L}/u.test(text)) return null;
+  if (!/\p{L}/u.test(text) || /\d{3,}/.test(text)) return null;
+  // `赵 培`: Chinese names are written without spaces; some pages space out two-character names.
+  if (/^\p{Script=Han}(?: \p{Script=Han})+$/u.test(text)) return text.replace(/ /g, '');
   return text;
 }
 
 /** A Chinese personal name: 2 to 4 Han characters (or a `·` for transliterated names). */
 const ZH_NAME = '[\\p{Script=Han}·]{2,4}(?![\\p{Script=Han}·])';
-const ZH_NAMES = `${ZH_NAME}(?:[\\s\\u3000、，,]+${ZH_NAME})*`;
-const ZH_LABELLED = new RegExp(`(?:作者|撰稿|撰文|执笔人?|记者|责任编辑|编辑)\\s*[:：/]?\\s*(${ZH_NAMES})`, 'u');
+// Names on one line only: the next paragraph is article text, not more authors.
+const ZH_NAMES = `${ZH_NAME}(?:[ \\t\\u3000\\u00a0、，,]+${ZH_NAME})*`;
+// The label needs a separator after it: `记者经历了` is prose, `记者 王建宏` a byline.
+const ZH_LABELLED = new RegExp(
+  `(?:作者|撰稿|撰文|执笔人?|记者|责任编辑|编辑)(?:\\s*[:：/]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})`,
+  'u',
+);
 const ZH_CLOSING = new RegExp(`[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*[）)]\\s*$`, 'u');
 /** Words that fill the name slot in a dateline but are not names. */
-const NOT_A_NAME = /报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者/u;
+const NOT_A_NAME = /报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者|简介|文章|发表|时间|日期/u;
 
 /**
  * Finds the author of a Chinese page in its text: a labelled byline near the title
@@ -49,7 +56,7 @@ export function findZhByline(nearTitle: string, articleEnd: string): string | nu
   const closing = ZH_CLOSING.exec(articleEnd.trim());
   for (const match of [labelled, closing]) {
     if (!match?.[1]) continue;
-    const names = match[1].split(/[\s\u3000、，,]+/).filter((n) => n !== '' && !NOT_A_NAME.test(n));
+    const names = match[1].split(/[\s、，,]+/).filter((n) => n !== '' && !NOT_A_NAME.test(n));
     if (names.length > 0) return names.join(' ');
   }
   return null;

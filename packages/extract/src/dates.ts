@@ -84,26 +84,50 @@ export function dateFromUrl(url: string, offsetMinutes = 0): string | null {
 const CJK_DATE =
   /((?:19|20)\d{2})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日\s*(?:(?:星期|周)[一二三四五六日天]\s*)?(?:(上午|下午)?\s*(\d{1,2})\s*[:：时點点]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?)?/u;
 /** `2024-05-17 08:30:15`, `2024/5/17`, `2024.05.17 08:30` as Chinese pages print them. */
-const NUMERIC_DATE = /((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])(?:\s*(\d{1,2}):(\d{2})(?::(\d{2}))?)?/u;
+const NUMERIC_DATE = /((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)(?:\s*(\d{1,2}):(\d{2})(?::(\d{2}))?)?/u;
+/** `9/17/2004 5:54:13 AM`: the US form that ASP-era Chinese sites print in their datelines. */
+const US_DATE_TIME = /(?<!\d)(\d{1,2})\/(\d{1,2})\/((?:19|20)\d{2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AP]M)/i;
+/** `1998年3月`: month precision, used only when no full date is near the title. */
+const CJK_MONTH = /((?:19|20)\d{2})\s*年\s*(\d{1,2})\s*月(?!\s*\d)/u;
 
 /**
  * The first date written in a text, in the formats Chinese and Japanese pages use
- * (`2024年5月17日 08:30`, `2024-05-17 08:30`), read at `offsetMinutes` (see
- * {@link defaultOffsetMinutes}). `withNumeric` also accepts the numeric form, which is only safe
- * on CJK pages (elsewhere `2024-05-17` in the text is as likely a reference as a dateline).
+ * (`2024年5月17日 08:30`, and with `withNumeric` also `2024-05-17 08:30` and
+ * `9/17/2004 5:54:13 AM`), read at `offsetMinutes` (see {@link defaultOffsetMinutes}). The
+ * numeric forms are only safe on CJK pages; elsewhere a date in the text is as likely a reference
+ * as a dateline. When no full date is found, `1998年3月` gives the first of that month.
  */
 export function findTextDate(text: string, offsetMinutes: number, withNumeric: boolean): string | null {
+  const found: Array<{ index: number; iso: string | null }> = [];
   const cjk = CJK_DATE.exec(text);
-  const num = withNumeric ? NUMERIC_DATE.exec(text) : null;
-  if (cjk && (!num || cjk.index <= num.index)) {
+  if (cjk) {
     const [, y, mo, d, half, h, mi, s] = cjk;
     let hour = Number(h ?? 0);
     if (half === '下午' && hour < 12) hour += 12;
-    return fromParts(Number(y), Number(mo), Number(d), hour, Number(mi ?? 0), Number(s ?? 0), offsetMinutes);
+    found.push({
+      index: cjk.index,
+      iso: fromParts(Number(y), Number(mo), Number(d), hour, Number(mi ?? 0), Number(s ?? 0), offsetMinutes),
+    });
   }
+  const num = withNumeric ? NUMERIC_DATE.exec(text) : null;
   if (num) {
     const [, y, mo, d, h, mi, s] = num;
-    return fromParts(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), offsetMinutes);
+    found.push({
+      index: num.index,
+      iso: fromParts(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), offsetMinutes),
+    });
   }
-  return null;
+  const us = withNumeric ? US_DATE_TIME.exec(text) : null;
+  if (us) {
+    const [, mo, d, y, h, mi, s, half] = us;
+    const hour = (Number(h) % 12) + (half?.toUpperCase() === 'PM' ? 12 : 0);
+    found.push({
+      index: us.index,
+      iso: fromParts(Number(y), Number(mo), Number(d), hour, Number(mi), Number(s ?? 0), offsetMinutes),
+    });
+  }
+  const best = found.filter((f) => f.iso !== null).sort((a, b) => a.index - b.index)[0];
+  if (best) return best.iso;
+  const month = CJK_MONTH.exec(text);
+  return month ? fromParts(Number(month[1]), Number(month[2]), 1, 0, 0, 0, offsetMinutes) : null;
 }

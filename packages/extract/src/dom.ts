@@ -43,9 +43,17 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
     });
     return { document: jsdom.window.document, close: () => jsdom.window.close() };
   }
-  // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules.
-  const { document } = parseHTML(withBody(html));
+  // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
+  // anything before <html> becomes the root; when the shape is still wrong, jsdom parses it.
+  const { document } = parseHTML(withBody(fromHtmlTag(html)));
+  if (document.documentElement?.nodeName !== 'HTML' || !document.body) return parseDocument(html, url, 'jsdom');
   return { document: document as unknown as Document, close: () => {} };
+}
+
+/** Drops junk before `<html>` (stray text, wrapper elements), which browsers ignore or hoist. */
+function fromHtmlTag(html: string): string {
+  const at = html.search(/<html[\s>]/i);
+  return at > 0 && /<[a-z]/i.test(html.slice(0, at)) ? html.slice(at) : html;
 }
 
 function withBody(html: string): string {

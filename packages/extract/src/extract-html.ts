@@ -117,8 +117,9 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       () => cleanAuthor(meta.get('author')),
       () => cleanAuthor(meta.get('article:author')),
       () => cleanAuthor(jsonLd.author),
-      ...facts.bylines.map((text) => () => cleanAuthor(text)),
+      // On CJK pages a labelled dateline beats `.author` elements, which there hold user panels.
       () => (cjk ? findZhByline(nearTitle, bodyText.slice(-CLOSING_BYLINE_CHARS)) : null),
+      ...facts.bylines.map((text) => () => cleanAuthor(text)),
     ]);
     const excerpt = truncate(
       meta.get('description') ??
