@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { pageIdForUrl } from '@quarry/core';
+import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { openBullmqQueues, type Queues } from '@quarry/queue';
+import { describeWithServer, freePort, type RedisServer, type Site, startRedis, startSite } from '@quarry/testkit';
+
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../..');
+const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
+const PAGES = 120;
+const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'heath', 'isle', 'jade'];
+
+/** Page i: a unique word pair, a paragraph long enough for Readability, links to i+1, 2i+1, 2i+2. */
+function page(i: number): string {
+  const tag = `${WORDS[i % 10]}${WORDS[Math.floor(i / 10) % 10]}${Math.floor(i / 100)}`;
+  const links = [i + 1, 2 * i + 1, 2 * i + 2]
+    .filter((t) => t < PAGES)
+    .map((t) => `<a href="/p/${t}.html">next ${t}</a>`);
+  const para = `Page ${i} describes the ${tag} expedition in detail. `.repeat(12);
+  return `<!doctype html><html lang="en"><head><title>Expedition ${tag}</title></head><body><article><h1>Expedition ${tag}</h1><p>${para}</p><p>${para}</p></article><nav>${links.join(' ')}</nav></body></html>`;
+}
+
+describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler processes, one indexer, one API', () => {
+  let redis: RedisServer;
+  let site: Site;
+  let dir: string;
+  let queues: Queues;
+  const children: ChildProcess[] = [];
+  let env: NodeJS.ProcessEnv;
+
+  const quarry = (args: string[]) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr?.resume();
+    children.push(child);
+    return child;
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
+    redis = await startRedis({ appendOnly: true });
+    const routes: Record<string, { body: string }> = { '/robots.txt': { body: '' } };
+    for (let i = 0; i < PAGES; i++) routes[`/p/${i}.html`] = { body: page(i) };
+    site = await startSite(routes);
+    dir = mkdtempSync(join(tmpdir(), 'quarry-dist-'));
+    env = {
+      PATH: process.env.PATH,
+      REDIS_URL: redis.url,
+      QUARRY_DATA_DIR: dir,
+      QUARRY_ALLOW_HOSTS: '127.0.0.1',
+      QUARRY_HOST_DELAY_MS: '0',
+      QUARRY_CRAWL_CONCURRENCY: '2',
+      LOG_LEVEL: 'warn',
+    };
+    queues = await openBullmqQueues({ redisUrl: redis.url, prefix: 'quarry', hostDelayMs: 0 });
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await queues?.close();
+    await site?.close();
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('indexes every page exactly once although a worker is SIGKILLed and Redis restarts mid-crawl', async () => {
+    const seeded = quarry(['crawl', '--seed', `${site.origin}/p/0.html`, '--max-depth', '20', '--max-pages', '500']);
+    expect(await new Promise((r) => seeded.once('exit', r))).toBe(0);
+
+    quarry(['worker', '--role', 'index']);
+    const doomed = quarry(['worker', '--role', 'crawl']);
+    quarry(['worker', '--role', 'crawl']);
+    const port = await freePort();
+    env = { ...env, PORT: String(port), QUARRY_HOST: '127.0.0.1' };
+    quarry(['serve']);
+
+    const doneAtLeast = async (n: number) => {
+      for (let i = 0; i < 600; i++) {
+        if ((await queues.crawl.stats()).done >= n) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`crawl stalled before ${n} pages`);
+    };
+    await doneAtLeast(PAGES / 4);
+    doomed.kill('SIGKILL');
+    await doneAtLeast(PAGES / 2);
+    await redis.restart();
+
+    const deadline = Date.now() + 120_000;
+    let idle = 0;
+    while (idle < 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      try {
+        const idx = await queues.index.stats();
+        idle = (await queues.crawl.isIdle()) && idx.waiting + idx.active === 0 ? idle + 1 : 0;
+      } catch {
+        idle = 0; // Redis is coming back
+      }
+    }
+    expect(idle).toBe(3);
+
+    const index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+    try {
+      expect(await index.count()).toBe(PAGES);
+      for (let i = 0; i < PAGES; i++) expect(await index.has(pageIdForUrl(`${site.origin}/p/${i}.html`))).toBe(true);
+    } finally {
+      await index.close();
+    }
+    // The API process serves what the indexer wrote.
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/search?q=${WORDS[7]}${WORDS[3]}0`);
+    const body = (await res.json()) as { results: { url: string }[] };
+    expect(body.results.map((r) => r.url)).toEqual([`${site.origin}/p/37.html`]);
+  }, 180_000);
+});
