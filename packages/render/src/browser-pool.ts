@@ -1,5 +1,6 @@
 import { NonRetryableError, RetryableError } from '@quarry/core';
 import { type Browser, type BrowserContext, chromium, errors, type Route, type WebSocketRoute } from 'playwright-core';
+import { startPolicyProxy } from './policy-proxy.js';
 import { Slots } from './slots.js';
 
 /** How a {@link BrowserPool} launches Chromium and bounds each render. */
@@ -151,12 +152,21 @@ export class BrowserPool {
     await this.#slots.acquire();
     try {
       const browser = await this.#ensureBrowser();
-      const context = await browser.newContext({
-        userAgent: this.#options.userAgent,
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        javaScriptEnabled: true,
-      });
+      // Routing sees only first requests; the proxy also sees redirect hops and tunnels.
+      const proxy = await startPolicyProxy((target) => allowed(options.allowRequest, target));
+      const context = await browser
+        .newContext({
+          // `<-loopback>` removes Chromium's implicit bypass, so local addresses are checked too.
+          proxy: { server: proxy.server, bypass: '<-loopback>' },
+          userAgent: this.#options.userAgent,
+          serviceWorkers: 'block',
+          acceptDownloads: false,
+          javaScriptEnabled: true,
+        })
+        .catch(async (error: unknown) => {
+          await proxy.close();
+          throw new RetryableError('cannot open a browser context', 'render_failed', { cause: error });
+        });
       let timer: NodeJS.Timeout | undefined;
       const work = this.#renderIn(context, url, options);
       work.catch(() => {}); // may settle after the hard timeout; its outcome no longer matters
@@ -174,6 +184,7 @@ export class BrowserPool {
       } finally {
         clearTimeout(timer);
         await context.close().catch(() => {});
+        await proxy.close();
       }
     } finally {
       this.#slots.release();

@@ -1,0 +1,260 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { BrowserPool } from './browser-pool.js';
+import { findChromium } from './find-chromium.js';
+
+const executablePath = findChromium();
+const chromiumRequired = (process.env.QUARRY_REQUIRE_SERVERS ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .includes('chromium');
+if (!executablePath && !chromiumRequired) console.warn('render: no Chromium found; skipping the BrowserPool tests');
+const withChromium = executablePath || chromiumRequired ? describe : describe.skip;
+
+/** A 127.0.0.1 server that records every request path and can run route handlers. */
+class TestServer {
+  readonly seen: string[] = [];
+  upgrades = 0;
+  readonly #server: Server;
+  readonly #routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
+
+  constructor() {
+    this.#server = createServer((req, res) => {
+      this.seen.push(req.url ?? '');
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const handler = this.#routes.get(path);
+      if (handler) handler(req, res);
+      else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    });
+    this.#server.on('upgrade', (_req, socket) => {
+      this.upgrades += 1;
+      socket.destroy();
+    });
+  }
+
+  on(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): this {
+    this.#routes.set(path, handler);
+    return this;
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  saw(path: string): boolean {
+    return this.seen.some((url) => url.startsWith(path));
+  }
+
+  async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+const html = (body: string): string => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
+const send = (res: ServerResponse, type: string, body: string): void => {
+  res.writeHead(200, { 'content-type': type }).end(body);
+};
+
+/** Chromium processes descended from this process (Linux /proc), with their command lines. */
+function chromiumDescendants(): { pid: number; args: string }[] {
+  const parents = new Map<number, number>();
+  const commands = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(entry), ppid);
+      commands.set(Number(entry), readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const isDescendant = (pid: number): boolean => {
+    for (let p = parents.get(pid), hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++) {
+      if (p === process.pid) return true;
+    }
+    return false;
+  };
+  return [...commands.entries()]
+    .filter(([pid, args]) => /chrom/i.test(args) && isDescendant(pid))
+    .map(([pid, args]) => ({ pid, args }));
+}
+
+withChromium('BrowserPool (real Chromium)', () => {
+  const site = new TestServer();
+  const other = new TestServer();
+  let pool: BrowserPool;
+  let activeSlow = 0;
+  let maxActiveSlow = 0;
+  const allowSite = async (url: string): Promise<boolean> => new URL(url).origin === site.origin;
+
+  beforeAll(async () => {
+    if (!executablePath) throw new Error('QUARRY_REQUIRE_SERVERS names chromium, but no Chromium was found');
+    site
+      .on('/app', (_req, res) =>
+        send(
+          res,
+          'text/html',
+          html(`<div id="root"></div>
+            <script>
+              fetch('/api/items').then((r) => r.json()).then((items) => {
+                const root = document.getElementById('root');
+                for (const item of items) {
+                  const p = document.createElement('p');
+                  p.textContent = item;
+                  root.appendChild(p);
+                }
+              });
+            </script>`),
+        ),
+      )
+      .on('/api/items', (_req, res) =>
+        send(res, 'application/json', JSON.stringify(['Quarry renders scripted pages', 'Second paragraph'])),
+      )
+      .on('/leaky', (_req, res) =>
+        send(
+          res,
+          'text/html',
+          html(`<p>Leaky page</p>
+            <img src="/pixel.png"><link rel="stylesheet" href="/style.css">
+            <img src="${other.origin}/tracker.png">
+            <script>
+              fetch('${other.origin}/exfil').catch(() => {});
+              fetch('/bounce').catch(() => {});
+              try { new WebSocket('ws://127.0.0.1:${new URL(other.origin).port}/socket'); } catch {}
+              fetch('/api/items').then(() => { document.body.dataset.done = 'yes'; });
+            </script>`),
+        ),
+      )
+      .on('/pixel.png', (_req, res) => send(res, 'image/png', 'x'))
+      .on('/style.css', (_req, res) => send(res, 'text/css', 'p{}'))
+      .on('/bounce', (_req, res) => res.writeHead(302, { location: `${other.origin}/redirected` }).end())
+      .on('/hang', (_req, res) => {
+        // Headers and a start, then nothing: `load` never fires.
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.write('<!doctype html><html><body><p>partial');
+      })
+      .on('/slow', (_req, res) => {
+        activeSlow += 1;
+        maxActiveSlow = Math.max(maxActiveSlow, activeSlow);
+        setTimeout(() => {
+          activeSlow -= 1;
+          send(res, 'text/html', html('<p>slow page</p>'));
+        }, 300);
+      })
+      .on('/big', (_req, res) => send(res, 'text/html', html(`<p>${'é'.repeat(50_000)}</p>`)));
+    await Promise.all([site.start(), other.start()]);
+    pool = await BrowserPool.launch({
+      executablePath,
+      maxPages: 2,
+      navigationTimeoutMs: 1_500,
+      settleTimeoutMs: 1_000,
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await pool?.close();
+    await Promise.all([site.stop(), other.stop()]);
+  });
+
+  it('returns the HTML a script built from fetched JSON', async () => {
+    const result = await pool.render(`${site.origin}/app`, { allowRequest: allowSite });
+    expect(result.html).toContain('<p>Quarry renders scripted pages</p>');
+    expect(result.html).toContain('<p>Second paragraph</p>');
+    expect(result.status).toBe(200);
+    expect(result.finalUrl).toBe(`${site.origin}/app`);
+  });
+
+  it('blocks images, stylesheets, other hosts, redirects to them and WebSockets', async () => {
+    const result = await pool.render(`${site.origin}/leaky`, { allowRequest: allowSite });
+    expect(result.html).toContain('data-done="yes"');
+    expect(site.saw('/leaky')).toBe(true);
+    expect(site.saw('/pixel.png')).toBe(false);
+    expect(site.saw('/style.css')).toBe(false);
+    expect(other.seen).toEqual([]);
+    expect(other.upgrades).toBe(0);
+  });
+
+  it('refuses a page the policy refuses without loading it', async () => {
+    await expect(pool.render(`${other.origin}/page`, { allowRequest: allowSite })).rejects.toMatchObject({
+      code: 'blocked_by_policy',
+    });
+    await expect(pool.render('file:///etc/passwd', { allowRequest: async () => true })).rejects.toMatchObject({
+      code: 'invalid_url',
+    });
+    expect(other.seen).toEqual([]);
+  });
+
+  it('cuts a page that never finishes loading at the timeout', async () => {
+    const started = Date.now();
+    await expect(pool.render(`${site.origin}/hang`, { allowRequest: allowSite })).rejects.toMatchObject({
+      code: 'render_timeout',
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('renders at most maxPages at once and queues the rest', async () => {
+    maxActiveSlow = 0;
+    const renders = Array.from({ length: 5 }, (_, i) =>
+      pool.render(`${site.origin}/slow?i=${i}`, { allowRequest: allowSite }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(pool.pagesInFlight).toBe(2);
+    const results = await Promise.all(renders);
+    expect(results.every((r) => r.html.includes('slow page'))).toBe(true);
+    expect(maxActiveSlow).toBe(2);
+  });
+
+  it('cuts HTML at maxHtmlBytes without breaking a character', async () => {
+    const small = await BrowserPool.launch({ executablePath: executablePath ?? '', maxHtmlBytes: 10_001 });
+    try {
+      const result = await small.render(`${site.origin}/big`, { allowRequest: allowSite });
+      expect(Buffer.byteLength(result.html)).toBeLessThanOrEqual(10_001);
+      expect(Buffer.byteLength(result.html)).toBeGreaterThan(9_990);
+      expect(result.html).not.toContain('\uFFFD');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('relaunches Chromium after it dies', async () => {
+    const before = chromiumDescendants();
+    expect(before.length).toBeGreaterThan(0);
+    for (const { pid } of before) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone with its parent
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const result = await pool.render(`${site.origin}/app`, { allowRequest: allowSite });
+    expect(result.html).toContain('Quarry renders scripted pages');
+  });
+
+  it('leaves no Chromium process or profile directory after close', async () => {
+    const own = await BrowserPool.launch({ executablePath: executablePath ?? '' });
+    await own.render(`${site.origin}/app`, { allowRequest: allowSite });
+    const running = chromiumDescendants();
+    const profiles = new Set(
+      running.flatMap(({ args }) => [...args.matchAll(/--user-data-dir=(\S+)/g)].map((m) => m[1] ?? '')),
+    );
+    expect(profiles.size).toBeGreaterThan(0);
+    await pool.close();
+    await own.close();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(chromiumDescendants()).toEqual([]);
+    for (const dir of profiles) expect(existsSync(dir)).toBe(false);
+    await expect(pool.render(`${site.origin}/app`, { allowRequest: allowSite })).rejects.toMatchObject({
+      code: 'render_unavailable',
+    });
+  });
+});
