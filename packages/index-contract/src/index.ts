@@ -1,1 +1,3 @@
-export {};
+export * from './contract.js';
+export * from './fixtures.js';
+export * from './ranking.js';

@@ -1,1 +1,1 @@
-export {};
+export * from './sqlite-index.js';

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { IndexQuery, IndexSearchResult, SearchIndex } from '@quarry/core';
+import { parseQuery } from '@quarry/query';
+import { contractCorpus, daysBefore, makePage } from './fixtures.js';
+
+/** Opens a fresh, empty index of the backend under test and says how to dispose of it. */
+export type OpenSearchIndex = () => Promise<{ index: SearchIndex; cleanup: () => Promise<void> }>;
+
+type Options = Partial<Omit<IndexQuery, 'query'>>;
+
+/**
+ * The behaviour every `SearchIndex` backend must share (operators, filters, ranking contract,
+ * pagination, Chinese, writes). Only relies on the interface: no backend-specific score values,
+ * and a write is only assumed visible once its promise resolved.
+ */
+export function describeSearchIndexContract(name: string, open: OpenSearchIndex): void {
+  describe(`SearchIndex contract: ${name}`, () => {
+    let index: SearchIndex;
+    let cleanup: () => Promise<void>;
+
+    const search = (q: string, options: Options = {}): Promise<IndexSearchResult> =>
+      index.search({ query: parseQuery(q), limit: 100, offset: 0, ...options });
+    const ids = async (q: string, options: Options = {}): Promise<string[]> =>
+      (await search(q, options)).hits.map((hit) => hit.id);
+
+    beforeAll(async () => {
+      ({ index, cleanup } = await open());
+      await index.upsert(contractCorpus());
+    });
+    afterAll(async () => {
+      await cleanup();
+    });
+
+    it('ANDs words', async () => {
+      expect(await ids('dogs bark')).toEqual(['dogs-bark']);
+    });
+
+    it('ORs with OR, binding tighter than the implicit AND', async () => {
+      expect((await ids('dogs OR wolves')).sort()).toEqual(['dogs-bark', 'dogs-quiet', 'lookalike', 'wolves']);
+      expect((await ids('packs dogs OR wolves')).sort()).toEqual(['wolves']);
+    });
+
+    it('excludes words and phrases with -', async () => {
+      expect((await ids('dogs -bark')).sort()).toEqual(['dogs-quiet', 'lookalike']);
+      expect((await ids('dogs -"for sale"')).sort()).toEqual(['dogs-bark', 'dogs-quiet']);
+    });
+
+    it('matches phrases as adjacent words in order', async () => {
+      expect(await ids('"solar panel"')).toEqual(['solar-phrase']);
+      expect((await ids('solar panel')).sort()).toEqual(['solar-apart', 'solar-phrase']);
+    });
+
+    it('restricts intitle: to the title', async () => {
+      expect(await ids('intitle:volcano')).toEqual(['title-only']);
+      expect((await ids('volcano')).sort()).toEqual(['body-only', 'title-only']);
+    });
+
+    it('treats a word with inner punctuation as one word', async () => {
+      expect(await ids('re:invent')).toEqual(['reinvent']);
+    });
+
+    it('drops clauses without words and returns nothing when nothing positive is left', async () => {
+      expect(await ids('🎉')).toEqual([]);
+      expect(await ids('dogs 🎉 bark')).toEqual(['dogs-bark']);
+    });
+
+    it('filters by hard language', async () => {
+      expect((await ids('tea', { lang: 'de' })).sort()).toEqual(['tea-de-0', 'tea-de-1', 'tea-de-2', 'tea-de-3']);
+    });
+
+    it('filters by site: host and subdomains, never look-alike domains; ANDs the site parameter', async () => {
+      expect((await ids('dogs site:example.com')).sort()).toEqual(['dogs-bark', 'dogs-quiet']);
+      expect((await ids('dogs', { site: 'example.com' })).sort()).toEqual(['dogs-bark', 'dogs-quiet']);
+      expect(await ids('dogs site:blog.example.com')).toEqual(['dogs-quiet']);
+      expect(await ids('dogs site:badexample.com')).toEqual(['lookalike']);
+      expect((await ids('dogs OR wolves site:example.com site:example.org')).sort()).toEqual([
+        'dogs-bark',
+        'dogs-quiet',
+        'wolves',
+      ]);
+      expect(await ids('dogs OR wolves site:example.com site:example.org', { site: 'example.org' })).toEqual([
+        'wolves',
+      ]);
+    });
+
+    it('answers operator-only queries with the matching pages, newest first', async () => {
+      const result = await search('site:news.example.org');
+      expect(result.hits.map((h) => h.id)).toEqual(['fresh', 'stale']);
+      expect(result.hits.every((h) => h.score > 0)).toBe(true);
+    });
+
+    it('filters by crawl time', async () => {
+      expect(await ids('comet', { crawledAfter: daysBefore(30) })).toEqual(['fresh']);
+      expect((await ids('comet')).sort()).toEqual(['fresh', 'stale']);
+    });
+
+    it('matches filetype families', async () => {
+      expect((await ids('revenue filetype:doc')).sort()).toEqual(['doc', 'docx']);
+      expect(await ids('revenue filetype:pdf')).toEqual(['pdf']);
+      expect((await ids('revenue filetype:pdf filetype:doc')).sort()).toEqual(['doc', 'docx', 'pdf']);
+      expect(await ids('revenue filetype:xls')).toEqual([]);
+    });
+
+    it('returns positive scores in descending order and a total', async () => {
+      const result = await search('tea');
+      expect(result.hits).toHaveLength(12);
+      expect(result.total).toBe(12);
+      expect(result.totalIsEstimate).toBe(false);
+      for (const [i, hit] of result.hits.entries()) {
+        expect(hit.score).toBeGreaterThan(0);
+        if (i > 0) expect(hit.score).toBeLessThanOrEqual(result.hits[i - 1]!.score);
+      }
+    });
+
+    it('boosts lang_priority softly: other languages stay, equal pages in that language rank first', async () => {
+      const hits = (await search('tea', { langPriority: 'fr' })).hits;
+      expect(hits).toHaveLength(12);
+      const position = new Map(hits.map((hit, i) => [hit.id, i]));
+      for (let i = 0; i < 4; i++) {
+        expect(position.get(`tea-fr-${i}`)!).toBeLessThan(position.get(`tea-en-${i}`)!);
+        expect(position.get(`tea-fr-${i}`)!).toBeLessThan(position.get(`tea-de-${i}`)!);
+      }
+      expect(await ids('tea', { langPriority: 'fr', lang: 'de' })).toHaveLength(4);
+    });
+
+    it('paginates consistently, with lang_priority applied before the page is cut', async () => {
+      const all = await ids('tea', { langPriority: 'de' });
+      const paged: string[] = [];
+      for (let offset = 0; offset < all.length; offset += 5) {
+        paged.push(...(await ids('tea', { langPriority: 'de', limit: 5, offset })));
+      }
+      expect(paged).toEqual(all);
+      expect(await ids('tea', { limit: 3 })).toHaveLength(3);
+      const far = await search('tea', { limit: 100, offset: 990 });
+      expect(far.hits).toEqual([]);
+      expect(far.total).toBe(12);
+    });
+
+    it('returns snippets that contain a query term, and full hit fields', async () => {
+      const [hit] = (await search('curious')).hits;
+      expect(hit?.snippet.toLowerCase()).toContain('curious');
+      expect(hit?.snippet.length).toBeLessThanOrEqual(320);
+      expect(hit).toMatchObject({
+        id: 'cats',
+        url: 'https://example.com/cats',
+        title: 'Cats and their habits',
+        domain: 'example.com',
+        site_name: null,
+        lang: 'en',
+        has_llms_txt: false,
+        published_at: null,
+        filetype: 'html',
+      });
+    });
+
+    it('searches Chinese by words', async () => {
+      expect(await ids('搜索引擎')).toEqual(['zh-search']);
+      expect(await ids('天气')).toEqual(['zh-weather']);
+      const [hit] = (await search('搜索引擎')).hits;
+      expect(hit?.snippet).toContain('搜索引擎');
+    });
+  });
+
+  describe(`SearchIndex contract (writes): ${name}`, () => {
+    let index: SearchIndex;
+    let cleanup: () => Promise<void>;
+    const ids = async (q: string): Promise<string[]> =>
+      (await index.search({ query: parseQuery(q), limit: 10, offset: 0 })).hits.map((hit) => hit.id);
+
+    beforeAll(async () => {
+      ({ index, cleanup } = await open());
+    });
+    afterAll(async () => {
+      await cleanup();
+    });
+
+    it('upserts idempotently by id, replacing the old content', async () => {
+      const page = makePage('p1', 'https://example.com/p1', 'Original heading', 'Marmalade recipe with oranges.');
+      await index.upsert([page]);
+      await index.upsert([page]);
+      expect(await index.count()).toBe(1);
+      await index.upsert([{ ...page, title: 'Replaced heading', body_text: 'Lemon curd recipe.' }]);
+      expect(await index.count()).toBe(1);
+      expect(await ids('marmalade')).toEqual([]);
+      expect(await ids('lemon')).toEqual(['p1']);
+      expect(await ids('intitle:replaced')).toEqual(['p1']);
+    });
+
+    it('reports has and count, and deletes by id (ignoring unknown ids)', async () => {
+      await index.upsert([
+        makePage('p2', 'https://example.com/p2', 'Second', 'Quince jelly.'),
+        makePage('p3', 'https://example.com/p3', 'Third', 'Quince paste.'),
+      ]);
+      expect(await index.has('p2')).toBe(true);
+      expect(await index.has('nope')).toBe(false);
+      const before = await index.count();
+      await index.delete(['p2', 'nope']);
+      expect(await index.has('p2')).toBe(false);
+      expect(await index.count()).toBe(before - 1);
+      expect(await ids('quince')).toEqual(['p3']);
+    });
+
+    it('answers ping while open', async () => {
+      await expect(index.ping()).resolves.toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,160 @@
+import type { PageDocument } from '@quarry/core';
+
+/** A fixed reference time so fixtures never depend on the clock. */
+export const FIXTURE_NOW = '2026-06-01T00:00:00Z';
+
+const DAY_MS = 86_400_000;
+
+/** Builds a valid `PageDocument` with defaults; tests override what they are about. */
+export function makePage(
+  id: string,
+  url: string,
+  title: string,
+  body: string,
+  extra: Partial<PageDocument> = {},
+): PageDocument {
+  return {
+    id,
+    url,
+    title,
+    body_text: body,
+    lang: 'en',
+    author: null,
+    published_at: null,
+    crawled_at: daysBefore(10),
+    site_name: null,
+    has_llms_txt: false,
+    filetype: 'html',
+    domain: new URL(url).hostname,
+    word_count: body.split(/\s+/).length,
+    ...extra,
+  };
+}
+
+/** ISO time `days` before {@link FIXTURE_NOW}. */
+export function daysBefore(days: number): string {
+  return `${new Date(Date.parse(FIXTURE_NOW) - days * DAY_MS).toISOString().slice(0, 19)}Z`;
+}
+
+const FILLER_TOPICS = [
+  'gardening tomatoes soil compost watering',
+  'history medieval castles kings battles',
+  'cooking pasta sauce garlic olive oil',
+  'astronomy telescopes galaxies stars nebula',
+  'finance budgets savings interest loans',
+  'music guitar chords melody rhythm',
+  'travel trains stations tickets luggage',
+  'chemistry molecules reactions acids bases',
+];
+
+/**
+ * The shared corpus: a few pages each test is about, plus filler pages so that term statistics are
+ * realistic (a word in every page would carry no weight with any ranking function).
+ */
+export function contractCorpus(): PageDocument[] {
+  const long = `${'Background text about many unrelated things. '.repeat(20)}`;
+  const pages: PageDocument[] = [
+    makePage(
+      'cats',
+      'https://example.com/cats',
+      'Cats and their habits',
+      `${long} Cats are curious pets that sleep a lot.`,
+    ),
+    makePage(
+      'dogs-bark',
+      'https://example.com/dogs',
+      'Dogs bark',
+      'Dogs bark loudly at the mail carrier every morning.',
+    ),
+    makePage(
+      'dogs-quiet',
+      'https://blog.example.com/quiet',
+      'Quiet dogs',
+      'Some dogs rarely make noise; greyhounds are calm.',
+    ),
+    makePage(
+      'wolves',
+      'https://wild.example.org/wolves',
+      'Wolves in winter',
+      'Wolves hunt in packs through deep snow.',
+    ),
+    makePage('lookalike', 'https://badexample.com/dogs', 'Dogs for sale', 'Dogs and puppies for sale, cheap dogs.'),
+    makePage(
+      'solar-phrase',
+      'https://energy.example.net/solar',
+      'Energy',
+      'A solar panel converts sunlight into power.',
+    ),
+    makePage(
+      'solar-apart',
+      'https://energy.example.net/panel',
+      'Energy review',
+      'The panel discussed solar subsidies at length.',
+    ),
+    makePage(
+      'title-only',
+      'https://example.net/t',
+      'Volcano eruption report',
+      'Lava flows reached the coast by evening.',
+    ),
+    makePage('body-only', 'https://example.net/b', 'Island news', 'The volcano was quiet for decades before.'),
+    makePage('reinvent', 'https://aws.example.com/ri', 'Conference notes', 'Announcements from re:Invent this year.'),
+    makePage(
+      'zh-search',
+      'https://zh.example.cn/1',
+      '搜索引擎的发展',
+      '我们使用搜索引擎查找信息，搜索引擎改变了生活。',
+      {
+        lang: 'zh',
+      },
+    ),
+    makePage('zh-weather', 'https://zh.example.cn/2', '天气预报', '明天北京天气晴朗，适合出行。', { lang: 'zh' }),
+    makePage('fresh', 'https://news.example.org/fresh', 'Comet sighted', 'A bright comet was sighted over the hills.', {
+      crawled_at: daysBefore(1),
+    }),
+    makePage('stale', 'https://news.example.org/stale', 'Comet archive', 'An old comet report from the archive.', {
+      crawled_at: daysBefore(400),
+    }),
+    makePage('pdf', 'https://docs.example.org/report.pdf', 'Annual report', 'Quarterly revenue figures and outlook.', {
+      filetype: 'pdf',
+    }),
+    makePage('doc', 'https://docs.example.org/report.doc', 'Annual report draft', 'Quarterly revenue draft figures.', {
+      filetype: 'doc',
+    }),
+    makePage(
+      'docx',
+      'https://docs.example.org/report.docx',
+      'Annual report final',
+      'Quarterly revenue final figures.',
+      {
+        filetype: 'docx',
+      },
+    ),
+  ];
+  for (const lang of ['en', 'de', 'fr']) {
+    for (let i = 0; i < 4; i++) {
+      pages.push(
+        makePage(
+          `tea-${lang}-${i}`,
+          `https://tea${i}.example.${lang}/tea`,
+          `Tea guide ${i}`,
+          `Green tea brewing guide number ${i}. Steep the tea leaves gently.`,
+          { lang },
+        ),
+      );
+    }
+  }
+  FILLER_TOPICS.forEach((topic, i) => {
+    for (let j = 0; j < 3; j++) {
+      pages.push(
+        makePage(
+          `filler-${i}-${j}`,
+          `https://filler${i}.example.io/${j}`,
+          `Notes ${i}.${j}`,
+          `${topic} ${topic} part ${j}`,
+        ),
+      );
+    }
+  });
+  return pages;
+}

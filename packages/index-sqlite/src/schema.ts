@@ -1,0 +1,61 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * `pages` keeps what a hit needs (and a bounded body prefix for snippets); `pages_fts` is a
+ * contentless FTS5 table (the text lives only in its inverted index, rowids shared with `pages`).
+ * Columns title, body and site are searched; `meta` holds filter tokens (see fts-text.ts).
+ * `rhost` is the host with its labels reversed (`com.example.www.`), so a site and all its
+ * subdomains form one range of an index.
+ */
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS pages (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  url TEXT NOT NULL,
+  title TEXT NOT NULL,
+  domain TEXT NOT NULL,
+  rhost TEXT NOT NULL,
+  site_name TEXT,
+  lang TEXT NOT NULL,
+  crawled_at TEXT NOT NULL,
+  crawled_ms INTEGER NOT NULL,
+  published_at TEXT,
+  has_llms_txt INTEGER NOT NULL,
+  filetype TEXT NOT NULL,
+  snippet_text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pages_crawled ON pages (crawled_ms);
+CREATE INDEX IF NOT EXISTS pages_rhost ON pages (rhost);
+CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5 (
+  title, body, site, meta,
+  content = '', contentless_delete = 1, tokenize = 'ascii'
+);
+`;
+
+/**
+ * Merge settings: by default FTS5 merges segments so eagerly that bulk imports spend most of their
+ * time rewriting the index; merging 8 segments at a time (and forcing it only at 64) roughly
+ * doubled import speed in measurements with little effect on query time.
+ */
+const FTS_MERGE_SQL = `
+INSERT INTO pages_fts (pages_fts, rank) VALUES ('automerge', 8);
+INSERT INTO pages_fts (pages_fts, rank) VALUES ('crisismerge', 64);
+`;
+
+/** Applies pragmas and creates the schema if needed. */
+export function initSchema(db: Database.Database, busyTimeoutMs: number, cacheSizeKib: number): void {
+  // Only takes effect on a new database; larger pages suit FTS5's long doclists.
+  db.pragma('page_size = 8192');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  db.pragma(`cache_size = -${Math.trunc(cacheSizeKib)}`);
+  db.pragma('temp_store = MEMORY');
+  db.exec(SCHEMA_SQL);
+  db.exec(FTS_MERGE_SQL);
+}
+
+/** `www.example.com` → `com.example.www.`; the trailing dot keeps `example.com` from prefixing `example.community`. */
+export function reverseHost(host: string): string {
+  return `${host.split('.').reverse().join('.')}.`;
+}
