@@ -80,9 +80,12 @@ export function filetypeCondition(families: readonly FiletypeOperatorValue[]): s
   return isIn(FIELD.filetype, [...stored]);
 }
 
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
 /** Crawled at or after an ISO time, compared in whole epoch seconds (the stored value is floored too). */
 export function crawledAfterCondition(iso: string): string {
-  const ms = Date.parse(iso);
+  // Date.parse accepts almost anything; the API hands over ISO 8601 times only.
+  const ms = ISO_TIME.test(iso) ? Date.parse(iso) : Number.NaN;
   if (!Number.isFinite(ms)) throw new ValidationError('time_range gave an invalid start time.', 'time_range');
   const secs = Math.floor(ms / 1000);
   if (!Number.isSafeInteger(secs)) throw new ValidationError('time_range gave an invalid start time.', 'time_range');
