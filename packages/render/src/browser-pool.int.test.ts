@@ -150,6 +150,9 @@ withChromium('BrowserPool (real Chromium)', () => {
           send(res, 'text/html', html('<p>slow page</p>'));
         }, 300);
       })
+      .on('/spin', (_req, res) =>
+        send(res, 'text/html', html('<p>spinning</p><script>setTimeout(() => { for (;;) {} }, 0);</script>')),
+      )
       .on('/big', (_req, res) => send(res, 'text/html', html(`<p>${'é'.repeat(50_000)}</p>`)));
     await Promise.all([site.start(), other.start()]);
     pool = await BrowserPool.launch({
@@ -222,6 +225,26 @@ withChromium('BrowserPool (real Chromium)', () => {
       expect(result.html).not.toContain('\uFFFD');
     } finally {
       await small.close();
+    }
+  });
+
+  it('abandons a page whose script never yields at the hard timeout, and keeps working', async () => {
+    const strict = await BrowserPool.launch({
+      executablePath: executablePath ?? '',
+      navigationTimeoutMs: 1_000,
+      settleTimeoutMs: 500,
+      renderTimeoutMs: 2_500,
+    });
+    try {
+      const started = Date.now();
+      await expect(strict.render(`${site.origin}/spin`, { allowRequest: allowSite })).rejects.toMatchObject({
+        code: 'render_timeout',
+      });
+      expect(Date.now() - started).toBeLessThan(6_000);
+      const next = await strict.render(`${site.origin}/app`, { allowRequest: allowSite });
+      expect(next.html).toContain('Quarry renders scripted pages');
+    } finally {
+      await strict.close();
     }
   });
 
