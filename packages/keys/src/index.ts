@@ -1,1 +1,3 @@
-export {};
+export * from './key-format.js';
+export * from './redis-key-store.js';
+export * from './sqlite-key-store.js';
