@@ -1,1 +1,89 @@
-export {};
+import { BackendUnavailableError } from '@quarry/core';
+import { Redis } from 'ioredis';
+import { type CommonQueueOptions, DEFAULTS, resolveCommonOptions } from '../options.js';
+import type { Queues } from '../types.js';
+import { settlesWithin } from '../util.js';
+import { BullmqCrawlQueue } from './crawl-queue.js';
+import { BullmqIndexQueue } from './index-queue.js';
+
+/** Options of the distributed (BullMQ on Redis) queues; give `redisUrl` or `connection`. */
+export interface BullmqQueueOptions extends CommonQueueOptions {
+  /** `redis://[user:password@]host:port[/db]`; a connection is opened and closed with the queues. */
+  readonly redisUrl?: string;
+  /** An ioredis client to use instead (created with `maxRetriesPerRequest: null`); left open on close. */
+  readonly connection?: Redis;
+  /** Prefix of every Redis key, so several crawls can share one Redis. @defaultValue quarry */
+  readonly prefix?: string;
+  /** Job lock; a worker that stops renewing it (killed) for this long has its job retried elsewhere. @defaultValue 30000 */
+  readonly lockMs?: number;
+  /** How often workers look for stalled jobs (of dead workers). @defaultValue 30000 */
+  readonly stalledIntervalMs?: number;
+  /** Failed jobs kept, with their reason, per queue. @defaultValue 1000 */
+  readonly keepFailedJobs?: number;
+  /** Completed crawl jobs kept; index jobs are removed on completion. @defaultValue 100 */
+  readonly keepCompletedJobs?: number;
+  /** Longest sleep of an idle index worker between looks for documents. @defaultValue 250 */
+  readonly pollIntervalMs?: number;
+  /** How long to wait for Redis when opening. @defaultValue 10000 */
+  readonly connectTimeoutMs?: number;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens the distributed crawl and index queues on Redis. Any number of processes may open the same
+ * Redis and prefix: dedup, budgets and per-host politeness hold across all of them. Rejects with a
+ * `BackendUnavailableError` when Redis cannot be reached.
+ *
+ * @example const queues = await openBullmqQueues({ redisUrl: 'redis://127.0.0.1:6379', hostDelayMs: 1000 });
+ */
+export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Queues> {
+  const common = resolveCommonOptions(options);
+  if ((options.redisUrl === undefined) === (options.connection === undefined)) {
+    throw new TypeError('give exactly one of redisUrl and connection');
+  }
+  const prefix = options.prefix ?? DEFAULTS.prefix;
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw new TypeError('prefix must be 1-64 letters, digits, _ . -');
+  const owned = options.connection === undefined;
+  // BullMQ workers block on Redis and need commands that never give up (maxRetriesPerRequest: null).
+  const redis = options.connection ?? new Redis(options.redisUrl ?? '', { maxRetriesPerRequest: null, lazyConnect: true });
+  try {
+    await connect(redis, owned, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+  } catch (err) {
+    if (owned) redis.disconnect();
+    // The URL may hold a password: never put it into the message.
+    throw new BackendUnavailableError('cannot reach Redis for the queues', err);
+  }
+  const settings = {
+    ...common,
+    prefix,
+    lockMs: options.lockMs ?? DEFAULTS.lockMs,
+    stalledIntervalMs: options.stalledIntervalMs ?? DEFAULTS.stalledIntervalMs,
+    keepFailedJobs: options.keepFailedJobs ?? DEFAULTS.keepFailedJobs,
+    keepCompletedJobs: options.keepCompletedJobs ?? DEFAULTS.keepCompletedJobs,
+    pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+  };
+  const crawl = new BullmqCrawlQueue(redis, settings);
+  const index = new BullmqIndexQueue(redis, settings);
+  let closed: Promise<void> | undefined;
+  return {
+    crawl,
+    index,
+    close() {
+      closed ??= (async () => {
+        await Promise.all([crawl.close(), index.close()]);
+        if (owned) await redis.quit().catch(() => redis.disconnect());
+      })();
+      return closed;
+    },
+  };
+}
+
+async function connect(redis: Redis, owned: boolean, timeoutMs: number): Promise<void> {
+  const ready = (async () => {
+    if (owned) await redis.connect();
+    await redis.ping();
+  })();
+  if (!(await settlesWithin(ready, timeoutMs))) throw new Error(`no answer within ${timeoutMs} ms`);
+  await ready;
+}

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { PageDocument } from '@quarry/core';
+import { type Job, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { DEFAULTS } from '../options.js';
+import type { IndexQueue, IndexStats, IndexWorker, IndexWorkOptions } from '../types.js';
+import { settlesWithin, sleep } from '../util.js';
+import type { BullmqCrawlSettings } from './crawl-queue.js';
+
+/** Settings of the distributed index queue. */
+export interface BullmqIndexSettings extends BullmqCrawlSettings {
+  readonly pollIntervalMs: number;
+}
+
+const QUEUE_NAME = 'index';
+
+/**
+ * The distributed index queue: one BullMQ job per document, fetched manually in batches so that
+ * documents from many crawler processes are indexed together. Completed jobs are removed at once
+ * (documents are large); failed ones are kept up to `keepFailedJobs`.
+ */
+export class BullmqIndexQueue implements IndexQueue {
+  readonly #redis: Redis;
+  readonly #settings: BullmqIndexSettings;
+  readonly #queue: Queue<PageDocument>;
+  readonly #workers = new Set<IndexWorker>();
+
+  constructor(redis: Redis, settings: BullmqIndexSettings) {
+    this.#redis = redis;
+    this.#settings = settings;
+    this.#queue = new Queue<PageDocument>(QUEUE_NAME, {
+      connection: redis,
+      prefix: settings.prefix,
+      defaultJobOptions: {
+        attempts: settings.indexMaxAttempts,
+        backoff: { type: 'exponential', delay: settings.indexRetryDelayMs },
+        removeOnComplete: true,
+        removeOnFail: { count: settings.keepFailedJobs },
+      },
+    });
+  }
+
+  async push(docs: readonly PageDocument[]): Promise<void> {
+    if (docs.length === 0) return;
+    await this.#queue.addBulk(docs.map((doc) => ({ name: 'doc', data: doc })));
+  }
+
+  work(handler: (docs: PageDocument[]) => Promise<void>, options: IndexWorkOptions = {}): IndexWorker {
+    const batchSize = options.batchSize ?? DEFAULTS.indexBatchSize;
+    const maxWaitMs = options.maxWaitMs ?? DEFAULTS.indexMaxWaitMs;
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+    const worker = new BullmqIndexWorker(this.#redis, handler, { ...this.#settings, batchSize, maxWaitMs }, () =>
+      this.#workers.delete(worker),
+    );
+    this.#workers.add(worker);
+    return worker;
+  }
+
+  async stats(): Promise<IndexStats> {
+    const c = await this.#queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'failed');
+    const n = (v: number | undefined) => v ?? 0;
+    return {
+      waiting: n(c.waiting) + n(c.delayed) + n(c.prioritized),
+      active: n(c.active),
+      failed: n(c.failed),
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#workers].map((worker) => worker.close()));
+    await this.#queue.close();
+  }
+}
+
+interface IndexWorkerSettings extends BullmqIndexSettings {
+  readonly batchSize: number;
+  readonly maxWaitMs: number;
+}
+
+class BullmqIndexWorker implements IndexWorker {
+  readonly #handler: (docs: PageDocument[]) => Promise<void>;
+  readonly #settings: IndexWorkerSettings;
+  readonly #worker: Worker<PageDocument>;
+  readonly #tokenPrefix = randomUUID();
+  readonly #onClosed: () => void;
+  readonly #loop: Promise<void>;
+  #tokens = 0;
+  #closing = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(
+    redis: Redis,
+    handler: (docs: PageDocument[]) => Promise<void>,
+    settings: IndexWorkerSettings,
+    onClosed: () => void,
+  ) {
+    this.#handler = handler;
+    this.#settings = settings;
+    this.#onClosed = onClosed;
+    this.#worker = new Worker<PageDocument>(QUEUE_NAME, null, {
+      connection: redis,
+      prefix: settings.prefix,
+      autorun: false,
+      lockDuration: settings.lockMs,
+      stalledInterval: settings.stalledIntervalMs,
+      maxStalledCount: 2,
+    });
+    this.#worker.on('error', (err) => settings.onError(err));
+    // Manual fetching needs the stalled checker started by hand (BullMQ docs, "manually processing jobs").
+    this.#worker.startStalledCheckTimer().catch(settings.onError);
+    this.#loop = this.#run();
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#shutdown();
+    return this.#closed;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#closing) {
+      try {
+        const batch = await this.#collect();
+        if (batch.length === 0) await sleep(this.#settings.pollIntervalMs);
+        else await this.#deliver(batch);
+      } catch (err) {
+        this.#settings.onError(err);
+        await sleep(this.#settings.pollIntervalMs);
+      }
+    }
+  }
+
+  /** Up to batchSize jobs: whatever arrives within maxWaitMs of the first one. */
+  async #collect(): Promise<{ job: Job<PageDocument>; token: string }[]> {
+    const batch: { job: Job<PageDocument>; token: string }[] = [];
+    let deadline = Infinity;
+    while (batch.length < this.#settings.batchSize && !this.#closing) {
+      const token = `${this.#tokenPrefix}:${this.#tokens++}`;
+      const job = await this.#worker.getNextJob(token, { block: false });
+      if (job) {
+        batch.push({ job, token });
+        if (deadline === Infinity) deadline = Date.now() + this.#settings.maxWaitMs;
+        continue;
+      }
+      const left = deadline - Date.now();
+      if (batch.length === 0 || left <= 0) break;
+      await sleep(Math.min(left, this.#settings.pollIntervalMs, 50));
+    }
+    return batch;
+  }
+
+  async #deliver(batch: { job: Job<PageDocument>; token: string }[]): Promise<void> {
+    const extend = setInterval(
+      () => {
+        for (const { job, token } of batch) job.extendLock(token, this.#settings.lockMs).catch(this.#settings.onError);
+      },
+      Math.max(10, Math.floor(this.#settings.lockMs / 2)),
+    );
+    let failure: Error | undefined;
+    try {
+      await this.#handler(batch.map(({ job }) => job.data));
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error('index handler failed');
+    } finally {
+      clearInterval(extend);
+    }
+    await Promise.all(
+      batch.map(({ job, token }) =>
+        failure === undefined ? job.moveToCompleted(null, token, false) : job.moveToFailed(failure, token, false),
+      ),
+    );
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closing = true;
+    // A batch still in the handler keeps its locks; when they lapse, BullMQ redelivers it.
+    await settlesWithin(this.#loop, this.#settings.closeTimeoutMs);
+    await this.#worker.close(true);
+    this.#onClosed();
+  }
+}

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/** A Lua script run by SHA, loaded on first use (EVALSHA, falling back to EVAL on NOSCRIPT). */
+export class LuaScript {
+  readonly #source: string;
+  readonly #sha: string;
+
+  constructor(source: string) {
+    this.#source = source;
+    this.#sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  async run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.#sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.includes('NOSCRIPT')) throw err;
+      return redis.eval(this.#source, keys.length, ...keys, ...args);
+    }
+  }
+}
+
+/** Milliseconds on the Redis server's clock: every process agrees on it, whatever its own clock says. */
+const NOW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/**
+ * Dedup and budgets in one atomic step. KEYS: seen set, scope counts hash. ARGV: triples of URL
+ * hash (16 bytes), scope, budget (-1 for none). Returns 1 per admitted task, 0 per refused one.
+ */
+export const ADMIT = new LuaScript(`
+local out = {}
+for i = 1, #ARGV, 3 do
+  local admitted = 0
+  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then
+    local budget = tonumber(ARGV[i + 2])
+    local count = tonumber(redis.call('HGET', KEYS[2], ARGV[i + 1])) or 0
+    if budget < 0 or count < budget then
+      redis.call('SADD', KEYS[1], ARGV[i])
+      redis.call('HINCRBY', KEYS[2], ARGV[i + 1], 1)
+      admitted = 1
+    end
+  end
+  out[#out + 1] = admitted
+end
+return out
+`);
+
+/**
+ * Asks for a politeness slot on a host. KEYS: host hash (last start, next free slot, backoff end,
+ * raised delay, reservations "r:<job>"), in-flight zset (job -> lease end). ARGV: job id, default
+ * delay ms, per-host concurrency, slot lease ms, key TTL ms, retry granularity ms.
+ * Returns 0 when the job may start now, else how many ms to wait. A job that cannot start gets a
+ * reservation for the next free slot, so N waiting jobs of one host wake one delay apart instead of
+ * all at once (no thundering herd).
+ */
+export const ACQUIRE = new LuaScript(`${NOW}
+local hostKey, slots, job = KEYS[1], KEYS[2], ARGV[1]
+local defaultDelay, perHost, leaseMs, ttl, tick =
+  tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+redis.call('ZREMRANGEBYSCORE', slots, '-inf', now)
+redis.call('ZREM', slots, job)
+local f = redis.call('HMGET', hostKey, 'last', 'next', 'blocked', 'delay', 'r:' .. job)
+local delay = math.max(defaultDelay, tonumber(f[4]) or 0)
+local nextSlot = tonumber(f[2]) or 0
+local reservation = tonumber(f[5])
+local earliest = math.max((tonumber(f[1]) or -1e15) + delay, tonumber(f[3]) or 0)
+if reservation and now < reservation then return reservation - now end
+local full = redis.call('ZCARD', slots) >= perHost
+redis.call('PEXPIRE', hostKey, ttl)
+if now >= earliest and not full and (reservation or now >= nextSlot) then
+  redis.call('HSET', hostKey, 'last', now)
+  if reservation then redis.call('HDEL', hostKey, 'r:' .. job) end
+  if nextSlot < now + delay then redis.call('HSET', hostKey, 'next', now + delay) end
+  redis.call('ZADD', slots, now + leaseMs, job)
+  redis.call('PEXPIRE', slots, ttl)
+  return 0
+end
+local at = math.max(now, earliest, nextSlot)
+if full then at = math.max(at, now + math.max(delay, tick)) end
+redis.call('HSET', hostKey, 'next', at + delay, 'r:' .. job, at)
+return math.max(1, at - now)
+`);
+
+/**
+ * Gives a slot back. KEYS: host hash, in-flight zset. ARGV: job id, raised delay ms (0: none),
+ * host backoff ms (0: none), key TTL ms.
+ */
+export const RELEASE = new LuaScript(`${NOW}
+local hostKey, slots, job = KEYS[1], KEYS[2], ARGV[1]
+local raised, backoff, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('ZREM', slots, job)
+if raised > (tonumber(redis.call('HGET', hostKey, 'delay')) or 0) then
+  redis.call('HSET', hostKey, 'delay', raised)
+end
+if backoff > 0 and now + backoff > (tonumber(redis.call('HGET', hostKey, 'blocked')) or 0) then
+  redis.call('HSET', hostKey, 'blocked', now + backoff)
+end
+redis.call('PEXPIRE', hostKey, ttl)
+return 0
+`);
+
+/** Extends a running job's slot lease. KEYS: in-flight zset. ARGV: job id, lease ms. */
+export const RENEW = new LuaScript(`${NOW}
+return redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+`);
