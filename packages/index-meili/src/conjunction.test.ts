@@ -7,7 +7,9 @@ import { TITLE_FIELDS } from './fields.js';
 function translate(q: string) {
   const [conjunction, ...rest] = toDnf(parseQuery(q).root, 16);
   expect(rest).toHaveLength(0);
-  return translateConjunction(conjunction!);
+  const translated = translateConjunction(conjunction!);
+  if (translated === null) throw new Error(`${q} translated to nothing`);
+  return translated;
 }
 
 describe('translateConjunction', () => {
@@ -44,6 +46,13 @@ describe('translateConjunction', () => {
     expect(tricky.q.split('"')).toHaveLength(3);
   });
 
+  it('drops clauses without a letter or digit, and a conjunction left without positive clauses', () => {
+    expect(translate('dogs 🎉 bark').q).toBe('dogs bark');
+    expect(translate('dogs -🎉').q).toBe('dogs');
+    expect(translateConjunction(toDnf(parseQuery('🎉').root, 16)[0]!)).toBeNull();
+    expect(translateConjunction(toDnf(parseQuery('intitle:🎉 -x').root, 16)[0]!)).toBeNull();
+  });
+
   it('skips clauses with nothing left to search', () => {
     const q = translateConjunction({
       positives: [
@@ -51,7 +60,7 @@ describe('translateConjunction', () => {
         { type: 'term', text: 'kept', field: 'any' },
       ],
       negatives: [{ type: 'term', text: '---', field: 'any' }],
-    }).q;
+    })?.q;
     expect(q).toBe('kept');
   });
 

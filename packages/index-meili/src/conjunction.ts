@@ -49,6 +49,11 @@ export function termText(text: string): string {
     .trim();
 }
 
+/** Whether any search engine could match the clause: it has a letter or digit (`🎉` has none). */
+function searchable(clause: Clause): boolean {
+  return tokenize(clause.text).length > 0;
+}
+
 function positive(clause: Clause): string | null {
   if (clause.type === 'phrase') {
     const text = phraseText(clause.text);
@@ -64,9 +69,15 @@ function negative(clause: Clause): string | null {
   return clause.type === 'term' && SINGLE_TOKEN.test(text) && !hasCjk(text) ? `-${text}` : `-"${text}"`;
 }
 
-/** Translates one conjunction (see the module comment for the `intitle:` rules). */
-export function translateConjunction(conjunction: Conjunction): ConjunctionQuery {
-  const { positives, negatives } = conjunction;
+/**
+ * Translates one conjunction (see the module comment for the `intitle:` rules). Clauses without a
+ * letter or digit are dropped, as the SQLite backend drops them; a conjunction whose every positive
+ * clause was dropped can match nothing and translates to null.
+ */
+export function translateConjunction(conjunction: Conjunction): ConjunctionQuery | null {
+  const positives = conjunction.positives.filter(searchable);
+  const negatives = conjunction.negatives.filter(searchable);
+  if (positives.length === 0 && conjunction.positives.length > 0) return null;
   const anyNegatives = negatives.filter((c) => c.field === 'any');
   const titleNegatives = negatives.filter((c) => c.field === 'title');
   const titleOnly = positives.length > 0 && positives.every((c) => c.field === 'title') && anyNegatives.length === 0;

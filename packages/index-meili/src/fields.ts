@@ -57,7 +57,8 @@ export function indexSettings(options: { searchCutoffMs: number; maxTotalHits: n
     searchableAttributes: [...TITLE_FIELDS, 'site_name', ...BODY_FIELDS],
     filterableAttributes: Object.values(FIELD),
     sortableAttributes: [FIELD.crawledAtSecs, FIELD.publishedAtSecs],
-    rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'],
+    // Newest first among equally relevant pages, and for filter-only (placeholder) searches.
+    rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness', `${FIELD.crawledAtSecs}:desc`],
     localizedAttributes: [
       { attributePatterns: ['*_zh'], locales: ['cmn'] },
       { attributePatterns: ['*_ja'], locales: ['jpn'] },

@@ -164,7 +164,11 @@ export class MeiliSearchIndex implements SearchIndex {
     } catch (error) {
       throw toQuarryError(error, 'search');
     }
-    return toSearchResult(response, query.offset, plan.snippetTerms);
+    return toSearchResult(response, {
+      offset: query.offset,
+      snippetTerms: plan.snippetTerms,
+      maxTotalHits: this.#options.maxTotalHits,
+    });
   }
 
   async has(id: string): Promise<boolean> {

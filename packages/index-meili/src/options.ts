@@ -1,9 +1,13 @@
+import { MAX_QUERY_CLAUSES } from '@quarry/query';
+
 /** Tuning of the query translation; every field has its default in {@link TRANSLATION_DEFAULTS}. */
 export interface TranslationOptions {
   /**
    * Most conjunctions an OR query may expand to (each one is a query of a federated multi-search).
    * A query that expands to more is rejected with a `ValidationError` rather than answered in part.
-   * @defaultValue 16
+   * The default is the parser's clause limit, so any flat `a OR b OR ...` the parser accepts fits;
+   * products of OR groups (`(a OR b) (c OR d) ...`) hit it quickly.
+   * @defaultValue 64
    */
   readonly maxOrBranches?: number;
   /**
@@ -45,7 +49,7 @@ export interface MeiliIndexOptions extends TranslationOptions {
 
 /** The defaults of {@link TranslationOptions}, in one place. */
 export const TRANSLATION_DEFAULTS: Required<TranslationOptions> = {
-  maxOrBranches: 16,
+  maxOrBranches: MAX_QUERY_CLAUSES,
   langPriorityWeight: 1.2,
   cropLengthWords: 40,
   cjkCropLengthWords: 120,

@@ -167,6 +167,11 @@ describe('planSearch: OR', () => {
     expect(federated(planSearch(UID, query(q), { maxOrBranches: 8 })).queries).toHaveLength(8);
   });
 
+  it('asks nothing for a query of symbols alone, and only the searchable alternatives of an OR', () => {
+    expect(planSearch(UID, query('🎉')).kind).toBe('none');
+    expect(single(planSearch(UID, query('🎉 OR solar'))).q).toBe('solar');
+  });
+
   it('asks nothing when no conjunction can match', () => {
     const contradiction = {
       ...query('x'),

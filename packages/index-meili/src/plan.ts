@@ -115,7 +115,9 @@ export function planSearch(indexUid: string, query: IndexQuery, options: Transla
   // With a hard language filter every result has that language, so a priority changes nothing.
   const boost = priority !== undefined && lang === undefined ? priority : undefined;
 
-  const branches = toDnf(query.query.root, opts.maxOrBranches).map(translateConjunction);
+  const branches = toDnf(query.query.root, opts.maxOrBranches)
+    .map(translateConjunction)
+    .filter((branch) => branch !== null);
   if (branches.length === 0) return { kind: 'none', snippetTerms };
 
   if (branches.length === 1 && boost === undefined) {

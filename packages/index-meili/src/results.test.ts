@@ -109,9 +109,9 @@ describe('toSearchResult', () => {
       processingTimeMs: 3,
       query: 'solar',
     };
-    const result = toSearchResult(response, 0, ['solar']);
+    const result = toSearchResult(response, { offset: 0, snippetTerms: ['solar'], maxTotalHits: 1090 });
     expect(result.total).toBe(2);
-    expect(result.totalIsEstimate).toBe(true);
+    expect(result.totalIsEstimate).toBe(false);
     expect(result.hits.map((h) => h.score)).toEqual([0.8731, 0.5]);
   });
 
@@ -127,7 +127,7 @@ describe('toSearchResult', () => {
       offset: 20,
       estimatedTotalHits: 31,
     };
-    const result = toSearchResult(response, 20, ['solar']);
+    const result = toSearchResult(response, { offset: 20, snippetTerms: ['solar'], maxTotalHits: 1090 });
     expect(result.hits.map((h) => [h.id, h.score])).toEqual([
       ['A1', 1.1],
       ['B2', 0.9],
@@ -135,12 +135,23 @@ describe('toSearchResult', () => {
     expect(result.total).toBe(31);
   });
 
-  it('reports an exhaustive totalHits as exact', () => {
-    expect(toSearchResult({ hits: [], totalHits: 7 }, 0, [])).toEqual({ total: 7, totalIsEstimate: false, hits: [] });
+  it('reports a count at the maxTotalHits cap as an estimate, and an exhaustive totalHits as exact', () => {
+    const at = (estimatedTotalHits: number) =>
+      toSearchResult({ hits: [], estimatedTotalHits }, { offset: 0, snippetTerms: [], maxTotalHits: 1090 });
+    expect(at(1089)).toEqual({ total: 1089, totalIsEstimate: false, hits: [] });
+    expect(at(1090)).toEqual({ total: 1090, totalIsEstimate: true, hits: [] });
+    expect(at(5000)).toEqual({ total: 5000, totalIsEstimate: true, hits: [] });
+    expect(toSearchResult({ hits: [], totalHits: 7 }, { offset: 0, snippetTerms: [], maxTotalHits: 5 })).toEqual({
+      total: 7,
+      totalIsEstimate: false,
+      hits: [],
+    });
   });
 
   it('never reports fewer matches than a page proves, nor more than were counted past the end', () => {
-    expect(toSearchResult({ hits: [meiliHit()], estimatedTotalHits: 3 }, 40, []).total).toBe(41);
-    expect(toSearchResult({ hits: [], estimatedTotalHits: 3 }, 990, []).total).toBe(3);
+    const context = (offset: number) => ({ offset, snippetTerms: [], maxTotalHits: 1090 });
+    expect(toSearchResult({ hits: [meiliHit()], estimatedTotalHits: 3 }, context(40)).total).toBe(41);
+    expect(toSearchResult({ hits: [], estimatedTotalHits: 3 }, context(990)).total).toBe(3);
+    expect(toSearchResult({ hits: [] }, context(0)).total).toBe(0);
   });
 });

@@ -71,16 +71,25 @@ export function toIndexHit(hit: Record<string, unknown>, snippetTerms: readonly 
   };
 }
 
+/** What {@link toSearchResult} needs to know about the request. */
+export interface ResultContext {
+  readonly offset: number;
+  /** Positive clause texts the snippets are centred on. */
+  readonly snippetTerms: readonly string[];
+  /** The index's `pagination.maxTotalHits`: a plain search's count stops there. */
+  readonly maxTotalHits: number;
+}
+
 /**
- * Maps a response. `total` is Meilisearch's `estimatedTotalHits` (an estimate by its own
- * documentation, so `totalIsEstimate` is true) or an exhaustive `totalHits`; never less than the
- * hits up to this page when it has hits. Duplicate ids (which federation already merges) are dropped defensively.
+ * Maps a response. `total` is `estimatedTotalHits`: for a keyword search Meilisearch resolves the
+ * whole candidate set before ranking, and reports its size (a plain search caps it at
+ * `maxTotalHits`; a federated search reports the union of its queries' candidates). So it is exact
+ * below the cap and `totalIsEstimate` is true only at or above it. An exhaustive `totalHits` is
+ * exact. Never less than the hits up to this page when it has hits. Duplicate ids (which
+ * federation already merges) are dropped defensively.
  */
-export function toSearchResult(
-  response: MeiliResponseLike,
-  offset: number,
-  snippetTerms: readonly string[],
-): IndexSearchResult {
+export function toSearchResult(response: MeiliResponseLike, context: ResultContext): IndexSearchResult {
+  const { offset, snippetTerms, maxTotalHits } = context;
   const seen = new Set<string>();
   const hits: IndexHit[] = [];
   for (const raw of response.hits) {
@@ -94,7 +103,7 @@ export function toSearchResult(
   const counted = typeof reported === 'number' && Number.isFinite(reported) ? Math.max(0, Math.floor(reported)) : 0;
   // A page past the end says nothing about the count; a page with hits proves at least this many.
   const total = hits.length > 0 ? Math.max(counted, offset + hits.length) : counted;
-  return { total, totalIsEstimate: !exact, hits };
+  return { total, totalIsEstimate: !exact && counted >= maxTotalHits, hits };
 }
 
 /** The result of a search that cannot match anything. */
