@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { PageDocument } from '@quarry/core';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from './app.js';
+import { CORPUS, createFixture, type Fixture } from './test-support/fixture.js';
+import { type ReceivedResponse, specProblems } from './test-support/openapi-validator.js';
+
+const SEARCH = '/api/v1/search';
+const CONTENT = '/api/v1/content/{id}';
+
+let fx: Fixture;
+let app: Express;
+
+beforeAll(async () => {
+  fx = await createFixture();
+  app = createApp(fx.deps());
+});
+afterAll(async () => {
+  await fx.cleanup();
+});
+
+/** Every response goes through the OpenAPI document before a test looks at it. */
+function valid<T extends ReceivedResponse>(res: T, path: string | null, method = 'get'): T {
+  expect(specProblems(res, path, method)).toEqual([]);
+  return res;
+}
+
+async function search(query: string) {
+  return valid(await request(app).get(`${SEARCH}?${query}`), SEARCH);
+}
+
+function doc(url: string): PageDocument {
+  const found = CORPUS.find((d) => d.url === url);
+  if (!found) throw new Error(url);
+  return found;
+}
+
+type Result = { id: string; url: string; lang: string; source: string; site_name?: string; crawled_at: string };
+
+describe('GET /api/v1/search', () => {
+  it('returns local results with every spec field', async () => {
+    const res = await search('q=quarry');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    const results = res.body.results as Result[];
+    expect(results.length).toBeGreaterThanOrEqual(2);
+    expect(res.body.total).toBeGreaterThanOrEqual(results.length);
+    expect(Number.isInteger(res.body.took_ms)).toBe(true);
+    expect(results.every((r) => r.source === 'local')).toBe(true);
+    const guide = results.find((r) => r.url === 'https://example.com/quarry');
+    expect(guide).toMatchObject({ id: doc('https://example.com/quarry').id, site_name: 'Example' });
+    const api = results.find((r) => r.url === 'https://docs.example.com/quarry-api');
+    expect(api).toBeDefined();
+    expect(api).not.toHaveProperty('site_name');
+    expect(api).not.toHaveProperty('filetype');
+  });
+
+  it('pages through results consistently', async () => {
+    const pages = await Promise.all([0, 5, 10].map((offset) => search(`q=widget&limit=5&offset=${offset}`)));
+    const ids = pages.flatMap((p) => (p.body.results as Result[]).map((r) => r.id));
+    expect(pages.map((p) => p.body.total)).toEqual([15, 15, 15]);
+    expect(new Set(ids).size).toBe(15);
+    const beyond = await search('q=widget&limit=100&offset=990');
+    expect(beyond.body).toMatchObject({ total: 15, results: [] });
+    expect((await search('q=widget&limit=100')).body.results).toHaveLength(15);
+  });
+
+  it('filters by lang (zh-CN means zh), time_range and site', async () => {
+    const zh = (await search('q=quarry&lang=zh-CN')).body.results as Result[];
+    expect(zh.map((r) => r.url)).toEqual(['https://news.example.cn/zh']);
+    const all = (await search('q=quarry&time_range=all')).body.results as Result[];
+    expect(all.map((r) => r.url)).toContain('https://old.example.org/quarry-history');
+    const week = (await search('q=quarry&time_range=7d')).body.results as Result[];
+    expect(week.length).toBeGreaterThan(0);
+    expect(week.map((r) => r.url)).not.toContain('https://old.example.org/quarry-history');
+    const day = (await search('q=quarry&time_range=1d')).body.results as Result[];
+    expect(day.map((r) => r.url)).not.toContain('https://news.example.cn/zh');
+    const site = (await search('q=quarry&site=EXAMPLE.com')).body.results as Result[];
+    expect(site.map((r) => r.url).sort()).toEqual([
+      'https://docs.example.com/quarry-api',
+      'https://example.com/quarry',
+    ]);
+    const boosted = (await search('q=quarry&lang_priority=zh')).body.results as Result[];
+    expect(boosted.length).toBe(all.length);
+  });
+
+  it.each([
+    ['', 'q'],
+    ['q=', 'q'],
+    ['q=a&q=b', 'q'],
+    [`q=${'x'.repeat(2049)}`, 'q'],
+    ['q=-only', 'q'],
+    ['q=a&limit=0', 'limit'],
+    ['q=a&limit=101', 'limit'],
+    ['q=a&limit=10.5', 'limit'],
+    ['q=a&limit=1e2', 'limit'],
+    ['q=a&limit=-1', 'limit'],
+    ['q=a&limit=abc', 'limit'],
+    ['q=a&limit=', 'limit'],
+    ['q=a&limit=1&limit=2', 'limit'],
+    ['q=a&offset=991', 'offset'],
+    ['q=a&offset=1.0', 'offset'],
+    ['q=a&offset=-0', 'offset'],
+    ['q=a&lang=english', 'lang'],
+    ['q=a&lang_priority=1', 'lang_priority'],
+    ['q=a&time_range=2d', 'time_range'],
+    ['q=a&site=%22%29%3B%20DROP', 'site'],
+    ['q=%ZZ', 'q'],
+    ['q=a&limit=%E0%A4%A', 'limit'],
+    ['q=%C0%80', 'q'],
+  ])('answers 400 for ?%s naming %s', async (query, param) => {
+    const res = await search(query);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.param).toBe(param);
+    expect(res.body.detail).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an oversized request line with a 4xx, not a 5xx', async () => {
+    const res = await request(app).get(`${SEARCH}?q=${'a'.repeat(40_000)}`);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    valid(res, SEARCH);
+  });
+});
+
+describe('GET /api/v1/content/:id', () => {
+  it('returns exactly the spec 2.3 fields of the stored page', async () => {
+    const d = doc('https://example.com/quarry');
+    const res = valid(await request(app).get(`/api/v1/content/${d.id}`), CONTENT);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: d.id,
+      url: d.url,
+      title: d.title,
+      body_text: d.body_text,
+      author: 'Ada Lovelace',
+      published_at: '2026-01-05T10:00:00Z',
+      lang: 'en',
+      word_count: d.word_count,
+      crawled_at: d.crawled_at,
+      has_llms_txt: true,
+    });
+  });
+
+  it.each(['AAAAAAAAAAAAAAAAAAAAAA', 'short', '..%2F..%2Fetc%2Fpasswd', '%2E%2E', '%00', 'a'.repeat(23)])(
+    'answers 404 for the id %s',
+    async (id) => {
+      const res = valid(await request(app).get(`/api/v1/content/${id}`), CONTENT);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    },
+  );
+
+  it('answers a 4xx problem for a path that does not decode', async () => {
+    const res = valid(await request(app).get('/api/v1/content/%ZZ'), CONTENT);
+    expect(res.status).toBe(400);
+  });
+
+  it('answers 404 for an external result (empty id)', async () => {
+    const res = valid(await request(app).get('/api/v1/content/'), null);
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('routing and errors', () => {
+  it.each([
+    ['post', SEARCH, SEARCH],
+    ['delete', `/api/v1/content/${CORPUS[0]!.id}`, CONTENT],
+    ['put', '/healthz', '/healthz'],
+  ] as const)('answers 405 with Allow to %s %s', async (method, url, path) => {
+    const res = valid(await request(app)[method](url), path);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('answers OPTIONS with the allowed methods', async () => {
+    const res = await request(app).options(SEARCH);
+    expect(res.status).toBe(204);
+    expect(res.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('answers 404 problems for unknown routes', async () => {
+    for (const url of ['/', '/api/v2/search', '/api/v1/nothing', '/api/v1/search/extra']) {
+      const res = valid(await request(app).get(url), null);
+      expect(res.status).toBe(404);
+    }
+  });
+
+  it('hides internal errors behind a generic 500 and logs them', async () => {
+    const d = doc('https://docs.example.com/quarry-api');
+    const { writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    await writeFile(join(fx.dir, 'blobs', d.id.slice(0, 2), d.id.slice(2, 4), `${d.id}.json`), '{"torn');
+    const res = valid(await request(app).get(`/api/v1/content/${d.id}`), CONTENT);
+    expect(res.status).toBe(500);
+    expect(JSON.stringify(res.body)).not.toMatch(/blob|json|at \w|\.ts/i);
+    expect(fx.logs.some((l) => l.includes('blob_corrupt') && l.includes(res.headers['x-request-id'] ?? '?'))).toBe(
+      true,
+    );
+    await fx.blobs.put(d);
+  });
+});
+
+describe('health, docs and OpenAPI', () => {
+  it('reports health without rate-limit headers', async () => {
+    const res = valid(await request(app).get('/healthz'), '/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers.ratelimit).toBeUndefined();
+  });
+
+  it('serves the OpenAPI 3.1 document with both endpoints and their bounds', async () => {
+    const res = valid(await request(app).get('/api/v1/openapi.json'), '/api/v1/openapi.json');
+    expect(res.body.openapi).toBe('3.1.0');
+    const params = res.body.paths[SEARCH].get.parameters as { name: string; schema: Record<string, unknown> }[];
+    const byName = Object.fromEntries(params.map((p) => [p.name, p.schema]));
+    expect(byName.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+    expect(byName.offset).toMatchObject({ type: 'integer', minimum: 0, maximum: 990, default: 0 });
+    expect(byName.time_range).toMatchObject({ enum: ['1d', '7d', '30d', '1y', 'all'] });
+    expect(Object.keys(byName).sort()).toEqual(['lang', 'lang_priority', 'limit', 'offset', 'q', 'site', 'time_range']);
+    expect(res.body.paths[CONTENT].get.responses['404']).toBeDefined();
+    expect(res.body.components.headers['X-RateLimit-Reset'].description).toMatch(/seconds until/i);
+  });
+
+  it('renders a self-contained docs page', async () => {
+    const res = await request(app).get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.text).toContain('/api/v1/search');
+    expect(res.text).toContain('id="problem-rate-limited"');
+    expect(res.text).not.toMatch(/<script|src="http|href="http/);
+  });
+});
+
+describe('logging', () => {
+  it('logs the request id and never a key or cookie', async () => {
+    const secret = 'qk_supersecretvalue1234567890';
+    const res = valid(
+      await request(app)
+        .get('/healthz')
+        .set('Authorization', `Bearer ${secret}`)
+        .set('X-API-Key', secret)
+        .set('Cookie', `session=${secret}`)
+        .set('X-Request-Id', 'trace-abc-123'),
+      '/healthz',
+    );
+    expect(res.headers['x-request-id']).toBe('trace-abc-123');
+    const line = fx.logs.find((l) => l.includes('trace-abc-123'));
+    expect(line).toBeDefined();
+    expect(fx.logs.join('\n')).not.toContain(secret);
+    const bad = await request(app).get('/healthz').set('X-Request-Id', 'bad id; rm -rf');
+    expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('HEAD and unavailable backends', () => {
+  it('answers HEAD like GET without a body', async () => {
+    const res = await request(app).head(`${SEARCH}?q=quarry`);
+    expect(res.status).toBe(200);
+    expect(res.text ?? '').toBe('');
+    expect(res.headers.ratelimit).toMatch(/^"public"/);
+  });
+
+  it('reports a closed index as unhealthy (503) and never leaks its error to a search', async () => {
+    const broken = await createFixture(CORPUS.slice(0, 2));
+    try {
+      const brokenApp = createApp(broken.deps());
+      await broken.index.close();
+      const health = valid(await request(brokenApp).get('/healthz'), '/healthz');
+      expect(health.status).toBe(503);
+      expect(Number(health.headers['retry-after'])).toBeGreaterThan(0);
+      // Searching a closed index is a programming error, not an outage: a generic 500.
+      const res = valid(await request(brokenApp).get(`${SEARCH}?q=quarry`), SEARCH);
+      expect(res.status).toBe(500);
+      expect(JSON.stringify(res.body)).not.toMatch(/sqlite|closed|database|connection/i);
+    } finally {
+      await broken.cleanup();
+    }
+  });
+});

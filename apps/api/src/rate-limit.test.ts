@@ -1,0 +1,181 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SqliteKeyStore } from '@quarry/keys';
+import express from 'express';
+import request from 'supertest';
+import { createApp } from './app.js';
+import { createFixture, type Fixture } from './test-support/fixture.js';
+import { type ReceivedResponse, specProblems } from './test-support/openapi-validator.js';
+
+const SEARCH = '/api/v1/search';
+const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
+
+let fx: Fixture;
+let keysDir: string;
+let keys: SqliteKeyStore;
+
+beforeAll(async () => {
+  fx = await createFixture();
+  keysDir = await mkdtemp(join(tmpdir(), 'quarry-keys-'));
+  keys = new SqliteKeyStore({ path: join(keysDir, 'keys.sqlite') });
+});
+afterAll(async () => {
+  await keys.close();
+  await rm(keysDir, { recursive: true, force: true });
+  await fx.cleanup();
+});
+
+function valid<T extends ReceivedResponse>(res: T, path: string | null = SEARCH): T {
+  expect(specProblems(res, path)).toEqual([]);
+  return res;
+}
+
+const publicApp = (hops = 0, limit = 3) =>
+  createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: String(limit), QUARRY_TRUST_PROXY: String(hops) }));
+
+describe('public tier', () => {
+  it('limits per client IP with draft-8 headers, then answers 429 with Retry-After', async () => {
+    const app = publicApp();
+    for (let i = 0; i < 3; i++) {
+      const res = valid(await request(app).get(`${SEARCH}?q=quarry`));
+      expect(res.status).toBe(200);
+      expect(res.headers.ratelimit).toMatch(new RegExp(`^"public"; r=${2 - i}; t=\\d+$`));
+      expect(res.headers['ratelimit-policy']).toMatch(/^"public"; q=3; w=60; pk=/);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    const limited = await request(app).get('/api/v1/content/AAAAAAAAAAAAAAAAAAAAAA');
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.body.detail).toContain(`${retryAfter} seconds`);
+    valid(limited, '/api/v1/content/{id}');
+    // Health checks are never limited.
+    for (let i = 0; i < 5; i++) expect((await request(app).get('/healthz')).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For when no proxy is trusted', async () => {
+    const app = publicApp(0);
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-Forwarded-For', `203.0.113.${i}`));
+      codes.push(res.status);
+    }
+    expect(codes).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('uses the forwarded address behind one trusted proxy', async () => {
+    const app = publicApp(1);
+    for (let i = 0; i < 5; i++) {
+      const res = valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-Forwarded-For', `203.0.113.${i}`));
+      expect(res.status).toBe(200);
+    }
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-Forwarded-For', '198.51.100.7'));
+      codes.push(res.status);
+    }
+    expect(codes).toEqual([200, 200, 200, 429]);
+  });
+
+  it('groups IPv6 clients by /56', async () => {
+    const app = publicApp(1);
+    const from = async (ip: string) =>
+      valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-Forwarded-For', ip)).status;
+    const sameSubnet = ['2001:db8:0:1::1', '2001:db8:0:2::abcd', '2001:db8:0:ff::9', '2001:db8:0:42::1'];
+    const codes = [];
+    for (const ip of sameSubnet) codes.push(await from(ip));
+    expect(codes).toEqual([200, 200, 200, 429]);
+    expect(await from('2001:db8:0:100::1')).toBe(200);
+  });
+});
+
+describe('dedicated keys', () => {
+  it('gives a valid key its own limit and X-RateLimit headers (Reset in seconds)', async () => {
+    const { key } = await keys.create('integration', 2);
+    const app = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1' }, { keys }));
+    const first = valid(await request(app).get(`${SEARCH}?q=quarry`).set('Authorization', `Bearer ${key}`));
+    expect(first.status).toBe(200);
+    expect(first.headers['x-ratelimit-limit']).toBe('2');
+    expect(first.headers['x-ratelimit-remaining']).toBe('1');
+    const reset = Number(first.headers['x-ratelimit-reset']);
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(60);
+    const second = valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-API-Key', key));
+    expect(second.headers['x-ratelimit-remaining']).toBe('0');
+    const third = valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-API-Key', key));
+    expect(third.status).toBe(429);
+    expect(third.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    // The key's use did not spend the public quota of this IP.
+    expect(valid(await request(app).get(`${SEARCH}?q=quarry`)).status).toBe(200);
+  });
+
+  it('refuses unknown, revoked and malformed keys with 401, never as public', async () => {
+    const { key, record } = await keys.create('to-revoke', 100);
+    const app = createApp(fx.deps({}, { keys }));
+    expect(valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-API-Key', key)).status).toBe(200);
+    await keys.revoke(record.id);
+    const cases: [string, string][] = [
+      ['X-API-Key', key],
+      ['Authorization', `Bearer ${key}`],
+      ['Authorization', 'Bearer qk_unknownkeyunknownkeyunknownkey'],
+      ['Authorization', 'Basic dXNlcjpwYXNz'],
+      ['Authorization', 'Bearer a b'],
+      ['X-API-Key', 'x'.repeat(300)],
+    ];
+    for (const [header, value] of cases) {
+      const res = valid(await request(app).get(`${SEARCH}?q=quarry`).set(header, value));
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(JSON.stringify(res.body)).not.toContain(value);
+    }
+    const { key: other } = await keys.create('other', 100);
+    const mixed = await request(app)
+      .get(`${SEARCH}?q=quarry`)
+      .set('X-API-Key', other)
+      .set('Authorization', 'Bearer qk_x');
+    expect(valid(mixed).status).toBe(401);
+    // An empty header presents no key.
+    expect(valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-API-Key', '')).status).toBe(200);
+  });
+
+  it('refuses any key when no key store is configured', async () => {
+    const app = createApp(fx.deps());
+    const res = valid(await request(app).get(`${SEARCH}?q=quarry`).set('Authorization', 'Bearer qk_anything'));
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('/admin', () => {
+  const adminRouter = express.Router().get('/status', (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  it('does not exist without an admin token', async () => {
+    const app = createApp(fx.deps({}, { adminRouter }));
+    const res = valid(await request(app).get('/admin/status').set('Authorization', 'Bearer anything'), null);
+    expect(res.status).toBe(404);
+  });
+
+  it('requires the admin bearer token', async () => {
+    const app = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }, { adminRouter }));
+    for (const auth of [undefined, 'Bearer wrong-token-0123456789', `Basic ${ADMIN_TOKEN}`, `Bearer ${ADMIN_TOKEN}x`]) {
+      const req = request(app).get('/admin/status');
+      const res = valid(await (auth ? req.set('Authorization', auth) : req), null);
+      expect(res.status).toBe(401);
+    }
+    const ok = await request(app).get('/admin/status').set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ ok: true });
+  });
+
+  it('answers 404 behind the token when no admin pages are installed', async () => {
+    const app = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }));
+    const res = valid(await request(app).get('/admin/').set('Authorization', `Bearer ${ADMIN_TOKEN}`), null);
+    expect(res.status).toBe(404);
+  });
+});

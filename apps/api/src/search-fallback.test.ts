@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { FallbackRequest, FallbackSearcher, SearchResult, UrlSubmitter } from '@quarry/core';
+import request from 'supertest';
+import { createApp } from './app.js';
+import { createFixture, type Fixture } from './test-support/fixture.js';
+import { specProblems } from './test-support/openapi-validator.js';
+
+const SEARCH = '/api/v1/search';
+
+function external(url: string, title = url): SearchResult {
+  return {
+    id: '',
+    url,
+    title,
+    snippet: `About ${title}`,
+    domain: new URL(url).hostname,
+    lang: 'en',
+    score: 42,
+    source: 'external',
+    has_llms_txt: false,
+    published_at: '2025-12-01T00:00:00Z',
+    crawled_at: '2026-01-01T00:00:00Z',
+  };
+}
+
+/** A stand-in for a third-party search service with a fixed answer. */
+class FixedFallback implements FallbackSearcher {
+  readonly name = 'fixed';
+  readonly requests: FallbackRequest[] = [];
+  constructor(readonly answer: SearchResult[]) {}
+  async search(req: FallbackRequest): Promise<SearchResult[]> {
+    this.requests.push(req);
+    return this.answer;
+  }
+}
+
+class RecordingSubmitter implements UrlSubmitter {
+  readonly submitted: string[][] = [];
+  constructor(readonly fail = false) {}
+  async submit(urls: readonly string[]): Promise<void> {
+    this.submitted.push([...urls]);
+    if (this.fail) throw new Error('queue down');
+  }
+}
+
+const ANSWER = [
+  external('https://example.com/quarry?utm_source=ads'),
+  external('https://elsewhere.example/one'),
+  external('https://elsewhere.example/one#dup'),
+  external('https://elsewhere.example/two'),
+  external('https://elsewhere.example/three'),
+];
+
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await createFixture();
+});
+afterAll(async () => {
+  await fx.cleanup();
+});
+
+type Result = { id: string; url: string; score: number; source: string };
+
+describe('search with an external fallback', () => {
+  it('fills a short page with deduplicated external results ranked after local ones', async () => {
+    const fallback = new FixedFallback(ANSWER);
+    const app = createApp(fx.deps({}, { fallback }));
+    const local = await request(createApp(fx.deps())).get(`${SEARCH}?q=quarry&site=example.com&limit=4`);
+    const res = await request(app).get(`${SEARCH}?q=quarry&site=example.com&limit=4&time_range=30d&lang=en`);
+    expect(specProblems(res, SEARCH)).toEqual([]);
+    const results = res.body.results as Result[];
+    const locals = results.filter((r) => r.source === 'local');
+    const externals = results.filter((r) => r.source === 'external');
+    expect(locals).toEqual(local.body.results);
+    expect(results.length).toBe(4);
+    expect(results.slice(0, locals.length)).toEqual(locals);
+    expect(externals.map((r) => r.url)).toEqual(
+      ['https://elsewhere.example/one', 'https://elsewhere.example/two', 'https://elsewhere.example/three'].slice(
+        0,
+        4 - locals.length,
+      ),
+    );
+    expect(externals.every((r) => r.id === '')).toBe(true);
+    const lowestLocal = Math.min(...locals.map((r) => r.score));
+    expect(Math.max(...externals.map((r) => r.score))).toBeLessThan(lowestLocal);
+    expect(externals.length).toBeGreaterThan(0);
+    expect(res.body.total).toBe(local.body.total + externals.length);
+    const asked = fallback.requests.at(-1);
+    expect(asked).toMatchObject({
+      q: 'quarry',
+      count: 4 - locals.length,
+      site: 'example.com',
+      lang: 'en',
+      timeRange: '30d',
+    });
+  });
+
+  it('does not ask the fallback when the local page is full', async () => {
+    const fallback = new FixedFallback(ANSWER);
+    const app = createApp(fx.deps({}, { fallback }));
+    const res = await request(app).get(`${SEARCH}?q=widget&limit=5`);
+    expect(specProblems(res, SEARCH)).toEqual([]);
+    expect(res.body.total).toBe(15);
+    expect(fallback.requests).toHaveLength(0);
+  });
+
+  it('queues external URLs for crawling only when configured, and survives a failing queue', async () => {
+    const submitter = new RecordingSubmitter();
+    const off = createApp(fx.deps({}, { fallback: new FixedFallback(ANSWER), urlSubmitter: submitter }));
+    await request(off).get(`${SEARCH}?q=nomatchatall`);
+    expect(submitter.submitted).toEqual([]);
+    const on = createApp(
+      fx.deps({ QUARRY_FALLBACK_CRAWL: 'true' }, { fallback: new FixedFallback(ANSWER), urlSubmitter: submitter }),
+    );
+    const res = await request(on).get(`${SEARCH}?q=nomatchatall`);
+    expect(specProblems(res, SEARCH)).toEqual([]);
+    expect(res.body.total).toBe(4);
+    expect(submitter.submitted).toEqual([(res.body.results as Result[]).map((r) => r.url)]);
+    const failing = new RecordingSubmitter(true);
+    const broken = createApp(
+      fx.deps({ QUARRY_FALLBACK_CRAWL: 'true' }, { fallback: new FixedFallback(ANSWER), urlSubmitter: failing }),
+    );
+    const ok = await request(broken).get(`${SEARCH}?q=nomatchatall`);
+    expect(ok.status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fx.logs.some((l) => l.includes('could not queue fallback URLs'))).toBe(true);
+  });
+
+  it('serves local results when the provider misbehaves', async () => {
+    const throwing: FallbackSearcher = {
+      name: 'throwing',
+      search: () => Promise.reject(new Error('provider exploded')),
+    };
+    const app = createApp(fx.deps({}, { fallback: throwing }));
+    const res = await request(app).get(`${SEARCH}?q=quarry`);
+    expect(specProblems(res, SEARCH)).toEqual([]);
+    expect(res.status).toBe(200);
+    expect((res.body.results as Result[]).every((r) => r.source === 'local')).toBe(true);
+  });
+});

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { FallbackRequest, FallbackSearcher, SearchResult } from '@quarry/core';
+import { createApp } from './app.js';
+import { startServer } from './server.js';
+import { createFixture, type Fixture } from './test-support/fixture.js';
+import { specProblems } from './test-support/openapi-validator.js';
+
+/**
+ * A stand-in for a third-party search service: it reports each call, then answers only when the
+ * test releases it or the API aborts the request.
+ */
+class GatedFallback implements FallbackSearcher {
+  readonly name = 'gated';
+  readonly calls: { request: FallbackRequest; signal: AbortSignal | undefined }[] = [];
+  #onCall: (() => void) | undefined;
+  #release: (() => void) | undefined;
+
+  nextCall(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#onCall = resolve;
+    });
+  }
+
+  release(): void {
+    this.#release?.();
+  }
+
+  search(request: FallbackRequest, signal?: AbortSignal): Promise<SearchResult[]> {
+    this.calls.push({ request, signal });
+    this.#onCall?.();
+    return new Promise((resolve) => {
+      this.#release = () => resolve([]);
+      signal?.addEventListener('abort', () => resolve([]), { once: true });
+    });
+  }
+}
+
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timeout ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return Promise.reject(new Error('the fallback got no signal'));
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+async function checkedJson(res: Response, path: string): Promise<unknown> {
+  const text = await res.text();
+  const body = text ? JSON.parse(text) : undefined;
+  const headers = Object.fromEntries(res.headers.entries());
+  expect(specProblems({ status: res.status, headers, body, text }, path)).toEqual([]);
+  return body;
+}
+
+let fx: Fixture;
+
+beforeAll(async () => {
+  fx = await createFixture();
+});
+afterAll(async () => {
+  await fx.cleanup();
+});
+
+function serve(fallback: FallbackSearcher, shutdownTimeoutMs?: number) {
+  const app = createApp(fx.deps({ QUARRY_FALLBACK_TIMEOUT_MS: '30000' }, { fallback }));
+  return startServer(app, { port: 0, host: '127.0.0.1', ...(shutdownTimeoutMs ? { shutdownTimeoutMs } : {}) });
+}
+
+describe('startServer', () => {
+  it('aborts the fallback when the client disconnects, and keeps serving', async () => {
+    const fallback = new GatedFallback();
+    const server = await serve(fallback);
+    try {
+      const called = fallback.nextCall();
+      const client = new AbortController();
+      const pending = fetch(`${server.url}/api/v1/search?q=quarry`, { signal: client.signal });
+      await within(called, 5000);
+      client.abort();
+      await expect(pending).rejects.toThrow();
+      await within(aborted(fallback.calls[0]?.signal), 5000);
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      await checkedJson(health, '/healthz');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('lets an in-flight request finish on close, refusing new connections', async () => {
+    const fallback = new GatedFallback();
+    const server = await serve(fallback);
+    const called = fallback.nextCall();
+    const inFlight = fetch(`${server.url}/api/v1/search?q=quarry`);
+    await within(called, 5000);
+    const closed = server.close();
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    fallback.release();
+    const res = await within(inFlight, 5000);
+    expect(res.status).toBe(200);
+    const body = (await checkedJson(res, '/api/v1/search')) as { results: unknown[] };
+    expect(body.results.length).toBeGreaterThan(0);
+    await within(closed, 5000);
+  });
+
+  it('cuts a request that outlives the shutdown deadline', async () => {
+    const fallback = new GatedFallback();
+    const server = await serve(fallback, 300);
+    const called = fallback.nextCall();
+    const inFlight = fetch(`${server.url}/api/v1/search?q=quarry`);
+    inFlight.catch(() => undefined);
+    await within(called, 5000);
+    const startedMs = Date.now();
+    await within(server.close(), 5000);
+    expect(Date.now() - startedMs).toBeGreaterThanOrEqual(250);
+    await expect(inFlight).rejects.toThrow();
+    await within(aborted(fallback.calls[0]?.signal), 5000);
+  });
+});
