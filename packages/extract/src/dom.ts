@@ -1,5 +1,19 @@
-import { JSDOM, VirtualConsole } from 'jsdom';
 import { parseHTML } from 'linkedom';
+
+type JsdomModule = typeof import('jsdom');
+let jsdomModule: JsdomModule | undefined;
+
+/**
+ * jsdom is loaded on first use through Node's own `require`: it is only needed as the reference
+ * and fallback, and its ESM-only dependencies load natively that way (Node 20.19+ `require(esm)`)
+ * even inside test runners whose module loader cannot require ESM.
+ */
+function loadJsdom(): JsdomModule {
+  // getBuiltinModule hands out Node's real `module`, which test runners do not patch.
+  const { createRequire } = process.getBuiltinModule('node:module');
+  jsdomModule ??= createRequire(import.meta.url)('jsdom') as JsdomModule;
+  return jsdomModule;
+}
 
 /**
  * The DOM implementation that parses the page. `jsdom` is the reference (a spec-complete HTML5
@@ -36,6 +50,7 @@ export function stripInert(html: string): string {
  */
 export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDocument {
   if (dom === 'jsdom') {
+    const { JSDOM, VirtualConsole } = loadJsdom();
     const jsdom = new JSDOM(html, {
       url: safeUrl(url),
       contentType: 'text/html',
@@ -46,7 +61,13 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
   // anything before <html> becomes the root; when the shape is still wrong, jsdom parses it.
   const { document } = parseHTML(withBody(fromHtmlTag(html)));
-  if (document.documentElement?.nodeName !== 'HTML' || !document.body) return parseDocument(html, url, 'jsdom');
+  if (document.documentElement?.nodeName !== 'HTML' || !document.body) {
+    try {
+      return parseDocument(html, url, 'jsdom');
+    } catch {
+      // jsdom cannot load in this runtime (see loadJsdom); linkedom's tree still has the text.
+    }
+  }
   return { document: document as unknown as Document, close: () => {} };
 }
 

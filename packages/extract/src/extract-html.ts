@@ -45,9 +45,13 @@ export function extractHtml(html: string, options: ExtractHtmlOptions): Extracte
   if (dom === 'jsdom') return extractWith(html, options, 'jsdom');
   try {
     return extractWith(html, options, 'linkedom');
-  } catch {
+  } catch (linkedomError) {
     // linkedom is not a complete DOM; the reference implementation handles what it cannot.
-    return extractWith(html, options, 'jsdom');
+    try {
+      return extractWith(html, options, 'jsdom');
+    } catch {
+      throw linkedomError;
+    }
   }
 }
 
@@ -71,8 +75,10 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     let bodyText = article.text;
     const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
     if (bodyText.length < minArticleChars) {
+      // A short Readability result is usually a fragment of chrome; the body minus chrome is
+      // the whole page's text and contains whatever Readability found.
       const fallback = visibleBodyText(html, url, dom);
-      if (fallback.length > bodyText.length) bodyText = fallback;
+      if (fallback !== '') bodyText = fallback;
     }
 
     const lang = decideLanguage(

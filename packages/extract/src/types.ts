@@ -25,7 +25,7 @@ export interface ExtractHtmlOptions {
   maxHtmlChars?: number;
   /**
    * When Readability finds no article or one shorter than this, the visible text of the body
-   * (minus nav, header, footer, aside) is used instead if it is longer.
+   * (minus nav, header, footer, aside, forms) is used instead when it is not empty.
    * @defaultValue 250
    */
   minArticleChars?: number;

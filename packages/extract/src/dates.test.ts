@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
+
+describe('parsePageDate', () => {
+  it('converts zoned values to UTC', () => {
+    expect(parsePageDate('2021-11-01T10:52:50+0100')).toBe('2021-11-01T09:52:50Z');
+    expect(parsePageDate('2021-11-01T10:52:50.123Z')).toBe('2021-11-01T10:52:50Z');
+    expect(parsePageDate('Mon, 01 Nov 2021 10:52:50 GMT')).toBe('2021-11-01T10:52:50Z');
+  });
+
+  it('reads zoneless values at the given offset, never in the server zone', () => {
+    expect(parsePageDate('2024-05-17 08:30')).toBe('2024-05-17T08:30:00Z');
+    expect(parsePageDate('2024-05-17 08:30', 8 * 60)).toBe('2024-05-17T00:30:00Z');
+    expect(parsePageDate('2024-05-17', 8 * 60)).toBe('2024-05-16T16:00:00Z');
+  });
+
+  it('rejects impossible and implausible dates', () => {
+    expect(parsePageDate('2024-02-31')).toBeNull();
+    expect(parsePageDate('1970-01-01T00:00:00Z')).toBeNull();
+    expect(parsePageDate('yesterday')).toBeNull();
+    expect(parsePageDate('')).toBeNull();
+  });
+});
+
+describe('dateFromUrl', () => {
+  it('finds /yyyy/mm/dd/, /yyyy-mm-dd/ and /yyyymmdd/ paths', () => {
+    expect(dateFromUrl('https://a.com/2024/05/17/story')).toBe('2024-05-17T00:00:00Z');
+    expect(dateFromUrl('https://a.com/news/2024-05-17/story.html')).toBe('2024-05-17T00:00:00Z');
+    expect(dateFromUrl('https://a.com/news/20240517/123.html', 480)).toBe('2024-05-16T16:00:00Z');
+  });
+
+  it('ignores numbers that are not dates', () => {
+    expect(dateFromUrl('https://a.com/item/20241399')).toBeNull();
+    expect(dateFromUrl('https://a.com/p/123456789')).toBeNull();
+  });
+});
+
+describe('findTextDate', () => {
+  const cst = defaultOffsetMinutes('zh');
+
+  it('reads Chinese dates with times as UTC+8', () => {
+    expect(findTextDate('新华社 2024年5月17日 08:30 电', cst, true)).toBe('2024-05-17T00:30:00Z');
+    expect(findTextDate('2024年05月17日下午3时05分', cst, true)).toBe('2024-05-17T07:05:00Z');
+  });
+
+  it('reads numeric datelines only when allowed, the earliest first', () => {
+    expect(findTextDate('2005-04-05 06:40更新 来源 2001年1月1日', cst, true)).toBe('2005-04-04T22:40:00Z');
+    expect(findTextDate('see 2005-04-05 06:40', 0, false)).toBeNull();
+    expect(findTextDate('发布日期： 9/17/2004 5:54:13 PM', cst, true)).toBe('2004-09-17T09:54:13Z');
+  });
+
+  it('falls back to month precision', () => {
+    expect(findTextDate('胡平 1998年3月', cst, true)).toBe('1998-02-28T16:00:00Z');
+    expect(findTextDate('no date here', cst, true)).toBeNull();
+  });
+});

@@ -1,0 +1,160 @@
+import { describe, expect, it } from '@jest/globals';
+import type { DomImpl } from './dom.js';
+import { extractHtml } from './extract-html.js';
+
+const URL = 'https://news.example.com/2024/05/17/story.html';
+const PARA =
+  'This paragraph has enough words to count as article text for Readability, with commas, clauses, and more. ';
+const body = (n = 6): string => Array.from({ length: n }, () => `<p>${PARA.repeat(3)}</p>`).join('');
+const page = (head: string, main = body(), attrs = 'lang="en"'): string =>
+  `<!DOCTYPE html><html ${attrs}><head>${head}</head><body><nav><a href="/home">Home</a></nav><article>${main}</article><footer>Footer text</footer></body></html>`;
+
+describe.each<DomImpl>(['linkedom', 'jsdom'])('extractHtml (%s)', (dom) => {
+  const run = (html: string, url = URL) => extractHtml(html, { url, dom });
+
+  it('keeps paragraph breaks and drops markup and chrome', () => {
+    const result = run(page('<title>T</title>', '<h2>Heading</h2><p>One <b>bold</b> line.<br>Next line.</p>' + body()));
+    expect(result.body_text.startsWith('Heading\n\nOne bold line.\nNext line.\n\n')).toBe(true);
+    expect(result.body_text).not.toMatch(/<|Footer text/);
+    expect(result.textLength).toBe(result.body_text.length);
+    expect(result.word_count).toBeGreaterThan(100);
+  });
+
+  it('falls back to the visible body text when there is no article', () => {
+    const html =
+      '<html><body><nav>Menu</nav><div>Short note.</div><script>var x = 1;</script><footer>F</footer></body></html>';
+    expect(run(html).body_text).toBe('Short note.');
+  });
+
+  it('prefers og:title and strips the site name', () => {
+    const head =
+      '<title>Big Story | Example News</title><meta property="og:title" content="Big Story - Example News"><meta property="og:site_name" content="Example News">';
+    const result = run(page(head));
+    expect(result.title).toBe('Big Story');
+    expect(result.site_name).toBe('Example News');
+  });
+
+  it('reads JSON-LD headline, author, date and publisher, also inside @graph', () => {
+    const ld = {
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'WebSite', name: 'Graph Site' },
+        {
+          '@type': 'NewsArticle',
+          headline: 'Graph Headline',
+          datePublished: '2024-05-17T08:00:00+02:00',
+          author: [{ '@type': 'Person', name: 'Ann Lee' }, { name: 'Bo Chen' }],
+        },
+      ],
+    };
+    const head = `<title>Graph Headline</title><script type="application/ld+json">${JSON.stringify(ld)}</script>`;
+    const result = run(page(head), 'https://example.com/story');
+    expect(result.title).toBe('Graph Headline');
+    expect(result.published_at).toBe('2024-05-17T06:00:00Z');
+    expect(result.author).toBe('Ann Lee, Bo Chen');
+    expect(result.site_name).toBe('Graph Site');
+  });
+
+  it('takes meta author and article:published_time, cleaned', () => {
+    const head =
+      '<title>X</title><meta name="author" content="By Jane Doe"><meta property="article:published_time" content="2023-01-02T03:04:05Z">';
+    const result = run(page(head));
+    expect(result.author).toBe('Jane Doe');
+    expect(result.published_at).toBe('2023-01-02T03:04:05Z');
+  });
+
+  it('ignores a URL in article:author and uses a byline element', () => {
+    const head = '<title>X</title><meta property="article:author" content="https://facebook.com/jane">';
+    const result = run(page(head, `<p class="byline">By Sam Smith</p>${body()}`));
+    expect(result.author).toBe('Sam Smith');
+  });
+
+  it('reads meta date names, itemprop and <time>, then the URL', () => {
+    expect(
+      run(page('<title>X</title><meta name="parsely-pub-date" content="2022-03-04T05:06:07Z">')).published_at,
+    ).toBe('2022-03-04T05:06:07Z');
+    expect(
+      run(page('<title>X</title>', `<span itemprop="datePublished" content="2021-02-03">x</span>${body()}`))
+        .published_at,
+    ).toBe('2021-02-03T00:00:00Z');
+    expect(
+      run(page('<title>X</title>', `<time datetime="2020-01-02T03:04:05Z">Jan 2</time>${body()}`)).published_at,
+    ).toBe('2020-01-02T03:04:05Z');
+    expect(run(page('<title>X</title>')).published_at).toBe('2024-05-17T00:00:00Z');
+    expect(run(page('<title>X</title>'), 'https://example.com/about').published_at).toBeNull();
+  });
+
+  it('reads a Chinese dateline near the title as UTC+8', () => {
+    const zh = '<p>今天天气很好，我们一起去公园散步，看到了很多美丽的花朵和高大的树木，心情非常愉快。</p>'.repeat(8);
+    const html = page(
+      '<title>公园散步_新闻</title>',
+      `<h1>公园散步</h1><div>2024年5月17日 08:30 来源：本报 记者 王小明</div>${zh}`,
+      'lang="zh-CN"',
+    );
+    const result = run(html, 'https://example.cn/a.html');
+    expect(result.lang).toBe('zh');
+    expect(result.published_at).toBe('2024-05-17T00:30:00Z');
+    expect(result.author).toBe('王小明');
+  });
+
+  it('trusts Chinese text over lang="en" markup', () => {
+    const zh = '<p>今天天气很好，我们一起去公园散步，看到了很多美丽的花朵和高大的树木，心情非常愉快。</p>'.repeat(8);
+    expect(run(page('<title>X</title>', zh, 'lang="en"')).lang).toBe('zh');
+  });
+
+  it('uses the Content-Language header when the markup says nothing', () => {
+    const result = extractHtml(page('<title>X</title>', body(), ''), { url: URL, dom, contentLanguage: 'en-GB' });
+    expect(result.lang).toBe('en');
+  });
+
+  it('resolves links against <base>, drops fragments, nofollow, duplicates and non-http', () => {
+    const main = `<a href="a.html#top">a</a><a href="a.html">a again</a><a href="/b">b</a><a href="https://other.org/c">c</a>
+      <a rel="nofollow" href="/secret">n</a><a href="mailto:x@y.z">m</a><a href="javascript:void(0)">j</a>${body()}`;
+    const result = run(page('<title>X</title><base href="https://cdn.example.com/dir/">', main));
+    expect(result.links).toEqual([
+      'https://cdn.example.com/home',
+      'https://cdn.example.com/dir/a.html',
+      'https://cdn.example.com/b',
+      'https://other.org/c',
+    ]);
+  });
+
+  it('caps links at maxLinks', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `<a href="/p${i}">p</a>`).join('');
+    expect(extractHtml(page('<title>X</title>', many + body()), { url: URL, dom, maxLinks: 5 }).links).toHaveLength(5);
+  });
+
+  it('reads canonical and robots directives; nofollow empties the links', () => {
+    const head =
+      '<title>X</title><link rel="canonical" href="/canon"><meta name="googlebot" content="noindex"><meta name="robots" content="nofollow">';
+    const result = run(page(head));
+    expect(result.canonicalUrl).toBe('https://news.example.com/canon');
+    expect(result.robots).toEqual({ noindex: true, nofollow: true });
+    expect(result.links).toEqual([]);
+    expect(run(page('<title>X</title>')).robots).toEqual({ noindex: false, nofollow: false });
+  });
+
+  it('uses the meta description as excerpt, bounded', () => {
+    const result = run(page(`<title>X</title><meta name="description" content="${'word '.repeat(200)}">`));
+    expect(result.excerpt.length).toBeLessThanOrEqual(300);
+    expect(result.excerpt.startsWith('word word')).toBe(true);
+  });
+
+  it('never runs scripts', () => {
+    const html = page('<title>X</title><script>document.title = "hacked"; globalThis.__ran = true;</script>');
+    expect(run(html).title).toBe('X');
+    expect((globalThis as Record<string, unknown>).__ran).toBeUndefined();
+  });
+});
+
+describe('extractHtml input handling', () => {
+  it('handles fragments, empty input and junk before <html>', () => {
+    expect(extractHtml('<p>Just a fragment of text.</p>', { url: URL }).body_text).toBe('Just a fragment of text.');
+    const empty = extractHtml('', { url: URL });
+    expect(empty.body_text).toBe('');
+    expect(empty.lang).toBe('und');
+    const wrapped = extractHtml(`<text id="x">\n${page('<title>Wrapped</title>')}</text>`, { url: URL });
+    expect(wrapped.title).toBe('Wrapped');
+    expect(wrapped.word_count).toBeGreaterThan(100);
+  });
+});

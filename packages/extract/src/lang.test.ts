@@ -1,0 +1,51 @@
+import { describe, expect, it } from '@jest/globals';
+import { decideLanguage, detectTextLanguage } from './lang.js';
+
+const EN = 'The quick brown fox jumps over the lazy dog while the children watch from the garden. '.repeat(3);
+const DE = 'Der schnelle braune Fuchs springt über den faulen Hund, während die Kinder im Garten zuschauen. '.repeat(3);
+const ZH = '今天天气很好，我们一起去公园散步，看到了很多美丽的花朵和高大的树木。'.repeat(3);
+const JA = '今日はとても良い天気なので、私たちは公園に散歩に行きました。きれいな花が咲いていました。'.repeat(2);
+
+describe('detectTextLanguage', () => {
+  it('detects Han text as zh and kana-bearing text as ja', () => {
+    expect(detectTextLanguage(ZH).lang).toBe('zh');
+    expect(detectTextLanguage(JA).lang).toBe('ja');
+  });
+
+  it('maps franc ISO 639-3 codes to ISO 639-1', () => {
+    expect(detectTextLanguage(EN).lang).toBe('en');
+    expect(detectTextLanguage(DE).lang).toBe('de');
+  });
+
+  it('says nothing about too little text', () => {
+    expect(detectTextLanguage('Hi there')).toEqual({ lang: null, script: null });
+  });
+});
+
+describe('decideLanguage', () => {
+  it('uses <html lang> first, normalized to the primary subtag', () => {
+    expect(decideLanguage({ htmlLang: 'en-US', metaContentLanguage: 'de' }, EN)).toBe('en');
+  });
+
+  it('falls back to meta content-language, the header and og:locale in that order', () => {
+    expect(decideLanguage({ metaContentLanguage: 'de-AT, en' }, DE)).toBe('de');
+    expect(decideLanguage({ headerContentLanguage: 'fr' }, '')).toBe('fr');
+    expect(decideLanguage({ ogLocale: 'pt_BR' }, '')).toBe('pt');
+  });
+
+  it('trusts the text when its script contradicts the markup', () => {
+    expect(decideLanguage({ htmlLang: 'en' }, ZH)).toBe('zh');
+    expect(decideLanguage({ htmlLang: 'zh-CN' }, EN)).toBe('en');
+  });
+
+  it('keeps the markup for a same-script disagreement', () => {
+    expect(decideLanguage({ htmlLang: 'en' }, DE)).toBe('en');
+  });
+
+  it('detects from the text without usable markup, und when nothing is known', () => {
+    expect(decideLanguage({ htmlLang: 'utf-8' }, DE)).toBe('de');
+    expect(decideLanguage({ htmlLang: 'und' }, ZH)).toBe('zh');
+    expect(decideLanguage({}, 'ok')).toBe('und');
+    expect(decideLanguage({ htmlLang: 'zho' }, '')).toBe('zh');
+  });
+});
