@@ -1,1 +1,10 @@
-export {};
+export * from './brave.js';
+export * from './circuit-breaker.js';
+export * from './html-text.js';
+export * from './merge.js';
+export * from './options.js';
+export * from './provider.js';
+export * from './results.js';
+export * from './searcher.js';
+export * from './searxng.js';
+export * from './translate.js';

@@ -1,0 +1,29 @@
+import { decodeHTML } from 'entities';
+
+const BLOCK_TAG = /<\/?(?:br|p|div|li|ul|ol|tr|td|th|h[1-6]|hr|blockquote|section|article)\b[^>]*>/gi;
+const HIDDEN_ELEMENT = /<(script|style|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+
+/**
+ * Plain text from a provider's HTML-ish string (Brave marks matches with `<strong>`, SearXNG passes
+ * engines' markup and entities through): tags removed, entities decoded, whitespace collapsed,
+ * control characters dropped, clipped to `maxChars` at a word boundary with an ellipsis.
+ */
+export function htmlToText(input: string, maxChars: number): string {
+  const text = decodeHTML(
+    input
+      .replace(HIDDEN_ELEMENT, ' ')
+      .replace(BLOCK_TAG, ' ')
+      .replace(/<[^>]*>/g, ''),
+  )
+    .replace(/\p{Cc}/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return clipText(text, maxChars);
+}
+
+function clipText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.slice(0, maxChars - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > maxChars / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
