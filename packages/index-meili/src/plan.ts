@@ -32,8 +32,9 @@ import {
 } from './filter.js';
 import { TRANSLATION_DEFAULTS, type TranslationOptions } from './options.js';
 
-/** Largest `limit` and `offset` the API allows (spec 4.1). */
+/** Largest `limit` the API allows (spec 4.1). */
 export const MAX_LIMIT = 100;
+/** Largest `offset` the API allows (spec 4.1). */
 export const MAX_OFFSET = 990;
 
 /** How to run a search: nothing (no conjunction can match), one search, or a federated multi-search. */
