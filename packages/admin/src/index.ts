@@ -1,1 +1,3 @@
-export {};
+export * from './options.js';
+export * from './router.js';
+export * from './stats.js';

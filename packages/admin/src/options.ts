@@ -1,0 +1,75 @@
+import type { SearchIndex } from '@quarry/core';
+import type { CrawlQueue, IndexQueue } from '@quarry/queue';
+import type { Queue } from 'bullmq';
+
+/** What {@link createAdminRouter} needs; every tunable has its default in {@link ADMIN_DEFAULTS}. */
+export interface AdminRouterOptions {
+  /** The admin token (QUARRY_ADMIN_TOKEN), at least 16 characters; the area never opens without one. */
+  readonly token: string;
+  readonly crawl: CrawlQueue;
+  readonly index: IndexQueue;
+  readonly searchIndex: SearchIndex;
+  /** BullMQ queues shown by Bull Board at `/queues` (distributed mode); absent in embedded mode. */
+  readonly bullQueues?: readonly Queue[];
+  /** Bull Board without pause, retry, clean or remove buttons. @defaultValue false */
+  readonly bullBoardReadOnly?: boolean;
+  /** Lifetime of a login session cookie. @defaultValue 43200000 (12 hours) */
+  readonly sessionTtlMs?: number;
+  /** Failed logins (form or bearer) per client IP per window before 429. @defaultValue 10 */
+  readonly maxFailedLogins?: number;
+  /** Window of {@link maxFailedLogins}. @defaultValue 900000 (15 minutes) */
+  readonly failedLoginWindowMs?: number;
+  /** How long the stats may take before the dashboard answers 503. @defaultValue 5000 */
+  readonly statsTimeoutMs?: number;
+  /** How often the dashboard page polls the stats. @defaultValue 5000 */
+  readonly refreshIntervalMs?: number;
+  /** Called with backend errors behind a 503, so the caller can log them. @defaultValue ignore */
+  readonly onError?: (err: unknown) => void;
+}
+
+/** Defaults of every {@link AdminRouterOptions} tunable, in one place. */
+export const ADMIN_DEFAULTS = {
+  bullBoardReadOnly: false,
+  sessionTtlMs: 12 * 3_600_000,
+  maxFailedLogins: 10,
+  failedLoginWindowMs: 15 * 60_000,
+  statsTimeoutMs: 5000,
+  refreshIntervalMs: 5000,
+} as const;
+
+/** Shortest admin token accepted, matching QUARRY_ADMIN_TOKEN's validation in core's config. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** Options with every default applied. */
+export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, 'bullQueues'>> &
+  Pick<AdminRouterOptions, 'bullQueues'>;
+
+const ignore = (): void => {};
+
+/** Applies the defaults; throws for a missing or short token and for non-positive durations. */
+export function resolveAdminOptions(options: AdminRouterOptions): ResolvedAdminOptions {
+  if (typeof options.token !== 'string' || options.token.length < MIN_TOKEN_LENGTH) {
+    throw new RangeError(`the admin token must have at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  const resolved: ResolvedAdminOptions = {
+    ...options,
+    bullBoardReadOnly: options.bullBoardReadOnly ?? ADMIN_DEFAULTS.bullBoardReadOnly,
+    sessionTtlMs: options.sessionTtlMs ?? ADMIN_DEFAULTS.sessionTtlMs,
+    maxFailedLogins: options.maxFailedLogins ?? ADMIN_DEFAULTS.maxFailedLogins,
+    failedLoginWindowMs: options.failedLoginWindowMs ?? ADMIN_DEFAULTS.failedLoginWindowMs,
+    statsTimeoutMs: options.statsTimeoutMs ?? ADMIN_DEFAULTS.statsTimeoutMs,
+    refreshIntervalMs: options.refreshIntervalMs ?? ADMIN_DEFAULTS.refreshIntervalMs,
+    onError: options.onError ?? ignore,
+  };
+  for (const name of [
+    'sessionTtlMs',
+    'maxFailedLogins',
+    'failedLoginWindowMs',
+    'statsTimeoutMs',
+    'refreshIntervalMs',
+  ] as const) {
+    const value = resolved[name];
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  }
+  return resolved;
+}

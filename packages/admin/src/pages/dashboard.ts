@@ -1,0 +1,125 @@
+import type { Response } from 'express';
+import type { AdminStats } from '../stats.js';
+import { adminHeader, escapeHtml, sendPage } from './html.js';
+
+const CSS = `
+section { margin-bottom: 2rem; }
+h2 { font-size: 1rem; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
+.tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .75rem; }
+.tile { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: .9rem 1rem; }
+.tile .label { color: var(--muted); font-size: .85rem; }
+.tile .value { font-size: 1.6rem; font-variant-numeric: tabular-nums; font-weight: 600; }
+.tile.failed .value { color: var(--bad); }
+.tile.done .value { color: var(--ok); }
+table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); }
+th, td { text-align: left; padding: .45rem .75rem; border-bottom: 1px solid var(--line); }
+td.count { text-align: right; font-variant-numeric: tabular-nums; }
+#status { font-size: .85rem; }
+`;
+
+/** [stats path, label, tile class] of every tile, in page order; the path also names the element. */
+const TILES: readonly (readonly [string, string, string])[] = [
+  ['crawl.queued', 'Queued', ''],
+  ['crawl.inFlight', 'In flight', ''],
+  ['crawl.done', 'Done', 'done'],
+  ['crawl.skipped', 'Skipped', ''],
+  ['crawl.failed', 'Failed', 'failed'],
+  ['index.waiting', 'Waiting', ''],
+  ['index.active', 'Being indexed', ''],
+  ['index.failed', 'Failed', 'failed'],
+  ['documents', 'Documents indexed', 'done'],
+];
+
+function valueAt(stats: AdminStats | null, path: string): string {
+  let v: unknown = stats;
+  for (const key of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'number' ? v.toLocaleString('en-US') : '—';
+}
+
+function tiles(stats: AdminStats | null, prefix: string): string {
+  return TILES.filter(([path]) => path.startsWith(prefix))
+    .map(
+      ([path, label, cls]) =>
+        `<div class="tile ${cls}"><div class="label">${label}</div>` +
+        `<div class="value" data-stat="${path}">${valueAt(stats, path)}</div></div>`,
+    )
+    .join('');
+}
+
+function failureRows(stats: AdminStats | null): string {
+  const rows = stats?.crawl.topFailures ?? [];
+  if (rows.length === 0) return '<tr><td colspan="2" class="muted">No failures so far.</td></tr>';
+  return rows
+    .map(
+      (f) =>
+        `<tr><td><code>${escapeHtml(f.reason)}</code></td><td class="count">${f.count.toLocaleString('en-US')}</td></tr>`,
+    )
+    .join('');
+}
+
+// Runs in the browser: polls the stats and writes them with textContent only (reasons are data).
+const SCRIPT = `
+(() => {
+  const main = document.querySelector('main');
+  const url = main.dataset.statsUrl, loginUrl = main.dataset.loginUrl;
+  const every = Number(main.dataset.refreshMs);
+  const status = document.getElementById('status');
+  const fmt = (n) => typeof n === 'number' ? n.toLocaleString('en-US') : '—';
+  const at = (o, path) => path.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), o);
+  function render(s) {
+    for (const el of document.querySelectorAll('[data-stat]')) el.textContent = fmt(at(s, el.dataset.stat));
+    const body = document.getElementById('failures');
+    body.replaceChildren();
+    const top = s.crawl.topFailures || [];
+    if (top.length === 0) {
+      const td = document.createElement('td');
+      td.colSpan = 2; td.className = 'muted'; td.textContent = 'No failures so far.';
+      body.append(document.createElement('tr')); body.lastChild.append(td);
+    }
+    for (const f of top) {
+      const tr = document.createElement('tr'), reason = document.createElement('td'), code = document.createElement('code'), count = document.createElement('td');
+      code.textContent = f.reason; reason.append(code); count.className = 'count'; count.textContent = fmt(f.count);
+      tr.append(reason, count); body.append(tr);
+    }
+    status.className = 'muted'; status.textContent = 'Updated ' + new Date(s.at).toLocaleTimeString();
+  }
+  async function refresh() {
+    try {
+      const res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
+      if (res.status === 401) { location.assign(loginUrl); return; }
+      if (!res.ok) throw new Error((await res.json().catch(() => ({}))).detail || res.statusText);
+      render(await res.json());
+    } catch (err) {
+      status.className = 'error'; status.textContent = 'Could not refresh: ' + err.message;
+    }
+    setTimeout(refresh, every);
+  }
+  setTimeout(refresh, every);
+})();
+`;
+
+/** Sends Quarry's dashboard, filled with `stats` when they could be read, then refreshed by polling. */
+export function sendDashboard(
+  res: Response,
+  options: { baseUrl: string; stats: AdminStats | null; refreshIntervalMs: number },
+): void {
+  const { baseUrl, stats } = options;
+  const status = stats
+    ? `<p id="status" class="muted">Updated ${escapeHtml(stats.at)}</p>`
+    : `<p id="status" class="error">The backends did not answer; retrying.</p>`;
+  sendPage(res, {
+    title: 'Quarry admin',
+    css: CSS,
+    script: SCRIPT,
+    body:
+      adminHeader(baseUrl, 'dashboard') +
+      `<main data-stats-url="${escapeHtml(`${baseUrl}/api/stats`)}" data-login-url="${escapeHtml(`${baseUrl}/login`)}"` +
+      ` data-refresh-ms="${options.refreshIntervalMs}">${status}` +
+      `<section aria-labelledby="crawl-h"><h2 id="crawl-h">Crawl</h2><div class="tiles">${tiles(stats, 'crawl.')}</div></section>` +
+      `<section aria-labelledby="fail-h"><h2 id="fail-h">Most common failure reasons</h2>` +
+      `<table><thead><tr><th>Reason</th><th class="count">Pages</th></tr></thead><tbody id="failures">${failureRows(stats)}</tbody></table></section>` +
+      `<section aria-labelledby="index-h"><h2 id="index-h">Index queue</h2><div class="tiles">${tiles(stats, 'index.')}</div></section>` +
+      `<section aria-labelledby="docs-h"><h2 id="docs-h">Search index</h2><div class="tiles">${tiles(stats, 'documents')}</div></section>` +
+      `</main>`,
+  });
+}

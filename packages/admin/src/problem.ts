@@ -1,0 +1,19 @@
+import type { Response } from 'express';
+
+/** Problem kinds of the admin area; the ones the API documents link to its `/docs` entries. */
+const KINDS = {
+  unauthorized: { status: 401, title: 'Unauthorized', type: '/docs#problem-unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden', type: 'about:blank' },
+  'not-found': { status: 404, title: 'Not found', type: '/docs#problem-not-found' },
+  'rate-limited': { status: 429, title: 'Too many requests', type: '/docs#problem-rate-limited' },
+  'backend-unavailable': { status: 503, title: 'Service unavailable', type: '/docs#problem-backend-unavailable' },
+} as const;
+
+/** A problem kind the admin area answers with. */
+export type AdminProblemKind = keyof typeof KINDS;
+
+/** Sends an RFC 9457 problem (type, title, status, detail); `detail` must be safe to show a client. */
+export function sendProblem(res: Response, kind: AdminProblemKind, detail: string): void {
+  const { status, title, type } = KINDS[kind];
+  res.status(status).type('application/problem+json').send(JSON.stringify({ type, title, status, detail }));
+}

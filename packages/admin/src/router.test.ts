@@ -1,0 +1,285 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import type { AdminStats } from './stats.js';
+import { type AdminFixture, page, startAdminFixture, TOKEN } from './testing/fixture.js';
+
+/** The session cookie pair (`name=value`) from a login response. */
+function cookieOf(res: request.Response): string {
+  const set = res.headers['set-cookie'] as unknown as string[] | undefined;
+  const cookie = set?.find((c) => c.startsWith('quarry_admin_session='));
+  if (!cookie) throw new Error('no session cookie set');
+  return cookie.split(';')[0] ?? '';
+}
+
+async function login(fx: AdminFixture, next?: string): Promise<request.Response> {
+  return request(fx.server)
+    .post('/admin/login')
+    .set('Origin', fx.origin)
+    .type('form')
+    .send({ token: TOKEN, ...(next ? { next } : {}) });
+}
+
+function expectProblem(res: request.Response, status: number): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  const body = JSON.parse(res.text) as Record<string, unknown>;
+  expect(body).toEqual({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) });
+  expect(res.text).not.toContain(TOKEN);
+}
+
+describe('admin router', () => {
+  let fx: AdminFixture;
+  beforeAll(async () => {
+    fx = await startAdminFixture();
+  });
+  afterAll(async () => {
+    await fx.close();
+  });
+
+  describe('without credentials', () => {
+    it('redirects a page request to the login form, keeping where it was going', async () => {
+      const res = await request(fx.server).get('/admin/queues').set('Accept', 'text/html');
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/admin/login?next=%2Fadmin%2Fqueues');
+    });
+
+    it('answers JSON requests with a 401 problem', async () => {
+      const res = await request(fx.server).get('/admin/api/stats');
+      expectProblem(res, 401);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer /);
+      expectProblem(await request(fx.server).get('/admin/').set('Accept', 'application/json'), 401);
+    });
+
+    it('serves the login form to anyone', async () => {
+      const res = await request(fx.server).get('/admin/login?next=%2Fadmin%2Fqueues');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<form class="login" method="post" action="/admin/login">');
+      expect(res.text).toContain('value="/admin/queues"');
+      expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    });
+  });
+
+  describe('bearer token', () => {
+    it('refuses a wrong token with 401', async () => {
+      expectProblem(await request(fx.server).get('/admin/api/stats').set('Authorization', `Bearer ${TOKEN}x`), 401);
+      expectProblem(await request(fx.server).get('/admin/').set('Authorization', 'Basic abc'), 401);
+    });
+
+    it('accepts the admin token for the stats and the dashboard', async () => {
+      const stats = await request(fx.server).get('/admin/api/stats').set('Authorization', `Bearer ${TOKEN}`);
+      expect(stats.status).toBe(200);
+      expect(stats.headers['cache-control']).toBe('no-store');
+      const body = stats.body as AdminStats;
+      expect(body.crawl).toEqual(
+        expect.objectContaining({ queued: expect.any(Number), topFailures: expect.any(Array) }),
+      );
+      expect(body.index).toEqual({
+        waiting: expect.any(Number),
+        active: expect.any(Number),
+        failed: expect.any(Number),
+      });
+      expect(body.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      const dash = await request(fx.server).get('/admin/').set('Authorization', `Bearer ${TOKEN}`);
+      expect(dash.status).toBe(200);
+      expect(dash.text).toContain('Most common failure reasons');
+    });
+  });
+
+  describe('login form', () => {
+    it('sets an HttpOnly, SameSite=Strict cookie scoped to /admin that holds no token', async () => {
+      const res = await login(fx);
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/admin/');
+      const raw = (res.headers['set-cookie'] as unknown as string[])[0] ?? '';
+      expect(raw).toMatch(/HttpOnly/);
+      expect(raw).toMatch(/SameSite=Strict/);
+      expect(raw).toMatch(/Path=\/admin(;|$)/);
+      expect(raw).not.toContain(TOKEN);
+      expect(raw).not.toContain(encodeURIComponent(TOKEN));
+    });
+
+    it('lets the cookie open the dashboard, the stats and the queues page', async () => {
+      const cookie = cookieOf(await login(fx));
+      const dash = await request(fx.server).get('/admin/').set('Cookie', cookie).set('Accept', 'text/html');
+      expect(dash.status).toBe(200);
+      expect(dash.text).toContain('Documents indexed');
+      const stats = await request(fx.server).get('/admin/api/stats').set('Cookie', cookie);
+      expect(stats.status).toBe(200);
+      const queues = await request(fx.server).get('/admin/queues').set('Cookie', cookie);
+      expect(queues.status).toBe(200);
+      expect(queues.text).toContain('SQLite');
+      expect(queues.text).toContain('href="/admin/"');
+    });
+
+    it('returns to a requested admin page, never elsewhere', async () => {
+      expect((await login(fx, '/admin/queues')).headers.location).toBe('/admin/queues');
+      expect((await login(fx, '//evil.example/')).headers.location).toBe('/admin/');
+    });
+
+    it('refuses a wrong token with 401 and no cookie', async () => {
+      const res = await request(fx.server)
+        .post('/admin/login')
+        .set('Origin', fx.origin)
+        .type('form')
+        .send({ token: 'nope' });
+      expect(res.status).toBe(401);
+      expect(res.text).toContain('That is not the admin token.');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('refuses logins from other sites or without an Origin', async () => {
+      const cross = await request(fx.server)
+        .post('/admin/login')
+        .set('Origin', 'http://evil.example')
+        .type('form')
+        .send({ token: TOKEN });
+      expectProblem(cross, 403);
+      expect(cross.headers['set-cookie']).toBeUndefined();
+      expectProblem(await request(fx.server).post('/admin/login').type('form').send({ token: TOKEN }), 403);
+      const fetchSite = await request(fx.server)
+        .post('/admin/login')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .set('Origin', fx.origin)
+        .type('form')
+        .send({ token: TOKEN });
+      expectProblem(fetchSite, 403);
+    });
+
+    it('ignores a tampered cookie', async () => {
+      const cookie = cookieOf(await login(fx));
+      const tampered = `${cookie.slice(0, -2)}${cookie.endsWith('A') ? 'B' : 'A'}A`;
+      const res = await request(fx.server).get('/admin/').set('Cookie', tampered).set('Accept', 'text/html');
+      expect(res.status).toBe(303);
+    });
+
+    it('refuses cookie-authenticated state changes from another site', async () => {
+      const cookie = cookieOf(await login(fx));
+      const res = await request(fx.server)
+        .post('/admin/api/stats')
+        .set('Cookie', cookie)
+        .set('Origin', 'http://evil.example');
+      expectProblem(res, 403);
+    });
+
+    it('logs out: the cookie is cleared and no longer accepted', async () => {
+      const cookie = cookieOf(await login(fx));
+      const out = await request(fx.server).post('/admin/logout').set('Cookie', cookie).set('Origin', fx.origin);
+      expect(out.status).toBe(303);
+      expect(out.headers.location).toBe('/admin/login');
+      const cleared = (out.headers['set-cookie'] as unknown as string[])[0] ?? '';
+      expect(cleared).toMatch(/^quarry_admin_session=;/);
+      expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/);
+      expectProblem(await request(fx.server).get('/admin/api/stats').set('Cookie', cookie), 401);
+    });
+  });
+
+  it('answers unknown admin paths with a 404 problem, after authentication', async () => {
+    expectProblem(await request(fx.server).get('/admin/nope').set('Authorization', `Bearer ${TOKEN}`), 404);
+    expectProblem(await request(fx.server).get('/admin/nope').set('Accept', 'application/json'), 401);
+  });
+
+  it('reflects the real queue and index in the stats', async () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const before = (await request(fx.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+    const tasks = [1, 2, 3].map((n) => ({
+      url: `https://example.org/s${n}`,
+      depth: 0,
+      scope: 'example.org',
+      seed: 'https://example.org/',
+    }));
+    expect(await fx.queues.crawl.add(tasks)).toBe(3);
+    await fx.queues.index.push([page(1), page(2)]);
+    await fx.searchIndex.upsert([page(3), page(4), page(5)]);
+    const after = (await request(fx.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+    expect(after.crawl.queued).toBe(before.crawl.queued + 3);
+    expect(after.index.waiting).toBe(before.index.waiting + 2);
+    expect(after.documents).toBe(before.documents + 3);
+
+    // Crawl them: one fails, one is skipped, one is done; the counts and reasons follow.
+    const outcomes: Record<string, { status: 'done' | 'skipped' | 'failed'; reason?: string }> = {
+      'https://example.org/s1': { status: 'done' },
+      'https://example.org/s2': { status: 'skipped', reason: 'robots_disallowed' },
+      'https://example.org/s3': { status: 'failed', reason: 'too_large' },
+    };
+    const worker = fx.queues.crawl.work(async (task) => outcomes[task.url] ?? { status: 'done' }, { concurrency: 3 });
+    const deadline = Date.now() + 10_000;
+    while (!(await fx.queues.crawl.isIdle()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await worker.close();
+    const done = (await request(fx.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+    expect(done.crawl).toEqual(
+      expect.objectContaining({
+        queued: 0,
+        inFlight: 0,
+        done: before.crawl.done + 1,
+        skipped: before.crawl.skipped + 1,
+        failed: before.crawl.failed + 1,
+      }),
+    );
+    expect(done.crawl.topFailures).toEqual(expect.arrayContaining([{ reason: 'too_large', count: 1 }]));
+    const html = await request(fx.server).get('/admin/').set(auth);
+    expect(html.text).toContain('<code>too_large</code>');
+  });
+});
+
+describe('admin router limits and failures', () => {
+  it('rate limits failed logins per client', async () => {
+    const fx = await startAdminFixture({ maxFailedLogins: 3 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(
+          (await request(fx.server).post('/admin/login').set('Origin', fx.origin).type('form').send({ token: 'wrong' }))
+            .status,
+        ).toBe(401);
+      }
+      const limited = await request(fx.server)
+        .post('/admin/login')
+        .set('Origin', fx.origin)
+        .type('form')
+        .send({ token: TOKEN });
+      expect(limited.status).toBe(429);
+      expect(limited.headers['set-cookie']).toBeUndefined();
+      expectProblem(
+        await request(fx.server).get('/admin/api/stats').set('Authorization', 'Bearer wrong-token-guess'),
+        429,
+      );
+      // The right bearer token is not a failure, so it is not refused.
+      expect((await request(fx.server).get('/admin/api/stats').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(
+        200,
+      );
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it('answers 503 when a backend cannot serve, without its error', async () => {
+    const errors: unknown[] = [];
+    const fx = await startAdminFixture({ onError: (err) => errors.push(err) });
+    try {
+      await fx.searchIndex.close();
+      const res = await request(fx.server).get('/admin/api/stats').set('Authorization', `Bearer ${TOKEN}`);
+      expectProblem(res, 503);
+      expect(errors.length).toBe(1);
+      const dash = await request(fx.server).get('/admin/').set('Authorization', `Bearer ${TOKEN}`);
+      expect(dash.status).toBe(200);
+      expect(dash.text).toContain('The backends did not answer');
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it('refuses to build without a real token', async () => {
+    const { createAdminRouter } = await import('./router.js');
+    const fx = await startAdminFixture();
+    try {
+      const q = fx.queues;
+      expect(() =>
+        createAdminRouter({ token: '', crawl: q.crawl, index: q.index, searchIndex: fx.searchIndex }),
+      ).toThrow(RangeError);
+      expect(() =>
+        createAdminRouter({ token: 'short', crawl: q.crawl, index: q.index, searchIndex: fx.searchIndex }),
+      ).toThrow(RangeError);
+    } finally {
+      await fx.close();
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import express, { type Request, type Response, Router } from 'express';
+import { failedLoginLimiter, isSameOrigin, requireAdmin, SESSION_COOKIE, safeNext, sessionCookie } from './guard.js';
+import { type AdminRouterOptions, resolveAdminOptions } from './options.js';
+import { sendDashboard } from './pages/dashboard.js';
+import { sendLoginPage } from './pages/login.js';
+import { sendProblem } from './problem.js';
+import { bullBoardHandler, embeddedQueuesHandler } from './queues-board.js';
+import { SessionSigner, secretsEqual } from './session.js';
+import { type AdminStats, collectStats } from './stats.js';
+
+/** The login form body is one token and a path; anything larger is not a login. */
+const MAX_FORM_BYTES = 4096;
+
+/**
+ * The admin area, to mount at `/admin`: a login form (`/login`, `/logout`), Quarry's dashboard
+ * (`/`) polling `/api/stats`, and `/queues` (Bull Board over `bullQueues`, or a note in embedded
+ * mode). Everything but the login form needs `Authorization: Bearer <token>` or the session cookie
+ * the form sets (HttpOnly, SameSite=Strict, scoped to the mount path, holding an HMAC, never the token).
+ *
+ * @example app.use('/admin', createAdminRouter({ token, crawl: queues.crawl, index: queues.index, searchIndex }));
+ */
+export function createAdminRouter(options: AdminRouterOptions): Router {
+  const opts = resolveAdminOptions(options);
+  const sessions = new SessionSigner(opts.token, opts.sessionTtlMs);
+  const limiter = failedLoginLimiter(opts.maxFailedLogins, opts.failedLoginWindowMs);
+  const router = Router();
+
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+
+  router.get('/login', (req, res) => {
+    sendLoginPage(res, { baseUrl: req.baseUrl, next: safeNext(req.baseUrl, req.query.next) });
+  });
+
+  router.post(
+    '/login',
+    refuseCrossSite,
+    limiter,
+    express.urlencoded({ extended: false, limit: MAX_FORM_BYTES, parameterLimit: 4 }),
+    (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const next = safeNext(req.baseUrl, body.next);
+      if (typeof body.token !== 'string' || !secretsEqual(body.token, opts.token)) {
+        sendLoginPage(res, { baseUrl: req.baseUrl, next, message: 'That is not the admin token.', status: 401 });
+        return;
+      }
+      res.cookie(SESSION_COOKIE, sessions.issue(), {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: req.secure,
+        path: req.baseUrl || '/',
+        maxAge: sessions.ttlSecs * 1000,
+      });
+      res.redirect(303, next);
+    },
+  );
+
+  router.post('/logout', refuseCrossSite, (req, res) => {
+    sessions.revoke(sessionCookie(req));
+    res.clearCookie(SESSION_COOKIE, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: req.secure,
+      path: req.baseUrl || '/',
+    });
+    res.redirect(303, `${req.baseUrl}/login`);
+  });
+
+  router.use(requireAdmin(opts.token, sessions, limiter));
+
+  const readStats = async (): Promise<AdminStats | null> => {
+    try {
+      return await collectStats(opts, opts.statsTimeoutMs);
+    } catch (err) {
+      opts.onError(err);
+      return null;
+    }
+  };
+
+  router.get('/', async (req, res) => {
+    sendDashboard(res, { baseUrl: req.baseUrl, stats: await readStats(), refreshIntervalMs: opts.refreshIntervalMs });
+  });
+
+  router.get('/api/stats', async (_req, res) => {
+    const stats = await readStats();
+    if (stats) res.json(stats);
+    else sendProblem(res, 'backend-unavailable', 'The queue or the search index did not answer; try again shortly.');
+  });
+
+  const bullQueues = opts.bullQueues ?? [];
+  router.use(
+    '/queues',
+    bullQueues.length > 0 ? bullBoardHandler(bullQueues, opts.bullBoardReadOnly) : embeddedQueuesHandler(),
+  );
+
+  router.use((_req, res) => {
+    sendProblem(res, 'not-found', 'No such admin page.');
+  });
+  return router;
+}
+
+function refuseCrossSite(req: Request, res: Response, next: () => void): void {
+  if (isSameOrigin(req)) next();
+  else sendProblem(res, 'forbidden', 'Cross-site request refused.');
+}

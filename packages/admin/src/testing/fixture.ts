@@ -1,0 +1,79 @@
+// Test support (excluded from the build): a real admin router over real embedded backends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type PageDocument, pageIdForUrl } from '@quarry/core';
+import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { openSqliteQueues, type Queues } from '@quarry/queue';
+import express from 'express';
+import { type AdminRouterOptions, createAdminRouter } from '../index.js';
+
+/** The admin token of every fixture. */
+export const TOKEN = 'fixture-admin-token-0123456789abcdef';
+
+/** A running app with `/admin` mounted over SQLite queues and a SQLite search index. */
+export interface AdminFixture {
+  readonly app: express.Express;
+  readonly server: Server;
+  /** `http://127.0.0.1:<port>`, also the Origin our own pages send. */
+  readonly origin: string;
+  readonly queues: Queues;
+  readonly searchIndex: SqliteSearchIndex;
+  readonly dir: string;
+  close(): Promise<void>;
+}
+
+/** Starts a fixture on a free loopback port; extra router options override the defaults. */
+export async function startAdminFixture(
+  extra: Partial<Omit<AdminRouterOptions, 'crawl' | 'index' | 'searchIndex'>> = {},
+): Promise<AdminFixture> {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-admin-'));
+  const queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0, pollIntervalMs: 10 });
+  const searchIndex = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+  const app = express();
+  app.use(
+    '/admin',
+    createAdminRouter({ token: TOKEN, crawl: queues.crawl, index: queues.index, searchIndex, ...extra }),
+  );
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    server,
+    origin: `http://127.0.0.1:${port}`,
+    queues,
+    searchIndex,
+    dir,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queues.close();
+      await searchIndex.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small valid page document. */
+export function page(n: number): PageDocument {
+  const url = `https://example.org/page-${n}`;
+  return {
+    id: pageIdForUrl(url),
+    url,
+    title: `Page ${n}`,
+    body_text: `Body text of page number ${n} about quarries and stone.`,
+    lang: 'en',
+    author: null,
+    published_at: null,
+    crawled_at: '2026-01-01T00:00:00Z',
+    site_name: null,
+    has_llms_txt: false,
+    filetype: 'html',
+    domain: 'example.org',
+    word_count: 9,
+  };
+}
