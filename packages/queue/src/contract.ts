@@ -1,6 +1,6 @@
 import { describe } from '@jest/globals';
-import type { OpenQueues } from './contract/helpers.js';
 import { describeCrawlContract } from './contract/crawl-contract.js';
+import type { OpenQueues } from './contract/helpers.js';
 import { describeIndexContract } from './contract/index-contract.js';
 
 export type { OpenQueues } from './contract/helpers.js';

@@ -5,10 +5,13 @@ export async function settlesWithin(promise: Promise<unknown>, timeoutMs: number
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([promise.then(
-      () => true,
-      () => true,
-    ), timeout]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

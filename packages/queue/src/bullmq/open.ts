@@ -46,7 +46,10 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw new TypeError('prefix must be 1-64 letters, digits, _ . -');
   const owned = options.connection === undefined;
   // BullMQ workers block on Redis and need commands that never give up (maxRetriesPerRequest: null).
-  const redis = options.connection ?? new Redis(options.redisUrl ?? '', { maxRetriesPerRequest: null, lazyConnect: true });
+  const redis =
+    options.connection ?? new Redis(options.redisUrl ?? '', { maxRetriesPerRequest: null, lazyConnect: true });
+  // ioredis reconnects by itself; without a listener its errors would be printed as unhandled.
+  if (owned) redis.on('error', (err: unknown) => common.onError(err));
   try {
     await connect(redis, owned, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
   } catch (err) {

@@ -1,12 +1,16 @@
 import type { PageDocument } from '@quarry/core';
 import type { CommonQueueOptions } from '../options.js';
-import type { CrawlQueue, NewCrawlTask, Queues } from '../types.js';
+import type { CrawlHandler, CrawlOutcome, CrawlQueue, CrawlTask, NewCrawlTask, Queues } from '../types.js';
 
 /** Opens fresh, empty queues of one backend with the given options. */
 export type OpenQueues = (options: CommonQueueOptions) => Promise<Queues>;
 
 /** Polls `check` until it holds; fails with `what` after `timeoutMs`. */
-export async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -64,4 +68,12 @@ export class StartLog {
     for (let i = 1; i < times.length; i += 1) min = Math.min(min, (times[i] ?? 0) - (times[i - 1] ?? 0));
     return min;
   }
+}
+
+/** A handler that hands each task to `record` and reports it done (with `extra` in the outcome). */
+export function doneAfter(record: (task: CrawlTask) => void, extra: Partial<CrawlOutcome> = {}): CrawlHandler {
+  return async (task) => {
+    record(task);
+    return { status: 'done', ...extra };
+  };
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, expect, it } from '@jest/globals';
 import type { PageDocument } from '@quarry/core';
 import type { CommonQueueOptions } from '../options.js';
 import type { IndexWorker, Queues } from '../types.js';

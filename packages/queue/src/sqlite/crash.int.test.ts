@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { task, waitFor, waitIdle } from '../contract/helpers.js';
+import { doneAfter, task, waitFor, waitIdle } from '../contract/helpers.js';
 import type { CrawlTask } from '../types.js';
 import { openSqliteQueues } from './open.js';
 
@@ -38,7 +38,10 @@ describe('sqlite queue after SIGKILL', () => {
       expect(before.inFlight).toBeGreaterThanOrEqual(1);
       expect(before.done + before.inFlight + before.queued).toBe(10);
       const calls: CrawlTask[] = [];
-      const worker = queues.crawl.work(async (t) => (calls.push(t), { status: 'done' }), { concurrency: 4 });
+      const worker = queues.crawl.work(
+        doneAfter((t) => calls.push(t)),
+        { concurrency: 4 },
+      );
       await waitIdle(queues.crawl);
       await worker.close();
       expect(calls).toHaveLength(10 - before.done);

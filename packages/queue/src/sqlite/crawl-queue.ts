@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ResolvedCommonOptions } from '../options.js';
 import { checkOutcome, classifyError, retryDelayMs, safeReason } from '../policy.js';
-import { settlesWithin } from '../util.js';
 import type {
   CrawlHandler,
   CrawlQueue,
@@ -11,6 +10,7 @@ import type {
   CrawlWorkOptions,
   NewCrawlTask,
 } from '../types.js';
+import { settlesWithin } from '../util.js';
 import type { Frontier, Settlement } from './frontier.js';
 import { Wakeup } from './wakeup.js';
 
@@ -168,7 +168,12 @@ class SqliteCrawlWorker implements CrawlWorker {
     const now = Date.now();
     if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
       const delayMs = retryDelayMs(task.attempt, decision.hostBackoffMs, this.#settings);
-      return { kind: 'retry', notBefore: now + delayMs, reason: decision.code, hostBackoffUntil: now + decision.hostBackoffMs };
+      return {
+        kind: 'retry',
+        notBefore: now + delayMs,
+        reason: decision.code,
+        hostBackoffUntil: now + decision.hostBackoffMs,
+      };
     }
     // A final 429 still tells us the host is overloaded: its other tasks must wait too.
     const hostBackoffUntil = decision.hostBackoffMs > 0 ? now + decision.hostBackoffMs : 0;

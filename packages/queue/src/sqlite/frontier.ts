@@ -201,7 +201,13 @@ export class Frontier {
           backoffUntil = settlement.hostBackoffUntil;
         } else {
           // Aborted by close(): the try did not happen, so it does not count against maxAttempts.
-          changed = this.#stmts.settle.run({ ...common, state: 'queued', reason: null, notBefore: 0, refund: 1 }).changes;
+          changed = this.#stmts.settle.run({
+            ...common,
+            state: 'queued',
+            reason: null,
+            notBefore: 0,
+            refund: 1,
+          }).changes;
           requeued = 1;
         }
         if (changed > 0) {

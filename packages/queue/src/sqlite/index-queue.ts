@@ -160,13 +160,16 @@ class SqliteIndexWorker implements IndexWorker {
   }
 
   async #deliver(rows: Row[]): Promise<void> {
-    const heartbeat = setInterval(() => {
-      try {
-        this.#stmts.renew.run({ owner: this.#owner, leaseUntil: Date.now() + this.#settings.leaseMs });
-      } catch (err) {
-        this.#settings.onError(err);
-      }
-    }, Math.max(10, Math.floor(this.#settings.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        try {
+          this.#stmts.renew.run({ owner: this.#owner, leaseUntil: Date.now() + this.#settings.leaseMs });
+        } catch (err) {
+          this.#settings.onError(err);
+        }
+      },
+      Math.max(10, Math.floor(this.#settings.leaseMs / 3)),
+    );
     heartbeat.unref();
     let ok = true;
     try {

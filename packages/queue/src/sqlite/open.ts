@@ -33,7 +33,8 @@ export function openSqliteQueues(options: SqliteQueueOptions): Queues {
     leaseMs: options.leaseMs ?? DEFAULTS.leaseMs,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
   };
-  if (timing.leaseMs < 1 || timing.pollIntervalMs < 1) throw new RangeError('leaseMs and pollIntervalMs must be positive');
+  if (timing.leaseMs < 1 || timing.pollIntervalMs < 1)
+    throw new RangeError('leaseMs and pollIntervalMs must be positive');
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
   try {
@@ -42,7 +43,11 @@ export function openSqliteQueues(options: SqliteQueueOptions): Queues {
     db.close();
     throw err;
   }
-  const frontier = new Frontier(db, { ...timing, hostDelayMs: common.hostDelayMs, perHostConcurrency: common.perHostConcurrency });
+  const frontier = new Frontier(db, {
+    ...timing,
+    hostDelayMs: common.hostDelayMs,
+    perHostConcurrency: common.perHostConcurrency,
+  });
   const crawl = new SqliteCrawlQueue(frontier, common, timing);
   const index = new SqliteIndexQueue(db, common, timing);
   let closed: Promise<void> | undefined;
