@@ -25,7 +25,7 @@ export type NewCrawlTask = Omit<CrawlTask, 'attempt'> & {
 /** What a handler reports for a task it finished without throwing. */
 export interface CrawlOutcome {
   readonly status: 'done' | 'skipped' | 'failed';
-  /** Stable code (`robots_disallowed`, `too_large`), counted in `topFailures` for skipped and failed. */
+  /** Stable code (`robots_disallowed`, `too_large`); failed ones are counted in `topFailures`. */
   readonly reason?: string;
   /** Politeness delay to use for this host from now on (e.g. robots.txt Crawl-delay); only raises it. */
   readonly hostDelayMs?: number;
@@ -55,7 +55,7 @@ export interface CrawlStats {
   readonly done: number;
   readonly skipped: number;
   readonly failed: number;
-  /** Reasons of failed and skipped tasks, most frequent first (at most 10). */
+  /** Reasons of failed tasks, most frequent first (at most 10). */
   readonly topFailures: readonly { readonly reason: string; readonly count: number }[];
 }
 
@@ -70,6 +70,7 @@ export interface CrawlQueue {
   /**
    * Adds tasks. A URL ever added (queued, in flight, done, skipped or failed) is never added again;
    * `maxPagesInScope` is enforced atomically, also across processes. Resolves to how many were new.
+   * Throws a `TypeError` (adding nothing) when a URL is not an absolute http(s) URL.
    */
   add(tasks: readonly NewCrawlTask[]): Promise<number>;
   /**
