@@ -1,0 +1,92 @@
+import { describe, expect, it } from '@jest/globals';
+import { htmlToText } from './html-text.js';
+import { type ProviderHit, toSearchResults } from './results.js';
+import { request, term } from './test-server.fixture.js';
+
+const NOW = new Date('2026-06-01T12:00:00Z');
+const hit = (url: string, extra: Partial<ProviderHit> = {}): ProviderHit => ({ url, title: `T ${url}`, ...extra });
+
+describe('toSearchResults', () => {
+  it('builds complete external results with rank scores in (0, 1)', () => {
+    const results = toSearchResults(
+      [
+        hit('https://Example.com/a', {
+          title: 'A &amp; <b>B</b>',
+          description: 'x<br>y',
+          siteName: 'Ex',
+          lang: 'en-US',
+          date: '2026-05-01T10:00:00',
+        }),
+        hit('https://example.com/b'),
+      ],
+      request(term('a')),
+      NOW,
+    );
+    expect(results[0]).toEqual({
+      id: '',
+      url: 'https://example.com/a',
+      title: 'A & B',
+      snippet: 'x y',
+      domain: 'example.com',
+      site_name: 'Ex',
+      lang: 'en',
+      score: 0.5,
+      source: 'external',
+      has_llms_txt: false,
+      published_at: '2026-05-01T10:00:00Z',
+      crawled_at: '2026-05-01T10:00:00Z',
+    });
+    expect(results[1]).not.toHaveProperty('site_name');
+    expect(results[1]?.lang).toBe('und');
+    expect(results[1]?.published_at).toBeNull();
+    expect(results[1]?.crawled_at).toBe('2026-06-01T12:00:00Z');
+    expect(results[1]!.score).toBeLessThan(results[0]!.score);
+  });
+
+  it('skips unusable URLs and duplicates, and respects count', () => {
+    const hits = [
+      hit('javascript:alert(1)'),
+      hit('mailto:a@b.c'),
+      hit('https://user:pw@x.org/'),
+      hit(`https://x.org/${'a'.repeat(3000)}`),
+      hit('not a url'),
+      hit('https://x.org/p?utm_source=z'),
+      hit('https://X.org/p#frag'),
+      hit('https://y.org/'),
+      hit('https://z.org/'),
+    ];
+    expect(toSearchResults(hits, request(term('a')), NOW).map((r) => r.domain)).toEqual(['x.org', 'y.org', 'z.org']);
+    expect(toSearchResults(hits, request(term('a'), { count: 2 }), NOW)).toHaveLength(2);
+  });
+
+  it('keeps only the requested sites, language and time range', () => {
+    const hits = [
+      hit('https://docs.a.org/', { lang: 'en' }),
+      hit('https://b.org/'),
+      hit('https://a.org/fr', { lang: 'fr' }),
+      hit('https://a.org/old', { date: '2025-01-01T00:00:00Z' }),
+      hit('https://a.org/new', { date: '2026-05-30T00:00:00Z' }),
+    ];
+    const results = toSearchResults(hits, request(term('x'), { sites: ['a.org'], lang: 'en', timeRange: '7d' }), NOW);
+    expect(results.map((r) => r.url)).toEqual(['https://docs.a.org/', 'https://a.org/new']);
+    expect(results.every((r) => r.lang === 'en')).toBe(true);
+  });
+
+  it('ignores implausible dates', () => {
+    const [r] = toSearchResults([hit('https://a.org/', { date: '2 days ago' })], request(term('x')), NOW);
+    expect(r?.published_at).toBeNull();
+    const [future] = toSearchResults([hit('https://a.org/', { date: '2099-01-01' })], request(term('x')), NOW);
+    expect(future?.published_at).toBeNull();
+  });
+});
+
+describe('htmlToText', () => {
+  it('removes tags, scripts and entities and clips at a word boundary', () => {
+    expect(htmlToText('<script>alert(1)</script>Fish &lt;&amp;&gt; <strong>chips</strong>\u0007', 100)).toBe(
+      'Fish <&> chips',
+    );
+    const clipped = htmlToText('alpha beta gamma delta epsilon', 14);
+    expect(clipped).toBe('alpha beta…');
+    expect(clipped.length).toBeLessThanOrEqual(14);
+  });
+});
