@@ -1,0 +1,170 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { openBullmqQueues, type Queues } from '@quarry/queue';
+import { describeWithServer, findServerBinary, isServerRequired, type RedisServer, startRedis } from '@quarry/testkit';
+import { Queue } from 'bullmq';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { type AdminFixture, page as doc, startAdminFixture, TOKEN } from './testing/fixture.js';
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const shotsDir = mkdtempSync(join(tmpdir(), 'quarry-admin-shots-'));
+
+/** A page that may only reach loopback; anything else is aborted and remembered. */
+async function loopbackPage(browser: Browser, offHost: string[], consoleErrors: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await context.route('**/*', (route) => {
+    const host = new URL(route.request().url()).hostname;
+    if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]') return route.continue();
+    offHost.push(route.request().url());
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  return page;
+}
+
+async function logIn(page: Page, fx: AdminFixture, path = '/admin/'): Promise<void> {
+  await page.goto(`${fx.origin}${path}`);
+  // Unauthenticated: the browser lands on the login form.
+  expect(new URL(page.url()).pathname).toBe('/admin/login');
+  await page.getByLabel('Admin token').fill(TOKEN);
+  await Promise.all([page.waitForURL(`${fx.origin}${path}`), page.getByRole('button', { name: 'Log in' }).click()]);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const file = join(shotsDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(`admin screenshot: ${file}`);
+}
+
+describeWithServer('chromium', 'admin pages in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: findServerBinary('chromium') ?? '/usr/bin/chromium',
+      args: CHROMIUM_FLAGS,
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('logs in through the form; the dashboard shows live counts; the embedded queues page explains itself', async () => {
+    const fx = await startAdminFixture({ refreshIntervalMs: 200 });
+    const offHost: string[] = [];
+    const errors: string[] = [];
+    try {
+      const tasks = ['a', 'b'].map((p) => ({
+        url: `https://example.org/${p}`,
+        depth: 0,
+        scope: 'example.org',
+        seed: 'https://example.org/',
+      }));
+      await fx.queues.crawl.add(tasks);
+      await fx.searchIndex.upsert([doc(1)]);
+      const page = await loopbackPage(browser, offHost, errors);
+      await logIn(page, fx);
+
+      await expect(page.getByRole('heading', { name: 'Crawl' }).isVisible()).resolves.toBe(true);
+      const queued = page.locator('[data-stat="crawl.queued"]');
+      await expect(queued.textContent()).resolves.toBe('2');
+      await expect(page.locator('[data-stat="documents"]').textContent()).resolves.toBe('1');
+
+      // The page polls: new work shows up without a reload.
+      await fx.queues.crawl.add([
+        { url: 'https://example.org/c', depth: 0, scope: 'example.org', seed: 'https://example.org/' },
+      ]);
+      await fx.queues.index.push([doc(2), doc(3)]);
+      await page.waitForFunction(
+        () => document.querySelector('[data-stat="crawl.queued"]')?.textContent === '3',
+        null,
+        { timeout: 5000 },
+      );
+      await page.waitForFunction(
+        () => document.querySelector('[data-stat="index.waiting"]')?.textContent === '2',
+        null,
+        { timeout: 5000 },
+      );
+      await expect(page.locator('#status').textContent()).resolves.toMatch(/^Updated /);
+      await screenshot(page, 'dashboard');
+
+      await page.getByRole('link', { name: 'Queues' }).click();
+      await page.waitForURL(`${fx.origin}/admin/queues`);
+      await expect(page.getByText('SQLite tables').isVisible()).resolves.toBe(true);
+      await screenshot(page, 'queues-embedded');
+
+      await Promise.all([
+        page.waitForURL(`${fx.origin}/admin/login`),
+        page.getByRole('button', { name: 'Log out' }).click(),
+      ]);
+      await page.goto(`${fx.origin}/admin/`);
+      expect(new URL(page.url()).pathname).toBe('/admin/login');
+      expect(offHost).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await fx.close();
+    }
+  });
+
+  const haveRedis = findServerBinary('redis') !== null;
+  if (!haveRedis && !isServerRequired('redis'))
+    console.warn('skipping the Bull Board browser test: redis-server is not installed');
+  (haveRedis || isServerRequired('redis') ? it : it.skip)(
+    'shows Bull Board with the crawl queue after logging in',
+    async () => {
+      const redis: RedisServer = await startRedis();
+      let queues: Queues | undefined;
+      const bullQueues: Queue[] = [];
+      let fx: AdminFixture | undefined;
+      const offHost: string[] = [];
+      try {
+        queues = await openBullmqQueues({ redisUrl: redis.url, hostDelayMs: 0 });
+        const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null };
+        bullQueues.push(
+          new Queue('crawl', { connection, prefix: 'quarry' }),
+          new Queue('index', { connection, prefix: 'quarry' }),
+        );
+        await queues.crawl.add(
+          [1, 2, 3].map((n) => ({
+            url: `https://example.org/q${n}`,
+            depth: 0,
+            scope: 'example.org',
+            seed: 'https://example.org/',
+          })),
+        );
+        fx = await startAdminFixture({ bullQueues });
+        const errors: string[] = [];
+        const page = await loopbackPage(browser, offHost, errors);
+        await logIn(page, fx, '/admin/queues');
+        // The overview lists both queues, and the crawl queue's card counts the jobs really in Redis.
+        await page.getByText('3 Jobs').waitFor({ timeout: 15_000 });
+        await expect(page.getByText('crawl', { exact: true }).first().isVisible()).resolves.toBe(true);
+        await expect(page.getByText('index', { exact: true }).first().isVisible()).resolves.toBe(true);
+        await expect(page.title()).resolves.toBe('Quarry queues');
+        await screenshot(page, 'bull-board');
+        expect(offHost).toEqual([]);
+        // Bull Board's page links a Google web font; the CSP blocks it, which is the only complaint.
+        expect(errors.filter((e) => !e.includes('https://fonts.googleapis.com/'))).toEqual([]);
+      } finally {
+        await fx?.close();
+        await Promise.all(bullQueues.map((q) => q.close()));
+        await queues?.close();
+        await redis.stop();
+      }
+    },
+  );
+});
