@@ -6,9 +6,10 @@ import {
   type PageDocument,
   pageIdForUrl,
   toIsoUtc,
+  UNKNOWN_LANG,
 } from '@quarry/core';
 import { extractDocument, filetypeFromContentType, filetypeFromUrl } from '@quarry/documents';
-import { countWords, detectLanguage, type ExtractedPage } from '@quarry/extract';
+import { countWords, detectTextLanguage, type ExtractedPage } from '@quarry/extract';
 import {
   decodeHtml,
   type Fetcher,
@@ -179,7 +180,7 @@ function plainTextPage(text: string, url: string): PageText {
     body_text: text.trim(),
     author: null,
     published_at: null,
-    lang: detectLanguage(text),
+    lang: detectTextLanguage(text).lang ?? UNKNOWN_LANG,
     site_name: null,
   };
 }
@@ -191,7 +192,7 @@ async function documentPage(res: FetchResult, filetype: Exclude<Filetype, 'html'
     body_text: doc.text,
     author: doc.author,
     published_at: doc.published_at,
-    lang: detectLanguage(doc.text),
+    lang: detectTextLanguage(doc.text).lang ?? UNKNOWN_LANG,
     site_name: null,
   };
 }

@@ -41,7 +41,15 @@ export async function openIndex(config: QuarryConfig): Promise<SearchIndex> {
 export async function openKeyStore(config: QuarryConfig): Promise<KeyStore> {
   if (config.redisUrl) {
     const [{ Redis }, { RedisKeyStore }] = await Promise.all([import('ioredis'), import('@quarry/keys')]);
-    return new RedisKeyStore({ redis: new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) });
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+    const store = new RedisKeyStore({ redis });
+    // The store leaves the connection to its creator.
+    return Object.assign(Object.create(store) as KeyStore, {
+      close: async () => {
+        await store.close();
+        redis.disconnect();
+      },
+    });
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteKeyStore({ path: join(config.dataDir, DATA_LAYOUT.keys) });

@@ -42,8 +42,8 @@ describe('translateConjunction', () => {
       ],
       negatives: [],
     });
-    expect(tricky.q).toBe('oops "a b c"');
-    expect(tricky.q.split('"')).toHaveLength(3);
+    expect(tricky?.q).toBe('oops "a b c"');
+    expect(tricky?.q.split('"')).toHaveLength(3);
   });
 
   it('drops clauses without a letter or digit, and a conjunction left without positive clauses', () => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import type { QuarryConfig } from '@quarry/core';
-import { countWords, detectLanguage } from '@quarry/extract';
+import { type QuarryConfig, UNKNOWN_LANG } from '@quarry/core';
+import { countWords, detectTextLanguage } from '@quarry/extract';
 import { SingleBar } from 'cli-progress';
 import { openServices } from '../runtime.js';
 import { importJsonl } from './importer.js';
@@ -29,7 +29,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
       index: services.index,
       blobs: services.blobs,
       countWords,
-      detectLang: detectLanguage,
+      detectLang: (text) => detectTextLanguage(text).lang ?? UNKNOWN_LANG,
       onBadLine(line, reason) {
         if (shown++ < MAX_BAD_LINES_SHOWN) {
           // On a terminal, clear the progress bar's line first; it redraws on the next update.
