@@ -44,12 +44,16 @@ export async function openKeyStore(config: QuarryConfig): Promise<KeyStore> {
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
     const store = new RedisKeyStore({ redis });
     // The store leaves the connection to its creator.
-    return Object.assign(Object.create(store) as KeyStore, {
+    return {
+      create: (name, limitPerMin) => store.create(name, limitPerMin),
+      list: () => store.list(),
+      revoke: (id) => store.revoke(id),
+      verify: (key) => store.verify(key),
       close: async () => {
         await store.close();
         redis.disconnect();
       },
-    });
+    };
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteKeyStore({ path: join(config.dataDir, DATA_LAYOUT.keys) });
