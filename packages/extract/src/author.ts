@@ -17,7 +17,7 @@ const DATE_LIKE =
  * date, empty, longer than 100 characters or 12 words).
  */
 export function cleanAuthor(raw: string | null | undefined): string | null {
-  let text = squash(raw);
+  let text = squash(raw).slice(0, MAX_AUTHOR_CHARS * 5);
   for (let i = 0; i < 2; i++) text = text.replace(BYLINE_PREFIX, '').trim();
   text =
     text.split(

@@ -28,20 +28,58 @@ export interface ParsedDocument {
   close(): void;
 }
 
-/** Scripts (except JSON-LD), styles and comments: never text, often half of a page's bytes. */
-const SCRIPT = /<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script\s*>/gi;
-const STYLE = /<style\b[^>]*>[\s\S]*?<\/style\s*>/gi;
-const COMMENT = /<!--[\s\S]*?-->/g;
-/** Inline SVG: drawings, no text worth indexing, and often large. */
-const SVG = /<svg\b[\s\S]*?<\/svg\s*>/gi;
+/** Openings of what no extractor reads; attribute text is bounded so a stray `<script` stays linear. */
+const INERT_OPEN = /<(script|style|svg)\b([^>]{0,1000})>|<!--/gi;
+const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
+  script: /<\/script\s*>/gi,
+  style: /<\/style\s*>/gi,
+  svg: /<\/svg\s*>/gi,
+};
 
 /**
  * Drops what no extractor reads (scripts but JSON-LD, styles, comments, inline SVG) before
- * parsing, so the DOM is smaller. The HTML tokenizer ends a
- * script at the first `</script`, which is what the lazy pattern matches too.
+ * parsing, so the DOM is smaller. One forward scan, linear in the input whatever its shape (a
+ * regex with a lazy body would rescan to the end for every unclosed `<script`). Like the HTML
+ * tokenizer, an unclosed script, style or comment runs to the end of the document.
  */
 export function stripInert(html: string): string {
-  return html.replace(SCRIPT, '').replace(STYLE, '').replace(COMMENT, '').replace(SVG, '');
+  const open = new RegExp(INERT_OPEN.source, 'gi');
+  const unclosed = new Set<string>();
+  let out = '';
+  let kept = 0;
+  for (let m = open.exec(html); m !== null; m = open.exec(html)) {
+    const start = m.index;
+    let end: number;
+    if (m[0] === '<!--') {
+      const close = html.indexOf('-->', open.lastIndex);
+      end = close < 0 ? html.length : close + 3;
+    } else {
+      const tag = (m[1] ?? '').toLowerCase();
+      if (unclosed.has(tag)) continue;
+      const closeRe = INERT_CLOSE[tag] as RegExp;
+      closeRe.lastIndex = open.lastIndex;
+      const close = closeRe.exec(html);
+      if (tag === 'script' && /application\/ld\+json/i.test(m[2] ?? '')) {
+        // Keep JSON-LD whole, and do not look for comments or tags inside it.
+        if (close) open.lastIndex = close.index + close[0].length;
+        continue;
+      }
+      if (!close) {
+        // An unclosed <svg> is just an element; stop looking for its end.
+        if (tag === 'svg') {
+          unclosed.add(tag);
+          continue;
+        }
+        end = html.length;
+      } else {
+        end = close.index + close[0].length;
+      }
+    }
+    out += html.slice(kept, start);
+    kept = end;
+    open.lastIndex = end;
+  }
+  return out + html.slice(kept);
 }
 
 /**

@@ -27,7 +27,8 @@ const HTML_TAGS = /<(?:html|head|body)[\s>]|<\/(?:html|body)>/i;
 const ROBOTS_LINE =
   /^(?:user-agent|allow|disallow|crawl-delay|sitemap|host|noindex|clean-param|content-signal|request-rate|visit-time)\s*:/i;
 const HEADING = /^#{1,6}[ \t]+\S/;
-const MD_LINK = /\[[^\]\n]+\]\([^)\s]*\)/;
+// Bounded repeats keep the scan linear on hostile lines like `[[[[...`.
+const MD_LINK = /\[[^\]\n]{1,500}\]\([^)\s]{0,2000}\)/;
 const PARKED =
   /\bdomain(?: name)?\b[^.\n]{0,60}\bfor sale\b|\bbuy this domain\b|\bdomain (?:is )?parked\b|\bparked (?:free|domain|by)\b|\blaunching soon\b|\bcoming soon\b|\bunder construction\b|\blancio imminente\b|\bpr[oó]ximamente\b|\ben construcci[oó]n\b|\bbient[oô]t disponible\b|\bin k[uü]rze\b|\bem breve\b|\bbinnenkort\b|正在准备中|即将上线|敬请期待/i;
 const INJECTION = /\bignore (?:all )?(?:the )?(?:previous|prior|above) instructions\b/i;
