@@ -12,6 +12,8 @@ export interface FtsPlan {
   readonly crawledAfterMs: number | null;
   /** Plain texts of the positive clauses, for snippets. */
   readonly snippetTerms: readonly string[];
+  /** FTS5 expressions of the positive clauses, each on its own (ranking looks at them one by one). */
+  readonly positiveLeaves: readonly string[];
   /** True when the query can match nothing (no positive clause and no filter). */
   readonly empty: boolean;
 }
@@ -27,16 +29,21 @@ function quote(token: string): string {
 const TEXT_COLUMNS = '{title body site}';
 const TITLE_COLUMN = '{title}';
 
+/** Collects the positive leaves while translating: their text (snippets) and FTS5 form (ranking). */
+interface Sink {
+  readonly texts: string[];
+  readonly leaves: string[];
+}
+
 interface Translated {
   readonly expr: string;
   /** A single stop word, which an AND may drop while other words remain. */
   readonly stopWord: boolean;
 }
 
-function leaf(node: QueryNode & { type: 'term' | 'phrase' }, terms: string[]): Translated | null {
+function leaf(node: QueryNode & { type: 'term' | 'phrase' }, terms: Sink): Translated | null {
   const tokens = tokenize(node.text);
   if (tokens.length === 0) return null;
-  terms.push(node.text);
   let body: string;
   if (tokens.length === 1) body = quote(tokens[0]!);
   // A CJK word segments into several words that need not be adjacent in another context.
@@ -44,13 +51,15 @@ function leaf(node: QueryNode & { type: 'term' | 'phrase' }, terms: string[]): T
   // `re:invent`, `e-mail` and quoted phrases: the tokens in order, next to each other.
   else body = tokens.map(quote).join(' + ');
   const columns = node.field === 'title' ? TITLE_COLUMN : TEXT_COLUMNS;
+  terms.texts.push(node.text);
+  terms.leaves.push(`${columns} : ${body}`);
   return {
     expr: `${columns} : ${body}`,
     stopWord: node.type === 'term' && tokens.length === 1 && isStopWord(tokens[0]!),
   };
 }
 
-function translate(node: QueryNode, terms: string[]): Translated | null {
+function translate(node: QueryNode, terms: Sink): Translated | null {
   switch (node.type) {
     case 'term':
     case 'phrase':
@@ -76,13 +85,13 @@ function translate(node: QueryNode, terms: string[]): Translated | null {
 
 function translateAnd(
   children: readonly QueryNode[],
-  terms: string[],
+  terms: Sink,
 ): { positive: Translated | null; negative: string | null } {
   const positives: Translated[] = [];
   const negatives: Translated[] = [];
   for (const child of children) {
     if (child.type === 'not') {
-      const negated = translate(child.child, []);
+      const negated = translate(child.child, { texts: [], leaves: [] });
       if (negated) negatives.push(negated);
     } else {
       const translated = translate(child, terms);
@@ -122,12 +131,14 @@ function monthTokens(fromMs: number, toMs: number): string[] | null {
  * inject FTS5 syntax. `latestCrawledMs` (the newest page in the index) bounds the month tokens.
  */
 export function planFtsQuery(query: IndexQuery, latestCrawledMs: number): FtsPlan {
-  const snippetTerms: string[] = [];
+  const sink: Sink = { texts: [], leaves: [] };
+  const snippetTerms = sink.texts;
+  const positiveLeaves = sink.leaves;
   const root = query.query.root;
   let positive: Translated | null = null;
   let negative: string | null = null;
-  if (root?.type === 'and') ({ positive, negative } = translateAnd(root.children, snippetTerms));
-  else if (root) positive = translate(root, snippetTerms);
+  if (root?.type === 'and') ({ positive, negative } = translateAnd(root.children, sink));
+  else if (root) positive = translate(root, sink);
 
   const crawledAfterMs = query.crawledAfter === undefined ? null : Date.parse(query.crawledAfter);
   const filters = [
@@ -142,14 +153,14 @@ export function planFtsQuery(query: IndexQuery, latestCrawledMs: number): FtsPla
 
   const hasFilter = filters.length > 0 || crawledAfterMs !== null;
   if (positive === null && !hasFilter) {
-    return { match: null, hasText: false, crawledAfterMs, snippetTerms, empty: true };
+    return { match: null, hasText: false, crawledAfterMs, snippetTerms, positiveLeaves, empty: true };
   }
   const base = [positive?.expr ?? null, ...filters].filter((e) => e !== null);
   if (base.length === 0 && negative === null) {
-    return { match: null, hasText: false, crawledAfterMs, snippetTerms, empty: false };
+    return { match: null, hasText: false, crawledAfterMs, snippetTerms, positiveLeaves, empty: false };
   }
   if (base.length === 0) base.push(metaAny([META_ALL])!);
   const conjunction = base.length === 1 ? base[0]! : base.map((e) => `(${e})`).join(' AND ');
   const match = negative === null ? conjunction : `(${conjunction}) NOT ${negative}`;
-  return { match, hasText: positive !== null, crawledAfterMs, snippetTerms, empty: false };
+  return { match, hasText: positive !== null, crawledAfterMs, snippetTerms, positiveLeaves, empty: false };
 }

@@ -6,7 +6,7 @@ import { type FtsPlan, planFtsQuery } from './fts-query.js';
 /** Tuning of the search path; see `SqliteSearchIndexOptions` for what each promises. */
 export interface SearchTuning {
   readonly maxRankedCandidates: number;
-  readonly exactCountLimit: number;
+  readonly maxRankedPhraseDocs: number;
   readonly langPriorityBoost: number;
   readonly titleWeight: number;
   readonly siteNameWeight: number;
@@ -42,71 +42,108 @@ export class Searcher {
   }
 
   search(query: IndexQuery): IndexSearchResult {
-    const bounds = this.#stmt(
-      'SELECT max(crawled_ms) AS latest, min(rowid) AS low, max(rowid) AS high FROM pages',
-    ).get() as {
-      latest: number | null;
-      low: number | null;
-      high: number | null;
+    // Three single-aggregate queries: each is one index seek, a combined one scans the table.
+    const bounds: Bounds = {
+      latest: this.#value('SELECT max(crawled_ms) FROM pages'),
+      low: this.#value('SELECT min(rowid) FROM pages'),
+      high: this.#value('SELECT max(rowid) FROM pages'),
     };
-    if (bounds.latest === null) return EMPTY;
+    if (bounds.latest === null || bounds.low === null || bounds.high === null) return EMPTY;
     const plan = planFtsQuery(query, bounds.latest);
     if (plan.empty) return EMPTY;
-    const params = {
-      match: plan.match,
-      after: plan.crawledAfterMs,
-      boostLang: query.langPriority ?? null,
-      boost: this.#tuning.langPriorityBoost,
-      latest: bounds.latest,
-      candidates: Math.max(this.#tuning.maxRankedCandidates, query.offset + query.limit),
-      limit: query.limit,
-      offset: query.offset,
-      bound: this.#tuning.exactCountLimit,
-    };
-    const ranked = plan.hasText ? this.#rankedSql(plan, query) : this.#recentSql(plan);
-    const page = this.#stmt(ranked.page).all(params) as { r: number; score: number }[];
-    const counted = this.#stmt(ranked.count).get(params) as { n: number; edge: number | null };
-    const estimate = counted.n >= params.bound && counted.edge !== null;
-    const total = estimate ? extrapolate(counted.n, counted.edge!, ranked.span(bounds, plan)) : counted.n;
+    const limit = Math.max(this.#tuning.maxRankedCandidates, query.offset + query.limit);
+    const needLang = query.langPriority !== undefined;
+    const candidates = plan.hasText
+      ? this.#textCandidates(plan, limit, needLang)
+      : this.#recentCandidates(plan, bounds, limit);
+    const boostLang = query.langPriority;
+    const boost = this.#tuning.langPriorityBoost;
+    // The soft language boost is applied to every candidate before the page is cut, so pages agree.
+    const ranked = candidates
+      .map((c) => ({ r: c.r, score: c.s * (boostLang !== undefined && c.lang === boostLang ? boost : 1) }))
+      .sort((a, b) => b.score - a.score || b.r - a.r);
+    const edge = candidates.at(-1)?.k;
+    const estimate = candidates.length >= limit && edge !== undefined;
+    const span = plan.hasText
+      ? { low: bounds.low, high: bounds.high }
+      : { low: plan.crawledAfterMs ?? this.#earliestCrawledMs(), high: bounds.latest };
+    const total = estimate ? extrapolate(candidates.length, edge, span) : candidates.length;
+    const page = ranked.slice(query.offset, query.offset + query.limit);
     return { total, totalIsEstimate: estimate, hits: this.#hits(page, plan) };
   }
 
-  /** BM25 over the newest `maxRankedCandidates` matches; FTS5 drives, filters join outside it. */
-  #rankedSql(plan: FtsPlan, query: IndexQuery): RankedSql {
-    const { titleWeight, siteNameWeight } = this.#tuning;
-    const joinPages = plan.crawledAfterMs !== null || query.langPriority !== undefined;
-    const from = joinPages ? 'pages_fts CROSS JOIN pages AS p ON p.rowid = pages_fts.rowid' : 'pages_fts';
-    const where = `pages_fts MATCH @match${plan.crawledAfterMs !== null ? ' AND p.crawled_ms >= @after' : ''}`;
-    const bm25 = `bm25(pages_fts, ${titleWeight.toFixed(3)}, 1.0, ${siteNameWeight.toFixed(3)}, 0.0)`;
-    const candidates =
-      `SELECT pages_fts.rowid AS r, ${joinPages ? 'p.lang' : 'NULL'} AS lang, max(-${bm25}, 1e-9) AS s ` +
-      `FROM ${from} WHERE ${where} ORDER BY pages_fts.rowid DESC LIMIT @candidates`;
-    return {
-      page: pageSql(candidates),
-      count: `SELECT count(*) AS n, min(r) AS edge FROM (SELECT pages_fts.rowid AS r FROM ${from} WHERE ${where} ORDER BY pages_fts.rowid DESC LIMIT @bound)`,
-      span: (bounds) => ({ low: bounds.low ?? 0, high: bounds.high ?? 0 }),
-    };
+  /**
+   * Text queries: FTS5 yields the newest `limit` matches (filters joined outside it, no scoring),
+   * then only those are scored. FTS5's bm25() first counts every document of every phrase to get
+   * its IDF, which costs as much as the whole match list of a common word; so bm25() is asked only
+   * about phrases in fewer than `maxRankedPhraseDocs` pages, and common phrases add a title bonus.
+   */
+  #textCandidates(plan: FtsPlan, limit: number, needLang: boolean): Candidate[] {
+    const timed = plan.crawledAfterMs !== null;
+    const from = timed || needLang ? 'pages_fts CROSS JOIN pages AS p ON p.rowid = pages_fts.rowid' : 'pages_fts';
+    const sql =
+      `SELECT pages_fts.rowid AS r, pages_fts.rowid AS k, ${needLang ? 'p.lang' : 'NULL'} AS lang FROM ${from} ` +
+      `WHERE pages_fts MATCH @match${timed ? ' AND p.crawled_ms >= @after' : ''} ` +
+      'ORDER BY pages_fts.rowid DESC LIMIT @limit';
+    const rows = this.#stmt(sql).all({ match: plan.match, after: plan.crawledAfterMs, limit }) as Candidate[];
+    if (rows.length === 0) return rows;
+    const edge = rows.at(-1)!.k;
+    const rare: string[] = [];
+    const common: string[] = [];
+    for (const leaf of new Set(plan.positiveLeaves)) (this.#isCommon(leaf) ? common : rare).push(leaf);
+    const scores = new Map<number, number>();
+    if (rare.length > 0) {
+      const { titleWeight, siteNameWeight } = this.#tuning;
+      const bm25 = `bm25(pages_fts, ${titleWeight.toFixed(3)}, 1.0, ${siteNameWeight.toFixed(3)}, 0.0)`;
+      const scored = this.#stmt(
+        `SELECT rowid AS r, -${bm25} AS s FROM pages_fts WHERE pages_fts MATCH @rank AND rowid >= @edge`,
+      ).all({ rank: rare.map((leaf) => `(${leaf})`).join(' OR '), edge }) as { r: number; s: number }[];
+      for (const { r, s } of scored) scores.set(r, Math.max(0, s));
+    }
+    if (common.length > 0) {
+      const titled = this.#stmt('SELECT rowid FROM pages_fts WHERE pages_fts MATCH @title AND rowid >= @edge')
+        .pluck()
+        .all({ title: common.map((leaf) => `(${titleOnly(leaf)})`).join(' OR '), edge }) as number[];
+      for (const r of titled) scores.set(r, (scores.get(r) ?? 0) + COMMON_TITLE_BONUS);
+    }
+    return rows.map((row) => ({ ...row, s: (scores.get(row.r) ?? 0) + MIN_SCORE }));
   }
 
-  /** Filter-only queries: newest pages first, with a positive recency score. */
-  #recentSql(plan: FtsPlan): RankedSql {
+  /** Whether a phrase occurs in more than `maxRankedPhraseDocs` pages, judged on the newest pages. */
+  #isCommon(leaf: string): boolean {
+    const { maxRankedPhraseDocs } = this.#tuning;
+    const high = this.#value('SELECT max(rowid) FROM pages') ?? 0;
+    const low = this.#value('SELECT min(rowid) FROM pages') ?? 0;
+    const docs = high - low + 1;
+    if (docs <= maxRankedPhraseDocs) return false;
+    const sample = Math.min(docs, COMMON_SAMPLE_DOCS);
+    const hits = this.#stmt('SELECT count(*) FROM pages_fts WHERE pages_fts MATCH @leaf AND rowid > @from')
+      .pluck()
+      .get({ leaf, from: high - sample }) as number;
+    return (hits / sample) * docs > maxRankedPhraseDocs;
+  }
+
+  /** Filter-only queries: the newest pages first, with a positive recency score. */
+  #recentCandidates(plan: FtsPlan, bounds: Bounds, limit: number): Candidate[] {
     const conditions = [
       plan.match === null ? null : 'p.rowid IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH @match)',
       plan.crawledAfterMs === null ? null : 'p.crawled_ms >= @after',
     ].filter((c) => c !== null);
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const candidates =
-      `SELECT p.rowid AS r, p.lang AS lang, 1.0 / (1.0 + max(0, @latest - p.crawled_ms) / ${YEAR_MS}.0) AS s ` +
-      `FROM pages AS p ${where} ORDER BY p.crawled_ms DESC, p.rowid DESC LIMIT @candidates`;
-    return {
-      page: pageSql(candidates),
-      count: `SELECT count(*) AS n, min(c) AS edge FROM (SELECT p.crawled_ms AS c FROM pages AS p ${where} ORDER BY p.crawled_ms DESC LIMIT @bound)`,
-      span: (bounds, p) => ({ low: p.crawledAfterMs ?? this.#earliestCrawledMs(), high: bounds.latest ?? 0 }),
-    };
+    const sql =
+      `SELECT p.rowid AS r, p.crawled_ms AS k, p.lang AS lang, ` +
+      `1.0 / (1.0 + max(0, @latest - p.crawled_ms) / ${YEAR_MS}.0) AS s ` +
+      `FROM pages AS p ${where} ORDER BY p.crawled_ms DESC, p.rowid DESC LIMIT @limit`;
+    return this.#stmt(sql).all({
+      match: plan.match,
+      after: plan.crawledAfterMs,
+      latest: bounds.latest,
+      limit,
+    }) as Candidate[];
   }
 
   #earliestCrawledMs(): number {
-    return (this.#stmt('SELECT min(crawled_ms) AS v FROM pages').get() as { v: number | null }).v ?? 0;
+    return this.#value('SELECT min(crawled_ms) FROM pages') ?? 0;
   }
 
   #hits(page: readonly { r: number; score: number }[], plan: FtsPlan): IndexHit[] {
@@ -139,6 +176,10 @@ export class Searcher {
     });
   }
 
+  #value(sql: string): number | null {
+    return (this.#stmt(sql).raw().get() as [number | null])[0];
+  }
+
   #stmt(sql: string): Database.Statement {
     let statement = this.#statements.get(sql);
     if (!statement) {
@@ -149,25 +190,30 @@ export class Searcher {
   }
 }
 
-interface RankedSql {
-  readonly page: string;
-  readonly count: string;
-  /** The key range (rowid, or crawl time) the count walks from high to low when unbounded. */
-  readonly span: (
-    bounds: { latest: number | null; low: number | null; high: number | null },
-    plan: FtsPlan,
-  ) => {
-    low: number;
-    high: number;
-  };
+interface Bounds {
+  readonly latest: number | null;
+  readonly low: number | null;
+  readonly high: number | null;
 }
 
-/** The soft language boost is applied to every candidate before the page is cut, so pages agree. */
-function pageSql(candidates: string): string {
-  return (
-    'SELECT r, s * (CASE WHEN lang = @boostLang THEN @boost ELSE 1.0 END) AS score ' +
-    `FROM (${candidates}) ORDER BY score DESC, r DESC LIMIT @limit OFFSET @offset`
-  );
+interface Candidate {
+  readonly r: number;
+  /** The key candidates are taken in, descending: rowid, or crawl time for filter-only queries. */
+  readonly k: number;
+  readonly lang: string;
+  readonly s: number;
+}
+
+/** Pages sampled (the newest) to judge whether a phrase is common. */
+const COMMON_SAMPLE_DOCS = 2000;
+/** Score added when a common phrase is in the title (BM25 scores of rare words run from ~1 to ~20). */
+const COMMON_TITLE_BONUS = 1;
+/** Keeps every score positive. */
+const MIN_SCORE = 1e-6;
+
+/** `{title body site} : "x"` → `{title} : "x"`; title leaves stay as they are. */
+function titleOnly(leaf: string): string {
+  return leaf.replace(/^\{[a-z ]+\}/, '{title}');
 }
 
 /**

@@ -19,14 +19,20 @@ export interface SqliteSearchIndexOptions {
   /** SQLite page cache size. @defaultValue 262144 (256 MiB) */
   readonly cacheSizeKib?: number;
   /**
-   * How many matches (the most recently indexed ones) are scored with BM25 per query; FTS5 scores
-   * every match it is given, so this bounds the cost of very common words. Results, the
-   * `lang_priority` boost and pagination all work over this candidate set, and it is never
-   * smaller than offset + limit. @defaultValue 2000
+   * How many matches (the most recently indexed ones; for filter-only queries the most recently
+   * crawled) are scored per query. FTS5 computes BM25 for every match it is given, so this bounds
+   * the cost of very common words. Ranking, the `lang_priority` boost and pagination all work over
+   * this candidate set, so pages agree with each other; `total` is exact up to it and estimated
+   * beyond. Never smaller than offset + limit; the default covers the API's deepest page
+   * (offset 990 + limit 100). @defaultValue 1100
    */
   readonly maxRankedCandidates?: number;
-  /** `total` is exact up to this many matches and estimated beyond. @defaultValue 10000 */
-  readonly exactCountLimit?: number;
+  /**
+   * Phrases found in more pages than this are not scored with BM25 (whose IDF pass would walk all
+   * their pages on every query; their IDF is low anyway): they only add a bonus when in the title.
+   * @defaultValue 5000
+   */
+  readonly maxRankedPhraseDocs?: number;
   /** Body characters kept for snippets (the full text lives in the blob store). @defaultValue 8192 */
   readonly snippetSourceChars?: number;
   /** Score multiplier for pages in the `lang_priority` language. @defaultValue 1.25 */
@@ -40,8 +46,8 @@ export interface SqliteSearchIndexOptions {
 const DEFAULTS = {
   busyTimeoutMs: 5000,
   cacheSizeKib: 262_144,
-  maxRankedCandidates: 2000,
-  exactCountLimit: 10_000,
+  maxRankedCandidates: 1100,
+  maxRankedPhraseDocs: 5000,
   snippetSourceChars: 8192,
   langPriorityBoost: 1.25,
   titleWeight: 4,
@@ -62,11 +68,11 @@ interface PreparedPage {
  * analysed with `@quarry/text` on both the index and the query side, so Chinese and Japanese are
  * searched by words.
  *
- * `total` is exact up to `exactCountLimit` matches. Beyond it the count stops and the total is
- * extrapolated: matches are counted from the newest indexed page backwards, and the count is
- * divided by the share of the index (rowid range, or crawl-time range for filter-only queries)
- * walked before reaching the limit. That assumes matches are spread evenly over indexing order,
- * so it is an estimate (`totalIsEstimate: true`), never below the number actually counted.
+ * `total` is exact up to `maxRankedCandidates` matches. Beyond it the count stops and the total is
+ * extrapolated: candidates are taken from the newest indexed page backwards (by rowid; by crawl
+ * time for filter-only queries), and the count is divided by the share of that key range walked
+ * before the bound was reached. That assumes matches are spread evenly over indexing order, so it
+ * is an estimate (`totalIsEstimate: true`), never below the number actually counted.
  */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: Database.Database;

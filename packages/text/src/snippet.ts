@@ -19,7 +19,6 @@ const DEFAULT_MAX_CHARS = 320;
 const ELLIPSIS = '…';
 /** How much text before the first hit is shown, so the hit is read in context. */
 const LEAD_CHARS = 48;
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const SPACE = /\s/;
 
 interface Hit {
@@ -38,11 +37,21 @@ interface Hit {
 export function makeSnippet(text: string, clauses: readonly SnippetClause[], options: SnippetOptions = {}): string {
   const maxChars = Math.max(1, options.maxChars ?? DEFAULT_MAX_CHARS);
   const minChars = Math.min(options.minChars ?? DEFAULT_MIN_CHARS, maxChars);
-  const clean = text.replace(/\s+/g, ' ').trim();
-  if (clean.length <= maxChars) return clean;
-  const hits = findHits(clean, queryTokens(clauses));
+  if (text.length <= maxChars) return collapse(text).trim();
+  const hits = findHits(text, queryTokens(clauses));
   const first = bestWindowStart(hits, maxChars);
-  return cut(clean, first === null ? 0 : Math.max(0, first - LEAD_CHARS), minChars, maxChars);
+  const from = first === null ? 0 : Math.max(0, first - LEAD_CHARS);
+  // Whitespace is collapsed only around the window: on a whole page that costs more than the rest.
+  const sliceStart = Math.max(0, from - maxChars);
+  const sliceEnd = Math.min(text.length, from + 3 * maxChars);
+  const region = collapse(text.slice(sliceStart, sliceEnd));
+  const begin = collapse(text.slice(sliceStart, from)).length;
+  const snippet = cut(region, begin, minChars, maxChars, sliceStart > 0, sliceEnd < text.length);
+  return snippet.trim();
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ');
 }
 
 function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
@@ -51,22 +60,41 @@ function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
   return new Set(meaningful.length > 0 ? meaningful : all);
 }
 
+/** Characters whose folded form may differ from `toLowerCase` (accents, full-width, ligatures). */
+const NEEDS_FOLD = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff\uff00-\uffef]/g;
+
+/**
+ * Folds text for matching without changing its length, so a position in the folded text is the
+ * same position in the original: lower case, and letters with diacritics or full-width forms
+ * mapped to their base letter when that is one character (`é` → `e`, `Ａ` → `a`).
+ */
+function foldSameLength(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return text;
+  return lower.replace(NEEDS_FOLD, (char) => {
+    const folded = foldText(char);
+    return folded.length === 1 ? folded : char;
+  });
+}
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+/** Enough hits to choose a window; more would only cost time on very long texts. */
+const MAX_HITS_PER_TOKEN = 64;
+
 function findHits(text: string, tokens: Set<string>): Hit[] {
   if (tokens.size === 0) return [];
+  const folded = foldSameLength(text);
   const hits: Hit[] = [];
-  const cjkTokens = [...tokens].filter(hasCjk);
-  const folded = cjkTokens.length > 0 ? text.toLowerCase() : '';
-  // CJK words are found as substrings: the text around them is not segmented here, and a
-  // substring match is what a reader recognizes as the word anyway.
-  for (const token of cjkTokens) {
-    for (let at = folded.indexOf(token); at !== -1; at = folded.indexOf(token, at + token.length)) {
+  for (const token of tokens) {
+    // CJK words are found as substrings: the surrounding text is not segmented here.
+    const wholeWord = !hasCjk(token);
+    let found = 0;
+    for (let at = folded.indexOf(token); at !== -1 && found < MAX_HITS_PER_TOKEN; at = folded.indexOf(token, at + 1)) {
+      const end = at + token.length;
+      if (wholeWord && (WORD_CHAR.test(folded[at - 1] ?? ' ') || WORD_CHAR.test(folded[end] ?? ' '))) continue;
       hits.push({ start: at, token });
+      found++;
     }
-  }
-  for (const match of text.matchAll(WORD)) {
-    if (hasCjk(match[0])) continue;
-    const word = foldText(match[0]);
-    if (tokens.has(word)) hits.push({ start: match.index, token: word });
   }
   return hits.sort((a, b) => a.start - b.start);
 }
@@ -99,18 +127,19 @@ function bestWindowStart(hits: readonly Hit[], windowChars: number): number | nu
   return best;
 }
 
-function cut(text: string, from: number, minChars: number, maxChars: number): string {
+function cut(text: string, from: number, minChars: number, maxChars: number, before: boolean, after: boolean): string {
   let begin = from;
-  if (text.length - begin < maxChars - 1) {
+  if (!after && text.length - begin < maxChars - 1) {
     // Near the end of the text: start earlier so the snippet still fills maxChars, at the next word.
     begin = Math.max(0, text.length - (maxChars - 1));
     if (begin > 0) begin = wordStartAtOrAfter(text, begin, begin);
   } else if (begin > 0) {
     begin = wordStartAtOrAfter(text, begin, Math.max(0, begin - LEAD_CHARS));
   }
-  const lead = begin > 0 ? ELLIPSIS : '';
+  while (text[begin] === ' ') begin++;
+  const lead = begin > 0 || before ? ELLIPSIS : '';
   const budget = maxChars - lead.length;
-  if (text.length - begin <= budget) return lead + text.slice(begin);
+  if (!after && text.length - begin <= budget) return lead + text.slice(begin);
   let end = wordEndAtOrBefore(text, begin + budget - 1, begin + Math.max(1, minChars - lead.length - 1));
   if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
   return `${lead}${text.slice(begin, end).trimEnd()}${ELLIPSIS}`;

@@ -1,0 +1,345 @@
+// Search benchmark: builds a realistic corpus (real page text, Chinese news, IR collections and
+// generated text), imports it into the embedded SQLite index, then times a fixed query mix
+// in-process. Exports the corpus and the query mix so the HTTP benchmark can reuse them.
+// Run `npx tsc -b` first: it imports the built packages. `node bench/search.mjs [docs]`.
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { normalizeLang, pageIdForUrl, TIME_RANGES_MS, toIsoUtc } from '@quarry/core';
+import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { parseQuery } from '@quarry/query';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** Where the shared test data lives (pages, Chinese news, IR collections). */
+export const TESTDATA_DIR = join(HERE, '../../shared/testdata');
+
+const DAY_MS = 86_400_000;
+const SPAN_MS = 2 * 365 * DAY_MS;
+const BATCH_DOCS = 1000;
+const WARMUP_RUNS = 20;
+const MEASURED_RUNS = 200;
+
+/**
+ * The fixed query mix: one entry per shape, with HTTP-style parameters (`q`, `time_range`, `site`,
+ * `lang`, `lang_priority`). Words were picked from the corpus sources: rare (a technical term of
+ * one IR collection), very common, several, and so on.
+ */
+export const QUERY_MIX = [
+  { shape: 'rare word', params: { q: 'multiterm' } },
+  { shape: 'common word', params: { q: 'time' } },
+  { shape: 'several words', params: { q: 'information retrieval system' } },
+  { shape: 'phrase', params: { q: '"boundary layer"' } },
+  { shape: 'OR', params: { q: 'library OR museum' } },
+  { shape: 'exclusion', params: { q: 'flow -turbulent' } },
+  { shape: 'intitle', params: { q: 'intitle:heat' } },
+  { shape: 'site', params: { q: 'data site:news0.example.com' } },
+  { shape: 'time_range', params: { q: 'information', time_range: '30d' } },
+  { shape: 'lang_priority', params: { q: 'system', lang_priority: 'de' } },
+  { shape: 'Chinese', params: { q: '记者' } },
+  { shape: 'stop word only', params: { q: 'the' } },
+];
+
+/** Deterministic PRNG (mulberry32) so every run builds the same corpus. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function htmlToText(html) {
+  return html
+    .replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function paragraphs(text, minChars = 80) {
+  return text
+    .split(/(?<=[.!?。！？])\s*/u)
+    .reduce((acc, sentence) => {
+      const last = acc.at(-1);
+      if (last !== undefined && last.length < minChars) acc[acc.length - 1] = `${last} ${sentence}`;
+      else acc.push(sentence);
+      return acc;
+    }, [])
+    .filter((p) => p.length >= 20);
+}
+
+function readJsonl(file) {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l));
+}
+
+/** Loads the text pools once: Latin-script paragraphs by language, Chinese paragraphs, titles. */
+function loadSources() {
+  if (!existsSync(TESTDATA_DIR)) throw new Error(`test data not found at ${TESTDATA_DIR}`);
+  const byLang = new Map();
+  const titles = [];
+  const add = (lang, text) => {
+    if (!byLang.has(lang)) byLang.set(lang, []);
+    byLang.get(lang).push(...paragraphs(text));
+  };
+  const pagesDir = join(TESTDATA_DIR, 'readability-pages');
+  for (const name of readdirSync(pagesDir)) {
+    const file = join(pagesDir, name, 'expected.html');
+    if (!existsSync(file)) continue;
+    const meta = JSON.parse(readFileSync(join(pagesDir, name, 'expected-metadata.json'), 'utf8'));
+    add(normalizeLang(meta.lang) ?? 'en', htmlToText(readFileSync(file, 'utf8')));
+    if (meta.title) titles.push(meta.title);
+  }
+  const ir = [];
+  for (const collection of ['cranfield', 'cisi']) {
+    const file = join(TESTDATA_DIR, 'ir', collection, 'docs.jsonl');
+    if (!existsSync(file)) continue;
+    for (const doc of readJsonl(file)) {
+      ir.push(...paragraphs(doc.text ?? ''));
+      if (doc.title) titles.push(doc.title);
+    }
+  }
+  const zh = [];
+  const zhDir = join(TESTDATA_DIR, 'chinese-pages', 'original');
+  const gbk = new TextDecoder('gbk');
+  for (const name of readdirSync(zhDir)) {
+    const bytes = readFileSync(join(zhDir, name));
+    const head = bytes.subarray(0, 2048).toString('latin1');
+    const text = /charset=["']?utf-?8/i.test(head) ? bytes.toString('utf8') : gbk.decode(bytes);
+    zh.push(...paragraphs(htmlToText(text), 40).filter((p) => /[\u4e00-\u9fff]{8}/u.test(p)));
+  }
+  const vocabulary = zipfVocabulary([...(byLang.get('en') ?? []), ...ir]);
+  return { byLang, ir, zh, titles, vocabulary };
+}
+
+function zipfVocabulary(texts) {
+  const counts = new Map();
+  for (const text of texts) {
+    for (const word of text.toLowerCase().match(/[a-z]{3,}/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([w]) => w);
+}
+
+function pick(random, list) {
+  return list[Math.floor(random() * list.length)];
+}
+
+/** Word index from a Zipf-like distribution over the vocabulary (rank^-1). */
+function zipfWord(random, vocabulary) {
+  const rank = Math.floor(Math.exp(random() * Math.log(vocabulary.length)));
+  return vocabulary[Math.min(vocabulary.length - 1, rank)];
+}
+
+function generatedSentence(random, vocabulary) {
+  const words = Array.from({ length: 8 + Math.floor(random() * 14) }, () => zipfWord(random, vocabulary));
+  const sentence = words.join(' ');
+  return `${sentence[0].toUpperCase()}${sentence.slice(1)}.`;
+}
+
+/** English pages mix real page text (40%), IR abstracts (15%) and generated Zipf text (45%). */
+function paragraphFor(random, sources, lang, pool) {
+  if (lang !== 'en') return pick(random, pool);
+  const r = random();
+  if (r < 0.4) return pick(random, pool);
+  if (r < 0.55 && sources.ir.length > 0) return pick(random, sources.ir);
+  return generatedSentence(random, sources.vocabulary);
+}
+
+const LANG_WEIGHTS = [
+  ['en', 0.72],
+  ['de', 0.05],
+  ['fr', 0.05],
+  ['es', 0.04],
+  ['ja', 0.02],
+  ['zh', 0.1],
+  ['und', 0.02],
+];
+const FILETYPES = [
+  ['html', 0.9],
+  ['pdf', 0.04],
+  ['doc', 0.01],
+  ['docx', 0.01],
+  ['ppt', 0.01],
+  ['pptx', 0.01],
+  ['xls', 0.01],
+  ['xlsx', 0.01],
+];
+const EXTENSION = { html: '', pdf: '.pdf', doc: '.doc', docx: '.docx', ppt: '.ppt', pptx: '.pptx', xls: '.xls', xlsx: '.xlsx' };
+
+function weighted(random, table) {
+  let r = random();
+  for (const [value, weight] of table) {
+    r -= weight;
+    if (r <= 0) return value;
+  }
+  return table[0][0];
+}
+
+/** Hosts: 2,000 sites with Zipf-distributed sizes, some pages on subdomains. */
+function hostFor(random) {
+  const site = Math.min(1999, Math.floor(Math.exp(random() * Math.log(2000))) - 1);
+  const kind = ['news', 'blog', 'docs', 'shop', 'wiki'][site % 5];
+  const base = `${kind}${site}.example.${['com', 'org', 'net', 'de', 'cn'][site % 5]}`;
+  return random() < 0.2 ? `${pick(random, ['www', 'en', 'm', 'api'])}.${base}` : base;
+}
+
+/**
+ * Builds `n` realistic documents (a generator; same output on every run). Bodies are 2 to 20 KB of
+ * UTF-8 (log-uniform), ~10% Chinese; crawl times spread over the two years before `nowMs`, rising
+ * with the document number as a crawl would.
+ */
+export function* buildCorpus(n, { nowMs = Date.now(), seed = 42 } = {}) {
+  const random = rng(seed);
+  const sources = loadSources();
+  for (let i = 0; i < n; i++) {
+    let lang = weighted(random, LANG_WEIGHTS);
+    const chinese = lang === 'zh';
+    // Languages without real text in the test data are labelled as what their text is.
+    if (!chinese && !sources.byLang.has(lang)) lang = 'en';
+    const pool = chinese ? sources.zh : sources.byLang.get(lang);
+    const targetBytes = Math.round(2048 * Math.exp(random() * Math.log(10)));
+    const parts = [];
+    let bytes = 0;
+    while (bytes < targetBytes) {
+      const part = paragraphFor(random, sources, lang, pool);
+      parts.push(part);
+      bytes += Buffer.byteLength(part) + 1;
+    }
+    const title = chinese
+      ? pick(random, sources.zh).slice(0, 24)
+      : `${pick(random, sources.titles)} ${zipfWord(random, sources.vocabulary)}`.slice(0, 140);
+    const filetype = weighted(random, FILETYPES);
+    const host = hostFor(random);
+    const url = `https://${host}/p/${i}${EXTENSION[filetype]}`;
+    const crawledMs = nowMs - SPAN_MS + Math.floor((i / n) * SPAN_MS) - Math.floor(random() * 3 * DAY_MS);
+    const body = parts.join(chinese ? '' : ' ');
+    yield {
+      id: pageIdForUrl(url),
+      url,
+      title,
+      body_text: body,
+      lang,
+      author: null,
+      published_at: random() < 0.5 ? toIsoUtc(new Date(crawledMs - Math.floor(random() * 30 * DAY_MS))) : null,
+      crawled_at: toIsoUtc(new Date(crawledMs)),
+      site_name: random() < 0.5 ? `Site ${host.split('.').at(-2)}` : null,
+      has_llms_txt: random() < 0.1,
+      filetype,
+      domain: host,
+      word_count: chinese ? body.length : body.split(/\s+/).length,
+    };
+  }
+}
+
+/** Writes the corpus as JSONL (the `quarry import` format); resolves to the file path. */
+export async function writeCorpusJsonl(path, n, options = {}) {
+  const out = createWriteStream(path);
+  for (const doc of buildCorpus(n, options)) {
+    if (!out.write(`${JSON.stringify(doc)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+  }
+  await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
+  return path;
+}
+
+/** Turns HTTP-style parameters into the index query the API would build. */
+export function toIndexQuery(params, nowMs = Date.now()) {
+  const rangeMs = params.time_range ? TIME_RANGES_MS[params.time_range] : null;
+  return {
+    query: parseQuery(params.q),
+    ...(params.lang ? { lang: params.lang } : {}),
+    ...(params.site ? { site: params.site } : {}),
+    ...(params.lang_priority ? { langPriority: params.lang_priority } : {}),
+    ...(rangeMs ? { crawledAfter: toIsoUtc(new Date(nowMs - rangeMs)) } : {}),
+    limit: params.limit ?? 10,
+    offset: params.offset ?? 0,
+  };
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * Imports `docs` documents into a fresh SQLite index under `dir` (a temp dir by default, removed
+ * afterwards) and times the query mix. Resolves to `{ importDocsPerSec, rows }`.
+ */
+export async function runSearchBench({ docs = 100_000, dir, runs = MEASURED_RUNS, log = console.log } = {}) {
+  const workDir = dir ?? mkdtempSync(join(tmpdir(), 'quarry-bench-search-'));
+  const index = SqliteSearchIndex.open({ path: join(workDir, 'search.db') });
+  try {
+    const nowMs = Date.now();
+    let batch = [];
+    let importMs = 0;
+    let imported = 0;
+    const flush = async () => {
+      const started = performance.now();
+      await index.upsert(batch);
+      importMs += performance.now() - started;
+      imported += batch.length;
+      batch = [];
+      if (imported % 10_000 === 0) log(`  imported ${imported} (${Math.round(imported / (importMs / 1000))} docs/s)`);
+    };
+    for (const doc of buildCorpus(docs, { nowMs })) {
+      batch.push(doc);
+      if (batch.length === BATCH_DOCS) await flush();
+    }
+    if (batch.length > 0) await flush();
+    const importDocsPerSec = Math.round(imported / (importMs / 1000));
+    const rows = [];
+    for (const { shape, params } of QUERY_MIX) {
+      const query = toIndexQuery(params, nowMs);
+      let result;
+      for (let i = 0; i < WARMUP_RUNS; i++) result = await index.search(query);
+      const times = [];
+      for (let i = 0; i < runs; i++) {
+        const started = performance.now();
+        await index.search(query);
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      rows.push({
+        shape,
+        q: Object.entries(params)
+          .map(([k, v]) => (k === 'q' ? v : `${k}=${v}`))
+          .join(' '),
+        total: `${result.total}${result.totalIsEstimate ? '~' : ''}`,
+        p50_ms: percentile(times, 50).toFixed(2),
+        p95_ms: percentile(times, 95).toFixed(2),
+        p99_ms: percentile(times, 99).toFixed(2),
+      });
+    }
+    return { importDocsPerSec, docs: imported, rows };
+  } finally {
+    await index.close();
+    if (!dir) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Entry point for `npm run bench` (scripts/bench.js): the in-process part as a table. */
+export async function run() {
+  const result = await runSearchBench();
+  return {
+    title: `Search, in-process (SQLite FTS5, ${result.docs} docs, import ${result.importDocsPerSec} docs/s)`,
+    rows: result.rows,
+    notes: ['total with ~ is an estimate beyond the exact-count bound'],
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const docs = Number(process.argv[2] ?? 100_000);
+  const result = await runSearchBench({ docs });
+  console.log(`\nimport: ${result.importDocsPerSec} docs/s (${result.docs} docs)\n`);
+  console.table(result.rows);
+}
