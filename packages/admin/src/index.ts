@@ -1,3 +1,4 @@
-export * from './options.js';
-export * from './router.js';
-export * from './stats.js';
+export { SESSION_COOKIE } from './guard.js';
+export { ADMIN_DEFAULTS, type AdminRouterOptions, MIN_TOKEN_LENGTH } from './options.js';
+export { createAdminRouter } from './router.js';
+export { type AdminStats, collectStats, StatsTimeoutError } from './stats.js';

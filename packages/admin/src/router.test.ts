@@ -145,6 +145,22 @@ describe('admin router', () => {
       expectProblem(fetchSite, 403);
     });
 
+    it('refuses an oversized or malformed login body with a problem, no stack trace', async () => {
+      const big = await request(fx.server)
+        .post('/admin/login')
+        .set('Origin', fx.origin)
+        .type('form')
+        .send({ token: 'x'.repeat(10_000) });
+      expectProblem(big, 413);
+      const bad = await request(fx.server)
+        .post('/admin/login')
+        .set('Origin', fx.origin)
+        .set('Content-Type', 'application/x-www-form-urlencoded; charset=klingon')
+        .send('token=x');
+      expect([400, 415]).toContain(bad.status);
+      expect(bad.text).not.toMatch(/at .*\.(ts|js):\d+/);
+    });
+
     it('ignores a tampered cookie', async () => {
       const cookie = cookieOf(await login(fx));
       const tampered = `${cookie.slice(0, -2)}${cookie.endsWith('A') ? 'B' : 'A'}A`;

@@ -101,6 +101,16 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
   router.use((_req, res) => {
     sendProblem(res, 'not-found', 'No such admin page.');
   });
+  // Malformed or oversized bodies are the client's fault; anything else is logged, never shown.
+  router.use((err: unknown, _req: Request, res: Response, next: (err?: unknown) => void) => {
+    if (res.headersSent) return next(err);
+    const status = (err as { status?: unknown } | null)?.status;
+    if (status === 413) return sendProblem(res, 'too-large', 'The request body is too large.');
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return sendProblem(res, 'bad-request', 'The request is malformed.');
+    opts.onError(err);
+    sendProblem(res, 'internal-error', 'The admin pages failed; the error was logged.');
+  });
   return router;
 }
 
