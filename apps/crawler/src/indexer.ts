@@ -24,7 +24,7 @@ export function startIndexer(options: IndexerOptions): IndexWorker {
     async (docs) => {
       // Last version of an id in the batch wins, as it would across batches.
       const unique = [...new Map(docs.map((d) => [d.id, d])).values()];
-      await Promise.all(unique.map((doc) => blobs.put(doc)));
+      await blobs.putMany(unique);
       await index.upsert(unique);
       logger.debug({ count: unique.length }, 'indexed batch');
       options.onIndexed?.(unique);

@@ -5,6 +5,8 @@ import type { PageDocument, SearchResult } from './types.js';
 export interface BlobStore {
   /** Writes atomically: a reader sees the old document or the new one, never a torn file. */
   put(doc: PageDocument): Promise<void>;
+  /** Writes several documents (each atomically), with bounded parallelism. */
+  putMany(docs: readonly PageDocument[]): Promise<void>;
   get(id: string): Promise<PageDocument | null>;
   has(id: string): Promise<boolean>;
   delete(id: string): Promise<void>;

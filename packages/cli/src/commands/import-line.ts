@@ -15,10 +15,13 @@ import { z } from 'zod';
 /** Longest body_text accepted from an import line, in characters. */
 export const MAX_IMPORT_BODY_CHARS = 5_000_000;
 
+/** "is required" for a missing field, "must be a string" for a wrong type. */
+const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
+
 const lineSchema = z.object({
-  url: z.string().min(1, 'url must not be empty').max(2048, 'url is longer than 2048 characters'),
-  title: z.string().max(2000, 'title is longer than 2000 characters'),
-  body_text: z.string().min(1, 'body_text must not be empty').max(MAX_IMPORT_BODY_CHARS),
+  url: text().min(1, 'url must not be empty').max(2048, 'url is longer than 2048 characters'),
+  title: text().max(2000, 'title is longer than 2000 characters'),
+  body_text: text().min(1, 'body_text must not be empty').max(MAX_IMPORT_BODY_CHARS),
   lang: z.string().nullish(),
   published_at: z.union([z.string(), z.number()]).nullish(),
   author: z.string().max(500).nullish(),

@@ -41,16 +41,19 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
   let lineNumber = 0;
   let imported = 0;
   let failed = 0;
-  // Within one batch the last line for a URL wins, as it would across batches.
+  // Within one batch the last line for a URL wins, as it would across batches; `imported` counts
+  // valid lines either way.
   let batch = new Map<string, PageDocument>();
+  let linesInBatch = 0;
 
   const flush = async (): Promise<void> => {
     if (batch.size === 0) return;
     const docs = [...batch.values()];
     batch = new Map();
-    for (const doc of docs) await options.blobs.put(doc);
+    await options.blobs.putMany(docs);
     await options.index.upsert(docs);
-    imported += docs.length;
+    imported += linesInBatch;
+    linesInBatch = 0;
     options.onProgress?.({ bytesRead: stream.bytesRead, totalBytes, imported, failed });
   };
 
@@ -68,6 +71,7 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
       continue;
     }
     batch.set(result.doc.id, result.doc);
+    linesInBatch += 1;
     if (batch.size >= batchSize) await flush();
   }
   await flush();
