@@ -2,9 +2,18 @@
 // generated text), imports it into the embedded SQLite index, then times a fixed query mix
 // in-process. Exports the corpus and the query mix so the HTTP benchmark can reuse them.
 // Run `npx tsc -b` first: it imports the built packages. `node bench/search.mjs [docs]`.
-import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { normalizeLang, pageIdForUrl, TIME_RANGES_MS, toIsoUtc } from '@quarry/core';
 import { SqliteSearchIndex } from '@quarry/index-sqlite';
@@ -176,7 +185,16 @@ const FILETYPES = [
   ['xls', 0.01],
   ['xlsx', 0.01],
 ];
-const EXTENSION = { html: '', pdf: '.pdf', doc: '.doc', docx: '.docx', ppt: '.ppt', pptx: '.pptx', xls: '.xls', xlsx: '.xlsx' };
+const EXTENSION = {
+  html: '',
+  pdf: '.pdf',
+  doc: '.doc',
+  docx: '.docx',
+  ppt: '.ppt',
+  pptx: '.pptx',
+  xls: '.xls',
+  xlsx: '.xlsx',
+};
 
 function weighted(random, table) {
   let r = random();
@@ -272,30 +290,41 @@ function percentile(sorted, p) {
 }
 
 /**
- * Imports `docs` documents into a fresh SQLite index under `dir` (a temp dir by default, removed
- * afterwards) and times the query mix. Resolves to `{ importDocsPerSec, rows }`.
+ * Writes `docs` documents as JSONL under `dir` (a temp dir by default, removed afterwards), imports
+ * them into a fresh SQLite index (timed) and times the query mix. Resolves to `{ importDocsPerSec, rows }`.
  */
 export async function runSearchBench({ docs = 100_000, dir, runs = MEASURED_RUNS, log = console.log } = {}) {
   const workDir = dir ?? mkdtempSync(join(tmpdir(), 'quarry-bench-search-'));
+  const nowMs = Date.now();
+  const corpusFile = join(workDir, 'corpus.jsonl');
+  log(`  writing ${docs} documents to ${corpusFile}`);
+  await writeCorpusJsonl(corpusFile, docs, { nowMs });
   const index = SqliteSearchIndex.open({ path: join(workDir, 'search.db') });
   try {
-    const nowMs = Date.now();
-    let batch = [];
-    let importMs = 0;
+    // Timed like `quarry import`: read and parse JSONL, upsert in batches, two batches in flight so
+    // text analysis (worker threads) overlaps SQLite writes.
+    const started = performance.now();
     let imported = 0;
+    let batch = [];
+    const inflight = [];
     const flush = async () => {
-      const started = performance.now();
-      await index.upsert(batch);
-      importMs += performance.now() - started;
+      inflight.push(index.upsert(batch));
       imported += batch.length;
       batch = [];
-      if (imported % 10_000 === 0) log(`  imported ${imported} (${Math.round(imported / (importMs / 1000))} docs/s)`);
+      if (inflight.length >= 2) await inflight.shift();
+      if (imported % 10_000 === 0) {
+        log(`  imported ${imported} (${Math.round(imported / ((performance.now() - started) / 1000))} docs/s)`);
+      }
     };
-    for (const doc of buildCorpus(docs, { nowMs })) {
-      batch.push(doc);
+    const lines = createInterface({ input: createReadStream(corpusFile), crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) {
+      if (line === '') continue;
+      batch.push(JSON.parse(line));
       if (batch.length === BATCH_DOCS) await flush();
     }
     if (batch.length > 0) await flush();
+    await Promise.all(inflight);
+    const importMs = performance.now() - started;
     const importDocsPerSec = Math.round(imported / (importMs / 1000));
     const rows = [];
     for (const { shape, params } of QUERY_MIX) {
@@ -320,7 +349,7 @@ export async function runSearchBench({ docs = 100_000, dir, runs = MEASURED_RUNS
         p99_ms: percentile(times, 99).toFixed(2),
       });
     }
-    return { importDocsPerSec, docs: imported, rows };
+    return { importDocsPerSec, docs: imported, rows, loadAverage: loadavg()[0] };
   } finally {
     await index.close();
     if (!dir) rmSync(workDir, { recursive: true, force: true });
@@ -333,13 +362,18 @@ export async function run() {
   return {
     title: `Search, in-process (SQLite FTS5, ${result.docs} docs, import ${result.importDocsPerSec} docs/s)`,
     rows: result.rows,
-    notes: ['total with ~ is an estimate beyond the exact-count bound'],
+    notes: [
+      'total with ~ is an estimate beyond the exact-count bound',
+      `1-minute load average at the end: ${result.loadAverage.toFixed(1)}`,
+    ],
   };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const docs = Number(process.argv[2] ?? 100_000);
   const result = await runSearchBench({ docs });
-  console.log(`\nimport: ${result.importDocsPerSec} docs/s (${result.docs} docs)\n`);
+  console.log(
+    `\nimport: ${result.importDocsPerSec} docs/s (${result.docs} docs), load average ${result.loadAverage.toFixed(1)}\n`,
+  );
   console.table(result.rows);
 }

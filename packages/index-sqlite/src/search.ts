@@ -35,6 +35,7 @@ export class Searcher {
   readonly #db: Database.Database;
   readonly #tuning: SearchTuning;
   readonly #statements = new Map<string, Database.Statement>();
+  readonly #commonCache = new Map<string, { common: boolean; high: number }>();
 
   constructor(db: Database.Database, tuning: SearchTuning) {
     this.#db = db;
@@ -109,18 +110,26 @@ export class Searcher {
     return rows.map((row) => ({ ...row, s: (scores.get(row.r) ?? 0) + MIN_SCORE }));
   }
 
-  /** Whether a phrase occurs in more than `maxRankedPhraseDocs` pages, judged on the newest pages. */
+  /**
+   * Whether a phrase occurs in more than `maxRankedPhraseDocs` pages, judged on the newest pages.
+   * Answers are cached until the index grows by 1%: term statistics move slowly.
+   */
   #isCommon(leaf: string): boolean {
     const { maxRankedPhraseDocs } = this.#tuning;
     const high = this.#value('SELECT max(rowid) FROM pages') ?? 0;
     const low = this.#value('SELECT min(rowid) FROM pages') ?? 0;
     const docs = high - low + 1;
     if (docs <= maxRankedPhraseDocs) return false;
+    const cached = this.#commonCache.get(leaf);
+    if (cached && high - cached.high <= docs / 100) return cached.common;
     const sample = Math.min(docs, COMMON_SAMPLE_DOCS);
     const hits = this.#stmt('SELECT count(*) FROM pages_fts WHERE pages_fts MATCH @leaf AND rowid > @from')
       .pluck()
       .get({ leaf, from: high - sample }) as number;
-    return (hits / sample) * docs > maxRankedPhraseDocs;
+    const common = (hits / sample) * docs > maxRankedPhraseDocs;
+    if (this.#commonCache.size >= COMMON_CACHE_ENTRIES) this.#commonCache.clear();
+    this.#commonCache.set(leaf, { common, high });
+    return common;
   }
 
   /** Filter-only queries: the newest pages first, with a positive recency score. */
@@ -206,6 +215,8 @@ interface Candidate {
 
 /** Pages sampled (the newest) to judge whether a phrase is common. */
 const COMMON_SAMPLE_DOCS = 2000;
+/** Phrases whose commonness is remembered (the cache is dropped whole when full). */
+const COMMON_CACHE_ENTRIES = 4096;
 /** Score added when a common phrase is in the title (BM25 scores of rare words run from ~1 to ~20). */
 const COMMON_TITLE_BONUS = 1;
 /** Keeps every score positive. */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import {
   BackendUnavailableError,
   type IndexQuery,
@@ -6,7 +7,8 @@ import {
   type SearchIndex,
 } from '@quarry/core';
 import Database from 'better-sqlite3';
-import { metaTokens, toFtsText } from './fts-text.js';
+import { FtsTextPool } from './fts-pool.js';
+import { metaTokens } from './fts-text.js';
 import { initSchema, reverseHost } from './schema.js';
 import { Searcher } from './search.js';
 
@@ -33,6 +35,12 @@ export interface SqliteSearchIndexOptions {
    * @defaultValue 5000
    */
   readonly maxRankedPhraseDocs?: number;
+  /**
+   * Worker threads that prepare text for the index (CJK segmentation is CPU-heavy), so that a caller
+   * keeping two upserts in flight overlaps text analysis with SQLite writes. 0 analyses text on the
+   * calling thread. @defaultValue the number of CPUs minus one, between 1 and 4
+   */
+  readonly textThreads?: number;
   /** Body characters kept for snippets (the full text lives in the blob store). @defaultValue 8192 */
   readonly snippetSourceChars?: number;
   /** Score multiplier for pages in the `lang_priority` language. @defaultValue 1.25 */
@@ -48,6 +56,7 @@ const DEFAULTS = {
   cacheSizeKib: 262_144,
   maxRankedCandidates: 1100,
   maxRankedPhraseDocs: 5000,
+  textThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
   snippetSourceChars: 8192,
   langPriorityBoost: 1.25,
   titleWeight: 4,
@@ -62,6 +71,9 @@ interface PreparedPage {
   readonly site: string;
   readonly meta: string;
 }
+
+/** Documents per message to a text worker: small enough to spread a batch over the workers. */
+const TEXT_CHUNK_DOCS = 250;
 
 /**
  * The embedded search index: SQLite FTS5 through better-sqlite3 (WAL, synchronous=NORMAL). Text is
@@ -79,11 +91,15 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly #searcher: Searcher;
   readonly #snippetSourceChars: number;
   readonly #statements;
+  readonly #pool: FtsTextPool;
+  /** Writes run one after another; text preparation of later batches overlaps them. */
+  #writes: Promise<void> = Promise.resolve();
 
   private constructor(db: Database.Database, options: Required<Omit<SqliteSearchIndexOptions, 'path'>>) {
     this.#db = db;
     this.#snippetSourceChars = options.snippetSourceChars;
     this.#searcher = new Searcher(db, options);
+    this.#pool = new FtsTextPool(options.textThreads);
     this.#statements = {
       rowidOf: db.prepare('SELECT rowid FROM pages WHERE id = ?').pluck(),
       deletePage: db.prepare('DELETE FROM pages WHERE rowid = ?'),
@@ -111,18 +127,27 @@ export class SqliteSearchIndex implements SearchIndex {
     return new SqliteSearchIndex(db, settings);
   }
 
-  /** Inserts or replaces pages by id in one transaction; a replaced page gets a new rowid (newest). */
+  /**
+   * Inserts or replaces pages by id in one transaction; a replaced page gets a new rowid (newest).
+   * Text is prepared on worker threads as soon as this is called; writes keep call order.
+   */
   async upsert(docs: readonly PageDocument[]): Promise<void> {
     if (docs.length === 0) return;
-    const prepared = docs.map((doc) => this.#prepare(doc));
-    this.#write(prepared);
+    const prepared = this.#prepare(docs);
+    const write = this.#writes.then(async () => this.#write(await prepared));
+    this.#writes = write.catch(() => undefined);
+    return write;
   }
 
   async delete(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    this.#db.transaction(() => {
-      for (const id of ids) this.#remove(id);
-    })();
+    const remove = this.#writes.then(() =>
+      this.#db.transaction(() => {
+        for (const id of ids) this.#remove(id);
+      })(),
+    );
+    this.#writes = remove.catch(() => undefined);
+    return remove;
   }
 
   async search(query: IndexQuery): Promise<IndexSearchResult> {
@@ -146,19 +171,33 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
+    await this.#writes;
+    await this.#pool.close();
     if (this.#db.open) this.#db.close();
   }
 
-  #prepare(doc: PageDocument): PreparedPage {
-    const crawledMs = Date.parse(doc.crawled_at);
-    return {
-      doc,
-      crawledMs: Number.isNaN(crawledMs) ? 0 : crawledMs,
-      title: toFtsText(doc.title),
-      body: toFtsText(doc.body_text),
-      site: toFtsText(doc.site_name ?? ''),
-      meta: metaTokens({ lang: doc.lang, filetype: doc.filetype, domain: doc.domain, crawledMs }),
-    };
+  async #prepare(docs: readonly PageDocument[]): Promise<PreparedPage[]> {
+    const chunks: Promise<PreparedPage[]>[] = [];
+    for (let start = 0; start < docs.length; start += TEXT_CHUNK_DOCS) {
+      chunks.push(this.#prepareChunk(docs.slice(start, start + TEXT_CHUNK_DOCS)));
+    }
+    return (await Promise.all(chunks)).flat();
+  }
+
+  async #prepareChunk(docs: readonly PageDocument[]): Promise<PreparedPage[]> {
+    const texts = await this.#pool.run(docs.flatMap((doc) => [doc.title, doc.body_text, doc.site_name ?? '']));
+    return docs.map((doc, i) => {
+      const parsedMs = Date.parse(doc.crawled_at);
+      const crawledMs = Number.isNaN(parsedMs) ? 0 : parsedMs;
+      return {
+        doc,
+        crawledMs,
+        title: texts[3 * i]!,
+        body: texts[3 * i + 1]!,
+        site: texts[3 * i + 2]!,
+        meta: metaTokens({ lang: doc.lang, filetype: doc.filetype, domain: doc.domain, crawledMs }),
+      };
+    });
   }
 
   #write = (pages: readonly PreparedPage[]): void => {
