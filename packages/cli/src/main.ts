@@ -4,7 +4,7 @@ import { runCrawl, runStart, runStatus, runWorker } from './commands/crawl.js';
 import { runImport } from './commands/import.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
 import { announce, startApi, untilSignal } from './commands/serve.js';
-import { createLogger, openServices } from './runtime.js';
+import { createLogger, openQueues, openServices } from './runtime.js';
 
 /** Flags shared by commands that map onto configuration (flags > environment > defaults). */
 interface CommonFlags {
@@ -64,11 +64,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       const cfg = config(flags);
       const logger = createLogger(cfg);
       const services = await openServices(cfg);
-      const api = await startApi(services, logger);
+      const queues = await openQueues(cfg);
+      const api = await startApi(services, logger, { queues });
       announce(cfg, api.url);
       const signal = await untilSignal();
       logger.info({ signal }, 'shutting down');
       await api.close();
+      await queues.close();
       await services.close();
     });
 

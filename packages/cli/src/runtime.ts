@@ -4,6 +4,7 @@ import { FileBlobStore } from '@quarry/blobstore';
 import type { BlobStore, KeyStore, QuarryConfig, SearchIndex } from '@quarry/core';
 import { SqliteSearchIndex } from '@quarry/index-sqlite';
 import { SqliteKeyStore } from '@quarry/keys';
+import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
 import { type Logger, pino } from 'pino';
 
 /** Where each embedded store lives inside the data dir. */
@@ -57,6 +58,15 @@ export async function openKeyStore(config: QuarryConfig): Promise<KeyStore> {
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteKeyStore({ path: join(config.dataDir, DATA_LAYOUT.keys) });
+}
+
+/** Opens the queues for a configuration: BullMQ when REDIS_URL is set, else SQLite in the data dir. */
+export async function openQueues(config: QuarryConfig): Promise<Queues> {
+  if (config.redisUrl) {
+    return openBullmqQueues({ redisUrl: config.redisUrl, prefix: 'quarry', hostDelayMs: config.hostDelayMs });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return openSqliteQueues({ path: join(config.dataDir, DATA_LAYOUT.queue), hostDelayMs: config.hostDelayMs });
 }
 
 /** Opens index, blob store and key store. */

@@ -1,4 +1,5 @@
 import type { PageDocument } from '@quarry/core';
+import type { Queue } from 'bullmq';
 
 /** One URL to crawl, as a crawler worker receives it. */
 export interface CrawlTask {
@@ -120,5 +121,7 @@ export interface IndexQueue {
 export interface Queues {
   readonly crawl: CrawlQueue;
   readonly index: IndexQueue;
+  /** The underlying BullMQ queues (distributed backend only), for dashboards such as Bull Board. */
+  readonly bullQueues?: readonly Queue[];
   close(): Promise<void>;
 }

@@ -3,23 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
 import { Crawler, parseSeed, readSeedsFile, type Seed, startIndexer } from '@quarry/crawler';
-import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
-import { createLogger, DATA_LAYOUT, openServices } from '../runtime.js';
+import { createLogger, openQueues, openServices } from '../runtime.js';
 import { announce, startApi, untilSignal } from './serve.js';
 
 /** How often `crawl --wait` reports progress on a terminal, and off one. */
 const PROGRESS_TTY_MS = 1000;
 const PROGRESS_LOG_MS = 10_000;
-
-/** Opens the queues for a configuration: BullMQ when REDIS_URL is set, else SQLite in the data dir. */
-export async function openQueues(config: QuarryConfig): Promise<Queues> {
-  if (config.redisUrl) {
-    return openBullmqQueues({ redisUrl: config.redisUrl, prefix: 'quarry', hostDelayMs: config.hostDelayMs });
-  }
-  mkdirSync(config.dataDir, { recursive: true });
-  return openSqliteQueues({ path: join(config.dataDir, DATA_LAYOUT.queue), hostDelayMs: config.hostDelayMs });
-}
 
 async function loadSeeds(urls: readonly string[], file: string | undefined, defaults: Partial<Seed>): Promise<Seed[]> {
   const seeds = urls.map((u) => parseSeed(u, defaults));
@@ -74,7 +64,7 @@ export async function runStart(
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
   crawler.start();
   if (seeds.length > 0) logger.info({ added: await crawler.addSeeds(seeds) }, 'queued seeds');
-  const api = await startApi(services, logger, { urlSubmitter: submitterFor(crawler, logger) });
+  const api = await startApi(services, logger, { urlSubmitter: submitterFor(crawler, logger), queues });
   announce(config, api.url);
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');

@@ -1,6 +1,8 @@
+import { createAdminRouter } from '@quarry/admin';
 import { createApp, startServer } from '@quarry/api';
 import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
+import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import type { Services } from '../runtime.js';
 
@@ -13,9 +15,21 @@ export interface RunningApi {
 export async function startApi(
   services: Services,
   logger: Logger,
-  extras: { urlSubmitter?: UrlSubmitter; adminRouter?: Parameters<typeof createApp>[0]['adminRouter'] } = {},
+  extras: { urlSubmitter?: UrlSubmitter; queues?: Queues } = {},
 ): Promise<RunningApi> {
   const { config } = services;
+  // The dashboard exists only behind a token (QUARRY_ADMIN_TOKEN, or the one `quarry start` generated).
+  const adminRouter =
+    config.adminToken && extras.queues
+      ? createAdminRouter({
+          token: config.adminToken,
+          crawl: extras.queues.crawl,
+          index: extras.queues.index,
+          searchIndex: services.index,
+          ...(extras.queues.bullQueues ? { bullQueues: extras.queues.bullQueues } : {}),
+          onError: (err: unknown) => logger.warn({ err }, 'admin dashboard error'),
+        })
+      : undefined;
   const fallback = createFallbackSearcher({
     ...fallbackOptionsFromConfig(config),
     onError: (reason: string) => logger.warn({ provider: config.fallback.provider, reason }, 'fallback failed'),
@@ -30,7 +44,7 @@ export async function startApi(
     logger,
     ...(fallback ? { fallback } : {}),
     ...(extras.urlSubmitter ? { urlSubmitter: extras.urlSubmitter } : {}),
-    ...(extras.adminRouter ? { adminRouter: extras.adminRouter } : {}),
+    ...(adminRouter ? { adminRouter } : {}),
   });
   const server = await startServer(app, { port: config.port, host: config.host });
   const close = server.close.bind(server);

@@ -82,6 +82,11 @@ export class BullmqCrawlQueue implements CrawlQueue {
   readonly #redis: Redis;
   readonly #settings: BullmqCrawlSettings;
   readonly #queue: Queue<JobData>;
+
+  /** The BullMQ queue underneath (for dashboards). */
+  get bullQueue(): Queue<JobData> {
+    return this.#queue;
+  }
   readonly #workers = new Set<CrawlWorker>();
   readonly #keys: Keys;
 

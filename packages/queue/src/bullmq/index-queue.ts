@@ -23,6 +23,11 @@ export class BullmqIndexQueue implements IndexQueue {
   readonly #redis: Redis;
   readonly #settings: BullmqIndexSettings;
   readonly #queue: Queue<PageDocument>;
+
+  /** The BullMQ queue underneath (for dashboards). */
+  get bullQueue(): Queue<PageDocument> {
+    return this.#queue;
+  }
   readonly #workers = new Set<IndexWorker>();
 
   constructor(redis: Redis, settings: BullmqIndexSettings) {

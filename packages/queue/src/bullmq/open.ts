@@ -1,4 +1,5 @@
 import { BackendUnavailableError } from '@quarry/core';
+import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type CommonQueueOptions, DEFAULTS, resolveCommonOptions } from '../options.js';
 import type { Queues } from '../types.js';
@@ -72,6 +73,7 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
   return {
     crawl,
     index,
+    bullQueues: [crawl.bullQueue, index.bullQueue] as Queue[],
     close() {
       closed ??= (async () => {
         await Promise.all([crawl.close(), index.close()]);
