@@ -1,3 +1,5 @@
+const ESM_ONLY_DEPS_OF_CJS = ['@exodus/bytes', 'parse5', 'entities', '@asamuzakjp', '@csstools'];
+
 /**
  * One Jest config for every workspace. Tests run as native ESM (node --experimental-vm-modules,
  * see the `test` script) so ESM-only dependencies load as they are; @swc/jest strips types.
@@ -14,7 +16,14 @@ export default {
     '^@quarry/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
+  // jsdom (CommonJS) requires a few ESM-only packages, which Node 20 cannot require(): Jest
+  // compiles just those to CommonJS. (Outside Jest, Node loads jsdom as it is.)
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_DEPS_OF_CJS.join('|')})/)`],
   transform: {
+    [`^.+/node_modules/(${ESM_ONLY_DEPS_OF_CJS.join('|')})/.+\\.m?js$`]: [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
     '^.+\\.ts$': [
       '@swc/jest',
       {
