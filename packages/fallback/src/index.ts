@@ -1,7 +1,6 @@
 export * from './brave.js';
 export * from './circuit-breaker.js';
 export * from './html-text.js';
-export * from './merge.js';
 export * from './options.js';
 export * from './provider.js';
 export * from './results.js';
