@@ -66,7 +66,7 @@ export class Searcher {
     const edge = candidates.at(-1)?.k;
     const estimate = candidates.length >= limit && edge !== undefined;
     const span = plan.hasText
-      ? { low: bounds.low, high: bounds.high }
+      ? { low: this.#firstRowidCrawledAfter(plan.crawledAfterMs) ?? bounds.low, high: bounds.high }
       : { low: plan.crawledAfterMs ?? this.#earliestCrawledMs(), high: bounds.latest };
     const total = estimate ? extrapolate(candidates.length, edge, span) : candidates.length;
     const page = ranked.slice(query.offset, query.offset + query.limit);
@@ -149,6 +149,18 @@ export class Searcher {
       latest: bounds.latest,
       limit,
     }) as Candidate[];
+  }
+
+  /**
+   * With a crawl-time filter only the part of the index crawled since then can match; its start in
+   * rowid order is taken from the earliest page crawled in range (pages are indexed as crawled).
+   */
+  #firstRowidCrawledAfter(afterMs: number | null): number | null {
+    if (afterMs === null) return null;
+    const row = this.#stmt('SELECT rowid FROM pages WHERE crawled_ms >= ? ORDER BY crawled_ms LIMIT 1')
+      .raw()
+      .get(afterMs) as [number] | undefined;
+    return row?.[0] ?? null;
   }
 
   #earliestCrawledMs(): number {

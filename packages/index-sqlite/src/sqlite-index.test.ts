@@ -33,6 +33,22 @@ describe('SqliteSearchIndex bounds', () => {
     expect(rare.totalIsEstimate).toBe(false);
   });
 
+  it('estimates within the crawl-time range when a time filter applies', async () => {
+    const timed = SqliteSearchIndex.open({ path: ':memory:', maxRankedCandidates: 100 });
+    const dayMs = 86_400_000;
+    const now = Date.parse('2026-06-01T00:00:00Z');
+    // Indexed in crawl order, one page a day for 1000 days.
+    await timed.upsert(
+      pages(1000).map((page, i) => ({ ...page, crawled_at: new Date(now - (999 - i) * dayMs).toISOString() })),
+    );
+    const after = new Date(now - 299.5 * dayMs).toISOString();
+    const result = await timed.search({ query: parseQuery('widget'), crawledAfter: after, limit: 10, offset: 0 });
+    expect(result.totalIsEstimate).toBe(true);
+    expect(result.total).toBeGreaterThan(250);
+    expect(result.total).toBeLessThan(350);
+    await timed.close();
+  });
+
   it('serves the deepest page (offset 990, limit 100) and keeps pages disjoint', async () => {
     const deep = await index.search({ query: parseQuery('widget'), limit: 100, offset: 990 });
     expect(deep.hits).toHaveLength(100);
