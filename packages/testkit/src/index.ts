@@ -1,3 +1,4 @@
 export * from './pdf.js';
+export * from './redis.js';
 export * from './servers.js';
 export * from './site.js';

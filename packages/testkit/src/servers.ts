@@ -1,8 +1,5 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 /** Servers an integration suite may need; CI lists the ones it provides in QUARRY_REQUIRE_SERVERS. */
 export type ServerName = 'redis' | 'chromium';
@@ -24,31 +21,88 @@ export function findServerBinary(name: ServerName): string | null {
   return null;
 }
 
-/** Whether CI (QUARRY_REQUIRE_SERVERS) requires this server, making its absence a failure. */
-export function isServerRequired(name: ServerName): boolean {
+/**
+ * Whether CI (QUARRY_REQUIRE_SERVERS, a comma list such as `redis,chromium`) requires this
+ * server, making its absence a failure. Any name works, e.g. `meilisearch` for a server found by URL.
+ */
+export function isServerRequired(name: string): boolean {
   return (process.env.QUARRY_REQUIRE_SERVERS ?? '')
     .split(',')
-    .map((s) => s.trim())
-    .includes(name);
+    .map((s) => s.trim().toLowerCase())
+    .includes(name.toLowerCase());
+}
+
+/** What a suite needs from its environment, and whether it is there. */
+export interface ServerNeed {
+  /** The name QUARRY_REQUIRE_SERVERS uses for it (`redis`, `chromium`, `meilisearch`). */
+  readonly name: string;
+  readonly available: boolean;
+  /** Why it is missing, for the skip message and the failure (e.g. "MEILI_URL is not set"). */
+  readonly missing: string;
+}
+
+/** What to do with a suite or test given its need: run it, skip it, or fail because CI requires it. */
+export function verdictFor(need: ServerNeed): 'run' | 'skip' | 'fail' {
+  if (need.available) return 'run';
+  return isServerRequired(need.name) ? 'fail' : 'skip';
 }
 
 /**
- * `describe` for a suite that needs a server: runs it when the server's binary is present; else
+ * `describe` for a suite whose need is not a binary on PATH (a server found by URL, say): runs it
+ * when available; else skips it with a message, or, when QUARRY_REQUIRE_SERVERS names it, fails.
+ * A skipped suite keeps its real body, so the skip report shows every test it did not run.
+ */
+export function describeIfAvailable(need: ServerNeed, title: string, body: () => void): void {
+  // Jest's injected globals, so that this module also loads outside Jest (benchmarks use startRedis).
+  switch (verdictFor(need)) {
+    case 'run':
+      describe(title, body);
+      break;
+    case 'fail':
+      describe(title, () => {
+        it(`needs ${need.name} (required by QUARRY_REQUIRE_SERVERS)`, () => {
+          throw new Error(`${need.missing}, and QUARRY_REQUIRE_SERVERS requires ${need.name}`);
+        });
+      });
+      break;
+    case 'skip':
+      console.warn(`skipping "${title}": ${need.missing}`);
+      describe.skip(title, body);
+  }
+}
+
+function binaryNeed(name: ServerName): ServerNeed {
+  return { name, available: findServerBinary(name) !== null, missing: `${name} is not installed` };
+}
+
+/**
+ * `describe` for a suite that needs a server: runs it when the server's binary is on PATH; else
  * skips it with a message, or, when QUARRY_REQUIRE_SERVERS names the server, fails.
+ *
+ * @example describeWithServer('redis', 'RedisKeyStore', () => { ... startRedis() in beforeAll ... });
  */
 export function describeWithServer(name: ServerName, title: string, body: () => void): void {
-  // Jest's injected globals, so that this module also loads outside Jest (benchmarks use startRedis).
-  if (findServerBinary(name)) {
-    describe(title, body);
-  } else if (isServerRequired(name)) {
-    describe(title, () => {
-      it(`needs ${name} (required by QUARRY_REQUIRE_SERVERS)`, () => {
-        throw new Error(`${name} is not installed, and QUARRY_REQUIRE_SERVERS requires it`);
+  describeIfAvailable(binaryNeed(name), title, body);
+}
+
+/**
+ * `it` for one test that needs a second server inside a suite gated on another (a Redis test in a
+ * Chromium suite): the same run, skip-with-a-message or fail rule as {@link describeWithServer}.
+ */
+export function itWithServer(name: ServerName, title: string, fn: () => Promise<unknown>, timeoutMs?: number): void {
+  const need = binaryNeed(name);
+  switch (verdictFor(need)) {
+    case 'run':
+      it(title, fn, timeoutMs);
+      break;
+    case 'fail':
+      it(title, () => {
+        throw new Error(`${need.missing}, and QUARRY_REQUIRE_SERVERS requires ${name}`);
       });
-    });
-  } else {
-    console.warn(`skipping "${title}": ${name} is not installed`);
-    describe.skip(title, body);
+      break;
+    case 'skip':
+      console.warn(`skipping "${title}": ${need.missing}`);
+      it.skip(title, fn, timeoutMs);
   }
 }
 
@@ -64,76 +118,4 @@ export function freePort(): Promise<number> {
       );
     });
   });
-}
-
-/** A real redis-server on a free loopback port, in its own temp dir. */
-export interface RedisServer {
-  readonly url: string;
-  readonly port: number;
-  /** Stops the server (SIGTERM, so append-only files are flushed) and removes its dir unless kept. */
-  stop(options?: { keepData?: boolean }): Promise<void>;
-  /** Stops and starts again on the same port and data dir (persistence decides what survives). */
-  restart(): Promise<void>;
-}
-
-/** Starts redis-server; `appendOnly` turns persistence on (for restart tests). */
-export async function startRedis(options: { appendOnly?: boolean } = {}): Promise<RedisServer> {
-  const bin = findServerBinary('redis');
-  if (!bin) throw new Error('redis-server is not installed');
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'quarry-redis-'));
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--dir',
-    dir,
-    '--save',
-    '',
-    '--appendonly',
-    options.appendOnly ? 'yes' : 'no',
-    '--appendfsync',
-    'always',
-  ];
-  let child: ChildProcess = await launch(bin, args, port);
-  const stopChild = async (): Promise<void> => {
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    async stop(stopOptions = {}) {
-      await stopChild();
-      if (!stopOptions.keepData) rmSync(dir, { recursive: true, force: true });
-    },
-    async restart() {
-      await stopChild();
-      child = await launch(bin, args, port);
-    },
-  };
-}
-
-async function launch(bin: string, args: string[], port: number): Promise<ChildProcess> {
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start on ${port}: ${output}`)), 10_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited with ${code}: ${output}`));
-    });
-  });
-  child.stdout?.resume();
-  child.stderr?.resume();
-  return child;
 }

@@ -14,29 +14,57 @@ export interface Site {
   readonly port: number;
   /** Requests received per path (with query string). */
   readonly hits: Map<string, number>;
+  /** Paths of upgrade (WebSocket) requests, all refused by closing the connection. */
+  readonly upgrades: string[];
   close(): Promise<void>;
 }
 
-/** Serves `routes` (by path with query string) on `host` (any 127.0.0.0/8 address works on Linux). */
-export async function startSite(
-  routes: Readonly<Record<string, Route>>,
-  options: { host?: string; port?: number } = {},
-): Promise<Site> {
+/** Where and how a {@link startSite} site listens. */
+export interface SiteOptions {
+  /**
+   * Loopback address to listen on (any 127.0.0.0/8 address works on Linux).
+   * @defaultValue '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * Port to listen on; 0 lets the OS pick a free one.
+   * @defaultValue 0
+   */
+  port?: number;
+  /**
+   * Answers requests no route names (routing by pathname, say, or a handler a test swaps).
+   * @defaultValue a 404 HTML page
+   */
+  fallback?: Route;
+}
+
+const NOT_FOUND: Route = {
+  status: 404,
+  headers: { 'content-type': 'text/html' },
+  body: '<html><body><h1>Not found</h1></body></html>',
+};
+
+/** Serves `routes` (by path with query string) on a loopback address, counting every request. */
+export async function startSite(routes: Readonly<Record<string, Route>>, options: SiteOptions = {}): Promise<Site> {
   const host = options.host ?? '127.0.0.1';
+  const fallback = options.fallback ?? NOT_FOUND;
   const hits = new Map<string, number>();
+  const upgrades: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    const route = routes[path];
-    if (route === undefined) {
-      res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>Not found</h1></body></html>');
-    } else if (typeof route === 'function') {
+    const route = (Object.hasOwn(routes, path) ? routes[path] : undefined) ?? fallback;
+    if (typeof route === 'function') {
       route(req, res);
     } else {
       res.writeHead(route.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...route.headers });
       res.end(route.body ?? '');
     }
+  });
+  server.on('upgrade', (req, socket) => {
+    upgrades.push(req.url ?? '/');
+    socket.destroy();
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -49,6 +77,7 @@ export async function startSite(
     host,
     port,
     hits,
+    upgrades,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
