@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe } from '@jest/globals';
+import { afterAll, beforeAll } from '@jest/globals';
+import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
 import { describeQueueContract } from '../contract.js';
-import { redisAvailable, startRedis, type TestRedis } from '../testing/redis-server.js';
 import { openBullmqQueues } from './open.js';
 
-const d = redisAvailable() ? describe : describe.skip;
-
-d('bullmq backend', () => {
-  let redis: TestRedis;
+describeWithServer('redis', 'bullmq backend', () => {
+  let redis: RedisServer;
   let n = 0;
 
   beforeAll(async () => {

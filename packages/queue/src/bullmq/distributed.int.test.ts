@@ -1,13 +1,12 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
 import { Redis } from 'ioredis';
 import { task, waitFor, waitIdle } from '../contract/helpers.js';
-import { redisAvailable, startRedis, type TestRedis } from '../testing/redis-server.js';
 import { openBullmqQueues } from './open.js';
 
-const d = redisAvailable() ? describe : describe.skip;
 const register = fileURLToPath(new URL('../testing/register-ts.mjs', import.meta.url));
 const childScript = fileURLToPath(new URL('../testing/bullmq-worker-child.ts', import.meta.url));
 
@@ -32,8 +31,8 @@ function startChild(redisUrl: string, prefix: string, name: string): Child {
   return child;
 }
 
-d('bullmq across processes', () => {
-  let server: TestRedis;
+describeWithServer('redis', 'bullmq across processes', () => {
+  let server: RedisServer;
   let redis: Redis;
 
   beforeAll(async () => {
