@@ -3,21 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { openBullmqQueues, type Queues } from '@quarry/queue';
-import { describeWithServer, findServerBinary, isServerRequired, type RedisServer, startRedis } from '@quarry/testkit';
+import { CHROMIUM_FLAGS, findChromium } from '@quarry/render';
+import { describeWithServer, itWithServer, type RedisServer, startRedis } from '@quarry/testkit';
 import { Queue } from 'bullmq';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { type AdminFixture, page as doc, startAdminFixture, TOKEN } from './testing/fixture.js';
-
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const shotsDir = mkdtempSync(join(tmpdir(), 'quarry-admin-shots-'));
 
@@ -54,10 +44,10 @@ async function screenshot(page: Page, name: string): Promise<void> {
 describeWithServer('chromium', 'admin pages in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: findServerBinary('chromium') ?? '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
-    });
+    // The Chromium the product would drive (`quarry` finds it the same way), with its flags.
+    const executablePath = findChromium();
+    if (!executablePath) throw new Error('chromium is on PATH, but findChromium() finds none in its directories');
+    browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS] });
   });
   afterAll(async () => {
     await browser?.close();
@@ -120,51 +110,45 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
     }
   });
 
-  const haveRedis = findServerBinary('redis') !== null;
-  if (!haveRedis && !isServerRequired('redis'))
-    console.warn('skipping the Bull Board browser test: redis-server is not installed');
-  (haveRedis || isServerRequired('redis') ? it : it.skip)(
-    'shows Bull Board with the crawl queue after logging in',
-    async () => {
-      const redis: RedisServer = await startRedis();
-      let queues: Queues | undefined;
-      const bullQueues: Queue[] = [];
-      let fx: AdminFixture | undefined;
-      const offHost: string[] = [];
-      try {
-        queues = await openBullmqQueues({ redisUrl: redis.url, hostDelayMs: 0 });
-        const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null };
-        bullQueues.push(
-          new Queue('crawl', { connection, prefix: 'quarry' }),
-          new Queue('index', { connection, prefix: 'quarry' }),
-        );
-        await queues.crawl.add(
-          [1, 2, 3].map((n) => ({
-            url: `https://example.org/q${n}`,
-            depth: 0,
-            scope: 'example.org',
-            seed: 'https://example.org/',
-          })),
-        );
-        fx = await startAdminFixture({ bullQueues });
-        const errors: string[] = [];
-        const page = await loopbackPage(browser, offHost, errors);
-        await logIn(page, fx, '/admin/queues');
-        // The overview lists both queues, and the crawl queue's card counts the jobs really in Redis.
-        await page.getByText('3 Jobs').waitFor({ timeout: 15_000 });
-        await expect(page.getByText('crawl', { exact: true }).first().isVisible()).resolves.toBe(true);
-        await expect(page.getByText('index', { exact: true }).first().isVisible()).resolves.toBe(true);
-        await expect(page.title()).resolves.toBe('Quarry queues');
-        await screenshot(page, 'bull-board');
-        expect(offHost).toEqual([]);
-        // Bull Board's page links a Google web font; the CSP blocks it, which is the only complaint.
-        expect(errors.filter((e) => !e.includes('https://fonts.googleapis.com/'))).toEqual([]);
-      } finally {
-        await fx?.close();
-        await Promise.all(bullQueues.map((q) => q.close()));
-        await queues?.close();
-        await redis.stop();
-      }
-    },
-  );
+  itWithServer('redis', 'shows Bull Board with the crawl queue after logging in', async () => {
+    const redis: RedisServer = await startRedis();
+    let queues: Queues | undefined;
+    const bullQueues: Queue[] = [];
+    let fx: AdminFixture | undefined;
+    const offHost: string[] = [];
+    try {
+      queues = await openBullmqQueues({ redisUrl: redis.url, hostDelayMs: 0 });
+      const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null };
+      bullQueues.push(
+        new Queue('crawl', { connection, prefix: 'quarry' }),
+        new Queue('index', { connection, prefix: 'quarry' }),
+      );
+      await queues.crawl.add(
+        [1, 2, 3].map((n) => ({
+          url: `https://example.org/q${n}`,
+          depth: 0,
+          scope: 'example.org',
+          seed: 'https://example.org/',
+        })),
+      );
+      fx = await startAdminFixture({ bullQueues });
+      const errors: string[] = [];
+      const page = await loopbackPage(browser, offHost, errors);
+      await logIn(page, fx, '/admin/queues');
+      // The overview lists both queues, and the crawl queue's card counts the jobs really in Redis.
+      await page.getByText('3 Jobs').waitFor({ timeout: 15_000 });
+      await expect(page.getByText('crawl', { exact: true }).first().isVisible()).resolves.toBe(true);
+      await expect(page.getByText('index', { exact: true }).first().isVisible()).resolves.toBe(true);
+      await expect(page.title()).resolves.toBe('Quarry queues');
+      await screenshot(page, 'bull-board');
+      expect(offHost).toEqual([]);
+      // Bull Board's page links a Google web font; the CSP blocks it, which is the only complaint.
+      expect(errors.filter((e) => !e.includes('https://fonts.googleapis.com/'))).toEqual([]);
+    } finally {
+      await fx?.close();
+      await Promise.all(bullQueues.map((q) => q.close()));
+      await queues?.close();
+      await redis.stop();
+    }
+  });
 });
