@@ -1,61 +1,23 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { describeWithServer, type Route, type Site, startSite } from '@quarry/testkit';
 import { BrowserPool } from './browser-pool.js';
 import { findChromium } from './find-chromium.js';
 
-const executablePath = findChromium();
-const chromiumRequired = (process.env.QUARRY_REQUIRE_SERVERS ?? '')
-  .split(',')
-  .map((s) => s.trim())
-  .includes('chromium');
-if (!executablePath && !chromiumRequired) console.warn('render: no Chromium found; skipping the BrowserPool tests');
-const withChromium = executablePath || chromiumRequired ? describe : describe.skip;
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** A 127.0.0.1 server that records every request path and can run route handlers. */
-class TestServer {
-  readonly seen: string[] = [];
-  upgrades = 0;
-  readonly #server: Server;
-  readonly #routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
-
-  constructor() {
-    this.#server = createServer((req, res) => {
-      this.seen.push(req.url ?? '');
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const handler = this.#routes.get(path);
-      if (handler) handler(req, res);
-      else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    });
-    this.#server.on('upgrade', (_req, socket) => {
-      this.upgrades += 1;
-      socket.destroy();
-    });
-  }
-
-  on(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): this {
-    this.#routes.set(path, handler);
-    return this;
-  }
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-  }
-
-  get origin(): string {
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-  }
-
-  saw(path: string): boolean {
-    return this.seen.some((url) => url.startsWith(path));
-  }
-
-  async stop(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
+/** Routes by pathname, since the tests vary query strings (`/slow?i=3`); anything else is a 404. */
+function byPathname(handlers: Readonly<Record<string, Handler>>): Route {
+  return (req, res) => {
+    const handler = handlers[new URL(req.url ?? '/', 'http://x').pathname];
+    if (handler) handler(req, res);
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  };
 }
+
+/** Whether the site received a request whose path (with query) starts with `path`. */
+const saw = (site: Site, path: string): boolean => [...site.hits.keys()].some((url) => url.startsWith(path));
 
 const html = (body: string): string => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
 const send = (res: ServerResponse, type: string, body: string): void => {
@@ -88,18 +50,21 @@ function chromiumDescendants(): { pid: number; args: string }[] {
     .map(([pid, args]) => ({ pid, args }));
 }
 
-withChromium('BrowserPool (real Chromium)', () => {
-  const site = new TestServer();
-  const other = new TestServer();
+describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
+  // The product's own way of finding Chromium, so these tests drive what `quarry` would.
+  const executablePath = findChromium();
+  let site: Site;
+  let other: Site;
   let pool: BrowserPool;
   let activeSlow = 0;
   let maxActiveSlow = 0;
   const allowSite = async (url: string): Promise<boolean> => new URL(url).origin === site.origin;
 
   beforeAll(async () => {
-    if (!executablePath) throw new Error('QUARRY_REQUIRE_SERVERS names chromium, but no Chromium was found');
-    site
-      .on('/app', (_req, res) =>
+    if (!executablePath) throw new Error('chromium is on PATH, but findChromium() finds none in its directories');
+    other = await startSite({});
+    const handlers: Record<string, Handler> = {
+      '/app': (_req, res) =>
         send(
           res,
           'text/html',
@@ -115,11 +80,9 @@ withChromium('BrowserPool (real Chromium)', () => {
               });
             </script>`),
         ),
-      )
-      .on('/api/items', (_req, res) =>
+      '/api/items': (_req, res) =>
         send(res, 'application/json', JSON.stringify(['Quarry renders scripted pages', 'Second paragraph'])),
-      )
-      .on('/leaky', (_req, res) =>
+      '/leaky': (_req, res) =>
         send(
           res,
           'text/html',
@@ -133,28 +96,27 @@ withChromium('BrowserPool (real Chromium)', () => {
               fetch('/api/items').then(() => { document.body.dataset.done = 'yes'; });
             </script>`),
         ),
-      )
-      .on('/pixel.png', (_req, res) => send(res, 'image/png', 'x'))
-      .on('/style.css', (_req, res) => send(res, 'text/css', 'p{}'))
-      .on('/bounce', (_req, res) => res.writeHead(302, { location: `${other.origin}/redirected` }).end())
-      .on('/hang', (_req, res) => {
+      '/pixel.png': (_req, res) => send(res, 'image/png', 'x'),
+      '/style.css': (_req, res) => send(res, 'text/css', 'p{}'),
+      '/bounce': (_req, res) => res.writeHead(302, { location: `${other.origin}/redirected` }).end(),
+      '/hang': (_req, res) => {
         // Headers and a start, then nothing: `load` never fires.
         res.writeHead(200, { 'content-type': 'text/html' });
         res.write('<!doctype html><html><body><p>partial');
-      })
-      .on('/slow', (_req, res) => {
+      },
+      '/slow': (_req, res) => {
         activeSlow += 1;
         maxActiveSlow = Math.max(maxActiveSlow, activeSlow);
         setTimeout(() => {
           activeSlow -= 1;
           send(res, 'text/html', html('<p>slow page</p>'));
         }, 300);
-      })
-      .on('/spin', (_req, res) =>
+      },
+      '/spin': (_req, res) =>
         send(res, 'text/html', html('<p>spinning</p><script>setTimeout(() => { for (;;) {} }, 0);</script>')),
-      )
-      .on('/big', (_req, res) => send(res, 'text/html', html(`<p>${'é'.repeat(50_000)}</p>`)));
-    await Promise.all([site.start(), other.start()]);
+      '/big': (_req, res) => send(res, 'text/html', html(`<p>${'é'.repeat(50_000)}</p>`)),
+    };
+    site = await startSite({}, { fallback: byPathname(handlers) });
     pool = await BrowserPool.launch({
       executablePath,
       maxPages: 2,
@@ -165,7 +127,7 @@ withChromium('BrowserPool (real Chromium)', () => {
 
   afterAll(async () => {
     await pool?.close();
-    await Promise.all([site.stop(), other.stop()]);
+    await Promise.all([site?.close(), other?.close()]);
   });
 
   it('returns the HTML a script built from fetched JSON', async () => {
@@ -179,11 +141,11 @@ withChromium('BrowserPool (real Chromium)', () => {
   it('blocks images, stylesheets, other hosts, redirects to them and WebSockets', async () => {
     const result = await pool.render(`${site.origin}/leaky`, { allowRequest: allowSite });
     expect(result.html).toContain('data-done="yes"');
-    expect(site.saw('/leaky')).toBe(true);
-    expect(site.saw('/pixel.png')).toBe(false);
-    expect(site.saw('/style.css')).toBe(false);
-    expect(other.seen).toEqual([]);
-    expect(other.upgrades).toBe(0);
+    expect(saw(site, '/leaky')).toBe(true);
+    expect(saw(site, '/pixel.png')).toBe(false);
+    expect(saw(site, '/style.css')).toBe(false);
+    expect([...other.hits.keys()]).toEqual([]);
+    expect(other.upgrades).toEqual([]);
   });
 
   it('refuses a page the policy refuses without loading it', async () => {
@@ -193,7 +155,7 @@ withChromium('BrowserPool (real Chromium)', () => {
     await expect(pool.render('file:///etc/passwd', { allowRequest: async () => true })).rejects.toMatchObject({
       code: 'invalid_url',
     });
-    expect(other.seen).toEqual([]);
+    expect([...other.hits.keys()]).toEqual([]);
   });
 
   it('cuts a page that never finishes loading at the timeout', async () => {
