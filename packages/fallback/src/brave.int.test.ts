@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { BraveProvider } from './brave.js';
 import { createFallbackSearcher } from './options.js';
-import {
-  type FakeProvider,
-  fixture,
-  or,
-  phrase,
-  reply,
-  request,
-  startFakeProvider,
-  term,
-} from './test-server.fixture.js';
+import { fixture, or, phrase, reply, request, term, useFakeProvider } from './test-server.fixture.js';
 
 const API_KEY = 'BSA-test-subscription-token-123456';
-let server: FakeProvider;
-beforeAll(async () => {
-  server = await startFakeProvider();
-});
-afterAll(() => server.close());
+const server = useFakeProvider();
 
 describe('BraveProvider against a Brave-shaped server', () => {
   it('calls /res/v1/web/search with the token header and Brave parameters', async () => {

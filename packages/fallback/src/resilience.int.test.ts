@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createFallbackSearcher } from './options.js';
 import type { ResilientFallbackSearcher } from './searcher.js';
-import { type FakeProvider, fixture, hang, reply, request, startFakeProvider, term } from './test-server.fixture.js';
+import { fixture, hang, reply, request, term, useFakeProvider } from './test-server.fixture.js';
 
 const TIMEOUT_MS = 300;
-let server: FakeProvider;
-beforeAll(async () => {
-  server = await startFakeProvider();
-});
-afterAll(() => server.close());
+const server = useFakeProvider();
 
 /** A fresh SearXNG searcher (own breaker and cache) that records why calls gave nothing. */
 function searcher(options: { failureThreshold?: number; cooldownMs?: number; cacheTtlMs?: number } = {}) {

@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from './options.js';
 import { SearxngProvider } from './searxng.js';
-import {
-  and,
-  type FakeProvider,
-  fixture,
-  not,
-  phrase,
-  reply,
-  request,
-  startFakeProvider,
-  term,
-} from './test-server.fixture.js';
+import { and, fixture, not, phrase, reply, request, term, useFakeProvider } from './test-server.fixture.js';
 
-let server: FakeProvider;
-beforeAll(async () => {
-  server = await startFakeProvider();
-});
-afterAll(() => server.close());
+const server = useFakeProvider();
 
 describe('SearxngProvider against a SearXNG-shaped server', () => {
   it('sends the translated query and parameters to /search with format=json', async () => {

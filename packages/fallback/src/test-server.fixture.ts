@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll } from '@jest/globals';
 import type { FallbackRequest, ParsedQuery, QueryNode } from '@quarry/core';
+import { type Site, startSite } from '@quarry/testkit';
 
 /** A request the fake provider received. */
 export interface SeenRequest {
@@ -18,30 +19,38 @@ export interface FakeProvider {
   readonly baseUrl: string;
   readonly requests: SeenRequest[];
   handle(handler: Handler): void;
-  close(): Promise<void>;
 }
 
-export async function startFakeProvider(): Promise<FakeProvider> {
+/**
+ * A fake provider for the whole test file: listening from `beforeAll`, closed in `afterAll`; every
+ * path goes to the handler the current test set (503 until one does).
+ */
+export function useFakeProvider(): FakeProvider {
   let handler: Handler = (_req, res) => res.writeHead(503).end();
+  let site: Site | undefined;
   const requests: SeenRequest[] = [];
-  const server = createServer((req, res) => {
-    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    requests.push({ url: new URL(req.url ?? '/', 'http://127.0.0.1'), headers: req.headers, closed });
-    handler(req, res);
+  beforeAll(async () => {
+    site = await startSite(
+      {},
+      {
+        fallback: (req, res) => {
+          const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
+          requests.push({ url: new URL(req.url ?? '/', 'http://127.0.0.1'), headers: req.headers, closed });
+          handler(req, res);
+        },
+      },
+    );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  afterAll(() => site?.close());
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    get baseUrl() {
+      if (!site) throw new Error('the fake provider starts in beforeAll');
+      return site.origin;
+    },
     requests,
     handle: (next) => {
       handler = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 
