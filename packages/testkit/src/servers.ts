@@ -72,7 +72,11 @@ export function describeIfAvailable(need: ServerNeed, title: string, body: () =>
 }
 
 function binaryNeed(name: ServerName): ServerNeed {
-  return { name, available: findServerBinary(name) !== null, missing: `${name} is not installed` };
+  return {
+    name,
+    available: findServerBinary(name) !== null,
+    missing: `${BINARIES[name].join(' / ')} not found on PATH`,
+  };
 }
 
 /**
