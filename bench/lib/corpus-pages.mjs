@@ -26,6 +26,14 @@ export function loadTemplatePages(root) {
   return pages;
 }
 
+/**
+ * Neutralizes a template's own links (they point at paths of the original site, which would all be
+ * 404s here), so the crawl follows only the benchmark's link graph.
+ */
+export function withoutOwnLinks(bytes) {
+  return Buffer.from(bytes.toString('latin1').replace(/(<a\b[^>]*?\s)href=/gi, '$1data-href='), 'latin1');
+}
+
 /** Appends a block of links before </body> (or at the end); ASCII, so it is valid in GBK pages too. */
 export function withLinks(bytes, hrefs) {
   const block = Buffer.from(

@@ -8,7 +8,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Resolves to { origins: string[], stop() }, or null when the test data is absent. */
 export async function startCrawlSite(root, { hosts, pagesPerHost }) {
   const child = spawn(process.execPath, [join(here, 'site-server.mjs'), root, String(pagesPerHost), ...hosts], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const line = await new Promise((resolve, reject) => {
     let out = '';

@@ -1,11 +1,13 @@
 // A generated web site for the crawl benchmarks, run as a child process so that its CPU does not
 // count against the crawler. argv: root, pagesPerHost, host... ; prints "ready <json ports>" when listening.
 import { createServer } from 'node:http';
-import { loadTemplatePages, withLinks } from './corpus-pages.mjs';
+import { loadTemplatePages, withLinks, withoutOwnLinks } from './corpus-pages.mjs';
 
 const [root, pagesArg, ...hosts] = process.argv.slice(2);
+// Exit with the parent: it holds our stdin open.
+process.stdin.on('end', () => process.exit(0)).resume();
 const pagesPerHost = Number(pagesArg);
-const templates = loadTemplatePages(root);
+const templates = loadTemplatePages(root)?.map((t) => ({ ...t, bytes: withoutOwnLinks(t.bytes) })) ?? null;
 if (!templates) {
   console.log('ready null');
   process.exit(0);

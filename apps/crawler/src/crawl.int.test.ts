@@ -8,7 +8,7 @@ import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, type QuarryConfig } from '@quarry/core';
 import { SqliteSearchIndex } from '@quarry/index-sqlite';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
-import { findServerBinary, minimalPdf, type Site, startSite } from '@quarry/testkit';
+import { itWithServer, minimalPdf, type Site, startSite } from '@quarry/testkit';
 import iconv from 'iconv-lite';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -141,7 +141,6 @@ describe('crawling a local site end to end', () => {
   let queues: Queues;
   let index: SqliteSearchIndex;
   let blobs: FileBlobStore;
-  const hasChromium = findServerBinary('chromium') !== null;
 
   beforeAll(async () => {
     let origin = '';
@@ -229,7 +228,7 @@ describe('crawling a local site end to end', () => {
     expect(res.body.results[0].url).toBe(`${site.origin}/report.pdf`);
   });
 
-  (hasChromium ? it : it.skip)('renders the script-built page in Chromium', async () => {
+  itWithServer('chromium', 'renders the script-built page in Chromium', async () => {
     const res = await search('marmalade');
     expect(res.body.results.map((r: { url: string }) => r.url)).toContain(`${site.origin}/app.html`);
   });

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { NonRetryableError } from '@quarry/core';
 import type { ExtractedPage } from '@quarry/extract';
 import { Piscina } from 'piscina';
 import extractInline, { type ExtractJob } from './extract-worker.js';
@@ -9,20 +10,39 @@ export interface ExtractPool {
   close(): Promise<void>;
 }
 
+/** Heap cap of one extraction thread. @defaultValue 256 MiB */
+export const EXTRACT_THREAD_HEAP_MB = 256;
+
 /**
  * A worker-thread pool for extraction (one thread per core by default). When running from the
  * TypeScript sources (tests), worker threads cannot load `.ts` files, so extraction runs inline.
+ * A page whose extraction fails (malformed beyond repair, or over the thread's heap cap) fails
+ * with `extraction_failed` and the thread is replaced.
  */
-export function createExtractPool(options: { threads?: number } = {}): ExtractPool {
+export function createExtractPool(options: { threads?: number; maxHeapMb?: number } = {}): ExtractPool {
   const workerUrl = new URL('./extract-worker.js', import.meta.url);
   const fromSources = import.meta.url.endsWith('.ts');
   const threads = options.threads ?? availableParallelism();
   if (fromSources || threads <= 0) {
     return { extract: async (job) => extractInline(job), close: async () => {} };
   }
-  const pool = new Piscina({ filename: workerUrl.href, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+  const pool = new Piscina({
+    filename: workerUrl.href,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    // Without a cap each thread's heap grows lazily to gigabytes of garbage DOMs; a page that needs
+    // more than this fails its extraction instead of the crawler's memory.
+    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? EXTRACT_THREAD_HEAP_MB },
+  });
   return {
-    extract: (job) => pool.run(job) as Promise<ExtractedPage>,
+    extract: async (job) => {
+      try {
+        return (await pool.run(job)) as ExtractedPage;
+      } catch (error) {
+        throw new NonRetryableError('HTML extraction failed', 'extraction_failed', error);
+      }
+    },
     close: () => pool.destroy(),
   };
 }

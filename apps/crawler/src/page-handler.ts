@@ -87,7 +87,10 @@ export function followUps(urls: readonly string[], seed: Seed, depth: number): N
   return tasks;
 }
 
-type PageText = Pick<ExtractedPage, 'title' | 'body_text' | 'author' | 'published_at' | 'lang' | 'site_name'>;
+type PageText = Pick<
+  ExtractedPage,
+  'title' | 'body_text' | 'author' | 'published_at' | 'lang' | 'site_name' | 'word_count'
+>;
 
 /**
  * The crawl step for one URL: robots.txt, fetch, route by content type, extract (rendering script-built
@@ -146,7 +149,7 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
       has_llms_txt: await deps.llms.has(url),
       filetype: filetype ?? 'html',
       domain,
-      word_count: countWords(page.body_text),
+      word_count: page.word_count,
     };
     await deps.index.push([doc]);
     return { status: 'done', hostDelayMs };
@@ -178,6 +181,7 @@ function plainTextPage(text: string, url: string): PageText {
   return {
     title: firstLine.slice(0, 200) || titleFromUrl(url),
     body_text: text.trim(),
+    word_count: countWords(text),
     author: null,
     published_at: null,
     lang: detectTextLanguage(text).lang ?? UNKNOWN_LANG,
@@ -190,6 +194,7 @@ async function documentPage(res: FetchResult, filetype: Exclude<Filetype, 'html'
   return {
     title: doc.title?.trim() || titleFromUrl(res.finalUrl),
     body_text: doc.text,
+    word_count: countWords(doc.text),
     author: doc.author,
     published_at: doc.published_at,
     lang: detectTextLanguage(doc.text).lang ?? UNKNOWN_LANG,

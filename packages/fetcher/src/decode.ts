@@ -21,8 +21,12 @@ export interface DecodeHtmlOptions {
   readonly prescanBytes?: number;
 }
 
-/** Bytes given to the statistical detector: plenty for a verdict, bounded in cost. */
-const SNIFF_SAMPLE_BYTES = 64 * 1024;
+/**
+ * Bytes given to the statistical detector, from just before the first non-ASCII byte (the head of a
+ * page is mostly ASCII markup that tells the detector nothing): plenty for a verdict, and the
+ * detector's cost grows with it.
+ */
+const SNIFF_SAMPLE_BYTES = 16 * 1024;
 /** Below this confidence (0-100) chardet's guess is not trusted over a declaration. */
 const MIN_SNIFF_CONFIDENCE = 30;
 
@@ -46,7 +50,9 @@ function countReplacements(text: string): number {
 
 /** chardet's best guess as a WHATWG encoding name, or null when it has none worth trusting. */
 function sniffEncoding(bytes: Uint8Array): string | null {
-  const sample = bytes.subarray(0, SNIFF_SAMPLE_BYTES);
+  const firstNonAscii = bytes.findIndex((byte) => byte >= 0x80);
+  const start = Math.max(0, firstNonAscii - 64);
+  const sample = bytes.subarray(start, start + SNIFF_SAMPLE_BYTES);
   for (const match of analyse(sample)) {
     if (match.confidence < MIN_SNIFF_CONFIDENCE) break;
     // chardet reports GB18030 for all simplified-Chinese legacy pages; WHATWG's gb18030 decoder
