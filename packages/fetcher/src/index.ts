@@ -15,4 +15,6 @@ export {
 export { parseRetryAfter } from './retry-after.js';
 export { type ParsedRobots, parseRobotsTxt, productToken, robotsAllows } from './robots.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots-cache.js';
+export { decodeRobotsRecord, type RobotsRecord, type RobotsStore } from './robots-store.js';
 export { fetchSitemapUrls, parseSitemap, type SitemapContent, type SitemapOptions } from './sitemap.js';
+export { MemoryTtlStore, type MemoryTtlStoreOptions, type TtlEntry, type TtlStore } from './ttl-store.js';

@@ -1,6 +1,8 @@
 import { QuarryError } from '@quarry/core';
 import type { Fetcher } from './fetcher.js';
 import { type ParsedRobots, parseRobotsTxt } from './robots.js';
+import type { RobotsRecord, RobotsStore } from './robots-store.js';
+import type { TtlEntry } from './ttl-store.js';
 
 /** Options of {@link RobotsCache}. */
 export interface RobotsCacheOptions {
@@ -18,6 +20,12 @@ export interface RobotsCacheOptions {
   readonly maxOrigins?: number;
   /** Clock in epoch milliseconds (tests pass a fake one). @defaultValue Date.now */
   readonly clock?: () => number;
+  /**
+   * Where fetched results are shared with other caches (Redis in distributed mode): read before
+   * fetching, written after, with the same TTLs. A failing store only means fetching.
+   * @defaultValue none: this cache's own memory alone
+   */
+  readonly store?: RobotsStore;
 }
 
 /** The answer of {@link RobotsCache.check}. */
@@ -41,7 +49,9 @@ interface Entry {
  * robots.txt per origin, fetched once and cached (RFC 9309): 2xx is parsed; 4xx (401 and 403
  * included) allows everything; 5xx, 429 or an unreachable server disallows everything for
  * `errorTtlMs`. Concurrent checks for one origin share a single fetch. The cache is an LRU
- * bounded by `maxOrigins`.
+ * bounded by `maxOrigins`. With a `store`, an origin missing here is looked up there first, so
+ * caches of other processes sharing the store fetch it once per TTL between them (two processes
+ * missing at the same moment may both fetch: no lock, by choice, as it costs one request each).
  */
 export class RobotsCache {
   readonly #fetcher: Pick<Fetcher, 'fetch' | 'userAgent'>;
@@ -51,6 +61,7 @@ export class RobotsCache {
   readonly #maxBytes: number;
   readonly #maxOrigins: number;
   readonly #clock: () => number;
+  readonly #store: RobotsStore | undefined;
   readonly #entries = new Map<string, Entry>();
   readonly #inFlight = new Map<string, Promise<Entry>>();
 
@@ -62,6 +73,7 @@ export class RobotsCache {
     this.#maxBytes = options.maxBytes ?? 500 * 1024;
     this.#maxOrigins = options.maxOrigins ?? 10_000;
     this.#clock = options.clock ?? Date.now;
+    this.#store = options.store;
   }
 
   /** Whether our user agent may fetch `url`, and the Crawl-delay to honour for its site. */
@@ -120,17 +132,53 @@ export class RobotsCache {
   }
 
   async #load(origin: string): Promise<Entry> {
-    const robotsUrl = `${origin}/robots.txt`;
-    const now = this.#clock();
-    const allow = (reason: string): Entry => ({ robots: null, allowAll: true, reason, expiresAt: now + this.#ttlMs });
-    const disallow = (reason: string): Entry => ({
-      robots: null,
-      allowAll: false,
-      reason,
-      expiresAt: now + this.#errorTtlMs,
-    });
+    const shared = await this.#readStore(origin);
+    if (shared) {
+      // Never trust a shared answer longer than this cache would (another process may be configured otherwise).
+      const ttlMs = Math.min(shared.ttlMs, this.#ttlFor(shared.value));
+      return this.#toEntry(origin, shared.value, this.#clock() + ttlMs);
+    }
+    const record = await this.#fetchRecord(origin);
+    const ttlMs = this.#ttlFor(record);
+    // Awaited, so that once this check is answered every process sharing the store sees the result.
+    await this.#writeStore(origin, record, ttlMs);
+    return this.#toEntry(origin, record, this.#clock() + ttlMs);
+  }
+
+  #ttlFor(record: RobotsRecord): number {
+    return record.kind === 'disallow_all' ? this.#errorTtlMs : this.#ttlMs;
+  }
+
+  // A store is an optimisation: whatever it does wrong, the answer comes from fetching.
+  async #readStore(origin: string): Promise<TtlEntry<RobotsRecord> | null> {
     try {
-      const response = await this.#fetcher.fetch(robotsUrl, {
+      return (await this.#store?.get(origin)) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  async #writeStore(origin: string, record: RobotsRecord, ttlMs: number): Promise<void> {
+    try {
+      await this.#store?.set(origin, record, ttlMs);
+    } catch {
+      // Ignored for the reason above; the next process fetches for itself.
+    }
+  }
+
+  #toEntry(origin: string, record: RobotsRecord, expiresAt: number): Entry {
+    if (record.kind !== 'rules') {
+      return { robots: null, allowAll: record.kind === 'allow_all', reason: record.reason, expiresAt };
+    }
+    // A shared body may come from a process reading more than this one: parse only what ours would.
+    const body = record.body.length > this.#maxBytes ? record.body.slice(0, this.#maxBytes) : record.body;
+    // Rules govern the origin that was asked for, even when robots.txt was redirected.
+    return { robots: parseRobotsTxt(`${origin}/robots.txt`, body), allowAll: true, reason: undefined, expiresAt };
+  }
+
+  async #fetchRecord(origin: string): Promise<RobotsRecord> {
+    try {
+      const response = await this.#fetcher.fetch(`${origin}/robots.txt`, {
         throwOnHttpError: false,
         maxBodyBytes: this.#maxBytes,
         truncateBody: true,
@@ -138,20 +186,18 @@ export class RobotsCache {
         accept: 'text/plain, */*;q=0.5',
       });
       if (response.status >= 200 && response.status < 300) {
-        const text = new TextDecoder('utf-8').decode(response.body);
-        // Rules govern the origin that was asked for, even when robots.txt was redirected.
-        const robots = parseRobotsTxt(robotsUrl, text);
-        return { robots, allowAll: true, reason: undefined, expiresAt: now + this.#ttlMs };
+        return { kind: 'rules', body: new TextDecoder('utf-8').decode(response.body) };
       }
-      if (response.status === 429 || response.status >= 500) return disallow('robots_unreachable');
+      if (response.status === 429 || response.status >= 500)
+        return { kind: 'disallow_all', reason: 'robots_unreachable' };
       // 4xx and anything else that is not content (a 3xx without Location) means "no robots.txt".
-      return allow('robots_unavailable');
+      return { kind: 'allow_all', reason: 'robots_unavailable' };
     } catch (error) {
       // RFC 9309 2.3.1.2: a redirect chain too long to follow counts as "unavailable".
       if (error instanceof QuarryError && (error.code === 'too_many_redirects' || error.code === 'redirect_loop')) {
-        return allow('robots_unavailable');
+        return { kind: 'allow_all', reason: 'robots_unavailable' };
       }
-      return disallow('robots_unreachable');
+      return { kind: 'disallow_all', reason: 'robots_unreachable' };
     }
   }
 }
