@@ -1,6 +1,6 @@
 import { FILETYPE_FAMILY, type IndexQuery, type QueryNode } from '@quarry/core';
-import { hasCjk, isStopWord, tokenize } from '@quarry/text';
-import { filetypeToken, langToken, META_ALL, monthToken, siteToken } from './fts-text.js';
+import { bigramQueryTokens, isStopWord } from '@quarry/text';
+import { filetypeToken, langToken, META_ALL, monthToken, siteToken, titleToken } from './fts-text.js';
 
 /** The FTS5 side of a search: a MATCH expression (or none) plus what must be checked outside it. */
 export interface FtsPlan {
@@ -13,7 +13,7 @@ export interface FtsPlan {
   /** Plain texts of the positive clauses, for snippets. */
   readonly snippetTerms: readonly string[];
   /** FTS5 expressions of the positive clauses, each on its own (ranking looks at them one by one). */
-  readonly positiveLeaves: readonly string[];
+  readonly positiveLeaves: readonly RankLeaf[];
   /** True when the query can match nothing (no positive clause and no filter). */
   readonly empty: boolean;
 }
@@ -26,91 +26,96 @@ function quote(token: string): string {
   return `"${token.replaceAll('"', '""')}"`;
 }
 
-const TEXT_COLUMNS = '{title body site}';
-const TITLE_COLUMN = '{title}';
-
-/** Collects the positive leaves while translating: their text (snippets) and FTS5 form (ranking). */
-interface Sink {
-  readonly texts: string[];
-  readonly leaves: string[];
+/** A positive clause as ranking sees it. */
+export interface RankLeaf {
+  /** The clause as matched (the title form for `intitle:`). */
+  readonly expr: string;
+  /** The clause matched in the title only (the `meta` column's marked title tokens). */
+  readonly title: string;
 }
 
 interface Translated {
   readonly expr: string;
   /** A single stop word, which an AND may drop while other words remain. */
   readonly stopWord: boolean;
+  /** Plain texts of the positive leaves under this node, for snippets. */
+  readonly texts: readonly string[];
+  /** The positive leaves under this node, for ranking. */
+  readonly leaves: readonly RankLeaf[];
 }
 
-function leaf(node: QueryNode & { type: 'term' | 'phrase' }, terms: Sink): Translated | null {
-  const tokens = tokenize(node.text);
+/**
+ * A term or phrase as an FTS5 phrase: its tokens in order, next to each other (`re:invent`,
+ * `e-mail`, a CJK word's character pairs), the last one a prefix when it is a lone CJK character.
+ * No column filter: words only exist in title, body and site; `intitle:` uses marked title tokens.
+ */
+function phraseOf(tokens: readonly string[], lastIsPrefix: boolean): string {
+  const body = tokens.map(quote).join(' + ');
+  return lastIsPrefix ? `${body} *` : body;
+}
+
+function leaf(node: QueryNode & { type: 'term' | 'phrase' }): Translated | null {
+  const { tokens, lastIsPrefix } = bigramQueryTokens(node.text);
   if (tokens.length === 0) return null;
-  let body: string;
-  if (tokens.length === 1) body = quote(tokens[0]!);
-  // A CJK word segments into several words that need not be adjacent in another context.
-  else if (node.type === 'term' && tokens.some(hasCjk)) body = `(${tokens.map(quote).join(' AND ')})`;
-  // `re:invent`, `e-mail` and quoted phrases: the tokens in order, next to each other.
-  else body = tokens.map(quote).join(' + ');
-  const columns = node.field === 'title' ? TITLE_COLUMN : TEXT_COLUMNS;
-  terms.texts.push(node.text);
-  terms.leaves.push(`${columns} : ${body}`);
+  const title = phraseOf(tokens.map(titleToken), lastIsPrefix);
+  const expr = node.field === 'title' ? title : phraseOf(tokens, lastIsPrefix);
   return {
-    expr: `${columns} : ${body}`,
-    stopWord: node.type === 'term' && tokens.length === 1 && isStopWord(tokens[0]!),
+    expr,
+    stopWord: node.type === 'term' && tokens.length === 1 && !lastIsPrefix && isStopWord(tokens[0]!),
+    texts: [node.text],
+    leaves: [{ expr, title }],
   };
 }
 
-function translate(node: QueryNode, terms: Sink): Translated | null {
+function combine(parts: readonly Translated[], operator: 'AND' | 'OR'): Translated {
+  if (parts.length === 1) return parts[0]!;
+  return {
+    expr: `(${parts.map((p) => p.expr).join(` ${operator} `)})`,
+    stopWord: false,
+    texts: parts.flatMap((p) => p.texts),
+    leaves: parts.flatMap((p) => p.leaves),
+  };
+}
+
+function translate(node: QueryNode): Translated | null {
   switch (node.type) {
     case 'term':
     case 'phrase':
-      return leaf(node, terms);
+      return leaf(node);
     case 'not':
       // A lone negation cannot be expressed in FTS5; parents handle negations themselves.
       return null;
     case 'or': {
-      const children = node.children.map((child) => translate(child, terms)).filter((c) => c !== null);
-      if (children.length <= 1) return children[0] ?? null;
-      return { expr: `(${children.map((c) => c.expr).join(' OR ')})`, stopWord: false };
+      const children = node.children.map(translate).filter((c) => c !== null);
+      return children.length === 0 ? null : combine(children, 'OR');
     }
     case 'and': {
-      const { positive, negative } = translateAnd(node.children, terms);
-      if (positive === null) return null;
-      return {
-        expr: negative === null ? positive.expr : `(${positive.expr} NOT ${negative})`,
-        stopWord: positive.stopWord,
-      };
+      const { positive, negative } = translateAnd(node.children);
+      if (positive === null || negative === null) return positive;
+      return { ...positive, expr: `(${positive.expr} NOT ${negative})`, stopWord: false };
     }
   }
 }
 
-function translateAnd(
-  children: readonly QueryNode[],
-  terms: Sink,
-): { positive: Translated | null; negative: string | null } {
+function translateAnd(children: readonly QueryNode[]): { positive: Translated | null; negative: string | null } {
   const positives: Translated[] = [];
   const negatives: Translated[] = [];
   for (const child of children) {
-    if (child.type === 'not') {
-      const negated = translate(child.child, { texts: [], leaves: [] });
-      if (negated) negatives.push(negated);
-    } else {
-      const translated = translate(child, terms);
-      if (translated) positives.push(translated);
-    }
+    const translated = translate(child.type === 'not' ? child.child : child);
+    if (translated) (child.type === 'not' ? negatives : positives).push(translated);
   }
-  // Stop words add almost nothing to an AND but make FTS5 walk most of the index.
+  // Stop words add almost nothing to an AND but make FTS5 walk most of the index; they leave the
+  // ranking and the snippet too, unless nothing else is left.
   const meaningful = positives.filter((p) => !p.stopWord);
   const kept = meaningful.length > 0 ? meaningful : positives;
-  const negative = negatives.length === 0 ? null : `(${negatives.map((n) => n.expr).join(' OR ')})`;
-  if (kept.length === 0) return { positive: null, negative };
-  if (kept.length === 1) return { positive: kept[0]!, negative };
-  return { positive: { expr: `(${kept.map((p) => p.expr).join(' AND ')})`, stopWord: false }, negative };
+  const negative = negatives.length === 0 ? null : combine(negatives, 'OR').expr;
+  return { positive: kept.length === 0 ? null : combine(kept, 'AND'), negative };
 }
 
 /** The OR of `meta` tokens for one filter, or null when the filter is absent. */
 function metaAny(tokens: readonly string[]): string | null {
   if (tokens.length === 0) return null;
-  return `meta : (${tokens.map(quote).join(' OR ')})`;
+  return tokens.length === 1 ? quote(tokens[0]!) : `(${tokens.map(quote).join(' OR ')})`;
 }
 
 function monthTokens(fromMs: number, toMs: number): string[] | null {
@@ -131,14 +136,13 @@ function monthTokens(fromMs: number, toMs: number): string[] | null {
  * inject FTS5 syntax. `latestCrawledMs` (the newest page in the index) bounds the month tokens.
  */
 export function planFtsQuery(query: IndexQuery, latestCrawledMs: number): FtsPlan {
-  const sink: Sink = { texts: [], leaves: [] };
-  const snippetTerms = sink.texts;
-  const positiveLeaves = sink.leaves;
   const root = query.query.root;
   let positive: Translated | null = null;
   let negative: string | null = null;
-  if (root?.type === 'and') ({ positive, negative } = translateAnd(root.children, sink));
-  else if (root) positive = translate(root, sink);
+  if (root?.type === 'and') ({ positive, negative } = translateAnd(root.children));
+  else if (root) positive = translate(root);
+  const snippetTerms = positive?.texts ?? [];
+  const positiveLeaves = positive?.leaves ?? [];
 
   const crawledAfterMs = query.crawledAfter === undefined ? null : Date.parse(query.crawledAfter);
   const filters = [

@@ -43,19 +43,20 @@ export class Searcher {
   }
 
   search(query: IndexQuery): IndexSearchResult {
-    // Three single-aggregate queries: each is one index seek, a combined one scans the table.
-    const bounds: Bounds = {
-      latest: this.#value('SELECT max(crawled_ms) FROM pages'),
-      low: this.#value('SELECT min(rowid) FROM pages'),
-      high: this.#value('SELECT max(rowid) FROM pages'),
-    };
-    if (bounds.latest === null || bounds.low === null || bounds.high === null) return EMPTY;
+    // Subqueries: each aggregate is one index seek, where a combined aggregate would scan the table.
+    const [latest, low, high] = this.#stmt(
+      'SELECT (SELECT max(crawled_ms) FROM pages), (SELECT min(rowid) FROM pages), (SELECT max(rowid) FROM pages)',
+    )
+      .raw()
+      .get() as [number | null, number | null, number | null];
+    if (latest === null || low === null || high === null) return EMPTY;
+    const bounds: Bounds = { latest, low, high };
     const plan = planFtsQuery(query, bounds.latest);
     if (plan.empty) return EMPTY;
     const limit = Math.max(this.#tuning.maxRankedCandidates, query.offset + query.limit);
     const needLang = query.langPriority !== undefined;
     const candidates = plan.hasText
-      ? this.#textCandidates(plan, limit, needLang)
+      ? this.#textCandidates(plan, bounds, limit, needLang)
       : this.#recentCandidates(plan, bounds, limit);
     const boostLang = query.langPriority;
     const boost = this.#tuning.langPriorityBoost;
@@ -66,8 +67,8 @@ export class Searcher {
     const edge = candidates.at(-1)?.k;
     const estimate = candidates.length >= limit && edge !== undefined;
     const span = plan.hasText
-      ? { low: this.#firstRowidCrawledAfter(plan.crawledAfterMs) ?? bounds.low, high: bounds.high }
-      : { low: plan.crawledAfterMs ?? this.#earliestCrawledMs(), high: bounds.latest };
+      ? { low: this.#firstRowidCrawledAfter(plan.crawledAfterMs) ?? low, high }
+      : { low: plan.crawledAfterMs ?? this.#earliestCrawledMs(), high: latest };
     const total = estimate ? extrapolate(candidates.length, edge, span) : candidates.length;
     const page = ranked.slice(query.offset, query.offset + query.limit);
     return { total, totalIsEstimate: estimate, hits: this.#hits(page, plan) };
@@ -77,47 +78,58 @@ export class Searcher {
    * Text queries: FTS5 yields the newest `limit` matches (filters joined outside it, no scoring),
    * then only those are scored. FTS5's bm25() first counts every document of every phrase to get
    * its IDF, which costs as much as the whole match list of a common word; so bm25() is asked only
-   * about phrases in fewer than `maxRankedPhraseDocs` pages, and common phrases add a title bonus.
+   * about phrases in fewer than `maxRankedPhraseDocs` pages, and common phrases add a title bonus
+   * (found through the marked title tokens, so no column filter has to decode position lists).
    */
-  #textCandidates(plan: FtsPlan, limit: number, needLang: boolean): Candidate[] {
+  #textCandidates(plan: FtsPlan, bounds: Bounds, limit: number, needLang: boolean): Candidate[] {
     const timed = plan.crawledAfterMs !== null;
-    const from = timed || needLang ? 'pages_fts CROSS JOIN pages AS p ON p.rowid = pages_fts.rowid' : 'pages_fts';
+    const joined = timed || needLang;
+    const from = joined ? 'pages_fts CROSS JOIN pages AS p ON p.rowid = pages_fts.rowid' : 'pages_fts';
     const sql =
-      `SELECT pages_fts.rowid AS r, pages_fts.rowid AS k, ${needLang ? 'p.lang' : 'NULL'} AS lang FROM ${from} ` +
+      `SELECT pages_fts.rowid${needLang ? ', p.lang' : ''} FROM ${from} ` +
       `WHERE pages_fts MATCH @match${timed ? ' AND p.crawled_ms >= @after' : ''} ` +
       'ORDER BY pages_fts.rowid DESC LIMIT @limit';
-    const rows = this.#stmt(sql).all({ match: plan.match, after: plan.crawledAfterMs, limit }) as Candidate[];
-    if (rows.length === 0) return rows;
-    const edge = rows.at(-1)!.k;
+    const rows = this.#stmt(sql)
+      .raw()
+      .all({ match: plan.match, ...(timed ? { after: plan.crawledAfterMs } : {}), limit }) as [number, string?][];
+    if (rows.length === 0) return [];
+    const edge = rows.at(-1)![0];
     const rare: string[] = [];
     const common: string[] = [];
-    for (const leaf of new Set(plan.positiveLeaves)) (this.#isCommon(leaf) ? common : rare).push(leaf);
+    const seen = new Set<string>();
+    for (const leaf of plan.positiveLeaves) {
+      if (seen.has(leaf.expr)) continue;
+      seen.add(leaf.expr);
+      if (this.#isCommon(leaf.expr, bounds)) common.push(leaf.title);
+      else rare.push(leaf.expr);
+    }
     const scores = new Map<number, number>();
     if (rare.length > 0) {
       const { titleWeight, siteNameWeight } = this.#tuning;
-      const bm25 = `bm25(pages_fts, ${titleWeight.toFixed(3)}, 1.0, ${siteNameWeight.toFixed(3)}, 0.0)`;
-      const scored = this.#stmt(
-        `SELECT rowid AS r, -${bm25} AS s FROM pages_fts WHERE pages_fts MATCH @rank AND rowid >= @edge`,
-      ).all({ rank: rare.map((leaf) => `(${leaf})`).join(' OR '), edge }) as { r: number; s: number }[];
-      for (const { r, s } of scored) scores.set(r, Math.max(0, s));
+      // The meta column holds marked title tokens (what `intitle:` matches) and filter tokens,
+      // which are never part of this expression: it weighs as the title.
+      const title = titleWeight.toFixed(3);
+      const bm25 = `bm25(pages_fts, ${title}, 1.0, ${siteNameWeight.toFixed(3)}, ${title})`;
+      const scored = this.#stmt(`SELECT rowid, -${bm25} FROM pages_fts WHERE pages_fts MATCH @rank AND rowid >= @edge`)
+        .raw()
+        .all({ rank: rare.map((leaf) => `(${leaf})`).join(' OR '), edge }) as [number, number][];
+      for (const [r, s] of scored) scores.set(r, Math.max(0, s));
     }
     if (common.length > 0) {
       const titled = this.#stmt('SELECT rowid FROM pages_fts WHERE pages_fts MATCH @title AND rowid >= @edge')
         .pluck()
-        .all({ title: common.map((leaf) => `(${titleOnly(leaf)})`).join(' OR '), edge }) as number[];
+        .all({ title: common.map((leaf) => `(${leaf})`).join(' OR '), edge }) as number[];
       for (const r of titled) scores.set(r, (scores.get(r) ?? 0) + COMMON_TITLE_BONUS);
     }
-    return rows.map((row) => ({ ...row, s: (scores.get(row.r) ?? 0) + MIN_SCORE }));
+    return rows.map(([r, lang]) => ({ r, k: r, lang: lang ?? '', s: (scores.get(r) ?? 0) + MIN_SCORE }));
   }
 
   /**
    * Whether a phrase occurs in more than `maxRankedPhraseDocs` pages, judged on the newest pages.
    * Answers are cached until the index grows by 1%: term statistics move slowly.
    */
-  #isCommon(leaf: string): boolean {
+  #isCommon(leaf: string, { low, high }: Bounds): boolean {
     const { maxRankedPhraseDocs } = this.#tuning;
-    const high = this.#value('SELECT max(rowid) FROM pages') ?? 0;
-    const low = this.#value('SELECT min(rowid) FROM pages') ?? 0;
     const docs = high - low + 1;
     if (docs <= maxRankedPhraseDocs) return false;
     const cached = this.#commonCache.get(leaf);
@@ -170,9 +182,9 @@ export class Searcher {
   #hits(page: readonly { r: number; score: number }[], plan: FtsPlan): IndexHit[] {
     if (page.length === 0) return [];
     const placeholders = page.map(() => '?').join(',');
-    const rows = this.#db
-      .prepare(`SELECT * FROM pages WHERE rowid IN (${placeholders})`)
-      .all(...page.map((p) => p.r)) as PageRow[];
+    const rows = this.#stmt(`SELECT * FROM pages WHERE rowid IN (${placeholders})`).all(
+      ...page.map((p) => p.r),
+    ) as PageRow[];
     const byRowid = new Map(rows.map((row) => [row.rowid, row]));
     const clauses = plan.snippetTerms.map((text) => ({ text }));
     return page.flatMap(({ r, score }) => {
@@ -212,9 +224,11 @@ export class Searcher {
 }
 
 interface Bounds {
-  readonly latest: number | null;
-  readonly low: number | null;
-  readonly high: number | null;
+  /** Newest crawl time in the index (ms). */
+  readonly latest: number;
+  /** Lowest and highest rowid. */
+  readonly low: number;
+  readonly high: number;
 }
 
 interface Candidate {
@@ -233,11 +247,6 @@ const COMMON_CACHE_ENTRIES = 4096;
 const COMMON_TITLE_BONUS = 1;
 /** Keeps every score positive. */
 const MIN_SCORE = 1e-6;
-
-/** `{title body site} : "x"` → `{title} : "x"`; title leaves stay as they are. */
-function titleOnly(leaf: string): string {
-  return leaf.replace(/^\{[a-z ]+\}/, '{title}');
-}
 
 /**
  * Estimates the total when counting stopped at the bound: the count walked keys from `high` down to

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
+import Database from 'better-sqlite3';
 import { SqliteSearchIndex } from './sqlite-index.js';
 
 const pages = (n: number) =>
@@ -77,5 +78,13 @@ describe('SqliteSearchIndex on disk', () => {
     expect(await second.count()).toBe(20);
     expect((await second.search({ query: parseQuery('gizmo'), limit: 10, offset: 0 })).total).toBe(7);
     await second.close();
+  });
+
+  it('refuses an index written in another format, saying to re-import', () => {
+    const path = join(dir, 'old.db');
+    const old = new Database(path);
+    old.exec("CREATE VIRTUAL TABLE pages_fts USING fts5(title, body, site, meta, content = '', tokenize = 'ascii')");
+    old.close();
+    expect(() => SqliteSearchIndex.open({ path })).toThrow(/re-import/);
   });
 });

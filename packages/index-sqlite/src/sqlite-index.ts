@@ -8,8 +8,8 @@ import {
 } from '@quarry/core';
 import Database from 'better-sqlite3';
 import { FtsTextPool } from './fts-pool.js';
-import { metaTokens } from './fts-text.js';
-import { initSchema, reverseHost } from './schema.js';
+import { metaText } from './fts-text.js';
+import { IndexFormatError, initSchema, reverseHost } from './schema.js';
 import { Searcher } from './search.js';
 
 /** Options of {@link SqliteSearchIndex.open}. */
@@ -117,11 +117,13 @@ export class SqliteSearchIndex implements SearchIndex {
   /** Opens (creating if needed) an index at `options.path`; `':memory:'` gives a private in-memory index. */
   static open(options: SqliteSearchIndexOptions): SqliteSearchIndex {
     const settings = { ...DEFAULTS, ...stripUndefined(options) };
-    let db: Database.Database;
+    let db: Database.Database | undefined;
     try {
       db = new Database(options.path);
       initSchema(db, settings.busyTimeoutMs, settings.cacheSizeKib);
     } catch (error) {
+      db?.close();
+      if (error instanceof IndexFormatError) throw new BackendUnavailableError(error.message, error);
       throw new BackendUnavailableError('cannot open the SQLite search index', error);
     }
     return new SqliteSearchIndex(db, settings);
@@ -189,13 +191,14 @@ export class SqliteSearchIndex implements SearchIndex {
     return docs.map((doc, i) => {
       const parsedMs = Date.parse(doc.crawled_at);
       const crawledMs = Number.isNaN(parsedMs) ? 0 : parsedMs;
+      const title = texts[3 * i]!;
       return {
         doc,
         crawledMs,
-        title: texts[3 * i]!,
+        title,
         body: texts[3 * i + 1]!,
         site: texts[3 * i + 2]!,
-        meta: metaTokens({ lang: doc.lang, filetype: doc.filetype, domain: doc.domain, crawledMs }),
+        meta: metaText({ ftsTitle: title, lang: doc.lang, filetype: doc.filetype, domain: doc.domain, crawledMs }),
       };
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { foldText, hasCjk, tokenize } from './tokenize.js';
+import { bigramQueryTokens, foldText, hasCjk, tokenize } from './tokenize.js';
 
 describe('tokenize', () => {
   it('lower-cases and splits ASCII text on anything that is not a letter or digit', () => {
@@ -54,5 +54,34 @@ describe('tokenize', () => {
     expect(foldText('ÉCOLE')).toBe('ecole');
     expect(hasCjk('abc')).toBe(false);
     expect(hasCjk('abcカ')).toBe(true);
+  });
+
+  it('turns CJK runs into character pairs and the last character when asked for bigrams', () => {
+    expect(tokenize('北京天气，iPhone手机 猫 𠀋𠀌x', { cjk: 'bigrams' })).toEqual([
+      '北京',
+      '京天',
+      '天气',
+      '气',
+      'iphone',
+      '手机',
+      '机',
+      '猫',
+      '𠀋𠀌',
+      '𠀌',
+      'x',
+    ]);
+    expect(tokenize('Café re:Invent', { cjk: 'bigrams' })).toEqual(tokenize('Café re:Invent'));
+  });
+});
+
+describe('bigramQueryTokens', () => {
+  it('drops the last lone character of a final run and makes a final one-character run a prefix', () => {
+    expect(bigramQueryTokens('北京天气')).toEqual({ tokens: ['北京', '京天', '天气'], lastIsPrefix: false });
+    expect(bigramQueryTokens('猫')).toEqual({ tokens: ['猫'], lastIsPrefix: true });
+    expect(bigramQueryTokens('北京 京')).toEqual({ tokens: ['北京', '京', '京'], lastIsPrefix: true });
+    expect(bigramQueryTokens('手机 case')).toEqual({ tokens: ['手机', '机', 'case'], lastIsPrefix: false });
+    expect(bigramQueryTokens('5个')).toEqual({ tokens: ['5', '个'], lastIsPrefix: true });
+    expect(bigramQueryTokens('solar panel')).toEqual({ tokens: ['solar', 'panel'], lastIsPrefix: false });
+    expect(bigramQueryTokens('🎉')).toEqual({ tokens: [], lastIsPrefix: false });
   });
 });
