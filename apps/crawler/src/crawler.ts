@@ -1,11 +1,18 @@
 import type { QuarryConfig } from '@quarry/core';
-import { createAddressPolicy, createFetcher, type Fetcher, type FetcherOptions, RobotsCache } from '@quarry/fetcher';
+import {
+  createAddressPolicy,
+  createFetcher,
+  type Fetcher,
+  type FetcherOptions,
+  RobotsCache,
+  type RobotsStore,
+} from '@quarry/fetcher';
 import type { CrawlWorker, Queues } from '@quarry/queue';
 import { BrowserPool, findChromium } from '@quarry/render';
 import type { Logger } from 'pino';
 import { browserRequestGuard } from './browser-guard.js';
 import { createExtractPool, type ExtractPool } from './extract-pool.js';
-import { LlmsTxtCache } from './llms-cache.js';
+import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';
 import { createPageHandler, followUps } from './page-handler.js';
 import type { Seed } from './seeds.js';
 
@@ -17,6 +24,12 @@ export interface CrawlerOptions {
   readonly extractThreads?: number;
   /** Fetch limits (timeouts, body size) beyond the fetcher's defaults. */
   readonly fetch?: Omit<FetcherOptions, 'userAgent' | 'allowHosts'>;
+  /**
+   * Stores through which robots.txt and llms.txt results are shared with other crawler processes
+   * (see createRedisCrawlCaches); the caller closes them after the crawler.
+   * @defaultValue none: each cache keeps to this process's memory
+   */
+  readonly caches?: { readonly robots?: RobotsStore; readonly llms?: LlmsStore };
 }
 
 /**
@@ -28,6 +41,8 @@ export class Crawler {
   readonly #fetcher: Fetcher;
   readonly #extractor: ExtractPool;
   readonly #allowRequest: (url: string) => Promise<boolean>;
+  readonly #robots: RobotsCache;
+  readonly #llms: LlmsTxtCache;
   #browser: Promise<BrowserPool | null> | undefined;
   #workers: CrawlWorker[] = [];
 
@@ -39,6 +54,10 @@ export class Crawler {
       options.extractThreads === undefined ? {} : { threads: options.extractThreads },
     );
     this.#allowRequest = browserRequestGuard(createAddressPolicy(config.allowHosts));
+    // One pair per process, shared by every start(): each origin is asked once, whatever the worker.
+    const { robots, llms } = options.caches ?? {};
+    this.#robots = new RobotsCache({ fetcher: this.#fetcher, userAgent: config.userAgent, store: robots });
+    this.#llms = new LlmsTxtCache({ fetcher: this.#fetcher, store: llms });
   }
 
   /** Queues seeds (depth 0); resolves to how many were new. */
@@ -53,8 +72,8 @@ export class Crawler {
     const { config, queues, logger } = this.#options;
     const handler = createPageHandler({
       fetcher: this.#fetcher,
-      robots: new RobotsCache({ fetcher: this.#fetcher, userAgent: config.userAgent }),
-      llms: new LlmsTxtCache({ fetcher: this.#fetcher }),
+      robots: this.#robots,
+      llms: this.#llms,
       extractor: this.#extractor,
       browser: () => this.#launchBrowser(),
       allowRequest: this.#allowRequest,

@@ -1,6 +1,13 @@
 export { Crawler, type CrawlerOptions } from './crawler.js';
 export { createExtractPool, type ExtractPool } from './extract-pool.js';
 export { type IndexerOptions, startIndexer } from './indexer.js';
-export { LlmsTxtCache } from './llms-cache.js';
+export { LLMS_TXT_TTL_MS, type LlmsStore, LlmsTxtCache, type LlmsTxtCacheOptions } from './llms-cache.js';
 export { createPageHandler, followUps, type PageHandlerDeps, seedMeta } from './page-handler.js';
+export {
+  createRedisCrawlCaches,
+  type RedisCrawlCaches,
+  type RedisCrawlCachesOptions,
+  RedisTtlStore,
+  type RedisTtlStoreOptions,
+} from './redis-caches.js';
 export * from './seeds.js';

@@ -1,38 +1,105 @@
 import { classifyLlmsTxt } from '@quarry/extract';
-import type { Fetcher } from '@quarry/fetcher';
+import type { Fetcher, TtlEntry, TtlStore } from '@quarry/fetcher';
 
 /** How long an origin's llms.txt verdict is kept. @defaultValue 24 hours */
 export const LLMS_TXT_TTL_MS = 24 * 3_600_000;
 /** Origins remembered at once; the oldest is dropped beyond. */
 const MAX_ORIGINS = 10_000;
 
+/** Where llms.txt verdicts (true: the origin serves a real llms.txt) are shared, keyed by origin. */
+export type LlmsStore = TtlStore<boolean>;
+
+/** Options of {@link LlmsTxtCache}. */
+export interface LlmsTxtCacheOptions {
+  /** Fetches `/llms.txt` (its SSRF guard, timeouts and redirect limit apply). */
+  readonly fetcher: Pick<Fetcher, 'fetch'>;
+  /** How long a verdict is trusted. @defaultValue {@link LLMS_TXT_TTL_MS} */
+  readonly ttlMs?: number;
+  /**
+   * Where verdicts are shared with other caches (Redis in distributed mode): read before fetching,
+   * written after. A failing store only means fetching.
+   * @defaultValue none: this cache's own memory alone
+   */
+  readonly store?: LlmsStore;
+  /** Clock in epoch milliseconds (tests pass a fake one). @defaultValue Date.now */
+  readonly clock?: () => number;
+}
+
+/** When an entry expires; the lookup may bring it forward once it hears from the store. */
+interface Expiry {
+  at: number;
+}
+
+interface Entry {
+  readonly value: Promise<boolean>;
+  readonly expiry: Expiry;
+}
+
 /**
  * Whether each origin serves a real `/llms.txt`, asked once per origin per TTL (concurrent callers
- * share one request). Fetch failures count as "no llms.txt" and are cached like any answer.
+ * share one request). Fetch failures count as "no llms.txt" and are cached like any answer. With a
+ * `store`, caches of other processes sharing it ask once per TTL between them (two processes
+ * missing at the same moment may both ask: no lock, by choice, as it costs one request each).
  */
 export class LlmsTxtCache {
-  readonly #fetcher: Fetcher;
+  readonly #fetcher: Pick<Fetcher, 'fetch'>;
   readonly #ttlMs: number;
-  readonly #entries = new Map<string, { value: Promise<boolean>; expiresAt: number }>();
+  readonly #store: LlmsStore | undefined;
+  readonly #clock: () => number;
+  readonly #entries = new Map<string, Entry>();
 
-  constructor(options: { fetcher: Fetcher; ttlMs?: number }) {
+  constructor(options: LlmsTxtCacheOptions) {
     this.#fetcher = options.fetcher;
     this.#ttlMs = options.ttlMs ?? LLMS_TXT_TTL_MS;
+    this.#store = options.store;
+    this.#clock = options.clock ?? Date.now;
   }
 
+  /** Whether the origin of `pageUrl` serves a real llms.txt. */
   has(pageUrl: string): Promise<boolean> {
     const origin = new URL(pageUrl).origin;
-    const now = Date.now();
+    const now = this.#clock();
     const cached = this.#entries.get(origin);
-    if (cached && cached.expiresAt > now) return cached.value;
-    const value = this.#check(origin);
+    if (cached && cached.expiry.at > now) return cached.value;
+    const expiry: Expiry = { at: now + this.#ttlMs };
+    // Stored before it settles, so that concurrent callers share it.
+    const entry: Entry = { value: this.#lookup(origin, expiry), expiry };
     this.#entries.delete(origin);
-    this.#entries.set(origin, { value, expiresAt: now + this.#ttlMs });
+    this.#entries.set(origin, entry);
     if (this.#entries.size > MAX_ORIGINS) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
+    return entry.value;
+  }
+
+  async #lookup(origin: string, expiry: Expiry): Promise<boolean> {
+    const shared = await this.#readStore(origin);
+    if (shared) {
+      // Expire with the shared verdict, never later than this cache's own TTL.
+      expiry.at = this.#clock() + Math.min(shared.ttlMs, this.#ttlMs);
+      return shared.value;
+    }
+    const value = await this.#check(origin);
+    await this.#writeStore(origin, value);
     return value;
+  }
+
+  // A store is an optimisation: whatever it does wrong, the answer comes from fetching.
+  async #readStore(origin: string): Promise<TtlEntry<boolean> | null> {
+    try {
+      return (await this.#store?.get(origin)) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  async #writeStore(origin: string, value: boolean): Promise<void> {
+    try {
+      await this.#store?.set(origin, value, this.#ttlMs);
+    } catch {
+      // Ignored for the reason above; the next process asks for itself.
+    }
   }
 
   async #check(origin: string): Promise<boolean> {
