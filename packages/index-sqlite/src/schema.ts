@@ -61,15 +61,20 @@ export class IndexFormatError extends Error {
   }
 }
 
+/** Per-connection settings, for every connection to an index (the searching one and the writer's). */
+export function configureConnection(db: Database.Database, busyTimeoutMs: number, cacheSizeKib: number): void {
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  db.pragma(`cache_size = -${Math.trunc(cacheSizeKib)}`);
+  db.pragma('temp_store = MEMORY');
+}
+
 /** Applies pragmas and creates the schema if needed. */
 export function initSchema(db: Database.Database, busyTimeoutMs: number, cacheSizeKib: number): void {
   // Only takes effect on a new database; larger pages suit FTS5's long doclists.
   db.pragma('page_size = 8192');
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  db.pragma(`cache_size = -${Math.trunc(cacheSizeKib)}`);
-  db.pragma('temp_store = MEMORY');
+  configureConnection(db, busyTimeoutMs, cacheSizeKib);
   const existing = db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'pages_fts'").pluck().get() as number;
   const version = db.pragma('user_version', { simple: true }) as number;
   if (existing > 0 && version !== FORMAT_VERSION) {

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import {
   BackendUnavailableError,
   type IndexQuery,
@@ -7,10 +6,10 @@ import {
   type SearchIndex,
 } from '@quarry/core';
 import Database from 'better-sqlite3';
-import { FtsTextPool } from './fts-pool.js';
-import { metaText } from './fts-text.js';
-import { IndexFormatError, initSchema, reverseHost } from './schema.js';
+import { PageWriter, preparePage } from './page-writer.js';
+import { IndexFormatError, initSchema } from './schema.js';
 import { Searcher } from './search.js';
+import { WriteThread } from './write-thread.js';
 
 /** Options of {@link SqliteSearchIndex.open}. */
 export interface SqliteSearchIndexOptions {
@@ -36,11 +35,12 @@ export interface SqliteSearchIndexOptions {
    */
   readonly maxRankedPhraseDocs?: number;
   /**
-   * Worker threads that prepare text for the index (CJK segmentation is CPU-heavy), so that a caller
-   * keeping two upserts in flight overlaps text analysis with SQLite writes. 0 analyses text on the
-   * calling thread. @defaultValue the number of CPUs minus one, between 1 and 4
+   * Whether a file index writes on a worker thread with its own connection, so that SQLite's share
+   * of an import (most of it) overlaps the caller's parsing and the searches of this connection.
+   * `':memory:'` indexes, and sources run without a build (tests), always write on the calling
+   * thread. @defaultValue true
    */
-  readonly textThreads?: number;
+  readonly writerThread?: boolean;
   /** Body characters kept for snippets (the full text lives in the blob store). @defaultValue 8192 */
   readonly snippetSourceChars?: number;
   /** Score multiplier for pages in the `lang_priority` language. @defaultValue 1.25 */
@@ -56,29 +56,17 @@ const DEFAULTS = {
   cacheSizeKib: 262_144,
   maxRankedCandidates: 1100,
   maxRankedPhraseDocs: 5000,
-  textThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  writerThread: true,
   snippetSourceChars: 8192,
   langPriorityBoost: 1.25,
   titleWeight: 4,
   siteNameWeight: 2,
 } as const;
 
-interface PreparedPage {
-  readonly doc: PageDocument;
-  readonly crawledMs: number;
-  readonly title: string;
-  readonly body: string;
-  readonly site: string;
-  readonly meta: string;
-}
-
-/** Documents per message to a text worker: small enough to spread a batch over the workers. */
-const TEXT_CHUNK_DOCS = 250;
-
 /**
  * The embedded search index: SQLite FTS5 through better-sqlite3 (WAL, synchronous=NORMAL). Text is
- * analysed with `@quarry/text` on both the index and the query side, so Chinese and Japanese are
- * searched by words.
+ * analysed with `@quarry/text` on both the index and the query side; Chinese and Japanese are
+ * indexed as overlapping character pairs, so any character sequence is found (not only whole words).
  *
  * `total` is exact up to `maxRankedCandidates` matches. Beyond it the count stops and the total is
  * extrapolated: candidates are taken from the newest indexed page backwards (by rowid; by crawl
@@ -89,34 +77,37 @@ const TEXT_CHUNK_DOCS = 250;
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: Database.Database;
   readonly #searcher: Searcher;
-  readonly #snippetSourceChars: number;
   readonly #statements;
-  readonly #pool: FtsTextPool;
-  /** Writes run one after another; text preparation of later batches overlaps them. */
+  /** Writes on the writer thread, when there is one. */
+  readonly #thread: WriteThread | undefined;
+  /** Writes on this thread otherwise, one after another. */
+  readonly #writer: PageWriter | undefined;
+  readonly #snippetSourceChars: number;
   #writes: Promise<void> = Promise.resolve();
 
-  private constructor(db: Database.Database, options: Required<Omit<SqliteSearchIndexOptions, 'path'>>) {
+  private constructor(db: Database.Database, options: Required<SqliteSearchIndexOptions>) {
     this.#db = db;
-    this.#snippetSourceChars = options.snippetSourceChars;
     this.#searcher = new Searcher(db, options);
-    this.#pool = new FtsTextPool(options.textThreads);
+    const threaded = options.writerThread && options.path !== ':memory:' && WriteThread.available();
+    this.#thread = threaded
+      ? new WriteThread({
+          path: options.path,
+          busyTimeoutMs: options.busyTimeoutMs,
+          // The writer only walks the segments it merges; the searching connection keeps the big cache.
+          cacheSizeKib: Math.min(options.cacheSizeKib, WRITER_CACHE_KIB),
+        })
+      : undefined;
+    this.#writer = threaded ? undefined : new PageWriter(db);
+    this.#snippetSourceChars = options.snippetSourceChars;
     this.#statements = {
       rowidOf: db.prepare('SELECT rowid FROM pages WHERE id = ?').pluck(),
-      deletePage: db.prepare('DELETE FROM pages WHERE rowid = ?'),
-      deleteFts: db.prepare('DELETE FROM pages_fts WHERE rowid = ?'),
-      insertPage: db.prepare(
-        'INSERT INTO pages (id, url, title, domain, rhost, site_name, lang, crawled_at, crawled_ms, published_at, ' +
-          'has_llms_txt, filetype, snippet_text) VALUES (@id, @url, @title, @domain, @rhost, @site_name, @lang, ' +
-          '@crawled_at, @crawled_ms, @published_at, @has_llms_txt, @filetype, @snippet_text)',
-      ),
-      insertFts: db.prepare('INSERT INTO pages_fts (rowid, title, body, site, meta) VALUES (?, ?, ?, ?, ?)'),
       count: db.prepare('SELECT count(*) FROM pages').pluck(),
     };
   }
 
   /** Opens (creating if needed) an index at `options.path`; `':memory:'` gives a private in-memory index. */
   static open(options: SqliteSearchIndexOptions): SqliteSearchIndex {
-    const settings = { ...DEFAULTS, ...stripUndefined(options) };
+    const settings = { ...DEFAULTS, ...stripUndefined(options), path: options.path };
     let db: Database.Database | undefined;
     try {
       db = new Database(options.path);
@@ -131,25 +122,20 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /**
    * Inserts or replaces pages by id in one transaction; a replaced page gets a new rowid (newest).
-   * Text is prepared on worker threads as soon as this is called; writes keep call order.
+   * Text is analysed on the calling thread (about 0.05 ms a page), SQLite's work happens on the
+   * writer thread. Writes keep call order; a caller may keep several in flight.
    */
   async upsert(docs: readonly PageDocument[]): Promise<void> {
     if (docs.length === 0) return;
-    const prepared = this.#prepare(docs);
-    const write = this.#writes.then(async () => this.#write(await prepared));
-    this.#writes = write.catch(() => undefined);
-    return write;
+    const pages = docs.map((doc) => preparePage(doc, this.#snippetSourceChars));
+    if (this.#thread) return this.#thread.run({ op: 'upsert', pages });
+    return this.#local((writer) => writer.upsert(pages));
   }
 
   async delete(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    const remove = this.#writes.then(() =>
-      this.#db.transaction(() => {
-        for (const id of ids) this.#remove(id);
-      })(),
-    );
-    this.#writes = remove.catch(() => undefined);
-    return remove;
+    if (this.#thread) return this.#thread.run({ op: 'delete', ids });
+    return this.#local((writer) => writer.delete(ids));
   }
 
   async search(query: IndexQuery): Promise<IndexSearchResult> {
@@ -174,67 +160,20 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async close(): Promise<void> {
     await this.#writes;
-    await this.#pool.close();
+    await this.#thread?.close();
     if (this.#db.open) this.#db.close();
   }
 
-  async #prepare(docs: readonly PageDocument[]): Promise<PreparedPage[]> {
-    const chunks: Promise<PreparedPage[]>[] = [];
-    for (let start = 0; start < docs.length; start += TEXT_CHUNK_DOCS) {
-      chunks.push(this.#prepareChunk(docs.slice(start, start + TEXT_CHUNK_DOCS)));
-    }
-    return (await Promise.all(chunks)).flat();
-  }
-
-  async #prepareChunk(docs: readonly PageDocument[]): Promise<PreparedPage[]> {
-    const texts = await this.#pool.run(docs.flatMap((doc) => [doc.title, doc.body_text, doc.site_name ?? '']));
-    return docs.map((doc, i) => {
-      const parsedMs = Date.parse(doc.crawled_at);
-      const crawledMs = Number.isNaN(parsedMs) ? 0 : parsedMs;
-      const title = texts[3 * i]!;
-      return {
-        doc,
-        crawledMs,
-        title,
-        body: texts[3 * i + 1]!,
-        site: texts[3 * i + 2]!,
-        meta: metaText({ ftsTitle: title, lang: doc.lang, filetype: doc.filetype, domain: doc.domain, crawledMs }),
-      };
-    });
-  }
-
-  #write = (pages: readonly PreparedPage[]): void => {
-    this.#db.transaction(() => {
-      for (const page of pages) {
-        const { doc } = page;
-        this.#remove(doc.id);
-        const { lastInsertRowid } = this.#statements.insertPage.run({
-          id: doc.id,
-          url: doc.url,
-          title: doc.title,
-          domain: doc.domain,
-          rhost: reverseHost(doc.domain),
-          site_name: doc.site_name,
-          lang: doc.lang,
-          crawled_at: doc.crawled_at,
-          crawled_ms: page.crawledMs,
-          published_at: doc.published_at,
-          has_llms_txt: doc.has_llms_txt ? 1 : 0,
-          filetype: doc.filetype,
-          snippet_text: doc.body_text.slice(0, this.#snippetSourceChars),
-        });
-        this.#statements.insertFts.run(lastInsertRowid, page.title, page.body, page.site, page.meta);
-      }
-    })();
-  };
-
-  #remove(id: string): void {
-    const rowid = this.#statements.rowidOf.get(id) as number | bigint | undefined;
-    if (rowid === undefined) return;
-    this.#statements.deleteFts.run(rowid);
-    this.#statements.deletePage.run(rowid);
+  #local(write: (writer: PageWriter) => void): Promise<void> {
+    const writer = this.#writer!;
+    const done = this.#writes.then(() => write(writer));
+    this.#writes = done.catch(() => undefined);
+    return done;
   }
 }
+
+/** Page cache of the writer thread's connection. */
+const WRITER_CACHE_KIB = 65_536;
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
