@@ -50,8 +50,11 @@ export function makeSnippet(text: string, clauses: readonly SnippetClause[], opt
   return snippet.trim();
 }
 
+/** Whitespace runs other than a single space: most text has few, so few replacements are made. */
+const SPACE_RUN = /\s{2,}|[^\S ]/g;
+
 function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ');
+  return text.replace(SPACE_RUN, ' ');
 }
 
 function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
@@ -71,27 +74,62 @@ const NEEDS_FOLD = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff\uff00-\uffef]/g;
 function foldSameLength(text: string): string {
   const lower = text.toLowerCase();
   if (lower.length !== text.length) return text;
-  return lower.replace(NEEDS_FOLD, (char) => {
-    const folded = foldText(char);
-    return folded.length === 1 ? folded : char;
-  });
+  return lower.replace(NEEDS_FOLD, foldChar);
+}
+
+/** Folded forms of single characters (NFKC and NFD per character are slow; pages repeat them). */
+const foldedChars = new Map<string, string>();
+const MAX_FOLDED_CHARS = 8192;
+
+function foldChar(char: string): string {
+  let folded = foldedChars.get(char);
+  if (folded === undefined) {
+    const text = foldText(char);
+    folded = text.length === 1 ? text : char;
+    if (foldedChars.size < MAX_FOLDED_CHARS) foldedChars.set(char, folded);
+  }
+  return folded;
 }
 
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 /** Enough hits to choose a window; more would only cost time on very long texts. */
 const MAX_HITS_PER_TOKEN = 64;
 
+/** Same characters as {@link NEEDS_FOLD}, for a yes/no test. */
+const MAY_NEED_FOLD = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff\uff00-\uffef]/;
+const REGEX_SYNTAX = /[.*+?^${}()|[\]\\]/g;
+
+/** Finds a token in a text from a position on: its start, or -1. Matches are `token.length` long. */
+type Finder = (token: string) => (from: number) => number;
+
 function findHits(text: string, tokens: Set<string>): Hit[] {
   if (tokens.size === 0) return [];
+  // Folding a whole page (ICU lower-casing, a replace over every character) costs more than the
+  // rest of the snippet: text without foldable letters is searched case-insensitively as it is.
+  if (!MAY_NEED_FOLD.test(text)) {
+    return findHitsIn(text, tokens, (token) => {
+      const regex = new RegExp(token.replace(REGEX_SYNTAX, '\\$&'), 'gi');
+      return (from) => {
+        regex.lastIndex = from;
+        return regex.exec(text)?.index ?? -1;
+      };
+    });
+  }
   const folded = foldSameLength(text);
+  return findHitsIn(folded, tokens, (token) => (from) => folded.indexOf(token, from));
+}
+
+/** Hits of each token (up to a bound per token), whole words unless the token is CJK. */
+function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
   const hits: Hit[] = [];
   for (const token of tokens) {
     // CJK words are found as substrings: the surrounding text is not segmented here.
     const wholeWord = !hasCjk(token);
+    const find = finder(token);
     let found = 0;
-    for (let at = folded.indexOf(token); at !== -1 && found < MAX_HITS_PER_TOKEN; at = folded.indexOf(token, at + 1)) {
+    for (let at = find(0); at !== -1 && found < MAX_HITS_PER_TOKEN; at = find(at + 1)) {
       const end = at + token.length;
-      if (wholeWord && (WORD_CHAR.test(folded[at - 1] ?? ' ') || WORD_CHAR.test(folded[end] ?? ' '))) continue;
+      if (wholeWord && (WORD_CHAR.test(text[at - 1] ?? ' ') || WORD_CHAR.test(text[end] ?? ' '))) continue;
       hits.push({ start: at, token });
       found++;
     }
