@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
-import { Crawler, parseSeed, readSeedsFile, type Seed, startIndexer } from '@quarry/crawler';
+import { Crawler, createRedisCrawlCaches, parseSeed, readSeedsFile, type Seed, startIndexer } from '@quarry/crawler';
+import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
 import { announce, startApi, untilSignal } from './serve.js';
@@ -10,6 +11,36 @@ import { announce, startApi, untilSignal } from './serve.js';
 /** How often `crawl --wait` reports progress on a terminal, and off one. */
 const PROGRESS_TTY_MS = 1000;
 const PROGRESS_LOG_MS = 10_000;
+
+/**
+ * A crawler for this process; in distributed mode its robots.txt and llms.txt caches are shared
+ * through Redis, so each origin is asked once per TTL for every worker process. `close` stops both.
+ */
+function openCrawler(
+  config: QuarryConfig,
+  queues: Queues,
+  logger: Logger,
+): { crawler: Crawler; close(): Promise<void> } {
+  const caches = config.redisUrl
+    ? createRedisCrawlCaches(config.redisUrl, {
+        onError: (err) =>
+          logger.warn({ err: (err as Error).message }, 'robots/llms cache: Redis error, fetching instead'),
+      })
+    : undefined;
+  const crawler = new Crawler({
+    config,
+    queues,
+    logger,
+    ...(caches ? { caches: { robots: caches.robots, llms: caches.llms } } : {}),
+  });
+  return {
+    crawler,
+    async close() {
+      await crawler.close();
+      await caches?.close();
+    },
+  };
+}
 
 async function loadSeeds(urls: readonly string[], file: string | undefined, defaults: Partial<Seed>): Promise<Seed[]> {
   const seeds = urls.map((u) => parseSeed(u, defaults));
@@ -60,7 +91,7 @@ export async function runStart(
   const logger = createLogger(config);
   const services = await openServices(config);
   const queues = await openQueues(config);
-  const crawler = new Crawler({ config, queues, logger });
+  const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
   crawler.start();
   if (seeds.length > 0) logger.info({ added: await crawler.addSeeds(seeds) }, 'queued seeds');
@@ -69,7 +100,7 @@ export async function runStart(
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
   await api.close();
-  await crawler.close();
+  await closeCrawler();
   await indexer.close();
   await queues.close();
   await services.close();
@@ -93,11 +124,11 @@ export async function runCrawl(
   const seeds = await loadSeeds(options.seeds, options.seedsFile, defaults);
   const logger = createLogger(config);
   const queues = await openQueues(config);
-  const crawler = new Crawler({ config, queues, logger });
+  const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
   const added = await crawler.addSeeds(seeds);
   process.stderr.write(`queued ${added} new seed URLs (${seeds.length - added} already known)\n`);
   if (!options.wait) {
-    await crawler.close();
+    await closeCrawler();
     await queues.close();
     return 0;
   }
@@ -127,7 +158,7 @@ export async function runCrawl(
     if (idleRounds >= 2) break;
   }
   if (tty) process.stderr.write('\n');
-  await crawler.close();
+  await closeCrawler();
   await indexer.close();
   const stats = await queues.crawl.stats();
   await queues.close();
@@ -148,15 +179,15 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   const logger = createLogger(config);
   const queues = await openQueues(config);
   const services = roles.index ? await openServices(config) : null;
-  const crawler = roles.crawl ? new Crawler({ config, queues, logger }) : null;
-  crawler?.start();
+  const opened = roles.crawl ? openCrawler(config, queues, logger) : null;
+  opened?.crawler.start();
   const indexer = services
     ? startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger })
     : null;
   logger.info({ crawl: roles.crawl, index: roles.index }, 'quarry worker running');
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
-  await crawler?.close();
+  await opened?.close();
   await indexer?.close();
   await queues.close();
   await services?.close();
