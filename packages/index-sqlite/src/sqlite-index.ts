@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import {
   BackendUnavailableError,
   type IndexQuery,
@@ -6,10 +7,11 @@ import {
   type SearchIndex,
 } from '@quarry/core';
 import Database from 'better-sqlite3';
+import { SearchPool, startWriter, threadsAvailable, type WriteRequest } from './index-threads.js';
 import { PageWriter, preparePage } from './page-writer.js';
 import { IndexFormatError, initSchema } from './schema.js';
 import { Searcher } from './search.js';
-import { WriteThread } from './write-thread.js';
+import type { WorkerClient } from './worker-client.js';
 
 /** Options of {@link SqliteSearchIndex.open}. */
 export interface SqliteSearchIndexOptions {
@@ -35,12 +37,15 @@ export interface SqliteSearchIndexOptions {
    */
   readonly maxRankedPhraseDocs?: number;
   /**
-   * Whether a file index writes on a worker thread with its own connection, so that SQLite's share
-   * of an import (most of it) overlaps the caller's parsing and the searches of this connection.
-   * `':memory:'` indexes, and sources run without a build (tests), always write on the calling
-   * thread. @defaultValue true
+   * Whether a file index runs SQLite on worker threads, each with its own connection: one writer
+   * (so that SQLite's share of an import, most of it, overlaps the caller's parsing) and
+   * `searchThreads` searchers (so that searches use every core and never block the caller's event
+   * loop). `':memory:'` indexes, and sources run without a build (tests), use the calling thread.
+   * @defaultValue true
    */
-  readonly writerThread?: boolean;
+  readonly threads?: boolean;
+  /** Search threads of a file index (see `threads`). @defaultValue the number of CPUs, at most 4 */
+  readonly searchThreads?: number;
   /** Body characters kept for snippets (the full text lives in the blob store). @defaultValue 8192 */
   readonly snippetSourceChars?: number;
   /** Score multiplier for pages in the `lang_priority` language. @defaultValue 1.25 */
@@ -56,7 +61,8 @@ const DEFAULTS = {
   cacheSizeKib: 262_144,
   maxRankedCandidates: 1100,
   maxRankedPhraseDocs: 5000,
-  writerThread: true,
+  threads: true,
+  searchThreads: Math.min(4, availableParallelism()),
   snippetSourceChars: 8192,
   langPriorityBoost: 1.25,
   titleWeight: 4,
@@ -76,11 +82,12 @@ const DEFAULTS = {
  */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: Database.Database;
-  readonly #searcher: Searcher;
   readonly #statements;
-  /** Writes on the writer thread, when there is one. */
-  readonly #thread: WriteThread | undefined;
-  /** Writes on this thread otherwise, one after another. */
+  /** Searches and writes on worker threads, when there are any. */
+  readonly #pool: SearchPool | undefined;
+  readonly #thread: WorkerClient<WriteRequest, null> | undefined;
+  /** Otherwise on this thread; writes one after another. */
+  readonly #searcher: Searcher;
   readonly #writer: PageWriter | undefined;
   readonly #snippetSourceChars: number;
   #writes: Promise<void> = Promise.resolve();
@@ -88,17 +95,22 @@ export class SqliteSearchIndex implements SearchIndex {
   private constructor(db: Database.Database, options: Required<SqliteSearchIndexOptions>) {
     this.#db = db;
     this.#searcher = new Searcher(db, options);
-    const threaded = options.writerThread && options.path !== ':memory:' && WriteThread.available();
+    this.#snippetSourceChars = options.snippetSourceChars;
+    const threaded = options.threads && options.path !== ':memory:' && threadsAvailable();
+    const connection = { path: options.path, busyTimeoutMs: options.busyTimeoutMs };
+    // Each thread has its own page cache: searchers share the configured size, the writer only
+    // walks the segments it merges.
+    const searchThreads = Math.max(1, Math.trunc(options.searchThreads));
+    this.#pool = threaded
+      ? new SearchPool(
+          { ...connection, cacheSizeKib: Math.ceil(options.cacheSizeKib / searchThreads), tuning: options },
+          searchThreads,
+        )
+      : undefined;
     this.#thread = threaded
-      ? new WriteThread({
-          path: options.path,
-          busyTimeoutMs: options.busyTimeoutMs,
-          // The writer only walks the segments it merges; the searching connection keeps the big cache.
-          cacheSizeKib: Math.min(options.cacheSizeKib, WRITER_CACHE_KIB),
-        })
+      ? startWriter({ ...connection, cacheSizeKib: Math.min(options.cacheSizeKib, WRITER_CACHE_KIB) })
       : undefined;
     this.#writer = threaded ? undefined : new PageWriter(db);
-    this.#snippetSourceChars = options.snippetSourceChars;
     this.#statements = {
       rowidOf: db.prepare('SELECT rowid FROM pages WHERE id = ?').pluck(),
       count: db.prepare('SELECT count(*) FROM pages').pluck(),
@@ -128,18 +140,18 @@ export class SqliteSearchIndex implements SearchIndex {
   async upsert(docs: readonly PageDocument[]): Promise<void> {
     if (docs.length === 0) return;
     const pages = docs.map((doc) => preparePage(doc, this.#snippetSourceChars));
-    if (this.#thread) return this.#thread.run({ op: 'upsert', pages });
+    if (this.#thread) return void (await this.#thread.request({ op: 'upsert', pages }));
     return this.#local((writer) => writer.upsert(pages));
   }
 
   async delete(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    if (this.#thread) return this.#thread.run({ op: 'delete', ids });
+    if (this.#thread) return void (await this.#thread.request({ op: 'delete', ids }));
     return this.#local((writer) => writer.delete(ids));
   }
 
   async search(query: IndexQuery): Promise<IndexSearchResult> {
-    return this.#searcher.search(query);
+    return this.#pool ? this.#pool.search(query) : this.#searcher.search(query);
   }
 
   async has(id: string): Promise<boolean> {
@@ -160,7 +172,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async close(): Promise<void> {
     await this.#writes;
-    await this.#thread?.close();
+    await Promise.all([this.#thread?.close(), this.#pool?.close()]);
     if (this.#db.open) this.#db.close();
   }
 
