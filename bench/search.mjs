@@ -1,7 +1,11 @@
 // Search benchmark: builds a realistic corpus (real page text, Chinese news, IR collections and
-// generated text), imports it into the embedded SQLite index, then times a fixed query mix
-// in-process. Exports the corpus and the query mix so the HTTP benchmark can reuse them.
+// generated text), imports it into the embedded SQLite index, times a fixed query mix in-process,
+// then serves the same index with the real API in a child process (so its peak RSS is its own)
+// and loads it with autocannon, one run per query shape plus one over the whole mix.
 // Run `npx tsc -b` first: it imports the built packages. `node bench/search.mjs [docs]`.
+// The child mode, `node bench/search.mjs --serve <index file> <blob dir>`, is internal.
+
+import { fork } from 'node:child_process';
 import {
   createReadStream,
   createWriteStream,
@@ -15,9 +19,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { normalizeLang, pageIdForUrl, TIME_RANGES_MS, toIsoUtc } from '@quarry/core';
+import { createApp, startServer } from '@quarry/api';
+import { FileBlobStore } from '@quarry/blobstore';
+import { loadConfig, normalizeLang, pageIdForUrl, TIME_RANGES_MS, toIsoUtc } from '@quarry/core';
 import { SqliteSearchIndex } from '@quarry/index-sqlite';
 import { parseQuery } from '@quarry/query';
+import autocannon from 'autocannon';
+import { pino } from 'pino';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** Where the shared test data lives (pages, Chinese news, IR collections). */
@@ -28,6 +36,10 @@ const SPAN_MS = 2 * 365 * DAY_MS;
 const BATCH_DOCS = 1000;
 const WARMUP_RUNS = 20;
 const MEASURED_RUNS = 200;
+/** HTTP load: connections (issue 2: 32), seconds per query shape and for the whole mix. */
+const HTTP_CONNECTIONS = 32;
+const HTTP_SHAPE_SECS = 3;
+const HTTP_MIX_SECS = 6;
 
 /**
  * The fixed query mix: one entry per shape, with HTTP-style parameters (`q`, `time_range`, `site`,
@@ -293,7 +305,13 @@ function percentile(sorted, p) {
  * Writes `docs` documents as JSONL under `dir` (a temp dir by default, removed afterwards), imports
  * them into a fresh SQLite index (timed) and times the query mix. Resolves to `{ importDocsPerSec, rows }`.
  */
-export async function runSearchBench({ docs = 100_000, dir, runs = MEASURED_RUNS, log = console.log } = {}) {
+export async function runSearchBench({
+  docs = 100_000,
+  dir,
+  runs = MEASURED_RUNS,
+  http = true,
+  log = console.log,
+} = {}) {
   const workDir = dir ?? mkdtempSync(join(tmpdir(), 'quarry-bench-search-'));
   const nowMs = Date.now();
   const corpusFile = join(workDir, 'corpus.jsonl');
@@ -349,31 +367,134 @@ export async function runSearchBench({ docs = 100_000, dir, runs = MEASURED_RUNS
         p99_ms: percentile(times, 99).toFixed(2),
       });
     }
-    return { importDocsPerSec, docs: imported, rows, loadAverage: loadavg()[0] };
+    // The API child opens the index file itself; this process lets go of it first.
+    await index.close();
+    const loadAverage = loadavg()[0];
+    const api = http ? await runHttpBench(join(workDir, 'search.db'), join(workDir, 'blobs'), log) : null;
+    return { importDocsPerSec, docs: imported, rows, loadAverage, api };
   } finally {
     await index.close();
     if (!dir) rmSync(workDir, { recursive: true, force: true });
   }
 }
 
-/** Entry point for `npm run bench` (scripts/bench.js): the in-process part as a table. */
+/** Query string of one mix entry, as a client would send it. */
+function searchPath(params) {
+  return `/api/v1/search?${new URLSearchParams(params)}`;
+}
+
+/**
+ * Serves the index with the real API in a child process, loads it with autocannon (32 connections)
+ * per query shape and over the whole mix, and reads the child's peak RSS when it stops.
+ */
+export async function runHttpBench(indexFile, blobDir, log = console.log) {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', indexFile, blobDir], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const messages = [];
+  const waiters = [];
+  child.on('message', (message) => {
+    const waiter = waiters.shift();
+    if (waiter) waiter(message);
+    else messages.push(message);
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const next = () =>
+    messages.length > 0
+      ? Promise.resolve(messages.shift())
+      : Promise.race([
+          new Promise((resolve) => waiters.push(resolve)),
+          exited.then((code) => {
+            throw new Error(`API child exited early (${code})`);
+          }),
+        ]);
+  try {
+    const { url } = await next();
+    log(`  API (child ${child.pid}) at ${url}; ${HTTP_CONNECTIONS} connections`);
+    const load = (requests, duration) =>
+      autocannon({ url, connections: HTTP_CONNECTIONS, duration, requests, timeout: 10 });
+    await load([{ method: 'GET', path: searchPath(QUERY_MIX[0].params) }], 1);
+    const row = (shape, result) => ({
+      shape,
+      req_per_s: Math.round(result.requests.average),
+      p50_ms: result.latency.p50,
+      p99_ms: result.latency.p99,
+      max_ms: result.latency.max,
+      non2xx: result.non2xx + result.errors + result.timeouts,
+    });
+    const rows = [];
+    for (const { shape, params } of QUERY_MIX) {
+      const result = await load([{ method: 'GET', path: searchPath(params) }], HTTP_SHAPE_SECS);
+      rows.push(row(shape, result));
+      log(`  HTTP ${shape}: ${rows.at(-1).req_per_s} req/s, p99 ${rows.at(-1).p99_ms} ms`);
+    }
+    const mix = QUERY_MIX.map(({ params }) => ({ method: 'GET', path: searchPath(params) }));
+    rows.push(row('whole mix', await load(mix, HTTP_MIX_SECS)));
+    child.send({ type: 'stop' });
+    const { peakRssKib } = await next();
+    return { rows, peakRssMib: Math.round(peakRssKib / 1024) };
+  } finally {
+    if (child.exitCode === null) child.kill();
+    await exited;
+  }
+}
+
+/** Child mode: the API on an existing index until told to stop; reports its peak RSS. */
+async function serve(indexFile, blobDir) {
+  const config = loadConfig({ QUARRY_RATE_LIMIT_PUBLIC: '1000000', LOG_LEVEL: 'silent' });
+  const index = SqliteSearchIndex.open({ path: indexFile });
+  const app = createApp({
+    config,
+    index,
+    blobs: new FileBlobStore({ dir: blobDir }),
+    logger: pino({ level: 'silent' }),
+  });
+  const server = await startServer(app, { port: 0, host: '127.0.0.1' });
+  process.send({ url: server.url });
+  process.on('message', async (message) => {
+    if (message?.type !== 'stop') return;
+    await server.close();
+    await index.close();
+    const status = readFileSync('/proc/self/status', 'utf8').match(/^VmHWM:\s+(\d+) kB/m);
+    const peakRssKib = status ? Number(status[1]) : process.resourceUsage().maxRSS;
+    process.send({ peakRssKib }, () => process.disconnect());
+  });
+}
+
+/** Entry point for `npm run bench` (scripts/bench.js): the in-process and the HTTP tables. */
 export async function run() {
   const result = await runSearchBench();
-  return {
-    title: `Search, in-process (SQLite FTS5, ${result.docs} docs, import ${result.importDocsPerSec} docs/s)`,
-    rows: result.rows,
-    notes: [
-      'total with ~ is an estimate beyond the exact-count bound',
-      `1-minute load average at the end: ${result.loadAverage.toFixed(1)}`,
-    ],
-  };
+  return [
+    {
+      title: `Search, in-process (SQLite FTS5, ${result.docs} docs, import ${result.importDocsPerSec} docs/s)`,
+      rows: result.rows,
+      notes: [
+        'total with ~ is an estimate beyond the exact-count bound',
+        `1-minute load average at the end: ${result.loadAverage.toFixed(1)}`,
+      ],
+    },
+    {
+      title: `Search over HTTP (API in a child process, autocannon, ${HTTP_CONNECTIONS} connections)`,
+      rows: result.api.rows,
+      notes: [
+        `${HTTP_SHAPE_SECS} s per shape, ${HTTP_MIX_SECS} s for the whole mix (one request of each shape in turn)`,
+        `API process peak RSS (VmHWM): ${result.api.peakRssMib} MiB`,
+      ],
+    },
+  ];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const docs = Number(process.argv[2] ?? 100_000);
-  const result = await runSearchBench({ docs });
-  console.log(
-    `\nimport: ${result.importDocsPerSec} docs/s (${result.docs} docs), load average ${result.loadAverage.toFixed(1)}\n`,
-  );
-  console.table(result.rows);
+  if (process.argv[2] === '--serve') {
+    await serve(process.argv[3], process.argv[4]);
+  } else {
+    const docs = Number(process.argv[2] ?? 100_000);
+    const result = await runSearchBench({ docs });
+    console.log(
+      `\nimport: ${result.importDocsPerSec} docs/s (${result.docs} docs), load average ${result.loadAverage.toFixed(1)}\n`,
+    );
+    console.table(result.rows);
+    console.log(`\nHTTP, ${HTTP_CONNECTIONS} connections; API peak RSS ${result.api.peakRssMib} MiB`);
+    console.table(result.api.rows);
+  }
 }
