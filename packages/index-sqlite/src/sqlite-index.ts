@@ -79,6 +79,16 @@ const DEFAULTS = {
  * time for filter-only queries), and the count is divided by the share of that key range walked
  * before the bound was reached. That assumes matches are spread evenly over indexing order, so it
  * is an estimate (`totalIsEstimate: true`), never below the number actually counted.
+ *
+ * Ranking is bounded and approximate, so that no query walks a common word's whole match list:
+ * - only the newest `maxRankedCandidates` matches are ranked (and paged through);
+ * - a phrase in fewer than `maxRankedPhraseDocs` pages (judged on the newest 2,000 pages, cached
+ *   until the index grows by 1%) is scored with BM25 (title × `titleWeight`, site name ×
+ *   `siteNameWeight`); a more common phrase only adds a fixed bonus when it is in the title;
+ * - stop words are dropped from an AND while another word remains (from matching, ranking and
+ *   snippets), as the search API asks;
+ * - `lang_priority` multiplies the score of matching pages by `langPriorityBoost`.
+ * The ranking-quality check (Cranfield, `@quarry/index-contract`) measures nDCG@10 0.283 with them.
  */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: Database.Database;
