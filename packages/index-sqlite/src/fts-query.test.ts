@@ -48,7 +48,10 @@ describe('planFtsQuery', () => {
 
   it('turns a multi-token word into a phrase, a CJK word into a phrase of its character pairs', () => {
     expect(plan('re:invent').match).toBe('"re" + "invent"');
-    expect(plan('搜索引擎').match).toBe('"搜索" + "索引" + "引擎"');
+    expect(plan('"搜索引擎"').match).toBe('"搜索" + "索引" + "引擎"');
+    // Unquoted, the run is segmented into words (Intl.Segmenter), each a phrase of its pairs, ANDed.
+    expect(plan('搜索引擎').match).toBe('("搜索" AND "引擎")');
+    expect(plan('北京天气预报').match).toBe('("北京" AND "天气" AND "预报")');
     expect(plan('猫').match).toBe('"猫" *');
   });
 

@@ -1,5 +1,5 @@
 import { FILETYPE_FAMILY, type IndexQuery, type QueryNode } from '@quarry/core';
-import { bigramQueryTokens, isStopWord } from '@quarry/text';
+import { bigramQueryTokens, hasCjk, isStopWord, tokenize } from '@quarry/text';
 import { filetypeToken, langToken, META_ALL, monthToken, siteToken, titleToken } from './fts-text.js';
 
 /** The FTS5 side of a search: a MATCH expression (or none) plus what must be checked outside it. */
@@ -54,7 +54,30 @@ function phraseOf(tokens: readonly string[], lastIsPrefix: boolean): string {
   return lastIsPrefix ? `${body} *` : body;
 }
 
+/**
+ * A bare CJK term typed without spaces (`北京天气`) is segmented into words with Intl.Segmenter and
+ * each word must occur (AND), as if the user had typed the spaces (ranking still favours the words
+ * side by side); a quoted phrase stays contiguous.
+ */
 function leaf(node: QueryNode & { type: 'term' | 'phrase' }): Translated | null {
+  if (node.type === 'term' && hasCjk(node.text)) {
+    const words = tokenize(node.text);
+    const kept = words.filter((word) => !isStopWord(word));
+    const parts = (kept.length > 0 ? kept : words)
+      .map((word) => wordLeaf({ ...node, text: word }))
+      .filter((part) => part !== null);
+    const whole = wordLeaf(node);
+    // The unsegmented run still ranks: pages with the words side by side score above the rest.
+    if (parts.length > 1) {
+      const all = combine(parts, 'AND');
+      return { ...all, texts: [node.text], leaves: [...all.leaves, ...(whole?.leaves ?? [])] };
+    }
+    return whole;
+  }
+  return wordLeaf(node);
+}
+
+function wordLeaf(node: QueryNode & { type: 'term' | 'phrase' }): Translated | null {
   const { tokens, lastIsPrefix } = bigramQueryTokens(node.text);
   if (tokens.length === 0) return null;
   const title = phraseOf(tokens.map(titleToken), lastIsPrefix);
