@@ -214,7 +214,7 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
       `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
     ];
     if (crawl.topFailures.length > 0) {
-      out.push('most common reasons (skipped and failed):');
+      out.push('most common failure reasons:');
       for (const f of crawl.topFailures) out.push(`  ${String(f.count).padStart(7)}  ${f.reason}`);
     }
     process.stdout.write(`${out.join('\n')}\n`);
