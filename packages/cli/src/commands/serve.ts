@@ -65,17 +65,12 @@ export async function startApi(
 async function redisRateLimitStores(redisUrl: string) {
   const [{ Redis }, { RedisStore }] = await Promise.all([import('ioredis'), import('rate-limit-redis')]);
   const client = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-  const sendCommand = (command: string, ...args: string[]) =>
-    client.call(command, ...args) as Promise<number | string | (number | string)[]>;
+  // rate-limit-redis passes the command and its arguments as one list.
+  const sendCommand = (...args: string[]) =>
+    client.call(args[0] ?? '', ...args.slice(1)) as Promise<number | string | (number | string)[]>;
   return {
-    publicTier: new RedisStore({
-      sendCommand: (...args: string[]) => sendCommand(args[0] ?? '', ...args.slice(1)),
-      prefix: 'quarry:rl:ip:',
-    }),
-    keyTier: new RedisStore({
-      sendCommand: (...args: string[]) => sendCommand(args[0] ?? '', ...args.slice(1)),
-      prefix: 'quarry:rl:key:',
-    }),
+    publicTier: new RedisStore({ sendCommand, prefix: 'quarry:rl:ip:' }),
+    keyTier: new RedisStore({ sendCommand, prefix: 'quarry:rl:key:' }),
     disconnect: async () => {
       client.disconnect();
     },
