@@ -1,5 +1,13 @@
 import { hostOf, QuarryError, RetryableError } from '@quarry/core';
-import type { CrawlOutcome } from './types.js';
+import type { CrawlOutcome, FinishedState, RecrawlOptions } from './types.js';
+
+/** Bounds of a stored task meta: it travels with every task and is kept for every URL. */
+const MAX_META_KEYS = 32;
+const MAX_META_VALUE_CHARS = 1024;
+/** Default and ceiling of `RecrawlOptions.limit`. */
+export const RECRAWL_DEFAULT_LIMIT = 10_000;
+const RECRAWL_MAX_LIMIT = 1_000_000;
+const FINISHED_STATES: readonly FinishedState[] = ['done', 'skipped', 'failed'];
 
 /** What to do with a task whose handler threw. */
 export interface FailureDecision {
@@ -47,9 +55,40 @@ export function safeReason(reason: string | undefined): string {
 export function checkOutcome(outcome: unknown): CrawlOutcome {
   if (typeof outcome === 'object' && outcome !== null) {
     const status = (outcome as { status?: unknown }).status;
-    if (status === 'done' || status === 'skipped' || status === 'failed') return outcome as CrawlOutcome;
+    if (status === 'done' || status === 'skipped' || status === 'failed') {
+      const { meta, ...rest } = outcome as CrawlOutcome;
+      const checked = checkMeta(meta);
+      return checked ? { ...rest, meta: checked } : rest;
+    }
   }
   return { status: 'failed', reason: INTERNAL_REASON };
+}
+
+/** Keeps string entries only, within bounds (an oversized value is dropped, not truncated). */
+function checkMeta(meta: unknown): Record<string, string> | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const entries = Object.entries(meta).filter(
+    (e): e is [string, string] => typeof e[1] === 'string' && e[1].length <= MAX_META_VALUE_CHARS && e[0].length <= 64,
+  );
+  return entries.length === 0 ? undefined : Object.fromEntries(entries.slice(0, MAX_META_KEYS));
+}
+
+/** Validates recrawl options and applies their defaults; throws a `RangeError` for nonsense. */
+export function checkRecrawlOptions(options: RecrawlOptions): {
+  states: readonly FinishedState[];
+  limit: number;
+  olderThanMs: number;
+} {
+  const { olderThanMs, limit = RECRAWL_DEFAULT_LIMIT, states = ['done'] } = options;
+  if (!Number.isFinite(olderThanMs) || olderThanMs < 0)
+    throw new RangeError('olderThanMs must be a non-negative number');
+  if (!Number.isInteger(limit) || limit < 1 || limit > RECRAWL_MAX_LIMIT) {
+    throw new RangeError(`limit must be an integer from 1 to ${RECRAWL_MAX_LIMIT}`);
+  }
+  if (states.length === 0 || states.some((s) => !FINISHED_STATES.includes(s))) {
+    throw new RangeError(`states must be some of ${FINISHED_STATES.join(', ')}`);
+  }
+  return { states: [...new Set(states)], limit, olderThanMs };
 }
 
 /** The unit of politeness: the URL's host name (all ports of one host share one budget of requests). */

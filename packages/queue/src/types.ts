@@ -30,6 +30,24 @@ export interface CrawlOutcome {
   readonly reason?: string;
   /** Politeness delay to use for this host from now on (e.g. robots.txt Crawl-delay); only raises it. */
   readonly hostDelayMs?: number;
+  /**
+   * Merged into the task's `meta` and kept with the URL, so a recrawl hands it back (HTTP validators
+   * such as `etag`, what was indexed). An empty string clears a key.
+   */
+  readonly meta?: Readonly<Record<string, string>>;
+}
+
+/** The states a finished URL can be in, and so the states `recrawl` can take URLs from. */
+export type FinishedState = 'done' | 'skipped' | 'failed';
+
+/** Which finished URLs `CrawlQueue.recrawl` queues again. */
+export interface RecrawlOptions {
+  /** Only URLs that finished at least this long ago (0: all of them). */
+  readonly olderThanMs: number;
+  /** States to take URLs from. @defaultValue ['done'] */
+  readonly states?: readonly FinishedState[];
+  /** Most URLs queued by one call, oldest first. @defaultValue 10000 */
+  readonly limit?: number;
 }
 
 /**
@@ -83,8 +101,29 @@ export interface CrawlQueue {
   stats(): Promise<CrawlStats>;
   /** True when nothing is queued, delayed (retry or politeness) or in flight. */
   isIdle(): Promise<boolean>;
+  /**
+   * Queues finished URLs again, oldest first, each with the `meta` it finished with (so the handler
+   * can send conditional requests), a fresh try count and no politeness shortcut. Atomic across
+   * processes: a URL is taken by one call only, and URLs queued or in flight are left alone.
+   * Resolves to how many were queued.
+   */
+  recrawl(options: RecrawlOptions): Promise<number>;
   /** Closes the queue's own resources; close workers first. */
   close(): Promise<void>;
+}
+
+/** Tells the indexer to drop a page from the index and the blob store (gone, noindex, moved). */
+export interface PageRemoval {
+  readonly id: string;
+  readonly removed: true;
+}
+
+/** What travels on the index queue: a document to upsert, or a removal, each keyed by page id. */
+export type IndexItem = PageDocument | PageRemoval;
+
+/** True for a removal, false for a document. */
+export function isRemoval(item: IndexItem): item is PageRemoval {
+  return 'removed' in item && item.removed === true;
 }
 
 /** Options of `IndexQueue.work`. */
@@ -103,15 +142,18 @@ export interface IndexStats {
   readonly failed: number;
 }
 
-/** Extracted documents on their way to the indexer, delivered at least once, in batches. */
+/**
+ * Extracted documents (and removals) on their way to the indexer, delivered at least once, in
+ * batches, in the order they were pushed.
+ */
 export interface IndexQueue {
-  push(docs: readonly PageDocument[]): Promise<void>;
+  push(items: readonly IndexItem[]): Promise<void>;
   /**
    * Delivers documents in batches (up to `batchSize`, or what arrived within `maxWaitMs`). A batch is
    * acknowledged only when the handler resolves and redelivered otherwise, so handlers must be
    * idempotent by document id.
    */
-  work(handler: (docs: PageDocument[]) => Promise<void>, options?: IndexWorkOptions): IndexWorker;
+  work(handler: (items: IndexItem[]) => Promise<void>, options?: IndexWorkOptions): IndexWorker;
   stats(): Promise<IndexStats>;
   /** Closes the queue's own resources; close workers first. */
   close(): Promise<void>;

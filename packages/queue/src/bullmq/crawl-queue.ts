@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ResolvedCommonOptions } from '../options.js';
-import { checkOutcome, classifyError, hostKey, retryDelayMs, safeReason } from '../policy.js';
+import { checkOutcome, checkRecrawlOptions, classifyError, hostKey, retryDelayMs, safeReason } from '../policy.js';
 import type {
   CrawlHandler,
   CrawlQueue,
@@ -10,10 +10,12 @@ import type {
   CrawlTask,
   CrawlWorker,
   CrawlWorkOptions,
+  FinishedState,
   NewCrawlTask,
+  RecrawlOptions,
 } from '../types.js';
 import { settlesWithin } from '../util.js';
-import { ACQUIRE, ADMIT, RELEASE, RENEW } from './scripts.js';
+import { ACQUIRE, ADMIT, RELEASE, RENEW, TAKE_FINISHED } from './scripts.js';
 
 /** BullMQ and Redis settings of the distributed crawl queue. */
 export interface BullmqCrawlSettings extends ResolvedCommonOptions {
@@ -43,6 +45,10 @@ interface Keys {
   readonly counts: string;
   /** HASH failure reason -> count. */
   readonly reasons: string;
+  /** HASH URL hash -> job data (with the meta it finished with) of every finished URL, for recrawls. */
+  readonly tasks: string;
+  /** ZSET URL hash -> when it finished, one per finished state. */
+  finished(state: FinishedState): string;
   host(host: string): string;
   slots(host: string): string;
 }
@@ -53,6 +59,8 @@ function keysFor(prefix: string): Keys {
     scopes: `${prefix}:crawl-state:scopes`,
     counts: `${prefix}:crawl-state:counts`,
     reasons: `${prefix}:crawl-state:failure-reasons`,
+    tasks: `${prefix}:crawl-state:tasks`,
+    finished: (state) => `${prefix}:crawl-state:finished:${state}`,
     host: (host) => `${prefix}:crawl-host:${host}`,
     slots: (host) => `${prefix}:crawl-slots:${host}`,
   };
@@ -155,6 +163,25 @@ export class BullmqCrawlQueue implements CrawlQueue {
     };
   }
 
+  async recrawl(options: RecrawlOptions): Promise<number> {
+    const { states, limit, olderThanMs } = checkRecrawlOptions(options);
+    const taken = (await TAKE_FINISHED.run(
+      this.#redis,
+      [this.#keys.tasks, this.#keys.counts, ...states.map((state) => this.#keys.finished(state))],
+      [Date.now() - olderThanMs, limit, ...states],
+    )) as string[];
+    const stamp = Date.now().toString(36);
+    const jobs: { name: string; data: JobData; opts: { jobId: string } }[] = [];
+    for (const json of taken) {
+      const data = JSON.parse(json) as JobData;
+      // A new job id: the finished job of the same URL may still be kept under the old one.
+      jobs.push({ name: 'page', data, opts: { jobId: `r${stamp}${urlHash(data.url).toString('base64url')}` } });
+    }
+    // A crash between the script and addBulk loses these recrawls (one round trip), as in add().
+    if (jobs.length > 0) await this.#queue.addBulk(jobs);
+    return jobs.length;
+  }
+
   async isIdle(): Promise<boolean> {
     const counts = await this.#queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active');
     return Object.values(counts).every((count) => count === 0);
@@ -164,6 +191,19 @@ export class BullmqCrawlQueue implements CrawlQueue {
     await Promise.all([...this.#workers].map((worker) => worker.close()));
     await this.#queue.close();
   }
+}
+
+/** The task's meta with an outcome's meta laid over it; '' clears a key. */
+function mergeMeta(
+  base: Readonly<Record<string, string>> | undefined,
+  patch: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const merged: Record<string, string> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === '') delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
 }
 
 class BullmqCrawlWorker implements CrawlWorker {
@@ -239,7 +279,8 @@ class BullmqCrawlWorker implements CrawlWorker {
       const outcome = checkOutcome(await this.#handler(task, controller.signal));
       const raisedMs = Math.min(Math.round(outcome.hostDelayMs ?? 0), this.#settings.maxRetryDelayMs);
       await this.#release(id, hostKeys, raisedMs, 0);
-      await this.#count(outcome.status, outcome.status === 'failed' ? safeReason(outcome.reason) : undefined);
+      const data = outcome.meta ? { ...job.data, meta: mergeMeta(job.data.meta, outcome.meta) } : job.data;
+      await this.#finish(data, outcome.status, outcome.status === 'failed' ? safeReason(outcome.reason) : undefined);
       return outcome.status;
     } catch (err) {
       if (this.#closing && controller.signal.aborted) {
@@ -251,7 +292,7 @@ class BullmqCrawlWorker implements CrawlWorker {
       if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
         throw new RetryLater(decision.code, decision.hostBackoffMs);
       }
-      await this.#count('failed', decision.code);
+      await this.#finish(job.data, 'failed', decision.code);
       throw new UnrecoverableError(decision.code);
     } finally {
       clearInterval(renew);
@@ -269,8 +310,14 @@ class BullmqCrawlWorker implements CrawlWorker {
     await RELEASE.run(this.#redis, hostKeys, [id, raisedMs, backoffMs, HOST_KEY_TTL_MS]);
   }
 
-  async #count(status: 'done' | 'skipped' | 'failed', reason: string | undefined): Promise<void> {
-    const multi = this.#redis.multi().hincrby(this.#keys.counts, status, 1);
+  /** Counts the outcome and keeps the task (with its meta) for a later recrawl. */
+  async #finish(data: JobData, status: FinishedState, reason: string | undefined): Promise<void> {
+    const hash = urlHash(data.url);
+    const multi = this.#redis
+      .multi()
+      .hincrby(this.#keys.counts, status, 1)
+      .hset(this.#keys.tasks, hash, JSON.stringify(data))
+      .zadd(this.#keys.finished(status), Date.now(), hash);
     if (reason !== undefined) multi.hincrby(this.#keys.reasons, reason, 1);
     await multi.exec();
   }

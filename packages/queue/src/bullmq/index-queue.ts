@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { PageDocument } from '@quarry/core';
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DEFAULTS } from '../options.js';
-import type { IndexQueue, IndexStats, IndexWorker, IndexWorkOptions } from '../types.js';
+import {
+  type IndexItem,
+  type IndexQueue,
+  type IndexStats,
+  type IndexWorker,
+  type IndexWorkOptions,
+  isRemoval,
+} from '../types.js';
 import { settlesWithin, sleep } from '../util.js';
 import type { BullmqCrawlSettings } from './crawl-queue.js';
 
@@ -22,10 +28,10 @@ const QUEUE_NAME = 'index';
 export class BullmqIndexQueue implements IndexQueue {
   readonly #redis: Redis;
   readonly #settings: BullmqIndexSettings;
-  readonly #queue: Queue<PageDocument>;
+  readonly #queue: Queue<IndexItem>;
 
   /** The BullMQ queue underneath (for dashboards). */
-  get bullQueue(): Queue<PageDocument> {
+  get bullQueue(): Queue<IndexItem> {
     return this.#queue;
   }
   readonly #workers = new Set<IndexWorker>();
@@ -33,7 +39,7 @@ export class BullmqIndexQueue implements IndexQueue {
   constructor(redis: Redis, settings: BullmqIndexSettings) {
     this.#redis = redis;
     this.#settings = settings;
-    this.#queue = new Queue<PageDocument>(QUEUE_NAME, {
+    this.#queue = new Queue<IndexItem>(QUEUE_NAME, {
       connection: redis,
       prefix: settings.prefix,
       defaultJobOptions: {
@@ -45,12 +51,12 @@ export class BullmqIndexQueue implements IndexQueue {
     });
   }
 
-  async push(docs: readonly PageDocument[]): Promise<void> {
-    if (docs.length === 0) return;
-    await this.#queue.addBulk(docs.map((doc) => ({ name: 'doc', data: doc })));
+  async push(items: readonly IndexItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.#queue.addBulk(items.map((item) => ({ name: isRemoval(item) ? 'removal' : 'doc', data: item })));
   }
 
-  work(handler: (docs: PageDocument[]) => Promise<void>, options: IndexWorkOptions = {}): IndexWorker {
+  work(handler: (items: IndexItem[]) => Promise<void>, options: IndexWorkOptions = {}): IndexWorker {
     const batchSize = options.batchSize ?? DEFAULTS.indexBatchSize;
     const maxWaitMs = options.maxWaitMs ?? DEFAULTS.indexMaxWaitMs;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
@@ -83,9 +89,9 @@ interface IndexWorkerSettings extends BullmqIndexSettings {
 }
 
 class BullmqIndexWorker implements IndexWorker {
-  readonly #handler: (docs: PageDocument[]) => Promise<void>;
+  readonly #handler: (items: IndexItem[]) => Promise<void>;
   readonly #settings: IndexWorkerSettings;
-  readonly #worker: Worker<PageDocument>;
+  readonly #worker: Worker<IndexItem>;
   readonly #tokenPrefix = randomUUID();
   readonly #onClosed: () => void;
   readonly #loop: Promise<void>;
@@ -95,14 +101,14 @@ class BullmqIndexWorker implements IndexWorker {
 
   constructor(
     redis: Redis,
-    handler: (docs: PageDocument[]) => Promise<void>,
+    handler: (items: IndexItem[]) => Promise<void>,
     settings: IndexWorkerSettings,
     onClosed: () => void,
   ) {
     this.#handler = handler;
     this.#settings = settings;
     this.#onClosed = onClosed;
-    this.#worker = new Worker<PageDocument>(QUEUE_NAME, null, {
+    this.#worker = new Worker<IndexItem>(QUEUE_NAME, null, {
       connection: redis,
       prefix: settings.prefix,
       autorun: false,
@@ -135,8 +141,8 @@ class BullmqIndexWorker implements IndexWorker {
   }
 
   /** Up to batchSize jobs: whatever arrives within maxWaitMs of the first one. */
-  async #collect(): Promise<{ job: Job<PageDocument>; token: string }[]> {
-    const batch: { job: Job<PageDocument>; token: string }[] = [];
+  async #collect(): Promise<{ job: Job<IndexItem>; token: string }[]> {
+    const batch: { job: Job<IndexItem>; token: string }[] = [];
     let deadline = Infinity;
     while (batch.length < this.#settings.batchSize && !this.#closing) {
       const token = `${this.#tokenPrefix}:${this.#tokens++}`;
@@ -153,7 +159,7 @@ class BullmqIndexWorker implements IndexWorker {
     return batch;
   }
 
-  async #deliver(batch: { job: Job<PageDocument>; token: string }[]): Promise<void> {
+  async #deliver(batch: { job: Job<IndexItem>; token: string }[]): Promise<void> {
     const extend = setInterval(
       () => {
         for (const { job, token } of batch) job.extendLock(token, this.#settings.lockMs).catch(this.#settings.onError);

@@ -107,3 +107,28 @@ return 0
 export const RENEW = new LuaScript(`${NOW}
 return redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
 `);
+
+/**
+ * Takes finished URLs for a recrawl, oldest first per state. KEYS: task hash (URL hash -> job data),
+ * counts hash, then one finished zset per state. ARGV: cutoff ms, limit, then the state names in
+ * the order of their zsets. Each taken URL leaves its zset and its state's count; returns the job
+ * data of each (hashes are binary and are recomputed by the caller rather than decoded as text).
+ */
+export const TAKE_FINISHED = new LuaScript(`
+local cutoff, left = ARGV[1], tonumber(ARGV[2])
+local out = {}
+for i = 3, #KEYS do
+  if left <= 0 then break end
+  local members = redis.call('ZRANGEBYSCORE', KEYS[i], '-inf', cutoff, 'LIMIT', 0, left)
+  for _, member in ipairs(members) do
+    redis.call('ZREM', KEYS[i], member)
+    redis.call('HINCRBY', KEYS[2], ARGV[i], -1)
+    local data = redis.call('HGET', KEYS[1], member)
+    if data then
+      out[#out + 1] = data
+      left = left - 1
+    end
+  end
+end
+return out
+`);

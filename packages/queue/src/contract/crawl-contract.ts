@@ -218,6 +218,96 @@ export function describeCrawlContract(open: OpenQueues): void {
     });
   });
 
+  describe('recrawl', () => {
+    it('queues finished URLs again with the meta they finished with, each once', async () => {
+      const { crawl } = await start({ hostDelayMs: 0 });
+      await crawl.add([
+        task('http://a.test/1', { meta: { seedSetting: 'x', stale: 'y' } }),
+        task('http://a.test/2'),
+        task('http://a.test/skip'),
+      ]);
+      const got: CrawlTask[] = [];
+      const worker = crawl.work(
+        async (t) => {
+          got.push(t);
+          if (t.url.endsWith('skip')) return { status: 'skipped', reason: 'noindex' };
+          return { status: 'done', meta: { etag: `"${t.url.slice(-1)}"`, stale: '' } };
+        },
+        { concurrency: 2 },
+      );
+      workers.push(worker);
+      await waitFor('three finished', async () => {
+        const s = await crawl.stats();
+        return s.done === 2 && s.skipped === 1;
+      });
+      await waitIdle(crawl);
+      await worker.close();
+
+      expect(await crawl.recrawl({ olderThanMs: 60_000 })).toBe(0); // nothing is that old yet
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await crawl.recrawl({ olderThanMs: 0 })).toBe(2); // done only, by default
+      expect(await crawl.recrawl({ olderThanMs: 0 })).toBe(0); // each URL is taken once
+      expect(await crawl.stats()).toMatchObject({ queued: 2, done: 0, skipped: 1 });
+      expect(await crawl.isIdle()).toBe(false);
+
+      got.length = 0;
+      workers.push(
+        crawl.work(
+          doneAfter((t) => got.push(t)),
+          { concurrency: 2 },
+        ),
+      );
+      await waitIdle(crawl);
+      const byUrl = new Map(got.map((t) => [t.url, t]));
+      expect([...byUrl.keys()].sort()).toEqual(['http://a.test/1', 'http://a.test/2']);
+      expect(byUrl.get('http://a.test/1')).toMatchObject({ attempt: 1, meta: { seedSetting: 'x', etag: '"1"' } });
+      expect(byUrl.get('http://a.test/1')?.meta).not.toHaveProperty('stale');
+      expect(byUrl.get('http://a.test/2')?.meta).toEqual({ etag: '"2"' });
+      expect(await crawl.stats()).toMatchObject({ done: 2, skipped: 1, queued: 0 });
+      // An added URL is still never added again after a recrawl.
+      expect(await crawl.add([task('http://a.test/1')])).toBe(0);
+    });
+
+    it('takes the states asked for, oldest first, up to the limit', async () => {
+      const { crawl } = await start({ hostDelayMs: 0 });
+      const urls = ['ok1', 'bad1', 'ok2', 'bad2'].map((p) => `http://a.test/${p}`);
+      const worker = crawl.work(
+        async (t) => (t.url.includes('bad') ? { status: 'failed', reason: 'http_500' } : { status: 'done' }),
+        { concurrency: 1 },
+      );
+      workers.push(worker);
+      for (const url of urls) {
+        await crawl.add([task(url)]);
+        await waitIdle(crawl);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await worker.close();
+      expect(await crawl.stats()).toMatchObject({ done: 2, failed: 2 });
+      expect(await crawl.recrawl({ olderThanMs: 0, states: ['failed'], limit: 1 })).toBe(1);
+      expect(await crawl.stats()).toMatchObject({ done: 2, failed: 1, queued: 1 });
+      const seen: string[] = [];
+      workers.push(
+        crawl.work(
+          doneAfter((t) => seen.push(t.url)),
+          { concurrency: 1 },
+        ),
+      );
+      await waitIdle(crawl);
+      expect(seen).toEqual(['http://a.test/bad1']);
+      expect(await crawl.stats()).toMatchObject({ done: 3, failed: 1 });
+    });
+
+    it('rejects nonsense options', async () => {
+      const { crawl } = await start({ hostDelayMs: 0 });
+      await expect(crawl.recrawl({ olderThanMs: -1 })).rejects.toThrow(RangeError);
+      await expect(crawl.recrawl({ olderThanMs: 0, limit: 0 })).rejects.toThrow(RangeError);
+      await expect(crawl.recrawl({ olderThanMs: 0, states: [] })).rejects.toThrow(RangeError);
+      await expect(crawl.recrawl({ olderThanMs: 0, states: ['queued' as unknown as 'done'] })).rejects.toThrow(
+        RangeError,
+      );
+    });
+  });
+
   describe('idle and close', () => {
     it('is idle only when nothing is queued, delayed or in flight', async () => {
       const { crawl } = await start({ hostDelayMs: 0, retryBaseDelayMs: 200 });

@@ -1,7 +1,6 @@
 import { afterEach, expect, it } from '@jest/globals';
-import type { PageDocument } from '@quarry/core';
 import type { CommonQueueOptions } from '../options.js';
-import type { IndexWorker, Queues } from '../types.js';
+import { type IndexItem, type IndexWorker, isRemoval, type Queues } from '../types.js';
 import { doc, type OpenQueues, waitFor } from './helpers.js';
 
 /** The index-queue half of the contract: batching, at-least-once redelivery, stats, close. */
@@ -25,18 +24,34 @@ export function describeIndexContract(open: OpenQueues): void {
     const docs = [1, 2, 3, 4, 5, 6, 7].map((n) => doc(`http://a.test/${n}`));
     await index.push(docs);
     expect((await index.stats()).waiting).toBe(7);
-    const batches: PageDocument[][] = [];
+    const batches: IndexItem[][] = [];
     workers.push(index.work(async (batch) => void batches.push(batch), { batchSize: 3, maxWaitMs: 50 }));
     await waitFor('all documents', () => batches.flat().length >= 7);
     expect(Math.max(...batches.map((b) => b.length))).toBe(3);
     expect(
       batches
         .flat()
-        .map((d) => d.url)
+        .map((d) => d.id)
         .sort(),
-    ).toEqual(docs.map((d) => d.url).sort());
+    ).toEqual(docs.map((d) => d.id).sort());
     expect(batches.flat()[0]).toEqual(docs[0]);
     await waitFor('empty stats', async () => (await index.stats()).waiting + (await index.stats()).active === 0);
+  });
+
+  it('carries removals beside documents, in the order they were pushed', async () => {
+    const { index } = await start();
+    const page = doc('http://a.test/1');
+    await index.push([page]);
+    await index.push([{ id: page.id, removed: true }, doc('http://a.test/2')]);
+    const got: IndexItem[] = [];
+    workers.push(index.work(async (batch) => void got.push(...batch), { batchSize: 10, maxWaitMs: 50 }));
+    await waitFor('three items', () => got.length >= 3);
+    expect(got.map((item) => (isRemoval(item) ? `removed:${item.id}` : item.url))).toEqual([
+      'http://a.test/1',
+      `removed:${page.id}`,
+      'http://a.test/2',
+    ]);
+    expect(got[0]).toEqual(page);
   });
 
   it('hands over a partial batch after maxWaitMs', async () => {
@@ -65,7 +80,7 @@ export function describeIndexContract(open: OpenQueues): void {
         async (batch) => {
           calls += 1;
           if (calls === 1) throw new Error('index unavailable');
-          acked.push(...batch.map((d) => d.url));
+          acked.push(...batch.map((d) => (isRemoval(d) ? `removed:${d.id}` : d.url)));
         },
         { batchSize: 10, maxWaitMs: 20 },
       ),

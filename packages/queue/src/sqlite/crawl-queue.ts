@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ResolvedCommonOptions } from '../options.js';
-import { checkOutcome, classifyError, retryDelayMs, safeReason } from '../policy.js';
+import { checkOutcome, checkRecrawlOptions, classifyError, retryDelayMs, safeReason } from '../policy.js';
 import type {
   CrawlHandler,
   CrawlQueue,
@@ -9,6 +9,7 @@ import type {
   CrawlWorker,
   CrawlWorkOptions,
   NewCrawlTask,
+  RecrawlOptions,
 } from '../types.js';
 import { settlesWithin } from '../util.js';
 import type { Frontier, Settlement } from './frontier.js';
@@ -56,6 +57,14 @@ export class SqliteCrawlQueue implements CrawlQueue {
 
   async stats(): Promise<CrawlStats> {
     return this.#frontier.stats();
+  }
+
+  async recrawl(options: RecrawlOptions): Promise<number> {
+    const { states, limit, olderThanMs } = checkRecrawlOptions(options);
+    const now = Date.now();
+    const queued = this.#frontier.recrawl(states, now - olderThanMs, limit, now);
+    if (queued > 0) this.#wakeup.notify();
+    return queued;
   }
 
   async isIdle(): Promise<boolean> {
@@ -149,7 +158,13 @@ class SqliteCrawlWorker implements CrawlWorker {
       const outcome = checkOutcome(await this.#handler(task, signal));
       const reason = outcome.status === 'done' ? null : safeReason(outcome.reason);
       const hostDelayMs = Math.min(outcome.hostDelayMs ?? 0, this.#settings.maxRetryDelayMs);
-      settlement = { kind: 'finished', state: outcome.status, reason, hostDelayMs };
+      settlement = {
+        kind: 'finished',
+        state: outcome.status,
+        reason,
+        hostDelayMs,
+        ...(outcome.meta ? { meta: outcome.meta } : {}),
+      };
     } catch (err) {
       settlement = this.#onError(task, err, signal);
     }

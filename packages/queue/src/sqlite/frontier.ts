@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { hostKey } from '../policy.js';
-import type { CrawlStats, CrawlTask, NewCrawlTask } from '../types.js';
+import type { CrawlStats, CrawlTask, FinishedState, NewCrawlTask } from '../types.js';
 
 /** Politeness and lease settings the frontier applies when leasing. */
 export interface FrontierSettings {
@@ -28,6 +28,8 @@ export type Settlement =
       reason: string | null;
       hostDelayMs?: number;
       hostBackoffUntil?: number;
+      /** Merged into the stored meta (an empty string clears a key). */
+      meta?: Readonly<Record<string, string>>;
     }
   | { kind: 'retry'; notBefore: number; reason: string; hostBackoffUntil: number }
   | { kind: 'release' };
@@ -88,9 +90,19 @@ export class Frontier {
       ),
       settle: db.prepare(
         `UPDATE frontier SET state = @state, reason = @reason, not_before = @notBefore,
-           attempt = attempt - @refund, lease_until = NULL, lease_owner = NULL, updated_at = @now
+           attempt = attempt - @refund, lease_until = NULL, lease_owner = NULL, updated_at = @now,
+           meta = CASE WHEN @meta IS NULL THEN meta ELSE json_patch(coalesce(meta, '{}'), @meta) END
          WHERE url = @url AND state = 'in_flight' AND lease_owner = @owner`,
       ),
+      recrawl: db.prepare<{ now: number; cutoff: number; limit: number; states: string }, { host: string }>(
+        `UPDATE frontier SET state = 'queued', attempt = 0, reason = NULL, not_before = 0, updated_at = @now
+         WHERE seq IN (
+           SELECT seq FROM frontier
+           WHERE state IN (SELECT value FROM json_each(@states)) AND updated_at <= @cutoff
+           ORDER BY updated_at LIMIT @limit)
+         RETURNING host`,
+      ),
+      hostRequeued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE host = ?'),
       endHost: db.prepare(
         `UPDATE hosts SET in_flight = max(in_flight - 1, 0), queued = queued + @requeued,
            delay_ms = max(delay_ms, @raisedDelayMs),
@@ -186,6 +198,7 @@ export class Frontier {
             reason: settlement.reason,
             notBefore: 0,
             refund: 0,
+            meta: metaPatch(settlement.meta),
           }).changes;
           raisedDelayMs = Math.max(0, Math.round(settlement.hostDelayMs ?? 0));
           backoffUntil = settlement.hostBackoffUntil ?? 0;
@@ -196,6 +209,7 @@ export class Frontier {
             reason: settlement.reason,
             notBefore: settlement.notBefore,
             refund: 0,
+            meta: null,
           }).changes;
           requeued = 1;
           backoffUntil = settlement.hostBackoffUntil;
@@ -207,6 +221,7 @@ export class Frontier {
             reason: null,
             notBefore: 0,
             refund: 1,
+            meta: null,
           }).changes;
           requeued = 1;
         }
@@ -214,6 +229,19 @@ export class Frontier {
           const defaultDelayMs = this.#settings.hostDelayMs;
           this.#stmts.endHost.run({ host, requeued, raisedDelayMs, defaultDelayMs, backoffUntil });
         }
+      })
+      .immediate();
+  }
+
+  /** Queues up to `limit` URLs that finished in `states` at or before `cutoff`, oldest first. */
+  recrawl(states: readonly FinishedState[], cutoff: number, limit: number, now: number): number {
+    return this.#db
+      .transaction(() => {
+        const rows = this.#stmts.recrawl.all({ now, cutoff, limit, states: JSON.stringify(states) });
+        const perHost = new Map<string, number>();
+        for (const { host } of rows) perHost.set(host, (perHost.get(host) ?? 0) + 1);
+        for (const [host, n] of perHost) this.#stmts.hostRequeued.run(n, host);
+        return rows.length;
       })
       .immediate();
   }
@@ -252,6 +280,12 @@ export class Frontier {
   #reclaimExpired(now: number): void {
     if (this.#stmts.reclaim.run({ now }).changes > 0) this.#stmts.recount.run();
   }
+}
+
+/** The JSON merge patch for a stored meta: '' clears a key (RFC 7396 null). */
+function metaPatch(meta: Readonly<Record<string, string>> | undefined): string | null {
+  if (meta === undefined || Object.keys(meta).length === 0) return null;
+  return JSON.stringify(Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, v === '' ? null : v])));
 }
 
 function toTask(row: FrontierRow): CrawlTask {

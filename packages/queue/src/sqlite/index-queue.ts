@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { PageDocument } from '@quarry/core';
 import type Database from 'better-sqlite3';
 import { DEFAULTS, type ResolvedCommonOptions } from '../options.js';
-import type { IndexQueue, IndexStats, IndexWorker, IndexWorkOptions } from '../types.js';
+import type { IndexItem, IndexQueue, IndexStats, IndexWorker, IndexWorkOptions } from '../types.js';
 import { indexRetryDelayMs, settlesWithin } from '../util.js';
 import type { SqliteCrawlTiming } from './crawl-queue.js';
 import { Wakeup } from './wakeup.js';
@@ -38,18 +37,18 @@ export class SqliteIndexQueue implements IndexQueue {
     );
   }
 
-  async push(docs: readonly PageDocument[]): Promise<void> {
-    if (docs.length === 0) return;
+  async push(items: readonly IndexItem[]): Promise<void> {
+    if (items.length === 0) return;
     const now = Date.now();
     this.#db
       .transaction(() => {
-        for (const doc of docs) this.#insert.run(JSON.stringify(doc), now);
+        for (const item of items) this.#insert.run(JSON.stringify(item), now);
       })
       .immediate();
     this.#wakeup.notify();
   }
 
-  work(handler: (docs: PageDocument[]) => Promise<void>, options: IndexWorkOptions = {}): IndexWorker {
+  work(handler: (items: IndexItem[]) => Promise<void>, options: IndexWorkOptions = {}): IndexWorker {
     const batchSize = options.batchSize ?? DEFAULTS.indexBatchSize;
     const maxWaitMs = options.maxWaitMs ?? DEFAULTS.indexMaxWaitMs;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a positive integer');
@@ -83,7 +82,7 @@ interface IndexWorkerSettings extends ResolvedCommonOptions, SqliteCrawlTiming {
 
 class SqliteIndexWorker implements IndexWorker {
   readonly #db: Database.Database;
-  readonly #handler: (docs: PageDocument[]) => Promise<void>;
+  readonly #handler: (items: IndexItem[]) => Promise<void>;
   readonly #settings: IndexWorkerSettings;
   readonly #owner = randomUUID();
   readonly #stmts;
@@ -92,7 +91,7 @@ class SqliteIndexWorker implements IndexWorker {
   #current: Promise<void> | undefined;
   #closed: Promise<void> | undefined;
 
-  constructor(db: Database.Database, handler: (docs: PageDocument[]) => Promise<void>, settings: IndexWorkerSettings) {
+  constructor(db: Database.Database, handler: (items: IndexItem[]) => Promise<void>, settings: IndexWorkerSettings) {
     this.#db = db;
     this.#handler = handler;
     this.#settings = settings;
@@ -173,7 +172,7 @@ class SqliteIndexWorker implements IndexWorker {
     heartbeat.unref();
     let ok = true;
     try {
-      await this.#handler(rows.map((row) => JSON.parse(row.doc) as PageDocument));
+      await this.#handler(rows.map((row) => JSON.parse(row.doc) as IndexItem));
     } catch {
       ok = false;
     } finally {
