@@ -1,5 +1,5 @@
 import type { BlobStore, PageDocument, SearchIndex } from '@quarry/core';
-import type { IndexQueue, IndexWorker } from '@quarry/queue';
+import { type IndexItem, type IndexQueue, type IndexWorker, isRemoval } from '@quarry/queue';
 import type { Logger } from 'pino';
 
 export interface IndexerOptions {
@@ -11,24 +11,48 @@ export interface IndexerOptions {
   readonly batchSize?: number;
   /** Called after each batch is searchable. */
   readonly onIndexed?: (docs: readonly PageDocument[]) => void;
+  /** Called with the ids of pages removed by a batch (gone, noindex, moved). */
+  readonly onRemoved?: (ids: readonly string[]) => void;
 }
 
 /**
- * The indexer: takes extracted documents off the index queue and makes them searchable, blobs first
- * and the index entry after, so a search hit never points at a missing blob. Idempotent by id, so a
- * redelivered batch does no harm.
+ * The indexer: takes extracted documents (and removals) off the index queue. A document's blob is
+ * written before its index entry and a removed page leaves the index before its blob goes, so a
+ * search hit never points at a missing blob. Idempotent by id, so a redelivered batch does no harm.
  */
 export function startIndexer(options: IndexerOptions): IndexWorker {
   const { queue, index, blobs, logger } = options;
   return queue.work(
-    async (docs) => {
-      // Last version of an id in the batch wins, as it would across batches.
-      const unique = [...new Map(docs.map((d) => [d.id, d])).values()];
-      await blobs.putMany(unique);
-      await index.upsert(unique);
-      logger.debug({ count: unique.length }, 'indexed batch');
-      options.onIndexed?.(unique);
+    async (items) => {
+      const { upserts, removals } = lastPerId(items);
+      if (upserts.length > 0) {
+        await blobs.putMany(upserts);
+        await index.upsert(upserts);
+      }
+      if (removals.length > 0) {
+        await index.delete(removals);
+        await Promise.all(removals.map((id) => blobs.delete(id)));
+      }
+      logger.debug({ indexed: upserts.length, removed: removals.length }, 'indexed batch');
+      if (upserts.length > 0) options.onIndexed?.(upserts);
+      if (removals.length > 0) options.onRemoved?.(removals);
     },
     { batchSize: options.batchSize ?? 100, maxWaitMs: 200 },
   );
+}
+
+/** The last item of each id wins, as it would across batches. */
+function lastPerId(items: readonly IndexItem[]): { upserts: PageDocument[]; removals: string[] } {
+  const last = new Map<string, IndexItem>();
+  for (const item of items) {
+    last.delete(item.id);
+    last.set(item.id, item);
+  }
+  const upserts: PageDocument[] = [];
+  const removals: string[] = [];
+  for (const item of last.values()) {
+    if (isRemoval(item)) removals.push(item.id);
+    else upserts.push(item);
+  }
+  return { upserts, removals };
 }

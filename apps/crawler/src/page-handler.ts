@@ -5,6 +5,7 @@ import {
   normalizeUrl,
   type PageDocument,
   pageIdForUrl,
+  QuarryError,
   toIsoUtc,
   UNKNOWN_LANG,
 } from '@quarry/core';
@@ -18,7 +19,7 @@ import {
   isProbablyBinary,
   type RobotsCache,
 } from '@quarry/fetcher';
-import type { CrawlHandler, CrawlQueue, CrawlTask, IndexQueue, NewCrawlTask } from '@quarry/queue';
+import type { CrawlHandler, CrawlOutcome, CrawlQueue, CrawlTask, IndexQueue, NewCrawlTask } from '@quarry/queue';
 import { type BrowserPool, needsRendering } from '@quarry/render';
 import type { Logger } from 'pino';
 import type { ExtractPool } from './extract-pool.js';
@@ -93,16 +94,52 @@ type PageText = Pick<
 >;
 
 /**
- * The crawl step for one URL: robots.txt, fetch, route by content type, extract (rendering script-built
- * pages in Chromium), queue the document for indexing and the in-scope links for crawling. Network
- * and HTTP failures surface as core's Retryable/NonRetryable errors for the queue to retry or record.
+ * Failure codes after which a page that was indexed from this URL leaves the index: the server says
+ * it is gone. Timeouts, 5xx and connection errors do not remove anything (the site may be back).
+ */
+const GONE_CODES = new Set(['http_404', 'http_410']);
+const NO_VALIDATORS = { etag: '', lastModified: '' };
+
+/**
+ * The crawl step for one URL: robots.txt, fetch (conditional when the last crawl left validators),
+ * route by content type, extract (rendering script-built pages in Chromium), queue the document for
+ * indexing and the in-scope links for crawling. Network and HTTP failures surface as core's
+ * Retryable/NonRetryable errors for the queue to retry or record.
+ *
+ * What a crawl leaves in the task's meta (`etag`, `lastModified`, `indexed`) makes a recrawl cheap
+ * and honest: an unchanged page answers 304 and keeps its entry, and a page indexed from this URL
+ * that is now gone (404, 410, robots.txt), noindex, empty, or moved elsewhere is removed.
  */
 export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
+  const crawlPage = pageCrawler(deps);
+  return async (task, signal) => {
+    const ownId = pageIdForUrl(task.url);
+    const wasIndexed = task.meta?.indexed === '1';
+    let outcome: CrawlOutcome & { indexedId?: string };
+    try {
+      outcome = await crawlPage(task, signal);
+    } catch (error) {
+      if (wasIndexed && error instanceof QuarryError && GONE_CODES.has(error.code)) {
+        await deps.index.push([{ id: ownId, removed: true }]);
+      }
+      throw error;
+    }
+    if (outcome.reason === 'not_modified') return outcome;
+    const { indexedId, ...rest } = outcome;
+    const stillIndexed = indexedId === ownId;
+    if (wasIndexed && !stillIndexed) await deps.index.push([{ id: ownId, removed: true }]);
+    return { ...rest, meta: { ...rest.meta, indexed: stillIndexed ? '1' : '' } };
+  };
+}
+
+function pageCrawler(
+  deps: PageHandlerDeps,
+): (task: CrawlTask, signal: AbortSignal) => Promise<CrawlOutcome & { indexedId?: string }> {
   return async (task, signal) => {
     const seed = seedOf(task);
     const verdict = await deps.robots.check(task.url);
     const hostDelayMs = Math.max(deps.hostDelayMs, Math.min(MAX_CRAWL_DELAY_MS, (verdict.crawlDelaySecs ?? 0) * 1000));
-    if (!verdict.allowed) return { status: 'skipped', reason: 'robots_disallowed', hostDelayMs };
+    if (!verdict.allowed) return { status: 'skipped', reason: 'robots_disallowed', hostDelayMs, meta: NO_VALIDATORS };
 
     if (task.depth === 0) await discoverSitemaps(deps, task, seed);
 
@@ -112,6 +149,12 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
       signal,
     });
     if (res.notModified) return { status: 'done', reason: 'not_modified', hostDelayMs };
+    // Validators belong to the URL that answered; a redirected fetch keeps none for this one.
+    const sameUrl = normalizeUrl(res.finalUrl) === task.url;
+    const validators = {
+      etag: (sameUrl && res.headers.etag) || '',
+      lastModified: (sameUrl && res.headers['last-modified']) || '',
+    };
 
     const filetype = filetypeFromContentType(res.contentType) ?? filetypeFromUrl(res.finalUrl);
     let page: PageText;
@@ -127,12 +170,12 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
     } else if (filetype !== null) {
       page = await documentPage(res, filetype);
     } else {
-      return { status: 'skipped', reason: 'unsupported_content_type', hostDelayMs };
+      return { status: 'skipped', reason: 'unsupported_content_type', hostDelayMs, meta: validators };
     }
 
     if (links.length > 0) await deps.crawl.add(followUps(links, seed, task.depth + 1));
-    if (!indexable) return { status: 'skipped', reason: 'noindex', hostDelayMs };
-    if (page.body_text.trim() === '') return { status: 'skipped', reason: 'no_text', hostDelayMs };
+    if (!indexable) return { status: 'skipped', reason: 'noindex', hostDelayMs, meta: validators };
+    if (page.body_text.trim() === '') return { status: 'skipped', reason: 'no_text', hostDelayMs, meta: validators };
 
     const url = normalizeUrl(res.finalUrl);
     const domain = hostOf(url);
@@ -152,7 +195,7 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
       word_count: page.word_count,
     };
     await deps.index.push([doc]);
-    return { status: 'done', hostDelayMs };
+    return { status: 'done', hostDelayMs, meta: validators, indexedId: doc.id };
   };
 }
 
