@@ -58,15 +58,15 @@ function routes(state: { version: number; conditional: Map<string, string> }) {
       if (req.headers['if-modified-since'] === modified) return html(res, 304, '');
       html(res, 200, page('Changing page', state.version === 1 ? 'tapir' : 'okapi'), { 'last-modified': modified });
     },
-    '/gone.html': (req: IncomingMessage, res: ServerResponse) => {
+    '/gone.html': (_req: IncomingMessage, res: ServerResponse) => {
       if (state.version === 1) return html(res, 200, page('Soon gone', 'narwhal'));
       html(res, 410, '<html><body>Gone</body></html>');
     },
-    '/noindex-later.html': (req: IncomingMessage, res: ServerResponse) => {
+    '/noindex-later.html': (_req: IncomingMessage, res: ServerResponse) => {
       const head = state.version === 1 ? '' : '<meta name="robots" content="noindex">';
       html(res, 200, page('Private soon', 'axolotl', head));
     },
-    '/moved.html': (req: IncomingMessage, res: ServerResponse) => {
+    '/moved.html': (_req: IncomingMessage, res: ServerResponse) => {
       if (state.version === 1) return html(res, 200, page('Before the move', 'pangolin'));
       res.writeHead(301, { location: '/stable.html' });
       res.end();
