@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigOverrides, loadConfig, type QuarryConfig } from '@quarry/core';
+import { ConfigError, type ConfigOverrides, loadConfig, parseDurationMs, type QuarryConfig } from '@quarry/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runCrawl, runStart, runStatus, runWorker } from './commands/crawl.js';
 import { runImport } from './commands/import.js';
@@ -28,6 +28,18 @@ function nonNegativeInt(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number');
   return n;
+}
+
+/**
+ * A bad command line found inside an action (commander prints its own parse errors; these it
+ * never sees, and an InvalidArgumentError thrown there would pass for one it already printed).
+ */
+class UsageError extends Error {}
+
+function duration(value: string): number {
+  const ms = parseDurationMs(value);
+  if (ms === null) throw new InvalidArgumentError('must be a duration such as 7d, 12h, 30m or 0');
+  return ms;
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -82,19 +94,32 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--max-pages <n>', 'page budget per seed site', positiveInt)
     .option('--max-depth <n>', 'link depth from the seed', nonNegativeInt)
+    .option(
+      '--recrawl <age>',
+      'queue pages last crawled at least AGE ago again, with conditional requests (7d, 12h, 0 = all)',
+      duration,
+    )
     .option('--wait', 'crawl in this process until done, showing progress')
     .action(
       async (
-        flags: CommonFlags & { seed?: string[]; seeds?: string; maxPages?: number; maxDepth?: number; wait?: boolean },
+        flags: CommonFlags & {
+          seed?: string[];
+          seeds?: string;
+          maxPages?: number;
+          maxDepth?: number;
+          recrawl?: number;
+          wait?: boolean;
+        },
       ) => {
-        if ((flags.seed ?? []).length === 0 && !flags.seeds) {
-          throw new InvalidArgumentError('give --seed URL or --seeds FILE');
+        if ((flags.seed ?? []).length === 0 && !flags.seeds && flags.recrawl === undefined) {
+          throw new UsageError('give --seed URL, --seeds FILE or --recrawl AGE');
         }
         exitCode = await runCrawl(config(flags), {
           seeds: flags.seed ?? [],
           seedsFile: flags.seeds,
           maxPages: flags.maxPages,
           maxDepth: flags.maxDepth,
+          recrawlOlderThanMs: flags.recrawl,
           wait: flags.wait === true,
         });
       },
@@ -115,8 +140,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory for page blobs (env QUARRY_DATA_DIR)')
     .option('--role <role>', 'crawl, index or all', 'all')
     .action(async (flags: CommonFlags & { role: string }) => {
-      if (!['crawl', 'index', 'all'].includes(flags.role))
-        throw new InvalidArgumentError('--role must be crawl, index or all');
+      if (!['crawl', 'index', 'all'].includes(flags.role)) throw new UsageError('--role must be crawl, index or all');
       exitCode = await runWorker(config(flags), {
         crawl: flags.role !== 'index',
         index: flags.role !== 'crawl',
@@ -171,7 +195,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       process.stderr.write(`quarry: ${error.message}\n`);
       return 2;
     }
-    if (error instanceof InvalidArgumentError) {
+    if (error instanceof UsageError) {
       process.stderr.write(`quarry: ${error.message}\n`);
       return 2;
     }

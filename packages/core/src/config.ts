@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDurationMs } from './time.js';
 
 /**
  * Quarry's configuration: one schema, parsed once at start-up from the environment, with CLI
@@ -15,6 +16,16 @@ const list = z.string().transform((v) =>
     .filter((s) => s !== ''),
 );
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** `off` (null) or a duration such as `7d`, `12h`, `30m`. */
+const optionalDuration = z.string().transform((v, ctx) => {
+  if (v.trim().toLowerCase() === 'off') return null;
+  const ms = parseDurationMs(v);
+  if (ms === null || ms === 0) {
+    ctx.addIssue({ code: 'custom', message: 'expected off or a duration such as 7d, 12h or 30m' });
+    return z.NEVER;
+  }
+  return ms;
+});
 
 /** Environment variable → schema. The key of each entry is the environment variable's name. */
 const ENV_SCHEMA = {
@@ -63,6 +74,11 @@ const ENV_SCHEMA = {
   QUARRY_CRAWL_CONCURRENCY: int(1, 256).default(8),
   /** Delay between two requests to one host, in milliseconds. @defaultValue 1000 */
   QUARRY_HOST_DELAY_MS: int(0, 600_000).default(1000),
+  /**
+   * Recrawl pages this long after they were last crawled (`7d`, `12h`), with conditional requests;
+   * `off` crawls each page once. @defaultValue off
+   */
+  QUARRY_RECRAWL_AFTER: optionalDuration.default(null),
   /** pino log level. @defaultValue info */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
@@ -100,6 +116,8 @@ export interface QuarryConfig {
   readonly userAgent: string;
   readonly crawlConcurrency: number;
   readonly hostDelayMs: number;
+  /** Milliseconds after which a crawled page is crawled again; null: never. */
+  readonly recrawlAfterMs: number | null;
   readonly logLevel: EnvConfig['LOG_LEVEL'];
 }
 
@@ -173,6 +191,7 @@ export function loadConfig(
     userAgent: c.QUARRY_USER_AGENT,
     crawlConcurrency: c.QUARRY_CRAWL_CONCURRENCY,
     hostDelayMs: c.QUARRY_HOST_DELAY_MS,
+    recrawlAfterMs: c.QUARRY_RECRAWL_AFTER,
     logLevel: c.LOG_LEVEL,
   });
 }

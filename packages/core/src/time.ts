@@ -27,3 +27,24 @@ export const TIME_RANGES_MS: Readonly<Record<string, number | null>> = {
   '1y': 365 * 86_400_000,
   all: null,
 };
+
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/**
+ * Parses an operator's duration: a whole number with a unit, `30s`, `15m`, `12h`, `7d` or `2w`, or
+ * `0` for none. Returns milliseconds, or null when the text is not such a duration.
+ */
+export function parseDurationMs(text: string): number | null {
+  const match = /^\s*(\d{1,9})\s*([smhdw]?)\s*$/i.exec(text);
+  if (!match) return null;
+  const amount = Number(match[1]);
+  const unit = (match[2] ?? '').toLowerCase();
+  if (unit === '') return amount === 0 ? 0 : null;
+  return amount * (DURATION_UNITS_MS[unit] ?? 0);
+}

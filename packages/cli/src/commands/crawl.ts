@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
-import { Crawler, createRedisCrawlCaches, parseSeed, readSeedsFile, type Seed, startIndexer } from '@quarry/crawler';
+import {
+  Crawler,
+  createRedisCrawlCaches,
+  parseSeed,
+  type RecrawlSchedule,
+  readSeedsFile,
+  recrawlOlderThan,
+  type Seed,
+  scheduleRecrawls,
+  startIndexer,
+} from '@quarry/crawler';
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
@@ -81,6 +91,13 @@ function submitterFor(crawler: Crawler, logger: Logger): UrlSubmitter {
   };
 }
 
+/** The periodic recrawl of QUARRY_RECRAWL_AFTER, or null when recrawling is off. */
+function recrawlScheduleFor(config: QuarryConfig, queues: Queues, logger: Logger): RecrawlSchedule | null {
+  if (config.recrawlAfterMs === null) return null;
+  logger.info({ afterMs: config.recrawlAfterMs }, 'recrawling pages after QUARRY_RECRAWL_AFTER');
+  return scheduleRecrawls(queues.crawl, config.recrawlAfterMs, logger);
+}
+
 /** `quarry start`: API, crawler and indexer in one process until SIGTERM/SIGINT. */
 export async function runStart(
   baseConfig: QuarryConfig,
@@ -94,12 +111,14 @@ export async function runStart(
   const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
   crawler.start();
+  const recrawls = recrawlScheduleFor(config, queues, logger);
   if (seeds.length > 0) logger.info({ added: await crawler.addSeeds(seeds) }, 'queued seeds');
   const api = await startApi(services, logger, { urlSubmitter: submitterFor(crawler, logger), queues });
   announce(config, api.url);
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
   await api.close();
+  await recrawls?.close();
   await closeCrawler();
   await indexer.close();
   await queues.close();
@@ -115,6 +134,8 @@ export async function runCrawl(
     seedsFile: string | undefined;
     maxPages: number | undefined;
     maxDepth: number | undefined;
+    /** Queue pages last crawled at least this long ago again (conditional requests). */
+    recrawlOlderThanMs: number | undefined;
     wait: boolean;
   },
 ): Promise<number> {
@@ -125,8 +146,16 @@ export async function runCrawl(
   const logger = createLogger(config);
   const queues = await openQueues(config);
   const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
-  const added = await crawler.addSeeds(seeds);
-  process.stderr.write(`queued ${added} new seed URLs (${seeds.length - added} already known)\n`);
+  if (seeds.length > 0) {
+    const added = await crawler.addSeeds(seeds);
+    process.stderr.write(`queued ${added} new seed URLs (${seeds.length - added} already known)\n`);
+  }
+  if (options.recrawlOlderThanMs !== undefined) {
+    const queued = await recrawlOlderThan(queues.crawl, options.recrawlOlderThanMs);
+    process.stderr.write(
+      `queued ${queued} crawled pages again (conditional requests where the site gave validators)\n`,
+    );
+  }
   if (!options.wait) {
     await closeCrawler();
     await queues.close();
@@ -181,12 +210,14 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   const services = roles.index ? await openServices(config) : null;
   const opened = roles.crawl ? openCrawler(config, queues, logger) : null;
   opened?.crawler.start();
+  const recrawls = opened ? recrawlScheduleFor(config, queues, logger) : null;
   const indexer = services
     ? startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger })
     : null;
   logger.info({ crawl: roles.crawl, index: roles.index }, 'quarry worker running');
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
+  await recrawls?.close();
   await opened?.close();
   await indexer?.close();
   await queues.close();
