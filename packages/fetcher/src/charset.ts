@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 
 /**
@@ -28,13 +29,24 @@ export function decodeWith(bytes: Uint8Array, encoding: string): string {
 
 /** Whether the bytes are well-formed UTF-8 (a sequence cut off at the very end is tolerated). */
 export function isValidUtf8(bytes: Uint8Array): boolean {
-  try {
-    // stream: a body truncated at a byte limit may end mid-character.
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-    return true;
-  } catch {
-    return false;
+  // isUtf8 validates without building a string (a fatal TextDecoder decodes the whole page).
+  if (isUtf8(bytes)) return true;
+  // A body truncated at a byte limit may end mid-character: drop an incomplete last sequence.
+  const cut = incompleteTail(bytes);
+  return cut > 0 && isUtf8(bytes.subarray(0, bytes.length - cut));
+}
+
+/** Length of a multi-byte sequence cut off at the end of the bytes (0 when the end is complete). */
+function incompleteTail(bytes: Uint8Array): number {
+  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
+    const byte = bytes[bytes.length - back] as number;
+    if (byte < 0x80) return 0;
+    if (byte >= 0xc0) {
+      const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      return needed > back ? back : 0;
+    }
   }
+  return 0;
 }
 
 const WHITESPACE = new Set([0x09, 0x0a, 0x0c, 0x0d, 0x20]);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import iconv from 'iconv-lite';
-import { prescanMetaCharset, resolveEncodingLabel } from './charset.js';
+import { isValidUtf8, prescanMetaCharset, resolveEncodingLabel } from './charset.js';
 import { decodeHtml } from './decode.js';
 
 const PAGES = new URL('../../../../shared/testdata/chinese-pages', import.meta.url).pathname;
@@ -74,6 +74,20 @@ describe('decodeHtml on synthetic input', () => {
     });
     const utf8 = decodeHtml(Buffer.from('<p>café crème</p>', 'utf8'));
     expect(utf8).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'sniff', text: '<p>café crème</p>' }));
+  });
+
+  it('still recognises UTF-8 cut mid-character at a byte limit, and rejects a broken middle', () => {
+    const whole = Buffer.from('<p>café 北京 ok 😀</p>', 'utf8');
+    for (const cut of [1, 2, 3]) {
+      const end = whole.indexOf(Buffer.from('😀', 'utf8')) + 4 - cut;
+      expect(decodeHtml(whole.subarray(0, end))).toEqual(
+        expect.objectContaining({ charset: 'utf-8', source: 'sniff' }),
+      );
+    }
+    expect(isValidUtf8(whole.subarray(0, whole.length - 1))).toBe(true);
+    const broken = Buffer.concat([Buffer.from('<p>café', 'utf8'), Buffer.from([0xe5, 0x41]), Buffer.from(' ok</p>')]);
+    expect(isValidUtf8(broken)).toBe(false);
+    expect(isValidUtf8(Buffer.from([0x61, 0x80]))).toBe(false);
   });
 
   it('resolves labels as WHATWG does', () => {

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { analyse } from 'chardet';
 import { decodeWith, isValidUtf8, prescanMetaCharset, resolveEncodingLabel } from './charset.js';
 import { parseContentType } from './content-type.js';
@@ -23,10 +24,13 @@ export interface DecodeHtmlOptions {
 
 /**
  * Bytes given to the statistical detector, from just before the first non-ASCII byte (the head of a
- * page is mostly ASCII markup that tells the detector nothing): plenty for a verdict, and the
- * detector's cost grows with it.
+ * page is mostly ASCII markup that tells the detector nothing). The detector costs about half a
+ * microsecond per byte, which made it the main thread's largest cost on undeclared pages at 16 KiB;
+ * a few KiB already give every test page the same verdict.
  */
-const SNIFF_SAMPLE_BYTES = 16 * 1024;
+const SNIFF_SAMPLE_BYTES = 4 * 1024;
+/** The sample also stops after this many non-ASCII bytes: a few hundred CJK characters decide. */
+const SNIFF_NON_ASCII_BYTES = 1024;
 /** Below this confidence (0-100) chardet's guess is not trusted over a declaration. */
 const MIN_SNIFF_CONFIDENCE = 30;
 
@@ -38,8 +42,7 @@ function bomEncoding(bytes: Uint8Array): { encoding: string; length: number } | 
 }
 
 function hasNonAscii(bytes: Uint8Array): boolean {
-  for (const byte of bytes) if (byte >= 0x80) return true;
-  return false;
+  return !isAscii(bytes);
 }
 
 function countReplacements(text: string): number {
@@ -52,7 +55,12 @@ function countReplacements(text: string): number {
 function sniffEncoding(bytes: Uint8Array): string | null {
   const firstNonAscii = bytes.findIndex((byte) => byte >= 0x80);
   const start = Math.max(0, firstNonAscii - 64);
-  const sample = bytes.subarray(start, start + SNIFF_SAMPLE_BYTES);
+  let end = Math.min(bytes.length, start + SNIFF_SAMPLE_BYTES);
+  let nonAscii = 0;
+  for (let i = start; i < end; i++) {
+    if ((bytes[i] as number) >= 0x80 && ++nonAscii >= SNIFF_NON_ASCII_BYTES) end = i + 1;
+  }
+  const sample = bytes.subarray(start, end);
   for (const match of analyse(sample)) {
     if (match.confidence < MIN_SNIFF_CONFIDENCE) break;
     // chardet reports GB18030 for all simplified-Chinese legacy pages; WHATWG's gb18030 decoder
