@@ -34,13 +34,24 @@ export function withoutOwnLinks(bytes) {
   return Buffer.from(bytes.toString('latin1').replace(/(<a\b[^>]*?\s)href=/gi, '$1data-href='), 'latin1');
 }
 
-/** Appends a block of links before </body> (or at the end); ASCII, so it is valid in GBK pages too. */
-export function withLinks(bytes, hrefs) {
-  const block = Buffer.from(
+/** The block of links the benchmark appends to a page; ASCII, so it is valid in GBK pages too. */
+export function linkBlock(hrefs) {
+  return Buffer.from(
     `\n<ul class="bench-links">${hrefs.map((h) => `<li><a href="${h}">${h}</a></li>`).join('')}</ul>\n`,
   );
-  const text = bytes.toString('latin1');
-  const at = text.toLowerCase().lastIndexOf('</body>');
-  if (at < 0) return Buffer.concat([bytes, block]);
-  return Buffer.concat([bytes.subarray(0, at), block, bytes.subarray(at)]);
+}
+
+/**
+ * Splits a page where a link block goes (before `</body>`, else at the end), once per template, so
+ * that serving a page costs a small block instead of re-scanning the whole page per request.
+ */
+export function splitForLinks(bytes) {
+  const at = bytes.toString('latin1').toLowerCase().lastIndexOf('</body>');
+  return at < 0 ? { head: bytes, tail: Buffer.alloc(0) } : { head: bytes.subarray(0, at), tail: bytes.subarray(at) };
+}
+
+/** Appends a block of links before </body> (or at the end). */
+export function withLinks(bytes, hrefs) {
+  const { head, tail } = splitForLinks(bytes);
+  return Buffer.concat([head, linkBlock(hrefs), tail]);
 }

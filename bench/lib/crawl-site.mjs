@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Resolves to { origins: string[], stop() }, or null when the test data is absent. */
+/** Resolves to { origins: string[], cpuMs(), stop() }, or null when the test data is absent. */
 export async function startCrawlSite(root, { hosts, pagesPerHost }) {
   const child = spawn(process.execPath, [join(here, 'site-server.mjs'), root, String(pagesPerHost), ...hosts], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -23,6 +23,20 @@ export async function startCrawlSite(root, { hosts, pagesPerHost }) {
   if (!ports) return null;
   return {
     origins: hosts.map((h) => `http://${h}:${ports[h]}`),
+    /** The server process's CPU milliseconds so far (it shares the cores with the crawler). */
+    cpuMs: () =>
+      new Promise((resolve) => {
+        let out = '';
+        const onData = (chunk) => {
+          out += chunk;
+          const m = /cpu ([\d.]+)\n/.exec(out);
+          if (!m) return;
+          child.stdout.off('data', onData);
+          resolve(Number(m[1]));
+        };
+        child.stdout.on('data', onData);
+        child.stdin.write('cpu\n');
+      }),
     stop: () => child.kill('SIGTERM'),
   };
 }

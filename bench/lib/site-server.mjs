@@ -1,13 +1,28 @@
-// A generated web site for the crawl benchmarks, run as a child process so that its CPU does not
-// count against the crawler. argv: root, pagesPerHost, host... ; prints "ready <json ports>" when listening.
+// A generated web site for the crawl benchmarks, run as a child process so that its CPU is not
+// counted in the crawler's CPU figures (it still shares the cores, so it is kept cheap).
+// argv: root, pagesPerHost, host... ; prints "ready <json ports>" when listening, and answers a
+// "cpu" line on stdin with "cpu <ms>" (its CPU time so far).
 import { createServer } from 'node:http';
-import { loadTemplatePages, withLinks, withoutOwnLinks } from './corpus-pages.mjs';
+import { linkBlock, loadTemplatePages, splitForLinks, withoutOwnLinks } from './corpus-pages.mjs';
 
 const [root, pagesArg, ...hosts] = process.argv.slice(2);
 // Exit with the parent: it holds our stdin open.
-process.stdin.on('end', () => process.exit(0)).resume();
+process.stdin.on('end', () => process.exit(0));
+process.stdin.setEncoding('utf8').on('data', (line) => {
+  if (line.includes('cpu')) {
+    const { user, system } = process.cpuUsage();
+    console.log(`cpu ${(user + system) / 1000}`);
+  }
+});
 const pagesPerHost = Number(pagesArg);
-const templates = loadTemplatePages(root)?.map((t) => ({ ...t, bytes: withoutOwnLinks(t.bytes) })) ?? null;
+// Each template is prepared once (own links neutralized, split where the link block goes): the
+// server's CPU shares the machine with the crawler being measured, so a request must cost little.
+const templates =
+  loadTemplatePages(root)?.map((t) => ({
+    ...t,
+    ...splitForLinks(withoutOwnLinks(t.bytes)),
+    type: t.kind === 'chinese' ? 'text/html' : 'text/html; charset=utf-8',
+  })) ?? null;
 if (!templates) {
   console.log('ready null');
   process.exit(0);
@@ -31,8 +46,16 @@ hosts.forEach((host, h) => {
     const i = m ? Number(m[1]) : url === '/' ? 0 : -1;
     if (i < 0 || i >= pagesPerHost) return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404</h1>');
     const template = templates[(i + h * 17) % templates.length];
-    const type = template.kind === 'chinese' ? 'text/html' : 'text/html; charset=utf-8';
-    res.writeHead(200, { 'content-type': type }).end(withLinks(template.bytes, linksOf(i)));
+    const block = linkBlock(linksOf(i));
+    res.writeHead(200, {
+      'content-type': template.type,
+      'content-length': template.head.length + block.length + template.tail.length,
+    });
+    // One write of the three parts, no concatenated copy of the page.
+    res.cork();
+    res.write(template.head);
+    res.write(block);
+    res.end(template.tail);
   });
   server.listen(0, host, () => {
     ports[host] = server.address().port;
