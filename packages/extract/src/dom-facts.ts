@@ -11,6 +11,13 @@ export interface DomFacts {
   itempropDate: string | null;
   /** First `<time datetime>` inside `<article>`/`<main>`, or one marked `pubdate`. */
   articleTime: string | null;
+  /** The elements metadata and links are read from, in document order (see meta.ts, links.ts). */
+  metas: Element[];
+  jsonLdScripts: Element[];
+  anchors: Element[];
+  linkElements: Element[];
+  /** `href` of the first `<base href>`. */
+  baseHref: string | null;
 }
 
 /** Classes and ids that mark a byline; `rel=author` and `itemprop=author` are checked too. */
@@ -20,41 +27,104 @@ const MAX_BYLINE_SOURCE_CHARS = 200;
 const MAX_BYLINES = 5;
 
 /**
- * Reads the facts {@link extractHtml} needs from the untouched DOM in one walk (linkedom answers a
- * querySelector by walking the whole tree, so ten selectors cost ten walks).
+ * Reads everything {@link extractHtml} needs from the untouched DOM in one walk: linkedom answers a
+ * querySelector or getElementsByTagName by walking the whole tree, so ten lookups cost ten walks.
+ * The walk keeps no stack (parent pointers), so nesting depth cannot overflow it, and it does not
+ * enter `<template>` contents, which browsers do not render either.
  */
 export function readDomFacts(doc: Document): DomFacts {
   const root = doc.documentElement;
   const facts: DomFacts = {
     htmlLang: root?.getAttribute('lang') ?? root?.getAttribute('xml:lang') ?? null,
-    docTitle: squash(doc.querySelector('title')?.textContent),
+    docTitle: '',
     h1: '',
     bylines: [],
     itempropDate: null,
     articleTime: null,
+    metas: [],
+    jsonLdScripts: [],
+    anchors: [],
+    linkElements: [],
+    baseHref: null,
   };
-  if (doc.body) visit(doc.body, facts, false);
+  const body = doc.body;
+  let title: Element | null = null;
+  let inBody = false;
+  /** How many `<article>`/`<main>` elements enclose the current one. */
+  let articleDepth = 0;
+  // Every top-level element, not just the root: linkedom keeps markup after `</html>` beside it.
+  for (const top of Array.from(doc.childNodes)) {
+    if (top.nodeType !== 1) continue;
+    let node: Element | null = top as Element;
+    while (node !== null) {
+      const el: Element = node;
+      const name = el.localName.toLowerCase();
+      if (el === body) inBody = true;
+      switch (name) {
+        case 'meta':
+          facts.metas.push(el);
+          break;
+        case 'a':
+          facts.anchors.push(el);
+          break;
+        case 'link':
+          facts.linkElements.push(el);
+          break;
+        case 'title':
+          title ??= el;
+          break;
+        case 'base':
+          if (facts.baseHref === null) facts.baseHref = el.getAttribute('href');
+          break;
+        case 'script':
+          if (el.getAttribute('type') === 'application/ld+json') facts.jsonLdScripts.push(el);
+          break;
+      }
+      if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0);
+      const child = name === 'template' ? null : firstElement(el.firstChild);
+      if (child !== null) {
+        if (name === 'article' || name === 'main') articleDepth++;
+        node = child;
+        continue;
+      }
+      // No element children: the next element in document order is a following sibling of this
+      // element or of its nearest ancestor (below the top-level one) that has one.
+      let at: Node = el;
+      node = at === top ? null : firstElement(at.nextSibling);
+      while (node === null && at !== top) {
+        const parent = at.parentNode;
+        if (parent === null) break;
+        const parentName = (parent as Element).localName?.toLowerCase();
+        if (parentName === 'article' || parentName === 'main') articleDepth--;
+        if (parent === body) inBody = false;
+        at = parent;
+        if (at !== top) node = firstElement(at.nextSibling);
+      }
+    }
+  }
+  facts.docTitle = squash(title?.textContent);
   return facts;
 }
 
-function visit(node: Node, facts: DomFacts, inArticle: boolean): void {
-  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
-    if (child.nodeType !== 1) continue;
-    const el = child as Element;
-    const name = el.nodeName.toLowerCase();
-    if (name === 'h1' && facts.h1 === '') facts.h1 = squash(el.textContent);
-    const itemprop = el.getAttribute('itemprop');
-    if (itemprop === 'datePublished' && facts.itempropDate === null) {
-      facts.itempropDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);
-    }
-    if (name === 'time' && facts.articleTime === null && (inArticle || el.hasAttribute('pubdate'))) {
-      facts.articleTime = el.getAttribute('datetime');
-    }
-    if (facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop)) {
-      const text = squash(el.textContent);
-      if (text !== '' && text.length <= MAX_BYLINE_SOURCE_CHARS) facts.bylines.push(text);
-    }
-    visit(el, facts, inArticle || name === 'article' || name === 'main');
+/** The first element among a node and its following siblings (linkedom leaves some links undefined). */
+function firstElement(start: Node | null | undefined): Element | null {
+  let node = start;
+  while (node && node.nodeType !== 1) node = node.nextSibling;
+  return (node as Element | null | undefined) ?? null;
+}
+
+function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: boolean): void {
+  if (name === 'h1' && facts.h1 === '') facts.h1 = squash(el.textContent);
+  const itemprop = el.getAttribute('itemprop');
+  if (itemprop === 'datePublished' && facts.itempropDate === null) {
+    facts.itempropDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);
+  }
+  if (name === 'time' && facts.articleTime === null && (inArticle || el.hasAttribute('pubdate'))) {
+    facts.articleTime = el.getAttribute('datetime');
+  }
+  if (facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop)) {
+    const text = squash(el.textContent);
+    if (text !== '' && text.length <= MAX_BYLINE_SOURCE_CHARS) facts.bylines.push(text);
   }
 }
 

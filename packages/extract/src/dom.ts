@@ -25,6 +25,8 @@ export type DomImpl = 'jsdom' | 'linkedom';
 /** A parsed document and how to release it. */
 export interface ParsedDocument {
   document: Document;
+  /** The implementation that built it (linkedom hands shapes it cannot build to jsdom). */
+  impl: DomImpl;
   close(): void;
 }
 
@@ -94,7 +96,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       contentType: 'text/html',
       virtualConsole: new VirtualConsole(),
     });
-    return { document: jsdom.window.document, close: () => jsdom.window.close() };
+    return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
   }
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
   // anything before <html> becomes the root; when the shape is still wrong, jsdom parses it.
@@ -106,7 +108,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       // jsdom cannot load in this runtime (see loadJsdom); linkedom's tree still has the text.
     }
   }
-  return { document: document as unknown as Document, close: () => {} };
+  return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };
 }
 
 /** Drops junk before `<html>` (stray text, wrapper elements), which browsers ignore or hoist. */

@@ -155,6 +155,15 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.excerpt.startsWith('word word')).toBe(true);
   });
 
+  it('searches again on the restored page when the first search finds too little', () => {
+    // Readability's first search drops `comment` blocks as unlikely; the text is only found on retry.
+    const text = 'Retry paragraph text that Readability only finds on its second search, with commas, and clauses. ';
+    const html = `<html><body><div class="comment"><p>${text.repeat(8)}</p><p>${text.repeat(4)}</p><br><br>Tail line</div></body></html>`;
+    const result = run(html);
+    expect(result.body_text).toContain(text.trim());
+    expect(result.body_text.length).toBeGreaterThan(text.length * 10);
+  });
+
   it('never runs scripts', () => {
     const html = page('<title>X</title><script>document.title = "hacked"; globalThis.__ran = true;</script>');
     expect(run(html).title).toBe('X');

@@ -1,4 +1,4 @@
-import { Readability } from '@mozilla/readability';
+import { runReadability } from './article.js';
 import { cleanAuthor, findZhByline } from './author.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import type { DomImpl } from './dom.js';
@@ -62,16 +62,19 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
   const parsed = parseDocument(html, url, dom);
   try {
     const doc = parsed.document;
-    const { meta, jsonLd } = readPageMeta(doc);
     const facts = readDomFacts(doc);
-    const baseUrl = baseUrlOf(doc, url);
-    const robots = robotsOf(doc);
-    const links = robots.nofollow ? [] : extractLinks(doc, baseUrl, options.maxLinks ?? EXTRACT_DEFAULTS.maxLinks);
-    const canonicalUrl = canonicalUrlOf(doc, baseUrl);
+    const { meta, jsonLd } = readPageMeta(facts.metas, facts.jsonLdScripts);
+    const baseUrl = baseUrlOf(facts.baseHref, url);
+    const robots = robotsOf(facts.metas);
+    const maxLinks = options.maxLinks ?? EXTRACT_DEFAULTS.maxLinks;
+    const links = robots.nofollow ? [] : extractLinks(facts.anchors, baseUrl, maxLinks);
+    const canonicalUrl = canonicalUrlOf(facts.linkElements, baseUrl);
     // The whole visible text is only needed to find a dateline on CJK pages; skip the walk elsewhere.
     const pageText = /\p{Script=Han}/u.test(html.slice(0, 50_000)) && doc.body ? blockText(doc.body) : '';
 
-    const article = runReadability(doc);
+    // jsdom keeps Readability's own body snapshot; on linkedom a re-parse is cheaper (see article.ts).
+    const reparse = parsed.impl === 'linkedom' ? () => parseDocument(html, url, 'linkedom').document : undefined;
+    const article = runReadability(doc, reparse);
     let bodyText = article.text;
     const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
     if (bodyText.length < minArticleChars) {
@@ -153,31 +156,6 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
   } finally {
     parsed.close();
   }
-}
-
-interface ArticleFacts {
-  text: string;
-  title: string | null;
-  byline: string | null;
-  excerpt: string | null;
-  siteName: string | null;
-  publishedTime: string | null;
-}
-
-function runReadability(doc: Document): ArticleFacts {
-  const article = new Readability<Node>(doc, { serializer: (node) => node }).parse();
-  const nonEmpty = (value: string | null | undefined): string | null => {
-    const text = squash(value);
-    return text === '' ? null : text;
-  };
-  return {
-    text: article?.content ? blockText(article.content) : '',
-    title: nonEmpty(article?.title),
-    byline: nonEmpty(article?.byline),
-    excerpt: nonEmpty(article?.excerpt),
-    siteName: nonEmpty(article?.siteName),
-    publishedTime: nonEmpty(article?.publishedTime),
-  };
 }
 
 /** The body's visible text minus page chrome, from a fresh parse (Readability edited the first). */

@@ -8,8 +8,8 @@ export interface RobotsDirectives {
 }
 
 /** The URL relative links resolve against: `<base href>` (itself resolved), else the page URL. */
-export function baseUrlOf(doc: Document, pageUrl: string): string {
-  const href = doc.querySelector('base[href]')?.getAttribute('href');
+export function baseUrlOf(baseHref: string | null, pageUrl: string): string {
+  const href = baseHref;
   if (href) {
     const base = resolveHttp(href, pageUrl);
     if (base) return base;
@@ -21,9 +21,9 @@ export function baseUrlOf(doc: Document, pageUrl: string): string {
  * Absolute http(s) URLs of the page's `<a href>` links in document order: resolved against the
  * base URL, fragment removed, deduplicated, `rel="nofollow"` links left out, at most `maxLinks`.
  */
-export function extractLinks(doc: Document, baseUrl: string, maxLinks: number): string[] {
+export function extractLinks(anchors: readonly Element[], baseUrl: string, maxLinks: number): string[] {
   const links = new Set<string>();
-  for (const a of Array.from(doc.getElementsByTagName('a'))) {
+  for (const a of anchors) {
     if (links.size >= maxLinks) break;
     const href = a.getAttribute('href');
     if (!href) continue;
@@ -36,8 +36,8 @@ export function extractLinks(doc: Document, baseUrl: string, maxLinks: number): 
 }
 
 /** `<link rel="canonical">` as an absolute http(s) URL, or null. */
-export function canonicalUrlOf(doc: Document, baseUrl: string): string | null {
-  for (const link of Array.from(doc.getElementsByTagName('link'))) {
+export function canonicalUrlOf(linkElements: readonly Element[], baseUrl: string): string | null {
+  for (const link of linkElements) {
     const rel = link.getAttribute('rel');
     if (!rel || !/(?:^|\s)canonical(?:\s|$)/i.test(rel)) continue;
     const href = link.getAttribute('href');
@@ -47,9 +47,9 @@ export function canonicalUrlOf(doc: Document, baseUrl: string): string | null {
 }
 
 /** Reads `<meta name="robots">` and `<meta name="googlebot">`; `none` means both. */
-export function robotsOf(doc: Document): RobotsDirectives {
+export function robotsOf(metas: readonly Element[]): RobotsDirectives {
   const result = { noindex: false, nofollow: false };
-  for (const el of Array.from(doc.getElementsByTagName('meta'))) {
+  for (const el of metas) {
     const name = el.getAttribute('name')?.trim().toLowerCase();
     if (name !== 'robots' && name !== 'googlebot') continue;
     const tokens = (el.getAttribute('content') ?? '').toLowerCase().split(/[\s,]+/);

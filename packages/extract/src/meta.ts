@@ -21,10 +21,10 @@ export interface JsonLdFacts {
 const MAX_JSON_LD_CHARS = 1_000_000;
 const ARTICLE_TYPE = /Article|Posting|Report|Blog|Review|Recipe|Story/i;
 
-/** Reads the meta tags and JSON-LD of a document. */
-export function readPageMeta(doc: Document): PageMeta {
+/** Reads the meta tags and JSON-LD blocks (the elements {@link readDomFacts} collected). */
+export function readPageMeta(metas: readonly Element[], jsonLdScripts: readonly Element[]): PageMeta {
   const meta = new Map<string, string>();
-  for (const el of Array.from(doc.getElementsByTagName('meta'))) {
+  for (const el of metas) {
     const content = squash(el.getAttribute('content'));
     if (content === '') continue;
     for (const attr of ['property', 'name', 'itemprop', 'http-equiv']) {
@@ -33,7 +33,7 @@ export function readPageMeta(doc: Document): PageMeta {
     }
   }
   const objects: Record<string, unknown>[] = [];
-  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+  for (const script of jsonLdScripts) {
     const text = script.textContent ?? '';
     if (text.length > MAX_JSON_LD_CHARS) continue;
     try {

@@ -1,0 +1,101 @@
+import { Readability } from '@mozilla/readability';
+import { blockText, squash } from './text.js';
+
+/** What Readability found in a page; each text null when it found nothing. */
+export interface ArticleFacts {
+  text: string;
+  title: string | null;
+  byline: string | null;
+  excerpt: string | null;
+  siteName: string | null;
+  publishedTime: string | null;
+}
+
+/**
+ * The document preparation Readability 0.6 does before its article search (private methods of the
+ * pinned version, checked before use): re-run on a restored body so it is what the search saw.
+ */
+interface ReadabilityPreparation {
+  _unwrapNoscriptImages(doc: Document): void;
+  _removeScripts(doc: Document): void;
+  _prepDocument(): void;
+}
+
+/** What Readability stores instead of the body's HTML; setting it back restores the body. */
+const LAZY_SNAPSHOT = '<!-- quarry: body restored by re-parsing -->';
+
+/**
+ * Runs Readability on a parsed document (which it edits) and returns the article's plain text and
+ * metadata. With `reparse` (a fresh parse of the same HTML), the body snapshot Readability takes
+ * before its search is deferred: it serializes the whole body to HTML on every page only to parse
+ * it back on the few pages whose first search finds too little text (about 6% of extraction time).
+ */
+export function runReadability(doc: Document, reparse?: () => Document): ArticleFacts {
+  const reader = new Readability<Node>(doc, { serializer: (node) => node });
+  const restore = reparse ? deferBodySnapshot(doc, reader as unknown as ReadabilityPreparation, reparse) : null;
+  let article: ReturnType<typeof reader.parse>;
+  try {
+    article = reader.parse();
+  } finally {
+    restore?.();
+  }
+  const nonEmpty = (value: string | null | undefined): string | null => {
+    const text = squash(value);
+    return text === '' ? null : text;
+  };
+  return {
+    text: article?.content ? blockText(article.content) : '',
+    title: nonEmpty(article?.title),
+    byline: nonEmpty(article?.byline),
+    excerpt: nonEmpty(article?.excerpt),
+    siteName: nonEmpty(article?.siteName),
+    publishedTime: nonEmpty(article?.publishedTime),
+  };
+}
+
+/**
+ * Makes the body's `innerHTML` return a marker instead of serializing, and setting the marker back
+ * rebuild the body from a fresh parse plus Readability's own preparation. Returns the undo, or null
+ * (Readability keeps its own snapshot) when this Readability lacks the expected preparation steps.
+ */
+function deferBodySnapshot(
+  doc: Document,
+  reader: ReadabilityPreparation,
+  reparse: () => Document,
+): (() => void) | null {
+  const body = doc.body;
+  const native = findAccessor(body, 'innerHTML');
+  const prepares =
+    typeof reader._unwrapNoscriptImages === 'function' &&
+    typeof reader._removeScripts === 'function' &&
+    typeof reader._prepDocument === 'function';
+  if (!body || !native?.set || !prepares) return null;
+  const setNative = native.set;
+  Object.defineProperty(body, 'innerHTML', {
+    configurable: true,
+    get: () => LAZY_SNAPSHOT,
+    set: (html: string) => {
+      if (html !== LAZY_SNAPSHOT) {
+        setNative.call(body, html);
+        return;
+      }
+      const fresh = reparse().body;
+      body.textContent = '';
+      while (fresh?.firstChild) body.appendChild(fresh.firstChild);
+      reader._unwrapNoscriptImages(doc);
+      reader._removeScripts(doc);
+      reader._prepDocument();
+    },
+  });
+  return () => {
+    Reflect.deleteProperty(body, 'innerHTML');
+  };
+}
+
+function findAccessor(target: object | null, name: string): PropertyDescriptor | undefined {
+  for (let proto = target; proto !== null; proto = Object.getPrototypeOf(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+    if (descriptor) return descriptor;
+  }
+  return undefined;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseDocument } from './dom.js';
+import { readDomFacts } from './dom-facts.js';
+
+const facts = (html: string) => readDomFacts(parseDocument(html, 'https://example.com/', 'linkedom').document);
+
+describe('readDomFacts', () => {
+  it('collects head and body elements in document order in one walk', () => {
+    const f = facts(
+      '<!DOCTYPE html><html lang="en"><head><title> A  title </title><base href="/b/"><meta name="a" content="1">' +
+        '<link rel="canonical" href="/c"><script type="application/ld+json">{}</script></head>' +
+        '<body><h1>Head line</h1><article><p><time datetime="2024-01-02">x</time><a href="/1">1</a></p></article>' +
+        '<span class="byline">By Jane</span><a href="/2">2</a><meta name="b" content="2"></body></html>',
+    );
+    expect(f.docTitle).toBe('A title');
+    expect(f.baseHref).toBe('/b/');
+    expect(f.metas.map((m) => m.getAttribute('name'))).toEqual(['a', 'b']);
+    expect(f.anchors.map((a) => a.getAttribute('href'))).toEqual(['/1', '/2']);
+    expect(f.linkElements).toHaveLength(1);
+    expect(f.jsonLdScripts).toHaveLength(1);
+    expect(f.h1).toBe('Head line');
+    expect(f.articleTime).toBe('2024-01-02');
+    expect(f.bylines).toEqual(['By Jane']);
+    expect(f.htmlLang).toBe('en');
+  });
+
+  it('takes only <time> inside article or main (or marked pubdate) as the article time', () => {
+    expect(
+      facts('<html><body><time datetime="2020-01-01">x</time><article>t</article></body></html>').articleTime,
+    ).toBe(null);
+    const after = '<html><body><article><p>t</p></article><time datetime="2020-01-01">x</time></body></html>';
+    expect(facts(after).articleTime).toBeNull();
+    expect(facts('<html><body><div><time pubdate datetime="2021-01-01">x</time></div></body></html>').articleTime).toBe(
+      '2021-01-01',
+    );
+  });
+
+  it('finds links after </html> and ignores template contents', () => {
+    const f = facts(
+      '<html><body><template><a href="/t">t</a></template><p>x</p></body></html><span><a href="/late">l</a></span>',
+    );
+    expect(f.anchors.map((a) => a.getAttribute('href'))).toEqual(['/late']);
+  });
+
+  it('walks very deep nesting without recursion', () => {
+    const depth = 20_000;
+    const f = facts(`<html><body>${'<div>'.repeat(depth)}<a href="/deep">d</a>${'</div>'.repeat(depth)}</body></html>`);
+    expect(f.anchors).toHaveLength(1);
+  });
+});
