@@ -17,6 +17,13 @@ describe('detectTextLanguage', () => {
     expect(detectTextLanguage(DE).lang).toBe('de');
   });
 
+  it('counts characters outside the BMP and ignores digits, punctuation and emoji', () => {
+    // U+20000 and up are Han (CJK extension B), written as surrogate pairs.
+    expect(detectTextLanguage(`${'𠀀𠀁𠀂'.repeat(20)} 123, 456! 😀😀`).lang).toBe('zh');
+    expect(detectTextLanguage(`${'Привет, как дела? '.repeat(5)}12345 😀`).script).toBe('cyrillic');
+    expect(detectTextLanguage('12345 67890 !!! 😀😀😀 '.repeat(20))).toEqual({ lang: null, script: null });
+  });
+
   it('says nothing about too little text', () => {
     expect(detectTextLanguage('Hi there')).toEqual({ lang: null, script: null });
   });

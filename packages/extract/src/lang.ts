@@ -81,16 +81,35 @@ const ISO3_TO_1: Readonly<Record<string, string>> = {
 type Script = 'han' | 'kana' | 'hangul' | 'cyrillic' | 'arabic' | 'hebrew' | 'greek' | 'thai' | 'latin';
 
 const SCRIPT_PATTERNS: ReadonlyArray<readonly [Script, RegExp]> = [
-  ['han', /\p{Script=Han}/gu],
-  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/gu],
-  ['hangul', /\p{Script=Hangul}/gu],
-  ['cyrillic', /\p{Script=Cyrillic}/gu],
-  ['arabic', /\p{Script=Arabic}/gu],
-  ['hebrew', /\p{Script=Hebrew}/gu],
-  ['greek', /\p{Script=Greek}/gu],
-  ['thai', /\p{Script=Thai}/gu],
-  ['latin', /\p{Script=Latin}/gu],
+  ['han', /\p{Script=Han}/u],
+  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['hangul', /\p{Script=Hangul}/u],
+  ['cyrillic', /\p{Script=Cyrillic}/u],
+  ['arabic', /\p{Script=Arabic}/u],
+  ['hebrew', /\p{Script=Hebrew}/u],
+  ['greek', /\p{Script=Greek}/u],
+  ['thai', /\p{Script=Thai}/u],
+  ['latin', /\p{Script=Latin}/u],
 ];
+
+/** Script of each non-ASCII character seen so far (a text uses few distinct characters). */
+const scriptCache = new Map<number, Script | null>();
+/** Bounds the cache; past it, characters are classified without being remembered. */
+const MAX_CACHED_CHARS = 65_536;
+
+function scriptOfChar(code: number, char: string): Script | null {
+  const cached = scriptCache.get(code);
+  if (cached !== undefined) return cached;
+  let found: Script | null = null;
+  for (const [script, pattern] of SCRIPT_PATTERNS) {
+    if (pattern.test(char)) {
+      found = script;
+      break;
+    }
+  }
+  if (scriptCache.size < MAX_CACHED_CHARS) scriptCache.set(code, found);
+  return found;
+}
 
 /** The script each language is normally written in (only languages we can check are listed). */
 const LANG_SCRIPT: Readonly<Record<string, Script>> = {
@@ -135,15 +154,31 @@ export interface TextLanguage {
   script: Script | null;
 }
 
-/** The script profile of a text: cheap (regex counts), decides most pages without franc. */
+/**
+ * The script profile of a text: one pass over its characters (ASCII letters directly, others
+ * classified once per distinct character), which decides most pages without franc.
+ */
 function profile(sample: string): TextLanguage {
-  const counts = new Map<Script, number>();
+  // Every script starts at 0 in SCRIPT_PATTERNS order, which also breaks ties below.
+  const counts = new Map<Script, number>(SCRIPT_PATTERNS.map(([script]) => [script, 0]));
+  let latinAscii = 0;
   let letters = 0;
-  for (const [script, pattern] of SCRIPT_PATTERNS) {
-    const n = sample.match(pattern)?.length ?? 0;
-    counts.set(script, n);
-    letters += n;
+  for (let i = 0; i < sample.length; i++) {
+    const code = sample.codePointAt(i) as number;
+    if (code < 0x80) {
+      const lower = code | 0x20;
+      if (lower >= 0x61 && lower <= 0x7a) latinAscii++;
+      continue;
+    }
+    const wide = code > 0xffff;
+    const script = scriptOfChar(code, wide ? sample.slice(i, i + 2) : (sample[i] as string));
+    if (wide) i++;
+    if (script === null) continue;
+    counts.set(script, (counts.get(script) ?? 0) + 1);
+    letters++;
   }
+  counts.set('latin', (counts.get('latin') ?? 0) + latinAscii);
+  letters += latinAscii;
   if (letters < MIN_LETTERS) return { lang: null, script: null };
   const han = counts.get('han') ?? 0;
   const kana = counts.get('kana') ?? 0;
