@@ -2,11 +2,14 @@ import { availableParallelism } from 'node:os';
 import { NonRetryableError } from '@quarry/core';
 import type { ExtractedPage } from '@quarry/extract';
 import { Piscina } from 'piscina';
-import extractInline, { type ExtractJob } from './extract-worker.js';
+import extractInline, { type ExtractBodyJob, type ExtractJob } from './extract-worker.js';
 
 /** Runs HTML extraction off the main thread, on every core. */
 export interface ExtractPool {
+  /** Extracts decoded HTML. */
   extract(job: ExtractJob): Promise<ExtractedPage>;
+  /** Decodes a response body and extracts it, both on the pool's thread (the crawler's hot path). */
+  extractBody(job: ExtractBodyJob): Promise<ExtractedPage>;
   close(): Promise<void>;
 }
 
@@ -24,7 +27,11 @@ export function createExtractPool(options: { threads?: number; maxHeapMb?: numbe
   const fromSources = import.meta.url.endsWith('.ts');
   const threads = options.threads ?? availableParallelism();
   if (fromSources || threads <= 0) {
-    return { extract: async (job) => extractInline(job), close: async () => {} };
+    return {
+      extract: async (job) => extractInline(job),
+      extractBody: async (job) => extractInline(job),
+      close: async () => {},
+    };
   }
   const pool = new Piscina({
     filename: workerUrl.href,
@@ -35,14 +42,14 @@ export function createExtractPool(options: { threads?: number; maxHeapMb?: numbe
     // more than this fails its extraction instead of the crawler's memory.
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? EXTRACT_THREAD_HEAP_MB },
   });
-  return {
-    extract: async (job) => {
-      try {
-        return (await pool.run(job)) as ExtractedPage;
-      } catch (error) {
-        throw new NonRetryableError('HTML extraction failed', 'extraction_failed', error);
-      }
-    },
-    close: () => pool.destroy(),
+  const run = async (job: ExtractJob | ExtractBodyJob): Promise<ExtractedPage> => {
+    try {
+      return (await pool.run(job)) as ExtractedPage;
+    } catch (error) {
+      throw new NonRetryableError('HTML extraction failed', 'extraction_failed', error);
+    }
   };
+  // The body is copied to the thread, not transferred: the caller may still read it, and a small
+  // Buffer's memory belongs to Node's shared allocation pool.
+  return { extract: run, extractBody: run, close: () => pool.destroy() };
 }

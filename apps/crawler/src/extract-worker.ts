@@ -1,4 +1,5 @@
 import { type ExtractedPage, extractHtml } from '@quarry/extract';
+import { decodeHtml } from '@quarry/fetcher';
 
 /** What a worker thread is given: decoded HTML and where it came from. */
 export interface ExtractJob {
@@ -7,7 +8,21 @@ export interface ExtractJob {
   readonly contentLanguage: string | null;
 }
 
-/** Runs in a worker thread (piscina): HTML extraction is CPU-bound and would block the event loop. */
-export default function extract(job: ExtractJob): ExtractedPage {
-  return extractHtml(job.html, { url: job.url, contentLanguage: job.contentLanguage });
+/**
+ * The same page as the response body still in bytes: the thread decodes it (BOM, HTTP charset,
+ * `<meta charset>`, sniffing), so charset work stays off the crawler's event loop, and bytes cross
+ * the thread boundary more cheaply than the (often two-byte) decoded string.
+ */
+export interface ExtractBodyJob {
+  readonly body: Uint8Array;
+  /** The response's Content-Type header, whose charset parameter is the HTTP declaration. */
+  readonly contentType: string | undefined;
+  readonly url: string;
+  readonly contentLanguage: string | null;
+}
+
+/** Runs in a worker thread (piscina): decoding and extraction are CPU-bound and would block the event loop. */
+export default function extract(job: ExtractJob | ExtractBodyJob): ExtractedPage {
+  const html = 'html' in job ? job.html : decodeHtml(job.body, { contentType: job.contentType }).text;
+  return extractHtml(html, { url: job.url, contentLanguage: job.contentLanguage });
 }
