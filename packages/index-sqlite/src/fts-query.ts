@@ -22,7 +22,7 @@ export interface FtsPlan {
 const MAX_MONTH_TOKENS = 7;
 
 /** Quotes one token as an FTS5 string; doubling `"` makes any user text inert. */
-function quote(token: string): string {
+export function quote(token: string): string {
   return `"${token.replaceAll('"', '""')}"`;
 }
 

@@ -1,7 +1,8 @@
 import type { IndexHit, IndexQuery, IndexSearchResult } from '@quarry/core';
 import { makeSnippet } from '@quarry/text';
 import type Database from 'better-sqlite3';
-import { type FtsPlan, planFtsQuery } from './fts-query.js';
+import { type FtsPlan, planFtsQuery, quote } from './fts-query.js';
+import { langToken } from './fts-text.js';
 
 /** Tuning of the search path; see `SqliteSearchIndexOptions` for what each promises. */
 export interface SearchTuning {
@@ -54,16 +55,11 @@ export class Searcher {
     const plan = planFtsQuery(query, bounds.latest);
     if (plan.empty) return EMPTY;
     const limit = Math.max(this.#tuning.maxRankedCandidates, query.offset + query.limit);
-    const needLang = query.langPriority !== undefined;
     const candidates = plan.hasText
-      ? this.#textCandidates(plan, bounds, limit, needLang)
-      : this.#recentCandidates(plan, bounds, limit);
-    const boostLang = query.langPriority;
-    const boost = this.#tuning.langPriorityBoost;
-    // The soft language boost is applied to every candidate before the page is cut, so pages agree.
-    const ranked = candidates
-      .map((c) => ({ r: c.r, score: c.s * (boostLang !== undefined && c.lang === boostLang ? boost : 1) }))
-      .sort((a, b) => b.score - a.score || b.r - a.r);
+      ? this.#textCandidates(plan, bounds, limit, query.langPriority)
+      : this.#recentCandidates(plan, bounds, limit, query.langPriority);
+    // The soft language boost is in every candidate's score before the page is cut, so pages agree.
+    const ranked = candidates.map((c) => ({ r: c.r, score: c.s })).sort((a, b) => b.score - a.score || b.r - a.r);
     const edge = candidates.at(-1)?.k;
     const estimate = candidates.length >= limit && edge !== undefined;
     const span = plan.hasText
@@ -80,20 +76,23 @@ export class Searcher {
    * its IDF, which costs as much as the whole match list of a common word; so bm25() is asked only
    * about phrases in fewer than `maxRankedPhraseDocs` pages, and common phrases add a title bonus
    * (found through the marked title tokens, so no column filter has to decode position lists).
+   *
+   * The scoring passes walk their matches newest first and stop at the oldest candidate: FTS5
+   * serves `rowid >= x` by stepping through every older entry of each doclist to reach x, which
+   * cost more than the rest of the query for common words.
    */
-  #textCandidates(plan: FtsPlan, bounds: Bounds, limit: number, needLang: boolean): Candidate[] {
+  #textCandidates(plan: FtsPlan, bounds: Bounds, limit: number, langPriority: string | undefined): Candidate[] {
     const timed = plan.crawledAfterMs !== null;
-    const joined = timed || needLang;
-    const from = joined ? 'pages_fts CROSS JOIN pages AS p ON p.rowid = pages_fts.rowid' : 'pages_fts';
+    const from = timed ? 'pages_fts CROSS JOIN pages AS p ON p.rowid = pages_fts.rowid' : 'pages_fts';
     const sql =
-      `SELECT pages_fts.rowid${needLang ? ', p.lang' : ''} FROM ${from} ` +
+      `SELECT pages_fts.rowid FROM ${from} ` +
       `WHERE pages_fts MATCH @match${timed ? ' AND p.crawled_ms >= @after' : ''} ` +
       'ORDER BY pages_fts.rowid DESC LIMIT @limit';
-    const rows = this.#stmt(sql)
-      .raw()
-      .all({ match: plan.match, ...(timed ? { after: plan.crawledAfterMs } : {}), limit }) as [number, string?][];
-    if (rows.length === 0) return [];
-    const edge = rows.at(-1)![0];
+    const rowids = this.#stmt(sql)
+      .pluck()
+      .all({ match: plan.match, ...(timed ? { after: plan.crawledAfterMs } : {}), limit }) as number[];
+    if (rowids.length === 0) return [];
+    const edge = rowids.at(-1)!;
     const rare: string[] = [];
     const common: string[] = [];
     const seen = new Set<string>();
@@ -110,22 +109,44 @@ export class Searcher {
       // which are never part of this expression: it weighs as the title.
       const title = titleWeight.toFixed(3);
       const bm25 = `bm25(pages_fts, ${title}, 1.0, ${siteNameWeight.toFixed(3)}, ${title})`;
-      const scored = this.#stmt(`SELECT rowid, -${bm25} FROM pages_fts WHERE pages_fts MATCH @rank AND rowid >= @edge`)
+      const scored = this.#stmt(`SELECT rowid, -${bm25} FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rowid DESC`)
         .raw()
-        .all({ rank: rare.map((leaf) => `(${leaf})`).join(' OR '), edge }) as [number, number][];
-      for (const [r, s] of scored) scores.set(r, Math.max(0, s));
+        .iterate(anyOf(rare)) as IterableIterator<[number, number]>;
+      for (const [r, s] of scored) {
+        if (r < edge) break;
+        scores.set(r, Math.max(0, s));
+      }
     }
     if (common.length > 0) {
-      const titled = this.#stmt('SELECT rowid FROM pages_fts WHERE pages_fts MATCH @title AND rowid >= @edge')
-        .pluck()
-        .all({ title: common.map((leaf) => `(${leaf})`).join(' OR '), edge }) as number[];
-      for (const r of titled) scores.set(r, (scores.get(r) ?? 0) + COMMON_TITLE_BONUS);
+      for (const r of this.#newestDown(anyOf(common), edge)) {
+        scores.set(r, (scores.get(r) ?? 0) + COMMON_TITLE_BONUS);
+      }
     }
-    return rows.map(([r, lang]) => ({ r, k: r, lang: lang ?? '', s: (scores.get(r) ?? 0) + MIN_SCORE }));
+    // Pages in the preferred language, found through their language token (no lookup per candidate).
+    const preferred =
+      langPriority === undefined ? null : new Set(this.#newestDown(quote(langToken(langPriority)), edge));
+    const boost = this.#tuning.langPriorityBoost;
+    return rowids.map((r) => {
+      const s = (scores.get(r) ?? 0) + MIN_SCORE;
+      return { r, k: r, s: preferred?.has(r) ? s * boost : s };
+    });
+  }
+
+  /** Rowids matching an FTS5 expression, newest first, down to `edge` (inclusive). */
+  *#newestDown(match: string, edge: number): Generator<number> {
+    const rows = this.#stmt('SELECT rowid FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rowid DESC')
+      .pluck()
+      .iterate(match) as IterableIterator<number>;
+    for (const r of rows) {
+      if (r < edge) return;
+      yield r;
+    }
   }
 
   /**
-   * Whether a phrase occurs in more than `maxRankedPhraseDocs` pages, judged on the newest pages.
+   * Whether a phrase occurs in more than `maxRankedPhraseDocs` pages, judged on the newest pages:
+   * it is common when more of its matches than that share predicts fall among the newest
+   * `COMMON_SAMPLE_DOCS` rowids (read newest first, so at most that many matches are walked).
    * Answers are cached until the index grows by 1%: term statistics move slowly.
    */
   #isCommon(leaf: string, { low, high }: Bounds): boolean {
@@ -135,17 +156,18 @@ export class Searcher {
     const cached = this.#commonCache.get(leaf);
     if (cached && high - cached.high <= docs / 100) return cached.common;
     const sample = Math.min(docs, COMMON_SAMPLE_DOCS);
-    const hits = this.#stmt('SELECT count(*) FROM pages_fts WHERE pages_fts MATCH @leaf AND rowid > @from')
+    const threshold = Math.floor((maxRankedPhraseDocs * sample) / docs);
+    const newest = this.#stmt('SELECT rowid FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rowid DESC LIMIT ?')
       .pluck()
-      .get({ leaf, from: high - sample }) as number;
-    const common = (hits / sample) * docs > maxRankedPhraseDocs;
+      .all(leaf, threshold + 1) as number[];
+    const common = newest.length > threshold && newest.at(-1)! > high - sample;
     if (this.#commonCache.size >= COMMON_CACHE_ENTRIES) this.#commonCache.clear();
     this.#commonCache.set(leaf, { common, high });
     return common;
   }
 
   /** Filter-only queries: the newest pages first, with a positive recency score. */
-  #recentCandidates(plan: FtsPlan, bounds: Bounds, limit: number): Candidate[] {
+  #recentCandidates(plan: FtsPlan, bounds: Bounds, limit: number, langPriority: string | undefined): Candidate[] {
     const conditions = [
       plan.match === null ? null : 'p.rowid IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH @match)',
       plan.crawledAfterMs === null ? null : 'p.crawled_ms >= @after',
@@ -155,12 +177,15 @@ export class Searcher {
       `SELECT p.rowid AS r, p.crawled_ms AS k, p.lang AS lang, ` +
       `1.0 / (1.0 + max(0, @latest - p.crawled_ms) / ${YEAR_MS}.0) AS s ` +
       `FROM pages AS p ${where} ORDER BY p.crawled_ms DESC, p.rowid DESC LIMIT @limit`;
-    return this.#stmt(sql).all({
+    const rows = this.#stmt(sql).all({
       match: plan.match,
       after: plan.crawledAfterMs,
       latest: bounds.latest,
       limit,
-    }) as Candidate[];
+    }) as (Candidate & { lang: string })[];
+    if (langPriority === undefined) return rows;
+    const boost = this.#tuning.langPriorityBoost;
+    return rows.map((c) => (c.lang === langPriority ? { ...c, s: c.s * boost } : c));
   }
 
   /**
@@ -235,7 +260,7 @@ interface Candidate {
   readonly r: number;
   /** The key candidates are taken in, descending: rowid, or crawl time for filter-only queries. */
   readonly k: number;
-  readonly lang: string;
+  /** Score, the `lang_priority` boost included. */
   readonly s: number;
 }
 
@@ -247,6 +272,11 @@ const COMMON_CACHE_ENTRIES = 4096;
 const COMMON_TITLE_BONUS = 1;
 /** Keeps every score positive. */
 const MIN_SCORE = 1e-6;
+
+/** The OR of FTS5 expressions. */
+function anyOf(exprs: readonly string[]): string {
+  return exprs.map((expr) => `(${expr})`).join(' OR ');
+}
 
 /**
  * Estimates the total when counting stopped at the bound: the count walked keys from `high` down to
