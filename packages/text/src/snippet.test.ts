@@ -30,6 +30,12 @@ describe('makeSnippet', () => {
     expect(makeSnippet(text, [{ text: 'cafe muller' }])).toContain('Café Müller');
   });
 
+  it('matches full-width letters, and full-width punctuation does not hide a word', () => {
+    const text = `${filler(100)} ＣＡＦＥ（Ｍｕｌｌｅｒ），ouvert ${filler(100)}`;
+    expect(makeSnippet(text, [{ text: 'cafe muller' }])).toContain('ＣＡＦＥ（Ｍｕｌｌｅｒ）');
+    expect(makeSnippet(`${filler(100)}，ouvert，${filler(100)}`, [{ text: 'ouvert' }])).toContain('，ouvert，');
+  });
+
   it('finds Chinese words inside unsegmented text', () => {
     const text = `${'这是一段很长的新闻文本，讲述了城市的发展。'.repeat(30)}我们使用搜索引擎查找资料。${'天气晴朗，适合出行。'.repeat(30)}`;
     const snippet = makeSnippet(text, [{ text: '搜索引擎' }]);

@@ -63,8 +63,13 @@ function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
   return new Set(meaningful.length > 0 ? meaningful : all);
 }
 
-/** Characters whose folded form may differ from `toLowerCase` (accents, full-width, ligatures). */
-const NEEDS_FOLD = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff\uff00-\uffef]/g;
+/**
+ * Characters whose folded form may differ from `toLowerCase` (accents, ligatures, full-width
+ * letters and digits, half-width kana). Full-width punctuation is left out: it never belongs to a
+ * token, and Chinese and Japanese text is full of it, which would send every such page down the
+ * slow path that folds the whole text.
+ */
+const NEEDS_FOLD = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uffdc]/g;
 
 /**
  * Folds text for matching without changing its length, so a position in the folded text is the
@@ -96,7 +101,7 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 const MAX_HITS_PER_TOKEN = 64;
 
 /** Same characters as {@link NEEDS_FOLD}, for a yes/no test. */
-const MAY_NEED_FOLD = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff\uff00-\uffef]/;
+const MAY_NEED_FOLD = new RegExp(NEEDS_FOLD.source);
 const REGEX_SYNTAX = /[.*+?^${}()|[\]\\]/g;
 
 /** Finds a token in a text from a position on: its start, or -1. Matches are `token.length` long. */
