@@ -1,5 +1,5 @@
 import type { IndexQuery, IndexSearchResult } from '@quarry/core';
-import type { PreparedPage } from './page-writer.js';
+import type { PreparedBatch } from './page-writer.js';
 import type { SearchTuning } from './search.js';
 import { WorkerClient } from './worker-client.js';
 
@@ -12,7 +12,7 @@ export interface ThreadSettings {
 
 /** A write for the writer thread. */
 export type WriteRequest =
-  | { readonly op: 'upsert'; readonly pages: readonly PreparedPage[] }
+  | { readonly op: 'upsert'; readonly batch: PreparedBatch }
   | { readonly op: 'delete'; readonly ids: readonly string[] };
 
 const WRITE_SCRIPT = new URL('./write-worker.js', import.meta.url);

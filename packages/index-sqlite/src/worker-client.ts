@@ -49,15 +49,18 @@ export class WorkerClient<Body, Result> {
     return this.#pending.size;
   }
 
-  /** Sends one request; resolves with the worker's result, rejects with its error. */
-  request(body: Body): Promise<Result> {
+  /**
+   * Sends one request; resolves with the worker's result, rejects with its error. Buffers in
+   * `transfer` move to the worker (unusable here afterwards) instead of being copied.
+   */
+  request(body: Body, transfer: readonly ArrayBuffer[] = []): Promise<Result> {
     if (this.#failure) return Promise.reject(this.#failure);
     const worker = this.#start();
     const id = this.#nextId++;
     const answer = new Promise<Result>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       if (this.#pending.size === 1) worker.ref();
-      worker.postMessage({ id, body } satisfies WorkerRequest<Body>);
+      worker.postMessage({ id, body } satisfies WorkerRequest<Body>, transfer);
     });
     // Answers come in request order: once the latest has settled, all have.
     this.#latest = answer.catch(() => undefined);

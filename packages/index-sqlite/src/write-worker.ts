@@ -13,7 +13,7 @@ const writer = new PageWriter(db);
 
 serveRequests<WriteRequest, null>(
   (request) => {
-    if (request.op === 'upsert') writer.upsert(request.pages);
+    if (request.op === 'upsert') writer.upsert(request.batch);
     else writer.delete(request.ids);
     return null;
   },
