@@ -97,9 +97,22 @@ function quality(sources, dom) {
   };
 }
 
+/** The `npm run bench -- extract` entry (scripts/bench.js): the same rows as a result table. */
+export async function run() {
+  const rows = await runExtractBench({ print: false });
+  return {
+    title: 'Extraction (mozilla/readability test pages)',
+    rows,
+    notes: [
+      rows.length === 0 ? 'skipped: ../shared/testdata is absent' : 'target: at least 40 pages/s per core (linkedom)',
+    ],
+  };
+}
+
 /**
- * Runs the benchmark and prints a table; resolves to its rows (empty when the test data is absent).
- * @param {{ doms?: Array<'linkedom' | 'jsdom'>, minMs?: number, threads?: number }} [options]
+ * Runs the benchmark and prints a table (unless `print` is false); resolves to its rows (empty when
+ * the test data is absent).
+ * @param {{ doms?: Array<'linkedom' | 'jsdom'>, minMs?: number, threads?: number, print?: boolean }} [options]
  */
 export async function runExtractBench(options = {}) {
   if (!existsSync(PAGES_DIR)) {
@@ -130,7 +143,7 @@ export async function runExtractBench(options = {}) {
       date: q.date,
     });
   }
-  console.table(rows);
+  if (options.print !== false) console.table(rows);
   return rows;
 }
 
