@@ -59,7 +59,7 @@ export class Searcher {
       ? this.#textCandidates(plan, bounds, limit, query.langPriority)
       : this.#recentCandidates(plan, bounds, limit, query.langPriority);
     // The soft language boost is in every candidate's score before the page is cut, so pages agree.
-    const ranked = candidates.map((c) => ({ r: c.r, score: c.s })).sort((a, b) => b.score - a.score || b.r - a.r);
+    const ranked = [...candidates].sort((a, b) => b.s - a.s || b.r - a.r);
     const edge = candidates.at(-1)?.k;
     const estimate = candidates.length >= limit && edge !== undefined;
     const span = plan.hasText
@@ -204,7 +204,7 @@ export class Searcher {
     return this.#value('SELECT min(crawled_ms) FROM pages') ?? 0;
   }
 
-  #hits(page: readonly { r: number; score: number }[], plan: FtsPlan): IndexHit[] {
+  #hits(page: readonly Candidate[], plan: FtsPlan): IndexHit[] {
     if (page.length === 0) return [];
     const placeholders = page.map(() => '?').join(',');
     const rows = this.#stmt(`SELECT * FROM pages WHERE rowid IN (${placeholders})`).all(
@@ -212,7 +212,7 @@ export class Searcher {
     ) as PageRow[];
     const byRowid = new Map(rows.map((row) => [row.rowid, row]));
     const clauses = plan.snippetTerms.map((text) => ({ text }));
-    return page.flatMap(({ r, score }) => {
+    return page.flatMap(({ r, s: score }) => {
       const row = byRowid.get(r);
       if (!row) return [];
       return [
