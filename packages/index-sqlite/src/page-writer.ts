@@ -79,7 +79,9 @@ export function prepareBatch(docs: readonly PageDocument[], snippetSourceChars: 
   });
   // Its own ArrayBuffer (not a slice of Node's shared pool), so that it can be transferred.
   const bytes = new Uint8Array(total);
-  texts.forEach((text, i) => UTF8.encodeInto(text, bytes.subarray(i === 0 ? 0 : ends[i - 1])));
+  texts.forEach((text, i) => {
+    UTF8.encodeInto(text, bytes.subarray(i === 0 ? 0 : ends[i - 1]));
+  });
   return { pages, text: bytes, ends };
 }
 
