@@ -21,17 +21,45 @@ describe('cleanAuthor', () => {
 });
 
 describe('findZhByline', () => {
+  const near = (nearTitle: string) => findZhByline({ nearTitle, articleStart: '', articleEnd: '' });
+  const start = (articleStart: string) => findZhByline({ nearTitle: '', articleStart, articleEnd: '' });
+  const end = (articleEnd: string) => findZhByline({ nearTitle: '', articleStart: '', articleEnd });
+
   it('reads labelled bylines, several names on one line', () => {
-    expect(findZhByline('光明日报记者 王建宏 张文攀\n\n正文开始', '')).toBe('王建宏 张文攀');
-    expect(findZhByline('来源：巴彦淖尔日报 编辑：苏亮', '')).toBe('苏亮');
+    expect(near('光明日报记者 王建宏 张文攀\n\n正文开始')).toBe('王建宏 张文攀');
+    expect(near('来源：巴彦淖尔日报 编辑：苏亮')).toBe('苏亮');
   });
 
-  it('reads a closing parenthesis at the end of the article', () => {
-    expect(findZhByline('', '……推动高质量发展。（记者 胡晓蓉）')).toBe('胡晓蓉');
-    expect(findZhByline('', '这是改革的过程吗？”（姚峰 上海报道）')).toBe('姚峰');
+  it('reads a bracketed name after the dateline time', () => {
+    expect(near('某某新闻\n2004年7月16日08:19 [ 黄宇 ] 来源：人民网')).toBe('黄宇');
+    expect(near('2004年7月16日 [ 黄宇 ]')).toBeNull(); // a bracket without a time is not a dateline
   });
 
-  it('does not take prose after a label as a name', () => {
-    expect(findZhByline('记者经历了近十年的调查', '')).toBeNull();
+  it('reads a closing parenthesis or byline line at the end of the article', () => {
+    expect(end('……推动高质量发展。（记者 胡晓蓉）')).toBe('胡晓蓉');
+    expect(end('这是改革的过程吗？”（姚峰 上海报道）')).toBe('姚峰');
+    expect(end('……常态化核酸检测工作。\n\n□ 本报记者 葛灵丹\n\n(责编：萧潇、张妍)')).toBe('葛灵丹');
+    expect(end('……经历了一次折叠。\n\n新京报记者 彭冲 山东冠县报道\n\n【编辑:刘欢】 返回搜狐，查看更多')).toBe('彭冲');
+  });
+
+  it('reads a name alone under the headline, and a blog footer', () => {
+    expect(start('我是怎样卷入八九民运的\n\n茉莉\n\n【看中国2005年07月03日报道】一九八九年四月')).toBe('茉莉');
+    expect(start('胡平\n\n——当代中国的精神危机 (上)')).toBe('胡平');
+    expect(end('无耻指数：10\n\n由海姑娘张贴 @ 2005-06-10 05:41:31 (295) 共 7 篇评论')).toBe('海姑娘');
+  });
+
+  it('does not take prose, headings or page furniture for a name', () => {
+    expect(near('记者经历了近十年的调查')).toBeNull();
+    expect(start('标题\n\n摘要\n\n本文讨论了中文网页的正文抽取方法和评测')).toBeNull();
+    expect(end('……\n\n作者：更新资料 订制模板')).toBeNull();
+  });
+});
+
+describe('cleanAuthor on software credits and page furniture', () => {
+  it('refuses them', () => {
+    expect(cleanAuthor('Discuz! Team and Comsenz UI Team')).toBeNull();
+    expect(cleanAuthor('该作者文章')).toBeNull();
+    expect(cleanAuthor('Powered by WordPress')).toBeNull();
+    expect(cleanAuthor('Jane Doe')).toBe('Jane Doe');
   });
 });

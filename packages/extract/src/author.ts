@@ -11,6 +11,11 @@ const URL_LIKE = /^(?:https?:\/\/|www\.)|\.(?:com|org|net|html?)(?:\/|$)/i;
 const DATE_LIKE =
   /^\s*(?:\d{1,4}[-/.年]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4})/i;
 
+/** Credits of the software that made the page (forum and CMS templates fill meta author with them). */
+const SOFTWARE_CREDIT = /\b(?:discuz|comsenz|phpwind|dedecms|wordpress|joomla|drupal|powered by)\b/i;
+/** Page furniture that `.author` selectors catch on Chinese sites: "articles by this author", "reads". */
+const PAGE_CHROME = /文章|阅读|评论|管理|资料|模板|更新|登录|注册|首页|订阅|关注|收藏/u;
+
 /**
  * Cleans a byline to a name: `By Jane Doe` → `Jane Doe`, `作者：张三` → `张三`; cuts trailing
  * `| date` or `- Staff` parts; returns null for anything that is not a plausible name (a URL, a
@@ -28,6 +33,7 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   if (text.split(/\s+/).length > MAX_AUTHOR_WORDS) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
   if (!/\p{L}/u.test(text) || /\d{3,}/.test(text)) return null;
+  if (SOFTWARE_CREDIT.test(text) || PAGE_CHROME.test(text)) return null;
   // `赵 培`: Chinese names are written without spaces; some pages space out two-character names.
   if (/^\p{Script=Han}(?: \p{Script=Han})+$/u.test(text)) return text.replace(/ /g, '');
   return text;
@@ -43,21 +49,81 @@ const ZH_LABELLED = new RegExp(
   'u',
 );
 const ZH_CLOSING = new RegExp(`[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*[）)]\\s*$`, 'u');
+/**
+ * A closing byline line: `本报记者 葛灵丹`, `新京报记者 彭冲 山东冠县报道`, `通讯员 李四`. The label may
+ * carry a paper's name before it; a place and `报道` may follow the names.
+ */
+const ZH_CLOSING_LINE = new RegExp(
+  `(?:^|\\n)[^\\n]{0,12}?(?:记者|通讯员|作者|撰稿)(?:\\s*[:：]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})(?:[ \\t\\u3000\\u00a0]+[\\p{Script=Han}]{0,8}报道)?[ \\t\\u3000\\u00a0）)]*$`,
+  'u',
+);
+/** A dateline's bracketed name: `2004年7月16日08:19 [ 黄宇 ] 来源：…`. */
+const ZH_AFTER_TIME = new RegExp(`\\d{1,2}[:：]\\d{2}(?:[:：]\\d{2})?\\s*[\\[【]\\s*(${ZH_NAMES})\\s*[\\]】]`, 'u');
+/**
+ * A name alone on the line under the headline, as essay and blog pages print it: two or three Han
+ * characters, followed by the article's first paragraph.
+ */
+const ZH_NAME_LINE = /^[ \t\u3000\u00a0]*(\p{Script=Han}{2,3})[ \t\u3000\u00a0]*\n+[^\n]{8}/u;
 /** Words that fill the name slot in a dateline but are not names. */
-const NOT_A_NAME = /报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者|简介|文章|发表|时间|日期/u;
+const NOT_A_NAME =
+  /报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者|简介|文章|发表|时间|日期|导语|摘要|前言|正文|目录|概述|背景|评论|相关|分享|首页|返回|更多|推荐|热门|专题|图片|视频|引言|引子|序言|后记|附录|声明|公告|通知|提示|说明|注释|参考/u;
+
+/** A blog or forum footer: `由海姑娘张贴 @ 2005-06-10`, `由 jane 发表于`. */
+const POSTED_BY = /由\s*([\p{L}\p{N}_.&-]{2,16}?)\s*(?:张贴|发表|发布)/u;
+/** Trailing lines after a closing byline: editor credits, source notes, share links. */
+const TRAILER = /^[\s【[(（□]*(?:责编|责任编辑|编辑|来源|返回|分享|原标题|本文来源|点击|更多)/u;
+/** Organisations where a person's name is wanted: 中国新闻网, 新华社, 人民日报, 央视频道. */
+const ORGANISATION = /(?:网|社|报|台|中心|频道|门户|杂志)$/u;
+
+function namesOf(match: RegExpExecArray | null): string | null {
+  if (!match?.[1]) return null;
+  const parts = match[1].split(/[\s、，,]+/).filter((n) => n !== '');
+  if (parts.some((n) => PAGE_CHROME.test(n))) return null;
+  const names = parts.filter((n) => !NOT_A_NAME.test(n));
+  return names.length > 0 ? names.join(' ') : null;
+}
+
+/** The article's end without trailing editor credits and share links (at most three lines of them). */
+function withoutTrailers(end: string): string {
+  const lines = end.trim().split(/\n+/);
+  for (let i = 0; i < 3 && lines.length > 1 && TRAILER.test(lines.at(-1) ?? ''); i++) lines.pop();
+  return lines.join('\n').trim();
+}
+
+/** Where a Chinese page's byline may be: text around the headline and the article's two ends. */
+export interface ZhBylinePlaces {
+  /** Page text from the headline on (or the page's first part when the headline was not found). */
+  readonly nearTitle: string;
+  /** The first few hundred characters of the extracted article. */
+  readonly articleStart: string;
+  /** The last few hundred characters of the extracted article. */
+  readonly articleEnd: string;
+}
 
 /**
  * Finds the author of a Chinese page in its text: a labelled byline near the title
- * (`作者：张三`, `记者 王建宏 张文攀`, `编辑：苏亮`) or a closing parenthesis at the end of the
- * article (`（记者 胡晓蓉）`, `（姚峰 上海报道）`). Several names are joined with a space.
+ * (`作者：张三`, `记者 王建宏 张文攀`, `编辑：苏亮`), a bracketed name after the dateline's time
+ * (`08:19 [ 黄宇 ]`), a closing parenthesis or byline line at the end of the article
+ * (`（记者 胡晓蓉）`, `（姚峰 上海报道）`, `本报记者 葛灵丹`, editor credits after it skipped), a
+ * name alone on the line under the headline, or a blog footer (`由海姑娘张贴`). Several names
+ * are joined with a space.
  */
-export function findZhByline(nearTitle: string, articleEnd: string): string | null {
-  const labelled = ZH_LABELLED.exec(nearTitle);
-  const closing = ZH_CLOSING.exec(articleEnd.trim());
-  for (const match of [labelled, closing]) {
-    if (!match?.[1]) continue;
-    const names = match[1].split(/[\s、，,]+/).filter((n) => n !== '' && !NOT_A_NAME.test(n));
-    if (names.length > 0) return names.join(' ');
-  }
-  return null;
+export function findZhByline({ nearTitle, articleStart, articleEnd }: ZhBylinePlaces): string | null {
+  const end = withoutTrailers(articleEnd);
+  const underHeadline = (text: string) => text.slice(text.indexOf('\n') + 1);
+  return (
+    namesOf(ZH_LABELLED.exec(nearTitle)) ??
+    namesOf(ZH_AFTER_TIME.exec(nearTitle)) ??
+    namesOf(ZH_CLOSING.exec(end)) ??
+    namesOf(ZH_CLOSING_LINE.exec(end)) ??
+    namesOf(ZH_NAME_LINE.exec(underHeadline(articleStart).trimStart())) ??
+    namesOf(ZH_NAME_LINE.exec(articleStart.trimStart())) ??
+    namesOf(ZH_NAME_LINE.exec(underHeadline(nearTitle).trimStart())) ??
+    namesOf(POSTED_BY.exec(articleEnd))
+  );
+}
+
+/** True for a byline that names an organisation (a news site, an agency, a paper) rather than a person. */
+export function isOrganisation(author: string): boolean {
+  return ORGANISATION.test(author);
 }

@@ -1,5 +1,5 @@
 import { runReadability } from './article.js';
-import { cleanAuthor, findZhByline } from './author.js';
+import { cleanAuthor, findZhByline, isOrganisation } from './author.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
@@ -121,15 +121,28 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       () => (pageText ? findTextDate(nearTitle, offset, cjk) : null),
       () => dateFromUrl(url, offset),
     ]);
-    const author = firstOf([
+    const zhByline = cjk
+      ? findZhByline({
+          nearTitle,
+          articleStart: bodyText.slice(0, CLOSING_BYLINE_CHARS),
+          articleEnd: bodyText.slice(-CLOSING_BYLINE_CHARS),
+        })
+      : null;
+    const declaredAuthor = firstOf([
       () => cleanAuthor(article.byline),
       () => cleanAuthor(meta.get('author')),
       () => cleanAuthor(meta.get('article:author')),
       () => cleanAuthor(jsonLd.author),
-      // On CJK pages a labelled dateline beats `.author` elements, which there hold user panels.
-      () => (cjk ? findZhByline(nearTitle, bodyText.slice(-CLOSING_BYLINE_CHARS)) : null),
-      ...facts.bylines.map((text) => () => cleanAuthor(text)),
     ]);
+    // A declared news site or agency gives way to the reporter the article itself names.
+    const author =
+      declaredAuthor !== null && !(zhByline !== null && isOrganisation(declaredAuthor))
+        ? declaredAuthor
+        : firstOf([
+            // On CJK pages a labelled dateline beats `.author` elements, which there hold user panels.
+            () => zhByline,
+            ...facts.bylines.map((text) => () => cleanAuthor(text)),
+          ]);
     const excerpt = truncate(
       meta.get('description') ??
         meta.get('og:description') ??
