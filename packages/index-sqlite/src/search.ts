@@ -99,7 +99,10 @@ export class Searcher {
     for (const leaf of plan.positiveLeaves) {
       if (seen.has(leaf.expr)) continue;
       seen.add(leaf.expr);
-      if (this.#isCommon(leaf.expr, bounds)) common.push(leaf.title);
+      // An `intitle:` leaf matches marked title tokens: BM25 would only rank by the length of the
+      // meta column (one size lookup per row inside FTS5, the heaviest pass of such queries), so it
+      // takes the title bonus, like a common phrase, and its matches rank by recency among themselves.
+      if (leaf.expr === leaf.title || this.#isCommon(leaf.expr, bounds)) common.push(leaf.title);
       else rare.push(leaf.expr);
     }
     const scores = new Map<number, number>();
