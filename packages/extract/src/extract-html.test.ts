@@ -182,3 +182,30 @@ describe('extractHtml input handling', () => {
     expect(wrapped.word_count).toBeGreaterThan(100);
   });
 });
+
+describe('extractHtml on Chinese datelines', () => {
+  const para = '这是一段足够长的中文新闻正文，用来让正文抽取算法把它当作文章来保留，并检测出中文。'.repeat(4);
+  const zhPage = (head: string, top: string, end: string) =>
+    `<html><head><meta charset="utf-8"><title>新闻标题</title>${head}</head><body><article><h1>学校开学防疫工作部署</h1>${top}<p>${para}</p><p>${para}</p><p>${para}${end}</p></article></body></html>`;
+
+  it('gives a date-only meta the time of the dateline under the headline (China time)', () => {
+    const page = extractHtml(
+      zhPage('<meta name="publishdate" content="2022-02-13">', '<div>2022年02月13日07:48 | 来源：新华日报</div>', ''),
+      { url: 'http://news.example.cn/a.html' },
+    );
+    expect(page.published_at).toBe('2022-02-12T23:48:00Z');
+  });
+
+  it('keeps the meta date when the dateline shows another day', () => {
+    const page = extractHtml(
+      zhPage('<meta name="publishdate" content="2022-02-13">', '<div>2022年02月10日07:48</div>', ''),
+      { url: 'http://news.example.cn/a.html' },
+    );
+    expect(page.published_at).toBe('2022-02-12T16:00:00Z');
+  });
+
+  it('falls back to the date or issue the article closes with', () => {
+    const page = extractHtml(zhPage('', '', '——《北京之春》1998年3月号'), { url: 'http://news.example.cn/a.html' });
+    expect(page.published_at).toBe('1998-02-28T16:00:00Z');
+  });
+});

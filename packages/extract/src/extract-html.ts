@@ -111,16 +111,20 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const nearTitle =
       at >= 0 ? pageText.slice(at, at + DATELINE_WINDOW_CHARS) : pageText.slice(0, DATELINE_WINDOW_CHARS * 2);
 
-    const published_at = firstOf([
+    const textDate = pageText ? findTextDate(nearTitle, offset, cjk) : null;
+    const declaredDate = firstOf([
       () => parsePageDate(meta.get('article:published_time'), offset),
       () => parsePageDate(jsonLd.datePublished, offset),
       ...META_DATE_NAMES.map((name) => () => parsePageDate(meta.get(name), offset)),
       () => parsePageDate(facts.itempropDate, offset),
       () => parsePageDate(facts.articleTime, offset),
       () => parsePageDate(article.publishedTime, offset),
-      () => (pageText ? findTextDate(nearTitle, offset, cjk) : null),
+      () => textDate,
       () => dateFromUrl(url, offset),
+      // Chinese articles often close with their date or issue (`——《北京之春》1998年3月号`).
+      () => (cjk ? findTextDate(bodyText.slice(-CLOSING_BYLINE_CHARS), offset, true) : null),
     ]);
+    const published_at = withTimeOfDay(declaredDate, textDate, offset);
     const zhByline = cjk
       ? findZhByline({
           nearTitle,
@@ -180,6 +184,18 @@ function visibleBodyText(html: string, url: string, dom: DomImpl): string {
   } finally {
     parsed.close();
   }
+}
+
+/**
+ * A date-only value (midnight, page time) gains the time of the page's own dateline when that shows
+ * the same day: `<meta name="publishdate" content="2022-02-13">` and `2022年02月13日07:48` under the
+ * headline give 07:48.
+ */
+function withTimeOfDay(date: string | null, dateline: string | null, offsetMinutes: number): string | null {
+  if (date === null || dateline === null || date === dateline) return date;
+  const local = (iso: string) => new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString();
+  const day = local(date);
+  return day.slice(11, 19) === '00:00:00' && local(dateline).slice(0, 10) === day.slice(0, 10) ? dateline : date;
 }
 
 function firstOf<T>(candidates: ReadonlyArray<() => T | null | undefined>): T | null {
