@@ -149,8 +149,9 @@ function pageCrawler(
       signal,
     });
     if (res.notModified) return { status: 'done', reason: 'not_modified', hostDelayMs };
+    const url = normalizeUrl(res.finalUrl);
     // Validators belong to the URL that answered; a redirected fetch keeps none for this one.
-    const sameUrl = normalizeUrl(res.finalUrl) === task.url;
+    const sameUrl = url === task.url;
     const validators = {
       etag: (sameUrl && res.headers.etag) || '',
       lastModified: (sameUrl && res.headers['last-modified']) || '',
@@ -177,7 +178,6 @@ function pageCrawler(
     if (!indexable) return { status: 'skipped', reason: 'noindex', hostDelayMs, meta: validators };
     if (page.body_text.trim() === '') return { status: 'skipped', reason: 'no_text', hostDelayMs, meta: validators };
 
-    const url = normalizeUrl(res.finalUrl);
     const domain = hostOf(url);
     const doc: PageDocument = {
       id: pageIdForUrl(url),

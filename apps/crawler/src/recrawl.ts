@@ -1,10 +1,8 @@
-import type { CrawlQueue, FinishedState } from '@quarry/queue';
+import { type CrawlQueue, DEFAULTS, type FinishedState } from '@quarry/queue';
 import type { Logger } from 'pino';
 
 /** Every finished state: pages that were crawled, skipped (robots, noindex) or failed get a new look. */
 export const RECRAWL_STATES: readonly FinishedState[] = ['done', 'skipped', 'failed'];
-/** URLs queued again per call; a sweep repeats calls until fewer come back. */
-const RECRAWL_BATCH = 10_000;
 /** Most batches one sweep queues, so a huge backlog enters the frontier over several sweeps. */
 const MAX_BATCHES_PER_SWEEP = 10;
 const MIN_SWEEP_MS = 1000;
@@ -21,9 +19,10 @@ export async function recrawlOlderThan(
 ): Promise<number> {
   let total = 0;
   for (let batch = 0; batch < maxBatches; batch += 1) {
-    const queued = await crawl.recrawl({ olderThanMs, states: RECRAWL_STATES, limit: RECRAWL_BATCH });
+    // One call queues at most DEFAULTS.recrawlLimit; fewer means none is left.
+    const queued = await crawl.recrawl({ olderThanMs, states: RECRAWL_STATES });
     total += queued;
-    if (queued < RECRAWL_BATCH) break;
+    if (queued < DEFAULTS.recrawlLimit) break;
   }
   return total;
 }

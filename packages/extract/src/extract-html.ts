@@ -111,7 +111,12 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const nearTitle =
       at >= 0 ? pageText.slice(at, at + DATELINE_WINDOW_CHARS) : pageText.slice(0, DATELINE_WINDOW_CHARS * 2);
 
-    const textDate = pageText ? findTextDate(nearTitle, offset, cjk) : null;
+    // The dateline under the headline, searched at most once and only when asked for.
+    let dateline: string | null | undefined;
+    const textDate = (): string | null => {
+      if (dateline === undefined) dateline = pageText ? findTextDate(nearTitle, offset, cjk) : null;
+      return dateline;
+    };
     const declaredDate = firstOf([
       () => parsePageDate(meta.get('article:published_time'), offset),
       () => parsePageDate(jsonLd.datePublished, offset),
@@ -119,7 +124,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       () => parsePageDate(facts.itempropDate, offset),
       () => parsePageDate(facts.articleTime, offset),
       () => parsePageDate(article.publishedTime, offset),
-      () => textDate,
+      textDate,
       () => dateFromUrl(url, offset),
       // Chinese articles often close with their date or issue (`——《北京之春》1998年3月号`).
       () => (cjk ? findTextDate(bodyText.slice(-CLOSING_BYLINE_CHARS), offset, true) : null),
@@ -191,11 +196,14 @@ function visibleBodyText(html: string, url: string, dom: DomImpl): string {
  * the same day: `<meta name="publishdate" content="2022-02-13">` and `2022年02月13日07:48` under the
  * headline give 07:48.
  */
-function withTimeOfDay(date: string | null, dateline: string | null, offsetMinutes: number): string | null {
-  if (date === null || dateline === null || date === dateline) return date;
+function withTimeOfDay(date: string | null, dateline: () => string | null, offsetMinutes: number): string | null {
+  if (date === null) return date;
   const local = (iso: string) => new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString();
   const day = local(date);
-  return day.slice(11, 19) === '00:00:00' && local(dateline).slice(0, 10) === day.slice(0, 10) ? dateline : date;
+  // Only a date at local midnight needs the dateline, so the page text is searched only then.
+  if (day.slice(11, 19) !== '00:00:00') return date;
+  const found = dateline();
+  return found !== null && found !== date && local(found).slice(0, 10) === day.slice(0, 10) ? found : date;
 }
 
 function firstOf<T>(candidates: ReadonlyArray<() => T | null | undefined>): T | null {

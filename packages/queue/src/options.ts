@@ -49,6 +49,8 @@ export const DEFAULTS = {
   keepFailedJobs: 1000,
   /** BullMQ: completed jobs kept per queue (Redis memory stays bounded). */
   keepCompletedJobs: 100,
+  /** URLs queued by one `CrawlQueue.recrawl` call when it names no limit. */
+  recrawlLimit: 10_000,
 } as const;
 
 /** Common options with every default applied. */

@@ -1,11 +1,11 @@
 import { hostOf, QuarryError, RetryableError } from '@quarry/core';
+import { DEFAULTS } from './options.js';
 import type { CrawlOutcome, FinishedState, RecrawlOptions } from './types.js';
 
 /** Bounds of a stored task meta: it travels with every task and is kept for every URL. */
 const MAX_META_KEYS = 32;
 const MAX_META_VALUE_CHARS = 1024;
-/** Default and ceiling of `RecrawlOptions.limit`. */
-export const RECRAWL_DEFAULT_LIMIT = 10_000;
+/** Ceiling of `RecrawlOptions.limit`. */
 const RECRAWL_MAX_LIMIT = 1_000_000;
 const FINISHED_STATES: readonly FinishedState[] = ['done', 'skipped', 'failed'];
 
@@ -79,7 +79,7 @@ export function checkRecrawlOptions(options: RecrawlOptions): {
   limit: number;
   olderThanMs: number;
 } {
-  const { olderThanMs, limit = RECRAWL_DEFAULT_LIMIT, states = ['done'] } = options;
+  const { olderThanMs, limit = DEFAULTS.recrawlLimit, states = ['done'] } = options;
   if (!Number.isFinite(olderThanMs) || olderThanMs < 0)
     throw new RangeError('olderThanMs must be a non-negative number');
   if (!Number.isInteger(limit) || limit < 1 || limit > RECRAWL_MAX_LIMIT) {

@@ -46,7 +46,7 @@ export interface RecrawlOptions {
   readonly olderThanMs: number;
   /** States to take URLs from. @defaultValue ['done'] */
   readonly states?: readonly FinishedState[];
-  /** Most URLs queued by one call, oldest first. @defaultValue 10000 */
+  /** Most URLs queued by one call, oldest first. @defaultValue DEFAULTS.recrawlLimit (10,000) */
   readonly limit?: number;
 }
 
