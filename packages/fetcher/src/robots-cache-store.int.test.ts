@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Site, startSite } from '@quarry/testkit';
 import { createFetcher, type Fetcher } from './fetcher.js';
 import { RobotsCache } from './robots-cache.js';
 import type { RobotsRecord, RobotsStore } from './robots-store.js';
@@ -9,29 +8,16 @@ import { MemoryTtlStore } from './ttl-store.js';
 const UA = 'QuarryBot/0.1 (+https://example.invalid/bot)';
 const RULES = 'User-agent: QuarryBot\nDisallow: /private\nCrawl-delay: 3\n';
 
-/** A local site answering /robots.txt with `status` and RULES, counting those requests. */
-interface Site {
-  readonly origin: string;
-  readonly server: Server;
-  robotsRequests: number;
-}
+/** How many times a site was asked for /robots.txt. */
+const robotsRequests = (site: Site): number => site.hits.get('/robots.txt') ?? 0;
 
 describe('RobotsCache sharing a store', () => {
   const sites: Site[] = [];
   let fetcher: Fetcher;
 
+  /** A local site answering /robots.txt with `status` and RULES. */
   const start = async (status = 200): Promise<Site> => {
-    const server = createServer((req, res) => {
-      if (req.url === '/robots.txt') site.robotsRequests++;
-      res.writeHead(req.url === '/robots.txt' ? status : 404, { 'content-type': 'text/plain' });
-      res.end(RULES);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const site: Site = {
-      origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      server,
-      robotsRequests: 0,
-    };
+    const site = await startSite({ '/robots.txt': { status, headers: { 'content-type': 'text/plain' }, body: RULES } });
     sites.push(site);
     return site;
   };
@@ -42,10 +28,7 @@ describe('RobotsCache sharing a store', () => {
 
   afterAll(async () => {
     await fetcher.close();
-    for (const s of sites) {
-      s.server.closeAllConnections();
-      await new Promise((resolve) => s.server.close(resolve));
-    }
+    await Promise.all(sites.map((s) => s.close()));
   });
 
   it('fetches robots.txt once per TTL for all caches sharing the store', async () => {
@@ -57,17 +40,17 @@ describe('RobotsCache sharing a store', () => {
     const b = new RobotsCache({ fetcher, store, ttlMs: 1_000, clock });
     expect(await a.check(`${s.origin}/open`)).toEqual({ allowed: true, crawlDelaySecs: 3 });
     expect(await b.check(`${s.origin}/private/x`)).toEqual({ allowed: false, crawlDelaySecs: 3 });
-    expect(s.robotsRequests).toBe(1);
+    expect(robotsRequests(s)).toBe(1);
     // b learnt the entry at 800 with 200 ms left: it expires with the shared one, not 1000 ms later.
     now = 800;
     const late = new RobotsCache({ fetcher, store, ttlMs: 1_000, clock });
     await late.check(`${s.origin}/open`);
-    expect(s.robotsRequests).toBe(1);
+    expect(robotsRequests(s)).toBe(1);
     now = 1_100;
     await late.check(`${s.origin}/open`);
-    expect(s.robotsRequests).toBe(2);
+    expect(robotsRequests(s)).toBe(2);
     await a.check(`${s.origin}/open`);
-    expect(s.robotsRequests).toBe(2);
+    expect(robotsRequests(s)).toBe(2);
   });
 
   it('shares "disallow all" of an unreachable robots.txt for errorTtlMs', async () => {
@@ -84,10 +67,10 @@ describe('RobotsCache sharing a store', () => {
       allowed: false,
       reason: 'robots_unreachable',
     });
-    expect(s.robotsRequests).toBe(1);
+    expect(robotsRequests(s)).toBe(1);
     now = 600;
     await new RobotsCache(options).check(`${s.origin}/y`);
-    expect(s.robotsRequests).toBe(2);
+    expect(robotsRequests(s)).toBe(2);
   });
 
   it('falls back to fetching when the store fails', async () => {
@@ -102,7 +85,7 @@ describe('RobotsCache sharing a store', () => {
     const b = new RobotsCache({ fetcher, store: broken });
     expect(await a.check(`${s.origin}/private/1`)).toEqual({ allowed: false, crawlDelaySecs: 3 });
     expect(await b.check(`${s.origin}/open`)).toEqual({ allowed: true, crawlDelaySecs: 3 });
-    expect(s.robotsRequests).toBe(2);
+    expect(robotsRequests(s)).toBe(2);
   });
 
   it('parses only maxBytes of a shared body and keeps a shared answer no longer than its own TTL', async () => {
@@ -119,12 +102,12 @@ describe('RobotsCache sharing a store', () => {
     const cache = new RobotsCache({ fetcher, store, maxBytes: 4096, ttlMs: 1_000, clock });
     expect((await cache.check(`${s.origin}/early`)).allowed).toBe(false);
     expect((await cache.check(`${s.origin}/late`)).allowed).toBe(true);
-    expect(s.robotsRequests).toBe(0);
+    expect(robotsRequests(s)).toBe(0);
     // Past its own TTL the cache asks the store again (which another process has updated meanwhile).
     await store.set(s.origin, { kind: 'disallow_all', reason: 'robots_unreachable' }, 1e9);
     expect((await cache.check(`${s.origin}/late`)).allowed).toBe(true);
     now = 2_000;
     expect(await cache.check(`${s.origin}/late`)).toMatchObject({ allowed: false, reason: 'robots_unreachable' });
-    expect(s.robotsRequests).toBe(0);
+    expect(robotsRequests(s)).toBe(0);
   });
 });
