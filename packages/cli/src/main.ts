@@ -88,7 +88,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
   program
     .command('crawl')
-    .description('Enqueue seeds (or, with --recrawl, crawled pages again); with --wait (embedded), crawl until the frontier is empty, then exit')
+    .description(
+      'Enqueue seeds (or, with --recrawl, crawled pages again); with --wait (embedded), crawl until the frontier is empty, then exit',
+    )
     .option('--seed <url>', 'seed URL (repeatable)', collect)
     .option('--seeds <file>', 'seeds file: one URL per line, # comments')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
