@@ -167,15 +167,22 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
   });
 
   it('renders at most maxPages at once and queues the rest', async () => {
-    maxActiveSlow = 0;
-    const renders = Array.from({ length: 5 }, (_, i) =>
-      pool.render(`${site.origin}/slow?i=${i}`, { allowRequest: allowSite }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(pool.pagesInFlight).toBe(2);
-    const results = await Promise.all(renders);
-    expect(results.every((r) => r.html.includes('slow page'))).toBe(true);
-    expect(maxActiveSlow).toBe(2);
+    // Its own pool with a generous navigation timeout: queued pages wait their turn, and a loaded
+    // CI machine must not turn that wait into a timeout (the shared pool's is short for /hang).
+    const queued = await BrowserPool.launch({ executablePath: executablePath ?? '', maxPages: 2 });
+    try {
+      maxActiveSlow = 0;
+      const renders = Array.from({ length: 5 }, (_, i) =>
+        queued.render(`${site.origin}/slow?i=${i}`, { allowRequest: allowSite }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(queued.pagesInFlight).toBe(2);
+      const results = await Promise.all(renders);
+      expect(results.every((r) => r.html.includes('slow page'))).toBe(true);
+      expect(maxActiveSlow).toBe(2);
+    } finally {
+      await queued.close();
+    }
   });
 
   it('cuts HTML at maxHtmlBytes without breaking a character', async () => {
