@@ -12,6 +12,12 @@ export interface IndexQuery {
   readonly crawledAfter?: string;
   /** Soft boost for this language over the whole result set; not a filter. */
   readonly langPriority?: string;
+  /**
+   * `all` (default, the spec's AND): every word must match. `any`: every word is optional, pages
+   * matching more and rarer words rank first; operators (phrases, `-word`, `intitle:`, `site:`,
+   * `filetype:`) stay hard constraints.
+   */
+  readonly match?: 'all' | 'any';
   /** 1 to 100. */
   readonly limit: number;
   /** 0 to 990. */
@@ -34,6 +40,8 @@ export interface IndexHit {
   readonly published_at: string | null;
   readonly crawled_at: string;
   readonly filetype: string;
+  /** The document's SimHash ({@link PageDocument.simhash}), for collapsing near-copies. */
+  readonly simhash?: string;
 }
 
 export interface IndexSearchResult {

@@ -35,6 +35,23 @@ export interface PageDocument {
   /** Host of the URL, lower case, without `www.` stripping. */
   domain: string;
   word_count: number;
+  /**
+   * The main content as markdown (headings, lists, links, code, tables), kept in the blob store for
+   * `?format=markdown` and passage chunking; never indexed. Absent for documents imported as text.
+   */
+  body_markdown?: string;
+  /**
+   * Quality prior in (0, 1]: 1 for an article, lower for a page where extraction found no article
+   * (home pages, tag lists, link lists). Index backends rank such pages below otherwise equal ones,
+   * before the result page is cut. Absent means 1.
+   */
+  quality?: number;
+  /**
+   * 64-bit SimHash of the normalized body text as 16 lower-case hex digits; results whose hashes
+   * differ in at most a few bits are near-copies and are collapsed at query time. Absent: never
+   * collapsed.
+   */
+  simhash?: string;
 }
 
 /** The content endpoint's response: exactly the spec's fields (spec 2.3). */
