@@ -99,7 +99,10 @@ function checkNode(node: QueryNode, parent: 'root' | 'and' | 'or' | 'not', probl
       return checkNode(node.child, 'not', problems);
     case 'and':
     case 'or':
-      if (node.children.length < 2) problems.push(`${node.type} with fewer than 2 children`);
+      // One exception: a root `and` of exclusions alone, under a site:/filetype: filter (checked below).
+      if (node.children.length < 2 && !(parent === 'root' && node.type === 'and' && !hasPositiveClause(node))) {
+        problems.push(`${node.type} with fewer than 2 children`);
+      }
       if (!(parent === 'root' || (node.type === 'or' && parent === 'and'))) problems.push(`nested ${node.type}`);
       return node.children.reduce((sum, child) => sum + checkNode(child, node.type, problems), 0);
   }
@@ -117,7 +120,9 @@ function invariantProblems(parsed: ParsedQuery): string[] {
     if (parsed.sites.length + parsed.filetypes.length === 0) problems.push('null root without filters');
   } else {
     if (checkNode(parsed.root, 'root', problems) > MAX_QUERY_CLAUSES) problems.push('too many clauses');
-    if (!hasPositiveClause(parsed.root)) problems.push('exclusions only');
+    const filtered = parsed.sites.length + parsed.filetypes.length > 0;
+    if (!hasPositiveClause(parsed.root) && !filtered) problems.push('exclusions only');
+    if (!hasPositiveClause(parsed.root) && parsed.root.type !== 'and') problems.push('lone exclusion not under an and');
   }
   if (new Set(parsed.sites).size !== parsed.sites.length) problems.push('duplicate sites');
   if (new Set(parsed.filetypes).size !== parsed.filetypes.length) problems.push('duplicate filetypes');

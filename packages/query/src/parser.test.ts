@@ -100,8 +100,16 @@ describe('exclusions', () => {
   });
   it('rejects a query of exclusions only, with a reason', () => {
     expectRejected('-foo -bar', /only exclusions/);
-    expectRejected('-foo site:x.org', /only exclusions/);
     expectRejected('-"a b"', /only exclusions/);
+  });
+  it('accepts exclusions under a positive operator (site:, filetype:) as an and of exclusions', () => {
+    // Issue 10 changed this: `-foo site:x.org` was rejected; site: is a positive operator.
+    expect(parseQuery('site:127.0.0.1 -gitlab')).toEqual({
+      root: and(not(t('gitlab'))),
+      sites: ['127.0.0.1'],
+      filetypes: [],
+    });
+    expect(parseQuery('-foo -"a b" filetype:pdf').root).toEqual(and(not(t('foo')), not(p('a b'))));
   });
   it('rejects excluding a site or a file type', () => {
     expectRejected('a -site:x.org', /Excluding a site/);

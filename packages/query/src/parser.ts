@@ -182,7 +182,8 @@ function collect(tokens: readonly Token[]): Collected {
  * - Words or phrases of punctuation alone are dropped; duplicates are dropped.
  * - Rejected: an empty query; one longer than {@link MAX_QUERY_LENGTH} code points, as typed or
  *   in its canonical form (`formatQuery`); one with more than {@link MAX_QUERY_CLAUSES} terms and
- *   phrases; one with only exclusions; one with nothing searchable and no filter; an operator
+ *   phrases; one with only exclusions and no `site:` or `filetype:` (a positive operator makes
+ *   `site:x.org -gitlab` valid: the site's pages without the word); one with nothing searchable and no filter; an operator
  *   without a value; an invalid host or file type.
  * - `root` is null when the query holds filters alone (`site:x.org`).
  * @example parseQuery('cats -dogs site:example.com') // root and(cats, not(dogs)), sites ['example.com']
@@ -197,13 +198,16 @@ export function parseQuery(q: string): ParsedQuery {
   const children = slots.map((slot) =>
     slot.kind === 'not' ? { type: 'not' as const, child: slot.node } : combine('or', slot.members),
   );
-  const root = combine(
-    'and',
-    children.filter((node) => node !== null),
-  );
-  if (root === null && sites.length === 0 && filetypes.length === 0) fail('q has no words to search for.');
-  if (root !== null && !slots.some((slot) => slot.kind === 'group')) {
-    fail('q cannot contain only exclusions (-word): add at least one word to search for.');
+  const kept = children.filter((node) => node !== null);
+  const hasFilter = sites.length > 0 || filetypes.length > 0;
+  const positive = slots.some((slot) => slot.kind === 'group');
+  // Exclusions under a filter (`site:x.org -gitlab`) stay an `and`, so every backend reads them as
+  // "the filtered pages, minus these" and never as a lone `not` it cannot express.
+  const root =
+    !positive && hasFilter && kept.length > 0 ? { type: 'and' as const, children: dedupe(kept) } : combine('and', kept);
+  if (root === null && !hasFilter) fail('q has no words to search for.');
+  if (root !== null && !positive && !hasFilter) {
+    fail('q cannot contain only exclusions (-word): add a word, a phrase, site: or filetype: to search for.');
   }
   if (root !== null && countClauses(root) > MAX_QUERY_CLAUSES) {
     fail(`q has too many terms: at most ${MAX_QUERY_CLAUSES} words and phrases are allowed.`);
