@@ -220,7 +220,17 @@ describe('health, docs and OpenAPI', () => {
     expect(byName.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
     expect(byName.offset).toMatchObject({ type: 'integer', minimum: 0, maximum: 990, default: 0 });
     expect(byName.time_range).toMatchObject({ enum: ['1d', '7d', '30d', '1y', 'all'] });
-    expect(Object.keys(byName).sort()).toEqual(['lang', 'lang_priority', 'limit', 'offset', 'q', 'site', 'time_range']);
+    expect(byName.match).toMatchObject({ enum: ['all', 'any'], default: 'all' });
+    expect(Object.keys(byName).sort()).toEqual([
+      'lang',
+      'lang_priority',
+      'limit',
+      'match',
+      'offset',
+      'q',
+      'site',
+      'time_range',
+    ]);
     expect(res.body.paths[CONTENT].get.responses['404']).toBeDefined();
     expect(res.body.components.headers['X-RateLimit-Reset'].description).toMatch(/seconds until/i);
   });

@@ -1,6 +1,6 @@
 import { MAX_QUERY_LENGTH } from '@quarry/query';
 import { QUERY_OPERATORS_DOC, RESPONSE_SCHEMAS } from './openapi-schemas.js';
-import { SEARCH_BOUNDS, TIME_RANGE_VALUES } from './params.js';
+import { MATCH_VALUES, SEARCH_BOUNDS, TIME_RANGE_VALUES } from './params.js';
 import { PROBLEM_MEDIA_TYPE } from './problem.js';
 
 const problem = { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } };
@@ -97,6 +97,15 @@ export const OPENAPI_DOCUMENT = {
             in: 'query',
             description: 'Soft boost for a language (same form as `lang`); other languages are not hidden.',
             schema: { type: 'string', pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$' },
+          },
+          {
+            name: 'match',
+            in: 'query',
+            description:
+              '`all` (default): every word must occur. `any`: words are optional and pages matching more (and ' +
+              'rarer) words rank first; phrases, exclusions and the `intitle:`, `site:` and `filetype:` operators ' +
+              'stay hard constraints.',
+            schema: { type: 'string', enum: [...MATCH_VALUES], default: 'all' },
           },
         ],
         responses: {

@@ -77,6 +77,14 @@ describe('parseSearchParams', () => {
     for (const bad of ['', 'exa mple.com', '"); DROP', '/']) expect(paramOf({ q: 'a', site: bad })).toBe('site');
   });
 
+  it('passes match through to the index (all or any) and refuses anything else', () => {
+    expect(parse({ q: 'a' }).indexQuery).not.toHaveProperty('match');
+    expect(parse({ q: 'a', match: 'any' }).indexQuery.match).toBe('any');
+    expect(parse({ q: 'a', match: 'all' }).indexQuery.match).toBe('all');
+    for (const bad of ['', 'ANY', 'some', 'constructor']) expect(paramOf({ q: 'a', match: bad })).toBe('match');
+    expect(paramOf({ q: 'a', match: ['any', 'all'] })).toBe('match');
+  });
+
   it('passes query errors through with param q', () => {
     expect(paramOf({ q: '-only -exclusions' })).toBe('q');
   });

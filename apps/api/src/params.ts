@@ -9,6 +9,11 @@ export const SEARCH_BOUNDS = {
   offset: { min: 0, max: 990, default: 0 },
 } as const;
 
+type IndexMatch = NonNullable<IndexQuery['match']>;
+
+/** The `match` values: `all` (default, every word must occur) or `any` (words optional, more rank higher). */
+export const MATCH_VALUES: readonly IndexMatch[] = ['all', 'any'];
+
 /** The `time_range` values, in the order the docs list them. */
 export const TIME_RANGE_VALUES = Object.keys(TIME_RANGES_MS);
 
@@ -54,8 +59,13 @@ export function parseSearchParams(raw: RawQuery, now: Date): SearchParams {
     site = normalizeSite(siteRaw) ?? undefined;
     if (site === undefined) throw new ValidationError('site must be a domain such as example.com', 'site');
   }
+  const match = single(raw, 'match');
+  if (match !== undefined && !MATCH_VALUES.includes(match as IndexMatch)) {
+    throw new ValidationError(`match must be one of ${MATCH_VALUES.join(', ')}`, 'match');
+  }
   const indexQuery: IndexQuery = {
     query,
+    ...(match === undefined ? {} : { match: match as IndexMatch }),
     limit,
     offset,
     ...(lang ? { lang } : {}),
@@ -102,18 +112,27 @@ const PERCENT_ESCAPES = /%(?![0-9A-Fa-f]{2})/;
 
 /**
  * Refuses a query string with a broken percent escape (`%ZZ`, a lone `%`) or escapes that do not
- * decode to UTF-8, instead of letting the lenient parser pass the raw text on as a query.
+ * decode to UTF-8, instead of letting the lenient parser pass the raw text on as a query. Also
+ * refuses, naming the parameter, any parameter given twice and any bracketed name (`q[]=a`,
+ * `offset[$gt]=1`, `a[b]=c`): array- or object-shaped input is never silently ignored or coerced.
  */
 export const rejectMalformedQueryString: RequestHandler = (req, _res, next) => {
   const at = req.originalUrl.indexOf('?');
   if (at === -1) return next();
+  const seen = new Set<string>();
   for (const pair of req.originalUrl.slice(at + 1).split('&')) {
+    if (pair === '') continue;
     const eq = pair.indexOf('=');
     const rawName = eq === -1 ? pair : pair.slice(0, eq);
     const name = safeDecode(rawName)?.slice(0, MAX_PARAM_NAME_CHARS);
     if (PERCENT_ESCAPES.test(pair) || safeDecode(pair.slice(eq + 1)) === null || name === undefined) {
       return next(new ValidationError('malformed percent-encoding in the query string', name));
     }
+    if (/[[\]]/.test(name)) {
+      return next(new ValidationError(`${name}: array- or object-shaped parameters are not accepted`, name));
+    }
+    if (seen.has(name)) return next(new ValidationError(`${name} must be given once`, name));
+    seen.add(name);
   }
   next();
 };

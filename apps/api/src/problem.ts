@@ -16,7 +16,11 @@ export const PROBLEM_TYPES = {
   'invalid-parameter': { status: 400, title: 'Invalid parameter' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   'not-found': { status: 404, title: 'Not found' },
+  forbidden: { status: 403, title: 'Forbidden' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'too-large': { status: 413, title: 'Content too large' },
+  /** Any other 4xx (431, 414...): the response carries the real status and its standard title. */
+  'client-error': { status: 400, title: 'Bad request' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'backend-unavailable': { status: 503, title: 'Service unavailable' },
@@ -40,10 +44,16 @@ export function sendProblem(res: Response, kind: ProblemKind, detail: string, pa
   writeProblem(res, body);
 }
 
-/** Sends a problem for an HTTP status that has no kind of its own (413, 431...): `about:blank`. */
+const KIND_BY_STATUS: Readonly<Record<number, ProblemKind>> = { 403: 'forbidden', 413: 'too-large' };
+
+/**
+ * Sends a problem for a 4xx status without a kind of its own (413, 431...): its `type` is still a
+ * documented entry (`client-error` unless the status has one), never `about:blank`.
+ */
 export function sendGenericProblem(res: Response, status: number, detail: string): void {
-  const title = STATUS_CODES[status] ?? 'Error';
-  writeProblem(res, { type: 'about:blank', title, status, detail });
+  const kind = KIND_BY_STATUS[status] ?? 'client-error';
+  const title = STATUS_CODES[status] ?? PROBLEM_TYPES[kind].title;
+  writeProblem(res, { type: problemTypeUri(kind), title, status, detail });
 }
 
 function writeProblem(res: Response, body: ProblemDetails): void {

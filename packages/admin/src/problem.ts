@@ -1,12 +1,12 @@
 import type { Response } from 'express';
 
-/** Problem kinds of the admin area; the ones the API documents link to its `/docs` entries. */
+/** Problem kinds of the admin area; each `type` links to its entry on the API's `/docs` page. */
 const KINDS = {
-  'bad-request': { status: 400, title: 'Bad request', type: 'about:blank' },
+  'bad-request': { status: 400, title: 'Bad request', type: '/docs#problem-client-error' },
   unauthorized: { status: 401, title: 'Unauthorized', type: '/docs#problem-unauthorized' },
-  forbidden: { status: 403, title: 'Forbidden', type: 'about:blank' },
+  forbidden: { status: 403, title: 'Forbidden', type: '/docs#problem-forbidden' },
   'not-found': { status: 404, title: 'Not found', type: '/docs#problem-not-found' },
-  'too-large': { status: 413, title: 'Content too large', type: 'about:blank' },
+  'too-large': { status: 413, title: 'Content too large', type: '/docs#problem-too-large' },
   'rate-limited': { status: 429, title: 'Too many requests', type: '/docs#problem-rate-limited' },
   'internal-error': { status: 500, title: 'Internal server error', type: '/docs#problem-internal-error' },
   'backend-unavailable': { status: 503, title: 'Service unavailable', type: '/docs#problem-backend-unavailable' },
