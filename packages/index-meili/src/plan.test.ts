@@ -48,6 +48,13 @@ describe('planSearch: one conjunction', () => {
     expect(params.filter).toBeUndefined();
   });
 
+  it('maps match=any to the frequency matching strategy (rare words kept longest), all to all', () => {
+    expect(single(planSearch(UID, query('solar cells', { match: 'any' }))).params.matchingStrategy).toBe('frequency');
+    expect(single(planSearch(UID, query('solar cells', { match: 'all' }))).params.matchingStrategy).toBe('all');
+    const fed = federated(planSearch(UID, query('a OR b c', { match: 'any' })));
+    expect(fed.queries.map((q) => q.matchingStrategy)).toEqual(fed.queries.map(() => 'frequency'));
+  });
+
   it('honours the crop options', () => {
     const { params } = single(planSearch(UID, query('x'), { cropLengthWords: 30, cjkCropLengthWords: 90 }));
     expect(params.attributesToCrop).toEqual(BODY_FIELDS.map((f) => `${f}:${f === 'body' ? 30 : 90}`));

@@ -82,10 +82,13 @@ function baseParams(
   branch: ConjunctionQuery,
   filter: string | undefined,
   lang: string | undefined,
-  options: Required<TranslationOptions>,
+  options: Required<TranslationOptions> & { readonly match: 'all' | 'any' },
 ): SearchParams {
   const params: SearchParams = {
-    matchingStrategy: 'all',
+    // `any`: Meilisearch's `frequency` strategy first returns pages holding every word, then drops the
+    // most frequent words one at a time, so pages matching more and rarer words rank first. Phrases,
+    // exclusions and field operators are filters or quoted terms, which no strategy drops.
+    matchingStrategy: options.match === 'any' ? 'frequency' : 'all',
     attributesToRetrieve: [...RETRIEVED_FIELDS],
     attributesToCrop: BODY_FIELDS.map((field) =>
       field === 'body' ? `${field}:${options.cropLengthWords}` : `${field}:${options.cjkCropLengthWords}`,
@@ -106,7 +109,7 @@ function baseParams(
  * `maxOrBranches`.
  */
 export function planSearch(indexUid: string, query: IndexQuery, options: TranslationOptions = {}): SearchPlan {
-  const opts = { ...TRANSLATION_DEFAULTS, ...options };
+  const opts = { ...TRANSLATION_DEFAULTS, ...options, match: query.match ?? 'all' };
   checkInteger(query.limit, 1, MAX_LIMIT, 'limit');
   checkInteger(query.offset, 0, MAX_OFFSET, 'offset');
   const snippetTerms = positiveClauses(query.query).map((clause) => clause.text);
