@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { allowHostProblem } from './allow-hosts.js';
 import { parseDurationMs } from './time.js';
 
 /**
@@ -7,7 +8,7 @@ import { parseDurationMs } from './time.js';
  * Each field names its environment variable and its default here and nowhere else.
  */
 const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true, false, 1, 0, yes or no' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const list = z.string().transform((v) =>
   v
@@ -15,7 +16,18 @@ const list = z.string().transform((v) =>
     .map((s) => s.trim())
     .filter((s) => s !== ''),
 );
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** An integer within bounds, written in decimal digits (`8080`, not `8e3` or `0x1f90`). */
+const int = (min: number, max: number) => {
+  const error = `expected an integer from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^-?\d+$/, { error })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error }).max(max, { error }));
+};
+const url = () => z.url({ error: 'expected an absolute URL such as http://127.0.0.1:7700' });
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `expected one of ${values.join(', ')}` });
 /** `off` (null) or a duration such as `7d`, `12h`, `30m`. */
 const optionalDuration = z.string().transform((v, ctx) => {
   if (v.trim().toLowerCase() === 'off') return null;
@@ -26,6 +38,14 @@ const optionalDuration = z.string().transform((v, ctx) => {
   }
   return ms;
 });
+/** Comma-separated host names, IP addresses or CIDR ranges; every entry is checked here. */
+const hostList = list.transform((entries, ctx) => {
+  for (const entry of entries) {
+    const problem = allowHostProblem(entry);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `entry "${entry}" ${problem}` });
+  }
+  return entries;
+});
 
 /** Environment variable → schema. The key of each entry is the environment variable's name. */
 const ENV_SCHEMA = {
@@ -34,20 +54,23 @@ const ENV_SCHEMA = {
   /** Address the API listens on. @defaultValue 0.0.0.0 */
   QUARRY_HOST: z.string().default('0.0.0.0'),
   /** Where the embedded index, queue and page blobs live. @defaultValue ./data */
-  QUARRY_DATA_DIR: z.string().min(1).default('./data'),
+  QUARRY_DATA_DIR: z.string().min(1, { error: 'expected a directory path' }).default('./data'),
   /** Redis URL; set it to run queues (and rate-limit counters) on Redis/BullMQ. */
-  REDIS_URL: z.url().optional(),
+  REDIS_URL: url().optional(),
   /** Meilisearch URL; set it to use Meilisearch as the search index. */
-  MEILI_URL: z.url().optional(),
+  MEILI_URL: url().optional(),
   MEILI_MASTER_KEY: z.string().optional(),
   /** Meilisearch index name. @defaultValue pages */
   MEILI_INDEX: z.string().default('pages'),
-  /** Hosts or addresses the crawler may fetch even though they are private (comma-separated). */
-  QUARRY_ALLOW_HOSTS: list.default([]),
+  /**
+   * Hosts the crawler may fetch even though they resolve to private or reserved addresses
+   * (comma-separated host names, IP addresses or CIDR ranges: `127.0.0.1,intranet.local,10.1.0.0/16`).
+   */
+  QUARRY_ALLOW_HOSTS: hostList.default([]),
   /** How many proxy hops to trust for X-Forwarded-For; 0 = use the socket address. @defaultValue 0 */
   QUARRY_TRUST_PROXY: int(0, 10).default(0),
   /** Token for /admin; generated and printed once by `quarry start` when unset. */
-  QUARRY_ADMIN_TOKEN: z.string().min(16).optional(),
+  QUARRY_ADMIN_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
   /** Public tier: requests per window per client IP. @defaultValue 60 */
   QUARRY_RATE_LIMIT_PUBLIC: int(1, 1_000_000).default(60),
   /** Rate-limit window in seconds, for every tier. @defaultValue 60 */
@@ -55,13 +78,13 @@ const ENV_SCHEMA = {
   /** Default per-minute limit of a dedicated key created without --limit. @defaultValue 600 */
   QUARRY_RATE_LIMIT_KEY_DEFAULT: int(1, 1_000_000).default(600),
   /** External fallback provider. @defaultValue none */
-  QUARRY_FALLBACK_PROVIDER: z.enum(['none', 'searxng', 'brave']).default('none'),
+  QUARRY_FALLBACK_PROVIDER: oneOf(['none', 'searxng', 'brave']).default('none'),
   /** Base URL of the SearXNG instance (its JSON API must be enabled). */
-  QUARRY_SEARXNG_URL: z.url().optional(),
+  QUARRY_SEARXNG_URL: url().optional(),
   /** Brave Search API subscription token. */
   QUARRY_BRAVE_API_KEY: z.string().optional(),
   /** Brave Search API base URL (tests point it at a local server). */
-  QUARRY_BRAVE_URL: z.url().default('https://api.search.brave.com'),
+  QUARRY_BRAVE_URL: url().default('https://api.search.brave.com'),
   /** How long to wait for the fallback provider. @defaultValue 2000 */
   QUARRY_FALLBACK_TIMEOUT_MS: int(100, 30_000).default(2000),
   /** Queue URLs returned by the fallback for crawling. @defaultValue false */
@@ -69,7 +92,10 @@ const ENV_SCHEMA = {
   /** Chromium executable for JavaScript pages; default: `chromium` found on PATH. */
   CHROMIUM_PATH: z.string().optional(),
   /** User-Agent of the crawler. */
-  QUARRY_USER_AGENT: z.string().min(1).default('QuarryBot/0.1 (+https://github.com/quarry-search/quarry)'),
+  QUARRY_USER_AGENT: z
+    .string()
+    .min(1, { error: 'expected a User-Agent string' })
+    .default('QuarryBot/0.1 (+https://github.com/quarry-search/quarry)'),
   /** Crawl workers in this process (hosts fetched at once). @defaultValue 8 */
   QUARRY_CRAWL_CONCURRENCY: int(1, 256).default(8),
   /** Delay between two requests to one host, in milliseconds. @defaultValue 1000 */
@@ -80,7 +106,7 @@ const ENV_SCHEMA = {
    */
   QUARRY_RECRAWL_AFTER: optionalDuration.default(null),
   /** pino log level. @defaultValue info */
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
 
 const configSchema = z.object(ENV_SCHEMA);
@@ -152,15 +178,20 @@ export function loadConfig(
   }
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '');
+        return `${name}=${shownValue(name, input[name])}: ${issue.message}`;
+      }),
+    );
   }
   const c = parsed.data;
   const issues: string[] = [];
   if (c.QUARRY_FALLBACK_PROVIDER === 'searxng' && !c.QUARRY_SEARXNG_URL) {
-    issues.push('QUARRY_SEARXNG_URL: required when QUARRY_FALLBACK_PROVIDER=searxng');
+    issues.push('QUARRY_SEARXNG_URL=(unset): expected a URL when QUARRY_FALLBACK_PROVIDER=searxng');
   }
   if (c.QUARRY_FALLBACK_PROVIDER === 'brave' && !c.QUARRY_BRAVE_API_KEY) {
-    issues.push('QUARRY_BRAVE_API_KEY: required when QUARRY_FALLBACK_PROVIDER=brave');
+    issues.push('QUARRY_BRAVE_API_KEY=(unset): expected an API key when QUARRY_FALLBACK_PROVIDER=brave');
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return deepFreeze({
@@ -194,6 +225,18 @@ export function loadConfig(
     recrawlAfterMs: c.QUARRY_RECRAWL_AFTER,
     logLevel: c.LOG_LEVEL,
   });
+}
+
+/** Variables whose values are never echoed in an error (they are credentials). */
+const SECRET_VARS: ReadonlySet<string> = new Set(['QUARRY_ADMIN_TOKEN', 'MEILI_MASTER_KEY', 'QUARRY_BRAVE_API_KEY']);
+const MAX_SHOWN_VALUE_CHARS = 80;
+
+/** A bad value as an error shows it: quoted, shortened, and never for a credential. */
+function shownValue(name: string, value: string | undefined): string {
+  if (value === undefined) return '(unset)';
+  if (SECRET_VARS.has(name)) return `(hidden, ${value.length} characters)`;
+  const short = value.length > MAX_SHOWN_VALUE_CHARS ? `${value.slice(0, MAX_SHOWN_VALUE_CHARS)}…` : value;
+  return JSON.stringify(short);
 }
 
 function deepFreeze<T extends object>(value: T): T {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from '@jest/globals';
+import { allowHostProblem } from './allow-hosts.js';
+import { ConfigError, loadConfig } from './config.js';
+
+/** The issues loadConfig reports for an environment. */
+function issuesOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).issues;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig errors', () => {
+  it('names the variable, the bad value and what is expected', () => {
+    expect(issuesOf({ PORT: 'abc' })).toEqual(['PORT="abc": expected an integer from 0 to 65535']);
+    expect(issuesOf({ PORT: '70000' })).toEqual(['PORT="70000": expected an integer from 0 to 65535']);
+    expect(issuesOf({ QUARRY_HOST_DELAY_MS: '1e3' })).toEqual([
+      'QUARRY_HOST_DELAY_MS="1e3": expected an integer from 0 to 600000',
+    ]);
+    expect(issuesOf({ LOG_LEVEL: 'loud' })).toEqual([
+      'LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent',
+    ]);
+    expect(issuesOf({ QUARRY_FALLBACK_CRAWL: 'maybe' })).toEqual([
+      'QUARRY_FALLBACK_CRAWL="maybe": expected true, false, 1, 0, yes or no',
+    ]);
+    expect(issuesOf({ REDIS_URL: 'localhost' })[0]).toMatch(/^REDIS_URL="localhost": expected an absolute URL/);
+  });
+
+  it('lists every problem at once', () => {
+    expect(issuesOf({ PORT: 'x', LOG_LEVEL: 'y', QUARRY_RECRAWL_AFTER: 'soon' })).toHaveLength(3);
+  });
+
+  it('never echoes a credential', () => {
+    const [issue] = issuesOf({ QUARRY_ADMIN_TOKEN: 'short-secret' });
+    expect(issue).toBe('QUARRY_ADMIN_TOKEN=(hidden, 12 characters): expected at least 16 characters');
+  });
+
+  it('validates every QUARRY_ALLOW_HOSTS entry with the rest of the configuration', () => {
+    expect(issuesOf({ QUARRY_ALLOW_HOSTS: '127.0.0.1, 999.1.1.1/99' })).toEqual([
+      'QUARRY_ALLOW_HOSTS="127.0.0.1, 999.1.1.1/99": entry "999.1.1.1/99" is not a CIDR range: 999.1.1.1 is not an IP address',
+    ]);
+    expect(issuesOf({ QUARRY_ALLOW_HOSTS: 'not a host!!' })[0]).toMatch(
+      /^QUARRY_ALLOW_HOSTS="not a host!!": entry "not a host!!" is not a host name/,
+    );
+    expect(
+      loadConfig({ QUARRY_ALLOW_HOSTS: '127.0.0.1,intranet.local, 10.1.0.0/16,[::1],fd00::/8,wiki_1.corp.' })
+        .allowHosts,
+    ).toEqual(['127.0.0.1', 'intranet.local', '10.1.0.0/16', '[::1]', 'fd00::/8', 'wiki_1.corp.']);
+  });
+});
+
+describe('allowHostProblem', () => {
+  it.each(['localhost', 'a.b-c.example', '10.0.0.0/8', '::1', '[::1]', '2001:db8::/32', '192.168.1.7'])(
+    'accepts %s',
+    (entry) => {
+      expect(allowHostProblem(entry)).toBeNull();
+    },
+  );
+  it.each(['999.1.1.1', '10.0.0.0/33', '::/129', 'a b', 'http://x.org', '-bad.org', 'x'.repeat(64), 'host/8'])(
+    'refuses %s',
+    (entry) => {
+      expect(allowHostProblem(entry)).not.toBeNull();
+    },
+  );
+});
