@@ -1,1 +1,5 @@
-export {};
+export { CHUNK_DEFAULTS, type Chunk, type ChunkOptions, chunkText } from './chunk.js';
+export { type MarkdownHeading, markdownFromText, markdownHeadings, stripInlineMarkup } from './markdown.js';
+export { PASSAGE_BOUNDS, type Passage, type PassageRequest, selectPassages } from './passages.js';
+export { queryTerms, scoreChunks } from './score.js';
+export { countTokens } from './tokens.js';

@@ -1,0 +1,155 @@
+import { markdownHeadings } from './markdown.js';
+import { countTokens } from './tokens.js';
+
+/** One piece of a page: a character range of its plain text, under its section headings. */
+export interface Chunk {
+  /** Offset of the first character in the page's `body_text` (UTF-16 code units, as JS strings). */
+  readonly start: number;
+  /** Offset just past the last character: `body_text.slice(start, end)` is the chunk. */
+  readonly end: number;
+  /** The headings this chunk sits under, outermost first (empty before the first heading). */
+  readonly headingPath: readonly string[];
+  /** Tokens of the chunk's text ({@link countTokens}). */
+  readonly tokens: number;
+}
+
+/** Options of {@link chunkText}. */
+export interface ChunkOptions {
+  /** The page as markdown: its headings give each chunk its heading path. */
+  readonly markdown?: string;
+  /**
+   * Size chunks are filled up to. A chunk ends at a heading, at a sentence that would overflow it,
+   * or at the end of a paragraph once half full; a single longer sentence is a chunk of its own.
+   * @defaultValue {@link CHUNK_DEFAULTS}.targetTokens
+   */
+  readonly targetTokens?: number;
+}
+
+/** Defaults of {@link ChunkOptions}. */
+export const CHUNK_DEFAULTS = {
+  /** About a paragraph: small enough to be precise, large enough to stand on its own. */
+  targetTokens: 160,
+} as const;
+
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Open {
+  start: number;
+  end: number;
+  tokens: number;
+  headingOnly: boolean;
+  path: readonly string[];
+}
+
+/** The sentence splitter is language-neutral (Unicode sentence rules), so one serves every page. */
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** Tokens assumed for the whitespace joining two sentences or paragraphs while packing. */
+const JOINT_TOKENS = 1;
+/** How far ahead in the markdown headings a line may match (headings the text lost are skipped). */
+const HEADING_LOOKAHEAD = 3;
+
+/**
+ * Splits a page's plain text into chunks that follow its structure: a chunk never crosses a
+ * heading, never cuts a sentence, and carries the path of headings above it. Headings come from
+ * `options.markdown` (lines of the text equal to a markdown heading); without markdown every chunk
+ * has an empty path.
+ */
+export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
+  const target = options.targetTokens ?? CHUNK_DEFAULTS.targetTokens;
+  const headings = options.markdown ? markdownHeadings(options.markdown) : [];
+  let nextHeading = 0;
+  const path: { level: number; text: string }[] = [];
+  const chunks: Chunk[] = [];
+  let open: Open | null = null;
+  const close = () => {
+    if (open && !open.headingOnly) chunks.push(finish(text, open));
+    open = null;
+  };
+
+  for (const line of lines(text)) {
+    const lineText = normalizeLine(text.slice(line.start, line.end));
+    const found = findHeading(headings, nextHeading, lineText);
+    if (found !== -1) {
+      const heading = headings[found]!;
+      nextHeading = found + 1;
+      close();
+      while (path.length > 0 && path.at(-1)!.level >= heading.level) path.pop();
+      path.push({ level: heading.level, text: heading.text });
+      const current = path.map((h) => h.text);
+      open = { ...line, tokens: countTokens(text.slice(line.start, line.end)), headingOnly: true, path: current };
+      continue;
+    }
+    const currentPath = path.map((h) => h.text);
+    for (const sentence of sentences(text, line)) {
+      const tokens = countTokens(text.slice(sentence.start, sentence.end));
+      const state = open as Open | null;
+      if (state && state.tokens + JOINT_TOKENS + tokens <= target) {
+        state.end = sentence.end;
+        state.tokens += JOINT_TOKENS + tokens;
+        state.headingOnly = false;
+        continue;
+      }
+      // A heading that cannot share a chunk with its first sentence stays in the path only.
+      if (state?.headingOnly) open = null;
+      else close();
+      open = { ...sentence, tokens, headingOnly: false, path: currentPath };
+    }
+    const state = open as Open | null;
+    if (state && !state.headingOnly && state.tokens * 2 >= target) close();
+  }
+  close();
+  return chunks;
+}
+
+function finish(text: string, open: Open): Chunk {
+  return {
+    start: open.start,
+    end: open.end,
+    headingPath: open.path,
+    tokens: countTokens(text.slice(open.start, open.end)),
+  };
+}
+
+/** Non-empty lines of the text, without their surrounding whitespace. */
+function lines(text: string): Span[] {
+  const spans: Span[] = [];
+  const pattern = /[^\n]+/g;
+  for (const match of text.matchAll(pattern)) {
+    const span = trimSpan(text, match.index, match.index + match[0].length);
+    if (span) spans.push(span);
+  }
+  return spans;
+}
+
+function sentences(text: string, line: Span): Span[] {
+  const spans: Span[] = [];
+  for (const segment of sentenceSegmenter.segment(text.slice(line.start, line.end))) {
+    const start = line.start + segment.index;
+    const span = trimSpan(text, start, start + segment.segment.length);
+    if (span) spans.push(span);
+  }
+  return spans;
+}
+
+function trimSpan(text: string, start: number, end: number): Span | null {
+  let s = start;
+  let e = end;
+  while (s < e && /\s/.test(text[s]!)) s++;
+  while (e > s && /\s/.test(text[e - 1]!)) e--;
+  return s < e ? { start: s, end: e } : null;
+}
+
+function normalizeLine(line: string): string {
+  return line.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function findHeading(headings: readonly { text: string }[], from: number, line: string): number {
+  const last = Math.min(headings.length, from + HEADING_LOOKAHEAD);
+  for (let i = from; i < last; i++) {
+    if (normalizeLine(headings[i]!.text) === line) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,77 @@
+/** One markdown heading: its level (1 to 6) and its text without markup. */
+export interface MarkdownHeading {
+  readonly level: number;
+  readonly text: string;
+}
+
+const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * The headings of a markdown document in order (ATX `## Title` and setext underlines), with inline
+ * markup removed so that each compares with the same line of the plain text. Fenced code is skipped.
+ */
+export function markdownHeadings(markdown: string): MarkdownHeading[] {
+  const headings: MarkdownHeading[] = [];
+  const lines = markdown.split(/\r?\n/);
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fenceMatch = FENCE.exec(line);
+    if (fenceMatch) {
+      const marker = fenceMatch[1]!.slice(0, 3);
+      if (fence === null) fence = marker;
+      else if (fence === marker) fence = null;
+      continue;
+    }
+    if (fence !== null) continue;
+    const atx = ATX_HEADING.exec(line);
+    if (atx) {
+      headings.push({ level: atx[1]!.length, text: stripInlineMarkup(atx[2]!) });
+      continue;
+    }
+    const next = lines[i + 1];
+    const underline = next === undefined ? null : SETEXT_UNDERLINE.exec(next);
+    if (underline && line.trim() !== '' && !/^ {0,3}[-*+>]/.test(line)) {
+      headings.push({ level: underline[1]!.startsWith('=') ? 1 : 2, text: stripInlineMarkup(line) });
+      i++;
+    }
+  }
+  return headings.filter((h) => h.text !== '');
+}
+
+/** Removes links, images, emphasis, code ticks and backslash escapes, keeping the visible text. */
+export function stripInlineMarkup(text: string): string {
+  return text
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, '')
+    .replace(/(\*\*|__|\*|_|~~|`)/g, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const BLOCK_MARKER = /^([#>*+-])(\s)/;
+const ORDERED_MARKER = /^(\d+)([.)])(\s)/;
+
+/**
+ * Markdown for a page stored without it (imported as plain text): each paragraph of `bodyText`
+ * (lines separated by blank lines) becomes a markdown paragraph, its line breaks kept as hard
+ * breaks, and text that would read as markup at a line start (`# `, `- `, `1. `, `> `) is escaped.
+ */
+export function markdownFromText(bodyText: string): string {
+  return bodyText
+    .split(/\n\s*\n/)
+    .map((paragraph) =>
+      paragraph
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .map((line) => line.replace(BLOCK_MARKER, '\\$1$2').replace(ORDERED_MARKER, '$1\\$2$3'))
+        .join('  \n'),
+    )
+    .filter((paragraph) => paragraph !== '')
+    .join('\n\n');
+}

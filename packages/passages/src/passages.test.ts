@@ -1,0 +1,98 @@
+import { describe, expect, it } from '@jest/globals';
+import { chunkText } from './chunk.js';
+import { markdownFromText, markdownHeadings } from './markdown.js';
+import { selectPassages } from './passages.js';
+import { countTokens } from './tokens.js';
+
+const MARKDOWN = [
+  '# Growing tomatoes',
+  'Tomatoes like sun. They need water every day in summer.',
+  '## Soil',
+  'Use **rich** soil with [compost](https://example.com/compost). Drain it well.',
+  '## Pests',
+  'Aphids eat the leaves. Spray them with soapy water.',
+].join('\n\n');
+const TEXT = [
+  'Growing tomatoes',
+  'Tomatoes like sun. They need water every day in summer.',
+  'Soil',
+  'Use rich soil with compost. Drain it well.',
+  'Pests',
+  'Aphids eat the leaves. Spray them with soapy water.',
+].join('\n\n');
+
+describe('markdownHeadings', () => {
+  it('reads ATX and setext headings without their inline markup, skipping fenced code', () => {
+    const md = '# A *bold* [link](x)\n\nText\n\nSetext\n------\n\n```\n# not a heading\n```\n### C ###';
+    expect(markdownHeadings(md)).toEqual([
+      { level: 1, text: 'A bold link' },
+      { level: 2, text: 'Setext' },
+      { level: 3, text: 'C' },
+    ]);
+  });
+});
+
+describe('markdownFromText', () => {
+  it('makes paragraphs, keeps line breaks and escapes what would read as markup', () => {
+    expect(markdownFromText('# not a heading\nsecond line\n\n\n1. not a list\n\n- dash')).toBe(
+      '\\# not a heading  \nsecond line\n\n1\\. not a list\n\n\\- dash',
+    );
+  });
+});
+
+describe('chunkText', () => {
+  it('follows the headings of the markdown and keeps each heading path', () => {
+    const chunks = chunkText(TEXT, { markdown: MARKDOWN });
+    expect(chunks.map((c) => c.headingPath)).toEqual([
+      ['Growing tomatoes'],
+      ['Growing tomatoes', 'Soil'],
+      ['Growing tomatoes', 'Pests'],
+    ]);
+    expect(TEXT.slice(chunks[1]!.start, chunks[1]!.end)).toBe('Soil\n\nUse rich soil with compost. Drain it well.');
+  });
+
+  it('never cuts a sentence, even one longer than the target', () => {
+    const long = `Long ${'word '.repeat(60).trim()}.`;
+    const text = `Short one. ${long} Another short one.`;
+    const chunks = chunkText(text, { targetTokens: 20 });
+    const texts = chunks.map((c) => text.slice(c.start, c.end));
+    expect(texts).toEqual(['Short one.', long, 'Another short one.']);
+    expect(chunks[1]!.tokens).toBeGreaterThan(20);
+  });
+
+  it('has an empty heading path without markdown', () => {
+    expect(chunkText(TEXT).every((c) => c.headingPath.length === 0)).toBe(true);
+  });
+});
+
+describe('selectPassages', () => {
+  it('returns the best passages in page order within the budget, with exact offsets', () => {
+    const passages = selectPassages({ bodyText: TEXT, bodyMarkdown: MARKDOWN, query: 'aphids soapy', maxTokens: 40 });
+    expect(passages[0]?.text).toContain('Aphids eat the leaves');
+    expect(passages[0]?.heading_path).toEqual(['Growing tomatoes', 'Pests']);
+    expect(passages[0]!.score).toBeGreaterThan(0);
+    for (const p of passages) expect(TEXT.slice(p.start, p.end)).toBe(p.text);
+    expect(passages.reduce((sum, p) => sum + countTokens(p.text), 0)).toBeLessThanOrEqual(40);
+  });
+
+  it('leaves out passages without a query word and falls back to the opening when none has one', () => {
+    expect(selectPassages({ bodyText: TEXT, bodyMarkdown: MARKDOWN, query: 'compost', maxTokens: 500 })).toHaveLength(
+      1,
+    );
+    const opening = selectPassages({ bodyText: TEXT, query: 'zebra', maxTokens: 500 });
+    expect(opening[0]?.start).toBe(0);
+    expect(opening.every((p) => p.score === 0)).toBe(true);
+  });
+
+  it('scores Chinese text with the search tokenizer', () => {
+    const text = '今天天气很好。\n\n搜索引擎可以找到网页。\n\n我们喜欢吃苹果。';
+    const passages = selectPassages({ bodyText: text, query: '搜索引擎', maxTokens: 16 });
+    expect(passages).toHaveLength(1);
+    expect(passages[0]?.text).toContain('搜索引擎可以找到网页。');
+    expect(passages[0]?.text).not.toContain('苹果');
+  });
+
+  it('returns nothing for an empty page', () => {
+    expect(selectPassages({ bodyText: '', query: 'anything', maxTokens: 100 })).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { CHUNK_DEFAULTS, chunkText } from './chunk.js';
+import { scoreChunks } from './score.js';
+
+/** A part of a page chosen for a query: `body_text.slice(start, end) === text`. */
+export interface Passage {
+  readonly text: string;
+  /** Offset of the passage in the page's `body_text` (UTF-16 code units). */
+  readonly start: number;
+  /** Offset just past the passage's end. */
+  readonly end: number;
+  /** BM25 of the passage for the query among the page's passages; 0 when no query word occurs. */
+  readonly score: number;
+  /** Headings the passage sits under, outermost first. */
+  readonly heading_path: readonly string[];
+  /** Tokens of `text` (o200k_base). */
+  readonly tokens: number;
+}
+
+/** What {@link selectPassages} is asked. */
+export interface PassageRequest {
+  /** The page's plain text; every offset refers to it. */
+  readonly bodyText: string;
+  /** The page as markdown, for headings; optional. */
+  readonly bodyMarkdown?: string;
+  readonly query: string;
+  /** Budget for the passages' texts together, in o200k_base tokens. */
+  readonly maxTokens: number;
+}
+
+/** Bounds of a passage request, shared by the HTTP API and the MCP tool. */
+export const PASSAGE_BOUNDS = {
+  /** Tokens: below this no passage of useful size fits. */
+  minTokens: 16,
+  maxTokens: 32_000,
+  /** Used when a query is given without a budget. */
+  defaultTokens: 1_000,
+} as const;
+
+const SCORE_DECIMALS = 1e4;
+
+/**
+ * The passages of a page most relevant to `query` that fit `maxTokens` together, in page order.
+ * Chunks follow the page's structure (see `chunkText`, filled up to the smaller of the budget and
+ * the default chunk size) and are taken best first; when no chunk contains a query word, the
+ * page's opening chunks are returned instead (score 0), so the caller still gets the page's start.
+ */
+export function selectPassages(request: PassageRequest): Passage[] {
+  const { bodyText, maxTokens } = request;
+  const chunks = chunkText(bodyText, {
+    ...(request.bodyMarkdown ? { markdown: request.bodyMarkdown } : {}),
+    targetTokens: Math.min(CHUNK_DEFAULTS.targetTokens, maxTokens),
+  });
+  const scores = scoreChunks(
+    chunks.map((c) => ({ text: bodyText.slice(c.start, c.end), headingPath: c.headingPath })),
+    request.query,
+  );
+  const order = chunks.map((_, i) => i);
+  if (scores.some((s) => s > 0)) order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const chosen: number[] = [];
+  let used = 0;
+  for (const i of order) {
+    if (scores[i]! <= 0 && chosen.some((c) => scores[c]! > 0)) break;
+    const tokens = chunks[i]!.tokens;
+    if (used + tokens > maxTokens) continue;
+    chosen.push(i);
+    used += tokens;
+  }
+  return chosen
+    .sort((a, b) => a - b)
+    .map((i) => {
+      const chunk = chunks[i]!;
+      return {
+        text: bodyText.slice(chunk.start, chunk.end),
+        start: chunk.start,
+        end: chunk.end,
+        score: Math.round(scores[i]! * SCORE_DECIMALS) / SCORE_DECIMALS,
+        heading_path: chunk.headingPath,
+        tokens: chunk.tokens,
+      };
+    });
+}

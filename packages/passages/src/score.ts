@@ -1,0 +1,54 @@
+import { isStopWord, tokenize } from '@quarry/text';
+
+/** BM25 parameters, the usual ones (Robertson); chunks are short, so length matters little. */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+/** A query word in a chunk's heading path counts this much of an occurrence in its text. */
+const HEADING_WEIGHT = 0.5;
+
+/** What {@link scoreChunks} needs of a chunk. */
+export interface ScoredText {
+  readonly text: string;
+  readonly headingPath: readonly string[];
+}
+
+/** The words a query is scored by: its search tokens, stop words left out unless that leaves none. */
+export function queryTerms(query: string): string[] {
+  const tokens = [...new Set(tokenize(query))];
+  const content = tokens.filter((t) => !isStopWord(t));
+  return content.length > 0 ? content : tokens;
+}
+
+/**
+ * BM25 of each chunk for the query, over the page's chunks as the collection (so a word that is
+ * everywhere on the page counts little), with the tokens search uses (`@quarry/text`'s
+ * `tokenize`: folded case and diacritics, CJK segmented into words). 0 means no query word occurs.
+ */
+export function scoreChunks(chunks: readonly ScoredText[], query: string): number[] {
+  const terms = queryTerms(query);
+  if (terms.length === 0 || chunks.length === 0) return chunks.map(() => 0);
+  const termSet = new Set(terms);
+  const stats = chunks.map((chunk) => {
+    const tokens = tokenize(chunk.text);
+    const tf = new Map<string, number>();
+    for (const token of tokens) if (termSet.has(token)) tf.set(token, (tf.get(token) ?? 0) + 1);
+    for (const token of tokenize(chunk.headingPath.join(' '))) {
+      if (termSet.has(token)) tf.set(token, (tf.get(token) ?? 0) + HEADING_WEIGHT);
+    }
+    return { length: tokens.length, tf };
+  });
+  const avgLength = Math.max(1, stats.reduce((sum, s) => sum + s.length, 0) / stats.length);
+  const idf = new Map<string, number>();
+  for (const term of terms) {
+    const df = stats.filter((s) => s.tf.has(term)).length;
+    idf.set(term, Math.log(1 + (stats.length - df + 0.5) / (df + 0.5)));
+  }
+  return stats.map(({ length, tf }) => {
+    let score = 0;
+    for (const [term, freq] of tf) {
+      const norm = freq + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength);
+      score += (idf.get(term) ?? 0) * ((freq * (BM25_K1 + 1)) / norm);
+    }
+    return score;
+  });
+}
