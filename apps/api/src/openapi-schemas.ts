@@ -107,6 +107,28 @@ export const RESPONSE_SCHEMAS = {
       word_count: { type: 'integer', minimum: 0, description: 'Words in `body_text`.' },
       crawled_at: { type: 'string', format: 'date-time', description: 'Crawl time (ISO 8601 UTC).' },
       has_llms_txt: { type: 'boolean', description: 'Whether the site serves a real /llms.txt.' },
+      body_markdown: {
+        type: 'string',
+        description: 'Only with `format=markdown`: the main content as markdown (from the text when none was kept).',
+      },
+      passages: {
+        type: 'array',
+        description: 'Only with `query`: the most relevant passages within `max_tokens`, in page order.',
+        items: { $ref: '#/components/schemas/Passage' },
+      },
+    },
+  },
+  Passage: {
+    type: 'object',
+    description: 'A part of the page; `body_text.slice(start, end)` equals `text`. Never cuts a sentence.',
+    additionalProperties: false,
+    required: ['text', 'start', 'end', 'score', 'heading_path'],
+    properties: {
+      text: { type: 'string' },
+      start: { type: 'integer', minimum: 0, description: 'Offset in `body_text` (UTF-16 code units).' },
+      end: { type: 'integer', minimum: 0, description: 'Offset just past the passage.' },
+      score: { type: 'number', minimum: 0, description: "BM25 among the page's passages; 0: no query word." },
+      heading_path: { type: 'array', items: { type: 'string' }, description: 'Headings above it, outermost first.' },
     },
   },
   Health: {

@@ -1,4 +1,6 @@
+import { PASSAGE_BOUNDS } from '@quarry/passages';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
+import { CONTENT_FORMATS } from './content-route.js';
 import { QUERY_OPERATORS_DOC, RESPONSE_SCHEMAS } from './openapi-schemas.js';
 import { MATCH_VALUES, SEARCH_BOUNDS, TIME_RANGE_VALUES } from './params.js';
 import { PROBLEM_MEDIA_TYPE } from './problem.js';
@@ -131,6 +133,32 @@ export const OPENAPI_DOCUMENT = {
             required: true,
             description: 'The `id` of a local search result.',
             schema: { type: 'string', minLength: 1 },
+          },
+          {
+            name: 'format',
+            in: 'query',
+            description: 'Beyond the spec, opt-in. `markdown` adds `body_markdown`; `text` (default) adds nothing.',
+            schema: { type: 'string', enum: [...CONTENT_FORMATS], default: 'text' },
+          },
+          {
+            name: 'query',
+            in: 'query',
+            description:
+              'Beyond the spec, opt-in: adds `passages`, the parts of the page most relevant to this query that fit ' +
+              '`max_tokens` together, in page order, with their offsets in `body_text`.',
+            schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH },
+          },
+          {
+            name: 'max_tokens',
+            in: 'query',
+            description:
+              'Token budget of `passages` (o200k_base tokens of the passage texts together); only with `query`.',
+            schema: {
+              ...int,
+              minimum: PASSAGE_BOUNDS.minTokens,
+              maximum: PASSAGE_BOUNDS.maxTokens,
+              default: PASSAGE_BOUNDS.defaultTokens,
+            },
           },
         ],
         responses: {

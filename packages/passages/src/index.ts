@@ -1,5 +1,12 @@
 export { CHUNK_DEFAULTS, type Chunk, type ChunkOptions, chunkText } from './chunk.js';
-export { type MarkdownHeading, markdownFromText, markdownHeadings, stripInlineMarkup } from './markdown.js';
+export {
+  type MarkdownHeading,
+  type MarkdownSource,
+  markdownFromText,
+  markdownHeadings,
+  pageMarkdown,
+  stripInlineMarkup,
+} from './markdown.js';
 export { PASSAGE_BOUNDS, type Passage, type PassageRequest, selectPassages } from './passages.js';
 export { queryTerms, scoreChunks } from './score.js';
 export { countTokens } from './tokens.js';

@@ -75,3 +75,14 @@ export function markdownFromText(bodyText: string): string {
     .filter((paragraph) => paragraph !== '')
     .join('\n\n');
 }
+
+/** What {@link pageMarkdown} needs of a stored page. */
+export interface MarkdownSource {
+  readonly body_text: string;
+  readonly body_markdown?: string;
+}
+
+/** A page's markdown: the stored `body_markdown`, else markdown made from its text paragraphs. */
+export function pageMarkdown(page: MarkdownSource): string {
+  return page.body_markdown ?? markdownFromText(page.body_text);
+}
