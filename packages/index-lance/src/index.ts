@@ -1,1 +1,3 @@
-export {};
+export * from './fts-query.js';
+export * from './lance-index.js';
+export * from './maintenance.js';

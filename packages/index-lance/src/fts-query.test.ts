@@ -1,0 +1,112 @@
+import { describe, expect, it } from '@jest/globals';
+import type { IndexQuery } from '@quarry/core';
+import { parseQuery } from '@quarry/query';
+import { type FtsNode, matchesNothing, planQuery, sqlString, whereClause } from './fts-query.js';
+
+const WEIGHTS = { titleWeight: 2, siteNameWeight: 1, langPriorityBoost: 1.25 };
+/** The plan, with the query tree unwrapped from its prior boosts (tested on their own below). */
+const plan = (q: string, extra: Partial<IndexQuery> = {}) => {
+  const planned = planQuery({ query: parseQuery(q), limit: 10, offset: 0, ...extra }, WEIGHTS);
+  let fts = planned.fts;
+  while (fts?.kind === 'boost') fts = fts.positive;
+  return { ...planned, fts };
+};
+
+/** The body-column alternatives of a node, as `token` or `"phrase"` strings. */
+function bodyForms(node: FtsNode | null): string[] {
+  if (!node) return [];
+  switch (node.kind) {
+    case 'match':
+      return node.column === 't_body' ? [node.token] : [];
+    case 'phrase':
+      return node.column === 't_body' ? [`"${node.tokens.join(' ')}"`] : [];
+    case 'boost':
+      return bodyForms(node.positive);
+    case 'bool':
+      return [...node.must, ...node.should].flatMap(bodyForms);
+  }
+}
+
+describe('planQuery', () => {
+  it('searches title, body and site name, stemmed and exact where they differ', () => {
+    const { fts } = plan('panels');
+    expect(bodyForms(fts)).toEqual(['panel', 'panels']);
+    expect(fts?.kind).toBe('bool');
+    const columns = fts?.kind === 'bool' ? fts.should.map((n) => (n.kind === 'match' ? n.column : '')) : [];
+    expect(new Set(columns)).toEqual(new Set(['t_title', 't_body', 't_site']));
+  });
+
+  it('requires words in `all` mode but lets stop words only score', () => {
+    const { fts } = plan('the volcano');
+    expect(fts?.kind).toBe('bool');
+    if (fts?.kind !== 'bool') return;
+    expect(fts.must.flatMap(bodyForms)).toEqual(['volcano']);
+    expect(fts.should.flatMap(bodyForms)).toEqual(['the']);
+  });
+
+  it('requires stop words when they are all there is', () => {
+    const { fts } = plan('the who');
+    expect(fts?.kind === 'bool' && fts.must.length).toBe(2);
+  });
+
+  it('makes words optional in `any` mode while phrases, intitle: and exclusions stay hard', () => {
+    const { fts } = plan('how does "solar panel" work intitle:energy -coal', { match: 'any' });
+    expect(fts?.kind).toBe('bool');
+    if (fts?.kind !== 'bool') return;
+    expect(fts.must).toHaveLength(2);
+    expect(fts.must[0]?.kind).toBe('bool'); // the phrase's alternatives
+    expect(bodyForms(fts.must[0]!)).toEqual(['"solar panel"']);
+    expect(fts.should.flatMap(bodyForms)).toEqual(['how', 'doe', 'does', 'work']);
+    expect(fts.mustNot.flatMap(bodyForms)).toEqual(['coal']);
+  });
+
+  it('turns a word of several tokens and CJK text into phrases', () => {
+    expect(bodyForms(plan('re:invent').fts)).toEqual(['"re invent"']);
+    expect(bodyForms(plan('搜索引擎').fts)).toEqual(['"搜索 索引 引擎"']);
+  });
+
+  it('wraps the tree in the quality and language priors', () => {
+    const { fts } = planQuery({ query: parseQuery('tea'), limit: 10, offset: 0, langPriority: 'fr' }, WEIGHTS);
+    expect(fts?.kind).toBe('boost');
+    if (fts?.kind !== 'boost') return;
+    expect(fts.factor).toBeCloseTo(0.8);
+    expect(JSON.stringify(fts.negative)).toContain('_l_fr');
+    const factors: number[] = [];
+    for (let node = fts.positive; node.kind === 'boost'; node = node.positive) factors.push(node.factor);
+    expect(factors).toEqual([0.75, 0.5, 0.25]);
+  });
+
+  it('matches nothing when no clause has a word', () => {
+    const query = { query: parseQuery('🎉'), limit: 10, offset: 0 };
+    expect(matchesNothing(query, planQuery(query, WEIGHTS))).toBe(true);
+    const filters = { query: parseQuery('site:example.com'), limit: 10, offset: 0 };
+    expect(matchesNothing(filters, planQuery(filters, WEIGHTS))).toBe(false);
+  });
+});
+
+describe('whereClause', () => {
+  it('filters language, sites with subdomains, filetype families and crawl time', () => {
+    const where = whereClause({
+      query: parseQuery('x site:a.org site:b.org filetype:doc'),
+      lang: 'de',
+      site: 'example.com',
+      crawledAfter: '2026-01-01T00:00:00Z',
+      limit: 10,
+      offset: 0,
+    });
+    expect(where).toBe(
+      "lang = 'de' AND array_has_any(sites, ['a.org', 'b.org']) AND array_has_any(sites, ['example.com']) " +
+        "AND filetype IN ('doc', 'docx') AND crawled_ms >= 1767225600000",
+    );
+  });
+
+  it('escapes quotes so a value cannot leave its string literal', () => {
+    expect(sqlString("x' OR 1=1 --")).toBe("'x'' OR 1=1 --'");
+    const where = whereClause({ query: parseQuery('x'), site: "evil.com') OR (1=1", limit: 10, offset: 0 });
+    expect(where).toBe("array_has_any(sites, ['evil.com'') OR (1=1'])");
+  });
+
+  it('is null without filters', () => {
+    expect(whereClause({ query: parseQuery('x'), limit: 10, offset: 0 })).toBeNull();
+  });
+});

@@ -1,0 +1,196 @@
+import type { IndexQuery, QueryField, QueryNode } from '@quarry/core';
+import { FILETYPE_FAMILY } from '@quarry/core';
+import { bigramQueryTokens, hasCjk, isStopWord, stemToken, tokenize } from '@quarry/text';
+import { COLUMNS, langMetaToken, META_ALL, QUALITY_BUCKETS } from './rows.js';
+
+/**
+ * Translation of a parsed query into a tree of LanceDB full-text queries (kept backend-neutral here
+ * as plain data, so it can be unit-tested without the native module; `lance-query.ts` builds the
+ * engine's objects from it) plus an SQL filter for the facts every match must have.
+ */
+export type FtsNode =
+  | { readonly kind: 'match'; readonly token: string; readonly column: string; readonly boost: number }
+  | { readonly kind: 'phrase'; readonly tokens: readonly string[]; readonly column: string }
+  | {
+      readonly kind: 'bool';
+      readonly must: readonly FtsNode[];
+      readonly should: readonly FtsNode[];
+      readonly mustNot: readonly FtsNode[];
+    }
+  /** Scores of `positive`'s matches that also match `negative` are multiplied by `factor` (< 1). */
+  | { readonly kind: 'boost'; readonly positive: FtsNode; readonly negative: FtsNode; readonly factor: number };
+
+/** Ranking weights; see `LanceSearchIndexOptions`. */
+export interface RankingWeights {
+  readonly titleWeight: number;
+  readonly siteNameWeight: number;
+  readonly langPriorityBoost: number;
+}
+
+/** What a search runs: the full-text tree (null for a filter-only query) and the SQL filter. */
+export interface FtsPlan {
+  readonly fts: FtsNode | null;
+  /** SQL predicate for `where`, or null when nothing is filtered. */
+  readonly where: string | null;
+  /** Query words for snippets (as typed). */
+  readonly snippetTerms: readonly string[];
+}
+
+/** The plan of an `IndexQuery`; `fts` is null when the query has no searchable word left. */
+export function planQuery(query: IndexQuery, weights: RankingWeights): FtsPlan {
+  const any = query.match === 'any';
+  const root = query.query.root ? translate(query.query.root, any, weights) : null;
+  const snippetTerms: string[] = [];
+  if (query.query.root) collectPositive(query.query.root, snippetTerms);
+  let fts = root;
+  if (fts) fts = withPriors(fts, query.langPriority, weights);
+  return { fts, where: whereClause(query), snippetTerms };
+}
+
+/** Whether the query had words but none survived analysis (`🎉`): it matches nothing. */
+export function matchesNothing(query: IndexQuery, plan: FtsPlan): boolean {
+  return query.query.root !== null && plan.fts === null;
+}
+
+/**
+ * `lang_priority` and the quality prior are multiplicative, applied inside the engine's top-k, so
+ * the page is cut after them: pages not in the priority language are scaled by 1/boost, pages with
+ * a quality below 1 by their quality bucket.
+ */
+function withPriors(fts: FtsNode, langPriority: string | undefined, weights: RankingWeights): FtsNode {
+  let node = fts;
+  for (const bucket of QUALITY_BUCKETS) {
+    node = { kind: 'boost', positive: node, negative: match(bucket.token, COLUMNS.meta, 1), factor: bucket.factor };
+  }
+  if (langPriority !== undefined) {
+    const otherLanguages: FtsNode = {
+      kind: 'bool',
+      must: [match(META_ALL, COLUMNS.meta, 1)],
+      should: [],
+      mustNot: [match(langMetaToken(langPriority), COLUMNS.meta, 1)],
+    };
+    node = { kind: 'boost', positive: node, negative: otherLanguages, factor: 1 / weights.langPriorityBoost };
+  }
+  return node;
+}
+
+function match(token: string, column: string, boost: number): FtsNode {
+  return { kind: 'match', token, column, boost };
+}
+
+/**
+ * One node of the query tree. In `all` mode an AND requires its words, except stop words, which
+ * only score (unless the AND has nothing else); in `any` mode words only score, while phrases,
+ * `intitle:` and exclusions stay hard constraints. Returns null for a clause without tokens.
+ */
+function translate(node: QueryNode, any: boolean, weights: RankingWeights): FtsNode | null {
+  switch (node.type) {
+    case 'term':
+    case 'phrase':
+      return textNode(node.text, node.field, node.type === 'phrase', weights);
+    case 'or': {
+      const children = node.children.map((c) => translate(c, any, weights)).filter((c) => c !== null);
+      if (children.length === 0) return null;
+      return children.length === 1 ? children[0]! : { kind: 'bool', must: [], should: children, mustNot: [] };
+    }
+    case 'not':
+      return null; // only meaningful inside an AND, handled there
+    case 'and':
+      return andNode(node.children, any, weights);
+  }
+}
+
+function andNode(children: readonly QueryNode[], any: boolean, weights: RankingWeights): FtsNode | null {
+  const must: FtsNode[] = [];
+  const should: FtsNode[] = [];
+  const mustNot: FtsNode[] = [];
+  for (const child of children) {
+    if (child.type === 'not') {
+      const excluded = translate(child.child, false, weights);
+      if (excluded) mustNot.push(excluded);
+      continue;
+    }
+    const translated = translate(child, any, weights);
+    if (!translated) continue;
+    const optional = (any && !isHardConstraint(child)) || (child.type === 'term' && isStopTerm(child.text));
+    (optional ? should : must).push(translated);
+  }
+  // An AND of stop words only ("the who"): they are all that is asked for, so they are required.
+  if (must.length === 0 && !any) must.push(...should.splice(0));
+  if (must.length === 0 && should.length === 0) return null;
+  if (must.length === 1 && should.length === 0 && mustNot.length === 0) return must[0]!;
+  return { kind: 'bool', must, should, mustNot };
+}
+
+/** Phrases and `intitle:` stay required in `any` mode; so does an OR made only of them. */
+function isHardConstraint(node: QueryNode): boolean {
+  if (node.type === 'phrase' || (node.type === 'term' && node.field === 'title')) return true;
+  if (node.type === 'or') return node.children.every(isHardConstraint);
+  return false;
+}
+
+function isStopTerm(text: string): boolean {
+  const tokens = tokenize(text);
+  return tokens.length > 0 && tokens.every(isStopWord);
+}
+
+/**
+ * A word or phrase as engine queries over the text columns. A word that analyses into several tokens
+ * (`re:invent`, CJK text) is a phrase of them. English pages are indexed stemmed and other pages as
+ * typed, so each form is tried where the two differ.
+ */
+function textNode(text: string, field: QueryField, quoted: boolean, weights: RankingWeights): FtsNode | null {
+  const exact = hasCjk(text) ? bigramQueryTokens(text).tokens : tokenize(text, { cjk: 'bigrams' });
+  if (exact.length === 0) return null;
+  const stemmed = exact.map(stemToken);
+  const forms = sameTokens(exact, stemmed) ? [exact] : [stemmed, exact];
+  const columns: { column: string; boost: number }[] =
+    field === 'title'
+      ? [{ column: COLUMNS.title, boost: 1 }]
+      : [
+          { column: COLUMNS.title, boost: weights.titleWeight },
+          { column: COLUMNS.body, boost: 1 },
+          { column: COLUMNS.siteName, boost: weights.siteNameWeight },
+        ];
+  const alternatives: FtsNode[] = [];
+  for (const tokens of forms) {
+    for (const { column, boost } of columns) {
+      alternatives.push(
+        tokens.length === 1 && !quoted ? match(tokens[0]!, column, boost) : { kind: 'phrase', tokens, column },
+      );
+    }
+  }
+  return alternatives.length === 1 ? alternatives[0]! : { kind: 'bool', must: [], should: alternatives, mustNot: [] };
+}
+
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((token, i) => token === b[i]);
+}
+
+function collectPositive(node: QueryNode, out: string[]): void {
+  if (node.type === 'term' || node.type === 'phrase') out.push(node.text);
+  else if (node.type === 'and' || node.type === 'or') for (const child of node.children) collectPositive(child, out);
+}
+
+/** SQL string literal: single quotes doubled (the only escape SQL string literals have). */
+export function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** The filter every match must pass: language, sites (with subdomains), file types, crawl time. */
+export function whereClause(query: IndexQuery): string | null {
+  const parts: string[] = [];
+  if (query.lang !== undefined) parts.push(`${COLUMNS.lang} = ${sqlString(query.lang)}`);
+  const sites = query.query.sites;
+  if (sites.length > 0) parts.push(`array_has_any(${COLUMNS.sites}, [${sites.map(sqlString).join(', ')}])`);
+  if (query.site !== undefined) parts.push(`array_has_any(${COLUMNS.sites}, [${sqlString(query.site)}])`);
+  if (query.query.filetypes.length > 0) {
+    const types = [...new Set(query.query.filetypes.flatMap((value) => FILETYPE_FAMILY[value]))];
+    parts.push(`${COLUMNS.filetype} IN (${types.map(sqlString).join(', ')})`);
+  }
+  if (query.crawledAfter !== undefined) {
+    const ms = Date.parse(query.crawledAfter);
+    if (Number.isFinite(ms)) parts.push(`${COLUMNS.crawledMs} >= ${ms}`);
+  }
+  return parts.length === 0 ? null : parts.join(' AND ');
+}

@@ -1,0 +1,360 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import {
+  BackendUnavailableError,
+  type IndexHit,
+  type IndexQuery,
+  type IndexSearchResult,
+  type PageDocument,
+  type SearchIndex,
+} from '@quarry/core';
+import { makeSnippet } from '@quarry/text';
+import { type FtsNode, type FtsPlan, matchesNothing, planQuery, sqlString } from './fts-query.js';
+import { toLanceQuery } from './lance-query.js';
+import { Maintainer, type MaintenanceOptions } from './maintenance.js';
+import { COLUMNS, FTS_COLUMNS, type PageRow, pagesSchema, toRow } from './rows.js';
+import { hasPhrase, matchesRow, relax } from './unindexed.js';
+import { definedOnly } from './util.js';
+
+/** Options of {@link LanceSearchIndex.open}. */
+export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
+  /** Directory of the LanceDB database (created if missing). */
+  readonly path: string;
+  /**
+   * Seconds after which a search looks for commits made by other processes (another `quarry`
+   * command writing the same data dir); this handle's own writes are visible at once.
+   * @defaultValue 1
+   */
+  readonly readConsistencySecs?: number;
+  /** Body characters kept for snippets (the full text lives in the blob store). @defaultValue 8192 */
+  readonly snippetSourceChars?: number;
+  /** Body characters analysed and indexed per page. @defaultValue 1000000 */
+  readonly maxIndexedChars?: number;
+  /** Score multiplier for pages in the `lang_priority` language. @defaultValue 1.25 */
+  readonly langPriorityBoost?: number;
+  /** BM25 weight of the title relative to the body. @defaultValue 2 */
+  readonly titleWeight?: number;
+  /** BM25 weight of the site name relative to the body. @defaultValue 1 */
+  readonly siteNameWeight?: number;
+  /**
+   * Matches counted exactly per query; past this `total` is this many plus an estimate of the rest
+   * (`totalIsEstimate: true`). Never below offset + limit of the deepest page. @defaultValue 10000
+   */
+  readonly maxCountedMatches?: number;
+}
+
+const DEFAULTS = {
+  readConsistencySecs: 1,
+  snippetSourceChars: 8192,
+  maxIndexedChars: 1_000_000,
+  langPriorityBoost: 1.25,
+  titleWeight: 2,
+  siteNameWeight: 1,
+  maxCountedMatches: 10_000,
+} as const;
+
+type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>> & Partial<MaintenanceOptions>;
+
+const TABLE = 'pages';
+/** Columns a hit needs (the analysed text columns are never read back). */
+const HIT_COLUMNS = [
+  'id',
+  'url',
+  'title',
+  'domain',
+  'site_name',
+  'lang',
+  'published_at',
+  'crawled_at',
+  'filetype',
+  'has_llms_txt',
+  'simhash',
+  'snippet_src',
+];
+/** Ids per `IN (...)` list of a delete. */
+const DELETE_CHUNK = 1000;
+/** Keeps every score positive. */
+const MIN_SCORE = 1e-6;
+/** Where the fold watermark is kept, in the index directory. */
+const FOLD_STATE_FILE = 'fold.json';
+/** Bound on unindexed candidates checked per phrase query (more unindexed pages than this are not expected between folds). */
+const MAX_UNINDEXED_CANDIDATES = 50_000;
+
+/**
+ * The embedded search index: a LanceDB table with native full-text indexes (BM25, exact top-k by
+ * block-max WAND over every match; no candidate set is truncated), fed Quarry's own analysed tokens.
+ * Filters (language, sites with subdomains, file type, crawl time) are applied by the engine before
+ * ranking; `lang_priority` and the quality prior are multiplicative boosts inside the engine's
+ * top-k. Pages written since the last index update are searched by a flat scan until the
+ * {@link Maintainer} folds them in (see `maintenance.ts`).
+ */
+export class LanceSearchIndex implements SearchIndex {
+  readonly #db: lancedb.Connection;
+  readonly #table: lancedb.Table;
+  readonly #options: Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>>;
+  readonly #maintainer: Maintainer;
+  #writes: Promise<unknown> = Promise.resolve();
+  #lastSeq = 0;
+  #closed = false;
+
+  private constructor(db: lancedb.Connection, table: lancedb.Table, options: Settings, fullyIndexed: boolean) {
+    this.#db = db;
+    this.#table = table;
+    this.#options = options;
+    const statePath = join(options.path, FOLD_STATE_FILE);
+    const initial = fullyIndexed ? Date.now() : 0;
+    this.#maintainer = new Maintainer(table, options, (job) => this.#serialized(job), statePath, initial);
+  }
+
+  /** Opens (creating if needed) the index in `options.path`. */
+  static async open(options: LanceSearchIndexOptions): Promise<LanceSearchIndex> {
+    const settings: Settings = { ...DEFAULTS, ...definedOnly(options), path: options.path };
+    try {
+      mkdirSync(options.path, { recursive: true });
+      const db = await lancedb.connect(options.path, { readConsistencyInterval: settings.readConsistencySecs });
+      const exists = (await db.tableNames()).includes(TABLE);
+      const table = exists ? await db.openTable(TABLE) : await createTable(db);
+      return new LanceSearchIndex(db, table, settings, !exists || (await unindexedRows(table)) === 0);
+    } catch (error) {
+      if (error instanceof BackendUnavailableError) throw error;
+      throw new BackendUnavailableError(`cannot open the search index at ${options.path}`, error);
+    }
+  }
+
+  /**
+   * Inserts or replaces pages by id in one commit (the last of duplicate ids in a batch wins).
+   * Resolves once the pages are searchable. Writes keep call order.
+   */
+  async upsert(docs: readonly PageDocument[]): Promise<void> {
+    if (docs.length === 0) return;
+    const byId = new Map<string, PageRow>();
+    for (const doc of docs) byId.set(doc.id, toRow(doc, this.#options));
+    const rows = [...byId.values()];
+    await this.#serialized(() => {
+      const seq = this.#nextSeq();
+      for (const row of rows) row.seq = seq;
+      return this.#table
+        .mergeInsert(COLUMNS.id)
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute(rows as unknown as Record<string, unknown>[]);
+    });
+    this.#maintainer.written(rows.length);
+  }
+
+  async delete(ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += DELETE_CHUNK) {
+      const list = ids
+        .slice(i, i + DELETE_CHUNK)
+        .map(sqlString)
+        .join(', ');
+      await this.#serialized(() => this.#table.delete(`${COLUMNS.id} IN (${list})`));
+    }
+  }
+
+  async search(query: IndexQuery): Promise<IndexSearchResult> {
+    const plan = planQuery(query, this.#options);
+    if (matchesNothing(query, plan)) return { total: 0, totalIsEstimate: false, hits: [] };
+    try {
+      return plan.fts ? await this.#ranked(query, plan) : await this.#filterOnly(query, plan);
+    } catch (error) {
+      throw new BackendUnavailableError('the search index could not answer', error);
+    }
+  }
+
+  async has(id: string): Promise<boolean> {
+    return (await this.#table.countRows(`${COLUMNS.id} = ${sqlString(id)}`)) > 0;
+  }
+
+  async count(): Promise<number> {
+    return this.#table.countRows();
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await this.#table.countRows(`${COLUMNS.id} = ''`);
+    } catch (error) {
+      throw new BackendUnavailableError('the search index is not usable', error);
+    }
+  }
+
+  /** Folds written pages into the full-text indexes now (otherwise done in the background). */
+  async optimize(): Promise<void> {
+    await this.#maintainer.run();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#maintainer.close();
+    await this.#writes.catch(() => undefined);
+    this.#table.close();
+    this.#db.close();
+  }
+
+  /**
+   * Full-text search: the engine's exact top (offset + limit) over every match, and a count. With a
+   * phrase, pages not yet folded into the indexes are also searched by the relaxed query and checked
+   * here (see `unindexed.ts`); those failing the check are dropped from the engine's answer.
+   */
+  async #ranked(query: IndexQuery, plan: FtsPlan): Promise<IndexSearchResult> {
+    const tree = plan.fts!;
+    const depth = query.offset + query.limit;
+    const cap = Math.max(this.#options.maxCountedMatches, depth);
+    const top = (limit: number) =>
+      this.#fts(tree, plan.where)
+        .select([...HIT_COLUMNS, '_score'])
+        .limit(limit)
+        .toArray();
+    const [rows, counted, unindexed] = await Promise.all([
+      top(depth),
+      this.#fts(tree, plan.where).select([COLUMNS.id, '_score']).limit(cap).toArray(),
+      hasPhrase(tree) ? this.#unindexedMatches(tree, plan.where) : null,
+    ]);
+    let ranked = rows as Record<string, unknown>[];
+    let ids = (counted as Record<string, unknown>[]).map((row) => row.id as string);
+    const estimate = ids.length >= cap;
+    if (unindexed && (unindexed.matched.length > 0 || unindexed.rejected.size > 0)) {
+      const { matched, rejected } = unindexed;
+      if (rejected.size > 0 && ranked.length === depth) ranked = (await top(depth + rejected.size)) as typeof ranked;
+      const seen = new Set<string>();
+      ranked = [...ranked, ...matched]
+        .filter((row) => !rejected.has(row.id as string))
+        .sort((a, b) => Number(b._score) - Number(a._score))
+        .filter((row) => !seen.has(row.id as string) && seen.add(row.id as string) !== undefined);
+      const all = new Set(ids.filter((id) => !rejected.has(id)));
+      for (const row of matched) all.add(row.id as string);
+      ids = [...all];
+    }
+    const page = ranked.slice(query.offset, depth);
+    const hits = page.map((row) => toHit(row, Math.max(MIN_SCORE, Number(row._score)), plan.snippetTerms));
+    return { total: ids.length, totalIsEstimate: estimate, hits };
+  }
+
+  #fts(tree: FtsNode, where: string | null) {
+    const q = this.#table.query().fullTextSearch(toLanceQuery(tree));
+    return where ? q.where(where) : q;
+  }
+
+  /** Pages not yet folded in that the relaxed query finds, split into true matches and the rest. */
+  async #unindexedMatches(tree: FtsNode, where: string | null) {
+    const fresh = `${COLUMNS.seq} > ${this.#maintainer.indexedThroughSeq()}`;
+    const rows = (await this.#fts(relax(tree), where ? `(${where}) AND ${fresh}` : fresh)
+      .select([...HIT_COLUMNS, COLUMNS.title, COLUMNS.body, COLUMNS.siteName, '_score'])
+      .limit(MAX_UNINDEXED_CANDIDATES)
+      .toArray()) as Record<string, unknown>[];
+    const matched: Record<string, unknown>[] = [];
+    const rejected = new Set<string>();
+    for (const row of rows) {
+      if (matchesRow(tree, row)) matched.push(row);
+      else rejected.add(row.id as string);
+    }
+    return { matched, rejected };
+  }
+
+  /** A write's `seq`: the time, strictly increasing within this process. */
+  #nextSeq(): number {
+    this.#lastSeq = Math.max(Date.now(), this.#lastSeq + 1);
+    return this.#lastSeq;
+  }
+
+  /**
+   * A query of operators only (`site:x.org`): every page passing the filters, newest crawl first
+   * (pages in the `lang_priority` language first), scored by rank.
+   */
+  async #filterOnly(query: IndexQuery, plan: FtsPlan): Promise<IndexSearchResult> {
+    const where = plan.where ?? undefined;
+    const total = await this.#table.countRows(where);
+    const groups: (string | undefined)[] = [];
+    if (query.langPriority === undefined) groups.push(where);
+    else {
+      const lang = `${COLUMNS.lang} = ${sqlString(query.langPriority)}`;
+      groups.push(and(where, lang), and(where, `NOT (${lang})`));
+    }
+    const hits: IndexHit[] = [];
+    let skip = query.offset;
+    let rank = query.offset;
+    for (const filter of groups) {
+      const want = query.limit - hits.length;
+      if (want <= 0) break;
+      const size = groups.length === 1 ? total : await this.#table.countRows(filter);
+      if (skip >= size) {
+        skip -= size;
+        continue;
+      }
+      // With the row id in the plan, a scalar-index filter followed by a sort works (LanceDB 0.37
+      // fails to plan the take of such a query without it).
+      let q = this.#table.query().select(HIT_COLUMNS).withRowId();
+      if (filter) q = q.where(filter);
+      const rows = (await q
+        .orderBy({ columnName: COLUMNS.crawledMs, ascending: false })
+        .offset(skip)
+        .limit(want)
+        .toArray()) as Record<string, unknown>[];
+      skip = 0;
+      for (const row of rows) hits.push(toHit(row, 1 / (1 + rank++), plan.snippetTerms));
+    }
+    return { total, totalIsEstimate: false, hits };
+  }
+
+  #serialized<T>(job: () => Promise<T>): Promise<T> {
+    const done = this.#writes.then(job);
+    this.#writes = done.catch(() => undefined);
+    return done;
+  }
+}
+
+function and(a: string | undefined, b: string): string {
+  return a ? `(${a}) AND (${b})` : b;
+}
+
+function toHit(row: Record<string, unknown>, score: number, terms: readonly string[]): IndexHit {
+  const simhash = row.simhash as string | null;
+  return {
+    id: row.id as string,
+    url: row.url as string,
+    title: row.title as string,
+    snippet: makeSnippet(
+      row.snippet_src as string,
+      terms.map((text) => ({ text })),
+    ),
+    domain: row.domain as string,
+    site_name: (row.site_name as string | null) ?? null,
+    lang: row.lang as string,
+    score,
+    has_llms_txt: Boolean(row.has_llms_txt),
+    published_at: (row.published_at as string | null) ?? null,
+    crawled_at: row.crawled_at as string,
+    filetype: row.filetype as string,
+    ...(simhash ? { simhash } : {}),
+  };
+}
+
+/** Creates the table with its indexes: full-text on the analysed columns, scalar on the filters. */
+async function createTable(db: lancedb.Connection): Promise<lancedb.Table> {
+  const table = await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true });
+  // An Index object is consumed by the call that creates it.
+  const fts = () =>
+    lancedb.Index.fts({
+      baseTokenizer: 'whitespace',
+      lowercase: false,
+      stem: false,
+      removeStopWords: false,
+      asciiFolding: false,
+      withPosition: true,
+    });
+  for (const column of FTS_COLUMNS) await table.createIndex(column, { config: fts() });
+  await table.createIndex(COLUMNS.id, { config: lancedb.Index.btree() });
+  await table.createIndex(COLUMNS.crawledMs, { config: lancedb.Index.btree() });
+  await table.createIndex(COLUMNS.lang, { config: lancedb.Index.bitmap() });
+  await table.createIndex(COLUMNS.filetype, { config: lancedb.Index.bitmap() });
+  await table.createIndex(COLUMNS.sites, { config: lancedb.Index.labelList() });
+  return table;
+}
+
+/** Rows the full-text index on the body does not cover yet. */
+async function unindexedRows(table: lancedb.Table): Promise<number> {
+  const stats = await table.indexStats(`${COLUMNS.body}_idx`);
+  return stats?.numUnindexedRows ?? 0;
+}

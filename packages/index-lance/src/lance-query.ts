@@ -1,0 +1,20 @@
+import { BooleanQuery, BoostQuery, type FullTextQuery, MatchQuery, Occur, PhraseQuery } from '@lancedb/lancedb';
+import type { FtsNode } from './fts-query.js';
+
+/** Builds the engine's full-text query objects from a plan's tree. */
+export function toLanceQuery(node: FtsNode): FullTextQuery {
+  switch (node.kind) {
+    case 'match':
+      return new MatchQuery(node.token, node.column, node.boost === 1 ? {} : { boost: node.boost });
+    case 'phrase':
+      return new PhraseQuery(node.tokens.join(' '), node.column);
+    case 'boost':
+      return new BoostQuery(toLanceQuery(node.positive), toLanceQuery(node.negative), { negativeBoost: node.factor });
+    case 'bool':
+      return new BooleanQuery([
+        ...node.must.map((child): [Occur, FullTextQuery] => [Occur.Must, toLanceQuery(child)]),
+        ...node.should.map((child): [Occur, FullTextQuery] => [Occur.Should, toLanceQuery(child)]),
+        ...node.mustNot.map((child): [Occur, FullTextQuery] => [Occur.MustNot, toLanceQuery(child)]),
+      ]);
+  }
+}

@@ -1,0 +1,151 @@
+import type { PageDocument } from '@quarry/core';
+import { indexTokens } from '@quarry/text';
+import { Bool, Field, Float32, Float64, List, Schema, Utf8 } from 'apache-arrow';
+
+/**
+ * The table's columns. Display fields are stored as given; the `t_*` columns hold the analysed
+ * tokens (`@quarry/text`'s `indexTokens`: folded, CJK as character pairs, English stemmed) joined by
+ * spaces, and the engine's full-text indexes split them on whitespace only, so that Quarry, not the
+ * engine, decides what a word is (the engine's own analysers drop stop words and stem every language
+ * as English).
+ */
+export const COLUMNS = {
+  id: 'id',
+  url: 'url',
+  title: 't_title',
+  body: 't_body',
+  siteName: 't_site',
+  /** Filter and prior tokens for the engine's boolean queries: {@link META_ALL}, language, quality. */
+  meta: 'meta',
+  lang: 'lang',
+  filetype: 'filetype',
+  crawledMs: 'crawled_ms',
+  /** The page's host and every parent domain, for `site:` with subdomains through a label-list index. */
+  sites: 'sites',
+  /** When the row was written (ms, increasing): rows written after the last fold are not indexed yet. */
+  seq: 'seq',
+} as const;
+
+/** A token every page's meta column has. */
+export const META_ALL = '_all';
+
+/** The meta token of a language. */
+export function langMetaToken(lang: string): string {
+  return `_l_${lang}`;
+}
+
+/**
+ * Quality buckets: a page whose quality prior (`PageDocument.quality`) is below 1 gets the token of
+ * the highest bucket it falls under, and its score is multiplied by that bucket's factor.
+ */
+export const QUALITY_BUCKETS: readonly { readonly token: string; readonly below: number; readonly factor: number }[] = [
+  { token: '_q25', below: 0.375, factor: 0.25 },
+  { token: '_q50', below: 0.625, factor: 0.5 },
+  { token: '_q75', below: 0.875, factor: 0.75 },
+];
+
+/** The full-text-indexed columns. */
+export const FTS_COLUMNS = [COLUMNS.title, COLUMNS.body, COLUMNS.siteName, COLUMNS.meta] as const;
+
+/** Arrow schema of the `pages` table. */
+export function pagesSchema(): Schema {
+  const text = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
+  return new Schema([
+    text(COLUMNS.id),
+    text(COLUMNS.url),
+    text('title'),
+    text('domain'),
+    text('site_name', true),
+    text(COLUMNS.lang),
+    text('published_at', true),
+    text('crawled_at'),
+    new Field(COLUMNS.crawledMs, new Float64(), false),
+    new Field(COLUMNS.seq, new Float64(), false),
+    text(COLUMNS.filetype),
+    new Field('has_llms_txt', new Bool(), false),
+    new Field('quality', new Float32(), false),
+    text('simhash', true),
+    text('snippet_src'),
+    new Field(COLUMNS.sites, new List(new Field('item', new Utf8(), true)), false),
+    text(COLUMNS.title),
+    text(COLUMNS.body),
+    text(COLUMNS.siteName),
+    text(COLUMNS.meta),
+  ]);
+}
+
+/** One stored row. */
+export interface PageRow {
+  id: string;
+  url: string;
+  title: string;
+  domain: string;
+  site_name: string | null;
+  lang: string;
+  published_at: string | null;
+  crawled_at: string;
+  crawled_ms: number;
+  /** Set when the row is written. */
+  seq: number;
+  filetype: string;
+  has_llms_txt: boolean;
+  quality: number;
+  simhash: string | null;
+  snippet_src: string;
+  sites: string[];
+  t_title: string;
+  t_body: string;
+  t_site: string;
+  meta: string;
+}
+
+/** Limits of what one row keeps. */
+export interface RowLimits {
+  /** Body characters kept for snippets (the full text lives in the blob store). */
+  readonly snippetSourceChars: number;
+  /** Body characters analysed and indexed; longer bodies are indexed up to this. */
+  readonly maxIndexedChars: number;
+}
+
+/** The row of a page. */
+export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
+  const lang = doc.lang || 'und';
+  const quality = Number.isFinite(doc.quality) ? Math.min(1, Math.max(0, doc.quality!)) : 1;
+  const body =
+    doc.body_text.length > limits.maxIndexedChars ? doc.body_text.slice(0, limits.maxIndexedChars) : doc.body_text;
+  const meta = [META_ALL, langMetaToken(lang)];
+  const bucket = QUALITY_BUCKETS.find((b) => quality < b.below);
+  if (bucket) meta.push(bucket.token);
+  const crawledMs = Date.parse(doc.crawled_at);
+  return {
+    id: doc.id,
+    url: doc.url,
+    title: doc.title,
+    domain: doc.domain,
+    site_name: doc.site_name,
+    lang,
+    published_at: doc.published_at,
+    crawled_at: doc.crawled_at,
+    crawled_ms: Number.isFinite(crawledMs) ? crawledMs : 0,
+    seq: 0,
+    filetype: doc.filetype,
+    has_llms_txt: doc.has_llms_txt,
+    quality,
+    simhash: doc.simhash ?? null,
+    snippet_src: doc.body_text.slice(0, limits.snippetSourceChars),
+    sites: hostAndParents(doc.domain),
+    t_title: indexTokens(doc.title, lang).join(' '),
+    t_body: indexTokens(body, lang).join(' '),
+    t_site: doc.site_name ? indexTokens(doc.site_name, lang).join(' ') : '',
+    meta: meta.join(' '),
+  };
+}
+
+/** `a.b.example.com` → `a.b.example.com`, `b.example.com`, `example.com`, `com`. */
+export function hostAndParents(host: string): string[] {
+  const labels = host
+    .toLowerCase()
+    .split('.')
+    .filter((label) => label !== '');
+  return labels.map((_, i) => labels.slice(i).join('.'));
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import type { FtsNode } from './fts-query.js';
+import { hasPhrase, matchesRow, relax } from './unindexed.js';
+
+const word = (token: string, column = 't_body'): FtsNode => ({ kind: 'match', token, column, boost: 1 });
+const phrase = (text: string, column = 't_body'): FtsNode => ({ kind: 'phrase', tokens: text.split(' '), column });
+const bool = (must: FtsNode[], should: FtsNode[] = [], mustNot: FtsNode[] = []): FtsNode => ({
+  kind: 'bool',
+  must,
+  should,
+  mustNot,
+});
+
+describe('the check of unindexed pages', () => {
+  const row = { t_title: 'solar roof', t_body: 'a solar panel on the roof', t_site: '' };
+
+  it('matches phrases only as adjacent tokens in order', () => {
+    expect(matchesRow(phrase('solar panel'), row)).toBe(true);
+    expect(matchesRow(phrase('panel solar'), row)).toBe(false);
+    expect(matchesRow(phrase('solar roof'), row)).toBe(false);
+    expect(matchesRow(phrase('solar roof', 't_title'), row)).toBe(true);
+  });
+
+  it('follows boolean semantics: must, must-not, and at least one should without a must', () => {
+    expect(matchesRow(bool([word('solar')], [], [phrase('solar panel')]), row)).toBe(false);
+    expect(matchesRow(bool([], [word('wind'), word('roof')]), row)).toBe(true);
+    expect(matchesRow(bool([], [word('wind'), word('tide')]), row)).toBe(false);
+    expect(matchesRow({ kind: 'boost', positive: word('roof'), negative: word('x', 'meta'), factor: 0.5 }, row)).toBe(
+      true,
+    );
+  });
+
+  it('relaxes phrases to their tokens and drops exclusions of phrases: a superset of the matches', () => {
+    const tree = bool([phrase('panel solar')], [], [phrase('the roof'), word('coal')]);
+    expect(hasPhrase(tree)).toBe(true);
+    const relaxed = relax(tree);
+    expect(hasPhrase(relaxed)).toBe(false);
+    expect(matchesRow(relaxed, row)).toBe(true);
+    expect(matchesRow(tree, row)).toBe(false);
+  });
+});

@@ -1,0 +1,87 @@
+import type { FtsNode } from './fts-query.js';
+
+/**
+ * Pages written since the last fold are not in the full-text indexes yet. The engine searches them
+ * by a flat scan, which finds words but never phrases (LanceDB 0.37: a phrase query only matches
+ * indexed rows; a multi-token word and CJK text are phrases too). So a query with a phrase also runs,
+ * over the unindexed pages only, a relaxed form of itself (each phrase as the AND of its tokens,
+ * exclusions of phrases left out), a superset of its true matches there, and each candidate is then
+ * checked against the real query on its analysed columns here.
+ */
+
+/** Whether a tree has a phrase anywhere (only then is the check needed). */
+export function hasPhrase(node: FtsNode): boolean {
+  switch (node.kind) {
+    case 'match':
+      return false;
+    case 'phrase':
+      return true;
+    case 'boost':
+      return hasPhrase(node.positive) || hasPhrase(node.negative);
+    case 'bool':
+      return [...node.must, ...node.should, ...node.mustNot].some(hasPhrase);
+  }
+}
+
+/** The relaxed tree: matches every page the real tree matches, and more. */
+export function relax(node: FtsNode): FtsNode {
+  switch (node.kind) {
+    case 'match':
+      return node;
+    case 'phrase':
+      return {
+        kind: 'bool',
+        must: node.tokens.map((token) => ({ kind: 'match', token, column: node.column, boost: 1 }) as const),
+        should: [],
+        mustNot: [],
+      };
+    case 'boost':
+      return { ...node, positive: relax(node.positive) };
+    case 'bool':
+      return {
+        kind: 'bool',
+        must: node.must.map(relax),
+        should: node.should.map(relax),
+        mustNot: node.mustNot.filter((child) => !hasPhrase(child)),
+      };
+  }
+}
+
+/** A row's analysed columns, as stored (tokens joined by single spaces). */
+export type AnalysedColumns = Readonly<Record<string, unknown>>;
+
+/** Whether a row matches the tree exactly (the engine's semantics: a bool without `must` needs a `should`). */
+export function matchesRow(node: FtsNode, row: AnalysedColumns): boolean {
+  const tokens = new Map<string, string[]>();
+  const columnTokens = (column: string): string[] => {
+    let list = tokens.get(column);
+    if (!list) {
+      const text = row[column];
+      list = typeof text === 'string' && text !== '' ? text.split(' ') : [];
+      tokens.set(column, list);
+    }
+    return list;
+  };
+  const test = (n: FtsNode): boolean => {
+    switch (n.kind) {
+      case 'match':
+        return columnTokens(n.column).includes(n.token);
+      case 'phrase':
+        return containsRun(columnTokens(n.column), n.tokens);
+      case 'boost':
+        return test(n.positive);
+      case 'bool':
+        return n.must.every(test) && !n.mustNot.some(test) && (n.must.length > 0 || n.should.some(test));
+    }
+  };
+  return test(node);
+}
+
+function containsRun(haystack: readonly string[], run: readonly string[]): boolean {
+  if (run.length === 0) return false;
+  outer: for (let i = 0; i + run.length <= haystack.length; i++) {
+    for (let j = 0; j < run.length; j++) if (haystack[i + j] !== run[j]) continue outer;
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,36 @@
+import { stemmer } from 'stemmer';
+import { tokenize } from './tokenize.js';
+
+/**
+ * Stemming for search: English only (Porter, from the `stemmer` package), because English is the
+ * only language with a maintained stemmer here; other languages are indexed and searched as their
+ * exact (folded) forms. Index and query must agree, so both sides use these functions.
+ */
+
+/** Languages whose pages are stemmed. */
+const STEMMED_LANGUAGES: ReadonlySet<string> = new Set(['en']);
+/** Only plain lower-case ASCII words are stemmed: numbers, codes and other scripts stay as they are. */
+const ASCII_WORD = /^[a-z]+$/;
+
+/** Whether pages in this language (primary subtag) are indexed with stemmed tokens. */
+export function stemsLanguage(lang: string): boolean {
+  return STEMMED_LANGUAGES.has(lang);
+}
+
+/** The English stem of one token from {@link tokenize} (`panels` → `panel`); other tokens unchanged. */
+export function stemToken(token: string): string {
+  return token.length > 2 && ASCII_WORD.test(token) ? stemmer(token) : token;
+}
+
+/**
+ * The tokens a page's text is indexed as: {@link tokenize} with CJK runs as character pairs (so any
+ * character sequence is found as a phrase of pairs), stemmed when the page's language is stemmed.
+ *
+ * @example indexTokens('Solar panels', 'en') // ['solar', 'panel']
+ */
+export function indexTokens(text: string, lang: string): string[] {
+  const tokens = tokenize(text, { cjk: 'bigrams' });
+  if (!stemsLanguage(lang)) return tokens;
+  for (let i = 0; i < tokens.length; i++) tokens[i] = stemToken(tokens[i]!);
+  return tokens;
+}
