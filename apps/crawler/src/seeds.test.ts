@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@quarry/core';
-import { parseSeed, parseSeedsText, scopeOf } from './seeds.js';
+import { parseSeed, parseSeedsText, type SeedsError, scopeOf } from './seeds.js';
 
 describe('seeds', () => {
   it('parses settings and defaults', () => {
@@ -23,6 +23,10 @@ describe('seeds', () => {
       expect((error as Error).message).toContain('line 4');
       expect((error as Error).message).toContain('line 5');
       expect((error as Error).message).not.toContain('line 6');
+      expect((error as SeedsError).problems).toEqual([
+        'line 4: not an absolute http(s) URL: ftp://b.org',
+        'line 5: pages= needs a whole number ≥ 1',
+      ]);
     }
   });
   it('scopes by host, domain and prefix', () => {

@@ -73,10 +73,20 @@ export function parseSeedsText(text: string, defaults: Partial<Seed> = {}): Seed
       problems.push(`line ${i + 1}: ${(error as Error).message}`);
     }
   });
-  if (problems.length > 0) throw new ValidationError(`bad seeds:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new SeedsError(problems);
   return seeds;
 }
 
+/** Bad seeds: `problems` has one entry per bad line (`line 4: not an absolute http(s) URL: ftp://b.org`). */
+export class SeedsError extends ValidationError {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`bad seeds:\n  ${problems.join('\n  ')}`);
+    this.problems = problems;
+  }
+}
+
+/** Reads and parses a seeds file (see {@link parseSeedsText}); throws {@link SeedsError} for bad lines. */
 export async function readSeedsFile(path: string, defaults: Partial<Seed> = {}): Promise<Seed[]> {
   return parseSeedsText(await readFile(path, 'utf8'), defaults);
 }

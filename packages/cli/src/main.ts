@@ -1,10 +1,18 @@
-import { ConfigError, type ConfigOverrides, loadConfig, parseDurationMs, type QuarryConfig } from '@quarry/core';
+import {
+  ConfigError,
+  type ConfigOverrides,
+  loadConfig,
+  parseDurationMs,
+  type QuarryConfig,
+  ValidationError,
+} from '@quarry/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runCrawl, runStart, runStatus, runWorker } from './commands/crawl.js';
 import { runImport } from './commands/import.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
 import { announce, startApi, untilSignal } from './commands/serve.js';
 import { createLogger, openQueues, openServices } from './runtime.js';
+import { checkDataDir, fsProblem, UsageError } from './usage.js';
 
 /** Flags shared by commands that map onto configuration (flags > environment > defaults). */
 interface CommonFlags {
@@ -30,12 +38,6 @@ function nonNegativeInt(value: string): number {
   return n;
 }
 
-/**
- * A bad command line found inside an action (commander prints its own parse errors; these it
- * never sees, and an InvalidArgumentError thrown there would pass for one it already printed).
- */
-class UsageError extends Error {}
-
 function duration(value: string): number {
   const ms = parseDurationMs(value);
   if (ms === null) throw new InvalidArgumentError('must be a duration such as 7d, 12h, 30m or 0');
@@ -49,11 +51,18 @@ function collect(value: string, previous: string[] = []): string[] {
 /** Runs the `quarry` command line; resolves to the process exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let exitCode = 0;
-  const config = (flags: CommonFlags): QuarryConfig => loadConfig(env, overridesFrom(flags));
+  const config = (flags: CommonFlags): QuarryConfig => {
+    const loaded = loadConfig(env, overridesFrom(flags));
+    checkDataDir(loaded.dataDir);
+    return loaded;
+  };
   const program = new Command()
     .name('quarry')
     .description('Quarry: a self-hosted web search engine for AI applications.')
-    .showHelpAfterError()
+    // One line per usage error, not the whole help text (subcommands inherit this).
+    .configureOutput({
+      outputError: (text, write) => write(`quarry: ${text.replace(/^error: /, '').trim()} (see --help)\n`),
+    })
     .exitOverride();
 
   program
@@ -197,8 +206,15 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       process.stderr.write(`quarry: ${error.message}\n`);
       return 2;
     }
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof ValidationError) {
       process.stderr.write(`quarry: ${error.message}\n`);
+      return 2;
+    }
+    // A path the user gave (or its parent) that cannot be used: say so in words, not as an errno.
+    const problem = fsProblem(error);
+    const path = (error as { path?: unknown }).path;
+    if (problem !== null && typeof path === 'string') {
+      process.stderr.write(`quarry: ${path} ${problem}\n`);
       return 2;
     }
     throw error;

@@ -7,7 +7,6 @@ import {
   createRedisCrawlCaches,
   parseSeed,
   type RecrawlSchedule,
-  readSeedsFile,
   recrawlOlderThan,
   type Seed,
   scheduleRecrawls,
@@ -16,6 +15,7 @@ import {
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
+import { loadSeeds } from './seeds-input.js';
 import { announce, startApi, untilSignal } from './serve.js';
 
 /** How often `crawl --wait` reports progress on a terminal, and off one. */
@@ -50,12 +50,6 @@ function openCrawler(
       await caches?.close();
     },
   };
-}
-
-async function loadSeeds(urls: readonly string[], file: string | undefined, defaults: Partial<Seed>): Promise<Seed[]> {
-  const seeds = urls.map((u) => parseSeed(u, defaults));
-  if (file) seeds.push(...(await readSeedsFile(file, defaults)));
-  return seeds;
 }
 
 /**

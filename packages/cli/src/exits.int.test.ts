@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { requireBuiltCli, runCli } from './testing/run-cli.js';
+
+/** Raw errno names must never reach the user. */
+const ERRNO = /\bE[A-Z]{3,}\b/;
+
+describe('quarry exits 2 with a plain message for every usage or configuration error (issue 10, point 5)', () => {
+  let dir: string;
+  const quarry = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { QUARRY_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', ...env });
+
+  beforeAll(() => {
+    requireBuiltCli();
+    dir = mkdtempSync(join(tmpdir(), 'quarry-exits-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an unknown option: one line, exit 2', async () => {
+    const run = await quarry(['crawl', '--bogus']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual(["quarry: unknown option '--bogus' (see --help)"]);
+  }, 30_000);
+
+  it.each([
+    [
+      'a missing seeds file',
+      () => join(dir, 'missing.txt'),
+      /seeds file .*missing\.txt does not exist; nothing was queued/,
+    ],
+    ['a directory', () => dir, /seeds file .* is a directory, not a file; nothing was queued/],
+  ])(
+    '--seeds naming %s',
+    async (_what, path, message) => {
+      const run = await quarry(['crawl', '--seeds', path()]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).not.toMatch(ERRNO);
+    },
+    30_000,
+  );
+
+  it('--data naming a file', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const run = await quarry(['status', '--data', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`QUARRY_DATA_DIR (or --data) "${file}": expected a directory, found a file`);
+    expect(run.stderr).not.toMatch(ERRNO);
+  }, 30_000);
+
+  it('an empty seeds file', async () => {
+    const file = join(dir, 'empty.txt');
+    writeFileSync(file, '# only a comment\n\n');
+    const run = await quarry(['crawl', '--seeds', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('holds no seeds');
+  }, 30_000);
+
+  it('a seeds file with bad lines lists each by number and queues none of the good ones', async () => {
+    const file = join(dir, 'seeds.txt');
+    writeFileSync(file, 'http://127.0.0.1:9/a\nftp://x.org/\nhttp://127.0.0.1:9/b pages=0\n');
+    const run = await quarry(['crawl', '--seeds', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('2 bad seeds; nothing was queued');
+    expect(run.stderr).toContain('line 2: not an absolute http(s) URL: ftp://x.org/');
+    expect(run.stderr).toContain('line 3: pages= needs a whole number');
+    const status = await quarry(['status', '--json']);
+    expect(JSON.parse(status.stdout).crawl.queued).toBe(0);
+  }, 30_000);
+
+  it('a bad --seed URL', async () => {
+    const run = await quarry(['crawl', '--seed', 'not-a-url']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--seed not-a-url: not an absolute http(s) URL');
+  }, 30_000);
+
+  it('configuration errors name the variable, the value and what is expected', async () => {
+    const run = await quarry(['status'], { QUARRY_ALLOW_HOSTS: '999.1.1.1/99,not a host!!', PORT: 'abc' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('PORT="abc": expected an integer from 0 to 65535');
+    expect(run.stderr).toContain('entry "999.1.1.1/99" is not a CIDR range');
+    expect(run.stderr).toContain('entry "not a host!!" is not a host name');
+  }, 30_000);
+});

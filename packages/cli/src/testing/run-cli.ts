@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(new URL('.', import.meta.url).pathname, '../../../..');
+/** The built `quarry` command the black-box tests run. */
+export const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
+
+/** Throws unless the CLI was built (the integration tests run the real command, not the sources). */
+export function requireBuiltCli(): void {
+  if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
+}
+
+/** How one run of the CLI ended. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `quarry ARGS` with exactly `env` (plus PATH) and resolves when it exits. */
+export function runCli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

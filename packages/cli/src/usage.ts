@@ -1,0 +1,43 @@
+import { statSync } from 'node:fs';
+
+/**
+ * A bad command line or configuration found inside an action: `main` prints its message (one line,
+ * or one line per problem) and exits 2. Commander's own parse errors never reach it.
+ */
+export class UsageError extends Error {}
+
+/** Human words for the file-system errors a user's path can cause; never the raw errno. */
+const FS_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: 'does not exist',
+  ENOTDIR: 'has a part that is not a directory',
+  EISDIR: 'is a directory, not a file',
+  EEXIST: 'exists and is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'is on a read-only file system',
+  ENAMETOOLONG: 'is too long',
+  ELOOP: 'has too many symbolic links',
+};
+
+/** What went wrong with a path, in words, or null when `error` is not a known file-system error. */
+export function fsProblem(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? (FS_PROBLEMS[code] ?? null) : null;
+}
+
+/**
+ * Checks the data directory before anything opens it: it must be a directory or not exist yet.
+ * Throws a {@link UsageError} naming QUARRY_DATA_DIR and --data.
+ */
+export function checkDataDir(dataDir: string): void {
+  try {
+    if (!statSync(dataDir).isDirectory()) {
+      throw new UsageError(`QUARRY_DATA_DIR (or --data) "${dataDir}": expected a directory, found a file`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT') return; // created on first use
+    throw new UsageError(`QUARRY_DATA_DIR (or --data) "${dataDir}": ${fsProblem(error) ?? 'cannot be used'}`);
+  }
+}
