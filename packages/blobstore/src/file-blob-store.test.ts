@@ -90,6 +90,22 @@ describe('FileBlobStore', () => {
     await store.putMany([]);
   });
 
+  it('lists every stored id, skipping temp files and stray names', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'quarry-blobs-list-'));
+    try {
+      const own = new FileBlobStore({ dir });
+      expect(await collect(own.ids())).toEqual([]);
+      const docs = Array.from({ length: 30 }, (_, i) => page(`https://list.example.com/${i}`));
+      await own.putMany(docs);
+      const first = docs[0]!.id;
+      await writeFile(join(dir, first.slice(0, 2), first.slice(2, 4), `.${first}.abc.tmp`), '{}');
+      await writeFile(join(dir, first.slice(0, 2), first.slice(2, 4), 'notes.txt'), 'x');
+      expect((await collect(own.ids())).sort()).toEqual(docs.map((d) => d.id).sort());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a corrupt blob instead of returning garbage', async () => {
     const doc = page('https://example.com/corrupt');
     await store.put(doc);
@@ -124,3 +140,9 @@ describe('FileBlobStore', () => {
     expect(leftovers).toEqual([]);
   });
 });
+
+async function collect(ids: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const id of ids) out.push(id);
+  return out;
+}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore, PageDocument } from '@quarry/core';
 import { BackendUnavailableError, isPageId, NonRetryableError, ValidationError } from '@quarry/core';
@@ -120,6 +120,22 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
+  /**
+   * Every stored id, folder by folder (in no particular order); temp files and stray names are
+   * skipped. For rebuilding an index from the stored pages (`quarry reindex`).
+   */
+  async *ids(): AsyncGenerator<string> {
+    for (const outer of await listFolder(this.#dir)) {
+      for (const inner of await listFolder(join(this.#dir, outer))) {
+        for (const name of await listFolder(join(this.#dir, outer, inner))) {
+          if (!name.endsWith('.json')) continue;
+          const id = name.slice(0, -'.json'.length);
+          if (isPageId(id) && this.#folderOf(id) === join(this.#dir, outer, inner)) yield id;
+        }
+      }
+    }
+  }
+
   #folderOf(id: string): string {
     return join(this.#dir, id.slice(0, 2), id.slice(2, 4));
   }
@@ -139,6 +155,16 @@ async function syncFolder(folder: string): Promise<void> {
     // Best effort by design (Windows, some network filesystems).
   } finally {
     await handle?.close();
+  }
+}
+
+/** Names in a folder, sorted; none when it does not exist. */
+async function listFolder(folder: string): Promise<string[]> {
+  try {
+    return (await readdir(folder)).sort();
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw unavailable(`cannot list ${folder}`, error);
   }
 }
 
