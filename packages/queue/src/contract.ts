@@ -2,6 +2,7 @@ import { describe } from '@jest/globals';
 import { describeCrawlContract } from './contract/crawl-contract.js';
 import type { OpenQueues } from './contract/helpers.js';
 import { describeIndexContract } from './contract/index-contract.js';
+import { describeRequeue } from './contract/requeue-contract.js';
 
 export type { OpenQueues } from './contract/helpers.js';
 
@@ -14,5 +15,6 @@ export function describeQueueContract(name: string, open: OpenQueues): void {
   describe(`queue contract: ${name}`, () => {
     describe('crawl queue', () => describeCrawlContract(open));
     describe('index queue', () => describeIndexContract(open));
+    describeRequeue(open);
   });
 }

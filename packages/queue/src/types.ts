@@ -76,6 +76,36 @@ export interface CrawlStats {
   readonly failed: number;
   /** Reasons of failed tasks, most frequent first (at most 10). */
   readonly topFailures: readonly { readonly reason: string; readonly count: number }[];
+  /**
+   * Why URLs ended skipped or failed, most frequent first (at most 10 per state), each with a few
+   * example URLs. The embedded backend counts the URLs in that state now; the distributed one
+   * counts outcomes over the crawl's life (a URL queued again and refused again counts twice).
+   */
+  readonly reasons: readonly ReasonCount[];
+}
+
+/** How many URLs ended skipped or failed for one reason, with a few of them. */
+export interface ReasonCount {
+  readonly state: 'skipped' | 'failed';
+  /** Stable code: `blocked_address`, `robots_disallowed`, `http_404`... */
+  readonly reason: string;
+  readonly count: number;
+  /** Up to {@link REASON_EXAMPLES} URLs that ended so, most recent first. */
+  readonly examples: readonly string[];
+}
+
+/** Example URLs kept per reason in {@link CrawlStats.reasons}. */
+export const REASON_EXAMPLES = 3;
+
+/** Where a URL stood in the frontier when `CrawlQueue.requeue` looked at it. */
+export interface UrlStanding {
+  readonly url: string;
+  /** `unknown`: never added; `pending`: queued, waiting for a retry or in flight. */
+  readonly state: 'unknown' | 'pending' | FinishedState;
+  /** Why it ended skipped or failed, where the backend keeps that per URL (the embedded one). */
+  readonly reason?: string;
+  /** True when it was in one of the asked states and is queued again now. */
+  readonly requeued: boolean;
 }
 
 /** Options of `CrawlQueue.work`. */
@@ -108,6 +138,12 @@ export interface CrawlQueue {
    * Resolves to how many were queued.
    */
   recrawl(options: RecrawlOptions): Promise<number>;
+  /**
+   * Queues the named URLs again when they finished in one of `states` (an explicit re-seed), with
+   * a fresh try count and the meta they finished with; the scope budget they were admitted under is
+   * not charged twice. Other URLs are left alone. Resolves to where each URL stood, in order.
+   */
+  requeue(urls: readonly string[], states: readonly FinishedState[]): Promise<UrlStanding[]>;
   /** Closes the queue's own resources; close workers first. */
   close(): Promise<void>;
 }

@@ -13,9 +13,11 @@ import type {
   FinishedState,
   NewCrawlTask,
   RecrawlOptions,
+  UrlStanding,
 } from '../types.js';
 import { settlesWithin } from '../util.js';
 import { ACQUIRE, ADMIT, RELEASE, RENEW, TAKE_FINISHED } from './scripts.js';
+import { FINISHED_ORDER, REQUEUE_NAMED, readReasons, reasonKeys, recordReason } from './standing.js';
 
 /** BullMQ and Redis settings of the distributed crawl queue. */
 export interface BullmqCrawlSettings extends ResolvedCommonOptions {
@@ -160,7 +162,35 @@ export class BullmqCrawlQueue implements CrawlQueue {
         .map(([reason, count]) => ({ reason, count: Number(count) }))
         .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason))
         .slice(0, TOP_FAILURES),
+      reasons: await readReasons(this.#redis, reasonKeys(this.#settings.prefix, this.#keys.reasons), TOP_FAILURES),
     };
+  }
+
+  async requeue(urls: readonly string[], states: readonly FinishedState[]): Promise<UrlStanding[]> {
+    if (urls.length === 0) return [];
+    const keys = [this.#keys.seen, this.#keys.tasks, this.#keys.counts, ...FINISHED_ORDER.map(this.#keys.finished)];
+    const flat = (await REQUEUE_NAMED.run(this.#redis, keys, [
+      ` ${states.join(' ')} `,
+      ...urls.map(urlHash),
+    ])) as string[];
+    const stamp = Date.now().toString(36);
+    const jobs: { name: string; data: JobData; opts: { jobId: string } }[] = [];
+    const standings = urls.map((url, i): UrlStanding => {
+      const state = flat[2 * i] as UrlStanding['state'];
+      const data = flat[2 * i + 1] ?? '';
+      if (data !== '') {
+        // A new job id, as in recrawl(): the finished job of the URL may still be kept under the old one.
+        jobs.push({
+          name: 'page',
+          data: JSON.parse(data) as JobData,
+          opts: { jobId: `s${stamp}${urlHash(url).toString('base64url')}` },
+        });
+      }
+      return { url, state, requeued: data !== '' };
+    });
+    // A crash between the script and addBulk loses these re-seeds (one round trip), as in add().
+    if (jobs.length > 0) await this.#queue.addBulk(jobs);
+    return standings;
   }
 
   async recrawl(options: RecrawlOptions): Promise<number> {
@@ -280,7 +310,7 @@ class BullmqCrawlWorker implements CrawlWorker {
       const raisedMs = Math.min(Math.round(outcome.hostDelayMs ?? 0), this.#settings.maxRetryDelayMs);
       await this.#release(id, hostKeys, raisedMs, 0);
       const data = outcome.meta ? { ...job.data, meta: mergeMeta(job.data.meta, outcome.meta) } : job.data;
-      await this.#finish(data, outcome.status, outcome.status === 'failed' ? safeReason(outcome.reason) : undefined);
+      await this.#finish(data, outcome.status, outcome.status === 'done' ? undefined : safeReason(outcome.reason));
       return outcome.status;
     } catch (err) {
       if (this.#closing && controller.signal.aborted) {
@@ -318,7 +348,10 @@ class BullmqCrawlWorker implements CrawlWorker {
       .hincrby(this.#keys.counts, status, 1)
       .hset(this.#keys.tasks, hash, JSON.stringify(data))
       .zadd(this.#keys.finished(status), Date.now(), hash);
-    if (reason !== undefined) multi.hincrby(this.#keys.reasons, reason, 1);
+    if (reason !== undefined && status === 'failed') multi.hincrby(this.#keys.reasons, reason, 1);
+    if (reason !== undefined && status !== 'done') {
+      recordReason(multi, reasonKeys(this.#settings.prefix, this.#keys.reasons), status, reason, data.url);
+    }
     await multi.exec();
   }
 

@@ -8,8 +8,10 @@ import type {
   CrawlTask,
   CrawlWorker,
   CrawlWorkOptions,
+  FinishedState,
   NewCrawlTask,
   RecrawlOptions,
+  UrlStanding,
 } from '../types.js';
 import { settlesWithin } from '../util.js';
 import type { Frontier, Settlement } from './frontier.js';
@@ -65,6 +67,12 @@ export class SqliteCrawlQueue implements CrawlQueue {
     const queued = this.#frontier.recrawl(states, now - olderThanMs, limit, now);
     if (queued > 0) this.#wakeup.notify();
     return queued;
+  }
+
+  async requeue(urls: readonly string[], states: readonly FinishedState[]): Promise<UrlStanding[]> {
+    const standings = this.#frontier.requeue(urls, states, Date.now());
+    if (standings.some((s) => s.requeued)) this.#wakeup.notify();
+    return standings;
   }
 
   async isIdle(): Promise<boolean> {

@@ -1,6 +1,13 @@
 import type Database from 'better-sqlite3';
 import { hostKey } from '../policy.js';
-import type { CrawlStats, CrawlTask, FinishedState, NewCrawlTask } from '../types.js';
+import {
+  type CrawlStats,
+  type CrawlTask,
+  type FinishedState,
+  type NewCrawlTask,
+  REASON_EXAMPLES,
+  type UrlStanding,
+} from '../types.js';
 
 /** Politeness and lease settings the frontier applies when leasing. */
 export interface FrontierSettings {
@@ -117,6 +124,21 @@ export class Frontier {
       topFailures: db.prepare<[number], { reason: string; count: number }>(
         `SELECT reason, count(*) AS count FROM frontier WHERE state = 'failed' AND reason IS NOT NULL
          GROUP BY reason ORDER BY count DESC, reason LIMIT ?`,
+      ),
+      reasons: db.prepare<[string, number], { reason: string; count: number }>(
+        `SELECT reason, count(*) AS count FROM frontier WHERE state = ? AND reason IS NOT NULL
+         GROUP BY reason ORDER BY count DESC, reason LIMIT ?`,
+      ),
+      // Newest admitted first; the (state, reason) index walks rowids in order, so no sort.
+      examples: db.prepare<[string, string, number], { url: string }>(
+        'SELECT url FROM frontier WHERE state = ? AND reason = ? ORDER BY seq DESC LIMIT ?',
+      ),
+      standing: db.prepare<[string], { state: string; reason: string | null; host: string }>(
+        'SELECT state, reason, host FROM frontier WHERE url = ?',
+      ),
+      requeue: db.prepare(
+        `UPDATE frontier SET state = 'queued', attempt = 0, reason = NULL, not_before = 0, updated_at = @now
+         WHERE url = @url`,
       ),
       busy: db.prepare<[], { one: number }>(
         "SELECT 1 AS one FROM frontier WHERE state IN ('queued', 'in_flight') LIMIT 1",
@@ -246,6 +268,26 @@ export class Frontier {
       .immediate();
   }
 
+  /** Queues the named URLs again when they finished in one of `states`; reports where each stood. */
+  requeue(urls: readonly string[], states: readonly FinishedState[], now: number): UrlStanding[] {
+    return this.#db
+      .transaction(() =>
+        urls.map((url): UrlStanding => {
+          const row = this.#stmts.standing.get(url);
+          if (row === undefined) return { url, state: 'unknown', requeued: false };
+          if (row.state === 'queued' || row.state === 'in_flight') return { url, state: 'pending', requeued: false };
+          const state = row.state as FinishedState;
+          const requeued = states.includes(state);
+          if (requeued) {
+            this.#stmts.requeue.run({ url, now });
+            this.#stmts.hostRequeued.run(1, row.host);
+          }
+          return { url, state, ...(row.reason === null ? {} : { reason: row.reason }), requeued };
+        }),
+      )
+      .immediate();
+  }
+
   /** Extends the leases of everything `owner` has in flight (a heartbeat while handlers run). */
   renew(owner: string, now: number): void {
     this.#stmts.renew.run({ owner, leaseUntil: now + this.#settings.leaseMs });
@@ -261,6 +303,14 @@ export class Frontier {
       skipped: counts.skipped ?? 0,
       failed: counts.failed ?? 0,
       topFailures: this.#stmts.topFailures.all(TOP_FAILURES),
+      reasons: (['skipped', 'failed'] as const).flatMap((state) =>
+        this.#stmts.reasons.all(state, TOP_FAILURES).map(({ reason, count }) => ({
+          state,
+          reason,
+          count,
+          examples: this.#stmts.examples.all(state, reason, REASON_EXAMPLES).map((r) => r.url),
+        })),
+      ),
     };
   }
 

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { NonRetryableError } from '@quarry/core';
+import type { CommonQueueOptions } from '../options.js';
+import type { CrawlHandler, CrawlTask, CrawlWorker, Queues } from '../types.js';
+import { type OpenQueues, task, waitIdle } from './helpers.js';
+
+/** The contract of explicit re-seeds (`requeue`) and of the reasons `stats` reports. */
+export function describeRequeueContract(open: OpenQueues): void {
+  let queues: Queues | undefined;
+  let workers: CrawlWorker[] = [];
+  const start = async (options: CommonQueueOptions = {}): Promise<Queues> => {
+    queues = await open({ retryBaseDelayMs: 20, closeTimeoutMs: 2000, hostDelayMs: 0, ...options });
+    return queues;
+  };
+
+  afterEach(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    workers = [];
+    await queues?.close();
+    queues = undefined;
+  });
+
+  /** Skips /blocked*, fails /broken, finishes the rest; records every task it sees. */
+  const handler =
+    (seen: CrawlTask[]): CrawlHandler =>
+    async (t) => {
+      seen.push(t);
+      if (t.url.includes('/blocked')) return { status: 'skipped', reason: 'blocked_address' };
+      if (t.url.endsWith('/broken')) throw new NonRetryableError('gone', 'http_404');
+      return { status: 'done' };
+    };
+
+  it('reports skip and failure reasons with example URLs', async () => {
+    const { crawl } = await start();
+    const urls = ['http://a.test/blocked1', 'http://a.test/blocked2', 'http://a.test/broken', 'http://a.test/ok'];
+    await crawl.add(urls.map((u) => task(u)));
+    workers.push(crawl.work(handler([]), { concurrency: 2 }));
+    await waitIdle(crawl);
+    const { reasons } = await crawl.stats();
+    const byKey = new Map(reasons.map((r) => [`${r.state}:${r.reason}`, r]));
+    expect(byKey.get('skipped:blocked_address')).toMatchObject({ count: 2 });
+    expect([...(byKey.get('skipped:blocked_address')?.examples ?? [])].sort()).toEqual([
+      'http://a.test/blocked1',
+      'http://a.test/blocked2',
+    ]);
+    expect(byKey.get('failed:http_404')).toEqual({
+      state: 'failed',
+      reason: 'http_404',
+      count: 1,
+      examples: ['http://a.test/broken'],
+    });
+    expect(reasons).toHaveLength(2);
+  });
+
+  it('requeues named URLs that ended in the asked states, and leaves the rest alone', async () => {
+    const { crawl } = await start();
+    const urls = ['http://a.test/blocked', 'http://a.test/broken', 'http://a.test/ok'];
+    await crawl.add(urls.map((u) => task(u, { meta: { etag: '"e"' } })));
+    const seen: CrawlTask[] = [];
+    const worker = crawl.work(handler(seen), { concurrency: 2 });
+    workers.push(worker);
+    await waitIdle(crawl);
+    await worker.close();
+    const before = await crawl.stats();
+    expect(before).toMatchObject({ done: 1, skipped: 1, failed: 1 });
+
+    const standings = await crawl.requeue([...urls, 'http://a.test/never'], ['skipped', 'failed']);
+    expect(standings.map(({ url, state, requeued }) => ({ url, state, requeued }))).toEqual([
+      { url: 'http://a.test/blocked', state: 'skipped', requeued: true },
+      { url: 'http://a.test/broken', state: 'failed', requeued: true },
+      { url: 'http://a.test/ok', state: 'done', requeued: false },
+      { url: 'http://a.test/never', state: 'unknown', requeued: false },
+    ]);
+    expect(await crawl.stats()).toMatchObject({ queued: 2, done: 1, skipped: 0, failed: 0 });
+    // Asked again while queued: pending, not queued twice.
+    expect((await crawl.requeue(['http://a.test/blocked'], ['skipped']))[0]).toMatchObject({
+      state: 'pending',
+      requeued: false,
+    });
+
+    seen.length = 0;
+    workers.push(crawl.work(handler(seen), { concurrency: 2 }));
+    await waitIdle(crawl);
+    expect(seen.map((t) => [t.url, t.attempt, t.meta?.etag]).sort()).toEqual([
+      ['http://a.test/blocked', 1, '"e"'],
+      ['http://a.test/broken', 1, '"e"'],
+    ]);
+    expect(await crawl.stats()).toMatchObject({ queued: 0, done: 1, skipped: 1, failed: 1 });
+  });
+
+  it('does not charge the scope budget again for a requeued URL', async () => {
+    const { crawl } = await start();
+    await crawl.add([task('http://a.test/blocked', { scope: 's', maxPagesInScope: 1 })]);
+    const worker = crawl.work(handler([]), { concurrency: 1 });
+    workers.push(worker);
+    await waitIdle(crawl);
+    expect((await crawl.requeue(['http://a.test/blocked'], ['skipped']))[0]?.requeued).toBe(true);
+    expect(await crawl.add([task('http://a.test/other', { scope: 's', maxPagesInScope: 1 })])).toBe(0);
+    await waitIdle(crawl);
+    expect(await crawl.stats()).toMatchObject({ skipped: 1, queued: 0 });
+  });
+}
+
+/** Registers the requeue contract under its own heading. */
+export function describeRequeue(open: OpenQueues): void {
+  describe('requeue and reasons', () => describeRequeueContract(open));
+}
