@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { pageIdForUrl } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { openBullmqQueues, type Queues } from '@quarry/queue';
 import { describeWithServer, freePort, type RedisServer, type Site, startRedis, startSite } from '@quarry/testkit';
 
@@ -101,7 +101,7 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
     }
     expect(idle).toBe(3);
 
-    const index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+    const index = await LanceSearchIndex.open({ path: join(dir, 'index'), autoMaintain: false });
     try {
       expect(await index.count()).toBe(PAGES);
       for (let i = 0; i < PAGES; i++) expect(await index.has(pageIdForUrl(`${site.origin}/p/${i}.html`))).toBe(true);

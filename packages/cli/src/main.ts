@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runCrawl, runStart, runStatus, runWorker } from './commands/crawl.js';
 import { runImport } from './commands/import.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
+import { runReindex } from './commands/reindex.js';
 import { announce, startApi, untilSignal } from './commands/serve.js';
 import { createLogger, openQueues, openServices } from './runtime.js';
 import { checkDataDir, fsProblem, UsageError } from './usage.js';
@@ -143,6 +144,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (file: string, flags: CommonFlags) => {
       exitCode = await runImport(file, config(flags));
+    });
+
+  program
+    .command('reindex')
+    .description('Rebuild the embedded search index from the stored pages (after an upgrade; stop the service first)')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .action(async (flags: CommonFlags) => {
+      exitCode = await runReindex(config(flags));
     });
 
   program

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { type Route, type Site, startSite } from '@quarry/testkit';
 
@@ -35,7 +35,7 @@ describe('quarry crawl --recrawl', () => {
       child.on('exit', (code) => resolve({ code, stdout, stderr }));
     });
   const urlsFor = async (word: string) => {
-    const index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+    const index = await LanceSearchIndex.open({ path: join(dir, 'index'), autoMaintain: false });
     try {
       return (await index.search({ query: parseQuery(word), limit: 10, offset: 0 })).hits.map((h) => h.url);
     } finally {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { type Route, type Site, startSite } from '@quarry/testkit';
 
 const ROOT = join(new URL('.', import.meta.url).pathname, '../../..');
@@ -60,7 +60,7 @@ describe('quarry crawl --wait, killed with SIGKILL and started again', () => {
     const second = crawl();
     expect(await new Promise((r) => second.once('exit', r))).toBe(0);
 
-    const index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+    const index = await LanceSearchIndex.open({ path: join(dir, 'index'), autoMaintain: false });
     try {
       expect(await index.count()).toBe(PAGES);
     } finally {

@@ -1,15 +1,18 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileBlobStore } from '@quarry/blobstore';
-import type { BlobStore, KeyStore, QuarryConfig, SearchIndex } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { type BlobStore, ConfigError, type KeyStore, type QuarryConfig, type SearchIndex } from '@quarry/core';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { SqliteKeyStore } from '@quarry/keys';
 import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
 import { type Logger, pino } from 'pino';
 
 /** Where each embedded store lives inside the data dir. */
 export const DATA_LAYOUT = {
-  index: 'index.db',
+  /** The LanceDB search index (a folder). */
+  index: 'index',
+  /** Where releases before the LanceDB index kept their SQLite FTS5 index; `quarry reindex` replaces it. */
+  legacyIndex: 'index.db',
   queue: 'queue.db',
   keys: 'keys.db',
   blobs: 'blobs',
@@ -24,8 +27,19 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** Opens the search index for a configuration: Meilisearch when MEILI_URL is set, else SQLite in the data dir. */
-export async function openIndex(config: QuarryConfig): Promise<SearchIndex> {
+/** How a command uses the index. */
+export interface OpenIndexOptions {
+  /**
+   * A bulk writer (`quarry import`, `quarry reindex`): no background folds while it writes; it calls
+   * `flush()` once at the end.
+   */
+  readonly bulk?: boolean;
+  /** Open this folder instead of the data dir's index (a rebuild writes a new one beside it). */
+  readonly path?: string;
+}
+
+/** Opens the search index for a configuration: Meilisearch when MEILI_URL is set, else LanceDB in the data dir. */
+export async function openIndex(config: QuarryConfig, options: OpenIndexOptions = {}): Promise<SearchIndex> {
   if (config.meiliUrl) {
     const { MeiliSearchIndex } = await import('@quarry/index-meili');
     return MeiliSearchIndex.open({
@@ -34,8 +48,23 @@ export async function openIndex(config: QuarryConfig): Promise<SearchIndex> {
       indexName: config.meiliIndex,
     });
   }
+  const path = options.path ?? join(config.dataDir, DATA_LAYOUT.index);
+  if (options.path === undefined) refuseLegacyIndex(config.dataDir);
   mkdirSync(config.dataDir, { recursive: true });
-  return SqliteSearchIndex.open({ path: join(config.dataDir, DATA_LAYOUT.index) });
+  return LanceSearchIndex.open({ path, autoMaintain: options.bulk !== true });
+}
+
+/**
+ * A data dir written by a release before the LanceDB index holds `index.db` and no `index/`: its
+ * pages are all in the blob store, and `quarry reindex` rebuilds the index from them.
+ */
+function refuseLegacyIndex(dataDir: string): void {
+  if (existsSync(join(dataDir, DATA_LAYOUT.legacyIndex)) && !existsSync(join(dataDir, DATA_LAYOUT.index))) {
+    throw new ConfigError([
+      `QUARRY_DATA_DIR (or --data) "${dataDir}" holds the search index of an earlier release ` +
+        `(${DATA_LAYOUT.legacyIndex}); rebuild it once from the stored pages with: quarry reindex --data ${dataDir}`,
+    ]);
+  }
 }
 
 /** Opens the API key store: Redis when REDIS_URL is set, else SQLite in the data dir. */
@@ -70,8 +99,8 @@ export async function openQueues(config: QuarryConfig): Promise<Queues> {
 }
 
 /** Opens index, blob store and key store. */
-export async function openServices(config: QuarryConfig): Promise<Services> {
-  const index = await openIndex(config);
+export async function openServices(config: QuarryConfig, options: OpenIndexOptions = {}): Promise<Services> {
+  const index = await openIndex(config, options);
   const blobs = new FileBlobStore({ dir: join(config.dataDir, DATA_LAYOUT.blobs) });
   const keys = await openKeyStore(config);
   return {

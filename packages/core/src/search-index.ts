@@ -53,7 +53,7 @@ export interface IndexSearchResult {
 }
 
 /**
- * A search index backend (SQLite FTS5 embedded, Meilisearch distributed). Every backend passes the
+ * A search index backend (LanceDB embedded, Meilisearch distributed). Every backend passes the
  * shared contract suite in `@quarry/index-contract`.
  */
 export interface SearchIndex {
@@ -66,6 +66,12 @@ export interface SearchIndex {
   has(id: string): Promise<boolean>;
   /** Number of indexed documents. */
   count(): Promise<number>;
+  /**
+   * Makes everything written so far fully indexed now, instead of in the background (a backend
+   * that indexes on write has nothing to do). Bulk writers (`quarry import`, `quarry reindex`)
+   * call it once at the end.
+   */
+  flush?(): Promise<void>;
   /** Throws a `BackendUnavailableError` when the backend cannot serve. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -13,7 +13,7 @@ const opener = (fold: boolean) => async () => {
     const upsert = index.upsert.bind(index);
     index.upsert = async (docs: readonly PageDocument[]) => {
       await upsert(docs);
-      await index.optimize();
+      await index.flush();
     };
   }
   return {

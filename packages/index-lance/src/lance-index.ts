@@ -180,7 +180,7 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   /** Folds written pages into the full-text indexes now (otherwise done in the background). */
-  async optimize(): Promise<void> {
+  async flush(): Promise<void> {
     await this.#maintainer.run();
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
 import { pageIdForUrl } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { parseImportLine } from './import-line.js';
 import { importJsonl } from './importer.js';
@@ -55,11 +55,11 @@ describe('parseImportLine', () => {
 
 describe('importJsonl', () => {
   let dir: string;
-  let index: SqliteSearchIndex;
+  let index: LanceSearchIndex;
   let blobs: FileBlobStore;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quarry-import-'));
-    index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+    index = await LanceSearchIndex.open({ path: join(dir, 'index'), autoMaintain: false });
     blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
   });
   afterEach(async () => {
