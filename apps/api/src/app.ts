@@ -7,6 +7,7 @@ import { DOCS_CSP, renderDocsPage } from './docs-page.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './error-handler.js';
 import { healthRoute } from './health.js';
 import { requestLogger } from './logging.js';
+import { mcpRoute } from './mcp-route.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { rejectMalformedQueryString } from './params.js';
 import { createLimiters } from './rate-limit.js';
@@ -22,7 +23,8 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
 
 /**
  * Builds the HTTP API: `/api/v1/search`, `/api/v1/content/:id`, `/api/v1/openapi.json` (public,
- * rate-limited), `/healthz` (not limited), `/docs`, and `/admin` behind the admin token. Every
+ * rate-limited), `/mcp` (the same tools for agents, same limits), `/healthz` (not limited), `/docs`,
+ * and `/admin` behind the admin token. Every
  * error is an RFC 9457 problem; nothing listens until {@link startServer} is called.
  */
 export function createApp(deps: ApiDeps): Express {
@@ -67,6 +69,7 @@ export function createApp(deps: ApiDeps): Express {
     })
     .all(notAllowed);
   app.use('/api/v1', api);
+  app.use('/mcp', mcpRoute(deps, limiters, deps.siteCrawler ? { siteCrawler: deps.siteCrawler } : {}));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -1,4 +1,5 @@
 import type { BlobStore, FallbackSearcher, KeyStore, QuarryConfig, SearchIndex, UrlSubmitter } from '@quarry/core';
+import type { SiteCrawler } from '@quarry/mcp';
 import type { Router } from 'express';
 import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
@@ -28,4 +29,6 @@ export interface ApiDeps {
   readonly urlSubmitter?: UrlSubmitter;
   /** Mounted under `/admin`, behind `Authorization: Bearer <config.adminToken>`. */
   readonly adminRouter?: Router;
+  /** The MCP `crawl_site` tool, offered on `/mcp` to requests presenting the admin token. */
+  readonly siteCrawler?: SiteCrawler;
 }

@@ -1,5 +1,6 @@
 export * from './app.js';
 export * from './deps.js';
+export * from './mcp-backend.js';
 export * from './openapi.js';
 export * from './problem.js';
 export * from './server.js';

@@ -1,1 +1,6 @@
-export {};
+export type { CrawlSiteRequest, CrawlSiteResult, QuarryBackend, SearchToolArgs, SiteCrawler } from './backend.js';
+export { CRAWL_TOOL_BOUNDS } from './crawl-tool.js';
+export { serveHttpRequest } from './http.js';
+export { SEARCH_TOOL_BOUNDS } from './search-tool.js';
+export { createQuarryMcpServer, type QuarryMcpOptions, serveStdio } from './server.js';
+export type { ErrorReporter } from './tool-result.js';

@@ -1,0 +1,63 @@
+import { isPageId, type SearchResponse, type SearchResult } from '@quarry/core';
+import type { QuarryBackend, SearchToolArgs, SiteCrawler } from '@quarry/mcp';
+import type { ApiDeps } from './deps.js';
+import { mergeExternal, toLocalResult } from './fallback-merge.js';
+import { parseSearchParams, type SearchParams } from './params.js';
+
+/** What the MCP tools need of the API's services. */
+export type McpBackendDeps = Pick<ApiDeps, 'config' | 'index' | 'blobs' | 'fallback'>;
+
+/**
+ * The MCP tools' view of Quarry: searches validated exactly as `GET /api/v1/search` (the same
+ * parser, so the same 400 messages become tool errors), local results topped up from the fallback
+ * like the REST API does, and pages from the blob store. `crawlSite` is offered only when given.
+ */
+export function createMcpBackend(deps: McpBackendDeps, crawlSite?: SiteCrawler): QuarryBackend {
+  return {
+    search: (args) => search(deps, args),
+    page: async (id) => (isPageId(id) ? deps.blobs.get(id) : null),
+    ...(crawlSite ? { crawlSite } : {}),
+  };
+}
+
+async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<SearchResponse> {
+  const startedMs = performance.now();
+  const now = new Date();
+  const raw: Record<string, string> = { q: args.q, limit: String(args.limit), offset: String(args.offset) };
+  for (const name of ['lang', 'lang_priority', 'site', 'time_range'] as const) {
+    const value = args[name];
+    if (value !== undefined) raw[name] = value;
+  }
+  const params = parseSearchParams(raw, now);
+  const indexQuery = { ...params.indexQuery, match: args.match };
+  const local = await deps.index.search(indexQuery);
+  let results: SearchResult[] = local.hits.map(toLocalResult);
+  let externalAdded = 0;
+  const missing = indexQuery.limit - results.length;
+  if (deps.fallback && missing > 0) {
+    const external = await askFallback(deps, params, missing);
+    const merged = mergeExternal(results, external, missing, now);
+    externalAdded = merged.length - results.length;
+    results = merged;
+  }
+  return { total: local.total + externalAdded, took_ms: Math.round(performance.now() - startedMs), results };
+}
+
+async function askFallback(deps: McpBackendDeps, params: SearchParams, count: number): Promise<SearchResult[]> {
+  const { indexQuery } = params;
+  const request = {
+    q: params.q,
+    query: params.query,
+    count,
+    ...(indexQuery.lang ? { lang: indexQuery.lang } : {}),
+    ...(indexQuery.site ? { site: indexQuery.site } : {}),
+    ...(params.timeRange ? { timeRange: params.timeRange } : {}),
+  };
+  try {
+    // The provider honours the signal and never rejects; the catch is for a broken one.
+    const results = await deps.fallback?.search(request, AbortSignal.timeout(deps.config.fallback.timeoutMs));
+    return Array.isArray(results) ? results : [];
+  } catch {
+    return [];
+  }
+}

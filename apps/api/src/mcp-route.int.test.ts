@@ -1,0 +1,191 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SqliteKeyStore } from '@quarry/keys';
+import type { CrawlSiteRequest } from '@quarry/mcp';
+import { createApp } from './app.js';
+import type { ApiDeps } from './deps.js';
+import { type RunningServer, startServer } from './server.js';
+import { CORPUS, createFixture, type Fixture, page } from './test-support/fixture.js';
+
+const ADMIN_TOKEN = 'admin-token-for-the-mcp-tests';
+const GUIDE = page('https://garden.example.com/tomatoes', {
+  title: 'Growing tomatoes at home',
+  body_text:
+    'Growing tomatoes\n\nTomatoes like sun. They need water every day in summer.\n\nPests\n\nAphids eat the leaves. Spray them with soapy water in the evening.',
+  body_markdown:
+    '# Growing tomatoes\n\nTomatoes like sun. They need water every day in summer.\n\n## Pests\n\nAphids eat the leaves. Spray them with soapy water in the evening.',
+});
+
+type Structured = Record<string, unknown> & { results?: { id: string; url: string }[] };
+
+let fx: Fixture;
+const servers: RunningServer[] = [];
+const crawlRequests: CrawlSiteRequest[] = [];
+
+async function serve(env: Record<string, string>, extra: Partial<ApiDeps> = {}): Promise<string> {
+  const server = await startServer(createApp(fx.deps(env, extra)), {
+    port: 0,
+    host: '127.0.0.1',
+  });
+  servers.push(server);
+  return server.url;
+}
+
+async function connect(base: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+/** One JSON-RPC request, as a client without the SDK would send it. */
+function rpc(base: string, method: string, params: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+  });
+}
+
+beforeAll(async () => {
+  fx = await createFixture([...CORPUS, GUIDE]);
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  await fx.cleanup();
+});
+
+describe('/mcp over Streamable HTTP with the official SDK client', () => {
+  let base: string;
+  let client: Client;
+
+  beforeAll(async () => {
+    base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000' });
+    client = await connect(base);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('lists search and get_content, each with an input schema, and no crawl_site without the admin token', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_content', 'search']);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.description?.length).toBeGreaterThan(50);
+    }
+  });
+
+  it('finds a page with a plain-language question (match any by default)', async () => {
+    const res = await client.callTool({ name: 'search', arguments: { q: 'Which pests eat the leaves of tomatoes?' } });
+    expect(res.isError).toBeFalsy();
+    const results = (res.structuredContent as Structured).results ?? [];
+    expect(results[0]?.url).toBe(GUIDE.url);
+    expect(JSON.stringify(res.content)).toContain(GUIDE.url);
+  });
+
+  it('reads the page as text, as markdown, and as passages for a question', async () => {
+    const text = await client.callTool({ name: 'get_content', arguments: { id: GUIDE.id } });
+    expect((text.structuredContent as Structured).body_text).toBe(GUIDE.body_text);
+    const md = await client.callTool({ name: 'get_content', arguments: { id: GUIDE.id, format: 'markdown' } });
+    expect((md.structuredContent as Structured).body_markdown).toBe(GUIDE.body_markdown);
+    const asked = await client.callTool({
+      name: 'get_content',
+      arguments: { id: GUIDE.id, query: 'aphids soapy water', max_tokens: 30 },
+    });
+    const passages = (asked.structuredContent as { passages: { text: string; start: number; end: number }[] }).passages;
+    expect(passages.length).toBeGreaterThan(0);
+    expect(passages.some((p) => p.text.includes('Aphids'))).toBe(true);
+    for (const p of passages) expect(GUIDE.body_text.slice(p.start, p.end)).toBe(p.text);
+  });
+
+  it('answers an unknown id, a bad argument and a query-less budget with isError, and the session goes on', async () => {
+    const unknown = await client.callTool({ name: 'get_content', arguments: { id: 'AAAAAAAAAAAAAAAAAAAAAA' } });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain('No indexed page');
+    const bad = await client.callTool({ name: 'search', arguments: { q: 'tomatoes', limit: 1000 } });
+    expect(bad.isError).toBe(true);
+    const onlyExclusions = await client.callTool({ name: 'search', arguments: { q: '-tomatoes' } });
+    expect(onlyExclusions.isError).toBe(true);
+    const noQuery = await client.callTool({ name: 'get_content', arguments: { id: GUIDE.id, max_tokens: 100 } });
+    expect(noQuery.isError).toBe(true);
+    const again = await client.callTool({ name: 'search', arguments: { q: 'tomatoes' } });
+    expect(again.isError).toBeFalsy();
+  });
+
+  it('refuses a foreign Origin and accepts a loopback one', async () => {
+    const foreign = await rpc(base, 'tools/list', {}, { origin: 'http://attacker.example' });
+    expect(foreign.status).toBe(403);
+    const nullOrigin = await rpc(base, 'tools/list', {}, { origin: 'null' });
+    expect(nullOrigin.status).toBe(403);
+    const local = await rpc(base, 'tools/list', {}, { origin: 'http://localhost:3000' });
+    expect(local.status).toBe(200);
+  });
+
+  it('answers GET with 405 (stateless: no event stream)', async () => {
+    const res = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('/mcp limits and keys, as /api/v1/search', () => {
+  it('shares the public per-IP counter with the REST API; a limited tool call is a tool error', async () => {
+    const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '3' });
+    expect((await fetch(`${base}/api/v1/search?q=quarry`)).status).toBe(200);
+    const list = await rpc(base, 'tools/list', {});
+    expect(list.status).toBe(200);
+    expect(list.headers.get('ratelimit')).toContain('r=1');
+    expect((await rpc(base, 'tools/list', {})).status).toBe(200);
+    expect((await fetch(`${base}/api/v1/search?q=quarry`)).status).toBe(429);
+    const listed = await rpc(base, 'tools/list', {});
+    expect(listed.status).toBe(429);
+    expect(listed.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const call = await rpc(base, 'tools/call', { name: 'search', arguments: { q: 'quarry' } });
+    expect(call.status).toBe(200);
+    expect(Number(call.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await call.json()) as { id: number; result: { isError: boolean; content: { text: string }[] } };
+    expect(body.id).toBe(7);
+    expect(body.result.isError).toBe(true);
+    expect(body.result.content[0]?.text).toMatch(/^Rate limit exceeded; retry in \d+ seconds/);
+  });
+
+  it('honours a dedicated key (own limit, X-RateLimit headers) and refuses an unknown one with 401', async () => {
+    const keys = new SqliteKeyStore({ path: join(fx.dir, 'keys.sqlite') });
+    try {
+      const { key } = await keys.create('agent', 2);
+      const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }, { keys });
+      const auth = { authorization: `Bearer ${key}` };
+      const first = await rpc(base, 'tools/list', {}, auth);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+      expect((await fetch(`${base}/api/v1/search?q=quarry`, { headers: auth })).status).toBe(200);
+      expect((await rpc(base, 'tools/list', {}, auth)).status).toBe(429);
+      const unknown = await rpc(base, 'tools/list', {}, { authorization: 'Bearer not-a-real-key' });
+      expect(unknown.status).toBe(401);
+    } finally {
+      await keys.close();
+    }
+  });
+
+  it('offers crawl_site only to a client presenting the configured admin token', async () => {
+    const siteCrawler = async (request: CrawlSiteRequest) => {
+      crawlRequests.push(request);
+      return { url: request.url, queued: 1, maxDepth: request.maxDepth, maxPages: request.maxPages };
+    };
+    const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000', QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }, { siteCrawler });
+    const anonymous = await connect(base);
+    expect((await anonymous.listTools()).tools.map((t) => t.name)).not.toContain('crawl_site');
+    await anonymous.close();
+    const admin = await connect(base, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect((await admin.listTools()).tools.map((t) => t.name)).toContain('crawl_site');
+    const res = await admin.callTool({ name: 'crawl_site', arguments: { url: 'https://garden.example.com/' } });
+    expect(res.isError).toBeFalsy();
+    expect(crawlRequests).toEqual([{ url: 'https://garden.example.com/', maxDepth: 2, maxPages: 50 }]);
+    const bad = await admin.callTool({ name: 'crawl_site', arguments: { url: 'ftp://garden.example.com/' } });
+    expect(bad.isError).toBe(true);
+    await admin.close();
+  });
+});

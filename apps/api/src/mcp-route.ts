@@ -1,0 +1,93 @@
+import { createQuarryMcpServer, type SiteCrawler, serveHttpRequest } from '@quarry/mcp';
+import express, { type RequestHandler, type Router } from 'express';
+import { authenticate, hasBearerToken } from './auth.js';
+import type { ApiDeps } from './deps.js';
+import { createMcpBackend } from './mcp-backend.js';
+import { originAllowed } from './mcp-origin.js';
+import { sendGenericProblem } from './problem.js';
+import type { Limiters } from './rate-limit.js';
+
+/** JSON-RPC bodies are small; a tool call with a long query is a few kilobytes. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** Options of {@link mcpRoute}. */
+export interface McpRouteOptions {
+  /** Offered as the `crawl_site` tool to requests that present the admin token. */
+  readonly siteCrawler?: SiteCrawler;
+}
+
+/**
+ * `POST /mcp`: the MCP tools over Streamable HTTP, stateless (a server per request, JSON
+ * responses). Behind the same key authentication and rate limiters as `/api/v1` (one counter for
+ * both), after an `Origin` check against DNS rebinding. A rate-limited `tools/call` is answered as a
+ * tool error (`isError: true`, with the same `Retry-After` and rate-limit headers) so an agent's
+ * session survives; other limited requests get the API's 429 problem. `GET` is 405: a stateless
+ * server has no stream to offer.
+ */
+export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOptions = {}): Router {
+  const router = express.Router();
+  const keyAuth = authenticate(deps.keys);
+  const checkOrigin: RequestHandler = (req, res, next) => {
+    if (originAllowed(req.headers.origin, deps.config.host)) return next();
+    sendGenericProblem(res, 403, 'This Origin may not use /mcp (DNS rebinding protection).');
+  };
+  const authAndLimit: RequestHandler = (req, res, next) => {
+    const adminToken = deps.config.adminToken;
+    if (adminToken && hasBearerToken(req, adminToken)) {
+      res.locals.quarryMcpAdmin = true;
+      return limitAsToolError(limiters.publicTier)(req, res, next);
+    }
+    keyAuth(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      limitAsToolError(limiters.api)(req, res, next);
+    });
+  };
+  const handle: RequestHandler = async (req, res) => {
+    const admin = res.locals.quarryMcpAdmin === true;
+    const backend = createMcpBackend(deps, admin ? options.siteCrawler : undefined);
+    const server = createQuarryMcpServer(backend, {
+      onError: (err, tool) => req.log.error({ err, tool }, 'MCP tool failed'),
+    });
+    await serveHttpRequest(server, req, res, req.body);
+  };
+  const notAllowed: RequestHandler = (_req, res) => {
+    res.setHeader('Allow', 'POST');
+    sendGenericProblem(res, 405, 'Use POST: this MCP endpoint is stateless and offers no event stream.');
+  };
+  router.post('/', checkOrigin, express.json({ limit: MAX_BODY_BYTES }), authAndLimit, handle);
+  router.all('/', checkOrigin, notAllowed);
+  return router;
+}
+
+/** The id of a JSON-RPC `tools/call` request body, else undefined (a batch or another method). */
+function toolCallId(body: unknown): string | number | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  if (method !== 'tools/call') return undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/**
+ * Runs a limiter; if it refuses a `tools/call`, the 429 problem it sends becomes a JSON-RPC result
+ * with `isError: true` (status 200, the limiter's headers kept), which MCP clients show the model.
+ */
+function limitAsToolError(limiter: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const id = toolCallId(req.body);
+    if (id === undefined) return limiter(req, res, next);
+    const send = res.send.bind(res);
+    res.send = ((body: unknown) => {
+      res.send = send;
+      if (res.statusCode !== 429) return send(body);
+      const retryAfter = Number(res.getHeader('Retry-After'));
+      const when = Number.isFinite(retryAfter) ? `in ${retryAfter} seconds` : 'later';
+      const text = `Rate limit exceeded; retry ${when}. Do not retry immediately.`;
+      res.status(200).type('application/json');
+      return send(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } }));
+    }) as typeof res.send;
+    limiter(req, res, (err?: unknown) => {
+      res.send = send;
+      next(err);
+    });
+  };
+}

@@ -1,0 +1,132 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { PageDocument } from '@quarry/core';
+import { PASSAGE_BOUNDS, type Passage, pageMarkdown, selectPassages } from '@quarry/passages';
+import { z } from 'zod';
+import type { QuarryBackend } from './backend.js';
+import { type ErrorReporter, guarded, toolError, toolResult } from './tool-result.js';
+
+const inputSchema = {
+  id: z.string().min(1).max(256).describe('The id of a search result whose source is "local".'),
+  format: z
+    .enum(['text', 'markdown'])
+    .default('text')
+    .describe('text: plain paragraphs. markdown: headings, lists, links and tables kept. Ignored with query.'),
+  query: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .describe('Your question: return only the passages of the page most relevant to it, not the whole page.'),
+  max_tokens: z
+    .number()
+    .int()
+    .min(PASSAGE_BOUNDS.minTokens)
+    .max(PASSAGE_BOUNDS.maxTokens)
+    .optional()
+    .describe(
+      `Token budget for the passages together (o200k tokens; default ${PASSAGE_BOUNDS.defaultTokens}). Only with query.`,
+    ),
+};
+
+const passageSchema = z.object({
+  text: z.string(),
+  start: z.number().int().describe('Offset of the passage in the full text (cite it with end).'),
+  end: z.number().int(),
+  score: z.number(),
+  heading_path: z.array(z.string()),
+});
+
+const outputSchema = {
+  id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  author: z.string().nullable(),
+  published_at: z.string().nullable(),
+  lang: z.string(),
+  word_count: z.number().int(),
+  crawled_at: z.string(),
+  has_llms_txt: z.boolean(),
+  body_text: z.string().optional().describe('The full text (format text, no query).'),
+  body_markdown: z.string().optional().describe('The full page as markdown (format markdown, no query).'),
+  passages: z.array(passageSchema).optional().describe('With query: the relevant passages, in page order.'),
+};
+
+/** Registers `get_content`: a page's text or markdown, or only its passages relevant to a query. */
+export function registerContentTool(server: McpServer, backend: QuarryBackend, onError: ErrorReporter): void {
+  server.registerTool(
+    'get_content',
+    {
+      title: 'Read an indexed page',
+      description:
+        'Read a page found with search, by its id. Without query, returns the whole page (format text or ' +
+        'markdown). With query (your question) and max_tokens, returns only the passages that answer it, ' +
+        'within that token budget, in page order, each with its character offsets in the full text so an ' +
+        'answer can cite them. Prefer query + max_tokens for long pages.',
+      inputSchema,
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded('get_content', onError, async () => {
+        if (args.max_tokens !== undefined && args.query === undefined) {
+          return toolError('max_tokens needs a query: give the question the passages should answer.');
+        }
+        const doc = await backend.page(args.id);
+        if (!doc) {
+          return toolError(
+            `No indexed page has the id "${args.id}". Use the id of a search result whose source is "local".`,
+          );
+        }
+        const meta = metadata(doc);
+        if (args.query !== undefined) {
+          const maxTokens = args.max_tokens ?? PASSAGE_BOUNDS.defaultTokens;
+          const passages = selectPassages({
+            bodyText: doc.body_text,
+            ...(doc.body_markdown ? { bodyMarkdown: doc.body_markdown } : {}),
+            query: args.query,
+            maxTokens,
+          }).map(({ text, start, end, score, heading_path }: Passage) => ({ text, start, end, score, heading_path }));
+          return toolResult(renderPassages(doc, passages, maxTokens), { ...meta, passages });
+        }
+        if (args.format === 'markdown') {
+          const markdown = pageMarkdown(doc);
+          return toolResult(`${header(doc)}\n\n${markdown}`, { ...meta, body_markdown: markdown });
+        }
+        return toolResult(`${header(doc)}\n\n${doc.body_text}`, { ...meta, body_text: doc.body_text });
+      }),
+  );
+}
+
+function metadata(doc: PageDocument) {
+  return {
+    id: doc.id,
+    url: doc.url,
+    title: doc.title,
+    author: doc.author,
+    published_at: doc.published_at,
+    lang: doc.lang,
+    word_count: doc.word_count,
+    crawled_at: doc.crawled_at,
+    has_llms_txt: doc.has_llms_txt,
+  };
+}
+
+function header(doc: PageDocument): string {
+  const byline = [doc.author, doc.published_at].filter(Boolean).join(', ');
+  return [`# ${doc.title || doc.url}`, `Source: ${doc.url}`, ...(byline ? [`By: ${byline}`] : [])].join('\n');
+}
+
+function renderPassages(
+  doc: PageDocument,
+  passages: readonly { text: string; start: number; end: number; heading_path: readonly string[] }[],
+  maxTokens: number,
+): string {
+  if (passages.length === 0) {
+    return `${header(doc)}\n\nNo passage of this page fits within ${maxTokens} tokens; raise max_tokens.`;
+  }
+  const blocks = passages.map((p) => {
+    const where = p.heading_path.length > 0 ? ` (${p.heading_path.join(' > ')})` : '';
+    return `[chars ${p.start}-${p.end}]${where}\n${p.text}`;
+  });
+  return `${header(doc)}\n\n${blocks.join('\n\n')}`;
+}

@@ -1,0 +1,110 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type SearchResponse, TIME_RANGES_MS } from '@quarry/core';
+import { z } from 'zod';
+import type { QuarryBackend } from './backend.js';
+import { type ErrorReporter, guarded, toolResult } from './tool-result.js';
+
+/** Bounds of the search tool's arguments: those of `GET /api/v1/search` (spec 4.1). */
+export const SEARCH_TOOL_BOUNDS = {
+  qMaxChars: 2048,
+  limit: { min: 1, max: 100, default: 10 },
+  offset: { min: 0, max: 990, default: 0 },
+} as const;
+
+const TIME_RANGES = Object.keys(TIME_RANGES_MS) as [string, ...string[]];
+const LANGUAGE = z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, 'a language code such as en or zh-CN');
+
+const inputSchema = {
+  q: z
+    .string()
+    .min(1)
+    .max(SEARCH_TOOL_BOUNDS.qMaxChars)
+    .describe(
+      'What to look for: a plain-language question or keywords. Operators: site:example.com, ' +
+        'intitle:word, "exact phrase", -excluded, A OR B, filetype:pdf (also doc, ppt, xls).',
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(SEARCH_TOOL_BOUNDS.limit.min)
+    .max(SEARCH_TOOL_BOUNDS.limit.max)
+    .default(SEARCH_TOOL_BOUNDS.limit.default)
+    .describe('Number of results (1 to 100).'),
+  offset: z
+    .number()
+    .int()
+    .min(SEARCH_TOOL_BOUNDS.offset.min)
+    .max(SEARCH_TOOL_BOUNDS.offset.max)
+    .default(SEARCH_TOOL_BOUNDS.offset.default)
+    .describe('Results to skip, for the next page (0 to 990).'),
+  lang: LANGUAGE.optional().describe('Only pages in this language, e.g. en or zh.'),
+  lang_priority: LANGUAGE.optional().describe('Rank pages in this language a little higher; others still appear.'),
+  site: z.string().max(253).optional().describe('Only this site and its subdomains, e.g. example.com.'),
+  time_range: z.enum(TIME_RANGES).optional().describe('Only pages crawled within this period before now.'),
+  match: z
+    .enum(['all', 'any'])
+    .default('any')
+    .describe(
+      'any (the default here, because questions contain words a page need not repeat): pages matching more ' +
+        'and rarer words rank first. all: every word must occur (the REST API default), for precise keywords.',
+    ),
+};
+
+const resultSchema = z.object({
+  id: z.string().describe('Pass it to get_content (empty for external results, which have no stored text).'),
+  url: z.string(),
+  title: z.string(),
+  snippet: z.string(),
+  domain: z.string(),
+  site_name: z.string().optional(),
+  lang: z.string(),
+  score: z.number(),
+  source: z.enum(['local', 'external']),
+  has_llms_txt: z.boolean(),
+  published_at: z.string().nullable(),
+  crawled_at: z.string(),
+});
+
+const outputSchema = {
+  total: z.number().int().describe('Matches in the index (plus external results added).'),
+  took_ms: z.number().int(),
+  results: z.array(resultSchema),
+};
+
+/** Registers `search`: the REST search, with `match` defaulting to `any` for questions. */
+export function registerSearchTool(server: McpServer, backend: QuarryBackend, onError: ErrorReporter): void {
+  server.registerTool(
+    'search',
+    {
+      title: 'Search the Quarry index',
+      description:
+        'Search the web pages indexed by this self-hosted Quarry instance. Ask in plain language or with ' +
+        'keywords; words are optional by default (match=any), so a question finds pages that answer it. ' +
+        'Returns ranked results with id, url, title and a snippet. To read a page, call get_content with ' +
+        'its id (only results with source "local" have one), ideally with your question as query and a ' +
+        'max_tokens budget to get just the relevant passages.',
+      inputSchema,
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded('search', onError, async () => {
+        const response = await backend.search(args);
+        return toolResult(renderResults(args.q, response), { ...response });
+      }),
+  );
+}
+
+/** The results as numbered plain text, one block per result. */
+export function renderResults(q: string, response: SearchResponse): string {
+  if (response.results.length === 0) {
+    return `No results for "${q}". Try other words, fewer filters, or match "any".`;
+  }
+  const lines = [`${response.total} matches for "${q}"; showing ${response.results.length}:`, ''];
+  response.results.forEach((r, i) => {
+    const when = r.published_at ? `published ${r.published_at}` : `crawled ${r.crawled_at}`;
+    const id = r.id ? `id ${r.id}` : 'external result (no stored text)';
+    lines.push(`${i + 1}. ${r.title || r.url}`, `   ${r.url}`, `   ${id} · ${r.lang} · ${when}`, `   ${r.snippet}`, '');
+  });
+  return lines.join('\n').trimEnd();
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { BackendUnavailableError, type PageDocument, ValidationError } from '@quarry/core';
+import type { QuarryBackend, SearchToolArgs } from './backend.js';
+import { createQuarryMcpServer } from './server.js';
+
+const PAGE: PageDocument = {
+  id: 'AAAAAAAAAAAAAAAAAAAAAB',
+  url: 'https://example.com/a',
+  title: 'A page',
+  body_text: 'Intro.\n\nThe answer is forty-two.',
+  lang: 'en',
+  author: null,
+  published_at: null,
+  crawled_at: '2026-01-01T00:00:00Z',
+  site_name: null,
+  has_llms_txt: false,
+  filetype: 'html',
+  domain: 'example.com',
+  word_count: 5,
+};
+
+/** A backend over one page that records the searches it was asked and fails on demand. */
+function backend(searches: SearchToolArgs[]): QuarryBackend {
+  return {
+    async search(args) {
+      searches.push(args);
+      if (args.q === 'down') throw new BackendUnavailableError('index closed');
+      if (args.q === 'bug') throw new Error('secret internals at /srv/quarry');
+      if (args.q === 'bad') throw new ValidationError('a query with only exclusions matches nothing', 'q');
+      return { total: 0, took_ms: 1, results: [] };
+    },
+    page: async (id) => (id === PAGE.id ? PAGE : null),
+  };
+}
+
+async function connect(searches: SearchToolArgs[], errors: unknown[] = []): Promise<Client> {
+  const server = createQuarryMcpServer(backend(searches), { onError: (err) => errors.push(err) });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+describe('createQuarryMcpServer', () => {
+  it('searches with match any unless told otherwise, and with the REST defaults', async () => {
+    const searches: SearchToolArgs[] = [];
+    const client = await connect(searches);
+    await client.callTool({ name: 'search', arguments: { q: 'what is the answer?' } });
+    await client.callTool({ name: 'search', arguments: { q: 'answer', match: 'all', limit: 3 } });
+    expect(searches).toEqual([
+      { q: 'what is the answer?', limit: 10, offset: 0, match: 'any' },
+      { q: 'answer', limit: 3, offset: 0, match: 'all' },
+    ]);
+    const res = await client.callTool({ name: 'search', arguments: { q: 'nothing' } });
+    expect(JSON.stringify(res.content)).toContain('No results');
+  });
+
+  it('turns failures into tool errors that name the problem but never internals', async () => {
+    const errors: unknown[] = [];
+    const client = await connect([], errors);
+    const bad = await client.callTool({ name: 'search', arguments: { q: 'bad' } });
+    expect(bad).toMatchObject({ isError: true, content: [{ text: 'a query with only exclusions matches nothing' }] });
+    const down = await client.callTool({ name: 'search', arguments: { q: 'down' } });
+    expect(down.isError).toBe(true);
+    expect(JSON.stringify(down.content)).toContain('temporarily unavailable');
+    const bug = await client.callTool({ name: 'search', arguments: { q: 'bug' } });
+    expect(bug.isError).toBe(true);
+    expect(JSON.stringify(bug.content)).not.toContain('/srv/quarry');
+    expect(errors).toHaveLength(2);
+  });
+
+  it('reads a page whole or as passages, and says which id is unknown', async () => {
+    const client = await connect([]);
+    const whole = await client.callTool({ name: 'get_content', arguments: { id: PAGE.id } });
+    expect(JSON.stringify(whole.content)).toContain('The answer is forty-two.');
+    const passages = await client.callTool({
+      name: 'get_content',
+      arguments: { id: PAGE.id, query: 'answer', max_tokens: 16 },
+    });
+    // Short paragraphs share one chunk.
+    expect(passages.structuredContent).toMatchObject({
+      passages: [{ text: PAGE.body_text, start: 0, end: PAGE.body_text.length }],
+    });
+    const unknown = await client.callTool({ name: 'get_content', arguments: { id: 'nope' } });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content).toEqual([expect.objectContaining({ text: expect.stringContaining('"nope"') })]);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('crawl_site');
+  });
+});
