@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApp } from '@quarry/api';
 import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, type QuarryConfig } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { itWithServer, minimalPdf, type Site, startSite } from '@quarry/testkit';
 import iconv from 'iconv-lite';
@@ -139,7 +139,7 @@ describe('crawling a local site end to end', () => {
   let dir: string;
   let config: QuarryConfig;
   let queues: Queues;
-  let index: SqliteSearchIndex;
+  let index: LanceSearchIndex;
   let blobs: FileBlobStore;
 
   beforeAll(async () => {
@@ -156,7 +156,7 @@ describe('crawling a local site end to end', () => {
     });
     const logger = pino({ level: 'silent' });
     queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
-    index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
     blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
     const crawler = new Crawler({
       config,

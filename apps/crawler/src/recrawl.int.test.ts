@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, pageIdForUrl } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
@@ -79,7 +79,7 @@ describe('recrawl with conditional requests', () => {
   const state = { version: 1, conditional: new Map<string, string>() };
   let site: Site;
   let queues: Queues;
-  let index: SqliteSearchIndex;
+  let index: LanceSearchIndex;
   let blobs: FileBlobStore;
   let stop: () => Promise<void> = async () => {};
 
@@ -106,7 +106,7 @@ describe('recrawl with conditional requests', () => {
     });
     const logger = pino({ level: 'silent' });
     queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
-    index = SqliteSearchIndex.open({ path: ':memory:' });
+    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
     blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
     const crawler = new Crawler({ config, queues, logger, extractThreads: 0 });
     const indexer = startIndexer({ queue: queues.index, index, blobs, logger });

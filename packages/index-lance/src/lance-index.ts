@@ -154,6 +154,8 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   async search(query: IndexQuery): Promise<IndexSearchResult> {
+    // Searching a closed index is a programming error, not an outage of the backend.
+    if (this.#closed) throw new Error('the search index is closed');
     const plan = planQuery(query, this.#options);
     if (matchesNothing(query, plan)) return { total: 0, totalIsEstimate: false, hits: [] };
     try {

@@ -10,7 +10,7 @@ import {
   type SearchIndex,
   toIsoUtc,
 } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { pino } from 'pino';
 import type { ApiDeps } from '../deps.js';
 
@@ -81,7 +81,7 @@ export interface Fixture {
 /** Builds a {@link Fixture} holding {@link CORPUS} in the real SQLite index and blob store. */
 export async function createFixture(docs: readonly PageDocument[] = CORPUS): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), 'quarry-api-'));
-  const index: SearchIndex = await SqliteSearchIndex.open({ path: join(dir, 'index.sqlite') });
+  const index: SearchIndex = await LanceSearchIndex.open({ path: join(dir, 'index') });
   const blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
   await blobs.putMany(docs);
   await index.upsert(docs);

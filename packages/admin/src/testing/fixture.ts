@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PageDocument, pageIdForUrl } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import express from 'express';
 import { type AdminRouterOptions, createAdminRouter } from '../index.js';
@@ -19,7 +19,7 @@ export interface AdminFixture {
   /** `http://127.0.0.1:<port>`, also the Origin our own pages send. */
   readonly origin: string;
   readonly queues: Queues;
-  readonly searchIndex: SqliteSearchIndex;
+  readonly searchIndex: LanceSearchIndex;
   readonly dir: string;
   close(): Promise<void>;
 }
@@ -30,7 +30,7 @@ export async function startAdminFixture(
 ): Promise<AdminFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-admin-'));
   const queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0, pollIntervalMs: 10 });
-  const searchIndex = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+  const searchIndex = await LanceSearchIndex.open({ path: join(dir, 'index') });
   const app = express();
   app.use(
     '/admin',
