@@ -41,6 +41,8 @@ const QUEUE_NAME = 'crawl';
 interface Keys {
   /** SET of 16-byte URL hashes: every URL ever admitted. */
   readonly seen: string;
+  /** HASH URL hash -> admission time, of admitted URLs whose job is not known to exist yet. */
+  readonly pending: string;
   /** HASH scope -> URLs admitted (budgets). */
   readonly scopes: string;
   /** HASH done/skipped/failed -> count. */
@@ -58,6 +60,7 @@ interface Keys {
 function keysFor(prefix: string): Keys {
   return {
     seen: `${prefix}:crawl-state:seen`,
+    pending: `${prefix}:crawl-state:pending`,
     scopes: `${prefix}:crawl-state:scopes`,
     counts: `${prefix}:crawl-state:counts`,
     reasons: `${prefix}:crawl-state:failure-reasons`,
@@ -66,6 +69,23 @@ function keysFor(prefix: string): Keys {
     host: (host) => `${prefix}:crawl-host:${host}`,
     slots: (host) => `${prefix}:crawl-slots:${host}`,
   };
+}
+
+/** Failure reason of a task whose handler kept losing its Redis connection. */
+const REDIS_UNAVAILABLE = 'redis_unavailable';
+const CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * Whether a handler error is Redis going away under a queue call (a restart, a failover), not the
+ * page: ioredis's AbortError for a command cut off mid-pipeline, a closed or refused connection, or a
+ * Redis still loading its data. Such a task is retried like a timeout, not failed as `internal`.
+ */
+export function isRedisConnectionError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if ((err.name === 'AbortError' && 'command' in err) || err.name === 'MaxRetriesPerRequestError') return true;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== undefined && CONNECTION_CODES.has(code)) return true;
+  return /^(Connection is closed|LOADING |READONLY |MASTERDOWN |TRYAGAIN )/.test(err.message);
 }
 
 /** Thrown to make BullMQ retry; carries the host backoff the custom backoff strategy honours. */
@@ -123,14 +143,25 @@ export class BullmqCrawlQueue implements CrawlQueue {
       return urlHash(t.url);
     });
     const args = tasks.flatMap((t, i) => [hashes[i] ?? Buffer.alloc(0), t.scope, t.maxPagesInScope ?? -1]);
-    const admitted = (await ADMIT.run(this.#redis, [this.#keys.seen, this.#keys.scopes], args)) as number[];
+    const admitted = (await ADMIT.run(
+      this.#redis,
+      [this.#keys.seen, this.#keys.scopes, this.#keys.pending],
+      args,
+    )) as number[];
+    const added: Buffer[] = [];
     const jobs = tasks.flatMap((t, i) => {
-      if (admitted[i] !== 1) return [];
+      const hash = hashes[i];
+      if (admitted[i] !== 1 || hash === undefined) return [];
+      added.push(hash);
       const { maxPagesInScope: _budget, ...data } = t;
-      // A crash between ADMIT and addBulk loses these URLs (one round trip); BullMQ cannot join our script.
-      return [{ name: 'page', data, opts: { jobId: `u${(hashes[i] ?? Buffer.alloc(0)).toString('base64url')}` } }];
+      return [{ name: 'page', data, opts: { jobId: `u${hash.toString('base64url')}` } }];
     });
-    if (jobs.length > 0) await this.#queue.addBulk(jobs);
+    if (jobs.length === 0) return 0;
+    // BullMQ cannot join our script: until addBulk is known to have run, the URLs stay pending, and
+    // ADMIT hands a pending URL out again (a retried parent page, a seed added again). The job id is
+    // the URL's, so a job added twice is one job.
+    await this.#queue.addBulk(jobs);
+    await this.#redis.hdel(this.#keys.pending, ...added);
     return jobs.length;
   }
 
@@ -207,7 +238,8 @@ export class BullmqCrawlQueue implements CrawlQueue {
       // A new job id: the finished job of the same URL may still be kept under the old one.
       jobs.push({ name: 'page', data, opts: { jobId: `r${stamp}${urlHash(data.url).toString('base64url')}` } });
     }
-    // A crash between the script and addBulk loses these recrawls (one round trip), as in add().
+    // A crash (or a lost reply) between the script and addBulk loses these recrawls: unlike add(),
+    // nothing keeps them pending.
     if (jobs.length > 0) await this.#queue.addBulk(jobs);
     return jobs.length;
   }
@@ -317,7 +349,9 @@ class BullmqCrawlWorker implements CrawlWorker {
         await this.#release(id, hostKeys, 0, 0);
         return this.#postpone(job, token, 0);
       }
-      const decision = classifyError(err, this.#settings.maxRetryDelayMs);
+      const decision = isRedisConnectionError(err)
+        ? { retryable: true, code: REDIS_UNAVAILABLE, hostBackoffMs: 0 }
+        : classifyError(err, this.#settings.maxRetryDelayMs);
       await this.#release(id, hostKeys, 0, decision.hostBackoffMs);
       if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
         throw new RetryLater(decision.code, decision.hostBackoffMs);
@@ -347,6 +381,7 @@ class BullmqCrawlWorker implements CrawlWorker {
       .multi()
       .hincrby(this.#keys.counts, status, 1)
       .hset(this.#keys.tasks, hash, JSON.stringify(data))
+      .hdel(this.#keys.pending, hash)
       .zadd(this.#keys.finished(status), Date.now(), hash);
     if (reason !== undefined && status === 'failed') multi.hincrby(this.#keys.reasons, reason, 1);
     if (reason !== undefined && status !== 'done') {

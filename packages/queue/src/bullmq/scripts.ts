@@ -28,22 +28,30 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
 /**
- * Dedup and budgets in one atomic step. KEYS: seen set, scope counts hash. ARGV: triples of URL
- * hash (16 bytes), scope, budget (-1 for none). Returns 1 per admitted task, 0 per refused one.
+ * Dedup and budgets in one atomic step. KEYS: seen set, scope counts hash, pending hash. ARGV:
+ * triples of URL hash (16 bytes), scope, budget (-1 for none). Returns 1 per task whose job the
+ * caller must add, 0 per refused one. An admitted URL stays pending (hash -> admission time) until
+ * its job is added: a URL admitted earlier whose job add never completed (a lost reply resent after
+ * a Redis restart, a process killed between the two round trips) is handed out again, once per call.
  */
-export const ADMIT = new LuaScript(`
-local out = {}
+export const ADMIT = new LuaScript(`${NOW}
+local out, here = {}, {}
 for i = 1, #ARGV, 3 do
+  local hash = ARGV[i]
   local admitted = 0
-  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then
+  if redis.call('SISMEMBER', KEYS[1], hash) == 0 then
     local budget = tonumber(ARGV[i + 2])
     local count = tonumber(redis.call('HGET', KEYS[2], ARGV[i + 1])) or 0
     if budget < 0 or count < budget then
-      redis.call('SADD', KEYS[1], ARGV[i])
+      redis.call('SADD', KEYS[1], hash)
       redis.call('HINCRBY', KEYS[2], ARGV[i + 1], 1)
+      redis.call('HSET', KEYS[3], hash, now)
       admitted = 1
     end
+  elseif not here[hash] and redis.call('HEXISTS', KEYS[3], hash) == 1 then
+    admitted = 1
   end
+  if admitted == 1 then here[hash] = true end
   out[#out + 1] = admitted
 end
 return out
