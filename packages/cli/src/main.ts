@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runCrawl, runStart, runStatus, runWorker } from './commands/crawl.js';
 import { runImport } from './commands/import.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
+import { runMcp } from './commands/mcp.js';
 import { runReindex } from './commands/reindex.js';
 import { announce, startApi, untilSignal } from './commands/serve.js';
 import { createLogger, openQueues, openServices } from './runtime.js';
@@ -174,6 +175,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--json', 'print JSON')
     .action(async (flags: CommonFlags & { json?: boolean }) => {
       exitCode = await runStatus(config(flags), flags.json === true);
+    });
+
+  program
+    .command('mcp')
+    .description('Serve the MCP tools (search, get_content) on stdin/stdout for desktop agents and IDEs')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .action(async (flags: CommonFlags) => {
+      exitCode = await runMcp(config(flags));
     });
 
   const keys = program.command('keys').description('Manage dedicated API keys');

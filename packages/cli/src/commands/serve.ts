@@ -5,6 +5,7 @@ import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallb
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import type { Services } from '../runtime.js';
+import { createSiteCrawler } from './mcp.js';
 
 export interface RunningApi {
   readonly url: string;
@@ -45,6 +46,8 @@ export async function startApi(
     ...(fallback ? { fallback } : {}),
     ...(extras.urlSubmitter ? { urlSubmitter: extras.urlSubmitter } : {}),
     ...(adminRouter ? { adminRouter } : {}),
+    // The MCP crawl_site tool, for clients presenting the admin token on /mcp.
+    ...(config.adminToken && extras.queues ? { siteCrawler: createSiteCrawler(extras.queues.crawl) } : {}),
   });
   const server = await startServer(app, { port: config.port, host: config.host });
   const close = server.close.bind(server);

@@ -1,0 +1,55 @@
+import { createMcpBackend } from '@quarry/api';
+import type { QuarryConfig } from '@quarry/core';
+import { followUps, parseSeed } from '@quarry/crawler';
+import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
+import { createQuarryMcpServer, type SiteCrawler, serveStdio } from '@quarry/mcp';
+import type { CrawlQueue, Queues } from '@quarry/queue';
+import { destination, pino } from 'pino';
+import { openQueues, openServices } from '../runtime.js';
+
+/** File descriptor of stderr: on stdio, stdout carries the protocol and nothing else. */
+const STDERR_FD = 2;
+
+/**
+ * `crawl_site` on a crawl queue: the seed with the requested depth and page budget, queued as
+ * `quarry crawl --seed` would queue it (a worker or `quarry start` then crawls it).
+ */
+export function createSiteCrawler(crawl: CrawlQueue): SiteCrawler {
+  return async ({ url, maxDepth, maxPages }) => {
+    const seed = parseSeed(url, { maxDepth, maxPages });
+    const queued = await crawl.add(followUps([seed.url], seed, 0));
+    return { url: seed.url, queued, maxDepth: seed.maxDepth, maxPages: seed.maxPages };
+  };
+}
+
+/**
+ * `quarry mcp`: Quarry's MCP tools on stdin/stdout for desktop agents and IDEs, over the data dir's
+ * index and pages (or Meilisearch/Redis when configured). Logs go to stderr. `crawl_site` is
+ * offered when `QUARRY_ADMIN_TOKEN` is set in the environment the client starts it with. Resolves
+ * to the exit code once the client closes the connection.
+ */
+export async function runMcp(config: QuarryConfig): Promise<number> {
+  const logger = pino({ level: config.logLevel, base: { service: 'quarry-mcp' } }, destination(STDERR_FD));
+  const services = await openServices(config);
+  let queues: Queues | undefined;
+  try {
+    if (config.adminToken) queues = await openQueues(config);
+    const fallback = createFallbackSearcher({
+      ...fallbackOptionsFromConfig(config),
+      onError: (reason: string) => logger.warn({ provider: config.fallback.provider, reason }, 'fallback failed'),
+    });
+    const backend = createMcpBackend(
+      { config, index: services.index, blobs: services.blobs, ...(fallback ? { fallback } : {}) },
+      queues ? createSiteCrawler(queues.crawl) : undefined,
+    );
+    const server = createQuarryMcpServer(backend, {
+      onError: (err, tool) => logger.error({ err, tool }, 'MCP tool failed'),
+    });
+    logger.info({ dataDir: config.dataDir, crawl: queues !== undefined }, 'quarry MCP server on stdio');
+    await serveStdio(server);
+    return 0;
+  } finally {
+    await queues?.close();
+    await services.close();
+  }
+}

@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { pageIdForUrl } from '@quarry/core';
+
+const ROOT = join(new URL('.', import.meta.url).pathname, '../../..');
+const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
+const GUIDE = {
+  url: 'https://garden.example.com/tomatoes',
+  title: 'Growing tomatoes at home',
+  lang: 'en',
+  body_text:
+    'Tomatoes like sun. They need water every day in summer.\n\nAphids eat the leaves of young plants. Spray them with soapy water in the evening.',
+};
+const OTHER = {
+  url: 'https://bikes.example.com/chains',
+  title: 'Oiling a bicycle chain',
+  lang: 'en',
+  body_text: 'Clean the chain first. Then put one drop of oil on every link and wipe off the rest.',
+};
+
+type Structured = Record<string, unknown> & { results?: { id: string; url: string }[] };
+
+describe('quarry mcp (stdio) with the official SDK client', () => {
+  let dir: string;
+  let client: Client;
+  const env = (): Record<string, string> => ({
+    PATH: process.env.PATH ?? '',
+    QUARRY_DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+  });
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
+    dir = mkdtempSync(join(tmpdir(), 'quarry-mcp-'));
+    const file = join(dir, 'docs.jsonl');
+    writeFileSync(file, `${JSON.stringify(GUIDE)}\n${JSON.stringify(OTHER)}\n`);
+    const imported = spawnSync(process.execPath, [BIN, 'import', file], { env: env(), encoding: 'utf8' });
+    expect(imported.status).toBe(0);
+    client = new Client({ name: 'quarry-stdio-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: env(), stderr: 'pipe' }),
+    );
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists search and get_content (no crawl_site without an admin token)', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_content', 'search']);
+  });
+
+  it('finds the imported page with a plain-language question and reads it as text and markdown', async () => {
+    const found = await client.callTool({ name: 'search', arguments: { q: 'What should I spray on aphids?' } });
+    expect(found.isError).toBeFalsy();
+    const first = (found.structuredContent as Structured).results?.[0];
+    expect(first?.url).toBe(GUIDE.url);
+    expect(first?.id).toBe(pageIdForUrl(GUIDE.url));
+
+    const text = await client.callTool({ name: 'get_content', arguments: { id: first?.id } });
+    expect((text.structuredContent as Structured).body_text).toBe(GUIDE.body_text);
+    const md = await client.callTool({ name: 'get_content', arguments: { id: first?.id, format: 'markdown' } });
+    expect((md.structuredContent as Structured).body_markdown).toContain('Aphids eat the leaves');
+    expect(JSON.stringify(md.content)).toContain(GUIDE.title);
+  });
+
+  it('answers an unknown id with isError and keeps serving', async () => {
+    const unknown = await client.callTool({
+      name: 'get_content',
+      arguments: { id: pageIdForUrl('https://nowhere.example/') },
+    });
+    expect(unknown.isError).toBe(true);
+    const again = await client.callTool({ name: 'search', arguments: { q: 'bicycle chain oil' } });
+    expect((again.structuredContent as Structured).results?.[0]?.url).toBe(OTHER.url);
+  });
+});
