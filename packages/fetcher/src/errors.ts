@@ -9,7 +9,7 @@ export const FETCH_ERROR_CODES = [
   'bad_url',
   'url_too_long',
   'unsupported_scheme',
-  'ssrf_blocked',
+  'blocked_address',
   'too_large',
   'too_many_redirects',
   'redirect_loop',
@@ -44,10 +44,19 @@ export function isRetryableStatus(status: number): boolean {
   return status >= 500 || status === 408 || status === 425 || status === 429;
 }
 
-/** A refusal decided by the address policy; carried through undici's connect path as the cause. */
-export class SsrfBlockedError extends NonRetryableError {
-  constructor(message: string) {
-    super(message, 'ssrf_blocked');
+/**
+ * A refusal decided by the address policy (a private, loopback, link-local or reserved address not
+ * listed in QUARRY_ALLOW_HOSTS), code `blocked_address`; carried through undici's connect path as
+ * the cause. `address` is the refused address.
+ */
+export class BlockedAddressError extends NonRetryableError {
+  readonly address: string;
+  constructor(host: string, address: string) {
+    super(
+      `refusing to connect to ${host}${host === address ? '' : ` (${address})`}: not a public address; QUARRY_ALLOW_HOSTS lists exceptions`,
+      'blocked_address',
+    );
+    this.address = address;
   }
 }
 

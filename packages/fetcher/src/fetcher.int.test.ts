@@ -247,7 +247,7 @@ describe('fetcher against hostile local servers', () => {
       'http://0x7f.0.0.2/',
     ]) {
       const error = await rejection(fetcher.fetch(`${base}/redirect?to=${encodeURIComponent(to)}`));
-      expect([to, error.code]).toEqual([to, 'ssrf_blocked']);
+      expect([to, error.code]).toEqual([to, 'blocked_address']);
     }
     const scheme = await rejection(fetcher.fetch(`${base}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`));
     expect(scheme.code).toBe('unsupported_scheme');
@@ -260,7 +260,7 @@ describe('fetcher against hostile local servers', () => {
     await expect(fetcher.fetch(`http://localhost:${port}/page`)).resolves.toMatchObject({ status: 200 });
     const strict = createFetcher({ allowHosts: ['127.0.0.2'] });
     try {
-      expect((await rejection(strict.fetch(`http://localhost:${port}/page`))).code).toBe('ssrf_blocked');
+      expect((await rejection(strict.fetch(`http://localhost:${port}/page`))).code).toBe('blocked_address');
     } finally {
       await strict.close();
     }

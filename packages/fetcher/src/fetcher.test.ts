@@ -33,10 +33,10 @@ describe('createFetcher without allowHosts', () => {
     'http://100.64.0.1/',
     'http://0.0.0.0/',
     'http://[fd00::1]/',
-  ])('refuses %s as ssrf_blocked', async (url) => {
+  ])('refuses %s as blocked_address', async (url) => {
     const error = await rejection(fetcher.fetch(url));
     expect(error).toBeInstanceOf(NonRetryableError);
-    expect(error.code).toBe('ssrf_blocked');
+    expect(error.code).toBe('blocked_address');
   });
 
   it.each([

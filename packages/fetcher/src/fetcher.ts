@@ -5,7 +5,7 @@ import { createAddressPolicy } from './address-policy.js';
 import { isProbablyBinary } from './binary.js';
 import { readLimitedBody } from './body.js';
 import { isTextualMime, parseContentType } from './content-type.js';
-import { httpErrorCode, isRetryableStatus, nonRetryable, retryable, SsrfBlockedError } from './errors.js';
+import { BlockedAddressError, httpErrorCode, isRetryableStatus, nonRetryable, retryable } from './errors.js';
 import { createGuardedLookup, vetUrl } from './guard.js';
 import { parseRetryAfter } from './retry-after.js';
 
@@ -133,7 +133,7 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 /** Maps what undici and node:net throw to Quarry's retryable / non-retryable errors. */
 function classifyError(error: unknown, deadline: AbortSignal, caller: AbortSignal | undefined): QuarryError {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof SsrfBlockedError || e instanceof QuarryError) return e;
+    if (e instanceof BlockedAddressError || e instanceof QuarryError) return e;
   }
   if (deadline.aborted) return retryable('total_timeout', 'fetch exceeded its total time limit', { cause: error });
   if (caller?.aborted) return retryable('aborted', 'fetch aborted by caller', { cause: error });

@@ -1,7 +1,7 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import type { AddressPolicy } from './address-policy.js';
-import { nonRetryable, SsrfBlockedError } from './errors.js';
+import { BlockedAddressError, nonRetryable } from './errors.js';
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -28,7 +28,7 @@ export function createGuardedLookup(policy: AddressPolicy, resolve: Resolver = d
       const allowed = addresses.filter((entry) => policy.allows(entry.address, hostname));
       const first = allowed[0];
       if (!first) {
-        return callback(new SsrfBlockedError(`refusing to connect to ${hostname}: not a public address`), []);
+        return callback(new BlockedAddressError(hostname, addresses[0]?.address ?? hostname), []);
       }
       if (options.all) return callback(null, allowed);
       callback(null, first.address, first.family);
@@ -69,7 +69,34 @@ export function vetUrl(input: string, policy: AddressPolicy, maxUrlLength: numbe
   if (url.port !== '' && BAD_PORTS.has(Number(url.port))) throw nonRetryable('bad_url', `refusing port ${url.port}`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0 && !policy.allows(host)) {
-    throw new SsrfBlockedError(`refusing to connect to ${host}: not a public address`);
+    throw new BlockedAddressError(host, host);
   }
   return url;
+}
+
+/**
+ * Asks ahead of any crawl whether the policy would refuse every address of a URL's host (the check
+ * the connection itself makes later): resolves to the first refused address, or null when some
+ * address is allowed, the URL is not http(s), or the name does not resolve (the crawl will say so).
+ *
+ * @example await refusedAddress('http://127.0.0.1:8900/', createAddressPolicy()) // '127.0.0.1'
+ */
+export async function refusedAddress(
+  url: string,
+  policy: AddressPolicy,
+  resolve: Resolver = dns.lookup,
+): Promise<string | null> {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return null;
+  }
+  if (isIP(host) !== 0) return policy.allows(host) ? null : host;
+  const addresses = await new Promise<LookupAddress[]>((done) => {
+    resolve(host, { family: 0, hints: 0, all: true }, (error, found) => done(error ? [] : found));
+  });
+  const first = addresses[0];
+  if (!first || addresses.some((entry) => policy.allows(entry.address, host))) return null;
+  return first.address;
 }

@@ -3,7 +3,13 @@ export { isProbablyBinary } from './binary.js';
 export { prescanMetaCharset, resolveEncodingLabel } from './charset.js';
 export { type ParsedContentType, parseContentType } from './content-type.js';
 export { type CharsetSource, type DecodedHtml, type DecodeHtmlOptions, decodeHtml } from './decode.js';
-export { FETCH_ERROR_CODES, type FetchErrorCode, httpErrorCode, isRetryableStatus } from './errors.js';
+export {
+  BlockedAddressError,
+  FETCH_ERROR_CODES,
+  type FetchErrorCode,
+  httpErrorCode,
+  isRetryableStatus,
+} from './errors.js';
 export {
   createFetcher,
   DEFAULT_USER_AGENT,
@@ -12,6 +18,7 @@ export {
   type FetchRequestOptions,
   type FetchResult,
 } from './fetcher.js';
+export { refusedAddress } from './guard.js';
 export { parseRetryAfter } from './retry-after.js';
 export { type ParsedRobots, parseRobotsTxt, productToken, robotsAllows } from './robots.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots-cache.js';

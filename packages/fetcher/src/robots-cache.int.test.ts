@@ -101,6 +101,19 @@ describe('RobotsCache against local servers', () => {
     expect(await cache.check(`${hung.origin}/x`)).toMatchObject({ allowed: false, reason: 'robots_unreachable' });
   });
 
+  it('reports a refused address as blocked_address, never as robots.txt, and caches nothing', async () => {
+    const s = await start(robotsTxt(''));
+    const strict = createFetcher({ userAgent: UA });
+    try {
+      const cache = new RobotsCache({ fetcher: strict });
+      await expect(cache.check(`${s.origin}/x`)).rejects.toMatchObject({ code: 'blocked_address' });
+      expect(cache.size).toBe(0);
+      expect(s.robotsRequests).toBe(0);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('follows a redirected robots.txt', async () => {
     const s = await start((req, res) => {
       if (req.url === '/robots.txt') {

@@ -76,7 +76,10 @@ export class RobotsCache {
     this.#store = options.store;
   }
 
-  /** Whether our user agent may fetch `url`, and the Crawl-delay to honour for its site. */
+  /**
+   * Whether our user agent may fetch `url`, and the Crawl-delay to honour for its site. Rejects
+   * with the fetcher's `blocked_address` error when the address policy refuses the site itself.
+   */
   async check(url: string): Promise<RobotsVerdict> {
     let target: URL;
     try {
@@ -193,6 +196,9 @@ export class RobotsCache {
       // 4xx and anything else that is not content (a 3xx without Location) means "no robots.txt".
       return { kind: 'allow_all', reason: 'robots_unavailable' };
     } catch (error) {
+      // A refused address is the crawler's policy, not the site's robots.txt: the caller reports it
+      // as such, and nothing is cached, so allowing the host takes effect at once.
+      if (error instanceof QuarryError && error.code === 'blocked_address') throw error;
       // RFC 9309 2.3.1.2: a redirect chain too long to follow counts as "unavailable".
       if (error instanceof QuarryError && (error.code === 'too_many_redirects' || error.code === 'redirect_loop')) {
         return { kind: 'allow_all', reason: 'robots_unavailable' };
