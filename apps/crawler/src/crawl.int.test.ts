@@ -236,12 +236,16 @@ describe('crawling a local site end to end', () => {
   it('survives hostile pages and records why each failed', async () => {
     const stats = await queues.crawl.stats();
     const reasons = new Map(stats.topFailures.map((f) => [f.reason, f.count]));
-    // drip → total_timeout; endless body and gzip bomb → too_large; redirect to 10.0.0.1 → ssrf_blocked.
+    // drip → total_timeout; endless body and gzip bomb → too_large.
     expect([...reasons.keys()].sort()).toEqual(
-      ['binary_content', 'http_404', 'http_500', 'redirect_loop', 'ssrf_blocked', 'too_large', 'total_timeout'].sort(),
+      ['binary_content', 'http_404', 'http_500', 'redirect_loop', 'too_large', 'total_timeout'].sort(),
     );
     expect(reasons.get('too_large')).toBe(2);
-    expect(stats.skipped).toBeGreaterThanOrEqual(1); // the robots-disallowed link
+    // A redirect to 10.0.0.1 is refused by the address policy: a skip with its true reason (it was
+    // a failure `ssrf_blocked` before issue 10), distinct from the robots-disallowed link.
+    const skips = new Map(stats.reasons.filter((r) => r.state === 'skipped').map((r) => [r.reason, r]));
+    expect(skips.get('blocked_address')?.count).toBe(1);
+    expect(skips.get('robots_disallowed')?.count).toBeGreaterThanOrEqual(1);
     // Out-of-scope and private targets are never contacted.
     expect(site.hits.get('/elsewhere.html')).toBeUndefined();
     expect(await index.count()).toBeGreaterThanOrEqual(5);

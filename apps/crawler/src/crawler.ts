@@ -1,13 +1,15 @@
 import type { QuarryConfig } from '@quarry/core';
 import {
+  type AddressPolicy,
   createAddressPolicy,
   createFetcher,
   type Fetcher,
   type FetcherOptions,
   RobotsCache,
   type RobotsStore,
+  refusedAddress,
 } from '@quarry/fetcher';
-import type { CrawlWorker, Queues } from '@quarry/queue';
+import type { CrawlWorker, Queues, UrlStanding } from '@quarry/queue';
 import { BrowserPool, findChromium } from '@quarry/render';
 import type { Logger } from 'pino';
 import { browserRequestGuard } from './browser-guard.js';
@@ -15,6 +17,9 @@ import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';
 import { createPageHandler, followUps } from './page-handler.js';
 import type { Seed } from './seeds.js';
+
+/** Where an explicitly given seed stood: `new` (added now) or its {@link UrlStanding}. */
+export type SeedStanding = UrlStanding | { readonly url: string; readonly state: 'new'; readonly requeued: false };
 
 export interface CrawlerOptions {
   readonly config: QuarryConfig;
@@ -41,6 +46,7 @@ export class Crawler {
   readonly #fetcher: Fetcher;
   readonly #extractor: ExtractPool;
   readonly #allowRequest: (url: string) => Promise<boolean>;
+  readonly #policy: AddressPolicy;
   readonly #robots: RobotsCache;
   readonly #llms: LlmsTxtCache;
   #browser: Promise<BrowserPool | null> | undefined;
@@ -53,7 +59,8 @@ export class Crawler {
     this.#extractor = createExtractPool(
       options.extractThreads === undefined ? {} : { threads: options.extractThreads },
     );
-    this.#allowRequest = browserRequestGuard(createAddressPolicy(config.allowHosts));
+    this.#policy = createAddressPolicy(config.allowHosts);
+    this.#allowRequest = browserRequestGuard(this.#policy);
     // One pair per process, shared by every start(): each origin is asked once, whatever the worker.
     const { robots, llms } = options.caches ?? {};
     this.#robots = new RobotsCache({ fetcher: this.#fetcher, userAgent: config.userAgent, store: robots });
@@ -65,6 +72,36 @@ export class Crawler {
     let added = 0;
     for (const seed of seeds) added += await this.#options.queues.crawl.add(followUps([seed.url], seed, 0));
     return added;
+  }
+
+  /**
+   * Queues seeds given explicitly: new ones are added, and known ones that ended skipped or failed
+   * are queued again (budgets and robots.txt still apply when they are crawled); done ones are left
+   * alone (a recrawl is what takes them again). Resolves to where each seed stood, in order.
+   */
+  async reseed(seeds: readonly Seed[]): Promise<SeedStanding[]> {
+    const standings: SeedStanding[] = [];
+    for (const seed of seeds) {
+      if ((await this.#options.queues.crawl.add(followUps([seed.url], seed, 0))) > 0) {
+        standings.push({ url: seed.url, state: 'new', requeued: false });
+        continue;
+      }
+      const [standing] = await this.#options.queues.crawl.requeue([seed.url], ['skipped', 'failed']);
+      // `unknown` after a refused add: the seed's scope budget is spent.
+      standings.push(standing ?? { url: seed.url, state: 'unknown', requeued: false });
+    }
+    return standings;
+  }
+
+  /**
+   * The seeds whose every address the address policy refuses (private or reserved, not listed in
+   * QUARRY_ALLOW_HOSTS), with the refused address: what the crawl would record as `blocked_address`.
+   */
+  async refusedSeeds(seeds: readonly Seed[]): Promise<{ seed: Seed; address: string }[]> {
+    const checked = await Promise.all(
+      seeds.map(async (seed) => ({ seed, address: await refusedAddress(seed.url, this.#policy) })),
+    );
+    return checked.filter((c): c is { seed: Seed; address: string } => c.address !== null);
   }
 
   /** Starts crawl workers on the queue (config.crawlConcurrency tasks in flight). */

@@ -1,4 +1,4 @@
-export { Crawler, type CrawlerOptions } from './crawler.js';
+export { Crawler, type CrawlerOptions, type SeedStanding } from './crawler.js';
 export { createExtractPool, type ExtractPool } from './extract-pool.js';
 export { type IndexerOptions, startIndexer } from './indexer.js';
 export { LLMS_TXT_TTL_MS, type LlmsStore, LlmsTxtCache, type LlmsTxtCacheOptions } from './llms-cache.js';

@@ -98,6 +98,8 @@ type PageText = Pick<
  * it is gone. Timeouts, 5xx and connection errors do not remove anything (the site may be back).
  */
 const GONE_CODES = new Set(['http_404', 'http_410']);
+/** The fetcher's code for an address the policy refuses (QUARRY_ALLOW_HOSTS lists exceptions). */
+const BLOCKED_ADDRESS = 'blocked_address';
 const NO_VALIDATORS = { etag: '', lastModified: '' };
 
 /**
@@ -119,6 +121,15 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
     try {
       outcome = await crawlPage(task, signal);
     } catch (error) {
+      if (error instanceof QuarryError && error.code === BLOCKED_ADDRESS) {
+        // The crawler's own policy refused the address (of the page, its robots.txt or a redirect
+        // target): a skip with its true reason, said once per task at info, never "robots".
+        deps.logger.info(
+          { url: task.url, reason: BLOCKED_ADDRESS },
+          'skipped: a private or reserved address; list the host in QUARRY_ALLOW_HOSTS to crawl it',
+        );
+        return { status: 'skipped', reason: BLOCKED_ADDRESS, meta: NO_VALIDATORS };
+      }
       if (wasIndexed && error instanceof QuarryError && GONE_CODES.has(error.code)) {
         await deps.index.push([{ id: ownId, removed: true }]);
       }
