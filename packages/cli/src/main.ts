@@ -170,7 +170,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
   program
     .command('status')
-    .description('Show queue depths, crawl counts by state and the most common failure reasons')
+    .description('Show queue depths, crawl counts by state, and why URLs were skipped or failed (with examples)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--json', 'print JSON')
     .action(async (flags: CommonFlags & { json?: boolean }) => {

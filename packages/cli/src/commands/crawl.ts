@@ -15,6 +15,7 @@ import {
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
+import { reasonLines, seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
 import { announce, startApi, untilSignal } from './serve.js';
 
@@ -106,7 +107,11 @@ export async function runStart(
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
   crawler.start();
   const recrawls = recrawlScheduleFor(config, queues, logger);
-  if (seeds.length > 0) logger.info({ added: await crawler.addSeeds(seeds) }, 'queued seeds');
+  await warnRefusedSeeds(crawler, seeds);
+  if (seeds.length > 0) {
+    const report = seedReport(await crawler.reseed(seeds));
+    if (report !== '') process.stderr.write(`${report}\n`);
+  }
   const api = await startApi(services, logger, { urlSubmitter: submitterFor(crawler, logger), queues });
   announce(config, api.url);
   const signal = await untilSignal();
@@ -140,10 +145,13 @@ export async function runCrawl(
   const logger = createLogger(config);
   const queues = await openQueues(config);
   const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
+  const refused = await warnRefusedSeeds(crawler, seeds);
   if (seeds.length > 0) {
-    const added = await crawler.addSeeds(seeds);
-    process.stderr.write(`queued ${added} new seed URLs (${seeds.length - added} already known)\n`);
+    const report = seedReport(await crawler.reseed(seeds));
+    if (report !== '') process.stderr.write(`${report}\n`);
   }
+  // A refused seed is a configuration problem (QUARRY_ALLOW_HOSTS): exit 2 once the rest is done.
+  const exitCode = refused > 0 ? 2 : 0;
   if (options.recrawlOlderThanMs !== undefined) {
     const queued = await recrawlOlderThan(queues.crawl, options.recrawlOlderThanMs);
     process.stderr.write(
@@ -153,7 +161,7 @@ export async function runCrawl(
   if (!options.wait) {
     await closeCrawler();
     await queues.close();
-    return 0;
+    return exitCode;
   }
   const services = await openServices(config);
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
@@ -190,7 +198,8 @@ export async function runCrawl(
   process.stdout.write(
     `${stopped ? 'interrupted' : 'crawl finished'}: ${stats.done} done, ${stats.skipped} skipped, ${stats.failed} failed in ${secs} s\n`,
   );
-  return 0;
+  if (stats.skipped + stats.failed > 0) process.stdout.write('(quarry status shows why, with example URLs)\n');
+  return exitCode;
 }
 
 /** `quarry worker`: crawl and index workers on Redis/BullMQ until SIGTERM/SIGINT. */
@@ -219,7 +228,7 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   return 0;
 }
 
-/** `quarry status`: queue depths, crawl counts by state, the most common failure reasons. */
+/** `quarry status`: queue depths, crawl counts by state, skip and failure reasons with example URLs. */
 export async function runStatus(config: QuarryConfig, json: boolean): Promise<number> {
   const queues = await openQueues(config);
   const services = await openServices(config);
@@ -238,10 +247,7 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
       `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${crawl.done} done, ${crawl.skipped} skipped, ${crawl.failed} failed`,
       `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
     ];
-    if (crawl.topFailures.length > 0) {
-      out.push('most common failure reasons:');
-      for (const f of crawl.topFailures) out.push(`  ${String(f.count).padStart(7)}  ${f.reason}`);
-    }
+    out.push(...reasonLines(crawl.reasons));
     process.stdout.write(`${out.join('\n')}\n`);
     return 0;
   } finally {

@@ -1,0 +1,70 @@
+import type { Crawler, Seed, SeedStanding } from '@quarry/crawler';
+import type { ReasonCount } from '@quarry/queue';
+
+/** Lines listed per kind of outcome before the rest are only counted. */
+const MAX_LISTED = 10;
+
+/**
+ * Warns at once about seeds the address policy refuses, naming QUARRY_ALLOW_HOSTS; resolves to how
+ * many there were. They are still queued, so the crawl records the true reason (`blocked_address`).
+ */
+export async function warnRefusedSeeds(crawler: Crawler, seeds: readonly Seed[]): Promise<number> {
+  const refused = await crawler.refusedSeeds(seeds);
+  for (const { seed, address } of refused) {
+    const host = new URL(seed.url).hostname;
+    process.stderr.write(
+      `quarry: seed ${seed.url} is refused: ${address} is a private or reserved address, which the crawler does not fetch by default.\n` +
+        `  To crawl a site on your own network, allow its host: QUARRY_ALLOW_HOSTS=${host} (host names, addresses or CIDR ranges, comma-separated).\n`,
+    );
+  }
+  return refused.length;
+}
+
+/** What happened to each explicitly given seed, for people: new, queued again, or left alone and why. */
+export function seedReport(standings: readonly SeedStanding[]): string {
+  const lines: string[] = [];
+  const added = standings.filter((s) => s.state === 'new').length;
+  if (added > 0) lines.push(`queued ${added} new seed URL${added === 1 ? '' : 's'}`);
+  const list = (title: string, picked: readonly SeedStanding[], describe: (s: SeedStanding) => string) => {
+    if (picked.length === 0) return;
+    lines.push(`${title} (${picked.length}):`);
+    for (const s of picked.slice(0, MAX_LISTED)) lines.push(`  ${s.url}${describe(s)}`);
+    if (picked.length > MAX_LISTED) lines.push(`  ... and ${picked.length - MAX_LISTED} more`);
+  };
+  list(
+    'queued again, as they ended skipped or failed',
+    standings.filter((s) => s.requeued),
+    (s) => ` (was ${s.state}${'reason' in s && s.reason ? `: ${s.reason}` : ''})`,
+  );
+  list(
+    'left alone, already crawled (--recrawl AGE crawls pages again)',
+    standings.filter((s) => s.state === 'done'),
+    () => '',
+  );
+  list(
+    'already queued',
+    standings.filter((s) => s.state === 'pending'),
+    () => '',
+  );
+  list(
+    "not queued, their site's page budget is spent",
+    standings.filter((s) => s.state === 'unknown'),
+    () => '',
+  );
+  return lines.join('\n');
+}
+
+/** `quarry status` lines for skip and failure reasons: count, code and a few example URLs. */
+export function reasonLines(reasons: readonly ReasonCount[]): string[] {
+  const out: string[] = [];
+  for (const state of ['skipped', 'failed'] as const) {
+    const rows = reasons.filter((r) => r.state === state);
+    if (rows.length === 0) continue;
+    out.push(`${state}, by reason:`);
+    const width = Math.max(...rows.map((r) => r.reason.length));
+    for (const r of rows) {
+      out.push(`  ${String(r.count).padStart(7)}  ${r.reason.padEnd(width)}  e.g. ${r.examples.join(' ')}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Route, type Site, startSite } from '@quarry/testkit';
+import { requireBuiltCli, runCli } from './testing/run-cli.js';
+
+const article = (word: string) =>
+  `<html lang="en"><head><title>About the ${word}</title></head><body><article><h1>About the ${word}</h1><p>${`The ${word} lives on a small site of a local network. `.repeat(15)}</p></article></body></html>`;
+
+describe('a site on the operator own network (issue 10, points 1 and 2)', () => {
+  let site: Site;
+  let dir: string;
+  let laterReady = false;
+  const quarry = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { QUARRY_DATA_DIR: dir, QUARRY_HOST_DELAY_MS: '0', LOG_LEVEL: 'silent', ...env });
+  const allowed = { QUARRY_ALLOW_HOSTS: '127.0.0.1' };
+  /** Requests for pages (robots.txt, sitemaps and llms.txt aside). */
+  const pageHits = () => (site.hits.get('/') ?? 0) + (site.hits.get('/later.html') ?? 0);
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    const routes: Record<string, Route> = {
+      '/robots.txt': { body: 'User-agent: *\nDisallow: /private/\n' },
+      '/': { headers: { 'content-type': 'text/html' }, body: article('otter') },
+      '/later.html': (_req: IncomingMessage, res: ServerResponse) => {
+        if (!laterReady) res.writeHead(404, { 'content-type': 'text/html' }).end('<html>not yet</html>');
+        else res.writeHead(200, { 'content-type': 'text/html' }).end(article('badger'));
+      },
+    };
+    site = await startSite(routes);
+    dir = mkdtempSync(join(tmpdir(), 'quarry-refusal-'));
+  });
+  afterAll(async () => {
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a private seed at once, naming QUARRY_ALLOW_HOSTS, and records the true reason', async () => {
+    const run = await quarry(['crawl', '--seed', `${site.origin}/`, '--wait']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`seed ${site.origin}/ is refused: 127.0.0.1 is a private or reserved address`);
+    expect(run.stderr).toContain('QUARRY_ALLOW_HOSTS=127.0.0.1');
+    expect(run.stdout).toMatch(/crawl finished: 0 done, 1 skipped, 0 failed/);
+    // Neither the page nor robots.txt was requested: the address policy refused the connection.
+    expect(site.hits.size).toBe(0);
+
+    const status = await quarry(['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/skipped, by reason:\n\s+1\s+blocked_address\s+e\.g\. http:\/\/127\.0\.0\.1:\d+\//);
+    expect(status.stdout).not.toContain('robots_disallowed');
+    const json = JSON.parse((await quarry(['status', '--json'])).stdout);
+    expect(json.crawl.reasons).toEqual([
+      { state: 'skipped', reason: 'blocked_address', count: 1, examples: [`${site.origin}/`] },
+    ]);
+  }, 60_000);
+
+  it('crawls the same seed once the host is allowed, saying it was queued again', async () => {
+    const run = await quarry(['crawl', '--seed', `${site.origin}/`, '--wait'], allowed);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('queued again, as they ended skipped or failed (1):');
+    expect(run.stderr).toContain(`${site.origin}/ (was skipped: blocked_address)`);
+    expect(run.stdout).toMatch(/crawl finished: 1 done, 0 skipped, 0 failed/);
+    expect(site.hits.get('/')).toBe(1);
+    expect(site.hits.get('/robots.txt')).toBe(1);
+  }, 60_000);
+
+  it('leaves a done seed alone, and re-seeds a failed one once it is fixed', async () => {
+    const failing = await quarry(['crawl', '--seed', `${site.origin}/later.html`, '--wait'], allowed);
+    expect(failing.stdout).toMatch(/1 done, 0 skipped, 1 failed/);
+    expect(failing.stderr).toContain('queued 1 new seed URL');
+    laterReady = true;
+    const before = pageHits();
+    const again = await quarry(
+      ['crawl', '--seed', `${site.origin}/`, '--seed', `${site.origin}/later.html`, '--wait'],
+      allowed,
+    );
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`${site.origin}/later.html (was failed: http_404)`);
+    expect(again.stderr).toContain('left alone, already crawled (--recrawl AGE crawls pages again) (1):');
+    expect(again.stdout).toMatch(/crawl finished: 2 done, 0 skipped, 0 failed/);
+    // Only the failed seed was fetched again.
+    expect(pageHits() - before).toBe(1);
+    expect(site.hits.get('/')).toBe(1);
+  }, 60_000);
+});
