@@ -16,6 +16,7 @@ import type {
   UrlStanding,
 } from '../types.js';
 import { settlesWithin } from '../util.js';
+import { isRedisConnectionError, REDIS_UNAVAILABLE } from './errors.js';
 import { ACQUIRE, ADMIT, RELEASE, RENEW, TAKE_FINISHED } from './scripts.js';
 import { FINISHED_ORDER, REQUEUE_NAMED, readReasons, reasonKeys, recordReason } from './standing.js';
 
@@ -69,23 +70,6 @@ function keysFor(prefix: string): Keys {
     host: (host) => `${prefix}:crawl-host:${host}`,
     slots: (host) => `${prefix}:crawl-slots:${host}`,
   };
-}
-
-/** Failure reason of a task whose handler kept losing its Redis connection. */
-const REDIS_UNAVAILABLE = 'redis_unavailable';
-const CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
-
-/**
- * Whether a handler error is Redis going away under a queue call (a restart, a failover), not the
- * page: ioredis's AbortError for a command cut off mid-pipeline, a closed or refused connection, or a
- * Redis still loading its data. Such a task is retried like a timeout, not failed as `internal`.
- */
-export function isRedisConnectionError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if ((err.name === 'AbortError' && 'command' in err) || err.name === 'MaxRetriesPerRequestError') return true;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code !== undefined && CONNECTION_CODES.has(code)) return true;
-  return /^(Connection is closed|LOADING |READONLY |MASTERDOWN |TRYAGAIN )/.test(err.message);
 }
 
 /** Thrown to make BullMQ retry; carries the host backoff the custom backoff strategy honours. */
