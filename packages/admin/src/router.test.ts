@@ -81,7 +81,8 @@ describe('admin router', () => {
       expect(body.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       const dash = await request(fx.server).get('/admin/').set('Authorization', `Bearer ${TOKEN}`);
       expect(dash.status).toBe(200);
-      expect(dash.text).toContain('Most common failure reasons');
+      // Issue 10: the table lists skip reasons as well as failures (it was "Most common failure reasons").
+      expect(dash.text).toContain('Why pages were skipped or failed');
     });
   });
 
@@ -234,6 +235,14 @@ describe('admin router', () => {
     expect(done.crawl.topFailures).toEqual(expect.arrayContaining([{ reason: 'too_large', count: 1 }]));
     const html = await request(fx.server).get('/admin/').set(auth);
     expect(html.text).toContain('<code>too_large</code>');
+    expect(done.crawl.reasons).toEqual(
+      expect.arrayContaining([
+        { state: 'skipped', reason: 'robots_disallowed', count: 1, examples: ['https://example.org/s2'] },
+        { state: 'failed', reason: 'too_large', count: 1, examples: ['https://example.org/s3'] },
+      ]),
+    );
+    expect(html.text).toContain('<code>robots_disallowed</code>');
+    expect(html.text).toContain('<div>https://example.org/s2</div>');
   });
 });
 

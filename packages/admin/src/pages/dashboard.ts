@@ -14,6 +14,7 @@ h2 { font-size: 1rem; text-transform: uppercase; letter-spacing: .06em; color: v
 table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); }
 th, td { text-align: left; padding: .45rem .75rem; border-bottom: 1px solid var(--line); }
 td.count { text-align: right; font-variant-numeric: tabular-nums; }
+td.examples { font-size: .8rem; color: var(--muted); word-break: break-all; }
 #status { font-size: .85rem; }
 `;
 
@@ -46,13 +47,16 @@ function tiles(stats: AdminStats | null, prefix: string): string {
     .join('');
 }
 
-function failureRows(stats: AdminStats | null): string {
-  const rows = stats?.crawl.topFailures ?? [];
-  if (rows.length === 0) return '<tr><td colspan="2" class="muted">No failures so far.</td></tr>';
+/** Rows of skip and failure reasons: state, code, count and a few example URLs (as text). */
+function reasonRows(stats: AdminStats | null): string {
+  const rows = stats?.crawl.reasons ?? [];
+  if (rows.length === 0) return '<tr><td colspan="4" class="muted">Nothing skipped or failed so far.</td></tr>';
   return rows
     .map(
-      (f) =>
-        `<tr><td><code>${escapeHtml(f.reason)}</code></td><td class="count">${f.count.toLocaleString('en-US')}</td></tr>`,
+      (r) =>
+        `<tr><td>${escapeHtml(r.state)}</td><td><code>${escapeHtml(r.reason)}</code></td>` +
+        `<td class="count">${r.count.toLocaleString('en-US')}</td>` +
+        `<td class="examples">${r.examples.map((u) => `<div>${escapeHtml(u)}</div>`).join('')}</td></tr>`,
     )
     .join('');
 }
@@ -68,18 +72,21 @@ const SCRIPT = `
   const at = (o, path) => path.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), o);
   function render(s) {
     for (const el of document.querySelectorAll('[data-stat]')) el.textContent = fmt(at(s, el.dataset.stat));
-    const body = document.getElementById('failures');
+    const body = document.getElementById('reasons');
     body.replaceChildren();
-    const top = s.crawl.topFailures || [];
-    if (top.length === 0) {
+    const rows = s.crawl.reasons || [];
+    if (rows.length === 0) {
       const td = document.createElement('td');
-      td.colSpan = 2; td.className = 'muted'; td.textContent = 'No failures so far.';
+      td.colSpan = 4; td.className = 'muted'; td.textContent = 'Nothing skipped or failed so far.';
       body.append(document.createElement('tr')); body.lastChild.append(td);
     }
-    for (const f of top) {
-      const tr = document.createElement('tr'), reason = document.createElement('td'), code = document.createElement('code'), count = document.createElement('td');
-      code.textContent = f.reason; reason.append(code); count.className = 'count'; count.textContent = fmt(f.count);
-      tr.append(reason, count); body.append(tr);
+    for (const r of rows) {
+      const tr = document.createElement('tr'), state = document.createElement('td'), reason = document.createElement('td');
+      const code = document.createElement('code'), count = document.createElement('td'), examples = document.createElement('td');
+      state.textContent = r.state; code.textContent = r.reason; reason.append(code);
+      count.className = 'count'; count.textContent = fmt(r.count); examples.className = 'examples';
+      for (const u of r.examples || []) { const d = document.createElement('div'); d.textContent = u; examples.append(d); }
+      tr.append(state, reason, count, examples); body.append(tr);
     }
     status.className = 'muted'; status.textContent = 'Updated ' + new Date(s.at).toLocaleTimeString();
   }
@@ -116,8 +123,9 @@ export function sendDashboard(
       `<main data-stats-url="${escapeHtml(`${baseUrl}/api/stats`)}" data-login-url="${escapeHtml(`${baseUrl}/login`)}"` +
       ` data-refresh-ms="${options.refreshIntervalMs}">${status}` +
       `<section aria-labelledby="crawl-h"><h2 id="crawl-h">Crawl</h2><div class="tiles">${tiles(stats, 'crawl.')}</div></section>` +
-      `<section aria-labelledby="fail-h"><h2 id="fail-h">Most common failure reasons</h2>` +
-      `<table><thead><tr><th>Reason</th><th class="count">Pages</th></tr></thead><tbody id="failures">${failureRows(stats)}</tbody></table></section>` +
+      `<section aria-labelledby="fail-h"><h2 id="fail-h">Why pages were skipped or failed</h2>` +
+      `<table><thead><tr><th>State</th><th>Reason</th><th class="count">Pages</th><th>Examples</th></tr></thead>` +
+      `<tbody id="reasons">${reasonRows(stats)}</tbody></table></section>` +
       `<section aria-labelledby="index-h"><h2 id="index-h">Index queue</h2><div class="tiles">${tiles(stats, 'index.')}</div></section>` +
       `<section aria-labelledby="docs-h"><h2 id="docs-h">Search index</h2><div class="tiles">${tiles(stats, 'documents')}</div></section>` +
       `</main>`,
