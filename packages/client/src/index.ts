@@ -1,1 +1,16 @@
-export {};
+export { CLIENT_DEFAULTS, parseRetryAfter, QuarryClient, type QuarryClientOptions } from './client.js';
+export {
+  type Problem,
+  QuarryApiError,
+  QuarryClientError,
+  QuarryConnectionError,
+  QuarryRateLimitError,
+} from './errors.js';
+export type {
+  ContentOptions,
+  ContentResponse,
+  Passage,
+  SearchOptions,
+  SearchResponse,
+  SearchResult,
+} from './types.js';
