@@ -58,7 +58,10 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
   });
 
   it('finds the imported page with a plain-language question and reads it as text and markdown', async () => {
-    const found = await client.callTool({ name: 'search', arguments: { q: 'What should I spray on aphids?' } });
+    const found = await client.callTool({
+      name: 'search',
+      arguments: { q: 'How do I get rid of aphids on my tomato plants?' },
+    });
     expect(found.isError).toBeFalsy();
     const first = (found.structuredContent as Structured).results?.[0];
     expect(first?.url).toBe(GUIDE.url);
