@@ -96,6 +96,7 @@ export class LanceSearchIndex implements SearchIndex {
   readonly #maintainer: Maintainer;
   #writes: Promise<unknown> = Promise.resolve();
   #lastSeq = 0;
+  #unindexedAt: { version: number; rows: number } | undefined;
   #closed = false;
 
   private constructor(db: lancedb.Connection, table: lancedb.Table, options: Settings, fullyIndexed: boolean) {
@@ -241,6 +242,7 @@ export class LanceSearchIndex implements SearchIndex {
 
   /** Pages not yet folded in that the relaxed query finds, split into true matches and the rest. */
   async #unindexedMatches(tree: FtsNode, where: string | null) {
+    if ((await this.#unindexedCount()) === 0) return null;
     const fresh = `${COLUMNS.seq} > ${this.#maintainer.indexedThroughSeq()}`;
     const rows = (await this.#fts(relax(tree), where ? `(${where}) AND ${fresh}` : fresh)
       .select([...HIT_COLUMNS, COLUMNS.title, COLUMNS.body, COLUMNS.siteName, '_score'])
@@ -253,6 +255,18 @@ export class LanceSearchIndex implements SearchIndex {
       else rejected.add(row.id as string);
     }
     return { matched, rejected };
+  }
+
+  /**
+   * How many rows the body's full-text index does not cover, read from the index statistics once per
+   * table version (a search of a fully folded index skips the unindexed path altogether).
+   */
+  async #unindexedCount(): Promise<number> {
+    const version = await this.#table.version();
+    if (this.#unindexedAt?.version !== version) {
+      this.#unindexedAt = { version, rows: await unindexedRows(this.#table) };
+    }
+    return this.#unindexedAt.rows;
   }
 
   /** A write's `seq`: the time, strictly increasing within this process. */

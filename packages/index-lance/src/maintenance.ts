@@ -35,9 +35,10 @@ export const MAINTENANCE_DEFAULTS: MaintenanceOptions = {
 const CHECK_INTERVAL_MS = 1000;
 /**
  * Rows written this long before a fold started still count as possibly unindexed after it: a write
- * by another process may have begun before the fold and committed after it.
+ * by another process may have taken its `seq` before the fold began and committed after it (a write
+ * commits within a second or two; this process's own writes never overlap its folds).
  */
-const FOLD_MARGIN_MS = 60_000;
+const FOLD_MARGIN_MS = 10_000;
 /** How often the fold state written by other processes is looked at. */
 const STATE_REFRESH_MS = 1000;
 
