@@ -27,6 +27,12 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
    * @defaultValue 1
    */
   readonly readConsistencySecs?: number;
+  /**
+   * Memory for cached index data (posting lists, scalar indexes) and for file metadata; the engine's
+   * own defaults are 6 GiB and 1 GiB. @defaultValue 1073741824 (1 GiB) and 268435456 (256 MiB)
+   */
+  readonly indexCacheBytes?: number;
+  readonly metadataCacheBytes?: number;
   /** Body characters kept for snippets (the full text lives in the blob store). @defaultValue 8192 */
   readonly snippetSourceChars?: number;
   /** Body characters analysed and indexed per page. @defaultValue 1000000 */
@@ -46,6 +52,8 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
 
 const DEFAULTS = {
   readConsistencySecs: 1,
+  indexCacheBytes: 1 << 30,
+  metadataCacheBytes: 256 << 20,
   snippetSourceChars: 8192,
   maxIndexedChars: 1_000_000,
   langPriorityBoost: 1.25,
@@ -113,7 +121,12 @@ export class LanceSearchIndex implements SearchIndex {
     const settings: Settings = { ...DEFAULTS, ...definedOnly(options), path: options.path };
     try {
       mkdirSync(options.path, { recursive: true });
-      const db = await lancedb.connect(options.path, { readConsistencyInterval: settings.readConsistencySecs });
+      const session = new lancedb.Session(BigInt(settings.indexCacheBytes), BigInt(settings.metadataCacheBytes));
+      const db = await lancedb.connect(
+        options.path,
+        { readConsistencyInterval: settings.readConsistencySecs },
+        session,
+      );
       const exists = (await db.tableNames()).includes(TABLE);
       const table = exists ? await db.openTable(TABLE) : await createTable(db);
       return new LanceSearchIndex(db, table, settings, !exists || (await unindexedRows(table)) === 0);
