@@ -53,6 +53,7 @@ export function contentPassages(doc: PageDocument, query: string, maxTokens: num
     bodyText: doc.body_text,
     ...(doc.body_markdown ? { bodyMarkdown: doc.body_markdown } : {}),
     query,
+    lang: doc.lang,
     maxTokens,
   });
   return selected.map(({ text, start, end, score, heading_path }: Passage) => ({

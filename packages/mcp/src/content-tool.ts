@@ -84,6 +84,7 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
             bodyText: doc.body_text,
             ...(doc.body_markdown ? { bodyMarkdown: doc.body_markdown } : {}),
             query: args.query,
+            lang: doc.lang,
             maxTokens,
           }).map(({ text, start, end, score, heading_path }: Passage) => ({ text, start, end, score, heading_path }));
           return toolResult(renderPassages(doc, passages, maxTokens), { ...meta, passages });

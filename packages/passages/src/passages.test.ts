@@ -92,6 +92,16 @@ describe('selectPassages', () => {
     expect(passages[0]?.text).not.toContain('苹果');
   });
 
+  it('matches English words stemmed, as search does', () => {
+    const text = 'Wind farms grow every year.\n\nSolar panels convert sunlight into power.';
+    const stemmed = selectPassages({ bodyText: text, query: 'panel converting', lang: 'en', maxTokens: 16 });
+    expect(stemmed[0]?.text).toContain('Solar panels convert sunlight into power.');
+    expect(stemmed[0]!.score).toBeGreaterThan(0);
+    // Pages in other languages keep their words as written.
+    const exact = selectPassages({ bodyText: text, query: 'panel', lang: 'und', maxTokens: 100 });
+    expect(exact.every((p) => p.score === 0)).toBe(true);
+  });
+
   it('returns nothing for an empty page', () => {
     expect(selectPassages({ bodyText: '', query: 'anything', maxTokens: 100 })).toEqual([]);
   });

@@ -23,6 +23,8 @@ export interface PassageRequest {
   /** The page as markdown, for headings; optional. */
   readonly bodyMarkdown?: string;
   readonly query: string;
+  /** The page's language (primary subtag): English pages are matched stemmed, as search does. */
+  readonly lang?: string;
   /** Budget for the passages' texts together, in o200k_base tokens. */
   readonly maxTokens: number;
 }
@@ -53,6 +55,7 @@ export function selectPassages(request: PassageRequest): Passage[] {
   const scores = scoreChunks(
     chunks.map((c) => ({ text: bodyText.slice(c.start, c.end), headingPath: c.headingPath })),
     request.query,
+    request.lang,
   );
   const order = chunks.map((_, i) => i);
   if (scores.some((s) => s > 0)) order.sort((a, b) => scores[b]! - scores[a]! || a - b);

@@ -16,6 +16,7 @@ const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 interface Case {
   readonly page: string;
   readonly bodyText: string;
+  readonly lang: string;
   readonly sentence: { start: number; end: number };
 }
 
@@ -24,14 +25,14 @@ function pickCases(): Case[] {
   const cases: Case[] = [];
   for (const page of readdirSync(PAGES_DIR).sort()) {
     const html = readFileSync(join(PAGES_DIR, page, 'source.html'), 'utf8');
-    const { body_text: bodyText } = extractHtml(html, { url: BASE_URL });
+    const { body_text: bodyText, lang } = extractHtml(html, { url: BASE_URL });
     const candidates = [...sentenceSegmenter.segment(bodyText)]
       .map((s) => ({ start: s.index, end: s.index + s.segment.trimEnd().length, text: s.segment.trim() }))
       .filter((s) => !s.text.includes('\n') && tokenize(s.text).length >= MIN_SENTENCE_WORDS);
     const picks = new Set([1, 2, 3].map((q) => Math.floor((candidates.length * q) / 4)));
     for (const pick of picks) {
       const sentence = candidates[pick];
-      if (sentence) cases.push({ page, bodyText, sentence });
+      if (sentence) cases.push({ page, bodyText, lang, sentence });
     }
   }
   return cases;
@@ -46,9 +47,9 @@ describeIfData('passages on the Readability test pages', () => {
   it('ranks the passage holding a sentence first for a query of its words in at least 90% of pages', () => {
     expect(cases.length).toBeGreaterThanOrEqual(150);
     const misses: string[] = [];
-    for (const { page, bodyText, sentence } of cases) {
+    for (const { page, bodyText, lang, sentence } of cases) {
       const query = tokenize(bodyText.slice(sentence.start, sentence.end)).join(' ');
-      const passages = selectPassages({ bodyText, query, maxTokens: BUDGET_TOKENS });
+      const passages = selectPassages({ bodyText, query, lang, maxTokens: BUDGET_TOKENS });
       const best = [...passages].sort((a, b) => b.score - a.score)[0];
       // Boilerplate pages repeat sentences: any passage holding the sentence's text is the right one.
       if (!best?.text.includes(bodyText.slice(sentence.start, sentence.end))) misses.push(`${page}@${sentence.start}`);

@@ -1,4 +1,4 @@
-import { isStopWord, tokenize } from '@quarry/text';
+import { indexTokens, isStopWord, stemsLanguage, stemToken, tokenize } from '@quarry/text';
 
 /** BM25 parameters, the usual ones (Robertson); chunks are short, so length matters little. */
 const BM25_K1 = 1.2;
@@ -12,27 +12,32 @@ export interface ScoredText {
   readonly headingPath: readonly string[];
 }
 
-/** The words a query is scored by: its search tokens, stop words left out unless that leaves none. */
-export function queryTerms(query: string): string[] {
-  const tokens = [...new Set(tokenize(query))];
+/**
+ * The terms a query is scored by: its search tokens (CJK as character pairs, as the index has
+ * them), stop words left out unless that leaves none, stemmed when the page's language is.
+ */
+export function queryTerms(query: string, lang = 'und'): string[] {
+  const tokens = tokenize(query, { cjk: 'bigrams' });
   const content = tokens.filter((t) => !isStopWord(t));
-  return content.length > 0 ? content : tokens;
+  const kept = content.length > 0 ? content : tokens;
+  return [...new Set(stemsLanguage(lang) ? kept.map(stemToken) : kept)];
 }
 
 /**
  * BM25 of each chunk for the query, over the page's chunks as the collection (so a word that is
- * everywhere on the page counts little), with the tokens search uses (`@quarry/text`'s
- * `tokenize`: folded case and diacritics, CJK segmented into words). 0 means no query word occurs.
+ * everywhere on the page counts little), with the tokens search indexes (`@quarry/text`'s
+ * `indexTokens`: folded case and diacritics, CJK character pairs, English stemmed). 0 means no
+ * query term occurs. `lang` is the page's language (primary subtag).
  */
-export function scoreChunks(chunks: readonly ScoredText[], query: string): number[] {
-  const terms = queryTerms(query);
+export function scoreChunks(chunks: readonly ScoredText[], query: string, lang = 'und'): number[] {
+  const terms = queryTerms(query, lang);
   if (terms.length === 0 || chunks.length === 0) return chunks.map(() => 0);
   const termSet = new Set(terms);
   const stats = chunks.map((chunk) => {
-    const tokens = tokenize(chunk.text);
+    const tokens = indexTokens(chunk.text, lang);
     const tf = new Map<string, number>();
     for (const token of tokens) if (termSet.has(token)) tf.set(token, (tf.get(token) ?? 0) + 1);
-    for (const token of tokenize(chunk.headingPath.join(' '))) {
+    for (const token of indexTokens(chunk.headingPath.join(' '), lang)) {
       if (termSet.has(token)) tf.set(token, (tf.get(token) ?? 0) + HEADING_WEIGHT);
     }
     return { length: tokens.length, tf };
