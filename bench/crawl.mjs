@@ -8,7 +8,7 @@ import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig } from '@quarry/core';
 import { Crawler, createExtractPool, parseSeed, startIndexer } from '@quarry/crawler';
 import { createFetcher, decodeHtml } from '@quarry/fetcher';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { openSqliteQueues } from '@quarry/queue';
 import { pino } from 'pino';
 import { rssSampler, startCrawlSite } from './lib/crawl-site.mjs';
@@ -79,7 +79,7 @@ export async function crawlEmbedded(origins, pagesPerHost) {
   });
   const logger = pino({ level: 'warn' });
   const queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0, perHostConcurrency: 8 });
-  const index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+  const index = await LanceSearchIndex.open({ path: join(dir, 'index') });
   const blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
   const crawler = new Crawler({ config, queues, logger });
   const indexer = startIndexer({ queue: queues.index, index, blobs, logger, batchSize: 200 });

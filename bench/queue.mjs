@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { openBullmqQueues } from '@quarry/queue';
 import { findServerBinary, startRedis } from '@quarry/testkit';
 import { crawlEmbedded, crawlSize, HOSTS, waitIdle } from './crawl.mjs';
@@ -52,7 +52,7 @@ async function crawlDistributed(root, origins, pagesPerHost, workers) {
     ),
   );
   await queues.close();
-  const index = SqliteSearchIndex.open({ path: join(dir, 'index.db') });
+  const index = await LanceSearchIndex.open({ path: join(dir, 'index') });
   const pages = await index.count();
   await index.close();
   await redis.stop();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApp, type RunningServer, startServer } from '@quarry/api';
 import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, type PageDocument, pageIdForUrl, type SearchIndex } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { pino } from 'pino';
 import { QuarryClient } from './client.js';
 import { QuarryApiError, QuarryConnectionError, QuarryRateLimitError } from './errors.js';
@@ -54,7 +54,7 @@ async function serve(env: Record<string, string> = {}): Promise<string> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'quarry-client-'));
-  index = await SqliteSearchIndex.open({ path: join(dir, 'index.sqlite') });
+  index = await LanceSearchIndex.open({ path: join(dir, 'index') });
   await new FileBlobStore({ dir: join(dir, 'blobs') }).putMany([SOLAR, WIND]);
   await index.upsert([SOLAR, WIND]);
 });

@@ -1,1 +1,0 @@
-export * from './sqlite-index.js';
