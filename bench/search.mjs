@@ -1,11 +1,13 @@
 // Search benchmark: builds a realistic corpus (real page text, Chinese news, IR collections and
-// generated text), imports it into the embedded SQLite index, times a fixed query mix in-process,
-// then serves the same index with the real API in a child process (so its peak RSS is its own)
-// and loads it with autocannon, one run per query shape plus one over the whole mix.
-// Run `npx tsc -b` first: it imports the built packages. `node bench/search.mjs [docs]`.
-// The child mode, `node bench/search.mjs --serve <index file> <blob dir>`, is internal.
+// generated text), imports it into the embedded LanceDB index (import and index build timed, disk
+// size measured), times a fixed query mix in-process, then the same mix while pages are written at
+// a crawler's rate (background folds on), then serves the index with the real API in a child
+// process (so its peak RSS is its own) and loads it with autocannon, one run per query shape plus
+// one over the whole mix. Run `npx tsc -b` first: it imports the built packages.
+// `node bench/search.mjs [docs]`, or BENCH_SEARCH_DOCS=1000000 npm run bench -- search.
+// The child mode, `node bench/search.mjs --serve <index dir> <blob dir>`, is internal.
 
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import {
   createReadStream,
   createWriteStream,
@@ -22,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, startServer } from '@quarry/api';
 import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, normalizeLang, pageIdForUrl, TIME_RANGES_MS, toIsoUtc } from '@quarry/core';
-import { SqliteSearchIndex } from '@quarry/index-sqlite';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
@@ -51,17 +53,26 @@ const HTTP_WARMUP_SECS = 2;
 export const QUERY_MIX = [
   { shape: 'rare word', params: { q: 'multiterm' } },
   { shape: 'common word', params: { q: 'time' } },
-  { shape: 'several words', params: { q: 'information retrieval system' } },
-  { shape: 'phrase', params: { q: '"boundary layer"' } },
-  { shape: 'OR', params: { q: 'library OR museum' } },
-  { shape: 'exclusion', params: { q: 'flow -turbulent' } },
-  { shape: 'intitle', params: { q: 'intitle:heat' } },
-  { shape: 'site', params: { q: 'data site:news0.example.com' } },
-  { shape: 'time_range', params: { q: 'information', time_range: '30d' } },
+  { shape: '2 common words (AND)', params: { q: 'information system' } },
+  {
+    shape: '8-word question (match=any)',
+    params: { q: 'how do the boundary layer effects change heat transfer', match: 'any' },
+  },
+  { shape: 'words joined with OR', params: { q: 'library OR museum' } },
+  { shape: '3-word phrase', params: { q: '"boundary layer flow"' } },
+  { shape: '-word', params: { q: 'flow -turbulent' } },
+  { shape: 'title-only word', params: { q: 'intitle:heat' } },
+  { shape: 'common word + site', params: { q: 'data site:news0.example.com' } },
+  { shape: 'common word + lang', params: { q: 'time', lang: 'de' } },
+  { shape: 'common word + 30 days', params: { q: 'information', time_range: '30d' } },
   { shape: 'lang_priority', params: { q: 'system', lang_priority: 'de' } },
   { shape: 'Chinese', params: { q: '记者' } },
   { shape: 'stop word only', params: { q: 'the' } },
 ];
+
+/** Writes during the search-while-writing phase: the crawl benchmark's rate, in one batch a second. */
+const WRITE_PAGES_PER_SEC = 30;
+const WRITE_PHASE_SECS = Number(process.env.BENCH_WRITE_SECS ?? 90);
 
 /** Deterministic PRNG (mulberry32) so every run builds the same corpus. */
 function rng(seed) {
@@ -294,6 +305,7 @@ export function toIndexQuery(params, nowMs = Date.now()) {
     ...(params.site ? { site: params.site } : {}),
     ...(params.lang_priority ? { langPriority: params.lang_priority } : {}),
     ...(rangeMs ? { crawledAfter: toIsoUtc(new Date(nowMs - rangeMs)) } : {}),
+    ...(params.match ? { match: params.match } : {}),
     limit: params.limit ?? 10,
     offset: params.offset ?? 0,
   };
@@ -305,10 +317,11 @@ function percentile(sorted, p) {
 
 /**
  * Writes `docs` documents as JSONL under `dir` (a temp dir by default, removed afterwards), imports
- * them into a fresh SQLite index (timed) and times the query mix. Resolves to `{ importDocsPerSec, rows }`.
+ * them into a fresh LanceDB index as `quarry import` does (bulk writes, then one index build, both
+ * timed), times the query mix, then the mix again while pages are written, and optionally over HTTP.
  */
 export async function runSearchBench({
-  docs = 100_000,
+  docs = Number(process.env.BENCH_SEARCH_DOCS ?? 100_000),
   dir,
   runs = MEASURED_RUNS,
   http = true,
@@ -317,74 +330,166 @@ export async function runSearchBench({
   const workDir = dir ?? mkdtempSync(join(tmpdir(), 'quarry-bench-search-'));
   const nowMs = Date.now();
   const corpusFile = join(workDir, 'corpus.jsonl');
+  const indexDir = join(workDir, 'index');
   log(`  writing ${docs} documents to ${corpusFile}`);
   await writeCorpusJsonl(corpusFile, docs, { nowMs });
-  const index = SqliteSearchIndex.open({ path: join(workDir, 'search.db') });
+  let index = await LanceSearchIndex.open({ path: indexDir, autoMaintain: false });
   try {
-    // The index's import rate: read and parse JSONL, upsert in `quarry import`'s batch size, two
-    // batches in flight so that text analysis on this thread overlaps SQLite writes on the index's
-    // writer thread. `quarry import` also validates each line, counts words and writes durable
-    // blobs (two fsyncs per page), which the README reports separately.
+    // The index's import rate: read and parse JSONL, upsert in `quarry import`'s batch size, then
+    // build the full-text indexes once. `quarry import` also validates each line, counts words and
+    // writes durable blobs, which the README reports separately.
     const started = performance.now();
-    // CPU of every thread of this process (the writer thread included): less sensitive to the
-    // machine's load than the wall-clock rate.
     const cpuStarted = process.cpuUsage();
     let imported = 0;
     let batch = [];
-    const inflight = [];
-    const flush = async () => {
-      inflight.push(index.upsert(batch));
-      imported += batch.length;
-      batch = [];
-      if (inflight.length >= 2) await inflight.shift();
-      if (imported % 10_000 === 0) {
-        log(`  imported ${imported} (${Math.round(imported / ((performance.now() - started) / 1000))} docs/s)`);
-      }
-    };
     const lines = createInterface({ input: createReadStream(corpusFile), crlfDelay: Number.POSITIVE_INFINITY });
     for await (const line of lines) {
       if (line === '') continue;
       batch.push(JSON.parse(line));
-      if (batch.length === BATCH_DOCS) await flush();
+      if (batch.length === BATCH_DOCS) {
+        await index.upsert(batch);
+        imported += batch.length;
+        batch = [];
+        if (imported % 50_000 === 0) {
+          log(`  written ${imported} (${Math.round(imported / ((performance.now() - started) / 1000))} docs/s)`);
+        }
+      }
     }
-    if (batch.length > 0) await flush();
-    await Promise.all(inflight);
+    if (batch.length > 0) await index.upsert(batch);
+    imported += batch.length;
+    const writtenMs = performance.now() - started;
+    await index.flush();
     const importMs = performance.now() - started;
     const importDocsPerSec = Math.round(imported / (importMs / 1000));
     const importCpu = process.cpuUsage(cpuStarted);
     const importCpuMsPerDoc = (importCpu.user + importCpu.system) / 1000 / imported;
-    const rows = [];
-    for (const { shape, params } of QUERY_MIX) {
-      const query = toIndexQuery(params, nowMs);
-      let result;
-      for (let i = 0; i < WARMUP_RUNS; i++) result = await index.search(query);
-      const times = [];
-      for (let i = 0; i < runs; i++) {
-        const started = performance.now();
-        await index.search(query);
-        times.push(performance.now() - started);
-      }
-      times.sort((a, b) => a - b);
-      rows.push({
-        shape,
-        q: Object.entries(params)
-          .map(([k, v]) => (k === 'q' ? v : `${k}=${v}`))
-          .join(' '),
-        total: `${result.total}${result.totalIsEstimate ? '~' : ''}`,
-        p50_ms: percentile(times, 50).toFixed(2),
-        p95_ms: percentile(times, 95).toFixed(2),
-        p99_ms: percentile(times, 99).toFixed(2),
-      });
-    }
-    // The API child opens the index file itself; this process lets go of it first.
+    const diskMib = duMib(indexDir);
+    log(
+      `  imported ${imported}: rows written in ${(writtenMs / 1000).toFixed(1)} s, indexes built in ${((importMs - writtenMs) / 1000).toFixed(1)} s; ${diskMib} MiB`,
+    );
+    const rows = await timeMix(index, nowMs, runs);
     await index.close();
+    // Search while writing, with background folds as `quarry start` runs them.
+    index = await LanceSearchIndex.open({ path: indexDir });
+    const during = await searchWhileWriting(index, nowMs, log);
+    await index.close();
+    during.diskMib = duMib(indexDir);
     const loadAverage = loadavg()[0];
-    const api = http ? await runHttpBench(join(workDir, 'search.db'), join(workDir, 'blobs'), log) : null;
-    return { importDocsPerSec, importCpuMsPerDoc, docs: imported, rows, loadAverage, api };
+    const api = http ? await runHttpBench(indexDir, join(workDir, 'blobs'), log) : null;
+    return {
+      importDocsPerSec,
+      importCpuMsPerDoc,
+      writeDocsPerSec: Math.round(imported / (writtenMs / 1000)),
+      buildSecs: (importMs - writtenMs) / 1000,
+      diskMib,
+      docs: imported,
+      rows,
+      during,
+      loadAverage,
+      api,
+    };
   } finally {
     await index.close();
     if (!dir) rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+async function timeMix(index, nowMs, runs) {
+  const rows = [];
+  for (const { shape, params } of QUERY_MIX) {
+    const query = toIndexQuery(params, nowMs);
+    let result;
+    for (let i = 0; i < WARMUP_RUNS; i++) result = await index.search(query);
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      await index.search(query);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    rows.push({
+      shape,
+      q: Object.entries(params)
+        .map(([k, v]) => (k === 'q' ? v : `${k}=${v}`))
+        .join(' '),
+      total: `${result.total}${result.totalIsEstimate ? '+' : ''}`,
+      p50_ms: percentile(times, 50).toFixed(2),
+      p95_ms: percentile(times, 95).toFixed(2),
+      p99_ms: percentile(times, 99).toFixed(2),
+    });
+  }
+  return rows;
+}
+
+/**
+ * Writes WRITE_PAGES_PER_SEC new pages a second (each with a unique word) while searching the mix
+ * in a loop; reports search latency over the phase, how long each page took to be found by its
+ * word after its write was acknowledged, and the folds the index ran.
+ */
+async function searchWhileWriting(index, nowMs, log) {
+  const until = Date.now() + WRITE_PHASE_SECS * 1000;
+  const times = [];
+  const visibleAfterMs = [];
+  let written = 0;
+  const writer = (async () => {
+    let n = 0;
+    while (Date.now() < until) {
+      const tick = Date.now();
+      const batch = Array.from({ length: WRITE_PAGES_PER_SEC }, () => {
+        const i = n++;
+        return {
+          id: pageIdForUrl(`https://fresh.example.com/page/${i}`),
+          url: `https://fresh.example.com/page/${i}`,
+          title: `Fresh page ${i}`,
+          body_text: `A page written during the benchmark, marked freshmark${i}. ${'It talks about heat transfer and boundary layer flow in some detail. '.repeat(30)}`,
+          lang: 'en',
+          author: null,
+          published_at: null,
+          crawled_at: toIsoUtc(new Date()),
+          site_name: null,
+          has_llms_txt: false,
+          filetype: 'html',
+          domain: 'fresh.example.com',
+          word_count: 400,
+        };
+      });
+      await index.upsert(batch);
+      written += batch.length;
+      const probe = batch.at(-1).body_text.match(/freshmark\d+/)[0];
+      const acked = Date.now();
+      while ((await index.search({ query: parseQuery(probe), limit: 1, offset: 0 })).hits.length === 0) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      visibleAfterMs.push(Date.now() - acked);
+      await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - tick))));
+    }
+  })();
+  const queries = QUERY_MIX.map(({ params }) => toIndexQuery(params, nowMs));
+  for (let i = 0; Date.now() < until; i++) {
+    const started = performance.now();
+    await index.search(queries[i % queries.length]);
+    times.push(performance.now() - started);
+  }
+  await writer;
+  times.sort((a, b) => a - b);
+  visibleAfterMs.sort((a, b) => a - b);
+  const result = {
+    secs: WRITE_PHASE_SECS,
+    written,
+    searches: times.length,
+    p50Ms: percentile(times, 50),
+    p99Ms: percentile(times, 99),
+    maxMs: times.at(-1),
+    visibleP99Ms: percentile(visibleAfterMs, 99),
+  };
+  log(
+    `  while writing: ${result.searches} searches, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`,
+  );
+  return result;
+}
+
+function duMib(dir) {
+  return Math.round(Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split(/\s/)[0]) / 1024);
 }
 
 /** Query string of one mix entry, as a client would send it. */
@@ -453,7 +558,7 @@ export async function runHttpBench(indexFile, blobDir, log = console.log) {
 /** Child mode: the API on an existing index until told to stop; reports its peak RSS. */
 async function serve(indexFile, blobDir) {
   const config = loadConfig({ QUARRY_RATE_LIMIT_PUBLIC: '1000000', LOG_LEVEL: 'silent' });
-  const index = SqliteSearchIndex.open({ path: indexFile });
+  const index = await LanceSearchIndex.open({ path: indexFile, autoMaintain: false });
   const app = createApp({
     config,
     index,
@@ -472,27 +577,47 @@ async function serve(indexFile, blobDir) {
   });
 }
 
-/** Entry point for `npm run bench` (scripts/bench.js): the in-process and the HTTP tables. */
+/** Entry point for `npm run bench` (scripts/bench.js): the in-process, while-writing and HTTP tables. */
 export async function run() {
   const result = await runSearchBench();
+  const d = result.during;
   return [
     {
-      title: `Search, in-process (SQLite FTS5, ${result.docs} docs, import ${result.importDocsPerSec} docs/s)`,
+      title: `Search, in-process (LanceDB, ${result.docs} docs; import ${result.importDocsPerSec} docs/s, index on disk ${result.diskMib} MiB)`,
       rows: result.rows,
       notes: [
-        'total with ~ is an estimate beyond the exact-count bound',
-        `import CPU (all threads, JSONL parsing included): ${result.importCpuMsPerDoc.toFixed(3)} ms/doc`,
+        'total with + is a lower bound (counting stops at the exact-count bound)',
+        `import: rows written at ${result.writeDocsPerSec} docs/s, then full-text indexes built in ${result.buildSecs.toFixed(1)} s; CPU ${result.importCpuMsPerDoc.toFixed(3)} ms/doc (all threads, JSONL parsing included)`,
         `1-minute load average at the end: ${result.loadAverage.toFixed(1)}`,
       ],
     },
     {
-      title: `Search over HTTP (API in a child process, autocannon, ${HTTP_CONNECTIONS} connections)`,
-      rows: result.api.rows,
-      notes: [
-        `${HTTP_WARMUP_SECS} s warm-up over the mix, then ${HTTP_SHAPE_SECS} s per shape and ${HTTP_MIX_SECS} s for the whole mix (each shape in turn)`,
-        `API process peak RSS (VmHWM): ${result.api.peakRssMib} MiB`,
+      title: `Search while writing ${WRITE_PAGES_PER_SEC} pages/s for ${d.secs} s (background folds on)`,
+      rows: [
+        {
+          written: d.written,
+          searches: d.searches,
+          p50_ms: d.p50Ms.toFixed(1),
+          p99_ms: d.p99Ms.toFixed(1),
+          max_ms: d.maxMs.toFixed(1),
+          'new page found after (p99)': `${d.visibleP99Ms} ms`,
+          'disk after': `${d.diskMib} MiB`,
+        },
       ],
+      notes: ['the whole query mix in a loop on one connection while a writer adds a batch a second'],
     },
+    ...(result.api
+      ? [
+          {
+            title: `Search over HTTP (API in a child process, autocannon, ${HTTP_CONNECTIONS} connections)`,
+            rows: result.api.rows,
+            notes: [
+              `${HTTP_WARMUP_SECS} s warm-up over the mix, then ${HTTP_SHAPE_SECS} s per shape and ${HTTP_MIX_SECS} s for the whole mix (each shape in turn)`,
+              `API process peak RSS (VmHWM): ${result.api.peakRssMib} MiB`,
+            ],
+          },
+        ]
+      : []),
   ];
 }
 
@@ -500,13 +625,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv[2] === '--serve') {
     await serve(process.argv[3], process.argv[4]);
   } else {
-    const docs = Number(process.argv[2] ?? 100_000);
-    const result = await runSearchBench({ docs });
-    console.log(
-      `\nimport: ${result.importDocsPerSec} docs/s (${result.docs} docs; CPU ${result.importCpuMsPerDoc.toFixed(3)} ms/doc, all threads), load average ${result.loadAverage.toFixed(1)}\n`,
-    );
-    console.table(result.rows);
-    console.log(`\nHTTP, ${HTTP_CONNECTIONS} connections; API peak RSS ${result.api.peakRssMib} MiB`);
-    console.table(result.api.rows);
+    const { printResults } = await import('./lib/table.mjs');
+    if (process.argv[2]) process.env.BENCH_SEARCH_DOCS = process.argv[2];
+    printResults(await run());
   }
 }

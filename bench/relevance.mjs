@@ -1,0 +1,258 @@
+// Relevance benchmark (`npm run bench -- relevance`): imports each IR collection of the shared test
+// data (Cranfield, CISI) with the real `quarry import`, serves it with the real `quarry serve`, and
+// asks every query over HTTP in two ways: its words joined with OR, and the sentence as typed with
+// `match=any`. Prints mean nDCG@10 beside an exhaustive BM25 over the same documents (every document
+// scored, no index, no pruning; title and text as one field, Porter-stemmed English tokens,
+// k1 = 0.9, b = 0.4 as Anserini's default), the figure the API must reach (issue 9: at least it
+// minus 0.005). Then the same after 20,000 newer unrelated pages are imported on top, so that the
+// judged pages are the oldest in the index. Run `npx tsc -b` first: it spawns the built CLI.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { indexTokens } from '@quarry/text';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..');
+const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
+const IR_DIR = join(ROOT, '../shared/testdata/ir');
+const COLLECTIONS = [
+  { name: 'Cranfield', dir: 'cranfield', qrels: 'qrels.graded.trec' },
+  { name: 'CISI', dir: 'cisi', qrels: 'qrels.trec' },
+];
+/** Newer unrelated pages imported on top of a collection (issue 9's burial test). */
+const NEWER_PAGES = 20_000;
+const K = 10;
+const BM25 = { k1: 0.9, b: 0.4 };
+const DAY_MS = 86_400_000;
+
+export async function run() {
+  if (!existsSync(IR_DIR)) {
+    return { title: 'Relevance', rows: [], notes: [`skipped: ${IR_DIR} is absent`] };
+  }
+  const rows = [];
+  for (const spec of COLLECTIONS) {
+    const collection = load(spec);
+    const reference = exhaustiveBm25(collection);
+    const work = mkdtempSync(join(tmpdir(), 'quarry-relevance-'));
+    try {
+      importDocs(
+        work,
+        'docs.jsonl',
+        collection.docs.map((doc) => toImportLine(spec.dir, doc, Date.now() - 400 * DAY_MS)),
+      );
+      const fresh = await measure(work, spec, collection);
+      importDocs(work, 'newer.jsonl', newerPages(NEWER_PAGES));
+      const buried = await measure(work, spec, collection);
+      const row = (mode, key, figures) => ({
+        collection: spec.name,
+        queries: collection.judged.length,
+        mode,
+        'BM25 exhaustive': reference[key].toFixed(4),
+        API: figures.fresh[key].toFixed(4),
+        'API, +20k newer pages': figures.buried[key].toFixed(4),
+        'p50 ms': figures.fresh.p50[key].toFixed(1),
+        'meets (≥ BM25 − 0.005)':
+          Math.min(figures.fresh[key], figures.buried[key]) >= reference[key] - 0.005 ? 'yes' : 'no',
+      });
+      const figures = { fresh, buried };
+      rows.push(row('words joined with OR', 'or', figures), row('sentence, match=any', 'any', figures));
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  return {
+    title: 'Relevance: nDCG@10 through the HTTP API vs exhaustive BM25',
+    rows,
+    notes: [
+      'Documents imported with `quarry import`, queries over HTTP against `quarry serve` (limit 10).',
+      `Reference: exhaustive BM25 (k1 ${BM25.k1}, b ${BM25.b}) over title + text, same tokens (folded, English Porter stems).`,
+    ],
+  };
+}
+
+function load(spec) {
+  const dir = join(IR_DIR, spec.dir);
+  const lines = (file) =>
+    readFileSync(join(dir, file), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => line);
+  const docs = lines('docs.jsonl').map((line) => JSON.parse(line));
+  const queries = lines('queries.jsonl').map((line) => JSON.parse(line));
+  const qrels = new Map();
+  for (const line of lines(spec.qrels)) {
+    const [query, , doc, grade] = line.trim().split(/\s+/);
+    if (Number(grade) <= 0) continue;
+    if (!qrels.has(query)) qrels.set(query, new Map());
+    qrels.get(query).set(doc, Number(grade));
+  }
+  const judged = queries.filter((q) => qrels.has(q._id));
+  return { docs, judged, qrels };
+}
+
+function toImportLine(collection, doc, crawledMs) {
+  return {
+    url: `https://ir.example.org/${collection}/doc/${doc._id}`,
+    title: doc.title ?? '',
+    body_text: doc.text ?? '',
+    lang: 'en',
+    crawled_at: new Date(crawledMs).toISOString().replace(/\.\d+Z$/, 'Z'),
+  };
+}
+
+/** Pages on other topics, newer than the collection, made from a fixed vocabulary. */
+function newerPages(count) {
+  const words =
+    'garden tomato soil compost kitchen recipe garlic olive travel train station ticket music guitar melody rhythm finance budget savings loan castle king battle museum painting football league match election vote policy weather storm rain'.split(
+      ' ',
+    );
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed / 2147483647;
+  };
+  const sentence = (n) => Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ');
+  return Array.from({ length: count }, (_, i) => ({
+    url: `https://news.example.net/story/${i}`,
+    title: sentence(6),
+    body_text: `${sentence(120)}.`,
+    lang: 'en',
+    crawled_at: new Date(Date.now() - (i % 300) * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+  }));
+}
+
+function importDocs(dataDir, name, docs) {
+  const file = join(dataDir, name);
+  writeFileSync(file, `${docs.map((d) => JSON.stringify(d)).join('\n')}\n`);
+  const result = spawnSync(process.execPath, [BIN, 'import', file, '--data', join(dataDir, 'data')], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`quarry import failed: ${result.stderr}`);
+}
+
+async function measure(work, spec, collection) {
+  const port = await freePort();
+  const server = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data', join(work, 'data')], {
+    env: {
+      PATH: process.env.PATH,
+      LOG_LEVEL: 'silent',
+      QUARRY_HOST: '127.0.0.1',
+      QUARRY_RATE_LIMIT_PUBLIC: '1000000',
+    },
+    stdio: 'ignore',
+  });
+  try {
+    await waitForHealth(port);
+    const scores = { or: [], any: [] };
+    const times = { or: [], any: [] };
+    for (const query of collection.judged) {
+      const judgements = collection.qrels.get(query._id);
+      const words = query.text.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+      const asks = {
+        or: { q: words.join(' OR ') },
+        any: { q: words.join(' '), match: 'any' },
+      };
+      for (const [mode, params] of Object.entries(asks)) {
+        const started = performance.now();
+        const res = await fetch(
+          `http://127.0.0.1:${port}/api/v1/search?${new URLSearchParams({ ...params, limit: String(K) })}`,
+        );
+        times[mode].push(performance.now() - started);
+        if (!res.ok)
+          throw new Error(`${spec.name} query ${query._id} (${mode}): HTTP ${res.status} ${await res.text()}`);
+        const body = await res.json();
+        const ranked = body.results.map((r) => r.url.split('/doc/')[1] ?? '');
+        scores[mode].push(ndcg(ranked, judgements));
+      }
+    }
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    return { or: mean(scores.or), any: mean(scores.any), p50: { or: p50(times.or), any: p50(times.any) } };
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+}
+
+function ndcg(ranked, judgements) {
+  const gain = (grade) => 2 ** grade - 1;
+  const dcg = ranked.slice(0, K).reduce((sum, id, i) => sum + gain(judgements.get(id) ?? 0) / Math.log2(i + 2), 0);
+  const ideal = [...judgements.values()]
+    .sort((a, b) => b - a)
+    .slice(0, K)
+    .reduce((sum, grade, i) => sum + gain(grade) / Math.log2(i + 2), 0);
+  return ideal === 0 ? 0 : dcg / ideal;
+}
+
+/** Exhaustive BM25: every document scored for every query term; the same score for both modes' words. */
+function exhaustiveBm25(collection) {
+  const docs = collection.docs.map((doc) => {
+    const tf = new Map();
+    const tokens = indexTokens(`${doc.title ?? ''} ${doc.text ?? ''}`, 'en');
+    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    return { id: doc._id, tf, length: tokens.length };
+  });
+  const avgLength = docs.reduce((s, d) => s + d.length, 0) / docs.length;
+  const df = new Map();
+  for (const doc of docs) for (const t of doc.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = docs.length;
+  const idf = (t) => {
+    const f = df.get(t) ?? 0;
+    return Math.log(1 + (n - f + 0.5) / (f + 0.5));
+  };
+  const scores = [];
+  for (const query of collection.judged) {
+    const terms = [...new Set(indexTokens(query.text, 'en'))];
+    const ranked = docs
+      .map((doc) => {
+        let score = 0;
+        for (const t of terms) {
+          const f = doc.tf.get(t);
+          if (!f) continue;
+          score += (idf(t) * f * (BM25.k1 + 1)) / (f + BM25.k1 * (1 - BM25.b + (BM25.b * doc.length) / avgLength));
+        }
+        return { id: doc.id, score };
+      })
+      .filter((d) => d.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, K)
+      .map((d) => d.id);
+    scores.push(ndcg(ranked, collection.qrels.get(query._id)));
+  }
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  return { or: mean, any: mean };
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(port) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('quarry serve did not become healthy');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { printResults } = await import('./lib/table.mjs');
+  printResults(await run());
+}
