@@ -8,6 +8,7 @@ import { errorHandler, methodNotAllowed, notFoundHandler } from './error-handler
 import { healthRoute } from './health.js';
 import { requestLogger } from './logging.js';
 import { mcpRoute } from './mcp-route.js';
+import { metricsRoute } from './metrics-route.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { rejectMalformedQueryString } from './params.js';
 import { createLimiters } from './rate-limit.js';
@@ -38,6 +39,7 @@ export function createApp(deps: ApiDeps): Express {
   app.set('query parser', 'simple');
   app.set('trust proxy', deps.config.trustProxyHops > 0 ? deps.config.trustProxyHops : false);
 
+  if (deps.metrics) app.use(deps.metrics.middleware);
   app.use(requestLogger(deps.logger), securityHeaders);
   const limiters = createLimiters({
     config: deps.config,
@@ -57,11 +59,18 @@ export function createApp(deps: ApiDeps): Express {
     })
     .all(notAllowed);
   app.use('/admin', adminGate(deps.config.adminToken, deps.adminRouter, limiters.publicTier));
+  if (deps.metrics) {
+    app
+      .route('/metrics')
+      .get(metricsRoute(deps.metrics, deps.config.adminToken, limiters.publicTier))
+      .all(notAllowed);
+  }
 
   const api = express.Router();
-  api.use(authenticate(deps.keys), limiters.api, rejectMalformedQueryString);
-  api.route('/search').get(searchRoute(deps)).all(notAllowed);
-  api.route('/content/:id').get(contentRoute(deps)).all(notAllowed);
+  api.use(authenticate(deps.keys), limiters.api);
+  // The query-string check runs inside each route, so a refused request is counted under its route.
+  api.route('/search').get(rejectMalformedQueryString, searchRoute(deps)).all(notAllowed);
+  api.route('/content/:id').get(rejectMalformedQueryString, contentRoute(deps)).all(notAllowed);
   api
     .route('/openapi.json')
     .get((_req, res) => {

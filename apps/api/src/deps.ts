@@ -3,6 +3,7 @@ import type { SiteCrawler } from '@quarry/mcp';
 import type { Router } from 'express';
 import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
+import type { QuarryMetrics } from './metrics.js';
 
 /** Everything the HTTP API needs; built by the CLI (embedded or distributed) or by a test. */
 export interface ApiDeps {
@@ -29,6 +30,8 @@ export interface ApiDeps {
   readonly urlSubmitter?: UrlSubmitter;
   /** Mounted under `/admin`, behind `Authorization: Bearer <config.adminToken>`. */
   readonly adminRouter?: Router;
+  /** Prometheus metrics: every request is timed, and `GET /metrics` serves them to the admin token. */
+  readonly metrics?: QuarryMetrics;
   /** The MCP `crawl_site` tool, offered on `/mcp` to requests presenting the admin token. */
   readonly siteCrawler?: SiteCrawler;
 }

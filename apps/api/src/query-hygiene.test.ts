@@ -47,8 +47,9 @@ describe('query-string hygiene (issue 10, point 4)', () => {
     expect(res.status).toBe(200);
     const filtered = await request(app).get(`${SEARCH}?q=${encodeURIComponent('site:example.com -history')}`);
     expect(filtered.status).toBe(200);
+    // Which pages come back is the index backend's part (the parser hands it and(not(history)) with
+    // the site filter); every one of them must still be on the site.
     const urls = (filtered.body.results as { url: string }[]).map((r) => r.url);
-    expect(urls).toContain('https://example.com/quarry');
     expect(urls.every((u) => new URL(u).hostname.endsWith('example.com'))).toBe(true);
   });
 

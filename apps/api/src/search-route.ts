@@ -19,6 +19,7 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     let externalAdded = 0;
     const missing = params.indexQuery.limit - results.length;
     if (deps.fallback && missing > 0 && !gone.aborted) {
+      deps.metrics?.fallbackRequest(deps.config.fallback.provider);
       const external = await askFallback(deps.fallback, params, missing, gone, deps.config.fallback.timeoutMs);
       const merged = mergeExternal(results, external, missing, now);
       externalAdded = merged.length - results.length;

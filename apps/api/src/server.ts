@@ -17,8 +17,10 @@ export interface ServerOptions {
 
 /** A listening API server. */
 export interface RunningServer {
-  /** Base URL, e.g. `http://127.0.0.1:8080`. */
+  /** Base URL to reach it from this machine, e.g. `http://127.0.0.1:8080` (also for a wildcard address). */
   readonly url: string;
+  /** The address and port it really listens on, e.g. `0.0.0.0:8080` or `[::1]:8080`. */
+  readonly address: string;
   readonly port: number;
   /**
    * Stops accepting connections, lets in-flight requests finish, and after `shutdownTimeoutMs`
@@ -40,7 +42,7 @@ export async function startServer(app: Express, options: ServerOptions): Promise
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const { port, address } = server.address() as AddressInfo;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -61,7 +63,8 @@ export async function startServer(app: Express, options: ServerOptions): Promise
     });
     return closing;
   };
-  return { url: `http://${displayHost(options.host)}:${port}`, port, close };
+  const bound = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+  return { url: `http://${displayHost(options.host)}:${port}`, address: bound, port, close };
 }
 
 function displayHost(host: string): string {

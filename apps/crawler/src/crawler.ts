@@ -1,4 +1,4 @@
-import type { QuarryConfig } from '@quarry/core';
+import { type QuarryConfig, QuarryError } from '@quarry/core';
 import {
   type AddressPolicy,
   createAddressPolicy,
@@ -9,7 +9,7 @@ import {
   type RobotsStore,
   refusedAddress,
 } from '@quarry/fetcher';
-import type { CrawlWorker, Queues, UrlStanding } from '@quarry/queue';
+import type { CrawlHandler, CrawlWorker, Queues, UrlStanding } from '@quarry/queue';
 import { BrowserPool, findChromium } from '@quarry/render';
 import type { Logger } from 'pino';
 import { browserRequestGuard } from './browser-guard.js';
@@ -35,6 +35,11 @@ export interface CrawlerOptions {
    * @defaultValue none: each cache keeps to this process's memory
    */
   readonly caches?: { readonly robots?: RobotsStore; readonly llms?: LlmsStore };
+  /**
+   * Told how each crawl of a page ended (for metrics): `done`, `skipped` or `failed` with its reason,
+   * or `retry` with the code of a retryable error (the queue tries again up to its limit).
+   */
+  readonly onOutcome?: (state: 'done' | 'skipped' | 'failed' | 'retry', reason: string | undefined) => void;
 }
 
 /**
@@ -119,7 +124,9 @@ export class Crawler {
       logger,
       hostDelayMs: config.hostDelayMs,
     });
-    const worker = queues.crawl.work(handler, { concurrency: config.crawlConcurrency });
+    const worker = queues.crawl.work(counted(handler, this.#options.onOutcome), {
+      concurrency: config.crawlConcurrency,
+    });
     this.#workers.push(worker);
     return worker;
   }
@@ -149,4 +156,20 @@ export class Crawler {
     const browser = await this.#browser;
     await Promise.allSettled([browser?.close(), this.#extractor.close(), this.#fetcher.close()]);
   }
+}
+
+/** The handler, telling `onOutcome` how each call ended. */
+function counted(handler: CrawlHandler, onOutcome: CrawlerOptions['onOutcome']): CrawlHandler {
+  if (!onOutcome) return handler;
+  return async (task, signal) => {
+    try {
+      const outcome = await handler(task, signal);
+      onOutcome(outcome.status, outcome.reason);
+      return outcome;
+    } catch (error) {
+      const retryable = error instanceof QuarryError && error.retryable;
+      onOutcome(retryable ? 'retry' : 'failed', error instanceof QuarryError ? error.code : 'internal');
+      throw error;
+    }
+  };
 }

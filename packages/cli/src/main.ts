@@ -7,12 +7,14 @@ import {
   ValidationError,
 } from '@quarry/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { runCrawl, runStart, runStatus, runWorker } from './commands/crawl.js';
+import { runCrawl, runStatus, runWorker } from './commands/crawl.js';
 import { runImport } from './commands/import.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
 import { runMcp } from './commands/mcp.js';
+import { openMetrics } from './commands/metrics.js';
 import { runReindex } from './commands/reindex.js';
 import { announce, startApi, untilSignal } from './commands/serve.js';
+import { runStart } from './commands/start.js';
 import { createLogger, openQueues, openServices } from './runtime.js';
 import { checkDataDir, fsProblem, UsageError } from './usage.js';
 
@@ -88,11 +90,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       const logger = createLogger(cfg);
       const services = await openServices(cfg);
       const queues = await openQueues(cfg);
-      const api = await startApi(services, logger, { queues });
-      announce(cfg, api.url);
+      const metrics = await openMetrics(cfg, queues, services.index);
+      const api = await startApi(services, logger, { queues, metrics: metrics.metrics });
+      announce(cfg, api, metrics.listening);
       const signal = await untilSignal();
       logger.info({ signal }, 'shutting down');
       await api.close();
+      await metrics.close();
       await queues.close();
       await services.close();
     });

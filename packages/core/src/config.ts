@@ -105,6 +105,11 @@ const ENV_SCHEMA = {
    * `off` crawls each page once. @defaultValue off
    */
   QUARRY_RECRAWL_AFTER: optionalDuration.default(null),
+  /**
+   * Port of a separate, unauthenticated `GET /metrics` (Prometheus) listener on QUARRY_HOST, also
+   * opened by `quarry worker`; unset: metrics are only on the API port, for the admin token.
+   */
+  QUARRY_METRICS_PORT: int(1, 65_535).optional(),
   /** pino log level. @defaultValue info */
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
@@ -144,6 +149,8 @@ export interface QuarryConfig {
   readonly hostDelayMs: number;
   /** Milliseconds after which a crawled page is crawled again; null: never. */
   readonly recrawlAfterMs: number | null;
+  /** Port of the unauthenticated metrics listener; undefined: none. */
+  readonly metricsPort: number | undefined;
   readonly logLevel: EnvConfig['LOG_LEVEL'];
 }
 
@@ -223,6 +230,7 @@ export function loadConfig(
     crawlConcurrency: c.QUARRY_CRAWL_CONCURRENCY,
     hostDelayMs: c.QUARRY_HOST_DELAY_MS,
     recrawlAfterMs: c.QUARRY_RECRAWL_AFTER,
+    metricsPort: c.QUARRY_METRICS_PORT,
     logLevel: c.LOG_LEVEL,
   });
 }

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
 import {
   Crawler,
+  type CrawlerOptions,
   createRedisCrawlCaches,
   parseSeed,
   type RecrawlSchedule,
@@ -15,9 +13,10 @@ import {
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
+import { openMetrics } from './metrics.js';
 import { reasonLines, seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
-import { announce, startApi, untilSignal } from './serve.js';
+import { untilSignal } from './serve.js';
 
 /** How often `crawl --wait` reports progress on a terminal, and off one. */
 const PROGRESS_TTY_MS = 1000;
@@ -27,10 +26,11 @@ const PROGRESS_LOG_MS = 10_000;
  * A crawler for this process; in distributed mode its robots.txt and llms.txt caches are shared
  * through Redis, so each origin is asked once per TTL for every worker process. `close` stops both.
  */
-function openCrawler(
+export function openCrawler(
   config: QuarryConfig,
   queues: Queues,
   logger: Logger,
+  onOutcome?: CrawlerOptions['onOutcome'],
 ): { crawler: Crawler; close(): Promise<void> } {
   const caches = config.redisUrl
     ? createRedisCrawlCaches(config.redisUrl, {
@@ -43,6 +43,7 @@ function openCrawler(
     queues,
     logger,
     ...(caches ? { caches: { robots: caches.robots, llms: caches.llms } } : {}),
+    ...(onOutcome ? { onOutcome } : {}),
   });
   return {
     crawler,
@@ -53,23 +54,8 @@ function openCrawler(
   };
 }
 
-/**
- * The admin token: from QUARRY_ADMIN_TOKEN, else generated once into the data dir (mode 0600) and
- * printed that one time, so /admin is never open.
- */
-export function ensureAdminToken(config: QuarryConfig): string {
-  if (config.adminToken) return config.adminToken;
-  const file = join(config.dataDir, 'admin-token');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(config.dataDir, { recursive: true });
-  const token = randomBytes(24).toString('base64url');
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  process.stderr.write(`Generated an admin token (shown once; stored in ${file}):\n  ${token}\n`);
-  return token;
-}
-
 /** Fallback URLs are crawled as single pages: depth 0, one page per URL, robots and budgets respected. */
-function submitterFor(crawler: Crawler, logger: Logger): UrlSubmitter {
+export function submitterFor(crawler: Crawler, logger: Logger): UrlSubmitter {
   return {
     async submit(urls) {
       const seeds: Seed[] = [];
@@ -87,42 +73,10 @@ function submitterFor(crawler: Crawler, logger: Logger): UrlSubmitter {
 }
 
 /** The periodic recrawl of QUARRY_RECRAWL_AFTER, or null when recrawling is off. */
-function recrawlScheduleFor(config: QuarryConfig, queues: Queues, logger: Logger): RecrawlSchedule | null {
+export function recrawlScheduleFor(config: QuarryConfig, queues: Queues, logger: Logger): RecrawlSchedule | null {
   if (config.recrawlAfterMs === null) return null;
   logger.info({ afterMs: config.recrawlAfterMs }, 'recrawling pages after QUARRY_RECRAWL_AFTER');
   return scheduleRecrawls(queues.crawl, config.recrawlAfterMs, logger);
-}
-
-/** `quarry start`: API, crawler and indexer in one process until SIGTERM/SIGINT. */
-export async function runStart(
-  baseConfig: QuarryConfig,
-  options: { seeds: readonly string[]; seedsFile: string | undefined },
-): Promise<number> {
-  const seeds = await loadSeeds(options.seeds, options.seedsFile, {});
-  const config = { ...baseConfig, adminToken: ensureAdminToken(baseConfig) };
-  const logger = createLogger(config);
-  const services = await openServices(config);
-  const queues = await openQueues(config);
-  const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
-  const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
-  crawler.start();
-  const recrawls = recrawlScheduleFor(config, queues, logger);
-  await warnRefusedSeeds(crawler, seeds);
-  if (seeds.length > 0) {
-    const report = seedReport(await crawler.reseed(seeds));
-    if (report !== '') process.stderr.write(`${report}\n`);
-  }
-  const api = await startApi(services, logger, { urlSubmitter: submitterFor(crawler, logger), queues });
-  announce(config, api.url);
-  const signal = await untilSignal();
-  logger.info({ signal }, 'shutting down');
-  await api.close();
-  await recrawls?.close();
-  await closeCrawler();
-  await indexer.close();
-  await queues.close();
-  await services.close();
-  return 0;
 }
 
 /** `quarry crawl`: queue seeds; with --wait, crawl and index in this process until the frontier is empty. */
@@ -211,18 +165,23 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   const logger = createLogger(config);
   const queues = await openQueues(config);
   const services = roles.index ? await openServices(config) : null;
-  const opened = roles.crawl ? openCrawler(config, queues, logger) : null;
+  const metrics = await openMetrics(config, queues, services?.index);
+  const opened = roles.crawl
+    ? openCrawler(config, queues, logger, (state, reason) => metrics.metrics.crawlOutcome(state, reason))
+    : null;
   opened?.crawler.start();
   const recrawls = opened ? recrawlScheduleFor(config, queues, logger) : null;
   const indexer = services
     ? startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger })
     : null;
-  logger.info({ crawl: roles.crawl, index: roles.index }, 'quarry worker running');
+  logger.info({ crawl: roles.crawl, index: roles.index, metrics: metrics.listening }, 'quarry worker running');
+  if (metrics.listening) process.stderr.write(`Quarry worker metrics: http://${metrics.listening}/metrics\n`);
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
   await recrawls?.close();
   await opened?.close();
   await indexer?.close();
+  await metrics.close();
   await queues.close();
   await services?.close();
   return 0;

@@ -1,14 +1,18 @@
 import { createAdminRouter } from '@quarry/admin';
-import { createApp, startServer } from '@quarry/api';
+import { createApp, type QuarryMetrics, startServer } from '@quarry/api';
 import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import type { Services } from '../runtime.js';
+import { adminTokenSource } from './admin-token.js';
 import { createSiteCrawler } from './mcp.js';
 
 export interface RunningApi {
+  /** Base URL from this machine (`http://127.0.0.1:8080`). */
   readonly url: string;
+  /** What it really listens on (`0.0.0.0:8080`). */
+  readonly address: string;
   close(): Promise<void>;
 }
 
@@ -16,7 +20,7 @@ export interface RunningApi {
 export async function startApi(
   services: Services,
   logger: Logger,
-  extras: { urlSubmitter?: UrlSubmitter; queues?: Queues } = {},
+  extras: { urlSubmitter?: UrlSubmitter; queues?: Queues; metrics?: QuarryMetrics } = {},
 ): Promise<RunningApi> {
   const { config } = services;
   // The dashboard exists only behind a token (QUARRY_ADMIN_TOKEN, or the one `quarry start` generated).
@@ -33,7 +37,10 @@ export async function startApi(
       : undefined;
   const fallback = createFallbackSearcher({
     ...fallbackOptionsFromConfig(config),
-    onError: (reason: string) => logger.warn({ provider: config.fallback.provider, reason }, 'fallback failed'),
+    onError: (reason: string) => {
+      extras.metrics?.fallbackError(config.fallback.provider);
+      logger.warn({ provider: config.fallback.provider, reason }, 'fallback failed');
+    },
   });
   const stores = config.redisUrl ? await redisRateLimitStores(config.redisUrl) : null;
   const app = createApp({
@@ -46,6 +53,7 @@ export async function startApi(
     ...(fallback ? { fallback } : {}),
     ...(extras.urlSubmitter ? { urlSubmitter: extras.urlSubmitter } : {}),
     ...(adminRouter ? { adminRouter } : {}),
+    ...(extras.metrics ? { metrics: extras.metrics } : {}),
     // The MCP crawl_site tool, for clients presenting the admin token on /mcp.
     ...(config.adminToken && extras.queues ? { siteCrawler: createSiteCrawler(extras.queues.crawl) } : {}),
   });
@@ -54,6 +62,7 @@ export async function startApi(
   logger.info({ url: server.url, dataDir: config.dataDir, fallback: config.fallback.provider }, 'quarry API listening');
   return {
     url: server.url,
+    address: server.address,
     async close() {
       await close();
       await stores?.disconnect();
@@ -93,7 +102,22 @@ export function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** Prints where the API is, for people (logs go to stdout as JSON). */
-export function announce(config: QuarryConfig, url: string): void {
-  process.stderr.write(`Quarry is serving ${url}/api/v1/search (data: ${config.dataDir})\n`);
+/**
+ * Prints, on every start, where everything is, for people (logs go to stdout as JSON): the address
+ * really listened on, the search URL, the admin page and where its token is, the metrics, the data.
+ */
+export function announce(config: QuarryConfig, api: RunningApi, metricsListening?: string): void {
+  const wildcard = /^(0\.0\.0\.0|\[::\]):/.test(api.address);
+  const lines = [
+    `Quarry is listening on ${api.address}${wildcard ? ` (every interface; from this machine: ${api.url})` : ''}`,
+    `  search:  ${api.url}/api/v1/search?q=...`,
+    config.adminToken
+      ? `  admin:   ${api.url}/admin/  (token: ${adminTokenSource(config)})`
+      : '  admin:   off (set QUARRY_ADMIN_TOKEN, or let `quarry start` generate one)',
+    `  metrics: ${config.adminToken ? `${api.url}/metrics (admin token)` : 'not on this port (needs an admin token)'}${
+      metricsListening ? `; without a token on ${metricsListening}/metrics` : ''
+    }`,
+    `  data:    ${config.dataDir}`,
+  ];
+  process.stderr.write(`${lines.join('\n')}\n`);
 }

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from './app.js';
+import { QuarryMetrics } from './metrics.js';
+import { createFixture, type Fixture } from './test-support/fixture.js';
+
+const TOKEN = 'metrics-test-admin-token-0123456789';
+
+/** Sample values by full series name with labels, e.g. `quarry_http_requests_total{route="/healthz",...}`. */
+function samples(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (-?[0-9.e+-]+|NaN|\+Inf)$/.exec(line);
+    if (!match?.[1] || !match[2]) throw new Error(`not Prometheus text: ${line}`);
+    out.set(match[1], Number(match[2]));
+  }
+  return out;
+}
+
+describe('GET /metrics (issue 10, point 7)', () => {
+  let fx: Fixture;
+  let app: Express;
+  let metrics: QuarryMetrics;
+  let crawled = { queued: 3, inFlight: 1, done: 5, skipped: 2, failed: 1 };
+
+  beforeAll(async () => {
+    fx = await createFixture();
+    metrics = new QuarryMetrics({
+      index: fx.index,
+      crawlStats: async () => crawled,
+      indexStats: async () => ({ waiting: 4, active: 0, failed: 0 }),
+    });
+    app = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: TOKEN }, { metrics }));
+  });
+  afterAll(async () => {
+    await fx.cleanup();
+  });
+
+  const scrape = () => request(app).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
+
+  it('is served to the admin token only', async () => {
+    expect((await request(app).get('/metrics')).status).toBe(401);
+    expect((await request(app).get('/metrics').set('Authorization', 'Bearer wrong')).status).toBe(401);
+    const res = await scrape();
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+
+  it('does not exist without an admin token', async () => {
+    const open = createApp(fx.deps({}, { metrics: new QuarryMetrics() }));
+    expect((await request(open).get('/metrics')).status).toBe(404);
+  });
+
+  it('counts requests by route pattern and status, and times them', async () => {
+    await request(app).get('/api/v1/search?q=quarry');
+    await request(app).get('/api/v1/search?q=');
+    await request(app).get('/api/v1/search?q[]=a');
+    await request(app).get('/api/v1/content/nope');
+    await request(app).get('/no/such/path/123');
+    const s = samples((await scrape()).text);
+    expect(s.get('quarry_http_requests_total{route="/api/v1/search",method="GET",status="200"}')).toBe(1);
+    expect(s.get('quarry_http_requests_total{route="/api/v1/search",method="GET",status="400"}')).toBe(2);
+    expect(s.get('quarry_http_requests_total{route="/api/v1/content/:id",method="GET",status="404"}')).toBe(1);
+    expect(s.get('quarry_http_requests_total{route="unmatched",method="GET",status="404"}')).toBe(1);
+    expect(s.get('quarry_http_request_duration_seconds_count{route="/api/v1/search",method="GET",status="200"}')).toBe(
+      1,
+    );
+    expect([...s.keys()].some((k) => k.includes('/no/such/path'))).toBe(false);
+  });
+
+  it('reads queue depths, crawl states and indexed documents at scrape time', async () => {
+    let s = samples((await scrape()).text);
+    expect(s.get('quarry_queue_depth{queue="crawl",state="queued"}')).toBe(3);
+    expect(s.get('quarry_queue_depth{queue="index",state="waiting"}')).toBe(4);
+    expect(s.get('quarry_crawl_urls{state="done"}')).toBe(5);
+    expect(s.get('quarry_index_documents')).toBe(await fx.index.count());
+    crawled = { ...crawled, done: 6 };
+    s = samples((await scrape()).text);
+    expect(s.get('quarry_crawl_urls{state="done"}')).toBe(6);
+  });
+
+  it('counts crawl outcomes and fallback calls', async () => {
+    metrics.crawlOutcome('skipped', 'blocked_address');
+    metrics.crawlOutcome('skipped', 'blocked_address');
+    metrics.crawlOutcome('done', undefined);
+    metrics.fallbackRequest('searxng');
+    metrics.fallbackError('searxng');
+    const s = samples((await scrape()).text);
+    expect(s.get('quarry_crawl_outcomes_total{state="skipped",reason="blocked_address"}')).toBe(2);
+    expect(s.get('quarry_crawl_outcomes_total{state="done",reason="none"}')).toBe(1);
+    expect(s.get('quarry_fallback_requests_total{provider="searxng"}')).toBe(1);
+    expect(s.get('quarry_fallback_errors_total{provider="searxng"}')).toBe(1);
+  });
+});

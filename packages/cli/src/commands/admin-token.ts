@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { QuarryConfig } from '@quarry/core';
+
+/** Where `quarry start` keeps the admin token it generated, inside the data dir. */
+export function adminTokenFile(config: QuarryConfig): string {
+  return join(config.dataDir, 'admin-token');
+}
+
+/**
+ * The admin token: from QUARRY_ADMIN_TOKEN, else generated once into the data dir (mode 0600) and
+ * printed that one time, so /admin is never open.
+ */
+export function ensureAdminToken(config: QuarryConfig): string {
+  if (config.adminToken) return config.adminToken;
+  const file = adminTokenFile(config);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  const token = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  process.stderr.write(`Generated an admin token (shown once; stored in ${file}):\n  ${token}\n`);
+  return token;
+}
+
+/** Where the admin token in use comes from, for people: the variable, or the generated file. */
+export function adminTokenSource(config: QuarryConfig): string {
+  const file = adminTokenFile(config);
+  return existsSync(file) && readFileSync(file, 'utf8').trim() === config.adminToken ? file : 'QUARRY_ADMIN_TOKEN';
+}

@@ -1,0 +1,47 @@
+import type { Queues } from '@quarry/queue';
+
+/** How often `quarry start` reports crawl progress while there is work. */
+export const START_PROGRESS_MS = 5000;
+
+/**
+ * Writes a progress line every `intervalMs` while there is crawl or index work (pages done, queued,
+ * failed, rate), one line when the work runs out, and nothing while idle. `stop` ends it.
+ */
+export function reportProgress(
+  queues: Queues,
+  write: (line: string) => void,
+  intervalMs: number = START_PROGRESS_MS,
+): { stop(): void } {
+  let lastDone: number | null = null;
+  let busy = false;
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const [crawl, index] = await Promise.all([queues.crawl.stats(), queues.index.stats()]);
+      const pending = crawl.queued + crawl.inFlight + index.waiting + index.active;
+      const rate = lastDone === null ? 0 : (crawl.done - lastDone) / (intervalMs / 1000);
+      lastDone = crawl.done;
+      const counts = `${crawl.done} done, ${crawl.queued} queued, ${crawl.inFlight} in flight, ${crawl.skipped} skipped, ${crawl.failed} failed`;
+      if (pending > 0) {
+        busy = true;
+        write(`crawl: ${counts} | ${rate.toFixed(1)} pages/s | index: ${index.waiting + index.active} waiting`);
+      } else if (busy) {
+        busy = false;
+        write(`crawl idle: ${counts}${crawl.skipped + crawl.failed > 0 ? ' (quarry status shows why)' : ''}`);
+      }
+    } catch {
+      // A stats read that fails (Redis reconnecting) skips one line; the next tick tries again.
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}

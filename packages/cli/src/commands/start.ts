@@ -1,0 +1,56 @@
+import type { QuarryConfig } from '@quarry/core';
+import { startIndexer } from '@quarry/crawler';
+import { createLogger, openQueues, openServices } from '../runtime.js';
+import { ensureAdminToken } from './admin-token.js';
+import { openCrawler, recrawlScheduleFor, submitterFor } from './crawl.js';
+import { openMetrics } from './metrics.js';
+import { reportProgress } from './progress.js';
+import { seedReport, warnRefusedSeeds } from './seed-report.js';
+import { loadSeeds } from './seeds-input.js';
+import { announce, startApi, untilSignal } from './serve.js';
+
+/**
+ * `quarry start`: API, crawler and indexer in one process until SIGTERM/SIGINT. Says on every start
+ * where it listens, where the admin page and its token are, and reports crawl progress while there
+ * is work.
+ */
+export async function runStart(
+  baseConfig: QuarryConfig,
+  options: { seeds: readonly string[]; seedsFile: string | undefined },
+): Promise<number> {
+  const seeds = await loadSeeds(options.seeds, options.seedsFile, {});
+  const config = { ...baseConfig, adminToken: ensureAdminToken(baseConfig) };
+  const logger = createLogger(config);
+  const services = await openServices(config);
+  const queues = await openQueues(config);
+  const metrics = await openMetrics(config, queues, services.index);
+  const { crawler, close: closeCrawler } = openCrawler(config, queues, logger, (state, reason) =>
+    metrics.metrics.crawlOutcome(state, reason),
+  );
+  const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
+  crawler.start();
+  const recrawls = recrawlScheduleFor(config, queues, logger);
+  await warnRefusedSeeds(crawler, seeds);
+  if (seeds.length > 0) {
+    const report = seedReport(await crawler.reseed(seeds));
+    if (report !== '') process.stderr.write(`${report}\n`);
+  }
+  const api = await startApi(services, logger, {
+    urlSubmitter: submitterFor(crawler, logger),
+    queues,
+    metrics: metrics.metrics,
+  });
+  announce(config, api, metrics.listening);
+  const progress = reportProgress(queues, (line) => process.stderr.write(`${line}\n`));
+  const signal = await untilSignal();
+  logger.info({ signal }, 'shutting down');
+  progress.stop();
+  await api.close();
+  await metrics.close();
+  await recrawls?.close();
+  await closeCrawler();
+  await indexer.close();
+  await queues.close();
+  await services.close();
+  return 0;
+}

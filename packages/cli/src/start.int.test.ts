@@ -1,0 +1,164 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Route, type Site, startSite } from '@quarry/testkit';
+import { BIN, requireBuiltCli } from './testing/run-cli.js';
+
+// Depth 3 from the seed (the default): pages 0 to 3.
+const PAGES = 4;
+
+/** Sample values by series (`name{labels}`); throws on any line that is not Prometheus text. */
+function parsePrometheus(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || /^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* /.test(line)) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})?) (\S+)$/.exec(line);
+    if (!m?.[1] || !m[2] || Number.isNaN(Number(m[2]))) throw new Error(`not Prometheus text: ${line}`);
+    out.set(m[1], Number(m[2]));
+  }
+  return out;
+}
+
+const sum = (samples: Map<string, number>, prefix: string) =>
+  [...samples].filter(([k]) => k.startsWith(prefix)).reduce((n, [, v]) => n + v, 0);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A running `quarry start` whose stderr is collected; `waitFor` polls it for a pattern. */
+function start(args: string[], env: Record<string, string>) {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'start', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.resume();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return {
+    get stderr() {
+      return stderr;
+    },
+    async waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const m = pattern.exec(stderr);
+        if (m) return m;
+        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop(): Promise<number | null> {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+describe('quarry start tells what it does and serves metrics (issue 10, points 4, 6 and 7)', () => {
+  let site: Site;
+  let dir: string;
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    const routes: Record<string, Route> = { '/robots.txt': { body: '' } };
+    for (let i = 0; i < PAGES; i++) {
+      const next = i + 1 < PAGES ? `<a href="/p/${i + 1}.html">next</a>` : '';
+      routes[`/p/${i}.html`] = {
+        headers: { 'content-type': 'text/html' },
+        body: `<html lang="en"><head><title>Heron part ${i}</title></head><body><article><h1>Heron part ${i}</h1><p>${'Herons wade in the shallow water of the local lake. '.repeat(15)}</p>${next}</article></body></html>`,
+      };
+    }
+    site = await startSite(routes);
+    dir = mkdtempSync(join(tmpdir(), 'quarry-start-'));
+  });
+  afterAll(async () => {
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('announces its real address, admin page and token file, reports progress, and serves moving metrics', async () => {
+    const metricsPort = await freePort();
+    const env = {
+      QUARRY_DATA_DIR: dir,
+      PORT: '0',
+      QUARRY_ALLOW_HOSTS: '127.0.0.1',
+      QUARRY_HOST_DELAY_MS: '900',
+      QUARRY_METRICS_PORT: String(metricsPort),
+      LOG_LEVEL: 'silent',
+    };
+    const quarry = start(['--seed', `${site.origin}/p/0.html`], env);
+    try {
+      const [, port, url] = await quarry.waitFor(
+        /Quarry is listening on 0\.0\.0\.0:(\d+) \(every interface; from this machine: (http:\/\/127\.0\.0\.1:\d+)\)/,
+      );
+      expect(url).toBe(`http://127.0.0.1:${port}`);
+      const tokenFile = join(dir, 'admin-token');
+      expect(quarry.stderr).toContain(`admin:   ${url}/admin/  (token: ${tokenFile})`);
+      expect(quarry.stderr).toContain(
+        `metrics: ${url}/metrics (admin token); without a token on 0.0.0.0:${metricsPort}/metrics`,
+      );
+      const token = readFileSync(tokenFile, 'utf8').trim();
+      const scrape = async () => {
+        const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
+        return parsePrometheus(await res.text());
+      };
+      expect((await fetch(`${url}/metrics`)).status).toBe(401);
+
+      const first = await scrape();
+      await quarry.waitFor(/crawl: \d+ done, \d+ queued, \d+ in flight, \d+ skipped, \d+ failed \| [\d.]+ pages\/s/);
+      await quarry.waitFor(/crawl idle: 4 done/, 90_000);
+      const after = await scrape();
+      expect(sum(after, 'quarry_crawl_outcomes_total')).toBeGreaterThan(sum(first, 'quarry_crawl_outcomes_total'));
+      expect(after.get('quarry_crawl_outcomes_total{state="done",reason="none"}')).toBe(PAGES);
+      expect(after.get('quarry_crawl_urls{state="done"}')).toBe(PAGES);
+      expect(after.get('quarry_queue_depth{queue="crawl",state="queued"}')).toBe(0);
+
+      // Query-string hygiene, end to end.
+      const search = (qs: string) => fetch(`${url}/api/v1/search?${qs}`);
+      const filtered = await search(`q=${encodeURIComponent('site:127.0.0.1 -zebra')}`);
+      // Valid now (was a 400 "only exclusions"); which pages it returns is the index backend's part.
+      expect(filtered.status).toBe(200);
+      expect(Array.isArray(((await filtered.json()) as { results: unknown }).results)).toBe(true);
+      for (const [qs, param] of [
+        ['q[]=a', 'q[]'],
+        ['q=a&offset[$gt]=1', 'offset[$gt]'],
+        ['q=a&q=b', 'q'],
+      ] as const) {
+        const res = await search(qs);
+        expect([qs, res.status, ((await res.json()) as { param?: string }).param]).toEqual([qs, 400, param]);
+      }
+      await new Promise((r) => setTimeout(r, 1500));
+      const counted = await scrape();
+      expect(counted.get('quarry_http_requests_total{route="/api/v1/search",method="GET",status="400"}')).toBe(3);
+      expect(counted.get('quarry_index_documents') ?? 0).toBe(PAGES);
+
+      // The separate metrics port needs no token.
+      const open = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(open.status).toBe(200);
+      expect(parsePrometheus(await open.text()).has('quarry_crawl_urls{state="done"}')).toBe(true);
+    } finally {
+      expect(await quarry.stop()).toBe(0);
+    }
+
+    // Every start names the admin page and token file again, and an idle crawler stays quiet.
+    const again = start([], { ...env, QUARRY_METRICS_PORT: '' });
+    try {
+      await again.waitFor(/Quarry is listening on 0\.0\.0\.0:\d+/);
+      expect(again.stderr).toContain(`(token: ${join(dir, 'admin-token')})`);
+      expect(again.stderr).not.toContain('Generated an admin token');
+      await new Promise((r) => setTimeout(r, 6500));
+      expect(again.stderr).not.toMatch(/crawl( idle)?: /);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+  }, 180_000);
+});
