@@ -1,4 +1,4 @@
-import { markdownHeadings } from './markdown.js';
+import { markdownLines } from './markdown.js';
 import { countTokens } from './tokens.js';
 
 /** One piece of a page: a character range of its plain text, under its section headings. */
@@ -48,19 +48,23 @@ interface Open {
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 /** Tokens assumed for the whitespace joining two sentences or paragraphs while packing. */
 const JOINT_TOKENS = 1;
-/** How far ahead in the markdown headings a line may match (headings the text lost are skipped). */
-const HEADING_LOOKAHEAD = 3;
+/** How far ahead in the markdown a line of text is looked for (lines the text lost are skipped). */
+const ALIGN_LOOKAHEAD_LINES = 200;
+/** Lines the markdown may have that the text lacks before a match needs no further check. */
+const ALIGN_FREE_JUMP_LINES = 2;
 
 /**
  * Splits a page's plain text into chunks that follow its structure: a chunk never crosses a
  * heading, never cuts a sentence, and carries the path of headings above it. Headings come from
- * `options.markdown` (lines of the text equal to a markdown heading); without markdown every chunk
- * has an empty path.
+ * `options.markdown`: the text's lines are matched in order with the markdown's lines, so a line is
+ * a heading where the markdown has a heading there (a table of contents that repeats the headings
+ * is not mistaken for them). Without markdown every chunk has an empty path.
  */
 export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
   const target = options.targetTokens ?? CHUNK_DEFAULTS.targetTokens;
-  const headings = options.markdown ? markdownHeadings(options.markdown) : [];
-  let nextHeading = 0;
+  const markdown = options.markdown ? markdownLines(options.markdown) : [];
+  const markdownKeys = markdown.map((l) => normalizeLine(l.text));
+  let nextMarkdownLine = 0;
   const path: { level: number; text: string }[] = [];
   const chunks: Chunk[] = [];
   let open: Open | null = null;
@@ -70,11 +74,11 @@ export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
   };
 
   for (const line of lines(text)) {
-    const lineText = normalizeLine(text.slice(line.start, line.end));
-    const found = findHeading(headings, nextHeading, lineText);
-    if (found !== -1) {
-      const heading = headings[found]!;
-      nextHeading = found + 1;
+    const found = alignLine(markdownKeys, nextMarkdownLine, normalizeLine(text.slice(line.start, line.end)));
+    if (found !== -1) nextMarkdownLine = found + 1;
+    const level = found === -1 ? undefined : markdown[found]!.headingLevel;
+    if (level !== undefined) {
+      const heading = { level, text: markdown[found]!.text };
       close();
       while (path.length > 0 && path.at(-1)!.level >= heading.level) path.pop();
       path.push({ level: heading.level, text: heading.text });
@@ -146,10 +150,16 @@ function normalizeLine(line: string): string {
   return line.replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
-function findHeading(headings: readonly { text: string }[], from: number, line: string): number {
-  const last = Math.min(headings.length, from + HEADING_LOOKAHEAD);
-  for (let i = from; i < last; i++) {
-    if (normalizeLine(headings[i]!.text) === line) return i;
-  }
-  return -1;
+/**
+ * The index of the markdown line at or after `from` (within the lookahead) that reads as `line`, or
+ * -1. A line found further than a few lines ahead must occur only once in the lookahead: a common
+ * line ("Photo", "Share") would otherwise jump over the lines, and headings, in between.
+ */
+function alignLine(markdownKeys: readonly string[], from: number, line: string): number {
+  const last = Math.min(markdownKeys.length, from + ALIGN_LOOKAHEAD_LINES);
+  const found = markdownKeys.indexOf(line, from);
+  if (found === -1 || found >= last) return -1;
+  if (found - from <= ALIGN_FREE_JUMP_LINES) return found;
+  const again = markdownKeys.indexOf(line, found + 1);
+  return again !== -1 && again < last ? -1 : found;
 }

@@ -1,9 +1,11 @@
 export { CHUNK_DEFAULTS, type Chunk, type ChunkOptions, chunkText } from './chunk.js';
 export {
   type MarkdownHeading,
+  type MarkdownLine,
   type MarkdownSource,
   markdownFromText,
   markdownHeadings,
+  markdownLines,
   pageMarkdown,
   stripInlineMarkup,
 } from './markdown.js';

@@ -8,12 +8,23 @@ const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
+/** One non-blank line of a markdown document as it reads: its visible text, and its level if a heading. */
+export interface MarkdownLine {
+  /** The text without markup (no `#`, list or quote markers, links, emphasis). */
+  readonly text: string;
+  /** 1 to 6 for a heading line, else undefined. */
+  readonly headingLevel?: number;
+}
+
+const LINE_MARKERS = /^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[ xX]\]\s+)?/;
+
 /**
- * The headings of a markdown document in order (ATX `## Title` and setext underlines), with inline
- * markup removed so that each compares with the same line of the plain text. Fenced code is skipped.
+ * The lines of a markdown document as a reader sees them, headings marked (ATX `## Title` and
+ * setext underlines), so that each can be compared with the same line of the plain text. Lines of
+ * fenced code are kept as they are and are never headings.
  */
-export function markdownHeadings(markdown: string): MarkdownHeading[] {
-  const headings: MarkdownHeading[] = [];
+export function markdownLines(markdown: string): MarkdownLine[] {
+  const out: MarkdownLine[] = [];
   const lines = markdown.split(/\r?\n/);
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
@@ -25,20 +36,31 @@ export function markdownHeadings(markdown: string): MarkdownHeading[] {
       else if (fence === marker) fence = null;
       continue;
     }
-    if (fence !== null) continue;
+    if (fence !== null) {
+      if (line.trim() !== '') out.push({ text: line.trim() });
+      continue;
+    }
     const atx = ATX_HEADING.exec(line);
     if (atx) {
-      headings.push({ level: atx[1]!.length, text: stripInlineMarkup(atx[2]!) });
+      out.push({ text: stripInlineMarkup(atx[2]!), headingLevel: atx[1]!.length });
       continue;
     }
     const next = lines[i + 1];
     const underline = next === undefined ? null : SETEXT_UNDERLINE.exec(next);
     if (underline && line.trim() !== '' && !/^ {0,3}[-*+>]/.test(line)) {
-      headings.push({ level: underline[1]!.startsWith('=') ? 1 : 2, text: stripInlineMarkup(line) });
+      out.push({ text: stripInlineMarkup(line), headingLevel: underline[1]!.startsWith('=') ? 1 : 2 });
       i++;
+      continue;
     }
+    const text = stripInlineMarkup(line.replace(LINE_MARKERS, ''));
+    if (text !== '') out.push({ text });
   }
-  return headings.filter((h) => h.text !== '');
+  return out.filter((l) => l.text !== '');
+}
+
+/** The headings of a markdown document in order, with inline markup removed. */
+export function markdownHeadings(markdown: string): MarkdownHeading[] {
+  return markdownLines(markdown).flatMap((l) => (l.headingLevel ? [{ level: l.headingLevel, text: l.text }] : []));
 }
 
 /** Removes links, images, emphasis, code ticks and backslash escapes, keeping the visible text. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { chunkText } from './chunk.js';
-import { markdownFromText, markdownHeadings } from './markdown.js';
+import { markdownFromText, markdownHeadings, markdownLines } from './markdown.js';
 import { selectPassages } from './passages.js';
 import { countTokens } from './tokens.js';
 
@@ -32,6 +32,17 @@ describe('markdownHeadings', () => {
   });
 });
 
+describe('markdownLines', () => {
+  it('reads list, quote and task markers away and marks headings', () => {
+    expect(markdownLines('> quoted *text*\n1. [x] done\n- [link](u)\n### Head')).toEqual([
+      { text: 'quoted text' },
+      { text: 'done' },
+      { text: 'link' },
+      { text: 'Head', headingLevel: 3 },
+    ]);
+  });
+});
+
 describe('markdownFromText', () => {
   it('makes paragraphs, keeps line breaks and escapes what would read as markup', () => {
     expect(markdownFromText('# not a heading\nsecond line\n\n\n1. not a list\n\n- dash')).toBe(
@@ -49,6 +60,17 @@ describe('chunkText', () => {
       ['Growing tomatoes', 'Pests'],
     ]);
     expect(TEXT.slice(chunks[1]!.start, chunks[1]!.end)).toBe('Soil\n\nUse rich soil with compost. Drain it well.');
+  });
+
+  it('takes headings where the markdown has them, not from a table of contents repeating them', () => {
+    const md =
+      'Contents\n\n- [Soil](#soil)\n- [Pests](#pests)\n\n## Soil\n\nUse rich soil.\n\n## Pests\n\nAphids eat leaves.';
+    const text = 'Contents\n\nSoil\nPests\n\nSoil\n\nUse rich soil.\n\nPests\n\nAphids eat leaves.';
+    const chunks = chunkText(text, { markdown: md, targetTokens: 12 });
+    const pathOf = (words: string) => chunks.find((c) => text.slice(c.start, c.end).includes(words))?.headingPath;
+    expect(pathOf('Contents')).toEqual([]);
+    expect(pathOf('Use rich soil.')).toEqual(['Soil']);
+    expect(pathOf('Aphids eat leaves.')).toEqual(['Pests']);
   });
 
   it('never cuts a sentence, even one longer than the target', () => {
