@@ -251,7 +251,8 @@ export const OPENAPI_DOCUMENT = {
     },
     responses: {
       BadRequest: {
-        description: 'A parameter is missing, repeated, malformed or out of range; `param` names it.',
+        description:
+          'A parameter is missing, repeated, bracketed (`q[]`, `offset[$gt]`), malformed or out of range; `param` names it.',
         content: problem,
       },
       Unauthorized: {
