@@ -17,6 +17,8 @@ interface Case {
   readonly page: string;
   readonly bodyText: string;
   readonly lang: string;
+  /** The extractor's markdown, when it gives one (heading paths). */
+  readonly bodyMarkdown: string | undefined;
   readonly sentence: { start: number; end: number };
 }
 
@@ -25,14 +27,15 @@ function pickCases(): Case[] {
   const cases: Case[] = [];
   for (const page of readdirSync(PAGES_DIR).sort()) {
     const html = readFileSync(join(PAGES_DIR, page, 'source.html'), 'utf8');
-    const { body_text: bodyText, lang } = extractHtml(html, { url: BASE_URL });
+    const extracted: { body_text: string; lang: string; body_markdown?: string } = extractHtml(html, { url: BASE_URL });
+    const { body_text: bodyText, lang, body_markdown: bodyMarkdown } = extracted;
     const candidates = [...sentenceSegmenter.segment(bodyText)]
       .map((s) => ({ start: s.index, end: s.index + s.segment.trimEnd().length, text: s.segment.trim() }))
       .filter((s) => !s.text.includes('\n') && tokenize(s.text).length >= MIN_SENTENCE_WORDS);
     const picks = new Set([1, 2, 3].map((q) => Math.floor((candidates.length * q) / 4)));
     for (const pick of picks) {
       const sentence = candidates[pick];
-      if (sentence) cases.push({ page, bodyText, lang, sentence });
+      if (sentence) cases.push({ page, bodyText, lang, bodyMarkdown, sentence });
     }
   }
   return cases;
@@ -47,9 +50,9 @@ describeIfData('passages on the Readability test pages', () => {
   it('ranks the passage holding a sentence first for a query of its words in at least 90% of pages', () => {
     expect(cases.length).toBeGreaterThanOrEqual(150);
     const misses: string[] = [];
-    for (const { page, bodyText, lang, sentence } of cases) {
+    for (const { page, bodyText, lang, bodyMarkdown, sentence } of cases) {
       const query = tokenize(bodyText.slice(sentence.start, sentence.end)).join(' ');
-      const passages = selectPassages({ bodyText, query, lang, maxTokens: BUDGET_TOKENS });
+      const passages = selectPassages({ bodyText, bodyMarkdown, query, lang, maxTokens: BUDGET_TOKENS });
       const best = [...passages].sort((a, b) => b.score - a.score)[0];
       // Boilerplate pages repeat sentences: any passage holding the sentence's text is the right one.
       if (!best?.text.includes(bodyText.slice(sentence.start, sentence.end))) misses.push(`${page}@${sentence.start}`);
@@ -60,10 +63,10 @@ describeIfData('passages on the Readability test pages', () => {
   });
 
   it('keeps every answer within its budget with offsets that slice the text exactly', () => {
-    for (const { bodyText, sentence } of cases) {
+    for (const { bodyText, bodyMarkdown, sentence } of cases) {
       const query = bodyText.slice(sentence.start, sentence.end);
       for (const maxTokens of [16, 100, BUDGET_TOKENS]) {
-        const passages = selectPassages({ bodyText, query, maxTokens });
+        const passages = selectPassages({ bodyText, bodyMarkdown, query, maxTokens });
         const total = passages.reduce((sum, p) => sum + countTokens(p.text), 0);
         expect(total).toBeLessThanOrEqual(maxTokens);
         for (const p of passages) expect(bodyText.slice(p.start, p.end)).toBe(p.text);
