@@ -17,9 +17,23 @@ export function stemsLanguage(lang: string): boolean {
   return STEMMED_LANGUAGES.has(lang);
 }
 
+/**
+ * Stems already computed: word frequencies follow Zipf's law, so a small table answers almost every
+ * token of a page (Porter costs about a microsecond a word, most of the analysis of an English page).
+ * Cleared whole when full.
+ */
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 200_000;
+
 /** The English stem of one token from {@link tokenize} (`panels` → `panel`); other tokens unchanged. */
 export function stemToken(token: string): string {
-  return token.length > 2 && ASCII_WORD.test(token) ? stemmer(token) : token;
+  let stem = stems.get(token);
+  if (stem === undefined) {
+    stem = token.length > 2 && ASCII_WORD.test(token) ? stemmer(token) : token;
+    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+    stems.set(token, stem);
+  }
+  return stem;
 }
 
 /**
