@@ -117,6 +117,7 @@ describe('/mcp over Streamable HTTP with the official SDK client', () => {
   it('refuses a foreign Origin and accepts a loopback one', async () => {
     const foreign = await rpc(base, 'tools/list', {}, { origin: 'http://attacker.example' });
     expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ type: '/docs#problem-forbidden', status: 403 });
     const nullOrigin = await rpc(base, 'tools/list', {}, { origin: 'null' });
     expect(nullOrigin.status).toBe(403);
     const local = await rpc(base, 'tools/list', {}, { origin: 'http://localhost:3000' });
@@ -127,6 +128,7 @@ describe('/mcp over Streamable HTTP with the official SDK client', () => {
     const res = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
+    expect(await res.json()).toMatchObject({ type: '/docs#problem-method-not-allowed' });
   });
 });
 

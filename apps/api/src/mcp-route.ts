@@ -4,7 +4,7 @@ import { authenticate, hasBearerToken } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { createMcpBackend } from './mcp-backend.js';
 import { originAllowed } from './mcp-origin.js';
-import { sendGenericProblem } from './problem.js';
+import { sendProblem } from './problem.js';
 import type { Limiters } from './rate-limit.js';
 
 /** JSON-RPC bodies are small; a tool call with a long query is a few kilobytes. */
@@ -29,7 +29,7 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
   const keyAuth = authenticate(deps.keys);
   const checkOrigin: RequestHandler = (req, res, next) => {
     if (originAllowed(req.headers.origin, deps.config.host)) return next();
-    sendGenericProblem(res, 403, 'This Origin may not use /mcp (DNS rebinding protection).');
+    sendProblem(res, 'forbidden', 'This Origin may not use /mcp (DNS rebinding protection).');
   };
   const authAndLimit: RequestHandler = (req, res, next) => {
     const adminToken = deps.config.adminToken;
@@ -52,7 +52,7 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
   };
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader('Allow', 'POST');
-    sendGenericProblem(res, 405, 'Use POST: this MCP endpoint is stateless and offers no event stream.');
+    sendProblem(res, 'method-not-allowed', 'Use POST: this MCP endpoint is stateless and offers no event stream.');
   };
   router.post('/', checkOrigin, express.json({ limit: MAX_BODY_BYTES }), authAndLimit, handle);
   router.all('/', checkOrigin, notAllowed);
