@@ -23,15 +23,20 @@ const OTHER = {
   body_text: 'Clean the chain first. Then put one drop of oil on every link and wipe off the rest.',
 };
 
+/** Two CLI processes start in the hook (import, then mcp); a loaded CI machine takes seconds for each. */
+const STARTUP_TIMEOUT_MS = 120_000;
+
 type Structured = Record<string, unknown> & { results?: { id: string; url: string }[] };
 
 describe('quarry mcp (stdio) with the official SDK client', () => {
   let dir: string;
   let client: Client;
+  let stderr = '';
   const env = (): Record<string, string> => ({
     PATH: process.env.PATH ?? '',
     QUARRY_DATA_DIR: dir,
-    LOG_LEVEL: 'warn',
+    // Logging at info proves that nothing but the protocol reaches stdout.
+    LOG_LEVEL: 'info',
   });
 
   beforeAll(async () => {
@@ -42,10 +47,17 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
     const imported = spawnSync(process.execPath, [BIN, 'import', file], { env: env(), encoding: 'utf8' });
     expect(imported.status).toBe(0);
     client = new Client({ name: 'quarry-stdio-test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: env(), stderr: 'pipe' }),
-    );
-  });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      env: env(),
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    await client.connect(transport);
+  }, STARTUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await client?.close();
@@ -55,6 +67,8 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
   it('lists search and get_content (no crawl_site without an admin token)', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['get_content', 'search']);
+    // The server logs, to stderr: stdout carries the protocol only (the client parsed every line).
+    expect(stderr).toContain('quarry MCP server on stdio');
   });
 
   it('finds the imported page with a plain-language question and reads it as text and markdown', async () => {
