@@ -80,7 +80,7 @@ const HIT_COLUMNS = [
   'simhash',
   'snippet_src',
 ];
-/** Ids per `IN (...)` list of a delete. */
+/** Ids per `IN (...)` list of a delete or an existence check. */
 const DELETE_CHUNK = 1000;
 /** Keeps every score positive. */
 const MIN_SCORE = 1e-6;
@@ -104,6 +104,7 @@ export class LanceSearchIndex implements SearchIndex {
   readonly #maintainer: Maintainer;
   #writes: Promise<unknown> = Promise.resolve();
   #lastSeq = 0;
+  readonly #schema = pagesSchema();
   #unindexedAt: { version: number; rows: number } | undefined;
   #closed = false;
 
@@ -145,14 +146,14 @@ export class LanceSearchIndex implements SearchIndex {
     const byId = new Map<string, PageRow>();
     for (const doc of docs) byId.set(doc.id, toRow(doc, this.#options));
     const rows = [...byId.values()];
-    await this.#serialized(() => {
+    await this.#serialized(async () => {
       const seq = this.#nextSeq();
       for (const row of rows) row.seq = seq;
-      return this.#table
-        .mergeInsert(COLUMNS.id)
-        .whenMatchedUpdateAll()
-        .whenNotMatchedInsertAll()
-        .execute(rows as unknown as Record<string, unknown>[]);
+      const data = lancedb.makeArrowTable(rows as unknown as Record<string, unknown>[], { schema: this.#schema });
+      // New pages (nearly every write of a crawl or an import) are appended, at a fraction of the
+      // cost of a merge; a batch replacing any stored page is merged by id.
+      if (!(await this.#anyStored(rows))) return this.#table.add(data);
+      return this.#table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
     });
     this.#maintainer.written(rows.length);
   }
@@ -280,6 +281,18 @@ export class LanceSearchIndex implements SearchIndex {
       this.#unindexedAt = { version, rows: await unindexedRows(this.#table) };
     }
     return this.#unindexedAt.rows;
+  }
+
+  /** Whether any of these rows' ids is stored (the id column has a B-tree index). */
+  async #anyStored(rows: readonly PageRow[]): Promise<boolean> {
+    for (let i = 0; i < rows.length; i += DELETE_CHUNK) {
+      const list = rows
+        .slice(i, i + DELETE_CHUNK)
+        .map((row) => sqlString(row.id))
+        .join(', ');
+      if ((await this.#table.countRows(`${COLUMNS.id} IN (${list})`)) > 0) return true;
+    }
+    return false;
   }
 
   /** A write's `seq`: the time, strictly increasing within this process. */
