@@ -36,14 +36,15 @@ export function createQuarryMcpServer(backend: QuarryBackend, options: QuarryMcp
 }
 
 /**
- * Serves the server on this process's stdin/stdout until the client closes stdin. Nothing else may
- * write to stdout meanwhile: it carries the protocol (log to stderr).
+ * Serves the server on this process's stdin/stdout until the client closes stdin or `signal`
+ * aborts. Nothing else may write to stdout meanwhile: it carries the protocol (log to stderr).
  */
-export async function serveStdio(server: McpServer): Promise<void> {
+export async function serveStdio(server: McpServer, signal?: AbortSignal): Promise<void> {
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     process.stdin.once('end', resolve);
+    signal?.addEventListener('abort', () => resolve(), { once: true });
   });
   await server.connect(transport);
   await closed;

@@ -26,7 +26,7 @@ export function createSiteCrawler(crawl: CrawlQueue): SiteCrawler {
  * `quarry mcp`: Quarry's MCP tools on stdin/stdout for desktop agents and IDEs, over the data dir's
  * index and pages (or Meilisearch/Redis when configured). Logs go to stderr. `crawl_site` is
  * offered when `QUARRY_ADMIN_TOKEN` is set in the environment the client starts it with. Resolves
- * to the exit code once the client closes the connection.
+ * to the exit code once the client closes the connection (or on SIGTERM/SIGINT).
  */
 export async function runMcp(config: QuarryConfig): Promise<number> {
   const logger = pino({ level: config.logLevel, base: { service: 'quarry-mcp' } }, destination(STDERR_FD));
@@ -46,7 +46,15 @@ export async function runMcp(config: QuarryConfig): Promise<number> {
       onError: (err, tool) => logger.error({ err, tool }, 'MCP tool failed'),
     });
     logger.info({ dataDir: config.dataDir, crawl: queues !== undefined }, 'quarry MCP server on stdio');
-    await serveStdio(server);
+    // SIGTERM or SIGINT closes the stores cleanly, as the end of stdin does.
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
+    try {
+      await serveStdio(server, stop.signal);
+    } finally {
+      process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
+    }
     return 0;
   } finally {
     await queues?.close();
