@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { makePage } from '@quarry/index-contract';
+import { parseQuery } from '@quarry/query';
+import { LanceSearchIndex } from './lance-index.js';
+
+const NEWER = 3000;
+
+describe('ranking considers every match, whatever its age', () => {
+  let dir: string;
+  let index: LanceSearchIndex;
+  const ids = async (q: string, match: 'all' | 'any' = 'all') =>
+    (await index.search({ query: parseQuery(q), match, limit: 10, offset: 0 })).hits.map((h) => h.id);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-rank-'));
+    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    // The best page for "glacier" is the oldest in the index, crawled and written first...
+    await index.upsert([
+      makePage(
+        'best',
+        'https://old.example.org/glaciers',
+        'Glaciers of the Alps',
+        'Glacier retreat: how a glacier melts, measured glacier by glacier.',
+        {
+          crawled_at: '2020-01-01T00:00:00Z',
+        },
+      ),
+    ]);
+    await index.flush();
+    // ...then thousands of newer pages mention it once in a long text.
+    const filler = 'Notes on many other subjects, from trains to gardens and music. '.repeat(8);
+    const newer = Array.from({ length: NEWER }, (_, i) =>
+      makePage(
+        `newer-${i}`,
+        `https://news.example.net/${i}`,
+        `Story ${i}`,
+        `${filler} A glacier was mentioned. ${filler}`,
+        {
+          crawled_at: '2026-11-01T00:00:00Z',
+        },
+      ),
+    );
+    for (let i = 0; i < newer.length; i += 1000) await index.upsert(newer.slice(i, i + 1000));
+  }, 120_000);
+  afterAll(async () => {
+    await index.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ranks the oldest page first when it is the best match, folded or not', async () => {
+    expect((await ids('glacier'))[0]).toBe('best');
+    expect((await ids('glaciers melting', 'any'))[0]).toBe('best');
+    await index.flush();
+    expect((await ids('glacier'))[0]).toBe('best');
+    const result = await index.search({ query: parseQuery('glacier'), limit: 10, offset: 0 });
+    expect(result.total).toBe(NEWER + 1);
+    expect(result.totalIsEstimate).toBe(false);
+  });
+
+  it('answers a question in plain language with match=any, stemmed, where match=all finds nothing', async () => {
+    expect(await ids('how do glaciers melt in summer')).toEqual([]);
+    expect((await ids('how do glaciers melt in summer', 'any'))[0]).toBe('best');
+  });
+});
