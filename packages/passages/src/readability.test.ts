@@ -68,6 +68,7 @@ describeIfData('passages on the Readability test pages', () => {
       if (!best?.text.includes(bodyText.slice(sentence.start, sentence.end))) misses.push(`${page}@${sentence.start}`);
     }
     const hitRate = 1 - misses.length / cases.length;
+    console.info(`passage hits: ${cases.length - misses.length} of ${cases.length}`);
     if (hitRate < 1) console.info(`passage misses (${misses.length}/${cases.length}): ${misses.join(', ')}`);
     expect(hitRate).toBeGreaterThanOrEqual(0.9);
   });
