@@ -91,7 +91,7 @@ export function followUps(urls: readonly string[], seed: Seed, depth: number): N
 type PageText = Pick<
   ExtractedPage,
   'title' | 'body_text' | 'author' | 'published_at' | 'lang' | 'site_name' | 'word_count'
->;
+> & { body_markdown?: string };
 
 /**
  * Failure codes after which a page that was indexed from this URL leaves the index: the server says
@@ -204,6 +204,8 @@ function pageCrawler(
       filetype: filetype ?? 'html',
       domain,
       word_count: page.word_count,
+      // Kept whole in the blob store for `?format=markdown`; never indexed.
+      ...(page.body_markdown ? { body_markdown: page.body_markdown } : {}),
     };
     await deps.index.push([doc]);
     return { status: 'done', hostDelayMs, meta: validators, indexedId: doc.id };

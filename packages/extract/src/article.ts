@@ -4,6 +4,8 @@ import { blockText, squash } from './text.js';
 /** What Readability found in a page; each text null when it found nothing. */
 export interface ArticleFacts {
   text: string;
+  /** The element Readability built around the article (its HTML is the cleaned article), or null. */
+  content: Element | null;
   title: string | null;
   byline: string | null;
   excerpt: string | null;
@@ -43,8 +45,10 @@ export function runReadability(doc: Document, reparse?: () => Document): Article
     const text = squash(value);
     return text === '' ? null : text;
   };
+  const content = (article?.content as Element | null | undefined) ?? null;
   return {
-    text: article?.content ? blockText(article.content) : '',
+    text: content ? blockText(content) : '',
+    content,
     title: nonEmpty(article?.title),
     byline: nonEmpty(article?.byline),
     excerpt: nonEmpty(article?.excerpt),

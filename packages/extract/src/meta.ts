@@ -15,11 +15,15 @@ export interface JsonLdFacts {
   publisherName: string | null;
   websiteName: string | null;
   description: string | null;
+  /** Whether an object is typed as an article or blog post (not a forum post, product or page). */
+  declaresArticle: boolean;
 }
 
 /** JSON-LD blocks bigger than this are skipped rather than parsed. */
 const MAX_JSON_LD_CHARS = 1_000_000;
 const ARTICLE_TYPE = /Article|Posting|Report|Blog|Review|Recipe|Story/i;
+/** The schema.org types that say "this page is one article" (a forum thread or product is not). */
+const STRICT_ARTICLE_TYPE = /^(?:\w*NewsArticle|Article|BlogPosting|TechArticle|ScholarlyArticle|Report)$/;
 
 /** Reads the meta tags and JSON-LD blocks (the elements {@link readDomFacts} collected). */
 export function readPageMeta(metas: readonly Element[], jsonLdScripts: readonly Element[]): PageMeta {
@@ -74,6 +78,7 @@ function jsonLdFacts(objects: Record<string, unknown>[]): JsonLdFacts {
     publisherName: article ? namesOf(article.publisher) : null,
     websiteName: website ? str(website.name) : null,
     description: str(article?.description),
+    declaresArticle: objects.some((o) => typesOf(o).some((t) => STRICT_ARTICLE_TYPE.test(t))),
   };
 }
 

@@ -44,6 +44,11 @@ export interface ExtractedPage {
   title: string;
   /** Plain text, paragraphs separated by a blank line. */
   body_text: string;
+  /**
+   * The same main content as Markdown (headings, paragraphs, lists, links, code blocks, tables,
+   * image alt text); '' when the page has no main content.
+   */
+  body_markdown: string;
   /** A short description (meta description, else the start of the text), at most 300 characters. */
   excerpt: string;
   author: string | null;

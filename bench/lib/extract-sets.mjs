@@ -1,0 +1,220 @@
+// The extraction benchmark's data sets (../shared/testdata): loading, the fixed halves and the
+// per-set scoring rules. Each set is split into two fixed halves by a hash of the page's name, so a
+// heuristic tuned on half A is judged on half B, which nobody looked at while writing it:
+//   half = first byte of sha1(name) is even ? 'A' (tuning) : 'B' (held out).
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { normalizeLang, parseTimestamp } from '@quarry/core';
+import { tokenF1 } from '@quarry/extract';
+import { decodeHtml } from '@quarry/fetcher';
+import { parseHTML } from 'linkedom';
+
+/** The half a page belongs to: 'A' (tuning) or 'B' (held out), fixed by the SHA-1 of its name. */
+export function halfOf(name) {
+  return createHash('sha1').update(name).digest()[0] % 2 === 0 ? 'A' : 'B';
+}
+
+const squashLower = (s) => (s ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * WCXB's own metric (evaluate.py), as { p, r, f1 }: words are Python's `\w+` on lower-cased text, F1 over the
+ * multiset; an empty reference scores 1 only against an empty prediction.
+ */
+export function wcxbWordScores(predicted, reference) {
+  const words = (t) => (t ?? '').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const pred = words(predicted);
+  const ref = words(reference);
+  if (ref.length === 0) return pred.length === 0 ? { p: 1, r: 1, f1: 1 } : { p: 0, r: 0, f1: 0 };
+  if (pred.length === 0) return { p: 0, r: 0, f1: 0 };
+  const counts = new Map();
+  for (const w of ref) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let overlap = 0;
+  for (const w of pred) {
+    const n = counts.get(w) ?? 0;
+    if (n > 0) {
+      overlap++;
+      counts.set(w, n - 1);
+    }
+  }
+  if (overlap === 0) return { p: 0, r: 0, f1: 0 };
+  const p = overlap / pred.length;
+  const r = overlap / ref.length;
+  return { p, r, f1: (2 * p * r) / (p + r) };
+}
+
+/** `Written by A and B` ≈ `A, B`; a credential tail (`A, MS, RD`) is accepted after the name. */
+function sameAuthor(got, want) {
+  const norm = (s) =>
+    squashLower(s)
+      .replace(/^(?:written )?by:?\s+/, '')
+      .replace(/\s+(?:and|&)\s+/g, ', ');
+  const g = norm(got);
+  const w = norm(want);
+  return g.length >= 2 && (g === w || w.startsWith(`${g},`) || g.startsWith(`${w},`));
+}
+
+/** The same calendar day in some zone between UTC-12 and UTC+14 (ground truth has no zone). */
+function sameDay(gotIso, wantDay) {
+  const want = Date.parse(`${wantDay.slice(0, 10)}T00:00:00Z`);
+  const got = gotIso ? Date.parse(gotIso) : Number.NaN;
+  return Number.isFinite(got) && Number.isFinite(want) && got >= want - 14 * 3_600_000 && got < want + 36 * 3_600_000;
+}
+
+/** Equal, or the expected title keeps a ` | Site` tail that is stripped on purpose (Readability pages). */
+function sameTitleOrPrefix(got, want) {
+  const g = squashLower(got);
+  const w = squashLower(want);
+  return g === w || (g.length > 0 && w.startsWith(g) && /^\s*[|\-–—:·»/]/.test(w.slice(g.length)));
+}
+
+const READABILITY_URL = 'http://fakehost/test/page.html';
+
+/** mozilla/readability test pages: token F1 against expected.html, metadata against its JSON. */
+function readabilitySet(root) {
+  const dir = join(root, 'readability-pages');
+  if (!existsSync(dir)) return null;
+  const pages = readdirSync(dir).map((name) => {
+    const expectedHtml = readFileSync(join(dir, name, 'expected.html'), 'utf8');
+    const meta = JSON.parse(readFileSync(join(dir, name, 'expected-metadata.json'), 'utf8'));
+    return {
+      name,
+      url: READABILITY_URL,
+      html: () => readFileSync(join(dir, name, 'source.html'), 'utf8'),
+      expectedText: parseHTML(`<html><body>${expectedHtml}</body></html>`).document.body.textContent ?? '',
+      meta,
+    };
+  });
+  return {
+    id: 'readability',
+    pages,
+    metric: 'token F1 vs expected.html',
+    score(page, got) {
+      const published = parseTimestamp(page.meta.publishedTime);
+      return {
+        f1: tokenF1(got.body_text, page.expectedText),
+        title: page.meta.title ? sameTitleOrPrefix(got.title, page.meta.title) : undefined,
+        author: page.meta.byline
+          ? squashLower(got.author).length >= 3 &&
+            squashLower(page.meta.byline)
+              .replace(/^(?:written )?by:?\s+/, '')
+              .startsWith(squashLower(got.author))
+          : undefined,
+        date: published ? got.published_at === published : undefined,
+        lang: page.meta.lang ? got.lang === normalizeLang(page.meta.lang) : undefined,
+        site: page.meta.siteName ? got.site_name === page.meta.siteName : undefined,
+      };
+    },
+  };
+}
+
+/** `2005-03-21T03:21:00Z` → the numbers of its China Standard Time wall clock. */
+function cstParts(iso) {
+  const t = new Date(Date.parse(iso) + 8 * 3_600_000);
+  return [
+    t.getUTCFullYear(),
+    t.getUTCMonth() + 1,
+    t.getUTCDate(),
+    t.getUTCHours(),
+    t.getUTCMinutes(),
+    t.getUTCSeconds(),
+  ];
+}
+
+/** Chinese news pages: bytes decoded by the fetcher's own sniffer; char-level token F1 (no segmenter). */
+function chineseSet(root) {
+  const dir = join(root, 'chinese-pages');
+  if (!existsSync(dir)) return null;
+  const read = (sub, stem) => readFileSync(join(dir, sub, `${stem}.txt`), 'utf8').trim();
+  const pages = readdirSync(join(dir, 'original')).map((file) => {
+    const stem = file.replace(/\.html$/, '');
+    const html = decodeHtml(readFileSync(join(dir, 'original', file))).text;
+    return {
+      name: stem,
+      url: /<text id="([^"]+)"/.exec(html)?.[1] ?? 'http://example.cn/page.html',
+      html: () => html,
+      cleaned: read('cleaned', stem),
+      author: read('author', stem),
+      date: read('date', stem),
+    };
+  });
+  const names = (s) =>
+    (s ?? '')
+      .split(/[\s、,，]+/)
+      .filter(Boolean)
+      .sort()
+      .join(' ');
+  return {
+    id: 'chinese',
+    pages,
+    metric: 'char/word token F1 vs cleaned/',
+    score(page, got) {
+      const knownAuthor = page.author !== '' && page.author !== 'UNKNOWN';
+      const dateParts = /\d{4}/.test(page.date) ? (page.date.match(/\d+/g) ?? []).map(Number) : null;
+      return {
+        f1: tokenF1(got.body_text, page.cleaned),
+        author: knownAuthor ? names(got.author) === names(page.author) : undefined,
+        date: dateParts
+          ? got.published_at !== null && dateParts.every((n, i) => cstParts(got.published_at)[i] === n)
+          : undefined,
+        lang: got.lang === 'zh',
+      };
+    },
+  };
+}
+
+/** WCXB dev pages (7 page types): its own word F1, exact title, author and day of publication. */
+function wcxbSet(root) {
+  const dir = join(root, 'wcxb-dev', 'dev');
+  if (!existsSync(dir)) return null;
+  const pages = readdirSync(join(dir, 'ground-truth'))
+    .filter((f) => f.endsWith('.json'))
+    .map((file) => {
+      const id = file.replace(/\.json$/, '');
+      const data = JSON.parse(readFileSync(join(dir, 'ground-truth', file), 'utf8'));
+      const type = data._internal?.page_type?.primary ?? 'article';
+      return {
+        name: id,
+        url: data.url,
+        // Read when extracted: the whole set would hold about 1 GB of strings.
+        html: () => gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))).toString('utf8'),
+        type: type === 'category' ? 'collection' : type,
+        truth: data.ground_truth ?? {},
+      };
+    });
+  return {
+    id: 'wcxb',
+    pages,
+    metric: 'word F1 (evaluate.py)',
+    score(page, got) {
+      const t = page.truth;
+      const { p, r, f1 } = wcxbWordScores(got.body_text, t.main_content ?? '');
+      return {
+        f1,
+        precision: p,
+        recall: r,
+        title: t.title ? squashLower(got.title) === squashLower(t.title) : undefined,
+        author: t.author ? sameAuthor(got.author, t.author) : undefined,
+        date: t.publish_date ? sameDay(got.published_at, t.publish_date) : undefined,
+      };
+    },
+  };
+}
+
+/**
+ * The data sets present under `root` (../shared/testdata), in report order. Each page has a
+ * `name`, `url`, `html()` (read on demand) and set-specific ground truth; `score(page, extracted)`
+ * gives `f1` and, where the page has ground truth for them, booleans `title`, `author`, `date`...
+ */
+export function loadExtractSets(root, only) {
+  const all = [
+    ['readability', readabilitySet],
+    ['chinese', chineseSet],
+    ['wcxb', wcxbSet],
+  ];
+  return all
+    .filter(([id]) => !only || only.includes(id))
+    .map(([, load]) => load(root))
+    .filter((set) => set !== null);
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseHTML } from 'linkedom';
+import { mainRegion, mainRegionSize } from './content.js';
+import { extractHtml } from './extract-html.js';
+
+const doc = (body: string): Document => parseHTML(`<html><body>${body}</body></html>`).document as unknown as Document;
+
+describe('mainRegion', () => {
+  it('keeps the declared <main> without chrome, comments, related links or hidden blocks', () => {
+    const html =
+      '<header>Site</header><nav><a href="/">Home</a></nav><main><h1>Thread</h1><p>First post.</p>' +
+      '<div class="related-posts"><a href="/x">Other</a></div><div id="comments">Comment</div>' +
+      '<p style="display:none">Hidden</p><p>Second post.</p></main><footer>Footer</footer>';
+    const region = mainRegion(doc(html));
+    expect(region?.element.localName).toBe('main');
+    expect(region?.text).toBe('Thread\n\nFirst post.\n\nSecond post.');
+    expect(mainRegionSize(doc(html))).toEqual({ chars: 'ThreadFirstpost.Secondpost.'.length, linkChars: 0 });
+  });
+
+  it('uses the body when there is no single main, and counts link text', () => {
+    const size = mainRegionSize(doc('<div><a href="/a">abcd</a> efgh</div><aside>Side</aside>'));
+    expect(size).toEqual({ chars: 8, linkChars: 4 });
+    expect(mainRegion(doc('<div>Text</div><aside>Side</aside>'))?.text).toBe('Text');
+  });
+});
+
+describe('extractHtml main content', () => {
+  const post = (i: number) =>
+    `<div class="post"><div class="meta">user${i}</div><p>Reply number ${i} says something useful about the question, with details.</p></div>`;
+
+  it('takes the whole main region of a forum thread, not the one post Readability picks', () => {
+    const first = `<div class="post"><p>${'The opening post explains the problem at length, with commas, clauses and detail. '.repeat(4)}</p></div>`;
+    const html = `<html><head><title>Thread</title></head><body><nav><a href="/">Forum</a></nav><main>${first}${Array.from({ length: 12 }, (_, i) => post(i)).join('')}</main></body></html>`;
+    const page = extractHtml(html, { url: 'https://forum.example.com/t/1' });
+    expect(page.body_text).toContain('The opening post');
+    expect(page.body_text).toContain('Reply number 11');
+    expect(page.body_text).not.toContain('Forum');
+    expect(page.body_markdown).toContain('Reply number 11');
+  });
+});

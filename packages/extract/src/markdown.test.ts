@@ -1,0 +1,57 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseHTML } from 'linkedom';
+import { contentMarkdown } from './markdown.js';
+
+const element = (inner: string): Element =>
+  parseHTML(`<html><body><div id="c">${inner}</div></body></html>`).document.getElementById('c') as unknown as Element;
+
+describe('contentMarkdown', () => {
+  it('keeps headings, paragraphs, lists, links, code, tables and image alt text', () => {
+    const md = contentMarkdown(
+      element(
+        '<h2>Setup</h2><p>Read <a href="https://example.com/doc">the docs</a> first.</p>' +
+          '<ul><li>one</li><li>two</li></ul><ol><li>first</li></ol>' +
+          '<pre><code class="language-js">const x = 1;\nconsole.log(x);</code></pre>' +
+          '<table><thead><tr><th>Name</th><th>Size</th></tr></thead><tbody><tr><td>a</td><td>1</td></tr></tbody></table>' +
+          '<p><img src="https://example.com/cat.png" alt="A cat"></p>',
+      ),
+    );
+    expect(md).toContain('## Setup');
+    expect(md).toContain('[the docs](https://example.com/doc)');
+    expect(md).toMatch(/^- one$/m);
+    expect(md).toMatch(/^1\. first$/m);
+    expect(md).toContain('```js\nconst x = 1;\nconsole.log(x);\n```');
+    expect(md).toMatch(/\| Name \| Size \|\n\| -+ \| -+ \|\n\| a +\| 1 +\|/);
+    expect(md).toContain('![A cat](https://example.com/cat.png)');
+    expect(md).not.toMatch(/\n{3,}/);
+  });
+
+  it('turns layout tables (nested or role=presentation) into plain blocks and keeps data tables', () => {
+    const md = contentMarkdown(
+      element(
+        '<table role="presentation"><tr><td><p>Layout text.</p></td></tr></table>' +
+          '<table><tr><td><table><tr><th>K</th></tr><tr><td>V</td></tr></table></td></tr></table>',
+      ),
+    );
+    expect(md).toContain('Layout text.');
+    expect(md).not.toMatch(/\|\s*Layout text/);
+    expect(md).toContain('V');
+  });
+
+  it('converts big content piece by piece, in order and in bounded time', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `<tr><td>r${i}</td><td>${'x '.repeat(40)}</td></tr>`).join('');
+    const section = (i: number) =>
+      `<section><h3>Part ${i}</h3><table><tr><td><table>${rows}</table></td></tr></table><p>End of part ${i}.</p></section>`;
+    const big = element(`<div>${Array.from({ length: 30 }, (_, i) => section(i)).join('')}</div>`);
+    const started = performance.now();
+    const md = contentMarkdown(big);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(md.indexOf('### Part 0')).toBeLessThan(md.indexOf('### Part 29'));
+    expect(md).toContain('End of part 29.');
+  });
+
+  it('is empty for no element or an empty one', () => {
+    expect(contentMarkdown(null)).toBe('');
+    expect(contentMarkdown(element('  '))).toBe('');
+  });
+});

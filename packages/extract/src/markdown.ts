@@ -1,0 +1,110 @@
+import { NodeHtmlMarkdown } from 'node-html-markdown';
+
+/** One converter for the process: its options and translators are compiled once. */
+let converter: NodeHtmlMarkdown | undefined;
+
+function markdownConverter(): NodeHtmlMarkdown {
+  converter ??= new NodeHtmlMarkdown({
+    bulletMarker: '-',
+    codeBlockStyle: 'fenced',
+    maxConsecutiveNewlines: 2,
+    // Inline images as data: URIs can be megabytes each; their alt text is what a reader needs.
+    keepDataImages: false,
+    useLinkReferenceDefinitions: false,
+    useInlineLinks: true,
+  });
+  return converter;
+}
+
+/**
+ * The main content as Markdown (headings, paragraphs, lists, links, code blocks, tables, image alt
+ * text), converted by node-html-markdown from the HTML of the element that holds it. Links without
+ * a usable target keep their text only. Returns '' for an element without content.
+ *
+ * @example contentMarkdown(articleElement) // '# Title\n\nFirst paragraph…'
+ */
+export function contentMarkdown(content: Element | null): string {
+  if (content === null) return '';
+  unwrapLayoutTables(content);
+  const converter = markdownConverter();
+  const parts: string[] = [];
+  for (const chunk of htmlChunks(content)) {
+    const markdown = converter.translate(chunk).trim();
+    if (markdown !== '') parts.push(markdown);
+  }
+  return parts.join('\n\n').replace(/\n{3,}/g, '\n\n');
+}
+
+/** Containers that only group blocks: a big one is converted child by child. */
+const WRAPPERS = new Set(['div', 'section', 'article', 'main', 'span', 'center', 'font', 'header', 'footer', 'aside']);
+/** node-html-markdown's time grows faster than linearly with its input (minutes for 200 KB). */
+const MAX_CHUNK_HTML_CHARS = 20_000;
+
+/**
+ * The HTML of `root`'s content in pieces of at most about {@link MAX_CHUNK_HTML_CHARS}: a big
+ * wrapper is split at its children, recursively (without a call stack, in document order); lists,
+ * tables and other structures stay whole.
+ */
+function htmlChunks(root: Element): string[] {
+  const html = root.innerHTML;
+  if (html.length <= MAX_CHUNK_HTML_CHARS) return html.trim() === '' ? [] : [html];
+  const chunks: string[] = [];
+  let pending = '';
+  const flush = (): void => {
+    if (pending.trim() !== '') chunks.push(pending);
+    pending = '';
+  };
+  const queue: Node[] = Array.from(root.childNodes).reverse();
+  while (queue.length > 0) {
+    const node = queue.pop() as Node;
+    if (node.nodeType === 3) {
+      pending += escapeText(node.nodeValue ?? '');
+      continue;
+    }
+    if (node.nodeType !== 1) continue;
+    const el = node as Element;
+    const outer = el.outerHTML;
+    if (outer.length > MAX_CHUNK_HTML_CHARS && WRAPPERS.has(el.localName.toLowerCase())) {
+      flush();
+      queue.push(...Array.from(el.childNodes).reverse());
+      continue;
+    }
+    if (pending.length + outer.length > MAX_CHUNK_HTML_CHARS) flush();
+    pending += outer;
+  }
+  flush();
+  return chunks;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const TABLE_PARTS = 'table, thead, tbody, tfoot, tr, td, th, caption';
+
+/**
+ * Turns layout tables into plain blocks (edits `root`): tables marked `role="presentation"` and
+ * every table that holds or sits in another table. They are not data, and node-html-markdown's
+ * table conversion grows much faster than linearly on nested tables (minutes on a wiki page).
+ */
+function unwrapLayoutTables(root: Element): void {
+  const layout = new Set<Element>();
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    const nested = table.querySelector('table') !== null || table.parentElement?.closest('table') != null;
+    if (nested || table.getAttribute('role') === 'presentation') layout.add(table);
+  }
+  if (layout.size === 0) return;
+  const doc = root.ownerDocument;
+  const parts: Element[] = [];
+  for (const table of layout) {
+    // Parts of a data table nested in a layout table stay that table's.
+    for (const part of Array.from(table.querySelectorAll(TABLE_PARTS)))
+      if (part.closest('table') === table) parts.push(part);
+    parts.push(table);
+  }
+  for (const part of parts) {
+    const block = doc.createElement('div');
+    while (part.firstChild) block.appendChild(part.firstChild);
+    part.replaceWith(block);
+  }
+}
