@@ -55,9 +55,20 @@ describe('ranking considers every match, whatever its age', () => {
     expect((await ids('glaciers melting', 'any'))[0]).toBe('best');
     await index.flush();
     expect((await ids('glacier'))[0]).toBe('best');
+  });
+
+  it('counts matches exactly up to its bound and estimates past it from a fixed sample', async () => {
     const result = await index.search({ query: parseQuery('glacier'), limit: 10, offset: 0 });
-    expect(result.total).toBe(NEWER + 1);
-    expect(result.totalIsEstimate).toBe(false);
+    expect(result.totalIsEstimate).toBe(true);
+    expect(result.total).toBeGreaterThan(NEWER * 0.7);
+    expect(result.total).toBeLessThan(NEWER * 1.3);
+    const exact = await LanceSearchIndex.open({ path: dir, autoMaintain: false, maxCountedMatches: 5000 });
+    try {
+      const counted = await exact.search({ query: parseQuery('glacier'), limit: 10, offset: 0 });
+      expect(counted).toMatchObject({ total: NEWER + 1, totalIsEstimate: false });
+    } finally {
+      await exact.close();
+    }
   });
 
   it('answers a question in plain language with match=any, stemmed, where match=all finds nothing', async () => {

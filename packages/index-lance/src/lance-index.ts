@@ -13,7 +13,7 @@ import { makeSnippet } from '@quarry/text';
 import { type FtsNode, type FtsPlan, matchesNothing, planQuery, sqlString } from './fts-query.js';
 import { toLanceQuery } from './lance-query.js';
 import { Maintainer, type MaintenanceOptions } from './maintenance.js';
-import { COLUMNS, FTS_COLUMNS, type PageRow, pagesSchema, toRow } from './rows.js';
+import { COLUMNS, FTS_COLUMNS, type PageRow, pagesSchema, SAMPLE_BUCKETS, toRow } from './rows.js';
 import { hasPhrase, matchesRow, relax } from './unindexed.js';
 import { definedOnly } from './util.js';
 
@@ -44,10 +44,13 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
   /** BM25 weight of the site name relative to the body. @defaultValue 1 */
   readonly siteNameWeight?: number;
   /**
-   * Matches counted exactly per query; past this `total` is this many plus an estimate of the rest
-   * (`totalIsEstimate: true`). Never below offset + limit of the deepest page. @defaultValue 10000
+   * Matches counted exactly per query (never fewer than offset + limit). Past this, `total` is
+   * estimated from the matches in a fixed 1/64 sample of the pages (`totalIsEstimate: true`),
+   * counted up to `maxSampledMatches`. @defaultValue 1000
    */
   readonly maxCountedMatches?: number;
+  /** Matches counted in the sample; past this the estimate is a lower bound. @defaultValue 2000 */
+  readonly maxSampledMatches?: number;
 }
 
 const DEFAULTS = {
@@ -59,7 +62,8 @@ const DEFAULTS = {
   langPriorityBoost: 1.25,
   titleWeight: 2,
   siteNameWeight: 1,
-  maxCountedMatches: 10_000,
+  maxCountedMatches: 1000,
+  maxSampledMatches: 2000,
 } as const;
 
 type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>> & Partial<MaintenanceOptions>;
@@ -246,7 +250,22 @@ export class LanceSearchIndex implements SearchIndex {
     }
     const page = ranked.slice(query.offset, depth);
     const hits = page.map((row) => toHit(row, Math.max(MIN_SCORE, Number(row._score)), plan.snippetTerms));
-    return { total: ids.length, totalIsEstimate: estimate, hits };
+    const total = estimate ? await this.#estimateTotal(tree, plan.where, ids.length) : ids.length;
+    return { total, totalIsEstimate: estimate, hits };
+  }
+
+  /**
+   * The matches in one bucket of {@link SAMPLE_BUCKETS}, scaled up; never below what was counted
+   * exactly. Counting to `maxCountedMatches` costs more than the top-k itself (every match must be
+   * scored), so past it a sample a sixty-fourth the size is counted instead.
+   */
+  async #estimateTotal(tree: FtsNode, where: string | null, counted: number): Promise<number> {
+    const sample = `${COLUMNS.bucket} = 0`;
+    const rows = await this.#fts(tree, where ? `(${where}) AND ${sample}` : sample)
+      .select([COLUMNS.id, '_score'])
+      .limit(this.#options.maxSampledMatches)
+      .toArray();
+    return Math.max(counted, rows.length * SAMPLE_BUCKETS);
   }
 
   #fts(tree: FtsNode, where: string | null) {
@@ -391,6 +410,7 @@ async function createTable(db: lancedb.Connection): Promise<lancedb.Table> {
   await table.createIndex(COLUMNS.crawledMs, { config: lancedb.Index.btree() });
   await table.createIndex(COLUMNS.lang, { config: lancedb.Index.bitmap() });
   await table.createIndex(COLUMNS.filetype, { config: lancedb.Index.bitmap() });
+  await table.createIndex(COLUMNS.bucket, { config: lancedb.Index.bitmap() });
   await table.createIndex(COLUMNS.sites, { config: lancedb.Index.labelList() });
   return table;
 }

@@ -1,6 +1,6 @@
 import type { PageDocument } from '@quarry/core';
 import { indexTokens } from '@quarry/text';
-import { Bool, Field, Float32, Float64, List, Schema, Utf8 } from 'apache-arrow';
+import { Bool, Field, Float32, Float64, Int32, List, Schema, Utf8 } from 'apache-arrow';
 
 /**
  * The table's columns. Display fields are stored as given; the `t_*` columns hold the analysed
@@ -24,6 +24,8 @@ export const COLUMNS = {
   sites: 'sites',
   /** When the row was written (ms, increasing): rows written after the last fold are not indexed yet. */
   seq: 'seq',
+  /** 0 to {@link SAMPLE_BUCKETS} − 1 from a hash of the id: a fixed random sample for estimating totals. */
+  bucket: 'bucket',
 } as const;
 
 /** A token every page's meta column has. */
@@ -61,6 +63,7 @@ export function pagesSchema(): Schema {
     text('crawled_at'),
     new Field(COLUMNS.crawledMs, new Float64(), false),
     new Field(COLUMNS.seq, new Float64(), false),
+    new Field(COLUMNS.bucket, new Int32(), false),
     text(COLUMNS.filetype),
     new Field('has_llms_txt', new Bool(), false),
     new Field('quality', new Float32(), false),
@@ -87,6 +90,7 @@ export interface PageRow {
   crawled_ms: number;
   /** Set when the row is written. */
   seq: number;
+  bucket: number;
   filetype: string;
   has_llms_txt: boolean;
   quality: number;
@@ -128,6 +132,7 @@ export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
     crawled_at: doc.crawled_at,
     crawled_ms: Number.isFinite(crawledMs) ? crawledMs : 0,
     seq: 0,
+    bucket: sampleBucket(doc.id),
     filetype: doc.filetype,
     has_llms_txt: doc.has_llms_txt,
     quality,
@@ -139,6 +144,19 @@ export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
     t_site: doc.site_name ? indexTokens(doc.site_name, lang).join(' ') : '',
     meta: meta.join(' '),
   };
+}
+
+/** How many buckets rows are spread over; one of them is the sample that estimates large totals. */
+export const SAMPLE_BUCKETS = 64;
+
+/** FNV-1a of the id, modulo {@link SAMPLE_BUCKETS}: stable, and spread evenly whatever the ids look like. */
+export function sampleBucket(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % SAMPLE_BUCKETS;
 }
 
 /** `a.b.example.com` → `a.b.example.com`, `b.example.com`, `example.com`, `com`. */
