@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { indexTokens, stemToken, stemsLanguage } from './stem.js';
+import { indexTokens, stemsLanguage, stemToken } from './stem.js';
 
 describe('stemming', () => {
   it('stems English words on both sides to one form', () => {
