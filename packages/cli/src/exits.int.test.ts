@@ -24,7 +24,7 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     const run = await quarry(['crawl', '--bogus']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual(["quarry: unknown option '--bogus' (see --help)"]);
-  }, 30_000);
+  }, 120_000);
 
   it.each([
     [
@@ -51,7 +51,7 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`QUARRY_DATA_DIR (or --data) "${file}": expected a directory, found a file`);
     expect(run.stderr).not.toMatch(ERRNO);
-  }, 30_000);
+  }, 120_000);
 
   it('an empty seeds file', async () => {
     const file = join(dir, 'empty.txt');
@@ -59,7 +59,7 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     const run = await quarry(['crawl', '--seeds', file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('holds no seeds');
-  }, 30_000);
+  }, 120_000);
 
   it('a seeds file with bad lines lists each by number and queues none of the good ones', async () => {
     const file = join(dir, 'seeds.txt');
@@ -71,13 +71,13 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(run.stderr).toContain('line 3: pages= needs a whole number');
     const status = await quarry(['status', '--json']);
     expect(JSON.parse(status.stdout).crawl.queued).toBe(0);
-  }, 30_000);
+  }, 120_000);
 
   it('a bad --seed URL', async () => {
     const run = await quarry(['crawl', '--seed', 'not-a-url']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--seed not-a-url: not an absolute http(s) URL');
-  }, 30_000);
+  }, 120_000);
 
   it('configuration errors name the variable, the value and what is expected', async () => {
     const run = await quarry(['status'], { QUARRY_ALLOW_HOSTS: '999.1.1.1/99,not a host!!', PORT: 'abc' });
@@ -85,5 +85,5 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(run.stderr).toContain('PORT="abc": expected an integer from 0 to 65535');
     expect(run.stderr).toContain('entry "999.1.1.1/99" is not a CIDR range');
     expect(run.stderr).toContain('entry "not a host!!" is not a host name');
-  }, 30_000);
+  }, 120_000);
 });

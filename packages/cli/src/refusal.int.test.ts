@@ -54,7 +54,7 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     expect(json.crawl.reasons).toEqual([
       { state: 'skipped', reason: 'blocked_address', count: 1, examples: [`${site.origin}/`] },
     ]);
-  }, 60_000);
+  }, 180_000);
 
   it('crawls the same seed once the host is allowed, saying it was queued again', async () => {
     const run = await quarry(['crawl', '--seed', `${site.origin}/`, '--wait'], allowed);
@@ -64,7 +64,7 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     expect(run.stdout).toMatch(/crawl finished: 1 done, 0 skipped, 0 failed/);
     expect(site.hits.get('/')).toBe(1);
     expect(site.hits.get('/robots.txt')).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it('leaves a done seed alone, and re-seeds a failed one once it is fixed', async () => {
     const failing = await quarry(['crawl', '--seed', `${site.origin}/later.html`, '--wait'], allowed);
@@ -83,5 +83,5 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     // Only the failed seed was fetched again.
     expect(pageHits() - before).toBe(1);
     expect(site.hits.get('/')).toBe(1);
-  }, 60_000);
+  }, 180_000);
 });

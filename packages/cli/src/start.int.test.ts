@@ -46,7 +46,7 @@ function start(args: string[], env: Record<string, string>) {
     get stderr() {
       return stderr;
     },
-    async waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> {
+    async waitFor(pattern: RegExp, timeoutMs = 150_000): Promise<RegExpExecArray> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const m = pattern.exec(stderr);
@@ -115,7 +115,7 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
 
       const first = await scrape();
       await quarry.waitFor(/crawl: \d+ done, \d+ queued, \d+ in flight, \d+ skipped, \d+ failed \| [\d.]+ pages\/s/);
-      await quarry.waitFor(/crawl idle: 4 done/, 90_000);
+      await quarry.waitFor(/crawl idle: 4 done/, 150_000);
       const after = await scrape();
       expect(sum(after, 'quarry_crawl_outcomes_total')).toBeGreaterThan(sum(first, 'quarry_crawl_outcomes_total'));
       expect(after.get('quarry_crawl_outcomes_total{state="done",reason="none"}')).toBe(PAGES);
@@ -160,5 +160,5 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
     } finally {
       expect(await again.stop()).toBe(0);
     }
-  }, 180_000);
+  }, 400_000);
 });
