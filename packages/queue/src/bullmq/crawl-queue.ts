@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ResolvedCommonOptions } from '../options.js';
@@ -33,6 +33,8 @@ type JobData = Omit<CrawlTask, 'attempt'>;
 
 /** Idle host state expires after a day; it is only politeness memory. */
 const HOST_KEY_TTL_MS = 86_400_000;
+/** How long a recrawl's answer is kept for a resend of the same call (deleted once its jobs exist). */
+const RECRAWL_RECEIPT_TTL_MS = 600_000;
 /** How often a job waiting for a full host's in-flight slot looks again, at the least. */
 const SLOT_TICK_MS = 50;
 const TOP_FAILURES = 10;
@@ -52,6 +54,8 @@ interface Keys {
   readonly reasons: string;
   /** HASH URL hash -> job data (with the meta it finished with) of every finished URL, for recrawls. */
   readonly tasks: string;
+  /** Prefix of the short-lived STRING answer of one recrawl call (see TAKE_FINISHED). */
+  readonly recrawlReceipt: string;
   /** ZSET URL hash -> when it finished, one per finished state. */
   finished(state: FinishedState): string;
   host(host: string): string;
@@ -66,6 +70,7 @@ function keysFor(prefix: string): Keys {
     counts: `${prefix}:crawl-state:counts`,
     reasons: `${prefix}:crawl-state:failure-reasons`,
     tasks: `${prefix}:crawl-state:tasks`,
+    recrawlReceipt: `${prefix}:crawl-state:recrawl-receipt`,
     finished: (state) => `${prefix}:crawl-state:finished:${state}`,
     host: (host) => `${prefix}:crawl-host:${host}`,
     slots: (host) => `${prefix}:crawl-slots:${host}`,
@@ -210,10 +215,11 @@ export class BullmqCrawlQueue implements CrawlQueue {
 
   async recrawl(options: RecrawlOptions): Promise<number> {
     const { states, limit, olderThanMs } = checkRecrawlOptions(options);
+    const receipt = `${this.#keys.recrawlReceipt}:${randomUUID()}`;
     const taken = (await TAKE_FINISHED.run(
       this.#redis,
-      [this.#keys.tasks, this.#keys.counts, ...states.map((state) => this.#keys.finished(state))],
-      [Date.now() - olderThanMs, limit, ...states],
+      [this.#keys.tasks, this.#keys.counts, receipt, ...states.map((state) => this.#keys.finished(state))],
+      [Date.now() - olderThanMs, limit, RECRAWL_RECEIPT_TTL_MS, ...states],
     )) as string[];
     const stamp = Date.now().toString(36);
     const jobs: { name: string; data: JobData; opts: { jobId: string } }[] = [];
@@ -222,9 +228,12 @@ export class BullmqCrawlQueue implements CrawlQueue {
       // A new job id: the finished job of the same URL may still be kept under the old one.
       jobs.push({ name: 'page', data, opts: { jobId: `r${stamp}${urlHash(data.url).toString('base64url')}` } });
     }
-    // A crash (or a lost reply) between the script and addBulk loses these recrawls: unlike add(),
-    // nothing keeps them pending.
-    if (jobs.length > 0) await this.#queue.addBulk(jobs);
+    // A lost reply is answered again from the receipt; a crash between the script and addBulk still
+    // loses these recrawls (their URLs have left the finished sets and are not crawled again).
+    if (jobs.length > 0) {
+      await this.#queue.addBulk(jobs);
+      await this.#redis.del(receipt);
+    }
     return jobs.length;
   }
 

@@ -70,6 +70,23 @@ describeWithServer('redis', 'bullmq: lost replies and broken connections lose no
     expect(await other.crawl.add([task('http://a.test/1')])).toBe(0);
   });
 
+  it('queues the URLs of a recrawl whose reply was lost (the resent call gets the same answer)', async () => {
+    proxy = await startCuttingProxy(redis.port);
+    const prefix = `lost${++n}`;
+    const queues = await open(redis.url, prefix);
+    const recrawler = await open(proxy.url, prefix);
+    queues.crawl.work(async () => ({ status: 'done' }), { concurrency: 2 });
+    await queues.crawl.add([task('http://a.test/1'), task('http://b.test/1')]);
+    await waitFor('two pages done', async () => (await queues.crawl.stats()).done === 2);
+    await recrawler.crawl.recrawl({ olderThanMs: 3_600_000 }); // Loads the script; nothing is that old.
+    const cut = proxy.cutAfter(`${prefix}:crawl-state:finished:done`);
+    expect(await recrawler.crawl.recrawl({ olderThanMs: 0 })).toBe(2);
+    await cut; // Both URLs were taken, the reply lost, the call resent on a new connection.
+    await waitFor('both pages crawled again', async () => (await queues.crawl.stats()).done === 2);
+    await waitIdle(queues.crawl);
+    expect(await recrawler.crawl.recrawl({ olderThanMs: 0 })).toBe(2);
+  });
+
   it('retries a task whose handler lost its Redis connection mid-call, instead of failing it as internal', async () => {
     proxy = await startCuttingProxy(redis.port);
     const prefix = `lost${++n}`;

@@ -118,14 +118,19 @@ return redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
 
 /**
  * Takes finished URLs for a recrawl, oldest first per state. KEYS: task hash (URL hash -> job data),
- * counts hash, then one finished zset per state. ARGV: cutoff ms, limit, then the state names in
- * the order of their zsets. Each taken URL leaves its zset and its state's count; returns the job
- * data of each (hashes are binary and are recomputed by the caller rather than decoded as text).
+ * counts hash, receipt key (unique per call), then one finished zset per state. ARGV: cutoff ms,
+ * limit, receipt TTL ms, then the state names in the order of their zsets. Each taken URL leaves its
+ * zset and its state's count; returns the job data of each (hashes are binary and are recomputed by
+ * the caller rather than decoded as text). The answer is kept under the receipt until the caller
+ * deletes it, so the same call resent after a lost reply (a Redis restart) gets the same URLs back
+ * instead of taking more and losing the first ones.
  */
 export const TAKE_FINISHED = new LuaScript(`
+local receipt = redis.call('GET', KEYS[3])
+if receipt then return cjson.decode(receipt) end
 local cutoff, left = ARGV[1], tonumber(ARGV[2])
 local out = {}
-for i = 3, #KEYS do
+for i = 4, #KEYS do
   if left <= 0 then break end
   local members = redis.call('ZRANGEBYSCORE', KEYS[i], '-inf', cutoff, 'LIMIT', 0, left)
   for _, member in ipairs(members) do
@@ -138,5 +143,6 @@ for i = 3, #KEYS do
     end
   end
 end
+if #out > 0 then redis.call('SET', KEYS[3], cjson.encode(out), 'PX', ARGV[3]) end
 return out
 `);
