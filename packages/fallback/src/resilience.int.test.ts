@@ -7,7 +7,9 @@ const TIMEOUT_MS = 300;
 const server = useFakeProvider();
 
 /** A fresh SearXNG searcher (own breaker and cache) that records why calls gave nothing. */
-function searcher(options: { failureThreshold?: number; cooldownMs?: number; cacheTtlMs?: number } = {}) {
+function searcher(
+  options: { failureThreshold?: number; cooldownMs?: number; cacheTtlMs?: number; timeoutMs?: number } = {},
+) {
   const reasons: string[] = [];
   const s = createFallbackSearcher({
     provider: 'searxng',
@@ -72,7 +74,8 @@ describe('fallback resilience against a misbehaving provider', () => {
 
   it('refuses a huge answer, announced or streamed, without reading it all', async () => {
     const huge = JSON.stringify({ results: [{ url: 'https://a.org/', title: 'x'.repeat(3 * 1024 * 1024) }] });
-    const { s, reasons } = searcher();
+    // Time enough to stream 2 MiB on a loaded machine: the size bound, not the timeout, must refuse it.
+    const { s, reasons } = searcher({ timeoutMs: 10_000 });
     server.handle(reply(200, huge));
     expect(await s.search(fresh())).toEqual([]);
     server.handle((_req, res) => {
