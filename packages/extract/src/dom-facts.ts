@@ -5,6 +5,8 @@ export interface DomFacts {
   htmlLang: string | null;
   docTitle: string;
   h1: string;
+  /** The first `<h1>` inside `<article>`/`<main>`, '' when none. */
+  mainH1: string;
   /** Texts of elements that look like bylines, best first. */
   bylines: string[];
   /** `itemprop="datePublished"` value (content, datetime or text). */
@@ -38,6 +40,7 @@ export function readDomFacts(doc: Document): DomFacts {
     htmlLang: root?.getAttribute('lang') ?? root?.getAttribute('xml:lang') ?? null,
     docTitle: '',
     h1: '',
+    mainH1: '',
     bylines: [],
     itempropDate: null,
     articleTime: null,
@@ -115,6 +118,7 @@ function firstElement(start: Node | null | undefined): Element | null {
 
 function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: boolean): void {
   if (name === 'h1' && facts.h1 === '') facts.h1 = squash(el.textContent);
+  if (name === 'h1' && inArticle && facts.mainH1 === '') facts.mainH1 = squash(el.textContent);
   const itemprop = el.getAttribute('itemprop');
   if (itemprop === 'datePublished' && facts.itempropDate === null) {
     facts.itempropDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);

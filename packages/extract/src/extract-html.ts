@@ -4,12 +4,13 @@ import { mainRegion, mainRegionSize, type RegionSize, visibleChars } from './con
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
-import { agreesWith, headlineOf, readDomFacts, stripSiteName } from './dom-facts.js';
+import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
 import { decideLanguage } from './lang.js';
 import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta } from './meta.js';
 import { blockText, squash } from './text.js';
+import { reconcileTitle } from './title.js';
 import type { ExtractedPage, ExtractHtmlOptions } from './types.js';
 import { EXTRACT_DEFAULTS } from './types.js';
 import { countWords } from './word-count.js';
@@ -111,8 +112,15 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       article.siteName;
     const jsonLdHeadline =
       jsonLd.headline && agreesWith(jsonLd.headline, facts.docTitle || facts.h1) ? jsonLd.headline : null;
-    const rawTitle = meta.get('og:title') ?? jsonLdHeadline ?? article.title ?? (facts.docTitle || null) ?? facts.h1;
-    const title = stripSiteName(rawTitle, siteName);
+    const title = reconcileTitle({
+      ogTitle: meta.get('og:title') ?? null,
+      jsonLdHeadline,
+      readabilityTitle: article.title,
+      docTitle: facts.docTitle,
+      h1: facts.mainH1 || facts.h1,
+      siteName: siteName ?? null,
+      url,
+    });
 
     const cjk = lang === 'zh' || lang === 'ja';
     const offset = defaultOffsetMinutes(lang);
