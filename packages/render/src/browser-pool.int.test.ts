@@ -210,8 +210,16 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
         code: 'render_timeout',
       });
       expect(Date.now() - started).toBeLessThan(6_000);
-      const next = await strict.render(`${site.origin}/app`, { allowRequest: allowSite });
-      expect(next.html).toContain('Quarry renders scripted pages');
+      // The pool still renders; on a loaded machine the first page after a killed renderer may
+      // itself run past the strict 2.5 s bound (a retryable error), so it gets two more tries.
+      let next: Awaited<ReturnType<BrowserPool['render']>> | undefined;
+      for (let attempt = 0; attempt < 3 && next === undefined; attempt++) {
+        next = await strict.render(`${site.origin}/app`, { allowRequest: allowSite }).catch((error: unknown) => {
+          if ((error as { code?: unknown }).code !== 'render_timeout' || attempt === 2) throw error;
+          return undefined;
+        });
+      }
+      expect(next?.html).toContain('Quarry renders scripted pages');
     } finally {
       await strict.close();
     }
