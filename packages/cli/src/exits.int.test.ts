@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -77,6 +78,21 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     const run = await quarry(['crawl', '--seed', 'not-a-url']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--seed not-a-url: not an absolute http(s) URL');
+  }, 120_000);
+
+  it('a port in use', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await quarry(['serve'], { PORT: String(port), QUARRY_HOST: '127.0.0.1' });
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim()).toBe(
+        `quarry: cannot listen on 127.0.0.1:${port}: the port is in use (set PORT or --port)`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   }, 120_000);
 
   it('configuration errors name the variable, the value and what is expected', async () => {

@@ -16,7 +16,7 @@ import { runReindex } from './commands/reindex.js';
 import { announce, startApi, untilSignal } from './commands/serve.js';
 import { runStart } from './commands/start.js';
 import { createLogger, openQueues, openServices } from './runtime.js';
-import { checkDataDir, fsProblem, UsageError } from './usage.js';
+import { checkDataDir, fsProblem, listenProblem, UsageError } from './usage.js';
 
 /** Flags shared by commands that map onto configuration (flags > environment > defaults). */
 interface CommonFlags {
@@ -237,6 +237,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const path = (error as { path?: unknown }).path;
     if (problem !== null && typeof path === 'string') {
       process.stderr.write(`quarry: ${path} ${problem}\n`);
+      return 2;
+    }
+    const listen = listenProblem(error);
+    if (listen !== null) {
+      process.stderr.write(`quarry: ${listen}\n`);
       return 2;
     }
     throw error;

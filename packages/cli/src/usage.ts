@@ -41,3 +41,21 @@ export function checkDataDir(dataDir: string): void {
     throw new UsageError(`QUARRY_DATA_DIR (or --data) "${dataDir}": ${fsProblem(error) ?? 'cannot be used'}`);
   }
 }
+
+/** Why a listening socket could not be opened, in words naming the setting, or null for other errors. */
+export function listenProblem(error: unknown): string | null {
+  const { code, syscall, address, port } = (error ?? {}) as {
+    code?: unknown;
+    syscall?: unknown;
+    address?: unknown;
+    port?: unknown;
+  };
+  if (syscall !== 'listen' && syscall !== 'bind' && syscall !== 'getaddrinfo') return null;
+  const where = typeof port === 'number' ? `${String(address ?? '')}:${port}` : String(address ?? error);
+  if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is in use (set PORT or --port)`;
+  if (code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `cannot listen on ${where}: QUARRY_HOST is not an address of this machine`;
+  }
+  return null;
+}
