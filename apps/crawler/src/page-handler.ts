@@ -250,6 +250,7 @@ async function documentPage(res: FetchResult, filetype: Exclude<Filetype, 'html'
   return {
     title: doc.title?.trim() || titleFromUrl(res.finalUrl),
     body_text: doc.text,
+    body_markdown: doc.markdown,
     word_count: countWords(doc.text),
     author: doc.author,
     published_at: doc.published_at,

@@ -1,5 +1,5 @@
 import { readDocument } from './formats.js';
-import { tidyText } from './text.js';
+import { tidyMarkdown, tidyText } from './text.js';
 import type { DocumentFiletype, ExtractedDocument } from './types.js';
 
 /** One extraction as handed to a worker (structured-clone safe). */
@@ -15,6 +15,7 @@ export async function extractHere(job: ExtractJob): Promise<ExtractedDocument> {
   const doc = await readDocument(job.bytes, job.filetype, job);
   return {
     text: tidyText(doc.text, job.maxTextChars),
+    markdown: tidyMarkdown(doc.markdown, job.maxTextChars),
     title: tidyProperty(doc.title),
     author: tidyProperty(doc.author),
     published_at: doc.published_at,

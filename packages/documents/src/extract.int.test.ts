@@ -126,6 +126,23 @@ withData('extractDocument on real documents', () => {
     },
   );
 
+  it.each(cases.filter((c) => c.expected !== null).map((c) => [label(c), c] as const))(
+    '%s has markdown with the same words',
+    (_, c) => {
+      const doc = read(c);
+      expect(wordRecall(c.expected ?? '', doc.markdown)).toBeGreaterThan(0.9);
+    },
+  );
+
+  it('gives slides and sheets their own sections, sheets as tables', () => {
+    const pptx = read({ file: join(TEXTRACT, 'pptx', 'raw_text.pptx'), filetype: 'pptx', expected: null });
+    expect(pptx.markdown).toMatch(/^## I love PowerPoint\. A lot\.$/m);
+    const xlsx = read({ file: join(TEXTRACT, 'xlsx', 'raw_text.xlsx'), filetype: 'xlsx', expected: null });
+    expect(xlsx.markdown).toMatch(/^## Sheet1\n\n\| Category \| Function \|.*\n\|( --- \|)+\n\| Logical \| IFERROR \|/);
+    const docx = read({ file: join(TEXTRACT, 'docx', 'paragraphs_and_tables.docx'), filetype: 'docx', expected: null });
+    expect(docx.markdown).toContain('This is the paragraph before the table. It should appear first.');
+  });
+
   it('reads PDF properties from the Info dictionary', () => {
     const doc = read({ file: join(TEXTRACT, 'pdf', 'two_column.pdf'), filetype: 'pdf', expected: null });
     expect(doc.title).toBe('The role of mentorship in protégé performance');

@@ -1,7 +1,7 @@
 import { NonRetryableError, parseTimestamp } from '@quarry/core';
 import type XLSX from 'xlsx';
 import { oleSummary, openOle, pptText } from './ole.js';
-import { ooxmlCoreProperties, pptxText, rezip, unzipBounded } from './ooxml.js';
+import { ooxmlCoreProperties, pptxSlides, rezip, unzipBounded } from './ooxml.js';
 import { looksLikePdf } from './pdf-sniff.js';
 import type { DocumentFiletype, ExtractedDocument } from './types.js';
 
@@ -62,25 +62,43 @@ async function readDocx(bytes: Uint8Array, limits: ReaderLimits): Promise<Extrac
   const entries = unzipBounded(bytes, limits.maxUnzippedBytes);
   if (!entries['word/document.xml']) throw new Error('not a Word package');
   const { default: mammoth } = await import('mammoth');
-  const { value } = await mammoth.extractRawText({ buffer: Buffer.from(rezip(entries)) });
-  return { text: value, ...ooxmlCoreProperties(entries) };
+  const buffer = Buffer.from(rezip(entries));
+  const { value } = await mammoth.extractRawText({ buffer });
+  // Word's own structure (heading styles, lists, tables) as Markdown, images left out.
+  const markdown = await (mammoth as unknown as MammothMarkdown).convertToMarkdown(
+    { buffer },
+    { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
+  );
+  return { text: value, markdown: unescapeMammoth(markdown.value), ...ooxmlCoreProperties(entries) };
 }
 
 async function readDoc(bytes: Uint8Array): Promise<ExtractedDocument> {
   const { default: WordExtractor } = await import('word-extractor');
   const doc = await new WordExtractor().extract(Buffer.from(bytes));
   const text = [doc.getBody(), doc.getFootnotes(), doc.getEndnotes()].filter((t) => t.trim() !== '').join('\n\n');
-  return { text, ...oleSummary(openOle(bytes)) };
+  return { text, markdown: text, ...oleSummary(openOle(bytes)) };
 }
 
 function readPptx(bytes: Uint8Array, limits: ReaderLimits): ExtractedDocument {
   const entries = unzipBounded(bytes, limits.maxUnzippedBytes);
-  return { text: pptxText(entries, limits.maxTextChars), ...ooxmlCoreProperties(entries) };
+  const slides = pptxSlides(entries, limits.maxTextChars);
+  return {
+    text: slides.map((s) => s.text).join('\n\n'),
+    markdown: slides
+      .filter((s) => s.text.trim() !== '')
+      .map((s) => {
+        const [heading = '', ...rest] = s.text.split('\n');
+        return [`## ${heading}`, ...rest].join('\n\n');
+      })
+      .join('\n\n'),
+    ...ooxmlCoreProperties(entries),
+  };
 }
 
 function readPpt(bytes: Uint8Array, limits: ReaderLimits): ExtractedDocument {
   const ole = openOle(bytes);
-  return { text: pptText(ole, limits.maxTextChars), ...oleSummary(ole) };
+  const text = pptText(ole, limits.maxTextChars);
+  return { text, markdown: text, ...oleSummary(ole) };
 }
 
 async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<ExtractedDocument> {
@@ -94,18 +112,22 @@ async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<Extr
     bookVBA: false,
   });
   const parts: string[] = [];
+  const sections: string[] = [];
   let total = 0;
   for (const name of book.SheetNames) {
     if (total >= limits.maxTextChars) break;
     const sheet = book.Sheets[name];
     if (!sheet) continue;
-    const text = sheetText(XLSX, sheet);
+    const rows = sheetRows(XLSX, sheet);
+    const text = rows.map((row) => row.join('\t')).join('\n');
     parts.push(text);
+    if (rows.length > 0) sections.push(`## ${name}\n\n${markdownTable(rows)}`);
     total += text.length;
   }
   const props = book.Props;
   return {
     text: parts.join('\n\n'),
+    markdown: sections.join('\n\n'),
     title: props?.Title?.trim() || null,
     author: props?.Author?.trim() || null,
     published_at: parseTimestamp(props?.CreatedDate ?? null),
@@ -113,10 +135,40 @@ async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<Extr
 }
 
 /**
- * One sheet as tab-separated lines. Walks the cells that exist rather than the declared range,
- * so a sheet claiming a million empty columns costs nothing.
+ * mammoth escapes every `.`, `!`, `(`, `)` and `-` of the text; only a line-opening `1.` or `-`
+ * needs it. Images (left without a source) are dropped.
  */
-function sheetText(xlsx: typeof XLSX, sheet: XLSX.WorkSheet): string {
+function unescapeMammoth(markdown: string): string {
+  return markdown
+    .replace(/!\[[^\]]*\]\(\)/g, '')
+    .split('\n')
+    .map((line) => {
+      const guard = /^(\s*(?:\d+\\\.|\\-))/.exec(line)?.[1] ?? '';
+      return guard + line.slice(guard.length).replace(/\\([.!()-])/g, '$1');
+    })
+    .join('\n');
+}
+
+/** The part of mammoth's API this reader uses that its typings leave out. */
+interface MammothMarkdown {
+  convertToMarkdown(input: { buffer: Buffer }, options?: object): Promise<{ value: string }>;
+}
+
+/** Rows as a Markdown table, the first row as its header; `|` in cells escaped. */
+function markdownTable(rows: string[][]): string {
+  const width = Math.max(...rows.map((row) => row.length));
+  const line = (cells: string[]) =>
+    `| ${Array.from({ length: width }, (_, i) => (cells[i] ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ')).join(' | ')} |`;
+  const [header = [], ...body] = rows;
+  return [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+}
+
+/**
+ * One sheet's non-empty cells as rows of texts (columns in order, gaps closed). Walks the cells
+ * that exist rather than the declared range, so a sheet claiming a million empty columns costs
+ * nothing.
+ */
+function sheetRows(xlsx: typeof XLSX, sheet: XLSX.WorkSheet): string[][] {
   const rows = new Map<number, { c: number; text: string }[]>();
   for (const address of Object.keys(sheet)) {
     if (address.startsWith('!')) continue;
@@ -131,11 +183,5 @@ function sheetText(xlsx: typeof XLSX, sheet: XLSX.WorkSheet): string {
   }
   return [...rows.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([, cells]) =>
-      cells
-        .sort((a, b) => a.c - b.c)
-        .map((cell) => cell.text)
-        .join('\t'),
-    )
-    .join('\n');
+    .map(([, cells]) => cells.sort((a, b) => a.c - b.c).map((cell) => cell.text));
 }

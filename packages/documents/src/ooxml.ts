@@ -96,24 +96,24 @@ function textValue(value: unknown): string | null {
 const SLIDE_PATH = /^ppt\/(slides\/slide|notesSlides\/notesSlide)(\d+)\.xml$/;
 
 /** Text of a .pptx: every slide in order, each followed by its speaker notes. */
-export function pptxText(entries: ZipEntries, maxChars: number): string {
+export function pptxSlides(entries: ZipEntries, maxChars: number): Array<{ text: string }> {
   const slides = Object.keys(entries)
     .map((path) => ({ path, match: SLIDE_PATH.exec(path) }))
     .filter((s): s is { path: string; match: RegExpExecArray } => s.match !== null)
     .map(({ path, match }) => ({ path, n: Number(match[2]), notes: match[1] !== 'slides/slide' }))
     .sort((a, b) => a.n - b.n || Number(a.notes) - Number(b.notes));
   if (slides.length === 0 && !entries['ppt/presentation.xml']) throw new Error('not a PowerPoint package');
-  const parts: string[] = [];
+  const parts: Array<{ text: string }> = [];
   let total = 0;
   for (const slide of slides) {
     if (total >= maxChars) break;
     const data = entries[slide.path];
     if (!data) continue;
     const text = drawingMLText(strFromU8(data));
-    parts.push(text);
+    parts.push({ text });
     total += text.length;
   }
-  return parts.join('\n\n');
+  return parts;
 }
 
 /** Paragraphs (`<a:p>`) of DrawingML, their runs (`<a:t>`) joined, one paragraph per line. */

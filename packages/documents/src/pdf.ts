@@ -26,8 +26,11 @@ export async function extractPdf(bytes: Uint8Array, maxChars: number): Promise<E
       total += text.length;
     }
     const info = (await pdf.getMetadata()).info as Record<string, unknown> | undefined;
+    const text = pages.join('\n\n');
     return {
-      text: pages.join('\n\n'),
+      text,
+      // PDF text has no structure beyond lines and pages.
+      markdown: text,
       title: stringField(info?.Title),
       author: stringField(info?.Author),
       published_at: pdfDate(stringField(info?.CreationDate)),

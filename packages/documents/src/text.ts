@@ -24,3 +24,18 @@ function truncate(text: string, maxChars: number): string {
   const cut = space > end - 200 && space > 0 ? space : end;
   return text.slice(0, cut).trimEnd();
 }
+
+/**
+ * Tidies Markdown like {@link tidyText} but keeps leading spaces (list nesting, code indentation):
+ * Unix newlines, no control characters, no trailing blanks, at most one blank line in a row.
+ */
+export function tidyMarkdown(raw: string, maxChars: number): string {
+  const text = raw
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\f\v\u2028\u2029]/g, '\n')
+    .replace(/[\u0000-\u0008\u000e-\u001f\u007f\ufffe\uffff]/g, '')
+    .replace(/[ \t\u00a0]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return truncate(text, maxChars);
+}

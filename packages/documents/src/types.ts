@@ -13,6 +13,12 @@ export interface DocumentMetadata {
 /** What {@link extractDocument} returns: plain text (whitespace tidied, bounded) and properties. */
 export interface ExtractedDocument extends DocumentMetadata {
   text: string;
+  /**
+   * The same content as Markdown with the structure the format gives: Word headings, lists and
+   * tables, one `##` section per slide (its first line the heading) and per sheet (a table);
+   * PDF and legacy binary formats have paragraphs only. Bounded like `text`.
+   */
+  markdown: string;
 }
 
 /** Limits for one extraction; every document is treated as hostile. */
