@@ -1,0 +1,60 @@
+import { describe, expect, it } from '@jest/globals';
+import { reasonLines, seedReport } from './seed-report.js';
+
+describe('seedReport', () => {
+  it('says which seeds were new, queued again, left alone or not queued', () => {
+    const report = seedReport([
+      { url: 'http://a.test/', state: 'new', requeued: false },
+      { url: 'http://b.test/', state: 'skipped', reason: 'blocked_address', requeued: true },
+      { url: 'http://c.test/', state: 'failed', requeued: true },
+      { url: 'http://d.test/', state: 'done', requeued: false },
+      { url: 'http://e.test/', state: 'pending', requeued: false },
+      { url: 'http://f.test/', state: 'unknown', requeued: false },
+    ]);
+    expect(report.split('\n')).toEqual([
+      'queued 1 new seed URL',
+      'queued again, as they ended skipped or failed (2):',
+      '  http://b.test/ (was skipped: blocked_address)',
+      '  http://c.test/ (was failed)',
+      'left alone, already crawled (--recrawl AGE crawls pages again) (1):',
+      '  http://d.test/',
+      'already queued (1):',
+      '  http://e.test/',
+      "not queued, their site's page budget is spent (1):",
+      '  http://f.test/',
+    ]);
+  });
+
+  it('lists at most ten of a kind and counts the rest', () => {
+    const done = Array.from({ length: 13 }, (_, i) => ({
+      url: `http://a.test/${i}`,
+      state: 'done' as const,
+      requeued: false,
+    }));
+    const lines = seedReport(done).split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines.at(-1)).toBe('  ... and 3 more');
+  });
+
+  it('is empty when there were no seeds', () => {
+    expect(seedReport([])).toBe('');
+  });
+});
+
+describe('reasonLines', () => {
+  it('lists skip then failure reasons with counts and examples, aligned', () => {
+    expect(
+      reasonLines([
+        { state: 'failed', reason: 'http_404', count: 3, examples: ['http://a.test/x'] },
+        { state: 'skipped', reason: 'blocked_address', count: 12, examples: ['http://b.test/', 'http://b.test/2'] },
+        { state: 'skipped', reason: 'noindex', count: 1, examples: ['http://c.test/'] },
+      ]),
+    ).toEqual([
+      'skipped, by reason:',
+      '       12  blocked_address  e.g. http://b.test/ http://b.test/2',
+      '        1  noindex          e.g. http://c.test/',
+      'failed, by reason:',
+      '        3  http_404  e.g. http://a.test/x',
+    ]);
+  });
+});
