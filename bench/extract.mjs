@@ -22,10 +22,12 @@ function readabilitySources() {
   return pages.map((page) => ({ url: page.url, html: page.html() }));
 }
 
-/** Extracts every page once; returns elapsed milliseconds. */
+/** Extracts every page once; returns elapsed milliseconds. `dom` may end in `-nomd` (no markdown). */
 function timePass(sources, dom) {
+  const impl = dom.replace(/-nomd$/, '');
+  const markdown = !dom.endsWith('-nomd');
   const start = performance.now();
-  for (const { html, url } of sources) extractHtml(html, { url, dom });
+  for (const { html, url } of sources) extractHtml(html, { url, dom: impl, markdown });
   return performance.now() - start;
 }
 
@@ -145,7 +147,7 @@ export async function runExtractBench(options = {}) {
   if (byType.length > 0) tables.push({ title: 'WCXB dev word F1 per page type and half', rows: byType, notes: [] });
   const speedSources = sets.some((s) => s.id === 'readability') ? readabilitySources() : [];
   if (speedSources.length > 0 && options.doms?.length !== 0) {
-    const doms = options.doms ?? ['linkedom', 'jsdom'];
+    const doms = options.doms ?? ['linkedom', 'linkedom-nomd', 'jsdom'];
     const minMs = options.minMs ?? 5_000;
     const threads = options.threads ?? availableParallelism();
     const rows = [];
@@ -163,7 +165,10 @@ export async function runExtractBench(options = {}) {
     tables.push({
       title: 'Extraction speed (mozilla/readability test pages)',
       rows,
-      notes: ['target: at least 38 pages/s on one core (linkedom)'],
+      notes: [
+        'target: at least 38 pages/s on one core (linkedom)',
+        'linkedom-nomd: the same without the body_markdown conversion (markdown: false)',
+      ],
     });
   }
   return tables;

@@ -223,13 +223,13 @@ function chooseMainContent(
       articleChars < LONG_ARTICLE_CHARS &&
       region.chars > REGION_OVER_ARTICLE * articleChars &&
       region.linkChars < MAX_REGION_LINK_SHARE * region.chars);
-  if (!wantsRegion) return { text: article.text, markdown: contentMarkdown(article.content) };
+  const toMarkdown = (el: Element | null): string => (options.markdown === false ? '' : contentMarkdown(el));
+  if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
   const parsed = parseDocument(html, url, dom);
   try {
     const region = mainRegion(parsed.document);
-    if (region === null || region.text === '')
-      return { text: article.text, markdown: contentMarkdown(article.content) };
-    return { text: region.text, markdown: contentMarkdown(region.element) };
+    if (region === null || region.text === '') return { text: article.text, markdown: toMarkdown(article.content) };
+    return { text: region.text, markdown: toMarkdown(region.element) };
   } finally {
     parsed.close();
   }
