@@ -7,16 +7,10 @@ import {
   ValidationError,
 } from '@quarry/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { runCrawl, runStatus, runWorker } from './commands/crawl.js';
-import { runImport } from './commands/import.js';
-import { createKey, listKeys, revokeKey } from './commands/keys.js';
-import { runMcp } from './commands/mcp.js';
-import { openMetrics } from './commands/metrics.js';
-import { runReindex } from './commands/reindex.js';
-import { announce, startApi, untilSignal } from './commands/serve.js';
-import { runStart } from './commands/start.js';
-import { createLogger, openQueues, openServices } from './runtime.js';
 import { checkDataDir, fsProblem, listenProblem, UsageError } from './usage.js';
+
+// Each command loads its own modules when it runs: `quarry --help` or `quarry keys list` need not
+// load the crawler, the API, the MCP server and the search engine (seconds of CPU on a small machine).
 
 /** Flags shared by commands that map onto configuration (flags > environment > defaults). */
 interface CommonFlags {
@@ -77,6 +71,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--seed <url>', 'seed URL to crawl (repeatable)', collect)
     .option('--seeds <file>', 'seeds file: one URL per line, # comments')
     .action(async (flags: CommonFlags & { seed?: string[]; seeds?: string }) => {
+      const { runStart } = await import('./commands/start.js');
       exitCode = await runStart(config(flags), { seeds: flags.seed ?? [], seedsFile: flags.seeds });
     });
 
@@ -87,6 +82,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags) => {
       const cfg = config(flags);
+      const [{ createLogger, openQueues, openServices }, { openMetrics }, { announce, startApi, untilSignal }] =
+        await Promise.all([import('./runtime.js'), import('./commands/metrics.js'), import('./commands/serve.js')]);
       const logger = createLogger(cfg);
       const services = await openServices(cfg);
       const queues = await openQueues(cfg);
@@ -131,6 +128,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         if ((flags.seed ?? []).length === 0 && !flags.seeds && flags.recrawl === undefined) {
           throw new UsageError('give --seed URL, --seeds FILE or --recrawl AGE');
         }
+        const { runCrawl } = await import('./commands/crawl.js');
         exitCode = await runCrawl(config(flags), {
           seeds: flags.seed ?? [],
           seedsFile: flags.seeds,
@@ -148,6 +146,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .argument('<file>', 'JSONL file, one document per line')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (file: string, flags: CommonFlags) => {
+      const { runImport } = await import('./commands/import.js');
       exitCode = await runImport(file, config(flags));
     });
 
@@ -156,6 +155,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .description('Rebuild the embedded search index from the stored pages (after an upgrade; stop the service first)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags) => {
+      const { runReindex } = await import('./commands/reindex.js');
       exitCode = await runReindex(config(flags));
     });
 
@@ -166,6 +166,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--role <role>', 'crawl, index or all', 'all')
     .action(async (flags: CommonFlags & { role: string }) => {
       if (!['crawl', 'index', 'all'].includes(flags.role)) throw new UsageError('--role must be crawl, index or all');
+      const { runWorker } = await import('./commands/crawl.js');
       exitCode = await runWorker(config(flags), {
         crawl: flags.role !== 'index',
         index: flags.role !== 'crawl',
@@ -178,6 +179,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--json', 'print JSON')
     .action(async (flags: CommonFlags & { json?: boolean }) => {
+      const { runStatus } = await import('./commands/crawl.js');
       exitCode = await runStatus(config(flags), flags.json === true);
     });
 
@@ -186,6 +188,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .description('Serve the MCP tools (search, get_content) on stdin/stdout for desktop agents and IDEs')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags) => {
+      const { runMcp } = await import('./commands/mcp.js');
       exitCode = await runMcp(config(flags));
     });
 
@@ -197,6 +200,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--limit <n/min>', 'requests per minute, e.g. 600/min (default QUARRY_RATE_LIMIT_KEY_DEFAULT)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags & { name: string; limit?: string }) => {
+      const { createKey } = await import('./commands/keys.js');
       exitCode = await createKey(config(flags), flags.name, flags.limit);
     });
   keys
@@ -205,6 +209,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--json', 'print JSON')
     .action(async (flags: CommonFlags & { json?: boolean }) => {
+      const { listKeys } = await import('./commands/keys.js');
       exitCode = await listKeys(config(flags), flags.json === true);
     });
   keys
@@ -213,6 +218,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .argument('<id>', 'key id from `quarry keys list`')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (id: string, flags: CommonFlags) => {
+      const { revokeKey } = await import('./commands/keys.js');
       exitCode = await revokeKey(config(flags), id);
     });
 

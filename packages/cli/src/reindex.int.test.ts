@@ -9,6 +9,8 @@ import { parseQuery } from '@quarry/query';
 const ROOT = join(new URL('.', import.meta.url).pathname, '../../..');
 const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
 const DOCS = 120;
+/** Each test starts the CLI two or three times; a loaded CI machine takes seconds per start. */
+const TIMEOUT_MS = 120_000;
 
 describe('quarry import, and quarry reindex after an upgrade', () => {
   let dir: string;
@@ -41,29 +43,37 @@ describe('quarry import, and quarry reindex after an upgrade', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('imports into a fully indexed LanceDB index, found by a stemmed plain-language question', async () => {
-    const run = quarry('import', join(dir, 'docs.jsonl'));
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/imported 120 documents, 0 lines failed/);
-    const result = await search('how does the crawler handle robots.txt', 'any');
-    expect(result.total).toBe(DOCS);
-    expect((await search('"handle robots.txt" t7x')).hits.map((h) => h.url)).toEqual([
-      'https://docs.example.org/guide/7',
-    ]);
-  });
+  it(
+    'imports into a fully indexed LanceDB index, found by a stemmed plain-language question',
+    async () => {
+      const run = quarry('import', join(dir, 'docs.jsonl'));
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/imported 120 documents, 0 lines failed/);
+      const result = await search('how does the crawler handle robots.txt', 'any');
+      expect(result.total).toBe(DOCS);
+      expect((await search('"handle robots.txt" t7x')).hits.map((h) => h.url)).toEqual([
+        'https://docs.example.org/guide/7',
+      ]);
+    },
+    TIMEOUT_MS,
+  );
 
-  it('refuses a data dir of an earlier release with the command that fixes it, and the command rebuilds it', async () => {
-    rmSync(join(dir, 'index'), { recursive: true, force: true });
-    writeFileSync(join(dir, 'index.db'), 'an FTS5 index of an earlier release');
-    const refused = quarry('import', join(dir, 'docs.jsonl'));
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain(`quarry reindex --data ${dir}`);
+  it(
+    'refuses a data dir of an earlier release with the command that fixes it, and the command rebuilds it',
+    async () => {
+      rmSync(join(dir, 'index'), { recursive: true, force: true });
+      writeFileSync(join(dir, 'index.db'), 'an FTS5 index of an earlier release');
+      const refused = quarry('import', join(dir, 'docs.jsonl'));
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(`quarry reindex --data ${dir}`);
 
-    const rebuilt = quarry('reindex');
-    expect(rebuilt.status).toBe(0);
-    expect(rebuilt.stdout).toMatch(/reindexed 120 pages/);
-    expect(existsSync(join(dir, 'index.db'))).toBe(false);
-    expect((await search('t42x')).hits.map((h) => h.url)).toEqual(['https://docs.example.org/guide/42']);
-  });
+      const rebuilt = quarry('reindex');
+      expect(rebuilt.status).toBe(0);
+      expect(rebuilt.stdout).toMatch(/reindexed 120 pages/);
+      expect(existsSync(join(dir, 'index.db'))).toBe(false);
+      expect((await search('t42x')).hits.map((h) => h.url)).toEqual(['https://docs.example.org/guide/42']);
+    },
+    TIMEOUT_MS,
+  );
 });

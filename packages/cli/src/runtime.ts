@@ -2,9 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileBlobStore } from '@quarry/blobstore';
 import { type BlobStore, ConfigError, type KeyStore, type QuarryConfig, type SearchIndex } from '@quarry/core';
-import { LanceSearchIndex } from '@quarry/index-lance';
 import { SqliteKeyStore } from '@quarry/keys';
-import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
+import type { Queues } from '@quarry/queue';
 import { type Logger, pino } from 'pino';
 
 /** Where each embedded store lives inside the data dir. */
@@ -51,6 +50,8 @@ export async function openIndex(config: QuarryConfig, options: OpenIndexOptions 
   const path = options.path ?? join(config.dataDir, DATA_LAYOUT.index);
   if (options.path === undefined) refuseLegacyIndex(config.dataDir);
   mkdirSync(config.dataDir, { recursive: true });
+  // Loaded on use, like the queues: commands that need neither start faster.
+  const { LanceSearchIndex } = await import('@quarry/index-lance');
   return LanceSearchIndex.open({ path, autoMaintain: options.bulk !== true });
 }
 
@@ -92,9 +93,11 @@ export async function openKeyStore(config: QuarryConfig): Promise<KeyStore> {
 /** Opens the queues for a configuration: BullMQ when REDIS_URL is set, else SQLite in the data dir. */
 export async function openQueues(config: QuarryConfig): Promise<Queues> {
   if (config.redisUrl) {
+    const { openBullmqQueues } = await import('@quarry/queue');
     return openBullmqQueues({ redisUrl: config.redisUrl, prefix: 'quarry', hostDelayMs: config.hostDelayMs });
   }
   mkdirSync(config.dataDir, { recursive: true });
+  const { openSqliteQueues } = await import('@quarry/queue');
   return openSqliteQueues({ path: join(config.dataDir, DATA_LAYOUT.queue), hostDelayMs: config.hostDelayMs });
 }
 
