@@ -89,6 +89,11 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       expect(result.hits.every((h) => h.score > 0)).toBe(true);
     });
 
+    it('answers a filter with exclusions only as the filtered pages without the excluded ones', async () => {
+      expect((await ids('site:news.example.org -archive')).sort()).toEqual(['fresh']);
+      expect((await ids('site:example.com -dogs')).sort()).toEqual(['cats', 'reinvent']);
+    });
+
     it('filters by crawl time', async () => {
       expect(await ids('comet', { crawledAfter: daysBefore(30) })).toEqual(['fresh']);
       expect((await ids('comet')).sort()).toEqual(['fresh', 'stale']);

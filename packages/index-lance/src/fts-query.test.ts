@@ -76,6 +76,14 @@ describe('planQuery', () => {
     expect(factors).toEqual([0.75, 0.5, 0.25]);
   });
 
+  it('answers exclusions with a filter as every page but the excluded ones', () => {
+    const { fts } = plan('site:example.com -gitlab');
+    expect(fts?.kind).toBe('bool');
+    if (fts?.kind !== 'bool') return;
+    expect(fts.must).toEqual([{ kind: 'match', token: '_all', column: 'meta', boost: 1 }]);
+    expect(fts.mustNot.flatMap(bodyForms)).toEqual(['gitlab']);
+  });
+
   it('matches nothing when no clause has a word', () => {
     const query = { query: parseQuery('🎉'), limit: 10, offset: 0 };
     expect(matchesNothing(query, planQuery(query, WEIGHTS))).toBe(true);

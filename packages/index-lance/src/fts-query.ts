@@ -117,6 +117,10 @@ function andNode(children: readonly QueryNode[], any: boolean, weights: RankingW
   }
   // An AND of stop words only ("the who"): they are all that is asked for, so they are required.
   if (must.length === 0 && !any) must.push(...should.splice(0));
+  // Only exclusions (`site:x -word`, valid with a filter): every page but the excluded ones.
+  if (must.length === 0 && should.length === 0 && mustNot.length > 0) {
+    return { kind: 'bool', must: [match(META_ALL, COLUMNS.meta, 1)], should: [], mustNot };
+  }
   if (must.length === 0 && should.length === 0) return null;
   if (must.length === 1 && should.length === 0 && mustNot.length === 0) return must[0]!;
   return { kind: 'bool', must, should, mustNot };
