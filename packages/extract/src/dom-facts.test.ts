@@ -48,3 +48,12 @@ describe('readDomFacts', () => {
     expect(f.anchors).toHaveLength(1);
   });
 });
+
+describe('readDomFacts author links', () => {
+  it('takes a link to an author page as a byline, not other links', () => {
+    const f = facts(
+      '<html><body><a href="/news/">News</a><a href="https://blog.example.com/?author=102">太小心</a><a href="/author/jane-doe/">Jane Doe</a></body></html>',
+    );
+    expect(f.bylines).toEqual(['太小心', 'Jane Doe']);
+  });
+});

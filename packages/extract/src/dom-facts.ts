@@ -24,6 +24,8 @@ export interface DomFacts {
 
 /** Classes and ids that mark a byline; `rel=author` and `itemprop=author` are checked too. */
 const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|by-line|author|writer|dateline-author)(?:$|[\s_-])/i;
+/** URLs of an author's page in blog and news software (WordPress, Ghost, Drupal...). */
+const AUTHOR_HREF = /(?:[?&]author=[^&#]+|\/(?:author|authors|autor|auteur)\/[^/?#]+\/?(?:[?#]|$))/i;
 /** Bylines are short; longer matches are containers that happen to carry the class. */
 const MAX_BYLINE_SOURCE_CHARS = 200;
 const MAX_BYLINES = 5;
@@ -135,6 +137,8 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
 function isBylineElement(el: Element, name: string, itemprop: string | null): boolean {
   if (itemprop === 'author') return true;
   if (name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(el.getAttribute('rel') ?? '')) return true;
+  // A link to the author's page (`/author/jane/`, `?author=102`) names the author.
+  if (name === 'a' && AUTHOR_HREF.test(el.getAttribute('href') ?? '')) return true;
   const cls = el.getAttribute('class');
   if (cls && BYLINE_CLASS.test(cls)) return true;
   const id = el.getAttribute('id');
