@@ -97,6 +97,15 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     ).toBe('2020-01-02T03:04:05Z');
     expect(run(page('<title>X</title>')).published_at).toBe('2024-05-17T00:00:00Z');
     expect(run(page('<title>X</title>'), 'https://example.com/about').published_at).toBeNull();
+    // Only a last-modified date: that is the page's date; a published one wins over it.
+    const modified = '<meta property="article:modified_time" content="2025-10-08T21:33:14Z">';
+    expect(run(page(`<title>X</title>${modified}`), 'https://example.com/about').published_at).toBe(
+      '2025-10-08T21:33:14Z',
+    );
+    expect(
+      run(page(`<title>X</title>${modified}<meta name="date" content="2025-01-02T00:00:00Z">`), 'https://example.com/a')
+        .published_at,
+    ).toBe('2025-01-02T00:00:00Z');
   });
 
   it('reads a Chinese dateline near the title as UTC+8', () => {
