@@ -39,6 +39,8 @@ export function reportProgress(
   };
   const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
+  // A first line at once: a short crawl may be over before the first interval ends.
+  void tick();
   return {
     stop() {
       clearInterval(timer);
