@@ -132,9 +132,8 @@ export class LanceSearchIndex implements SearchIndex {
         { readConsistencyInterval: settings.readConsistencySecs },
         session,
       );
-      const exists = (await db.tableNames()).includes(TABLE);
-      const table = exists ? await db.openTable(TABLE) : await createTable(db);
-      return new LanceSearchIndex(db, table, settings, !exists || (await unindexedRows(table)) === 0);
+      const { table, created } = await openTable(db);
+      return new LanceSearchIndex(db, table, settings, created || (await unindexedRows(table)) === 0);
     } catch (error) {
       if (error instanceof BackendUnavailableError) throw error;
       throw new BackendUnavailableError(`cannot open the search index at ${options.path}`, error);
@@ -392,27 +391,54 @@ function toHit(row: Record<string, unknown>, score: number, terms: readonly stri
   };
 }
 
-/** Creates the table with its indexes: full-text on the analysed columns, scalar on the filters. */
-async function createTable(db: lancedb.Connection): Promise<lancedb.Table> {
-  const table = await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true });
-  // An Index object is consumed by the call that creates it.
-  const fts = () =>
-    lancedb.Index.fts({
-      baseTokenizer: 'whitespace',
-      lowercase: false,
-      stem: false,
-      removeStopWords: false,
-      asciiFolding: false,
-      withPosition: true,
-    });
-  for (const column of FTS_COLUMNS) await table.createIndex(column, { config: fts() });
-  await table.createIndex(COLUMNS.id, { config: lancedb.Index.btree() });
-  await table.createIndex(COLUMNS.crawledMs, { config: lancedb.Index.btree() });
-  await table.createIndex(COLUMNS.lang, { config: lancedb.Index.bitmap() });
-  await table.createIndex(COLUMNS.filetype, { config: lancedb.Index.bitmap() });
-  await table.createIndex(COLUMNS.bucket, { config: lancedb.Index.bitmap() });
-  await table.createIndex(COLUMNS.sites, { config: lancedb.Index.labelList() });
-  return table;
+/** The table's indexes: full-text on the analysed columns, scalar on the filters. */
+const TABLE_INDEXES: readonly { readonly column: string; readonly config: () => lancedb.Index }[] = [
+  ...FTS_COLUMNS.map((column) => ({
+    column,
+    config: () =>
+      lancedb.Index.fts({
+        baseTokenizer: 'whitespace',
+        lowercase: false,
+        stem: false,
+        removeStopWords: false,
+        asciiFolding: false,
+        withPosition: true,
+      }),
+  })),
+  { column: COLUMNS.id, config: () => lancedb.Index.btree() },
+  { column: COLUMNS.crawledMs, config: () => lancedb.Index.btree() },
+  { column: COLUMNS.lang, config: () => lancedb.Index.bitmap() },
+  { column: COLUMNS.filetype, config: () => lancedb.Index.bitmap() },
+  { column: COLUMNS.bucket, config: () => lancedb.Index.bitmap() },
+  { column: COLUMNS.sites, config: () => lancedb.Index.labelList() },
+];
+/** Attempts at creating the indexes when other processes create them at the same time. */
+const CREATE_ATTEMPTS = 10;
+
+/**
+ * Opens the table, creating it and any missing index. Several processes may open a new data dir at
+ * once (`quarry serve` beside `quarry worker`): a creation that loses the commit race to another
+ * process's is retried after a pause long enough to see that process's commit, skipping what exists.
+ */
+async function openTable(db: lancedb.Connection): Promise<{ table: lancedb.Table; created: boolean }> {
+  const created = !(await db.tableNames()).includes(TABLE);
+  const table = created
+    ? await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true })
+    : await db.openTable(TABLE);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await table.checkoutLatest();
+      const have = new Set((await table.listIndices()).flatMap((index) => index.columns));
+      for (const { column, config } of TABLE_INDEXES) {
+        // An Index object is consumed by the call that creates it, hence a new one each time.
+        if (!have.has(column)) await table.createIndex(column, { config: config(), replace: false });
+      }
+      return { table, created };
+    } catch (error) {
+      if (attempt >= CREATE_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
+    }
+  }
 }
 
 /** Rows the full-text index on the body does not cover yet. */
