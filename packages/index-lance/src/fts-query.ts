@@ -37,13 +37,17 @@ export interface FtsPlan {
 }
 
 /** The plan of an `IndexQuery`; `fts` is null when the query has no searchable word left. */
-export function planQuery(query: IndexQuery, weights: RankingWeights): FtsPlan {
+export function planQuery(
+  query: IndexQuery,
+  weights: RankingWeights,
+  { qualityPrior = true }: { readonly qualityPrior?: boolean } = {},
+): FtsPlan {
   const any = query.match === 'any';
   const root = query.query.root ? translate(query.query.root, any, weights) : null;
   const snippetTerms: string[] = [];
   if (query.query.root) collectPositive(query.query.root, snippetTerms);
   let fts = root;
-  if (fts) fts = withPriors(fts, query.langPriority, weights);
+  if (fts) fts = withPriors(fts, query.langPriority, weights, qualityPrior);
   return { fts, where: whereClause(query), snippetTerms };
 }
 
@@ -57,9 +61,16 @@ export function matchesNothing(query: IndexQuery, plan: FtsPlan): boolean {
  * the page is cut after them: pages not in the priority language are scaled by 1/boost, pages with
  * a quality below 1 by their quality bucket.
  */
-function withPriors(fts: FtsNode, langPriority: string | undefined, weights: RankingWeights): FtsNode {
+function withPriors(
+  fts: FtsNode,
+  langPriority: string | undefined,
+  weights: RankingWeights,
+  qualityPrior: boolean,
+): FtsNode {
   let node = fts;
-  for (const bucket of QUALITY_BUCKETS) {
+  // A boost makes the engine score every match (no pruning), so it is left out when no page has a
+  // quality below 1.
+  for (const bucket of qualityPrior ? QUALITY_BUCKETS : []) {
     node = { kind: 'boost', positive: node, negative: match(bucket.token, COLUMNS.meta, 1), factor: bucket.factor };
   }
   if (langPriority !== undefined) {

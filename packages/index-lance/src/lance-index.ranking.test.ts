@@ -71,6 +71,17 @@ describe('ranking considers every match, whatever its age', () => {
     }
   });
 
+  it('ranks a page with a low quality prior below an otherwise equal one', async () => {
+    const text = 'Kestrels hover over the meadow before they dive.';
+    await index.upsert([
+      makePage('list', 'https://birds.example.org/a', 'Kestrels', text, { quality: 0.3 }),
+      makePage('article', 'https://birds.example.org/b', 'Kestrels', text),
+    ]);
+    expect(await ids('kestrels')).toEqual(['article', 'list']);
+    await index.flush();
+    expect(await ids('kestrels')).toEqual(['article', 'list']);
+  });
+
   it('answers a question in plain language with match=any, stemmed, where match=all finds nothing', async () => {
     expect(await ids('how do glaciers melt in summer')).toEqual([]);
     expect((await ids('how do glaciers melt in summer', 'any'))[0]).toBe('best');

@@ -13,7 +13,7 @@ import { makeSnippet } from '@quarry/text';
 import { type FtsNode, type FtsPlan, matchesNothing, planQuery, sqlString } from './fts-query.js';
 import { toLanceQuery } from './lance-query.js';
 import { Maintainer, type MaintenanceOptions } from './maintenance.js';
-import { COLUMNS, FTS_COLUMNS, type PageRow, pagesSchema, SAMPLE_BUCKETS, toRow } from './rows.js';
+import { COLUMNS, FTS_COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
 import { hasPhrase, matchesRow, relax } from './unindexed.js';
 import { definedOnly } from './util.js';
 
@@ -109,7 +109,7 @@ export class LanceSearchIndex implements SearchIndex {
   #writes: Promise<unknown> = Promise.resolve();
   #lastSeq = 0;
   readonly #schema = pagesSchema();
-  #unindexedAt: { version: number; rows: number } | undefined;
+  #facts: { version: number; unindexedRows: number; lowQualityRows: number } | undefined;
   #closed = false;
 
   private constructor(db: lancedb.Connection, table: lancedb.Table, options: Settings, fullyIndexed: boolean) {
@@ -174,7 +174,7 @@ export class LanceSearchIndex implements SearchIndex {
   async search(query: IndexQuery): Promise<IndexSearchResult> {
     // Searching a closed index is a programming error, not an outage of the backend.
     if (this.#closed) throw new Error('the search index is closed');
-    const plan = planQuery(query, this.#options);
+    const plan = planQuery(query, this.#options, { qualityPrior: (await this.#versionFacts()).lowQualityRows > 0 });
     if (matchesNothing(query, plan)) return { total: 0, totalIsEstimate: false, hits: [] };
     try {
       return plan.fts ? await this.#ranked(query, plan) : await this.#filterOnly(query, plan);
@@ -222,35 +222,49 @@ export class LanceSearchIndex implements SearchIndex {
     const tree = plan.fts!;
     const depth = query.offset + query.limit;
     const cap = Math.max(this.#options.maxCountedMatches, depth);
-    const top = (limit: number) =>
-      this.#fts(tree, plan.where)
-        .select([...HIT_COLUMNS, '_score'])
-        .limit(limit)
-        .toArray();
-    const [rows, counted, unindexed] = await Promise.all([
-      top(depth),
+    // One ranked list of ids and scores serves both the page and the count; only the page's rows
+    // are then read in full (by id, through the id index).
+    const [counted, unindexed] = await Promise.all([
       this.#fts(tree, plan.where).select([COLUMNS.id, '_score']).limit(cap).toArray(),
       hasPhrase(tree) ? this.#unindexedMatches(tree, plan.where) : null,
     ]);
-    let ranked = rows as Record<string, unknown>[];
-    let ids = (counted as Record<string, unknown>[]).map((row) => row.id as string);
-    const estimate = ids.length >= cap;
+    let ranked = (counted as Record<string, unknown>[]).map((row) => ({
+      id: row.id as string,
+      score: Number(row._score),
+    }));
+    const estimate = ranked.length >= cap;
+    const fresh = new Map<string, Record<string, unknown>>();
     if (unindexed && (unindexed.matched.length > 0 || unindexed.rejected.size > 0)) {
       const { matched, rejected } = unindexed;
-      if (rejected.size > 0 && ranked.length === depth) ranked = (await top(depth + rejected.size)) as typeof ranked;
       const seen = new Set<string>();
-      ranked = [...ranked, ...matched]
-        .filter((row) => !rejected.has(row.id as string))
-        .sort((a, b) => Number(b._score) - Number(a._score))
-        .filter((row) => !seen.has(row.id as string) && seen.add(row.id as string) !== undefined);
-      const all = new Set(ids.filter((id) => !rejected.has(id)));
-      for (const row of matched) all.add(row.id as string);
-      ids = [...all];
+      for (const row of matched) fresh.set(row.id as string, row);
+      ranked = [...ranked, ...matched.map((row) => ({ id: row.id as string, score: Number(row._score) }))]
+        .filter((hit) => !rejected.has(hit.id))
+        .sort((a, b) => b.score - a.score)
+        .filter((hit) => !seen.has(hit.id) && seen.add(hit.id) !== undefined);
     }
     const page = ranked.slice(query.offset, depth);
-    const hits = page.map((row) => toHit(row, Math.max(MIN_SCORE, Number(row._score)), plan.snippetTerms));
-    const total = estimate ? await this.#estimateTotal(tree, plan.where, ids.length) : ids.length;
+    const rows = await this.#rowsById(page.map((hit) => hit.id).filter((id) => !fresh.has(id)));
+    for (const [id, row] of fresh) rows.set(id, row);
+    const hits = page.flatMap((hit) => {
+      const row = rows.get(hit.id);
+      return row ? [toHit(row, Math.max(MIN_SCORE, hit.score), plan.snippetTerms)] : [];
+    });
+    const total = estimate ? await this.#estimateTotal(tree, plan.where, ranked.length) : ranked.length;
     return { total, totalIsEstimate: estimate, hits };
+  }
+
+  /** The hit columns of these rows, by id. */
+  async #rowsById(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+    const rows = new Map<string, Record<string, unknown>>();
+    if (ids.length === 0) return rows;
+    const found = (await this.#table
+      .query()
+      .where(`${COLUMNS.id} IN (${ids.map(sqlString).join(', ')})`)
+      .select(HIT_COLUMNS)
+      .toArray()) as Record<string, unknown>[];
+    for (const row of found) rows.set(row.id as string, row);
+    return rows;
   }
 
   /**
@@ -274,7 +288,7 @@ export class LanceSearchIndex implements SearchIndex {
 
   /** Pages not yet folded in that the relaxed query finds, split into true matches and the rest. */
   async #unindexedMatches(tree: FtsNode, where: string | null) {
-    if ((await this.#unindexedCount()) === 0) return null;
+    if ((await this.#versionFacts()).unindexedRows === 0) return null;
     const fresh = `${COLUMNS.seq} > ${this.#maintainer.indexedThroughSeq()}`;
     const rows = (await this.#fts(relax(tree), where ? `(${where}) AND ${fresh}` : fresh)
       .select([...HIT_COLUMNS, COLUMNS.title, COLUMNS.body, COLUMNS.siteName, '_score'])
@@ -290,15 +304,20 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   /**
-   * How many rows the body's full-text index does not cover, read from the index statistics once per
-   * table version (a search of a fully folded index skips the unindexed path altogether).
+   * Facts read once per table version: how many rows the body's full-text index does not cover (a
+   * search of a fully folded index skips the unindexed path), and how many rows have a quality
+   * below 1 (without any, the quality prior is left out of the query).
    */
-  async #unindexedCount(): Promise<number> {
+  async #versionFacts(): Promise<{ unindexedRows: number; lowQualityRows: number }> {
     const version = await this.#table.version();
-    if (this.#unindexedAt?.version !== version) {
-      this.#unindexedAt = { version, rows: await unindexedRows(this.#table) };
+    if (this.#facts?.version !== version) {
+      const [unindexed, lowQuality] = await Promise.all([
+        unindexedRows(this.#table),
+        this.#table.countRows(`quality < ${QUALITY_BUCKETS.at(-1)!.below}`),
+      ]);
+      this.#facts = { version, unindexedRows: unindexed, lowQualityRows: lowQuality };
     }
-    return this.#unindexedAt.rows;
+    return this.#facts;
   }
 
   /** Whether any of these rows' ids is stored (the id column has a B-tree index). */
