@@ -1,5 +1,6 @@
-import type { IndexHit, SearchResult } from '@quarry/core';
+import type { FallbackRequest, IndexHit, SearchResult } from '@quarry/core';
 import { hostOf, normalizeLang, normalizeUrl, parseTimestamp, toIsoUtc, UNKNOWN_LANG } from '@quarry/core';
+import type { SearchParams } from './params.js';
 
 /** A local index hit as a spec search result: `source: "local"`, `site_name` omitted when null. */
 export function toLocalResult(hit: IndexHit): SearchResult {
@@ -77,5 +78,18 @@ function sanitize(result: SearchResult, now: Date): SearchResult {
     has_llms_txt: result.has_llms_txt === true,
     published_at: parseTimestamp(result.published_at, now),
     crawled_at: parseTimestamp(result.crawled_at, now) ?? toIsoUtc(now),
+  };
+}
+
+/** What the fallback provider is asked for a search (REST and MCP alike): `count` results. */
+export function fallbackRequest(params: SearchParams, count: number): FallbackRequest {
+  const { indexQuery } = params;
+  return {
+    q: params.q,
+    query: params.query,
+    count,
+    ...(indexQuery.lang ? { lang: indexQuery.lang } : {}),
+    ...(indexQuery.site ? { site: indexQuery.site } : {}),
+    ...(params.timeRange ? { timeRange: params.timeRange } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { isPageId, type SearchResponse, type SearchResult } from '@quarry/core';
 import type { QuarryBackend, SearchToolArgs, SiteCrawler } from '@quarry/mcp';
 import type { ApiDeps } from './deps.js';
-import { mergeExternal, toLocalResult } from './fallback-merge.js';
+import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 
 /** What the MCP tools need of the API's services. */
@@ -44,15 +44,7 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
 }
 
 async function askFallback(deps: McpBackendDeps, params: SearchParams, count: number): Promise<SearchResult[]> {
-  const { indexQuery } = params;
-  const request = {
-    q: params.q,
-    query: params.query,
-    count,
-    ...(indexQuery.lang ? { lang: indexQuery.lang } : {}),
-    ...(indexQuery.site ? { site: indexQuery.site } : {}),
-    ...(params.timeRange ? { timeRange: params.timeRange } : {}),
-  };
+  const request = fallbackRequest(params, count);
   try {
     // The provider honours the signal and never rejects; the catch is for a broken one.
     const results = await deps.fallback?.search(request, AbortSignal.timeout(deps.config.fallback.timeoutMs));

@@ -1,7 +1,7 @@
 import type { FallbackSearcher, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiDeps } from './deps.js';
-import { mergeExternal, toLocalResult } from './fallback-merge.js';
+import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
@@ -52,15 +52,7 @@ async function askFallback(
   gone: AbortSignal,
   timeoutMs: number,
 ): Promise<SearchResult[]> {
-  const { indexQuery } = params;
-  const request = {
-    q: params.q,
-    query: params.query,
-    count,
-    ...(indexQuery.lang ? { lang: indexQuery.lang } : {}),
-    ...(indexQuery.site ? { site: indexQuery.site } : {}),
-    ...(params.timeRange ? { timeRange: params.timeRange } : {}),
-  };
+  const request = fallbackRequest(params, count);
   const signal = AbortSignal.any([gone, AbortSignal.timeout(timeoutMs)]);
   let timer: NodeJS.Timeout | undefined;
   // The provider promises to honour the signal and never reject; the race bounds the wait anyway.
