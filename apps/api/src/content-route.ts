@@ -1,5 +1,5 @@
 import type { ContentResponse, PageDocument } from '@quarry/core';
-import { isPageId, ValidationError } from '@quarry/core';
+import { isPageId, toContentResponse, ValidationError } from '@quarry/core';
 import { PASSAGE_BOUNDS, type Passage, pageMarkdown, selectPassages } from '@quarry/passages';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
 import type { RequestHandler } from 'express';
@@ -29,22 +29,6 @@ export interface ContentExtras {
   readonly format: (typeof CONTENT_FORMATS)[number];
   /** Set when `query` was given: the passages to select. */
   readonly passages?: { readonly query: string; readonly maxTokens: number };
-}
-
-/** Exactly the spec 2.3 fields of a stored page; internal columns never leave the server. */
-export function toContentResponse(doc: PageDocument): ContentResponse {
-  return {
-    id: doc.id,
-    url: doc.url,
-    title: doc.title,
-    body_text: doc.body_text,
-    author: doc.author,
-    published_at: doc.published_at,
-    lang: doc.lang,
-    word_count: doc.word_count,
-    crawled_at: doc.crawled_at,
-    has_llms_txt: doc.has_llms_txt,
-  };
 }
 
 /** The passages of a page for a query within a token budget, in page order, as the API returns them. */

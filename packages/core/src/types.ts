@@ -68,6 +68,22 @@ export interface ContentResponse {
   has_llms_txt: boolean;
 }
 
+/** Exactly the spec 2.3 fields of a stored page; internal columns never leave the server. */
+export function toContentResponse(doc: PageDocument): ContentResponse {
+  return {
+    id: doc.id,
+    url: doc.url,
+    title: doc.title,
+    body_text: doc.body_text,
+    author: doc.author,
+    published_at: doc.published_at,
+    lang: doc.lang,
+    word_count: doc.word_count,
+    crawled_at: doc.crawled_at,
+    has_llms_txt: doc.has_llms_txt,
+  };
+}
+
 /** One search result (spec 2.2). `site_name` is omitted when unknown. */
 export interface SearchResult {
   id: string;

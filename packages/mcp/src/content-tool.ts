@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { PageDocument } from '@quarry/core';
+import { type PageDocument, toContentResponse } from '@quarry/core';
 import { PASSAGE_BOUNDS, type Passage, pageMarkdown, selectPassages } from '@quarry/passages';
 import { z } from 'zod';
 import type { QuarryBackend } from './backend.js';
@@ -98,18 +98,10 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
   );
 }
 
+/** The spec's content fields but the body, which each format gives in its own form. */
 function metadata(doc: PageDocument) {
-  return {
-    id: doc.id,
-    url: doc.url,
-    title: doc.title,
-    author: doc.author,
-    published_at: doc.published_at,
-    lang: doc.lang,
-    word_count: doc.word_count,
-    crawled_at: doc.crawled_at,
-    has_llms_txt: doc.has_llms_txt,
-  };
+  const { body_text: _body, ...meta } = toContentResponse(doc);
+  return meta;
 }
 
 function header(doc: PageDocument): string {
