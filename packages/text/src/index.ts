@@ -1,3 +1,4 @@
+export * from './simhash.js';
 export * from './snippet.js';
 export * from './stem.js';
 export * from './stop-words.js';
