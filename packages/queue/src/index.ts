@@ -1,4 +1,5 @@
 export * from './bullmq/open.js';
+export * from './fingerprints.js';
 export * from './options.js';
 export * from './sqlite/open.js';
 export * from './types.js';

@@ -1,5 +1,6 @@
 import type { PageDocument } from '@quarry/core';
 import type { Queue } from 'bullmq';
+import type { FingerprintStore } from './fingerprints.js';
 
 /** One URL to crawl, as a crawler worker receives it. */
 export interface CrawlTask {
@@ -199,6 +200,8 @@ export interface IndexQueue {
 export interface Queues {
   readonly crawl: CrawlQueue;
   readonly index: IndexQueue;
+  /** Which URL holds each main text, so exact duplicates are stored once (kept with the crawl state). */
+  readonly fingerprints: FingerprintStore;
   /** The underlying BullMQ queues (distributed backend only), for dashboards such as Bull Board. */
   readonly bullQueues?: readonly Queue[];
   close(): Promise<void>;

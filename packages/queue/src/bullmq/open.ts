@@ -5,6 +5,7 @@ import { type CommonQueueOptions, DEFAULTS, resolveCommonOptions } from '../opti
 import type { Queues } from '../types.js';
 import { settlesWithin } from '../util.js';
 import { BullmqCrawlQueue } from './crawl-queue.js';
+import { RedisFingerprintStore } from './fingerprints.js';
 import { BullmqIndexQueue } from './index-queue.js';
 
 /** Options of the distributed (BullMQ on Redis) queues; give `redisUrl` or `connection`. */
@@ -73,6 +74,7 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
   return {
     crawl,
     index,
+    fingerprints: new RedisFingerprintStore(redis, prefix),
     bullQueues: [crawl.bullQueue, index.bullQueue] as Queue[],
     close() {
       closed ??= (async () => {

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { type CommonQueueOptions, DEFAULTS, resolveCommonOptions } from '../options.js';
 import type { Queues } from '../types.js';
 import { SqliteCrawlQueue } from './crawl-queue.js';
+import { SqliteFingerprintStore } from './fingerprints.js';
 import { Frontier } from './frontier.js';
 import { SqliteIndexQueue } from './index-queue.js';
 import { migrate } from './schema.js';
@@ -54,6 +55,7 @@ export function openSqliteQueues(options: SqliteQueueOptions): Queues {
   return {
     crawl,
     index,
+    fingerprints: new SqliteFingerprintStore(db),
     close() {
       closed ??= (async () => {
         await Promise.all([crawl.close(), index.close()]);

@@ -3,7 +3,8 @@ import type Database from 'better-sqlite3';
 /**
  * Tables of the embedded queues. The frontier keeps every URL ever admitted (that is the dedup set
  * and the crawl's history); `hosts` holds politeness state and per-host counters so leasing never
- * scans tasks of hosts that are not ready; `scopes` counts admitted URLs for budgets.
+ * scans tasks of hosts that are not ready; `scopes` counts admitted URLs for budgets; `fingerprints`
+ * maps a main text's fingerprint to the URL whose document holds it (see fingerprints.ts).
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS frontier (
@@ -51,6 +52,11 @@ CREATE TABLE IF NOT EXISTS index_queue (
   failed INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS index_queue_ready ON index_queue (failed, not_before, id);
+CREATE TABLE IF NOT EXISTS fingerprints (
+  fingerprint TEXT PRIMARY KEY,
+  url TEXT NOT NULL,
+  canonical INTEGER NOT NULL
+) WITHOUT ROWID;
 `;
 
 /** Sets the connection up (WAL, so readers never block the worker) and creates missing tables. */
