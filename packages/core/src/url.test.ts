@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { hostMatchesSite, normalizeSite, normalizeUrl, pageIdForUrl } from './url.js';
+import { directoryIndexParent, hostMatchesSite, normalizeSite, normalizeUrl, pageIdForUrl } from './url.js';
 
 describe('normalizeUrl', () => {
   it('lower-cases scheme and host, drops default port, fragment and tracking params, sorts query', () => {
@@ -34,5 +34,20 @@ describe('sites', () => {
     expect(hostMatchesSite('a.example.com', 'example.com')).toBe(true);
     expect(hostMatchesSite('example.com', 'example.com')).toBe(true);
     expect(hostMatchesSite('badexample.com', 'example.com')).toBe(false);
+  });
+});
+
+describe('directoryIndexParent', () => {
+  it('names the directory of an index file', () => {
+    expect(directoryIndexParent('http://a.test/index.html')).toBe('http://a.test/');
+    expect(directoryIndexParent('http://a.test/docs/INDEX.HTM#top')).toBe('http://a.test/docs/');
+    expect(directoryIndexParent('https://a.test/blog/index.php')).toBe('https://a.test/blog/');
+    expect(directoryIndexParent('http://a.test/Default.aspx')).toBe('http://a.test/');
+  });
+  it('leaves other URLs, and index files with a query, alone', () => {
+    expect(directoryIndexParent('http://a.test/')).toBeNull();
+    expect(directoryIndexParent('http://a.test/myindex.html')).toBeNull();
+    expect(directoryIndexParent('http://a.test/index.html/more')).toBeNull();
+    expect(directoryIndexParent('http://a.test/w/index.php?title=Main')).toBeNull();
   });
 });

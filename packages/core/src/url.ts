@@ -82,3 +82,20 @@ export function normalizeSite(input: string): string | null {
 export function hostMatchesSite(host: string, site: string): boolean {
   return host === site || host.endsWith(`.${site}`);
 }
+
+/** File names that servers answer for a bare directory (`/docs/` serves `/docs/index.html`). */
+const DIRECTORY_INDEX = /\/(?:index\.html?|index\.php|default\.aspx?)$/i;
+
+/**
+ * The directory URL a directory-index URL may stand for: `http://a.test/docs/index.html` →
+ * `http://a.test/docs/` (also `index.htm`, `index.php`, `default.aspx`); null for any other URL
+ * and for one with a query (`/w/index.php?title=X` is an application, not a directory page). Only
+ * a candidate: some sites serve different things at the two, so the crawler fetches both and
+ * stores them once only when their text is the same.
+ */
+export function directoryIndexParent(url: string): string | null {
+  const parsed = new URL(normalizeUrl(url));
+  if (parsed.search !== '' || !DIRECTORY_INDEX.test(parsed.pathname)) return null;
+  parsed.pathname = parsed.pathname.replace(DIRECTORY_INDEX, '/');
+  return parsed.href;
+}
