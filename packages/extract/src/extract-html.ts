@@ -9,6 +9,7 @@ import { decideLanguage } from './lang.js';
 import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta } from './meta.js';
+import { linkFacts, qualityPrior } from './quality-prior.js';
 import { blockText, squash } from './text.js';
 import { reconcileTitle } from './title.js';
 import type { ExtractedPage, ExtractHtmlOptions } from './types.js';
@@ -92,6 +93,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     // Measured before Readability edits the document; a declared article keeps Readability's text.
     const declaresArticle = meta.get('og:type') === 'article' || jsonLd.declaresArticle;
     const region = declaresArticle ? null : mainRegionSize(doc);
+    const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
     const main = chooseMainContent(article, region, html, url, dom, options);
     const bodyText = main.text;
@@ -194,6 +196,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       lang,
       site_name: siteName ?? null,
       word_count: countWords(bodyText),
+      quality,
       links,
       canonicalUrl,
       robots,

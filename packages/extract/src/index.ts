@@ -6,6 +6,7 @@ export type { RobotsDirectives } from './links.js';
 export type { LlmsTxtResponse, LlmsTxtVerdict } from './llms-txt.js';
 export { classifyLlmsTxt } from './llms-txt.js';
 export { tokenF1 } from './quality.js';
+export { type LinkFacts, linkFacts, qualityPrior } from './quality-prior.js';
 export type { ExtractedPage, ExtractHtmlOptions } from './types.js';
 export { EXTRACT_DEFAULTS } from './types.js';
 export { countWords } from './word-count.js';

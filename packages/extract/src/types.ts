@@ -66,6 +66,8 @@ export interface ExtractedPage {
   /** The site's own name; null when the page does not say (the crawler falls back to the domain). */
   site_name: string | null;
   word_count: number;
+  /** The quality prior, in (0, 1]: below 1 for a link-list page (see quality-prior.ts). */
+  quality: number;
   /** Absolute http(s) links to follow; empty when the page's robots meta says nofollow. */
   links: string[];
   canonicalUrl: string | null;
