@@ -1,5 +1,6 @@
 import type { FallbackSearcher, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
+import { searchCollapsed } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
@@ -14,7 +15,8 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     const now = new Date();
     const params = parseSearchParams(req.query as Record<string, unknown>, now);
     const gone = clientGone(res);
-    const local = await deps.index.search(params.indexQuery);
+    // Near-copies (one page under several URLs) are collapsed to the best-ranked one.
+    const local = await searchCollapsed(deps.index, params.indexQuery);
     let results: SearchResult[] = local.hits.map(toLocalResult);
     let externalAdded = 0;
     const missing = params.indexQuery.limit - results.length;

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { IndexHit, PageDocument } from '@quarry/core';
+import { SIMHASH_NEAR_BITS, simhash, simhashDistance } from '@quarry/text';
+import request from 'supertest';
+import { createApp } from './app.js';
+import { collapseNearCopies } from './collapse.js';
+import { createFixture, type Fixture, page } from './test-support/fixture.js';
+
+/** An article of `words` pseudo-random words (seeded), mentioning otters now and then. */
+function article(seed: number, words = 360): string {
+  let state = seed * 2_654_435_761;
+  const next = () => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    return state;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < words; i += 1) out.push(i % 40 === 7 ? 'otter' : `w${next() % 5_000}`);
+  return out.join(' ');
+}
+
+const withSimhash = (doc: PageDocument): PageDocument => ({ ...doc, simhash: simhash(doc.body_text) ?? undefined });
+const hit = (id: string, hash?: string): IndexHit => ({
+  id,
+  url: `https://a.test/${id}`,
+  title: id,
+  snippet: '',
+  domain: 'a.test',
+  site_name: null,
+  lang: 'en',
+  score: 1,
+  has_llms_txt: false,
+  published_at: null,
+  crawled_at: '2026-11-24T00:00:00Z',
+  filetype: 'html',
+  ...(hash ? { simhash: hash } : {}),
+});
+
+describe('collapseNearCopies', () => {
+  it('keeps the first of each group of near-copies, in rank order', () => {
+    const hits = [
+      hit('a', '0000000000000000'),
+      hit('b', 'ffffffffffffffff'),
+      hit('a-copy', '000000000000000f'),
+      hit('c'),
+      hit('d'),
+      hit('b-copy', 'fffffffffffffff0'),
+      hit('far', '00000000000000ff'),
+    ];
+    expect(collapseNearCopies(hits).map((h) => h.id)).toEqual(['a', 'b', 'c', 'd', 'far']);
+  });
+});
+
+describe('search collapses near-copies', () => {
+  let fx: Fixture;
+  const originals = [1, 2, 3, 4, 5, 6].map((n) =>
+    withSimhash(page(`https://site${n}.test/otters`, { body_text: article(n), title: `Otters, part ${n}` })),
+  );
+  // Copies of the first two under other URLs: another date line, a print view with a footer.
+  const copies = [
+    withSimhash(page('https://mirror.test/otters-1', { body_text: `Updated 14 March 2024. ${article(1)}` })),
+    withSimhash(page('https://site1.test/print/otters', { body_text: `${article(1)} Printed from site1.test` })),
+    withSimhash(page('https://mirror.test/otters-2', { body_text: `Posted 2 May 2025. ${article(2)}` })),
+  ];
+  const search = (query: Record<string, string>) =>
+    request(createApp(fx.deps()))
+      .get('/api/v1/search')
+      .query({ q: 'otter', ...query });
+
+  beforeAll(async () => {
+    fx = await createFixture([...originals, ...copies]);
+  });
+  afterAll(async () => {
+    await fx?.cleanup();
+  });
+
+  it('has copies within the threshold and originals far apart (the premise)', () => {
+    const [a, b] = originals;
+    for (const [doc, copy] of [
+      [a, copies[0]],
+      [a, copies[1]],
+      [b, copies[2]],
+    ] as const) {
+      expect(simhashDistance(doc!.simhash!, copy!.simhash!)).toBeLessThanOrEqual(SIMHASH_NEAR_BITS);
+    }
+    expect(simhashDistance(a!.simhash!, b!.simhash!)).toBeGreaterThan(SIMHASH_NEAR_BITS);
+  });
+
+  it('shows one result per page, with the index total', async () => {
+    const res = await search({ limit: '20' });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(9);
+    expect(res.body.results).toHaveLength(6);
+    const hosts = res.body.results.map((r: { url: string }) => r.url);
+    // One of each group: the first two pages appear once, under whichever URL ranked best.
+    expect(hosts.filter((u: string) => /site1\.test|mirror\.test\/otters-1/.test(u))).toHaveLength(1);
+    expect(hosts.filter((u: string) => /site2\.test|mirror\.test\/otters-2/.test(u))).toHaveLength(1);
+  });
+
+  it('fills a page to its limit and pages through one list without repeats', async () => {
+    const all = (await search({ limit: '20' })).body.results.map((r: { id: string }) => r.id);
+    const pages: string[] = [];
+    for (const offset of [0, 2, 4, 6]) {
+      const res = await search({ limit: '2', offset: String(offset) });
+      expect(res.body.total).toBe(9);
+      expect(res.body.results.length).toBe(offset < 6 ? 2 : 0);
+      pages.push(...res.body.results.map((r: { id: string }) => r.id));
+    }
+    expect(pages).toEqual(all);
+  });
+});
