@@ -121,6 +121,7 @@ export class Crawler {
       allowRequest: this.#allowRequest,
       crawl: queues.crawl,
       index: queues.index,
+      fingerprints: queues.fingerprints,
       logger,
       hostDelayMs: config.hostDelayMs,
     });

@@ -1,4 +1,5 @@
 import {
+  directoryIndexParent,
   type Filetype,
   hostOf,
   NonRetryableError,
@@ -19,9 +20,19 @@ import {
   isProbablyBinary,
   type RobotsCache,
 } from '@quarry/fetcher';
-import type { CrawlHandler, CrawlOutcome, CrawlQueue, CrawlTask, IndexQueue, NewCrawlTask } from '@quarry/queue';
+import type {
+  CrawlHandler,
+  CrawlOutcome,
+  CrawlQueue,
+  CrawlTask,
+  FingerprintStore,
+  IndexQueue,
+  NewCrawlTask,
+} from '@quarry/queue';
 import { type BrowserPool, needsRendering } from '@quarry/render';
+import { simhash } from '@quarry/text';
 import type { Logger } from 'pino';
+import { CANONICAL_ELSEWHERE, canonicalOf, crawlInstead, DUPLICATE, storeOnce } from './duplicates.js';
 import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
 import { type CrawlScope, type RenderMode, type Seed, scopeOf } from './seeds.js';
@@ -40,6 +51,8 @@ export interface PageHandlerDeps {
   readonly allowRequest: (url: string) => Promise<boolean>;
   readonly crawl: CrawlQueue;
   readonly index: IndexQueue;
+  /** Which URL holds each main text: exact duplicates are stored once. */
+  readonly fingerprints: FingerprintStore;
   readonly logger: Logger;
   /** Minimum delay between two requests to one host. */
   readonly hostDelayMs: number;
@@ -91,7 +104,7 @@ export function followUps(urls: readonly string[], seed: Seed, depth: number): N
 type PageText = Pick<
   ExtractedPage,
   'title' | 'body_text' | 'author' | 'published_at' | 'lang' | 'site_name' | 'word_count'
-> & { body_markdown?: string };
+> & { body_markdown?: string; quality?: number };
 
 /**
  * Failure codes after which a page that was indexed from this URL leaves the index: the server says
@@ -117,6 +130,8 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
   return async (task, signal) => {
     const ownId = pageIdForUrl(task.url);
     const wasIndexed = task.meta?.indexed === '1';
+    // The text fingerprint this URL held after its last crawl: given up when the text changes or leaves.
+    const heldFingerprint = task.meta?.fp ?? '';
     let outcome: CrawlOutcome & { indexedId?: string };
     try {
       outcome = await crawlPage(task, signal);
@@ -132,6 +147,7 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
       }
       if (wasIndexed && error instanceof QuarryError && GONE_CODES.has(error.code)) {
         await deps.index.push([{ id: ownId, removed: true }]);
+        if (heldFingerprint) await deps.fingerprints.release(heldFingerprint, task.url);
       }
       throw error;
     }
@@ -139,7 +155,9 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
     const { indexedId, ...rest } = outcome;
     const stillIndexed = indexedId === ownId;
     if (wasIndexed && !stillIndexed) await deps.index.push([{ id: ownId, removed: true }]);
-    return { ...rest, meta: { ...rest.meta, indexed: stillIndexed ? '1' : '' } };
+    const fp = stillIndexed ? (rest.meta?.fp ?? '') : '';
+    if (heldFingerprint && heldFingerprint !== fp) await deps.fingerprints.release(heldFingerprint, task.url);
+    return { ...rest, meta: { ...rest.meta, indexed: stillIndexed ? '1' : '', fp } };
   };
 }
 
@@ -172,11 +190,13 @@ function pageCrawler(
     let page: PageText;
     let links: string[] = [];
     let indexable = true;
+    let canonicalUrl: string | null = null;
     if (filetype === 'html') {
       const extracted = await extractPage(deps, res, seed.render);
       page = extracted;
       indexable = !extracted.robots.noindex;
       if (!extracted.robots.nofollow) links = extracted.links;
+      canonicalUrl = canonicalOf(extracted.canonicalUrl);
     } else if (filetype === 'txt') {
       page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
     } else if (filetype !== null) {
@@ -186,8 +206,21 @@ function pageCrawler(
     }
 
     if (links.length > 0) await deps.crawl.add(followUps(links, seed, task.depth + 1));
+    // `/docs/index.html` may be `/docs/`: crawl that too, and the two are stored once when their
+    // texts are the same (the shorter URL holds it); sites that serve different pages keep both.
+    const directory = directoryIndexParent(url);
+    if (directory) await deps.crawl.add(followUps([directory], seed, task.depth));
     if (!indexable) return { status: 'skipped', reason: 'noindex', hostDelayMs, meta: validators };
     if (page.body_text.trim() === '') return { status: 'skipped', reason: 'no_text', hostDelayMs, meta: validators };
+
+    // The canonical URL is recorded; a same-site one in scope is crawled and indexed instead.
+    const meta = { ...validators, canonical: canonicalUrl ?? '', duplicateOf: '' };
+    const elsewhere = crawlInstead(url, canonicalUrl, task.meta);
+    const instead = elsewhere ? followUps([elsewhere], seed, task.depth) : [];
+    if (instead.length > 0) {
+      await deps.crawl.add(instead.map((t) => ({ ...t, meta: { ...t.meta, canonicalOf: url } })));
+      return { status: 'skipped', reason: CANONICAL_ELSEWHERE, hostDelayMs, meta };
+    }
 
     const domain = hostOf(url);
     const doc: PageDocument = {
@@ -206,9 +239,15 @@ function pageCrawler(
       word_count: page.word_count,
       // Kept whole in the blob store for `?format=markdown`; never indexed.
       ...(page.body_markdown ? { body_markdown: page.body_markdown } : {}),
+      ...(page.quality !== undefined && page.quality < 1 ? { quality: page.quality } : {}),
+      ...simhashOf(page.body_text),
     };
-    await deps.index.push([doc]);
-    return { status: 'done', hostDelayMs, meta: validators, indexedId: doc.id };
+    const stored = await storeOnce(doc, canonicalUrl === url, deps);
+    if (!stored.held) {
+      return { status: 'skipped', reason: DUPLICATE, hostDelayMs, meta: { ...meta, duplicateOf: stored.holder } };
+    }
+    // The fingerprint is released through this task's URL only; a redirected page keeps none.
+    return { status: 'done', hostDelayMs, meta: { ...meta, fp: sameUrl ? stored.fingerprint : '' }, indexedId: doc.id };
   };
 }
 
@@ -230,6 +269,11 @@ async function extractPage(deps: PageHandlerDeps, res: FetchResult, render: Rend
     deps.logger.warn({ url: res.finalUrl, err: (error as Error).message }, 'render failed; using static HTML');
     return extracted;
   }
+}
+
+function simhashOf(text: string): { simhash?: string } {
+  const hash = simhash(text);
+  return hash === null ? {} : { simhash: hash };
 }
 
 function plainTextPage(text: string, url: string): PageText {

@@ -1,0 +1,191 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createApp } from '@quarry/api';
+import { FileBlobStore } from '@quarry/blobstore';
+import { loadConfig, pageIdForUrl, type QuarryConfig } from '@quarry/core';
+import { LanceSearchIndex } from '@quarry/index-lance';
+import { openSqliteQueues, type Queues } from '@quarry/queue';
+import { type Route, type Site, startSite } from '@quarry/testkit';
+import { pino } from 'pino';
+import request from 'supertest';
+import { Crawler } from './crawler.js';
+import { startIndexer } from './indexer.js';
+import { parseSeed } from './seeds.js';
+
+const sentences = (topic: string, n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `Field note ${i + 1} on the ${topic}: observers counted the animals at dawn, compared the tallies with last season and wrote down what the weather was doing at the time.`,
+  );
+
+/** An article page; `head` goes into <head>, `lead` is a first paragraph (a date line). */
+const articlePage = (title: string, topic: string, opts: { head?: string; lead?: string; footer?: string } = {}) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${opts.head ?? ''}</head>
+<body><nav><a href="/">Home</a> <a href="/index.html">Front page</a></nav><article><h1>${title}</h1>
+${opts.lead ? `<p>${opts.lead}</p>` : ''}${sentences(topic, 14)
+  .map((s) => `<p>${s}</p>`)
+  .join('\n')}</article><footer>${opts.footer ?? 'The Tundra Gazette'}</footer></body></html>`;
+
+/**
+ * The site's front page, served at `/`, `/index.html` and `/?edition=usa` alike, each time with
+ * another timestamp in its footer: a short introduction and a list of links.
+ */
+const frontPage =
+  () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The Tundra Gazette</title></head>
+<body><header><a href="/">The Tundra Gazette</a><nav><a href="/index.html">Home</a> <a href="/?edition=usa">US edition</a></nav></header>
+<main><p>News about the ptarmigan and other birds of the far north, every morning.</p><ul>
+<li><a href="/blog/index.php">Our blog</a></li><li><a href="/docs/index.html">Field guide</a></li>
+<li><a href="/amp/narwhal.html">Narwhal tusks, explained</a></li><li><a href="/syndicated.html">Capybara news</a></li>
+<li><a href="/news/walrus.html">Walrus colonies return to the northern beaches</a></li>
+<li><a href="/print/walrus.html">Walrus colonies (print)</a></li>
+<li><a href="/walrus-count.html">Counting walrus calves from the air</a></li>
+<li><a href="/walrus-tusks.html">Walrus tusks and what they tell us</a></li></ul></main>
+<footer>Served at ${new Date().toISOString()}</footer></body></html>`;
+
+function siteRoutes(origin: () => string): Record<string, Route> {
+  const html = (body: () => string) => (_req: unknown, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body());
+  };
+  const walrus = (lead: string) =>
+    articlePage('Walrus colonies return', 'walrus colony on the northern beach', { lead });
+  return {
+    '/': html(frontPage),
+    '/index.html': html(frontPage),
+    '/?edition=usa': html(frontPage),
+    // Same text at the index file and the directory (nobody links to the directory).
+    '/blog/index.php': html(() => articlePage('Okapi diary', 'okapi in the forest', { footer: 'index.php' })),
+    '/blog/': html(() => articlePage('Okapi diary', 'okapi in the forest', { footer: 'directory' })),
+    // A site that serves different pages at the two.
+    '/docs/index.html': html(() => articlePage('Lemur guide, full', 'lemur of the island')),
+    '/docs/': html(() => articlePage('Lemur guide, contents', 'lemur troop in the canopy')),
+    // A mobile copy naming the real article as canonical; only the copy is linked.
+    '/amp/narwhal.html': html(() =>
+      articlePage('Narwhal tusks', 'narwhal pod in the fjord', { head: '<link rel="canonical" href="/narwhal.html">' }),
+    ),
+    '/narwhal.html': html(() =>
+      articlePage('Narwhal tusks', 'narwhal pod in the fjord', {
+        head: `<link rel="canonical" href="${origin()}/narwhal.html">`,
+      }),
+    ),
+    // Republished from elsewhere: the off-site canonical is only recorded, never fetched.
+    '/syndicated.html': html(() =>
+      articlePage('Capybara news', 'capybara herd by the river', {
+        head: '<link rel="canonical" href="http://127.0.0.2:9/capybara.html">',
+      }),
+    ),
+    // The same article as a print view with another date line: a near-copy, collapsed at query time.
+    '/news/walrus.html': html(() => walrus('Published 12 March 2024, 08:15')),
+    '/print/walrus.html': html(() => walrus('Printed 24 November 2026, 10:40')),
+  };
+}
+
+describe('one page, one document (issue 10, point 3)', () => {
+  let site: Site;
+  let dir: string;
+  let config: QuarryConfig;
+  let queues: Queues;
+  let index: LanceSearchIndex;
+  let blobs: FileBlobStore;
+
+  beforeAll(async () => {
+    let origin = '';
+    site = await startSite(siteRoutes(() => origin));
+    origin = site.origin;
+    dir = mkdtempSync(join(tmpdir(), 'quarry-dup-'));
+    config = loadConfig({
+      QUARRY_DATA_DIR: dir,
+      QUARRY_ALLOW_HOSTS: '127.0.0.1',
+      QUARRY_HOST_DELAY_MS: '0',
+      LOG_LEVEL: 'silent',
+    });
+    const logger = pino({ level: 'silent' });
+    queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
+    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+    blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
+    const crawler = new Crawler({ config, queues, logger, extractThreads: 0 });
+    const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
+    await crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]);
+    crawler.start();
+    const deadline = Date.now() + 60_000;
+    let idleRounds = 0;
+    while (idleRounds < 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      const idx = await queues.index.stats();
+      idleRounds = (await queues.crawl.isIdle()) && idx.waiting + idx.active === 0 ? idleRounds + 1 : 0;
+    }
+    await crawler.close();
+    await indexer.close();
+  }, 90_000);
+
+  afterAll(async () => {
+    await queues?.close();
+    await index?.close();
+    await site?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const urls = async (q: string): Promise<string[]> => {
+    const res = await request(createApp({ config, index, blobs, logger: pino({ level: 'silent' }) }))
+      .get('/api/v1/search')
+      .query({ q });
+    expect(res.status).toBe(200);
+    return res.body.results.map((r: { url: string }) => r.url.slice(site.origin.length));
+  };
+
+  it('gives one result for a page served at /, /index.html and /?edition=usa', async () => {
+    expect(await urls('ptarmigan')).toEqual(['/']);
+    // All three were fetched: the decision is made on their text, not on their URLs.
+    expect(site.hits.get('/index.html')).toBe(1);
+    expect(site.hits.get('/?edition=usa')).toBe(1);
+  });
+
+  it('stores an index file under its directory when both serve the same text', async () => {
+    expect(await urls('okapi')).toEqual(['/blog/']);
+    expect(site.hits.get('/blog/index.php')).toBe(1);
+    expect(await index.has(pageIdForUrl(`${site.origin}/blog/index.php`))).toBe(false);
+  });
+
+  it('keeps both when the index file and the directory differ', async () => {
+    expect((await urls('lemur')).sort()).toEqual(['/docs/', '/docs/index.html']);
+  });
+
+  it('crawls and indexes the same-site canonical URL instead of the page naming it', async () => {
+    // The front page links to the copy: it matches too, ranked below the article.
+    expect(await urls('narwhal')).toEqual(['/narwhal.html', '/']);
+    expect(site.hits.get('/amp/narwhal.html')).toBe(1);
+  });
+
+  it('only records an off-site canonical URL', async () => {
+    expect(await urls('capybara')).toEqual(['/syndicated.html', '/']);
+  });
+
+  it('collapses a near-copy (another date line) to one result, ranked above the link list', async () => {
+    // Four links on the front page say "walrus"; the article does, in its text. The front page is a
+    // link list (quality prior below 1) and ranks below the article.
+    const found = await urls('walrus');
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatch(/^\/(news|print)\/walrus\.html$/);
+    expect(found[1]).toBe('/');
+    expect((await blobs.get(pageIdForUrl(`${site.origin}/`)))?.quality).toBeLessThan(1);
+    const ids = ['/news/walrus.html', '/print/walrus.html'].map((p) => pageIdForUrl(`${site.origin}${p}`));
+    // Both are indexed (their texts differ), each with its SimHash.
+    for (const id of ids) expect((await blobs.get(id))?.simhash).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('records why the other URLs were skipped, with examples', async () => {
+    const stats = await queues.crawl.stats();
+    const skipped = new Map(stats.reasons.filter((r) => r.state === 'skipped').map((r) => [r.reason, r]));
+    expect(skipped.get('duplicate')?.count).toBe(2);
+    expect([...(skipped.get('duplicate')?.examples ?? [])].sort()).toEqual(
+      [`${site.origin}/?edition=usa`, `${site.origin}/index.html`].sort(),
+    );
+    expect(skipped.get('canonical_elsewhere')).toMatchObject({
+      count: 1,
+      examples: [`${site.origin}/amp/narwhal.html`],
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import { hostOf, normalizeUrl, type PageDocument, pageIdForUrl } from '@quarry/core';
+import type { FingerprintStore, IndexQueue } from '@quarry/queue';
+import { textFingerprint } from './fingerprint.js';
+
+/** Skip reason of a page whose main text is indexed under another URL (task meta `duplicateOf`). */
+export const DUPLICATE = 'duplicate';
+/** Skip reason of a page whose same-site `<link rel="canonical">` names another URL, crawled instead. */
+export const CANONICAL_ELSEWHERE = 'canonical_elsewhere';
+
+/** The page's `<link rel="canonical">` URL, normalized; null when absent or not an http(s) URL. */
+export function canonicalOf(canonicalUrl: string | null): string | null {
+  if (!canonicalUrl) return null;
+  try {
+    return normalizeUrl(canonicalUrl);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The URL to crawl and index instead of `url`: its canonical URL when that is another page of the
+ * same site; null when there is none, it is off-site (only recorded), or it names the page that
+ * sent the crawler here as its canonical (`meta.canonicalOf`: two pages naming each other would
+ * otherwise both be skipped).
+ */
+export function crawlInstead(
+  url: string,
+  canonicalUrl: string | null,
+  meta: Readonly<Record<string, string>> | undefined,
+): string | null {
+  if (!canonicalUrl || canonicalUrl === url || !sameSite(canonicalUrl, url)) return null;
+  return meta?.canonicalOf === canonicalUrl ? null : canonicalUrl;
+}
+
+/** Whether two URLs are on one site: the same host, `www.` aside (the scheme may differ). */
+export function sameSite(a: string, b: string): boolean {
+  const bare = (url: string) => hostOf(url).replace(/^www\./, '');
+  return bare(a) === bare(b);
+}
+
+/** How storing a document ended: held (indexed under its URL) or a duplicate of `holder`. */
+export type StoreOutcome =
+  | { readonly held: true; readonly fingerprint: string }
+  | { readonly held: false; readonly holder: string };
+
+/**
+ * Stores a document once per main text: claims its text fingerprint for its URL (a self-canonical
+ * URL, else the shortest, holds it; see `@quarry/queue`'s FingerprintStore) and queues it for
+ * indexing only when it holds the text, removing the URL it displaced. A claim lost to a better URL
+ * in the moment between queueing and checking takes the document out again, so a race between two
+ * crawlers of one text leaves one document.
+ */
+export async function storeOnce(
+  doc: PageDocument,
+  selfCanonical: boolean,
+  deps: { readonly fingerprints: FingerprintStore; readonly index: IndexQueue },
+): Promise<StoreOutcome> {
+  const fingerprint = textFingerprint(doc.body_text);
+  const claim = await deps.fingerprints.claim(fingerprint, { url: doc.url, canonical: selfCanonical });
+  if (claim.owner !== doc.url) return { held: false, holder: claim.owner };
+  const removed = claim.replaced === null ? [] : [{ id: pageIdForUrl(claim.replaced), removed: true as const }];
+  await deps.index.push([...removed, doc]);
+  // A better URL that claimed the text before this push queued its removal of this page before
+  // the push; this page must then leave again, after it.
+  const holder = await deps.fingerprints.holder(fingerprint);
+  if (holder !== null && holder !== doc.url) {
+    await deps.index.push([{ id: doc.id, removed: true }]);
+    return { held: false, holder };
+  }
+  return { held: true, fingerprint };
+}
