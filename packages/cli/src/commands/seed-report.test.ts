@@ -57,4 +57,19 @@ describe('reasonLines', () => {
       '        3  http_404  e.g. http://a.test/x',
     ]);
   });
+
+  it('says what the duplicate reasons mean', () => {
+    expect(
+      reasonLines([
+        { state: 'skipped', reason: 'duplicate', count: 2, examples: ['http://a.test/index.html'] },
+        { state: 'skipped', reason: 'canonical_elsewhere', count: 1, examples: ['http://a.test/amp/'] },
+      ]),
+    ).toEqual([
+      'skipped, by reason:',
+      '        2  duplicate            e.g. http://a.test/index.html',
+      '        1  canonical_elsewhere  e.g. http://a.test/amp/',
+      '  duplicate: the same main text is indexed under another URL (its canonical or shortest one)',
+      '  canonical_elsewhere: the page names another URL of its site as canonical; that URL is crawled instead',
+    ]);
+  });
 });

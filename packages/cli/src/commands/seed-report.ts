@@ -54,6 +54,12 @@ export function seedReport(standings: readonly SeedStanding[]): string {
   return lines.join('\n');
 }
 
+/** What the reasons that are not self-explanatory mean, printed under the list when they occur. */
+const REASON_NOTES: Readonly<Record<string, string>> = {
+  duplicate: 'the same main text is indexed under another URL (its canonical or shortest one)',
+  canonical_elsewhere: 'the page names another URL of its site as canonical; that URL is crawled instead',
+};
+
 /** `quarry status` lines for skip and failure reasons: count, code and a few example URLs. */
 export function reasonLines(reasons: readonly ReasonCount[]): string[] {
   const out: string[] = [];
@@ -64,6 +70,10 @@ export function reasonLines(reasons: readonly ReasonCount[]): string[] {
     const width = Math.max(...rows.map((r) => r.reason.length));
     for (const r of rows) {
       out.push(`  ${String(r.count).padStart(7)}  ${r.reason.padEnd(width)}  e.g. ${r.examples.join(' ')}`);
+    }
+    for (const r of rows) {
+      const note = REASON_NOTES[r.reason];
+      if (note) out.push(`  ${r.reason}: ${note}`);
     }
   }
   return out;

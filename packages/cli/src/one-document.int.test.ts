@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { freePort, type Route, type Site, startSite } from '@quarry/testkit';
+import { BIN, requireBuiltCli, runCli } from './testing/run-cli.js';
+
+/** One page, served at three URLs, each time with another timestamp in its footer. */
+const frontPage = () => `<!doctype html><html lang="en"><head><title>The Tundra Gazette</title></head><body>
+<nav><a href="/index.html">Home</a> <a href="/?edition=usa">US edition</a></nav>
+<article><h1>The Tundra Gazette</h1>${'<p>The ptarmigan turns white in winter and brown in summer, and our readers send us their sightings.</p>'.repeat(8)}</article>
+<footer>Served at ${new Date().toISOString()}</footer></body></html>`;
+
+describe('one page, one document, through the built CLI (issue 10, point 3)', () => {
+  let site: Site;
+  let dir: string;
+  let server: ChildProcess | undefined;
+  const env = () => ({
+    QUARRY_DATA_DIR: dir,
+    QUARRY_ALLOW_HOSTS: '127.0.0.1',
+    QUARRY_HOST_DELAY_MS: '0',
+    LOG_LEVEL: 'silent',
+  });
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    const page = (_req: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(frontPage());
+    const routes: Record<string, Route> = { '/': page, '/index.html': page, '/?edition=usa': page };
+    site = await startSite(routes);
+    dir = mkdtempSync(join(tmpdir(), 'quarry-one-doc-'));
+  });
+  afterAll(async () => {
+    server?.kill('SIGTERM');
+    if (server && server.exitCode === null) await new Promise((r) => server?.once('exit', r));
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('crawls /, /index.html and /?edition=usa, keeps one, and says why in quarry status', async () => {
+    const run = await runCli(['crawl', '--seed', `${site.origin}/`, '--wait'], env());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/crawl finished: 1 done, 2 skipped, 0 failed/);
+    const status = await runCli(['status'], env());
+    expect(status.stdout).toContain('documents indexed: 1');
+    expect(status.stdout).toMatch(/skipped, by reason:\n\s+2\s+duplicate\s+e\.g\. /);
+    expect(status.stdout).toContain(`${site.origin}/index.html`);
+    expect(status.stdout).toContain(`${site.origin}/?edition=usa`);
+    expect(status.stdout).toContain('duplicate: the same main text is indexed under another URL');
+  }, 120_000);
+
+  it('answers a search with one result, under the shortest URL', async () => {
+    const port = await freePort();
+    server = spawn(process.execPath, [BIN, 'serve'], {
+      env: { PATH: process.env.PATH ?? '', ...env(), PORT: String(port), QUARRY_HOST: '127.0.0.1' },
+      stdio: 'ignore',
+    });
+    const base = `http://127.0.0.1:${port}`;
+    let res: Response | undefined;
+    for (let i = 0; i < 150 && !res?.ok; i++) {
+      res = await fetch(`${base}/api/v1/search?q=ptarmigan`).catch(() => undefined);
+      if (!res?.ok) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(res?.status).toBe(200);
+    const body = (await res?.json()) as { total: number; results: { url: string }[] };
+    expect(body.results.map((r) => r.url)).toEqual([`${site.origin}/`]);
+    expect(body.total).toBe(1);
+  }, 60_000);
+});
