@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
-import { LINK_LIST_QUALITY, linkFacts, qualityPrior, RUNNING_TEXT_CHARS } from './quality-prior.js';
+import { LINK_LIST_QUALITY, LINKY_QUALITY, linkFacts, qualityPrior, RUNNING_TEXT_CHARS } from './quality-prior.js';
 
 const TESTDATA = join(import.meta.dirname, '../../../../shared/testdata');
 const READABILITY = join(TESTDATA, 'readability-pages');
@@ -40,7 +40,8 @@ describe('qualityPrior', () => {
     expect(qualityPrior({ chars: 5_000, linkChars: 3_900 })).toBe(1);
     expect(qualityPrior({ chars: 800, linkChars: 100 })).toBe(1);
     expect(qualityPrior({ chars: 800, linkChars: 600 })).toBe(LINK_LIST_QUALITY);
-    expect(qualityPrior({ chars: 800, linkChars: 320 })).toBe(0.75);
+    expect(qualityPrior({ chars: 800, linkChars: 320 })).toBe(LINKY_QUALITY);
+    expect(LINK_LIST_QUALITY).toBeLessThan(LINKY_QUALITY);
     expect(RUNNING_TEXT_CHARS).toBeGreaterThan(0);
   });
 

@@ -27,10 +27,14 @@ export const RUNNING_TEXT_CHARS = 1_000;
 export const LINK_LIST_SHARE = 0.5;
 /** Share of link text from which a page without running text is mostly links. */
 export const LINKY_SHARE = 0.35;
-/** The prior of a link list: the index's 0.5 bucket. */
-export const LINK_LIST_QUALITY = 0.5;
-/** The prior of a page mostly of links: the index's 0.75 bucket. */
-export const LINKY_QUALITY = 0.75;
+/**
+ * The prior of a link list: the index's lowest bucket (scores × 0.25). Half is not enough: a front
+ * page of six headlines, three of them with "walrus", has 2.25 times the BM25 score of a 300-word
+ * article that mentions the walrus once (apps/crawler/src/quality-rank.int.test.ts).
+ */
+export const LINK_LIST_QUALITY = 0.25;
+/** The prior of a page mostly of links: the index's 0.5 bucket. */
+export const LINKY_QUALITY = 0.5;
 
 /** The quality prior from a page's {@link LinkFacts}; see the module comment for the rule. */
 export function qualityPrior(facts: LinkFacts): number {
