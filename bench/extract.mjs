@@ -140,7 +140,7 @@ export async function runExtractBench(options = {}) {
       notes: [
         'halves fixed by the first byte of sha1(page name): even = A (tuning), odd = B (held out)',
         'F1: readability = token F1 vs expected.html; chinese = token F1 (each Han character a token) vs cleaned/; wcxb = word F1 of its evaluate.py',
-        'title: wcxb exact (case and whitespace folded), readability equal or the expected one plus a " | Site" tail; author: same person; date: readability exact instant, chinese CST wall clock to the ground truth precision, wcxb same day',
+        'title: wcxb the same words (evaluate.py tokenize(): lower-cased \\w+ tokens), readability equal or the expected one plus a " | Site" tail; author: same person; date: readability exact instant, chinese CST wall clock to the ground truth precision, wcxb same day',
       ],
     },
   ];

@@ -18,12 +18,14 @@ export function halfOf(name) {
 
 const squashLower = (s) => (s ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
 
+/** evaluate.py's tokenize(): Python's `\w+` on lower-cased text. */
+const words = (t) => (t ?? '').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+
 /**
  * WCXB's own metric (evaluate.py), as { p, r, f1 }: words are Python's `\w+` on lower-cased text, F1 over the
  * multiset; an empty reference scores 1 only against an empty prediction.
  */
 export function wcxbWordScores(predicted, reference) {
-  const words = (t) => (t ?? '').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
   const pred = words(predicted);
   const ref = words(reference);
   if (ref.length === 0) return pred.length === 0 ? { p: 1, r: 1, f1: 1 } : { p: 0, r: 0, f1: 0 };
@@ -194,7 +196,8 @@ function wcxbSet(root) {
         f1,
         precision: p,
         recall: r,
-        title: t.title ? squashLower(got.title) === squashLower(t.title) : undefined,
+        // evaluate.py scores no title; its only normalisation, tokenize(), is applied to both.
+        title: t.title ? words(got.title).join(' ') === words(t.title).join(' ') : undefined,
         author: t.author ? sameAuthor(got.author, t.author) : undefined,
         date: t.publish_date ? sameDay(got.published_at, t.publish_date) : undefined,
       };

@@ -24,6 +24,14 @@ describe('readDomFacts', () => {
     expect(f.htmlLang).toBe('en');
   });
 
+  it('reads <h1> texts as shown: <br> is a space, hidden copies and permalink signs are left out', () => {
+    const f = facts(
+      '<html><body><h1>Logo</h1><h1>Data Analytics<br>Agency</h1>' +
+        '<h1><span aria-hidden="true">Spin spin</span><span>Real words</span></h1><h1>API guide<a>¶</a></h1></body></html>',
+    );
+    expect(f.h1s).toEqual(['Logo', 'Data Analytics Agency', 'Real words', 'API guide']);
+  });
+
   it('takes only <time> inside article or main (or marked pubdate) as the article time', () => {
     expect(
       facts('<html><body><time datetime="2020-01-01">x</time><article>t</article></body></html>').articleTime,

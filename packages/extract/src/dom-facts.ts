@@ -7,6 +7,8 @@ export interface DomFacts {
   h1: string;
   /** The first `<h1>` inside `<article>`/`<main>`, '' when none. */
   mainH1: string;
+  /** The texts of the first few non-empty `<h1>` elements, in document order (see headingText). */
+  h1s: string[];
   /** Texts of elements that look like bylines, best first. */
   bylines: string[];
   /** `itemprop="datePublished"` value (content, datetime or text). */
@@ -29,6 +31,7 @@ const AUTHOR_HREF = /(?:[?&]author=[^&#]+|\/(?:author|authors|autor|auteur)\/[^/
 /** Bylines are short; longer matches are containers that happen to carry the class. */
 const MAX_BYLINE_SOURCE_CHARS = 200;
 const MAX_BYLINES = 5;
+const MAX_H1S = 5;
 
 /**
  * Reads everything {@link extractHtml} needs from the untouched DOM in one walk: linkedom answers a
@@ -43,6 +46,7 @@ export function readDomFacts(doc: Document): DomFacts {
     docTitle: '',
     h1: '',
     mainH1: '',
+    h1s: [],
     bylines: [],
     itempropDate: null,
     articleTime: null,
@@ -119,8 +123,7 @@ function firstElement(start: Node | null | undefined): Element | null {
 }
 
 function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: boolean): void {
-  if (name === 'h1' && facts.h1 === '') facts.h1 = squash(el.textContent);
-  if (name === 'h1' && inArticle && facts.mainH1 === '') facts.mainH1 = squash(el.textContent);
+  if (name === 'h1') readHeading(el, facts, inArticle);
   const itemprop = el.getAttribute('itemprop');
   if (itemprop === 'datePublished' && facts.itempropDate === null) {
     facts.itempropDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);
@@ -132,6 +135,35 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
     const text = squash(el.textContent);
     if (text !== '' && text.length <= MAX_BYLINE_SOURCE_CHARS) facts.bylines.push(text);
   }
+}
+
+function readHeading(el: Element, facts: DomFacts, inArticle: boolean): void {
+  if (facts.h1 === '') facts.h1 = squash(el.textContent);
+  if (inArticle && facts.mainH1 === '') facts.mainH1 = squash(el.textContent);
+  if (facts.h1s.length >= MAX_H1S) return;
+  const text = headingText(el);
+  if (text !== '') facts.h1s.push(text);
+}
+
+/**
+ * A heading's text as shown: `<br>` is a space (`Data Analytics<br>Agency`), and copies hidden
+ * from readers (`aria-hidden`, `hidden`; animated headlines repeat their words there) are left out.
+ */
+export function headingText(el: Element): string {
+  let out = '';
+  const walk = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) out += child.nodeValue ?? '';
+      if (child.nodeType !== 1) continue;
+      const e = child as Element;
+      const tag = e.localName.toLowerCase();
+      if (tag === 'br') out += ' ';
+      else if (e.getAttribute('aria-hidden') !== 'true' && !e.hasAttribute('hidden')) walk(e);
+    }
+  };
+  walk(el);
+  // Documentation generators end headings with a permalink sign (`Title¶`).
+  return squash(out).replace(/\s*[¶#§]$/u, '');
 }
 
 function isBylineElement(el: Element, name: string, itemprop: string | null): boolean {

@@ -116,12 +116,15 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       jsonLd.headline && agreesWith(jsonLd.headline, facts.docTitle || facts.h1) ? jsonLd.headline : null;
     const title = reconcileTitle({
       ogTitle: meta.get('og:title') ?? null,
+      twitterTitle: meta.get('twitter:title') ?? null,
       jsonLdHeadline,
       readabilityTitle: article.title,
       docTitle: facts.docTitle,
       h1: facts.mainH1 || facts.h1,
+      h1s: facts.h1s,
       siteName: siteName ?? null,
       url,
+      declaresArticle,
     });
 
     const cjk = lang === 'zh' || lang === 'ja';

@@ -40,4 +40,47 @@ describe('reconcileTitle', () => {
     );
     expect(title({ docTitle: 'Site', siteName: 'Site' })).toBe('Site');
   });
+
+  it('takes the <h1> a declared title confirms, whole or as one of its parts', () => {
+    const sources = { ogTitle: 'Using ML To Personalize Shopping', docTitle: 'How ML Personalizes Shopping | Shop' };
+    expect(title({ ...sources, h1s: ['Shop', 'How ML Personalizes Shopping'] })).toBe('How ML Personalizes Shopping');
+    // Unconfirmed, the declared title wins; on a declared article the shown headline does.
+    expect(title({ ogTitle: 'Using ML To Personalize Shopping', h1: 'How ML Personalizes Shopping' })).toBe(
+      'Using ML To Personalize Shopping',
+    );
+    expect(
+      title({ ogTitle: 'Using ML To Personalize Shopping', h1: 'How ML Personalizes Shopping', declaresArticle: true }),
+    ).toBe('How ML Personalizes Shopping');
+    // twitter:title alone does not confirm an <h1>.
+    expect(title({ ogTitle: 'Same story', twitterTitle: 'Other words', h1: 'Other words' })).toBe('Same story');
+  });
+
+  it('skips an og:title that is only the site name or cut short', () => {
+    expect(title({ ogTitle: 'Robomow', docTitle: 'Which mower for which lawn? | Robomow', siteName: 'Robomow' })).toBe(
+      'Which mower for which lawn?',
+    );
+    expect(
+      title({
+        ogTitle: 'What do you guys think will be the...',
+        docTitle: 'What do you guys think will be the trend?',
+      }),
+    ).toBe('What do you guys think will be the trend?');
+  });
+
+  it('drops a site prefix, a site-naming <h1> and section tails, keeping the site on its home page', () => {
+    const arch = { url: 'https://bbs.archlinux.org/viewtopic.php?id=1', h1s: ['Arch Linux'] };
+    expect(
+      title({ ...arch, docTitle: 'What happened with Arch Linux ISO / Arch Discussion / Arch Linux Forums' }),
+    ).toBe('What happened with Arch Linux ISO');
+    expect(title({ docTitle: 'Garnix Blog: Hardware-Attested Nix Builds', url: 'https://garnix.io/blog/x' })).toBe(
+      'Hardware-Attested Nix Builds',
+    );
+    expect(title({ docTitle: 'Slashdot: News for nerds', url: 'https://slashdot.org/' })).toBe(
+      'Slashdot: News for nerds',
+    );
+  });
+
+  it('repairs UTF-8 read as Windows-1252', () => {
+    expect(title({ docTitle: 'A DIY Investor\u00e2\u20ac\u2122s Guide' })).toBe('A DIY Investor’s Guide');
+  });
 });

@@ -1,92 +1,93 @@
 import { stripSiteName } from './dom-facts.js';
+import { repairMojibake } from './mojibake.js';
+import { fold, hostLabels, isHomePage, namesSite, segmentRuns, stripTitle } from './title-strip.js';
 
 /** What a page says its title is, from each source ('' or null when it says nothing). */
 export interface TitleSources {
   ogTitle: string | null;
+  /** `twitter:title`: a title when nothing else declares one, never a confirmation of one. */
+  twitterTitle?: string | null;
   /** JSON-LD `headline`, when it agrees with the page (see agreesWith). */
   jsonLdHeadline: string | null;
   readabilityTitle: string | null;
   docTitle: string;
   /** The main `<h1>` (inside `<article>`/`<main>`, else the first one). */
   h1: string;
+  /** The first few `<h1>` texts as shown, in document order (the site's logo is often the first). */
+  h1s?: readonly string[];
   siteName: string | null;
   url: string;
+  /** Whether the page declares itself an article (og:type, JSON-LD): its `<h1>` is its headline. */
+  declaresArticle?: boolean;
 }
 
-/** A separator between a headline and a site or section name, with space around it. */
-const SEPARATOR = /\s+(?:\||-{1,2}|–|—|•|·|::|»|«|\/|~)\s+/;
 const MAX_H1_CHARS = 300;
-/** A trailing segment of at most this many words, shorter than the rest, names the site. */
-const MAX_TAIL_WORDS = 3;
-
-const fold = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+/** A title cut short by the site (`What do you guys think will be the trend in the watch...`). */
+const TRUNCATED = /(?:\.\.\.|…)$/u;
+/** The share of words two titles must have in common to be one title reworded. */
+const NEARLY_SAME = 0.8;
+/** A word, or one Chinese or Japanese character (written without spaces). */
+const WORD =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}])+/gu;
 
 const usable = (text: string | null | undefined): text is string =>
   typeof text === 'string' && text.trim() !== '' && !/^(?:https?:\/\/|www\.)\S+$/i.test(text.trim());
 
-/** Whether a title segment names the site: its site name, or the host's registrable label. */
-function namesSite(segment: string, siteName: string | null, host: string): boolean {
-  const folded = fold(segment);
-  if (folded === '') return true;
-  if (siteName && fold(siteName) === folded) return true;
-  const labels = host
-    .replace(/^www\./, '')
-    .split('.')
-    .slice(0, -1);
-  const hostFolded = fold(labels.join(''));
-  return (
-    folded.length >= 3 && (hostFolded.includes(folded) || labels.some((l) => l.length >= 4 && folded.includes(fold(l))))
-  );
+/** Whether two titles share most of their words (`The Best X of 2025` and `Best X of 2025`). */
+function nearlySame(a: string, b: string): boolean {
+  const words = (t: string) => t.toLowerCase().match(WORD) ?? [];
+  const wa = words(a);
+  const wb = new Set(words(b));
+  return wa.filter((w) => wb.has(w)).length >= NEARLY_SAME * Math.max(wa.length, wb.size);
 }
 
 /**
- * The page's title: og:title, else the JSON-LD headline, Readability's title, `<title>`, the main
- * `<h1>` (the first usable one; never a bare URL), with the site's name removed (`Headline | Site`,
- * `Site - Headline`, `Headline • Author`): a segment that names the site (site name or host) goes,
- * a segment equal to the main `<h1>` wins, and a trailing ` | Tail` goes. '' only when the page
- * gives none of these.
+ * The page's title, reconciled from what it declares (og:title, twitter:title, JSON-LD headline,
+ * Readability's metadata title, `<title>`) and the headline it shows (its `<h1>` elements):
+ * - the declared title loses the site's name (see {@link stripTitle}); one that is only the site's
+ *   name or cut short (`...`) gives way to the next;
+ * - an `<h1>` that a declared title confirms, whole or as one of its ` | `-separated parts, wins
+ *   (but og:title when it only rewords an `<h1>` that just the `<title>` confirms);
+ * - on a page that declares itself an article its first `<h1>` wins unless it only rewords the
+ *   declared title;
+ * - else the declared title, else the first `<h1>` that does not just name the site.
+ * Never a bare URL; '' only when the page gives none of these.
  */
 export function reconcileTitle(sources: TitleSources): string {
-  const h1 = sources.h1.length <= MAX_H1_CHARS ? sources.h1 : '';
-  const raw = [sources.ogTitle, sources.jsonLdHeadline, sources.readabilityTitle, sources.docTitle, h1].find(usable);
-  if (raw === undefined) return '';
-  const stripped = stripSiteName(raw.trim(), sources.siteName);
-  let host = '';
-  try {
-    host = new URL(sources.url).hostname.toLowerCase();
-  } catch {
-    // No host to compare with.
-  }
-  const segments = stripped.split(SEPARATOR).map((s) => s.trim());
-  if (segments.length === 1) return stripped;
-  const h1Folded = fold(h1);
-  const asH1 = h1Folded !== '' ? segments.find((s) => fold(s) === h1Folded) : undefined;
-  if (asH1 !== undefined) return asH1;
-  let first = 0;
-  let last = segments.length - 1;
-  while (last > first && namesSite(segments[last] ?? '', sources.siteName, host)) last--;
-  while (first < last && namesSite(segments[first] ?? '', sources.siteName, host)) first++;
-  if (first !== 0 || last !== segments.length - 1) return rejoin(stripped, first, last);
-  // `Headline | Anything` without a known site: a pipe separates the site or section, and so does
-  // any separator before a short tail (`Lorem ipsum dolor sit amet – My website`).
-  const pipe = stripped.lastIndexOf(' | ');
-  if (pipe > 0) return stripped.slice(0, pipe).trim();
-  const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
-  const tail = segments[segments.length - 1] ?? '';
-  const head = rejoin(stripped, 0, segments.length - 2);
-  return words(tail) <= MAX_TAIL_WORDS && words(tail) < words(head) ? head : stripped;
-}
+  const labels = hostLabels(sources.url);
+  const mainH1 = sources.h1.length <= MAX_H1_CHARS ? sources.h1 : '';
+  const clean = (t: string | null | undefined): string | null => (usable(t) ? repairMojibake(t.trim()) : null);
+  const og = clean(sources.ogTitle);
+  const declared = [og, clean(sources.twitterTitle), clean(sources.jsonLdHeadline), clean(sources.readabilityTitle)]
+    .concat(clean(sources.docTitle))
+    .filter((t): t is string => t !== null);
+  const main = declared.find((t) => !namesSite(t, sources.siteName, labels, 0) && !TRUNCATED.test(t)) ?? declared[0];
+  const stripped =
+    main !== undefined ? stripTitle(main, sources.siteName, labels, mainH1, isHomePage(sources.url)) : '';
+  const headlines = [mainH1, ...(sources.h1s ?? [])]
+    .filter((h) => usable(h) && h.length <= MAX_H1_CHARS && !namesSite(h, sources.siteName, labels, 0))
+    .map((h) => stripSiteName(repairMojibake(h), sources.siteName));
 
-/** Segments first..last of a title, with their original separators. */
-function rejoin(title: string, first: number, last: number): string {
-  const parts: string[] = [];
-  let rest = title;
-  for (let i = 0; ; i++) {
-    const m = SEPARATOR.exec(rest);
-    const segment = m ? rest.slice(0, m.index) : rest;
-    if (i >= first && i <= last) parts.push(segment, m && i < last ? m[0] : '');
-    if (!m || i >= last) break;
-    rest = rest.slice(m.index + m[0].length);
+  const confirming = [og, clean(sources.jsonLdHeadline), clean(sources.readabilityTitle), clean(sources.docTitle)];
+  const confirmed = new Set<string>();
+  for (const title of confirming) if (title !== null) for (const run of segmentRuns(title)) confirmed.add(run);
+  const byOgOrJsonLd = new Set<string>();
+  for (const title of confirming.slice(0, 2))
+    if (title !== null) for (const run of segmentRuns(title)) byOgOrJsonLd.add(run);
+  const strippedFolded = fold(stripped);
+  for (const h of headlines) {
+    const folded = fold(h);
+    if (folded === strippedFolded) return stripped;
+    if (!confirmed.has(folded)) continue;
+    // `<title>` and `<h1>` agree, og:title words it a little differently: og:title, as
+    // Readability and social sites take it.
+    const ogRewords = og !== null && !byOgOrJsonLd.has(folded) && nearlySame(h, stripped);
+    return ogRewords ? stripped : h;
   }
-  return parts.join('').trim();
+  const headline = headlines[0];
+  if (sources.declaresArticle && headline !== undefined && !(stripped !== '' && nearlySame(headline, stripped))) {
+    return headline;
+  }
+  if (stripped !== '') return stripped;
+  return headline ?? (usable(mainH1) ? mainH1 : '');
 }

@@ -1,0 +1,125 @@
+import { stripSiteName } from './dom-facts.js';
+
+/** A separator between a headline and a site or section name, with space around it. */
+export const SEPARATOR = /\s+(?:\||-{1,2}|–|—|•|·|::|»|«|\/|~)\s+/;
+/** A trailing segment of at most this many words, shorter than the rest, names the site. */
+const MAX_TAIL_WORDS = 3;
+
+/** Case, punctuation and spacing folded away: how two titles are compared. */
+export const fold = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Whether a URL is a site's home page (`/`, `/index.html`). */
+export function isHomePage(url: string): boolean {
+  try {
+    return /^\/(?:index\.\w+)?$/.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+/** The host's labels without `www.`: `blog.example.co.uk` → blog, example, co, uk. */
+export function hostLabels(url: string): string[] {
+  try {
+    return new URL(url).hostname
+      .toLowerCase()
+      .replace(/^www\./, '')
+      .split('.');
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether a title segment names the site: its site name, part of the host, or a short text with
+ * the host's name in it (`Arch Linux Forums` on archlinux.org; a longer one is a headline).
+ */
+export function namesSite(
+  segment: string,
+  siteName: string | null,
+  labels: readonly string[],
+  maxWords = MAX_TAIL_WORDS,
+): boolean {
+  const folded = fold(segment);
+  if (folded === '') return true;
+  if (siteName && fold(siteName) === folded) return true;
+  if (folded.length >= 3 && fold(labels.join('')).includes(folded)) return true;
+  const short = segment.split(/\s+/).length <= maxWords;
+  return short && labels.slice(0, -1).some((l) => l.length >= 4 && folded.includes(fold(l)));
+}
+
+/**
+ * The ways a title's segments can be read as its headline, folded: each contiguous run of them that
+ * holds its longest segment (`Shop` alone, in `How ML Personalizes Shopping | Shop`, is not one).
+ */
+export function segmentRuns(title: string): Set<string> {
+  const segments = title.split(SEPARATOR);
+  const words = segments.map((s) => s.split(/\s+/).filter(Boolean).length);
+  const longest = words.indexOf(Math.max(...words));
+  const runs = new Set<string>();
+  for (let i = 0; i <= longest; i++) {
+    for (let j = longest; j < segments.length; j++) runs.add(fold(segments.slice(i, j + 1).join(' ')));
+  }
+  return runs;
+}
+
+/**
+ * A declared title without the site's name (`Headline | Site`, `Site - Headline`, `Headline •
+ * Author`): a segment that names the site (site name or host) goes, a segment equal to the main
+ * `<h1>` wins, and a trailing ` | Tail` goes.
+ */
+export function stripTitle(
+  raw: string,
+  siteName: string | null,
+  labels: readonly string[],
+  h1: string,
+  home: boolean,
+): string {
+  const named = stripSiteName(raw, siteName);
+  // On the home page the site is the subject: `Figma: The Collaborative Interface Design Tool`.
+  const stripped = home ? named : stripSitePrefix(named, siteName, labels);
+  const segments = stripped.split(SEPARATOR).map((s) => s.trim());
+  if (segments.length === 1) return stripped;
+  const h1Folded = fold(h1);
+  const asH1 =
+    h1Folded !== '' && !namesSite(h1, siteName, labels, 0) ? segments.find((s) => fold(s) === h1Folded) : undefined;
+  if (asH1 !== undefined) return asH1;
+  // Any segment but the longest may carry the host's name and still only name the site.
+  const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  const longest = Math.max(...segments.map(words));
+  const namesSiteHere = (segment: string) =>
+    namesSite(segment, siteName, labels, words(segment) < longest ? MAX_TAIL_WORDS : 0);
+  let first = 0;
+  let last = segments.length - 1;
+  while (last > first && namesSiteHere(segments[last] ?? '')) last--;
+  while (first < last && namesSiteHere(segments[first] ?? '')) first++;
+  const rest = rejoin(stripped, first, last);
+  // What is left of `Headline | Anything`: a pipe separates a section, and so does any separator
+  // before a short tail (`Lorem ipsum dolor sit amet – My website`, `Question / Forum Section`).
+  const pipe = rest.indexOf(' | ');
+  if (pipe > 0) return rest.slice(0, pipe).trim();
+  if (last === first) return rest;
+  const tail = segments[last] ?? '';
+  const head = rejoin(stripped, first, last - 1);
+  return words(tail) <= MAX_TAIL_WORDS && words(tail) < words(head) ? head : rest;
+}
+
+/** `Site: Headline` and `Site Blog: Headline` lose the part before the colon when it names the site. */
+function stripSitePrefix(title: string, siteName: string | null, labels: readonly string[]): string {
+  const m = /^([^:]{2,40}):\s+(\S.*)$/u.exec(title);
+  if (!m?.[1] || !m[2]) return title;
+  return namesSite(m[1], siteName, labels) ? m[2] : title;
+}
+
+/** Segments first..last of a title, with their original separators. */
+function rejoin(title: string, first: number, last: number): string {
+  const parts: string[] = [];
+  let rest = title;
+  for (let i = 0; ; i++) {
+    const m = SEPARATOR.exec(rest);
+    const segment = m ? rest.slice(0, m.index) : rest;
+    if (i >= first && i <= last) parts.push(segment, m && i < last ? m[0] : '');
+    if (!m || i >= last) break;
+    rest = rest.slice(m.index + m[0].length);
+  }
+  return parts.join('').trim();
+}
