@@ -3,7 +3,7 @@ import type { IndexQuery } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
 import { type FtsNode, matchesNothing, planQuery, sqlString, whereClause } from './fts-query.js';
 
-const WEIGHTS = { titleWeight: 2, siteNameWeight: 1, langPriorityBoost: 1.25 };
+const WEIGHTS = { langPriorityBoost: 1.25 };
 /** The plan, with the query tree unwrapped from its prior boosts (tested on their own below). */
 const plan = (q: string, extra: Partial<IndexQuery> = {}) => {
   const planned = planQuery({ query: parseQuery(q), limit: 10, offset: 0, ...extra }, WEIGHTS);
@@ -12,14 +12,14 @@ const plan = (q: string, extra: Partial<IndexQuery> = {}) => {
   return { ...planned, fts };
 };
 
-/** The body-column alternatives of a node, as `token` or `"phrase"` strings. */
+/** The search-column alternatives of a node, as `token` or `"phrase"` strings. */
 function bodyForms(node: FtsNode | null): string[] {
   if (!node) return [];
   switch (node.kind) {
     case 'match':
-      return node.column === 't_body' ? [node.token] : [];
+      return node.column === 't_text' ? [node.token] : [];
     case 'phrase':
-      return node.column === 't_body' ? [`"${node.tokens.join(' ')}"`] : [];
+      return node.column === 't_text' ? [`"${node.tokens.join(' ')}"`] : [];
     case 'boost':
       return bodyForms(node.positive);
     case 'bool':
@@ -28,12 +28,17 @@ function bodyForms(node: FtsNode | null): string[] {
 }
 
 describe('planQuery', () => {
-  it('searches title, body and site name, stemmed and exact where they differ', () => {
+  it('searches the one search column, stemmed and exact where they differ', () => {
     const { fts } = plan('panels');
     expect(bodyForms(fts)).toEqual(['panel', 'panels']);
     expect(fts?.kind).toBe('bool');
     const columns = fts?.kind === 'bool' ? fts.should.map((n) => (n.kind === 'match' ? n.column : '')) : [];
-    expect(new Set(columns)).toEqual(new Set(['t_title', 't_body', 't_site']));
+    expect(columns).toEqual(['t_text', 't_text']);
+    const title = plan('intitle:panels').fts;
+    expect(title?.kind === 'bool' && title.should.map((n) => (n.kind === 'match' ? n.column : ''))).toEqual([
+      't_title',
+      't_title',
+    ]);
   });
 
   it('requires words in `all` mode but lets stop words only score', () => {
@@ -54,7 +59,7 @@ describe('planQuery', () => {
     expect(fts?.kind).toBe('bool');
     if (fts?.kind !== 'bool') return;
     expect(fts.must).toHaveLength(2);
-    expect(fts.must[0]?.kind).toBe('bool'); // the phrase's alternatives
+    expect(fts.must[0]?.kind).toBe('phrase'); // one form: stemmed and typed are the same
     expect(bodyForms(fts.must[0]!)).toEqual(['"solar panel"']);
     expect(fts.should.flatMap(bodyForms)).toEqual(['how', 'doe', 'does', 'work']);
     expect(fts.mustNot.flatMap(bodyForms)).toEqual(['coal']);

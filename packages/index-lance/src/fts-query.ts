@@ -20,10 +20,8 @@ export type FtsNode =
   /** Scores of `positive`'s matches that also match `negative` are multiplied by `factor` (< 1). */
   | { readonly kind: 'boost'; readonly positive: FtsNode; readonly negative: FtsNode; readonly factor: number };
 
-/** Ranking weights; see `LanceSearchIndexOptions`. */
+/** Ranking weights; see `LanceSearchIndexOptions` (the title's weight is set when a page is written). */
 export interface RankingWeights {
-  readonly titleWeight: number;
-  readonly siteNameWeight: number;
   readonly langPriorityBoost: number;
 }
 
@@ -43,7 +41,7 @@ export function planQuery(
   { qualityPrior = true }: { readonly qualityPrior?: boolean } = {},
 ): FtsPlan {
   const any = query.match === 'any';
-  const root = query.query.root ? translate(query.query.root, any, weights) : null;
+  const root = query.query.root ? translate(query.query.root, any) : null;
   const snippetTerms: string[] = [];
   if (query.query.root) collectPositive(query.query.root, snippetTerms);
   let fts = root;
@@ -94,34 +92,34 @@ function match(token: string, column: string, boost: number): FtsNode {
  * only score (unless the AND has nothing else); in `any` mode words only score, while phrases,
  * `intitle:` and exclusions stay hard constraints. Returns null for a clause without tokens.
  */
-function translate(node: QueryNode, any: boolean, weights: RankingWeights): FtsNode | null {
+function translate(node: QueryNode, any: boolean): FtsNode | null {
   switch (node.type) {
     case 'term':
     case 'phrase':
-      return textNode(node.text, node.field, node.type === 'phrase', weights);
+      return textNode(node.text, node.field, node.type === 'phrase');
     case 'or': {
-      const children = node.children.map((c) => translate(c, any, weights)).filter((c) => c !== null);
+      const children = node.children.map((c) => translate(c, any)).filter((c) => c !== null);
       if (children.length === 0) return null;
       return children.length === 1 ? children[0]! : { kind: 'bool', must: [], should: children, mustNot: [] };
     }
     case 'not':
       return null; // only meaningful inside an AND, handled there
     case 'and':
-      return andNode(node.children, any, weights);
+      return andNode(node.children, any);
   }
 }
 
-function andNode(children: readonly QueryNode[], any: boolean, weights: RankingWeights): FtsNode | null {
+function andNode(children: readonly QueryNode[], any: boolean): FtsNode | null {
   const must: FtsNode[] = [];
   const should: FtsNode[] = [];
   const mustNot: FtsNode[] = [];
   for (const child of children) {
     if (child.type === 'not') {
-      const excluded = translate(child.child, false, weights);
+      const excluded = translate(child.child, false);
       if (excluded) mustNot.push(excluded);
       continue;
     }
-    const translated = translate(child, any, weights);
+    const translated = translate(child, any);
     if (!translated) continue;
     const optional = (any && !isHardConstraint(child)) || (child.type === 'term' && isStopTerm(child.text));
     (optional ? should : must).push(translated);
@@ -144,38 +142,37 @@ function isHardConstraint(node: QueryNode): boolean {
   return false;
 }
 
-function isStopTerm(text: string): boolean {
+/** Whether a word is nothing but stop words (`the`, `to-be`). */
+export function isStopTerm(text: string): boolean {
   const tokens = tokenize(text);
   return tokens.length > 0 && tokens.every(isStopWord);
 }
 
 /**
- * A word or phrase as engine queries over the text columns. A word that analyses into several tokens
- * (`re:invent`, CJK text) is a phrase of them. English pages are indexed stemmed and other pages as
- * typed, so each form is tried where the two differ.
+ * A word or phrase as engine queries over the search column (the title column for `intitle:`). A word
+ * that analyses into several tokens (`re:invent`, CJK text) is a phrase of them. English pages are
+ * indexed stemmed and other pages as typed, so each form is tried where the two differ.
  */
-function textNode(text: string, field: QueryField, quoted: boolean, weights: RankingWeights): FtsNode | null {
-  const exact = hasCjk(text) ? bigramQueryTokens(text).tokens : tokenize(text, { cjk: 'bigrams' });
-  if (exact.length === 0) return null;
-  const stemmed = exact.map(stemToken);
-  const forms = sameTokens(exact, stemmed) ? [exact] : [stemmed, exact];
-  const columns: { column: string; boost: number }[] =
-    field === 'title'
-      ? [{ column: COLUMNS.title, boost: 1 }]
-      : [
-          { column: COLUMNS.title, boost: weights.titleWeight },
-          { column: COLUMNS.body, boost: 1 },
-          { column: COLUMNS.siteName, boost: weights.siteNameWeight },
-        ];
-  const alternatives: FtsNode[] = [];
-  for (const tokens of forms) {
-    for (const { column, boost } of columns) {
-      alternatives.push(
-        tokens.length === 1 && !quoted ? match(tokens[0]!, column, boost) : { kind: 'phrase', tokens, column },
-      );
-    }
-  }
+function textNode(text: string, field: QueryField, quoted: boolean): FtsNode | null {
+  const forms = wordForms(text);
+  if (forms.length === 0) return null;
+  const column = field === 'title' ? COLUMNS.title : COLUMNS.text;
+  const alternatives = forms.map(
+    (tokens): FtsNode =>
+      tokens.length === 1 && !quoted ? match(tokens[0]!, column, 1) : { kind: 'phrase', tokens, column },
+  );
   return alternatives.length === 1 ? alternatives[0]! : { kind: 'bool', must: [], should: alternatives, mustNot: [] };
+}
+
+/**
+ * The token sequences a word or phrase is searched as: stemmed (how English pages are indexed), then
+ * as typed (every other page) where the two differ; empty when nothing is left after analysis.
+ */
+export function wordForms(text: string): (readonly string[])[] {
+  const exact = hasCjk(text) ? bigramQueryTokens(text).tokens : tokenize(text, { cjk: 'bigrams' });
+  if (exact.length === 0) return [];
+  const stemmed = exact.map(stemToken);
+  return sameTokens(exact, stemmed) ? [exact] : [stemmed, exact];
 }
 
 function sameTokens(a: readonly string[], b: readonly string[]): boolean {

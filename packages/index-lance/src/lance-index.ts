@@ -10,8 +10,9 @@ import {
   type SearchIndex,
 } from '@quarry/core';
 import { makeSnippet } from '@quarry/text';
+import { type FastPlan, type FastQuery, planFast } from './fast-plan.js';
 import { type FtsNode, type FtsPlan, matchesNothing, planQuery, sqlString } from './fts-query.js';
-import { toLanceQuery } from './lance-query.js';
+import { toFastLanceQuery, toLanceQuery } from './lance-query.js';
 import { Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, FTS_COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
 import { hasPhrase, matchesRow, relax } from './unindexed.js';
@@ -39,10 +40,11 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
   readonly maxIndexedChars?: number;
   /** Score multiplier for pages in the `lang_priority` language. @defaultValue 1.25 */
   readonly langPriorityBoost?: number;
-  /** BM25 weight of the title relative to the body. @defaultValue 2 */
-  readonly titleWeight?: number;
-  /** BM25 weight of the site name relative to the body. @defaultValue 1 */
-  readonly siteNameWeight?: number;
+  /**
+   * Times a page's title is written into the search column, its BM25 weight relative to the body
+   * (applies to pages written from then on). @defaultValue 2
+   */
+  readonly titleRepeat?: number;
   /**
    * Matches counted exactly per query (never fewer than offset + limit). Past this, `total` is
    * estimated from the matches in a fixed 1/64 sample of the pages (`totalIsEstimate: true`),
@@ -51,6 +53,16 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
   readonly maxCountedMatches?: number;
   /** Matches counted in the sample; past this the estimate is a lower bound. @defaultValue 2000 */
   readonly maxSampledMatches?: number;
+  /**
+   * Answer the common query shapes with single engine queries (`fast-plan.ts`); off, every query
+   * takes the general plan (for comparing the two). @defaultValue true
+   */
+  readonly fastPlan?: boolean;
+  /**
+   * Pages an excluded word (`-word`) may have for the fast plan to subtract them from the matches;
+   * a more common excluded word sends the query through the general plan. @defaultValue 5000
+   */
+  readonly maxExcludedMatches?: number;
 }
 
 const DEFAULTS = {
@@ -60,10 +72,11 @@ const DEFAULTS = {
   snippetSourceChars: 8192,
   maxIndexedChars: 1_000_000,
   langPriorityBoost: 1.25,
-  titleWeight: 2,
-  siteNameWeight: 1,
+  titleRepeat: 2,
   maxCountedMatches: 1000,
   maxSampledMatches: 2000,
+  maxExcludedMatches: 5000,
+  fastPlan: true,
 } as const;
 
 type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>> & Partial<MaintenanceOptions>;
@@ -92,6 +105,17 @@ const MIN_SCORE = 1e-6;
 const FOLD_STATE_FILE = 'fold.json';
 /** Bound on unindexed candidates checked per phrase query (more unindexed pages than this are not expected between folds). */
 const MAX_UNINDEXED_CANDIDATES = 50_000;
+/** With the quality prior on, the top (this × offset + limit) matches are re-ranked by it. */
+const QUALITY_RERANK_DEPTH = 4;
+/** Fast-plan attempts when the table's version moves between finding matches and reading them. */
+const FAST_ATTEMPTS = 3;
+
+/** One match of a fast-plan query: the engine's row id (valid within one table version) and score. */
+interface Match {
+  readonly rowId: bigint;
+  readonly score: number;
+  readonly quality: number;
+}
 
 /**
  * The embedded search index: a LanceDB table with native full-text indexes (BM25, exact top-k by
@@ -177,7 +201,9 @@ export class LanceSearchIndex implements SearchIndex {
     const plan = planQuery(query, this.#options, { qualityPrior: (await this.#versionFacts()).lowQualityRows > 0 });
     if (matchesNothing(query, plan)) return { total: 0, totalIsEstimate: false, hits: [] };
     try {
-      return plan.fts ? await this.#ranked(query, plan) : await this.#filterOnly(query, plan);
+      if (!plan.fts) return await this.#filterOnly(query, plan);
+      const fast = this.#options.fastPlan ? planFast(query) : null;
+      return (fast && (await this.#fastRanked(query, plan, fast))) ?? (await this.#ranked(query, plan));
     } catch (error) {
       throw new BackendUnavailableError('the search index could not answer', error);
     }
@@ -254,6 +280,152 @@ export class LanceSearchIndex implements SearchIndex {
     return { total, totalIsEstimate: estimate, hits };
   }
 
+  /**
+   * The fast plan's answer (see `fast-plan.ts`), or null when the general plan must answer: while
+   * pages wait for a fold, a phrase (the engine finds none on those) or `lang_priority` (a filtered
+   * query scores those pages against the filtered set, so its scores are not comparable); an excluded
+   * word on too many pages; or the table's version moving under every attempt (row ids are valid
+   * within one version).
+   */
+  async #fastRanked(query: IndexQuery, general: FtsPlan, plan: FastPlan): Promise<IndexSearchResult | null> {
+    const facts = await this.#versionFacts();
+    if (facts.unindexedRows > 0) {
+      if (query.langPriority !== undefined) return null;
+      if (plan.alternatives.some((alternative) => alternative.kind === 'phrase')) return null;
+    }
+    for (let attempt = 0; attempt < FAST_ATTEMPTS; attempt++) {
+      const version = await this.#table.version();
+      const result = await this.#fastOnce(query, general, plan, facts.lowQualityRows > 0);
+      if (result === null) return null;
+      if ((await this.#table.version()) === version) return result;
+    }
+    return null;
+  }
+
+  async #fastOnce(
+    query: IndexQuery,
+    general: FtsPlan,
+    plan: FastPlan,
+    qualityPrior: boolean,
+  ): Promise<IndexSearchResult | null> {
+    const where = general.where;
+    const depth = query.offset + query.limit;
+    const { maxExcludedMatches } = this.#options;
+    const excluded = new Set<bigint>();
+    if (plan.exclude) {
+      const matches = await this.#matches(plan.exclude, where, maxExcludedMatches, false);
+      if (matches.length >= maxExcludedMatches) return null;
+      for (const match of matches) excluded.add(match.rowId);
+    }
+    // With exclusions, enough matches are read that `depth` remain after removing them.
+    const k = (qualityPrior ? QUALITY_RERANK_DEPTH * depth : depth) + excluded.size;
+    const priority =
+      query.langPriority === undefined
+        ? null
+        : and(where ?? undefined, `${COLUMNS.lang} = ${sqlString(query.langPriority)}`);
+    const [lists, preferred] = await Promise.all([
+      Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, where, k, qualityPrior))),
+      priority === null
+        ? Promise.resolve([])
+        : Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, priority, k, qualityPrior))),
+    ]);
+    // A page's score: BM25 times its quality factor, divided by the boost unless it is in the priority
+    // language (those pages come back from both queries; their undivided score is the larger).
+    const scores = new Map<bigint, number>();
+    const add = (matches: readonly Match[], factor: number) => {
+      for (const match of matches) {
+        if (excluded.has(match.rowId)) continue;
+        const score = match.score * factor * qualityFactor(match.quality);
+        if (score > (scores.get(match.rowId) ?? Number.NEGATIVE_INFINITY)) scores.set(match.rowId, score);
+      }
+    };
+    for (const list of lists) add(list, priority === null ? 1 : 1 / this.#options.langPriorityBoost);
+    for (const list of preferred) add(list, 1);
+    const ranked = [...scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const page = ranked.slice(query.offset, depth);
+    const complete = lists.every((list) => list.length < k);
+    const [rows, counted] = await Promise.all([
+      this.#rowsByRowId(page.map(([rowId]) => rowId)),
+      complete ? { total: scores.size, totalIsEstimate: false } : this.#fastCount(plan, where, excluded, depth),
+    ]);
+    const hits = page.flatMap(([rowId, score]) => {
+      const row = rows.get(rowId);
+      return row ? [toHit(row, Math.max(MIN_SCORE, score), general.snippetTerms)] : [];
+    });
+    if (hits.length !== page.length) return null;
+    return { ...counted, hits };
+  }
+
+  /**
+   * How many pages match a fast plan. The matches in the sample bucket are counted first (the
+   * sample column's index is a sixty-fourth the size); when they stand for `maxCountedMatches` or
+   * more, that is the estimate, otherwise the matches are counted exactly up to that bound, which
+   * costs little when they are few.
+   */
+  async #fastCount(
+    plan: FastPlan,
+    where: string | null,
+    excluded: ReadonlySet<bigint>,
+    atLeast: number,
+  ): Promise<{ total: number; totalIsEstimate: boolean }> {
+    const { maxCountedMatches, maxSampledMatches } = this.#options;
+    const sampled = new Set<bigint>();
+    const sampleable = plan.alternatives.every((alternative) => alternative.column === COLUMNS.text);
+    if (sampleable) {
+      const lists = await Promise.all(
+        plan.alternatives.map((alternative) =>
+          this.#matches(alternative, where, maxSampledMatches, false, COLUMNS.sample),
+        ),
+      );
+      for (const list of lists) for (const match of list) if (!excluded.has(match.rowId)) sampled.add(match.rowId);
+      const estimate = sampled.size * SAMPLE_BUCKETS;
+      if (estimate >= maxCountedMatches) return { total: Math.max(atLeast, estimate), totalIsEstimate: true };
+    }
+    const bound = maxCountedMatches + excluded.size;
+    const lists = await Promise.all(
+      plan.alternatives.map((alternative) => this.#matches(alternative, where, bound, false)),
+    );
+    const matched = new Set<bigint>();
+    for (const list of lists) for (const match of list) if (!excluded.has(match.rowId)) matched.add(match.rowId);
+    if (lists.every((list) => list.length < bound)) return { total: matched.size, totalIsEstimate: false };
+    return { total: Math.max(atLeast, matched.size, sampled.size * SAMPLE_BUCKETS), totalIsEstimate: true };
+  }
+
+  /** The best `limit` matches of a fast-plan query: row ids and scores only (and quality when asked). */
+  async #matches(
+    query: FastQuery,
+    where: string | null,
+    limit: number,
+    withQuality: boolean,
+    column?: string,
+  ): Promise<Match[]> {
+    let q = this.#table
+      .query()
+      .fullTextSearch(toFastLanceQuery(query, column))
+      .select(withQuality ? ['_score', 'quality'] : ['_score'])
+      .withRowId()
+      .limit(limit);
+    if (where) q = q.where(where);
+    const rows = (await q.toArray()) as Record<string, unknown>[];
+    return rows.map((row) => ({
+      rowId: BigInt(row._rowid as bigint),
+      score: Number(row._score),
+      quality: withQuality ? Number(row.quality) : 1,
+    }));
+  }
+
+  /** The hit columns of these rows, by row id (of the version the row ids came from). */
+  async #rowsByRowId(rowIds: readonly bigint[]): Promise<Map<bigint, Record<string, unknown>>> {
+    const rows = new Map<bigint, Record<string, unknown>>();
+    if (rowIds.length === 0) return rows;
+    const found = (await this.#table.takeRowIds(rowIds).select(HIT_COLUMNS).withRowId().toArray()) as Record<
+      string,
+      unknown
+    >[];
+    for (const row of found) rows.set(BigInt(row._rowid as bigint), row);
+    return rows;
+  }
+
   /** The hit columns of these rows, by id. */
   async #rowsById(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
     const rows = new Map<string, Record<string, unknown>>();
@@ -291,7 +463,7 @@ export class LanceSearchIndex implements SearchIndex {
     if ((await this.#versionFacts()).unindexedRows === 0) return null;
     const fresh = `${COLUMNS.seq} > ${this.#maintainer.indexedThroughSeq()}`;
     const rows = (await this.#fts(relax(tree), where ? `(${where}) AND ${fresh}` : fresh)
-      .select([...HIT_COLUMNS, COLUMNS.title, COLUMNS.body, COLUMNS.siteName, '_score'])
+      .select([...HIT_COLUMNS, COLUMNS.title, COLUMNS.text, '_score'])
       .limit(MAX_UNINDEXED_CANDIDATES)
       .toArray()) as Record<string, unknown>[];
     const matched: Record<string, unknown>[] = [];
@@ -388,6 +560,11 @@ function and(a: string | undefined, b: string): string {
   return a ? `(${a}) AND (${b})` : b;
 }
 
+/** The score factor of a page's quality prior (1 unless it falls in a low-quality bucket). */
+function qualityFactor(quality: number): number {
+  return QUALITY_BUCKETS.find((bucket) => quality < bucket.below)?.factor ?? 1;
+}
+
 function toHit(row: Record<string, unknown>, score: number, terms: readonly string[]): IndexHit {
   const simhash = row.simhash as string | null;
   return {
@@ -462,6 +639,6 @@ async function openTable(db: lancedb.Connection): Promise<{ table: lancedb.Table
 
 /** Rows the full-text index on the body does not cover yet. */
 async function unindexedRows(table: lancedb.Table): Promise<number> {
-  const stats = await table.indexStats(`${COLUMNS.body}_idx`);
+  const stats = await table.indexStats(`${COLUMNS.text}_idx`);
   return stats?.numUnindexedRows ?? 0;
 }

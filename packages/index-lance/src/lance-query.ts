@@ -1,4 +1,13 @@
-import { BooleanQuery, BoostQuery, type FullTextQuery, MatchQuery, Occur, PhraseQuery } from '@lancedb/lancedb';
+import {
+  BooleanQuery,
+  BoostQuery,
+  type FullTextQuery,
+  MatchQuery,
+  Occur,
+  Operator,
+  PhraseQuery,
+} from '@lancedb/lancedb';
+import type { FastQuery } from './fast-plan.js';
 import type { FtsNode } from './fts-query.js';
 
 /** Builds the engine's full-text query objects from a plan's tree. */
@@ -17,4 +26,11 @@ export function toLanceQuery(node: FtsNode): FullTextQuery {
         ...node.mustNot.map((child): [Occur, FullTextQuery] => [Occur.MustNot, toLanceQuery(child)]),
       ]);
   }
+}
+
+/** The engine's query of a fast-plan query, over `column` (its own column unless given). */
+export function toFastLanceQuery(query: FastQuery, column = query.column): FullTextQuery {
+  const text = query.tokens.join(' ');
+  if (query.kind === 'phrase') return new PhraseQuery(text, column);
+  return new MatchQuery(text, column, { operator: query.all ? Operator.And : Operator.Or });
 }

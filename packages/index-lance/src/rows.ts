@@ -8,13 +8,24 @@ import { Bool, Field, Float32, Float64, Int32, List, Schema, Utf8 } from 'apache
  * spaces, and the engine's full-text indexes split them on whitespace only, so that Quarry, not the
  * engine, decides what a word is (the engine's own analysers drop stop words and stem every language
  * as English).
+ *
+ * Searches read one column: `t_text` holds the title (repeated, which weights it in BM25), the site
+ * name and the body, separated by {@link SECTION_BREAK} so that no phrase spans two of them. One
+ * column means one posting list a word, and the engine answers a single match query of several
+ * words with block-max WAND, where a boolean query of per-column queries scores every match.
  */
 export const COLUMNS = {
   id: 'id',
   url: 'url',
+  /** The title alone, for `intitle:`. */
   title: 't_title',
-  body: 't_body',
-  siteName: 't_site',
+  /** Title (repeated), site name and body: what a search reads. */
+  text: 't_text',
+  /**
+   * `t_text` for the pages of one sample bucket (bucket 0), empty for the others: its full-text index
+   * counts a query's matches in a 1/{@link SAMPLE_BUCKETS} sample to estimate large totals.
+   */
+  sample: 't_sample',
   /** Filter and prior tokens for the engine's boolean queries: {@link META_ALL}, language, quality. */
   meta: 'meta',
   lang: 'lang',
@@ -27,6 +38,9 @@ export const COLUMNS = {
   /** 0 to {@link SAMPLE_BUCKETS} − 1 from a hash of the id: a fixed random sample for estimating totals. */
   bucket: 'bucket',
 } as const;
+
+/** Separates the title, site name and body in `t_text` (never a token of analysed text). */
+export const SECTION_BREAK = '¶';
 
 /** A token every page's meta column has. */
 export const META_ALL = '_all';
@@ -47,7 +61,7 @@ export const QUALITY_BUCKETS: readonly { readonly token: string; readonly below:
 ];
 
 /** The full-text-indexed columns. */
-export const FTS_COLUMNS = [COLUMNS.title, COLUMNS.body, COLUMNS.siteName, COLUMNS.meta] as const;
+export const FTS_COLUMNS = [COLUMNS.title, COLUMNS.text, COLUMNS.sample, COLUMNS.meta] as const;
 
 /** Arrow schema of the `pages` table. */
 export function pagesSchema(): Schema {
@@ -71,8 +85,8 @@ export function pagesSchema(): Schema {
     text('snippet_src'),
     new Field(COLUMNS.sites, new List(new Field('item', new Utf8(), true)), false),
     text(COLUMNS.title),
-    text(COLUMNS.body),
-    text(COLUMNS.siteName),
+    text(COLUMNS.text),
+    text(COLUMNS.sample),
     text(COLUMNS.meta),
   ]);
 }
@@ -98,8 +112,8 @@ export interface PageRow {
   snippet_src: string;
   sites: string[];
   t_title: string;
-  t_body: string;
-  t_site: string;
+  t_text: string;
+  t_sample: string;
   meta: string;
 }
 
@@ -109,6 +123,8 @@ export interface RowLimits {
   readonly snippetSourceChars: number;
   /** Body characters analysed and indexed; longer bodies are indexed up to this. */
   readonly maxIndexedChars: number;
+  /** Times the title is written into `t_text` (its BM25 weight relative to the body). */
+  readonly titleRepeat: number;
 }
 
 /** The row of a page. */
@@ -118,9 +134,13 @@ export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
   const body =
     doc.body_text.length > limits.maxIndexedChars ? doc.body_text.slice(0, limits.maxIndexedChars) : doc.body_text;
   const meta = [META_ALL, langMetaToken(lang)];
-  const bucket = QUALITY_BUCKETS.find((b) => quality < b.below);
-  if (bucket) meta.push(bucket.token);
+  const qualityBucket = QUALITY_BUCKETS.find((b) => quality < b.below);
+  if (qualityBucket) meta.push(qualityBucket.token);
   const crawledMs = Date.parse(doc.crawled_at);
+  const title = indexTokens(doc.title, lang).join(' ');
+  const siteName = doc.site_name ? indexTokens(doc.site_name, lang).join(' ') : '';
+  const text = searchText(title, siteName, indexTokens(body, lang).join(' '), limits.titleRepeat);
+  const bucket = sampleBucket(doc.id);
   return {
     id: doc.id,
     url: doc.url,
@@ -132,18 +152,26 @@ export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
     crawled_at: doc.crawled_at,
     crawled_ms: Number.isFinite(crawledMs) ? crawledMs : 0,
     seq: 0,
-    bucket: sampleBucket(doc.id),
+    bucket,
     filetype: doc.filetype,
     has_llms_txt: doc.has_llms_txt,
     quality,
     simhash: doc.simhash ?? null,
     snippet_src: doc.body_text.slice(0, limits.snippetSourceChars),
     sites: hostAndParents(doc.domain),
-    t_title: indexTokens(doc.title, lang).join(' '),
-    t_body: indexTokens(body, lang).join(' '),
-    t_site: doc.site_name ? indexTokens(doc.site_name, lang).join(' ') : '',
+    t_title: title,
+    t_text: text,
+    t_sample: bucket === 0 ? text : '',
     meta: meta.join(' '),
   };
+}
+
+/** `t_text`: the title `repeat` times, the site name, the body, each section closed by a break. */
+function searchText(title: string, siteName: string, body: string, repeat: number): string {
+  const sections = Array.from({ length: Math.max(1, repeat) }, () => title);
+  if (siteName !== '') sections.push(siteName);
+  sections.push(body);
+  return sections.filter((section) => section !== '').join(` ${SECTION_BREAK} `);
 }
 
 /** How many buckets rows are spread over; one of them is the sample that estimates large totals. */

@@ -1,0 +1,71 @@
+import { describe, expect, it } from '@jest/globals';
+import type { IndexQuery } from '@quarry/core';
+import { parseQuery } from '@quarry/query';
+import { type FastQuery, planFast } from './fast-plan.js';
+
+const plan = (q: string, extra: Partial<IndexQuery> = {}) =>
+  planFast({ query: parseQuery(q), limit: 10, offset: 0, ...extra });
+/** A query as `kind(all|any): tokens @column`. */
+const show = (query: FastQuery) =>
+  `${query.kind}${query.kind === 'match' ? (query.all ? '(all)' : '(any)') : ''}: ${query.tokens.join(' ')} @${query.column}`;
+
+describe('planFast', () => {
+  it('asks words joined by AND as one match of every word, stemmed and as typed where they differ', () => {
+    expect(plan('solar panels')?.alternatives.map(show)).toEqual([
+      'match(all): solar panel @t_text',
+      'match(all): solar panels @t_text',
+    ]);
+    expect(plan('solar heat')?.alternatives.map(show)).toEqual(['match(all): solar heat @t_text']);
+  });
+
+  it('leaves stop words out of an AND with other words, and requires them when they are all there is', () => {
+    expect(plan('the volcano')?.alternatives.map(show)).toEqual(['match(all): volcano @t_text']);
+    expect(plan('the who')?.alternatives.map(show)).toEqual(['match(all): the who @t_text']);
+  });
+
+  it('asks OR-joined words and match=any sentences as one match of any form of any word', () => {
+    expect(plan('library OR museums')?.alternatives.map(show)).toEqual([
+      'match(any): librari library museum museums @t_text',
+    ]);
+    expect(plan('how do glaciers melt', { match: 'any' })?.alternatives.map(show)).toEqual([
+      'match(any): how do glacier glaciers melt @t_text',
+    ]);
+  });
+
+  it('asks one phrase, or one word of several tokens, as a phrase', () => {
+    expect(plan('"boundary layer"')?.alternatives.map(show)).toEqual([
+      'phrase: boundari layer @t_text',
+      'phrase: boundary layer @t_text',
+    ]);
+    expect(plan('搜索引擎')?.alternatives.map(show)).toEqual(['phrase: 搜索 索引 引擎 @t_text']);
+    expect(plan('re:invent')?.alternatives.map(show)).toEqual(['phrase: re invent @t_text']);
+  });
+
+  it('asks intitle: words of the title column', () => {
+    expect(plan('intitle:heat')?.alternatives.map(show)).toEqual(['match(all): heat @t_title']);
+    expect(plan('intitle:heat intitle:transfer', { match: 'any' })?.alternatives.map(show)).toEqual([
+      'match(all): heat transfer @t_title',
+    ]);
+  });
+
+  it('subtracts excluded words in every form', () => {
+    const fast = plan('flow -turbulent -eddies');
+    expect(fast?.alternatives.map(show)).toEqual(['match(all): flow @t_text']);
+    expect(fast?.exclude && show(fast.exclude)).toBe('match(any): turbul turbulent eddi eddies @t_text');
+  });
+
+  it('leaves every other shape to the general plan', () => {
+    for (const q of [
+      '"boundary layer" flow',
+      'heat intitle:transfer',
+      'flow -"boundary layer"',
+      'heat (transfer OR flow)',
+      'site:example.com',
+      're:invent cloud',
+      '"solar panel" OR wind',
+    ]) {
+      expect([q, plan(q)]).toEqual([q, null]);
+    }
+    expect(plan('"solar panel" wind', { match: 'any' })).toBeNull();
+  });
+});

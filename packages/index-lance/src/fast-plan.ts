@@ -1,0 +1,140 @@
+import type { IndexQuery, QueryNode } from '@quarry/core';
+import { isStopTerm, wordForms } from './fts-query.js';
+import { COLUMNS } from './rows.js';
+
+/**
+ * The fast plan of a query: the shapes nearly every search has (words joined by AND or OR, one
+ * phrase, `intitle:` words, exclusions of words) as single engine queries. LanceDB 0.37 answers a
+ * match query of several words, or a phrase, with block-max WAND in a few milliseconds, while any
+ * boolean or boost query scores every match (100+ ms at 100,000 pages). Other shapes (a phrase
+ * beside words, nested groups, exclusions of phrases) go through the general plan (`fts-query.ts`).
+ */
+export interface FastQuery {
+  readonly kind: 'match' | 'phrase';
+  readonly tokens: readonly string[];
+  /** A match query: whether every token is required (`false`: any token, more and rarer rank higher). */
+  readonly all: boolean;
+  readonly column: string;
+}
+
+export interface FastPlan {
+  /**
+   * Queries whose matches together are the query's matches, each scored by BM25 on its own: the
+   * stemmed forms (how English pages are indexed) and, where they differ, the forms as typed (every
+   * other page). A page has one or the other, so the union ranks like one query.
+   */
+  readonly alternatives: readonly FastQuery[];
+  /** Words no match may contain (any of them), or null. */
+  readonly exclude: FastQuery | null;
+}
+
+/** The fast plan of a query, or null when it needs the general one. */
+export function planFast(query: IndexQuery): FastPlan | null {
+  const root = query.query.root;
+  if (!root) return null;
+  const any = query.match === 'any';
+  if (root.type === 'or') return orPlan(root.children);
+  const children = root.type === 'and' ? root.children : [root];
+  const positives: QueryNode[] = [];
+  const excluded: string[] = [];
+  for (const child of children) {
+    if (child.type === 'not') {
+      const tokens = singleTokenForms(child.child);
+      if (!tokens) return null;
+      excluded.push(...tokens);
+    } else if (child.type === 'term' || child.type === 'phrase') positives.push(child);
+    else return null;
+  }
+  if (positives.length === 0) return null;
+  const exclude: FastQuery | null =
+    excluded.length > 0 ? { kind: 'match', tokens: unique(excluded), all: false, column: COLUMNS.text } : null;
+  const alternatives = any ? anyAlternatives(positives) : allAlternatives(positives);
+  return alternatives ? { alternatives, exclude } : null;
+}
+
+/** `a OR b OR c`: one query of every form of every word, any of them. */
+function orPlan(children: readonly QueryNode[]): FastPlan | null {
+  const tokens: string[] = [];
+  const fields = new Set<string>();
+  for (const child of children) {
+    const forms = singleTokenForms(child);
+    if (!forms || child.type !== 'term') return null;
+    fields.add(child.field);
+    tokens.push(...forms);
+  }
+  if (tokens.length === 0 || fields.size !== 1) return null;
+  const column = fields.has('title') ? COLUMNS.title : COLUMNS.text;
+  return { alternatives: [{ kind: 'match', tokens: unique(tokens), all: false, column }], exclude: null };
+}
+
+/**
+ * `match=any`: plain words are all optional (one query of every form). `intitle:` words and
+ * phrases are hard constraints there, so only a query made of nothing else is planned here.
+ */
+function anyAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
+  const plain = positives.every((node) => node.type === 'term' && node.field === 'any');
+  if (!plain) return positives.every(isTitleTerm) ? allAlternatives(positives) : null;
+  const tokens: string[] = [];
+  for (const node of positives) {
+    const forms = singleTokenForms(node);
+    if (!forms) return null;
+    tokens.push(...forms);
+  }
+  return tokens.length === 0 ? null : [{ kind: 'match', tokens: unique(tokens), all: false, column: COLUMNS.text }];
+}
+
+/**
+ * `match=all`: one phrase (or one word that is a phrase of tokens: `re:invent`, CJK text) alone, or
+ * words that are single tokens, all required. Stop words beside other words are left out: they only
+ * score in an AND, and their weight (a word on nearly every page) is close to nothing.
+ */
+function allAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
+  const fields = new Set(positives.map((node) => (node.type === 'not' ? '' : (node as { field: string }).field)));
+  if (fields.size !== 1) return null;
+  const column = fields.has('title') ? COLUMNS.title : COLUMNS.text;
+  if (positives.length === 1) {
+    const node = positives[0]!;
+    if (node.type !== 'term' && node.type !== 'phrase') return null;
+    const forms = wordForms(node.text);
+    if (forms.length === 0) return null;
+    return forms.map((tokens) =>
+      tokens.length === 1 && node.type === 'term'
+        ? { kind: 'match', tokens, all: true, column }
+        : { kind: 'phrase', tokens, all: true, column },
+    );
+  }
+  if (positives.some((node) => node.type !== 'term')) return null;
+  const meaningful = positives.filter((node) => node.type === 'term' && !isStopTerm(node.text));
+  const words = meaningful.length > 0 ? meaningful : positives;
+  const stemmed: string[] = [];
+  const typed: string[] = [];
+  for (const node of words) {
+    const forms = wordForms((node as { text: string }).text);
+    if (forms.length === 0) continue;
+    if (forms.some((tokens) => tokens.length !== 1)) return null;
+    stemmed.push(forms[0]![0]!);
+    typed.push(forms.at(-1)![0]!);
+  }
+  if (stemmed.length === 0) return null;
+  const alternatives: FastQuery[] = [{ kind: 'match', tokens: unique(stemmed), all: true, column }];
+  if (typed.some((token, i) => token !== stemmed[i])) {
+    alternatives.push({ kind: 'match', tokens: unique(typed), all: true, column });
+  }
+  return alternatives;
+}
+
+function isTitleTerm(node: QueryNode): boolean {
+  return node.type === 'term' && node.field === 'title';
+}
+
+/** Every form of a plain word when each is a single token; null for phrases and multi-token words. */
+function singleTokenForms(node: QueryNode): string[] | null {
+  if (node.type !== 'term') return null;
+  const forms = wordForms(node.text);
+  if (forms.length === 0 || forms.some((tokens) => tokens.length !== 1)) return null;
+  return forms.map((tokens) => tokens[0]!);
+}
+
+function unique(tokens: readonly string[]): string[] {
+  return [...new Set(tokens)];
+}

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { IndexQuery, IndexSearchResult } from '@quarry/core';
+import { makePage } from '@quarry/index-contract';
+import { parseQuery } from '@quarry/query';
+import { LanceSearchIndex } from './lance-index.js';
+
+const WORDS =
+  'solar panel panels heating heat transfer boundary layer flow flows turbulent library libraries museum river glacier glaciers melting the of and water energy'.split(
+    ' ',
+  );
+
+/** Deterministic pages: English, German and French text made of a small vocabulary, some low quality. */
+function pages(n: number) {
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const text = (length: number) => Array.from({ length }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
+  return Array.from({ length: n }, (_, i) =>
+    makePage(`p${i}`, `https://site${i % 7}.example.org/${i}`, text(4), `${text(30 + (i % 50))}.`, {
+      lang: ['en', 'en', 'en', 'de', 'fr'][i % 5]!,
+      quality: i % 11 === 0 ? 0.4 : 1,
+    }),
+  );
+}
+
+describe('the fast plan answers as the general plan does', () => {
+  let dir: string;
+  let fast: LanceSearchIndex;
+  let general: LanceSearchIndex;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-fast-'));
+    fast = await LanceSearchIndex.open({ path: dir, autoMaintain: false, maxCountedMatches: 200 });
+    await fast.upsert(pages(1500));
+    await fast.flush();
+    general = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan: false, maxCountedMatches: 200 });
+  }, 120_000);
+  afterAll(async () => {
+    await fast.close();
+    await general.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // The same pages with the same scores: one word, words joined by OR, phrases, filters, priors.
+  const cases: [string, Partial<IndexQuery>][] = [
+    ['glacier', {}],
+    ['solar OR river', {}],
+    ['how do glaciers melt in the river', { match: 'any' }],
+    ['"boundary layer"', {}],
+    ['flow -turbulent', {}],
+    ['intitle:energy', {}],
+    ['water', { lang: 'de' }],
+    ['water', { offset: 20, limit: 7 }],
+  ];
+
+  it.each(cases)('%s %j', async (q, extra) => {
+    const query = { query: parseQuery(q), limit: 10, offset: 0, ...extra };
+    const [a, b] = await Promise.all([fast.search(query), general.search(query)]);
+    expect(a.hits.length).toBeGreaterThan(0);
+    expect(summary(a)).toEqual(summary(b));
+    // Totals: exact on both sides below the bound; estimated past it.
+    if (!b.totalIsEstimate) expect(a).toMatchObject({ total: b.total, totalIsEstimate: false });
+    else expect(a.total).toBeGreaterThanOrEqual(200);
+  });
+
+  it('divides the scores of pages in other languages than lang_priority by its boost, before the page is cut', async () => {
+    const plain = await general.search({ query: parseQuery('water'), limit: 100, offset: 0 });
+    const expected = plain.hits
+      .map((hit) => ({ id: hit.id, score: hit.lang === 'fr' ? hit.score : hit.score / 1.25 }))
+      .sort((x, y) => y.score - x.score)
+      .slice(0, 10);
+    const boosted = await fast.search({ query: parseQuery('water'), limit: 10, offset: 0, langPriority: 'fr' });
+    expect(boosted.hits.map((hit) => hit.score.toFixed(4))).toEqual(expected.map((hit) => hit.score.toFixed(4)));
+  });
+
+  // Words joined by AND: the same matches, but the engine's boolean query scores a page by less than
+  // the sum of its words' BM25 scores (0.77 where the sum is 1.61 at 100,000 pages), while the fast
+  // plan's match query of every word scores the sum, which is BM25 itself.
+  it.each([['museum libraries'], ['the heat'], ['heat transfer river']])(
+    '%s: same matches, scored by summed BM25',
+    async (q) => {
+      const query = { query: parseQuery(q), limit: 100, offset: 0 };
+      const [a, b] = await Promise.all([fast.search(query), general.search(query)]);
+      expect(a.hits.length).toBeGreaterThan(0);
+      expect(a.total).toBe(b.total);
+      const word = (w: string) => fast.search({ query: parseQuery(w), limit: 100, offset: 0 });
+      const words = q.split(' ').filter((w) => w !== 'the');
+      const perWord = await Promise.all(words.map(word));
+      const scoreOf = (result: IndexSearchResult, id: string) => result.hits.find((hit) => hit.id === id)?.score;
+      for (const hit of a.hits.slice(0, 5)) {
+        const parts = perWord.map((result) => scoreOf(result, hit.id));
+        if (parts.some((part) => part === undefined)) continue; // not in that word's top 100
+        expect(hit.score).toBeCloseTo(parts.reduce((sum, part) => sum! + part!, 0)!, 3);
+      }
+      const scores = a.hits.map((hit) => hit.score);
+      expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    },
+  );
+});
+
+/** Ids with scores rounded: equal scores may come in either order, so pages are compared as sets per score. */
+function summary(result: IndexSearchResult): string[] {
+  return result.hits
+    .map((hit) => `${hit.score.toFixed(3)}`)
+    .concat(
+      [...new Set(result.hits.map((hit) => hit.score.toFixed(3)))].map((score) =>
+        result.hits
+          .filter((hit) => hit.score.toFixed(3) === score)
+          .map((hit) => hit.id)
+          .sort()
+          .join(','),
+      ),
+    );
+}
