@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import {
   BackendUnavailableError,
+  ConfigError,
   type IndexHit,
   type IndexQuery,
   type IndexSearchResult,
@@ -156,10 +157,10 @@ export class LanceSearchIndex implements SearchIndex {
         { readConsistencyInterval: settings.readConsistencySecs },
         session,
       );
-      const { table, created } = await openTable(db);
+      const { table, created } = await openTable(db, options.path);
       return new LanceSearchIndex(db, table, settings, created || (await unindexedRows(table)) === 0);
     } catch (error) {
-      if (error instanceof BackendUnavailableError) throw error;
+      if (error instanceof BackendUnavailableError || error instanceof ConfigError) throw error;
       throw new BackendUnavailableError(`cannot open the search index at ${options.path}`, error);
     }
   }
@@ -616,11 +617,12 @@ const CREATE_ATTEMPTS = 10;
  * once (`quarry serve` beside `quarry worker`): a creation that loses the commit race to another
  * process's is retried after a pause long enough to see that process's commit, skipping what exists.
  */
-async function openTable(db: lancedb.Connection): Promise<{ table: lancedb.Table; created: boolean }> {
+async function openTable(db: lancedb.Connection, path: string): Promise<{ table: lancedb.Table; created: boolean }> {
   const created = !(await db.tableNames()).includes(TABLE);
   const table = created
     ? await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true })
     : await db.openTable(TABLE);
+  if (!created) await refuseOtherLayout(table, path);
   for (let attempt = 1; ; attempt++) {
     try {
       await table.checkoutLatest();
@@ -637,7 +639,24 @@ async function openTable(db: lancedb.Connection): Promise<{ table: lancedb.Table
   }
 }
 
-/** Rows the full-text index on the body does not cover yet. */
+/**
+ * An index written by an earlier release has other columns (title, body and site name were
+ * searched apart); it is rebuilt from the stored pages, never searched with the wrong plan.
+ */
+async function refuseOtherLayout(table: lancedb.Table, path: string): Promise<void> {
+  const have = new Set((await table.schema()).fields.map((field) => field.name));
+  const missing = pagesSchema()
+    .fields.map((field) => field.name)
+    .filter((name) => !have.has(name));
+  if (missing.length === 0) return;
+  table.close();
+  throw new ConfigError([
+    `the search index at ${path} was written by an earlier release (it lacks the ${missing.join(', ')} column` +
+      `${missing.length > 1 ? 's' : ''}); rebuild it once from the stored pages with: quarry reindex`,
+  ]);
+}
+
+/** Rows the full-text index on the search column does not cover yet. */
 async function unindexedRows(table: lancedb.Table): Promise<number> {
   const stats = await table.indexStats(`${COLUMNS.text}_idx`);
   return stats?.numUnindexedRows ?? 0;

@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import * as lancedb from '@lancedb/lancedb';
+import { ConfigError } from '@quarry/core';
+import { LanceSearchIndex } from './lance-index.js';
+
+describe('an index written by an earlier release', () => {
+  it('is refused with the command that rebuilds it, and left as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-lance-layout-'));
+    try {
+      // The previous layout searched title, body and site name as three columns.
+      const db = await lancedb.connect(dir);
+      const old = await db.createTable('pages', [{ id: 'a', t_title: 'x', t_body: 'y', t_site: '' }]);
+      old.close();
+      const opened = LanceSearchIndex.open({ path: dir, autoMaintain: false });
+      await expect(opened).rejects.toBeInstanceOf(ConfigError);
+      await expect(opened).rejects.toThrow(/t_text.*quarry reindex/);
+      const table = await db.openTable('pages');
+      expect(await table.countRows()).toBe(1);
+      table.close();
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
