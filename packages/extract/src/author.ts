@@ -44,8 +44,9 @@ const ZH_NAME = '[\\p{Script=Han}·]{2,4}(?![\\p{Script=Han}·])';
 // Names on one line only: the next paragraph is article text, not more authors.
 const ZH_NAMES = `${ZH_NAME}(?:[ \\t\\u3000\\u00a0、，,]+${ZH_NAME})*`;
 // The label needs a separator after it: `记者经历了` is prose, `记者 王建宏` a byline.
+// `文/张三` and `文｜张三`: the one-character label needs its slash or bar.
 const ZH_LABELLED = new RegExp(
-  `(?:作者|撰稿|撰文|执笔人?|记者|责任编辑|编辑)(?:\\s*[:：/]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})`,
+  `(?:(?:作者|撰稿|撰文|执笔人?|记者|责任编辑|编辑)(?:\\s*[:：/／|｜]\\s*|[ \\t\\u3000\\u00a0]+)|(?<![\\p{Script=Han}])文\\s*[/／|｜]\\s*)(${ZH_NAMES})`,
   'u',
 );
 const ZH_CLOSING = new RegExp(`[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*[）)]\\s*$`, 'u');
@@ -54,9 +55,19 @@ const ZH_CLOSING = new RegExp(`[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*
  * carry a paper's name before it; a place and `报道` may follow the names.
  */
 const ZH_CLOSING_LINE = new RegExp(
-  `(?:^|\\n)[^\\n]{0,12}?(?:记者|通讯员|作者|撰稿)(?:\\s*[:：]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})(?:[ \\t\\u3000\\u00a0]+[\\p{Script=Han}]{0,8}报道)?[ \\t\\u3000\\u00a0）)]*$`,
+  `(?:^|\\n)[^\\n]{0,12}?(?:记者|通讯员|作者|撰稿|撰文|执笔人?)(?:\\s*[:：]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})(?:[ \\t\\u3000\\u00a0]+[\\p{Script=Han}]{0,8}报道)?[ \\t\\u3000\\u00a0）)]*$`,
   'u',
 );
+/**
+ * A byline in brackets closing a paragraph of prose (`…新春佳节。（常书香 马丹阳 ）`): the article's
+ * last paragraph, when the extracted text runs on into the page's footer.
+ */
+const ZH_PARAGRAPH_CLOSING = new RegExp(
+  `[^\\n]{20}[。！？!?”」』]\\s*[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*[）)][ \\t\\u3000\\u00a0]*(?=\\n|$)`,
+  'gu',
+);
+/** The issuing body of a government notice (`发文机关：吉林省人民政府`), its author. */
+const ZH_ISSUER = /发文机关\s*[:：]\s*(\p{Script=Han}{2,20})(?![\p{Script=Han}])/u;
 /** A dateline's bracketed name: `2004年7月16日08:19 [ 黄宇 ] 来源：…`. */
 const ZH_AFTER_TIME = new RegExp(`\\d{1,2}[:：]\\d{2}(?:[:：]\\d{2})?\\s*[\\[【]\\s*(${ZH_NAMES})\\s*[\\]】]`, 'u');
 /**
@@ -66,7 +77,7 @@ const ZH_AFTER_TIME = new RegExp(`\\d{1,2}[:：]\\d{2}(?:[:：]\\d{2})?\\s*[\\[�
 const ZH_NAME_LINE = /^[ \t\u3000\u00a0]*(\p{Script=Han}{2,3})[ \t\u3000\u00a0]*\n+[^\n]{8}/u;
 /** Words that fill the name slot in a dateline but are not names. */
 const NOT_A_NAME =
-  /报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者|简介|文章|发表|时间|日期|导语|摘要|前言|正文|目录|概述|背景|评论|相关|分享|首页|返回|更多|推荐|热门|专题|图片|视频|引言|引子|序言|后记|附录|声明|公告|通知|提示|说明|注释|参考/u;
+  /通讯员|实习生|摄影|报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者|简介|文章|发表|时间|日期|导语|摘要|前言|正文|目录|概述|背景|评论|相关|分享|首页|返回|更多|推荐|热门|专题|图片|视频|引言|引子|序言|后记|附录|声明|公告|通知|提示|说明|注释|参考/u;
 
 /** A blog or forum footer: `由海姑娘张贴 @ 2005-06-10`, `由 jane 发表于`. */
 const POSTED_BY = /由\s*([\p{L}\p{N}_.&-]{2,16}?)\s*(?:张贴|发表|发布)/u;
@@ -98,6 +109,15 @@ export interface ZhBylinePlaces {
   readonly articleStart: string;
   /** The last few hundred characters of the extracted article. */
   readonly articleEnd: string;
+  /** The whole extracted article, searched for its last paragraph's closing byline. */
+  readonly articleText?: string;
+}
+
+/** The names of the last paragraph in a text that closes with a bracketed byline. */
+function lastParagraphByline(text: string): string | null {
+  let found: string | null = null;
+  for (const match of text.matchAll(ZH_PARAGRAPH_CLOSING)) found = namesOf(match as RegExpExecArray) ?? found;
+  return found;
 }
 
 /**
@@ -108,7 +128,7 @@ export interface ZhBylinePlaces {
  * name alone on the line under the headline, or a blog footer (`由海姑娘张贴`). Several names
  * are joined with a space.
  */
-export function findZhByline({ nearTitle, articleStart, articleEnd }: ZhBylinePlaces): string | null {
+export function findZhByline({ nearTitle, articleStart, articleEnd, articleText }: ZhBylinePlaces): string | null {
   const end = withoutTrailers(articleEnd);
   const underHeadline = (text: string) => text.slice(text.indexOf('\n') + 1);
   return (
@@ -116,10 +136,13 @@ export function findZhByline({ nearTitle, articleStart, articleEnd }: ZhBylinePl
     namesOf(ZH_AFTER_TIME.exec(nearTitle)) ??
     namesOf(ZH_CLOSING.exec(end)) ??
     namesOf(ZH_CLOSING_LINE.exec(end)) ??
+    lastParagraphByline(articleText ?? '') ??
     namesOf(ZH_NAME_LINE.exec(underHeadline(articleStart).trimStart())) ??
     namesOf(ZH_NAME_LINE.exec(articleStart.trimStart())) ??
     namesOf(ZH_NAME_LINE.exec(underHeadline(nearTitle).trimStart())) ??
-    namesOf(POSTED_BY.exec(articleEnd))
+    namesOf(POSTED_BY.exec(articleEnd)) ??
+    ZH_ISSUER.exec(nearTitle)?.[1] ??
+    null
   );
 }
 
