@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { type PageDocument, pageIdForUrl } from '@quarry/core';
+import { type FingerprintStore, type IndexItem, isRemoval, openSqliteQueues, type Queues } from '@quarry/queue';
+import { crawlInstead, storeOnce } from './duplicates.js';
+
+const TEXT = 'The ptarmigan turns white in winter.';
+
+const doc = (url: string, body = TEXT): PageDocument => ({
+  id: pageIdForUrl(url),
+  url,
+  title: 't',
+  body_text: body,
+  lang: 'en',
+  author: null,
+  published_at: null,
+  crawled_at: '2026-11-24T08:00:00Z',
+  site_name: null,
+  has_llms_txt: false,
+  filetype: 'html',
+  domain: 'a.test',
+  word_count: 6,
+});
+
+describe('storeOnce', () => {
+  let dir: string;
+  let queues: Queues;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-store-once-'));
+    queues = openSqliteQueues({ path: join(dir, 'queue.db'), pollIntervalMs: 10 });
+  });
+  afterEach(async () => {
+    await queues.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** What the indexer would do with everything queued: ids indexed at the end. */
+  async function indexedIds(): Promise<string[]> {
+    const items: IndexItem[] = [];
+    const worker = queues.index.work(async (batch) => void items.push(...batch), { maxWaitMs: 10 });
+    for (let i = 0; i < 100 && (await queues.index.stats()).waiting > 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    await worker.close();
+    const indexed = new Set<string>();
+    for (const item of items) {
+      if (isRemoval(item)) indexed.delete(item.id);
+      else indexed.add(item.id);
+    }
+    return [...indexed];
+  }
+
+  it('stores a text once, under the shortest URL, whatever the order', async () => {
+    const deps = { fingerprints: queues.fingerprints, index: queues.index };
+    expect(await storeOnce(doc('http://a.test/index.html'), false, deps)).toMatchObject({ held: true });
+    expect(await storeOnce(doc('http://a.test/?edition=usa'), false, deps)).toEqual({
+      held: false,
+      holder: 'http://a.test/index.html',
+    });
+    expect(await storeOnce(doc('http://a.test/'), false, deps)).toMatchObject({ held: true });
+    expect(await indexedIds()).toEqual([pageIdForUrl('http://a.test/')]);
+  });
+
+  it('takes the document out again when a better URL claims the text in the meantime', async () => {
+    // The other crawler's claim lands between this one's claim and its check.
+    const racing: FingerprintStore = {
+      claim: async (fp, candidate) => {
+        const claim = await queues.fingerprints.claim(fp, candidate);
+        const other = await queues.fingerprints.claim(fp, { url: 'http://a.test/', canonical: false });
+        if (other.replaced) await queues.index.push([{ id: pageIdForUrl(other.replaced), removed: true }]);
+        return claim;
+      },
+      holder: (fp) => queues.fingerprints.holder(fp),
+      release: (fp, url) => queues.fingerprints.release(fp, url),
+    };
+    await queues.index.push([doc('http://a.test/')]);
+    const outcome = await storeOnce(doc('http://a.test/index.html'), false, {
+      fingerprints: racing,
+      index: queues.index,
+    });
+    expect(outcome).toEqual({ held: false, holder: 'http://a.test/' });
+    expect(await indexedIds()).toEqual([pageIdForUrl('http://a.test/')]);
+  });
+});
+
+describe('crawlInstead', () => {
+  it('follows a same-site canonical, never an off-site one or one pointing back', () => {
+    expect(crawlInstead('http://a.test/amp/x', 'http://a.test/x', undefined)).toBe('http://a.test/x');
+    expect(crawlInstead('http://a.test/amp/x', 'https://www.a.test/x', {})).toBe('https://www.a.test/x');
+    expect(crawlInstead('http://a.test/x', 'http://a.test/x', {})).toBeNull();
+    expect(crawlInstead('http://a.test/x', null, {})).toBeNull();
+    expect(crawlInstead('http://a.test/x', 'http://b.test/x', {})).toBeNull();
+    expect(crawlInstead('http://a.test/x', 'http://a.test/y', { canonicalOf: 'http://a.test/y' })).toBeNull();
+  });
+});
