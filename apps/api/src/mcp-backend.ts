@@ -1,5 +1,6 @@
 import { isPageId, type SearchResponse, type SearchResult } from '@quarry/core';
 import type { QuarryBackend, SearchToolArgs, SiteCrawler } from '@quarry/mcp';
+import { searchCollapsed } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
@@ -30,7 +31,7 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
   }
   const params = parseSearchParams(raw, now);
   const indexQuery = { ...params.indexQuery, match: args.match };
-  const local = await deps.index.search(indexQuery);
+  const local = await searchCollapsed(deps.index, indexQuery);
   let results: SearchResult[] = local.hits.map(toLocalResult);
   let externalAdded = 0;
   const missing = indexQuery.limit - results.length;
