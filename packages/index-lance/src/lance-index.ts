@@ -250,13 +250,14 @@ export class LanceSearchIndex implements SearchIndex {
     const depth = query.offset + query.limit;
     const cap = Math.max(this.#options.maxCountedMatches, depth);
     // One ranked list of ids and scores serves both the page and the count; only the page's rows
-    // are then read in full (by id, through the id index).
+    // are then read in full (by row id, checked against the id).
     const [counted, unindexed] = await Promise.all([
-      this.#fts(tree, plan.where).select([COLUMNS.id, '_score']).limit(cap).toArray(),
+      this.#fts(tree, plan.where).select([COLUMNS.id, '_score']).withRowId().limit(cap).toArray(),
       hasPhrase(tree) ? this.#unindexedMatches(tree, plan.where) : null,
     ]);
     let ranked = (counted as Record<string, unknown>[]).map((row) => ({
       id: row.id as string,
+      rowId: BigInt(row._rowid as bigint),
       score: Number(row._score),
     }));
     const estimate = ranked.length >= cap;
@@ -265,13 +266,14 @@ export class LanceSearchIndex implements SearchIndex {
       const { matched, rejected } = unindexed;
       const seen = new Set<string>();
       for (const row of matched) fresh.set(row.id as string, row);
-      ranked = [...ranked, ...matched.map((row) => ({ id: row.id as string, score: Number(row._score) }))]
+      const freshHits = matched.map((row) => ({ id: row.id as string, rowId: -1n, score: Number(row._score) }));
+      ranked = [...ranked, ...freshHits]
         .filter((hit) => !rejected.has(hit.id))
         .sort((a, b) => b.score - a.score)
         .filter((hit) => !seen.has(hit.id) && seen.add(hit.id) !== undefined);
     }
     const page = ranked.slice(query.offset, depth);
-    const rows = await this.#rowsById(page.map((hit) => hit.id).filter((id) => !fresh.has(id)));
+    const rows = await this.#pageRows(page.filter((hit) => !fresh.has(hit.id)));
     for (const [id, row] of fresh) rows.set(id, row);
     const hits = page.flatMap((hit) => {
       const row = rows.get(hit.id);
@@ -346,7 +348,9 @@ export class LanceSearchIndex implements SearchIndex {
     const page = ranked.slice(query.offset, depth);
     const complete = lists.every((list) => list.length < k);
     const [rows, counted] = await Promise.all([
-      this.#rowsByRowId(page.map(([rowId]) => rowId)),
+      // A fold committed meanwhile may have compacted these row ids away: the caller sees the
+      // version move and asks again.
+      this.#rowsByRowId(page.map(([rowId]) => rowId)).catch(() => new Map<bigint, Record<string, unknown>>()),
       complete ? { total: scores.size, totalIsEstimate: false } : this.#fastCount(plan, where, excluded, depth),
     ]);
     const hits = page.flatMap(([rowId, score]) => {
@@ -424,6 +428,28 @@ export class LanceSearchIndex implements SearchIndex {
       unknown
     >[];
     for (const row of found) rows.set(BigInt(row._rowid as bigint), row);
+    return rows;
+  }
+
+  /**
+   * The hit columns of a page of the general plan, by id: read by row id (a positional read), and
+   * by id through the id index for any row whose row id no longer holds it (a fold moved it).
+   */
+  async #pageRows(
+    page: readonly { readonly id: string; readonly rowId: bigint }[],
+  ): Promise<Map<string, Record<string, unknown>>> {
+    // A row id of a version a fold has since compacted away may name no row at all.
+    const byRowId = await this.#rowsByRowId(page.map((hit) => hit.rowId)).catch(
+      () => new Map<bigint, Record<string, unknown>>(),
+    );
+    const rows = new Map<string, Record<string, unknown>>();
+    const moved: string[] = [];
+    for (const hit of page) {
+      const row = byRowId.get(hit.rowId);
+      if (row?.id === hit.id) rows.set(hit.id, row);
+      else moved.push(hit.id);
+    }
+    for (const [id, row] of await this.#rowsById(moved)) rows.set(id, row);
     return rows;
   }
 
