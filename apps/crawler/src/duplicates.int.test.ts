@@ -7,8 +7,8 @@ import { createApp } from '@quarry/api';
 import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, pageIdForUrl, type QuarryConfig } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
-import { openSqliteQueues, type Queues } from '@quarry/queue';
-import { type Route, type Site, startSite } from '@quarry/testkit';
+import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
+import { describeWithServer, type RedisServer, type Route, type Site, startRedis, startSite } from '@quarry/testkit';
 import { pino } from 'pino';
 import request from 'supertest';
 import { Crawler } from './crawler.js';
@@ -43,10 +43,16 @@ const frontPage =
 <li><a href="/news/walrus.html">Walrus colonies return to the northern beaches</a></li>
 <li><a href="/print/walrus.html">Walrus colonies (print)</a></li>
 <li><a href="/walrus-count.html">Counting walrus calves from the air</a></li>
-<li><a href="/walrus-tusks.html">Walrus tusks and what they tell us</a></li></ul></main>
+<li><a href="/walrus-tusks.html">Walrus tusks and what they tell us</a></li>
+<li><a href="/moss.html">On the stones</a> (<a href="/moss.html?ref=rss">feed</a>)</li></ul></main>
 <footer>Served at ${new Date().toISOString()}</footer></body></html>`;
 
-function siteRoutes(origin: () => string): Record<string, Route> {
+/** What the site serves now: version 2 rewrites the moss page. */
+interface SiteState {
+  version: number;
+}
+
+function siteRoutes(origin: () => string, state: SiteState): Record<string, Route> {
   const html = (body: () => string) => (_req: unknown, res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body());
   };
@@ -80,115 +86,162 @@ function siteRoutes(origin: () => string): Record<string, Route> {
     // The same article as a print view with another date line: a near-copy, collapsed at query time.
     '/news/walrus.html': html(() => walrus('Published 12 March 2024, 08:15')),
     '/print/walrus.html': html(() => walrus('Printed 24 November 2026, 10:40')),
+    // One text at two URLs, until the shorter one is rewritten (a recrawl moves the old text over).
+    '/moss.html': html(() =>
+      state.version === 1 ? articlePage('Moss', 'moss on the stones') : articlePage('Lichen', 'lichen on the bark'),
+    ),
+    '/moss.html?ref=rss': html(() => articlePage('Moss', 'moss on the stones')),
   };
 }
 
-describe('one page, one document (issue 10, point 3)', () => {
-  let site: Site;
-  let dir: string;
-  let config: QuarryConfig;
-  let queues: Queues;
-  let index: LanceSearchIndex;
-  let blobs: FileBlobStore;
+/** The scenario on one crawl-state backend; `open` gives fresh queues in a data dir. */
+function describeOneDocument(backend: string, open: (dir: string) => Promise<Queues>): void {
+  describe(`one page, one document (issue 10, point 3): ${backend}`, () => {
+    const state: SiteState = { version: 1 };
+    let site: Site;
+    let dir: string;
+    let config: QuarryConfig;
+    let queues: Queues;
+    let index: LanceSearchIndex;
+    let blobs: FileBlobStore;
 
-  beforeAll(async () => {
-    let origin = '';
-    site = await startSite(siteRoutes(() => origin));
-    origin = site.origin;
-    dir = mkdtempSync(join(tmpdir(), 'quarry-dup-'));
-    config = loadConfig({
-      QUARRY_DATA_DIR: dir,
-      QUARRY_ALLOW_HOSTS: '127.0.0.1',
-      QUARRY_HOST_DELAY_MS: '0',
-      LOG_LEVEL: 'silent',
-    });
-    const logger = pino({ level: 'silent' });
-    queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
-    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-    blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
-    const crawler = new Crawler({ config, queues, logger, extractThreads: 0 });
-    const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
-    await crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]);
-    crawler.start();
-    const deadline = Date.now() + 60_000;
-    let idleRounds = 0;
-    while (idleRounds < 2 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 300));
-      const idx = await queues.index.stats();
-      idleRounds = (await queues.crawl.isIdle()) && idx.waiting + idx.active === 0 ? idleRounds + 1 : 0;
+    beforeAll(async () => {
+      let origin = '';
+      site = await startSite(siteRoutes(() => origin, state));
+      origin = site.origin;
+      dir = mkdtempSync(join(tmpdir(), 'quarry-dup-'));
+      config = loadConfig({
+        QUARRY_DATA_DIR: dir,
+        QUARRY_ALLOW_HOSTS: '127.0.0.1',
+        QUARRY_HOST_DELAY_MS: '0',
+        LOG_LEVEL: 'silent',
+      });
+      queues = await open(dir);
+      index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+      blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
+      await crawlUntilIdle(() => crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]));
+    }, 90_000);
+
+    let crawler: Crawler;
+    /** Runs a crawler and an indexer from `queue` until both queues are idle. */
+    async function crawlUntilIdle(queue: () => Promise<unknown>): Promise<void> {
+      const logger = pino({ level: 'silent' });
+      crawler = new Crawler({ config, queues, logger, extractThreads: 0 });
+      const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
+      await queue();
+      crawler.start();
+      const deadline = Date.now() + 60_000;
+      let idleRounds = 0;
+      while (idleRounds < 2 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 300));
+        const idx = await queues.index.stats();
+        idleRounds = (await queues.crawl.isIdle()) && idx.waiting + idx.active === 0 ? idleRounds + 1 : 0;
+      }
+      await crawler.close();
+      await indexer.close();
     }
-    await crawler.close();
-    await indexer.close();
-  }, 90_000);
 
-  afterAll(async () => {
-    await queues?.close();
-    await index?.close();
-    await site?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const urls = async (q: string): Promise<string[]> => {
-    const res = await request(createApp({ config, index, blobs, logger: pino({ level: 'silent' }) }))
-      .get('/api/v1/search')
-      .query({ q });
-    expect(res.status).toBe(200);
-    return res.body.results.map((r: { url: string }) => r.url.slice(site.origin.length));
-  };
-
-  it('gives one result for a page served at /, /index.html and /?edition=usa', async () => {
-    expect(await urls('ptarmigan')).toEqual(['/']);
-    // All three were fetched: the decision is made on their text, not on their URLs.
-    expect(site.hits.get('/index.html')).toBe(1);
-    expect(site.hits.get('/?edition=usa')).toBe(1);
-  });
-
-  it('stores an index file under its directory when both serve the same text', async () => {
-    expect(await urls('okapi')).toEqual(['/blog/']);
-    expect(site.hits.get('/blog/index.php')).toBe(1);
-    expect(await index.has(pageIdForUrl(`${site.origin}/blog/index.php`))).toBe(false);
-  });
-
-  it('keeps both when the index file and the directory differ', async () => {
-    expect((await urls('lemur')).sort()).toEqual(['/docs/', '/docs/index.html']);
-  });
-
-  it('crawls and indexes the same-site canonical URL instead of the page naming it', async () => {
-    // The front page links to the copy: where its link text is indexed, it ranks below the article.
-    const found = await urls('narwhal');
-    expect(found[0]).toBe('/narwhal.html');
-    expect(found.filter((u) => u !== '/')).toEqual(['/narwhal.html']);
-    expect(site.hits.get('/amp/narwhal.html')).toBe(1);
-  });
-
-  it('only records an off-site canonical URL', async () => {
-    const found = await urls('capybara');
-    expect(found[0]).toBe('/syndicated.html');
-    expect(found.filter((u) => u !== '/')).toEqual(['/syndicated.html']);
-  });
-
-  it('collapses a near-copy (another date line) to one result, ranked above the link list', async () => {
-    // Four links on the front page say "walrus"; the article does, in its text. The front page is a
-    // link list (quality prior below 1) and ranks below the article.
-    const found = await urls('walrus');
-    expect(found[0]).toMatch(/^\/(news|print)\/walrus\.html$/);
-    expect(found.filter((u) => u !== '/')).toHaveLength(1);
-    expect((await blobs.get(pageIdForUrl(`${site.origin}/`)))?.quality).toBeLessThan(1);
-    const ids = ['/news/walrus.html', '/print/walrus.html'].map((p) => pageIdForUrl(`${site.origin}${p}`));
-    // Both are indexed (their texts differ), each with its SimHash.
-    for (const id of ids) expect((await blobs.get(id))?.simhash).toMatch(/^[0-9a-f]{16}$/);
-  });
-
-  it('records why the other URLs were skipped, with examples', async () => {
-    const stats = await queues.crawl.stats();
-    const skipped = new Map(stats.reasons.filter((r) => r.state === 'skipped').map((r) => [r.reason, r]));
-    expect(skipped.get('duplicate')?.count).toBe(2);
-    expect([...(skipped.get('duplicate')?.examples ?? [])].sort()).toEqual(
-      [`${site.origin}/?edition=usa`, `${site.origin}/index.html`].sort(),
-    );
-    expect(skipped.get('canonical_elsewhere')).toMatchObject({
-      count: 1,
-      examples: [`${site.origin}/amp/narwhal.html`],
+    afterAll(async () => {
+      await queues?.close();
+      await index?.close();
+      await site?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
     });
+
+    const urls = async (q: string): Promise<string[]> => {
+      const res = await request(createApp({ config, index, blobs, logger: pino({ level: 'silent' }) }))
+        .get('/api/v1/search')
+        .query({ q });
+      expect(res.status).toBe(200);
+      return res.body.results.map((r: { url: string }) => r.url.slice(site.origin.length));
+    };
+
+    it('gives one result for a page served at /, /index.html and /?edition=usa', async () => {
+      expect(await urls('ptarmigan')).toEqual(['/']);
+      // All three were fetched: the decision is made on their text, not on their URLs.
+      expect(site.hits.get('/index.html')).toBe(1);
+      expect(site.hits.get('/?edition=usa')).toBe(1);
+    });
+
+    it('stores an index file under its directory when both serve the same text', async () => {
+      expect(await urls('okapi')).toEqual(['/blog/']);
+      expect(site.hits.get('/blog/index.php')).toBe(1);
+      expect(await index.has(pageIdForUrl(`${site.origin}/blog/index.php`))).toBe(false);
+    });
+
+    it('keeps both when the index file and the directory differ', async () => {
+      expect((await urls('lemur')).sort()).toEqual(['/docs/', '/docs/index.html']);
+    });
+
+    it('crawls and indexes the same-site canonical URL instead of the page naming it', async () => {
+      // The front page links to the copy: where its link text is indexed, it ranks below the article.
+      const found = await urls('narwhal');
+      expect(found[0]).toBe('/narwhal.html');
+      expect(found.filter((u) => u !== '/')).toEqual(['/narwhal.html']);
+      expect(site.hits.get('/amp/narwhal.html')).toBe(1);
+    });
+
+    it('only records an off-site canonical URL', async () => {
+      const found = await urls('capybara');
+      expect(found[0]).toBe('/syndicated.html');
+      expect(found.filter((u) => u !== '/')).toEqual(['/syndicated.html']);
+    });
+
+    it('collapses a near-copy (another date line) to one result, ranked above the link list', async () => {
+      // Four links on the front page say "walrus"; the article does, in its text. The front page is a
+      // link list (quality prior below 1) and ranks below the article.
+      const found = await urls('walrus');
+      expect(found[0]).toMatch(/^\/(news|print)\/walrus\.html$/);
+      expect(found.filter((u) => u !== '/')).toHaveLength(1);
+      expect((await blobs.get(pageIdForUrl(`${site.origin}/`)))?.quality).toBeLessThan(1);
+      const ids = ['/news/walrus.html', '/print/walrus.html'].map((p) => pageIdForUrl(`${site.origin}${p}`));
+      // Both are indexed (their texts differ), each with its SimHash.
+      for (const id of ids) expect((await blobs.get(id))?.simhash).toMatch(/^[0-9a-f]{16}$/);
+    });
+
+    it('records why the other URLs were skipped, with examples', async () => {
+      const stats = await queues.crawl.stats();
+      const skipped = new Map(stats.reasons.filter((r) => r.state === 'skipped').map((r) => [r.reason, r]));
+      // The front page's other URLs; the moss feed URL too when it came after the moss page.
+      const duplicates = skipped.get('duplicate');
+      const front = [`${site.origin}/?edition=usa`, `${site.origin}/index.html`];
+      expect(duplicates?.count).toBe(duplicates?.examples.length);
+      expect(duplicates?.examples).toEqual(expect.arrayContaining(front));
+      expect(duplicates?.examples.filter((u) => !front.includes(u))).toEqual(
+        duplicates?.count === 3 ? [`${site.origin}/moss.html?ref=rss`] : [],
+      );
+      expect(skipped.get('canonical_elsewhere')).toMatchObject({
+        count: 1,
+        examples: [`${site.origin}/amp/narwhal.html`],
+      });
+    });
+
+    it('gives a text up when its page changes, and indexes the copy at its next recrawl', async () => {
+      expect(await urls('moss')).toEqual(['/moss.html']);
+      state.version = 2;
+      // Two rounds: in the first the copy may come before the page that still holds the text.
+      for (let round = 0; round < 2; round += 1) {
+        await crawlUntilIdle(() => queues.crawl.recrawl({ olderThanMs: 0, states: ['done', 'skipped', 'failed'] }));
+      }
+      expect(await urls('lichen')).toEqual(['/moss.html']);
+      expect(await urls('moss')).toEqual(['/moss.html?ref=rss']);
+      // Nothing else moved: still one document for the front page.
+      expect(await urls('ptarmigan')).toEqual(['/']);
+    }, 120_000);
   });
+}
+
+describeOneDocument('sqlite', async (dir) => openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 }));
+
+describeWithServer('redis', 'with the crawl state in Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  describeOneDocument('bullmq', (dir) =>
+    openBullmqQueues({ redisUrl: redis.url, prefix: `dup${dir.slice(-6)}`, hostDelayMs: 0, pollIntervalMs: 20 }),
+  );
 });
