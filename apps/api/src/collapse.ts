@@ -46,9 +46,13 @@ export function collapseNearCopies(hits: readonly IndexHit[]): IndexHit[] {
   return kept;
 }
 
-/** Extra hits asked for beyond those missing, for the near-copies among them. */
+/**
+ * Extra hits asked for beyond those missing, for the near-copies among them: a fifth, at least 2
+ * (a default page reads 12 hits). Near-copies are rare in a ranking; when more of them turn up, the
+ * next call reads on from where this one stopped.
+ */
 function overFetch(missing: number): number {
-  return Math.max(2, Math.ceil(missing / 2));
+  return Math.max(2, Math.ceil(missing / 5));
 }
 
 /** Adds `hit` unless it is a near-copy of a kept hit (or the same page, met again in a later call). */
