@@ -32,6 +32,17 @@ describe('readDomFacts', () => {
     expect(f.h1s).toEqual(['Logo', 'Data Analytics Agency', 'Real words', 'API guide']);
   });
 
+  it('keeps the short texts around the first <h1>, where datelines are printed', () => {
+    const f = facts(
+      '<html><body><nav><a>Home</a></nav><span>News</span><h1><a href="/s">Story</a></h1>' +
+        '<div><span>By Jane</span> <time>Dec 19, 2025</time></div><p>' +
+        'long '.repeat(100) +
+        '</p></body></html>',
+    );
+    expect(f.nearHeadline).toBe('Home\nNews\nStory\nBy Jane\nDec 19, 2025');
+    expect(facts('<html><body><p>Dec 19, 2025</p></body></html>').nearHeadline).toBe('');
+  });
+
   it('takes only <time> inside article or main (or marked pubdate) as the article time', () => {
     expect(
       facts('<html><body><time datetime="2020-01-01">x</time><article>t</article></body></html>').articleTime,

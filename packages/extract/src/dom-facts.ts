@@ -9,6 +9,11 @@ export interface DomFacts {
   mainH1: string;
   /** The texts of the first few non-empty `<h1>` elements, in document order (see headingText). */
   h1s: string[];
+  /**
+   * Short texts of the leaf elements around the first `<h1>` (a few before it, more after it), where
+   * a dateline is printed; '' when the page has no `<h1>`.
+   */
+  nearHeadline: string;
   /** Texts of elements that look like bylines, best first. */
   bylines: string[];
   /** `itemprop="datePublished"` value (content, datetime or text). */
@@ -47,6 +52,7 @@ export function readDomFacts(doc: Document): DomFacts {
     h1: '',
     mainH1: '',
     h1s: [],
+    nearHeadline: '',
     bylines: [],
     itempropDate: null,
     articleTime: null,
@@ -57,6 +63,7 @@ export function readDomFacts(doc: Document): DomFacts {
     baseHref: null,
   };
   const body = doc.body;
+  const near: NearHeadline = { before: [], after: [], afterChars: 0, seen: false };
   let title: Element | null = null;
   let inBody = false;
   /** How many `<article>`/`<main>` elements enclose the current one. */
@@ -91,6 +98,8 @@ export function readDomFacts(doc: Document): DomFacts {
       }
       if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0);
       const child = name === 'template' ? null : firstElement(el.firstChild);
+      if (inBody && name === 'h1') near.seen = true;
+      else if (inBody && child === null) collectNearHeadline(el, near);
       if (child !== null) {
         if (name === 'article' || name === 'main') articleDepth++;
         node = child;
@@ -112,7 +121,36 @@ export function readDomFacts(doc: Document): DomFacts {
     }
   }
   facts.docTitle = squash(title?.textContent);
+  facts.nearHeadline = near.seen ? [...near.before, ...near.after].join('\n') : '';
   return facts;
+}
+
+/** Leaf texts kept around the first `<h1>`: a window before it and a longer one after it. */
+interface NearHeadline {
+  before: string[];
+  after: string[];
+  afterChars: number;
+  seen: boolean;
+}
+
+const NEAR_BEFORE_LEAVES = 6;
+const NEAR_AFTER_CHARS = 1_200;
+const MAX_LEAF_CHARS = 200;
+
+/** Called for elements without element children, in document order (see readDomFacts). */
+function collectNearHeadline(el: Element, near: NearHeadline): void {
+  if (near.seen && near.afterChars >= NEAR_AFTER_CHARS) return;
+  const text = el.textContent ?? '';
+  if (text.length > MAX_LEAF_CHARS * 4) return;
+  const flat = squash(text);
+  if (flat === '' || flat.length > MAX_LEAF_CHARS) return;
+  if (!near.seen) {
+    near.before.push(flat);
+    if (near.before.length > NEAR_BEFORE_LEAVES) near.before.shift();
+    return;
+  }
+  near.after.push(flat);
+  near.afterChars += flat.length;
 }
 
 /** The first element among a node and its following siblings (linkedom leaves some links undefined). */

@@ -1,6 +1,7 @@
 import { type ArticleFacts, runReadability } from './article.js';
 import { cleanAuthor, findZhByline, isOrganisation } from './author.js';
 import { mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
+import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
@@ -137,7 +138,9 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     // The dateline under the headline, searched at most once and only when asked for.
     let dateline: string | null | undefined;
     const textDate = (): string | null => {
-      if (dateline === undefined) dateline = pageText ? findTextDate(nearTitle, offset, cjk) : null;
+      if (dateline === undefined) {
+        dateline = pageText ? findTextDate(nearTitle, offset, cjk) : findDatelineDate(facts.nearHeadline, offset);
+      }
       return dateline;
     };
     const declaredDate = firstOf([

@@ -1,0 +1,24 @@
+import { describe, expect, it } from '@jest/globals';
+import { findDatelineDate } from './dateline.js';
+
+describe('findDatelineDate', () => {
+  it('reads English datelines in their usual forms', () => {
+    expect(findDatelineDate('By Jane Doe\nDecember 19, 2025', 0)).toBe('2025-12-19T00:00:00Z');
+    expect(findDatelineDate('Published Sep. 4th 2025 · 5 min read', 0)).toBe('2025-09-04T00:00:00Z');
+    expect(findDatelineDate('18th Dec 2025', 0)).toBe('2025-12-18T00:00:00Z');
+    expect(findDatelineDate('On 8 Oct 2022', 0)).toBe('2022-10-08T00:00:00Z');
+    expect(findDatelineDate('Updated 2024-03-01', 0)).toBe('2024-03-01T00:00:00Z');
+  });
+
+  it('takes the first date written and the page offset', () => {
+    expect(findDatelineDate('Mar 14, 2024\nUpdated 2 June 2025', 0)).toBe('2024-03-14T00:00:00Z');
+    expect(findDatelineDate('2024-05-17', 8 * 60)).toBe('2024-05-16T16:00:00Z');
+  });
+
+  it('reads no ambiguous or impossible dates', () => {
+    expect(findDatelineDate('12/01/2025', 0)).toBeNull();
+    expect(findDatelineDate('February 31, 2024', 0)).toBeNull();
+    expect(findDatelineDate('Best laptops of 2025', 0)).toBeNull();
+    expect(findDatelineDate('', 0)).toBeNull();
+  });
+});
