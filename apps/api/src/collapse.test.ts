@@ -6,15 +6,15 @@ import { createApp } from './app.js';
 import { collapseNearCopies } from './collapse.js';
 import { createFixture, type Fixture, page } from './test-support/fixture.js';
 
-/** An article of `words` pseudo-random words (seeded), mentioning otters now and then. */
-function article(seed: number, words = 360): string {
+/** An article of `words` pseudo-random words (seeded), mentioning otters every `every` words. */
+function article(seed: number, words = 360, every = 40): string {
   let state = seed * 2_654_435_761;
   const next = () => {
     state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
     return state;
   };
   const out: string[] = [];
-  for (let i = 0; i < words; i += 1) out.push(i % 40 === 7 ? 'otter' : `w${next() % 5_000}`);
+  for (let i = 0; i < words; i += 1) out.push(i % every === 7 ? 'otter' : `w${next() % 5_000}`);
   return out.join(' ');
 }
 
@@ -106,5 +106,42 @@ describe('search collapses near-copies', () => {
       pages.push(...res.body.results.map((r: { id: string }) => r.id));
     }
     expect(pages).toEqual(all);
+  });
+});
+
+describe('search collapses the head of a long ranking and pages through the rest', () => {
+  let fx: Fixture;
+  // Five pages that rank first (otters everywhere), each with a near-copy, then 120 others.
+  const top = [1, 2, 3, 4, 5].flatMap((n) => [
+    withSimhash(page(`https://top${n}.test/a`, { body_text: article(100 + n, 360, 8) })),
+    withSimhash(page(`https://copy${n}.test/a`, { body_text: `Updated today. ${article(100 + n, 360, 8)}` })),
+  ]);
+  const rest = Array.from({ length: 120 }, (_, n) =>
+    withSimhash(page(`https://rest${n}.test/a`, { body_text: article(1_000 + n, 360, 300) })),
+  );
+
+  beforeAll(async () => {
+    fx = await createFixture([...top, ...rest]);
+  });
+  afterAll(async () => {
+    await fx?.cleanup();
+  });
+
+  it('serves each page once, one of each near-copy pair, across the end of the collapsed head', async () => {
+    const seen: string[] = [];
+    for (let offset = 0; offset < 140; offset += 20) {
+      const res = await request(createApp(fx.deps()))
+        .get('/api/v1/search')
+        .query({ q: 'otter', limit: '20', offset: String(offset) });
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(130);
+      expect(res.body.results.length).toBe(offset < 120 ? 20 : 5);
+      seen.push(...res.body.results.map((r: { url: string }) => r.url));
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toHaveLength(125);
+    for (let n = 1; n <= 5; n += 1) {
+      expect(seen.filter((u) => u === `https://top${n}.test/a` || u === `https://copy${n}.test/a`)).toHaveLength(1);
+    }
   });
 });
