@@ -6,7 +6,7 @@ import { SEARCH_BOUNDS } from './params.js';
  * How much of the ranking is collapsed: its top 100 hits (the largest result page). Beyond them
  * results come as the index ranks them, so a deep page costs two index calls, not a read of
  * everything above it. Measured on 5,000 LanceDB pages: offset 990 takes 31 ms (the index alone
- * 13; reading all 1,090 hits above took 430), the first page 8 ms (the index alone 10).
+ * 13; reading all 1,090 hits above took 430); the first page costs what one index call does.
  */
 export const COLLAPSE_HEAD_HITS = SEARCH_BOUNDS.limit.max;
 
