@@ -44,7 +44,8 @@ const frontPage =
 <li><a href="/print/walrus.html">Walrus colonies (print)</a></li>
 <li><a href="/walrus-count.html">Counting walrus calves from the air</a></li>
 <li><a href="/walrus-tusks.html">Walrus tusks and what they tell us</a></li>
-<li><a href="/moss.html">On the stones</a> (<a href="/moss.html?ref=rss">feed</a>)</li></ul></main>
+<li><a href="/moss.html">On the stones</a> (<a href="/moss.html?ref=rss">feed</a>)</li>
+<li><a href="/solo/index.html">Solo</a></li></ul></main>
 <footer>Served at ${new Date().toISOString()}</footer></body></html>`;
 
 /** What the site serves now: version 2 rewrites the moss page. */
@@ -68,6 +69,8 @@ function siteRoutes(origin: () => string, state: SiteState): Record<string, Rout
     // A site that serves different pages at the two.
     '/docs/index.html': html(() => articlePage('Lemur guide, full', 'lemur of the island')),
     '/docs/': html(() => articlePage('Lemur guide, contents', 'lemur troop in the canopy')),
+    // An index file whose directory has no page (404): checked, then skipped, never a failure.
+    '/solo/index.html': html(() => articlePage('Solo', 'quokka on the island')),
     // A mobile copy naming the real article as canonical; only the copy is linked.
     '/amp/narwhal.html': html(() =>
       articlePage('Narwhal tusks', 'narwhal pod in the fjord', { head: '<link rel="canonical" href="/narwhal.html">' }),
@@ -210,6 +213,10 @@ function describeOneDocument(backend: string, open: (dir: string) => Promise<Que
       expect(duplicates?.examples.filter((u) => !front.includes(u))).toEqual(
         duplicates?.count === 3 ? [`${site.origin}/moss.html?ref=rss`] : [],
       );
+      expect(skipped.get('no_directory_page')).toMatchObject({ count: 1, examples: [`${site.origin}/solo/`] });
+      const failed = stats.reasons.filter((r) => r.state === 'failed').flatMap((r) => r.examples);
+      expect(failed).not.toContain(`${site.origin}/solo/`);
+      expect(await urls('quokka')).toEqual(['/solo/index.html']);
       expect(skipped.get('canonical_elsewhere')).toMatchObject({
         count: 1,
         examples: [`${site.origin}/amp/narwhal.html`],

@@ -6,6 +6,11 @@ import { textFingerprint } from './fingerprint.js';
 export const DUPLICATE = 'duplicate';
 /** Skip reason of a page whose same-site `<link rel="canonical">` names another URL, crawled instead. */
 export const CANONICAL_ELSEWHERE = 'canonical_elsewhere';
+/**
+ * Skip reason of a directory (`/docs/`) queued only to compare it with its index file
+ * (`/docs/index.html`, task meta `directoryOf`) that answers 4xx: the site has no page there.
+ */
+export const NO_DIRECTORY_PAGE = 'no_directory_page';
 
 /** The page's `<link rel="canonical">` URL, normalized; null when absent or not an http(s) URL. */
 export function canonicalOf(canonicalUrl: string | null): string | null {

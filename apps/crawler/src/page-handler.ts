@@ -32,7 +32,14 @@ import type {
 import { type BrowserPool, needsRendering } from '@quarry/render';
 import { simhash } from '@quarry/text';
 import type { Logger } from 'pino';
-import { CANONICAL_ELSEWHERE, canonicalOf, crawlInstead, DUPLICATE, storeOnce } from './duplicates.js';
+import {
+  CANONICAL_ELSEWHERE,
+  canonicalOf,
+  crawlInstead,
+  DUPLICATE,
+  NO_DIRECTORY_PAGE,
+  storeOnce,
+} from './duplicates.js';
 import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
 import { type CrawlScope, type RenderMode, type Seed, scopeOf } from './seeds.js';
@@ -149,6 +156,10 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
         await deps.index.push([{ id: ownId, removed: true }]);
         if (heldFingerprint) await deps.fingerprints.release(heldFingerprint, task.url);
       }
+      // A directory asked for only because of its index file, and answering 4xx, is no failure.
+      if (task.meta?.directoryOf && error instanceof QuarryError && /^http_4\d\d$/.test(error.code)) {
+        return { status: 'skipped', reason: NO_DIRECTORY_PAGE, meta: { ...NO_VALIDATORS, indexed: '', fp: '' } };
+      }
       throw error;
     }
     if (outcome.reason === 'not_modified') return outcome;
@@ -209,7 +220,10 @@ function pageCrawler(
     // `/docs/index.html` may be `/docs/`: crawl that too, and the two are stored once when their
     // texts are the same (the shorter URL holds it); sites that serve different pages keep both.
     const directory = directoryIndexParent(url);
-    if (directory) await deps.crawl.add(followUps([directory], seed, task.depth));
+    if (directory) {
+      const tasks = followUps([directory], seed, task.depth);
+      await deps.crawl.add(tasks.map((t) => ({ ...t, meta: { ...t.meta, directoryOf: url } })));
+    }
     if (!indexable) return { status: 'skipped', reason: 'noindex', hostDelayMs, meta: validators };
     if (page.body_text.trim() === '') return { status: 'skipped', reason: 'no_text', hostDelayMs, meta: validators };
 
