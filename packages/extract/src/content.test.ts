@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
-import { mainRegion, mainRegionSize } from './content.js';
+import { mainRegion, mainRegionSize, visibleChars } from './content.js';
 import { extractHtml } from './extract-html.js';
 
 const doc = (body: string): Document => parseHTML(`<html><body>${body}</body></html>`).document as unknown as Document;
@@ -21,6 +21,37 @@ describe('mainRegion', () => {
     const size = mainRegionSize(doc('<div><a href="/a">abcd</a> efgh</div><aside>Side</aside>'));
     expect(size).toEqual({ chars: 8, linkChars: 4 });
     expect(mainRegion(doc('<div>Text</div><aside>Side</aside>'))?.text).toBe('Text');
+  });
+});
+
+describe('mainRegion pruning', () => {
+  const links = (n: number, prefix: string) =>
+    Array.from({ length: n }, (_, i) => `<li><a href="/${prefix}${i}">${prefix} ${i}</a></li>`).join('');
+
+  it('drops link-dense blocks (menus without <nav>), keeps lists of items with headings or long titles', () => {
+    const cards = Array.from({ length: 4 }, (_, i) => `<li><a href="/p${i}"><h2>Cup ${i}</h2></a></li>`).join('');
+    const titles = Array.from(
+      { length: 4 },
+      (_, i) => `<li><a href="/r${i}">A long recipe title number ${i} with several words</a></li>`,
+    ).join('');
+    const html = `<div class="menu"><ul>${links(6, 'Shop')}</ul></div><p>Intro text of the page.</p><ul>${cards}</ul><ul>${titles}</ul>`;
+    const text = mainRegion(doc(html))?.text ?? '';
+    expect(text).not.toContain('Shop 1');
+    expect(text).toContain('Intro text');
+    expect(text).toContain('Cup 3');
+    expect(text).toContain('recipe title number 3');
+    expect(mainRegionSize(doc(html)).chars).toBe(visibleChars(text));
+  });
+
+  it('keeps a form or a block named comments when it holds most of the text (forum posts)', () => {
+    const posts = Array.from(
+      { length: 5 },
+      (_, i) => `<article><p>Post ${i} with a few words of its own.</p></article>`,
+    );
+    const html = `<p>Thread title</p><div id="comments"><form>${posts.join('')}</form></div><div class="comments">Small box</div>`;
+    const text = mainRegion(doc(html))?.text ?? '';
+    expect(text).toContain('Post 4');
+    expect(text).not.toContain('Small box');
   });
 });
 

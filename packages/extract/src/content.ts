@@ -1,7 +1,7 @@
 import { blockText } from './text.js';
 
 /** Elements that are page chrome wherever they appear (HTML5 sectioning and ARIA landmarks). */
-const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'menu', 'dialog', 'template']);
+const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'template']);
 const CHROME_ROLES = new Set([
   'navigation',
   'banner',
@@ -29,31 +29,30 @@ function declaredMain(body: Element): Element | null {
   return outer.length === 1 ? (outer[0] ?? null) : null;
 }
 
-function isChrome(el: Element, name: string): boolean {
-  if (CHROME_TAGS.has(name)) return true;
-  const role = el.getAttribute('role');
-  if (role !== null && CHROME_ROLES.has(role)) return true;
-  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
-  const style = el.getAttribute('style');
-  if (style !== null && HIDDEN_STYLE.test(style)) return true;
-  const cls = el.getAttribute('class');
-  if (cls !== null && cls.length < 200 && CHROME_WORDS.test(cls)) return true;
-  const id = el.getAttribute('id');
-  return id !== null && id.length < 100 && CHROME_WORDS.test(id);
+/** Not chrome; chrome whatever its size; chrome unless it holds most of the region's text. */
+enum Chrome {
+  None = 0,
+  Always = 1,
+  Small = 2,
 }
+/**
+ * A `<form>` or a block named `comments` holds the posts of many forums (vBulletin, Invision):
+ * such soft chrome is kept when it holds more than this share of the region's text.
+ */
+const SOFT_CHROME_MAX_SHARE = 0.4;
 
-/** Removes chrome below `root` (never `root` itself); walks without recursion. */
-function removeChrome(root: Element): void {
-  const doomed: Element[] = [];
-  const stack: Element[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
-    for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
-      if (isChrome(child, child.localName.toLowerCase())) doomed.push(child);
-      else stack.push(child);
-    }
-  }
-  for (const el of doomed) el.remove();
+function chromeOf(el: Element, name: string): Chrome {
+  if (CHROME_TAGS.has(name)) return Chrome.Always;
+  const role = el.getAttribute('role');
+  if (role !== null && CHROME_ROLES.has(role)) return Chrome.Always;
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return Chrome.Always;
+  const style = el.getAttribute('style');
+  if (style !== null && HIDDEN_STYLE.test(style)) return Chrome.Always;
+  if (name === 'form') return Chrome.Small;
+  const cls = el.getAttribute('class');
+  if (cls !== null && cls.length < 200 && CHROME_WORDS.test(cls)) return Chrome.Small;
+  const id = el.getAttribute('id');
+  return id !== null && id.length < 100 && CHROME_WORDS.test(id) ? Chrome.Small : Chrome.None;
 }
 
 /** Elements whose content is never visible text (as in text.ts). */
@@ -87,33 +86,122 @@ export interface RegionSize {
   linkChars: number;
 }
 
+/** Text size of one element of the region: characters, those in links, and its links. */
+interface Stats extends RegionSize {
+  links: number;
+  headings: number;
+  chrome: Chrome;
+}
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** Containers that are navigation when nearly all their text is in several links. */
+const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'table', 'tbody', 'p', 'span', 'li', 'article']);
+/** Share of link text above which a block with {@link MIN_NAV_LINKS} links is navigation. */
+const NAV_LINK_SHARE = 0.8;
+const MIN_NAV_LINKS = 3;
+/**
+ * Menus name pages in a word or two; the titles of a listing's items are longer. Blocks whose
+ * links average at least this many visible characters are kept whatever their link share.
+ */
+const MAX_NAV_LINK_CHARS = 20;
+
+/**
+ * Per element below `root`, its visible text size and whether it is chrome; invisible elements
+ * are left out of the map. One pass in document order, then sizes are summed children first.
+ */
+function measure(root: Element): Map<Element, Stats> {
+  const stats = new Map<Element, Stats>();
+  const order: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    order.push(el);
+    const own: Stats = {
+      chars: 0,
+      linkChars: 0,
+      links: el.localName === 'a' && el.hasAttribute('href') ? 1 : 0,
+      headings: HEADINGS.has(el.localName) ? 1 : 0,
+      chrome: el === root ? Chrome.None : chromeOf(el, el.localName.toLowerCase()),
+    };
+    stats.set(el, own);
+    for (let child = el.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === 3) own.chars += visibleChars(child.nodeValue ?? '');
+      else if (child.nodeType === 1) {
+        const c = child as Element;
+        const name = c.localName.toLowerCase();
+        if (!INVISIBLE.has(name)) stack.push(c);
+      }
+    }
+    if (own.links > 0) own.linkChars = own.chars;
+  }
+  for (let i = order.length - 1; i > 0; i--) {
+    const el = order[i] as Element;
+    const own = stats.get(el) as Stats;
+    const parent = stats.get(el.parentElement as Element);
+    if (!parent) continue;
+    parent.chars += own.chars;
+    parent.links += own.links;
+    parent.headings += own.headings;
+    // Text inside a link counts as link text however deep it sits.
+    parent.linkChars += el.localName === 'a' && el.hasAttribute('href') ? own.chars : own.linkChars;
+  }
+  return stats;
+}
+
+/**
+ * A block of several links with little else: a menu, a tag cloud, a list of related pages. A block
+ * with headings is a list of items (product cards, posts), kept.
+ */
+function isNavigation(el: Element, s: Stats): boolean {
+  return (
+    s.headings === 0 &&
+    s.links >= MIN_NAV_LINKS &&
+    s.linkChars > NAV_LINK_SHARE * s.chars &&
+    s.linkChars < MAX_NAV_LINK_CHARS * s.links &&
+    LINK_BLOCKS.has(el.localName.toLowerCase())
+  );
+}
+
+/**
+ * Walks the measured region from `root` down, calling `drop` for each navigation block (not
+ * descending into it); returns the size of what is kept.
+ */
+function prune(root: Element, stats: Map<Element, Stats>, drop: (el: Element) => void): RegionSize {
+  const rootStats = stats.get(root) as Stats;
+  const kept = { chars: rootStats.chars, linkChars: rootStats.linkChars };
+  const maxSoftChars = SOFT_CHROME_MAX_SHARE * rootStats.chars;
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
+      const s = stats.get(child);
+      if (!s) {
+        drop(child);
+        continue;
+      }
+      const chrome = s.chrome === Chrome.Always || (s.chrome === Chrome.Small && s.chars <= maxSoftChars);
+      if (chrome || isNavigation(child, s)) {
+        kept.chars -= s.chars;
+        kept.linkChars -= s.linkChars;
+        drop(child);
+      } else if (s.chars > 0) stack.push(child);
+    }
+  }
+  return kept;
+}
+
 /**
  * The size of {@link mainRegion}, read without editing the document (so it can run before
  * Readability, which edits it): decides whether the region is worth building.
  */
 export function mainRegionSize(doc: Document): RegionSize {
-  const size = { chars: 0, linkChars: 0 };
   const body = doc.body;
-  if (!body) return size;
-  const stack: Array<[Node, boolean]> = [[declaredMain(body) ?? body, false]];
-  while (stack.length > 0) {
-    const [node, inLink] = stack.pop() as [Node, boolean];
-    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
-      if (child.nodeType === 3) {
-        const n = visibleChars(child.nodeValue ?? '');
-        size.chars += n;
-        if (inLink) size.linkChars += n;
-      } else if (child.nodeType === 1) {
-        const el = child as Element;
-        const name = el.localName.toLowerCase();
-        if (!INVISIBLE.has(name) && !isChrome(el, name)) stack.push([el, inLink || name === 'a']);
-      }
-    }
-  }
-  return size;
+  if (!body) return { chars: 0, linkChars: 0 };
+  const root = declaredMain(body) ?? body;
+  return prune(root, measure(root), () => {});
 }
 
-/** A candidate for the main content: the element, its plain text and its share of link text. */
+/** A candidate for the main content: the element and its plain text. */
 export interface ContentCandidate {
   element: Element;
   text: string;
@@ -122,13 +210,39 @@ export interface ContentCandidate {
 /**
  * The page's main region without chrome, from a document nobody has edited (Readability edits the
  * one it reads): the declared `<main>` when the page has one, else the body, with navigation,
- * headers, footers, asides, forms, hidden blocks and comment/related/share/sidebar blocks removed.
- * Null when the document has no body.
+ * headers, footers, asides, forms, hidden blocks, comment/related/share/sidebar blocks and
+ * link-dense blocks (menus not marked as such) removed. Null when the document has no body.
  */
 export function mainRegion(doc: Document): ContentCandidate | null {
   const body = doc.body;
   if (!body) return null;
   const root = declaredMain(body) ?? body;
-  removeChrome(root);
-  return { element: root, text: blockText(root) };
+  const doomed: Element[] = [];
+  prune(root, measure(root), (el) => doomed.push(el));
+  for (const el of doomed) el.remove();
+  const focused = focus(root);
+  return { element: focused, text: blockText(focused) };
+}
+
+/** Share of the region's text that a block must hold to become the region. */
+const FOCUS_SHARE = 0.9;
+
+/**
+ * The smallest block that holds nearly all the text of `root` (already pruned of navigation): page
+ * headers and footers without semantic tags fall outside it.
+ */
+function focus(root: Element): Element {
+  const stats = measure(root);
+  const plain = (s: Stats): number => s.chars;
+  let at = root;
+  for (;;) {
+    const total = plain(stats.get(at) as Stats);
+    let best: Element | null = null;
+    for (let child = at.firstElementChild; child !== null; child = child.nextElementSibling) {
+      const s = stats.get(child);
+      if (s && plain(s) >= FOCUS_SHARE * total) best = child;
+    }
+    if (best === null || total === 0) return at;
+    at = best;
+  }
 }

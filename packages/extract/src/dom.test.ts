@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { stripInert } from './dom.js';
+import { parseDocument, stripInert } from './dom.js';
 
 describe('stripInert', () => {
   it('removes scripts, styles, comments and inline SVG, keeps JSON-LD', () => {
@@ -22,5 +22,33 @@ describe('stripInert', () => {
     const started = performance.now();
     stripInert(hostile);
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('parseDocument (linkedom)', () => {
+  const parse = (html: string): Document => parseDocument(html, 'https://example.com/', 'linkedom').document;
+
+  it('keeps the page body when an element sits between </head> and <body>', () => {
+    const doc = parse(
+      '<html><head><title>t</title></head><link rel="stylesheet" href="/a.css"><body><p>Content</p></body></html>',
+    );
+    expect(doc.body.textContent).toBe('Content');
+    expect(doc.head.querySelector('link')).not.toBeNull();
+    expect(doc.documentElement.querySelectorAll('body')).toHaveLength(1);
+  });
+
+  it('adds the tbody the HTML5 parser implies around rows written in a table', () => {
+    const doc = parse('<html><body><table><tr><td>a</td></tr><tr><td>b</td></tr></table></body></html>');
+    const rows = Array.from(doc.querySelectorAll('tr'));
+    expect(rows.map((tr) => tr.parentElement?.localName)).toEqual(['tbody', 'tbody']);
+    expect(doc.querySelectorAll('tbody')).toHaveLength(1);
+  });
+
+  it("shows the parts React's streaming rendering sends hidden, not other hidden blocks", () => {
+    const doc = parse(
+      '<html><body><div hidden id="S:1"><p>Specs</p></div><div hidden id="x">Secret</div></body></html>',
+    );
+    expect(doc.getElementById('S:1')?.hasAttribute('hidden')).toBe(false);
+    expect(doc.getElementById('x')?.hasAttribute('hidden')).toBe(true);
   });
 });

@@ -96,11 +96,13 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       contentType: 'text/html',
       virtualConsole: new VirtualConsole(),
     });
+    revealStreamedParts(jsdom.window.document);
     return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
   }
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
   // anything before <html> becomes the root; when the shape is still wrong, jsdom parses it.
   const { document } = parseHTML(withBody(fromHtmlTag(html)));
+  normalizeRoot(document as unknown as Document);
   if (document.documentElement?.nodeName !== 'HTML' || !document.body) {
     try {
       return parseDocument(html, url, 'jsdom');
@@ -108,7 +110,76 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       // jsdom cannot load in this runtime (see loadJsdom); linkedom's tree still has the text.
     }
   }
+  revealStreamedParts(document as unknown as Document);
+  addImpliedTbody(document as unknown as Document);
   return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };
+}
+
+/** Elements that belong in `<head>` when they stray between it and `<body>`. */
+const HEAD_TAGS = new Set(['link', 'meta', 'style', 'script', 'base', 'title', 'noscript', 'template']);
+
+/**
+ * Puts `<html>`'s stray children where the HTML5 parser would: linkedom keeps an element between
+ * `</head>` and `<body>` (a `<link>`) as a child of `<html>`, and its `document.body` then builds a
+ * new empty body instead of returning the page's. Head elements before the body move into the
+ * head, anything else (and a second body's content) into the body. Must run before `.body` is read.
+ */
+function normalizeRoot(doc: Document): void {
+  const root = doc.documentElement;
+  if (!root) return;
+  const children = Array.from(root.children);
+  const head = children.find((el) => el.localName === 'head');
+  const body = children.find((el) => el.localName === 'body');
+  if (!body) return;
+  let beforeBody = true;
+  for (const child of children) {
+    if (child === body) {
+      beforeBody = false;
+      continue;
+    }
+    if (child === head) continue;
+    const name = child.localName;
+    if (beforeBody && head && HEAD_TAGS.has(name)) head.appendChild(child);
+    else if (name === 'body') {
+      while (child.firstChild) body.appendChild(child.firstChild);
+      child.remove();
+    } else if (beforeBody) body.insertBefore(child, body.firstChild);
+    else body.appendChild(child);
+  }
+}
+
+/**
+ * React's streaming server rendering sends late parts of a page as `<div hidden id="S:n">` and a
+ * script moves them into place; without scripts they would stay hidden. Shows them where they are.
+ */
+function revealStreamedParts(doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll('div[hidden]'))) {
+    if (/^S:/.test(el.getAttribute('id') ?? '')) el.removeAttribute('hidden');
+  }
+}
+
+/**
+ * Wraps rows written directly in a `<table>` in the `<tbody>` the HTML5 parser implies (linkedom
+ * does not): Readability looks a fixed number of levels up for a table ancestor, so without it
+ * blocks in table layouts (comment lists of old blogs) are judged differently than in a browser.
+ */
+function addImpliedTbody(doc: Document): void {
+  for (const table of Array.from(doc.getElementsByTagName('table'))) {
+    let body: Element | null = null;
+    for (let child = table.firstChild; child !== null; ) {
+      const next = child.nextSibling;
+      if (child.nodeType === 1) {
+        if ((child as Element).localName === 'tr') {
+          if (body === null) {
+            body = doc.createElement('tbody');
+            table.insertBefore(body, child);
+          }
+          body.appendChild(child);
+        } else body = null;
+      } else if (body !== null) body.appendChild(child);
+      child = next;
+    }
+  }
 }
 
 /** Drops junk before `<html>` (stray text, wrapper elements), which browsers ignore or hoist. */

@@ -20,16 +20,15 @@ import { countWords } from './word-count.js';
 const MAX_EXCERPT_CHARS = 300;
 /**
  * The main region replaces Readability's article when it has more than this many times its text
- * (fitted on half A of wcxb-dev: 1.2 to 3 all help; 2 keeps articles where they were).
+ * (fitted on half A of wcxb-dev: forums, products, listings and service pages are where
+ * Readability keeps one block of many; their link-dense blocks are already pruned from the region).
  */
-const REGION_OVER_ARTICLE = 2;
-/** An article of this many characters is kept whatever surrounds it (comments, related links). */
-const LONG_ARTICLE_CHARS = 4_000;
-/**
- * A region with more link text than this share is navigation around an article (news portals),
- * not the posts of a forum or the description of a product.
- */
-const MAX_REGION_LINK_SHARE = 0.35;
+const REGION_OVER_ARTICLE = 1.5;
+/** The same for a page that declares itself an article (og:type, JSON-LD): its article is trusted more. */
+const REGION_OVER_DECLARED_ARTICLE = 3;
+/** A region with more link text than this share needs {@link LINKED_REGION_FACTOR} times more text. */
+const MAX_REGION_LINK_SHARE = 0.6;
+const LINKED_REGION_FACTOR = 3;
 /** How far past the headline a Chinese page's dateline and byline are looked for. */
 const DATELINE_WINDOW_CHARS = 1_500;
 /** The closing `（记者 张三）` of a Chinese article sits in its last characters. */
@@ -91,12 +90,13 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
 
     // jsdom keeps Readability's own body snapshot; on linkedom a re-parse is cheaper (see article.ts).
     const reparse = parsed.impl === 'linkedom' ? () => parseDocument(html, url, 'linkedom').document : undefined;
-    // Measured before Readability edits the document; a declared article keeps Readability's text.
+    // Measured before Readability edits the document; a declared article needs more to be replaced.
     const declaresArticle = meta.get('og:type') === 'article' || jsonLd.declaresArticle;
-    const region = declaresArticle ? null : mainRegionSize(doc);
+    const region = mainRegionSize(doc);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
-    const main = chooseMainContent(article, region, html, url, dom, options);
+    const overArticle = declaresArticle ? REGION_OVER_DECLARED_ARTICLE : REGION_OVER_ARTICLE;
+    const main = chooseMainContent(article, region, overArticle, html, url, dom, options);
     const bodyText = main.text;
     const lang = decideLanguage(
       {
@@ -216,34 +216,35 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
 
 /**
  * Readability's article, unless the page's main region (see {@link mainRegion}; `region` is its
- * size, null for a page that declares itself an article) holds much more text, mostly not links,
- * and the article is not a long one: on forums, product and service pages Readability picks one
- * block of many. Below `minArticleChars` the region is used whenever it has any text. The region
- * is built (from a fresh parse) only when used.
+ * size) holds more than `overArticle` times its text: on forums, product, listing and service pages
+ * Readability picks one block of many. Below `minArticleChars` the region is used whenever it has
+ * any text. The region is built (from a fresh parse) only when used.
  */
 function chooseMainContent(
   article: ArticleFacts,
-  region: RegionSize | null,
+  region: RegionSize,
+  overArticle: number,
   html: string,
   url: string,
   dom: DomImpl,
   options: ExtractHtmlOptions,
 ): { text: string; markdown: string } {
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
-  const articleChars = visibleChars(article.text);
   const short = article.text.length < minArticleChars;
-  const wantsRegion =
-    short ||
-    (region !== null &&
-      articleChars < LONG_ARTICLE_CHARS &&
-      region.chars > REGION_OVER_ARTICLE * articleChars &&
-      region.linkChars < MAX_REGION_LINK_SHARE * region.chars);
+  const articleChars = visibleChars(article.text);
+  // Mostly links around a short article is a news portal's teasers, not a forum or a product.
+  const over =
+    region.linkChars > MAX_REGION_LINK_SHARE * region.chars ? LINKED_REGION_FACTOR * overArticle : overArticle;
+  const wantsRegion = short || region.chars > over * articleChars;
   const toMarkdown = (el: Element | null): string => (options.markdown === false ? '' : contentMarkdown(el));
   if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
   const parsed = parseDocument(html, url, dom);
   try {
     const region = mainRegion(parsed.document);
-    if (region === null || region.text === '') return { text: article.text, markdown: toMarkdown(article.content) };
+    // The region is narrowed when built (see mainRegion); it must still hold more than the article.
+    if (region === null || visibleChars(region.text) <= (short ? 0 : articleChars)) {
+      return { text: article.text, markdown: toMarkdown(article.content) };
+    }
     return { text: region.text, markdown: toMarkdown(region.element) };
   } finally {
     parsed.close();
