@@ -26,9 +26,9 @@ const HASH_BITS = 64;
  * Results whose SimHashes differ in at most this many bits are near-copies (about 97% of their
  * shingles shared, by the angle SimHash estimates: 64 × θ / π bits). Measured on the 65 shared
  * Readability pages (apps/crawler/src/near-copies.test.ts): copies with another date line and/or
- * footer come within 4 bits in 112 of 117 cases for pages of 300 words or more (101 at 3 bits),
- * 158 of 195 over all pages (short pages vary more); different articles are never closer than 20
- * bits, and pages sharing under half their shingles never closer than 12.
+ * footer come within 4 bits in 112 of 117 cases for pages of 300 words or more (about 100 at 3
+ * bits), 163 of 195 over all pages (short pages vary more); different articles are never closer
+ * than 20 bits, and pages sharing under half their shingles never closer than 10.
  */
 export const SIMHASH_NEAR_BITS = 4;
 
