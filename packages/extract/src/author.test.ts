@@ -78,3 +78,25 @@ describe('cleanAuthor on software credits and page furniture', () => {
     expect(cleanAuthor('Jane Doe')).toBe('Jane Doe');
   });
 });
+
+describe('cleanAuthor on bylines glued by markup, dated or in forum user cards', () => {
+  it('keeps the name', () => {
+    expect(cleanAuthor('BySummer Swann-June 12, 2025')).toBe('Summer Swann');
+    expect(cleanAuthor('Written byAAA Travel Editor, SMT')).toBe('AAA Travel Editor, SMT');
+    expect(cleanAuthor('Gary MarcusDec 19, 2025')).toBe('Gary Marcus');
+    expect(cleanAuthor('May 28 Written By Isabella Tabacchi')).toBe('Isabella Tabacchi');
+    expect(cleanAuthor('Dec. 19, 2025 · Niko Matsakis on behalf of Vision Doc group')).toBe('Niko Matsakis');
+    expect(cleanAuthor('Post by changingtimes » Sat Feb 24, 2024')).toBe('changingtimes');
+    expect(cleanAuthor('drat 1,655 gold badges 14 silver badges')).toBe('drat');
+    expect(cleanAuthor('B boobaloobie Full Member Joined Jun 29, 2016')).toBe('boobaloobie');
+    expect(cleanAuthor('jldugger – jldugger')).toBe('jldugger');
+    expect(cleanAuthor('Mary May')).toBe('Mary May');
+  });
+
+  it('refuses labels and comment furniture', () => {
+    expect(cleanAuthor('About the Author')).toBeNull();
+    expect(cleanAuthor('Full Bio')).toBeNull();
+    expect(cleanAuthor('Name *')).toBeNull();
+    expect(cleanAuthor('Karl Fleischmann says')).toBeNull();
+  });
+});

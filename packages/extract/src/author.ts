@@ -6,10 +6,44 @@ const MAX_AUTHOR_CHARS = 100;
 const MAX_AUTHOR_WORDS = 12;
 
 const BYLINE_PREFIX =
-  /^(?:(?:written|posted|published|reported|words|text|story|photos?)\s+by|by|from|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/i;
+  /^(?:(?:written|posted|published|reported|words|text|story|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/i;
 const URL_LIKE = /^(?:https?:\/\/|www\.)|\.(?:com|org|net|html?)(?:\/|$)/i;
 const DATE_LIKE =
   /^\s*(?:\d{1,4}[-/.年]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4})/i;
+
+/** A date printed before the name (`Dec 17, 2025 · Julian K. Arni`). */
+const MONTH =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const LEADING_DATE = new RegExp(
+  `^(?:(?:${MONTH})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}\\s+(?:${MONTH})\\.?,?\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2})\\s*[·•|,–—-]?\\s*(?!at\\b)(?=\\p{L})`,
+  'iu',
+);
+/** `BySummer Swann`, `Written ByStephen`: the label glued to the name by the page's markup. */
+const GLUED_BY = /^(?:(?:[Ww]ritten |[Pp]osted )?[Bb]y|Author)(?=\p{Lu})/u;
+/** A forum avatar's initial before the name (`B boobaloobie`), or `OP` (the original poster). */
+const AVATAR_INITIAL = /^(?:(\p{L})\s+(?=\1)|OP\s+)/iu;
+/**
+ * Where a byline's name ends: editor and photo credits, ` | date`, `on behalf of`, `Last updated`,
+ * and a forum user card's reputation, role and counters (`drat 1,655 gold badges`, `jane Full
+ * Member Joined Jun 29, 2016`).
+ */
+const BYLINE_TAIL = new RegExp(
+  [
+    '\\s+(?:edited|photos?|illustrations?|additional reporting)\\s+by\\b',
+    '\\s+[|•·»]\\s+',
+    '\\s+[-–—]\\s+(?=\\S*\\s*\\d)',
+    '\\s+(?:on|updated|published)\\s+(?=\\w+\\.?\\s+\\d|\\d)',
+    '\\s+(?:on behalf of|last (?:updated|modified))\\b',
+    '\\s+[\\d,.]+k?\\s+(?:gold|silver|bronze)\\b',
+    `\\s*[-–—]?\\s*(?:${MONTH})\\.?\\s+\\d{1,2}\\b`,
+    '\\s+(?:(?:new|full|senior|junior|active|well-known|distinguished|prominent|outstanding|established|registered|top)\\s+member|moderator|administrator|veteran|legend|supporter)\\b',
+    '\\s+(?:joined|messages|original poster|location)\\b',
+  ].join('|'),
+  'i',
+);
+/** What byline selectors catch that is not a name. */
+const NOT_A_BYLINE =
+  /^(?:full bio|about(?: the)? author|topic author|authors?|name|updated|published|posted|view (?:full )?profile|see all|read more)$|\*|\ssays:?$/i;
 
 /** Credits of the software that made the page (forum and CMS templates fill meta author with them). */
 const SOFTWARE_CREDIT = /\b(?:discuz|comsenz|phpwind|dedecms|wordpress|joomla|drupal|powered by)\b/i;
@@ -22,14 +56,16 @@ const PAGE_CHROME = /文章|阅读|评论|管理|资料|模板|更新|登录|注
  * date, empty, longer than 100 characters or 12 words).
  */
 export function cleanAuthor(raw: string | null | undefined): string | null {
-  let text = squash(raw).slice(0, MAX_AUTHOR_CHARS * 5);
-  for (let i = 0; i < 2; i++) text = text.replace(BYLINE_PREFIX, '').trim();
-  text =
-    text.split(
-      /\s+(?:edited|photos?|illustrations?|additional reporting)\s+by\b|\s+[|•·]\s+|\s+[-–—]\s+(?=\S*\s*\d)|\s+(?:on|updated|published)\s+(?=\w+\.?\s+\d|\d)/i,
-    )[0] ?? '';
+  let text = squash(raw)
+    .slice(0, MAX_AUTHOR_CHARS * 5)
+    .replace(LEADING_DATE, '');
+  for (let i = 0; i < 2; i++) text = text.replace(BYLINE_PREFIX, '').replace(GLUED_BY, '').trim();
+  text = text.replace(AVATAR_INITIAL, '');
+  text = text.split(BYLINE_TAIL)[0] ?? '';
   text = text.replace(/^[^\p{L}\p{N}]+|[\s,;:|/-]+$/gu, '');
-  if (text === '' || text.length > MAX_AUTHOR_CHARS) return null;
+  // `jldugger – jldugger`, `raoul (raoul)`: a user card repeats the name.
+  text = text.replace(/^(.{2,40}?)\s*(?:[-–—]\s*\1|\(\1\))$/u, '$1');
+  if (text === '' || text.length > MAX_AUTHOR_CHARS || NOT_A_BYLINE.test(text)) return null;
   if (text.split(/\s+/).length > MAX_AUTHOR_WORDS) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
   if (!/\p{L}/u.test(text) || /\d{3,}/.test(text)) return null;

@@ -1,5 +1,6 @@
 import { type ArticleFacts, runReadability } from './article.js';
-import { cleanAuthor, findZhByline, isOrganisation } from './author.js';
+import { findZhByline } from './author.js';
+import { chooseAuthor } from './author-choice.js';
 import { mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
@@ -169,21 +170,13 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
           articleText: bodyText,
         })
       : null;
-    const declaredAuthor = firstOf([
-      () => cleanAuthor(article.byline),
-      () => cleanAuthor(meta.get('author')),
-      () => cleanAuthor(meta.get('article:author')),
-      () => cleanAuthor(jsonLd.author),
-    ]);
-    // A declared news site or agency gives way to the reporter the article itself names.
-    const author =
-      declaredAuthor !== null && !(zhByline !== null && isOrganisation(declaredAuthor))
-        ? declaredAuthor
-        : firstOf([
-            // On CJK pages a labelled dateline beats `.author` elements, which there hold user panels.
-            () => zhByline,
-            ...facts.bylines.map((text) => () => cleanAuthor(text)),
-          ]);
+    const author = chooseAuthor({
+      declared: [article.byline, meta.get('author'), meta.get('article:author'), jsonLd.author],
+      zhByline,
+      bylines: facts.bylines,
+      siteName: siteName ?? null,
+      url,
+    });
     const excerpt = truncate(
       meta.get('description') ??
         meta.get('og:description') ??
