@@ -86,12 +86,6 @@ export interface RegionSize {
   linkChars: number;
 }
 
-/** Text size of one element of the region: characters, those in links, and its links. */
-interface Stats extends RegionSize {
-  links: number;
-  headings: number;
-  chrome: Chrome;
-}
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Containers that are navigation when nearly all their text is in several links. */
@@ -106,86 +100,109 @@ const MIN_NAV_LINKS = 3;
 const MAX_NAV_LINK_CHARS = 20;
 
 /**
- * Per element below `root`, its visible text size and whether it is chrome; invisible elements
- * are left out of the map. One pass in document order, then sizes are summed children first.
+ * Visible text sizes of the elements below `root`, in arrays indexed in depth-first order (so an
+ * element's subtree is the `size[i]` entries from `i`): characters, those in links, links,
+ * headings, and whether the element is chrome. Invisible elements are left out (listed in
+ * `invisible`).
  */
-function measure(root: Element): Map<Element, Stats> {
-  const stats = new Map<Element, Stats>();
-  const order: Element[] = [];
+interface Measured {
+  els: Element[];
+  parent: number[];
+  size: number[];
+  chars: number[];
+  linkChars: number[];
+  links: number[];
+  headings: number[];
+  chrome: Chrome[];
+  invisible: Element[];
+}
+
+function measure(root: Element): Measured {
+  const m: Measured = {
+    els: [],
+    parent: [],
+    size: [],
+    chars: [],
+    linkChars: [],
+    links: [],
+    headings: [],
+    chrome: [],
+    invisible: [],
+  };
+  const isLink: boolean[] = [];
   const stack: Element[] = [root];
+  const stackParent: number[] = [-1];
   while (stack.length > 0) {
     const el = stack.pop() as Element;
-    order.push(el);
-    const own: Stats = {
-      chars: 0,
-      linkChars: 0,
-      links: el.localName === 'a' && el.hasAttribute('href') ? 1 : 0,
-      headings: HEADINGS.has(el.localName) ? 1 : 0,
-      chrome: el === root ? Chrome.None : chromeOf(el, el.localName.toLowerCase()),
-    };
-    stats.set(el, own);
+    const i = m.els.length;
+    m.els.push(el);
+    m.parent.push(stackParent.pop() as number);
+    const name = el.localName.toLowerCase();
+    const link = name === 'a' && el.hasAttribute('href');
+    isLink.push(link);
+    m.links.push(link ? 1 : 0);
+    m.headings.push(HEADINGS.has(name) ? 1 : 0);
+    m.chrome.push(i === 0 ? Chrome.None : chromeOf(el, name));
+    m.size.push(1);
+    let chars = 0;
     for (let child = el.firstChild; child !== null; child = child.nextSibling) {
-      if (child.nodeType === 3) own.chars += visibleChars(child.nodeValue ?? '');
+      if (child.nodeType === 3) chars += visibleChars(child.nodeValue ?? '');
       else if (child.nodeType === 1) {
         const c = child as Element;
-        const name = c.localName.toLowerCase();
-        if (!INVISIBLE.has(name)) stack.push(c);
+        if (INVISIBLE.has(c.localName.toLowerCase())) m.invisible.push(c);
+        else {
+          stack.push(c);
+          stackParent.push(i);
+        }
       }
     }
-    if (own.links > 0) own.linkChars = own.chars;
+    m.chars.push(chars);
+    m.linkChars.push(link ? chars : 0);
   }
-  for (let i = order.length - 1; i > 0; i--) {
-    const el = order[i] as Element;
-    const own = stats.get(el) as Stats;
-    const parent = stats.get(el.parentElement as Element);
-    if (!parent) continue;
-    parent.chars += own.chars;
-    parent.links += own.links;
-    parent.headings += own.headings;
+  for (let i = m.els.length - 1; i > 0; i--) {
+    const p = m.parent[i] as number;
+    m.size[p] = (m.size[p] as number) + (m.size[i] as number);
+    m.chars[p] = (m.chars[p] as number) + (m.chars[i] as number);
+    m.links[p] = (m.links[p] as number) + (m.links[i] as number);
+    m.headings[p] = (m.headings[p] as number) + (m.headings[i] as number);
     // Text inside a link counts as link text however deep it sits.
-    parent.linkChars += el.localName === 'a' && el.hasAttribute('href') ? own.chars : own.linkChars;
+    m.linkChars[p] = (m.linkChars[p] as number) + ((isLink[i] ? m.chars[i] : m.linkChars[i]) as number);
   }
-  return stats;
+  return m;
 }
 
 /**
  * A block of several links with little else: a menu, a tag cloud, a list of related pages. A block
  * with headings is a list of items (product cards, posts), kept.
  */
-function isNavigation(el: Element, s: Stats): boolean {
+function isNavigation(m: Measured, i: number): boolean {
+  const links = m.links[i] as number;
+  const linkChars = m.linkChars[i] as number;
   return (
-    s.headings === 0 &&
-    s.links >= MIN_NAV_LINKS &&
-    s.linkChars > NAV_LINK_SHARE * s.chars &&
-    s.linkChars < MAX_NAV_LINK_CHARS * s.links &&
-    LINK_BLOCKS.has(el.localName.toLowerCase())
+    m.headings[i] === 0 &&
+    links >= MIN_NAV_LINKS &&
+    linkChars > NAV_LINK_SHARE * (m.chars[i] as number) &&
+    linkChars < MAX_NAV_LINK_CHARS * links &&
+    LINK_BLOCKS.has((m.els[i] as Element).localName.toLowerCase())
   );
 }
 
 /**
- * Walks the measured region from `root` down, calling `drop` for each navigation block (not
- * descending into it); returns the size of what is kept.
+ * Goes through the measured region in document order, calling `drop` for each chrome or navigation
+ * block (and skipping what it holds); returns the size of what is kept.
  */
-function prune(root: Element, stats: Map<Element, Stats>, drop: (el: Element) => void): RegionSize {
-  const rootStats = stats.get(root) as Stats;
-  const kept = { chars: rootStats.chars, linkChars: rootStats.linkChars };
-  const maxSoftChars = SOFT_CHROME_MAX_SHARE * rootStats.chars;
-  const stack: Element[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
-    for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
-      const s = stats.get(child);
-      if (!s) {
-        drop(child);
-        continue;
-      }
-      const chrome = s.chrome === Chrome.Always || (s.chrome === Chrome.Small && s.chars <= maxSoftChars);
-      if (chrome || isNavigation(child, s)) {
-        kept.chars -= s.chars;
-        kept.linkChars -= s.linkChars;
-        drop(child);
-      } else if (s.chars > 0) stack.push(child);
-    }
+function prune(m: Measured, drop: (el: Element) => void): RegionSize {
+  const kept = { chars: m.chars[0] ?? 0, linkChars: m.linkChars[0] ?? 0 };
+  const maxSoftChars = SOFT_CHROME_MAX_SHARE * kept.chars;
+  for (let i = 1; i < m.els.length; ) {
+    const chrome = m.chrome[i];
+    const chars = m.chars[i] as number;
+    if (chrome === Chrome.Always || (chrome === Chrome.Small && chars <= maxSoftChars) || isNavigation(m, i)) {
+      kept.chars -= chars;
+      kept.linkChars -= m.linkChars[i] as number;
+      drop(m.els[i] as Element);
+      i += m.size[i] as number;
+    } else i++;
   }
   return kept;
 }
@@ -197,8 +214,7 @@ function prune(root: Element, stats: Map<Element, Stats>, drop: (el: Element) =>
 export function mainRegionSize(doc: Document): RegionSize {
   const body = doc.body;
   if (!body) return { chars: 0, linkChars: 0 };
-  const root = declaredMain(body) ?? body;
-  return prune(root, measure(root), () => {});
+  return prune(measure(declaredMain(body) ?? body), () => {});
 }
 
 /** A candidate for the main content: the element and its plain text. */
@@ -217,8 +233,9 @@ export function mainRegion(doc: Document): ContentCandidate | null {
   const body = doc.body;
   if (!body) return null;
   const root = declaredMain(body) ?? body;
-  const doomed: Element[] = [];
-  prune(root, measure(root), (el) => doomed.push(el));
+  const measured = measure(root);
+  const doomed: Element[] = measured.invisible;
+  prune(measured, (el) => doomed.push(el));
   for (const el of doomed) el.remove();
   const focused = focus(root);
   return { element: focused, text: blockText(focused) };
@@ -232,17 +249,16 @@ const FOCUS_SHARE = 0.9;
  * headers and footers without semantic tags fall outside it.
  */
 function focus(root: Element): Element {
-  const stats = measure(root);
-  const plain = (s: Stats): number => s.chars;
-  let at = root;
+  const m = measure(root);
+  let at = 0;
   for (;;) {
-    const total = plain(stats.get(at) as Stats);
-    let best: Element | null = null;
-    for (let child = at.firstElementChild; child !== null; child = child.nextElementSibling) {
-      const s = stats.get(child);
-      if (s && plain(s) >= FOCUS_SHARE * total) best = child;
+    const total = m.chars[at] as number;
+    let best = -1;
+    const end = at + (m.size[at] as number);
+    for (let child = at + 1; child < end; child += m.size[child] as number) {
+      if ((m.chars[child] as number) >= FOCUS_SHARE * total) best = child;
     }
-    if (best === null || total === 0) return at;
+    if (best < 0 || total === 0) return m.els[at] as Element;
     at = best;
   }
 }

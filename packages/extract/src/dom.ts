@@ -96,7 +96,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       contentType: 'text/html',
       virtualConsole: new VirtualConsole(),
     });
-    revealStreamedParts(jsdom.window.document);
+    if (html.includes('id="S:')) revealStreamedParts(jsdom.window.document);
     return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
   }
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
@@ -110,8 +110,9 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       // jsdom cannot load in this runtime (see loadJsdom); linkedom's tree still has the text.
     }
   }
-  revealStreamedParts(document as unknown as Document);
-  addImpliedTbody(document as unknown as Document);
+  // Both walk the whole tree: only on pages that can need them.
+  if (html.includes('id="S:')) revealStreamedParts(document as unknown as Document);
+  if (/<tr[\s>]/i.test(html)) addImpliedTbody(document as unknown as Document);
   return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };
 }
 
