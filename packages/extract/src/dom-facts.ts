@@ -121,13 +121,13 @@ export function readDomFacts(doc: Document): DomFacts {
     }
   }
   facts.docTitle = squash(title?.textContent);
-  facts.nearHeadline = near.seen ? [...near.before, ...near.after].join('\n') : '';
+  facts.nearHeadline = nearHeadlineText(near);
   return facts;
 }
 
-/** Leaf texts kept around the first `<h1>`: a window before it and a longer one after it. */
+/** Leaves kept around the first `<h1>`: a window before it (texts read at the end) and after it. */
 interface NearHeadline {
-  before: string[];
+  before: Element[];
   after: string[];
   afterChars: number;
   seen: boolean;
@@ -137,20 +137,36 @@ const NEAR_BEFORE_LEAVES = 6;
 const NEAR_AFTER_CHARS = 1_200;
 const MAX_LEAF_CHARS = 200;
 
+/** A leaf's text when it is short enough to be a dateline or byline, else ''. */
+function leafText(el: Element): string {
+  const text = el.textContent ?? '';
+  if (text.length > MAX_LEAF_CHARS * 4) return '';
+  const flat = squash(text);
+  return flat.length > MAX_LEAF_CHARS ? '' : flat;
+}
+
 /** Called for elements without element children, in document order (see readDomFacts). */
 function collectNearHeadline(el: Element, near: NearHeadline): void {
-  if (near.seen && near.afterChars >= NEAR_AFTER_CHARS) return;
-  const text = el.textContent ?? '';
-  if (text.length > MAX_LEAF_CHARS * 4) return;
-  const flat = squash(text);
-  if (flat === '' || flat.length > MAX_LEAF_CHARS) return;
   if (!near.seen) {
-    near.before.push(flat);
-    if (near.before.length > NEAR_BEFORE_LEAVES) near.before.shift();
+    near.before.push(el);
+    if (near.before.length > NEAR_BEFORE_LEAVES * 2) near.before.splice(0, NEAR_BEFORE_LEAVES);
     return;
   }
-  near.after.push(flat);
-  near.afterChars += flat.length;
+  if (near.afterChars >= NEAR_AFTER_CHARS) return;
+  const text = leafText(el);
+  if (text === '') return;
+  near.after.push(text);
+  near.afterChars += text.length;
+}
+
+/** The texts around the first `<h1>`, one a line; '' when the page has none. */
+function nearHeadlineText(near: NearHeadline): string {
+  if (!near.seen) return '';
+  const before = near.before
+    .map(leafText)
+    .filter((t) => t !== '')
+    .slice(-NEAR_BEFORE_LEAVES);
+  return [...before, ...near.after].join('\n');
 }
 
 /** The first element among a node and its following siblings (linkedom leaves some links undefined). */
