@@ -34,8 +34,8 @@ describe('quarry crawl --wait, killed with SIGKILL and started again', () => {
     const routes: Record<string, Route> = { '/robots.txt': { body: '' } };
     for (let i = 0; i < PAGES; i++) {
       const next = i + 1 < PAGES ? `<a href="/p/${i + 1}.html">next</a>` : '';
-      const body = `<html lang="en"><head><title>Chapter ${i}</title></head><body><article><h1>Chapter ${i}</h1><p>${'A slow page of a long serial story. '.repeat(20)}</p>${next}</article></body></html>`;
-      // Slow pages, so that the kill lands mid-crawl.
+      const body = `<html lang="en"><head><title>Chapter ${i}</title></head><body><article><h1>Chapter ${i}</h1><p>Part ${i} of a slow serial story. ${'A slow page of a long serial story. '.repeat(20)}</p>${next}</article></body></html>`;
+      // Slow pages, so that the kill lands mid-crawl; each text its own (the same text is one document).
       routes[`/p/${i}.html`] = (_req, res) => {
         setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(body), 60);
       };

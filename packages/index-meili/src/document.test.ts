@@ -57,7 +57,9 @@ describe('toMeiliDocument', () => {
       published_at: '2025-03-01T00:00:00Z',
       published_at_secs: Date.UTC(2025, 2, 1) / 1000,
       has_llms_txt: false,
+      simhash: null,
     });
+    expect(toMeiliDocument(page({ simhash: '0123456789abcdef' }), 100_000).simhash).toBe('0123456789abcdef');
   });
 
   it('puts Chinese and Japanese text in the localized attributes', () => {

@@ -35,6 +35,8 @@ export interface MeiliDocument {
   readonly published_at: string | null;
   readonly published_at_secs: number | null;
   readonly has_llms_txt: boolean;
+  /** The page's SimHash (16 hex digits), returned with hits so the API can collapse near-copies. */
+  readonly simhash: string | null;
 }
 
 type LocalizedField = 'title' | 'title_zh' | 'title_ja' | 'body' | 'body_zh' | 'body_ja';
@@ -91,5 +93,6 @@ export function toMeiliDocument(page: PageDocument, maxIndexedBodyChars: number)
     published_at: page.published_at,
     published_at_secs: epochSecs(page.published_at),
     has_llms_txt: page.has_llms_txt,
+    simhash: page.simhash ?? null,
   };
 }

@@ -45,6 +45,7 @@ export const RETRIEVED_FIELDS: readonly string[] = [
   'crawled_at',
   'published_at',
   'has_llms_txt',
+  'simhash',
 ];
 
 /**

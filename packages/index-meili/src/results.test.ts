@@ -43,6 +43,7 @@ describe('toIndexHit', () => {
       crawled_at: '2026-11-22T08:15:00Z',
       filetype: 'html',
     });
+    expect(toIndexHit(meiliHit({ simhash: '0123456789abcdef' }), ['solar']).simhash).toBe('0123456789abcdef');
   });
 
   it('reads the localized title and body of Chinese and Japanese pages', () => {

@@ -68,6 +68,7 @@ export function toIndexHit(hit: Record<string, unknown>, snippetTerms: readonly 
     published_at: textOrNull(hit.published_at),
     crawled_at: text(hit.crawled_at),
     filetype: text(hit.filetype) || 'html',
+    ...(typeof hit.simhash === 'string' && hit.simhash !== '' ? { simhash: hit.simhash } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   toIsoUtc,
   UNKNOWN_LANG,
 } from '@quarry/core';
+import { simhash } from '@quarry/text';
 import { z } from 'zod';
 
 /** Longest body_text accepted from an import line, in characters. */
@@ -94,6 +95,7 @@ export function parseImportLine(
     return { ok: false, reason: `filetype: must be one of ${FILETYPES.join(', ')}` };
   }
   const title = input.title.trim();
+  const fingerprint = simhash(input.body_text);
   const siteName = input.site_name?.trim();
   const author = input.author?.trim();
   return {
@@ -112,6 +114,8 @@ export function parseImportLine(
       filetype,
       domain: hostOf(url),
       word_count: helpers.countWords(input.body_text),
+      // As the crawler computes it, so that near-copies among imported pages collapse in results.
+      ...(fingerprint ? { simhash: fingerprint } : {}),
     },
   };
 }
