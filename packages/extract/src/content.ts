@@ -19,7 +19,7 @@ const CHROME_ROLES = new Set([
  * sidebars. Whole words only (`comment-list`, `related_posts`), never inside a longer word.
  */
 const CHROME_WORDS =
-  /(?:^|[\s_-])(?:comments?|comment-list|commentlist|related|recommended|share|sharing|social|newsletter|subscribe|cookie|consent|breadcrumbs?|sidebar|widget|popup|modal|banner|advert|ads|promo|skip-link|visually-hidden|sr-only|screen-reader-text)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:comments?|comment-list|commentlist|related|recommended|share|sharing|social|newsletter|subscribe|cookie|consent|breadcrumbs?|sidebar|widget|popup|modal|banner|advert|ads|promo|skip-link|visually-hidden|sr-only|screen-reader-text|up-?sells?|cross-?sells?|recently-viewed|also-(?:bought|viewed|like)|similar-(?:items|products))(?:$|[\s_-])/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** The main region a page declares: `<main>` or `role="main"`, when there is exactly one. */
@@ -160,13 +160,14 @@ function measure(root: Element): Measured {
     m.linkChars.push(link ? chars : 0);
   }
   for (let i = m.els.length - 1; i > 0; i--) {
+    // Its descendants are summed by now; text inside a link counts as link text however deep.
+    if (isLink[i]) m.linkChars[i] = m.chars[i] as number;
     const p = m.parent[i] as number;
     m.size[p] = (m.size[p] as number) + (m.size[i] as number);
     m.chars[p] = (m.chars[p] as number) + (m.chars[i] as number);
     m.links[p] = (m.links[p] as number) + (m.links[i] as number);
     m.headings[p] = (m.headings[p] as number) + (m.headings[i] as number);
-    // Text inside a link counts as link text however deep it sits.
-    m.linkChars[p] = (m.linkChars[p] as number) + ((isLink[i] ? m.chars[i] : m.linkChars[i]) as number);
+    m.linkChars[p] = (m.linkChars[p] as number) + (m.linkChars[i] as number);
   }
   return m;
 }

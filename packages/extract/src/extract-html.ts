@@ -27,9 +27,6 @@ const MAX_EXCERPT_CHARS = 300;
 const REGION_OVER_ARTICLE = 1.5;
 /** The same for a page that declares itself an article (og:type, JSON-LD): its article is trusted more. */
 const REGION_OVER_DECLARED_ARTICLE = 3;
-/** A region with more link text than this share needs {@link LINKED_REGION_FACTOR} times more text. */
-const MAX_REGION_LINK_SHARE = 0.6;
-const LINKED_REGION_FACTOR = 3;
 /** How far past the headline a Chinese page's dateline and byline are looked for. */
 const DATELINE_WINDOW_CHARS = 1_500;
 /** The closing `（记者 张三）` of a Chinese article sits in its last characters. */
@@ -225,10 +222,7 @@ function chooseMainContent(
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
   const short = article.text.length < minArticleChars;
   const articleChars = visibleChars(article.text);
-  // Mostly links around a short article is a news portal's teasers, not a forum or a product.
-  const over =
-    region.linkChars > MAX_REGION_LINK_SHARE * region.chars ? LINKED_REGION_FACTOR * overArticle : overArticle;
-  const wantsRegion = short || region.chars > over * articleChars;
+  const wantsRegion = short || region.chars > overArticle * articleChars;
   const toMarkdown = (el: Element | null): string => (options.markdown === false ? '' : contentMarkdown(el));
   if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
   const parsed = parseDocument(html, url, dom);
