@@ -55,6 +55,14 @@ describe('reconcileTitle', () => {
     expect(title({ ogTitle: 'Same story', twitterTitle: 'Other words', h1: 'Other words' })).toBe('Same story');
   });
 
+  it('takes an <h1> that is a shorter run of the declared title', () => {
+    expect(title({ ogTitle: 'Headlamps for Camping, Hiking & Running | REI', h1: 'Headlamps' })).toBe('Headlamps');
+    // Nearly the whole title is the title reworded, not a shorter name.
+    expect(title({ ogTitle: 'Best Tutoring Platforms of 2025', h1: 'Best Tutoring Platforms of' })).toBe(
+      'Best Tutoring Platforms of 2025',
+    );
+  });
+
   it('skips an og:title that is only the site name or cut short', () => {
     expect(title({ ogTitle: 'Robomow', docTitle: 'Which mower for which lawn? | Robomow', siteName: 'Robomow' })).toBe(
       'Which mower for which lawn?',

@@ -41,6 +41,12 @@ function nearlySame(a: string, b: string): boolean {
   return wa.filter((w) => wb.has(w)).length >= NEARLY_SAME * Math.max(wa.length, wb.size);
 }
 
+/** Whether a headline is a shorter run of a declared title's words (`Headlamps` in `Headlamps for Camping`). */
+function shortNameOf(headline: string, declared: string): boolean {
+  const folded = fold(headline);
+  return folded !== '' && declared !== '' && fold(declared).includes(folded) && !nearlySame(headline, declared);
+}
+
 /**
  * The page's title, reconciled from what it declares (og:title, twitter:title, JSON-LD headline,
  * Readability's metadata title, `<title>`) and the headline it shows (its `<h1>` elements):
@@ -49,7 +55,7 @@ function nearlySame(a: string, b: string): boolean {
  * - an `<h1>` that a declared title confirms, whole or as one of its ` | `-separated parts, wins
  *   (but og:title when it only rewords an `<h1>` that just the `<title>` confirms);
  * - on a page that declares itself an article its first `<h1>` wins unless it only rewords the
- *   declared title;
+ *   declared title, and so does an `<h1>` that is a shorter run of the declared title's words;
  * - else the declared title, else the first `<h1>` that does not just name the site.
  * Never a bare URL; '' only when the page gives none of these.
  */
@@ -88,6 +94,9 @@ export function reconcileTitle(sources: TitleSources): string {
   if (sources.declaresArticle && headline !== undefined && !(stripped !== '' && nearlySame(headline, stripped))) {
     return headline;
   }
+  // A shorter `<h1>` in the declared title's own words is the page's name for itself (`Headlamps`
+  // under `Headlamps for Camping, Hiking & Running`).
+  if (headline !== undefined && shortNameOf(headline, stripped)) return headline;
   if (stripped !== '') return stripped;
   return headline ?? (usable(mainH1) ? mainH1 : '');
 }
