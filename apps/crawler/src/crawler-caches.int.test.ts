@@ -13,7 +13,7 @@ import { parseSeed } from './seeds.js';
 const page = (title: string, links: string[]) =>
   `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${links
     .map((href) => `<a href="${href}">${href}</a>`)
-    .join(' ')}<p>${'Quarry reads this page. '.repeat(20)}</p></body></html>`;
+    .join(' ')}<p>${title}: ${'Quarry reads this page. '.repeat(20)}</p></body></html>`;
 
 describe('Crawler with shared caches', () => {
   let dir: string;

@@ -30,7 +30,7 @@ describe('fallback results are crawled so the next query is answered locally', (
   beforeAll(async () => {
     if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
     const page = (title: string) =>
-      `<html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1><p>${'The narwhal is a toothed whale of the Arctic; its tusk is a long spiral tooth. '.repeat(8)}</p></article></body></html>`;
+      `<html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1><p>${title}. ${'The narwhal is a toothed whale of the Arctic; its tusk is a long spiral tooth. '.repeat(8)}</p></article></body></html>`;
     web = await startSite({
       '/robots.txt': { body: '' },
       '/narwhal.html': { body: page('Narwhal facts') },

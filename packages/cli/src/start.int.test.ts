@@ -73,7 +73,7 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
       const next = i + 1 < PAGES ? `<a href="/p/${i + 1}.html">next</a>` : '';
       routes[`/p/${i}.html`] = {
         headers: { 'content-type': 'text/html' },
-        body: `<html lang="en"><head><title>Heron part ${i}</title></head><body><article><h1>Heron part ${i}</h1><p>${'Herons wade in the shallow water of the local lake. '.repeat(15)}</p>${next}</article></body></html>`,
+        body: `<html lang="en"><head><title>Heron part ${i}</title></head><body><article><h1>Heron part ${i}</h1><p>Heron note ${i}. ${'Herons wade in the shallow water of the local lake. '.repeat(15)}</p>${next}</article></body></html>`,
       };
     }
     site = await startSite(routes);
