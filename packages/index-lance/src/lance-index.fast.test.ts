@@ -68,6 +68,32 @@ describe('the fast plan answers as the general plan does', () => {
     else expect(a.total).toBeGreaterThanOrEqual(200);
   });
 
+  it('subtracts a common excluded word by checking candidates as they are read', async () => {
+    const checking = await LanceSearchIndex.open({
+      path: dir,
+      autoMaintain: false,
+      maxCountedMatches: 200,
+      maxExcludedMatches: 3,
+    });
+    try {
+      for (const [q, extra] of [
+        ['flow -turbulent', {}],
+        ['glacier -the -water', {}],
+        ['museum -river', { offset: 30, limit: 20 }],
+        ['solar OR river -heat', {}],
+      ] as [string, Partial<IndexQuery>][]) {
+        const query = { query: parseQuery(q), limit: 10, offset: 0, ...extra };
+        const [a, b] = await Promise.all([checking.search(query), general.search(query)]);
+        expect([q, summary(a)]).toEqual([q, summary(b)]);
+        // Exact, or (many pages to check) an estimate from the sample, flagged as one.
+        if (!a.totalIsEstimate) expect([q, a.total]).toEqual([q, b.total]);
+        else expect(a.total).toBeGreaterThanOrEqual(query.offset + a.hits.length);
+      }
+    } finally {
+      await checking.close();
+    }
+  });
+
   it('divides the scores of pages in other languages than lang_priority by its boost, before the page is cut', async () => {
     const plain = await general.search({ query: parseQuery('water'), limit: 100, offset: 0 });
     const expected = plain.hits

@@ -60,8 +60,8 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
    */
   readonly fastPlan?: boolean;
   /**
-   * Pages an excluded word (`-word`) may have for the fast plan to subtract them from the matches;
-   * a more common excluded word sends the query through the general plan. @defaultValue 5000
+   * Pages an excluded word (`-word`) may have for the fast plan to look them all up at once and
+   * subtract them; past this, candidates are checked against it as they are read. @defaultValue 5000
    */
   readonly maxExcludedMatches?: number;
 }
@@ -110,6 +110,16 @@ const MAX_UNINDEXED_CANDIDATES = 50_000;
 const QUALITY_RERANK_DEPTH = 4;
 /** Fast-plan attempts when the table's version moves between finding matches and reading them. */
 const FAST_ATTEMPTS = 3;
+
+/** Rounds of reading more matches when excluded words are checked among candidates. */
+const EXCLUSION_ROUNDS = 3;
+
+/** The pages excluded words remove, known in full (`complete`) or found among checked candidates. */
+interface Exclusion {
+  readonly complete: boolean;
+  readonly excluded: Set<bigint>;
+  readonly checked: Set<bigint>;
+}
 
 /** One match of a fast-plan query: the engine's row id (valid within one table version) and score. */
 interface Match {
@@ -313,25 +323,33 @@ export class LanceSearchIndex implements SearchIndex {
   ): Promise<IndexSearchResult | null> {
     const where = general.where;
     const depth = query.offset + query.limit;
-    const { maxExcludedMatches } = this.#options;
-    const excluded = new Set<bigint>();
-    if (plan.exclude) {
-      const matches = await this.#matches(plan.exclude, where, maxExcludedMatches, false);
-      if (matches.length >= maxExcludedMatches) return null;
-      for (const match of matches) excluded.add(match.rowId);
-    }
-    // With exclusions, enough matches are read that `depth` remain after removing them.
-    const k = (qualityPrior ? QUALITY_RERANK_DEPTH * depth : depth) + excluded.size;
+    const exclusion = await this.#exclusion(plan, where);
+    // Enough matches are read that `depth` remain after removing the excluded ones: all of them
+    // when they are known, else more in rounds, each new candidate checked.
+    const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : depth;
+    let k = base + (exclusion?.complete ? exclusion.excluded.size : exclusion ? depth : 0);
     const priority =
       query.langPriority === undefined
         ? null
         : and(where ?? undefined, `${COLUMNS.lang} = ${sqlString(query.langPriority)}`);
-    const [lists, preferred] = await Promise.all([
-      Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, where, k, qualityPrior))),
-      priority === null
-        ? Promise.resolve([])
-        : Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, priority, k, qualityPrior))),
-    ]);
+    let lists: Match[][] = [];
+    let preferred: Match[][] = [];
+    for (let round = 1; ; round++) {
+      [lists, preferred] = await Promise.all([
+        Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, where, k, qualityPrior))),
+        priority === null
+          ? Promise.resolve([])
+          : Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, priority, k, qualityPrior))),
+      ]);
+      if (!exclusion || exclusion.complete) break;
+      const candidates = new Set([...lists, ...preferred].flatMap((list) => list.map((match) => match.rowId)));
+      await this.#checkExclusion(plan.exclude!, exclusion, candidates);
+      const left = [...candidates].filter((rowId) => !exclusion.excluded.has(rowId)).length;
+      if (left >= depth || lists.every((list) => list.length < k)) break;
+      if (round >= EXCLUSION_ROUNDS) return null;
+      k *= 4;
+    }
+    const excluded = exclusion?.excluded ?? new Set<bigint>();
     // A page's score: BM25 times its quality factor, divided by the boost unless it is in the priority
     // language (those pages come back from both queries; their undivided score is the larger).
     const scores = new Map<bigint, number>();
@@ -351,7 +369,7 @@ export class LanceSearchIndex implements SearchIndex {
       // A fold committed meanwhile may have compacted these row ids away: the caller sees the
       // version move and asks again.
       this.#rowsByRowId(page.map(([rowId]) => rowId)).catch(() => new Map<bigint, Record<string, unknown>>()),
-      complete ? { total: scores.size, totalIsEstimate: false } : this.#fastCount(plan, where, excluded, depth),
+      complete ? { total: scores.size, totalIsEstimate: false } : this.#fastCount(plan, where, exclusion, depth),
     ]);
     const hits = page.flatMap(([rowId, score]) => {
       const row = rows.get(rowId);
@@ -370,30 +388,69 @@ export class LanceSearchIndex implements SearchIndex {
   async #fastCount(
     plan: FastPlan,
     where: string | null,
-    excluded: ReadonlySet<bigint>,
+    exclusion: Exclusion | null,
     atLeast: number,
   ): Promise<{ total: number; totalIsEstimate: boolean }> {
     const { maxCountedMatches, maxSampledMatches } = this.#options;
     const sampled = new Set<bigint>();
     const sampleable = plan.alternatives.every((alternative) => alternative.column === COLUMNS.text);
     if (sampleable) {
-      const lists = await Promise.all(
-        plan.alternatives.map((alternative) =>
-          this.#matches(alternative, where, maxSampledMatches, false, COLUMNS.sample),
+      const [lists, sampleExcluded] = await Promise.all([
+        Promise.all(
+          plan.alternatives.map((alternative) =>
+            this.#matches(alternative, where, maxSampledMatches, false, COLUMNS.sample),
+          ),
         ),
-      );
-      for (const list of lists) for (const match of list) if (!excluded.has(match.rowId)) sampled.add(match.rowId);
+        // The sample's excluded pages, when they are not all known.
+        exclusion && !exclusion.complete
+          ? this.#matches(plan.exclude!, where, maxSampledMatches, false, COLUMNS.sample)
+          : Promise.resolve([]),
+      ]);
+      const out = new Set(sampleExcluded.map((match) => match.rowId));
+      for (const list of lists) {
+        for (const match of list) {
+          if (!out.has(match.rowId) && !exclusion?.excluded.has(match.rowId)) sampled.add(match.rowId);
+        }
+      }
       const estimate = sampled.size * SAMPLE_BUCKETS;
       if (estimate >= maxCountedMatches) return { total: Math.max(atLeast, estimate), totalIsEstimate: true };
     }
-    const bound = maxCountedMatches + excluded.size;
+    // Matches are read past the bound by as many as are excluded (or, when those are checked among
+    // candidates, up to four times the bound), so that what is left can still be counted exactly.
+    const bound =
+      maxCountedMatches +
+      (exclusion === null ? 0 : exclusion.complete ? exclusion.excluded.size : 3 * maxCountedMatches);
     const lists = await Promise.all(
       plan.alternatives.map((alternative) => this.#matches(alternative, where, bound, false)),
     );
-    const matched = new Set<bigint>();
-    for (const list of lists) for (const match of list) if (!excluded.has(match.rowId)) matched.add(match.rowId);
+    const matched = new Set(lists.flatMap((list) => list.map((match) => match.rowId)));
+    if (exclusion && !exclusion.complete) await this.#checkExclusion(plan.exclude!, exclusion, matched);
+    for (const rowId of exclusion?.excluded ?? []) matched.delete(rowId);
     if (lists.every((list) => list.length < bound)) return { total: matched.size, totalIsEstimate: false };
     return { total: Math.max(atLeast, matched.size, sampled.size * SAMPLE_BUCKETS), totalIsEstimate: true };
+  }
+
+  /**
+   * The pages an exclusion removes: every one of them when there are at most `maxExcludedMatches`
+   * (one query), else none yet: candidates are then checked as they come ({@link #checkExclusion}).
+   */
+  async #exclusion(plan: FastPlan, where: string | null): Promise<Exclusion | null> {
+    if (!plan.exclude) return null;
+    const { maxExcludedMatches } = this.#options;
+    const matches = await this.#matches(plan.exclude, where, maxExcludedMatches, false);
+    const complete = matches.length < maxExcludedMatches;
+    return { complete, excluded: new Set(complete ? matches.map((match) => match.rowId) : []), checked: new Set() };
+  }
+
+  /** Checks candidates not checked yet against the excluded words (a query over just those rows). */
+  async #checkExclusion(exclude: FastQuery, exclusion: Exclusion, candidates: Iterable<bigint>): Promise<void> {
+    const unchecked = [...candidates].filter((rowId) => !exclusion.checked.has(rowId));
+    for (let i = 0; i < unchecked.length; i += DELETE_CHUNK) {
+      const chunk = unchecked.slice(i, i + DELETE_CHUNK);
+      const found = await this.#matches(exclude, `_rowid IN (${chunk.join(', ')})`, chunk.length, false);
+      for (const match of found) exclusion.excluded.add(match.rowId);
+      for (const rowId of chunk) exclusion.checked.add(rowId);
+    }
   }
 
   /** The best `limit` matches of a fast-plan query: row ids and scores only (and quality when asked). */
