@@ -192,11 +192,12 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
 }
 
 function readHeading(el: Element, facts: DomFacts, inArticle: boolean): void {
-  if (facts.h1 === '') facts.h1 = squash(el.textContent);
-  if (inArticle && facts.mainH1 === '') facts.mainH1 = squash(el.textContent);
-  if (facts.h1s.length >= MAX_H1S) return;
+  const wanted = facts.h1 === '' || (inArticle && facts.mainH1 === '') || facts.h1s.length < MAX_H1S;
+  if (!wanted) return;
   const text = headingText(el);
-  if (text !== '') facts.h1s.push(text);
+  if (facts.h1 === '') facts.h1 = text;
+  if (inArticle && facts.mainH1 === '') facts.mainH1 = text;
+  if (text !== '' && facts.h1s.length < MAX_H1S) facts.h1s.push(text);
 }
 
 /**
