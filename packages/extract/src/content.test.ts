@@ -43,13 +43,14 @@ describe('mainRegion pruning', () => {
     expect(mainRegionSize(doc(html)).chars).toBe(visibleChars(text));
   });
 
-  it('keeps a form or a block named comments when it holds most of the text (forum posts)', () => {
+  it('keeps a form or a block named comments when it holds most of the text, and the posts in it', () => {
     const posts = Array.from(
       { length: 5 },
-      (_, i) => `<article><p>Post ${i} with a few words of its own.</p></article>`,
+      (_, i) => `<article id="comment-${i}"><p>Post ${i} with a few words of its own.</p></article>`,
     );
     const html = `<p>Thread title</p><div id="comments"><form>${posts.join('')}</form></div><div class="comments">Small box</div>`;
     const text = mainRegion(doc(html))?.text ?? '';
+    expect(text).toContain('Post 0');
     expect(text).toContain('Post 4');
     expect(text).not.toContain('Small box');
   });

@@ -195,10 +195,15 @@ function isNavigation(m: Measured, i: number): boolean {
 function prune(m: Measured, drop: (el: Element) => void): RegionSize {
   const kept = { chars: m.chars[0] ?? 0, linkChars: m.linkChars[0] ?? 0 };
   const maxSoftChars = SOFT_CHROME_MAX_SHARE * kept.chars;
+  // Inside a kept `comments` block, the blocks named `comment-123` are the posts themselves.
+  let keptSoftEnd = 0;
   for (let i = 1; i < m.els.length; ) {
     const chrome = m.chrome[i];
     const chars = m.chars[i] as number;
-    if (chrome === Chrome.Always || (chrome === Chrome.Small && chars <= maxSoftChars) || isNavigation(m, i)) {
+    const soft = chrome === Chrome.Small;
+    const keepSoft = soft && (chars > maxSoftChars || i < keptSoftEnd);
+    if (keepSoft) keptSoftEnd = Math.max(keptSoftEnd, i + (m.size[i] as number));
+    if (!keepSoft && (chrome === Chrome.Always || soft || isNavigation(m, i))) {
       kept.chars -= chars;
       kept.linkChars -= m.linkChars[i] as number;
       drop(m.els[i] as Element);
