@@ -184,6 +184,11 @@ function collectPositive(node: QueryNode, out: string[]): void {
   else if (node.type === 'and' || node.type === 'or') for (const child of node.children) collectPositive(child, out);
 }
 
+/** Two SQL predicates joined by AND (the first may be absent). */
+export function and(a: string | undefined, b: string): string {
+  return a ? `(${a}) AND (${b})` : b;
+}
+
 /** SQL string literal: single quotes doubled (the only escape SQL string literals have). */
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;

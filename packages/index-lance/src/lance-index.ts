@@ -10,12 +10,14 @@ import {
   type PageDocument,
   type SearchIndex,
 } from '@quarry/core';
-import { makeSnippet } from '@quarry/text';
-import { type FastPlan, type FastQuery, planFast } from './fast-plan.js';
-import { type FtsNode, type FtsPlan, matchesNothing, planQuery, sqlString } from './fts-query.js';
-import { toFastLanceQuery, toLanceQuery } from './lance-query.js';
+import { planFast } from './fast-plan.js';
+import { FastSearch, type VersionFacts } from './fast-search.js';
+import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, sqlString } from './fts-query.js';
+import { HIT_COLUMNS, MIN_SCORE, rowsByRowId, toHit } from './hits.js';
+import { toLanceQuery } from './lance-query.js';
 import { Maintainer, type MaintenanceOptions } from './maintenance.js';
-import { COLUMNS, FTS_COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
+import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
+import { openTable, unindexedRows } from './table.js';
 import { hasPhrase, matchesRow, relax } from './unindexed.js';
 import { definedOnly } from './util.js';
 
@@ -82,52 +84,12 @@ const DEFAULTS = {
 
 type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>> & Partial<MaintenanceOptions>;
 
-const TABLE = 'pages';
-/** Columns a hit needs (the analysed text columns are never read back). */
-const HIT_COLUMNS = [
-  'id',
-  'url',
-  'title',
-  'domain',
-  'site_name',
-  'lang',
-  'published_at',
-  'crawled_at',
-  'filetype',
-  'has_llms_txt',
-  'simhash',
-  'snippet_src',
-];
 /** Ids per `IN (...)` list of a delete or an existence check. */
 const DELETE_CHUNK = 1000;
-/** Keeps every score positive. */
-const MIN_SCORE = 1e-6;
 /** Where the fold watermark is kept, in the index directory. */
 const FOLD_STATE_FILE = 'fold.json';
 /** Bound on unindexed candidates checked per phrase query (more unindexed pages than this are not expected between folds). */
 const MAX_UNINDEXED_CANDIDATES = 50_000;
-/** With the quality prior on, the top (this × offset + limit) matches are re-ranked by it. */
-const QUALITY_RERANK_DEPTH = 4;
-/** Fast-plan attempts when the table's version moves between finding matches and reading them. */
-const FAST_ATTEMPTS = 3;
-
-/** Rounds of reading more matches when excluded words are checked among candidates. */
-const EXCLUSION_ROUNDS = 3;
-
-/** The pages excluded words remove, known in full (`complete`) or found among checked candidates. */
-interface Exclusion {
-  readonly complete: boolean;
-  readonly excluded: Set<bigint>;
-  readonly checked: Set<bigint>;
-}
-
-/** One match of a fast-plan query: the engine's row id (valid within one table version) and score. */
-interface Match {
-  readonly rowId: bigint;
-  readonly score: number;
-  readonly quality: number;
-}
-
 /**
  * The embedded search index: a LanceDB table with native full-text indexes (BM25, exact top-k by
  * block-max WAND over every match; no candidate set is truncated), fed Quarry's own analysed tokens.
@@ -144,7 +106,8 @@ export class LanceSearchIndex implements SearchIndex {
   #writes: Promise<unknown> = Promise.resolve();
   #lastSeq = 0;
   readonly #schema = pagesSchema();
-  #facts: { version: number; unindexedRows: number; lowQualityRows: number } | undefined;
+  #facts: (VersionFacts & { readonly version: number }) | undefined;
+  readonly #fast: FastSearch;
   #closed = false;
 
   private constructor(db: lancedb.Connection, table: lancedb.Table, options: Settings, fullyIndexed: boolean) {
@@ -154,6 +117,7 @@ export class LanceSearchIndex implements SearchIndex {
     const statePath = join(options.path, FOLD_STATE_FILE);
     const initial = fullyIndexed ? Date.now() : 0;
     this.#maintainer = new Maintainer(table, options, (job) => this.#serialized(job), statePath, initial);
+    this.#fast = new FastSearch(table, options);
   }
 
   /** Opens (creating if needed) the index in `options.path`. */
@@ -214,7 +178,8 @@ export class LanceSearchIndex implements SearchIndex {
     try {
       if (!plan.fts) return await this.#filterOnly(query, plan);
       const fast = this.#options.fastPlan ? planFast(query) : null;
-      return (fast && (await this.#fastRanked(query, plan, fast))) ?? (await this.#ranked(query, plan));
+      const facts = await this.#versionFacts();
+      return (fast && (await this.#fast.search(query, plan, fast, facts))) ?? (await this.#ranked(query, plan));
     } catch (error) {
       throw new BackendUnavailableError('the search index could not answer', error);
     }
@@ -294,201 +259,6 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   /**
-   * The fast plan's answer (see `fast-plan.ts`), or null when the general plan must answer: while
-   * pages wait for a fold, a phrase (the engine finds none on those) or `lang_priority` (a filtered
-   * query scores those pages against the filtered set, so its scores are not comparable); an excluded
-   * word on too many pages; or the table's version moving under every attempt (row ids are valid
-   * within one version).
-   */
-  async #fastRanked(query: IndexQuery, general: FtsPlan, plan: FastPlan): Promise<IndexSearchResult | null> {
-    const facts = await this.#versionFacts();
-    if (facts.unindexedRows > 0) {
-      if (query.langPriority !== undefined) return null;
-      if (plan.alternatives.some((alternative) => alternative.kind === 'phrase')) return null;
-    }
-    for (let attempt = 0; attempt < FAST_ATTEMPTS; attempt++) {
-      const version = await this.#table.version();
-      const result = await this.#fastOnce(query, general, plan, facts.lowQualityRows > 0);
-      if (result === null) return null;
-      if ((await this.#table.version()) === version) return result;
-    }
-    return null;
-  }
-
-  async #fastOnce(
-    query: IndexQuery,
-    general: FtsPlan,
-    plan: FastPlan,
-    qualityPrior: boolean,
-  ): Promise<IndexSearchResult | null> {
-    const where = general.where;
-    const depth = query.offset + query.limit;
-    const exclusion = await this.#exclusion(plan, where);
-    // Enough matches are read that `depth` remain after removing the excluded ones: all of them
-    // when they are known, else more in rounds, each new candidate checked.
-    const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : depth;
-    let k = base + (exclusion?.complete ? exclusion.excluded.size : exclusion ? depth : 0);
-    const priority =
-      query.langPriority === undefined
-        ? null
-        : and(where ?? undefined, `${COLUMNS.lang} = ${sqlString(query.langPriority)}`);
-    let lists: Match[][] = [];
-    let preferred: Match[][] = [];
-    for (let round = 1; ; round++) {
-      [lists, preferred] = await Promise.all([
-        Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, where, k, qualityPrior))),
-        priority === null
-          ? Promise.resolve([])
-          : Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, priority, k, qualityPrior))),
-      ]);
-      if (!exclusion || exclusion.complete) break;
-      const candidates = new Set([...lists, ...preferred].flatMap((list) => list.map((match) => match.rowId)));
-      await this.#checkExclusion(plan.exclude!, exclusion, candidates);
-      const left = [...candidates].filter((rowId) => !exclusion.excluded.has(rowId)).length;
-      if (left >= depth || lists.every((list) => list.length < k)) break;
-      if (round >= EXCLUSION_ROUNDS) return null;
-      k *= 4;
-    }
-    const excluded = exclusion?.excluded ?? new Set<bigint>();
-    // A page's score: BM25 times its quality factor, divided by the boost unless it is in the priority
-    // language (those pages come back from both queries; their undivided score is the larger).
-    const scores = new Map<bigint, number>();
-    const add = (matches: readonly Match[], factor: number) => {
-      for (const match of matches) {
-        if (excluded.has(match.rowId)) continue;
-        const score = match.score * factor * qualityFactor(match.quality);
-        if (score > (scores.get(match.rowId) ?? Number.NEGATIVE_INFINITY)) scores.set(match.rowId, score);
-      }
-    };
-    for (const list of lists) add(list, priority === null ? 1 : 1 / this.#options.langPriorityBoost);
-    for (const list of preferred) add(list, 1);
-    const ranked = [...scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    const page = ranked.slice(query.offset, depth);
-    const complete = lists.every((list) => list.length < k);
-    const [rows, counted] = await Promise.all([
-      // A fold committed meanwhile may have compacted these row ids away: the caller sees the
-      // version move and asks again.
-      this.#rowsByRowId(page.map(([rowId]) => rowId)).catch(() => new Map<bigint, Record<string, unknown>>()),
-      complete ? { total: scores.size, totalIsEstimate: false } : this.#fastCount(plan, where, exclusion, depth),
-    ]);
-    const hits = page.flatMap(([rowId, score]) => {
-      const row = rows.get(rowId);
-      return row ? [toHit(row, Math.max(MIN_SCORE, score), general.snippetTerms)] : [];
-    });
-    if (hits.length !== page.length) return null;
-    return { ...counted, hits };
-  }
-
-  /**
-   * How many pages match a fast plan. The matches in the sample bucket are counted first (the
-   * sample column's index is a sixty-fourth the size); when they stand for `maxCountedMatches` or
-   * more, that is the estimate, otherwise the matches are counted exactly up to that bound, which
-   * costs little when they are few.
-   */
-  async #fastCount(
-    plan: FastPlan,
-    where: string | null,
-    exclusion: Exclusion | null,
-    atLeast: number,
-  ): Promise<{ total: number; totalIsEstimate: boolean }> {
-    const { maxCountedMatches, maxSampledMatches } = this.#options;
-    const sampled = new Set<bigint>();
-    const sampleable = plan.alternatives.every((alternative) => alternative.column === COLUMNS.text);
-    if (sampleable) {
-      const [lists, sampleExcluded] = await Promise.all([
-        Promise.all(
-          plan.alternatives.map((alternative) =>
-            this.#matches(alternative, where, maxSampledMatches, false, COLUMNS.sample),
-          ),
-        ),
-        // The sample's excluded pages, when they are not all known.
-        exclusion && !exclusion.complete
-          ? this.#matches(plan.exclude!, where, maxSampledMatches, false, COLUMNS.sample)
-          : Promise.resolve([]),
-      ]);
-      const out = new Set(sampleExcluded.map((match) => match.rowId));
-      for (const list of lists) {
-        for (const match of list) {
-          if (!out.has(match.rowId) && !exclusion?.excluded.has(match.rowId)) sampled.add(match.rowId);
-        }
-      }
-      const estimate = sampled.size * SAMPLE_BUCKETS;
-      if (estimate >= maxCountedMatches) return { total: Math.max(atLeast, estimate), totalIsEstimate: true };
-    }
-    // Matches are read past the bound by as many as are excluded (or, when those are checked among
-    // candidates, up to four times the bound), so that what is left can still be counted exactly.
-    const bound =
-      maxCountedMatches +
-      (exclusion === null ? 0 : exclusion.complete ? exclusion.excluded.size : 3 * maxCountedMatches);
-    const lists = await Promise.all(
-      plan.alternatives.map((alternative) => this.#matches(alternative, where, bound, false)),
-    );
-    const matched = new Set(lists.flatMap((list) => list.map((match) => match.rowId)));
-    if (exclusion && !exclusion.complete) await this.#checkExclusion(plan.exclude!, exclusion, matched);
-    for (const rowId of exclusion?.excluded ?? []) matched.delete(rowId);
-    if (lists.every((list) => list.length < bound)) return { total: matched.size, totalIsEstimate: false };
-    return { total: Math.max(atLeast, matched.size, sampled.size * SAMPLE_BUCKETS), totalIsEstimate: true };
-  }
-
-  /**
-   * The pages an exclusion removes: every one of them when there are at most `maxExcludedMatches`
-   * (one query), else none yet: candidates are then checked as they come ({@link #checkExclusion}).
-   */
-  async #exclusion(plan: FastPlan, where: string | null): Promise<Exclusion | null> {
-    if (!plan.exclude) return null;
-    const { maxExcludedMatches } = this.#options;
-    const matches = await this.#matches(plan.exclude, where, maxExcludedMatches, false);
-    const complete = matches.length < maxExcludedMatches;
-    return { complete, excluded: new Set(complete ? matches.map((match) => match.rowId) : []), checked: new Set() };
-  }
-
-  /** Checks candidates not checked yet against the excluded words (a query over just those rows). */
-  async #checkExclusion(exclude: FastQuery, exclusion: Exclusion, candidates: Iterable<bigint>): Promise<void> {
-    const unchecked = [...candidates].filter((rowId) => !exclusion.checked.has(rowId));
-    for (let i = 0; i < unchecked.length; i += DELETE_CHUNK) {
-      const chunk = unchecked.slice(i, i + DELETE_CHUNK);
-      const found = await this.#matches(exclude, `_rowid IN (${chunk.join(', ')})`, chunk.length, false);
-      for (const match of found) exclusion.excluded.add(match.rowId);
-      for (const rowId of chunk) exclusion.checked.add(rowId);
-    }
-  }
-
-  /** The best `limit` matches of a fast-plan query: row ids and scores only (and quality when asked). */
-  async #matches(
-    query: FastQuery,
-    where: string | null,
-    limit: number,
-    withQuality: boolean,
-    column?: string,
-  ): Promise<Match[]> {
-    let q = this.#table
-      .query()
-      .fullTextSearch(toFastLanceQuery(query, column))
-      .select(withQuality ? ['_score', 'quality'] : ['_score'])
-      .withRowId()
-      .limit(limit);
-    if (where) q = q.where(where);
-    const rows = (await q.toArray()) as Record<string, unknown>[];
-    return rows.map((row) => ({
-      rowId: BigInt(row._rowid as bigint),
-      score: Number(row._score),
-      quality: withQuality ? Number(row.quality) : 1,
-    }));
-  }
-
-  /** The hit columns of these rows, by row id (of the version the row ids came from). */
-  async #rowsByRowId(rowIds: readonly bigint[]): Promise<Map<bigint, Record<string, unknown>>> {
-    const rows = new Map<bigint, Record<string, unknown>>();
-    if (rowIds.length === 0) return rows;
-    const found = (await this.#table.takeRowIds(rowIds).select(HIT_COLUMNS).withRowId().toArray()) as Record<
-      string,
-      unknown
-    >[];
-    for (const row of found) rows.set(BigInt(row._rowid as bigint), row);
-    return rows;
-  }
-
-  /**
    * The hit columns of a page of the general plan, by id: read by row id (a positional read), and
    * by id through the id index for any row whose row id no longer holds it (a fold moved it).
    */
@@ -496,9 +266,10 @@ export class LanceSearchIndex implements SearchIndex {
     page: readonly { readonly id: string; readonly rowId: bigint }[],
   ): Promise<Map<string, Record<string, unknown>>> {
     // A row id of a version a fold has since compacted away may name no row at all.
-    const byRowId = await this.#rowsByRowId(page.map((hit) => hit.rowId)).catch(
-      () => new Map<bigint, Record<string, unknown>>(),
-    );
+    const byRowId = await rowsByRowId(
+      this.#table,
+      page.map((hit) => hit.rowId),
+    ).catch(() => new Map<bigint, Record<string, unknown>>());
     const rows = new Map<string, Record<string, unknown>>();
     const moved: string[] = [];
     for (const hit of page) {
@@ -564,7 +335,7 @@ export class LanceSearchIndex implements SearchIndex {
    * search of a fully folded index skips the unindexed path), and how many rows have a quality
    * below 1 (without any, the quality prior is left out of the query).
    */
-  async #versionFacts(): Promise<{ unindexedRows: number; lowQualityRows: number }> {
+  async #versionFacts(): Promise<VersionFacts> {
     const version = await this.#table.version();
     if (this.#facts?.version !== version) {
       const [unindexed, lowQuality] = await Promise.all([
@@ -638,109 +409,4 @@ export class LanceSearchIndex implements SearchIndex {
     this.#writes = done.catch(() => undefined);
     return done;
   }
-}
-
-function and(a: string | undefined, b: string): string {
-  return a ? `(${a}) AND (${b})` : b;
-}
-
-/** The score factor of a page's quality prior (1 unless it falls in a low-quality bucket). */
-function qualityFactor(quality: number): number {
-  return QUALITY_BUCKETS.find((bucket) => quality < bucket.below)?.factor ?? 1;
-}
-
-function toHit(row: Record<string, unknown>, score: number, terms: readonly string[]): IndexHit {
-  const simhash = row.simhash as string | null;
-  return {
-    id: row.id as string,
-    url: row.url as string,
-    title: row.title as string,
-    snippet: makeSnippet(
-      row.snippet_src as string,
-      terms.map((text) => ({ text })),
-    ),
-    domain: row.domain as string,
-    site_name: (row.site_name as string | null) ?? null,
-    lang: row.lang as string,
-    score,
-    has_llms_txt: Boolean(row.has_llms_txt),
-    published_at: (row.published_at as string | null) ?? null,
-    crawled_at: row.crawled_at as string,
-    filetype: row.filetype as string,
-    ...(simhash ? { simhash } : {}),
-  };
-}
-
-/** The table's indexes: full-text on the analysed columns, scalar on the filters. */
-const TABLE_INDEXES: readonly { readonly column: string; readonly config: () => lancedb.Index }[] = [
-  ...FTS_COLUMNS.map((column) => ({
-    column,
-    config: () =>
-      lancedb.Index.fts({
-        baseTokenizer: 'whitespace',
-        lowercase: false,
-        stem: false,
-        removeStopWords: false,
-        asciiFolding: false,
-        withPosition: true,
-      }),
-  })),
-  { column: COLUMNS.id, config: () => lancedb.Index.btree() },
-  { column: COLUMNS.crawledMs, config: () => lancedb.Index.btree() },
-  { column: COLUMNS.lang, config: () => lancedb.Index.bitmap() },
-  { column: COLUMNS.filetype, config: () => lancedb.Index.bitmap() },
-  { column: COLUMNS.bucket, config: () => lancedb.Index.bitmap() },
-  { column: COLUMNS.sites, config: () => lancedb.Index.labelList() },
-];
-/** Attempts at creating the indexes when other processes create them at the same time. */
-const CREATE_ATTEMPTS = 10;
-
-/**
- * Opens the table, creating it and any missing index. Several processes may open a new data dir at
- * once (`quarry serve` beside `quarry worker`): a creation that loses the commit race to another
- * process's is retried after a pause long enough to see that process's commit, skipping what exists.
- */
-async function openTable(db: lancedb.Connection, path: string): Promise<{ table: lancedb.Table; created: boolean }> {
-  const created = !(await db.tableNames()).includes(TABLE);
-  const table = created
-    ? await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true })
-    : await db.openTable(TABLE);
-  if (!created) await refuseOtherLayout(table, path);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await table.checkoutLatest();
-      const have = new Set((await table.listIndices()).flatMap((index) => index.columns));
-      for (const { column, config } of TABLE_INDEXES) {
-        // An Index object is consumed by the call that creates it, hence a new one each time.
-        if (!have.has(column)) await table.createIndex(column, { config: config(), replace: false });
-      }
-      return { table, created };
-    } catch (error) {
-      if (attempt >= CREATE_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
-    }
-  }
-}
-
-/**
- * An index written by an earlier release has other columns (title, body and site name were
- * searched apart); it is rebuilt from the stored pages, never searched with the wrong plan.
- */
-async function refuseOtherLayout(table: lancedb.Table, path: string): Promise<void> {
-  const have = new Set((await table.schema()).fields.map((field) => field.name));
-  const missing = pagesSchema()
-    .fields.map((field) => field.name)
-    .filter((name) => !have.has(name));
-  if (missing.length === 0) return;
-  table.close();
-  throw new ConfigError([
-    `the search index at ${path} was written by an earlier release (it lacks the ${missing.join(', ')} column` +
-      `${missing.length > 1 ? 's' : ''}); rebuild it once from the stored pages with: quarry reindex`,
-  ]);
-}
-
-/** Rows the full-text index on the search column does not cover yet. */
-async function unindexedRows(table: lancedb.Table): Promise<number> {
-  const stats = await table.indexStats(`${COLUMNS.text}_idx`);
-  return stats?.numUnindexedRows ?? 0;
 }

@@ -1,0 +1,55 @@
+import type * as lancedb from '@lancedb/lancedb';
+import type { IndexHit } from '@quarry/core';
+import { makeSnippet } from '@quarry/text';
+
+/** Columns a hit needs (the analysed text columns are never read back). */
+export const HIT_COLUMNS = [
+  'id',
+  'url',
+  'title',
+  'domain',
+  'site_name',
+  'lang',
+  'published_at',
+  'crawled_at',
+  'filetype',
+  'has_llms_txt',
+  'simhash',
+  'snippet_src',
+];
+/** Keeps every score positive. */
+export const MIN_SCORE = 1e-6;
+/** A search hit from a stored row. */
+export function toHit(row: Record<string, unknown>, score: number, terms: readonly string[]): IndexHit {
+  const simhash = row.simhash as string | null;
+  return {
+    id: row.id as string,
+    url: row.url as string,
+    title: row.title as string,
+    snippet: makeSnippet(
+      row.snippet_src as string,
+      terms.map((text) => ({ text })),
+    ),
+    domain: row.domain as string,
+    site_name: (row.site_name as string | null) ?? null,
+    lang: row.lang as string,
+    score,
+    has_llms_txt: Boolean(row.has_llms_txt),
+    published_at: (row.published_at as string | null) ?? null,
+    crawled_at: row.crawled_at as string,
+    filetype: row.filetype as string,
+    ...(simhash ? { simhash } : {}),
+  };
+}
+
+/** The hit columns of these rows, by row id (of the table version the row ids came from). */
+export async function rowsByRowId(
+  table: lancedb.Table,
+  rowIds: readonly bigint[],
+): Promise<Map<bigint, Record<string, unknown>>> {
+  const rows = new Map<bigint, Record<string, unknown>>();
+  if (rowIds.length === 0) return rows;
+  const found = (await table.takeRowIds(rowIds).select(HIT_COLUMNS).withRowId().toArray()) as Record<string, unknown>[];
+  for (const row of found) rows.set(BigInt(row._rowid as bigint), row);
+  return rows;
+}

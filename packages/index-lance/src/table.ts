@@ -1,0 +1,83 @@
+import * as lancedb from '@lancedb/lancedb';
+import { ConfigError } from '@quarry/core';
+import { COLUMNS, FTS_COLUMNS, pagesSchema } from './rows.js';
+
+/** The table's name in the LanceDB database. */
+const TABLE = 'pages';
+
+/** The table's indexes: full-text on the analysed columns, scalar on the filters. */
+const TABLE_INDEXES: readonly { readonly column: string; readonly config: () => lancedb.Index }[] = [
+  ...FTS_COLUMNS.map((column) => ({
+    column,
+    config: () =>
+      lancedb.Index.fts({
+        baseTokenizer: 'whitespace',
+        lowercase: false,
+        stem: false,
+        removeStopWords: false,
+        asciiFolding: false,
+        withPosition: true,
+      }),
+  })),
+  { column: COLUMNS.id, config: () => lancedb.Index.btree() },
+  { column: COLUMNS.crawledMs, config: () => lancedb.Index.btree() },
+  { column: COLUMNS.lang, config: () => lancedb.Index.bitmap() },
+  { column: COLUMNS.filetype, config: () => lancedb.Index.bitmap() },
+  { column: COLUMNS.bucket, config: () => lancedb.Index.bitmap() },
+  { column: COLUMNS.sites, config: () => lancedb.Index.labelList() },
+];
+/** Attempts at creating the indexes when other processes create them at the same time. */
+const CREATE_ATTEMPTS = 10;
+
+/**
+ * Opens the table, creating it and any missing index. Several processes may open a new data dir at
+ * once (`quarry serve` beside `quarry worker`): a creation that loses the commit race to another
+ * process's is retried after a pause long enough to see that process's commit, skipping what exists.
+ */
+export async function openTable(
+  db: lancedb.Connection,
+  path: string,
+): Promise<{ table: lancedb.Table; created: boolean }> {
+  const created = !(await db.tableNames()).includes(TABLE);
+  const table = created
+    ? await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true })
+    : await db.openTable(TABLE);
+  if (!created) await refuseOtherLayout(table, path);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await table.checkoutLatest();
+      const have = new Set((await table.listIndices()).flatMap((index) => index.columns));
+      for (const { column, config } of TABLE_INDEXES) {
+        // An Index object is consumed by the call that creates it, hence a new one each time.
+        if (!have.has(column)) await table.createIndex(column, { config: config(), replace: false });
+      }
+      return { table, created };
+    } catch (error) {
+      if (attempt >= CREATE_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
+    }
+  }
+}
+
+/**
+ * An index written by an earlier release has other columns (title, body and site name were
+ * searched apart); it is rebuilt from the stored pages, never searched with the wrong plan.
+ */
+async function refuseOtherLayout(table: lancedb.Table, path: string): Promise<void> {
+  const have = new Set((await table.schema()).fields.map((field) => field.name));
+  const missing = pagesSchema()
+    .fields.map((field) => field.name)
+    .filter((name) => !have.has(name));
+  if (missing.length === 0) return;
+  table.close();
+  throw new ConfigError([
+    `the search index at ${path} was written by an earlier release (it lacks the ${missing.join(', ')} column` +
+      `${missing.length > 1 ? 's' : ''}); rebuild it once from the stored pages with: quarry reindex`,
+  ]);
+}
+
+/** Rows the full-text index on the search column does not cover yet. */
+export async function unindexedRows(table: lancedb.Table): Promise<number> {
+  const stats = await table.indexStats(`${COLUMNS.text}_idx`);
+  return stats?.numUnindexedRows ?? 0;
+}
