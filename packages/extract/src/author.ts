@@ -91,19 +91,9 @@ const ZH_CLOSING = new RegExp(`[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*
  * carry a paper's name before it; a place and `报道` may follow the names.
  */
 const ZH_CLOSING_LINE = new RegExp(
-  `(?:^|\\n)[^\\n]{0,12}?(?:记者|通讯员|作者|撰稿|撰文|执笔人?)(?:\\s*[:：]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})(?:[ \\t\\u3000\\u00a0]+[\\p{Script=Han}]{0,8}报道)?[ \\t\\u3000\\u00a0）)]*$`,
+  `(?:^|\\n)[^\\n]{0,12}?(?:记者|通讯员|作者|撰稿)(?:\\s*[:：]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})(?:[ \\t\\u3000\\u00a0]+[\\p{Script=Han}]{0,8}报道)?[ \\t\\u3000\\u00a0）)]*$`,
   'u',
 );
-/**
- * A byline in brackets closing a paragraph of prose (`…新春佳节。（常书香 马丹阳 ）`): the article's
- * last paragraph, when the extracted text runs on into the page's footer.
- */
-const ZH_PARAGRAPH_CLOSING = new RegExp(
-  `[^\\n]{20}[。！？!?”」』]\\s*[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*[）)][ \\t\\u3000\\u00a0]*(?=\\n|$)`,
-  'gu',
-);
-/** The issuing body of a government notice (`发文机关：吉林省人民政府`), its author. */
-const ZH_ISSUER = /发文机关\s*[:：]\s*(\p{Script=Han}{2,20})(?![\p{Script=Han}])/u;
 /** A dateline's bracketed name: `2004年7月16日08:19 [ 黄宇 ] 来源：…`. */
 const ZH_AFTER_TIME = new RegExp(`\\d{1,2}[:：]\\d{2}(?:[:：]\\d{2})?\\s*[\\[【]\\s*(${ZH_NAMES})\\s*[\\]】]`, 'u');
 /**
@@ -145,15 +135,6 @@ export interface ZhBylinePlaces {
   readonly articleStart: string;
   /** The last few hundred characters of the extracted article. */
   readonly articleEnd: string;
-  /** The whole extracted article, searched for its last paragraph's closing byline. */
-  readonly articleText?: string;
-}
-
-/** The names of the last paragraph in a text that closes with a bracketed byline. */
-function lastParagraphByline(text: string): string | null {
-  let found: string | null = null;
-  for (const match of text.matchAll(ZH_PARAGRAPH_CLOSING)) found = namesOf(match as RegExpExecArray) ?? found;
-  return found;
 }
 
 /**
@@ -164,7 +145,7 @@ function lastParagraphByline(text: string): string | null {
  * name alone on the line under the headline, or a blog footer (`由海姑娘张贴`). Several names
  * are joined with a space.
  */
-export function findZhByline({ nearTitle, articleStart, articleEnd, articleText }: ZhBylinePlaces): string | null {
+export function findZhByline({ nearTitle, articleStart, articleEnd }: ZhBylinePlaces): string | null {
   const end = withoutTrailers(articleEnd);
   const underHeadline = (text: string) => text.slice(text.indexOf('\n') + 1);
   return (
@@ -172,13 +153,10 @@ export function findZhByline({ nearTitle, articleStart, articleEnd, articleText 
     namesOf(ZH_AFTER_TIME.exec(nearTitle)) ??
     namesOf(ZH_CLOSING.exec(end)) ??
     namesOf(ZH_CLOSING_LINE.exec(end)) ??
-    lastParagraphByline(articleText ?? '') ??
     namesOf(ZH_NAME_LINE.exec(underHeadline(articleStart).trimStart())) ??
     namesOf(ZH_NAME_LINE.exec(articleStart.trimStart())) ??
     namesOf(ZH_NAME_LINE.exec(underHeadline(nearTitle).trimStart())) ??
-    namesOf(POSTED_BY.exec(articleEnd)) ??
-    ZH_ISSUER.exec(nearTitle)?.[1] ??
-    null
+    namesOf(POSTED_BY.exec(articleEnd))
   );
 }
 

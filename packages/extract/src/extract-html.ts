@@ -164,7 +164,6 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
           nearTitle,
           articleStart: bodyText.slice(0, CLOSING_BYLINE_CHARS),
           articleEnd: bodyText.slice(-CLOSING_BYLINE_CHARS),
-          articleText: bodyText,
         })
       : null;
     const author = chooseAuthor({
