@@ -1,16 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IndexQuery } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
-import { type FtsNode, matchesNothing, planQuery, sqlString, whereClause } from './fts-query.js';
+import { type FtsNode, matchesNothing, planQuery, priorFactor, sqlString, whereClause } from './fts-query.js';
 
 const WEIGHTS = { langPriorityBoost: 1.25 };
-/** The plan, with the query tree unwrapped from its prior boosts (tested on their own below). */
-const plan = (q: string, extra: Partial<IndexQuery> = {}) => {
-  const planned = planQuery({ query: parseQuery(q), limit: 10, offset: 0, ...extra }, WEIGHTS);
-  let fts = planned.fts;
-  while (fts?.kind === 'boost') fts = fts.positive;
-  return { ...planned, fts };
-};
+const plan = (q: string, extra: Partial<IndexQuery> = {}) =>
+  planQuery({ query: parseQuery(q), limit: 10, offset: 0, ...extra });
 
 /** The search-column alternatives of a node, as `token` or `"phrase"` strings. */
 function bodyForms(node: FtsNode | null): string[] {
@@ -70,15 +65,13 @@ describe('planQuery', () => {
     expect(bodyForms(plan('搜索引擎').fts)).toEqual(['"搜索 索引 引擎"']);
   });
 
-  it('wraps the tree in the quality and language priors', () => {
-    const { fts } = planQuery({ query: parseQuery('tea'), limit: 10, offset: 0, langPriority: 'fr' }, WEIGHTS);
-    expect(fts?.kind).toBe('boost');
-    if (fts?.kind !== 'boost') return;
-    expect(fts.factor).toBeCloseTo(0.8);
-    expect(JSON.stringify(fts.negative)).toContain('_l_fr');
-    const factors: number[] = [];
-    for (let node = fts.positive; node.kind === 'boost'; node = node.positive) factors.push(node.factor);
-    expect(factors).toEqual([0.75, 0.5, 0.25]);
+  it('leaves the priors out of the tree: they multiply scores, which the engine boost does not', () => {
+    expect(plan('tea', { langPriority: 'fr' }).fts).toEqual({
+      kind: 'match',
+      token: 'tea',
+      column: 't_text',
+      boost: 1,
+    });
   });
 
   it('answers exclusions with a filter as every page but the excluded ones', () => {
@@ -91,9 +84,22 @@ describe('planQuery', () => {
 
   it('matches nothing when no clause has a word', () => {
     const query = { query: parseQuery('🎉'), limit: 10, offset: 0 };
-    expect(matchesNothing(query, planQuery(query, WEIGHTS))).toBe(true);
+    expect(matchesNothing(query, planQuery(query))).toBe(true);
     const filters = { query: parseQuery('site:example.com'), limit: 10, offset: 0 };
-    expect(matchesNothing(filters, planQuery(filters, WEIGHTS))).toBe(false);
+    expect(matchesNothing(filters, planQuery(filters))).toBe(false);
+  });
+});
+
+describe('priorFactor', () => {
+  it('divides pages in other languages than lang_priority by its boost and multiplies by the quality bucket', () => {
+    const page = (lang: string, quality = 1) => ({ lang, quality });
+    expect(priorFactor(page('fr'), 'fr', WEIGHTS, true)).toBe(1);
+    expect(priorFactor(page('en'), 'fr', WEIGHTS, true)).toBeCloseTo(0.8);
+    expect(priorFactor(page('en'), undefined, WEIGHTS, true)).toBe(1);
+    expect(priorFactor(page('en', 0.3), undefined, WEIGHTS, true)).toBe(0.25);
+    expect(priorFactor(page('en', 0.5), 'fr', WEIGHTS, true)).toBeCloseTo(0.4);
+    expect(priorFactor(page('en', 0.8), undefined, WEIGHTS, true)).toBe(0.75);
+    expect(priorFactor(page('en', 0.3), undefined, WEIGHTS, false)).toBe(1);
   });
 });
 

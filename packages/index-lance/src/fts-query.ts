@@ -1,7 +1,7 @@
 import type { IndexQuery, QueryField, QueryNode } from '@quarry/core';
 import { FILETYPE_FAMILY } from '@quarry/core';
 import { bigramQueryTokens, hasCjk, isStopWord, stemToken, tokenize } from '@quarry/text';
-import { COLUMNS, langMetaToken, META_ALL, QUALITY_BUCKETS } from './rows.js';
+import { COLUMNS, META_ALL, QUALITY_BUCKETS } from './rows.js';
 
 /**
  * Translation of a parsed query into a tree of LanceDB full-text queries (kept backend-neutral here
@@ -34,53 +34,38 @@ export interface FtsPlan {
   readonly snippetTerms: readonly string[];
 }
 
-/** The plan of an `IndexQuery`; `fts` is null when the query has no searchable word left. */
-export function planQuery(
-  query: IndexQuery,
-  weights: RankingWeights,
-  { qualityPrior = true }: { readonly qualityPrior?: boolean } = {},
-): FtsPlan {
+/**
+ * The plan of an `IndexQuery`; `fts` is null when the query has no searchable word left. The priors
+ * (`lang_priority`, quality) are not part of it: the engine's boost query subtracts a multiple of
+ * the negative query's score rather than multiplying, so the searches apply them to the matches.
+ */
+export function planQuery(query: IndexQuery): FtsPlan {
   const any = query.match === 'any';
-  const root = query.query.root ? translate(query.query.root, any) : null;
+  const fts = query.query.root ? translate(query.query.root, any) : null;
   const snippetTerms: string[] = [];
   if (query.query.root) collectPositive(query.query.root, snippetTerms);
-  let fts = root;
-  if (fts) fts = withPriors(fts, query.langPriority, weights, qualityPrior);
   return { fts, where: whereClause(query), snippetTerms };
+}
+
+/**
+ * The factor a page's score is multiplied by: 1 / `langPriorityBoost` unless it is in the
+ * `lang_priority` language (when one is asked for), times its quality bucket's factor (when the
+ * quality prior is on).
+ */
+export function priorFactor(
+  page: { readonly lang: string; readonly quality: number },
+  langPriority: string | undefined,
+  weights: RankingWeights,
+  qualityPrior: boolean,
+): number {
+  const language = langPriority === undefined || page.lang === langPriority ? 1 : 1 / weights.langPriorityBoost;
+  const quality = qualityPrior ? (QUALITY_BUCKETS.find((bucket) => page.quality < bucket.below)?.factor ?? 1) : 1;
+  return language * quality;
 }
 
 /** Whether the query had words but none survived analysis (`🎉`): it matches nothing. */
 export function matchesNothing(query: IndexQuery, plan: FtsPlan): boolean {
   return query.query.root !== null && plan.fts === null;
-}
-
-/**
- * `lang_priority` and the quality prior are multiplicative, applied inside the engine's top-k, so
- * the page is cut after them: pages not in the priority language are scaled by 1/boost, pages with
- * a quality below 1 by their quality bucket.
- */
-function withPriors(
-  fts: FtsNode,
-  langPriority: string | undefined,
-  weights: RankingWeights,
-  qualityPrior: boolean,
-): FtsNode {
-  let node = fts;
-  // A boost makes the engine score every match (no pruning), so it is left out when no page has a
-  // quality below 1.
-  for (const bucket of qualityPrior ? QUALITY_BUCKETS : []) {
-    node = { kind: 'boost', positive: node, negative: match(bucket.token, COLUMNS.meta, 1), factor: bucket.factor };
-  }
-  if (langPriority !== undefined) {
-    const otherLanguages: FtsNode = {
-      kind: 'bool',
-      must: [match(META_ALL, COLUMNS.meta, 1)],
-      should: [],
-      mustNot: [match(langMetaToken(langPriority), COLUMNS.meta, 1)],
-    };
-    node = { kind: 'boost', positive: node, negative: otherLanguages, factor: 1 / weights.langPriorityBoost };
-  }
-  return node;
 }
 
 function match(token: string, column: string, boost: number): FtsNode {

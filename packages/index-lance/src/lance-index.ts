@@ -12,7 +12,7 @@ import {
 } from '@quarry/core';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
-import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, sqlString } from './fts-query.js';
+import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
 import { HIT_COLUMNS, MIN_SCORE, rowsByRowId, toHit } from './hits.js';
 import { toLanceQuery } from './lance-query.js';
 import { Maintainer, type MaintenanceOptions } from './maintenance.js';
@@ -173,13 +173,16 @@ export class LanceSearchIndex implements SearchIndex {
   async search(query: IndexQuery): Promise<IndexSearchResult> {
     // Searching a closed index is a programming error, not an outage of the backend.
     if (this.#closed) throw new Error('the search index is closed');
-    const plan = planQuery(query, this.#options, { qualityPrior: (await this.#versionFacts()).lowQualityRows > 0 });
+    const plan = planQuery(query);
     if (matchesNothing(query, plan)) return { total: 0, totalIsEstimate: false, hits: [] };
     try {
       if (!plan.fts) return await this.#filterOnly(query, plan);
       const fast = this.#options.fastPlan ? planFast(query) : null;
       const facts = await this.#versionFacts();
-      return (fast && (await this.#fast.search(query, plan, fast, facts))) ?? (await this.#ranked(query, plan));
+      return (
+        (fast && (await this.#fast.search(query, plan, fast, facts))) ??
+        (await this.#ranked(query, plan, facts.lowQualityRows > 0))
+      );
     } catch (error) {
       throw new BackendUnavailableError('the search index could not answer', error);
     }
@@ -220,28 +223,40 @@ export class LanceSearchIndex implements SearchIndex {
    * phrase, pages not yet folded into the indexes are also searched by the relaxed query and checked
    * here (see `unindexed.ts`); those failing the check are dropped from the engine's answer.
    */
-  async #ranked(query: IndexQuery, plan: FtsPlan): Promise<IndexSearchResult> {
+  async #ranked(query: IndexQuery, plan: FtsPlan, qualityPrior: boolean): Promise<IndexSearchResult> {
     const tree = plan.fts!;
     const depth = query.offset + query.limit;
     const cap = Math.max(this.#options.maxCountedMatches, depth);
     // One ranked list of ids and scores serves both the page and the count; only the page's rows
-    // are then read in full (by row id, checked against the id).
+    // are then read in full (by row id, checked against the id). The priors multiply the scores of
+    // these matches (the best `cap` by BM25), and the page is cut after them.
     const [counted, unindexed] = await Promise.all([
-      this.#fts(tree, plan.where).select([COLUMNS.id, '_score']).withRowId().limit(cap).toArray(),
+      this.#fts(tree, plan.where)
+        .select([COLUMNS.id, '_score', COLUMNS.lang, 'quality'])
+        .withRowId()
+        .limit(cap)
+        .toArray(),
       hasPhrase(tree) ? this.#unindexedMatches(tree, plan.where) : null,
     ]);
-    let ranked = (counted as Record<string, unknown>[]).map((row) => ({
-      id: row.id as string,
-      rowId: BigInt(row._rowid as bigint),
-      score: Number(row._score),
-    }));
+    const score = (row: Record<string, unknown>) =>
+      Number(row._score) *
+      priorFactor(
+        { lang: row.lang as string, quality: Number(row.quality) },
+        query.langPriority,
+        this.#options,
+        qualityPrior,
+      );
+    let ranked = (counted as Record<string, unknown>[])
+      .map((row) => ({ id: row.id as string, rowId: BigInt(row._rowid as bigint), score: score(row) }))
+      // Equal scores in row order, as the fast plan breaks ties.
+      .sort((a, b) => b.score - a.score || (a.rowId < b.rowId ? -1 : 1));
     const estimate = ranked.length >= cap;
     const fresh = new Map<string, Record<string, unknown>>();
     if (unindexed && (unindexed.matched.length > 0 || unindexed.rejected.size > 0)) {
       const { matched, rejected } = unindexed;
       const seen = new Set<string>();
       for (const row of matched) fresh.set(row.id as string, row);
-      const freshHits = matched.map((row) => ({ id: row.id as string, rowId: -1n, score: Number(row._score) }));
+      const freshHits = matched.map((row) => ({ id: row.id as string, rowId: -1n, score: score(row) }));
       ranked = [...ranked, ...freshHits]
         .filter((hit) => !rejected.has(hit.id))
         .sort((a, b) => b.score - a.score)
@@ -318,7 +333,7 @@ export class LanceSearchIndex implements SearchIndex {
     if ((await this.#versionFacts()).unindexedRows === 0) return null;
     const fresh = `${COLUMNS.seq} > ${this.#maintainer.indexedThroughSeq()}`;
     const rows = (await this.#fts(relax(tree), where ? `(${where}) AND ${fresh}` : fresh)
-      .select([...HIT_COLUMNS, COLUMNS.title, COLUMNS.text, '_score'])
+      .select([...HIT_COLUMNS, 'quality', COLUMNS.title, COLUMNS.text, '_score'])
       .limit(MAX_UNINDEXED_CANDIDATES)
       .toArray()) as Record<string, unknown>[];
     const matched: Record<string, unknown>[] = [];

@@ -26,7 +26,7 @@ export const COLUMNS = {
    * counts a query's matches in a 1/{@link SAMPLE_BUCKETS} sample to estimate large totals.
    */
   sample: 't_sample',
-  /** Filter and prior tokens for the engine's boolean queries: {@link META_ALL}, language, quality. */
+  /** Tokens for the engine's boolean queries: {@link META_ALL} (every page) and the language. */
   meta: 'meta',
   lang: 'lang',
   filetype: 'filetype',
@@ -51,13 +51,13 @@ export function langMetaToken(lang: string): string {
 }
 
 /**
- * Quality buckets: a page whose quality prior (`PageDocument.quality`) is below 1 gets the token of
- * the highest bucket it falls under, and its score is multiplied by that bucket's factor.
+ * Quality buckets: the score of a page whose quality prior (`PageDocument.quality`) is below 1 is
+ * multiplied by the factor of the first bucket it falls under.
  */
-export const QUALITY_BUCKETS: readonly { readonly token: string; readonly below: number; readonly factor: number }[] = [
-  { token: '_q25', below: 0.375, factor: 0.25 },
-  { token: '_q50', below: 0.625, factor: 0.5 },
-  { token: '_q75', below: 0.875, factor: 0.75 },
+export const QUALITY_BUCKETS: readonly { readonly below: number; readonly factor: number }[] = [
+  { below: 0.375, factor: 0.25 },
+  { below: 0.625, factor: 0.5 },
+  { below: 0.875, factor: 0.75 },
 ];
 
 /** The full-text-indexed columns. */
@@ -134,8 +134,6 @@ export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
   const body =
     doc.body_text.length > limits.maxIndexedChars ? doc.body_text.slice(0, limits.maxIndexedChars) : doc.body_text;
   const meta = [META_ALL, langMetaToken(lang)];
-  const qualityBucket = QUALITY_BUCKETS.find((b) => quality < b.below);
-  if (qualityBucket) meta.push(qualityBucket.token);
   const crawledMs = Date.parse(doc.crawled_at);
   const title = indexTokens(doc.title, lang).join(' ');
   const siteName = doc.site_name ? indexTokens(doc.site_name, lang).join(' ') : '';
