@@ -54,6 +54,14 @@ describe('mainRegion pruning', () => {
     expect(text).toContain('Post 4');
     expect(text).not.toContain('Small box');
   });
+
+  it('drops comments and hidden blocks of a declared article whatever their size, keeps a big sidebar-named wrapper', () => {
+    const comments = Array.from({ length: 8 }, (_, i) => `<li>Comment ${i} says quite a lot about the article.</li>`);
+    const html = `<div class="main-with-sidebar"><p>The article text.</p><ol class="comment-list">${comments.join('')}</ol><div style="display:none">${comments.join('')}</div></div>`;
+    const article = mainRegion(doc(html), true)?.text ?? '';
+    expect(article).toBe('The article text.');
+    expect(mainRegion(doc(html))?.text).toContain('Comment 7');
+  });
 });
 
 describe('extractHtml main content', () => {

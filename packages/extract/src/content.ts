@@ -34,10 +34,14 @@ enum Chrome {
   None = 0,
   Always = 1,
   Small = 2,
+  /** Comments and hidden blocks: chrome on a declared article whatever its size, else as Small. */
+  Secondary = 3,
 }
+const COMMENT_WORDS = /(?:^|[\s_-])(?:comments?|comment-list|commentlist)(?:$|[\s_-])/i;
 /**
- * A `<form>` or a block named `comments` holds the posts of many forums (vBulletin, Invision):
- * such soft chrome is kept when it holds more than this share of the region's text.
+ * A `<form>` or a block named `comments` holds the posts of many forums (vBulletin, Invision), and
+ * some shops hide their whole content until a script shows it: such soft chrome is kept when it
+ * holds more than this share of the region's text.
  */
 const SOFT_CHROME_MAX_SHARE = 0.4;
 
@@ -45,14 +49,19 @@ function chromeOf(el: Element, name: string): Chrome {
   if (CHROME_TAGS.has(name)) return Chrome.Always;
   const role = el.getAttribute('role');
   if (role !== null && CHROME_ROLES.has(role)) return Chrome.Always;
-  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return Chrome.Always;
+  // Hidden until a script shows it: page chrome, or the whole content of pages that reveal it.
+  // aria-hidden marks duplicates and decoration, whatever its size.
+  if (el.getAttribute('aria-hidden') === 'true') return Chrome.Always;
+  if (el.hasAttribute('hidden')) return Chrome.Secondary;
   const style = el.getAttribute('style');
-  if (style !== null && HIDDEN_STYLE.test(style)) return Chrome.Always;
+  if (style !== null && HIDDEN_STYLE.test(style)) return Chrome.Secondary;
   if (name === 'form') return Chrome.Small;
   const cls = el.getAttribute('class');
-  if (cls !== null && cls.length < 200 && CHROME_WORDS.test(cls)) return Chrome.Small;
   const id = el.getAttribute('id');
-  return id !== null && id.length < 100 && CHROME_WORDS.test(id) ? Chrome.Small : Chrome.None;
+  const named = (re: RegExp): boolean =>
+    (cls !== null && cls.length < 200 && re.test(cls)) || (id !== null && id.length < 100 && re.test(id));
+  if (!named(CHROME_WORDS)) return Chrome.None;
+  return named(COMMENT_WORDS) ? Chrome.Secondary : Chrome.Small;
 }
 
 /** Elements whose content is never visible text (as in text.ts). */
@@ -192,7 +201,7 @@ function isNavigation(m: Measured, i: number): boolean {
  * Goes through the measured region in document order, calling `drop` for each chrome or navigation
  * block (and skipping what it holds); returns the size of what is kept.
  */
-function prune(m: Measured, drop: (el: Element) => void): RegionSize {
+function prune(m: Measured, article: boolean, drop: (el: Element) => void): RegionSize {
   const kept = { chars: m.chars[0] ?? 0, linkChars: m.linkChars[0] ?? 0 };
   const maxSoftChars = SOFT_CHROME_MAX_SHARE * kept.chars;
   // Inside a kept `comments` block, the blocks named `comment-123` are the posts themselves.
@@ -200,10 +209,10 @@ function prune(m: Measured, drop: (el: Element) => void): RegionSize {
   for (let i = 1; i < m.els.length; ) {
     const chrome = m.chrome[i];
     const chars = m.chars[i] as number;
-    const soft = chrome === Chrome.Small;
+    const soft = chrome === Chrome.Small || (chrome === Chrome.Secondary && !article);
     const keepSoft = soft && (chars > maxSoftChars || i < keptSoftEnd);
     if (keepSoft) keptSoftEnd = Math.max(keptSoftEnd, i + (m.size[i] as number));
-    if (!keepSoft && (chrome === Chrome.Always || soft || isNavigation(m, i))) {
+    if ((!keepSoft && chrome !== Chrome.None) || isNavigation(m, i)) {
       kept.chars -= chars;
       kept.linkChars -= m.linkChars[i] as number;
       drop(m.els[i] as Element);
@@ -217,10 +226,10 @@ function prune(m: Measured, drop: (el: Element) => void): RegionSize {
  * The size of {@link mainRegion}, read without editing the document (so it can run before
  * Readability, which edits it): decides whether the region is worth building.
  */
-export function mainRegionSize(doc: Document): RegionSize {
+export function mainRegionSize(doc: Document, article = false): RegionSize {
   const body = doc.body;
   if (!body) return { chars: 0, linkChars: 0 };
-  return prune(measure(declaredMain(body) ?? body), () => {});
+  return prune(measure(declaredMain(body) ?? body), article, () => {});
 }
 
 /** A candidate for the main content: the element and its plain text. */
@@ -235,13 +244,13 @@ export interface ContentCandidate {
  * headers, footers, asides, forms, hidden blocks, comment/related/share/sidebar blocks and
  * link-dense blocks (menus not marked as such) removed. Null when the document has no body.
  */
-export function mainRegion(doc: Document): ContentCandidate | null {
+export function mainRegion(doc: Document, article = false): ContentCandidate | null {
   const body = doc.body;
   if (!body) return null;
   const root = declaredMain(body) ?? body;
   const measured = measure(root);
   const doomed: Element[] = measured.invisible;
-  prune(measured, (el) => doomed.push(el));
+  prune(measured, article, (el) => doomed.push(el));
   for (const el of doomed) el.remove();
   const focused = focus(root);
   return { element: focused, text: blockText(focused) };

@@ -90,7 +90,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const reparse = parsed.impl === 'linkedom' ? () => parseDocument(html, url, 'linkedom').document : undefined;
     // Measured before Readability edits the document; a declared article needs more to be replaced.
     const declaresArticle = meta.get('og:type') === 'article' || jsonLd.declaresArticle;
-    const region = mainRegionSize(doc);
+    const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
     const overArticle = declaresArticle ? REGION_OVER_DECLARED_ARTICLE : REGION_OVER_ARTICLE;
@@ -226,7 +226,7 @@ function chooseMainContent(
   if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
   const parsed = parseDocument(html, url, dom);
   try {
-    const region = mainRegion(parsed.document);
+    const region = mainRegion(parsed.document, overArticle === REGION_OVER_DECLARED_ARTICLE);
     // The region is narrowed when built (see mainRegion); it must still hold more than the article.
     if (region === null || visibleChars(region.text) <= (short ? 0 : articleChars)) {
       return { text: article.text, markdown: toMarkdown(article.content) };
