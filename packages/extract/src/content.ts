@@ -224,7 +224,8 @@ function prune(m: Measured, article: boolean, drop: (el: Element) => void): Regi
 
 /**
  * The size of {@link mainRegion}, read without editing the document (so it can run before
- * Readability, which edits it): decides whether the region is worth building.
+ * Readability, which edits it): decides whether the region is worth building. `article`: the page
+ * declares itself an article (as for {@link mainRegion}).
  */
 export function mainRegionSize(doc: Document, article = false): RegionSize {
   const body = doc.body;
@@ -242,7 +243,10 @@ export interface ContentCandidate {
  * The page's main region without chrome, from a document nobody has edited (Readability edits the
  * one it reads): the declared `<main>` when the page has one, else the body, with navigation,
  * headers, footers, asides, forms, hidden blocks, comment/related/share/sidebar blocks and
- * link-dense blocks (menus not marked as such) removed. Null when the document has no body.
+ * link-dense blocks (menus not marked as such) removed, then narrowed to the block holding nearly
+ * all of its text. Blocks named like chrome (and forms, and hidden blocks) stay when they hold most
+ * of the text, except comments and hidden blocks of a page that declares itself an `article`.
+ * Null when the document has no body.
  */
 export function mainRegion(doc: Document, article = false): ContentCandidate | null {
   const body = doc.body;

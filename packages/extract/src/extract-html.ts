@@ -93,8 +93,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
-    const overArticle = declaresArticle ? REGION_OVER_DECLARED_ARTICLE : REGION_OVER_ARTICLE;
-    const main = chooseMainContent(article, region, overArticle, html, url, dom, options);
+    const main = chooseMainContent(article, region, declaresArticle, html, url, dom, options);
     const bodyText = main.text;
     const lang = decideLanguage(
       {
@@ -205,14 +204,15 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
 
 /**
  * Readability's article, unless the page's main region (see {@link mainRegion}; `region` is its
- * size) holds more than `overArticle` times its text: on forums, product, listing and service pages
- * Readability picks one block of many. Below `minArticleChars` the region is used whenever it has
- * any text. The region is built (from a fresh parse) only when used.
+ * size) holds more than {@link REGION_OVER_ARTICLE} times its text ({@link REGION_OVER_DECLARED_ARTICLE}
+ * when the page `declaresArticle`): on forums, product, listing and service pages Readability picks
+ * one block of many. Below `minArticleChars` the region is used whenever it has any text. The
+ * region is built (from a fresh parse) only when used.
  */
 function chooseMainContent(
   article: ArticleFacts,
   region: RegionSize,
-  overArticle: number,
+  declaresArticle: boolean,
   html: string,
   url: string,
   dom: DomImpl,
@@ -221,12 +221,13 @@ function chooseMainContent(
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
   const short = article.text.length < minArticleChars;
   const articleChars = visibleChars(article.text);
+  const overArticle = declaresArticle ? REGION_OVER_DECLARED_ARTICLE : REGION_OVER_ARTICLE;
   const wantsRegion = short || region.chars > overArticle * articleChars;
   const toMarkdown = (el: Element | null): string => (options.markdown === false ? '' : contentMarkdown(el));
   if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
   const parsed = parseDocument(html, url, dom);
   try {
-    const region = mainRegion(parsed.document, overArticle === REGION_OVER_DECLARED_ARTICLE);
+    const region = mainRegion(parsed.document, declaresArticle);
     // The region is narrowed when built (see mainRegion); it must still hold more than the article.
     if (region === null || visibleChars(region.text) <= (short ? 0 : articleChars)) {
       return { text: article.text, markdown: toMarkdown(article.content) };
