@@ -1,8 +1,9 @@
 import type * as lancedb from '@lancedb/lancedb';
 import type { IndexQuery, IndexSearchResult } from '@quarry/core';
 import type { FastPlan, FastQuery } from './fast-plan.js';
+import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
 import { and, type FtsPlan, sqlString } from './fts-query.js';
-import { MIN_SCORE, rowsByRowId, toHit } from './hits.js';
+import { MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { COLUMNS, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
 
@@ -30,6 +31,26 @@ interface Match {
 
 /** Row ids per `_rowid IN (...)` list. */
 const ROW_ID_CHUNK = 1000;
+/** Unfolded pages the fresh tier holds at most; past this the engine's flat scan finds them. */
+const MAX_FRESH_PAGES = 20_000;
+/** Pages the fresh tier reads at once when it (re)starts; more wait for the next fold. */
+const MAX_FRESH_LOAD = 5000;
+
+/** Matches as read: `full` when the engine returned as many as asked (there may be more). */
+type Matches = Match[] & { readonly full: boolean };
+
+/**
+ * How a search treats unfolded pages: the engine's flat scan finds them (`tier` null), or the engine
+ * is asked for folded pages only (`fastSearch`; those written after `watermark` are dropped, being
+ * in the tier too) and the fresh tier for the others.
+ */
+interface View {
+  readonly tier: FreshTier | null;
+  readonly watermark: number;
+  readonly stats: FoldedStats | null;
+}
+
+const FLAT: View = { tier: null, watermark: Number.POSITIVE_INFINITY, stats: null };
 
 /** Limits and weights of the fast plan; see `LanceSearchIndexOptions`. */
 export interface FastSearchOptions {
@@ -37,6 +58,7 @@ export interface FastSearchOptions {
   readonly maxSampledMatches: number;
   readonly maxExcludedMatches: number;
   readonly langPriorityBoost: number;
+  readonly freshTier: boolean;
 }
 
 /** What the index knows of its current version. */
@@ -45,6 +67,8 @@ export interface VersionFacts {
   readonly unindexedRows: number;
   /** Pages with a quality prior below 1 (without any, the prior is left out). */
   readonly lowQualityRows: number;
+  /** Pages in all. */
+  readonly rows: number;
 }
 
 /**
@@ -54,10 +78,16 @@ export interface VersionFacts {
 export class FastSearch {
   readonly #table: lancedb.Table;
   readonly #options: FastSearchOptions;
+  readonly #watermark: () => number;
+  readonly #tier = new FreshTier();
+  /** Estimated document frequencies among folded pages, for the fold watermark they were read at. */
+  #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
 
-  constructor(table: lancedb.Table, options: FastSearchOptions) {
+  /** @param watermark - the fold watermark: pages with a higher `seq` may not be folded yet. */
+  constructor(table: lancedb.Table, options: FastSearchOptions, watermark: () => number) {
     this.#table = table;
     this.#options = options;
+    this.#watermark = watermark;
   }
 
   /**
@@ -73,20 +103,54 @@ export class FastSearch {
     plan: FastPlan,
     facts: VersionFacts,
   ): Promise<IndexSearchResult | null> {
-    if (facts.unindexedRows > 0) {
-      if (query.langPriority !== undefined) return null;
-      if (plan.alternatives.some((alternative) => alternative.kind === 'phrase')) return null;
-    }
+    if (facts.unindexedRows > 0 && plan.alternatives.some((alternative) => alternative.kind === 'phrase')) return null;
     for (let attempt = 0; attempt < FAST_ATTEMPTS; attempt++) {
       const version = await this.#table.version();
-      const result = await this.#once(query, general, plan, facts.lowQualityRows > 0);
+      const view = facts.unindexedRows > 0 && this.#options.freshTier ? await this.#view(version, facts) : FLAT;
+      if (view.tier === null && facts.unindexedRows > 0 && query.langPriority !== undefined) return null;
+      const result = await this.#once(view, query, general, plan, facts.lowQualityRows > 0);
       if (result === null) return null;
       if ((await this.#table.version()) === version) return result;
     }
     return null;
   }
 
+  /** The fresh tier brought to this version, or the flat scan when too many pages are unfolded. */
+  async #view(version: number, facts: VersionFacts): Promise<View> {
+    const watermark = this.#watermark();
+    if (
+      !(await this.#tier.sync(this.#table, version, watermark, { maxPages: MAX_FRESH_PAGES, maxLoad: MAX_FRESH_LOAD }))
+    ) {
+      return FLAT;
+    }
+    if (this.#frequencies.watermark !== watermark) this.#frequencies = { watermark, byToken: new Map() };
+    const tier = this.#tier;
+    const folded = Math.max(0, facts.rows - facts.unindexedRows);
+    const stats: FoldedStats = {
+      pages: folded,
+      averageLength: tier.averageLength,
+      documentFrequency: (token) => this.#documentFrequency(token, watermark),
+    };
+    return { tier, watermark: tier.watermark, stats };
+  }
+
+  /** Folded pages holding a token, estimated from the sample column (its matches times 64). */
+  #documentFrequency(token: string, watermark: number): Promise<number> {
+    const cache = this.#frequencies.byToken;
+    let frequency = cache.get(token);
+    if (frequency === undefined) {
+      const query: FastQuery = { kind: 'match', tokens: [token], all: true, column: COLUMNS.text };
+      const view: View = { tier: this.#tier, watermark, stats: null };
+      frequency = this.#matches(view, query, null, this.#options.maxSampledMatches, false, COLUMNS.sample).then(
+        (matches) => matches.length * SAMPLE_BUCKETS,
+      );
+      cache.set(token, frequency);
+    }
+    return frequency;
+  }
+
   async #once(
+    view: View,
     query: IndexQuery,
     general: FtsPlan,
     plan: FastPlan,
@@ -94,7 +158,7 @@ export class FastSearch {
   ): Promise<IndexSearchResult | null> {
     const where = general.where;
     const depth = query.offset + query.limit;
-    const exclusion = await this.#exclusion(plan, where);
+    const exclusion = await this.#exclusion(view, plan, where);
     // Enough matches are read that `depth` remain after removing the excluded ones: all of them
     // when they are known, else more in rounds, each new candidate checked.
     const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : depth;
@@ -103,54 +167,82 @@ export class FastSearch {
       query.langPriority === undefined
         ? null
         : and(where ?? undefined, `${COLUMNS.lang} = ${sqlString(query.langPriority)}`);
-    let lists: Match[][] = [];
-    let preferred: Match[][] = [];
+    let lists: Matches[] = [];
+    let preferred: Matches[] = [];
     for (let round = 1; ; round++) {
       [lists, preferred] = await Promise.all([
-        Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, where, k, qualityPrior))),
+        Promise.all(plan.alternatives.map((alternative) => this.#matches(view, alternative, where, k, qualityPrior))),
         priority === null
           ? Promise.resolve([])
-          : Promise.all(plan.alternatives.map((alternative) => this.#matches(alternative, priority, k, qualityPrior))),
+          : Promise.all(
+              plan.alternatives.map((alternative) => this.#matches(view, alternative, priority, k, qualityPrior)),
+            ),
       ]);
       if (!exclusion || exclusion.complete) break;
       const candidates = new Set([...lists, ...preferred].flatMap((list) => list.map((match) => match.rowId)));
-      await this.#checkExclusion(plan.exclude!, exclusion, candidates);
+      await this.#checkExclusion(view, plan.exclude!, exclusion, candidates);
       const left = [...candidates].filter((rowId) => !exclusion.excluded.has(rowId)).length;
-      if (left >= depth || lists.every((list) => list.length < k)) break;
+      if (left >= depth || lists.every((list) => !list.full)) break;
       if (round >= EXCLUSION_ROUNDS) return null;
       k *= 4;
     }
     const excluded = exclusion?.excluded ?? new Set<bigint>();
+    const fresh = await this.#fresh(view, query, plan);
     // A page's score: BM25 times its quality factor, divided by the boost unless it is in the priority
-    // language (those pages come back from both queries; their undivided score is the larger).
-    const scores = new Map<bigint, number>();
+    // language (those pages come back from both queries; their undivided score is the larger). Keys:
+    // `r` and the row id for a folded page, `i` and the id for a page of the fresh tier.
+    const scores = new Map<string, number>();
+    const put = (key: string, score: number) => {
+      if (score > (scores.get(key) ?? Number.NEGATIVE_INFINITY)) scores.set(key, score);
+    };
+    const boost = this.#options.langPriorityBoost;
     const add = (matches: readonly Match[], factor: number) => {
       for (const match of matches) {
-        if (excluded.has(match.rowId)) continue;
-        const score = match.score * factor * qualityFactor(match.quality);
-        if (score > (scores.get(match.rowId) ?? Number.NEGATIVE_INFINITY)) scores.set(match.rowId, score);
+        if (!excluded.has(match.rowId)) put(`r${match.rowId}`, match.score * factor * qualityFactor(match.quality));
       }
     };
-    for (const list of lists) add(list, priority === null ? 1 : 1 / this.#options.langPriorityBoost);
+    for (const list of lists) add(list, priority === null ? 1 : 1 / boost);
     for (const list of preferred) add(list, 1);
-    const ranked = [...scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    for (const match of fresh.values()) {
+      const language = query.langPriority === undefined || match.lang === query.langPriority ? 1 : 1 / boost;
+      put(`i${match.id}`, match.score * language * (qualityPrior ? qualityFactor(match.quality) : 1));
+    }
+    const ranked = [...scores].sort((a, b) => b[1] - a[1] || compareKeys(a[0], b[0]));
     const page = ranked.slice(query.offset, depth);
-    const complete = lists.every((list) => list.length < k);
-    const [rows, counted] = await Promise.all([
+    const complete = lists.every((list) => !list.full);
+    const rowIds = page.filter(([key]) => key.startsWith('r')).map(([key]) => BigInt(key.slice(1)));
+    const ids = page.filter(([key]) => key.startsWith('i')).map(([key]) => key.slice(1));
+    const [byRowId, byId, counted] = await Promise.all([
       // A fold committed meanwhile may have compacted these row ids away: the caller sees the
       // version move and asks again.
-      rowsByRowId(
-        this.#table,
-        page.map(([rowId]) => rowId),
-      ).catch(() => new Map<bigint, Record<string, unknown>>()),
-      complete ? { total: scores.size, totalIsEstimate: false } : this.#count(plan, where, exclusion, depth),
+      rowsByRowId(this.#table, rowIds).catch(() => new Map<bigint, Record<string, unknown>>()),
+      rowsById(this.#table, ids),
+      complete
+        ? { total: scores.size, totalIsEstimate: false }
+        : this.#count(view, plan, where, exclusion, depth).then((count) => ({
+            ...count,
+            total: count.total + fresh.size,
+          })),
     ]);
-    const hits = page.flatMap(([rowId, score]) => {
-      const row = rows.get(rowId);
+    const hits = page.flatMap(([key, score]) => {
+      const row = key.startsWith('r') ? byRowId.get(BigInt(key.slice(1))) : byId.get(key.slice(1));
       return row ? [toHit(row, Math.max(MIN_SCORE, score), general.snippetTerms)] : [];
     });
     if (hits.length !== page.length) return null;
     return { ...counted, hits };
+  }
+
+  /** The fresh tier's matches of every alternative, by id (the best score where several match). */
+  async #fresh(view: View, query: IndexQuery, plan: FastPlan): Promise<Map<string, FreshMatch>> {
+    const matches = new Map<string, FreshMatch>();
+    if (!view.tier || !view.stats) return matches;
+    for (const alternative of plan.alternatives) {
+      for (const match of await view.tier.search(alternative, query, view.stats, plan.exclude)) {
+        const known = matches.get(match.id);
+        if (!known || match.score > known.score) matches.set(match.id, match);
+      }
+    }
+    return matches;
   }
 
   /**
@@ -160,6 +252,7 @@ export class FastSearch {
    * costs little when they are few.
    */
   async #count(
+    view: View,
     plan: FastPlan,
     where: string | null,
     exclusion: Exclusion | null,
@@ -172,12 +265,12 @@ export class FastSearch {
       const [lists, sampleExcluded] = await Promise.all([
         Promise.all(
           plan.alternatives.map((alternative) =>
-            this.#matches(alternative, where, maxSampledMatches, false, COLUMNS.sample),
+            this.#matches(view, alternative, where, maxSampledMatches, false, COLUMNS.sample),
           ),
         ),
         // The sample's excluded pages, when they are not all known.
         exclusion && !exclusion.complete
-          ? this.#matches(plan.exclude!, where, maxSampledMatches, false, COLUMNS.sample)
+          ? this.#matches(view, plan.exclude!, where, maxSampledMatches, false, COLUMNS.sample)
           : Promise.resolve([]),
       ]);
       const out = new Set(sampleExcluded.map((match) => match.rowId));
@@ -195,12 +288,12 @@ export class FastSearch {
       maxCountedMatches +
       (exclusion === null ? 0 : exclusion.complete ? exclusion.excluded.size : 3 * maxCountedMatches);
     const lists = await Promise.all(
-      plan.alternatives.map((alternative) => this.#matches(alternative, where, bound, false)),
+      plan.alternatives.map((alternative) => this.#matches(view, alternative, where, bound, false)),
     );
     const matched = new Set(lists.flatMap((list) => list.map((match) => match.rowId)));
-    if (exclusion && !exclusion.complete) await this.#checkExclusion(plan.exclude!, exclusion, matched);
+    if (exclusion && !exclusion.complete) await this.#checkExclusion(view, plan.exclude!, exclusion, matched);
     for (const rowId of exclusion?.excluded ?? []) matched.delete(rowId);
-    if (lists.every((list) => list.length < bound)) return { total: matched.size, totalIsEstimate: false };
+    if (lists.every((list) => !list.full)) return { total: matched.size, totalIsEstimate: false };
     return { total: Math.max(atLeast, matched.size, sampled.size * SAMPLE_BUCKETS), totalIsEstimate: true };
   }
 
@@ -208,47 +301,70 @@ export class FastSearch {
    * The pages an exclusion removes: every one of them when there are at most `maxExcludedMatches`
    * (one query), else none yet: candidates are then checked as they come ({@link #checkExclusion}).
    */
-  async #exclusion(plan: FastPlan, where: string | null): Promise<Exclusion | null> {
+  async #exclusion(view: View, plan: FastPlan, where: string | null): Promise<Exclusion | null> {
     if (!plan.exclude) return null;
     const { maxExcludedMatches } = this.#options;
-    const matches = await this.#matches(plan.exclude, where, maxExcludedMatches, false);
-    const complete = matches.length < maxExcludedMatches;
+    const matches = await this.#matches(view, plan.exclude, where, maxExcludedMatches, false);
+    const complete = !matches.full;
     return { complete, excluded: new Set(complete ? matches.map((match) => match.rowId) : []), checked: new Set() };
   }
 
   /** Checks candidates not checked yet against the excluded words (a query over just those rows). */
-  async #checkExclusion(exclude: FastQuery, exclusion: Exclusion, candidates: Iterable<bigint>): Promise<void> {
+  async #checkExclusion(
+    view: View,
+    exclude: FastQuery,
+    exclusion: Exclusion,
+    candidates: Iterable<bigint>,
+  ): Promise<void> {
     const unchecked = [...candidates].filter((rowId) => !exclusion.checked.has(rowId));
     for (let i = 0; i < unchecked.length; i += ROW_ID_CHUNK) {
       const chunk = unchecked.slice(i, i + ROW_ID_CHUNK);
-      const found = await this.#matches(exclude, `_rowid IN (${chunk.join(', ')})`, chunk.length, false);
+      const found = await this.#matches(view, exclude, `_rowid IN (${chunk.join(', ')})`, chunk.length, false);
       for (const match of found) exclusion.excluded.add(match.rowId);
       for (const rowId of chunk) exclusion.checked.add(rowId);
     }
   }
 
-  /** The best `limit` matches of a fast-plan query: row ids and scores only (and quality when asked). */
+  /**
+   * The best `limit` matches of a fast-plan query: row ids and scores only (and quality when asked).
+   * With the fresh tier, folded pages only, less those the tier also holds.
+   */
   async #matches(
+    view: View,
     query: FastQuery,
     where: string | null,
     limit: number,
     withQuality: boolean,
     column?: string,
-  ): Promise<Match[]> {
+  ): Promise<Matches> {
+    const columns = ['_score', ...(withQuality ? ['quality'] : []), ...(view.tier ? [COLUMNS.seq] : [])];
     let q = this.#table
       .query()
       .fullTextSearch(toFastLanceQuery(query, column))
-      .select(withQuality ? ['_score', 'quality'] : ['_score'])
+      .select(columns)
       .withRowId()
       .limit(limit);
+    if (view.tier) q = q.fastSearch();
     if (where) q = q.where(where);
     const rows = (await q.toArray()) as Record<string, unknown>[];
-    return rows.map((row) => ({
-      rowId: BigInt(row._rowid as bigint),
-      score: Number(row._score),
-      quality: withQuality ? Number(row.quality) : 1,
-    }));
+    const matches = rows
+      .filter((row) => !view.tier || Number(row.seq) <= view.watermark)
+      .map((row) => ({
+        rowId: BigInt(row._rowid as bigint),
+        score: Number(row._score),
+        quality: withQuality ? Number(row.quality) : 1,
+      }));
+    return Object.assign(matches, { full: rows.length >= limit });
   }
+}
+
+/** Equal scores: folded pages in row order (as the general plan breaks ties), then fresh ones by id. */
+function compareKeys(a: string, b: string): number {
+  if (a[0] === 'r' && b[0] === 'r') {
+    const [x, y] = [BigInt(a.slice(1)), BigInt(b.slice(1))];
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The score factor of a page's quality prior (1 unless it falls in a low-quality bucket). */

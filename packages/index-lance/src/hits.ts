@@ -1,6 +1,8 @@
 import type * as lancedb from '@lancedb/lancedb';
 import type { IndexHit } from '@quarry/core';
 import { makeSnippet } from '@quarry/text';
+import { sqlString } from './fts-query.js';
+import { COLUMNS } from './rows.js';
 
 /** Columns a hit needs (the analysed text columns are never read back). */
 export const HIT_COLUMNS = [
@@ -51,5 +53,21 @@ export async function rowsByRowId(
   if (rowIds.length === 0) return rows;
   const found = (await table.takeRowIds(rowIds).select(HIT_COLUMNS).withRowId().toArray()) as Record<string, unknown>[];
   for (const row of found) rows.set(BigInt(row._rowid as bigint), row);
+  return rows;
+}
+
+/** The hit columns of these rows, by id (through the id index). */
+export async function rowsById(
+  table: lancedb.Table,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const rows = new Map<string, Record<string, unknown>>();
+  if (ids.length === 0) return rows;
+  const found = (await table
+    .query()
+    .where(`${COLUMNS.id} IN (${ids.map(sqlString).join(', ')})`)
+    .select(HIT_COLUMNS)
+    .toArray()) as Record<string, unknown>[];
+  for (const row of found) rows.set(row.id as string, row);
   return rows;
 }

@@ -13,7 +13,7 @@ import {
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
 import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
-import { HIT_COLUMNS, MIN_SCORE, rowsByRowId, toHit } from './hits.js';
+import { HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
 import { toLanceQuery } from './lance-query.js';
 import { Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
@@ -62,6 +62,11 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
    */
   readonly fastPlan?: boolean;
   /**
+   * Answer pages not folded yet from the in-memory fresh tier (`fresh.ts`) rather than the engine's
+   * flat scan, in the fast plan. @defaultValue true
+   */
+  readonly freshTier?: boolean;
+  /**
    * Pages an excluded word (`-word`) may have for the fast plan to look them all up at once and
    * subtract them; past this, candidates are checked against it as they are read. @defaultValue 5000
    */
@@ -80,6 +85,7 @@ const DEFAULTS = {
   maxSampledMatches: 2000,
   maxExcludedMatches: 5000,
   fastPlan: true,
+  freshTier: true,
 } as const;
 
 type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>> & Partial<MaintenanceOptions>;
@@ -117,7 +123,7 @@ export class LanceSearchIndex implements SearchIndex {
     const statePath = join(options.path, FOLD_STATE_FILE);
     const initial = fullyIndexed ? Date.now() : 0;
     this.#maintainer = new Maintainer(table, options, (job) => this.#serialized(job), statePath, initial);
-    this.#fast = new FastSearch(table, options);
+    this.#fast = new FastSearch(table, options, () => this.#maintainer.indexedThroughSeq());
   }
 
   /** Opens (creating if needed) the index in `options.path`. */
@@ -292,20 +298,7 @@ export class LanceSearchIndex implements SearchIndex {
       if (row?.id === hit.id) rows.set(hit.id, row);
       else moved.push(hit.id);
     }
-    for (const [id, row] of await this.#rowsById(moved)) rows.set(id, row);
-    return rows;
-  }
-
-  /** The hit columns of these rows, by id. */
-  async #rowsById(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
-    const rows = new Map<string, Record<string, unknown>>();
-    if (ids.length === 0) return rows;
-    const found = (await this.#table
-      .query()
-      .where(`${COLUMNS.id} IN (${ids.map(sqlString).join(', ')})`)
-      .select(HIT_COLUMNS)
-      .toArray()) as Record<string, unknown>[];
-    for (const row of found) rows.set(row.id as string, row);
+    for (const [id, row] of await rowsById(this.#table, moved)) rows.set(id, row);
     return rows;
   }
 
@@ -353,11 +346,12 @@ export class LanceSearchIndex implements SearchIndex {
   async #versionFacts(): Promise<VersionFacts> {
     const version = await this.#table.version();
     if (this.#facts?.version !== version) {
-      const [unindexed, lowQuality] = await Promise.all([
+      const [unindexed, lowQuality, rows] = await Promise.all([
         unindexedRows(this.#table),
         this.#table.countRows(`quality < ${QUALITY_BUCKETS.at(-1)!.below}`),
+        this.#table.countRows(),
       ]);
-      this.#facts = { version, unindexedRows: unindexed, lowQualityRows: lowQuality };
+      this.#facts = { version, unindexedRows: unindexed, lowQualityRows: lowQuality, rows };
     }
     return this.#facts;
   }
