@@ -36,7 +36,14 @@ enum Chrome {
   Small = 2,
   /** Comments and hidden blocks: chrome on a declared article whatever its size, else as Small. */
   Secondary = 3,
+  /** Hidden until a script shows it: as Secondary, kept only above {@link HIDDEN_MIN_SHARE}. */
+  Hidden = 4,
 }
+/**
+ * Some shops hide their whole content until a script shows it; a hidden block smaller than this
+ * share of the region is a popup, a menu or the page's other (mobile) version.
+ */
+const HIDDEN_MIN_SHARE = 0.7;
 const COMMENT_WORDS = /(?:^|[\s_-])(?:comments?|comment-list|commentlist)(?:$|[\s_-])/i;
 /**
  * A `<form>` or a block named `comments` holds the posts of many forums (vBulletin, Invision), and
@@ -52,9 +59,9 @@ function chromeOf(el: Element, name: string): Chrome {
   // Hidden until a script shows it: page chrome, or the whole content of pages that reveal it.
   // aria-hidden marks duplicates and decoration, whatever its size.
   if (el.getAttribute('aria-hidden') === 'true') return Chrome.Always;
-  if (el.hasAttribute('hidden')) return Chrome.Secondary;
+  if (el.hasAttribute('hidden')) return Chrome.Hidden;
   const style = el.getAttribute('style');
-  if (style !== null && HIDDEN_STYLE.test(style)) return Chrome.Secondary;
+  if (style !== null && HIDDEN_STYLE.test(style)) return Chrome.Hidden;
   if (name === 'form') return Chrome.Small;
   const cls = el.getAttribute('class');
   const id = el.getAttribute('id');
@@ -204,13 +211,16 @@ function isNavigation(m: Measured, i: number): boolean {
 function prune(m: Measured, article: boolean, drop: (el: Element) => void): RegionSize {
   const kept = { chars: m.chars[0] ?? 0, linkChars: m.linkChars[0] ?? 0 };
   const maxSoftChars = SOFT_CHROME_MAX_SHARE * kept.chars;
+  const maxHiddenChars = HIDDEN_MIN_SHARE * kept.chars;
   // Inside a kept `comments` block, the blocks named `comment-123` are the posts themselves.
   let keptSoftEnd = 0;
   for (let i = 1; i < m.els.length; ) {
     const chrome = m.chrome[i];
     const chars = m.chars[i] as number;
-    const soft = chrome === Chrome.Small || (chrome === Chrome.Secondary && !article);
-    const keepSoft = soft && (chars > maxSoftChars || i < keptSoftEnd);
+    const secondary = chrome === Chrome.Secondary || chrome === Chrome.Hidden;
+    const soft = chrome === Chrome.Small || (secondary && !article);
+    const big = chars > (chrome === Chrome.Hidden ? maxHiddenChars : maxSoftChars);
+    const keepSoft = soft && (big || i < keptSoftEnd);
     if (keepSoft) keptSoftEnd = Math.max(keptSoftEnd, i + (m.size[i] as number));
     if ((!keepSoft && chrome !== Chrome.None) || isNavigation(m, i)) {
       kept.chars -= chars;
