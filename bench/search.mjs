@@ -472,10 +472,12 @@ async function searchWhileWriting(index, nowMs, log) {
     }
   })();
   const queries = QUERY_MIX.map(({ params }) => toIndexQuery(params, nowMs));
+  const byShape = QUERY_MIX.map(() => []);
   for (let i = 0; Date.now() < until; i++) {
     const started = performance.now();
     await index.search(queries[i % queries.length]);
     times.push(performance.now() - started);
+    byShape[i % queries.length].push(times.at(-1));
   }
   await writer;
   times.sort((a, b) => a - b);
@@ -488,6 +490,11 @@ async function searchWhileWriting(index, nowMs, log) {
     p99Ms: percentile(times, 99),
     maxMs: times.at(-1),
     visibleP99Ms: percentile(visibleAfterMs, 99),
+    // Per shape, p50 / p99 in ms.
+    shapes: QUERY_MIX.map(({ shape }, i) => {
+      const sorted = byShape[i].sort((a, b) => a - b);
+      return `${shape} ${percentile(sorted, 50)?.toFixed(0)}/${percentile(sorted, 99)?.toFixed(0)}`;
+    }),
   };
   log(
     `  while writing: ${result.searches} searches, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`,
@@ -611,7 +618,10 @@ export async function run() {
           'disk after': `${d.diskMib} MiB`,
         },
       ],
-      notes: ['the whole query mix in a loop on one connection while a writer adds a batch a second'],
+      notes: [
+        'the whole query mix in a loop on one connection while a writer adds a batch a second',
+        `per shape, p50/p99 ms: ${d.shapes.join('; ')}`,
+      ],
     },
     ...(result.api
       ? [

@@ -92,10 +92,10 @@ export class FastSearch {
 
   /**
    * The fast plan's answer (see `fast-plan.ts`), or null when the general plan must answer: while
-   * pages wait for a fold, a phrase (the engine finds none on those) or `lang_priority` (a filtered
-   * query scores those pages against the filtered set, so its scores are not comparable); an excluded
-   * word on too many pages; or the table's version moving under every attempt (row ids are valid
-   * within one version).
+   * pages wait for a fold and the fresh tier cannot hold them, a phrase (the engine's scan finds none
+   * on those) or `lang_priority` (a filtered query scores those pages against the filtered set, so
+   * its scores are not comparable); an excluded word on too many pages; or the table's version
+   * moving under every attempt (row ids are valid within one version).
    */
   async search(
     query: IndexQuery,
@@ -103,11 +103,12 @@ export class FastSearch {
     plan: FastPlan,
     facts: VersionFacts,
   ): Promise<IndexSearchResult | null> {
-    if (facts.unindexedRows > 0 && plan.alternatives.some((alternative) => alternative.kind === 'phrase')) return null;
+    const phrase = plan.alternatives.some((alternative) => alternative.kind === 'phrase');
     for (let attempt = 0; attempt < FAST_ATTEMPTS; attempt++) {
       const version = await this.#table.version();
       const view = facts.unindexedRows > 0 && this.#options.freshTier ? await this.#view(version, facts) : FLAT;
-      if (view.tier === null && facts.unindexedRows > 0 && query.langPriority !== undefined) return null;
+      // The engine's scan of unfolded pages finds no phrase and scores a filtered query apart.
+      if (view.tier === null && facts.unindexedRows > 0 && (phrase || query.langPriority !== undefined)) return null;
       const result = await this.#once(view, query, general, plan, facts.lowQualityRows > 0);
       if (result === null) return null;
       if ((await this.#table.version()) === version) return result;

@@ -71,12 +71,23 @@ describe('pages not folded yet are searched in the fresh tier, on the scale of f
   });
 
   it('counts folded and unfolded matches exactly, as the engine does', async () => {
-    for (const q of ['zebra', 'osprey', 'quagga', 'zebra OR quagga', 'osprey -flew']) {
+    for (const q of [
+      'zebra',
+      'osprey',
+      'quagga',
+      'zebra OR quagga',
+      'osprey -flew',
+      '"osprey flew"',
+      '"flew osprey"',
+    ]) {
       const [a, b] = await Promise.all([search(index, q), search(flat, q)]);
       expect([q, a.total, a.totalIsEstimate]).toEqual([q, b.total, b.totalIsEstimate]);
     }
     expect((await search(index, 'osprey')).total).toBe(1 + 119);
     expect(await ids('quagga')).toEqual(['new-1']);
+    expect((await search(index, '"an osprey flew"')).total).toBe(119);
+    expect(await ids('"osprey nest"')).toEqual(['old-best']);
+    expect(await ids('"flew osprey"')).toEqual([]);
   });
 
   it('applies filters, exclusions, intitle: and lang_priority to unfolded pages', async () => {

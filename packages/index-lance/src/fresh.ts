@@ -20,6 +20,9 @@ interface FreshPage {
   readonly quality: number;
   /** Tokens in the search column. */
   readonly length: number;
+  /** The analysed search and title columns as stored, for phrases (emptied when the page goes). */
+  text: string;
+  title: string;
   dead: boolean;
 }
 
@@ -131,9 +134,18 @@ export class FreshTier {
     folded: FoldedStats,
     exclude: FastQuery | null,
   ): Promise<FreshMatch[]> {
-    if (query.kind === 'phrase') throw new Error('the fresh tier answers no phrase');
     const postings = query.column === COLUMNS.title ? this.#title : this.#text;
-    const candidates = this.#candidates(query, postings);
+    // A phrase: the pages holding every token, then those holding them in a row (scored as the
+    // engine scores a phrase: the BM25 of its tokens).
+    const candidates = this.#candidates({ ...query, all: query.kind === 'phrase' || query.all }, postings);
+    if (query.kind === 'phrase') {
+      const run = ` ${query.tokens.join(' ')} `;
+      for (const ordinal of candidates) {
+        const page = this.#pages[ordinal]!;
+        const text = query.column === COLUMNS.title ? page.title : page.text;
+        if (!` ${text} `.includes(run)) candidates.delete(ordinal);
+      }
+    }
     if (exclude) for (const ordinal of this.#candidates(exclude, this.#text)) candidates.delete(ordinal);
     for (const ordinal of candidates) {
       const page = this.#pages[ordinal]!;
@@ -194,7 +206,9 @@ export class FreshTier {
     const earlier = this.#byId.get(id);
     if (earlier !== undefined) this.#kill(earlier);
     const ordinal = this.#pages.length;
-    const tokens = splitTokens(row[COLUMNS.text]);
+    const text = typeof row[COLUMNS.text] === 'string' ? (row[COLUMNS.text] as string) : '';
+    const title = typeof row[COLUMNS.title] === 'string' ? (row[COLUMNS.title] as string) : '';
+    const tokens = splitTokens(text);
     const page: FreshPage = {
       id,
       seq: Number(row.seq),
@@ -204,6 +218,8 @@ export class FreshTier {
       sites: [...((row.sites as Iterable<string> | null) ?? [])],
       quality: Number(row.quality),
       length: tokens.length,
+      text,
+      title,
       dead: false,
     };
     this.#pages.push(page);
@@ -212,13 +228,15 @@ export class FreshTier {
     this.#totalLength += page.length;
     this.#live++;
     addPostings(this.#text, ordinal, tokens);
-    addPostings(this.#title, ordinal, splitTokens(row[COLUMNS.title]));
+    addPostings(this.#title, ordinal, splitTokens(title));
   }
 
   #kill(ordinal: number): void {
     const page = this.#pages[ordinal]!;
     if (page.dead) return;
     page.dead = true;
+    page.text = '';
+    page.title = '';
     this.#totalLength -= page.length;
     this.#live--;
   }
