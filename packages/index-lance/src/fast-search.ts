@@ -33,7 +33,7 @@ interface Match {
 const ROW_ID_CHUNK = 1000;
 /** Unfolded pages the fresh tier holds at most; past this the engine's flat scan finds them. */
 const MAX_FRESH_PAGES = 20_000;
-/** Pages the fresh tier reads at once when it (re)starts; more wait for the next fold. */
+/** Pages the fresh tier reads at once when it (re)starts (about a second a thousand); more wait for the next fold. */
 const MAX_FRESH_LOAD = 5000;
 
 /** Matches as read: `full` when the engine returned as many as asked (there may be more). */

@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import type { Table } from '@lancedb/lancedb';
+import { MatchQuery, type Table } from '@lancedb/lancedb';
+import { COLUMNS, META_ALL } from './rows.js';
 import { definedOnly } from './util.js';
 
 /** When and how the index folds new pages into its full-text indexes and drops old versions. */
@@ -157,7 +158,8 @@ export class Maintainer {
     await this.#serialize(() =>
       this.#table.optimize({ cleanupOlderThan: new Date(Date.now() - this.#options.keepVersionsMs) }),
     );
-    this.#indexedThroughSeq = Math.max(this.#indexedThroughSeq, started - FOLD_MARGIN_MS);
+    const through = await foldedThrough(this.#table, started - FOLD_MARGIN_MS).catch(() => started - FOLD_MARGIN_MS);
+    this.#indexedThroughSeq = Math.max(this.#indexedThroughSeq, through);
     this.#saveState();
     // Writes queue behind the fold, so whatever was counted before it is now indexed.
     this.#unindexed = Math.max(0, this.#unindexed - pending);
@@ -193,4 +195,41 @@ function readState(path: string): FoldState | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The highest `seq` through which every row is folded, at least `floor`. The rows written since
+ * `floor` (the margin's window) are looked at: those the full-text indexes hold (found by an
+ * indexed-only search of the token every page has) are folded; the watermark stops just below the
+ * first that is not. So a fold after a bulk import leaves nothing of it counted as unfolded.
+ */
+export async function foldedThrough(table: Table, floor: number): Promise<number> {
+  const recent = (await table
+    .query()
+    .where(`${COLUMNS.seq} > ${floor}`)
+    .select([COLUMNS.seq])
+    .withRowId()
+    .toArray()) as {
+    _rowid: bigint;
+    seq: number;
+  }[];
+  if (recent.length === 0) return floor;
+  const indexed = (await table
+    .query()
+    .fullTextSearch(new MatchQuery(META_ALL, COLUMNS.meta))
+    .fastSearch()
+    .where(`${COLUMNS.seq} > ${floor}`)
+    .select(['_score'])
+    .withRowId()
+    .limit(recent.length)
+    .toArray()) as { _rowid: bigint }[];
+  const folded = new Set(indexed.map((row) => BigInt(row._rowid)));
+  let firstUnfolded = Number.POSITIVE_INFINITY;
+  let last = floor;
+  for (const row of recent) {
+    const seq = Number(row.seq);
+    if (folded.has(BigInt(row._rowid))) last = Math.max(last, seq);
+    else firstUnfolded = Math.min(firstUnfolded, seq);
+  }
+  return Number.isFinite(firstUnfolded) ? Math.max(floor, Math.min(last, firstUnfolded - 1)) : last;
 }
