@@ -251,7 +251,10 @@ function addPostings(postings: Map<string, number[]>, ordinal: number, tokens: r
   for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
   for (const [token, tf] of counts) {
     let list = postings.get(token);
-    if (!list) postings.set(token, (list = []));
+    if (!list) {
+      list = [];
+      postings.set(token, list);
+    }
     list.push(ordinal * 1024 + Math.min(tf, MAX_TF));
   }
 }
