@@ -13,6 +13,7 @@ import iconv from 'iconv-lite';
 import { pino } from 'pino';
 import request from 'supertest';
 import { Crawler } from './crawler.js';
+import { waitUntilCrawlIdle } from './idle.js';
 import { startIndexer } from './indexer.js';
 import { parseSeed } from './seeds.js';
 
@@ -168,13 +169,7 @@ describe('crawling a local site end to end', () => {
     const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
     await crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]);
     crawler.start();
-    const deadline = Date.now() + 60_000;
-    let idleRounds = 0;
-    while (idleRounds < 2 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 300));
-      const idx = await queues.index.stats();
-      idleRounds = (await queues.crawl.isIdle()) && idx.waiting + idx.active === 0 ? idleRounds + 1 : 0;
-    }
+    await waitUntilCrawlIdle(queues, { timeoutMs: 60_000, pollMs: 300 });
     await crawler.close();
     await indexer.close();
   }, 90_000);

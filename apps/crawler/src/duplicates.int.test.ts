@@ -12,6 +12,7 @@ import { describeWithServer, type RedisServer, type Route, type Site, startRedis
 import { pino } from 'pino';
 import request from 'supertest';
 import { Crawler } from './crawler.js';
+import { waitUntilCrawlIdle } from './idle.js';
 import { startIndexer } from './indexer.js';
 import { parseSeed } from './seeds.js';
 
@@ -133,13 +134,7 @@ function describeOneDocument(backend: string, open: (dir: string) => Promise<Que
       const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
       await queue();
       crawler.start();
-      const deadline = Date.now() + 60_000;
-      let idleRounds = 0;
-      while (idleRounds < 2 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 300));
-        const idx = await queues.index.stats();
-        idleRounds = (await queues.crawl.isIdle()) && idx.waiting + idx.active === 0 ? idleRounds + 1 : 0;
-      }
+      await waitUntilCrawlIdle(queues, { timeoutMs: 60_000, pollMs: 300 });
       await crawler.close();
       await indexer.close();
     }

@@ -1,5 +1,6 @@
 export { Crawler, type CrawlerOptions, type SeedStanding } from './crawler.js';
 export { createExtractPool, type ExtractPool } from './extract-pool.js';
+export { crawlIdle, waitUntilCrawlIdle } from './idle.js';
 export { type IndexerOptions, startIndexer } from './indexer.js';
 export { LLMS_TXT_TTL_MS, type LlmsStore, LlmsTxtCache, type LlmsTxtCacheOptions } from './llms-cache.js';
 export { createPageHandler, followUps, type PageHandlerDeps, seedMeta } from './page-handler.js';

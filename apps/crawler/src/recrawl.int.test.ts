@@ -11,6 +11,7 @@ import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
 import { pino } from 'pino';
 import { Crawler } from './crawler.js';
+import { waitUntilCrawlIdle } from './idle.js';
 import { startIndexer } from './indexer.js';
 import { parseSeed } from './seeds.js';
 
@@ -84,14 +85,8 @@ describe('recrawl with conditional requests', () => {
   let stop: () => Promise<void> = async () => {};
 
   const waitIdle = async () => {
-    const deadline = Date.now() + 30_000;
-    let idleRounds = 0;
-    while (idleRounds < 2 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 150));
-      const idx = await queues.index.stats();
-      idleRounds = (await queues.crawl.isIdle()) && idx.waiting + idx.active === 0 ? idleRounds + 1 : 0;
-    }
-    if (idleRounds < 2) throw new Error('crawl did not finish');
+    if (!(await waitUntilCrawlIdle(queues, { timeoutMs: 30_000, pollMs: 150 })))
+      throw new Error('crawl did not finish');
   };
   const urlsFor = async (word: string) =>
     (await index.search({ query: parseQuery(word), limit: 10, offset: 0 })).hits.map((h) => h.url);

@@ -2,10 +2,10 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { IndexQuery, IndexSearchResult } from '@quarry/core';
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
-import { and, type FtsPlan, sqlString } from './fts-query.js';
+import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
 import { MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
-import { COLUMNS, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
+import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
 
 /** With the quality prior on, the top (this × offset + limit) matches are re-ranked by it. */
 const QUALITY_RERANK_DEPTH = 4;
@@ -205,8 +205,7 @@ export class FastSearch {
     for (const list of lists) add(list, priority === null ? 1 : 1 / boost);
     for (const list of preferred) add(list, 1);
     for (const match of fresh.values()) {
-      const language = query.langPriority === undefined || match.lang === query.langPriority ? 1 : 1 / boost;
-      put(`i${match.id}`, match.score * language * (qualityPrior ? qualityFactor(match.quality) : 1));
+      put(`i${match.id}`, match.score * priorFactor(match, query.langPriority, this.#options, qualityPrior));
     }
     const ranked = [...scores].sort((a, b) => b[1] - a[1] || compareKeys(a[0], b[0]));
     const page = ranked.slice(query.offset, depth);
@@ -366,9 +365,4 @@ function compareKeys(a: string, b: string): number {
     return x < y ? -1 : x > y ? 1 : 0;
   }
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The score factor of a page's quality prior (1 unless it falls in a low-quality bucket). */
-function qualityFactor(quality: number): number {
-  return QUALITY_BUCKETS.find((bucket) => quality < bucket.below)?.factor ?? 1;
 }

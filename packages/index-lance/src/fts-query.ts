@@ -59,8 +59,12 @@ export function priorFactor(
   qualityPrior: boolean,
 ): number {
   const language = langPriority === undefined || page.lang === langPriority ? 1 : 1 / weights.langPriorityBoost;
-  const quality = qualityPrior ? (QUALITY_BUCKETS.find((bucket) => page.quality < bucket.below)?.factor ?? 1) : 1;
-  return language * quality;
+  return language * (qualityPrior ? qualityFactor(page.quality) : 1);
+}
+
+/** The score factor of a page's quality prior (1 unless it falls in a low-quality bucket). */
+export function qualityFactor(quality: number): number {
+  return QUALITY_BUCKETS.find((bucket) => quality < bucket.below)?.factor ?? 1;
 }
 
 /** Whether the query had words but none survived analysis (`🎉`): it matches nothing. */
