@@ -5,7 +5,9 @@
 // process (so its peak RSS is its own) and loads it with autocannon, one run per query shape plus
 // one over the whole mix. Run `npx tsc -b` first: it imports the built packages.
 // `node bench/search.mjs [docs]`, or BENCH_SEARCH_DOCS=1000000 npm run bench -- search
-// (BENCH_SEARCH_HTTP=0 leaves out the HTTP runs, BENCH_WRITE_SECS sets the writing phase, 90 s).
+// (BENCH_SEARCH_HTTP=0 leaves out the HTTP runs, BENCH_WRITE_SECS sets the writing phase, 90 s;
+// BENCH_SEARCH_DIR keeps the corpus and index there and reuses an import of the same size, whose
+// writing phases then add their pages to it).
 // The child mode, `node bench/search.mjs --serve <index dir> <blob dir>`, is internal.
 
 import { execFileSync, fork } from 'node:child_process';
@@ -17,6 +19,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -323,18 +326,26 @@ function percentile(sorted, p) {
  */
 export async function runSearchBench({
   docs = Number(process.env.BENCH_SEARCH_DOCS ?? 100_000),
-  dir,
+  dir = process.env.BENCH_SEARCH_DIR,
   runs = MEASURED_RUNS,
   http = process.env.BENCH_SEARCH_HTTP !== '0',
   log = console.log,
 } = {}) {
   const workDir = dir ?? mkdtempSync(join(tmpdir(), 'quarry-bench-search-'));
-  const nowMs = Date.now();
   const corpusFile = join(workDir, 'corpus.jsonl');
   const indexDir = join(workDir, 'index');
+  // A kept directory (BENCH_SEARCH_DIR) that already holds an import of the same size is reused:
+  // at 1M pages the import takes most of an hour, the query timings a few minutes.
+  const importedFile = join(workDir, 'imported.json');
+  const kept = existsSync(importedFile) ? JSON.parse(readFileSync(importedFile, 'utf8')) : null;
+  if (kept !== null && kept.docs === docs) {
+    log(`  reusing the import of ${docs} documents in ${workDir} (made ${new Date(kept.nowMs).toISOString()})`);
+    return await timeImported({ ...kept, workDir, indexDir, runs, http, log });
+  }
+  const nowMs = Date.now();
   log(`  writing ${docs} documents to ${corpusFile}`);
   await writeCorpusJsonl(corpusFile, docs, { nowMs });
-  let index = await LanceSearchIndex.open({ path: indexDir, autoMaintain: false });
+  const index = await LanceSearchIndex.open({ path: indexDir, autoMaintain: false });
   try {
     // The index's import rate: read and parse JSONL, upsert in `quarry import`'s batch size, then
     // build the full-text indexes once. `quarry import` also validates each line, counts words and
@@ -373,31 +384,41 @@ export async function runSearchBench({
     log(
       `  imported ${imported}: rows written in ${(writtenMs / 1000).toFixed(1)} s, indexes built in ${((importMs - writtenMs) / 1000).toFixed(1)} s; ${diskMib} MiB`,
     );
-    const rows = await timeMix(index, nowMs, runs);
+    await index.close();
+    const figures = {
+      docs: imported,
+      nowMs,
+      importDocsPerSec,
+      importCpuMsPerDoc,
+      writeDocsPerSec: Math.round(imported / (writtenMs / 1000)),
+      buildSecs: (importMs - writtenMs) / 1000,
+      diskMib,
+    };
+    if (dir) writeFileSync(importedFile, JSON.stringify(figures));
+    return await timeImported({ ...figures, workDir, indexDir, runs, http, log });
+  } finally {
+    await index.close();
+    if (!dir) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Times the query mix on an imported index, then over HTTP, then while pages are written. */
+async function timeImported({ workDir, indexDir, runs, http, log, ...figures }) {
+  let index = await LanceSearchIndex.open({ path: indexDir, autoMaintain: false });
+  try {
+    const rows = await timeMix(index, figures.nowMs, runs);
     await index.close();
     const loadAverage = loadavg()[0];
     // Over HTTP while every page is folded (the writing phase below leaves pages unfolded).
     const api = http ? await runHttpBench(indexDir, join(workDir, 'blobs'), log) : null;
     // Search while writing, with background folds as `quarry start` runs them.
     index = await LanceSearchIndex.open({ path: indexDir });
-    const during = await searchWhileWriting(index, nowMs, log);
+    const during = await searchWhileWriting(index, figures.nowMs, log);
     await index.close();
     during.diskMib = duMib(indexDir);
-    return {
-      importDocsPerSec,
-      importCpuMsPerDoc,
-      writeDocsPerSec: Math.round(imported / (writtenMs / 1000)),
-      buildSecs: (importMs - writtenMs) / 1000,
-      diskMib,
-      docs: imported,
-      rows,
-      during,
-      loadAverage,
-      api,
-    };
+    return { ...figures, rows, during, loadAverage, api };
   } finally {
     await index.close();
-    if (!dir) rmSync(workDir, { recursive: true, force: true });
   }
 }
 

@@ -78,13 +78,16 @@ export interface VersionFacts {
 export class FastSearch {
   readonly #table: lancedb.Table;
   readonly #options: FastSearchOptions;
-  readonly #watermark: () => number;
+  readonly #watermark: (version: number) => number;
   readonly #tier = new FreshTier();
   /** Estimated document frequencies among folded pages, for the fold watermark they were read at. */
   #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
 
-  /** @param watermark - the fold watermark: pages with a higher `seq` may not be folded yet. */
-  constructor(table: lancedb.Table, options: FastSearchOptions, watermark: () => number) {
+  /**
+   * @param watermark - the fold watermark at a table version: pages with a higher `seq` may not be
+   *   folded in that version yet.
+   */
+  constructor(table: lancedb.Table, options: FastSearchOptions, watermark: (version: number) => number) {
     this.#table = table;
     this.#options = options;
     this.#watermark = watermark;
@@ -118,7 +121,7 @@ export class FastSearch {
 
   /** The fresh tier brought to this version, or the flat scan when too many pages are unfolded. */
   async #view(version: number, facts: VersionFacts): Promise<View> {
-    const watermark = this.#watermark();
+    const watermark = this.#watermark(version);
     if (
       !(await this.#tier.sync(this.#table, version, watermark, { maxPages: MAX_FRESH_PAGES, maxLoad: MAX_FRESH_LOAD }))
     ) {

@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import * as lancedb from '@lancedb/lancedb';
 import { makePage } from '@quarry/index-contract';
+import { foldedThrough } from './fold.js';
 import { LanceSearchIndex } from './lance-index.js';
-import { foldedThrough } from './maintenance.js';
+import { Maintainer } from './maintenance.js';
 
 describe('the fold watermark', () => {
   it('covers every folded page and stops below the first unfolded one', async () => {
@@ -31,6 +32,35 @@ describe('the fold watermark', () => {
       table.close();
       db.close();
     } finally {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a fold watermark from another process', () => {
+  it('is used only by a reader at the version of the fold that reached it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-lance-watermark-version-'));
+    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable('pages');
+    const statePath = join(dir, 'state.json');
+    writeFileSync(statePath, JSON.stringify({ indexedThroughSeq: 100 }));
+    const maintainer = new Maintainer(table, { autoMaintain: false }, (job) => job(), statePath, 0);
+    try {
+      expect(maintainer.indexedThroughSeq(1)).toBe(100);
+      // Another process folded through 500 in version 7 (state files are looked at once a second).
+      writeFileSync(statePath, JSON.stringify({ indexedThroughSeq: 500, version: 7 }));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(maintainer.indexedThroughSeq(6)).toBe(100);
+      expect(maintainer.indexedThroughSeq()).toBe(100);
+      expect(maintainer.indexedThroughSeq(7)).toBe(500);
+      // Once read at that version, it holds for every later question.
+      expect(maintainer.indexedThroughSeq()).toBe(500);
+    } finally {
+      await maintainer.close();
+      table.close();
+      db.close();
       await index.close();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -12,12 +12,13 @@ import {
 } from '@quarry/core';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
+import { FoldProcess } from './fold-process.js';
 import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
 import { HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
 import { toLanceQuery } from './lance-query.js';
-import { Maintainer, type MaintenanceOptions } from './maintenance.js';
+import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
-import { openTable, unindexedRows } from './table.js';
+import { openTable, TABLE, unindexedRows } from './table.js';
 import { hasPhrase, matchesRow, relax } from './unindexed.js';
 import { definedOnly } from './util.js';
 
@@ -92,6 +93,14 @@ type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>
 
 /** Ids per `IN (...)` list of a delete or an existence check. */
 const DELETE_CHUNK = 1000;
+/** Tries of a write that loses commit races (see `#serializedWrite`). */
+const WRITE_ATTEMPTS = 5;
+
+/** The engine's error for a commit that another commit preempted. */
+function isCommitConflict(error: unknown): boolean {
+  return error instanceof Error && /commit conflict/i.test(error.message);
+}
+
 /** Where the fold watermark is kept, in the index directory. */
 const FOLD_STATE_FILE = 'fold.json';
 /** Bound on unindexed candidates checked per phrase query (more unindexed pages than this are not expected between folds). */
@@ -122,8 +131,12 @@ export class LanceSearchIndex implements SearchIndex {
     this.#options = options;
     const statePath = join(options.path, FOLD_STATE_FILE);
     const initial = fullyIndexed ? Date.now() : 0;
-    this.#maintainer = new Maintainer(table, options, (job) => this.#serialized(job), statePath, initial);
-    this.#fast = new FastSearch(table, options, () => this.#maintainer.indexedThroughSeq());
+    const { autoMaintain, foldPriority } = { ...MAINTENANCE_DEFAULTS, ...definedOnly(options) };
+    const foldProcess =
+      autoMaintain && foldPriority !== null ? new FoldProcess(options.path, TABLE, foldPriority) : null;
+    const serialize = <T>(job: () => Promise<T>) => this.#serialized(job);
+    this.#maintainer = new Maintainer(table, options, serialize, statePath, initial, foldProcess);
+    this.#fast = new FastSearch(table, options, (version) => this.#maintainer.indexedThroughSeq(version));
   }
 
   /** Opens (creating if needed) the index in `options.path`. */
@@ -154,7 +167,7 @@ export class LanceSearchIndex implements SearchIndex {
     const byId = new Map<string, PageRow>();
     for (const doc of docs) byId.set(doc.id, toRow(doc, this.#options));
     const rows = [...byId.values()];
-    await this.#serialized(async () => {
+    await this.#serializedWrite(async () => {
       const seq = this.#nextSeq();
       for (const row of rows) row.seq = seq;
       const data = lancedb.makeArrowTable(rows as unknown as Record<string, unknown>[], { schema: this.#schema });
@@ -172,7 +185,7 @@ export class LanceSearchIndex implements SearchIndex {
         .slice(i, i + DELETE_CHUNK)
         .map(sqlString)
         .join(', ');
-      await this.#serialized(() => this.#table.delete(`${COLUMNS.id} IN (${list})`));
+      await this.#serializedWrite(() => this.#table.delete(`${COLUMNS.id} IN (${list})`));
     }
   }
 
@@ -411,6 +424,25 @@ export class LanceSearchIndex implements SearchIndex {
       for (const row of rows) hits.push(toHit(row, 1 / (1 + rank++), plan.snippetTerms));
     }
     return { total, totalIsEstimate: false, hits };
+  }
+
+  /**
+   * A write in the write queue, tried again when it loses a commit race: a fold in the fold process
+   * (or another process's write) may commit first, and an update or delete touching the rows that
+   * commit rewrote must then be made again on the new version (nothing of the failed try is kept).
+   */
+  #serializedWrite<T>(job: () => Promise<T>): Promise<T> {
+    return this.#serialized(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await job();
+        } catch (error) {
+          if (attempt >= WRITE_ATTEMPTS || !isCommitConflict(error)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50 * attempt * attempt));
+          await this.#table.checkoutLatest();
+        }
+      }
+    });
   }
 
   #serialized<T>(job: () => Promise<T>): Promise<T> {

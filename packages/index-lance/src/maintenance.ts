@@ -1,7 +1,11 @@
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { MatchQuery, type Table } from '@lancedb/lancedb';
-import { COLUMNS, META_ALL } from './rows.js';
+import type { Table } from '@lancedb/lancedb';
+import { type FoldResult, foldOnce } from './fold.js';
+import type { FoldProcess } from './fold-process.js';
+import { COLUMNS } from './rows.js';
 import { definedOnly } from './util.js';
+
+export { foldedThrough } from './fold.js';
 
 /** When and how the index folds new pages into its full-text indexes and drops old versions. */
 export interface MaintenanceOptions {
@@ -22,6 +26,12 @@ export interface MaintenanceOptions {
    * (seconds), so ten minutes is far beyond any reader's use. @defaultValue 600000
    */
   readonly keepVersionsMs: number;
+  /**
+   * Background folds run in a child process at this CPU priority (a nice value, 0 to 19), so that
+   * they never take the cores searches need; `null` runs them in this process. Folds asked for
+   * with `flush()` (after an import) always run here, at full speed. @defaultValue 10
+   */
+  readonly foldPriority: number | null;
 }
 
 export const MAINTENANCE_DEFAULTS: MaintenanceOptions = {
@@ -30,6 +40,7 @@ export const MAINTENANCE_DEFAULTS: MaintenanceOptions = {
   maxUnindexedAgeMs: 30_000,
   gapFactor: 3,
   keepVersionsMs: 600_000,
+  foldPriority: 10,
 };
 
 /** How often the background check runs. */
@@ -47,15 +58,21 @@ const STATE_REFRESH_MS = 1000;
 interface FoldState {
   /** Rows whose `seq` is at most this are in the full-text indexes. */
   readonly indexedThroughSeq: number;
+  /**
+   * The table version of the fold that reached it: a reader still at an older version (another
+   * process's commits are seen within a second) keeps the watermark it had. Absent: any version.
+   */
+  readonly version?: number;
 }
 
 /**
- * Pages written since the last fold are searched by a flat scan (found at once, but each such page
- * costs every query a little), so the maintainer folds them into the indexes with the engine's
- * `optimize()` (compaction, index update, cleanup of old versions) once there are enough of them or
- * they are old enough. A fold runs in the engine's own threads, in the write queue (so it never
- * races a write), and never blocks searches, which keep reading the previous version until it
- * commits.
+ * Pages written since the last fold are searched by a flat scan or the fresh tier (found at once,
+ * but each such page costs every query a little), so the maintainer folds them into the indexes
+ * with the engine's `optimize()` (compaction, index update, cleanup of old versions) once there are
+ * enough of them or they are old enough. Background folds run in a low-priority child process
+ * ({@link FoldProcess}) beside this process's writes; a fold asked for with {@link run} runs here,
+ * in the write queue. Searches never wait for a fold: they read the previous version until it
+ * commits, and the fold watermark moves only once this process reads that version.
  */
 export class Maintainer {
   readonly #table: Table;
@@ -63,7 +80,11 @@ export class Maintainer {
   readonly #serialize: <T>(job: () => Promise<T>) => Promise<T>;
   readonly #timer: NodeJS.Timeout | undefined;
   readonly #statePath: string;
+  readonly #foldProcess: FoldProcess | null;
+  /** The watermark usable at the version this process reads. */
   #indexedThroughSeq: number;
+  /** A watermark reached by a fold whose version this process may not read yet. */
+  #pending: FoldResult | null = null;
   #stateCheckedAt = 0;
   #stateMtimeMs = 0;
   #unindexed = 0;
@@ -75,6 +96,7 @@ export class Maintainer {
   /**
    * @param statePath - the file recording which rows are indexed, shared by every process using the
    *   index; `initialIndexedThroughSeq` is used when it does not exist yet.
+   * @param foldProcess - where background folds run (null: in this process).
    */
   constructor(
     table: Table,
@@ -82,14 +104,16 @@ export class Maintainer {
     serialize: <T>(job: () => Promise<T>) => Promise<T>,
     statePath: string,
     initialIndexedThroughSeq: number,
+    foldProcess: FoldProcess | null = null,
   ) {
     this.#table = table;
     this.#statePath = statePath;
     const saved = readState(statePath);
     this.#indexedThroughSeq = saved?.indexedThroughSeq ?? initialIndexedThroughSeq;
-    if (saved === null) this.#saveState();
+    if (saved === null) this.#saveState(undefined);
     this.#options = { ...MAINTENANCE_DEFAULTS, ...definedOnly(options) };
     this.#serialize = serialize;
+    this.#foldProcess = foldProcess;
     if (this.#options.autoMaintain) {
       this.#timer = setInterval(() => this.#check(), CHECK_INTERVAL_MS);
       this.#timer.unref();
@@ -98,23 +122,20 @@ export class Maintainer {
   }
 
   /**
-   * Rows whose `seq` is above this may not be in the full-text indexes yet (this process's folds,
-   * and other processes' as recorded in the state file, looked at once a second).
+   * Rows whose `seq` is above this may not be in the full-text indexes of table version `version`
+   * (this process's folds, and other processes' as recorded in the state file, looked at once a
+   * second). Without a version, the watermark of the last version this process is known to read.
    */
-  indexedThroughSeq(): number {
+  indexedThroughSeq(version?: number): number {
     const now = Date.now();
     if (now - this.#stateCheckedAt >= STATE_REFRESH_MS) {
       this.#stateCheckedAt = now;
-      try {
-        const mtime = statSync(this.#statePath).mtimeMs;
-        if (mtime !== this.#stateMtimeMs) {
-          this.#stateMtimeMs = mtime;
-          const theirs = readState(this.#statePath)?.indexedThroughSeq ?? 0;
-          this.#indexedThroughSeq = Math.max(this.#indexedThroughSeq, theirs);
-        }
-      } catch {
-        // No state file: keep what this process knows.
-      }
+      this.#readTheirState();
+    }
+    const pending = this.#pending;
+    if (pending !== null && version !== undefined && version >= pending.version) {
+      this.#pending = null;
+      this.#indexedThroughSeq = Math.max(this.#indexedThroughSeq, pending.through);
     }
     return this.#indexedThroughSeq;
   }
@@ -125,10 +146,10 @@ export class Maintainer {
     this.#oldestWriteAt ??= Date.now();
   }
 
-  /** Folds now (waits for a fold already running, then runs another if anything is left). */
+  /** Folds now, in this process (waits for a fold already running, then runs another if anything is left). */
   async run(): Promise<void> {
-    if (this.#running) await this.#running;
-    this.#running = this.#fold().finally(() => {
+    if (this.#running) await this.#running.catch(() => undefined);
+    this.#running = this.#foldHere().finally(() => {
       this.#running = null;
     });
     await this.#running;
@@ -137,6 +158,8 @@ export class Maintainer {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
+    // A background fold is cut short (it commits nothing); one asked for with run() is waited for.
+    this.#foldProcess?.close();
     await this.#running?.catch(() => undefined);
   }
 
@@ -146,29 +169,77 @@ export class Maintainer {
     if (now < this.#notBefore) return;
     const old = this.#oldestWriteAt !== null && now - this.#oldestWriteAt >= this.#options.maxUnindexedAgeMs;
     if (this.#unindexed < this.#options.maxUnindexedRows && !old) return;
-    this.run().catch(() => {
-      // A fold that lost a commit race with another process is retried at the next check.
-      this.#notBefore = Date.now() + CHECK_INTERVAL_MS * 5;
-    });
+    const fold = this.#foldProcess ? this.#foldThere(this.#foldProcess) : this.#foldHere();
+    this.#running = fold
+      .catch(() => {
+        // A fold that lost a commit race with another process is retried at a later check.
+        this.#notBefore = Date.now() + CHECK_INTERVAL_MS * 5;
+      })
+      .finally(() => {
+        this.#running = null;
+      });
   }
 
-  async #fold(): Promise<void> {
+  /** A fold in the write queue: writes wait for it, so whatever was counted before it is folded. */
+  async #foldHere(): Promise<void> {
     const started = Date.now();
     const pending = this.#unindexed;
-    await this.#serialize(() =>
-      this.#table.optimize({ cleanupOlderThan: new Date(Date.now() - this.#options.keepVersionsMs) }),
+    const { through, version } = await this.#serialize(() =>
+      foldOnce(this.#table, this.#options.keepVersionsMs, started - FOLD_MARGIN_MS),
     );
-    const through = await foldedThrough(this.#table, started - FOLD_MARGIN_MS).catch(() => started - FOLD_MARGIN_MS);
+    // This handle made the fold's commit, so it reads that version already.
     this.#indexedThroughSeq = Math.max(this.#indexedThroughSeq, through);
-    this.#saveState();
-    // Writes queue behind the fold, so whatever was counted before it is now indexed.
+    this.#saveState(version);
     this.#unindexed = Math.max(0, this.#unindexed - pending);
+    this.#folded(started);
+  }
+
+  /**
+   * A fold in the fold process, while this process goes on writing: the watermark it reaches is
+   * used once this handle reads the fold's version (asked for at once), and the pages written
+   * meanwhile are counted again.
+   */
+  async #foldThere(foldProcess: FoldProcess): Promise<void> {
+    const started = Date.now();
+    const result = await foldProcess.fold(this.#options.keepVersionsMs, started - FOLD_MARGIN_MS);
+    if (this.#closed) return;
+    this.#pending = result;
+    await this.#serialize(() => this.#table.checkoutLatest());
+    this.indexedThroughSeq(await this.#table.version());
+    this.#saveState(result.version);
+    const left = await this.#table.countRows(`${COLUMNS.seq} > ${this.#indexedThroughSeq}`);
+    this.#unindexed = left;
+    this.#folded(started);
+  }
+
+  /** After a fold that began at `started`: the next waits `gapFactor` times as long as it took. */
+  #folded(started: number): void {
     this.#oldestWriteAt = this.#unindexed > 0 ? Date.now() : null;
     this.#notBefore = Date.now() + (Date.now() - started) * this.#options.gapFactor;
   }
 
-  #saveState(): void {
-    const state: FoldState = { indexedThroughSeq: this.#indexedThroughSeq };
+  /** Another process's fold, recorded in the state file, becomes pending here. */
+  #readTheirState(): void {
+    try {
+      const mtime = statSync(this.#statePath).mtimeMs;
+      if (mtime === this.#stateMtimeMs) return;
+      this.#stateMtimeMs = mtime;
+      const theirs = readState(this.#statePath);
+      if (theirs === null || theirs.indexedThroughSeq <= this.#indexedThroughSeq) return;
+      const version = theirs.version ?? 0;
+      if (this.#pending === null || theirs.indexedThroughSeq > this.#pending.through) {
+        this.#pending = { through: theirs.indexedThroughSeq, version };
+      }
+    } catch {
+      // No state file: keep what this process knows.
+    }
+  }
+
+  #saveState(version: number | undefined): void {
+    const state: FoldState = {
+      indexedThroughSeq: this.#indexedThroughSeq,
+      ...(version === undefined ? {} : { version }),
+    };
     const temp = `${this.#statePath}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(state));
     renameSync(temp, this.#statePath);
@@ -191,45 +262,10 @@ export class Maintainer {
 function readState(path: string): FoldState | null {
   try {
     const state = JSON.parse(readFileSync(path, 'utf8')) as Partial<FoldState>;
-    return typeof state.indexedThroughSeq === 'number' ? { indexedThroughSeq: state.indexedThroughSeq } : null;
+    if (typeof state.indexedThroughSeq !== 'number') return null;
+    const version = typeof state.version === 'number' ? { version: state.version } : {};
+    return { indexedThroughSeq: state.indexedThroughSeq, ...version };
   } catch {
     return null;
   }
-}
-
-/**
- * The highest `seq` through which every row is folded, at least `floor`. The rows written since
- * `floor` (the margin's window) are looked at: those the full-text indexes hold (found by an
- * indexed-only search of the token every page has) are folded; the watermark stops just below the
- * first that is not. So a fold after a bulk import leaves nothing of it counted as unfolded.
- */
-export async function foldedThrough(table: Table, floor: number): Promise<number> {
-  const recent = (await table
-    .query()
-    .where(`${COLUMNS.seq} > ${floor}`)
-    .select([COLUMNS.seq])
-    .withRowId()
-    .toArray()) as {
-    _rowid: bigint;
-    seq: number;
-  }[];
-  if (recent.length === 0) return floor;
-  const indexed = (await table
-    .query()
-    .fullTextSearch(new MatchQuery(META_ALL, COLUMNS.meta))
-    .fastSearch()
-    .where(`${COLUMNS.seq} > ${floor}`)
-    .select(['_score'])
-    .withRowId()
-    .limit(recent.length)
-    .toArray()) as { _rowid: bigint }[];
-  const folded = new Set(indexed.map((row) => BigInt(row._rowid)));
-  let firstUnfolded = Number.POSITIVE_INFINITY;
-  let last = floor;
-  for (const row of recent) {
-    const seq = Number(row.seq);
-    if (folded.has(BigInt(row._rowid))) last = Math.max(last, seq);
-    else firstUnfolded = Math.min(firstUnfolded, seq);
-  }
-  return Number.isFinite(firstUnfolded) ? Math.max(floor, Math.min(last, firstUnfolded - 1)) : last;
 }

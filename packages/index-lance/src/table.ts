@@ -3,7 +3,7 @@ import { ConfigError } from '@quarry/core';
 import { COLUMNS, FTS_COLUMNS, pagesSchema } from './rows.js';
 
 /** The table's name in the LanceDB database. */
-const TABLE = 'pages';
+export const TABLE = 'pages';
 
 /** The table's indexes: full-text on the analysed columns, scalar on the filters. */
 const TABLE_INDEXES: readonly { readonly column: string; readonly config: () => lancedb.Index }[] = [

@@ -1,0 +1,59 @@
+import { MatchQuery, type Table } from '@lancedb/lancedb';
+import { COLUMNS, META_ALL } from './rows.js';
+
+/** What one fold did: the watermark it reached and the table version it committed. */
+export interface FoldResult {
+  /** Rows whose `seq` is at most this are in the full-text indexes. */
+  readonly through: number;
+  /** The table version after the fold: a reader at an older version must not use `through`. */
+  readonly version: number;
+}
+
+/**
+ * Folds the rows written since the last fold into the full-text indexes with the engine's
+ * `optimize()` (compaction, index update, deletion of versions older than `keepVersionsMs`), then
+ * finds how far the watermark may move: at least `floor` (rows written before it are folded).
+ */
+export async function foldOnce(table: Table, keepVersionsMs: number, floor: number): Promise<FoldResult> {
+  await table.optimize({ cleanupOlderThan: new Date(Date.now() - keepVersionsMs) });
+  const version = await table.version();
+  const through = await foldedThrough(table, floor).catch(() => floor);
+  return { through, version };
+}
+
+/**
+ * The highest `seq` through which every row is folded, at least `floor`. The rows written since
+ * `floor` (the margin's window) are looked at: those the full-text indexes hold (found by an
+ * indexed-only search of the token every page has) are folded; the watermark stops just below the
+ * first that is not. So a fold after a bulk import leaves nothing of it counted as unfolded.
+ */
+export async function foldedThrough(table: Table, floor: number): Promise<number> {
+  const recent = (await table
+    .query()
+    .where(`${COLUMNS.seq} > ${floor}`)
+    .select([COLUMNS.seq])
+    .withRowId()
+    .toArray()) as {
+    _rowid: bigint;
+    seq: number;
+  }[];
+  if (recent.length === 0) return floor;
+  const indexed = (await table
+    .query()
+    .fullTextSearch(new MatchQuery(META_ALL, COLUMNS.meta))
+    .fastSearch()
+    .where(`${COLUMNS.seq} > ${floor}`)
+    .select(['_score'])
+    .withRowId()
+    .limit(recent.length)
+    .toArray()) as { _rowid: bigint }[];
+  const folded = new Set(indexed.map((row) => BigInt(row._rowid)));
+  let firstUnfolded = Number.POSITIVE_INFINITY;
+  let last = floor;
+  for (const row of recent) {
+    const seq = Number(row.seq);
+    if (folded.has(BigInt(row._rowid))) last = Math.max(last, seq);
+    else firstUnfolded = Math.min(firstUnfolded, seq);
+  }
+  return Number.isFinite(firstUnfolded) ? Math.max(floor, Math.min(last, firstUnfolded - 1)) : last;
+}
