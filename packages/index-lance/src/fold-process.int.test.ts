@@ -68,20 +68,17 @@ describe('background folds in a low-priority child process', () => {
       table.close();
       db.close();
     }
-    const state = JSON.parse(readFileSync(join(dir, 'fold.json'), 'utf8')) as {
-      indexedThroughSeq: number;
-      version: number;
-    };
-    expect(state.version).toBeGreaterThan(0);
-    // The watermark reached the last write once this process read the fold's version.
+    // The fold's watermark is recorded, with its version, once this process reads that version.
+    type State = { indexedThroughSeq: number; version?: number };
+    const readState = () => JSON.parse(readFileSync(join(dir, 'fold.json'), 'utf8')) as State;
     const deadline = Date.now() + 10_000;
-    let final = state;
-    while (Date.now() < deadline) {
-      final = JSON.parse(readFileSync(join(dir, 'fold.json'), 'utf8')) as typeof state;
-      if (final.indexedThroughSeq > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    let state = readState();
+    while (state.version === undefined && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      state = readState();
     }
-    expect(final.indexedThroughSeq).toBeGreaterThan(0);
+    expect(state.version).toBeGreaterThan(0);
+    expect(state.indexedThroughSeq).toBeGreaterThan(0);
     const after = await index.search({ query: parseQuery('kestrel hovered'), limit: 50, offset: 0 });
     expect(after.total).toBe(pages.length);
     if (onLinux) {
