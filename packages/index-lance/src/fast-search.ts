@@ -24,6 +24,9 @@ interface Exclusion {
   readonly sampled: Matches | null;
 }
 
+/** The matches of each alternative in the sample bucket, and those of the excluded words there. */
+type SampleLists = [Matches[], readonly Match[]];
+
 /** One match of a fast-plan query: the engine's row id (valid within one table version) and score. */
 interface Match {
   readonly rowId: bigint;
@@ -165,6 +168,9 @@ export class FastSearch {
     const where = general.where;
     const depth = query.offset + query.limit;
     const exclusion = await this.#exclusion(view, plan, where);
+    // The matches in the sample bucket, for the count, read beside the top matches: most queries
+    // either have few matches (the top query reads them all) or many (the sample estimates them).
+    const sample = this.#sampleLists(view, plan, where, exclusion);
     // Enough matches are read that `depth` remain after removing the excluded ones: all of them
     // when they are known, else more in rounds, each new candidate checked.
     const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : depth;
@@ -224,7 +230,7 @@ export class FastSearch {
       rowsById(this.#table, ids),
       complete
         ? { total: scores.size, totalIsEstimate: false }
-        : this.#count(view, plan, where, exclusion, depth).then((count) => ({
+        : this.#count(view, plan, where, exclusion, depth, sample).then((count) => ({
             ...count,
             total: count.total + fresh.size,
           })),
@@ -251,8 +257,8 @@ export class FastSearch {
   }
 
   /**
-   * How many pages match a fast plan. The matches in the sample bucket are counted first (the
-   * sample column's index is a sixty-fourth the size); when they stand for `maxCountedMatches` or
+   * How many pages match a fast plan. The matches in the sample bucket (`sample`, read beside the
+   * top matches; the sample column's index is a sixty-fourth the size) are counted first; when they stand for `maxCountedMatches` or
    * more, that is the estimate, otherwise the matches are counted exactly up to that bound, which
    * costs little when they are few.
    */
@@ -262,24 +268,15 @@ export class FastSearch {
     where: string | null,
     exclusion: Exclusion | null,
     atLeast: number,
+    sample: Promise<SampleLists | null>,
   ): Promise<{ total: number; totalIsEstimate: boolean }> {
-    const { maxCountedMatches, maxSampledMatches } = this.#options;
+    const { maxCountedMatches } = this.#options;
     const sampled = new Set<bigint>();
-    const sampleable = plan.alternatives.every((alternative) => alternative.column === COLUMNS.text);
-    if (sampleable) {
-      const [lists, sampleExcluded] = await Promise.all([
-        Promise.all(
-          plan.alternatives.map((alternative) =>
-            this.#matches(view, alternative, where, maxSampledMatches, false, COLUMNS.sample),
-          ),
-        ),
-        // The sample's excluded pages, when they are not all known (read when the exclusion was).
-        exclusion && !exclusion.complete
-          ? (exclusion.sampled ?? this.#matches(view, plan.exclude!, where, maxSampledMatches, false, COLUMNS.sample))
-          : Promise.resolve([]),
-      ]);
+    const sampleLists = await sample;
+    if (sampleLists !== null) {
+      const [positives, sampleExcluded] = sampleLists;
       const out = new Set(sampleExcluded.map((match) => match.rowId));
-      for (const list of lists) {
+      for (const list of positives) {
         for (const match of list) {
           if (!out.has(match.rowId) && !exclusion?.excluded.has(match.rowId)) sampled.add(match.rowId);
         }
@@ -300,6 +297,32 @@ export class FastSearch {
     for (const rowId of exclusion?.excluded ?? []) matched.delete(rowId);
     if (lists.every((list) => !list.full)) return { total: matched.size, totalIsEstimate: false };
     return { total: Math.max(atLeast, matched.size, sampled.size * SAMPLE_BUCKETS), totalIsEstimate: true };
+  }
+
+  /**
+   * Each alternative's matches in the sample bucket, and the excluded words' there when not all
+   * excluded pages are known; null when the query is not on the sampled column (or failed: the
+   * count then reads the matches themselves).
+   */
+  #sampleLists(
+    view: View,
+    plan: FastPlan,
+    where: string | null,
+    exclusion: Exclusion | null,
+  ): Promise<SampleLists | null> {
+    if (!plan.alternatives.every((alternative) => alternative.column === COLUMNS.text)) return Promise.resolve(null);
+    const { maxSampledMatches } = this.#options;
+    return Promise.all([
+      Promise.all(
+        plan.alternatives.map((alternative) =>
+          this.#matches(view, alternative, where, maxSampledMatches, false, COLUMNS.sample),
+        ),
+      ),
+      // Read already when the exclusion was decided.
+      exclusion && !exclusion.complete
+        ? (exclusion.sampled ?? this.#matches(view, plan.exclude!, where, maxSampledMatches, false, COLUMNS.sample))
+        : Promise.resolve([]),
+    ]).catch(() => null);
   }
 
   /**
