@@ -64,6 +64,7 @@ export const QUERY_MIX = [
   },
   { shape: 'words joined with OR', params: { q: 'library OR museum' } },
   { shape: '3-word phrase', params: { q: '"boundary layer flow"' } },
+  { shape: 'phrase + word', params: { q: '"boundary layer" heat' } },
   { shape: '-word', params: { q: 'flow -turbulent' } },
   { shape: 'title-only word', params: { q: 'intitle:heat' } },
   { shape: 'common word + site', params: { q: 'data site:news0.example.com' } },

@@ -56,14 +56,27 @@ describe('planFast', () => {
     expect(fast?.exclude && show(fast.exclude)).toBe('match(any): turbul turbulent eddi eddies @t_text');
   });
 
+  it('asks phrases beside words as a match of every token, the phrases to be checked among the candidates', () => {
+    const runs = (q: string) =>
+      plan(q)?.alternatives.map((a) => `${show(a)} | ${(a.phrases ?? []).map((run) => run.join(' ')).join(' / ')}`);
+    expect(runs('"boundary layer" flows')).toEqual([
+      'match(all): boundari layer flow @t_text | boundari layer',
+      'match(all): boundary layer flows @t_text | boundary layer',
+    ]);
+    // Stop words stay in a phrase and are left out beside it; a word of several tokens is a run too.
+    expect(runs('"the who" the live')).toEqual(['match(all): the who live @t_text | the who']);
+    expect(runs('re:invent cloud')).toEqual(['match(all): re invent cloud @t_text | re invent']);
+    expect(runs('"solar panel" "wind farm"')).toEqual([
+      'match(all): solar panel wind farm @t_text | solar panel / wind farm',
+    ]);
+  });
+
   it('leaves every other shape to the general plan', () => {
     for (const q of [
-      '"boundary layer" flow',
       'heat intitle:transfer',
       'flow -"boundary layer"',
       'heat (transfer OR flow)',
       'site:example.com',
-      're:invent cloud',
       '"solar panel" OR wind',
     ]) {
       expect([q, plan(q)]).toEqual([q, null]);

@@ -15,6 +15,12 @@ export interface FastQuery {
   /** A match query: whether every token is required (`false`: any token, more and rarer rank higher). */
   readonly all: boolean;
   readonly column: string;
+  /**
+   * Runs of tokens a match must also hold in a row (phrases beside other words, words of several
+   * tokens): the engine finds and scores the pages holding every token (a phrase's score is the
+   * BM25 of its tokens), and the candidates are then checked for the runs.
+   */
+  readonly phrases?: readonly (readonly string[])[];
 }
 
 export interface FastPlan {
@@ -90,8 +96,8 @@ function anyAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
 
 /**
  * `match=all`: one phrase (or one word that is a phrase of tokens: `re:invent`, CJK text) alone, or
- * words that are single tokens, all required. Stop words beside other words are left out: they only
- * score in an AND, and their weight (a word on nearly every page) is close to nothing.
+ * words and phrases, all required. Stop words beside other words are left out: they only score in
+ * an AND, and their weight (a word on nearly every page) is close to nothing.
  */
 function allAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
   const fields = new Set(positives.map((node) => (node.type === 'not' ? '' : (node as { field: string }).field)));
@@ -108,23 +114,35 @@ function allAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
         : { kind: 'phrase', tokens, all: true, column },
     );
   }
-  if (positives.some((node) => node.type !== 'term')) return null;
-  const meaningful = positives.filter((node) => node.type === 'term' && !isStopTerm(node.text));
-  const words = meaningful.length > 0 ? meaningful : positives;
+  // Words and phrases together: every token required, each phrase checked among the candidates.
+  // Stop words outside phrases are left out unless the query has nothing else.
+  const plain = positives.filter((node) => node.type === 'phrase' || (node.type === 'term' && !isStopTerm(node.text)));
+  const words = plain.length > 0 ? plain : positives;
   const stemmed: string[] = [];
   const typed: string[] = [];
+  const stemmedRuns: (readonly string[])[] = [];
+  const typedRuns: (readonly string[])[] = [];
   for (const node of words) {
     const forms = wordForms((node as { text: string }).text);
     if (forms.length === 0) continue;
-    if (forms.some((tokens) => tokens.length !== 1)) return null;
-    stemmed.push(forms[0]![0]!);
-    typed.push(forms.at(-1)![0]!);
+    const [stems, asTyped] = [forms[0]!, forms.at(-1)!];
+    stemmed.push(...stems);
+    typed.push(...asTyped);
+    if (stems.length > 1) {
+      stemmedRuns.push(stems);
+      typedRuns.push(asTyped);
+    }
   }
   if (stemmed.length === 0) return null;
-  const alternatives: FastQuery[] = [{ kind: 'match', tokens: unique(stemmed), all: true, column }];
-  if (typed.some((token, i) => token !== stemmed[i])) {
-    alternatives.push({ kind: 'match', tokens: unique(typed), all: true, column });
-  }
+  const query = (tokens: readonly string[], runs: (readonly string[])[]): FastQuery => ({
+    kind: 'match',
+    tokens: unique(tokens),
+    all: true,
+    column,
+    ...(runs.length > 0 ? { phrases: runs } : {}),
+  });
+  const alternatives: FastQuery[] = [query(stemmed, stemmedRuns)];
+  if (typed.some((token, i) => token !== stemmed[i])) alternatives.push(query(typed, typedRuns));
   return alternatives;
 }
 

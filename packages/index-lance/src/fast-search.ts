@@ -12,7 +12,7 @@ const QUALITY_RERANK_DEPTH = 4;
 /** Fast-plan attempts when the table's version moves between finding matches and reading them. */
 const FAST_ATTEMPTS = 3;
 
-/** Rounds of reading more matches when excluded words are checked among candidates. */
+/** Rounds of reading more matches when excluded words or phrases are checked among candidates. */
 const EXCLUSION_ROUNDS = 3;
 
 /** The pages excluded words remove, known in full (`complete`) or found among checked candidates. */
@@ -111,7 +111,7 @@ export class FastSearch {
     plan: FastPlan,
     facts: VersionFacts,
   ): Promise<IndexSearchResult | null> {
-    const phrase = plan.alternatives.some((alternative) => alternative.kind === 'phrase');
+    const phrase = plan.alternatives.some((alternative) => alternative.kind === 'phrase' || hasRuns(alternative));
     for (let attempt = 0; attempt < FAST_ATTEMPTS; attempt++) {
       const version = await this.#table.version();
       const view = facts.unindexedRows > 0 && this.#options.freshTier ? await this.#view(version, facts) : FLAT;
@@ -171,14 +171,17 @@ export class FastSearch {
     // The matches in the sample bucket, for the count, read beside the top matches: most queries
     // either have few matches (the top query reads them all) or many (the sample estimates them).
     const sample = this.#sampleLists(view, plan, where, exclusion);
-    // Enough matches are read that `depth` remain after removing the excluded ones: all of them
-    // when they are known, else more in rounds, each new candidate checked.
+    // Enough matches are read that `depth` remain after removing the excluded ones (all of them
+    // when they are known, else more in rounds, each new candidate checked) and those missing a
+    // phrase (checked the same way).
     const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : depth;
-    let k = base + (exclusion?.complete ? exclusion.excluded.size : exclusion ? depth : 0);
+    const checking = (exclusion !== null && !exclusion.complete) || plan.alternatives.some(hasRuns);
+    let k = base + (exclusion?.complete ? exclusion.excluded.size : checking ? depth : 0);
     const priority =
       query.langPriority === undefined
         ? null
         : and(where ?? undefined, `${COLUMNS.lang} = ${sqlString(query.langPriority)}`);
+    const runChecks = plan.alternatives.map(() => new Map<bigint, boolean>());
     let lists: Matches[] = [];
     let preferred: Matches[] = [];
     for (let round = 1; ; round++) {
@@ -190,10 +193,14 @@ export class FastSearch {
               plan.alternatives.map((alternative) => this.#matches(view, alternative, priority, k, qualityPrior)),
             ),
       ]);
-      if (!exclusion || exclusion.complete) break;
+      if (!checking) break;
+      [lists, preferred] = await Promise.all([
+        Promise.all(lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!))),
+        Promise.all(preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!))),
+      ]);
       const candidates = new Set([...lists, ...preferred].flatMap((list) => list.map((match) => match.rowId)));
-      await this.#checkExclusion(view, plan.exclude!, exclusion, candidates);
-      const left = [...candidates].filter((rowId) => !exclusion.excluded.has(rowId)).length;
+      if (exclusion && !exclusion.complete) await this.#checkExclusion(view, plan.exclude!, exclusion, candidates);
+      const left = [...candidates].filter((rowId) => !exclusion?.excluded.has(rowId)).length;
       if (left >= depth || lists.every((list) => !list.full)) break;
       if (round >= EXCLUSION_ROUNDS) return null;
       k *= 4;
@@ -290,7 +297,9 @@ export class FastSearch {
       maxCountedMatches +
       (exclusion === null ? 0 : exclusion.complete ? exclusion.excluded.size : 3 * maxCountedMatches);
     const lists = await Promise.all(
-      plan.alternatives.map((alternative) => this.#matches(view, alternative, where, bound, false)),
+      plan.alternatives.map(async (alternative) =>
+        this.#withRuns(alternative, await this.#matches(view, alternative, where, bound, false), new Map()),
+      ),
     );
     const matched = new Set(lists.flatMap((list) => list.map((match) => match.rowId)));
     if (exclusion && !exclusion.complete) await this.#checkExclusion(view, plan.exclude!, exclusion, matched);
@@ -314,8 +323,13 @@ export class FastSearch {
     const { maxSampledMatches } = this.#options;
     return Promise.all([
       Promise.all(
-        plan.alternatives.map((alternative) =>
-          this.#matches(view, alternative, where, maxSampledMatches, false, COLUMNS.sample),
+        plan.alternatives.map(async (alternative) =>
+          this.#withRuns(
+            alternative,
+            await this.#matches(view, alternative, where, maxSampledMatches, false, COLUMNS.sample),
+            new Map(),
+            COLUMNS.sample,
+          ),
         ),
       ),
       // Read already when the exclusion was decided.
@@ -347,6 +361,45 @@ export class FastSearch {
       checked: new Set(),
       sampled,
     };
+  }
+
+  /**
+   * The matches of `list` that hold every run of tokens of the query in a row (all of them when it
+   * has none), keeping the list's `full`: each candidate not in `checked` yet is looked up with one
+   * phrase query per run over just the candidates' rows (`column`: the column the list was read from).
+   */
+  async #withRuns(
+    query: FastQuery,
+    list: Matches,
+    checked: Map<bigint, boolean>,
+    column: string = query.column,
+  ): Promise<Matches> {
+    const runs = query.phrases ?? [];
+    if (runs.length === 0) return list;
+    const unchecked = list.map((match) => match.rowId).filter((rowId) => !checked.has(rowId));
+    for (let i = 0; i < unchecked.length; i += ROW_ID_CHUNK) {
+      const chunk = unchecked.slice(i, i + ROW_ID_CHUNK);
+      let passing = new Set(chunk);
+      for (const run of runs) {
+        const rows = (await this.#table
+          .query()
+          .fullTextSearch(toFastLanceQuery({ kind: 'phrase', tokens: run, all: true, column }))
+          // The candidates are folded pages (unfolded ones are the fresh tier's).
+          .fastSearch()
+          .where(`_rowid IN (${[...passing].join(', ')})`)
+          .select(['_score'])
+          .withRowId()
+          .limit(passing.size)
+          .toArray()) as { _rowid: bigint }[];
+        passing = new Set(rows.map((row) => BigInt(row._rowid)));
+        if (passing.size === 0) break;
+      }
+      for (const rowId of chunk) checked.set(rowId, passing.has(rowId));
+    }
+    return Object.assign(
+      list.filter((match) => checked.get(match.rowId) === true),
+      { full: list.full },
+    );
   }
 
   /** Checks candidates not checked yet against the excluded words (a query over just those rows). */
@@ -396,6 +449,11 @@ export class FastSearch {
       }));
     return Object.assign(matches, { full: rows.length >= limit });
   }
+}
+
+/** Whether a fast-plan query also requires runs of tokens (phrases beside other words). */
+function hasRuns(query: FastQuery): boolean {
+  return (query.phrases?.length ?? 0) > 0;
 }
 
 /** Equal scores: folded pages in row order (as the general plan breaks ties), then fresh ones by id. */

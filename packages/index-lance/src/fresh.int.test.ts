@@ -79,6 +79,8 @@ describe('pages not folded yet are searched in the fresh tier, on the scale of f
       'osprey -flew',
       '"osprey flew"',
       '"flew osprey"',
+      '"osprey flew" weather',
+      'ospreys "osprey nest"',
     ]) {
       const [a, b] = await Promise.all([search(index, q), search(flat, q)]);
       expect([q, a.total, a.totalIsEstimate]).toEqual([q, b.total, b.totalIsEstimate]);
@@ -88,6 +90,10 @@ describe('pages not folded yet are searched in the fresh tier, on the scale of f
     expect((await search(index, '"an osprey flew"')).total).toBe(119);
     expect(await ids('"osprey nest"')).toEqual(['old-best']);
     expect(await ids('"flew osprey"')).toEqual([]);
+    // A phrase beside a word, on unfolded pages (the fresh tier) and folded ones.
+    expect((await search(index, '"osprey flew" weather')).total).toBe(119);
+    expect((await search(index, '"flew osprey" weather')).total).toBe(0);
+    expect(await ids('fish "osprey nest"')).toEqual(['old-best']);
   });
 
   it('applies filters, exclusions, intitle: and lang_priority to unfolded pages', async () => {

@@ -138,8 +138,10 @@ export class FreshTier {
     // A phrase: the pages holding every token, then those holding them in a row (scored as the
     // engine scores a phrase: the BM25 of its tokens).
     const candidates = this.#candidates({ ...query, all: query.kind === 'phrase' || query.all }, postings);
-    if (query.kind === 'phrase') {
-      const run = ` ${query.tokens.join(' ')} `;
+    // A phrase, or phrases beside other words: the pages holding each run of tokens.
+    const runs = query.kind === 'phrase' ? [query.tokens] : (query.phrases ?? []);
+    for (const tokens of runs) {
+      const run = ` ${tokens.join(' ')} `;
       for (const ordinal of candidates) {
         const page = this.#pages[ordinal]!;
         const text = query.column === COLUMNS.title ? page.title : page.text;

@@ -68,6 +68,46 @@ describe('the fast plan answers as the general plan does', () => {
     else expect(a.total).toBeGreaterThanOrEqual(200);
   });
 
+  // Phrases beside words: the pages holding every token and each phrase, scored as the AND of the
+  // tokens (as a phrase alone is), found by checking the phrases among the candidates. The general
+  // plan's boolean query finds the same pages but scores a phrase inside it otherwise.
+  const phraseCases: [string, string, Partial<IndexQuery>][] = [
+    ['"boundary layer" heat', 'boundary layer heat', {}],
+    ['river "solar panel" -glacier', 'river solar panel -glacier', {}],
+    ['"heat transfer" "boundary layer"', 'heat transfer boundary layer', {}],
+    ['"water energy" solar', 'water energy solar', { lang: 'en' }],
+    ['"layer flow" flows', 'layer flow flows', {}],
+  ];
+  it.each(phraseCases)('%s: the pages with the phrase, ranked as %s', async (q, tokens, extra) => {
+    const query = { query: parseQuery(q), limit: 500, offset: 0, ...extra };
+    const [a, b, all] = await Promise.all([
+      fast.search(query),
+      general.search(query),
+      fast.search({ ...query, query: parseQuery(tokens), limit: 1500 }),
+    ]);
+    expect(a.hits.length).toBeGreaterThan(0);
+    expect(a.hits.map((hit) => hit.id).sort()).toEqual(b.hits.map((hit) => hit.id).sort());
+    if (!b.totalIsEstimate) expect(a).toMatchObject({ total: b.total, totalIsEstimate: false });
+    expect(all.hits.length).toBeGreaterThan(a.hits.length);
+    const byId = new Map(all.hits.map((hit) => [hit.id, hit.score]));
+    for (const hit of a.hits) expect([hit.id, hit.score]).toEqual([hit.id, byId.get(hit.id)]);
+    // Pages are cut after ranking: a later page continues the first.
+    const next = await fast.search({ ...query, offset: 5, limit: 5 });
+    expect(next.hits.map((hit) => hit.id)).toEqual(a.hits.slice(5, 10).map((hit) => hit.id));
+  });
+
+  it('keeps the stop words of a phrase beside words', async () => {
+    const query = { query: parseQuery('"the water" energy'), limit: 500, offset: 0 };
+    const [a, b, loose] = await Promise.all([
+      fast.search(query),
+      general.search(query),
+      fast.search({ ...query, query: parseQuery('water energy') }),
+    ]);
+    expect(a.hits.length).toBeGreaterThan(0);
+    expect(a.hits.map((hit) => hit.id).sort()).toEqual(b.hits.map((hit) => hit.id).sort());
+    expect(a.total).toBeLessThan(loose.total);
+  });
+
   it('subtracts a common excluded word by checking candidates as they are read', async () => {
     const checking = await LanceSearchIndex.open({
       path: dir,
