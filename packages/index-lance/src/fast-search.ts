@@ -14,6 +14,8 @@ const FAST_ATTEMPTS = 3;
 
 /** Rounds of reading more matches when excluded words or phrases are checked among candidates. */
 const EXCLUSION_ROUNDS = 3;
+/** Candidates checked for phrases on their stored text at most; more are checked by phrase queries. */
+const MAX_TEXT_CHECKS = 200;
 
 /** The pages excluded words remove, known in full (`complete`) or found among checked candidates. */
 interface Exclusion {
@@ -365,8 +367,10 @@ export class FastSearch {
 
   /**
    * The matches of `list` that hold every run of tokens of the query in a row (all of them when it
-   * has none), keeping the list's `full`: each candidate not in `checked` yet is looked up with one
-   * phrase query per run over just the candidates' rows (`column`: the column the list was read from).
+   * has none), keeping the list's `full`. Candidates not in `checked` yet are looked at on their
+   * stored analysed text (read by row id: the cost grows with the candidates, not the corpus) when
+   * they are few, else with one phrase query per run over just their rows (`column`: the column
+   * the list was read from).
    */
   async #withRuns(
     query: FastQuery,
@@ -379,27 +383,52 @@ export class FastSearch {
     const unchecked = list.map((match) => match.rowId).filter((rowId) => !checked.has(rowId));
     for (let i = 0; i < unchecked.length; i += ROW_ID_CHUNK) {
       const chunk = unchecked.slice(i, i + ROW_ID_CHUNK);
-      let passing = new Set(chunk);
-      for (const run of runs) {
-        const rows = (await this.#table
-          .query()
-          .fullTextSearch(toFastLanceQuery({ kind: 'phrase', tokens: run, all: true, column }))
-          // The candidates are folded pages (unfolded ones are the fresh tier's).
-          .fastSearch()
-          .where(`_rowid IN (${[...passing].join(', ')})`)
-          .select(['_score'])
-          .withRowId()
-          .limit(passing.size)
-          .toArray()) as { _rowid: bigint }[];
-        passing = new Set(rows.map((row) => BigInt(row._rowid)));
-        if (passing.size === 0) break;
-      }
+      const passing =
+        chunk.length <= MAX_TEXT_CHECKS
+          ? await this.#runsInText(query, runs, chunk).catch(() => this.#runsByPhrase(runs, chunk, column))
+          : await this.#runsByPhrase(runs, chunk, column);
       for (const rowId of chunk) checked.set(rowId, passing.has(rowId));
     }
     return Object.assign(
       list.filter((match) => checked.get(match.rowId) === true),
       { full: list.full },
     );
+  }
+
+  /** The rows holding every run, found in their stored analysed text (title column for `intitle:`). */
+  async #runsInText(query: FastQuery, runs: readonly (readonly string[])[], rowIds: bigint[]): Promise<Set<bigint>> {
+    const column = query.column === COLUMNS.title ? COLUMNS.title : COLUMNS.text;
+    const rows = (await this.#table.takeRowIds(rowIds).select([column]).withRowId().toArray()) as Record<
+      string,
+      unknown
+    >[];
+    const needles = runs.map((run) => ` ${run.join(' ')} `);
+    const passing = new Set<bigint>();
+    for (const row of rows) {
+      const text = ` ${String(row[column] ?? '')} `;
+      if (needles.every((needle) => text.includes(needle))) passing.add(BigInt(row._rowid as bigint));
+    }
+    return passing;
+  }
+
+  /** The rows holding every run, found by phrase queries over just those rows. */
+  async #runsByPhrase(runs: readonly (readonly string[])[], rowIds: bigint[], column: string): Promise<Set<bigint>> {
+    let passing = new Set(rowIds);
+    for (const run of runs) {
+      const rows = (await this.#table
+        .query()
+        .fullTextSearch(toFastLanceQuery({ kind: 'phrase', tokens: run, all: true, column }))
+        // The candidates are folded pages (unfolded ones are the fresh tier's).
+        .fastSearch()
+        .where(`_rowid IN (${[...passing].join(', ')})`)
+        .select(['_score'])
+        .withRowId()
+        .limit(passing.size)
+        .toArray()) as { _rowid: bigint }[];
+      passing = new Set(rows.map((row) => BigInt(row._rowid)));
+      if (passing.size === 0) break;
+    }
+    return passing;
   }
 
   /** Checks candidates not checked yet against the excluded words (a query over just those rows). */
