@@ -52,6 +52,44 @@ describe('findZhByline', () => {
     expect(end('无耻指数：10\n\n由海姑娘张贴 @ 2005-06-10 05:41:31 (295) 共 7 篇评论')).toBe('海姑娘');
   });
 
+  it('reads the names that close the last paragraph, with page furniture after them', () => {
+    const text = (articleText: string) =>
+      findZhByline({ nearTitle: '', articleStart: '', articleEnd: articleText.slice(-60), articleText });
+    expect(
+      text(
+        '标题\n\n用别具一格的形式表达了“清白做人，踏实做事”的决心，倡树廉洁家风，过一个平安、祥和、温馨、廉洁的新春佳节。' +
+          '（常书香 马丹阳 ）\n\n数字报\n\n精彩专栏\n\n友情链接',
+      ),
+    ).toBe('常书香 马丹阳');
+    // A bracket inside a sentence is not a byline, nor is a link's section after the article.
+    expect(text('他说（张三）今天会来。\n\n数字报\n\n友情链接')).toBeNull();
+    expect(
+      text(
+        '正文\n\n· [幻灯]“窃看”美女别样景 人体摄影背后是什么？ (新闻)\n\n· [幻灯]爆笑：周星驰看球实录 (体育)\n\n版权所有 不得转载',
+      ),
+    ).toBeNull();
+  });
+
+  it('reads a closing 执笔人 line with several names', () => {
+    expect(end('……请成为孩子们的清道夫。\n\n执笔人：闵乐夫 赵兰波 刘韬 刘晋芳 胡玉顺')).toBe(
+      '闵乐夫 赵兰波 刘韬 刘晋芳 胡玉顺',
+    );
+  });
+
+  it('prefers the writer to the editor, and takes the editor when no one else is named', () => {
+    const places = { nearTitle: '来源：中国新闻网 编辑：刘欢\n\n正文', articleStart: '' };
+    expect(findZhByline({ ...places, articleEnd: '……推动高质量发展。（记者 胡晓蓉）' })).toBe('胡晓蓉');
+    expect(findZhByline({ ...places, articleEnd: '……推动高质量发展。' })).toBe('刘欢');
+    expect(end('……推动高质量发展。\n\n责任编辑：孙重远')).toBe('孙重远');
+  });
+
+  it('takes the issuing body that signs an official notice', () => {
+    expect(end('……依法严肃查处。\n\n特此通告。\n\n吉林省人民政府\n\n2022年1月27日\n\n扫一扫在手机打开当前页')).toBe(
+      '吉林省人民政府',
+    );
+    expect(end('……依法严肃查处。\n\n2022年1月27日')).toBeNull();
+  });
+
   it('does not take prose, headings or page furniture for a name', () => {
     expect(near('记者经历了近十年的调查')).toBeNull();
     expect(start('标题\n\n摘要\n\n本文讨论了中文网页的正文抽取方法和评测')).toBeNull();

@@ -81,17 +81,29 @@ const ZH_NAME = '[\\p{Script=Han}·]{2,4}(?![\\p{Script=Han}·])';
 const ZH_NAMES = `${ZH_NAME}(?:[ \\t\\u3000\\u00a0、，,]+${ZH_NAME})*`;
 // The label needs a separator after it: `记者经历了` is prose, `记者 王建宏` a byline.
 // `文/张三` and `文｜张三`: the one-character label needs its slash or bar.
-const ZH_LABELLED = new RegExp(
-  `(?:(?:作者|撰稿|撰文|执笔人?|记者|责任编辑|编辑)(?:\\s*[:：/／|｜]\\s*|[ \\t\\u3000\\u00a0]+)|(?<![\\p{Script=Han}])文\\s*[/／|｜]\\s*)(${ZH_NAMES})`,
+/** A label, then a separator (`：`, `/`, `|`) or a space, then the names. */
+const zhLabelled = (labels: string, slashLabel: string): RegExp =>
+  new RegExp(`(?:(?:${labels})(?:\\s*[:：/／|｜]\\s*|[ \\t\\u3000\\u00a0]+)${slashLabel})(${ZH_NAMES})`, 'u');
+/** Who wrote the article: `作者：张三`, `记者 王建宏`, `执笔人：…`, `文/张三` (the one-character label needs its slash). */
+const ZH_LABELLED = zhLabelled('作者|撰稿|撰文|执笔人?|记者', '|(?<![\\p{Script=Han}])文\\s*[/／|｜]\\s*');
+/** Who edited it (`编辑：苏亮`, `责任编辑：孙重远`): the author only when no writer is named. */
+const ZH_EDITOR_LABELLED = zhLabelled('责任编辑|编辑|责编', '');
+const ZH_CLOSING = new RegExp(`[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*[）)]\\s*$`, 'u');
+/**
+ * A paragraph of prose (40 characters or more) whose last sentence ends with the reporters' names in
+ * brackets: `…温馨、廉洁的新春佳节。（常书香 马丹阳 ）`, followed by more lines (links, footer) the
+ * article kept. The first such paragraph: link lists after the article end in `(新闻)` too.
+ */
+const ZH_PARAGRAPH_CLOSING = new RegExp(
+  `(?:^|\\n)[^\\n]{40,}[。”」][ \\t\\u3000]*[（(][ \\t\\u3000]*(?:记者|作者)?[ \\t\\u3000]*(${ZH_NAMES})[ \\t\\u3000]*[）)][ \\t\\u3000]*(?=\\n|$)`,
   'u',
 );
-const ZH_CLOSING = new RegExp(`[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*[）)]\\s*$`, 'u');
 /**
  * A closing byline line: `本报记者 葛灵丹`, `新京报记者 彭冲 山东冠县报道`, `通讯员 李四`. The label may
  * carry a paper's name before it; a place and `报道` may follow the names.
  */
 const ZH_CLOSING_LINE = new RegExp(
-  `(?:^|\\n)[^\\n]{0,12}?(?:记者|通讯员|作者|撰稿)(?:\\s*[:：]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})(?:[ \\t\\u3000\\u00a0]+[\\p{Script=Han}]{0,8}报道)?[ \\t\\u3000\\u00a0）)]*$`,
+  `(?:^|\\n)[^\\n]{0,12}?(?:记者|通讯员|作者|撰稿|执笔人?)(?:\\s*[:：]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})(?:[ \\t\\u3000\\u00a0]+[\\p{Script=Han}]{0,8}报道)?[ \\t\\u3000\\u00a0）)]*$`,
   'u',
 );
 /** A dateline's bracketed name: `2004年7月16日08:19 [ 黄宇 ] 来源：…`. */
@@ -103,7 +115,15 @@ const ZH_AFTER_TIME = new RegExp(`\\d{1,2}[:：]\\d{2}(?:[:：]\\d{2})?\\s*[\\[�
 const ZH_NAME_LINE = /^[ \t\u3000\u00a0]*(\p{Script=Han}{2,3})[ \t\u3000\u00a0]*\n+[^\n]{8}/u;
 /** Words that fill the name slot in a dateline but are not names. */
 const NOT_A_NAME =
-  /通讯员|实习生|摄影|报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者|简介|文章|发表|时间|日期|导语|摘要|前言|正文|目录|概述|背景|评论|相关|分享|首页|返回|更多|推荐|热门|专题|图片|视频|引言|引子|序言|后记|附录|声明|公告|通知|提示|说明|注释|参考/u;
+  /通讯员|实习生|摄影|新闻|报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者|简介|文章|发表|时间|日期|导语|摘要|前言|正文|目录|概述|背景|评论|相关|分享|首页|返回|更多|推荐|热门|专题|图片|视频|引言|引子|序言|后记|附录|声明|公告|通知|提示|说明|注释|参考/u;
+
+/**
+ * The signature of an official notice or letter (落款): the issuing body on its own line, then the
+ * date (`吉林省人民政府\n2022年1月27日`). The body is named by what it is: a government, bureau, office,
+ * committee, company...
+ */
+const ZH_SIGNATURE =
+  /(?:^|\n)[ \t\u3000]*(\p{Script=Han}{2,20}(?:政府|委员会|办公室|办公厅|局|厅|部|院|会|中心|公司|集团|协会|大学|学校))[ \t\u3000]*\n+[ \t\u3000]*(?:19|20)\d{2}年\d{1,2}月\d{1,2}日[ \t\u3000]*(?:\n|$)/u;
 
 /** A blog or forum footer: `由海姑娘张贴 @ 2005-06-10`, `由 jane 发表于`. */
 const POSTED_BY = /由\s*([\p{L}\p{N}_.&-]{2,16}?)\s*(?:张贴|发表|发布)/u;
@@ -135,6 +155,8 @@ export interface ZhBylinePlaces {
   readonly articleStart: string;
   /** The last few hundred characters of the extracted article. */
   readonly articleEnd: string;
+  /** The whole extracted article, where a paragraph may close with the names (see ZH_PARAGRAPH_CLOSING). */
+  readonly articleText?: string;
 }
 
 /**
@@ -145,7 +167,7 @@ export interface ZhBylinePlaces {
  * name alone on the line under the headline, or a blog footer (`由海姑娘张贴`). Several names
  * are joined with a space.
  */
-export function findZhByline({ nearTitle, articleStart, articleEnd }: ZhBylinePlaces): string | null {
+export function findZhByline({ nearTitle, articleStart, articleEnd, articleText }: ZhBylinePlaces): string | null {
   const end = withoutTrailers(articleEnd);
   const underHeadline = (text: string) => text.slice(text.indexOf('\n') + 1);
   return (
@@ -153,10 +175,15 @@ export function findZhByline({ nearTitle, articleStart, articleEnd }: ZhBylinePl
     namesOf(ZH_AFTER_TIME.exec(nearTitle)) ??
     namesOf(ZH_CLOSING.exec(end)) ??
     namesOf(ZH_CLOSING_LINE.exec(end)) ??
+    namesOf(articleText ? ZH_PARAGRAPH_CLOSING.exec(articleText) : null) ??
+    namesOf(ZH_EDITOR_LABELLED.exec(nearTitle)) ??
     namesOf(ZH_NAME_LINE.exec(underHeadline(articleStart).trimStart())) ??
     namesOf(ZH_NAME_LINE.exec(articleStart.trimStart())) ??
     namesOf(ZH_NAME_LINE.exec(underHeadline(nearTitle).trimStart())) ??
-    namesOf(POSTED_BY.exec(articleEnd))
+    namesOf(POSTED_BY.exec(articleEnd)) ??
+    namesOf(ZH_EDITOR_LABELLED.exec(articleEnd)) ??
+    ZH_SIGNATURE.exec(articleEnd)?.[1] ??
+    null
   );
 }
 

@@ -1,6 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
-import { mainRegion, mainRegionSize, visibleChars } from './content.js';
+import { linkShareOf, mainRegion, mainRegionSize, visibleChars } from './content.js';
 import { extractHtml } from './extract-html.js';
 
 const doc = (body: string): Document => parseHTML(`<html><body>${body}</body></html>`).document as unknown as Document;
@@ -76,5 +79,39 @@ describe('extractHtml main content', () => {
     expect(page.body_text).toContain('Reply number 11');
     expect(page.body_text).not.toContain('Forum');
     expect(page.body_markdown).toContain('Reply number 11');
+  });
+});
+
+describe('linkShareOf', () => {
+  it('is the share of visible text inside links', () => {
+    const el = doc('<div id="x"><a href="/a">abcd</a> efgh <p>ij<a href="/b">kl</a></p><a>mn</a></div>').getElementById(
+      'x',
+    );
+    expect(el && linkShareOf(el)).toBeCloseTo(6 / 14);
+    expect(linkShareOf(doc('<div id="y"> </div>').getElementById('y') as Element)).toBe(0);
+  });
+});
+
+const WCXB = join(import.meta.dirname, '../../../../shared/testdata/wcxb-dev/dev');
+const wcxbPresent = existsSync(WCXB);
+if (!wcxbPresent) console.warn(`wcxb main-content tests skipped: ${WCXB} is absent`);
+const withWcxb = wcxbPresent ? describe : describe.skip;
+
+/** A WCXB dev page (half A) and its URL. */
+function wcxbPage(id: string): { html: string; url: string } {
+  const truth = JSON.parse(readFileSync(join(WCXB, 'ground-truth', `${id}.json`), 'utf8')) as { url: string };
+  return { html: gunzipSync(readFileSync(join(WCXB, 'html', `${id}.html.gz`))).toString('utf8'), url: truth.url };
+}
+
+withWcxb('extractHtml when Readability falls back to the menus', () => {
+  it('takes the main region of a shop category page whose Readability article is mostly links', () => {
+    // wcxb-dev 3002 (REI, climbing shoes): Readability keeps the site's menus (77% link text); the
+    // main region holds the product grid and is a third of its size.
+    const { html, url } = wcxbPage('3002');
+    const page = extractHtml(html, { url });
+    expect(page.body_text).not.toContain('REI Accessibility Statement');
+    expect(page.body_text).not.toContain('Backpacking Packs');
+    expect(page.body_text).toContain('Tarantulace Climbing Shoes - Men');
+    expect(page.body_text).toContain('111 reviews with an average rating of 4.5 out of 5 stars');
   });
 });

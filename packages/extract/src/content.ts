@@ -96,6 +96,15 @@ export function visibleChars(text: string): number {
   return n;
 }
 
+/** Share of an element's visible text that is inside links (0 for an element without text). */
+export function linkShareOf(el: Element): number {
+  const chars = visibleChars(el.textContent ?? '');
+  if (chars === 0) return 0;
+  let linkChars = 0;
+  for (const a of Array.from(el.querySelectorAll('a[href]'))) linkChars += visibleChars(a.textContent ?? '');
+  return Math.min(1, linkChars / chars);
+}
+
 /** Size of the region {@link mainRegion} would keep: non-whitespace characters, and those in links. */
 export interface RegionSize {
   chars: number;

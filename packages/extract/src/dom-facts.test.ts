@@ -24,6 +24,22 @@ describe('readDomFacts', () => {
     expect(f.htmlLang).toBe('en');
   });
 
+  it('leaves a dateline, a byline and an unclosed next heading out of an <h1>', () => {
+    const f = facts(
+      '<html><body><h1><a href="/p"><time datetime="2025-12-18">Dec 18 2025</time> Preparing a transition</a></h1>' +
+        '<h1>Top Strategies<div><h3><span class="posted-on">Posted on July 1, 2024</span>' +
+        '<span class="byline"> by infuy</span></h3></div></h1></body></html>',
+    );
+    expect(f.h1s).toEqual(['Preparing a transition', 'Top Strategies']);
+  });
+
+  it("leaves a heading's buttons out of an <h1>", () => {
+    const f = facts(
+      '<html><body><h1>Enum Result<button id="copy-path" title="Copy item path to clipboard">Copy item path</button></h1></body></html>',
+    );
+    expect(f.h1s).toEqual(['Enum Result']);
+  });
+
   it('reads <h1> texts as shown: <br> is a space, hidden copies and permalink signs are left out', () => {
     const f = facts(
       '<html><body><h1>Logo</h1><h1>Data Analytics<br>Agency</h1>' +

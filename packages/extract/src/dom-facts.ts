@@ -200,9 +200,24 @@ function readHeading(el: Element, facts: DomFacts, inArticle: boolean): void {
   if (text !== '' && facts.h1s.length < MAX_H1S) facts.h1s.push(text);
 }
 
+/** Tags inside a heading that are not its words: a dateline's `<time>`, a heading left unclosed. */
+const NOT_HEADLINE_TAG = /^(?:time|button|h[2-6])$/;
+
 /**
- * A heading's text as shown: `<br>` is a space (`Data Analytics<br>Agency`), and copies hidden
- * from readers (`aria-hidden`, `hidden`; animated headlines repeat their words there) are left out.
+ * Whether an element inside a heading is not part of its words: copies hidden from readers
+ * (`aria-hidden`, `hidden`; animated headlines repeat their words there), a `<time>` printed beside
+ * the headline, a byline, a button (`Copy item path`), or the next heading where
+ * the page left the `<h1>` unclosed.
+ */
+function notHeadlineText(el: Element, tag: string): boolean {
+  if (NOT_HEADLINE_TAG.test(tag) || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('hidden')) return true;
+  const cls = el.getAttribute('class');
+  return cls !== null && BYLINE_CLASS.test(cls);
+}
+
+/**
+ * A heading's text as shown: `<br>` is a space (`Data Analytics<br>Agency`); hidden copies, dates
+ * and bylines inside it are left out (see notHeadlineText).
  */
 export function headingText(el: Element): string {
   let out = '';
@@ -213,7 +228,7 @@ export function headingText(el: Element): string {
       const e = child as Element;
       const tag = e.localName.toLowerCase();
       if (tag === 'br') out += ' ';
-      else if (e.getAttribute('aria-hidden') !== 'true' && !e.hasAttribute('hidden')) walk(e);
+      else if (!notHeadlineText(e, tag)) walk(e);
     }
   };
   walk(el);
@@ -236,17 +251,19 @@ const SEPARATORS = '[|\\-–—:·»/_]+';
 
 /**
  * Removes the site name from a title: `Headline | Site`, `Site - Headline`, `Headline__Site`.
- * Titles that are nothing but the site name stay as they are.
+ * Titles that are nothing but the site name stay as they are. With `keepColonPrefix` a leading
+ * `Site: ` stays (a home page's `Figma: The Collaborative Interface Design Tool` names the site).
  */
-export function stripSiteName(title: string, siteName: string | null): string {
+export function stripSiteName(title: string, siteName: string | null, keepColonPrefix = false): string {
   if (!siteName) return title;
+  const prefixSeparators = keepColonPrefix ? SEPARATORS.replace(':', '') : SEPARATORS;
   // `Aktuálně.cz - Víte, co se právě děje` appears in titles as just `Aktuálně.cz`.
   const short = siteName.split(/\s+[|\-–—:]\s+/)[0] ?? siteName;
   for (const candidate of new Set([siteName, short])) {
     const name = candidate.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const stripped = title
       .replace(new RegExp(`\\s*${SEPARATORS}\\s*${name}\\s*$`, 'i'), '')
-      .replace(new RegExp(`^\\s*${name}\\s*${SEPARATORS}\\s*`, 'i'), '')
+      .replace(new RegExp(`^\\s*${name}\\s*${prefixSeparators}\\s*`, 'i'), '')
       .trim();
     if (stripped !== '' && stripped !== title) return stripped;
   }

@@ -1,7 +1,7 @@
 import { type ArticleFacts, runReadability } from './article.js';
 import { findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
-import { mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
+import { linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import type { DomImpl } from './dom.js';
@@ -27,6 +27,16 @@ const MAX_EXCERPT_CHARS = 300;
 const REGION_OVER_ARTICLE = 1.5;
 /** The same for a page that declares itself an article (og:type, JSON-LD): its article is trusted more. */
 const REGION_OVER_DECLARED_ARTICLE = 3;
+/**
+ * An article with more than this share of its text in links is menus and link lists Readability
+ * fell back to (the page's real content is items or short blocks it did not score): the main region
+ * replaces it when it is less link-dense and holds at least {@link MIN_REGION_OVER_LINKY_ARTICLE}
+ * of its text.
+ */
+const LINKY_ARTICLE_SHARE = 0.4;
+const MIN_REGION_OVER_LINKY_ARTICLE = 0.2;
+/** ...and when at most this share of the region is link text (else both are lists of links). */
+const MAX_REGION_LINK_SHARE = 0.5;
 /** How far past the headline a Chinese page's dateline and byline are looked for. */
 const DATELINE_WINDOW_CHARS = 1_500;
 /** The closing `（记者 张三）` of a Chinese article sits in its last characters. */
@@ -163,6 +173,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
           nearTitle,
           articleStart: bodyText.slice(0, CLOSING_BYLINE_CHARS),
           articleEnd: bodyText.slice(-CLOSING_BYLINE_CHARS),
+          articleText: bodyText,
         })
       : null;
     const author = chooseAuthor({
@@ -206,7 +217,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
  * Readability's article, unless the page's main region (see {@link mainRegion}; `region` is its
  * size) holds more than {@link REGION_OVER_ARTICLE} times its text ({@link REGION_OVER_DECLARED_ARTICLE}
  * when the page `declaresArticle`): on forums, product, listing and service pages Readability picks
- * one block of many. Below `minArticleChars` the region is used whenever it has any text. The
+ * one block of many. It also replaces an article that is mostly links (see {@link isLinkyArticle}):
+ * Readability fell back to the menus of a page of items. Below `minArticleChars` the region is used whenever it has any text. The
  * region is built (from a fresh parse) only when used.
  */
 function chooseMainContent(
@@ -222,20 +234,36 @@ function chooseMainContent(
   const short = article.text.length < minArticleChars;
   const articleChars = visibleChars(article.text);
   const overArticle = declaresArticle ? REGION_OVER_DECLARED_ARTICLE : REGION_OVER_ARTICLE;
-  const wantsRegion = short || region.chars > overArticle * articleChars;
+  const linky = !short && isLinkyArticle(article, region, articleChars);
+  const wantsRegion = short || linky || region.chars > overArticle * articleChars;
   const toMarkdown = (el: Element | null): string => (options.markdown === false ? '' : contentMarkdown(el));
   if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
   const parsed = parseDocument(html, url, dom);
   try {
     const region = mainRegion(parsed.document, declaresArticle);
-    // The region is narrowed when built (see mainRegion); it must still hold more than the article.
-    if (region === null || visibleChars(region.text) <= (short ? 0 : articleChars)) {
+    // The region is narrowed when built (see mainRegion); it must still hold more than the article
+    // (a part of it, when the article is link lists).
+    const minChars = short ? 0 : linky ? MIN_REGION_OVER_LINKY_ARTICLE * articleChars : articleChars;
+    if (region === null || visibleChars(region.text) <= minChars) {
       return { text: article.text, markdown: toMarkdown(article.content) };
     }
     return { text: region.text, markdown: toMarkdown(region.element) };
   } finally {
     parsed.close();
   }
+}
+
+/**
+ * Readability's article is mostly link text (see {@link LINKY_ARTICLE_SHARE}) and the main region,
+ * of `region` size, is less link-dense (and mostly not links) and not much smaller.
+ */
+function isLinkyArticle(article: ArticleFacts, region: RegionSize, articleChars: number): boolean {
+  const regionShare = region.linkChars / Math.max(1, region.chars);
+  if (article.content === null || regionShare >= MAX_REGION_LINK_SHARE) return false;
+  if (region.chars < MIN_REGION_OVER_LINKY_ARTICLE * articleChars) return false;
+  // The article's links are counted only when the region could replace it.
+  const articleShare = linkShareOf(article.content);
+  return articleShare > LINKY_ARTICLE_SHARE && regionShare < articleShare;
 }
 
 /**

@@ -2,6 +2,8 @@ import { stripSiteName } from './dom-facts.js';
 
 /** A separator between a headline and a site or section name, with space around it. */
 export const SEPARATOR = /\s+(?:\||-{1,2}|–|—|•|·|::|»|«|\/|~)\s+/;
+/** A tail that dates the headline (`- March 2026`, `/ 2027`) rather than naming the site. */
+const DATE_TAIL = /^(?:\p{L}+\.?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d{2}$/u;
 /** A trailing segment of at most this many words, shorter than the rest, names the site. */
 const MAX_TAIL_WORDS = 3;
 
@@ -74,7 +76,7 @@ export function stripTitle(
   h1: string,
   home: boolean,
 ): string {
-  const named = stripSiteName(raw, siteName);
+  const named = stripSiteName(stripBracketedSite(raw, siteName, labels), siteName, home);
   // On the home page the site is the subject: `Figma: The Collaborative Interface Design Tool`.
   const stripped = home ? named : stripSitePrefix(named, siteName, labels);
   const segments = stripped.split(SEPARATOR).map((s) => s.trim());
@@ -100,7 +102,13 @@ export function stripTitle(
   if (last === first) return rest;
   const tail = segments[last] ?? '';
   const head = rejoin(stripped, first, last - 1);
-  return words(tail) <= MAX_TAIL_WORDS && words(tail) < words(head) ? head : rest;
+  return words(tail) <= MAX_TAIL_WORDS && words(tail) < words(head) && !DATE_TAIL.test(tail) ? head : rest;
+}
+
+/** `Welcome to LWN.net [LWN.net]`, `Headline (Example)`: a bracketed tail that names the site goes. */
+function stripBracketedSite(title: string, siteName: string | null, labels: readonly string[]): string {
+  const m = /^(.*\S)\s+[[(]([^\])]{2,40})[\])]$/u.exec(title);
+  return m?.[1] && m[2] && namesSite(m[2], siteName, labels) ? m[1] : title;
 }
 
 /** `Site: Headline` and `Site Blog: Headline` lose the part before the colon when it names the site. */

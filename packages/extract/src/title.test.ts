@@ -88,6 +88,133 @@ describe('reconcileTitle', () => {
     );
   });
 
+  it("keeps a home page's leading `Site: ` and still drops its trailing site name", () => {
+    const home = { url: 'https://www.airtable.com/', siteName: 'Airtable' };
+    expect(title({ ...home, ogTitle: 'Airtable: Build AI Workflows, Apps & Agents - Airtable' })).toBe(
+      'Airtable: Build AI Workflows, Apps & Agents',
+    );
+    // Below the home page the same prefix still goes.
+    expect(title({ ...home, url: 'https://www.airtable.com/guides', ogTitle: 'Airtable: Build AI Workflows' })).toBe(
+      'Build AI Workflows',
+    );
+  });
+
+  it('does not take a later <h1> of a page that uses many as section headings', () => {
+    const blog = {
+      ogTitle: 'Advent of Code 2025 week 2',
+      docTitle: "RogerBW's Blog: Advent of Code 2025 week 2",
+      h1: "RogerBW's Blog",
+      h1s: ["RogerBW's Blog", 'Day 7', 'Day 8', 'Day 9'],
+      siteName: "RogerBW's Blog",
+      url: 'https://blog.firedrake.org/archive/2025/12/x.html',
+      declaresArticle: true,
+    };
+    expect(title(blog)).toBe('Advent of Code 2025 week 2');
+    // With only two, the one after the logo is the headline.
+    expect(title({ ...blog, h1s: ["RogerBW's Blog", 'Day 7'] })).toBe('Day 7');
+  });
+
+  it("treats an <h1> equal to the <title>'s last part as the book or site's name", () => {
+    const book = {
+      docTitle: 'What is Ownership? - The Rust Programming Language',
+      h1: 'The Rust Programming Language',
+      h1s: ['The Rust Programming Language'],
+      url: 'https://doc.rust-lang.org/book/ch04-01-what-is-ownership.html',
+    };
+    expect(title(book)).toBe('What is Ownership?');
+    expect(
+      title({
+        ogTitle: 'Plan and intended audience | Introduction to Quantum Information Science',
+        docTitle: 'Plan and intended audience | Introduction to Quantum Information Science',
+        h1: 'Introduction to Quantum Information Science',
+        url: 'https://qubit.guide/plan-and-intended-audience',
+      }),
+    ).toBe('Plan and intended audience');
+  });
+
+  it('takes, of a declared title and an <h1> that disagree, the one the URL slug was made from', () => {
+    const reddit = {
+      docTitle: 'Reddit - The heart of the internet',
+      h1: 'Best Laptop for College to Buy in 2026? (Price, Battery Life, Portability)',
+      url: 'https://www.reddit.com/r/BuyItForLife/comments/1rjl74r/best_laptop_for_college_to_buy_in_2026_price/',
+    };
+    expect(title(reddit)).toBe('Best Laptop for College to Buy in 2026? (Price, Battery Life, Portability)');
+    const coupons = {
+      ogTitle: 'Pest Control Coupons | Pest-R-Us Pest Services',
+      h1: 'Special Offers',
+      declaresArticle: true,
+      url: 'https://pestrus.com/pest-control-coupons/',
+    };
+    expect(title(coupons)).toBe('Pest Control Coupons');
+    // Without a slug the agreement rules decide alone.
+    expect(title({ ...coupons, url: 'https://pestrus.com/?p=12' })).toBe('Special Offers');
+  });
+
+  it('drops a bracketed site name, and the site from an <h1> that repeats the whole <title>', () => {
+    expect(title({ docTitle: 'Welcome to LWN.net [LWN.net]', url: 'https://lwn.net/' })).toBe('Welcome to LWN.net');
+    const whole = 'How to help babies sleep through the night | Patient Education | UC Davis Health';
+    expect(title({ docTitle: whole, h1: whole, url: 'https://health.ucdavis.edu/children/sleep' })).toBe(
+      'How to help babies sleep through the night',
+    );
+  });
+
+  it('keeps a dating tail, which names no site', () => {
+    expect(title({ docTitle: 'The Best Cheap Wireless Earbuds under $50 - March 2026' })).toBe(
+      'The Best Cheap Wireless Earbuds under $50 - March 2026',
+    );
+    expect(title({ docTitle: 'Tech conferences in Americas 2026 / 2027' })).toBe(
+      'Tech conferences in Americas 2026 / 2027',
+    );
+  });
+
+  it('takes the <h1> and <title> over og:title when og:title gives other numbers', () => {
+    const solar = {
+      ogTitle: 'How to Install Solar Panels in 2025',
+      docTitle: 'How to Install Solar Panels in 2026 | EnergySage',
+      h1: 'How to install solar panels in 2026',
+      siteName: 'EnergySage',
+    };
+    expect(title(solar)).toBe('How to install solar panels in 2026');
+    // A mere rewording keeps og:title.
+    const reworded = {
+      ogTitle: 'How To Install Your Solar Panels in 2025',
+      docTitle: 'How to install solar panels in 2025',
+    };
+    expect(title({ ...solar, ...reworded, h1: 'How to install solar panels in 2025' })).toBe(
+      'How To Install Your Solar Panels in 2025',
+    );
+  });
+
+  it('takes an <h1> confirmed by a colon-separated part of the <title>', () => {
+    expect(
+      title({
+        docTitle: 'Amazon.com: Wireless Earbuds for Android (White) : Electronics',
+        h1: 'Wireless Earbuds for Android (White)',
+        url: 'https://www.amazon.com/dp/B0D1PC8551',
+      }),
+    ).toBe('Wireless Earbuds for Android (White)');
+  });
+
+  it('takes the whole <h1> when the <title> is it cut off mid-word', () => {
+    expect(
+      title({
+        docTitle: 'Ergonomic desk step by step: how to set up your monitor, laptop, and k | Oakywood.shop',
+        h1: 'Ergonomic desk step by step: how to set up your monitor, laptop, and keyboard (checklist)',
+        url: 'https://oakywood.shop/blogs/news/ergonomic-desk',
+      }),
+    ).toBe('Ergonomic desk step by step: how to set up your monitor, laptop, and keyboard (checklist)');
+  });
+
+  it('takes the <h1> when the <title> only says the page is a home page', () => {
+    expect(
+      title({
+        docTitle: 'Best Sharpening Stones ® | Home Page',
+        h1: 'Welcome to Best Sharpening Stones',
+        url: 'https://www.bestsharpeningstones.com/',
+      }),
+    ).toBe('Welcome to Best Sharpening Stones');
+  });
+
   it('repairs UTF-8 read as Windows-1252', () => {
     expect(title({ docTitle: 'A DIY Investor\u00e2\u20ac\u2122s Guide' })).toBe('A DIY Investor’s Guide');
   });

@@ -1,6 +1,7 @@
 import { stripSiteName } from './dom-facts.js';
 import { repairMojibake } from './mojibake.js';
-import { fold, hostLabels, isHomePage, namesSite, segmentRuns, stripTitle } from './title-strip.js';
+import { slugCoverage, slugWords } from './title-slug.js';
+import { fold, hostLabels, isHomePage, namesSite, SEPARATOR, segmentRuns, stripTitle } from './title-strip.js';
 
 /** What a page says its title is, from each source ('' or null when it says nothing). */
 export interface TitleSources {
@@ -22,6 +23,12 @@ export interface TitleSources {
 }
 
 const MAX_H1_CHARS = 300;
+/** What a `<title>` calls a page when it names none (`Best Sharpening Stones | Home Page`). */
+const GENERIC_PAGE_NAME = /^(?:home(?:\s*page)?|homepage|index|untitled(?: document)?|welcome)$/i;
+/** A declared title this long that an `<h1>` continues mid-word was cut from it (see cutFrom). */
+const MIN_CUT_CHARS = 20;
+/** How much more of the URL's slug a title must cover to replace the agreed one (see preferSlugMatch). */
+const SLUG_MARGIN = 0.34;
 /** A title cut short by the site (`What do you guys think will be the trend in the watch...`). */
 const TRUNCATED = /(?:\.\.\.|…)$/u;
 /** The share of words two titles must have in common to be one title reworded. */
@@ -41,6 +48,32 @@ function nearlySame(a: string, b: string): boolean {
   return wa.filter((w) => wb.has(w)).length >= NEARLY_SAME * Math.max(wa.length, wb.size);
 }
 
+/** The folded runs of a title's `: `-separated parts, short of the whole (`A: B : C` → `a`, `b`, `ab`, `bc`...). */
+function colonRuns(title: string): string[] {
+  const parts = title.split(/\s?:\s/);
+  const runs: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    for (let j = i; j < parts.length && j - i < parts.length - 1; j++) runs.push(fold(parts.slice(i, j + 1).join(' ')));
+  }
+  return runs;
+}
+
+/**
+ * Whether a declared title is a headline cut off mid-word by the site, without an ellipsis
+ * (`…your monitor, laptop, and k` of `…your monitor, laptop, and keyboard (checklist)`).
+ */
+function cutFrom(declared: string, headline: string): boolean {
+  const d = declared.toLowerCase();
+  const h = headline.toLowerCase();
+  return d.length >= MIN_CUT_CHARS && h.startsWith(d) && /^\p{L}{2}/u.test(h.slice(d.length)) && /\p{L}$/u.test(d);
+}
+
+/** Whether two titles give the same numbers (`in 2025` and `in 2026` do not: one is out of date). */
+function sameNumbers(a: string, b: string): boolean {
+  const numbers = (t: string) => (t.match(/\d+/g) ?? []).join(' ');
+  return numbers(a) === numbers(b);
+}
+
 /** Whether a headline is a shorter run of a declared title's words (`Headlamps` in `Headlamps for Camping`). */
 function shortNameOf(headline: string, declared: string): boolean {
   const folded = fold(headline);
@@ -48,18 +81,65 @@ function shortNameOf(headline: string, declared: string): boolean {
 }
 
 /**
+ * The folded last part of a `<title>` made of parts (`What is Ownership? - The Rust Programming
+ * Language` → `therustprogramminglanguage`): where a title names its site or book; '' if none.
+ */
+function lastSegment(docTitle: string | null): string {
+  const segments = docTitle === null ? [] : docTitle.split(SEPARATOR);
+  return segments.length >= 2 ? fold(segments.at(-1) ?? '') : '';
+}
+
+/** Pages with this many `<h1>` elements use them as section headings (`Day 7`, `Day 8`...). */
+const MANY_H1S = 3;
+
+/**
+ * The headline that may stand without a declared title confirming it: the main `<h1>`, else the
+ * page's first `<h1>`; a later `<h1>` only on a page with few of them (on a page with many, the one
+ * after the site's logo is the first section's heading).
+ */
+function unconfirmedHeadline(headlines: readonly string[], mainH1: string, h1s: readonly string[]): string | undefined {
+  const first = headlines[0];
+  if (first === undefined || h1s.length < MANY_H1S) return first;
+  return first === mainH1 || first === h1s[0] ? first : undefined;
+}
+
+/**
  * The page's title, reconciled from what it declares (og:title, twitter:title, JSON-LD headline,
  * Readability's metadata title, `<title>`) and the headline it shows (its `<h1>` elements):
  * - the declared title loses the site's name (see {@link stripTitle}); one that is only the site's
  *   name or cut short (`...`) gives way to the next;
- * - an `<h1>` that a declared title confirms, whole or as one of its ` | `-separated parts, wins
- *   (but og:title when it only rewords an `<h1>` that just the `<title>` confirms);
- * - on a page that declares itself an article its first `<h1>` wins unless it only rewords the
- *   declared title, and so does an `<h1>` that is a shorter run of the declared title's words;
- * - else the declared title, else the first `<h1>` that does not just name the site.
+ * - an `<h1>` that is the `<title>`'s last part names the site or book (a logo), not the page;
+ * - an `<h1>` that a declared title confirms, whole or as one of its ` | `- or `: `-separated
+ *   parts, wins (but og:title when it only rewords, with the same numbers, an `<h1>` that just the
+ *   `<title>` confirms), and so does an `<h1>` of which the declared title is a cut-off start;
+ * - on a page that declares itself an article its `<h1>` wins unless it only rewords the declared
+ *   title (a later `<h1>` only on a page with few), and so does an `<h1>` that is a shorter run of
+ *   the declared title's words;
+ * - else the declared title, unless it is a generic `Home Page`; else the first `<h1>`;
+ * - last, of the declared title and the `<h1>`, the one the URL's slug was made from replaces the
+ *   other (see preferSlugMatch).
  * Never a bare URL; '' only when the page gives none of these.
  */
 export function reconcileTitle(sources: TitleSources): string {
+  const { title, stripped, headline } = agreedTitle(sources);
+  return preferSlugMatch(title, [stripped, headline], sources.url);
+}
+
+/**
+ * Of the declared title and the headline, the one that covers clearly more of the URL's slug words
+ * (see slugCoverage) when the chosen one is one of them: `/r/…/best_laptop_for_college_to_buy/`
+ * is not the `<title>`'s `The heart of the internet`.
+ */
+function preferSlugMatch(chosen: string, candidates: readonly string[], url: string): string {
+  const slug = slugWords(url);
+  if (slug.length === 0 || !candidates.includes(chosen)) return chosen;
+  const own = slugCoverage(slug, chosen);
+  const better = candidates.find((c) => c !== '' && slugCoverage(slug, c) >= own + SLUG_MARGIN);
+  return better ?? chosen;
+}
+
+/** The title reconciled by agreement between sources, with the two candidates it chose between. */
+function agreedTitle(sources: TitleSources): { title: string; stripped: string; headline: string } {
   const labels = hostLabels(sources.url);
   const mainH1 = sources.h1.length <= MAX_H1_CHARS ? sources.h1 : '';
   const clean = (t: string | null | undefined): string | null => (usable(t) ? repairMojibake(t.trim()) : null);
@@ -68,35 +148,47 @@ export function reconcileTitle(sources: TitleSources): string {
     .concat(clean(sources.docTitle))
     .filter((t): t is string => t !== null);
   const main = declared.find((t) => !namesSite(t, sources.siteName, labels, 0) && !TRUNCATED.test(t)) ?? declared[0];
-  const stripped =
-    main !== undefined ? stripTitle(main, sources.siteName, labels, mainH1, isHomePage(sources.url)) : '';
-  const headlines = [mainH1, ...(sources.h1s ?? [])]
-    .filter((h) => usable(h) && h.length <= MAX_H1_CHARS && !namesSite(h, sources.siteName, labels, 0))
-    .map((h) => stripSiteName(repairMojibake(h), sources.siteName));
+  const docTitle = clean(sources.docTitle);
+  const tail = lastSegment(docTitle);
+  // The `<h1>` of a book or site's logo is the declared title's last part, not its headline.
+  const logo = (h: string) => tail !== '' && fold(h) === tail;
+  const stripH1 = logo(mainH1) ? '' : mainH1;
+  const declaredStripped =
+    main !== undefined ? stripTitle(main, sources.siteName, labels, stripH1, isHomePage(sources.url)) : '';
+  const stripped = stripH1 === mainH1 ? declaredStripped : stripSiteName(declaredStripped, mainH1);
+  const stripDoc = (h: string) => stripTitle(h, sources.siteName, labels, '', isHomePage(sources.url));
+  const headlines = [stripH1, ...(sources.h1s ?? [])]
+    .filter((h) => usable(h) && h.length <= MAX_H1_CHARS && !namesSite(h, sources.siteName, labels, 0) && !logo(h))
+    .map((h) => stripSiteName(repairMojibake(h), sources.siteName))
+    // An `<h1>` that repeats the whole `<title>`, site and all, loses the site as the title does.
+    .map((h) => (docTitle !== null && fold(h) === fold(docTitle) && SEPARATOR.test(h) ? stripDoc(h) : h));
+  const done = (title: string) => ({ title, stripped, headline: headlines[0] ?? '' });
 
   const confirming = [og, clean(sources.jsonLdHeadline), clean(sources.readabilityTitle), clean(sources.docTitle)];
   const confirmed = new Set<string>();
   for (const title of confirming) if (title !== null) for (const run of segmentRuns(title)) confirmed.add(run);
+  // `Product name : Category`, `Product: Author: Store`: the parts before a colon name the page too.
+  for (const title of confirming) if (title !== null) for (const run of colonRuns(title)) confirmed.add(run);
   const byOgOrJsonLd = new Set<string>();
   for (const title of confirming.slice(0, 2))
     if (title !== null) for (const run of segmentRuns(title)) byOgOrJsonLd.add(run);
   const strippedFolded = fold(stripped);
   for (const h of headlines) {
     const folded = fold(h);
-    if (folded === strippedFolded) return stripped;
+    if (folded === strippedFolded || cutFrom(stripped, h)) return done(folded === strippedFolded ? stripped : h);
     if (!confirmed.has(folded)) continue;
     // `<title>` and `<h1>` agree, og:title words it a little differently: og:title, as
     // Readability and social sites take it.
-    const ogRewords = og !== null && !byOgOrJsonLd.has(folded) && nearlySame(h, stripped);
-    return ogRewords ? stripped : h;
+    const ogRewords = og !== null && !byOgOrJsonLd.has(folded) && nearlySame(h, stripped) && sameNumbers(h, stripped);
+    return done(ogRewords ? stripped : h);
   }
-  const headline = headlines[0];
+  const headline = unconfirmedHeadline(headlines, mainH1, sources.h1s ?? []);
   if (sources.declaresArticle && headline !== undefined && !(stripped !== '' && nearlySame(headline, stripped))) {
-    return headline;
+    return done(headline);
   }
   // A shorter `<h1>` in the declared title's own words is the page's name for itself (`Headlamps`
   // under `Headlamps for Camping, Hiking & Running`).
-  if (headline !== undefined && shortNameOf(headline, stripped)) return headline;
-  if (stripped !== '') return stripped;
-  return headline ?? (usable(mainH1) ? mainH1 : '');
+  if (headline !== undefined && shortNameOf(headline, stripped)) return done(headline);
+  if (stripped !== '' && !GENERIC_PAGE_NAME.test(stripped)) return done(stripped);
+  return done(headline ?? (usable(mainH1) ? mainH1 : stripped));
 }
