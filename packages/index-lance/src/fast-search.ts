@@ -325,20 +325,41 @@ export class FastSearch {
     const { maxSampledMatches } = this.#options;
     return Promise.all([
       Promise.all(
-        plan.alternatives.map(async (alternative) =>
-          this.#withRuns(
-            alternative,
-            await this.#matches(view, alternative, where, maxSampledMatches, false, COLUMNS.sample),
-            new Map(),
-            COLUMNS.sample,
-          ),
-        ),
+        plan.alternatives.map((alternative) => this.#sampleMatches(view, alternative, where, maxSampledMatches)),
       ),
       // Read already when the exclusion was decided.
       exclusion && !exclusion.complete
         ? (exclusion.sampled ?? this.#matches(view, plan.exclude!, where, maxSampledMatches, false, COLUMNS.sample))
         : Promise.resolve([]),
     ]).catch(() => null);
+  }
+
+  /**
+   * An alternative's matches in the sample bucket. With phrases beside its words: the pages matching
+   * every token that also match each phrase there (both read from the small sample index, rather
+   * than checking hundreds of candidates).
+   */
+  async #sampleMatches(view: View, query: FastQuery, where: string | null, limit: number): Promise<Matches> {
+    const runs = query.phrases ?? [];
+    const [matches, ...phrases] = await Promise.all([
+      this.#matches(view, query, where, limit, false, COLUMNS.sample),
+      ...runs.map((tokens) =>
+        this.#matches(
+          view,
+          { kind: 'phrase', tokens, all: true, column: query.column },
+          where,
+          limit,
+          false,
+          COLUMNS.sample,
+        ),
+      ),
+    ]);
+    if (phrases.length === 0) return matches!;
+    const holding = phrases.map((list) => new Set(list.map((match) => match.rowId)));
+    return Object.assign(
+      matches!.filter((match) => holding.every((set) => set.has(match.rowId))),
+      { full: matches!.full || phrases.some((list) => list.full) },
+    );
   }
 
   /**
