@@ -74,6 +74,12 @@ export class FoldProcess {
     // The engine's own warnings are not ours to log; a failed fold is reported by its reply.
     child.stderr?.resume();
     child.on('message', (reply: FoldReply) => this.#settle(reply));
+    // A process that could not start (or a failed send) fails the waiting folds; the next fold
+    // starts another.
+    child.on('error', (error) => {
+      if (this.#child === child) this.#child = null;
+      this.#failAll(`the fold process failed: ${error.message}`);
+    });
     child.on('exit', () => {
       if (this.#child === child) this.#child = null;
       this.#failAll('the fold process exited');
