@@ -115,3 +115,24 @@ withWcxb('extractHtml when Readability falls back to the menus', () => {
     expect(page.body_text).toContain('111 reviews with an average rating of 4.5 out of 5 stars');
   });
 });
+
+describe('mainRegion on pages of items', () => {
+  it('drops the search filters beside the items and a block the page shows twice', () => {
+    const cards = Array.from(
+      { length: 4 },
+      (_, i) => `<div class="card"><a href="/p${i}">Product number ${i}</a><span>$${i}9.99</span></div>`,
+    ).join('');
+    const facets = Array.from(
+      { length: 5 },
+      (_, i) => `<li><label><input type="checkbox"><span>Brand ${i}</span></label></li>`,
+    ).join('');
+    const intro = 'Our shoes are made for walking, running and everything in between, in every size. '.repeat(2);
+    const html =
+      `<div class="content"><h1>Shoes</h1><div class="m"><p>${intro}</p></div><div class="d"><p>${intro}</p></div>` +
+      `<div class="filters"><ul>${facets}</ul></div><div class="grid">${cards}</div></div>`;
+    const text = mainRegion(doc(html))?.text ?? '';
+    expect(text).toContain('Product number 3');
+    expect(text).not.toContain('Brand 2');
+    expect(text.split('Our shoes are made').length).toBe(3);
+  });
+});

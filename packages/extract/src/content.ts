@@ -1,3 +1,5 @@
+import { dropItemFilters } from './repeated-blocks.js';
+import { dropRepeatedBlocks } from './repeated-text.js';
 import { blockText } from './text.js';
 
 /** Elements that are page chrome wherever they appear (HTML5 sectioning and ARIA landmarks). */
@@ -262,8 +264,9 @@ export interface ContentCandidate {
  * The page's main region without chrome, from a document nobody has edited (Readability edits the
  * one it reads): the declared `<main>` when the page has one, else the body, with navigation,
  * headers, footers, asides, forms, hidden blocks, comment/related/share/sidebar blocks and
- * link-dense blocks (menus not marked as such) removed, then narrowed to the block holding nearly
- * all of its text. Blocks named like chrome (and forms, and hidden blocks) stay when they hold most
+ * link-dense blocks (menus not marked as such) removed, as are the search filters of a page of items
+ * (repeated-blocks.ts) and the second copy of a block shown twice (repeated-text.ts), then narrowed
+ * to the block holding nearly all of its text. Blocks named like chrome (and forms, and hidden blocks) stay when they hold most
  * of the text, except comments and hidden blocks of a page that declares itself an `article`.
  * Null when the document has no body.
  */
@@ -275,6 +278,9 @@ export function mainRegion(doc: Document, article = false): ContentCandidate | n
   const doomed: Element[] = measured.invisible;
   prune(measured, article, (el) => doomed.push(el));
   for (const el of doomed) el.remove();
+  // Pages of items: their search filters are not content, and blocks shown twice are kept once.
+  dropItemFilters(root);
+  dropRepeatedBlocks(root);
   const focused = focus(root);
   return { element: focused, text: blockText(focused) };
 }
