@@ -144,11 +144,11 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   const mainH1 = sources.h1.length <= MAX_H1_CHARS ? sources.h1 : '';
   const clean = (t: string | null | undefined): string | null => (usable(t) ? repairMojibake(t.trim()) : null);
   const og = clean(sources.ogTitle);
+  const docTitle = clean(sources.docTitle);
   const declared = [og, clean(sources.twitterTitle), clean(sources.jsonLdHeadline), clean(sources.readabilityTitle)]
-    .concat(clean(sources.docTitle))
+    .concat(docTitle)
     .filter((t): t is string => t !== null);
   const main = declared.find((t) => !namesSite(t, sources.siteName, labels, 0) && !TRUNCATED.test(t)) ?? declared[0];
-  const docTitle = clean(sources.docTitle);
   const tail = lastSegment(docTitle);
   // The `<h1>` of a book or site's logo is the declared title's last part, not its headline.
   const logo = (h: string) => tail !== '' && fold(h) === tail;
@@ -164,7 +164,7 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
     .map((h) => (docTitle !== null && fold(h) === fold(docTitle) && SEPARATOR.test(h) ? stripDoc(h) : h));
   const done = (title: string) => ({ title, stripped, headline: headlines[0] ?? '' });
 
-  const confirming = [og, clean(sources.jsonLdHeadline), clean(sources.readabilityTitle), clean(sources.docTitle)];
+  const confirming = [og, clean(sources.jsonLdHeadline), clean(sources.readabilityTitle), docTitle];
   const confirmed = new Set<string>();
   for (const title of confirming) if (title !== null) for (const run of segmentRuns(title)) confirmed.add(run);
   // `Product name : Category`, `Product: Author: Store`: the parts before a colon name the page too.

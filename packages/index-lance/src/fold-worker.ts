@@ -13,7 +13,7 @@ try {
   // Not allowed here: the fold still runs, at the parent's priority.
 }
 const lancedb = await import('@lancedb/lancedb');
-const { foldOnce } = await import('./fold.js');
+const { foldOnce, isCommitConflict } = await import('./fold.js');
 
 /** The table of each index folded so far, opened once (its caches serve the next fold). */
 const tables = new Map<string, Promise<import('@lancedb/lancedb').Table>>();
@@ -35,7 +35,7 @@ process.on('message', async (request: FoldRequest) => {
     const table = await tableOf(request.path, request.table);
     const result = await foldOnce(table, request.keepVersionsMs, request.floor).catch(async (error: unknown) => {
       // A write that touched the rows being compacted committed first: once more, on its version.
-      if (!(error instanceof Error && /commit conflict/i.test(error.message))) throw error;
+      if (!isCommitConflict(error)) throw error;
       await table.checkoutLatest();
       return foldOnce(table, request.keepVersionsMs, request.floor);
     });

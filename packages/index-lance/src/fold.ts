@@ -1,6 +1,11 @@
 import { MatchQuery, type Table } from '@lancedb/lancedb';
 import { COLUMNS, META_ALL } from './rows.js';
 
+/** The engine's error for a commit that another commit preempted (the operation may be made again). */
+export function isCommitConflict(error: unknown): boolean {
+  return error instanceof Error && /commit conflict/i.test(error.message);
+}
+
 /** What one fold did: the watermark it reached and the table version it committed. */
 export interface FoldResult {
   /** Rows whose `seq` is at most this are in the full-text indexes. */

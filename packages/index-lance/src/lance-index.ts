@@ -12,6 +12,7 @@ import {
 } from '@quarry/core';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
+import { isCommitConflict } from './fold.js';
 import { FoldProcess } from './fold-process.js';
 import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
 import { HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
@@ -95,11 +96,6 @@ type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>
 const DELETE_CHUNK = 1000;
 /** Tries of a write that loses commit races (see `#serializedWrite`). */
 const WRITE_ATTEMPTS = 5;
-
-/** The engine's error for a commit that another commit preempted. */
-function isCommitConflict(error: unknown): boolean {
-  return error instanceof Error && /commit conflict/i.test(error.message);
-}
 
 /** Where the fold watermark is kept, in the index directory. */
 const FOLD_STATE_FILE = 'fold.json';
