@@ -83,6 +83,41 @@ describe('findZhByline', () => {
     expect(end('……推动高质量发展。\n\n责任编辑：孙重远')).toBe('孙重远');
   });
 
+  it('reads every byline line of the block: reporters, interns and correspondents', () => {
+    expect(near('标题\n\n本报实习生 刘国栋 周炜\n\n本报记者 王燕平 方云凤 柏建斌\n\n2003-7-24 钱江晚报')).toBe(
+      '刘国栋 周炜 王燕平 方云凤 柏建斌',
+    );
+    expect(near('本报记者 张三\n通讯员：李四\n\n正文开始')).toBe('张三 李四');
+    expect(near('本報記者 張三\n通訊員 李四\n\n正文開始')).toBe('張三 李四');
+    // Only whole byline lines join: prose after the byline does not.
+    expect(near('本报记者 王燕平\n\n记者 走访了几个工地，发现这里既没有安全防范设施')).toBe('王燕平');
+  });
+
+  it("reads a poster's handle after 作者： up to the line's end", () => {
+    expect(near('楼层： 第 1 楼 时间：2005-08-28 20:56:20\n\n作者： 放飞&心情\n振威将军(从一品)')).toBe('放飞&心情');
+    expect(near('作者：jane_doe\n\n正文')).toBe('jane_doe');
+    // A date glued to a Han name is not part of a handle.
+    expect(near('作者：张三2022-01-01\n\n正文')).toBe('张三');
+  });
+
+  it("reads a post's `name 发表于 date` line", () => {
+    expect(near('[湖湘文化]陈天华《警世钟》\nggjjzhzz 发表于 2005-9-15 11:46:00\n\n正文')).toBe('ggjjzhzz');
+    expect(near('海姑娘 发布于 2005年6月14日\n\n正文')).toBe('海姑娘');
+    expect(near('jane 發表於 2005-9-15 11:46:00')).toBe('jane');
+    expect(near('本文 发表于 2005-9-15 11:46:00')).toBeNull();
+    expect(near('楼主 发表于 2005-9-15 11:46:00')).toBeNull();
+    expect(near('ggjjzhzz 发表于 某杂志')).toBeNull();
+  });
+
+  it('reads a closing 来源 line only when it names a person', () => {
+    expect(end('……山庄的运作就不愁资金了。”\n\n来源: 尹娟')).toBe('尹娟');
+    expect(end('……山庄的运作就不愁资金了。”\n\n来源：新华网')).toBeNull();
+    expect(end('……山庄的运作就不愁资金了。”\n\n来源：新浪')).toBeNull();
+    expect(end('……山庄的运作就不愁资金了。”\n\n来源：网络')).toBeNull();
+    expect(end('……山庄的运作就不愁资金了。”\n\n来源：金融界')).toBeNull();
+    expect(end('……就不愁資金了。」\n\n來源：陳明')).toBe('陳明');
+  });
+
   it('takes the issuing body that signs an official notice', () => {
     expect(end('……依法严肃查处。\n\n特此通告。\n\n吉林省人民政府\n\n2022年1月27日\n\n扫一扫在手机打开当前页')).toBe(
       '吉林省人民政府',

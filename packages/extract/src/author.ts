@@ -84,8 +84,56 @@ const ZH_NAMES = `${ZH_NAME}(?:[ \\t\\u3000\\u00a0、，,]+${ZH_NAME})*`;
 /** A label, then a separator (`：`, `/`, `|`) or a space, then the names. */
 const zhLabelled = (labels: string, slashLabel: string): RegExp =>
   new RegExp(`(?:(?:${labels})(?:\\s*[:：/／|｜]\\s*|[ \\t\\u3000\\u00a0]+)${slashLabel})(${ZH_NAMES})`, 'u');
-/** Who wrote the article: `作者：张三`, `记者 王建宏`, `执笔人：…`, `文/张三` (the one-character label needs its slash). */
-const ZH_LABELLED = zhLabelled('作者|撰稿|撰文|执笔人?|记者', '|(?<![\\p{Script=Han}])文\\s*[/／|｜]\\s*');
+/**
+ * The labels of the people who wrote an article (simplified and traditional): reporters, interns and
+ * correspondents report together.
+ */
+const ZH_WRITER_LABELS = '作者|撰稿|撰文|执笔人?|執筆人?|记者|記者|实习生|實習生|通讯员|通訊員';
+/**
+ * Who wrote the article: `作者：张三`, `记者 王建宏`, `执笔人：…`, `本报实习生 刘国栋`, `文/张三` (the
+ * one-character label needs its slash).
+ */
+const ZH_LABELLED = zhLabelled(ZH_WRITER_LABELS, '|(?<![\\p{Script=Han}])文\\s*[/／|｜]\\s*');
+/**
+ * A whole line that is only a byline (`本报记者 王燕平 方云凤`, `通讯员：李四`): a newspaper prints one
+ * line per role (reporters, interns, correspondents), all of them the article's authors.
+ */
+const ZH_BYLINE_LINE = new RegExp(
+  `^[ \\t\\u3000\\u00a0□■]*[\\p{Script=Han}]{0,6}?(?:${ZH_WRITER_LABELS})(?:\\s*[:：]\\s*|[ \\t\\u3000\\u00a0]+)(${ZH_NAMES})[ \\t\\u3000\\u00a0]*$`,
+  'u',
+);
+/**
+ * A labelled user name that is not written in Han characters (`作者： 放飞&心情`, `作者：jane_doe`):
+ * forum and blog pages print the poster's handle alone after the label, up to the line's end.
+ */
+const ZH_LABELLED_HANDLE =
+  /(?:作者|发帖人|發帖人|楼主|樓主|博主)[ \t\u3000\u00a0]*[:：][ \t\u3000\u00a0]*([\p{L}\p{N}_&.·@-]{2,24})[ \t\u3000\u00a0]*(?=\n|$)/u;
+/**
+ * A blog or forum post's own line: the poster's name, then `发表于` and the date
+ * (`ggjjzhzz 发表于 2005-9-15 11:46:00`).
+ */
+const ZH_POSTED_AT =
+  /(?:^|\n)[ \t\u3000\u00a0]*(?:作者[:：]?\s*)?(?!本文|此文|该文|該文|全文|原文|本帖|此帖|楼主|樓主|网友|網友|游客|遊客|匿名|回复|回覆|引用)([\p{L}\p{N}_&.·@-]{2,24})[ \t\u3000\u00a0]+(?:发表于|發表於|发布于|發布於|發佈於|发表时间|發表時間|发布时间|發布時間|發佈時間)[:：]?[ \t\u3000\u00a0]*(?:19|20)\d{2}\s*[-/.年]/u;
+/**
+ * A closing `来源：尹娟` line at the article's end that names a person (see {@link looksLikeZhPersonalName}),
+ * as small sites credit their writers; `来源：新华网` names the publication and is not taken.
+ */
+const ZH_SOURCE_PERSON =
+  /(?:^|\n)[ \t\u3000\u00a0]*(?:来源|來源)[ \t\u3000\u00a0]*[:：][ \t\u3000\u00a0]*(\p{Script=Han}{2,3})[ \t\u3000\u00a0]*$/u;
+/**
+ * Common Chinese family names (together well over 85% of the population; the commonest also in
+ * traditional characters), without those that are also common words (和, 时, 明, 成, 文, 华...): a
+ * two or three character word that starts with one of them and does not end like an organisation
+ * may be a person.
+ */
+const ZH_SURNAMES =
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫阎段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍喻祁蒲房滕屈饶解牟艾尤阳穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂佟应臧闵苟邬边卞姬师仇栾隋刁沙荣巫寇桑郎甄丛仲虞敖巩佘池查麻苑迟邝張劉陳楊黃趙吳孫馬鄭謝許韓馮鄧蕭葉蘇蔣盧陸錢賈鍾譚魯龔嚴賴顏湯溫羅賀鄒閻聶龍';
+const ZH_ORG_END = /[网網社报報刊台站局部厅廳委办辦院所会會司行店馆館校团團组組室界处處]$/u;
+
+/** True for a two or three character Han word that begins with a common family name and ends like no organisation. */
+function looksLikeZhPersonalName(word: string): boolean {
+  return /^\p{Script=Han}{2,3}$/u.test(word) && ZH_SURNAMES.includes(word[0] ?? '') && !ZH_ORG_END.test(word);
+}
 /** Who edited it (`编辑：苏亮`, `责任编辑：孙重远`): the author only when no writer is named. */
 const ZH_EDITOR_LABELLED = zhLabelled('责任编辑|编辑|责编', '');
 const ZH_CLOSING = new RegExp(`[（(]\\s*(?:记者|作者)?\\s*(${ZH_NAMES})\\s*[）)]\\s*$`, 'u');
@@ -115,7 +163,7 @@ const ZH_AFTER_TIME = new RegExp(`\\d{1,2}[:：]\\d{2}(?:[:：]\\d{2})?\\s*[\\[�
 const ZH_NAME_LINE = /^[ \t\u3000\u00a0]*(\p{Script=Han}{2,3})[ \t\u3000\u00a0]*\n+[^\n]{8}/u;
 /** Words that fill the name slot in a dateline but are not names. */
 const NOT_A_NAME =
-  /通讯员|实习生|摄影|新闻|报道|报社|日报|晚报|通讯|电$|摄$|来源|本报|新华|综合|整理|编辑|记者|作者|简介|文章|发表|时间|日期|导语|摘要|前言|正文|目录|概述|背景|评论|相关|分享|首页|返回|更多|推荐|热门|专题|图片|视频|引言|引子|序言|后记|附录|声明|公告|通知|提示|说明|注释|参考/u;
+  /通讯员|通訊員|实习生|實習生|摄影|攝影|新闻|新聞|报道|報道|報導|报社|報社|日报|日報|晚报|晚報|通讯|通訊|电$|電$|摄$|攝$|来源|來源|本报|本報|新华|综合|整理|编辑|編輯|记者|記者|作者|简介|文章|发表|时间|日期|导语|摘要|前言|正文|目录|概述|背景|评论|相关|分享|首页|返回|更多|推荐|热门|专题|图片|视频|引言|引子|序言|后记|附录|声明|公告|通知|提示|说明|注释|参考/u;
 
 /**
  * The signature of an official notice or letter (落款): the issuing body on its own line, then the
@@ -140,6 +188,51 @@ function namesOf(match: RegExpExecArray | null): string | null {
   return names.length > 0 ? names.join(' ') : null;
 }
 
+/**
+ * The first labelled byline in a text (see ZH_LABELLED), with the names of the byline lines printed
+ * right before and after its line (`本报实习生 刘国栋 周炜` over `本报记者 王燕平 方云凤`); a poster's
+ * handle after `作者：` is taken whole (see ZH_LABELLED_HANDLE).
+ */
+function labelledByline(text: string): string | null {
+  const match = ZH_LABELLED.exec(text);
+  const handle = ZH_LABELLED_HANDLE.exec(text);
+  const name = handle?.[1];
+  if (
+    name &&
+    /[^\p{Script=Han}·]/u.test(name) &&
+    !/\d{3,}/.test(name) &&
+    (match === null || handle.index <= match.index)
+  ) {
+    return namesOf(handle);
+  }
+  const first = namesOf(match);
+  if (match === null || first === null) return first;
+  const lines = text.split('\n');
+  const at = text.slice(0, match.index).split('\n').length - 1;
+  if (!ZH_BYLINE_LINE.test(lines[at] ?? '')) return first;
+  const names = [first];
+  const neighbours = (step: number) => {
+    for (let i = at + step, seen = 0; i >= 0 && i < lines.length && seen < 2; i += step) {
+      const line = lines[i] ?? '';
+      if (line.trim() === '') continue;
+      const more = namesOf(ZH_BYLINE_LINE.exec(line));
+      if (more === null) return;
+      if (step < 0) names.unshift(more);
+      else names.push(more);
+      seen++;
+    }
+  };
+  neighbours(-1);
+  neighbours(1);
+  return names.join(' ');
+}
+
+/** A `来源：` line that names a person rather than a publication (see ZH_SOURCE_PERSON). */
+function sourcePerson(end: string): string | null {
+  const name = ZH_SOURCE_PERSON.exec(end)?.[1];
+  return name !== undefined && looksLikeZhPersonalName(name) && !NOT_A_NAME.test(name) ? name : null;
+}
+
 /** The article's end without trailing editor credits and share links (at most three lines of them). */
 function withoutTrailers(end: string): string {
   const lines = end.trim().split(/\n+/);
@@ -161,9 +254,10 @@ export interface ZhBylinePlaces {
 
 /**
  * Finds the author of a Chinese page in its text: a labelled byline near the title
- * (`作者：张三`, `记者 王建宏 张文攀`, `编辑：苏亮`), a bracketed name after the dateline's time
- * (`08:19 [ 黄宇 ]`), a closing parenthesis or byline line at the end of the article
- * (`（记者 胡晓蓉）`, `（姚峰 上海报道）`, `本报记者 葛灵丹`, editor credits after it skipped), a
+ * (`作者：张三`, `记者 王建宏 张文攀`, and the byline lines next to it, `编辑：苏亮`), a bracketed
+ * name after the dateline's time (`08:19 [ 黄宇 ]`), a poster's `name 发表于 date` line, a closing
+ * parenthesis or byline line at the end of the article (`（记者 胡晓蓉）`, `（姚峰 上海报道）`,
+ * `本报记者 葛灵丹`, editor credits after it skipped), a closing `来源：` that names a person, a
  * name alone on the line under the headline, or a blog footer (`由海姑娘张贴`). Several names
  * are joined with a space.
  */
@@ -171,11 +265,13 @@ export function findZhByline({ nearTitle, articleStart, articleEnd, articleText 
   const end = withoutTrailers(articleEnd);
   const underHeadline = (text: string) => text.slice(text.indexOf('\n') + 1);
   return (
-    namesOf(ZH_LABELLED.exec(nearTitle)) ??
+    labelledByline(nearTitle) ??
     namesOf(ZH_AFTER_TIME.exec(nearTitle)) ??
+    namesOf(ZH_POSTED_AT.exec(nearTitle)) ??
     namesOf(ZH_CLOSING.exec(end)) ??
     namesOf(ZH_CLOSING_LINE.exec(end)) ??
     namesOf(articleText ? ZH_PARAGRAPH_CLOSING.exec(articleText) : null) ??
+    sourcePerson(articleEnd.trimEnd()) ??
     namesOf(ZH_EDITOR_LABELLED.exec(nearTitle)) ??
     namesOf(ZH_NAME_LINE.exec(underHeadline(articleStart).trimStart())) ??
     namesOf(ZH_NAME_LINE.exec(articleStart.trimStart())) ??

@@ -49,6 +49,19 @@ describe('findTextDate', () => {
     expect(findTextDate('发布日期： 9/17/2004 5:54:13 PM', cst, true)).toBe('2004-09-17T09:54:13Z');
   });
 
+  it('skips the dates of other events: as-of dates, a blog created, a user registered', () => {
+    expect(
+      findTextDate('建立于:2004年10月6日\n\n[湖湘文化]陈天华\nggjjzhzz 发表于 2005-9-15 11:46:00', cst, true),
+    ).toBe('2005-09-15T03:46:00Z');
+    expect(findTextDate('精选文章一(截止2006年8月10日)\n\n湘菜粤菜 兵分两路 (图) 2005-06-14 03:25:55', cst, true)).toBe(
+      '2005-06-13T19:25:55Z',
+    );
+    expect(findTextDate('注册时间：2004-5-1\n发表于 2005-06-14', cst, true)).toBe('2005-06-13T16:00:00Z');
+    expect(findTextDate('截至2021年12月', cst, true)).toBeNull();
+    expect(findTextDate('註冊時間：2004-5-1\n發表於 2005-06-14', cst, true)).toBe('2005-06-13T16:00:00Z');
+    expect(findTextDate('来源：新华社 2024年5月17日', cst, true)).toBe('2024-05-16T16:00:00Z');
+  });
+
   it('falls back to month precision', () => {
     expect(findTextDate('胡平 1998年3月', cst, true)).toBe('1998-02-28T16:00:00Z');
     expect(findTextDate('no date here', cst, true)).toBeNull();

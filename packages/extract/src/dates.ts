@@ -91,43 +91,58 @@ const US_DATE_TIME = /(?<!\d)(\d{1,2})\/(\d{1,2})\/((?:19|20)\d{2})\s+(\d{1,2}):
 const CJK_MONTH = /((?:19|20)\d{2})\s*年\s*(\d{1,2})\s*月(?!\s*\d)/u;
 
 /**
+ * Words right before a date that make it the date of something else than the page's publication:
+ * `截止2006年8月10日` (as of), `建立于:2004年10月6日` (a blog's creation), a forum user card's
+ * `注册时间：2004-5-1` or `最后登录`, a birthday, an expiry.
+ */
+const OTHER_EVENT_BEFORE =
+  /(?:截止|截至|建立|成立|创建|創建|注册|註冊|登录|登錄|登陆|登陸|加入|出生|生日|生于|生於|到期|有效期)(?:时间|時間|日期|于|於|至)?[\s:：]*$/u;
+
+/** The first match of `pattern` in `text` that gives a date (see `read`) not introduced by {@link OTHER_EVENT_BEFORE}. */
+function firstDate(
+  pattern: RegExp,
+  text: string,
+  read: (m: RegExpExecArray) => string | null,
+): { index: number; iso: string } | null {
+  const all = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
+  for (let m = all.exec(text); m !== null; m = all.exec(text)) {
+    if (OTHER_EVENT_BEFORE.test(text.slice(Math.max(0, m.index - 12), m.index))) continue;
+    const iso = read(m);
+    if (iso !== null) return { index: m.index, iso };
+  }
+  return null;
+}
+
+/**
  * The first date written in a text, in the formats Chinese and Japanese pages use
  * (`2024年5月17日 08:30`, and with `withNumeric` also `2024-05-17 08:30` and
  * `9/17/2004 5:54:13 AM`), read at `offsetMinutes` (see {@link defaultOffsetMinutes}). The
  * numeric forms are only safe on CJK pages; elsewhere a date in the text is as likely a reference
- * as a dateline. When no full date is found, `1998年3月` gives the first of that month.
+ * as a dateline. Dates of other events (`截止…`, `注册时间：…`, see {@link OTHER_EVENT_BEFORE}) are
+ * skipped. When no full date is found, `1998年3月` gives the first of that month.
  */
 export function findTextDate(text: string, offsetMinutes: number, withNumeric: boolean): string | null {
-  const found: Array<{ index: number; iso: string | null }> = [];
-  const cjk = CJK_DATE.exec(text);
-  if (cjk) {
-    const [, y, mo, d, half, h, mi, s] = cjk;
-    let hour = Number(h ?? 0);
-    if (half === '下午' && hour < 12) hour += 12;
-    found.push({
-      index: cjk.index,
-      iso: fromParts(Number(y), Number(mo), Number(d), hour, Number(mi ?? 0), Number(s ?? 0), offsetMinutes),
-    });
+  const found: Array<{ index: number; iso: string } | null> = [
+    firstDate(CJK_DATE, text, ([, y, mo, d, half, h, mi, s]) => {
+      let hour = Number(h ?? 0);
+      if (half === '下午' && hour < 12) hour += 12;
+      return fromParts(Number(y), Number(mo), Number(d), hour, Number(mi ?? 0), Number(s ?? 0), offsetMinutes);
+    }),
+  ];
+  if (withNumeric) {
+    found.push(
+      firstDate(NUMERIC_DATE, text, ([, y, mo, d, h, mi, s]) =>
+        fromParts(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), offsetMinutes),
+      ),
+      firstDate(US_DATE_TIME, text, ([, mo, d, y, h, mi, s, half]) => {
+        const hour = (Number(h) % 12) + (half?.toUpperCase() === 'PM' ? 12 : 0);
+        return fromParts(Number(y), Number(mo), Number(d), hour, Number(mi), Number(s ?? 0), offsetMinutes);
+      }),
+    );
   }
-  const num = withNumeric ? NUMERIC_DATE.exec(text) : null;
-  if (num) {
-    const [, y, mo, d, h, mi, s] = num;
-    found.push({
-      index: num.index,
-      iso: fromParts(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), offsetMinutes),
-    });
-  }
-  const us = withNumeric ? US_DATE_TIME.exec(text) : null;
-  if (us) {
-    const [, mo, d, y, h, mi, s, half] = us;
-    const hour = (Number(h) % 12) + (half?.toUpperCase() === 'PM' ? 12 : 0);
-    found.push({
-      index: us.index,
-      iso: fromParts(Number(y), Number(mo), Number(d), hour, Number(mi), Number(s ?? 0), offsetMinutes),
-    });
-  }
-  const best = found.filter((f) => f.iso !== null).sort((a, b) => a.index - b.index)[0];
+  const best = found.filter((f) => f !== null).sort((a, b) => a.index - b.index)[0];
   if (best) return best.iso;
-  const month = CJK_MONTH.exec(text);
-  return month ? fromParts(Number(month[1]), Number(month[2]), 1, 0, 0, 0, offsetMinutes) : null;
+  return (
+    firstDate(CJK_MONTH, text, ([, y, mo]) => fromParts(Number(y), Number(mo), 1, 0, 0, 0, offsetMinutes))?.iso ?? null
+  );
 }

@@ -57,9 +57,68 @@ describe('reconcileTitle', () => {
 
   it('takes an <h1> that is a shorter run of the declared title', () => {
     expect(title({ ogTitle: 'Headlamps for Camping, Hiking & Running | REI', h1: 'Headlamps' })).toBe('Headlamps');
-    // Nearly the whole title is the title reworded, not a shorter name.
-    expect(title({ ogTitle: 'Best Tutoring Platforms of 2025', h1: 'Best Tutoring Platforms of' })).toBe(
-      'Best Tutoring Platforms of 2025',
+    // Nearly the whole title is the title reworded (see below), not a shorter name.
+    expect(
+      title({ ogTitle: 'Zero Waste for Beginners Archives - Going Zero Waste', h1: 'Zero Waste for Beginners' }),
+    ).toBe('Zero Waste for Beginners');
+  });
+
+  it('takes an <h1> that words the declared title a little differently', () => {
+    expect(
+      title({
+        ogTitle: '39 Best Electrician Tools for Your Business (2025)',
+        h1: '39 Best Electrician Tools for Your Business in 2025',
+      }),
+    ).toBe('39 Best Electrician Tools for Your Business in 2025');
+    expect(
+      title({ docTitle: '7 Mental Health Trends to Watch in 2024', h1: '7 Mental Health Trends to Watch in 2025' }),
+    ).toBe('7 Mental Health Trends to Watch in 2025');
+    // Not one in capitals, one that adds a label or a tail, or one whose encoding lost characters.
+    const declared = 'How Much Does a House Renovation Cost? [2025 Data]';
+    expect(title({ ogTitle: declared, h1: 'HOW MUCH DOES A HOUSE RENOVATION COST IN 2025?' })).toBe(declared);
+    expect(
+      title({
+        ogTitle: 'What do you pay attention to when buying hosting?',
+        h1: 'Thread: What do you pay attention to when buying hosting?',
+      }),
+    ).toBe('What do you pay attention to when buying hosting?');
+    expect(
+      title({ ogTitle: 'Data Analysis Tools for 2026', h1: 'Data Analysis Tools for 2026 (example.com) 139' }),
+    ).toBe('Data Analysis Tools for 2026');
+    expect(title({ ogTitle: "Event Planning: A Beginner's Guide", h1: 'Event Planning? A Beginner? Guide' })).toBe(
+      "Event Planning: A Beginner's Guide",
+    );
+    // Chinese and Japanese titles are compared by characters: a headline and its `_Site` tail look alike.
+    const qq = 'DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶';
+    expect(title({ docTitle: `${qq}_科技_腾讯网`, h1: qq })).toBe(`${qq}_科技_腾讯网`);
+  });
+
+  it('drops a pipe section that the <h1> repeats from the <title>', () => {
+    expect(
+      title({
+        docTitle: 'How meditation rewires brains | Opinion',
+        h1: 'How meditation rewires brains | Opinion',
+        siteName: 'The Appeal',
+      }),
+    ).toBe('How meditation rewires brains');
+  });
+
+  it('reads a title as shown: entities escaped twice, soft hyphens, a dateline or a path in the <h1>', () => {
+    expect(title({ ogTitle: 'The Cream with TFC8&reg; Face&nbsp;Moisturizer &amp; Serum' })).toBe(
+      'The Cream with TFC8® Face Moisturizer & Serum',
+    );
+    expect(
+      title({ docTitle: 'Home Repair Assis\u00ADtance Program', h1: 'Home Repair Assis\u00ADtance Program' }),
+    ).toBe('Home Repair Assistance Program');
+    expect(
+      title({
+        ogTitle: 'Backpacking Checklist (By a Guide!)',
+        h1: 'Backpacking Checklist (By a Guide!) January 1, 2025',
+        declaresArticle: true,
+      }),
+    ).toBe('Backpacking Checklist (By a Guide!)');
+    expect(title({ ogTitle: 'How we found a supply-chain attack', h1: '/writeup.md', declaresArticle: true })).toBe(
+      'How we found a supply-chain attack',
     );
   });
 

@@ -2,6 +2,7 @@ import { stripSiteName } from './dom-facts.js';
 import { repairMojibake } from './mojibake.js';
 import { slugCoverage, slugWords } from './title-slug.js';
 import { fold, hostLabels, isHomePage, namesSite, SEPARATOR, segmentRuns, stripTitle } from './title-strip.js';
+import { titleText } from './title-text.js';
 
 /** What a page says its title is, from each source ('' or null when it says nothing). */
 export interface TitleSources {
@@ -36,6 +37,13 @@ const NEARLY_SAME = 0.8;
 /** A word, or one Chinese or Japanese character (written without spaces). */
 const WORD =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}])+/gu;
+/** Chinese or Japanese text, where {@link nearlySame} counts characters, not words. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** A file name or path shown as a page's `<h1>` (`/writeup.md` on a gist): not its headline. */
+const PATH_H1 = /^\/\S*$/;
+/** A dateline that a site put inside its `<h1>`, after the headline (`… Guide! January 1, 2025`). */
+const TRAILING_DATE =
+  /\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2})$/i;
 
 const usable = (text: string | null | undefined): text is string =>
   typeof text === 'string' && text.trim() !== '' && !/^(?:https?:\/\/|www\.)\S+$/i.test(text.trim());
@@ -66,6 +74,26 @@ function cutFrom(declared: string, headline: string): boolean {
   const d = declared.toLowerCase();
   const h = headline.toLowerCase();
   return d.length >= MIN_CUT_CHARS && h.startsWith(d) && /^\p{L}{2}/u.test(h.slice(d.length)) && /\p{L}$/u.test(d);
+}
+
+/**
+ * Whether an `<h1>` words the declared title a little differently, as its headline shown on the
+ * page: `…Your Business in 2025` for `…Your Business (2025)`, `Zero Waste for Beginners` for
+ * `Zero Waste for Beginners Archives`, an older `…in 2024` brought up to date. Not an `<h1>` in
+ * capitals (the declared title keeps the case), one that only puts a label before the declared
+ * title (`Thread: …`, `Blog: …`), nor Chinese or Japanese text (counted by characters, where a
+ * title and its `_Site` tail look alike).
+ */
+function rewordsDeclared(headline: string, declared: string): boolean {
+  if (declared === '' || CJK.test(headline) || CJK.test(declared) || !nearlySame(headline, declared)) return false;
+  const capitals = headline === headline.toUpperCase() && declared !== declared.toUpperCase();
+  // `Headline | Python, SQL & AI`, `Headline (example.com) 139`: the declared title and a tail.
+  const tail =
+    headline.toLowerCase().startsWith(declared.toLowerCase()) && /^\s*[|\-–—([]/u.test(headline.slice(declared.length));
+  // `Event Planning? Beginner? Guide`: characters the page's encoding lost.
+  const lost =
+    /\uFFFD|[ÂÃ]/u.test(headline) || (headline.match(/\?/g) ?? []).length > (declared.match(/\?/g) ?? []).length;
+  return !capitals && !tail && !lost && !fold(headline).endsWith(fold(declared));
 }
 
 /** Whether two titles give the same numbers (`in 2025` and `in 2026` do not: one is out of date). */
@@ -112,12 +140,15 @@ function unconfirmedHeadline(headlines: readonly string[], mainH1: string, h1s: 
  * - an `<h1>` that a declared title confirms, whole or as one of its ` | `- or `: `-separated
  *   parts, wins (but og:title when it only rewords, with the same numbers, an `<h1>` that just the
  *   `<title>` confirms), and so does an `<h1>` of which the declared title is a cut-off start;
+ * - an `<h1>` that repeats the declared title with a ` | Section` tail loses the tail, and one with
+ *   a dateline after the headline is the declared title;
  * - on a page that declares itself an article its `<h1>` wins unless it only rewords the declared
  *   title (a later `<h1>` only on a page with few), and so does an `<h1>` that is a shorter run of
- *   the declared title's words;
+ *   the declared title's words, and one that words it a little differently (see rewordsDeclared);
  * - else the declared title, unless it is a generic `Home Page`; else the first `<h1>`;
  * - last, of the declared title and the `<h1>`, the one the URL's slug was made from replaces the
  *   other (see preferSlugMatch).
+ * Every source is read as shown (see titleText); an `<h1>` that is a path (`/writeup.md`) is none.
  * Never a bare URL; '' only when the page gives none of these.
  */
 export function reconcileTitle(sources: TitleSources): string {
@@ -141,8 +172,12 @@ function preferSlugMatch(chosen: string, candidates: readonly string[], url: str
 /** The title reconciled by agreement between sources, with the two candidates it chose between. */
 function agreedTitle(sources: TitleSources): { title: string; stripped: string; headline: string } {
   const labels = hostLabels(sources.url);
-  const mainH1 = sources.h1.length <= MAX_H1_CHARS ? sources.h1 : '';
-  const clean = (t: string | null | undefined): string | null => (usable(t) ? repairMojibake(t.trim()) : null);
+  const shown = (h: string) => titleText(repairMojibake(h));
+  const mainH1 = sources.h1.length <= MAX_H1_CHARS && !PATH_H1.test(shown(sources.h1)) ? shown(sources.h1) : '';
+  const clean = (t: string | null | undefined): string | null => {
+    const text = usable(t) ? titleText(repairMojibake(t.trim())) : '';
+    return text === '' ? null : text;
+  };
   const og = clean(sources.ogTitle);
   const docTitle = clean(sources.docTitle);
   const declared = [og, clean(sources.twitterTitle), clean(sources.jsonLdHeadline), clean(sources.readabilityTitle)]
@@ -157,9 +192,16 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
     main !== undefined ? stripTitle(main, sources.siteName, labels, stripH1, isHomePage(sources.url)) : '';
   const stripped = stripH1 === mainH1 ? declaredStripped : stripSiteName(declaredStripped, mainH1);
   const stripDoc = (h: string) => stripTitle(h, sources.siteName, labels, '', isHomePage(sources.url));
-  const headlines = [stripH1, ...(sources.h1s ?? [])]
-    .filter((h) => usable(h) && h.length <= MAX_H1_CHARS && !namesSite(h, sources.siteName, labels, 0) && !logo(h))
-    .map((h) => stripSiteName(repairMojibake(h), sources.siteName))
+  const headlines = [stripH1, ...(sources.h1s ?? []).map(shown)]
+    .filter(
+      (h) =>
+        usable(h) &&
+        h.length <= MAX_H1_CHARS &&
+        !PATH_H1.test(h) &&
+        !namesSite(h, sources.siteName, labels, 0) &&
+        !logo(h),
+    )
+    .map((h) => stripSiteName(h, sources.siteName))
     // An `<h1>` that repeats the whole `<title>`, site and all, loses the site as the title does.
     .map((h) => (docTitle !== null && fold(h) === fold(docTitle) && SEPARATOR.test(h) ? stripDoc(h) : h));
   const done = (title: string) => ({ title, stripped, headline: headlines[0] ?? '' });
@@ -175,8 +217,13 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   const strippedFolded = fold(stripped);
   for (const h of headlines) {
     const folded = fold(h);
-    if (folded === strippedFolded || cutFrom(stripped, h)) return done(folded === strippedFolded ? stripped : h);
+    // `Headline January 1, 2025`: the dateline inside the `<h1>` is no part of the headline.
+    const same = folded === strippedFolded || fold(h.replace(TRAILING_DATE, '')) === strippedFolded;
+    if (same || cutFrom(stripped, h)) return done(same ? stripped : h);
     if (!confirmed.has(folded)) continue;
+    // `Headline | Opinion` shown whole in the `<h1>` too: the section after the pipe goes, as it
+    // goes from the declared title (see stripTitle).
+    if (stripped !== '' && h.includes(' | ') && fold(h.split(' | ')[0] ?? '') === strippedFolded) return done(stripped);
     // `<title>` and `<h1>` agree, og:title words it a little differently: og:title, as
     // Readability and social sites take it.
     const ogRewords = og !== null && !byOgOrJsonLd.has(folded) && nearlySame(h, stripped) && sameNumbers(h, stripped);
@@ -189,6 +236,8 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   // A shorter `<h1>` in the declared title's own words is the page's name for itself (`Headlamps`
   // under `Headlamps for Camping, Hiking & Running`).
   if (headline !== undefined && shortNameOf(headline, stripped)) return done(headline);
+  // The shown `<h1>` over a declared title that words it a little differently (see rewordsDeclared).
+  if (headline !== undefined && rewordsDeclared(headline, stripped)) return done(headline);
   if (stripped !== '' && !GENERIC_PAGE_NAME.test(stripped)) return done(stripped);
   return done(headline ?? (usable(mainH1) ? mainH1 : stripped));
 }
