@@ -1,5 +1,6 @@
 import type * as lancedb from '@lancedb/lancedb';
 import type { IndexQuery, IndexSearchResult } from '@quarry/core';
+import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact-forms.js';
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
 import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
@@ -176,7 +177,9 @@ export class FastSearch {
     // Enough matches are read that `depth` remain after removing the excluded ones (all of them
     // when they are known, else more in rounds, each new candidate checked) and those missing a
     // phrase (checked the same way).
-    const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : depth;
+    // The best matches are re-ranked by the priors and by word forms: more than the page are read.
+    const words = exactWords(query);
+    const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : words.length > 0 ? FORM_RERANK_DEPTH * depth : depth;
     const checking = (exclusion !== null && !exclusion.complete) || plan.alternatives.some(hasRuns);
     let k = base + (exclusion?.complete ? exclusion.excluded.size : checking ? depth : 0);
     const priority =
@@ -227,29 +230,58 @@ export class FastSearch {
     for (const match of fresh.values()) {
       put(`i${match.id}`, match.score * priorFactor(match, query.langPriority, this.#options, qualityPrior));
     }
-    const ranked = [...scores].sort((a, b) => b[1] - a[1] || compareKeys(a[0], b[0]));
-    const page = ranked.slice(query.offset, depth);
     const complete = lists.every((list) => !list.full);
-    const rowIds = page.filter(([key]) => key.startsWith('r')).map(([key]) => BigInt(key.slice(1)));
-    const ids = page.filter(([key]) => key.startsWith('i')).map(([key]) => key.slice(1));
-    const [byRowId, byId, counted] = await Promise.all([
-      // A fold committed meanwhile may have compacted these row ids away: the caller sees the
-      // version move and asks again.
-      rowsByRowId(this.#table, rowIds).catch(() => new Map<bigint, Record<string, unknown>>()),
-      rowsById(this.#table, ids),
-      complete
-        ? { total: scores.size, totalIsEstimate: false }
-        : this.#count(view, plan, where, exclusion, depth, sample).then((count) => ({
-            ...count,
-            total: count.total + fresh.size,
-          })),
-    ]);
-    const hits = page.flatMap(([key, score]) => {
-      const row = key.startsWith('r') ? byRowId.get(BigInt(key.slice(1))) : byId.get(key.slice(1));
+    // The count does not depend on the page: it runs while the page is ranked and read.
+    const counting = complete
+      ? Promise.resolve({ total: scores.size, totalIsEstimate: false })
+      : this.#count(view, plan, where, exclusion, depth, sample).then((count) => ({
+          ...count,
+          total: count.total + fresh.size,
+        }));
+    counting.catch(() => undefined);
+    // Rows read for the word forms serve the page too.
+    const rows = new Map<string, Record<string, unknown>>();
+    const byScore = (a: Scored, b: Scored) => b.score - a.score || compareKeys(a.key, b.key);
+    const ranked = await rerankByForms(
+      [...scores].map(([key, score]) => ({ key, score })).sort(byScore),
+      words,
+      depth,
+      async (candidates) => {
+        const keys = candidates.map((candidate) => candidate.key);
+        await this.#readRows(keys, rows);
+        return keys.map((key) => formsText(rows.get(key)));
+      },
+      (a, b) => compareKeys(a.key, b.key),
+    );
+    const page = ranked.slice(query.offset, depth);
+    await this.#readRows(
+      page.map(({ key }) => key).filter((key) => !rows.has(key)),
+      rows,
+    );
+    const counted = await counting;
+    const hits = page.flatMap(({ key, score }) => {
+      const row = rows.get(key);
       return row ? [toHit(row, Math.max(MIN_SCORE, score), general.snippetTerms)] : [];
     });
     if (hits.length !== page.length) return null;
     return { ...counted, hits };
+  }
+
+  /**
+   * Reads the hit columns of these candidates (keys as in `#once`) into `into`. A fold committed
+   * meanwhile may have compacted row ids away: those rows are missing, the caller sees the version
+   * move and asks again.
+   */
+  async #readRows(keys: readonly string[], into: Map<string, Record<string, unknown>>): Promise<void> {
+    if (keys.length === 0) return;
+    const rowIds = keys.filter((key) => key.startsWith('r')).map((key) => BigInt(key.slice(1)));
+    const ids = keys.filter((key) => key.startsWith('i')).map((key) => key.slice(1));
+    const [byRowId, byId] = await Promise.all([
+      rowsByRowId(this.#table, rowIds).catch(() => new Map<bigint, Record<string, unknown>>()),
+      rowsById(this.#table, ids),
+    ]);
+    for (const [rowId, row] of byRowId) into.set(`r${rowId}`, row);
+    for (const [id, row] of byId) into.set(`i${id}`, row);
   }
 
   /** The fresh tier's matches of every alternative, by id (the best score where several match). */
@@ -504,6 +536,12 @@ export class FastSearch {
 /** Whether a fast-plan query also requires runs of tokens (phrases beside other words). */
 function hasRuns(query: FastQuery): boolean {
   return (query.phrases?.length ?? 0) > 0;
+}
+
+/** A candidate of the fast plan: `r` and the row id for a folded page, `i` and the id for a fresh one. */
+interface Scored {
+  readonly key: string;
+  readonly score: number;
 }
 
 /** Equal scores: folded pages in row order (as the general plan breaks ties), then fresh ones by id. */

@@ -10,6 +10,7 @@ import {
   type PageDocument,
   type SearchIndex,
 } from '@quarry/core';
+import { exactWords, FORMS_COLUMNS, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
 import { isCommitConflict } from './fold.js';
@@ -132,6 +133,9 @@ export class LanceSearchIndex implements SearchIndex {
       autoMaintain && foldPriority !== null ? new FoldProcess(options.path, TABLE, foldPriority) : null;
     const serialize = <T>(job: () => Promise<T>) => this.#serialized(job);
     this.#maintainer = new Maintainer(table, options, serialize, statePath, initial, foldProcess);
+    // A page written in the same millisecond as the watermark would count as folded and be found
+    // by neither the index nor the fresh tier: this process's writes come strictly after it.
+    this.#lastSeq = this.#maintainer.indexedThroughSeq();
     this.#fast = new FastSearch(table, options, (version) => this.#maintainer.indexedThroughSeq(version));
   }
 
@@ -277,6 +281,13 @@ export class LanceSearchIndex implements SearchIndex {
         .sort((a, b) => b.score - a.score)
         .filter((hit) => !seen.has(hit.id) && seen.add(hit.id) !== undefined);
     }
+    ranked = await rerankByForms(
+      ranked,
+      exactWords(query),
+      depth,
+      (candidates) => this.#forms(candidates, fresh),
+      (a, b) => (a.rowId < b.rowId ? -1 : 1),
+    );
     const page = ranked.slice(query.offset, depth);
     const rows = await this.#pageRows(page.filter((hit) => !fresh.has(hit.id)));
     for (const [id, row] of fresh) rows.set(id, row);
@@ -309,6 +320,22 @@ export class LanceSearchIndex implements SearchIndex {
     }
     for (const [id, row] of await rowsById(this.#table, moved)) rows.set(id, row);
     return rows;
+  }
+
+  /** The text the word forms of general-plan candidates are read on (null where a fold moved the row). */
+  async #forms(
+    candidates: readonly { readonly id: string; readonly rowId: bigint }[],
+    fresh: ReadonlyMap<string, Record<string, unknown>>,
+  ): Promise<(string | null)[]> {
+    const rows = await rowsByRowId(
+      this.#table,
+      candidates.filter((hit) => !fresh.has(hit.id)).map((hit) => hit.rowId),
+      [COLUMNS.id, ...FORMS_COLUMNS],
+    ).catch(() => new Map<bigint, Record<string, unknown>>());
+    return candidates.map((hit) => {
+      const row = fresh.get(hit.id) ?? rows.get(hit.rowId);
+      return row?.id === hit.id ? formsText(row) : null;
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+export * from './forms.js';
 export * from './simhash.js';
 export * from './snippet.js';
 export * from './stem.js';
