@@ -28,13 +28,14 @@ describe('re-ranking by word forms', () => {
   });
 
   it('reads every candidate that could still displace a penalised one, and ranks exactly', async () => {
-    const ranked = [10, 9.5, 9.2, 9, 5].map((score, i) => ({ id: `p${i}`, score }));
-    // p0 and p1 hold only another form: 9 and 8.55; p2 (9.2) and p3 (9) hold the exact one.
+    const f = OTHER_FORM_FACTOR;
+    const ranked = [10, 9.99, 10 * f + 0.2, 10 * f, 5].map((score, i) => ({ id: `p${i}`, score }));
+    // p0 and p1 hold only another form and fall to 10f and 9.99f; p2 and p3 hold the exact one.
     const { read, textOf } = reader({ p0: 'runs', p1: 'runs', p2: 'running', p3: 'running', p4: 'running' });
     const out = await rerankByForms(ranked, ['running'], 2, textOf, byId);
     expect(out.slice(0, 2).map((item) => item.id)).toEqual(['p2', 'p0']);
-    expect(out[1]!.score).toBeCloseTo(10 * OTHER_FORM_FACTOR);
-    // p0 (9) ties p3 (9) and wins on id; p4 (5) could never reach 9, so it is not read.
+    expect(out[1]!.score).toBeCloseTo(10 * f);
+    // p0 (10f) ties p3 (10f) and wins on id; p4 (5) could never reach the page, so it is not read.
     expect(read).toEqual(['p0', 'p1', 'p2', 'p3']);
   });
 
