@@ -7,6 +7,7 @@ import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from '
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
+import { dropPostChrome as dropPostChromeIn, revealNoscriptContent } from './forum-posts.js';
 import { decideLanguage } from './lang.js';
 import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { contentMarkdown } from './markdown.js';
@@ -97,9 +98,17 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const pageText = /\p{Script=Han}/u.test(html.slice(0, 50_000)) && doc.body ? blockText(doc.body) : '';
 
     // jsdom keeps Readability's own body snapshot; on linkedom a re-parse is cheaper (see article.ts).
-    const reparse = parsed.impl === 'linkedom' ? () => parseDocument(html, url, 'linkedom').document : undefined;
+    const reparse =
+      parsed.impl === 'linkedom'
+        ? () => {
+            const fresh = parseDocument(html, url, 'linkedom').document;
+            dropPostChrome(fresh);
+            return fresh;
+          }
+        : undefined;
     // Measured before Readability edits the document; a declared article needs more to be replaced.
     const declaresArticle = meta.get('og:type') === 'article' || jsonLd.declaresArticle;
+    dropPostChrome(doc);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
@@ -240,6 +249,8 @@ function chooseMainContent(
   if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
   const parsed = parseDocument(html, url, dom);
   try {
+    revealNoscriptContent(parsed.document);
+    dropPostChrome(parsed.document);
     const region = mainRegion(parsed.document, declaresArticle);
     // The region is narrowed when built (see mainRegion); it must still hold more than the article
     // (a part of it, when the article is link lists).
@@ -279,6 +290,11 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
   if (day.slice(11, 19) !== '00:00:00') return date;
   const found = dateline();
   return found !== null && found !== date && local(found).slice(0, 10) === day.slice(0, 10) ? found : date;
+}
+
+/** The post chrome of a forum thread (see forum-posts.ts), removed from the whole body. */
+function dropPostChrome(doc: Document): void {
+  if (doc.body) dropPostChromeIn(doc.body);
 }
 
 function firstOf<T>(candidates: ReadonlyArray<() => T | null | undefined>): T | null {

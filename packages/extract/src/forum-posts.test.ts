@@ -1,0 +1,79 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseHTML } from 'linkedom';
+import { extractHtml } from './extract-html.js';
+import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
+
+const doc = (body: string): Document => parseHTML(`<html><body>${body}</body></html>`).document as unknown as Document;
+const squashed = (el: Element): string => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/** A post of a thread as phpBB-like engines write it: user panel, buttons, text, signature. */
+const post = (n: number, user: string, text: string): string =>
+  `<div class="post" id="p${n}"><dl class="postprofile"><dt><a href="/u/${user}">${user}</a></dt>` +
+  `<dd>Senior Member</dd><dd><strong>Posts:</strong> ${100 + n}</dd><dd><strong>Joined:</strong> Mar 3, 2019</dd>` +
+  `<dd><strong>Location:</strong> Ohio</dd></dl><div class="postbody"><ul class="profile-icons">` +
+  `<li><a href="/posting?mode=quote&p=${n}"><span>Reply with quote</span></a></li></ul>` +
+  `<p class="author"><a href="#p${n}">#${n}</a> by ${user} » Tue Aug 27, 2019</p>` +
+  `<div class="content">${text}</div><div class="notice">Last edited by ${user} on Tue Aug 27, 2019, edited 1 time in total.</div>` +
+  `<div class="signature">My garden blog, updated weekly since 2009</div></div></div>`;
+
+describe('dropPostChrome', () => {
+  it('removes panel statistics, button rows, post numbers, edit notes and signatures of repeated posts', () => {
+    const d = doc(
+      post(1, 'alice', '<p>How do I prune tomatoes in August?</p>') +
+        post(2, 'bob', '<p>Cut the suckers below the first flower truss.</p>'),
+    );
+    expect(dropPostChrome(d.body)).toBeGreaterThan(0);
+    const text = squashed(d.body);
+    expect(text).toContain('How do I prune tomatoes in August?');
+    expect(text).toContain('Cut the suckers below the first flower truss.');
+    expect(text).toContain('alice');
+    expect(text).toContain('by bob » Tue Aug 27, 2019');
+    for (const gone of ['Posts:', 'Joined:', 'Location:', 'Reply with quote', '#1', 'Last edited', 'garden blog']) {
+      expect(text).not.toContain(gone);
+    }
+  });
+
+  it('keeps what a single block shows once: one share link, one statistic, issue numbers out of sequence', () => {
+    const d = doc(
+      '<article><h1>Release notes</h1><p>Fixed the crash (<a href="/i/20713">#20713</a>, <a href="/i/20424">#20424</a>).</p>' +
+        '<p>Joined: the two teams merged in May 2020.</p><a href="/share">Share</a></article>',
+    );
+    expect(dropPostChrome(d.body)).toBe(0);
+    expect(squashed(d.body)).toContain('#20713');
+    expect(squashed(d.body)).toContain('Share');
+  });
+
+  it('does not read code, and keeps a signature that is most of the page', () => {
+    const d = doc(
+      '<pre><code>flag</code></pre><p><code>flag</code> sets it.</p><div class="signature">A long letter body.</div>',
+    );
+    expect(dropPostChrome(d.body)).toBe(0);
+  });
+});
+
+describe('revealNoscriptContent', () => {
+  const paragraph = '<p>The goal of forum software is to facilitate online community discussion among members.</p>';
+  it('unwraps the crawler version a script-built page keeps in <noscript> when the rest is a shell', () => {
+    const d = doc(
+      '<div id="app"></div><div style="display:none">Loading...</div>' +
+        `<noscript id="content"><article><h3>antonjw</h3>${paragraph.repeat(15)}</article></noscript>`,
+    );
+    expect(revealNoscriptContent(d)).toBe(true);
+    expect(d.body.getElementsByTagName('noscript')).toHaveLength(0);
+    expect(d.body.querySelector('article h3')?.textContent).toBe('antonjw');
+  });
+
+  it('leaves <noscript> alone on a page with its own text', () => {
+    const d = doc(`<main>${paragraph.repeat(10)}</main><noscript><div>${paragraph.repeat(15)}</div></noscript>`);
+    expect(revealNoscriptContent(d)).toBe(false);
+  });
+
+  it('lets extractHtml read a thread served only in <noscript>', () => {
+    const html =
+      '<html><head><title>Types of threads</title></head><body><div id="app"></div>' +
+      `<noscript><div class="container"><h1>Types of threads</h1><article><h3>antonjw</h3>${paragraph.repeat(15)}` +
+      '</article></div></noscript></body></html>';
+    const page = extractHtml(html, { url: 'https://forum.example/d/1' });
+    expect(page.body_text).toContain('facilitate online community discussion');
+  });
+});

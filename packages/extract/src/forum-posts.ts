@@ -1,0 +1,176 @@
+/**
+ * The chrome inside the posts of a forum thread, which the reader of a thread skips: the statistics
+ * of the poster's info panel (`Posts: 4032`, `Joined: Dec 11, 2021`; phpBB's `postprofile`,
+ * vBulletin's `userinfo`, XenForo's `message-userExtras`), the row of buttons under or over each post
+ * (`Reply with quote`, `Quote`, `Report`, `Link to comment`, `Share on other sites`), post-number
+ * permalinks (`#3`), signatures (the `signature` blocks of phpBB, vBulletin, XenForo, SMF and
+ * Invision) and `Last edited by ...` notes. Every rule needs the pattern repeated on the page (a
+ * thread has several posts), so an article with one `Share` link or one `Posts: 3` line keeps it.
+ */
+
+/** Counters of a poster's info panel: the label and a number. */
+const STAT_COUNT =
+  /^(?:posts|messages|reputation|reaction score|reactions?|likes(?: received)?|points|threads|topics|solutions|trophies|trophy points|karma|credits|thanks|rep(?: power)?|kudos)\s*:?\s*[\d.,]+\s*[km]?$/i;
+/** Dates of a poster's info panel: the label and a short value with a digit. */
+const STAT_DATE = /^(?:joined|join date|registered|member since)\s*:?\s*(?=[^\d]{0,20}\d).{1,30}$/i;
+/** Kept unless the panel is confirmed by a counter or a date above. */
+const STAT_OTHER = /^(?:location|from|gender|age|occupation)\s*:\s*.{1,40}$/i;
+/**
+ * The buttons of a post, alone or in a row (`Quote | Reply`): each a whole line, matched whole.
+ * Many engines write them in links and spans rather than `<button>`s.
+ */
+const ACTION_WORD =
+  '(?:reply(?: with quote)?|quote|multi-?quote|\\+ ?quote|report(?: post| abuse)?|flag|share(?: on other sites| post)?|link to (?:comment|post)|permalink|like|bookmark|back to top|post reply|print view)';
+const ACTION_ROW = new RegExp(`^${ACTION_WORD}(?:\\s*[|·•]?\\s*${ACTION_WORD})*$`, 'i');
+/** The number of a post, a link to it: `#3`, `Post #3`. */
+const POST_NUMBER = /^(?:post\s*)?#\s?\d{1,6}$/i;
+/** An edit note under a post's text. */
+const EDIT_NOTE = /^(?:last )?edited(?: by| on| at|:)\s.{1,100}$/i;
+/** Signature blocks by the class and id conventions of common forum engines. */
+const SIGNATURE_CLASS = /(?:^|[\s_-])(?:signature|[a-z]+Signature)(?:$|[\s_-])/;
+const SIGNATURE_ID = /^sig(?:nature)?[_-]?\d+$/i;
+/** Only elements with at most this much text are read line by line (cheap, and lines are short). */
+const MAX_LINE_CHARS = 140;
+/** A signature holding more than this share of the root's text is the content itself. */
+const MAX_SIGNATURE_SHARE = 0.3;
+
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'code', 'pre', 'kbd', 'samp']);
+const HEADINGS = /^h[1-6]$/;
+
+type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature';
+
+/**
+ * Removes post chrome (see the module comment) from `root`; returns how many blocks were removed.
+ * Panel statistics go when at least two counters or dates are found; buttons, post numbers and
+ * edit notes when the same kind occurs at least twice; signatures when there are at least two.
+ */
+export function dropPostChrome(root: Element): number {
+  const found: Array<{ el: Element; kind: Kind; key: string }> = [];
+  const total = visibleLength(root.textContent ?? '');
+  // Depth-first, in document order; a matched element's descendants are not looked at.
+  const stack: Element[] = [];
+  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    const name = el.localName.toLowerCase();
+    if (SKIP.has(name)) continue;
+    const kind = kindOf(el, name, total);
+    if (kind !== null) {
+      found.push({ el, kind: kind.kind, key: kind.key });
+      continue;
+    }
+    for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  }
+  const counts = new Map<string, number>();
+  const statLabels = new Set<string>();
+  const numbers = new Set<number>();
+  for (const f of found) {
+    counts.set(f.key, (counts.get(f.key) ?? 0) + 1);
+    if (f.kind === 'count' || f.kind === 'date') statLabels.add(f.key);
+    if (f.kind === 'number') numbers.add(Number(f.key.slice(1)));
+  }
+  // A poster's panel shows two statistics at least (posts and a join date); a page with one
+  // `Joined Feb 1999` line is a profile or a shop.
+  const panels = statLabels.size >= 2;
+  // Posts are numbered in sequence; other `#123` links (issues, tags) are not.
+  const numbered = Array.from(numbers).some((n) => numbers.has(n + 1));
+  let removed = 0;
+  for (const f of found) {
+    const keep =
+      f.kind === 'count' || f.kind === 'date' || f.kind === 'other'
+        ? !panels
+        : f.kind === 'number'
+          ? !numbered
+          : (counts.get(f.key) ?? 0) < 2;
+    if (!keep) {
+      f.el.remove();
+      removed++;
+    }
+  }
+  return removed;
+}
+
+function kindOf(el: Element, name: string, total: number): { kind: Kind; key: string } | null {
+  const cls = el.getAttribute('class');
+  const id = el.getAttribute('id');
+  if ((cls !== null && cls.length < 200 && SIGNATURE_CLASS.test(cls)) || (id !== null && SIGNATURE_ID.test(id))) {
+    const chars = visibleLength(el.textContent ?? '');
+    if (chars <= MAX_SIGNATURE_SHARE * total) return { kind: 'signature', key: 'signature' };
+  }
+  if (HEADINGS.test(name)) return null;
+  // Lines only: an element with a long text is a container, looked into.
+  const raw = el.textContent ?? '';
+  if (raw.length > MAX_LINE_CHARS * 4) return null;
+  const text = raw.replace(/\s+/g, ' ').trim();
+  if (text.length === 0 || text.length > MAX_LINE_CHARS) return null;
+  if (STAT_COUNT.test(text)) return { kind: 'count', key: statLabel(text) };
+  if (STAT_DATE.test(text)) return { kind: 'date', key: statLabel(text) };
+  if (STAT_OTHER.test(text)) return { kind: 'other', key: statLabel(text) };
+  if (ACTION_ROW.test(text)) return { kind: 'action', key: `action:${text.toLowerCase()}` };
+  if (POST_NUMBER.test(text) && (name === 'a' || el.querySelector('a') !== null)) {
+    return { kind: 'number', key: `#${text.replace(/\D/g, '')}` };
+  }
+  if (EDIT_NOTE.test(text)) return { kind: 'edit', key: 'edit' };
+  return null;
+}
+
+/** The label of a statistic line, lower-cased: `Posts: 12` → `posts`. */
+function statLabel(text: string): string {
+  return (/^[^\d:]*/.exec(text)?.[0] ?? '').trim().toLowerCase();
+}
+
+function visibleLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 0xa0) n++;
+  }
+  return n;
+}
+
+/** Body text outside `<noscript>` below which a page is an empty shell its scripts would fill. */
+const MAX_SHELL_CHARS = 400;
+/** ...and the text its `<noscript>` must hold to be shown instead (crawler versions of app pages). */
+const MIN_NOSCRIPT_CHARS = 1_000;
+
+/**
+ * Pages built by scripts (Flarum, some Discourse and single-page apps) send crawlers their content
+ * inside `<noscript>` and show an empty shell otherwise: when the body's text outside `<noscript>`
+ * is tiny and one `<noscript>` holds elements with much more text, that `<noscript>` is unwrapped
+ * (its children take its place). Returns whether one was.
+ */
+export function revealNoscriptContent(doc: Document): boolean {
+  const body = doc.body;
+  if (!body) return false;
+  const blocks = Array.from(body.getElementsByTagName('noscript'));
+  if (blocks.length === 0) return false;
+  let best: Element | null = null;
+  let bestChars = 0;
+  let inside = 0;
+  for (const el of blocks) {
+    if (el.firstElementChild === null) continue;
+    const chars = visibleLength(el.textContent ?? '');
+    inside += chars;
+    if (chars > bestChars) {
+      best = el;
+      bestChars = chars;
+    }
+  }
+  if (best === null || bestChars < MIN_NOSCRIPT_CHARS) return false;
+  const outside = visibleLength(body.textContent ?? '') - inside - scriptChars(body);
+  if (outside > MAX_SHELL_CHARS) return false;
+  const parent = best.parentNode;
+  if (parent === null) return false;
+  while (best.firstChild) parent.insertBefore(best.firstChild, best);
+  best.remove();
+  return true;
+}
+
+/** Text inside scripts and styles (counted by textContent, not shown). */
+function scriptChars(body: Element): number {
+  let n = 0;
+  for (const el of Array.from(body.querySelectorAll('script, style, template'))) {
+    n += visibleLength(el.textContent ?? '');
+  }
+  return n;
+}
