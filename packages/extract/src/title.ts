@@ -173,7 +173,8 @@ function preferSlugMatch(chosen: string, candidates: readonly string[], url: str
 function agreedTitle(sources: TitleSources): { title: string; stripped: string; headline: string } {
   const labels = hostLabels(sources.url);
   const shown = (h: string) => titleText(repairMojibake(h));
-  const mainH1 = sources.h1.length <= MAX_H1_CHARS && !PATH_H1.test(shown(sources.h1)) ? shown(sources.h1) : '';
+  const h1 = sources.h1.length <= MAX_H1_CHARS ? shown(sources.h1) : '';
+  const mainH1 = PATH_H1.test(h1) ? '' : h1;
   const clean = (t: string | null | undefined): string | null => {
     const text = usable(t) ? titleText(repairMojibake(t.trim())) : '';
     return text === '' ? null : text;

@@ -1,5 +1,5 @@
 import type { IndexQuery, QueryNode } from '@quarry/core';
-import { formInText, isStopWord, tokenize } from '@quarry/text';
+import { type FormMatcher, formMatcher, isStopWord, tokenize } from '@quarry/text';
 
 /**
  * Exact word forms above stemmed ones. English pages are indexed by stems, so BM25 scores a page
@@ -63,10 +63,11 @@ export function exactWords(query: IndexQuery): string[] {
 }
 
 /** The factor of a page's score for the required query words its text holds only in other forms. */
-export function formFactor(text: string | null, words: readonly string[]): number {
+function formFactor(text: string | null, matchers: readonly FormMatcher[]): number {
   let factor = 1;
   if (text === null || text === '') return factor;
-  for (const word of words) if (formInText(text, word) === 'other') factor *= OTHER_FORM_FACTOR;
+  const lower = text.toLowerCase();
+  for (const matcher of matchers) if (matcher(lower) === 'other') factor *= OTHER_FORM_FACTOR;
   return factor;
 }
 
@@ -75,9 +76,6 @@ export function formsText(row: Record<string, unknown> | undefined): string | nu
   if (!row) return null;
   return `${typeof row.title === 'string' ? row.title : ''}\n${typeof row.snippet_src === 'string' ? row.snippet_src : ''}`;
 }
-
-/** The columns {@link formsText} reads. */
-export const FORMS_COLUMNS = ['title', 'snippet_src'] as const;
 
 /**
  * `ranked` (best first) re-scored by word forms, re-sorted (`compare` breaks equal scores). A page's
@@ -101,6 +99,7 @@ export async function rerankByForms<T extends { readonly score: number }>(
   while (end < limit && ranked[end]!.score >= bound) end++;
   const head = ranked.slice(0, end);
   const texts = await textOf(head);
-  const rescored = head.map((item, i) => ({ ...item, score: item.score * formFactor(texts[i] ?? null, words) }));
+  const matchers = words.map(formMatcher);
+  const rescored = head.map((item, i) => ({ ...item, score: item.score * formFactor(texts[i] ?? null, matchers) }));
   return [...rescored, ...ranked.slice(end)].sort((a, b) => b.score - a.score || compare(a, b));
 }

@@ -44,35 +44,29 @@ export function toHit(row: Record<string, unknown>, score: number, terms: readon
   };
 }
 
-/** The hit columns (or others) of these rows, by row id (of the table version the row ids came from). */
+/** The hit columns of these rows, by row id (of the table version the row ids came from). */
 export async function rowsByRowId(
   table: lancedb.Table,
   rowIds: readonly bigint[],
-  columns: readonly string[] = HIT_COLUMNS,
 ): Promise<Map<bigint, Record<string, unknown>>> {
   const rows = new Map<bigint, Record<string, unknown>>();
   if (rowIds.length === 0) return rows;
-  const found = (await table
-    .takeRowIds([...rowIds])
-    .select([...columns])
-    .withRowId()
-    .toArray()) as Record<string, unknown>[];
+  const found = (await table.takeRowIds(rowIds).select(HIT_COLUMNS).withRowId().toArray()) as Record<string, unknown>[];
   for (const row of found) rows.set(BigInt(row._rowid as bigint), row);
   return rows;
 }
 
-/** The hit columns (or others, with the id) of these rows, by id (through the id index). */
+/** The hit columns of these rows, by id (through the id index). */
 export async function rowsById(
   table: lancedb.Table,
   ids: readonly string[],
-  columns: readonly string[] = HIT_COLUMNS,
 ): Promise<Map<string, Record<string, unknown>>> {
   const rows = new Map<string, Record<string, unknown>>();
   if (ids.length === 0) return rows;
   const found = (await table
     .query()
     .where(`${COLUMNS.id} IN (${ids.map(sqlString).join(', ')})`)
-    .select([...new Set([COLUMNS.id, ...columns])])
+    .select(HIT_COLUMNS)
     .toArray()) as Record<string, unknown>[];
   for (const row of found) rows.set(row.id as string, row);
   return rows;

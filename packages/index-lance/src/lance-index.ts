@@ -10,7 +10,7 @@ import {
   type PageDocument,
   type SearchIndex,
 } from '@quarry/core';
-import { exactWords, FORMS_COLUMNS, formsText, rerankByForms } from './exact-forms.js';
+import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
 import { isCommitConflict } from './fold.js';
@@ -281,16 +281,18 @@ export class LanceSearchIndex implements SearchIndex {
         .sort((a, b) => b.score - a.score)
         .filter((hit) => !seen.has(hit.id) && seen.add(hit.id) !== undefined);
     }
+    // Rows read for the word forms (and the fresh ones, read in full) serve the page too.
+    const read = new Map(fresh);
     ranked = await rerankByForms(
       ranked,
       exactWords(query),
       depth,
-      (candidates) => this.#forms(candidates, fresh),
+      (candidates) => this.#formsTexts(candidates, read),
       (a, b) => (a.rowId < b.rowId ? -1 : 1),
     );
     const page = ranked.slice(query.offset, depth);
-    const rows = await this.#pageRows(page.filter((hit) => !fresh.has(hit.id)));
-    for (const [id, row] of fresh) rows.set(id, row);
+    const rows = await this.#pageRows(page.filter((hit) => !read.has(hit.id)));
+    for (const [id, row] of read) rows.set(id, row);
     const hits = page.flatMap((hit) => {
       const row = rows.get(hit.id);
       return row ? [toHit(row, Math.max(MIN_SCORE, hit.score), plan.snippetTerms)] : [];
@@ -322,20 +324,24 @@ export class LanceSearchIndex implements SearchIndex {
     return rows;
   }
 
-  /** The text the word forms of general-plan candidates are read on (null where a fold moved the row). */
-  async #forms(
+  /**
+   * The text the word forms of general-plan candidates are read on (null where a fold moved the
+   * row), their hit columns read into `read` by id.
+   */
+  async #formsTexts(
     candidates: readonly { readonly id: string; readonly rowId: bigint }[],
-    fresh: ReadonlyMap<string, Record<string, unknown>>,
+    read: Map<string, Record<string, unknown>>,
   ): Promise<(string | null)[]> {
-    const rows = await rowsByRowId(
+    const missing = candidates.filter((hit) => !read.has(hit.id));
+    const byRowId = await rowsByRowId(
       this.#table,
-      candidates.filter((hit) => !fresh.has(hit.id)).map((hit) => hit.rowId),
-      [COLUMNS.id, ...FORMS_COLUMNS],
+      missing.map((hit) => hit.rowId),
     ).catch(() => new Map<bigint, Record<string, unknown>>());
-    return candidates.map((hit) => {
-      const row = fresh.get(hit.id) ?? rows.get(hit.rowId);
-      return row?.id === hit.id ? formsText(row) : null;
-    });
+    for (const hit of missing) {
+      const row = byRowId.get(hit.rowId);
+      if (row?.id === hit.id) read.set(hit.id, row);
+    }
+    return candidates.map((hit) => formsText(read.get(hit.id)));
   }
 
   /**
