@@ -10,6 +10,7 @@ import {
   type PageDocument,
   type SearchIndex,
 } from '@quarry/core';
+import { rowsToArrow } from './arrow-rows.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
@@ -170,7 +171,7 @@ export class LanceSearchIndex implements SearchIndex {
     await this.#serializedWrite(async () => {
       const seq = this.#nextSeq();
       for (const row of rows) row.seq = seq;
-      const data = lancedb.makeArrowTable(rows as unknown as Record<string, unknown>[], { schema: this.#schema });
+      const data = rowsToArrow(rows, this.#schema);
       // New pages (nearly every write of a crawl or an import) are appended, at a fraction of the
       // cost of a merge; a batch replacing any stored page is merged by id.
       if (!(await this.#anyStored(rows))) return this.#table.add(data);
