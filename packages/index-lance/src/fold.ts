@@ -1,5 +1,6 @@
 import { MatchQuery, type Table } from '@lancedb/lancedb';
 import { COLUMNS, META_ALL } from './rows.js';
+import { buildIndexes, nothingIndexedYet } from './table.js';
 
 /** The engine's error for a commit that another commit preempted (the operation may be made again). */
 export function isCommitConflict(error: unknown): boolean {
@@ -18,9 +19,13 @@ export interface FoldResult {
  * Folds the rows written since the last fold into the full-text indexes with the engine's
  * `optimize()` (compaction, index update, deletion of versions older than `keepVersionsMs`), then
  * finds how far the watermark may move: at least `floor` (rows written before it are folded).
+ * When the indexes hold nothing yet (the fold after a bulk import into a new index, or the first
+ * of a crawl) they are built over the table as it is, which skips the compaction; the next fold
+ * compacts, as every fold does.
  */
 export async function foldOnce(table: Table, keepVersionsMs: number, floor: number): Promise<FoldResult> {
-  await table.optimize({ cleanupOlderThan: new Date(Date.now() - keepVersionsMs) });
+  if (await nothingIndexedYet(table)) await buildIndexes(table);
+  else await table.optimize({ cleanupOlderThan: new Date(Date.now() - keepVersionsMs) });
   const version = await table.version();
   const through = await foldedThrough(table, floor).catch(() => floor);
   return { through, version };
