@@ -7,7 +7,7 @@
 // `node bench/search.mjs [docs]`, or BENCH_SEARCH_DOCS=1000000 npm run bench -- search
 // (BENCH_SEARCH_HTTP=0 leaves out the HTTP runs, BENCH_WRITE_SECS sets the writing phase, 90 s;
 // BENCH_SEARCH_DIR keeps the corpus and index there and reuses an import of the same size, whose
-// writing phases then add their pages to it).
+// writing phases then add their pages to it; with BENCH_REIMPORT=1 its corpus is imported again).
 // The child mode, `node bench/search.mjs --serve <index dir> <blob dir>`, is internal.
 
 import { execFileSync, fork } from 'node:child_process';
@@ -340,13 +340,20 @@ export async function runSearchBench({
   // at 1M pages the import takes most of an hour, the query timings a few minutes.
   const importedFile = join(workDir, 'imported.json');
   const kept = existsSync(importedFile) ? JSON.parse(readFileSync(importedFile, 'utf8')) : null;
-  if (kept !== null && kept.docs === docs) {
+  const reimport = process.env.BENCH_REIMPORT === '1';
+  if (kept !== null && kept.docs === docs && !reimport) {
     log(`  reusing the import of ${docs} documents in ${workDir} (made ${new Date(kept.nowMs).toISOString()})`);
     return await timeImported({ ...kept, workDir, indexDir, runs, http, log });
   }
-  const nowMs = Date.now();
-  log(`  writing ${docs} documents to ${corpusFile}`);
-  await writeCorpusJsonl(corpusFile, docs, { nowMs });
+  // BENCH_REIMPORT=1 imports the kept corpus again into a new index (its dates stay as written).
+  const nowMs = kept !== null && kept.docs === docs ? kept.nowMs : Date.now();
+  if (kept !== null && kept.docs === docs) {
+    rmSync(indexDir, { recursive: true, force: true });
+    log(`  importing the kept corpus of ${docs} documents again`);
+  } else {
+    log(`  writing ${docs} documents to ${corpusFile}`);
+    await writeCorpusJsonl(corpusFile, docs, { nowMs });
+  }
   const index = await LanceSearchIndex.open({ path: indexDir, autoMaintain: false });
   try {
     // The index's import rate: read and parse JSONL, upsert in `quarry import`'s batch size, then
