@@ -54,3 +54,32 @@ describe('the first fold of a new index', () => {
     }
   });
 });
+
+describe('an index opened after a bulk import', () => {
+  it('compacts the import’s many files in the background, with no page to fold', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-lance-compact-'));
+    const bulk = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    for (let i = 0; i < 10; i++) await bulk.upsert([page(i)]);
+    await bulk.flush();
+    await bulk.close();
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable('pages');
+    const files = async () => {
+      await table.checkoutLatest();
+      return (await table.stats()).fragmentStats.numFragments;
+    };
+    expect(await files()).toBe(10);
+    const index = await LanceSearchIndex.open({ path: dir, foldPriority: null });
+    try {
+      const deadline = Date.now() + 20_000;
+      while ((await files()) > 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await files()).toBe(1);
+      expect((await index.search({ query: parseQuery('lighthouse'), limit: 100, offset: 0 })).total).toBe(5);
+    } finally {
+      table.close();
+      db.close();
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
