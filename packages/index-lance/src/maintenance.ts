@@ -22,8 +22,13 @@ export interface MaintenanceOptions {
   readonly gapFactor: number;
   /**
    * Table versions older than this are deleted at each fold. Readers in this process always use the
-   * newest version; readers in other processes move on within their read-consistency interval
-   * (seconds), so ten minutes is far beyond any reader's use. @defaultValue 600000
+   * newest version; readers in other processes move on within their read-consistency interval (a
+   * second), so a minute is far beyond any reader's use. It is short because a fold compacts, and
+   * compaction rewrites every file under the engine's target size (a million rows; a fold after 30
+   * new rows rewrote a file of 30,000): each fold's version holds a whole copy of the table, and ten
+   * minutes of versions kept a copy for each fold of those ten minutes. With folds a minute or more apart (at that size a fold takes 20–30 s
+   * and the next waits three times as long), only the previous copy is left beside the current one.
+   * @defaultValue 60000
    */
   readonly keepVersionsMs: number;
   /**
@@ -39,7 +44,7 @@ export const MAINTENANCE_DEFAULTS: MaintenanceOptions = {
   maxUnindexedRows: 2000,
   maxUnindexedAgeMs: 30_000,
   gapFactor: 3,
-  keepVersionsMs: 600_000,
+  keepVersionsMs: 60_000,
   foldPriority: 10,
 };
 
