@@ -10,6 +10,7 @@ import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
 import { dropPostChrome as dropPostChromeIn, revealNoscriptContent } from './forum-posts.js';
 import { decideLanguage } from './lang.js';
 import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
+import { dropCardControls } from './listing-page.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta } from './meta.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
@@ -251,6 +252,8 @@ function chooseMainContent(
   try {
     revealNoscriptContent(parsed.document);
     dropPostChrome(parsed.document);
+    // The buttons every card of a page of items repeats (listing-page.ts) are not its text.
+    if (parsed.document.body) dropCardControls(parsed.document.body);
     const region = mainRegion(parsed.document, declaresArticle);
     // The region is narrowed when built (see mainRegion); it must still hold more than the article
     // (a part of it, when the article is link lists).

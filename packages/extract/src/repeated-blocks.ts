@@ -1,9 +1,9 @@
 /** Fewest sibling blocks of one kind that make a list of items (cards, results, posts). */
-const MIN_ITEMS = 3;
+export const MIN_ITEMS = 3;
 /** Visible characters an item needs besides being (or holding) a link. */
 const MIN_ITEM_CHARS = 10;
 /** Share of the siblings of one kind that must be items (the rest may be ads or spacers). */
-const MIN_ITEM_SHARE = 0.6;
+export const MIN_ITEM_SHARE = 0.6;
 
 /** Fewest check boxes or radio buttons of a block of search filters (facets). */
 const MIN_FILTER_INPUTS = 3;
@@ -19,7 +19,7 @@ export interface RepeatedItems {
 }
 
 /** Tag and class words (digits dropped) of an element: siblings of one kind share it. */
-function signatureOf(el: Element): string {
+export function signatureOf(el: Element): string {
   const cls = (el.getAttribute('class') ?? '').replace(/\d+/g, '').trim().split(/\s+/).sort().join('.');
   return `${el.localName.toLowerCase()}.${cls}`;
 }
@@ -36,7 +36,7 @@ function charsOf(node: Node): number {
 }
 
 /** An item of a list: a link, or a block holding one, with some text. */
-function isItem(el: Element): boolean {
+export function isItem(el: Element): boolean {
   const linked = el.localName.toLowerCase() === 'a' || el.querySelector('a[href]') !== null;
   return linked && charsOf(el) >= MIN_ITEM_CHARS;
 }

@@ -1,0 +1,79 @@
+/**
+ * The buttons of a page of items (product cards, course cards, search results): the controls every
+ * card repeats beside its own title, description and price, such as `Quick View`, `Compare`,
+ * `Add to cart`, `View options` or `Read full article`. A reader of the list skips them and they are
+ * not the page's content. Only links, buttons and labels are controls: a repeated value in plain
+ * text (`Full-Time`, `Brand new`, `Winner`) describes its item and is kept, as is a field label
+ * (`Weight:`).
+ */
+import { isItem, MIN_ITEM_SHARE, MIN_ITEMS, signatureOf } from './repeated-blocks.js';
+
+/** Share of a list's items that must show a control's text for it to be the cards' template. */
+const TEMPLATE_SHARE = 0.5;
+/** A control's text is a word or a few: short. */
+const MAX_CONTROL_CHARS = 40;
+/** A text with a digit is a value (a price, a date, a count) that happens to repeat: kept. */
+const DIGIT = /\d/;
+const CONTROLS = 'a[href], button, label, [role="button"]';
+
+const keyOf = (el: Element): string => (el.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** The lists of items below `root`: siblings of one kind, mostly holding a link and some text. */
+function itemLists(root: Element): Element[][] {
+  const lists: Element[][] = [];
+  for (const el of [root, ...Array.from(root.querySelectorAll('*'))]) {
+    if (el.children.length < MIN_ITEMS) continue;
+    const groups = new Map<string, Element[]>();
+    for (const child of Array.from(el.children)) {
+      const sig = signatureOf(child);
+      const group = groups.get(sig);
+      if (group) group.push(child);
+      else groups.set(sig, [child]);
+    }
+    for (const members of groups.values()) {
+      const items = members.filter(isItem);
+      if (items.length >= MIN_ITEMS && items.length >= MIN_ITEM_SHARE * members.length) lists.push(items);
+    }
+  }
+  return lists;
+}
+
+/** The controls of an item with a short text that could be a template's (no digit, no colon). */
+function controlsOf(item: Element): Array<{ el: Element; key: string }> {
+  const found: Array<{ el: Element; key: string }> = [];
+  for (const el of Array.from(item.querySelectorAll(CONTROLS))) {
+    const key = keyOf(el);
+    if (key.length > 0 && key.length <= MAX_CONTROL_CHARS && !DIGIT.test(key) && !key.endsWith(':')) {
+      found.push({ el, key });
+    }
+  }
+  return found;
+}
+
+/** Texts of controls shown by at least {@link TEMPLATE_SHARE} of the items (and {@link MIN_ITEMS}). */
+function templateOf(controls: Array<Array<{ key: string }>>): Set<string> {
+  const counts = new Map<string, number>();
+  for (const ofItem of controls) {
+    for (const key of new Set(ofItem.map((c) => c.key))) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const need = Math.max(MIN_ITEMS, TEMPLATE_SHARE * controls.length);
+  return new Set(Array.from(counts.keys()).filter((key) => (counts.get(key) as number) >= need));
+}
+
+/**
+ * Removes the controls every list of items below `root` repeats (see the module comment). Returns
+ * how many were removed.
+ */
+export function dropCardControls(root: Element): number {
+  let removed = 0;
+  for (const items of itemLists(root)) {
+    const controls = items.map(controlsOf);
+    const template = templateOf(controls);
+    for (const { el, key } of controls.flat()) {
+      if (!template.has(key) || !el.isConnected) continue;
+      el.remove();
+      removed++;
+    }
+  }
+  return removed;
+}
