@@ -6,7 +6,7 @@
  * text (`Full-Time`, `Brand new`, `Winner`) describes its item and is kept, as is a field label
  * (`Weight:`).
  */
-import { isItem, MIN_ITEM_SHARE, MIN_ITEMS, signatureOf } from './repeated-blocks.js';
+import { itemGroups, MIN_ITEMS } from './repeated-blocks.js';
 
 /** Share of a list's items that must show a control's text for it to be the cards' template. */
 const TEMPLATE_SHARE = 0.5;
@@ -17,26 +17,6 @@ const DIGIT = /\d/;
 const CONTROLS = 'a[href], button, label, [role="button"]';
 
 const keyOf = (el: Element): string => (el.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
-
-/** The lists of items below `root`: siblings of one kind, mostly holding a link and some text. */
-function itemLists(root: Element): Element[][] {
-  const lists: Element[][] = [];
-  for (const el of [root, ...Array.from(root.querySelectorAll('*'))]) {
-    if (el.children.length < MIN_ITEMS) continue;
-    const groups = new Map<string, Element[]>();
-    for (const child of Array.from(el.children)) {
-      const sig = signatureOf(child);
-      const group = groups.get(sig);
-      if (group) group.push(child);
-      else groups.set(sig, [child]);
-    }
-    for (const members of groups.values()) {
-      const items = members.filter(isItem);
-      if (items.length >= MIN_ITEMS && items.length >= MIN_ITEM_SHARE * members.length) lists.push(items);
-    }
-  }
-  return lists;
-}
 
 /** The controls of an item with a short text that could be a template's (no digit, no colon). */
 function controlsOf(item: Element): Array<{ el: Element; key: string }> {
@@ -66,7 +46,7 @@ function templateOf(controls: Array<Array<{ key: string }>>): Set<string> {
  */
 export function dropCardControls(root: Element): number {
   let removed = 0;
-  for (const items of itemLists(root)) {
+  for (const { items } of itemGroups(root)) {
     const controls = items.map(controlsOf);
     const template = templateOf(controls);
     for (const { el, key } of controls.flat()) {

@@ -3,7 +3,7 @@ export const MIN_ITEMS = 3;
 /** Visible characters an item needs besides being (or holding) a link. */
 const MIN_ITEM_CHARS = 10;
 /** Share of the siblings of one kind that must be items (the rest may be ads or spacers). */
-export const MIN_ITEM_SHARE = 0.6;
+const MIN_ITEM_SHARE = 0.6;
 
 /** Fewest check boxes or radio buttons of a block of search filters (facets). */
 const MIN_FILTER_INPUTS = 3;
@@ -19,7 +19,7 @@ export interface RepeatedItems {
 }
 
 /** Tag and class words (digits dropped) of an element: siblings of one kind share it. */
-export function signatureOf(el: Element): string {
+function signatureOf(el: Element): string {
   const cls = (el.getAttribute('class') ?? '').replace(/\d+/g, '').trim().split(/\s+/).sort().join('.');
   return `${el.localName.toLowerCase()}.${cls}`;
 }
@@ -36,17 +36,24 @@ function charsOf(node: Node): number {
 }
 
 /** An item of a list: a link, or a block holding one, with some text. */
-export function isItem(el: Element): boolean {
+function isItem(el: Element): boolean {
   const linked = el.localName.toLowerCase() === 'a' || el.querySelector('a[href]') !== null;
   return linked && charsOf(el) >= MIN_ITEM_CHARS;
 }
 
+/** Siblings of one kind below a common parent: all of them, and those that are items. */
+export interface ItemGroup {
+  container: Element;
+  members: Element[];
+  items: Element[];
+}
+
 /**
- * The siblings of one kind (same tag and class words, at least {@link MIN_ITEMS}, mostly items
- * with a link and some text) holding the most text below `root`, or null.
+ * Every group of siblings of one kind (same tag and class words, at least {@link MIN_ITEMS}, mostly
+ * items with a link and some text) below `root`, in document order of their parents.
  */
-export function findRepeatedItems(root: Element): RepeatedItems | null {
-  let best: RepeatedItems | null = null;
+export function itemGroups(root: Element): ItemGroup[] {
+  const found: ItemGroup[] = [];
   for (const el of [root, ...Array.from(root.querySelectorAll('*'))]) {
     if (el.children.length < MIN_ITEMS) continue;
     const groups = new Map<string, Element[]>();
@@ -60,9 +67,18 @@ export function findRepeatedItems(root: Element): RepeatedItems | null {
       if (members.length < MIN_ITEMS) continue;
       const items = members.filter(isItem);
       if (items.length < MIN_ITEMS || items.length < MIN_ITEM_SHARE * members.length) continue;
-      const chars = members.reduce((sum, m) => sum + charsOf(m), 0);
-      if (best === null || chars > best.chars) best = { container: el, items: members, chars };
+      found.push({ container: el, members, items });
     }
+  }
+  return found;
+}
+
+/** The group of {@link itemGroups} holding the most text below `root`, or null. */
+export function findRepeatedItems(root: Element): RepeatedItems | null {
+  let best: RepeatedItems | null = null;
+  for (const { container, members } of itemGroups(root)) {
+    const chars = members.reduce((sum, m) => sum + charsOf(m), 0);
+    if (best === null || chars > best.chars) best = { container, items: members, chars };
   }
   return best;
 }
