@@ -13,6 +13,7 @@ import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta } from './meta.js';
+import { dropProductExtras, isProductPage } from './product-page.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
 import { blockText, squash } from './text.js';
 import { reconcileTitle } from './title.js';
@@ -98,22 +99,27 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     // The whole visible text is only needed to find a dateline on CJK pages; skip the walk elsewhere.
     const pageText = /\p{Script=Han}/u.test(html.slice(0, 50_000)) && doc.body ? blockText(doc.body) : '';
 
+    // Measured before Readability edits the document; a declared article needs more to be replaced.
+    const declaresArticle = meta.get('og:type') === 'article' || jsonLd.declaresArticle;
+    const product = isProductPage(doc, {
+      ogType: meta.get('og:type'),
+      jsonLdProducts: jsonLd.products,
+      declaresArticle,
+    });
     // jsdom keeps Readability's own body snapshot; on linkedom a re-parse is cheaper (see article.ts).
     const reparse =
       parsed.impl === 'linkedom'
         ? () => {
             const fresh = parseDocument(html, url, 'linkedom').document;
-            dropPostChrome(fresh);
+            dropPostChrome(fresh, product);
             return fresh;
           }
         : undefined;
-    // Measured before Readability edits the document; a declared article needs more to be replaced.
-    const declaresArticle = meta.get('og:type') === 'article' || jsonLd.declaresArticle;
-    dropPostChrome(doc);
+    dropPostChrome(doc, product);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
-    const main = chooseMainContent(article, region, declaresArticle, html, url, dom, options);
+    const main = chooseMainContent(article, region, declaresArticle, product, html, url, dom, options);
     const bodyText = main.text;
     const lang = decideLanguage(
       {
@@ -235,6 +241,7 @@ function chooseMainContent(
   article: ArticleFacts,
   region: RegionSize,
   declaresArticle: boolean,
+  product: boolean,
   html: string,
   url: string,
   dom: DomImpl,
@@ -251,7 +258,7 @@ function chooseMainContent(
   const parsed = parseDocument(html, url, dom);
   try {
     revealNoscriptContent(parsed.document);
-    dropPostChrome(parsed.document);
+    dropPostChrome(parsed.document, product);
     // The buttons every card of a page of items repeats (listing-page.ts) are not its text.
     if (parsed.document.body) dropCardControls(parsed.document.body);
     const region = mainRegion(parsed.document, declaresArticle);
@@ -295,9 +302,13 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
   return found !== null && found !== date && local(found).slice(0, 10) === day.slice(0, 10) ? found : date;
 }
 
-/** The post chrome of a forum thread (see forum-posts.ts), removed from the whole body. */
-function dropPostChrome(doc: Document): void {
+/**
+ * The post chrome of a forum thread (see forum-posts.ts) and, on a `product` page, its reviews,
+ * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole body.
+ */
+function dropPostChrome(doc: Document, product: boolean): void {
   if (doc.body) dropPostChromeIn(doc.body);
+  if (doc.body && product) dropProductExtras(doc.body);
 }
 
 function firstOf<T>(candidates: ReadonlyArray<() => T | null | undefined>): T | null {

@@ -19,8 +19,11 @@ export interface JsonLdFacts {
   description: string | null;
   /** Whether an object is typed as an article or blog post (not a forum post, product or page). */
   declaresArticle: boolean;
+  /** How many objects are products on sale (see {@link isOfferedProduct}): one on a product's own page. */
+  products: number;
 }
 
+const PRODUCT_TYPE = /^(?:Product|ProductGroup)$/;
 /** JSON-LD blocks bigger than this are skipped rather than parsed. */
 const MAX_JSON_LD_CHARS = 1_000_000;
 const ARTICLE_TYPE = /Article|Posting|Report|Blog|Review|Recipe|Story/i;
@@ -84,7 +87,16 @@ function jsonLdFacts(objects: Record<string, unknown>[]): JsonLdFacts {
     websiteName: website ? str(website.name) : null,
     description: str(article?.description),
     declaresArticle: objects.some((o) => typesOf(o).some((t) => STRICT_ARTICLE_TYPE.test(t))),
+    products: objects.filter(isOfferedProduct).length,
   };
+}
+
+/**
+ * A product on sale: typed `Product` or `ProductGroup`, with offers or variants. Sites that only want
+ * review stars in search results mark up a `Product` with reviews and no offer.
+ */
+function isOfferedProduct(obj: Record<string, unknown>): boolean {
+  return typesOf(obj).some((t) => PRODUCT_TYPE.test(t)) && (obj.offers !== undefined || obj.hasVariant !== undefined);
 }
 
 function str(value: unknown): string | null {

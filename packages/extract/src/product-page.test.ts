@@ -1,0 +1,113 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseHTML } from 'linkedom';
+import { extractHtml } from './extract-html.js';
+import { readPageMeta } from './meta.js';
+import { dropProductExtras, isProductPage, type ProductSignals } from './product-page.js';
+
+const doc = (html: string): Document => parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document;
+const none: ProductSignals = { ogType: undefined, jsonLdProducts: 0, declaresArticle: false };
+const cartButton = '<form action="/cart/add"><button type="submit">Add to cart</button></form>';
+const description =
+  'This waxed canvas backpack carries a laptop, a change of clothes and lunch, and keeps them dry on a rainy ride.';
+
+describe('isProductPage', () => {
+  it('takes og:type product and exactly one JSON-LD product on sale', () => {
+    const page = doc('<h1>Backpack</h1>');
+    expect(isProductPage(page, { ...none, ogType: 'product' })).toBe(true);
+    expect(isProductPage(page, { ...none, ogType: 'product.group' })).toBe(false);
+    expect(isProductPage(page, { ...none, jsonLdProducts: 1 })).toBe(true);
+    expect(isProductPage(page, { ...none, jsonLdProducts: 3 })).toBe(false);
+  });
+
+  it('takes one schema.org/Product microdata item, not several', () => {
+    const item = '<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Bag</span></div>';
+    expect(isProductPage(doc(item), none)).toBe(true);
+    expect(isProductPage(doc(item + item), none)).toBe(false);
+  });
+
+  it('takes one or two add-to-cart controls; a page with one per product is a category', () => {
+    expect(isProductPage(doc(`<h1>Backpack</h1>${cartButton}`), none)).toBe(true);
+    expect(isProductPage(doc(cartButton.repeat(2)), none)).toBe(true);
+    expect(isProductPage(doc(cartButton.repeat(5)), none)).toBe(false);
+    expect(isProductPage(doc('<button>Subscribe</button>'), none)).toBe(false);
+  });
+
+  it('never takes an article, whatever it declares', () => {
+    expect(isProductPage(doc(cartButton), { ...none, ogType: 'product', declaresArticle: true })).toBe(false);
+  });
+});
+
+describe('JSON-LD products (meta.ts)', () => {
+  const products = (...objects: object[]): number => {
+    const scripts = objects.map((o) => {
+      const script = doc('<script type="application/ld+json"></script>').querySelector('script') as Element;
+      script.textContent = JSON.stringify(o);
+      return script;
+    });
+    return readPageMeta([], scripts).jsonLd.products;
+  };
+
+  it('counts products with offers or variants, not a product marked up only for its review stars', () => {
+    expect(products({ '@type': 'Product', name: 'Bag', offers: { '@type': 'Offer', price: '90' } })).toBe(1);
+    expect(products({ '@type': 'ProductGroup', name: 'Bag', hasVariant: [] })).toBe(1);
+    expect(products({ '@type': 'Product', name: 'Consulting', review: [{ '@type': 'Review' }] })).toBe(0);
+  });
+});
+
+describe('dropProductExtras', () => {
+  it('removes reviews, shipping and delivery blocks by their class or id words, camel case included', () => {
+    const root = doc(
+      `<h1>Backpack</h1><p>${description}</p>` +
+        '<div class="product-reviews"><p>Great bag, five stars.</p></div>' +
+        '<div id="customerReviews"><p>Strap broke after a week.</p></div>' +
+        '<div class="shipping_info"><p>Free shipping over $50.</p></div>' +
+        '<div class="deliveryMessage"><p>Order today to get it by Friday.</p></div>',
+    ).body;
+    expect(dropProductExtras(root)).toBe(4);
+    expect(root.textContent).toContain('waxed canvas');
+    expect(root.textContent).not.toMatch(/five stars|Strap broke|Free shipping|by Friday/);
+  });
+
+  it('keeps words that only contain those words, and a named block holding the h1', () => {
+    const root = doc(
+      '<div class="previews"><p>Preview images</p></div>' +
+        `<div class="reviews-layout"><h1>Backpack</h1><p>${description}</p></div>`,
+    ).body;
+    expect(dropProductExtras(root)).toBe(0);
+    expect(root.textContent).toContain('Preview images');
+    expect(root.textContent).toContain('waxed canvas');
+  });
+
+  it('removes blocks with a hiding utility class, not classes that merely start like one', () => {
+    const root = doc(
+      '<dl class="product-data hide"><dt>size_guide:</dt><dd>https://cdn.example/guide.jpg</dd></dl>' +
+        '<div class="hide-on-mobile"><p>Shown on desktops.</p></div>',
+    ).body;
+    expect(dropProductExtras(root)).toBe(1);
+    expect(root.textContent).not.toContain('size_guide');
+    expect(root.textContent).toContain('Shown on desktops.');
+  });
+
+  it('keeps the first of several copies of a long block, and short labels shown again', () => {
+    const root = doc(
+      `<div class="mobile"><p>${description}</p></div><div class="desktop"><p>${description}</p></div>` +
+        `<div class="tab"><p>${description}</p></div><p>In stock</p><p>In stock</p>`,
+    ).body;
+    expect(dropProductExtras(root)).toBe(2);
+    expect(root.textContent?.split('waxed canvas')).toHaveLength(2);
+    expect(root.textContent?.split('In stock')).toHaveLength(3);
+  });
+});
+
+describe('extractHtml on a product page', () => {
+  it('leaves out the reviews of a page declaring one product, and keeps those of other pages', () => {
+    const body =
+      `<main><h1>Waxed Canvas Backpack</h1><p>${description}</p><p>${description.replace('laptop', 'tablet')}</p>` +
+      '<section class="reviews"><h2>Reviews</h2><p>I ride to work with it every day and it has never let me down.</p>' +
+      '<p>The strap broke after a week of carrying books, and the shop never answered my mails.</p></section></main>';
+    const product = `<html><head><meta property="og:type" content="product"></head><body>${body}</body></html>`;
+    const page = `<html><head></head><body>${body}</body></html>`;
+    expect(extractHtml(product, { url: 'https://shop.example/backpack' }).body_text).not.toContain('strap broke');
+    expect(extractHtml(page, { url: 'https://shop.example/backpack' }).body_text).toContain('strap broke');
+  });
+});

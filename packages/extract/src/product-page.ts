@@ -1,0 +1,114 @@
+import { MIN_REPEATED_BLOCK_CHARS } from './repeated-text.js';
+
+/**
+ * The page of one product in a shop. Besides the product's name, description and details, it shows
+ * what the shop puts around every product: the customers' reviews, shipping and delivery terms,
+ * blocks the shop hides until a script shows them (a variant's data, a size guide, a popup), and the
+ * description again for each layout (desktop, mobile, a tab). A reader of the product skips these,
+ * as WCXB's references do; they are removed from the body of a page declaring one product (see
+ * {@link isProductPage}) before its main text is looked for.
+ */
+
+/** `og:type` values of a product's page (a shop's category page says `product.group`). */
+const PRODUCT_OG_TYPE = /^(?:og:)?product(?:\.item)?$/i;
+const MICRODATA_PRODUCT = '[itemtype$="schema.org/Product"]';
+/** A control that puts the product in the cart, by its id, name, class, value, action or text. */
+const ADD_TO_CART = /add[\s_-]?to[\s_-]?(?:cart|bag|basket|trolley)/i;
+const CONTROLS = 'button, input[type="submit"], input[type="button"], form';
+/**
+ * A product's page has one or two add-to-cart controls (its form and a sticky copy); a page of
+ * several products has one per product.
+ */
+const MAX_CART_CONTROLS = 2;
+
+/** What the page says about itself in its meta tags and JSON-LD. */
+export interface ProductSignals {
+  ogType: string | undefined;
+  /** JSON-LD products on sale (see meta.ts). */
+  jsonLdProducts: number;
+  /** The page declares itself an article (og:type, JSON-LD). */
+  declaresArticle: boolean;
+}
+
+/**
+ * Whether `doc` (not yet edited) is the page of one product: `og:type` product, exactly one JSON-LD
+ * product on sale or one schema.org/Product microdata item, or else one or two add-to-cart
+ * controls. Never an article: reviews and buying guides declare and sell products too. Pages of
+ * several products (a category, search results) declare none or many.
+ */
+export function isProductPage(doc: Document, signals: ProductSignals): boolean {
+  if (signals.declaresArticle) return false;
+  if (signals.ogType !== undefined && PRODUCT_OG_TYPE.test(signals.ogType)) return true;
+  if (signals.jsonLdProducts > 0) return signals.jsonLdProducts === 1;
+  if (doc.querySelectorAll(MICRODATA_PRODUCT).length === 1) return true;
+  let controls = 0;
+  for (const el of Array.from(doc.querySelectorAll(CONTROLS))) {
+    if (ADD_TO_CART.test(controlText(el)) && ++controls > MAX_CART_CONTROLS) return false;
+  }
+  return controls > 0;
+}
+
+function controlText(el: Element): string {
+  const attrs = ['id', 'name', 'class', 'value', 'action'].map((a) => el.getAttribute(a) ?? '').join(' ');
+  return el.localName.toLowerCase() === 'button' ? `${attrs} ${el.textContent ?? ''}` : attrs;
+}
+
+/**
+ * Class and id words of the customers' reviews and of shipping and delivery terms: whole words
+ * (`product-reviews`, `shipping_info`) or the parts of a camel-case name (`customerReviews`,
+ * `deliveryMessage`); never inside a longer word (`previews`).
+ */
+const EXTRA_WORDS =
+  /(?:(?:^|[\s_-])(?:reviews?|shipping|delivery)|(?:^|[\s_a-z-])(?:Reviews?|Shipping|Delivery))(?=$|[\s_A-Z-])/;
+/** Utility classes that hide a block until a script shows it (the `hidden` attribute, in CSS). */
+const HIDING_CLASSES = new Set(['hide', 'hidden', 'd-none', 'is-hidden', 'invisible']);
+
+/**
+ * Removes the reviews, shipping terms, hidden blocks and repeated copies (see the module comment)
+ * from `root`, the body of a product's page; returns how many blocks were removed. A block holding
+ * an `<h1>` (the product's name) is kept.
+ */
+export function dropProductExtras(root: Element): number {
+  const doomed: Element[] = [];
+  const stack: Element[] = [];
+  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (isExtra(el)) {
+      doomed.push(el);
+      continue;
+    }
+    for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  }
+  for (const el of doomed) el.remove();
+  return doomed.length + dropLaterCopies(root);
+}
+
+function isExtra(el: Element): boolean {
+  const cls = el.getAttribute('class') ?? '';
+  const id = el.getAttribute('id') ?? '';
+  const named = (cls.length < 200 && EXTRA_WORDS.test(cls)) || (id.length < 100 && EXTRA_WORDS.test(id));
+  const hiding = cls.length < 200 && cls.split(/\s+/).some((c) => HIDING_CLASSES.has(c));
+  return (named || hiding) && el.querySelector('h1') === null;
+}
+
+/**
+ * Removes every copy after the first of a block whose whole text (at least
+ * {@link MIN_REPEATED_BLOCK_CHARS} characters) is shown again: shops repeat the description for each
+ * layout, often more than twice (repeated-text.ts keeps text shown three times, which on other
+ * pages is a label repeated on purpose).
+ */
+function dropLaterCopies(root: Element): number {
+  const firsts = new Map<string, Element>();
+  const doomed: Element[] = [];
+  for (const el of Array.from(root.querySelectorAll('*'))) {
+    const key = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (key.length < MIN_REPEATED_BLOCK_CHARS) continue;
+    const first = firsts.get(key);
+    if (first === undefined) firsts.set(key, el);
+    // A wrapper and the block it wraps are one copy; a removed copy takes its insides along.
+    else if (!first.contains(el) && !doomed.some((d) => d.contains(el))) doomed.push(el);
+  }
+  for (const el of doomed) el.remove();
+  return doomed.length;
+}
