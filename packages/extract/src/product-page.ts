@@ -4,9 +4,10 @@ import { MIN_REPEATED_BLOCK_CHARS } from './repeated-text.js';
  * The page of one product in a shop. Besides the product's name, description and details, it shows
  * what the shop puts around every product: the customers' reviews, shipping and delivery terms,
  * blocks the shop hides until a script shows them (a variant's data, a size guide, a popup) or
- * shows to screen readers only, and the description again for each layout (desktop, mobile, a tab). A reader of the product skips these,
- * as WCXB's references do; they are removed from the body of a page declaring one product (see
- * {@link isProductPage}) before its main text is looked for.
+ * shows to screen readers only, and the description again for each layout (desktop, mobile, a
+ * tab). A reader of the product skips these, as WCXB's references do; they are removed from the
+ * body of a page declaring one product (see {@link isProductPage}) before its main text is looked
+ * for.
  */
 
 /** `og:type` values of a product's page (a shop's category page says `product.group`). */
