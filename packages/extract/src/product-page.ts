@@ -3,11 +3,10 @@ import { MIN_REPEATED_BLOCK_CHARS } from './repeated-text.js';
 /**
  * The page of one product in a shop. Besides the product's name, description and details, it shows
  * what the shop puts around every product: the customers' reviews, shipping and delivery terms,
- * blocks the shop hides until a script shows them (a variant's data, a size guide, a popup) or
- * shows to screen readers only, and the description again for each layout (desktop, mobile, a
- * tab). A reader of the product skips these, as WCXB's references do; they are removed from the
- * body of a page declaring one product (see {@link isProductPage}) before its main text is looked
- * for.
+ * blocks the shop hides until a script shows them (a variant's data, a size guide, a popup), and the
+ * description again for each layout (desktop, mobile, a tab). A reader of the product skips these,
+ * as WCXB's references do; they are removed from the body of a page declaring one product (see
+ * {@link isProductPage}) before its main text is looked for.
  */
 
 /** `og:type` values of a product's page (a shop's category page says `product.group`). */
@@ -61,21 +60,8 @@ function controlText(el: Element): string {
  */
 const EXTRA_WORDS =
   /(?:(?:^|[\s_-])(?:reviews?|shipping|delivery)|(?:^|[\s_a-z-])(?:Reviews?|Shipping|Delivery))(?=$|[\s_A-Z-])/;
-/**
- * Utility classes that hide a block until a script shows it (the `hidden` attribute, in CSS), and
- * those that show it to screen readers only (`Regular price`, `Image 1 of 5`, `Skip to product`).
- */
-const HIDING_CLASSES = new Set([
-  'hide',
-  'hidden',
-  'd-none',
-  'is-hidden',
-  'invisible',
-  'visually-hidden',
-  'visuallyhidden',
-  'sr-only',
-  'screen-reader-text',
-]);
+/** Utility classes that hide a block until a script shows it (the `hidden` attribute, in CSS). */
+const HIDING_CLASSES = new Set(['hide', 'hidden', 'd-none', 'is-hidden', 'invisible']);
 
 /**
  * Removes the reviews, shipping terms, hidden blocks and repeated copies (see the module comment)
