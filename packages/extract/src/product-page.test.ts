@@ -88,14 +88,25 @@ describe('dropProductExtras', () => {
     expect(root.textContent).toContain('Shown on desktops.');
   });
 
-  it('keeps the first of several copies of a long block, and short labels shown again', () => {
+  it('keeps the first of several copies of a block, and short labels shown again', () => {
     const root = doc(
       `<div class="mobile"><p>${description}</p></div><div class="desktop"><p>${description}</p></div>` +
-        `<div class="tab"><p>${description}</p></div><p>In stock</p><p>In stock</p>`,
+        `<div class="tab"><p>${description}</p></div><p>In stock</p><p>In stock</p>` +
+        '<h1>Waxed Canvas Commuter Backpack</h1><div class="sticky">Waxed Canvas Commuter Backpack</div>',
     ).body;
-    expect(dropProductExtras(root)).toBe(2);
+    expect(dropProductExtras(root)).toBe(3);
+    expect(root.querySelector('.sticky')).toBeNull();
+    expect(root.querySelector('h1')).not.toBeNull();
     expect(root.textContent?.split('waxed canvas')).toHaveLength(2);
     expect(root.textContent?.split('In stock')).toHaveLength(3);
+  });
+
+  it('keeps an <h1> that repeats an earlier block (the name in the breadcrumbs)', () => {
+    const root = doc(
+      '<div class="crumbs">Waxed Canvas Commuter Backpack</div><h1>Waxed Canvas Commuter Backpack</h1>',
+    ).body;
+    expect(dropProductExtras(root)).toBe(0);
+    expect(root.querySelector('h1')?.textContent).toBe('Waxed Canvas Commuter Backpack');
   });
 });
 

@@ -1,5 +1,3 @@
-import { MIN_REPEATED_BLOCK_CHARS } from './repeated-text.js';
-
 /**
  * The page of one product in a shop. Besides the product's name, description and details, it shows
  * what the shop puts around every product: the customers' reviews, shipping and delivery terms,
@@ -60,13 +58,19 @@ function controlText(el: Element): string {
  */
 const EXTRA_WORDS =
   /(?:(?:^|[\s_-])(?:reviews?|shipping|delivery)|(?:^|[\s_a-z-])(?:Reviews?|Shipping|Delivery))(?=$|[\s_A-Z-])/;
+/**
+ * Text shown again is a copy from this many characters on: a product's name or a line of its
+ * description in a sticky bar, a gallery or a mobile layout. Shorter labels (`Add to cart`,
+ * `In stock`) a page repeats on purpose.
+ */
+const MIN_COPY_CHARS = 30;
 /** Utility classes that hide a block until a script shows it (the `hidden` attribute, in CSS). */
 const HIDING_CLASSES = new Set(['hide', 'hidden', 'd-none', 'is-hidden', 'invisible']);
 
 /**
  * Removes the reviews, shipping terms, hidden blocks and repeated copies (see the module comment)
- * from `root`, the body of a product's page; returns how many blocks were removed. A block holding
- * an `<h1>` (the product's name) is kept.
+ * from `root`, the body of a product's page; returns how many blocks were removed. An `<h1>` (the
+ * product's name) and a block holding one are kept.
  */
 export function dropProductExtras(root: Element): number {
   const doomed: Element[] = [];
@@ -89,25 +93,29 @@ function isExtra(el: Element): boolean {
   const id = el.getAttribute('id') ?? '';
   const named = (cls.length < 200 && EXTRA_WORDS.test(cls)) || (id.length < 100 && EXTRA_WORDS.test(id));
   const hiding = cls.length < 200 && cls.split(/\s+/).some((c) => HIDING_CLASSES.has(c));
-  return (named || hiding) && el.querySelector('h1') === null;
+  return (named || hiding) && !holdsH1(el);
+}
+
+function holdsH1(el: Element): boolean {
+  return el.localName.toLowerCase() === 'h1' || el.querySelector('h1') !== null;
 }
 
 /**
- * Removes every copy after the first of a block whose whole text (at least
- * {@link MIN_REPEATED_BLOCK_CHARS} characters) is shown again: shops repeat the description for each
- * layout, often more than twice (repeated-text.ts keeps text shown three times, which on other
- * pages is a label repeated on purpose).
+ * Removes every copy after the first of a block whose whole text (at least {@link MIN_COPY_CHARS}
+ * characters) is shown again: shops repeat the product's name and description for each layout, often
+ * more than twice (repeated-text.ts keeps text shown three times, which on other pages is a label
+ * repeated on purpose).
  */
 function dropLaterCopies(root: Element): number {
   const firsts = new Map<string, Element>();
   const doomed: Element[] = [];
   for (const el of Array.from(root.querySelectorAll('*'))) {
     const key = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (key.length < MIN_REPEATED_BLOCK_CHARS) continue;
+    if (key.length < MIN_COPY_CHARS) continue;
     const first = firsts.get(key);
     if (first === undefined) firsts.set(key, el);
     // A wrapper and the block it wraps are one copy; a removed copy takes its insides along.
-    else if (!first.contains(el) && !doomed.some((d) => d.contains(el))) doomed.push(el);
+    else if (!first.contains(el) && !holdsH1(el) && !doomed.some((d) => d.contains(el))) doomed.push(el);
   }
   for (const el of doomed) el.remove();
   return doomed.length;
