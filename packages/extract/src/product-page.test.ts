@@ -55,17 +55,19 @@ describe('JSON-LD products (meta.ts)', () => {
 });
 
 describe('dropProductExtras', () => {
-  it('removes reviews, shipping and delivery blocks by their class or id words, camel case included', () => {
+  it('removes reviews, shipping, delivery, seller and legal blocks by their class or id words, camel case included', () => {
     const root = doc(
       `<h1>Backpack</h1><p>${description}</p>` +
         '<div class="product-reviews"><p>Great bag, five stars.</p></div>' +
         '<div id="customerReviews"><p>Strap broke after a week.</p></div>' +
         '<div class="shipping_info"><p>Free shipping over $50.</p></div>' +
-        '<div class="deliveryMessage"><p>Order today to get it by Friday.</p></div>',
+        '<div class="deliveryMessage"><p>Order today to get it by Friday.</p></div>' +
+        '<div class="seller-card"><p>Sold by BagWorks, 99% positive.</p></div>' +
+        '<p class="game_area_legal">Terms of use apply.</p>',
     ).body;
-    expect(dropProductExtras(root)).toBe(4);
+    expect(dropProductExtras(root)).toBe(6);
     expect(root.textContent).toContain('waxed canvas');
-    expect(root.textContent).not.toMatch(/five stars|Strap broke|Free shipping|by Friday/);
+    expect(root.textContent).not.toMatch(/five stars|Strap broke|Free shipping|by Friday|BagWorks|Terms of use/);
   });
 
   it('keeps words that only contain those words, and a named block holding the h1', () => {

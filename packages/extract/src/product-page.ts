@@ -1,10 +1,11 @@
 /**
  * The page of one product in a shop. Besides the product's name, description and details, it shows
- * what the shop puts around every product: the customers' reviews, shipping and delivery terms,
- * blocks the shop hides until a script shows them (a variant's data, a size guide, a popup), and the
- * description again for each layout (desktop, mobile, a tab). A reader of the product skips these,
- * as WCXB's references do; they are removed from the body of a page declaring one product (see
- * {@link isProductPage}) before its main text is looked for.
+ * what the shop puts around every product: the customers' reviews, shipping and delivery terms, the
+ * seller's card, legal small print, blocks the shop hides until a script shows them (a variant's
+ * data, a size guide, a popup), and the name and description again for each layout (desktop,
+ * mobile, a sticky bar, a tab). A reader of the product skips these, as WCXB's references do; they
+ * are removed from the body of a page declaring one product (see {@link isProductPage}) before its
+ * main text is looked for.
  */
 
 /** `og:type` values of a product's page (a shop's category page says `product.group`). */
@@ -52,12 +53,13 @@ function controlText(el: Element): string {
 }
 
 /**
- * Class and id words of the customers' reviews and of shipping and delivery terms: whole words
- * (`product-reviews`, `shipping_info`) or the parts of a camel-case name (`customerReviews`,
- * `deliveryMessage`); never inside a longer word (`previews`).
+ * Class and id words of the customers' reviews, shipping and delivery terms, a marketplace's card of
+ * the seller and the legal small print: whole words (`product-reviews`, `shipping_info`) or the
+ * parts of a camel-case name (`customerReviews`, `deliveryMessage`); never inside a longer word
+ * (`previews`).
  */
 const EXTRA_WORDS =
-  /(?:(?:^|[\s_-])(?:reviews?|shipping|delivery)|(?:^|[\s_a-z-])(?:Reviews?|Shipping|Delivery))(?=$|[\s_A-Z-])/;
+  /(?:(?:^|[\s_-])(?:reviews?|shipping|delivery|sellers?|legal|disclaimers?)|(?:^|[\s_a-z-])(?:Reviews?|Shipping|Delivery|Sellers?|Legal|Disclaimers?))(?=$|[\s_A-Z-])/;
 /**
  * Text shown again is a copy from this many characters on: a product's name or a line of its
  * description in a sticky bar, a gallery or a mobile layout. Shorter labels (`Add to cart`,
@@ -68,7 +70,8 @@ const MIN_COPY_CHARS = 30;
 const HIDING_CLASSES = new Set(['hide', 'hidden', 'd-none', 'is-hidden', 'invisible']);
 
 /**
- * Removes the reviews, shipping terms, hidden blocks and repeated copies (see the module comment)
+ * Removes the reviews, shipping terms, seller cards, small print, hidden blocks and repeated copies
+ * (see the module comment)
  * from `root`, the body of a product's page; returns how many blocks were removed. An `<h1>` (the
  * product's name) and a block holding one are kept.
  */
