@@ -24,6 +24,7 @@ export interface JsonLdFacts {
 }
 
 const PRODUCT_TYPE = /^(?:Product|ProductGroup)$/;
+const SALE_KEYS = ['offers', 'hasVariant', 'sku', 'mpn', 'gtin', 'gtin8', 'gtin12', 'gtin13', 'gtin14'];
 /** JSON-LD blocks bigger than this are skipped rather than parsed. */
 const MAX_JSON_LD_CHARS = 1_000_000;
 const ARTICLE_TYPE = /Article|Posting|Report|Blog|Review|Recipe|Story/i;
@@ -92,11 +93,12 @@ function jsonLdFacts(objects: Record<string, unknown>[]): JsonLdFacts {
 }
 
 /**
- * A product on sale: typed `Product` or `ProductGroup`, with offers or variants. Sites that only want
- * review stars in search results mark up a `Product` with reviews and no offer.
+ * A product on sale: typed `Product` or `ProductGroup`, with offers, variants or an identifier a
+ * shop gives the things it sells (SKU, MPN, GTIN). Sites that only want review stars in search
+ * results mark up a `Product` with a name and reviews.
  */
 function isOfferedProduct(obj: Record<string, unknown>): boolean {
-  return typesOf(obj).some((t) => PRODUCT_TYPE.test(t)) && (obj.offers !== undefined || obj.hasVariant !== undefined);
+  return typesOf(obj).some((t) => PRODUCT_TYPE.test(t)) && SALE_KEYS.some((key) => obj[key] !== undefined);
 }
 
 function str(value: unknown): string | null {

@@ -47,9 +47,10 @@ describe('JSON-LD products (meta.ts)', () => {
     return readPageMeta([], scripts).jsonLd.products;
   };
 
-  it('counts products with offers or variants, not a product marked up only for its review stars', () => {
+  it('counts products with offers, variants or a SKU, not a product marked up only for its review stars', () => {
     expect(products({ '@type': 'Product', name: 'Bag', offers: { '@type': 'Offer', price: '90' } })).toBe(1);
     expect(products({ '@type': 'ProductGroup', name: 'Bag', hasVariant: [] })).toBe(1);
+    expect(products({ '@type': 'Product', name: 'Phone', sku: 'SM-123', brand: { '@type': 'Brand' } })).toBe(1);
     expect(products({ '@type': 'Product', name: 'Consulting', review: [{ '@type': 'Review' }] })).toBe(0);
   });
 });
