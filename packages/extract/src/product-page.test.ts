@@ -28,6 +28,9 @@ describe('isProductPage', () => {
   it('takes one or two add-to-cart controls; a page with one per product is a category', () => {
     expect(isProductPage(doc(`<h1>Backpack</h1>${cartButton}`), none)).toBe(true);
     expect(isProductPage(doc(cartButton.repeat(2)), none)).toBe(true);
+    // A form and its own button are one control.
+    const form = '<form action="/add-to-cart"><button>Add to cart</button></form>';
+    expect(isProductPage(doc(form.repeat(2)), none)).toBe(true);
     expect(isProductPage(doc(cartButton.repeat(5)), none)).toBe(false);
     expect(isProductPage(doc('<button>Subscribe</button>'), none)).toBe(false);
   });

@@ -40,11 +40,14 @@ export function isProductPage(doc: Document, signals: ProductSignals): boolean {
   if (signals.ogType !== undefined && PRODUCT_OG_TYPE.test(signals.ogType)) return true;
   if (signals.jsonLdProducts > 0) return signals.jsonLdProducts === 1;
   if (doc.querySelectorAll(MICRODATA_PRODUCT).length === 1) return true;
-  let controls = 0;
+  const controls: Element[] = [];
   for (const el of Array.from(doc.querySelectorAll(CONTROLS))) {
-    if (ADD_TO_CART.test(controlText(el)) && ++controls > MAX_CART_CONTROLS) return false;
+    // A form's own button is the same control.
+    if (!ADD_TO_CART.test(controlText(el)) || controls.some((c) => c.contains(el))) continue;
+    controls.push(el);
+    if (controls.length > MAX_CART_CONTROLS) return false;
   }
-  return controls > 0;
+  return controls.length > 0;
 }
 
 function controlText(el: Element): string {
