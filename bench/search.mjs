@@ -11,24 +11,14 @@
 // The child mode, `node bench/search.mjs --serve <index dir> <blob dir>`, is internal.
 
 import { execFileSync, fork } from 'node:child_process';
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import * as lancedb from '@lancedb/lancedb';
 import { createApp, startServer } from '@quarry/api';
 import { FileBlobStore } from '@quarry/blobstore';
-import { loadConfig, normalizeLang, pageIdForUrl, TIME_RANGES_MS, toIsoUtc } from '@quarry/core';
+import { loadConfig, normalizeLang, pageIdForUrl, readLines, TIME_RANGES_MS, toIsoUtc } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import autocannon from 'autocannon';
@@ -375,9 +365,9 @@ export async function runSearchBench({
         log(`  written ${imported} (${Math.round(imported / ((performance.now() - started) / 1000))} docs/s)`);
       }
     };
-    const lines = createInterface({ input: createReadStream(corpusFile), crlfDelay: Number.POSITIVE_INFINITY });
-    for await (const line of lines) {
-      if (line === '') continue;
+    // Lines read as `quarry import` reads them.
+    for await (const { text: line } of readLines(corpusFile)) {
+      if (!line) continue;
       batch.push(JSON.parse(line));
       if (batch.length === BATCH_DOCS) await write();
     }

@@ -1,7 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import type { BlobStore, PageDocument, SearchIndex } from '@quarry/core';
+import { type BlobStore, type PageDocument, readLines, type SearchIndex } from '@quarry/core';
 import { type LangDetector, parseImportLine, type WordCounter } from './import-line.js';
 
 /** Longest JSONL line read, in characters; a longer line is rejected without parsing. */
@@ -42,8 +40,10 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
   const totalBytes = (await stat(file)).size;
   const batchSize = options.batchSize ?? 5000;
   const batchChars = options.batchChars ?? 32 * 1024 * 1024;
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  // A line of more bytes than this has more characters than the limit (a character takes at most 3
+  // bytes of UTF-8 per UTF-16 unit), so it is rejected without being decoded or held in memory.
+  const lines = readLines(file, { maxBytes: 3 * MAX_IMPORT_LINE_CHARS });
+  let bytesRead = 0;
   let lineNumber = 0;
   let imported = 0;
   let failed = 0;
@@ -68,23 +68,28 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
       await options.blobs.putMany(docs);
       await options.index.upsert(docs);
       imported += lineCount;
-      options.onProgress?.({ bytesRead: stream.bytesRead, totalBytes, imported, failed });
+      options.onProgress?.({ bytesRead, totalBytes, imported, failed });
     })();
     // Awaited at the next flush or at the end; this only keeps a failure from going unhandled meanwhile.
     writing.catch(() => {});
   };
 
-  for await (const raw of lines) {
+  const rejected = (at: number, reason: string): void => {
+    failed += 1;
+    options.onBadLine?.(at, reason);
+  };
+  for await (const { text, bytesRead: through } of lines) {
     lineNumber += 1;
-    const line = lineNumber === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-    if (line.trim() === '') continue;
-    const result =
-      line.length > MAX_IMPORT_LINE_CHARS
-        ? ({ ok: false, reason: `line is longer than ${MAX_IMPORT_LINE_CHARS} characters` } as const)
-        : parseImportLine(line, options);
+    bytesRead = through;
+    const line = text === null ? null : lineNumber === 1 ? text.replace(/^\uFEFF/, '') : text;
+    if (line?.trim() === '') continue;
+    if (line === null || line.length > MAX_IMPORT_LINE_CHARS) {
+      rejected(lineNumber, `line is longer than ${MAX_IMPORT_LINE_CHARS} characters`);
+      continue;
+    }
+    const result = parseImportLine(line, options);
     if (!result.ok) {
-      failed += 1;
-      options.onBadLine?.(lineNumber, result.reason);
+      rejected(lineNumber, result.reason);
       continue;
     }
     batch.set(result.doc.id, result.doc);
