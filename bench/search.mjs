@@ -330,14 +330,14 @@ export async function runSearchBench({
   // at 1M pages the import takes most of an hour, the query timings a few minutes.
   const importedFile = join(workDir, 'imported.json');
   const kept = existsSync(importedFile) ? JSON.parse(readFileSync(importedFile, 'utf8')) : null;
-  const reimport = process.env.BENCH_REIMPORT === '1';
-  if (kept !== null && kept.docs === docs && !reimport) {
+  const keptCorpus = kept !== null && kept.docs === docs;
+  if (keptCorpus && process.env.BENCH_REIMPORT !== '1') {
     log(`  reusing the import of ${docs} documents in ${workDir} (made ${new Date(kept.nowMs).toISOString()})`);
     return await timeImported({ ...kept, workDir, indexDir, runs, http, log });
   }
   // BENCH_REIMPORT=1 imports the kept corpus again into a new index (its dates stay as written).
-  const nowMs = kept !== null && kept.docs === docs ? kept.nowMs : Date.now();
-  if (kept !== null && kept.docs === docs) {
+  const nowMs = keptCorpus ? kept.nowMs : Date.now();
+  if (keptCorpus) {
     rmSync(indexDir, { recursive: true, force: true });
     log(`  importing the kept corpus of ${docs} documents again`);
   } else {

@@ -28,16 +28,14 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  let tooLong = false;
   let offset = 0;
+  /** The line whose last bytes are `end` (the pending bytes before them), ending at `endAt`. */
   const line = (end: Buffer, endAt: number): FileLine => {
-    const parts = pendingBytes > 0 ? [...pending, end] : [end];
-    const bytes = tooLong ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    const skipped = pendingBytes + end.length > maxBytes;
+    const bytes = skipped ? null : pending.length === 0 ? end : Buffer.concat([...pending, end]);
     pending = [];
     pendingBytes = 0;
-    const skipped = tooLong;
-    tooLong = false;
-    if (skipped || bytes === null || bytes.length > maxBytes) return { text: null, bytesRead: endAt };
+    if (bytes === null) return { text: null, bytesRead: endAt };
     const length = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
     return { text: bytes.toString('utf8', 0, length), bytesRead: endAt };
   };
@@ -51,12 +49,9 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
     if (start < buffer.length) {
       const rest = buffer.subarray(start);
       pendingBytes += rest.length;
-      if (pendingBytes > maxBytes) {
-        tooLong = true;
-        pending = [];
-      } else if (!tooLong) {
-        pending.push(rest);
-      }
+      // The bytes of a line over the limit are only counted.
+      if (pendingBytes <= maxBytes) pending.push(rest);
+      else pending = [];
     }
     offset += buffer.length;
   }

@@ -7,7 +7,7 @@ import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from '
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
-import { dropPostChrome as dropPostChromeIn, revealNoscriptContent } from './forum-posts.js';
+import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
 import { decideLanguage } from './lang.js';
 import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { dropCardControls } from './listing-page.js';
@@ -111,11 +111,11 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       parsed.impl === 'linkedom'
         ? () => {
             const fresh = parseDocument(html, url, 'linkedom').document;
-            dropPostChrome(fresh, product);
+            dropPageChrome(fresh, product);
             return fresh;
           }
         : undefined;
-    dropPostChrome(doc, product);
+    dropPageChrome(doc, product);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
@@ -258,7 +258,7 @@ function chooseMainContent(
   const parsed = parseDocument(html, url, dom);
   try {
     revealNoscriptContent(parsed.document);
-    dropPostChrome(parsed.document, product);
+    dropPageChrome(parsed.document, product);
     // The buttons every card of a page of items repeats (listing-page.ts) are not its text.
     if (parsed.document.body) dropCardControls(parsed.document.body);
     const region = mainRegion(parsed.document, declaresArticle);
@@ -306,9 +306,10 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
  * The post chrome of a forum thread (see forum-posts.ts) and, on a `product` page, its reviews,
  * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole body.
  */
-function dropPostChrome(doc: Document, product: boolean): void {
-  if (doc.body) dropPostChromeIn(doc.body);
-  if (doc.body && product) dropProductExtras(doc.body);
+function dropPageChrome(doc: Document, product: boolean): void {
+  if (!doc.body) return;
+  dropPostChrome(doc.body);
+  if (product) dropProductExtras(doc.body);
 }
 
 function firstOf<T>(candidates: ReadonlyArray<() => T | null | undefined>): T | null {
