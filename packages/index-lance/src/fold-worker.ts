@@ -13,7 +13,7 @@ try {
   // Not allowed here: the fold still runs, at the parent's priority.
 }
 const lancedb = await import('@lancedb/lancedb');
-const { foldOnce, isCommitConflict } = await import('./fold.js');
+const { foldOnce } = await import('./fold.js');
 
 /** The table of each index folded so far, opened once (its caches serve the next fold). */
 const tables = new Map<string, Promise<import('@lancedb/lancedb').Table>>();
@@ -24,21 +24,14 @@ async function tableOf(path: string, table: string) {
     opened = lancedb.connect(path).then((db) => db.openTable(table));
     tables.set(path, opened);
   }
-  const found = await opened;
-  await found.checkoutLatest();
-  return found;
+  return opened;
 }
 
 process.on('message', async (request: FoldRequest) => {
   let reply: FoldReply;
   try {
     const table = await tableOf(request.path, request.table);
-    const result = await foldOnce(table, request.keepVersionsMs, request.floor).catch(async (error: unknown) => {
-      // A write that touched the rows being compacted committed first: once more, on its version.
-      if (!isCommitConflict(error)) throw error;
-      await table.checkoutLatest();
-      return foldOnce(table, request.keepVersionsMs, request.floor);
-    });
+    const result = await foldOnce(table, request.keepVersionsMs, request.floor);
     reply = { id: request.id, ok: true, ...result };
   } catch (error) {
     reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };

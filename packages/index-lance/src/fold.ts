@@ -4,7 +4,22 @@ import { buildIndexes, nothingIndexedYet } from './table.js';
 
 /** The engine's error for a commit that another commit preempted (the operation may be made again). */
 export function isCommitConflict(error: unknown): boolean {
-  return error instanceof Error && /commit conflict/i.test(error.message);
+  return /commit conflict/i.test(messageOf(error));
+}
+
+/**
+ * The engine's error for a file that is no longer there: the version this handle read was deleted
+ * by a fold's cleanup (see `keepVersionsMs`). The operation may be made again on the newest version.
+ */
+export function isVersionGone(error: unknown): boolean {
+  const message = messageOf(error);
+  return /not found/i.test(message) && /\.lance\b/.test(message);
+}
+
+/** An error's message; not by `instanceof Error`, which fails for errors made in another realm (the engine's, under a test runner's VM). */
+function messageOf(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof error === 'object' && typeof message === 'string' ? message : '';
 }
 
 /** What one fold did: the watermark it reached and the table version it committed. */
@@ -24,11 +39,23 @@ export interface FoldResult {
  * compacts, as every fold does.
  */
 export async function foldOnce(table: Table, keepVersionsMs: number, floor: number): Promise<FoldResult> {
-  if (await nothingIndexedYet(table)) await buildIndexes(table);
-  else await table.optimize({ cleanupOlderThan: new Date(Date.now() - keepVersionsMs) });
+  // The newest version: another process's commits since this handle last looked are folded too.
+  await table.checkoutLatest();
+  await foldLatest(table, keepVersionsMs).catch(async (error: unknown) => {
+    // A write that touched the rows being compacted committed first, or another fold deleted the
+    // version this one read: once more, on the newest version.
+    if (!isCommitConflict(error) && !isVersionGone(error)) throw error;
+    await table.checkoutLatest();
+    await foldLatest(table, keepVersionsMs);
+  });
   const version = await table.version();
   const through = await foldedThrough(table, floor).catch(() => floor);
   return { through, version };
+}
+
+async function foldLatest(table: Table, keepVersionsMs: number): Promise<void> {
+  if (await nothingIndexedYet(table)) await buildIndexes(table);
+  else await table.optimize({ cleanupOlderThan: new Date(Date.now() - keepVersionsMs) });
 }
 
 /**

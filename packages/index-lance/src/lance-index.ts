@@ -14,7 +14,7 @@ import { rowsToArrow } from './arrow-rows.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
-import { isCommitConflict } from './fold.js';
+import { isCommitConflict, isVersionGone } from './fold.js';
 import { FoldProcess } from './fold-process.js';
 import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
 import { HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
@@ -196,29 +196,31 @@ export class LanceSearchIndex implements SearchIndex {
     const plan = planQuery(query);
     if (matchesNothing(query, plan)) return { total: 0, totalIsEstimate: false, hits: [] };
     try {
-      if (!plan.fts) return await this.#filterOnly(query, plan);
-      const fast = this.#options.fastPlan ? planFast(query) : null;
-      const facts = await this.#versionFacts();
-      return (
-        (fast && (await this.#fast.search(query, plan, fast, facts))) ??
-        (await this.#ranked(query, plan, facts.lowQualityRows > 0))
-      );
+      return await this.#read(async () => {
+        if (!plan.fts) return this.#filterOnly(query, plan);
+        const fast = this.#options.fastPlan ? planFast(query) : null;
+        const facts = await this.#versionFacts();
+        return (
+          (fast && (await this.#fast.search(query, plan, fast, facts))) ??
+          (await this.#ranked(query, plan, facts.lowQualityRows > 0))
+        );
+      });
     } catch (error) {
       throw new BackendUnavailableError('the search index could not answer', error);
     }
   }
 
   async has(id: string): Promise<boolean> {
-    return (await this.#table.countRows(`${COLUMNS.id} = ${sqlString(id)}`)) > 0;
+    return (await this.#read(() => this.#table.countRows(`${COLUMNS.id} = ${sqlString(id)}`))) > 0;
   }
 
   async count(): Promise<number> {
-    return this.#table.countRows();
+    return this.#read(() => this.#table.countRows());
   }
 
   async ping(): Promise<void> {
     try {
-      await this.#table.countRows(`${COLUMNS.id} = ''`);
+      await this.#read(() => this.#table.countRows(`${COLUMNS.id} = ''`));
     } catch (error) {
       throw new BackendUnavailableError('the search index is not usable', error);
     }
@@ -467,12 +469,27 @@ export class LanceSearchIndex implements SearchIndex {
         try {
           return await job();
         } catch (error) {
-          if (attempt >= WRITE_ATTEMPTS || !isCommitConflict(error)) throw error;
+          if (attempt >= WRITE_ATTEMPTS || !(isCommitConflict(error) || isVersionGone(error))) throw error;
           await new Promise((resolve) => setTimeout(resolve, 50 * attempt * attempt));
           await this.#table.checkoutLatest();
         }
       }
     });
+  }
+
+  /**
+   * A read, made once more on the newest version when the version it read was deleted meanwhile: a
+   * fold's cleanup keeps only the newest version (see `keepVersionsMs`), and this handle looks for
+   * other processes' commits once per read-consistency interval.
+   */
+  async #read<T>(job: () => Promise<T>): Promise<T> {
+    try {
+      return await job();
+    } catch (error) {
+      if (!isVersionGone(error)) throw error;
+      await this.#serialized(() => this.#table.checkoutLatest());
+      return job();
+    }
   }
 
   #serialized<T>(job: () => Promise<T>): Promise<T> {
