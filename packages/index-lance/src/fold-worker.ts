@@ -24,7 +24,10 @@ async function tableOf(path: string, table: string) {
     opened = lancedb.connect(path).then((db) => db.openTable(table));
     tables.set(path, opened);
   }
-  return opened;
+  // The newest version: the commits made since this process last folded are folded too.
+  const found = await opened;
+  await found.checkoutLatest();
+  return found;
 }
 
 process.on('message', async (request: FoldRequest) => {

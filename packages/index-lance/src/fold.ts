@@ -39,8 +39,6 @@ export interface FoldResult {
  * compacts, as every fold does.
  */
 export async function foldOnce(table: Table, keepVersionsMs: number, floor: number): Promise<FoldResult> {
-  // The newest version: another process's commits since this handle last looked are folded too.
-  await table.checkoutLatest();
   await foldLatest(table, keepVersionsMs).catch(async (error: unknown) => {
     // A write that touched the rows being compacted committed first, or another fold deleted the
     // version this one read: once more, on the newest version.
