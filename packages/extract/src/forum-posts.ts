@@ -99,8 +99,8 @@ function kindOf(el: Element, name: string, total: number): { kind: Kind; key: st
   }
   if (HEADINGS.test(name)) return null;
   // Lines only: an element with a long text is a container, looked into.
-  const raw = el.textContent ?? '';
-  if (raw.length > MAX_LINE_CHARS * 4) return null;
+  const raw = textUpTo(el, MAX_LINE_CHARS * 4);
+  if (raw === null) return null;
   const text = raw.replace(/\s+/g, ' ').trim();
   if (text.length === 0 || text.length > MAX_LINE_CHARS) return null;
   if (STAT_COUNT.test(text)) return { kind: 'count', key: statLabel(text) };
@@ -113,6 +113,34 @@ function kindOf(el: Element, name: string, total: number): { kind: Kind; key: st
   if (EDIT_NOTE.test(text)) return { kind: 'edit', key: 'edit' };
   return null;
 }
+
+/**
+ * `el.textContent` when it has at most `limit` characters, else null, without building the text of
+ * a large subtree: every element of the page is looked at, and `textContent` on each container
+ * would read its whole subtree again at every level.
+ */
+function textUpTo(el: Element, limit: number): string | null {
+  let text = '';
+  let node: Node | null = el.firstChild;
+  while (node !== null) {
+    if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_NODE) {
+      text += (node as CharacterData).data;
+      if (text.length > limit) return null;
+    }
+    // Depth-first through the subtree: first child, else next sibling, else an ancestor's.
+    let next: Node | null = node.nodeType === ELEMENT_NODE ? node.firstChild : null;
+    while (next === null && node !== null && node !== el) {
+      next = node.nextSibling;
+      if (next === null) node = node.parentNode;
+    }
+    node = next;
+  }
+  return text;
+}
+
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const CDATA_NODE = 4;
 
 /** The label of a statistic line, lower-cased: `Posts: 12` → `posts`. */
 function statLabel(text: string): string {
