@@ -3,7 +3,7 @@ import { COLUMNS, META_ALL } from './rows.js';
 import { buildIndexes, nothingIndexedYet } from './table.js';
 
 /** The engine's error for a commit that another commit preempted (the operation may be made again). */
-export function isCommitConflict(error: unknown): boolean {
+function isCommitConflict(error: unknown): boolean {
   return /commit conflict/i.test(messageOf(error));
 }
 
@@ -16,10 +16,15 @@ export function isVersionGone(error: unknown): boolean {
   return /not found/i.test(message) && /\.lance\b/.test(message);
 }
 
+/** Whether an operation failed only because its version is no longer the newest: made again there, it may pass. */
+export function isStale(error: unknown): boolean {
+  return isCommitConflict(error) || isVersionGone(error);
+}
+
 /** An error's message; not by `instanceof Error`, which fails for errors made in another realm (the engine's, under a test runner's VM). */
 function messageOf(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof error === 'object' && typeof message === 'string' ? message : '';
+  const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : '';
 }
 
 /** What one fold did: the watermark it reached and the table version it committed. */
@@ -42,7 +47,7 @@ export async function foldOnce(table: Table, keepVersionsMs: number, floor: numb
   await foldLatest(table, keepVersionsMs).catch(async (error: unknown) => {
     // A write that touched the rows being compacted committed first, or another fold deleted the
     // version this one read: once more, on the newest version.
-    if (!isCommitConflict(error) && !isVersionGone(error)) throw error;
+    if (!isStale(error)) throw error;
     await table.checkoutLatest();
     await foldLatest(table, keepVersionsMs);
   });

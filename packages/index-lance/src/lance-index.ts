@@ -14,7 +14,7 @@ import { rowsToArrow } from './arrow-rows.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
-import { isCommitConflict, isVersionGone } from './fold.js';
+import { isStale, isVersionGone } from './fold.js';
 import { FoldProcess } from './fold-process.js';
 import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
 import { HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
@@ -469,7 +469,7 @@ export class LanceSearchIndex implements SearchIndex {
         try {
           return await job();
         } catch (error) {
-          if (attempt >= WRITE_ATTEMPTS || !(isCommitConflict(error) || isVersionGone(error))) throw error;
+          if (attempt >= WRITE_ATTEMPTS || !isStale(error)) throw error;
           await new Promise((resolve) => setTimeout(resolve, 50 * attempt * attempt));
           await this.#table.checkoutLatest();
         }
