@@ -12,6 +12,7 @@ try {
 } catch {
   // Not allowed here: the fold still runs, at the parent's priority.
 }
+(await import('./util.js')).useEveryCore();
 const lancedb = await import('@lancedb/lancedb');
 const { foldOnce } = await import('./fold.js');
 

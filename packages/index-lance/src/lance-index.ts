@@ -23,7 +23,7 @@ import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './mai
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
 import { openTable, TABLE, unindexedRows } from './table.js';
 import { hasPhrase, matchesRow, relax } from './unindexed.js';
-import { definedOnly } from './util.js';
+import { definedOnly, useEveryCore } from './util.js';
 
 /** Options of {@link LanceSearchIndex.open}. */
 export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
@@ -143,6 +143,7 @@ export class LanceSearchIndex implements SearchIndex {
   /** Opens (creating if needed) the index in `options.path`. */
   static async open(options: LanceSearchIndexOptions): Promise<LanceSearchIndex> {
     const settings: Settings = { ...DEFAULTS, ...definedOnly(options), path: options.path };
+    useEveryCore();
     try {
       mkdirSync(options.path, { recursive: true });
       const session = new lancedb.Session(BigInt(settings.indexCacheBytes), BigInt(settings.metadataCacheBytes));
