@@ -38,12 +38,13 @@ describe('parseDocument (linkedom)', () => {
     const onOuter = (event: Event): void => {
       seen.push(`outer:${(event.target as Element).id}`);
     };
+    const click = (): Event => new (doc.defaultView as unknown as typeof globalThis).Event('click', { bubbles: true });
     inner.removeEventListener('click', onOuter); // never had a listener: no error
     outer.addEventListener('click', onOuter);
     inner.addEventListener('click', () => seen.push('inner'));
-    inner.dispatchEvent(new (doc.defaultView as unknown as typeof globalThis).Event('click', { bubbles: true }));
+    inner.dispatchEvent(click());
     outer.removeEventListener('click', onOuter);
-    inner.dispatchEvent(new (doc.defaultView as unknown as typeof globalThis).Event('click', { bubbles: true }));
+    inner.dispatchEvent(click());
     expect(seen).toEqual(['inner', 'outer:inner', 'inner']);
   });
 

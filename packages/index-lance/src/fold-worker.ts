@@ -12,7 +12,6 @@ try {
 } catch {
   // Not allowed here: the fold still runs, at the parent's priority.
 }
-(await import('./util.js')).useEveryCore();
 const lancedb = await import('@lancedb/lancedb');
 const { foldOnce } = await import('./fold.js');
 

@@ -21,8 +21,9 @@ export interface MaintenanceOptions {
    */
   readonly gapFactor: number;
   /**
-   * Table versions older than this are deleted at each fold, after its compaction. A fold compacts, and compaction rewrites every file under the engine's target size
-   * (a million rows): each fold's version holds a whole copy of the table, and every version written
+   * Table versions older than this are deleted at each fold, after its compaction. A fold
+   * compacts, and compaction rewrites every file under the engine's target size (a million rows):
+   * each fold's version holds a whole copy of the table, and every version written
    * before the compaction committed (the crawl's writes go on during it) points at the previous
    * copy. So any retention keeps that copy until the next fold: 2.17× the live data at 100,000
    * pages with a minute. With 0 only the newest version is kept and the previous copy goes in the

@@ -10,7 +10,8 @@ export function definedOnly<T extends object>(value: T): Partial<T> {
  * The engine reserves two cores for I/O and sizes its compute pool from the rest, with one thread
  * at least: on a 2-core machine it built the full-text indexes on one thread (43 s for 100,000
  * pages here; 28 s on two). It reads the variable once, at its first compute task, so this runs
- * before any table is opened; child processes (the fold process) inherit it.
+ * before any table is opened (in `LanceSearchIndex.open`); the fold process inherits it with the
+ * parent's environment.
  */
 export function useEveryCore(): void {
   process.env.LANCE_CPU_THREADS ??= String(availableParallelism());
