@@ -2,26 +2,22 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { IndexHit } from '@quarry/core';
 import { makeSnippet } from '@quarry/text';
 import { sqlString } from './fts-query.js';
-import { COLUMNS } from './rows.js';
+import { COLUMNS, type StoredHit } from './rows.js';
 
 /** Columns a hit needs (the analysed text columns are never read back). */
-export const HIT_COLUMNS = [
-  'id',
-  'url',
-  'title',
-  'domain',
-  'site_name',
-  'lang',
-  'published_at',
-  'crawled_at',
-  'filetype',
-  'has_llms_txt',
-  'simhash',
-  'snippet_src',
-];
+export const HIT_COLUMNS = [COLUMNS.hit];
+
+/**
+ * A row read with {@link HIT_COLUMNS} (and any other column), its stored hit unpacked: the hit's
+ * fields (`id`, `url`, `title`, `snippet_src`, …) beside the row's other columns.
+ */
+export function unpackHit(row: Record<string, unknown>): Record<string, unknown> {
+  const { [COLUMNS.hit]: hit, ...rest } = row;
+  return { ...rest, ...(JSON.parse(hit as string) as StoredHit) };
+}
 /** Keeps every score positive. */
 export const MIN_SCORE = 1e-6;
-/** A search hit from a stored row. */
+/** A search hit from a stored row (its hit unpacked by {@link unpackHit}). */
 export function toHit(row: Record<string, unknown>, score: number, terms: readonly string[]): IndexHit {
   const simhash = row.simhash as string | null;
   return {
@@ -52,7 +48,7 @@ export async function rowsByRowId(
   const rows = new Map<bigint, Record<string, unknown>>();
   if (rowIds.length === 0) return rows;
   const found = (await table.takeRowIds(rowIds).select(HIT_COLUMNS).withRowId().toArray()) as Record<string, unknown>[];
-  for (const row of found) rows.set(BigInt(row._rowid as bigint), row);
+  for (const row of found) rows.set(BigInt(row._rowid as bigint), unpackHit(row));
   return rows;
 }
 
@@ -68,6 +64,6 @@ export async function rowsById(
     .where(`${COLUMNS.id} IN (${ids.map(sqlString).join(', ')})`)
     .select(HIT_COLUMNS)
     .toArray()) as Record<string, unknown>[];
-  for (const row of found) rows.set(row.id as string, row);
+  for (const row of found) rows.set(row.id as string, unpackHit(row));
   return rows;
 }

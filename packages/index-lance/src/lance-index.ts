@@ -17,7 +17,7 @@ import { FastSearch, type VersionFacts } from './fast-search.js';
 import { isStale, isVersionGone } from './fold.js';
 import { FoldProcess } from './fold-process.js';
 import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
-import { HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
+import { HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
 import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
@@ -377,7 +377,7 @@ export class LanceSearchIndex implements SearchIndex {
       .toArray()) as Record<string, unknown>[];
     const matched: Record<string, unknown>[] = [];
     const rejected = new Set<string>();
-    for (const row of rows) {
+    for (const row of rows.map(unpackHit)) {
       if (matchesRow(tree, row)) matched.push(row);
       else rejected.add(row.id as string);
     }
@@ -454,7 +454,7 @@ export class LanceSearchIndex implements SearchIndex {
         .limit(want)
         .toArray()) as Record<string, unknown>[];
       skip = 0;
-      for (const row of rows) hits.push(toHit(row, 1 / (1 + rank++), plan.snippetTerms));
+      for (const row of rows) hits.push(toHit(unpackHit(row), 1 / (1 + rank++), plan.snippetTerms));
     }
     return { total, totalIsEstimate: false, hits };
   }
