@@ -18,6 +18,12 @@ describe('planFast', () => {
     expect(plan('solar heat')?.alternatives.map(show)).toEqual(['match(all): solar heat @t_text']);
   });
 
+  it('asks one word with two forms as one match of either form', () => {
+    expect(plan('panels')?.alternatives.map(show)).toEqual(['match(any): panel panels @t_text']);
+    expect(plan('intitle:panels')?.alternatives.map(show)).toEqual(['match(any): panel panels @t_title']);
+    expect(plan('heat')?.alternatives.map(show)).toEqual(['match(all): heat @t_text']);
+  });
+
   it('leaves stop words out of an AND with other words, and requires them when they are all there is', () => {
     expect(plan('the volcano')?.alternatives.map(show)).toEqual(['match(all): volcano @t_text']);
     expect(plan('the who')?.alternatives.map(show)).toEqual(['match(all): the who @t_text']);

@@ -108,6 +108,12 @@ function allAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
     if (node.type !== 'term' && node.type !== 'phrase') return null;
     const forms = wordForms(node.text);
     if (forms.length === 0) return null;
+    // A word whose forms are single tokens: one query of both, any of them. A page holds one or the
+    // other (English pages are indexed by stems), so this scores each page as the two queries would
+    // (and as the general plan's OR of the forms does), with half the engine queries.
+    if (node.type === 'term' && forms.length > 1 && forms.every((tokens) => tokens.length === 1)) {
+      return [{ kind: 'match', tokens: forms.map((tokens) => tokens[0]!), all: false, column }];
+    }
     return forms.map((tokens) =>
       tokens.length === 1 && node.type === 'term'
         ? { kind: 'match', tokens, all: true, column }
