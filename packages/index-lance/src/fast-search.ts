@@ -4,7 +4,7 @@ import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
 import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
-import { MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
+import { columnOf, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
 
@@ -451,15 +451,13 @@ export class FastSearch {
   /** The rows holding every run, found in their stored analysed text (title column for `intitle:`). */
   async #runsInText(query: FastQuery, runs: readonly (readonly string[])[], rowIds: bigint[]): Promise<Set<bigint>> {
     const column = query.column === COLUMNS.title ? COLUMNS.title : COLUMNS.text;
-    const rows = (await this.#table.takeRowIds(rowIds).select([column]).withRowId().toArray()) as Record<
-      string,
-      unknown
-    >[];
+    const found = await this.#table.takeRowIds(rowIds).select([column]).withRowId().toArrow();
+    const [ids, texts] = [columnOf<bigint>(found, '_rowid'), columnOf<string | null>(found, column)];
     const needles = runs.map((run) => ` ${run.join(' ')} `);
     const passing = new Set<bigint>();
-    for (const row of rows) {
-      const text = ` ${String(row[column] ?? '')} `;
-      if (needles.every((needle) => text.includes(needle))) passing.add(BigInt(row._rowid as bigint));
+    for (let i = 0; i < found.numRows; i++) {
+      const text = ` ${texts[i] ?? ''} `;
+      if (needles.every((needle) => text.includes(needle))) passing.add(ids[i]!);
     }
     return passing;
   }
@@ -468,7 +466,7 @@ export class FastSearch {
   async #runsByPhrase(runs: readonly (readonly string[])[], rowIds: bigint[], column: string): Promise<Set<bigint>> {
     let passing = new Set(rowIds);
     for (const run of runs) {
-      const rows = (await this.#table
+      const found = await this.#table
         .query()
         .fullTextSearch(toFastLanceQuery({ kind: 'phrase', tokens: run, all: true, column }))
         // The candidates are folded pages (unfolded ones are the fresh tier's).
@@ -477,8 +475,8 @@ export class FastSearch {
         .select(['_score'])
         .withRowId()
         .limit(passing.size)
-        .toArray()) as { _rowid: bigint }[];
-      passing = new Set(rows.map((row) => BigInt(row._rowid)));
+        .toArrow();
+      passing = new Set(Array.from(columnOf<bigint>(found, '_rowid')));
       if (passing.size === 0) break;
     }
     return passing;
@@ -521,15 +519,17 @@ export class FastSearch {
       .limit(limit);
     if (view.tier) q = q.fastSearch();
     if (where) q = q.where(where);
-    const rows = (await q.toArray()) as Record<string, unknown>[];
-    const matches = rows
-      .filter((row) => !view.tier || Number(row.seq) <= view.watermark)
-      .map((row) => ({
-        rowId: BigInt(row._rowid as bigint),
-        score: Number(row._score),
-        quality: withQuality ? Number(row.quality) : 1,
-      }));
-    return Object.assign(matches, { full: rows.length >= limit });
+    const found = await q.toArrow();
+    const rowIds = columnOf<bigint>(found, '_rowid');
+    const scores = columnOf<number>(found, '_score');
+    const quality = withQuality ? columnOf<number>(found, 'quality') : null;
+    const seqs = view.tier ? columnOf<number>(found, COLUMNS.seq) : null;
+    const matches: Match[] = [];
+    for (let i = 0; i < found.numRows; i++) {
+      if (seqs && seqs[i]! > view.watermark) continue;
+      matches.push({ rowId: rowIds[i]!, score: scores[i]!, quality: quality ? quality[i]! : 1 });
+    }
+    return Object.assign(matches, { full: found.numRows >= limit });
   }
 }
 

@@ -17,7 +17,7 @@ import { FastSearch, type VersionFacts } from './fast-search.js';
 import { isStale, isVersionGone } from './fold.js';
 import { FoldProcess } from './fold-process.js';
 import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
-import { HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
+import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
 import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
@@ -258,7 +258,7 @@ export class LanceSearchIndex implements SearchIndex {
         .select([COLUMNS.id, '_score', COLUMNS.lang, 'quality'])
         .withRowId()
         .limit(cap)
-        .toArray(),
+        .toArrow(),
       hasPhrase(tree) ? this.#unindexedMatches(tree, plan.where) : null,
     ]);
     const score = (row: Record<string, unknown>) =>
@@ -269,8 +269,18 @@ export class LanceSearchIndex implements SearchIndex {
         this.#options,
         qualityPrior,
       );
-    let ranked = (counted as Record<string, unknown>[])
-      .map((row) => ({ id: row.id as string, rowId: BigInt(row._rowid as bigint), score: score(row) }))
+    const [ids, rowIds, scores, langs, quality] = [
+      columnOf<string>(counted, COLUMNS.id),
+      columnOf<bigint>(counted, '_rowid'),
+      columnOf<number>(counted, '_score'),
+      columnOf<string>(counted, COLUMNS.lang),
+      columnOf<number>(counted, 'quality'),
+    ];
+    let ranked = Array.from({ length: counted.numRows }, (_, i) => ({
+      id: ids[i]!,
+      rowId: rowIds[i]!,
+      score: score({ _score: scores[i], lang: langs[i], quality: quality[i] }),
+    }))
       // Equal scores in row order, as the fast plan breaks ties.
       .sort((a, b) => b.score - a.score || (a.rowId < b.rowId ? -1 : 1));
     const estimate = ranked.length >= cap;
