@@ -170,18 +170,19 @@ export class FastSearch {
   ): Promise<IndexSearchResult | null> {
     const where = general.where;
     const depth = query.offset + query.limit;
-    const exclusion = await this.#exclusion(view, plan, where);
+    // Which pages the excluded words remove is decided while the first round of top matches is read.
+    const excluding = this.#exclusion(view, plan, where);
     // The matches in the sample bucket, for the count, read beside the top matches: most queries
     // either have few matches (the top query reads them all) or many (the sample estimates them).
-    const sample = this.#sampleLists(view, plan, where, exclusion);
-    // Enough matches are read that `depth` remain after removing the excluded ones (all of them
-    // when they are known, else more in rounds, each new candidate checked) and those missing a
-    // phrase (checked the same way).
+    const sample = excluding.then((exclusion) => this.#sampleLists(view, plan, where, exclusion));
+    // Enough matches are read that `depth` remain after removing those missing a phrase and the
+    // excluded ones not known in advance (more in rounds, each new candidate checked), and `base`
+    // after removing the excluded ones known in advance.
     // The best matches are re-ranked by the priors and by word forms: more than the page are read.
     const words = exactWords(query);
     const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : words.length > 0 ? FORM_RERANK_DEPTH * depth : depth;
-    const checking = (exclusion !== null && !exclusion.complete) || plan.alternatives.some(hasRuns);
-    let k = base + (exclusion?.complete ? exclusion.excluded.size : checking ? depth : 0);
+    const runs = plan.alternatives.some(hasRuns);
+    let k = base + (plan.exclude || runs ? depth : 0);
     const priority =
       query.langPriority === undefined
         ? null
@@ -189,26 +190,33 @@ export class FastSearch {
     const runChecks = plan.alternatives.map(() => new Map<bigint, boolean>());
     let lists: Matches[] = [];
     let preferred: Matches[] = [];
+    let exclusion: Exclusion | null = null;
     for (let round = 1; ; round++) {
-      [lists, preferred] = await Promise.all([
+      [lists, preferred, exclusion] = await Promise.all([
         Promise.all(plan.alternatives.map((alternative) => this.#matches(view, alternative, where, k, qualityPrior))),
         priority === null
           ? Promise.resolve([])
           : Promise.all(
               plan.alternatives.map((alternative) => this.#matches(view, alternative, priority, k, qualityPrior)),
             ),
+        excluding,
       ]);
-      if (!checking) break;
-      [lists, preferred] = await Promise.all([
-        Promise.all(lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!))),
-        Promise.all(preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!))),
-      ]);
+      if (!exclusion && !runs) break;
+      if (runs) {
+        [lists, preferred] = await Promise.all([
+          Promise.all(lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!))),
+          Promise.all(preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!))),
+        ]);
+      }
       const candidates = new Set([...lists, ...preferred].flatMap((list) => list.map((match) => match.rowId)));
       if (exclusion && !exclusion.complete) await this.#checkExclusion(view, plan.exclude!, exclusion, candidates);
       const left = [...candidates].filter((rowId) => !exclusion?.excluded.has(rowId)).length;
-      if (left >= depth || lists.every((list) => !list.full)) break;
-      if (round >= EXCLUSION_ROUNDS) return null;
-      k *= 4;
+      const enough = exclusion?.complete && !runs ? base : depth;
+      if (left >= enough || lists.every((list) => !list.full)) break;
+      // (The first round read before the excluded words were known does not count.)
+      if (round >= EXCLUSION_ROUNDS + (plan.exclude ? 1 : 0)) return null;
+      // Excluded pages known in advance: at most all of them are among the best matches.
+      k = exclusion?.complete ? Math.max(4 * k, base + exclusion.excluded.size) : 4 * k;
     }
     const excluded = exclusion?.excluded ?? new Set<bigint>();
     const fresh = await this.#fresh(view, query, plan);

@@ -108,6 +108,28 @@ describe('the fast plan answers as the general plan does', () => {
     expect(a.total).toBeLessThan(loose.total);
   });
 
+  it('subtracts excluded words known in advance, reading past them when they crowd the best matches', async () => {
+    // Every page holding the excluded words is read first (up to 100,000): the speculative first
+    // round of top matches is then mostly excluded pages, and more are read.
+    const knowing = await LanceSearchIndex.open({
+      path: dir,
+      autoMaintain: false,
+      maxCountedMatches: 200,
+      maxExcludedMatches: 100_000,
+    });
+    try {
+      for (const q of ['flow -turbulent', 'glacier -the -water', 'heat -glacier -river -solar']) {
+        const query = { query: parseQuery(q), limit: 10, offset: 0 };
+        const [a, b] = await Promise.all([knowing.search(query), general.search(query)]);
+        expect(a.hits.length).toBeGreaterThan(0);
+        expect([q, summary(a)]).toEqual([q, summary(b)]);
+        if (!b.totalIsEstimate) expect([q, a.total]).toEqual([q, b.total]);
+      }
+    } finally {
+      await knowing.close();
+    }
+  });
+
   it('subtracts a common excluded word by checking candidates as they are read', async () => {
     const checking = await LanceSearchIndex.open({
       path: dir,
