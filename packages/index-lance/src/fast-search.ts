@@ -4,7 +4,7 @@ import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
 import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
-import { columnOf, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
+import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
 
@@ -188,6 +188,9 @@ export class FastSearch {
         ? null
         : and(where ?? undefined, `${COLUMNS.lang} = ${sqlString(query.langPriority)}`);
     const runChecks = plan.alternatives.map(() => new Map<bigint, boolean>());
+    // The hits of candidates, read while checking their phrases and for the word forms: keyed as in
+    // `scores` below; they serve the page too.
+    const rows = new Map<string, Record<string, unknown>>();
     let lists: Matches[] = [];
     let preferred: Matches[] = [];
     let exclusion: Exclusion | null = null;
@@ -204,8 +207,8 @@ export class FastSearch {
       if (!exclusion && !runs) break;
       if (runs) {
         [lists, preferred] = await Promise.all([
-          Promise.all(lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!))),
-          Promise.all(preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!))),
+          Promise.all(lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, rows))),
+          Promise.all(preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, rows))),
         ]);
       }
       const candidates = new Set([...lists, ...preferred].flatMap((list) => list.map((match) => match.rowId)));
@@ -247,8 +250,6 @@ export class FastSearch {
           total: count.total + fresh.size,
         }));
     counting.catch(() => undefined);
-    // Rows read for the word forms serve the page too.
-    const rows = new Map<string, Record<string, unknown>>();
     const byScore = (a: Scored, b: Scored) => b.score - a.score || compareKeys(a.key, b.key);
     const ranked = await rerankByForms(
       [...scores].map(([key, score]) => ({ key, score })).sort(byScore),
@@ -256,7 +257,10 @@ export class FastSearch {
       depth,
       async (candidates) => {
         const keys = candidates.map((candidate) => candidate.key);
-        await this.#readRows(keys, rows);
+        await this.#readRows(
+          keys.filter((key) => !rows.has(key)),
+          rows,
+        );
         return keys.map((key) => formsText(rows.get(key)));
       },
       (a, b) => compareKeys(a.key, b.key),
@@ -431,12 +435,14 @@ export class FastSearch {
    * has none), keeping the list's `full`. Candidates not in `checked` yet are looked at on their
    * stored analysed text (read by row id: the cost grows with the candidates, not the corpus) when
    * they are few, else with one phrase query per run over just their rows (`column`: the column
-   * the list was read from).
+   * the list was read from). With `hits`, the hits of the candidates looked at on their text that
+   * pass are read with it, into `hits` (keyed `r` and the row id).
    */
   async #withRuns(
     query: FastQuery,
     list: Matches,
     checked: Map<bigint, boolean>,
+    hits?: Map<string, Record<string, unknown>>,
     column: string = query.column,
   ): Promise<Matches> {
     const runs = query.phrases ?? [];
@@ -446,7 +452,7 @@ export class FastSearch {
       const chunk = unchecked.slice(i, i + ROW_ID_CHUNK);
       const passing =
         chunk.length <= MAX_TEXT_CHECKS
-          ? await this.#runsInText(query, runs, chunk).catch(() => this.#runsByPhrase(runs, chunk, column))
+          ? await this.#runsInText(query, runs, chunk, hits).catch(() => this.#runsByPhrase(runs, chunk, column))
           : await this.#runsByPhrase(runs, chunk, column);
       for (const rowId of chunk) checked.set(rowId, passing.has(rowId));
     }
@@ -456,16 +462,31 @@ export class FastSearch {
     );
   }
 
-  /** The rows holding every run, found in their stored analysed text (title column for `intitle:`). */
-  async #runsInText(query: FastQuery, runs: readonly (readonly string[])[], rowIds: bigint[]): Promise<Set<bigint>> {
+  /**
+   * The rows holding every run, found in their stored analysed text (title column for `intitle:`);
+   * with `hits`, the hits of those rows are read too, into `hits`.
+   */
+  async #runsInText(
+    query: FastQuery,
+    runs: readonly (readonly string[])[],
+    rowIds: bigint[],
+    hits?: Map<string, Record<string, unknown>>,
+  ): Promise<Set<bigint>> {
     const column = query.column === COLUMNS.title ? COLUMNS.title : COLUMNS.text;
-    const found = await this.#table.takeRowIds(rowIds).select([column]).withRowId().toArrow();
+    const found = await this.#table
+      .takeRowIds(rowIds)
+      .select(hits ? [column, ...HIT_COLUMNS] : [column])
+      .withRowId()
+      .toArrow();
     const [ids, texts] = [columnOf<bigint>(found, '_rowid'), columnOf<string | null>(found, column)];
+    const stored = hits ? columnOf<string>(found, COLUMNS.hit) : null;
     const needles = runs.map((run) => ` ${run.join(' ')} `);
     const passing = new Set<bigint>();
     for (let i = 0; i < found.numRows; i++) {
       const text = ` ${texts[i] ?? ''} `;
-      if (needles.every((needle) => text.includes(needle))) passing.add(ids[i]!);
+      if (!needles.every((needle) => text.includes(needle))) continue;
+      passing.add(ids[i]!);
+      if (stored) hits!.set(`r${ids[i]}`, JSON.parse(stored[i]!) as Record<string, unknown>);
     }
     return passing;
   }
