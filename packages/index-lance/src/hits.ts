@@ -1,7 +1,7 @@
 import type * as lancedb from '@lancedb/lancedb';
-import type { Table as ArrowTable } from 'apache-arrow';
 import type { IndexHit } from '@quarry/core';
 import { makeSnippet } from '@quarry/text';
+import type { Table as ArrowTable } from 'apache-arrow';
 import { sqlString } from './fts-query.js';
 import { COLUMNS, type StoredHit } from './rows.js';
 
