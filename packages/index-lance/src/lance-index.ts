@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import {
@@ -10,6 +11,7 @@ import {
   type PageDocument,
   type SearchIndex,
 } from '@quarry/core';
+import { AnalysisPool } from './analysis-pool.js';
 import { rowsToArrow } from './arrow-rows.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
@@ -20,7 +22,7 @@ import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor
 import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
 import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
-import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS, toRow } from './rows.js';
+import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
 import { openTable, TABLE, unindexedRows } from './table.js';
 import { hasPhrase, matchesRow, relax } from './unindexed.js';
 import { definedOnly, useEveryCore } from './util.js';
@@ -75,6 +77,12 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
    * subtract them; past this, candidates are checked against it as they are read. @defaultValue 5000
    */
   readonly maxExcludedMatches?: number;
+  /**
+   * Worker threads that analyse shares of a large write (an import's batches) beside the calling
+   * thread (`analysis-pool.ts`); 0 analyses every page on the calling thread.
+   * @defaultValue the machine's cores minus one
+   */
+  readonly analysisThreads?: number;
 }
 
 const DEFAULTS = {
@@ -88,6 +96,7 @@ const DEFAULTS = {
   maxCountedMatches: 1000,
   maxSampledMatches: 2000,
   maxExcludedMatches: 5000,
+  analysisThreads: Math.max(0, availableParallelism() - 1),
   fastPlan: true,
   freshTier: true,
 } as const;
@@ -121,6 +130,7 @@ export class LanceSearchIndex implements SearchIndex {
   readonly #schema = pagesSchema();
   #facts: (VersionFacts & { readonly version: number }) | undefined;
   readonly #fast: FastSearch;
+  readonly #analysis: AnalysisPool;
   #closed = false;
 
   private constructor(db: lancedb.Connection, table: lancedb.Table, options: Settings, fullyIndexed: boolean) {
@@ -138,6 +148,7 @@ export class LanceSearchIndex implements SearchIndex {
     // by neither the index nor the fresh tier: this process's writes come strictly after it.
     this.#lastSeq = this.#maintainer.indexedThroughSeq();
     this.#fast = new FastSearch(table, options, (version) => this.#maintainer.indexedThroughSeq(version));
+    this.#analysis = new AnalysisPool(options, options.analysisThreads);
   }
 
   /** Opens (creating if needed) the index in `options.path`. */
@@ -167,7 +178,7 @@ export class LanceSearchIndex implements SearchIndex {
   async upsert(docs: readonly PageDocument[]): Promise<void> {
     if (docs.length === 0) return;
     const byId = new Map<string, PageRow>();
-    for (const doc of docs) byId.set(doc.id, toRow(doc, this.#options));
+    for (const row of await this.#analysis.rows(docs)) byId.set(row.id, row);
     const rows = [...byId.values()];
     await this.#serializedWrite(async () => {
       const seq = this.#nextSeq();
@@ -236,6 +247,7 @@ export class LanceSearchIndex implements SearchIndex {
     if (this.#closed) return;
     this.#closed = true;
     await this.#maintainer.close();
+    await this.#analysis.close();
     await this.#writes.catch(() => undefined);
     this.#table.close();
     this.#db.close();
