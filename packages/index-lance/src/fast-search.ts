@@ -174,7 +174,11 @@ export class FastSearch {
     const excluding = this.#exclusion(view, plan, where);
     // The matches in the sample bucket, for the count, read beside the top matches: most queries
     // either have few matches (the top query reads them all) or many (the sample estimates them).
-    const sample = excluding.then((exclusion) => this.#sampleLists(view, plan, where, exclusion));
+    // (When the exclusion fails, the search fails below: never an unhandled rejection here.)
+    const sample = excluding.then(
+      (exclusion) => this.#sampleLists(view, plan, where, exclusion),
+      () => null,
+    );
     // Enough matches are read that `depth` remain after removing those missing a phrase and the
     // excluded ones not known in advance (more in rounds, each new candidate checked), and `base`
     // after removing the excluded ones known in advance.
