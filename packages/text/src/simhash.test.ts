@@ -14,6 +14,16 @@ describe('simhash', () => {
     expect(simhash(article.toUpperCase().replace(/\n\n/g, '   '))).toBe(hash);
   });
 
+  it('keeps the fingerprints stored by earlier releases (pages indexed before compare with pages indexed after)', () => {
+    // Values of the first implementation (shingle strings, bit-by-bit counts).
+    expect(simhash(article)).toBe('3ed7eebd54da2bdf');
+    expect(simhash('Two words')).toBe('b2af9b96210c08cb');
+    expect(simhash('这是一个用于测试中文网页抓取与全文检索的页面，内容包括分布式爬虫、网页正文抽取和中文分词。')).toBe(
+      '502d07e20e802986',
+    );
+    expect(simhash('Ünïcödé ﬁne ＦＵＬＬ width 123 and more words here')).toBe('11f045a17dd171c3');
+  });
+
   it('is null for a text without words', () => {
     expect(simhash('')).toBeNull();
     expect(simhash(' -- !! ')).toBeNull();

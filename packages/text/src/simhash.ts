@@ -40,26 +40,82 @@ export const SIMHASH_NEAR_BITS = 4;
 export function simhash(text: string): string | null {
   const tokens = text.normalize('NFKC').toLowerCase().match(TOKEN);
   if (!tokens) return null;
-  const weights = new Int32Array(HASH_BITS);
-  const add = (feature: string): void => {
-    const high = hash32(feature, OFFSET_BASIS_HIGH);
-    const low = hash32(feature, OFFSET_BASIS_LOW);
-    for (let bit = 0; bit < 32; bit += 1) {
-      weights[bit] = (weights[bit] ?? 0) + ((high >>> (31 - bit)) & 1 ? 1 : -1);
-      weights[bit + 32] = (weights[bit + 32] ?? 0) + ((low >>> (31 - bit)) & 1 ? 1 : -1);
-    }
-  };
-  if (tokens.length < SHINGLE_TOKENS) add(tokens.join(' '));
-  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i += 1) {
-    add(`${tokens[i]} ${tokens[i + 1]} ${tokens[i + 2]}`);
+  const ones = new BitCounts();
+  if (tokens.length < SHINGLE_TOKENS) {
+    const feature = tokens.join(' ');
+    ones.add(hash32(feature, OFFSET_BASIS_HIGH), hash32(feature, OFFSET_BASIS_LOW));
   }
+  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i += 1) {
+    const [a, b, c] = [tokens[i]!, tokens[i + 1]!, tokens[i + 2]!];
+    ones.add(shingleHash(a, b, c, OFFSET_BASIS_HIGH), shingleHash(a, b, c, OFFSET_BASIS_LOW));
+  }
+  // A bit is set where more features have it than not (the sum of ±1 per feature is positive).
+  const counts = ones.counts();
   let high = 0;
   let low = 0;
   for (let bit = 0; bit < 32; bit += 1) {
-    high = (high << 1) | ((weights[bit] ?? 0) > 0 ? 1 : 0);
-    low = (low << 1) | ((weights[bit + 32] ?? 0) > 0 ? 1 : 0);
+    high = (high << 1) | (2 * counts[bit]! > ones.features ? 1 : 0);
+    low = (low << 1) | (2 * counts[bit + 32]! > ones.features ? 1 : 0);
   }
   return hex32(high) + hex32(low);
+}
+
+/**
+ * How many features have each of the 64 bits set (bit 0 the high word's most significant). Four
+ * 32-bit accumulators per word hold eight 4-bit counters each (bits k, k + 4, … of the word), so a
+ * feature costs eight masked adds instead of 64; they are emptied into the counts every 15 features,
+ * before a counter can overflow. Building the shingle strings and counting bit by bit had made the
+ * SimHash a third of `quarry import`'s main-thread time (0.9 ms a 10 KB page).
+ */
+class BitCounts {
+  features = 0;
+  readonly #counts = new Int32Array(HASH_BITS);
+  readonly #lanes = new Int32Array(8);
+  #pending = 0;
+
+  add(high: number, low: number): void {
+    const lanes = this.#lanes;
+    for (let k = 0; k < 4; k += 1) {
+      lanes[k]! += (high >>> k) & NIBBLE_LOW_BITS;
+      lanes[k + 4]! += (low >>> k) & NIBBLE_LOW_BITS;
+    }
+    this.features += 1;
+    if (++this.#pending === 15) this.#flush();
+  }
+
+  counts(): Int32Array {
+    this.#flush();
+    return this.#counts;
+  }
+
+  #flush(): void {
+    const lanes = this.#lanes;
+    for (let k = 0; k < 4; k += 1) {
+      for (let nibble = 0; nibble < 8; nibble += 1) {
+        // Bit 4·nibble + k from the least significant end is bit 31 − that from the most significant.
+        const bit = 31 - (4 * nibble + k);
+        this.#counts[bit]! += (lanes[k]! >>> (4 * nibble)) & 0xf;
+        this.#counts[bit + 32]! += (lanes[k + 4]! >>> (4 * nibble)) & 0xf;
+      }
+    }
+    lanes.fill(0);
+    this.#pending = 0;
+  }
+}
+
+/** Every fourth bit of a word, from the least significant. */
+const NIBBLE_LOW_BITS = 0x11111111;
+const SPACE = 0x20;
+
+/** {@link hash32} of `${a} ${b} ${c}`, without building the string. */
+function shingleHash(a: string, b: string, c: string, basis: number): number {
+  let h = basis;
+  for (let i = 0; i < a.length; i += 1) h = Math.imul(h ^ a.charCodeAt(i), FNV_PRIME_32);
+  h = Math.imul(h ^ SPACE, FNV_PRIME_32);
+  for (let i = 0; i < b.length; i += 1) h = Math.imul(h ^ b.charCodeAt(i), FNV_PRIME_32);
+  h = Math.imul(h ^ SPACE, FNV_PRIME_32);
+  for (let i = 0; i < c.length; i += 1) h = Math.imul(h ^ c.charCodeAt(i), FNV_PRIME_32);
+  return fmix32(h);
 }
 
 /**
@@ -82,6 +138,12 @@ function hash32(text: string, basis: number): number {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, FNV_PRIME_32);
   }
+  return fmix32(h);
+}
+
+/** MurmurHash3's finalizer: every input bit moves every output bit. */
+function fmix32(value: number): number {
+  let h = value;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
