@@ -79,8 +79,10 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
   readonly maxExcludedMatches?: number;
   /**
    * Worker threads that analyse shares of a large write (an import's batches) beside the calling
-   * thread (`analysis-pool.ts`); 0 analyses every page on the calling thread.
-   * @defaultValue the machine's cores minus one
+   * thread (`analysis-pool.ts`); 0 analyses every page on the calling thread. Each holds its own
+   * stem cache (up to about 20 MB) and a share of the batch in flight, and the engine's writes and
+   * index build want cores too, hence at most 3 by default.
+   * @defaultValue the machine's cores minus one, at most 3
    */
   readonly analysisThreads?: number;
 }
@@ -96,7 +98,7 @@ const DEFAULTS = {
   maxCountedMatches: 1000,
   maxSampledMatches: 2000,
   maxExcludedMatches: 5000,
-  analysisThreads: Math.max(0, availableParallelism() - 1),
+  analysisThreads: Math.min(3, Math.max(0, availableParallelism() - 1)),
   fastPlan: true,
   freshTier: true,
 } as const;
