@@ -5,7 +5,7 @@
 // process (so its peak RSS is its own) and loads it with autocannon, one run per query shape plus
 // one over the whole mix. Run `npx tsc -b` first: it imports the built packages.
 // `node bench/search.mjs [docs]`, or BENCH_SEARCH_DOCS=1000000 npm run bench -- search
-// (BENCH_SEARCH_HTTP=0 leaves out the HTTP runs, BENCH_WRITE_SECS sets the writing phase, 90 s;
+// (BENCH_SEARCH_HTTP=0 leaves out the HTTP runs, BENCH_WRITE_SECS sets the writing phase, 90 s, 0 none;
 // BENCH_SEARCH_DIR keeps the corpus and index there and reuses an import of the same size, whose
 // writing phases then add their pages to it; with BENCH_REIMPORT=1 its corpus is imported again).
 // The child mode, `node bench/search.mjs --serve <index dir> <blob dir>`, is internal.
@@ -424,7 +424,9 @@ async function timeImported({ workDir, indexDir, runs, http, log, ...figures }) 
     const loadAverage = loadavg()[0];
     // Over HTTP while every page is folded (the writing phase below leaves pages unfolded).
     const api = http ? await runHttpBench(indexDir, join(workDir, 'blobs'), log) : null;
-    // Search while writing, with background folds as `quarry start` runs them.
+    // Search while writing, with background folds as `quarry start` runs them (BENCH_WRITE_SECS=0
+    // leaves it out).
+    if (WRITE_PHASE_SECS <= 0) return { ...figures, rows, during: null, loadAverage, api };
     index = await LanceSearchIndex.open({ path: indexDir });
     const during = await searchWhileWriting(index, figures.nowMs, log);
     await index.close();
@@ -653,24 +655,28 @@ export async function run() {
         `1-minute load average at the end: ${result.loadAverage.toFixed(1)}`,
       ],
     },
-    {
-      title: `Search while writing ${WRITE_PAGES_PER_SEC} pages/s for ${d.secs} s (background folds on)`,
-      rows: [
-        {
-          written: d.written,
-          searches: d.searches,
-          p50_ms: d.p50Ms.toFixed(1),
-          p99_ms: d.p99Ms.toFixed(1),
-          max_ms: d.maxMs.toFixed(1),
-          'new page found after (p99)': `${d.visibleP99Ms} ms`,
-          'disk after': `${d.diskMib} MiB`,
-        },
-      ],
-      notes: [
-        'the whole query mix in a loop on one connection while a writer adds a batch a second',
-        `per shape, p50/p99 ms: ${d.shapes.join('; ')}`,
-      ],
-    },
+    ...(d
+      ? [
+          {
+            title: `Search while writing ${WRITE_PAGES_PER_SEC} pages/s for ${d.secs} s (background folds on)`,
+            rows: [
+              {
+                written: d.written,
+                searches: d.searches,
+                p50_ms: d.p50Ms.toFixed(1),
+                p99_ms: d.p99Ms.toFixed(1),
+                max_ms: d.maxMs.toFixed(1),
+                'new page found after (p99)': `${d.visibleP99Ms} ms`,
+                'disk after': `${d.diskMib} MiB`,
+              },
+            ],
+            notes: [
+              'the whole query mix in a loop on one connection while a writer adds a batch a second',
+              `per shape, p50/p99 ms: ${d.shapes.join('; ')}`,
+            ],
+          },
+        ]
+      : []),
     ...(result.api
       ? [
           {
