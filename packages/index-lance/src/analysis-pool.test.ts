@@ -42,6 +42,16 @@ describe('AnalysisPool', () => {
     expect(await pool.rows(large)).toEqual(large.map((doc) => toRow(doc, LIMITS)));
   });
 
+  it('analyses here the share of a worker stopped while it had it', async () => {
+    pool = new AnalysisPool(LIMITS, 1);
+    const docs = pages(MIN_SHARED_PAGES * 4);
+    const pending = pool.rows(docs);
+    await pool.close();
+    expect(await pending).toEqual(docs.map((doc) => toRow(doc, LIMITS)));
+    // And the next large write starts the pool again.
+    expect((await pool.rows(docs.slice(0, MIN_SHARED_PAGES))).length).toBe(MIN_SHARED_PAGES);
+  });
+
   it('answers concurrent writes each with its own rows', async () => {
     pool = new AnalysisPool(LIMITS, 1);
     const [a, b] = [pages(MIN_SHARED_PAGES + 1), pages(MIN_SHARED_PAGES + 40).slice(20)];

@@ -70,12 +70,12 @@ export class AnalysisPool {
         if (reply.ok) waiting?.resolve(reply.rows);
         else waiting?.reject(new Error(reply.message));
       });
-      // A worker that dies fails what it was asked; the next large write starts the pool anew.
+      // A worker that dies fails what it was asked (its shares are then analysed here), and the
+      // pool is stopped: the next large write starts it anew.
       const fail = (error: Error) => {
-        if (this.#workers?.includes(worker)) {
-          void this.close();
-        }
+        if (this.#workers?.includes(worker)) void this.close();
         for (const [id, waiting] of this.#waiting) {
+          if (waiting.worker !== worker) continue;
           this.#waiting.delete(id);
           waiting.reject(error);
         }
