@@ -2,15 +2,10 @@ import { Worker } from 'node:worker_threads';
 import type { PageDocument } from '@quarry/core';
 import type { AnalysisReply, AnalysisRequest } from './analysis-worker.js';
 import { type PageRow, type RowLimits, toRow } from './rows.js';
+import { builtModuleUrl } from './util.js';
 
 /** Pages a write must hold before shares of them are analysed on worker threads. */
 export const MIN_SHARED_PAGES = 256;
-
-/** The built worker: beside this module, or in `dist/` when this module runs from its source (tests). */
-function workerUrl(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('../dist/analysis-worker.js', here) : new URL('./analysis-worker.js', here);
-}
 
 /**
  * Turns pages into rows (`toRow`: the analysis, most of a bulk import's CPU) on this thread and, for
@@ -61,7 +56,7 @@ export class AnalysisPool {
   #started(): Worker[] {
     if (this.#workers) return this.#workers;
     const workers = Array.from({ length: this.#threads }, () => {
-      const worker = new Worker(workerUrl(), { workerData: this.#limits });
+      const worker = new Worker(builtModuleUrl(import.meta.url, 'analysis-worker.js'), { workerData: this.#limits });
       worker.unref();
       worker.on('message', (reply: AnalysisReply) => {
         const waiting = this.#waiting.get(reply.id);

@@ -4,7 +4,7 @@ import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
 import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
-import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit } from './hits.js';
+import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, rowsById, rowsByRowId, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
 
@@ -490,7 +490,7 @@ export class FastSearch {
       const text = ` ${texts[i] ?? ''} `;
       if (!needles.every((needle) => text.includes(needle))) continue;
       passing.add(ids[i]!);
-      if (stored) hits!.set(`r${ids[i]}`, JSON.parse(stored[i]!) as Record<string, unknown>);
+      if (stored) hits!.set(`r${ids[i]}`, parseHit(stored[i]!));
     }
     return passing;
   }

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { FoldResult } from './fold.js';
+import { builtModuleUrl } from './util.js';
 
 /** A fold asked of the fold process. */
 export interface FoldRequest {
@@ -14,12 +15,6 @@ export interface FoldRequest {
 export type FoldReply =
   | ({ readonly id: number; readonly ok: true } & FoldResult)
   | { readonly id: number; readonly ok: false; readonly message: string };
-
-/** The built worker: beside this module, or in `dist/` when this module runs from its source (tests). */
-function workerUrl(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('../dist/fold-worker.js', here) : new URL('./fold-worker.js', here);
-}
 
 /**
  * Background folds in a child process of low CPU priority (`fold-worker.ts`). A fold rebuilds the
@@ -64,7 +59,7 @@ export class FoldProcess {
 
   #started(): ChildProcess {
     if (this.#child) return this.#child;
-    const child = fork(workerUrl(), [], {
+    const child = fork(builtModuleUrl(import.meta.url, 'fold-worker.js'), [], {
       // Not the parent's flags (a test runner's, an inspector's): a plain Node process.
       execArgv: [],
       env: { ...process.env, QUARRY_FOLD_PRIORITY: String(this.#priority) },

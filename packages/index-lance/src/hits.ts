@@ -14,7 +14,12 @@ export const HIT_COLUMNS = [COLUMNS.hit];
  */
 export function unpackHit(row: Record<string, unknown>): Record<string, unknown> {
   const { [COLUMNS.hit]: hit, ...rest } = row;
-  return { ...rest, ...(JSON.parse(hit as string) as StoredHit) };
+  return { ...rest, ...parseHit(hit as string) };
+}
+
+/** The fields of a stored hit (the `hit` column's JSON), as a row {@link toHit} reads. */
+export function parseHit(json: string): Record<string, unknown> {
+  return JSON.parse(json) as StoredHit as unknown as Record<string, unknown>;
 }
 /** Keeps every score positive. */
 export const MIN_SCORE = 1e-6;
@@ -59,7 +64,7 @@ export async function rowsByRowId(
   if (rowIds.length === 0) return rows;
   const found = await table.takeRowIds(rowIds).select(HIT_COLUMNS).withRowId().toArrow();
   const [ids, hits] = [columnOf<bigint>(found, '_rowid'), columnOf<string>(found, COLUMNS.hit)];
-  for (let i = 0; i < found.numRows; i++) rows.set(ids[i]!, JSON.parse(hits[i]!) as Record<string, unknown>);
+  for (let i = 0; i < found.numRows; i++) rows.set(ids[i]!, parseHit(hits[i]!));
   return rows;
 }
 
@@ -76,7 +81,7 @@ export async function rowsById(
     .select(HIT_COLUMNS)
     .toArrow();
   for (const hit of columnOf<string>(found, COLUMNS.hit) as string[]) {
-    const row = JSON.parse(hit) as Record<string, unknown>;
+    const row = parseHit(hit);
     rows.set(row.id as string, row);
   }
   return rows;
