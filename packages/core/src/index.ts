@@ -8,3 +8,4 @@ export * from './services.js';
 export * from './time.js';
 export * from './types.js';
 export * from './url.js';
+export * from './worker-pool.js';

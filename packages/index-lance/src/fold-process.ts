@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { builtModuleUrl } from '@quarry/core';
 import type { FoldResult } from './fold.js';
-import { builtModuleUrl } from './util.js';
 
 /** A fold asked of the fold process. */
 export interface FoldRequest {

@@ -16,14 +16,3 @@ export function definedOnly<T extends object>(value: T): Partial<T> {
 export function useEveryCore(): void {
   process.env.LANCE_CPU_THREADS ??= String(availableParallelism());
 }
-
-/**
- * The URL of a built module of this package that runs apart (a worker thread, a child process):
- * beside the calling module, or in `dist/` when the caller runs from its source (tests).
- *
- * @param here - the caller's `import.meta.url`
- * @param name - the module's file name in `dist/`, e.g. `fold-worker.js`
- */
-export function builtModuleUrl(here: string, name: string): URL {
-  return here.endsWith('.ts') ? new URL(`../dist/${name}`, here) : new URL(`./${name}`, here);
-}
