@@ -1,9 +1,13 @@
 import { existsSync } from 'node:fs';
-import { type QuarryConfig, UNKNOWN_LANG } from '@quarry/core';
-import { countWords, detectTextLanguage } from '@quarry/extract';
+import { availableParallelism } from 'node:os';
+import type { QuarryConfig } from '@quarry/core';
 import { SingleBar } from 'cli-progress';
 import { openServices } from '../runtime.js';
 import { importJsonl } from './importer.js';
+import { IMPORT_HELPERS, pooledLineParser } from './line-parser.js';
+
+/** Worker threads that parse the lines, at most (one core is left to reading and writing). */
+const MAX_PARSE_THREADS = 3;
 
 /** Bad lines printed one by one before the rest are only counted. */
 const MAX_BAD_LINES_SHOWN = 100;
@@ -24,12 +28,13 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
     : null;
   bar?.start(100, 0, { imported: 0, failed: 0 });
   let shown = 0;
+  const parser = pooledLineParser(Math.min(MAX_PARSE_THREADS, availableParallelism() - 1));
   try {
     const summary = await importJsonl(file, {
       index: services.index,
       blobs: services.blobs,
-      countWords,
-      detectLang: (text) => detectTextLanguage(text).lang ?? UNKNOWN_LANG,
+      ...IMPORT_HELPERS,
+      parser,
       onBadLine(line, reason) {
         if (shown++ < MAX_BAD_LINES_SHOWN) {
           // On a terminal, clear the progress bar's line first; it redraws on the next update.
@@ -61,6 +66,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
     return summary.failed > 0 ? 1 : 0;
   } finally {
     bar?.stop();
+    await parser.close();
     await services.close();
   }
 }

@@ -8,6 +8,7 @@ import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { parseImportLine } from './import-line.js';
 import { importJsonl } from './importer.js';
+import { IMPORT_HELPERS, pooledLineParser } from './line-parser.js';
 
 const helpers = { countWords: (t: string) => t.split(/\s+/).filter(Boolean).length, detectLang: () => 'en' };
 const now = new Date('2026-11-22T08:00:00Z');
@@ -93,5 +94,46 @@ describe('importJsonl', () => {
     // Importing the same file again changes nothing.
     await importJsonl(file, { index, blobs, ...helpers });
     expect(await index.count()).toBe(2);
+  });
+
+  it('imports the same with the lines parsed on worker threads: bad lines in order, the last line for a URL winning', async () => {
+    const file = join(dir, 'many.jsonl');
+    // 1,200 lines (several parse chunks and index batches): every 7th bad, URLs repeated 400 lines on.
+    const text = Array.from({ length: 1200 }, (_, i) =>
+      i % 7 === 3
+        ? `{"url": "https://bad.org/${i}"}`
+        : JSON.stringify({ url: `https://a.org/${i % 400}`, title: `Line ${i}`, body_text: `word${i} text` }),
+    ).join('\n');
+    writeFileSync(file, text);
+    const run = async (pooled: boolean) => {
+      const at = mkdtempSync(join(dir, 'run-'));
+      const own = await LanceSearchIndex.open({ path: join(at, 'index'), autoMaintain: false });
+      const ownBlobs = new FileBlobStore({ dir: join(at, 'blobs') });
+      const parser = pooled ? pooledLineParser(1) : undefined;
+      const bad: number[] = [];
+      try {
+        const summary = await importJsonl(file, {
+          index: own,
+          blobs: ownBlobs,
+          ...IMPORT_HELPERS,
+          batchSize: 250,
+          ...(parser ? { parser } : {}),
+          onBadLine: (n) => bad.push(n),
+        });
+        const titles = await Promise.all(
+          [0, 1, 399].map(async (i) => (await ownBlobs.get(pageIdForUrl(`https://a.org/${i}`)))?.title),
+        );
+        return { summary: { ...summary, elapsedMs: 0 }, bad, count: await own.count(), titles };
+      } finally {
+        await parser?.close();
+        await own.close();
+      }
+    };
+    const pooled = await run(true);
+    expect(pooled).toEqual(await run(false));
+    expect(pooled.bad).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1).filter((n) => (n - 1) % 7 === 3));
+    expect(pooled.count).toBe(400);
+    // The last good line for each URL: a.org/1's at index 801 is bad, so the one at 401 wins.
+    expect(pooled.titles).toEqual(['Line 800', 'Line 401', 'Line 1199']);
   });
 });

@@ -1,15 +1,25 @@
 import { stat } from 'node:fs/promises';
 import { type BlobStore, type PageDocument, readLines, type SearchIndex } from '@quarry/core';
-import { type LangDetector, parseImportLine, type WordCounter } from './import-line.js';
+import type { ImportLineResult, LangDetector, WordCounter } from './import-line.js';
+import { type LineParser, localLineParser } from './line-parser.js';
 
 /** Longest JSONL line read, in characters; a longer line is rejected without parsing. */
 export const MAX_IMPORT_LINE_CHARS = 16 * 1024 * 1024;
+
+/** Lines sent to the parser at a time, at most; a chunk also ends at {@link CHUNK_CHARS}. */
+const CHUNK_LINES = 256;
+const CHUNK_CHARS = 4 * 1024 * 1024;
 
 export interface ImportOptions {
   readonly index: SearchIndex;
   readonly blobs: BlobStore;
   readonly countWords: WordCounter;
   readonly detectLang: LangDetector;
+  /**
+   * Parses the lines (e.g. on worker threads: `pooledLineParser`). @defaultValue every line on this
+   * thread, with `countWords` and `detectLang`
+   */
+  readonly parser?: LineParser;
   /**
    * Documents written per index transaction (bigger transactions cost FTS5 less merge work per
    * document). @defaultValue 5000
@@ -21,6 +31,13 @@ export interface ImportOptions {
   readonly onBadLine?: (lineNumber: number, reason: string) => void;
   /** Called after each batch with bytes read so far and documents imported so far. */
   readonly onProgress?: (progress: { bytesRead: number; totalBytes: number; imported: number; failed: number }) => void;
+}
+
+/** Lines read but not parsed yet (`text` null: too long, rejected unread), up to where the file was read. */
+interface Chunk {
+  lines: { number: number; text: string | null }[];
+  chars: number;
+  bytesRead: number;
 }
 
 export interface ImportSummary {
@@ -78,25 +95,58 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
     failed += 1;
     options.onBadLine?.(at, reason);
   };
+
+  // Lines are parsed in chunks (on worker threads with a pooled parser), several at once, and their
+  // results taken in line order: bad lines are reported in order and a later line for a URL wins.
+  const parser = options.parser ?? localLineParser(options);
+  let chunk: Chunk = { lines: [], chars: 0, bytesRead: 0 };
+  const parsing: { chunk: Chunk; results: Promise<ImportLineResult[]> }[] = [];
+  const send = (): void => {
+    if (chunk.lines.length === 0) return;
+    const texts = chunk.lines.flatMap(({ text }) => (text === null ? [] : [text]));
+    const results = parser.parse(texts);
+    results.catch(() => {});
+    parsing.push({ chunk, results });
+    chunk = { lines: [], chars: 0, bytesRead: 0 };
+  };
+  const take = async (): Promise<void> => {
+    const next = parsing.shift();
+    if (next === undefined) return;
+    const results = await next.results;
+    bytesRead = next.chunk.bytesRead;
+    let at = 0;
+    for (const { number, text } of next.chunk.lines) {
+      if (text === null) {
+        rejected(number, `line is longer than ${MAX_IMPORT_LINE_CHARS} characters`);
+        continue;
+      }
+      const result = results[at++]!;
+      if (!result.ok) {
+        rejected(number, result.reason);
+        continue;
+      }
+      batch.set(result.doc.id, result.doc);
+      linesInBatch += 1;
+      charsInBatch += text.length;
+      if (batch.size >= batchSize || charsInBatch >= batchChars) await flush();
+    }
+  };
+
   for await (const { text, bytesRead: through } of lines) {
     lineNumber += 1;
-    bytesRead = through;
     const line = text === null ? null : lineNumber === 1 ? text.replace(/^\uFEFF/, '') : text;
     if (line?.trim() === '') continue;
-    if (line === null || line.length > MAX_IMPORT_LINE_CHARS) {
-      rejected(lineNumber, `line is longer than ${MAX_IMPORT_LINE_CHARS} characters`);
-      continue;
+    const tooLong = line === null || line.length > MAX_IMPORT_LINE_CHARS;
+    chunk.lines.push({ number: lineNumber, text: tooLong ? null : line });
+    chunk.chars += tooLong ? 0 : line.length;
+    chunk.bytesRead = through;
+    if (chunk.lines.length >= CHUNK_LINES || chunk.chars >= CHUNK_CHARS) {
+      send();
+      while (parsing.length > parser.parallelism) await take();
     }
-    const result = parseImportLine(line, options);
-    if (!result.ok) {
-      rejected(lineNumber, result.reason);
-      continue;
-    }
-    batch.set(result.doc.id, result.doc);
-    linesInBatch += 1;
-    charsInBatch += line.length;
-    if (batch.size >= batchSize || charsInBatch >= batchChars) await flush();
   }
+  send();
+  while (parsing.length > 0) await take();
   await flush();
   await writing;
   return { imported, failed, lines: lineNumber, elapsedMs: performance.now() - started };
