@@ -6,6 +6,7 @@ import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
 import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, rowsById, rowsByRowId, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
+import { RowReader } from './row-reader.js';
 import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
 
 /** With the quality prior on, the top (this × offset + limit) matches are re-ranked by it. */
@@ -192,6 +193,8 @@ export class FastSearch {
         ? null
         : and(where ?? undefined, `${COLUMNS.lang} = ${sqlString(query.langPriority)}`);
     const runChecks = plan.alternatives.map(() => new Map<bigint, boolean>());
+    // The alternatives' phrase candidates are read from their stored text together.
+    const reader = new RowReader(this.#table);
     // The hits of candidates, read while checking their phrases and for the word forms: keyed as in
     // `scores` below; they serve the page too.
     const rows = new Map<string, Record<string, unknown>>();
@@ -211,8 +214,10 @@ export class FastSearch {
       if (!exclusion && !runs) break;
       if (runs) {
         [lists, preferred] = await Promise.all([
-          Promise.all(lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, rows))),
-          Promise.all(preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, rows))),
+          Promise.all(lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, reader, rows))),
+          Promise.all(
+            preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, reader, rows)),
+          ),
         ]);
       }
       const candidates = new Set([...lists, ...preferred].flatMap((list) => list.map((match) => match.rowId)));
@@ -346,9 +351,10 @@ export class FastSearch {
     const bound =
       maxCountedMatches +
       (exclusion === null ? 0 : exclusion.complete ? exclusion.excluded.size : 3 * maxCountedMatches);
+    const reader = new RowReader(this.#table);
     const lists = await Promise.all(
       plan.alternatives.map(async (alternative) =>
-        this.#withRuns(alternative, await this.#matches(view, alternative, where, bound, false), new Map()),
+        this.#withRuns(alternative, await this.#matches(view, alternative, where, bound, false), new Map(), reader),
       ),
     );
     const matched = new Set(lists.flatMap((list) => list.map((match) => match.rowId)));
@@ -446,6 +452,7 @@ export class FastSearch {
     query: FastQuery,
     list: Matches,
     checked: Map<bigint, boolean>,
+    reader: RowReader,
     hits?: Map<string, Record<string, unknown>>,
     column: string = query.column,
   ): Promise<Matches> {
@@ -456,7 +463,9 @@ export class FastSearch {
       const chunk = unchecked.slice(i, i + ROW_ID_CHUNK);
       const passing =
         chunk.length <= MAX_TEXT_CHECKS
-          ? await this.#runsInText(query, runs, chunk, hits).catch(() => this.#runsByPhrase(runs, chunk, column))
+          ? await this.#runsInText(query, runs, chunk, reader, hits).catch(() =>
+              this.#runsByPhrase(runs, chunk, column),
+            )
           : await this.#runsByPhrase(runs, chunk, column);
       for (const rowId of chunk) checked.set(rowId, passing.has(rowId));
     }
@@ -474,19 +483,19 @@ export class FastSearch {
     query: FastQuery,
     runs: readonly (readonly string[])[],
     rowIds: bigint[],
+    reader: RowReader,
     hits?: Map<string, Record<string, unknown>>,
   ): Promise<Set<bigint>> {
     const column = query.column === COLUMNS.title ? COLUMNS.title : COLUMNS.text;
-    const found = await this.#table
-      .takeRowIds(rowIds)
-      .select(hits ? [column, ...HIT_COLUMNS] : [column])
-      .withRowId()
-      .toArrow();
+    const found = await reader.read(rowIds, hits ? [column, ...HIT_COLUMNS] : [column]);
     const [ids, texts] = [columnOf<bigint>(found, '_rowid'), columnOf<string | null>(found, column)];
     const stored = hits ? columnOf<string>(found, COLUMNS.hit) : null;
     const needles = runs.map((run) => ` ${run.join(' ')} `);
+    // The answer may hold rows other reads of the same tick asked for.
+    const wanted = new Set(rowIds);
     const passing = new Set<bigint>();
     for (let i = 0; i < found.numRows; i++) {
+      if (!wanted.has(ids[i]!)) continue;
       const text = ` ${texts[i] ?? ''} `;
       if (!needles.every((needle) => text.includes(needle))) continue;
       passing.add(ids[i]!);
