@@ -4,7 +4,7 @@ import { type ImportLineResult, type LangDetector, parseImportLine, type WordCou
 
 /** Turns chunks of JSONL lines into documents or reasons, in order. */
 export interface LineParser {
-  /** Chunks that may be parsed at once (one per worker, two when the pool has no workers). */
+  /** Chunks worth parsing at once: one on this thread, and one per worker thread. */
   readonly parallelism: number;
   parse(lines: readonly string[]): Promise<ImportLineResult[]>;
   close(): Promise<void>;
@@ -26,8 +26,9 @@ export const IMPORT_HELPERS = {
 };
 
 /**
- * Parses chunks of lines on worker threads (`line-worker.ts`), one chunk a worker at a time, so that
- * the main thread only reads the file and writes. A line's parsing (JSON, validation, the word
+ * Parses chunks of lines on worker threads (`line-worker.ts`), so that most of the parsing leaves
+ * the main thread, which reads the file and writes; it parses one chunk in `threads + 2` itself.
+ * A line's parsing (JSON, validation, the word
  * count with ICU's segmenter on CJK text, the SimHash) was most of the main thread's time in
  * `quarry import`, while the index's analysis worker waited. A chunk whose worker failed or died is
  * parsed here; with no workers every chunk is.
@@ -35,7 +36,6 @@ export const IMPORT_HELPERS = {
 export function pooledLineParser(threads: number): LineParser {
   const pool = new WorkerPool<string, ImportLineResult>(builtModuleUrl(import.meta.url, 'line-worker.js'), threads);
   const here = localLineParser(IMPORT_HELPERS);
-  // This thread also parses a share (one chunk in `size + 2`): it reads and writes besides.
   const every = pool.size + 2;
   let sent = 0;
   return {
