@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 
 /**
@@ -69,4 +70,12 @@ export function builtModuleUrl(here: string, name: string): URL {
   // `…/pkg/src/a/b.ts` → `…/pkg/dist/a/<name>`: the last `/src/` of the path is the package's.
   const at = beside.pathname.lastIndexOf('/src/');
   return new URL(`${beside.pathname.slice(0, at)}/dist/${beside.pathname.slice(at + '/src/'.length)}`, beside);
+}
+
+/**
+ * Worker threads for a bulk job beside the main thread: one per core beyond the first (the main
+ * thread and the engine want one), at most `max`.
+ */
+export function helperThreads(max: number): number {
+  return Math.min(max, Math.max(0, availableParallelism() - 1));
 }

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import {
   BackendUnavailableError,
   ConfigError,
+  helperThreads,
   type IndexHit,
   type IndexQuery,
   type IndexSearchResult,
@@ -98,7 +98,7 @@ const DEFAULTS = {
   maxCountedMatches: 1000,
   maxSampledMatches: 2000,
   maxExcludedMatches: 5000,
-  analysisThreads: Math.min(3, Math.max(0, availableParallelism() - 1)),
+  analysisThreads: helperThreads(3),
   fastPlan: true,
   freshTier: true,
 } as const;

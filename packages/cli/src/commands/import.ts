@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import type { QuarryConfig } from '@quarry/core';
+import { helperThreads, type QuarryConfig } from '@quarry/core';
 import { SingleBar } from 'cli-progress';
 import { openServices } from '../runtime.js';
 import { importJsonl } from './importer.js';
@@ -28,7 +27,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
     : null;
   bar?.start(100, 0, { imported: 0, failed: 0 });
   let shown = 0;
-  const parser = pooledLineParser(Math.min(MAX_PARSE_THREADS, availableParallelism() - 1));
+  const parser = pooledLineParser(helperThreads(MAX_PARSE_THREADS));
   try {
     const summary = await importJsonl(file, {
       index: services.index,
