@@ -22,6 +22,26 @@ describe('chooseAuthor', () => {
     expect(chooseAuthor(base)).toBeNull();
   });
 
+  it("cuts the words Readability glued to a byline element's name", () => {
+    expect(
+      chooseAuthor({
+        ...base,
+        declared: ['Harry RabinowitzTech Reporter'],
+        bylines: ['Harry Rabinowitz\nTech Reporter'],
+      }),
+    ).toBe('Harry Rabinowitz');
+    // Words after a space are the declared name's own.
+    expect(chooseAuthor({ ...base, declared: ['Jane Doe Smith'], bylines: ['Jane Doe'] })).toBe('Jane Doe Smith');
+  });
+
+  it('falls back to a text byline (`By Amy Wilhelm`) after the marked bylines', () => {
+    expect(chooseAuthor({ ...base, textBylines: ['By Amy Wilhelm'] })).toBe('Amy Wilhelm');
+    expect(chooseAuthor({ ...base, bylines: ['Jeffrey Zeldman'], textBylines: ['By Amy Wilhelm'] })).toBe(
+      'Jeffrey Zeldman',
+    );
+    expect(chooseAuthor({ ...base, declared: ['Rapid7'], textBylines: ['By Amy Wilhelm'] })).toBe('Amy Wilhelm');
+  });
+
   it('prefers a Chinese byline to a declared news organisation', () => {
     expect(chooseAuthor({ ...base, declared: ['中国新闻网'], zhByline: '王建宏', url: 'https://a.cn/1' })).toBe(
       '王建宏',

@@ -1,4 +1,4 @@
-import { cleanAuthor, isOrganisation } from './author.js';
+import { cleanAuthor, cleanByline, isOrganisation } from './author.js';
 import { hostLabels, namesSite } from './title-strip.js';
 
 /** Where a page names its author, each cleaned with {@link cleanAuthor}. */
@@ -9,6 +9,8 @@ export interface AuthorSources {
   zhByline: string | null;
   /** Texts of byline elements in document order (see readDomFacts). */
   bylines: readonly string[];
+  /** Texts that are only a label and a name, after the headline (`By Amy Wilhelm`; see readDomFacts). */
+  textBylines?: readonly string[];
   siteName: string | null;
   url: string;
 }
@@ -28,12 +30,29 @@ export function chooseAuthor(sources: AuthorSources): string | null {
   const namesTheSite = (name: string) => namesSite(name, sources.siteName, labels, 0);
   const declared = sources.declared.map(cleanAuthor).filter((n): n is string => n !== null);
   const starter = sources.bylines.find((b) => ORIGINAL_POSTER.test(b));
-  const bylines = [starter, ...sources.bylines].map(cleanAuthor).filter((n): n is string => n !== null);
-  const first = declared[0];
+  const bylines = [starter, ...sources.bylines]
+    .map((text) => (text === undefined ? null : cleanByline(text)))
+    .filter((n): n is string => n !== null);
+  const textBylines = (sources.textBylines ?? []).map(cleanAuthor).filter((n): n is string => n !== null);
+  // Readability reads its byline as one run of text, which glues a card's name to the role set
+  // beside it (`Harry RabinowitzTech Reporter`); the byline element's own line gives the name.
+  const first = ungluedName(declared[0], bylines);
   if (first !== undefined && !namesTheSite(first)) {
     return sources.zhByline !== null && isOrganisation(first) ? sources.zhByline : first;
   }
-  const person = [...declared, ...bylines].find((n) => !namesTheSite(n));
+  const person = [...declared, ...bylines, ...textBylines].find((n) => !namesTheSite(n));
   if (first !== undefined) return person ?? first;
-  return sources.zhByline ?? bylines[0] ?? null;
+  return sources.zhByline ?? bylines[0] ?? textBylines[0] ?? null;
+}
+
+/**
+ * `name` without the words glued to its end, when a byline element names a person whose name `name`
+ * starts with and continues without a space (`Harry RabinowitzTech Reporter`, `Harry Rabinowitz`).
+ */
+function ungluedName(name: string | undefined, bylines: readonly string[]): string | undefined {
+  if (name === undefined) return name;
+  const glued = bylines.find(
+    (b) => b.length < name.length && name.startsWith(b) && /^\p{L}/u.test(name.slice(b.length)),
+  );
+  return glued ?? name;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { cleanAuthor, findZhByline } from './author.js';
+import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 
 describe('cleanAuthor', () => {
   it('strips byline prefixes and trailing parts', () => {
@@ -160,5 +160,23 @@ describe('cleanAuthor on bylines glued by markup, dated or in forum user cards',
     expect(cleanAuthor('Full Bio')).toBeNull();
     expect(cleanAuthor('Name *')).toBeNull();
     expect(cleanAuthor('Karl Fleischmann says')).toBeNull();
+  });
+});
+
+describe('cleanByline', () => {
+  it('takes the first line that is neither a label nor a date, and only that line', () => {
+    expect(cleanByline('Written By\nStephen Jesudunsin\nAI Writer, Embarque')).toBe('Stephen Jesudunsin');
+    expect(cleanByline('Updated January 08, 2026\nWritten by Meghan Neville\nContent Marketing Coordinator')).toBe(
+      'Meghan Neville',
+    );
+    expect(cleanByline('Matteo Laratta\n| Author')).toBe('Matteo Laratta');
+    // A user name that is no name (digits) is not replaced by the user's rank on the next line.
+    expect(cleanByline('lgans316\nDistinguished Member\nJoined\nAug 24, 2006')).toBeNull();
+    expect(cleanByline('Author:\n\n')).toBeNull();
+  });
+
+  it('reads a one-line byline as cleanAuthor does', () => {
+    expect(cleanByline('Authored by: Dr. Ehsan Jazini')).toBe('Dr. Ehsan Jazini');
+    expect(cleanByline('By Jane Doe | May 5, 2024')).toBe('Jane Doe');
   });
 });

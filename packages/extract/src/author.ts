@@ -6,7 +6,7 @@ const MAX_AUTHOR_CHARS = 100;
 const MAX_AUTHOR_WORDS = 12;
 
 const BYLINE_PREFIX =
-  /^(?:(?:written|posted|published|reported|words|text|story|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/i;
+  /^(?:(?:written|posted|published|reported|authored|words|text|story|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/i;
 const URL_LIKE = /^(?:https?:\/\/|www\.)|\.(?:com|org|net|html?)(?:\/|$)/i;
 const DATE_LIKE =
   /^\s*(?:\d{1,4}[-/.年]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4})/i;
@@ -73,6 +73,32 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   // `赵 培`: Chinese names are written without spaces; some pages space out two-character names.
   if (/^\p{Script=Han}(?: \p{Script=Han})+$/u.test(text)) return text.replace(/ /g, '');
   return text;
+}
+
+/** A byline's line that only labels the name on the next one (`Written By`, `Author:`). */
+const LABEL_LINE =
+  /^(?:(?:written|posted|published|reported|authored)\s+by|by|authors?|author\(s\)|作者|撰文|记者|编辑|责任编辑)\s*[:：]?$/i;
+/** A byline's line that only dates it (`Updated January 08, 2026`, `Mar 24, 2025`). */
+const DATE_LINE = /^(?:(?:last\s+)?(?:updated|published|posted|modified)(?:\s+on)?:?\s+)?(?=\S)/i;
+
+/**
+ * The name in a byline element's text, one line per block (see readDomFacts): its first line that is
+ * neither a label (`Written By`) nor a date, cleaned (see {@link cleanAuthor}). The lines after the
+ * name are a role, a date, a user's rank and counters, never the name.
+ */
+export function cleanByline(text: string): string | null {
+  for (const raw of text.split('\n')) {
+    const line = squash(raw);
+    if (line === '' || LABEL_LINE.test(line)) continue;
+    const name = cleanAuthor(line);
+    if (name !== null || !isDateLine(line)) return name;
+  }
+  return null;
+}
+
+function isDateLine(line: string): boolean {
+  const rest = line.replace(DATE_LINE, '');
+  return DATE_LIKE.test(rest) || parsePageDate(rest) !== null;
 }
 
 /** A Chinese personal name: 2 to 4 Han characters (or a `·` for transliterated names). */

@@ -92,3 +92,40 @@ describe('readDomFacts author links', () => {
     expect(f.bylines).toEqual(['太小心', 'Jane Doe']);
   });
 });
+
+describe('readDomFacts bylines', () => {
+  it("reads a byline card one line per block, the name element's line first", () => {
+    const f = facts(
+      '<html><body><h1>T</h1>' +
+        '<div class="author-card"><div>Written By</div><div><div class="author-name">Stephen Jesudunsin</div>' +
+        '<div class="author-role">AI Writer, Embarque</div></div></div>' +
+        '<p class="byline"><span class="byline__role">Founder</span> <span class="byline__name">Mateusz Haberny</span></p>' +
+        '</body></html>',
+    );
+    // The card and the byline each put their name element's line first; the name and role
+    // elements inside the card are bylines of their own too (class `author-…`).
+    expect(f.bylines).toEqual([
+      'Stephen Jesudunsin\nWritten By\nStephen Jesudunsin\nAI Writer, Embarque',
+      'Stephen Jesudunsin',
+      'AI Writer, Embarque',
+      'Mateusz Haberny\nFounder Mateusz Haberny',
+      'Founder',
+    ]);
+  });
+
+  it('takes an itemprop name inside an author element as its name', () => {
+    const f = facts(
+      '<html><body><section itemprop="author"><div>A</div><a itemprop="name" href="/u/1">AjayJunkies</a><em>Greenhorn</em></section></body></html>',
+    );
+    expect(f.bylines[0]?.split('\n')[0]).toBe('AjayJunkies');
+  });
+
+  it('keeps a label and a name after the headline as a text byline, and nothing else', () => {
+    const f = facts(
+      '<html><body><nav><a>By Product Type</a><span>By Jane Roe</span></nav><h1>Headline</h1>' +
+        '<span class="meta"> By <a href="/producers/sofia-gonzalez">Sofia Gonzalez</a></span>' +
+        '<p>By the way, this is prose.</p><p>By 2030 Most Cars</p><h3>Written by Cassidy Horton</h3><p>By Ann Lee</p></body></html>',
+    );
+    expect(f.textBylines).toEqual(['By Sofia Gonzalez', 'Written by Cassidy Horton']);
+  });
+});

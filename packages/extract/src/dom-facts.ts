@@ -1,4 +1,4 @@
-import { squash } from './text.js';
+import { blockText, squash } from './text.js';
 
 /** Facts read from the DOM before Readability rewrites it. */
 export interface DomFacts {
@@ -16,6 +16,11 @@ export interface DomFacts {
   nearHeadline: string;
   /** Texts of elements that look like bylines, best first. */
   bylines: string[];
+  /**
+   * Short texts after the first `<h1>` that are only a label and a person's name (`By Amy Wilhelm`,
+   * `Written by John Crenshaw`), in document order: bylines that no class or attribute marks.
+   */
+  textBylines: string[];
   /** `itemprop="datePublished"` value (content, datetime or text). */
   itempropDate: string | null;
   /** First `<time datetime>` inside `<article>`/`<main>`, or one marked `pubdate`. */
@@ -37,6 +42,20 @@ const AUTHOR_HREF = /(?:[?&]author=[^&#]+|\/(?:author|authors|autor|auteur)\/[^/
 const MAX_BYLINE_SOURCE_CHARS = 200;
 const MAX_BYLINES = 5;
 const MAX_H1S = 5;
+/** Text bylines kept (see {@link DomFacts.textBylines}); the first is the article's. */
+const MAX_TEXT_BYLINES = 2;
+/** A label and a name; longer first text is prose that starts with `By`. */
+const MAX_TEXT_BYLINE_CHARS = 60;
+/** An element's first words that label a byline: `By`, `Written by`. */
+const BY_LABEL = /^\s*(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Aa]uthored) )?[Bb]y\b/;
+/** A name word: capitalised (`Amy`, `O'Brien`, `D.`), or a particle inside a name (`van`, `de`). */
+const NAME_WORD = "\\p{Lu}[\\p{L}'’.-]*";
+const NAME_PARTICLE = '(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al)';
+/** A label and two to four name words, and nothing else (see {@link DomFacts.textBylines}). */
+const TEXT_BYLINE = new RegExp(
+  `^(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Aa]uthored) )?[Bb]y:? ${NAME_WORD}(?: (?:${NAME_PARTICLE} )*${NAME_WORD}){1,3}$`,
+  'u',
+);
 
 /**
  * Reads everything {@link extractHtml} needs from the untouched DOM in one walk: linkedom answers a
@@ -54,6 +73,7 @@ export function readDomFacts(doc: Document): DomFacts {
     h1s: [],
     nearHeadline: '',
     bylines: [],
+    textBylines: [],
     itempropDate: null,
     articleTime: null,
     metas: [],
@@ -186,8 +206,12 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
     facts.articleTime = el.getAttribute('datetime');
   }
   if (facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop)) {
+    const flat = squash(el.textContent);
+    if (flat !== '' && flat.length <= MAX_BYLINE_SOURCE_CHARS) facts.bylines.push(bylineText(el));
+  }
+  if (facts.textBylines.length < MAX_TEXT_BYLINES && facts.h1 !== '' && startsWithByLabel(el)) {
     const text = squash(el.textContent);
-    if (text !== '' && text.length <= MAX_BYLINE_SOURCE_CHARS) facts.bylines.push(text);
+    if (TEXT_BYLINE.test(text)) facts.textBylines.push(text);
   }
 }
 
@@ -234,6 +258,38 @@ export function headingText(el: Element): string {
   walk(el);
   // Documentation generators end headings with a permalink sign (`Title¶`).
   return squash(out).replace(/\s*[¶#§]$/u, '');
+}
+
+/** Whether an element's text starts with a byline's label, read from its first text node alone. */
+function startsWithByLabel(el: Element): boolean {
+  let node = el.firstChild;
+  while (node !== null && node.nodeType === 3 && (node.nodeValue ?? '').trim() === '') node = node.nextSibling;
+  const text = node !== null && node.nodeType === 3 ? (node.nodeValue ?? '') : '';
+  return text.trim().length <= MAX_TEXT_BYLINE_CHARS && BY_LABEL.test(text);
+}
+
+/** Class words of the element of a byline that holds the name alone: `author-name`, `byline__name`, `username`. */
+const NAME_CLASS = /(?:^|[\s_-])(?:user)?name(?:$|[\s_-])/i;
+
+/**
+ * A byline element's text, one line per block (`Written By`, `Jane Doe`, `AI Writer`), after the
+ * first line of its element that holds the name (`itemprop="name"`, a `…-name` class) when it has
+ * one: author cards set the name beside a role or a date in elements that only the page's styles
+ * separate (`<span class="author__name">Jane Doe</span><span class="author__role">Founder</span>`).
+ */
+function bylineText(el: Element): string {
+  const lines = (root: Element) => blockText(root).split(/\n+/);
+  let named: Element | null = el.querySelector('[itemprop="name"]');
+  if (named === null) {
+    for (const child of Array.from(el.querySelectorAll('[class]'))) {
+      if (NAME_CLASS.test(child.getAttribute('class') ?? '')) {
+        named = child;
+        break;
+      }
+    }
+  }
+  const name = named === null ? [] : lines(named).slice(0, 1);
+  return [...name, ...lines(el)].filter((line) => line !== '').join('\n');
 }
 
 function isBylineElement(el: Element, name: string, itemprop: string | null): boolean {

@@ -196,6 +196,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       declared: [article.byline, meta.get('author'), meta.get('article:author'), jsonLd.author],
       zhByline,
       bylines: facts.bylines,
+      textBylines: facts.textBylines,
       siteName: siteName ?? null,
       url,
     });
