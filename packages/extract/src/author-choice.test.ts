@@ -34,6 +34,11 @@ describe('chooseAuthor', () => {
     expect(chooseAuthor({ ...base, declared: ['Jane Doe Smith'], bylines: ['Jane Doe'] })).toBe('Jane Doe Smith');
   });
 
+  it("takes the first post's poster before other bylines, after the thread starter", () => {
+    expect(chooseAuthor({ ...base, postAuthor: 'Kevin', bylines: ['Rick-Australia\nVeteran'] })).toBe('Kevin');
+    expect(chooseAuthor({ ...base, postAuthor: 'Kevin', bylines: ['mer', 'OP piizog'] })).toBe('piizog');
+  });
+
   it('falls back to a text byline (`By Amy Wilhelm`) after the marked bylines', () => {
     expect(chooseAuthor({ ...base, textBylines: ['By Amy Wilhelm'] })).toBe('Amy Wilhelm');
     expect(chooseAuthor({ ...base, bylines: ['Jeffrey Zeldman'], textBylines: ['By Amy Wilhelm'] })).toBe(

@@ -11,6 +11,8 @@ export interface AuthorSources {
   bylines: readonly string[];
   /** Texts that are only a label and a name, after the headline (`By Amy Wilhelm`; see readDomFacts). */
   textBylines?: readonly string[];
+  /** The first post's `data-author` (see readDomFacts), null when none. */
+  postAuthor?: string | null;
   siteName: string | null;
   url: string;
 }
@@ -30,7 +32,7 @@ export function chooseAuthor(sources: AuthorSources): string | null {
   const namesTheSite = (name: string) => namesSite(name, sources.siteName, labels, 0);
   const declared = sources.declared.map(cleanAuthor).filter((n): n is string => n !== null);
   const starter = sources.bylines.find((b) => ORIGINAL_POSTER.test(b));
-  const bylines = [starter, ...sources.bylines]
+  const bylines = [starter, sources.postAuthor ?? undefined, ...sources.bylines]
     .map((text) => (text === undefined ? null : cleanByline(text)))
     .filter((n): n is string => n !== null);
   const textBylines = (sources.textBylines ?? []).map(cleanAuthor).filter((n): n is string => n !== null);

@@ -128,4 +128,16 @@ describe('readDomFacts bylines', () => {
     );
     expect(f.textBylines).toEqual(['By Sofia Gonzalez', 'Written by Cassidy Horton']);
   });
+
+  it("reads a thread's microdata author and the first post's data-author", () => {
+    const f = facts(
+      '<html><body><article data-author="Kevin"><div itemprop="author" itemscope itemtype="https://schema.org/Person">' +
+        '<span itemprop="name">Rick</span></div></article>' +
+        '<div itemscope itemtype="https://schema.org/DiscussionForumPosting"><div itemprop="author" itemscope>' +
+        '<span itemprop="name">JosephF</span><em>Member</em></div></div><article data-author="Ann"></article></body></html>',
+    );
+    // The first author element belongs to a Person item in no thread item: not the thread's.
+    expect(f.threadAuthor).toBe('JosephF\nJosephFMember');
+    expect(f.postAuthor).toBe('Kevin');
+  });
 });

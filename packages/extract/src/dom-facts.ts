@@ -21,6 +21,13 @@ export interface DomFacts {
    * `Written by John Crenshaw`), in document order: bylines that no class or attribute marks.
    */
   textBylines: string[];
+  /**
+   * The byline text of the author of a forum thread or question as its microdata declares it
+   * (`itemprop="author"` of a schema.org `DiscussionForumPosting` or `Question`); null when none.
+   */
+  threadAuthor: string | null;
+  /** The first `data-author` attribute: forum software marks each post with its poster's name. */
+  postAuthor: string | null;
   /** `itemprop="datePublished"` value (content, datetime or text). */
   itempropDate: string | null;
   /** First `<time datetime>` inside `<article>`/`<main>`, or one marked `pubdate`. */
@@ -74,6 +81,8 @@ export function readDomFacts(doc: Document): DomFacts {
     nearHeadline: '',
     bylines: [],
     textBylines: [],
+    threadAuthor: null,
+    postAuthor: null,
     itempropDate: null,
     articleTime: null,
     metas: [],
@@ -209,6 +218,14 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
     const flat = squash(el.textContent);
     if (flat !== '' && flat.length <= MAX_BYLINE_SOURCE_CHARS) facts.bylines.push(bylineText(el));
   }
+  if (itemprop === 'author' && facts.threadAuthor === null && isThreadItem(itemScopeOf(el))) {
+    const flat = squash(el.textContent);
+    if (flat !== '' && flat.length <= MAX_BYLINE_SOURCE_CHARS) facts.threadAuthor = bylineText(el);
+  }
+  if (facts.postAuthor === null) {
+    const poster = squash(el.getAttribute('data-author'));
+    if (poster !== '' && poster.length <= MAX_POSTER_CHARS) facts.postAuthor = poster;
+  }
   if (facts.textBylines.length < MAX_TEXT_BYLINES && facts.h1 !== '' && startsWithByLabel(el)) {
     const text = squash(el.textContent);
     if (TEXT_BYLINE.test(text)) facts.textBylines.push(text);
@@ -258,6 +275,22 @@ export function headingText(el: Element): string {
   walk(el);
   // Documentation generators end headings with a permalink sign (`Title¶`).
   return squash(out).replace(/\s*[¶#§]$/u, '');
+}
+
+/** A forum user name; longer `data-author` values are not one. */
+const MAX_POSTER_CHARS = 60;
+/** schema.org types of a forum thread's or a question's first post. */
+const THREAD_ITEM = /schema\.org\/(?:DiscussionForumPosting|Question)$/i;
+
+/** The microdata item a property of `el` belongs to: its nearest ancestor with `itemscope`. */
+function itemScopeOf(el: Element): Element | null {
+  let at = el.parentElement;
+  while (at !== null && !at.hasAttribute('itemscope')) at = at.parentElement;
+  return at;
+}
+
+function isThreadItem(item: Element | null): boolean {
+  return item !== null && THREAD_ITEM.test((item.getAttribute('itemtype') ?? '').trim());
 }
 
 /** Whether an element's text starts with a byline's label, read from its first text node alone. */

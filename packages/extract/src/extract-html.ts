@@ -1,5 +1,5 @@
 import { type ArticleFacts, runReadability } from './article.js';
-import { findZhByline } from './author.js';
+import { cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
 import { linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { findDatelineDate } from './dateline.js';
@@ -192,11 +192,14 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
           articleText: bodyText,
         })
       : null;
+    // A thread's microdata names its starter; a forum page's Readability byline is any poster's card.
+    const threadAuthor = facts.threadAuthor === null ? null : cleanByline(facts.threadAuthor);
     const author = chooseAuthor({
-      declared: [article.byline, meta.get('author'), meta.get('article:author'), jsonLd.author],
+      declared: [threadAuthor, article.byline, meta.get('author'), meta.get('article:author'), jsonLd.author],
       zhByline,
       bylines: facts.bylines,
       textBylines: facts.textBylines,
+      postAuthor: facts.postAuthor,
       siteName: siteName ?? null,
       url,
     });
