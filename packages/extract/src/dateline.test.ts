@@ -8,6 +8,8 @@ describe('findDatelineDate', () => {
     expect(findDatelineDate('18th Dec 2025', 0)).toBe('2025-12-18T00:00:00Z');
     expect(findDatelineDate('On 8 Oct 2022', 0)).toBe('2022-10-08T00:00:00Z');
     expect(findDatelineDate('Updated 2024-03-01', 0)).toBe('2024-03-01T00:00:00Z');
+    expect(findDatelineDate('Elliot Raba\n23.07.2025 · 6 min read', 0)).toBe('2025-07-23T00:00:00Z');
+    expect(findDatelineDate('17.5.2021', 0)).toBe('2021-05-17T00:00:00Z');
   });
 
   it('takes the first date written and the page offset', () => {
@@ -17,6 +19,9 @@ describe('findDatelineDate', () => {
 
   it('reads no ambiguous or impossible dates', () => {
     expect(findDatelineDate('12/01/2025', 0)).toBeNull();
+    // Month 13, a version number, an IP-like run: not days.
+    expect(findDatelineDate('12.13.2025', 0)).toBeNull();
+    expect(findDatelineDate('v1.2.2025.4', 0)).toBeNull();
     expect(findDatelineDate('February 31, 2024', 0)).toBeNull();
     expect(findDatelineDate('Best laptops of 2025', 0)).toBeNull();
     expect(findDatelineDate('', 0)).toBeNull();

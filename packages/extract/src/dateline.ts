@@ -10,13 +10,18 @@ const DAY_MONTH_YEAR = new RegExp(
   `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTHS})\\.?,?\\s+((?:19|20)\\d{2})\\b`,
   'i',
 );
-/** `2025-12-19` (ISO, the one numeric form that is not ambiguous). */
+/** `2025-12-19` (ISO). */
 const ISO_DAY = /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b/;
+/**
+ * `19.12.2025`: day, month and year with dots, as Europe writes them (American dates use slashes,
+ * and are not read).
+ */
+const DOTTED_DAY = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\d.]\d)/;
 
 /**
  * The first date written near a page's headline in the forms English pages print a dateline
- * (`December 19, 2025`, `19 Dec 2025`, `2025-12-19`), as midnight at `offsetMinutes`; null when
- * there is none. Numeric forms other than ISO (`12/01/2025`) are ambiguous and not read.
+ * (`December 19, 2025`, `19 Dec 2025`, `2025-12-19`, `19.12.2025`), as midnight at `offsetMinutes`;
+ * null when there is none. Dates with slashes (`12/01/2025`) are ambiguous and not read.
  */
 export function findDatelineDate(text: string, offsetMinutes: number): string | null {
   const found: Array<{ index: number; y: string; mo: number; d: string }> = [];
@@ -24,6 +29,10 @@ export function findDatelineDate(text: string, offsetMinutes: number): string | 
   if (mdy?.[1] && mdy[2] && mdy[3]) found.push({ index: mdy.index, y: mdy[3], mo: monthOf(mdy[1]), d: mdy[2] });
   const dmy = DAY_MONTH_YEAR.exec(text);
   if (dmy?.[1] && dmy[2] && dmy[3]) found.push({ index: dmy.index, y: dmy[3], mo: monthOf(dmy[2]), d: dmy[1] });
+  const dotted = DOTTED_DAY.exec(text);
+  if (dotted?.[1] && dotted[2] && dotted[3] && Number(dotted[2]) <= 12) {
+    found.push({ index: dotted.index, y: dotted[3], mo: Number(dotted[2]), d: dotted[1] });
+  }
   const iso = ISO_DAY.exec(text);
   if (iso?.[1] && iso[2] && iso[3]) found.push({ index: iso.index, y: iso[1], mo: Number(iso[2]), d: iso[3] });
   for (const f of found.sort((a, b) => a.index - b.index)) {

@@ -108,6 +108,14 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     ).toBe('2025-01-02T00:00:00Z');
   });
 
+  it('reads the dateline of an English page that quotes a few Han characters', () => {
+    const html = page(
+      '<title>Metadata workflows</title>',
+      `<h1>Metadata workflows</h1><p class="date">Last updated on 17 December 2025</p><p>Our archive (档案) grew.</p>${body()}`,
+    );
+    expect(run(html, 'https://example.com/blog/metadata').published_at).toBe('2025-12-17T00:00:00Z');
+  });
+
   it('reads a Chinese dateline near the title as UTC+8', () => {
     const zh = '<p>今天天气很好，我们一起去公园散步，看到了很多美丽的花朵和高大的树木，心情非常愉快。</p>'.repeat(8);
     const html = page(

@@ -162,7 +162,9 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     let dateline: string | null | undefined;
     const textDate = (): string | null => {
       if (dateline === undefined) {
-        dateline = pageText ? findTextDate(nearTitle, offset, cjk) : findDatelineDate(facts.nearHeadline, offset);
+        // A page that only quotes some Han characters is read for an English dateline too.
+        const fromText = pageText ? findTextDate(nearTitle, offset, cjk) : null;
+        dateline = fromText ?? (cjk ? null : findDatelineDate(facts.nearHeadline, offset));
       }
       return dateline;
     };
