@@ -59,6 +59,14 @@ describe('readDomFacts', () => {
     expect(facts('<html><body><p>Dec 19, 2025</p></body></html>').nearHeadline).toBe('');
   });
 
+  it('reads a line of words and inline elements around the <h1> whole, and its elements not again', () => {
+    const f = facts(
+      '<html><body><h1>Story</h1><p>by <b>Jon Foster</b> - 2025-09-13<br></p>' +
+        '<div><span><span class="dot">●</span> December 23, 2025 <span>●</span></span><span>6 min read</span></div></body></html>',
+    );
+    expect(f.nearHeadline).toBe('by Jon Foster - 2025-09-13\n● December 23, 2025 ●\n6 min read');
+  });
+
   it('takes only <time> inside article or main (or marked pubdate) as the article time', () => {
     expect(
       facts('<html><body><time datetime="2020-01-01">x</time><article>t</article></body></html>').articleTime,

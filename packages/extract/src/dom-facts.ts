@@ -92,7 +92,7 @@ export function readDomFacts(doc: Document): DomFacts {
     baseHref: null,
   };
   const body = doc.body;
-  const near: NearHeadline = { before: [], after: [], afterChars: 0, seen: false };
+  const near: NearHeadline = { before: [], after: [], afterChars: 0, seen: false, run: null };
   let title: Element | null = null;
   let inBody = false;
   /** How many `<article>`/`<main>` elements enclose the current one. */
@@ -128,7 +128,7 @@ export function readDomFacts(doc: Document): DomFacts {
       if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0);
       const child = name === 'template' ? null : firstElement(el.firstChild);
       if (inBody && name === 'h1') near.seen = true;
-      else if (inBody && child === null) collectNearHeadline(el, near);
+      else if (inBody && (child === null || isTextRun(el, near))) collectNearHeadline(el, near);
       if (child !== null) {
         if (name === 'article' || name === 'main') articleDepth++;
         node = child;
@@ -145,6 +145,7 @@ export function readDomFacts(doc: Document): DomFacts {
         if (parentName === 'article' || parentName === 'main') articleDepth--;
         if (parent === body) inBody = false;
         at = parent;
+        if (at === near.run) near.run = null;
         if (at !== top) node = firstElement(at.nextSibling);
       }
     }
@@ -160,6 +161,27 @@ interface NearHeadline {
   after: string[];
   afterChars: number;
   seen: boolean;
+  /** The text run the walk is in, read whole (see isTextRun): its descendants are not read again. */
+  run: Element | null;
+}
+
+/** Inline elements a dateline or a byline is set in, beside its own words. */
+const PHRASING = new Set(['a', 'abbr', 'b', 'br', 'em', 'i', 'img', 'small', 'span', 'strong', 'time', 'u']);
+
+/**
+ * Whether `el` is a line of text with inline elements in it (`<p>by Jon Foster - 2025-09-13<br>`,
+ * `<span><span>●</span> December 23, 2025</span>`), read whole like a leaf: its own words are in
+ * no leaf. Not inside a run already read.
+ */
+function isTextRun(el: Element, near: NearHeadline): boolean {
+  if (near.run !== null) return false;
+  let words = false;
+  for (let node = el.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType === 3) words ||= (node.nodeValue ?? '').trim() !== '';
+    else if (node.nodeType === 1 && !PHRASING.has((node as Element).localName.toLowerCase())) return false;
+  }
+  if (words) near.run = el;
+  return words;
 }
 
 const NEAR_BEFORE_LEAVES = 6;
@@ -174,8 +196,9 @@ function leafText(el: Element): string {
   return flat.length > MAX_LEAF_CHARS ? '' : flat;
 }
 
-/** Called for elements without element children, in document order (see readDomFacts). */
+/** Called for elements without element children and for text runs, in document order (see readDomFacts). */
 function collectNearHeadline(el: Element, near: NearHeadline): void {
+  if (near.run !== null && near.run !== el) return;
   if (!near.seen) {
     near.before.push(el);
     if (near.before.length > NEAR_BEFORE_LEAVES * 2) near.before.splice(0, NEAR_BEFORE_LEAVES);
