@@ -108,6 +108,18 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     ).toBe('2025-01-02T00:00:00Z');
   });
 
+  it("takes a forum's first poster (data-author) over Readability's byline, unless it is only the byline's slug", () => {
+    const post = (who: string, card: string) =>
+      `<article class="message" data-author="${who}"><div class="${card}">${who}</div>${body(2)}</article>`;
+    const forum = page('<title>Thread</title>', `<h1>Thread</h1>${post('Kevin', 'user')}${post('Rick', 'author')}`);
+    expect(run(forum, 'https://forum.example.com/threads/1').author).toBe('Kevin');
+    const article = page(
+      '<title>Story</title>',
+      `<h1>Story</h1><div data-author="elaine-chen"><span class="byline">By Elaine Chen</span></div>${body()}`,
+    );
+    expect(run(article, 'https://example.com/story').author).toBe('Elaine Chen');
+  });
+
   it('reads the dateline of an English page that quotes a few Han characters', () => {
     const html = page(
       '<title>Metadata workflows</title>',

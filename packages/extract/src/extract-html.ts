@@ -1,5 +1,5 @@
 import { type ArticleFacts, runReadability } from './article.js';
-import { cleanByline, findZhByline } from './author.js';
+import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
 import { linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { findDatelineDate } from './dateline.js';
@@ -194,10 +194,17 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
           articleText: bodyText,
         })
       : null;
-    // A thread's microdata names its starter; a forum page's Readability byline is any poster's card.
+    // A thread's microdata names its starter, and its first post's data-author the first poster; a
+    // forum page's Readability byline is any poster's card.
     const threadAuthor = facts.threadAuthor === null ? null : cleanByline(facts.threadAuthor);
     const author = chooseAuthor({
-      declared: [threadAuthor, article.byline, meta.get('author'), meta.get('article:author'), jsonLd.author],
+      declared: [
+        threadAuthor,
+        posterOr(facts.postAuthor, article.byline),
+        meta.get('author'),
+        meta.get('article:author'),
+        jsonLd.author,
+      ],
       zhByline,
       bylines: facts.bylines,
       textBylines: facts.textBylines,
@@ -316,6 +323,16 @@ function dropPageChrome(doc: Document, product: boolean): void {
   if (!doc.body) return;
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
+}
+
+/**
+ * The first post's poster (`data-author`) in place of Readability's byline, unless it is only the
+ * byline's slug (`elaine-chen` for `Elaine Chen`).
+ */
+function posterOr(poster: string | null, byline: string | null): string | null {
+  if (poster === null) return byline;
+  const letters = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return byline !== null && letters(poster) === letters(cleanAuthor(byline) ?? byline) ? byline : poster;
 }
 
 function firstOf<T>(candidates: ReadonlyArray<() => T | null | undefined>): T | null {
