@@ -30,7 +30,15 @@ describe('chooseAuthor', () => {
         bylines: ['Harry Rabinowitz\nTech Reporter'],
       }),
     ).toBe('Harry Rabinowitz');
-    // Words after a space are the declared name's own.
+    // The byline element read as one run: its name and rank on two lines.
+    expect(
+      chooseAuthor({
+        ...base,
+        declared: ['StarredSkies Big Board Owner'],
+        bylines: ['StarredSkies\nBig Board Owner\nPosts: 2'],
+      }),
+    ).toBe('StarredSkies');
+    // Words after a space that the element does not hold are the declared name's own.
     expect(chooseAuthor({ ...base, declared: ['Jane Doe Smith'], bylines: ['Jane Doe'] })).toBe('Jane Doe Smith');
   });
 

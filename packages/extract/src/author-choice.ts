@@ -1,4 +1,5 @@
 import { cleanAuthor, cleanByline, isOrganisation } from './author.js';
+import { squash } from './text.js';
 import { hostLabels, namesSite } from './title-strip.js';
 
 /** Where a page names its author, each cleaned with {@link cleanAuthor}. */
@@ -37,8 +38,8 @@ export function chooseAuthor(sources: AuthorSources): string | null {
     .filter((n): n is string => n !== null);
   const textBylines = (sources.textBylines ?? []).map(cleanAuthor).filter((n): n is string => n !== null);
   // Readability reads its byline as one run of text, which glues a card's name to the role set
-  // beside it (`Harry RabinowitzTech Reporter`); the byline element's own line gives the name.
-  const first = ungluedName(declared[0], bylines);
+  // beside it; the byline element's own first line gives the name.
+  const first = ungluedName(declared[0], sources.bylines);
   if (first !== undefined && !namesTheSite(first)) {
     return sources.zhByline !== null && isOrganisation(first) ? sources.zhByline : first;
   }
@@ -48,13 +49,17 @@ export function chooseAuthor(sources: AuthorSources): string | null {
 }
 
 /**
- * `name` without the words glued to its end, when a byline element names a person whose name `name`
- * starts with and continues without a space (`Harry RabinowitzTech Reporter`, `Harry Rabinowitz`).
+ * `name` cut to a byline element's name when it is that element read as one run of text: the name
+ * continues without a space (`Harry RabinowitzTech Reporter` for `Harry Rabinowitz`), or the
+ * element's lines joined hold all of `name` (`StarredSkies Big Board Owner`, a user card's name and
+ * rank on two lines).
  */
-function ungluedName(name: string | undefined, bylines: readonly string[]): string | undefined {
+function ungluedName(name: string | undefined, rawBylines: readonly string[]): string | undefined {
   if (name === undefined) return name;
-  const glued = bylines.find(
-    (b) => b.length < name.length && name.startsWith(b) && /^\p{L}/u.test(name.slice(b.length)),
-  );
-  return glued ?? name;
+  for (const raw of rawBylines) {
+    const own = cleanByline(raw);
+    if (own === null || own.length >= name.length || !name.startsWith(own)) continue;
+    if (/^\p{L}/u.test(name.slice(own.length)) || squash(raw.replace(/\n/g, ' ')).includes(name)) return own;
+  }
+  return name;
 }

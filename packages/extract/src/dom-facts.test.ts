@@ -126,6 +126,10 @@ describe('readDomFacts bylines', () => {
       '<html><body><section itemprop="author"><div>A</div><a itemprop="name" href="/u/1">AjayJunkies</a><em>Greenhorn</em></section></body></html>',
     );
     expect(f.bylines[0]?.split('\n')[0]).toBe('AjayJunkies');
+    const meta = facts(
+      '<html><body><div itemprop="author" itemscope><meta itemprop="name" content="julian"><span>J</span> Offline</div></body></html>',
+    );
+    expect(meta.bylines[0]?.split('\n')[0]).toBe('julian');
   });
 
   it('keeps a label and a name after the headline as a text byline, and nothing else', () => {

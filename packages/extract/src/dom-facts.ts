@@ -344,7 +344,9 @@ function bylineText(el: Element): string {
       }
     }
   }
-  const name = named === null ? [] : lines(named).slice(0, 1);
+  // A microdata value on a <meta> is its content (`<meta itemprop="name" content="julian">`).
+  const content = named?.getAttribute('content');
+  const name = named === null ? [] : content ? [squash(content)] : lines(named).slice(0, 1);
   return [...name, ...lines(el)].filter((line) => line !== '').join('\n');
 }
 
