@@ -121,6 +121,14 @@ describe('readDomFacts bylines', () => {
     ]);
   });
 
+  it("reads an author box's first line only, and a container that happens to carry the class not at all", () => {
+    const bio = `<p>${'Bence writes about web performance and accessibility. '.repeat(6)}</p>`;
+    const f = facts(`<html><body><div class="blog-author"><h4>Bence Kovács</h4>${bio}</div></body></html>`);
+    expect(f.bylines).toEqual(['Bence Kovács']);
+    const container = facts(`<html><body><div class="author-page"><h4>Posts</h4>${bio.repeat(6)}</div></body></html>`);
+    expect(container.bylines).toEqual([]);
+  });
+
   it('takes an itemprop name inside an author element as its name', () => {
     const f = facts(
       '<html><body><section itemprop="author"><div>A</div><a itemprop="name" href="/u/1">AjayJunkies</a><em>Greenhorn</em></section></body></html>',

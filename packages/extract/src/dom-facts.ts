@@ -47,6 +47,8 @@ const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|by-line|author|writer|dateline-autho
 const AUTHOR_HREF = /(?:[?&]author=[^&#]+|\/(?:author|authors|autor|auteur)\/[^/?#]+\/?(?:[?#]|$))/i;
 /** Bylines are short; longer matches are containers that happen to carry the class. */
 const MAX_BYLINE_SOURCE_CHARS = 200;
+/** A longer byline element is an author box, read for its first line only; longer still, a container. */
+const MAX_AUTHOR_BOX_CHARS = 1_500;
 const MAX_BYLINES = 5;
 const MAX_H1S = 5;
 /** Text bylines kept (see {@link DomFacts.textBylines}); the first is the article's. */
@@ -240,6 +242,8 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
   if (facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop)) {
     const flat = squash(el.textContent);
     if (flat !== '' && flat.length <= MAX_BYLINE_SOURCE_CHARS) facts.bylines.push(bylineText(el));
+    // An author box: the name on its first line, a biography under it.
+    else if (flat.length <= MAX_AUTHOR_BOX_CHARS) facts.bylines.push(bylineText(el).split('\n', 2)[0] ?? '');
   }
   if (itemprop === 'author' && facts.threadAuthor === null && isThreadItem(itemScopeOf(el))) {
     const flat = squash(el.textContent);
