@@ -32,14 +32,14 @@ export function chooseAuthor(sources: AuthorSources): string | null {
   const labels = hostLabels(sources.url);
   const namesTheSite = (name: string) => namesSite(name, sources.siteName, labels, 0);
   const declared = sources.declared.map(cleanAuthor).filter((n): n is string => n !== null);
-  const starter = sources.bylines.find((b) => ORIGINAL_POSTER.test(b));
-  const bylines = [starter, sources.postAuthor ?? undefined, ...sources.bylines]
-    .map((text) => (text === undefined ? null : cleanByline(text)))
-    .filter((n): n is string => n !== null);
+  const cleaned = sources.bylines.map(cleanByline);
+  const starter = cleaned[sources.bylines.findIndex((b) => ORIGINAL_POSTER.test(b))];
+  const poster = sources.postAuthor ? cleanByline(sources.postAuthor) : null;
+  const bylines = [starter, poster, ...cleaned].filter((n): n is string => n !== null && n !== undefined);
   const textBylines = (sources.textBylines ?? []).map(cleanAuthor).filter((n): n is string => n !== null);
   // Readability reads its byline as one run of text, which glues a card's name to the role set
   // beside it; the byline element's own first line gives the name.
-  const first = ungluedName(declared[0], sources.bylines);
+  const first = ungluedName(declared[0], sources.bylines, cleaned);
   if (first !== undefined && !namesTheSite(first)) {
     return sources.zhByline !== null && isOrganisation(first) ? sources.zhByline : first;
   }
@@ -49,15 +49,19 @@ export function chooseAuthor(sources: AuthorSources): string | null {
 }
 
 /**
- * `name` cut to a byline element's name when it is that element read as one run of text: the name
- * continues without a space (`Harry RabinowitzTech Reporter` for `Harry Rabinowitz`), or the
- * element's lines joined hold all of `name` (`StarredSkies Big Board Owner`, a user card's name and
- * rank on two lines).
+ * `name` cut to a byline element's name (`names`: each of `rawBylines` cleaned) when it is that
+ * element read as one run of text: the name continues without a space (`Harry RabinowitzTech
+ * Reporter` for `Harry Rabinowitz`), or the element's lines joined hold all of `name`
+ * (`StarredSkies Big Board Owner`, a user card's name and rank on two lines).
  */
-function ungluedName(name: string | undefined, rawBylines: readonly string[]): string | undefined {
+function ungluedName(
+  name: string | undefined,
+  rawBylines: readonly string[],
+  names: ReadonlyArray<string | null>,
+): string | undefined {
   if (name === undefined) return name;
-  for (const raw of rawBylines) {
-    const own = cleanByline(raw);
+  for (const [i, raw] of rawBylines.entries()) {
+    const own = names[i] ?? null;
     if (own === null || own.length >= name.length || !name.startsWith(own)) continue;
     if (/^\p{L}/u.test(name.slice(own.length)) || squash(raw.replace(/\n/g, ' ')).includes(name)) return own;
   }

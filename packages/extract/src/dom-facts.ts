@@ -55,16 +55,15 @@ const MAX_H1S = 5;
 const MAX_TEXT_BYLINES = 2;
 /** A label and a name; longer first text is prose that starts with `By`. */
 const MAX_TEXT_BYLINE_CHARS = 60;
-/** An element's first words that label a byline: `By`, `Written by`. */
-const BY_LABEL = /^\s*(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Aa]uthored) )?[Bb]y\b/;
+/** The words that label a byline: `By`, `Written by`. */
+const BY_WORDS = '(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Aa]uthored) )?[Bb]y';
+/** An element's first words that label a byline. */
+const BY_LABEL = new RegExp(`^\\s*${BY_WORDS}\\b`);
 /** A name word: capitalised (`Amy`, `O'Brien`, `D.`), or a particle inside a name (`van`, `de`). */
 const NAME_WORD = "\\p{Lu}[\\p{L}'’.-]*";
 const NAME_PARTICLE = '(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al)';
 /** A label and two to four name words, and nothing else (see {@link DomFacts.textBylines}). */
-const TEXT_BYLINE = new RegExp(
-  `^(?:(?:[Ww]ritten|[Pp]osted|[Rr]eported|[Aa]uthored) )?[Bb]y:? ${NAME_WORD}(?: (?:${NAME_PARTICLE} )*${NAME_WORD}){1,3}$`,
-  'u',
-);
+const TEXT_BYLINE = new RegExp(`^${BY_WORDS}:? ${NAME_WORD}(?: (?:${NAME_PARTICLE} )*${NAME_WORD}){1,3}$`, 'u');
 
 /**
  * Reads everything {@link extractHtml} needs from the untouched DOM in one walk: linkedom answers a
@@ -239,15 +238,18 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
   if (name === 'time' && facts.articleTime === null && (inArticle || el.hasAttribute('pubdate'))) {
     facts.articleTime = el.getAttribute('datetime');
   }
-  if (facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop)) {
+  const byline = facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop);
+  const thread = itemprop === 'author' && facts.threadAuthor === null && isThreadItem(itemScopeOf(el));
+  if (byline || thread) {
     const flat = squash(el.textContent);
-    if (flat !== '' && flat.length <= MAX_BYLINE_SOURCE_CHARS) facts.bylines.push(bylineText(el));
-    // An author box: the name on its first line, a biography under it.
-    else if (flat.length <= MAX_AUTHOR_BOX_CHARS) facts.bylines.push(bylineText(el).split('\n', 2)[0] ?? '');
-  }
-  if (itemprop === 'author' && facts.threadAuthor === null && isThreadItem(itemScopeOf(el))) {
-    const flat = squash(el.textContent);
-    if (flat !== '' && flat.length <= MAX_BYLINE_SOURCE_CHARS) facts.threadAuthor = bylineText(el);
+    const short = flat.length <= MAX_BYLINE_SOURCE_CHARS;
+    // Read even when it shows no text: a `<meta itemprop="name">` may name the author.
+    const text = flat.length <= MAX_AUTHOR_BOX_CHARS ? bylineText(el) : '';
+    if (thread && short && flat !== '') facts.threadAuthor = text;
+    // An author box: the name on its first line, a biography under it. An empty byline element
+    // takes one of the places too.
+    if (byline && flat.length <= MAX_AUTHOR_BOX_CHARS)
+      facts.bylines.push(short ? text : (text.split('\n', 1)[0] ?? ''));
   }
   if (facts.postAuthor === null) {
     const poster = squash(el.getAttribute('data-author'));
