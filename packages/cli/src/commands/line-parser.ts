@@ -28,10 +28,9 @@ export const IMPORT_HELPERS = {
 /**
  * Parses chunks of lines on worker threads (`line-worker.ts`), so that most of the parsing leaves
  * the main thread, which reads the file and writes; it parses one chunk in `threads + 2` itself.
- * A line's parsing (JSON, validation, the word
- * count with ICU's segmenter on CJK text, the SimHash) was most of the main thread's time in
- * `quarry import`, while the index's analysis worker waited. A chunk whose worker failed or died is
- * parsed here; with no workers every chunk is.
+ * A line's parsing (JSON, validation, the word count with ICU's segmenter on CJK text, the
+ * SimHash) was most of the main thread's time in `quarry import`, while the index's analysis
+ * worker waited. A chunk whose worker failed or died is parsed here; with no workers every chunk is.
  */
 export function pooledLineParser(threads: number): LineParser {
   const pool = new WorkerPool<string, ImportLineResult>(builtModuleUrl(import.meta.url, 'line-worker.js'), threads);
