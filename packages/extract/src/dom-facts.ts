@@ -39,6 +39,11 @@ export interface DomFacts {
   linkElements: Element[];
   /** `href` of the first `<base href>`. */
   baseHref: string | null;
+  /**
+   * The text of the page's footers (`<footer>`, `role="contentinfo"`, the outermost of nested ones),
+   * one line per block as {@link blockText} reads it; '' when it has none.
+   */
+  footerText: string;
 }
 
 /** Classes and ids that mark a byline; `rel=author` and `itemprop=author` are checked too. */
@@ -91,7 +96,9 @@ export function readDomFacts(doc: Document): DomFacts {
     anchors: [],
     linkElements: [],
     baseHref: null,
+    footerText: '',
   };
+  let footer: Element | null = null;
   const body = doc.body;
   const near: NearHeadline = { before: [], after: [], afterChars: 0, seen: false, run: null };
   let title: Element | null = null;
@@ -127,6 +134,10 @@ export function readDomFacts(doc: Document): DomFacts {
           break;
       }
       if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0);
+      if (inBody && (name === 'footer' || el.getAttribute('role') === 'contentinfo') && !footer?.contains(el)) {
+        footer = el;
+        facts.footerText += `${blockText(el)}\n`;
+      }
       const child = name === 'template' ? null : firstElement(el.firstChild);
       if (inBody && name === 'h1') near.seen = true;
       else if (inBody && (child === null || isTextRun(el, near))) collectNearHeadline(el, near);

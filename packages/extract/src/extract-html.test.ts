@@ -41,6 +41,31 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(html).body_text).toBe('Short note.');
   });
 
+  it('gives no main text for a page its scripts build, which serves only its footer', () => {
+    // A shop's item page as served (its scripts draw the item): an empty app root, then the site's
+    // footer, which Readability falls back to.
+    const languages = [
+      'Russian',
+      'Portuguese',
+      'Spanish',
+      'French',
+      'German',
+      'Italian',
+      'Dutch',
+      'Turkish',
+      'Japanese',
+    ];
+    const footer = `<footer><div><dl><dt><h5>Our shop in other languages</h5></dt><dd>${languages.map((name) => `<a>${name}</a>`).join(',\n  ')}</dd></dl></div></footer>`;
+    const shell = `<html><head><title>Keyboard</title></head><body><div id="root"></div><script src="/app.js"></script>${footer}</body></html>`;
+    const result = run(shell);
+    expect(result.body_text).toBe('');
+    expect(result.word_count).toBe(0);
+    expect(result.title).toBe('Keyboard');
+    // The same footer under a page's own text stays out of it, and the text stays.
+    const served = run(shell.replace('<div id="root"></div>', '<main><p>A short note on this keyboard.</p></main>'));
+    expect(served.body_text).toBe('A short note on this keyboard.');
+  });
+
   it('prefers og:title and strips the site name', () => {
     const head =
       '<title>Big Story | Example News</title><meta property="og:title" content="Big Story - Example News"><meta property="og:site_name" content="Example News">';

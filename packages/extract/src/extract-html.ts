@@ -119,7 +119,9 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
-    const main = chooseMainContent(article, region, declaresArticle, product, html, url, dom, options);
+    const chosen = chooseMainContent(article, region, declaresArticle, product, html, url, dom, options);
+    // A page its scripts build serves little but its footer, which Readability then falls back to.
+    const main = isFooterOnly(chosen.text, facts.footerText) ? { text: '', markdown: '' } : chosen;
     const bodyText = main.text;
     const lang = decideLanguage(
       {
@@ -285,6 +287,13 @@ function chooseMainContent(
   } finally {
     parsed.close();
   }
+}
+
+/** Whether every paragraph of a page's main text is text of its footers (see DomFacts.footerText). */
+function isFooterOnly(text: string, footerText: string): boolean {
+  if (footerText === '' || text === '') return false;
+  const footer = squash(footerText);
+  return text.split(/\n+/).every((paragraph) => footer.includes(squash(paragraph)));
 }
 
 /**
