@@ -64,6 +64,10 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     // The same footer under a page's own text stays out of it, and the text stays.
     const served = run(shell.replace('<div id="root"></div>', '<main><p>A short note on this keyboard.</p></main>'));
     expect(served.body_text).toBe('A short note on this keyboard.');
+    // A page's own words repeated in its footer are still its text.
+    const blurb = 'We make keyboards in a small workshop by the sea.';
+    const about = `<html><head><title>About</title></head><body><main><p>${blurb}</p></main><footer><p>${blurb}</p><p>Contact, Returns, Shipping</p></footer></body></html>`;
+    expect(run(about).body_text).toBe(blurb);
   });
 
   it('prefers og:title and strips the site name', () => {

@@ -121,7 +121,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const article = runReadability(doc, reparse);
     const chosen = chooseMainContent(article, region, declaresArticle, product, html, url, dom, options);
     // A page its scripts build serves little but its footer, which Readability then falls back to.
-    const main = isFooterOnly(chosen.text, facts.footerText) ? { text: '', markdown: '' } : chosen;
+    const main = isFooterOnly(chosen.text, facts.footerText, region) ? { text: '', markdown: '' } : chosen;
     const bodyText = main.text;
     const lang = decideLanguage(
       {
@@ -289,9 +289,13 @@ function chooseMainContent(
   }
 }
 
-/** Whether every paragraph of a page's main text is text of its footers (see DomFacts.footerText). */
-function isFooterOnly(text: string, footerText: string): boolean {
-  if (footerText === '' || text === '') return false;
+/**
+ * Whether every paragraph of a page's main text is text of its footers (see DomFacts.footerText) and
+ * the page shows less text than that outside its chrome (`region`, see mainRegionSize): a page whose
+ * own words are repeated in its footer (an about blurb) keeps them.
+ */
+function isFooterOnly(text: string, footerText: string, region: RegionSize): boolean {
+  if (footerText === '' || text === '' || region.chars * 2 >= visibleChars(text)) return false;
   const footer = squash(footerText);
   return text.split(/\n+/).every((paragraph) => footer.includes(squash(paragraph)));
 }
