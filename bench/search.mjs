@@ -69,6 +69,8 @@ export const QUERY_MIX = [
 /** Writes during the search-while-writing phase: the crawl benchmark's rate, in one batch a second. */
 const WRITE_PAGES_PER_SEC = 30;
 const WRITE_PHASE_SECS = Number(process.env.BENCH_WRITE_SECS ?? 90);
+/** The generator seed of the writing phase's pages (the corpus's is 42). */
+const FRESH_PAGES_SEED = 7;
 
 /** Deterministic PRNG (mulberry32) so every run builds the same corpus. */
 function rng(seed) {
@@ -487,26 +489,25 @@ async function searchWhileWriting(index, nowMs, log) {
   const times = [];
   const visibleAfterMs = [];
   let written = 0;
+  const fresh = buildCorpus(Number.MAX_SAFE_INTEGER, { nowMs, seed: FRESH_PAGES_SEED });
   const writer = (async () => {
     let n = 0;
     while (Date.now() < until) {
       const tick = Date.now();
       const batch = Array.from({ length: WRITE_PAGES_PER_SEC }, () => {
         const i = n++;
+        // Pages like the corpus's (a phrase or a word of the query mix no likelier on them), each
+        // with a word of its own to find it by.
+        const page = fresh.next().value;
+        const url = `https://fresh.example.com/page/${i}`;
         return {
-          id: pageIdForUrl(`https://fresh.example.com/page/${i}`),
-          url: `https://fresh.example.com/page/${i}`,
-          title: `Fresh page ${i}`,
-          body_text: `A page written during the benchmark, marked freshmark${i}. ${'It talks about heat transfer and boundary layer flow in some detail. '.repeat(30)}`,
-          lang: 'en',
-          author: null,
-          published_at: null,
-          crawled_at: toIsoUtc(new Date()),
-          site_name: null,
-          has_llms_txt: false,
-          filetype: 'html',
+          ...page,
+          id: pageIdForUrl(url),
+          url,
           domain: 'fresh.example.com',
-          word_count: 400,
+          body_text: `${page.body_text} freshmark${i}`,
+          crawled_at: toIsoUtc(new Date()),
+          word_count: page.word_count + 1,
         };
       });
       await index.upsert(batch);
