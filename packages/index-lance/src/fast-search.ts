@@ -4,7 +4,7 @@ import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
 import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
-import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, rowsById, rowsByRowId, toHit } from './hits.js';
+import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, rowsByKnownRowId, rowsByRowId, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { RowReader } from './row-reader.js';
 import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
@@ -269,6 +269,7 @@ export class FastSearch {
         await this.#readRows(
           keys.filter((key) => !rows.has(key)),
           rows,
+          fresh,
         );
         return keys.map((key) => formsText(rows.get(key)));
       },
@@ -278,6 +279,7 @@ export class FastSearch {
     await this.#readRows(
       page.map(({ key }) => key).filter((key) => !rows.has(key)),
       rows,
+      fresh,
     );
     const counted = await counting;
     const hits = page.flatMap(({ key, score }) => {
@@ -289,17 +291,26 @@ export class FastSearch {
   }
 
   /**
-   * Reads the hit columns of these candidates (keys as in `#once`) into `into`. A fold committed
-   * meanwhile may have compacted row ids away: those rows are missing, the caller sees the version
-   * move and asks again.
+   * Reads the hit columns of these candidates (keys as in `#once`) into `into`; a fresh page's by
+   * the row id the tier read it with (`fresh`, by id). A fold committed meanwhile may have compacted
+   * a folded page's row id away: those rows are missing, the caller sees the version move and asks
+   * again.
    */
-  async #readRows(keys: readonly string[], into: Map<string, Record<string, unknown>>): Promise<void> {
+  async #readRows(
+    keys: readonly string[],
+    into: Map<string, Record<string, unknown>>,
+    fresh: ReadonlyMap<string, FreshMatch>,
+  ): Promise<void> {
     if (keys.length === 0) return;
     const rowIds = keys.filter((key) => key.startsWith('r')).map((key) => BigInt(key.slice(1)));
-    const ids = keys.filter((key) => key.startsWith('i')).map((key) => key.slice(1));
+    const freshRowIds = new Map<string, bigint>();
+    for (const key of keys) {
+      const match = key.startsWith('i') ? fresh.get(key.slice(1)) : undefined;
+      if (match) freshRowIds.set(match.id, match.rowId);
+    }
     const [byRowId, byId] = await Promise.all([
       rowsByRowId(this.#table, rowIds).catch(() => new Map<bigint, Record<string, unknown>>()),
-      rowsById(this.#table, ids),
+      rowsByKnownRowId(this.#table, freshRowIds),
     ]);
     for (const [rowId, row] of byRowId) into.set(`r${rowId}`, row);
     for (const [id, row] of byId) into.set(`i${id}`, row);

@@ -12,6 +12,11 @@ const MAX_TF = 1023;
 /** A page written since the last fold, as the fresh tier holds it: its filter facts and its length. */
 interface FreshPage {
   readonly id: string;
+  /**
+   * Its row's id when the tier read it: a fold's compaction may move the row, so a read by it is
+   * checked (see rowsByKnownRowId).
+   */
+  readonly rowId: bigint;
   readonly seq: number;
   readonly lang: string;
   readonly filetype: string;
@@ -37,6 +42,8 @@ export interface FoldedStats {
 /** One fresh page matching a query, scored. */
 export interface FreshMatch {
   readonly id: string;
+  /** Its row's id when the tier read it (see FreshPage). */
+  readonly rowId: bigint;
   readonly seq: number;
   readonly score: number;
   readonly lang: string;
@@ -120,6 +127,7 @@ export class FreshTier {
         COLUMNS.title,
         COLUMNS.text,
       ])
+      .withRowId()
       .toArray()) as Record<string, unknown>[];
     rows.sort((a, b) => Number(a.seq) - Number(b.seq));
     for (const row of rows) this.#add(row);
@@ -138,20 +146,20 @@ export class FreshTier {
     // A phrase: the pages holding every token, then those holding them in a row (scored as the
     // engine scores a phrase: the BM25 of its tokens).
     const candidates = this.#candidates({ ...query, all: query.kind === 'phrase' || query.all }, postings);
-    // A phrase, or phrases beside other words: the pages holding each run of tokens.
-    const runs = query.kind === 'phrase' ? [query.tokens] : (query.phrases ?? []);
-    for (const tokens of runs) {
-      const run = ` ${tokens.join(' ')} `;
-      for (const ordinal of candidates) {
-        const page = this.#pages[ordinal]!;
-        const text = query.column === COLUMNS.title ? page.title : page.text;
-        if (!` ${text} `.includes(run)) candidates.delete(ordinal);
-      }
-    }
-    if (exclude) for (const ordinal of this.#candidates(exclude, this.#text)) candidates.delete(ordinal);
     for (const ordinal of candidates) {
       const page = this.#pages[ordinal]!;
       if (page.dead || !passesFilters(page, filters)) candidates.delete(ordinal);
+    }
+    if (exclude) for (const ordinal of this.#candidates(exclude, this.#text)) candidates.delete(ordinal);
+    // A phrase, or phrases beside other words: the pages holding each run of tokens (checked last,
+    // on the fewest pages: it reads their text).
+    const runs = query.kind === 'phrase' ? [query.tokens] : (query.phrases ?? []);
+    for (const tokens of runs) {
+      const run = tokens.join(' ');
+      for (const ordinal of candidates) {
+        const page = this.#pages[ordinal]!;
+        if (!holdsRun(query.column === COLUMNS.title ? page.title : page.text, run)) candidates.delete(ordinal);
+      }
     }
     if (candidates.size === 0) return [];
     const pages = folded.pages + this.#live;
@@ -173,7 +181,7 @@ export class FreshTier {
     }
     return [...scores].map(([ordinal, score]) => {
       const page = this.#pages[ordinal]!;
-      return { id: page.id, seq: page.seq, score, lang: page.lang, quality: page.quality };
+      return { id: page.id, rowId: page.rowId, seq: page.seq, score, lang: page.lang, quality: page.quality };
     });
   }
 
@@ -213,6 +221,7 @@ export class FreshTier {
     const tokens = splitTokens(text);
     const page: FreshPage = {
       id,
+      rowId: BigInt(row._rowid as bigint | number),
       seq: Number(row.seq),
       lang: row.lang as string,
       filetype: row.filetype as string,
@@ -242,6 +251,21 @@ export class FreshTier {
     this.#totalLength -= page.length;
     this.#live--;
   }
+}
+
+/**
+ * Whether space-separated tokens hold `run` (tokens joined by spaces) as whole tokens: the run's
+ * first and last tokens are not the ends of longer ones. Reads `text` in place (`' ' + text + ' '`
+ * copied each page's text for every check).
+ */
+export function holdsRun(text: string, run: string): boolean {
+  if (run === '') return true;
+  for (let at = text.indexOf(run); at !== -1; at = text.indexOf(run, at + 1)) {
+    const end = at + run.length;
+    if ((at === 0 || text.charCodeAt(at - 1) === 32) && (end === text.length || text.charCodeAt(end) === 32))
+      return true;
+  }
+  return false;
 }
 
 function splitTokens(value: unknown): string[] {

@@ -68,6 +68,30 @@ export async function rowsByRowId(
   return rows;
 }
 
+/**
+ * The hit columns of these rows, by id, each read by the row id it had when last seen (`rowIds`):
+ * a take by row id costs about 1 ms where a filter by id reads every fragment the id index does not
+ * cover yet (13 ms for 1,800 pages written since the last fold). A row whose id a fold's compaction
+ * gave to another row, or took away, is read by id instead.
+ */
+export async function rowsByKnownRowId(
+  table: lancedb.Table,
+  rowIds: ReadonlyMap<string, bigint>,
+): Promise<Map<string, Record<string, unknown>>> {
+  const byRowId = await rowsByRowId(table, [...rowIds.values()]).catch(
+    () => new Map<bigint, Record<string, unknown>>(),
+  );
+  const rows = new Map<string, Record<string, unknown>>();
+  const moved: string[] = [];
+  for (const [id, rowId] of rowIds) {
+    const row = byRowId.get(rowId);
+    if (row?.id === id) rows.set(id, row);
+    else moved.push(id);
+  }
+  for (const [id, row] of await rowsById(table, moved)) rows.set(id, row);
+  return rows;
+}
+
 /** The hit columns of these rows, by id (through the id index). */
 export async function rowsById(
   table: lancedb.Table,
