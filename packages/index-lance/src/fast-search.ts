@@ -91,6 +91,10 @@ export class FastSearch {
   readonly #tier = new FreshTier();
   /** Estimated document frequencies among folded pages, for the fold watermark they were read at. */
   #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
+  /** The fresh tier's view of the last version it was brought to, with that version's fold watermark. */
+  #ready: { readonly version: number; readonly watermark: number; readonly view: View } | null = null;
+  /** The version the tier is being brought to: its searches share the one sync. */
+  #pending: { readonly version: number; readonly view: Promise<View> } | null = null;
 
   /**
    * @param watermark - the fold watermark at a table version: pages with a higher `seq` may not be
@@ -118,7 +122,7 @@ export class FastSearch {
     const phrase = plan.alternatives.some((alternative) => alternative.kind === 'phrase' || hasRuns(alternative));
     for (let attempt = 0; attempt < FAST_ATTEMPTS; attempt++) {
       const version = await this.#table.version();
-      const view = facts.unindexedRows > 0 && this.#options.freshTier ? await this.#view(version, facts) : FLAT;
+      const view = facts.unindexedRows > 0 && this.#options.freshTier ? await this.#viewAt(version, facts) : FLAT;
       // The engine's scan of unfolded pages finds no phrase and scores a filtered query apart.
       if (view.tier === null && facts.unindexedRows > 0 && (phrase || query.langPriority !== undefined)) return null;
       const result = await this.#once(view, query, general, plan, facts.lowQualityRows > 0);
@@ -128,8 +132,51 @@ export class FastSearch {
     return null;
   }
 
+  /**
+   * Brings the fresh tier to the table's version now, as a search would (see {@link search}), and
+   * resolves once it holds that version's pages: after a write, so that searches need not wait for
+   * it (reading a write's pages and indexing them takes 10–30 ms).
+   */
+  async prepare(facts: VersionFacts): Promise<void> {
+    if (facts.unindexedRows === 0 || !this.#options.freshTier) return;
+    await this.#brought(await this.#table.version(), facts);
+  }
+
+  /**
+   * The view a search of this version uses: the tier brought to it, or, while pages that were only
+   * written (no fold between) are being taken in, the view before them. A search that began before
+   * a write resolved may miss its pages; LanceSearchIndex's upsert resolves only once this process's
+   * tier holds them (see {@link prepare}).
+   */
+  #viewAt(version: number, facts: VersionFacts): Promise<View> {
+    const ready = this.#ready;
+    if (ready?.version === version) return Promise.resolve(ready.view);
+    const brought = this.#brought(version, facts);
+    const onlyWritten = ready !== null && ready.version < version && ready.watermark === this.#watermark(version);
+    return onlyWritten ? Promise.resolve(ready.view) : brought;
+  }
+
+  /** The tier brought to this version: one version at a time, each once for all its searches. */
+  #brought(version: number, facts: VersionFacts): Promise<View> {
+    const pending = this.#pending;
+    if (pending?.version === version) return pending.view;
+    const view = (pending?.view ?? Promise.resolve(FLAT))
+      .catch(() => FLAT)
+      .then(async () => {
+        const brought = await this.#bring(version, facts);
+        this.#ready = brought.tier ? { version, watermark: this.#watermark(version), view: brought } : null;
+        return brought;
+      });
+    this.#pending = { version, view };
+    // A failed sync is tried again by the next search of the version.
+    view.catch(() => {
+      if (this.#pending?.view === view) this.#pending = null;
+    });
+    return view;
+  }
+
   /** The fresh tier brought to this version, or the flat scan when too many pages are unfolded. */
-  async #view(version: number, facts: VersionFacts): Promise<View> {
+  async #bring(version: number, facts: VersionFacts): Promise<View> {
     const watermark = this.#watermark(version);
     if (
       !(await this.#tier.sync(this.#table, version, watermark, { maxPages: MAX_FRESH_PAGES, maxLoad: MAX_FRESH_LOAD }))

@@ -134,4 +134,16 @@ describe('pages not folded yet are searched in the fresh tier, on the scale of f
     expect(after.total).toBe(15);
     expect(new Set(after.hits.map((hit) => hit.id)).size).toBe(15);
   });
+
+  it('finds a page as soon as its write resolved, while other searches go on', async () => {
+    // This index has searched: each write resolves once its fresh tier holds the pages, and the
+    // searches running meanwhile answer from the tier before the write.
+    for (let i = 0; i < 6; i++) {
+      const word = `wombat${i}`;
+      const busy = Promise.all([ids('osprey'), ids('zebra'), ids('osprey -ospreys')]);
+      await index.upsert([makePage(`w-${i}`, `https://w.example.net/${i}`, `Wombat ${i}`, `A ${word} dug a burrow.`)]);
+      expect(await ids(word)).toEqual([`w-${i}`]);
+      for (const found of await busy) expect(found.length).toBeGreaterThan(0);
+    }
+  });
 });
