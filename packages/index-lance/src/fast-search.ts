@@ -4,7 +4,7 @@ import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
 import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
-import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, rowsByKnownRowId, rowsByRowId, toHit } from './hits.js';
+import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, readHits, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { RowReader } from './row-reader.js';
 import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
@@ -355,10 +355,7 @@ export class FastSearch {
       const match = key.startsWith('i') ? fresh.get(key.slice(1)) : undefined;
       if (match) freshRowIds.set(match.id, match.rowId);
     }
-    const [byRowId, byId] = await Promise.all([
-      rowsByRowId(this.#table, rowIds).catch(() => new Map<bigint, Record<string, unknown>>()),
-      rowsByKnownRowId(this.#table, freshRowIds),
-    ]);
+    const { byRowId, byId } = await readHits(this.#table, rowIds, freshRowIds);
     for (const [rowId, row] of byRowId) into.set(`r${rowId}`, row);
     for (const [id, row] of byId) into.set(`i${id}`, row);
   }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as lancedb from '@lancedb/lancedb';
 import { rowsByKnownRowId } from './hits.js';
 import { COLUMNS } from './rows.js';
+import { countingCalls } from './testing/counting-table.js';
 
 describe('rowsByKnownRowId', () => {
   let dir: string;
@@ -26,15 +27,8 @@ describe('rowsByKnownRowId', () => {
     await table.add([row('d')]);
     const rows = await table.query().select(['id']).withRowId().toArray();
     seen = new Map(rows.map((r) => [r.id as string, BigInt(r._rowid as bigint)]));
-    let queries = 0;
-    const proxy = new Proxy(table, {
-      get(target, key) {
-        if (key === 'query') queries++;
-        const value = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    counted = { table: proxy, queries: () => queries };
+    const counting = countingCalls(table, 'query');
+    counted = { table: counting.table, queries: counting.calls };
   });
   afterAll(async () => {
     table.close();

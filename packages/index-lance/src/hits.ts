@@ -78,18 +78,35 @@ export async function rowsByKnownRowId(
   table: lancedb.Table,
   rowIds: ReadonlyMap<string, bigint>,
 ): Promise<Map<string, Record<string, unknown>>> {
-  const byRowId = await rowsByRowId(table, [...rowIds.values()]).catch(
+  return (await readHits(table, [], rowIds)).byId;
+}
+
+/**
+ * In one take: the hit columns of the rows `rowIds` (by row id; missing when a fold compacted them
+ * away) and of the pages `known` (by id, as {@link rowsByKnownRowId} reads them).
+ */
+export async function readHits(
+  table: lancedb.Table,
+  rowIds: readonly bigint[],
+  known: ReadonlyMap<string, bigint>,
+): Promise<{ byRowId: Map<bigint, Record<string, unknown>>; byId: Map<string, Record<string, unknown>> }> {
+  const taken = await rowsByRowId(table, [...rowIds, ...known.values()]).catch(
     () => new Map<bigint, Record<string, unknown>>(),
   );
-  const rows = new Map<string, Record<string, unknown>>();
+  const byRowId = new Map<bigint, Record<string, unknown>>();
+  for (const rowId of rowIds) {
+    const row = taken.get(rowId);
+    if (row) byRowId.set(rowId, row);
+  }
+  const byId = new Map<string, Record<string, unknown>>();
   const moved: string[] = [];
-  for (const [id, rowId] of rowIds) {
-    const row = byRowId.get(rowId);
-    if (row?.id === id) rows.set(id, row);
+  for (const [id, rowId] of known) {
+    const row = taken.get(rowId);
+    if (row?.id === id) byId.set(id, row);
     else moved.push(id);
   }
-  for (const [id, row] of await rowsById(table, moved)) rows.set(id, row);
-  return rows;
+  for (const [id, row] of await rowsById(table, moved)) byId.set(id, row);
+  return { byRowId, byId };
 }
 
 /** The hit columns of these rows, by id (through the id index). */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as lancedb from '@lancedb/lancedb';
 import { columnOf } from './hits.js';
 import { RowReader } from './row-reader.js';
+import { countingCalls } from './testing/counting-table.js';
 
 describe('RowReader', () => {
   let dir: string;
@@ -18,15 +19,7 @@ describe('RowReader', () => {
     db = await lancedb.connect(dir);
     const rows = Array.from({ length: 10 }, (_, i) => ({ a: `a${i}`, b: `b${i}` }));
     table = await db.createTable('t', rows);
-    let calls = 0;
-    const proxy = new Proxy(table, {
-      get(target, key) {
-        if (key === 'takeRowIds') calls++;
-        const value = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    counted = { table: proxy, calls: () => calls };
+    counted = countingCalls(table, 'takeRowIds');
   });
   afterAll(async () => {
     table.close();
