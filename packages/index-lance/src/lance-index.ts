@@ -13,6 +13,7 @@ import {
 } from '@quarry/core';
 import { AnalysisPool } from './analysis-pool.js';
 import { rowsToArrow } from './arrow-rows.js';
+import { splitCjkWords } from './cjk-words.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
@@ -211,10 +212,11 @@ export class LanceSearchIndex implements SearchIndex {
     }
   }
 
-  async search(query: IndexQuery): Promise<IndexSearchResult> {
+  async search(asked: IndexQuery): Promise<IndexSearchResult> {
     // Searching a closed index is a programming error, not an outage of the backend.
     if (this.#closed) throw new Error('the search index is closed');
     this.#searched = true;
+    const query = splitCjkWords(asked);
     const plan = planQuery(query);
     if (matchesNothing(query, plan)) return { total: 0, totalIsEstimate: false, hits: [] };
     try {

@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals';
+import type { IndexQuery } from '@quarry/core';
+import { parseQuery } from '@quarry/query';
+import { splitCjkWords } from './cjk-words.js';
+
+const ask = (q: string, match?: 'all' | 'any'): IndexQuery => ({
+  query: parseQuery(q),
+  limit: 10,
+  offset: 0,
+  ...(match ? { match } : {}),
+});
+/** The clauses of the query's root after the split, in order: a word's or phrase's text, else its type. */
+const clauses = (query: IndexQuery): string[] => {
+  const root = query.query.root;
+  if (!root) return [];
+  const children = root.type === 'and' ? root.children : [root];
+  return children.map((child) => (child.type === 'term' || child.type === 'phrase' ? child.text : child.type));
+};
+
+describe('splitCjkWords', () => {
+  it('splits a Chinese run into its words, leaving out one-character words between them', () => {
+    expect(clauses(splitCjkWords(ask('今天北京的天气怎么样')))).toEqual(['今天', '北京', '天气', '怎么样']);
+    expect(splitCjkWords(ask('北京天气')).query.root).toEqual({
+      type: 'and',
+      children: [
+        { type: 'term', text: '北京', field: 'any' },
+        { type: 'term', text: '天气', field: 'any' },
+      ],
+    });
+  });
+  it('gives each word as its character pairs with match=any, and keeps letters and digits as words', () => {
+    expect(clauses(splitCjkWords(ask('iPhone手机在中华人民共和国', 'any')))).toEqual([
+      'iphone',
+      '手机',
+      '中华',
+      '人民',
+      '共和',
+      '和国',
+    ]);
+    expect(clauses(splitCjkWords(ask('iPhone手机在中华人民共和国')))).toEqual([
+      'iphone',
+      '手机',
+      '中华',
+      '人民',
+      '共和国',
+    ]);
+  });
+  it('gives a character at either end of a run to the word beside it', () => {
+    // ICU gives 计算机 as 计算, 机 and 图书馆 as 图书, 馆.
+    expect(splitCjkWords(ask('图书馆')).query.root).toEqual({ type: 'term', text: '图书馆', field: 'any' });
+    expect(clauses(splitCjkWords(ask('计算机', 'any')))).toEqual(['计算', '算机']);
+  });
+  it('joins one-character words in a row, but not across punctuation', () => {
+    // ICU gives 互联网 as 互, 联, 网.
+    expect(clauses(splitCjkWords(ask('互联网公司，好吗')))).toEqual(['互联网', '公司', '好吗']);
+  });
+  it('splits Japanese, leaving out particles', () => {
+    expect(clauses(splitCjkWords(ask('東京の天気は晴れです', 'any')))).toEqual(['東京', '天気', '晴れ', 'です']);
+  });
+  it('keeps other words, phrases and intitle: words as typed beside the split run', () => {
+    expect(clauses(splitCjkWords(ask('weather 北京天气 "上海天气" intitle:预报', 'any')))).toEqual([
+      'weather',
+      '北京',
+      '天气',
+      '上海天气',
+      '预报',
+    ]);
+  });
+  it('keeps a word of one character, which has nothing else', () => {
+    expect(splitCjkWords(ask('猫')).query.root).toEqual({ type: 'term', text: '猫', field: 'any' });
+  });
+  it('leaves OR groups and queries without CJK words as typed', () => {
+    const or = ask('北京天气 OR 上海天气', 'any');
+    expect(splitCjkWords(or)).toBe(or);
+    const english = ask('beijing weather', 'any');
+    expect(splitCjkWords(english)).toBe(english);
+  });
+});

@@ -1,0 +1,84 @@
+import type { IndexQuery, QueryNode, TermNode } from '@quarry/core';
+import { hasCjk, tokenize } from '@quarry/text';
+
+/**
+ * The query with its unquoted Chinese and Japanese runs split into words. Those scripts write words
+ * without spaces, so the parser keeps `北京天气` or a whole typed question (`今天北京的天气怎么样`)
+ * as one word, which the index (character pairs, see `bigramQueryTokens`) would find only as that
+ * exact run of characters. Here each such word of the query becomes the words `Intl.Segmenter`
+ * finds in it (DESIGN.md: segmented on the query side):
+ * - one-character words in a row are one word (the segmenter's dictionary lacks `互联网`, which it
+ *   gives as `互`, `联`, `网`), and one at either end of a run belongs to the word beside it
+ *   (`计算机` comes as `计算`, `机`); one alone between two words (`的`, `是`, `の`, `は`: particles
+ *   and function words, mostly) is left out;
+ * - letters and digits inside the run stay words of their own (`iPhone手机` → `iphone`, `手机`);
+ * - `match=all`: every word required, anywhere in the page (`北京天气` → `北京` AND `天气`), each
+ *   matched as the phrase of its character pairs; quote the run (`"北京天气"`) to require it as typed;
+ * - `match=any`: each word's character pairs optional (`共和国` → `共和`, `和国`), so pages holding
+ *   more of the question's words, and rarer ones, rank first (BM25).
+ * Phrases, `intitle:` words, exclusions and OR groups are left as typed.
+ */
+export function splitCjkWords(query: IndexQuery): IndexQuery {
+  const root = query.query.root;
+  if (!root) return query;
+  const children = root.type === 'and' ? root.children : root.type === 'term' ? [root] : null;
+  if (!children?.some(isCjkWord)) return query;
+  const any = query.match === 'any';
+  const words = new Set<string>();
+  const split: QueryNode[] = [];
+  for (const child of children) {
+    if (!isCjkWord(child)) {
+      split.push(child);
+      continue;
+    }
+    for (const word of any ? runWords(child.text).flatMap(pairs) : runWords(child.text)) {
+      if (words.has(word)) continue;
+      words.add(word);
+      split.push({ type: 'term', text: word, field: 'any' });
+    }
+  }
+  if (split.length === 1) return { ...query, query: { ...query.query, root: split[0]! } };
+  return { ...query, query: { ...query.query, root: { type: 'and', children: split } } };
+}
+
+function isCjkWord(node: QueryNode): node is TermNode {
+  return node.type === 'term' && node.field === 'any' && hasCjk(node.text);
+}
+
+/** The words of a typed word holding CJK runs (see {@link splitCjkWords}); itself when it has none. */
+function runWords(text: string): string[] {
+  const words: string[] = [];
+  // Each run between punctuation on its own: characters on either side of a comma are not a word.
+  for (const chunk of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {
+    // One-character words in a row as one.
+    const parts: string[] = [];
+    let singles = '';
+    for (const token of tokenize(chunk)) {
+      if (hasCjk(token) && Array.from(token).length === 1) {
+        singles += token;
+        continue;
+      }
+      if (singles) parts.push(singles);
+      singles = '';
+      parts.push(token);
+    }
+    if (singles) parts.push(singles);
+    // A lone character at either end belongs to its neighbour (`计算` `机`); between two words it
+    // is a particle (`北京` `的` `天气`), left out.
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      const lone = hasCjk(part) && Array.from(part).length === 1 && parts.length > 1;
+      if (!lone) words.push(part);
+      else if (i === 0 && hasCjk(parts[1]!)) parts[1] = part + parts[1];
+      else if (i === parts.length - 1 && hasCjk(parts[i - 1]!)) words[words.length - 1] += part;
+    }
+  }
+  return words.length > 0 ? words : [text];
+}
+
+/** A CJK word's character pairs (itself when it is one character); any other word as it is. */
+function pairs(word: string): string[] {
+  const chars = Array.from(word);
+  if (!hasCjk(word) || chars.length < 2) return [word];
+  return chars.slice(1).map((char, i) => chars[i]! + char);
+}
