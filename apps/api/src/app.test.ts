@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { PageDocument } from '@quarry/core';
+import { MAX_QUERY_LENGTH } from '@quarry/query';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
@@ -90,7 +91,7 @@ describe('GET /api/v1/search', () => {
     ['', 'q'],
     ['q=', 'q'],
     ['q=a&q=b', 'q'],
-    [`q=${'x'.repeat(2049)}`, 'q'],
+    [`q=${'x'.repeat(MAX_QUERY_LENGTH + 1)}`, 'q'],
     ['q=-only', 'q'],
     ['q=a&limit=0', 'limit'],
     ['q=a&limit=101', 'limit'],

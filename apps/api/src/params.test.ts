@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@quarry/core';
+import { SEARCH_TOOL_BOUNDS } from '@quarry/mcp';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
-import { parseSearchParams } from './params.js';
+import { parseSearchParams, SEARCH_BOUNDS } from './params.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const parse = (raw: Record<string, unknown>) => parseSearchParams(raw, NOW);
@@ -87,5 +88,15 @@ describe('parseSearchParams', () => {
 
   it('passes query errors through with param q', () => {
     expect(paramOf({ q: '-only -exclusions' })).toBe('q');
+  });
+});
+
+describe('the MCP search tool', () => {
+  it('has the bounds of GET /api/v1/search', () => {
+    expect(SEARCH_TOOL_BOUNDS).toEqual({
+      qMaxChars: MAX_QUERY_LENGTH,
+      limit: SEARCH_BOUNDS.limit,
+      offset: SEARCH_BOUNDS.offset,
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FallbackRequest, FallbackSearcher, SearchResult } from '@quarry/core';
+import { MAX_QUERY_LENGTH } from '@quarry/query';
 import { createApp } from './app.js';
 import { startServer } from './server.js';
 import { createFixture, type Fixture } from './test-support/fixture.js';
@@ -125,5 +126,33 @@ describe('startServer', () => {
     expect(Date.now() - startedMs).toBeGreaterThanOrEqual(250);
     await expect(inFlight).rejects.toThrow();
     await within(aborted(fallback.calls[0]?.signal), 5000);
+  });
+
+  it('takes a question of hundreds of words, and the longest q in Chinese, in the URL', async () => {
+    const none: FallbackSearcher = { name: 'none', search: async () => [] };
+    const server = await serve(none);
+    try {
+      const search = async (params: Record<string, string>) => {
+        const res = await fetch(`${server.url}/api/v1/search?${new URLSearchParams(params)}`);
+        return { status: res.status, body: (await checkedJson(res, '/api/v1/search')) as Record<string, unknown> };
+      };
+      const urls = (body: Record<string, unknown>) => (body.results as { url: string }[]).map((r) => r.url);
+      // 300 words, two of them on one page: every word optional.
+      const filler = Array.from({ length: 298 }, (_, i) => `filler${i}`);
+      const question = [...filler.slice(0, 150), 'self-hosted', 'retrieval', ...filler.slice(150)].join(' ');
+      const asked = await search({ q: question, match: 'any' });
+      expect(asked.status).toBe(200);
+      expect(urls(asked.body)[0]).toBe('https://example.com/quarry');
+      // MAX_QUERY_LENGTH characters of Chinese: 36 KiB percent-encoded, past Node's default 16 KiB.
+      const sentence = '这是一篇关于搜索引擎的中文新闻。';
+      const chinese = sentence.repeat(Math.ceil(MAX_QUERY_LENGTH / sentence.length)).slice(0, MAX_QUERY_LENGTH);
+      const long = await search({ q: chinese, match: 'any' });
+      expect(long.status).toBe(200);
+      expect(urls(long.body)).toContain('https://news.example.cn/zh');
+      const tooLong = await search({ q: `${chinese}新`, match: 'any' });
+      expect(tooLong).toMatchObject({ status: 400, body: { param: 'q' } });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_QUERY_LENGTH } from '@quarry/query';
 import type { Express } from 'express';
 
 /** Options of {@link startServer}. */
@@ -30,11 +31,15 @@ export interface RunningServer {
 }
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+/** Request line and headers, at most: the longest `q` percent-encoded, and room for the rest. */
+const MAX_HEADER_BYTES = 9 * MAX_QUERY_LENGTH + 16 * 1024;
 const IDLE_SWEEP_MS = 50;
 
 /** Listens with `app`; rejects when the port cannot be bound. */
 export async function startServer(app: Express, options: ServerOptions): Promise<RunningServer> {
-  const server = createServer(app);
+  // Node's default (16 KiB for the request line and headers) is too small for the longest `q`
+  // (MAX_QUERY_LENGTH characters, each up to 9 bytes percent-encoded: 36 KiB of Chinese).
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -1,4 +1,5 @@
 import type { IndexQuery, QueryNode, TermNode } from '@quarry/core';
+import { MAX_QUERY_WORDS } from '@quarry/query';
 import { hasCjk, tokenize } from '@quarry/text';
 
 /**
@@ -16,7 +17,9 @@ import { hasCjk, tokenize } from '@quarry/text';
  *   matched as the phrase of its character pairs; quote the run (`"北京天气"`) to require it as typed;
  * - `match=any`: each word's character pairs optional (`共和国` → `共和`, `和国`), so pages holding
  *   more of the question's words, and rarer ones, rank first (BM25).
- * Phrases, `intitle:` words, exclusions and OR groups are left as typed.
+ * Phrases, `intitle:` words, exclusions and OR groups are left as typed. At most the parser's
+ * `MAX_QUERY_WORDS` words come out of the runs (a pasted page of Chinese text gives thousands): the
+ * first ones.
  */
 export function splitCjkWords(query: IndexQuery): IndexQuery {
   const root = query.query.root;
@@ -32,7 +35,7 @@ export function splitCjkWords(query: IndexQuery): IndexQuery {
       continue;
     }
     for (const word of any ? runWords(child.text).flatMap(pairs) : runWords(child.text)) {
-      if (words.has(word)) continue;
+      if (words.has(word) || words.size >= MAX_QUERY_WORDS) continue;
       words.add(word);
       split.push({ type: 'term', text: word, field: 'any' });
     }

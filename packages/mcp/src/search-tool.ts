@@ -6,7 +6,7 @@ import { type ErrorReporter, guarded, toolResult } from './tool-result.js';
 
 /** Bounds of the search tool's arguments: those of `GET /api/v1/search` (spec 4.1). */
 export const SEARCH_TOOL_BOUNDS = {
-  qMaxChars: 2048,
+  qMaxChars: 4096,
   limit: { min: 1, max: 100, default: 10 },
   offset: { min: 0, max: 990, default: 0 },
 } as const;

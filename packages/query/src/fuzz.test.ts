@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { FILETYPE_OPERATOR_VALUES, type ParsedQuery, type QueryNode, ValidationError } from '@quarry/core';
 import { formatQuery } from './format.js';
-import { MAX_QUERY_CLAUSES } from './limits.js';
+import { MAX_QUERY_CLAUSES, MAX_QUERY_WORDS } from './limits.js';
 import { parseQuery } from './parser.js';
 
 const SEED = 0x5eed_2024;
@@ -119,7 +119,12 @@ function invariantProblems(parsed: ParsedQuery): string[] {
   if (parsed.root === null) {
     if (parsed.sites.length + parsed.filetypes.length === 0) problems.push('null root without filters');
   } else {
-    if (checkNode(parsed.root, 'root', problems) > MAX_QUERY_CLAUSES) problems.push('too many clauses');
+    const clauses = checkNode(parsed.root, 'root', problems);
+    const words = (node: QueryNode) => node.type === 'term' && node.field === 'any';
+    const wordList =
+      words(parsed.root) ||
+      ((parsed.root.type === 'and' || parsed.root.type === 'or') && parsed.root.children.every(words));
+    if (clauses > MAX_QUERY_WORDS || (clauses > MAX_QUERY_CLAUSES && !wordList)) problems.push('too many clauses');
     const filtered = parsed.sites.length + parsed.filetypes.length > 0;
     if (!hasPositiveClause(parsed.root) && !filtered) problems.push('exclusions only');
     if (!hasPositiveClause(parsed.root) && parsed.root.type !== 'and') problems.push('lone exclusion not under an and');

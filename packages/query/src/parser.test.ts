@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { type QueryNode, ValidationError } from '@quarry/core';
-import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH } from './limits.js';
+import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH, MAX_QUERY_WORDS } from './limits.js';
 import { parseQuery } from './parser.js';
 
 const t = (text: string, field: 'any' | 'title' = 'any'): QueryNode => ({ type: 'term', text, field });
@@ -247,12 +247,23 @@ describe('limits and empty input', () => {
   });
   it('rejects a query whose canonical form would be too long', () => {
     // U+3300 (㌀) expands to four characters under NFKC.
-    expectRejected('\u3300'.repeat(1000), /too long/);
+    expectRejected('\u3300'.repeat(MAX_QUERY_LENGTH / 2), /too long/);
   });
-  it('allows MAX_QUERY_CLAUSES clauses and rejects one more', () => {
+  it('allows MAX_QUERY_WORDS plain words, all required or joined with OR, and rejects one more', () => {
+    const words = (n: number, joiner = ' ') => Array.from({ length: n }, (_, i) => `w${i}`).join(joiner);
+    expect(parseQuery(words(MAX_QUERY_WORDS)).root).toMatchObject({ type: 'and' });
+    expect(parseQuery(words(MAX_QUERY_WORDS, ' OR ')).root).toMatchObject({ type: 'or' });
+    expectRejected(words(MAX_QUERY_WORDS + 1), /too many terms/);
+    expectRejected(words(MAX_QUERY_WORDS + 1, ' OR '), /too many terms/);
+    // A filter beside them is not a term.
+    expect(() => parseQuery(`${words(MAX_QUERY_WORDS)} site:example.com`)).not.toThrow();
+  });
+  it('allows MAX_QUERY_CLAUSES clauses in a query with operators and rejects one more', () => {
     const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
-    expect(() => parseQuery(words(MAX_QUERY_CLAUSES))).not.toThrow();
-    expectRejected(words(MAX_QUERY_CLAUSES + 1), /too many terms/);
+    expect(() => parseQuery(`${words(MAX_QUERY_CLAUSES - 1)} "a phrase"`)).not.toThrow();
+    expectRejected(`${words(MAX_QUERY_CLAUSES)} "a phrase"`, /too many terms/);
+    expectRejected(`${words(MAX_QUERY_CLAUSES)} intitle:x`, /too many terms/);
+    expectRejected(`${words(MAX_QUERY_CLAUSES - 1)} a OR b`, /too many terms/);
     expectRejected(`x ${Array.from({ length: MAX_QUERY_CLAUSES }, (_, i) => `-n${i}`).join(' ')}`, /too many/);
   });
   it('parses a query at the length limit quickly', () => {

@@ -9,7 +9,7 @@ import {
 } from '@quarry/core';
 import { formatNode, formatQuery } from './format.js';
 import { sanitizeQuery, type Token, tokenize } from './lexer.js';
-import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH } from './limits.js';
+import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH, MAX_QUERY_WORDS } from './limits.js';
 
 // docx, pptx and xlsx name their family: the index matches a family (FILETYPE_FAMILY), not a format.
 const FILETYPE_ALIASES: Readonly<Record<string, FiletypeOperatorValue>> = {
@@ -104,6 +104,12 @@ function combine(type: 'and' | 'or', nodes: readonly QueryNode[]): QueryNode | n
   return { type, children };
 }
 
+/** Whether a query is plain words: one, or several all required or all joined with OR. */
+function isWordList(root: QueryNode): boolean {
+  const word = (node: QueryNode) => node.type === 'term' && node.field === 'any';
+  return word(root) || ((root.type === 'and' || root.type === 'or') && root.children.every(word));
+}
+
 function countClauses(node: QueryNode): number {
   switch (node.type) {
     case 'term':
@@ -181,8 +187,9 @@ function collect(tokens: readonly Token[]): Collected {
  *   ordinary words, kept as typed.
  * - Words or phrases of punctuation alone are dropped; duplicates are dropped.
  * - Rejected: an empty query; one longer than {@link MAX_QUERY_LENGTH} code points, as typed or
- *   in its canonical form (`formatQuery`); one with more than {@link MAX_QUERY_CLAUSES} terms and
- *   phrases; one with only exclusions and no `site:` or `filetype:` (a positive operator makes
+ *   in its canonical form (`formatQuery`); one of plain words with more than
+ *   {@link MAX_QUERY_WORDS} of them, or any other with more than {@link MAX_QUERY_CLAUSES} terms
+ *   and phrases; one with only exclusions and no `site:` or `filetype:` (a positive operator makes
  *   `site:x.org -gitlab` valid: the site's pages without the word); one with nothing searchable and no filter; an operator
  *   without a value; an invalid host or file type.
  * - `root` is null when the query holds filters alone (`site:x.org`).
@@ -209,8 +216,13 @@ export function parseQuery(q: string): ParsedQuery {
   if (root !== null && !positive && !hasFilter) {
     fail('q cannot contain only exclusions (-word): add a word, a phrase, site: or filetype: to search for.');
   }
-  if (root !== null && countClauses(root) > MAX_QUERY_CLAUSES) {
-    fail(`q has too many terms: at most ${MAX_QUERY_CLAUSES} words and phrases are allowed.`);
+  if (root !== null) {
+    const clauses = countClauses(root);
+    if (clauses > MAX_QUERY_WORDS || (clauses > MAX_QUERY_CLAUSES && !isWordList(root))) {
+      fail(
+        `q has too many terms: at most ${MAX_QUERY_WORDS} words, or ${MAX_QUERY_CLAUSES} words and phrases when it holds phrases, intitle:, exclusions or OR groups beside other words.`,
+      );
+    }
   }
   const parsed: ParsedQuery = { root, sites: [...new Set(sites)], filetypes: [...new Set(filetypes)] };
   // NFKC, punycode hosts or a closing quote can make the canonical form longer than what was
