@@ -20,6 +20,31 @@ describe('cleanAuthor', () => {
   });
 });
 
+describe('cleanAuthor on what author selectors catch besides names', () => {
+  it('rejects links and buttons that ask the reader to do something, and prices', () => {
+    for (const text of [
+      'Follow the author',
+      'Visit the Apple Store',
+      'Sign In',
+      'Read Wendi Weiner’s articles in HuffPost',
+      'Comment',
+      'Home',
+      'billed annually, or $50/mo billed monthly',
+    ]) {
+      expect([text, cleanAuthor(text)]).toEqual([text, null]);
+    }
+    // Names that begin like them stay names.
+    expect(cleanAuthor('Homer Simpson')).toBe('Homer Simpson');
+    expect(cleanAuthor('Reader Jones')).toBe('Reader Jones');
+    expect(cleanAuthor('Anonymous')).toBe('Anonymous');
+  });
+
+  it('ends a name before the weekday of its dateline', () => {
+    expect(cleanAuthor('msmash on Friday January 12, 2024 @11:20AM')).toBe('msmash');
+    expect(cleanAuthor('EditorDavid on Sunday')).toBe('EditorDavid');
+  });
+});
+
 describe('findZhByline', () => {
   const near = (nearTitle: string) => findZhByline({ nearTitle, articleStart: '', articleEnd: '' });
   const start = (articleStart: string) => findZhByline({ nearTitle: '', articleStart, articleEnd: '' });

@@ -33,6 +33,7 @@ const BYLINE_TAIL = new RegExp(
     '\\s+[|•·»]\\s+',
     '\\s+[-–—]\\s+(?=\\S*\\s*\\d)',
     '\\s+(?:on|updated|published)\\s+(?=\\w+\\.?\\s+\\d|\\d)',
+    '\\s+on\\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b',
     '\\s+(?:on behalf of|last (?:updated|modified))\\b',
     '\\s+[\\d,.]+k?\\s+(?:gold|silver|bronze)\\b',
     `\\s*[-–—]?\\s*(?:${MONTH})\\.?\\s+\\d{1,2}\\b`,
@@ -44,6 +45,14 @@ const BYLINE_TAIL = new RegExp(
 /** What byline selectors catch that is not a name. */
 const NOT_A_BYLINE =
   /^(?:full bio|about(?: the)? author|topic author|authors?|name|updated|published|posted|view (?:full )?profile|see all|read more)$|\*|\ssays:?$/i;
+/**
+ * A link or button that author selectors catch (`Follow the author`, `Visit the Apple Store`,
+ * `Sign In`, `Read Jane's articles`, `Comment`): it starts with what it asks the reader to do.
+ */
+const CALL_TO_ACTION =
+  /^(?:visit|follow|sign\s*(?:in|up|out)|log\s*(?:in|out)|register|subscribe|share|read|view|see|contact|comments?|reply|home|menu)(?:\s|$)/i;
+/** Prices and plans (`billed annually, or $50/mo`): never a name. */
+const MONEY = /[$€£¥]\s*\d/u;
 
 /** Credits of the software that made the page (forum and CMS templates fill meta author with them). */
 const SOFTWARE_CREDIT = /\b(?:discuz|comsenz|phpwind|dedecms|wordpress|joomla|drupal|powered by)\b/i;
@@ -66,6 +75,7 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   // `jldugger – jldugger`, `raoul (raoul)`: a user card repeats the name.
   text = text.replace(/^(.{2,40}?)\s*(?:[-–—]\s*\1|\(\1\))$/u, '$1');
   if (text === '' || text.length > MAX_AUTHOR_CHARS || NOT_A_BYLINE.test(text)) return null;
+  if (CALL_TO_ACTION.test(text) || MONEY.test(text)) return null;
   if (text.split(/\s+/).length > MAX_AUTHOR_WORDS) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
   if (!/\p{L}/u.test(text) || /\d{3,}/.test(text)) return null;

@@ -121,6 +121,17 @@ describe('readDomFacts bylines', () => {
     ]);
   });
 
+  it('leaves the tag and category links out of a byline', () => {
+    const f = facts(
+      '<html><body><h1>T</h1>' +
+        '<div class="byline"><span><a class="tag" href="/blog/tag/personal-finance">Personal finance</a></span> ' +
+        '<span>January 31, 2025</span></div>' +
+        '<div class="byline"><a href="https://example.com/category/news">News</a> <a href="/author/jane">Jane Doe</a></div>' +
+        '</body></html>',
+    );
+    expect(f.bylines).toEqual(['January 31, 2025', 'Jane Doe', 'Jane Doe']);
+  });
+
   it("reads an author box's first line only, and a container that happens to carry the class not at all", () => {
     const bio = `<p>${'Bence writes about web performance and accessibility. '.repeat(6)}</p>`;
     const f = facts(`<html><body><div class="blog-author"><h4>Bence Kovács</h4>${bio}</div></body></html>`);

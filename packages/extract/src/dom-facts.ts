@@ -50,6 +50,8 @@ export interface DomFacts {
 const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|by-line|author|writer|dateline-author)(?:$|[\s_-])/i;
 /** URLs of an author's page in blog and news software (WordPress, Ghost, Drupal...). */
 const AUTHOR_HREF = /(?:[?&]author=[^&#]+|\/(?:author|authors|autor|auteur)\/[^/?#]+\/?(?:[?#]|$))/i;
+/** A link to a page listing a tag, category or topic (`/blog/tag/personal-finance`): never a name. */
+const TAXONOMY_HREF = /\/(?:tags?|categor(?:y|ies)|topics?)\/[^/?#]/i;
 /** Bylines are short; longer matches are containers that happen to carry the class. */
 const MAX_BYLINE_SOURCE_CHARS = 200;
 /** A longer byline element is an author box, read for its first line only; longer still, a container. */
@@ -364,7 +366,16 @@ function bylineText(el: Element): string {
   // A microdata value on a <meta> is its content (`<meta itemprop="name" content="julian">`).
   const content = named?.getAttribute('content');
   const name = named === null ? [] : content ? [squash(content)] : lines(named).slice(0, 1);
-  return [...name, ...lines(el)].filter((line) => line !== '').join('\n');
+  // A byline's tag and category links (`Personal finance` beside the date) name no one.
+  const taxonomy = Array.from(el.querySelectorAll('a[href]'))
+    .filter((a) => TAXONOMY_HREF.test(a.getAttribute('href') ?? ''))
+    .map((a) => squash(a.textContent))
+    .filter((text) => text !== '');
+  const withoutTaxonomy = (line: string) => taxonomy.reduce((rest, text) => rest.replace(text, ' '), line).trim();
+  return [...name, ...lines(el)]
+    .map(withoutTaxonomy)
+    .filter((line) => line !== '')
+    .join('\n');
 }
 
 function isBylineElement(el: Element, name: string, itemprop: string | null): boolean {
