@@ -1,13 +1,14 @@
 import type { IndexQuery, QueryNode, TermNode } from '@quarry/core';
 import { MAX_QUERY_WORDS } from '@quarry/query';
-import { hasCjk, tokenize } from '@quarry/text';
+import { hasCjk, hasUnspacedScript, tokenize } from '@quarry/text';
 
 /**
- * The query with its unquoted Chinese and Japanese runs split into words. Those scripts write words
- * without spaces, so the parser keeps `北京天气` or a whole typed question (`今天北京的天气怎么样`)
- * as one word, which the index (character pairs, see `bigramQueryTokens`) would find only as that
- * exact run of characters. Here each such word of the query becomes the words `Intl.Segmenter`
- * finds in it (DESIGN.md: segmented on the query side):
+ * The query with its unquoted Chinese and Japanese runs split into words (and those of Thai, Lao,
+ * Khmer and Myanmar, into their dictionary's words). Those scripts write words without spaces, so
+ * the parser keeps `北京天气` or a whole typed question (`今天北京的天气怎么样`) as one word, which
+ * the index (character pairs, see `bigramQueryTokens`) would find only as that exact run of
+ * characters. Here each such word of the query becomes the words `Intl.Segmenter` finds in it
+ * (DESIGN.md: segmented on the query side):
  * - one-character words in a row are one word (the segmenter's dictionary lacks `互联网`, which it
  *   gives as `互`, `联`, `网`), and one at either end of a run belongs to the word beside it
  *   (`计算机` comes as `计算`, `机`); one alone between two words (`的`, `是`, `の`, `は`: particles
@@ -45,7 +46,7 @@ export function splitCjkWords(query: IndexQuery): IndexQuery {
 }
 
 function isCjkWord(node: QueryNode): node is TermNode {
-  return node.type === 'term' && node.field === 'any' && hasCjk(node.text);
+  return node.type === 'term' && node.field === 'any' && hasUnspacedScript(node.text);
 }
 
 /** The words of a typed word holding CJK runs (see {@link splitCjkWords}); itself when it has none. */

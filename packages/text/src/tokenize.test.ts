@@ -44,8 +44,18 @@ describe('tokenize', () => {
     expect(tokens).not.toContain('。');
   });
 
+  it('segments Thai, Lao, Khmer and Myanmar runs into words, in both modes, and keeps Latin words apart', () => {
+    for (const cjk of ['words', 'bigrams'] as const) {
+      expect(tokenize('ภาษาไทยเป็นภาษาที่สวยงาม', { cjk })).toEqual(['ภาษา', 'ไทย', 'เป็น', 'ภาษา', 'ที่', 'สวยงาม']);
+      expect(tokenize('ພາສາລາວເປັນພາສາທີ່ງາມ', { cjk })).toEqual(['ພາສາ', 'ລາວ', 'ເປັນ', 'ພາສາ', 'ທີ່', 'ງາມ']);
+      expect(tokenize('ភាសាខ្មែរគឺជាភាសា', { cjk })).toContain('ភាសា');
+      expect(tokenize('မြန်မာဘာသာစကားသည်လှပသည်', { cjk })).toContain('လှပ');
+      expect(tokenize('abcภาษาไทย2024', { cjk })).toEqual(['abc', 'ภาษา', 'ไทย', '2024']);
+    }
+  });
+
   it('is stable: tokenizing the joined tokens gives the same tokens (index and query sides agree)', () => {
-    const text = 'Le Café de Flore — ＴＯＫＹＯ 東京タワー and 北京大学 re:Invent';
+    const text = 'Le Café de Flore — ＴＯＫＹＯ 東京タワー and 北京大学 re:Invent ภาษาไทยเป็นภาษาที่สวยงาม';
     const once = tokenize(text);
     expect(tokenize(once.join(' '))).toEqual(once);
   });

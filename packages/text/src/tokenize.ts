@@ -14,12 +14,17 @@
  * - Runs of Han, Hiragana and Katakana are segmented into words with `Intl.Segmenter` (`ja` when
  *   the run contains kana, `zh` otherwise). Text without any such character never reaches the
  *   segmenter.
+ * - Runs of Thai, Lao, Khmer and Myanmar, also written without spaces between words, are segmented
+ *   into words with `Intl.Segmenter` and that script's ICU dictionary, on both sides (the index's
+ *   character pairs are for Chinese and Japanese only).
  */
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 // U+30FC (prolonged sound mark) and U+3005 (iteration mark) belong inside Japanese/Chinese words.
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+/** Scripts of Southeast Asia written without spaces between words (letters, vowel signs and digits). */
+const SEA_CHAR = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 // Letters of the Latin, Greek and Cyrillic blocks that may decompose into base letter + diacritic.
 const MAY_HAVE_DIACRITIC = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff]/;
@@ -29,6 +34,7 @@ const DIACRITIC_MARKS = /[\u0300-\u036f]/g;
 const SEPARATOR = 0;
 const WORD = 1;
 const CJK = 2;
+const SEA = 3;
 const UNKNOWN = 255;
 /**
  * Character classes of the Basic Multilingual Plane, filled lazily: Unicode property regexes cost
@@ -39,6 +45,7 @@ const astralClass = new Map<number, number>();
 
 function classify(char: string): number {
   if (CJK_CHAR.test(char)) return CJK;
+  if (SEA_CHAR.test(char) && WORD_CHAR.test(char)) return SEA;
   return WORD_CHAR.test(char) ? WORD : SEPARATOR;
 }
 
@@ -67,7 +74,7 @@ for (let code = 0; code < 0x80; code++) {
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
-function segmenterFor(locale: 'zh' | 'ja'): Intl.Segmenter {
+function segmenterFor(locale: 'zh' | 'ja' | 'th' | 'lo' | 'km' | 'my'): Intl.Segmenter {
   let segmenter = segmenters.get(locale);
   if (!segmenter) {
     segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
@@ -79,6 +86,14 @@ function segmenterFor(locale: 'zh' | 'ja'): Intl.Segmenter {
 /** Whether the text contains a Han, Hiragana or Katakana character (and so needs segmentation). */
 export function hasCjk(text: string): boolean {
   return CJK_CHAR.test(text);
+}
+
+/**
+ * Whether the text contains a script written without spaces between words (Chinese, Japanese,
+ * Thai, Lao, Khmer, Myanmar): a typed run of it is several words.
+ */
+export function hasUnspacedScript(text: string): boolean {
+  return CJK_CHAR.test(text) || SEA_CHAR.test(text);
 }
 
 /**
@@ -121,6 +136,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   const length = folded.length;
   let start = -1;
   let runHasCjk = false;
+  let runHasSea = false;
   let runIsAscii = true;
   for (let i = 0; i <= length; i++) {
     const code = i < length ? folded.charCodeAt(i) : 0x20;
@@ -135,14 +151,16 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
       if (start === -1) {
         start = i;
         runHasCjk = false;
+        runHasSea = false;
         runIsAscii = true;
       }
       if (code >= 0x80) runIsAscii = false;
       if (cls === CJK) runHasCjk = true;
+      else if (cls === SEA) runHasSea = true;
       i += width - 1;
     } else if (start !== -1) {
       const word = folded.slice(start, i);
-      if (runHasCjk) pushMixed(tokens, word, segment);
+      if (runHasCjk || runHasSea) pushMixed(tokens, word, segment);
       else tokens.push(runIsAscii ? word : stripDiacritics(word));
       start = -1;
     }
@@ -150,16 +168,33 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   return tokens;
 }
 
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]+/gu;
+/** A run of CJK characters (group 1) or of one Southeast Asian script's letters, marks and digits. */
+const UNSPACED_RUN =
+  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]+)|[\p{Script=Thai}]+|[\p{Script=Lao}]+|[\p{Script=Khmer}]+|[\p{Script=Myanmar}]+/gu;
 
 function pushMixed(tokens: string[], word: string, segment: (tokens: string[], run: string) => void): void {
   let last = 0;
-  for (const run of word.matchAll(CJK_RUN)) {
+  for (const run of word.matchAll(UNSPACED_RUN)) {
     if (run.index > last) tokens.push(stripDiacritics(word.slice(last, run.index)));
-    segment(tokens, run[0]);
+    if (run[1] !== undefined) segment(tokens, run[0]);
+    else segmentSea(tokens, run[0]);
     last = run.index + run[0].length;
   }
   if (last < word.length) tokens.push(stripDiacritics(word.slice(last)));
+}
+
+const SEA_LOCALES = [
+  [/\p{Script=Thai}/u, 'th'],
+  [/\p{Script=Lao}/u, 'lo'],
+  [/\p{Script=Khmer}/u, 'km'],
+] as const;
+
+/** A run of Thai, Lao, Khmer or Myanmar as the words of its script's dictionary. */
+function segmentSea(tokens: string[], run: string): void {
+  const locale = SEA_LOCALES.find(([script]) => script.test(run))?.[1] ?? 'my';
+  for (const segment of segmenterFor(locale).segment(run)) {
+    if (segment.isWordLike) tokens.push(segment.segment);
+  }
 }
 
 function segmentCjk(tokens: string[], run: string): void {
