@@ -57,7 +57,7 @@ describe('splitCjkWords', () => {
   it('splits Japanese, leaving out particles', () => {
     expect(clauses(splitCjkWords(ask('東京の天気は晴れです', 'any')))).toEqual(['東京', '天気', '晴れ', 'です']);
   });
-  it('keeps other words, phrases and intitle: words as typed beside the split run', () => {
+  it('keeps other words and phrases as typed beside the split run', () => {
     expect(clauses(splitCjkWords(ask('weather 北京天气 "上海天气" intitle:预报', 'any')))).toEqual([
       'weather',
       '北京',
@@ -65,6 +65,18 @@ describe('splitCjkWords', () => {
       '上海天气',
       '预报',
     ]);
+  });
+  it('splits an intitle: run into words, each required in the title', () => {
+    for (const match of ['all', 'any'] as const) {
+      expect(splitCjkWords(ask('intitle:北京的天气预报', match)).query.root).toEqual({
+        type: 'and',
+        children: [
+          { type: 'term', text: '北京', field: 'title' },
+          { type: 'term', text: '天气', field: 'title' },
+          { type: 'term', text: '预报', field: 'title' },
+        ],
+      });
+    }
   });
   it('keeps a word of one character, which has nothing else', () => {
     expect(splitCjkWords(ask('猫')).query.root).toEqual({ type: 'term', text: '猫', field: 'any' });

@@ -18,7 +18,8 @@ import { hasCjk, hasUnspacedScript, tokenize } from '@quarry/text';
  *   matched as the phrase of its character pairs; quote the run (`"北京天气"`) to require it as typed;
  * - `match=any`: each word's character pairs optional (`共和国` → `共和`, `和国`), so pages holding
  *   more of the question's words, and rarer ones, rank first (BM25).
- * Phrases, `intitle:` words, exclusions and OR groups are left as typed. At most the parser's
+ * - `intitle:北京的天气`: its words, each required in the title, in either mode.
+ * Phrases, exclusions and OR groups are left as typed. At most the parser's
  * `MAX_QUERY_WORDS` words come out of the runs (a pasted page of Chinese text gives thousands): the
  * first ones.
  */
@@ -35,10 +36,13 @@ export function splitCjkWords(query: IndexQuery): IndexQuery {
       split.push(child);
       continue;
     }
-    for (const word of any ? runWords(child.text).flatMap(pairs) : runWords(child.text)) {
-      if (words.has(word) || words.size >= MAX_QUERY_WORDS) continue;
-      words.add(word);
-      split.push({ type: 'term', text: word, field: 'any' });
+    // `intitle:` words stay required, each in the title (as pairs they would match less).
+    const optional = any && child.field === 'any';
+    for (const word of optional ? runWords(child.text).flatMap(pairs) : runWords(child.text)) {
+      const key = `${child.field}:${word}`;
+      if (words.has(key) || words.size >= MAX_QUERY_WORDS) continue;
+      words.add(key);
+      split.push({ type: 'term', text: word, field: child.field });
     }
   }
   if (split.length === 1) return { ...query, query: { ...query.query, root: split[0]! } };
@@ -46,7 +50,7 @@ export function splitCjkWords(query: IndexQuery): IndexQuery {
 }
 
 function isCjkWord(node: QueryNode): node is TermNode {
-  return node.type === 'term' && node.field === 'any' && hasUnspacedScript(node.text);
+  return node.type === 'term' && hasUnspacedScript(node.text);
 }
 
 /** The words of a typed word holding CJK runs (see {@link splitCjkWords}); itself when it has none. */
