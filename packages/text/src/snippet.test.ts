@@ -43,6 +43,13 @@ describe('makeSnippet', () => {
     expect(snippet.length).toBeLessThanOrEqual(320);
   });
 
+  it('finds Thai words inside runs of text', () => {
+    const text = `${'ภาษาไทยเป็นภาษาที่สวยงาม มีตัวอักษรของตัวเอง '.repeat(20)}ต้มยำกุ้งเป็นอาหารที่มีชื่อเสียง ${'ประเทศไทยมีประวัติศาสตร์ยาวนาน '.repeat(20)}`;
+    const snippet = makeSnippet(text, [{ text: 'ต้มยำกุ้ง' }]);
+    expect(snippet).toContain('ต้มยำกุ้ง');
+    expect(snippet.length).toBeLessThanOrEqual(320);
+  });
+
   it('falls back to the start of the text when no term occurs', () => {
     const text = filler(300);
     const snippet = makeSnippet(text, [{ text: 'absent' }]);

@@ -1,5 +1,5 @@
 import { isStopWord } from './stop-words.js';
-import { foldText, hasCjk, tokenize } from './tokenize.js';
+import { foldText, hasCjk, hasUnspacedScript, tokenize } from './tokenize.js';
 
 /** A positive query clause as `@quarry/query`'s `positiveClauses` returns it; only `text` is used. */
 export interface SnippetClause {
@@ -124,12 +124,12 @@ function findHits(text: string, tokens: Set<string>): Hit[] {
   return findHitsIn(folded, tokens, (token) => (from) => folded.indexOf(token, from));
 }
 
-/** Hits of each token (up to a bound per token), whole words unless the token is CJK. */
+/** Hits of each token (up to a bound per token), whole words unless its script has no spaces between words. */
 function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
   const hits: Hit[] = [];
   for (const token of tokens) {
-    // CJK words are found as substrings: the surrounding text is not segmented here.
-    const wholeWord = !hasCjk(token);
+    // Chinese, Japanese and Thai words (...) are found as substrings: the text is not segmented here.
+    const wholeWord = !hasUnspacedScript(token);
     const find = finder(token);
     let found = 0;
     for (let at = find(0); at !== -1 && found < MAX_HITS_PER_TOKEN; at = find(at + 1)) {
