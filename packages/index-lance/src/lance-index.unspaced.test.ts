@@ -18,9 +18,21 @@ const PAGES = [
   makePage('lo-lang', 'https://lo.example.com/lang', 'ພາສາລາວ', 'ພາສາລາວເປັນພາສາທີ່ງາມ', { lang: 'lo' }),
   makePage('km-lang', 'https://km.example.com/lang', 'ភាសា', 'ភាសាខ្មែរគឺជាភាសាដ៏ស្រស់ស្អាត', { lang: 'km' }),
   makePage('my-lang', 'https://my.example.com/lang', 'မြန်မာ', 'မြန်မာဘာသာစကားသည်လှပသည်', { lang: 'my' }),
+  makePage(
+    'ko-seoul',
+    'https://ko.example.kr/seoul',
+    '오늘의 소식',
+    '서울의 날씨가 좋습니다. 오늘은 맑고 따뜻합니다.',
+    {
+      lang: 'ko',
+    },
+  ),
+  makePage('ko-busan', 'https://ko.example.kr/busan', '여행', '부산의 바다는 아름답습니다. 여름에 사람이 많습니다.', {
+    lang: 'ko',
+  }),
 ];
 
-describe('search in Thai, Lao, Khmer and Myanmar (words without spaces between them)', () => {
+describe('search in Thai, Lao, Khmer, Myanmar (words without spaces between them) and Korean', () => {
   let dir: string;
   let index: LanceSearchIndex;
   const ids = async (q: string, extra: Partial<IndexQuery> = {}) =>
@@ -58,5 +70,14 @@ describe('search in Thai, Lao, Khmer and Myanmar (words without spaces between t
   it('answers a question with match=any by the page holding more of its words', async () => {
     const [first] = await ids('อาหารไทยรสชาติเป็นอย่างไร', { match: 'any' });
     expect(first).toBe('th-food');
+  });
+
+  it('finds a Korean word with the particle the page writes onto it (서울 in 서울의)', async () => {
+    expect(await ids('서울')).toEqual(['ko-seoul']);
+    expect(await ids('날씨')).toEqual(['ko-seoul']);
+    expect(await ids('부산 바다')).toEqual(['ko-busan']);
+    expect(await ids('"서울의 날씨가"')).toEqual(['ko-seoul']);
+    const [first] = await ids('서울 날씨는 어때요', { match: 'any' });
+    expect(first).toBe('ko-seoul');
   });
 });

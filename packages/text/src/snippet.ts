@@ -1,5 +1,5 @@
 import { isStopWord } from './stop-words.js';
-import { foldText, hasCjk, hasUnspacedScript, tokenize } from './tokenize.js';
+import { foldText, hasUnspacedScript, tokenize } from './tokenize.js';
 
 /** A positive query clause as `@quarry/query`'s `positiveClauses` returns it; only `text` is used. */
 export interface SnippetClause {
@@ -20,6 +20,9 @@ const ELLIPSIS = '…';
 /** How much text before the first hit is shown, so the hit is read in context. */
 const LEAD_CHARS = 48;
 const SPACE = /\s/;
+/** Chinese and Japanese: a snippet may begin or end between any two of their characters (not Korean's, which is spaced). */
+const CUT_ANYWHERE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const cutsAnywhere = (char: string) => CUT_ANYWHERE.test(char);
 
 interface Hit {
   readonly start: number;
@@ -190,7 +193,7 @@ function cut(text: string, from: number, minChars: number, maxChars: number, bef
 
 /** Moves `at` back to a word start (not below `floor`), so the first word is not cut. */
 function wordStartAtOrAfter(text: string, at: number, floor: number): number {
-  if (SPACE.test(text[at - 1] ?? ' ') || hasCjk(text[at] ?? '')) return at;
+  if (SPACE.test(text[at - 1] ?? ' ') || cutsAnywhere(text[at] ?? '')) return at;
   for (let i = at - 1; i >= floor; i--) {
     if (SPACE.test(text[i] ?? '')) return i + 1;
   }
@@ -202,9 +205,9 @@ function wordStartAtOrAfter(text: string, at: number, floor: number): number {
 
 /** The end (exclusive) of the last whole word before `limit`, not below `floor`; CJK may be cut anywhere. */
 function wordEndAtOrBefore(text: string, limit: number, floor: number): number {
-  if (SPACE.test(text[limit] ?? ' ') || hasCjk(text[limit - 1] ?? '')) return limit;
+  if (SPACE.test(text[limit] ?? ' ') || cutsAnywhere(text[limit - 1] ?? '')) return limit;
   for (let i = limit - 1; i >= floor; i--) {
-    if (SPACE.test(text[i] ?? '') || hasCjk(text[i] ?? '')) return i + 1;
+    if (SPACE.test(text[i] ?? '') || cutsAnywhere(text[i] ?? '')) return i + 1;
   }
   return limit;
 }

@@ -54,6 +54,12 @@ describe('tokenize', () => {
     }
   });
 
+  it('keeps Korean words whole, and makes character pairs of them for the index', () => {
+    expect(tokenize('서울의 날씨가 좋습니다')).toEqual(['서울의', '날씨가', '좋습니다']);
+    expect(tokenize('서울의 날씨', { cjk: 'bigrams' })).toEqual(['서울', '울의', '의', '날씨', '씨']);
+    expect(bigramQueryTokens('서울').tokens).toEqual(['서울']);
+  });
+
   it('is stable: tokenizing the joined tokens gives the same tokens (index and query sides agree)', () => {
     const text = 'Le Café de Flore — ＴＯＫＹＯ 東京タワー and 北京大学 re:Invent ภาษาไทยเป็นภาษาที่สวยงาม';
     const once = tokenize(text);

@@ -12,8 +12,9 @@
  * - A token is a run of letters, numbers and combining marks; everything else (punctuation,
  *   symbols, emoji, whitespace) separates tokens and is dropped.
  * - Runs of Han, Hiragana and Katakana are segmented into words with `Intl.Segmenter` (`ja` when
- *   the run contains kana, `zh` otherwise). Text without any such character never reaches the
- *   segmenter.
+ *   the run contains kana, `zh` otherwise); Hangul runs stay whole (ICU splits Korean at spaces).
+ *   Text without any such character never reaches the segmenter. With `cjk: 'bigrams'` all of these
+ *   runs become character pairs.
  * - Runs of Thai, Lao, Khmer and Myanmar, also written without spaces between words, are segmented
  *   into words with `Intl.Segmenter` and that script's ICU dictionary, on both sides (the index's
  *   character pairs are for Chinese and Japanese only).
@@ -21,7 +22,9 @@
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 // U+30FC (prolonged sound mark) and U+3005 (iteration mark) belong inside Japanese/Chinese words.
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]/u;
+// Hangul too: Korean is spaced, but its particles and endings are written onto the word (`서울의`,
+// Seoul's), so its runs are indexed as character pairs like Chinese (as Lucene's CJK bigrams do).
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 /** Scripts of Southeast Asia written without spaces between words (letters, vowel signs and digits). */
 const SEA_CHAR = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -83,7 +86,7 @@ function segmenterFor(locale: 'zh' | 'ja' | 'th' | 'lo' | 'km' | 'my'): Intl.Seg
   return segmenter;
 }
 
-/** Whether the text contains a Han, Hiragana or Katakana character (and so needs segmentation). */
+/** Whether the text contains a Han, Hiragana, Katakana or Hangul character (indexed as character pairs). */
 export function hasCjk(text: string): boolean {
   return CJK_CHAR.test(text);
 }
@@ -170,7 +173,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
 
 /** A run of CJK characters (group 1) or of one Southeast Asian script's letters, marks and digits. */
 const UNSPACED_RUN =
-  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]+)|[\p{Script=Thai}]+|[\p{Script=Lao}]+|[\p{Script=Khmer}]+|[\p{Script=Myanmar}]+/gu;
+  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005]+)|[\p{Script=Thai}]+|[\p{Script=Lao}]+|[\p{Script=Khmer}]+|[\p{Script=Myanmar}]+/gu;
 
 function pushMixed(tokens: string[], word: string, segment: (tokens: string[], run: string) => void): void {
   let last = 0;
