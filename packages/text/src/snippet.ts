@@ -20,7 +20,7 @@ const ELLIPSIS = '…';
 /** How much text before the first hit is shown, so the hit is read in context. */
 const LEAD_CHARS = 48;
 const SPACE = /\s/;
-/** Chinese and Japanese: a snippet may begin or end between any two of their characters (not Korean's, which is spaced). */
+/** Chinese and Japanese, where a snippet may begin or end between any two characters (not Korean, which is spaced). */
 const CUT_ANYWHERE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const cutsAnywhere = (char: string) => CUT_ANYWHERE.test(char);
 
@@ -131,7 +131,8 @@ function findHits(text: string, tokens: Set<string>): Hit[] {
 function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
   const hits: Hit[] = [];
   for (const token of tokens) {
-    // Chinese, Japanese and Thai words (...) are found as substrings: the text is not segmented here.
+    // Words of Chinese, Japanese, Thai and the like (and Korean ones, with the particles a page writes
+    // onto them) are found as substrings: the text is not segmented here.
     const wholeWord = !hasUnspacedScript(token);
     const find = finder(token);
     let found = 0;

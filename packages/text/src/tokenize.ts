@@ -17,7 +17,7 @@
  *   runs become character pairs.
  * - Runs of Thai, Lao, Khmer and Myanmar, also written without spaces between words, are segmented
  *   into words with `Intl.Segmenter` and that script's ICU dictionary, on both sides (the index's
- *   character pairs are for Chinese and Japanese only).
+ *   character pairs are for Chinese, Japanese and Korean only).
  */
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
@@ -93,7 +93,8 @@ export function hasCjk(text: string): boolean {
 
 /**
  * Whether the text contains a script written without spaces between words (Chinese, Japanese,
- * Thai, Lao, Khmer, Myanmar): a typed run of it is several words.
+ * Thai, Lao, Khmer, Myanmar), or Korean, which writes its particles onto its words: a typed run of
+ * it is several words, or pairs of characters.
  */
 export function hasUnspacedScript(text: string): boolean {
   return CJK_CHAR.test(text) || SEA_CHAR.test(text);
