@@ -1,4 +1,5 @@
 import { FILETYPE_OPERATOR_VALUES } from '@quarry/core';
+import { MAX_QUERY_CLAUSES, MAX_QUERY_WORDS } from '@quarry/query';
 
 /** JSON Schemas (draft 2020-12) of the response bodies, exactly the spec's fields (2.1 to 2.3). */
 export const RESPONSE_SCHEMAS = {
@@ -161,4 +162,6 @@ export const QUERY_OPERATORS_DOC = [
   '`A OR B` (upper case; binds tighter than AND),',
   `\`filetype:<type>\` with ${FILETYPE_OPERATOR_VALUES.join(', ')} (doc also matches docx, ppt pptx, xls xlsx).`,
   'A query of operators only is valid; one of exclusions only is a 400.',
+  `At most ${MAX_QUERY_WORDS} words, or ${MAX_QUERY_CLAUSES} words and phrases in a query with phrases, intitle:, exclusions or OR groups beside other words.`,
+  'Chinese, Japanese and Thai runs are searched as their words (quote a run to require it as typed).',
 ].join(' ');
