@@ -62,7 +62,7 @@ function runWords(text: string): string[] {
     const parts: string[] = [];
     let singles = '';
     for (const token of tokenize(chunk)) {
-      if (hasCjk(token) && Array.from(token).length === 1) {
+      if (isOneCjkChar(token)) {
         singles += token;
         continue;
       }
@@ -75,13 +75,17 @@ function runWords(text: string): string[] {
     // is a particle (`北京` `的` `天气`), left out.
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
-      const lone = hasCjk(part) && Array.from(part).length === 1 && parts.length > 1;
+      const lone = isOneCjkChar(part) && parts.length > 1;
       if (!lone) words.push(part);
       else if (i === 0 && hasCjk(parts[1]!)) parts[1] = part + parts[1];
       else if (i === parts.length - 1 && hasCjk(parts[i - 1]!)) words[words.length - 1] += part;
     }
   }
   return words.length > 0 ? words : [text];
+}
+
+function isOneCjkChar(token: string): boolean {
+  return hasCjk(token) && Array.from(token).length === 1;
 }
 
 /** A CJK word's character pairs (itself when it is one character); any other word as it is. */
