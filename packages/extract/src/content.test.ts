@@ -46,6 +46,22 @@ describe('mainRegion pruning', () => {
     expect(mainRegionSize(doc(html)).chars).toBe(visibleChars(text));
   });
 
+  it("drops a block named as the site's footer, keeps a card's or a section's footer", () => {
+    const html =
+      '<div class="content"><h1>Headline</h1><p>The story in a few sentences of its own.</p>' +
+      '<div class="card"><p>Card text.</p><div class="card__footer">Posted 2 May</div></div>' +
+      '<div id="section-footer">1. Tested under lab conditions.</div></div>' +
+      '<div class="footer"><h3>Partners</h3><a href="http://a.example/">Partner A</a> Copyright 2022 Daily</div>' +
+      '<div id="site-footer">About us</div>';
+    const text = mainRegion(doc(html))?.text ?? '';
+    expect(text).toContain('The story in a few sentences');
+    expect(text).toContain('Posted 2 May');
+    expect(text).toContain('Tested under lab conditions');
+    expect(text).not.toContain('Partners');
+    expect(text).not.toContain('Copyright');
+    expect(text).not.toContain('About us');
+  });
+
   it('keeps a form or a block named comments when it holds most of the text, and the posts in it', () => {
     const posts = Array.from(
       { length: 5 },

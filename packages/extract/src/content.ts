@@ -22,6 +22,12 @@ const CHROME_ROLES = new Set([
  */
 const CHROME_WORDS =
   /(?:^|[\s_-])(?:comments?|comment-list|commentlist|related|recommended|share|sharing|social|newsletter|subscribe|cookie|consent|breadcrumbs?|sidebar|widget|popup|modal|banner|advert|ads|promo|skip-link|visually-hidden|sr-only|screen-reader-text|up-?sells?|cross-?sells?|recently-viewed|also-(?:bought|viewed|like)|similar-(?:items|products))(?:$|[\s_-])/i;
+/**
+ * A class or id naming the page's own footer (`footer`, `site-footer`, `page_footer`): its links,
+ * partner lists and copyright lines. Parts named after it (`card__footer`, `section-footer`) are
+ * often content: a card's date, a product's disclaimers.
+ */
+const SITE_FOOTER = /(?:^|\s)(?:(?:site|page|global|main)[-_]?)?footer(?:$|\s)/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** The main region a page declares: `<main>` or `role="main"`, when there is exactly one. */
@@ -69,7 +75,7 @@ function chromeOf(el: Element, name: string): Chrome {
   const id = el.getAttribute('id');
   const named = (re: RegExp): boolean =>
     (cls !== null && cls.length < 200 && re.test(cls)) || (id !== null && id.length < 100 && re.test(id));
-  if (!named(CHROME_WORDS)) return Chrome.None;
+  if (!named(CHROME_WORDS) && !named(SITE_FOOTER)) return Chrome.None;
   return named(COMMENT_WORDS) ? Chrome.Secondary : Chrome.Small;
 }
 
