@@ -65,6 +65,10 @@ ${[
   '/gbk.html',
   '/app.html',
   '/report.pdf',
+  '/hidden.pdf',
+  '/tagged.html',
+  '/own-meta.html',
+  '/expired.html',
   '/drip.html',
   '/loop-a',
   '/endless.html',
@@ -102,6 +106,26 @@ ${[
       body: minimalPdf(['Quarterly dirigible report', 'Helium prices rose again this quarter.'], {
         title: 'Dirigible report',
       }),
+    },
+    // Indexing rules in the X-Robots-Tag header, and in a meta named after the crawler.
+    '/hidden.pdf': {
+      headers: { 'content-type': 'application/pdf', 'x-robots-tag': 'noindex' },
+      body: minimalPdf(['Gondola timetable', 'Cable cars leave every ten minutes.'], { title: 'Gondola' }),
+    },
+    '/tagged.html': {
+      headers: { 'content-type': 'text/html', 'x-robots-tag': 'otherbot: noindex, QuarryBot: nofollow' },
+      body: article('Tagged page', `The narwhal page links onwards. ${filler}\n${filler}`).replace(
+        '</article>',
+        '<a href="/behind-nofollow.html">next</a></article>',
+      ),
+    },
+    '/behind-nofollow.html': { body: article('Behind', `Axolotl. ${filler}\n${filler}`) },
+    '/own-meta.html': {
+      body: article('Own meta', `The pangolin page. ${filler}\n${filler}`, '<meta name="quarrybot" content="noindex">'),
+    },
+    '/expired.html': {
+      headers: { 'content-type': 'text/html', 'x-robots-tag': 'unavailable_after: 25 Jun 2010 15:00:00 PST' },
+      body: article('Expired offer', `The capybara offer ended. ${filler}\n${filler}`),
     },
     '/drip.html': (_req: unknown, res: import('node:http').ServerResponse) => {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -221,6 +245,20 @@ describe('crawling a local site end to end', () => {
     const res = await search('dirigible filetype:pdf');
     expect(res.body.results).toHaveLength(1);
     expect(res.body.results[0].url).toBe(`${site.origin}/report.pdf`);
+  });
+
+  it('honours X-Robots-Tag (noindex, nofollow, unavailable_after) and a robots meta named after it', async () => {
+    // A PDF kept out by its header is fetched, never parsed or indexed.
+    expect(site.hits.get('/hidden.pdf')).toBe(1);
+    expect((await search('gondola')).body.results).toHaveLength(0);
+    expect((await search('capybara')).body.results).toHaveLength(0);
+    expect((await search('pangolin')).body.results).toHaveLength(0);
+    // otherbot's noindex is not ours; our nofollow is.
+    expect((await search('narwhal')).body.results).toHaveLength(1);
+    expect(site.hits.get('/behind-nofollow.html')).toBeUndefined();
+    const stats = await queues.crawl.stats();
+    const noindex = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'noindex');
+    expect(noindex?.count).toBe(3);
   });
 
   itWithServer('chromium', 'renders the script-built page in Chromium', async () => {

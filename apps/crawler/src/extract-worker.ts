@@ -6,6 +6,8 @@ export interface ExtractJob {
   readonly html: string;
   readonly url: string;
   readonly contentLanguage: string | null;
+  /** The crawler's bot name, whose `<meta name>` is read like robots (see ExtractHtmlOptions). */
+  readonly robotsAgent?: string;
 }
 
 /**
@@ -19,10 +21,15 @@ export interface ExtractBodyJob {
   readonly contentType: string | undefined;
   readonly url: string;
   readonly contentLanguage: string | null;
+  readonly robotsAgent?: string;
 }
 
 /** Runs in a worker thread (piscina): decoding and extraction are CPU-bound and would block the event loop. */
 export default function extract(job: ExtractJob | ExtractBodyJob): ExtractedPage {
   const html = 'html' in job ? job.html : decodeHtml(job.body, { contentType: job.contentType }).text;
-  return extractHtml(html, { url: job.url, contentLanguage: job.contentLanguage });
+  return extractHtml(html, {
+    url: job.url,
+    contentLanguage: job.contentLanguage,
+    ...(job.robotsAgent ? { robotsAgent: job.robotsAgent } : {}),
+  });
 }

@@ -18,7 +18,9 @@ import {
   type FetchResult,
   fetchSitemapUrls,
   isProbablyBinary,
+  productToken,
   type RobotsCache,
+  robotsTagOf,
 } from '@quarry/fetcher';
 import type {
   CrawlHandler,
@@ -198,15 +200,22 @@ function pageCrawler(
     };
 
     const filetype = filetypeFromContentType(res.contentType) ?? filetypeFromUrl(res.finalUrl);
+    // The X-Robots-Tag header: how a PDF or an Office document (or any page) says noindex.
+    const agent = productToken(deps.fetcher.userAgent).toLowerCase();
+    const tag = robotsTagOf(res.headers['x-robots-tag'], [agent, 'googlebot'], (deps.now?.() ?? new Date()).getTime());
+    // Nothing of a document kept out of the index is read (its links are not followed either).
+    if (tag.noindex && filetype !== 'html') {
+      return { status: 'skipped', reason: 'noindex', hostDelayMs, meta: validators };
+    }
     let page: PageText;
     let links: string[] = [];
-    let indexable = true;
+    let indexable = !tag.noindex;
     let canonicalUrl: string | null = null;
     if (filetype === 'html') {
-      const extracted = await extractPage(deps, res, seed.render);
+      const extracted = await extractPage(deps, res, seed.render, agent);
       page = extracted;
-      indexable = !extracted.robots.noindex;
-      if (!extracted.robots.nofollow) links = extracted.links;
+      indexable &&= !extracted.robots.noindex;
+      if (!extracted.robots.nofollow && !tag.nofollow) links = extracted.links;
       canonicalUrl = canonicalOf(extracted.canonicalUrl);
     } else if (filetype === 'txt') {
       page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
@@ -265,11 +274,16 @@ function pageCrawler(
   };
 }
 
-async function extractPage(deps: PageHandlerDeps, res: FetchResult, render: RenderMode): Promise<ExtractedPage> {
+async function extractPage(
+  deps: PageHandlerDeps,
+  res: FetchResult,
+  render: RenderMode,
+  robotsAgent: string,
+): Promise<ExtractedPage> {
   if (isProbablyBinary(res.body)) throw new NonRetryableError('binary content served as HTML', 'binary_as_html');
   const html = decodeHtml(res.body, { contentType: res.headers['content-type'] }).text;
   const contentLanguage = res.headers['content-language'] ?? null;
-  const extracted = await deps.extractor.extract({ html, url: res.finalUrl, contentLanguage });
+  const extracted = await deps.extractor.extract({ html, url: res.finalUrl, contentLanguage, robotsAgent });
   const wantsBrowser =
     render === 'always' || (render === 'auto' && needsRendering({ html, extractedTextLength: extracted.textLength }));
   if (!wantsBrowser) return extracted;
@@ -277,7 +291,12 @@ async function extractPage(deps: PageHandlerDeps, res: FetchResult, render: Rend
   if (!browser) return extracted;
   try {
     const rendered = await browser.render(res.finalUrl, { allowRequest: deps.allowRequest });
-    const again = await deps.extractor.extract({ html: rendered.html, url: rendered.finalUrl, contentLanguage });
+    const again = await deps.extractor.extract({
+      html: rendered.html,
+      url: rendered.finalUrl,
+      contentLanguage,
+      robotsAgent,
+    });
     return again.textLength > extracted.textLength ? again : extracted;
   } catch (error) {
     deps.logger.warn({ url: res.finalUrl, err: (error as Error).message }, 'render failed; using static HTML');

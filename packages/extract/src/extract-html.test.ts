@@ -207,6 +207,13 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(page('<title>X</title>')).robots).toEqual({ noindex: false, nofollow: false });
   });
 
+  it("reads a robots meta named after the crawler's own bot name, not other bots'", () => {
+    const head = '<title>X</title><meta name="QuarryBot" content="noindex"><meta name="otherbot" content="nofollow">';
+    const own = extractHtml(page(head), { url: URL, dom, robotsAgent: 'quarrybot' });
+    expect(own.robots).toEqual({ noindex: true, nofollow: false });
+    expect(run(page(head)).robots).toEqual({ noindex: false, nofollow: false });
+  });
+
   it('uses the meta description as excerpt, bounded', () => {
     const result = run(page(`<title>X</title><meta name="description" content="${'word '.repeat(200)}">`));
     expect(result.excerpt.length).toBeLessThanOrEqual(300);

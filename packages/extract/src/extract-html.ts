@@ -92,7 +92,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const facts = readDomFacts(doc);
     const { meta, jsonLd } = readPageMeta(facts.metas, facts.jsonLdScripts);
     const baseUrl = baseUrlOf(facts.baseHref, url);
-    const robots = robotsOf(facts.metas);
+    const robots = robotsOf(facts.metas, options.robotsAgent);
     const maxLinks = options.maxLinks ?? EXTRACT_DEFAULTS.maxLinks;
     const links = robots.nofollow ? [] : extractLinks(facts.anchors, baseUrl, maxLinks);
     const canonicalUrl = canonicalUrlOf(facts.linkElements, baseUrl);

@@ -46,12 +46,16 @@ export function canonicalUrlOf(linkElements: readonly Element[], baseUrl: string
   return null;
 }
 
-/** Reads `<meta name="robots">` and `<meta name="googlebot">`; `none` means both. */
-export function robotsOf(metas: readonly Element[]): RobotsDirectives {
+/**
+ * Reads `<meta name="robots">`, `<meta name="googlebot">` (a site that keeps a page out of Google
+ * means search engines) and a meta named after `agent`, the crawler's own bot name; `none` means both.
+ */
+export function robotsOf(metas: readonly Element[], agent?: string): RobotsDirectives {
   const result = { noindex: false, nofollow: false };
+  const own = agent?.toLowerCase();
   for (const el of metas) {
     const name = el.getAttribute('name')?.trim().toLowerCase();
-    if (name !== 'robots' && name !== 'googlebot') continue;
+    if (name !== 'robots' && name !== 'googlebot' && (!own || name !== own)) continue;
     const tokens = (el.getAttribute('content') ?? '').toLowerCase().split(/[\s,]+/);
     if (tokens.includes('noindex') || tokens.includes('none')) result.noindex = true;
     if (tokens.includes('nofollow') || tokens.includes('none')) result.nofollow = true;

@@ -8,6 +8,11 @@ export interface ExtractHtmlOptions {
   /** The HTTP Content-Language header, a language hint weaker than `<html lang>`. */
   contentLanguage?: string | null;
   /**
+   * The crawler's own bot name (its user agent's product token): a `<meta name>` of that name is
+   * read like `<meta name="robots">`.
+   */
+  robotsAgent?: string;
+  /**
    * Most links returned.
    * @defaultValue 1000
    */
@@ -44,7 +49,7 @@ export const EXTRACT_DEFAULTS = {
   maxHtmlChars: 5_000_000,
   minArticleChars: 250,
   markdown: true,
-} as const satisfies Required<Omit<ExtractHtmlOptions, 'url' | 'contentLanguage'>>;
+} as const satisfies Required<Omit<ExtractHtmlOptions, 'url' | 'contentLanguage' | 'robotsAgent'>>;
 
 /** What {@link extractHtml} finds in a page: the metadata of a PageDocument plus crawl hints. */
 export interface ExtractedPage {

@@ -23,5 +23,6 @@ export { parseRetryAfter } from './retry-after.js';
 export { type ParsedRobots, parseRobotsTxt, productToken, robotsAllows } from './robots.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots-cache.js';
 export { decodeRobotsRecord, type RobotsRecord, type RobotsStore } from './robots-store.js';
+export { type RobotsTag, robotsTagOf } from './robots-tag.js';
 export { fetchSitemapUrls, parseSitemap, type SitemapContent, type SitemapOptions } from './sitemap.js';
 export { MemoryTtlStore, type MemoryTtlStoreOptions, type TtlEntry, type TtlStore } from './ttl-store.js';
