@@ -105,8 +105,9 @@ export const OPENAPI_DOCUMENT = {
             in: 'query',
             description:
               '`all` (default): every word must occur. `any`: words are optional and pages matching more (and ' +
-              'rarer) words rank first; phrases, exclusions and the `intitle:`, `site:` and `filetype:` operators ' +
-              'stay hard constraints.',
+              'rarer) words rank first, and a page must hold one that is not a stop word (`what`, `is`, `the`) ' +
+              'unless the query has no other; phrases, exclusions and the `intitle:`, `site:` and `filetype:` ' +
+              'operators stay hard constraints.',
             schema: { type: 'string', enum: [...MATCH_VALUES], default: 'all' },
           },
         ],

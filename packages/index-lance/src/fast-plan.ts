@@ -1,5 +1,5 @@
 import type { IndexQuery, QueryNode } from '@quarry/core';
-import { isStopTerm, wordForms } from './fts-query.js';
+import { isStopTerm, questionWords, wordForms } from './fts-query.js';
 import { COLUMNS } from './rows.js';
 
 /**
@@ -80,13 +80,14 @@ function orPlan(children: readonly QueryNode[]): FastPlan | null {
 
 /**
  * `match=any`: plain words are all optional (one query of every form). `intitle:` words and
- * phrases are hard constraints there, so only a query made of nothing else is planned here.
+ * phrases are hard constraints there, so only a query made of nothing else is planned here. Stop
+ * words are left out unless the query has nothing else (see {@link questionWords}).
  */
 function anyAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
   const plain = positives.every((node) => node.type === 'term' && node.field === 'any');
   if (!plain) return positives.every(isTitleTerm) ? allAlternatives(positives) : null;
   const tokens: string[] = [];
-  for (const node of positives) {
+  for (const node of questionWords(positives)) {
     const forms = singleTokenForms(node);
     if (!forms) return null;
     tokens.push(...forms);

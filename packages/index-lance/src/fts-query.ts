@@ -98,10 +98,14 @@ function translate(node: QueryNode, any: boolean): FtsNode | null {
   }
 }
 
-function andNode(children: readonly QueryNode[], any: boolean): FtsNode | null {
+function andNode(nodes: readonly QueryNode[], any: boolean): FtsNode | null {
   const must: FtsNode[] = [];
   const should: FtsNode[] = [];
   const mustNot: FtsNode[] = [];
+  // A question's stop words beside a hard constraint only score; without one, they would make
+  // every page a match (see questionWords).
+  const hard = nodes.some((node) => node.type !== 'not' && isHardConstraint(node));
+  const children = any && !hard ? questionWords(nodes) : nodes;
   for (const child of children) {
     if (child.type === 'not') {
       const excluded = translate(child.child, false);
@@ -129,6 +133,19 @@ function isHardConstraint(node: QueryNode): boolean {
   if (node.type === 'phrase' || (node.type === 'term' && node.field === 'title')) return true;
   if (node.type === 'or') return node.children.every(isHardConstraint);
   return false;
+}
+
+/**
+ * The words of a `match=any` question that make a page a match: all but its stop words, unless it
+ * is made of nothing else ("to be or not to be"). A page holding only `what`, `is` and `the` of
+ * "what is the zeppelin" answers nothing: counted as matches, such pages filled the results of any
+ * question with no answer here, and the external fallback (asked when local results run short)
+ * never came.
+ */
+export function questionWords(nodes: readonly QueryNode[]): readonly QueryNode[] {
+  const stop = (node: QueryNode) => node.type === 'term' && isStopTerm(node.text);
+  const asked = nodes.some((node) => node.type !== 'not' && !stop(node));
+  return asked ? nodes.filter((node) => !stop(node)) : nodes;
 }
 
 /** Whether a word is nothing but stop words (`the`, `to-be`). */

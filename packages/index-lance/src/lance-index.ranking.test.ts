@@ -86,4 +86,15 @@ describe('ranking considers every match, whatever its age', () => {
     expect(await ids('how do glaciers melt in summer')).toEqual([]);
     expect((await ids('how do glaciers melt in summer', 'any'))[0]).toBe('best');
   });
+
+  it('finds nothing for a match=any question whose only matches are its stop words', async () => {
+    // Every page holds "on", "from", "to" and "was"; none a zeppelin.
+    const question = 'what was on the zeppelin, from and to it?';
+    expect(await ids(question, 'any')).toEqual([]);
+    expect((await index.search({ query: parseQuery(question), match: 'any', limit: 10, offset: 0 })).total).toBe(0);
+    // The general plan (an excluded phrase) keeps the rule; a question of stop words only is its words.
+    expect(await ids(`${question} -"music hall"`, 'any')).toEqual([]);
+    expect((await ids('other subjects from trains', 'any')).length).toBe(10);
+    expect((await ids('on from', 'any')).length).toBe(10);
+  });
 });
