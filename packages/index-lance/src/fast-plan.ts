@@ -67,7 +67,7 @@ export function planFast(query: IndexQuery): FastPlan | null {
 function orPlan(children: readonly QueryNode[]): FastPlan | null {
   const tokens: string[] = [];
   const fields = new Set<string>();
-  for (const child of children) {
+  for (const child of questionWords(children)) {
     const forms = singleTokenForms(child);
     if (!forms || child.type !== 'term') return null;
     fields.add(child.field);

@@ -87,7 +87,9 @@ function translate(node: QueryNode, any: boolean): FtsNode | null {
     case 'phrase':
       return textNode(node.text, node.field, node.type === 'phrase');
     case 'or': {
-      const children = node.children.map((c) => translate(c, any)).filter((c) => c !== null);
+      const children = questionWords(node.children)
+        .map((c) => translate(c, any))
+        .filter((c) => c !== null);
       if (children.length === 0) return null;
       return children.length === 1 ? children[0]! : { kind: 'bool', must: [], should: children, mustNot: [] };
     }
