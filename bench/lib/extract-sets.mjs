@@ -160,6 +160,9 @@ function chineseSet(root) {
         date: dateParts
           ? got.published_at !== null && dateParts.every((n, i) => cstParts(got.published_at)[i] === n)
           : undefined,
+        // Pages whose ground truth has none: right when none is given.
+        noAuthor: knownAuthor ? undefined : got.author === null,
+        noDate: dateParts ? undefined : got.published_at === null,
         lang: got.lang === 'zh',
       };
     },
@@ -200,6 +203,9 @@ function wcxbSet(root) {
         title: t.title ? words(got.title).join(' ') === words(t.title).join(' ') : undefined,
         author: t.author ? sameAuthor(got.author, t.author) : undefined,
         date: t.publish_date ? sameDay(got.published_at, t.publish_date) : undefined,
+        // Pages whose ground truth has none: right when none is given.
+        noAuthor: t.author ? undefined : got.author === null,
+        noDate: t.publish_date ? undefined : got.published_at === null,
       };
     },
   };

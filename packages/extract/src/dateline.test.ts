@@ -17,6 +17,17 @@ describe('findDatelineDate', () => {
     expect(findDatelineDate('2024-05-17', 8 * 60)).toBe('2024-05-16T16:00:00Z');
   });
 
+  it("skips dates of other events: an infobox's Founded, a Released or an offer's end", () => {
+    // The label in its own cell (a line of its own); the same day again in ISO on the line.
+    const infobox = 'Industry\nOpen-source software\nFounded\nFebruary 28, 1998; 18 years ago (1998-02-28)\nFounder';
+    expect(findDatelineDate(infobox, 0)).toBeNull();
+    expect(findDatelineDate('Released: 4 May 2021', 0)).toBeNull();
+    expect(findDatelineDate('Sale ends February 13, 2026', 0)).toBeNull();
+    // A later line still counts; so does a date after words that are not such labels.
+    expect(findDatelineDate('Born 1 March 1970\nPosted March 2, 2024', 0)).toBe('2024-03-02T00:00:00Z');
+    expect(findDatelineDate('Published on 3 May 2021', 0)).toBe('2021-05-03T00:00:00Z');
+  });
+
   it('reads no ambiguous or impossible dates', () => {
     expect(findDatelineDate('12/01/2025', 0)).toBeNull();
     // Month 13, a version number, an IP-like run: not days.

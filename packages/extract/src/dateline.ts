@@ -35,11 +35,37 @@ export function findDatelineDate(text: string, offsetMinutes: number): string | 
   }
   const iso = ISO_DAY.exec(text);
   if (iso?.[1] && iso[2] && iso[3]) found.push({ index: iso.index, y: iso[1], mo: Number(iso[2]), d: iso[3] });
+  // A line whose first date is another event's is skipped whole (`February 28, 1998 (1998-02-28)`).
+  const otherEventLines = new Set<number>();
   for (const f of found.sort((a, b) => a.index - b.index)) {
+    const line = text.lastIndexOf('\n', f.index - 1);
+    if (otherEventLines.has(line)) continue;
+    if (OTHER_EVENT.test(lineBefore(text, f.index))) {
+      otherEventLines.add(line);
+      continue;
+    }
     const date = parsePageDate(`${f.y}-${String(f.mo).padStart(2, '0')}-${f.d.padStart(2, '0')}`, offsetMinutes);
     if (date !== null) return date;
   }
   return null;
+}
+
+/**
+ * A date after one of these words on its line is when something else happened (an infobox's
+ * `Founded February 28, 1998`, `Released: 4 May 2021`), not when the page was written.
+ */
+const OTHER_EVENT =
+  /\b(?:founded|born|died|established|released|launched|opened|incorporated|formed|since|expires?|valid|starts?|ends?|deadline|due)\b[\s:,.-]*$/i;
+
+/**
+ * The text of `text`'s line up to `index`, or the line before when that is empty: a label in its
+ * own element (an infobox's `<th>Founded</th>`) is a line of its own.
+ */
+function lineBefore(text: string, index: number): string {
+  const start = text.lastIndexOf('\n', index - 1) + 1;
+  const before = text.slice(start, index);
+  if (before.trim() !== '' || start === 0) return before;
+  return text.slice(text.lastIndexOf('\n', start - 2) + 1, start - 1);
 }
 
 function monthOf(name: string): number {

@@ -126,15 +126,35 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     ).toBe('2020-01-02T03:04:05Z');
     expect(run(page('<title>X</title>')).published_at).toBe('2024-05-17T00:00:00Z');
     expect(run(page('<title>X</title>'), 'https://example.com/about').published_at).toBeNull();
-    // Only a last-modified date: that is the page's date; a published one wins over it.
+    // Only a last-modified date: not when the page was published (a product or documentation page
+    // changed last week); a published one is read beside it.
     const modified = '<meta property="article:modified_time" content="2025-10-08T21:33:14Z">';
-    expect(run(page(`<title>X</title>${modified}`), 'https://example.com/about').published_at).toBe(
-      '2025-10-08T21:33:14Z',
-    );
+    expect(run(page(`<title>X</title>${modified}`), 'https://example.com/about').published_at).toBeNull();
+    const updated = '<script type="application/ld+json">{"@type":"WebPage","dateModified":"2025-10-08"}</script>';
+    expect(run(page(`<title>X</title>${updated}`), 'https://example.com/about').published_at).toBeNull();
     expect(
       run(page(`<title>X</title>${modified}<meta name="date" content="2025-01-02T00:00:00Z">`), 'https://example.com/a')
         .published_at,
     ).toBe('2025-01-02T00:00:00Z');
+  });
+
+  it('reads JSON-LD datePublished of an article or another work, not of the WebPage around it', () => {
+    const graph = (nodes: string) => `<script type="application/ld+json">{"@graph":[${nodes}]}</script>`;
+    const webPage = '{"@type":"WebPage","datePublished":"2019-04-01T22:15:58Z"}';
+    const about = 'https://example.com/services/consulting';
+    expect(run(page(`<title>X</title>${graph(webPage)}`), about).published_at).toBeNull();
+    expect(
+      run(page(`<title>X</title>${graph('{"@type":["WebPage","FAQPage"],"datePublished":"2019-04-01"}')}`), about)
+        .published_at,
+    ).toBeNull();
+    const posting = '{"@type":"BlogPosting","datePublished":"2024-05-06T07:08:09Z"}';
+    expect(run(page(`<title>X</title>${graph(`${webPage},${posting}`)}`), about).published_at).toBe(
+      '2024-05-06T07:08:09Z',
+    );
+    const video = '{"@type":"VideoObject","datePublished":"2023-01-02T03:04:05Z"}';
+    expect(run(page(`<title>X</title>${graph(`${webPage},${video}`)}`), about).published_at).toBe(
+      '2023-01-02T03:04:05Z',
+    );
   });
 
   it("takes a forum's first poster (data-author) over Readability's byline, unless it is only the byline's slug", () => {

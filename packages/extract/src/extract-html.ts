@@ -179,11 +179,6 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       () => parsePageDate(article.publishedTime, offset),
       textDate,
       () => dateFromUrl(url, offset),
-      // A page that only says when it was last changed: that is its date (a first version's date
-      // is not given), as readers and the page's own "Last updated" line take it.
-      () => parsePageDate(meta.get('article:modified_time'), offset),
-      () => parsePageDate(jsonLd.dateModified, offset),
-      () => parsePageDate(meta.get('og:updated_time'), offset),
       // Chinese articles often close with their date or issue (`——《北京之春》1998年3月号`).
       () => (cjk ? findTextDate(bodyText.slice(-CLOSING_BYLINE_CHARS), offset, true) : null),
     ]);

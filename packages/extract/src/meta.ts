@@ -28,6 +28,8 @@ const SALE_KEYS = ['offers', 'hasVariant', 'sku', 'mpn', 'gtin', 'gtin8', 'gtin1
 /** JSON-LD blocks bigger than this are skipped rather than parsed. */
 const MAX_JSON_LD_CHARS = 1_000_000;
 const ARTICLE_TYPE = /Article|Posting|Report|Blog|Review|Recipe|Story/i;
+/** schema.org's types of a page as a whole (WebPage, ItemPage, CollectionPage, FAQPage...) and WebSite. */
+const PAGE_TYPE = /^(?:\w*Page|WebSite)$/;
 /** The schema.org types that say "this page is one article" (a forum thread or product is not). */
 const STRICT_ARTICLE_TYPE = /^(?:\w*NewsArticle|Article|BlogPosting|TechArticle|ScholarlyArticle|Report)$/;
 
@@ -76,7 +78,12 @@ function jsonLdFacts(objects: Record<string, unknown>[]): JsonLdFacts {
     objects.find((o) => typesOf(o).some((t) => ARTICLE_TYPE.test(t))) ??
     objects.find((o) => typeof o.headline === 'string');
   const website = objects.find((o) => typesOf(o).includes('WebSite'));
-  const dated = article?.datePublished !== undefined ? article : objects.find((o) => o.datePublished !== undefined);
+  // A WebPage's (or ItemPage's...) datePublished is when its CMS record was made: content
+  // management plugins give one to every page, products and services too.
+  const dated =
+    article?.datePublished !== undefined
+      ? article
+      : objects.find((o) => o.datePublished !== undefined && !typesOf(o).some((t) => PAGE_TYPE.test(t)));
   return {
     headline: str(article?.headline) ?? (article ? str(article.name) : null),
     author: article ? namesOf(article.author) : null,
