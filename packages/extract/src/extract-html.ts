@@ -194,21 +194,24 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     // A thread's microdata names its starter, and its first post's data-author the first poster; a
     // forum page's Readability byline is any poster's card.
     const threadAuthor = facts.threadAuthor === null ? null : cleanByline(facts.threadAuthor);
-    const author = chooseAuthor({
-      declared: [
-        threadAuthor,
-        posterOr(facts.postAuthor, article.byline),
-        meta.get('author'),
-        meta.get('article:author'),
-        jsonLd.author,
-      ],
-      zhByline,
-      bylines: facts.bylines,
-      textBylines: facts.textBylines,
-      postAuthor: facts.postAuthor,
-      siteName: siteName ?? null,
-      url,
-    });
+    // A product has a maker and reviewers, no author: its bylines are its reviews'.
+    const author = product
+      ? null
+      : chooseAuthor({
+          declared: [
+            threadAuthor,
+            posterOr(facts.postAuthor, article.byline),
+            meta.get('author'),
+            meta.get('article:author'),
+            jsonLd.author,
+          ],
+          zhByline,
+          bylines: facts.bylines,
+          textBylines: facts.textBylines,
+          postAuthor: facts.postAuthor,
+          siteName: siteName ?? null,
+          url,
+        });
     const excerpt = truncate(
       meta.get('description') ??
         meta.get('og:description') ??

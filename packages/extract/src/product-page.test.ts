@@ -127,4 +127,14 @@ describe('extractHtml on a product page', () => {
     expect(extractHtml(product, { url: 'https://shop.example/backpack' }).body_text).not.toContain('strap broke');
     expect(extractHtml(page, { url: 'https://shop.example/backpack' }).body_text).toContain('strap broke');
   });
+
+  it("gives a product no author: the bylines there are its reviewers'", () => {
+    const review = '<div class="review"><p class="byline">By Ash C.</p><p>Works well.</p></div>';
+    const body = `<main><h1>Waxed Canvas Backpack</h1><p>${description}</p><p>${description}</p>${review}</main>`;
+    const head = '<meta name="author" content="Ash C.">';
+    const product = `<html><head>${head}<meta property="og:type" content="product"></head><body>${body}</body></html>`;
+    const page = `<html><head>${head}</head><body>${body}</body></html>`;
+    expect(extractHtml(product, { url: 'https://shop.example/backpack' }).author).toBeNull();
+    expect(extractHtml(page, { url: 'https://shop.example/backpack' }).author).toBe('Ash C.');
+  });
 });
