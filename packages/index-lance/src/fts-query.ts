@@ -138,8 +138,8 @@ function isHardConstraint(node: QueryNode): boolean {
 }
 
 /**
- * The words of a `match=any` question that make a page a match: all but its stop words, unless it
- * is made of nothing else ("to be or not to be"). A page holding only `what`, `is` and `the` of
+ * The words of a `match=any` question, or of an OR of words, that make a page a match: all but its
+ * stop words, unless it is made of nothing else ("to be or not to be"). A page holding only `what`, `is` and `the` of
  * "what is the zeppelin" answers nothing: counted as matches, such pages filled the results of any
  * question with no answer here, and the external fallback (asked when local results run short)
  * never came.
