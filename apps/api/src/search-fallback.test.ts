@@ -104,6 +104,18 @@ describe('search with an external fallback', () => {
     expect(fallback.requests).toHaveLength(0);
   });
 
+  it('asks the fallback for a match=any question whose words local pages hold only as stop words', async () => {
+    const fallback = new FixedFallback(ANSWER);
+    const app = createApp(fx.deps({}, { fallback }));
+    // Local pages say "is", "a" and "the", never "zeppelin": none of them answers.
+    const res = await request(app).get(`${SEARCH}?q=${encodeURIComponent('what is the zeppelin?')}&match=any`);
+    expect(specProblems(res, SEARCH)).toEqual([]);
+    const results = res.body.results as Result[];
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((r) => r.source === 'external')).toBe(true);
+    expect(fallback.requests.at(-1)).toMatchObject({ q: 'what is the zeppelin?', count: 10 });
+  });
+
   it('queues external URLs for crawling only when configured, and survives a failing queue', async () => {
     const submitter = new RecordingSubmitter();
     const off = createApp(fx.deps({}, { fallback: new FixedFallback(ANSWER), urlSubmitter: submitter }));
