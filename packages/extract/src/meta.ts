@@ -12,8 +12,6 @@ export interface JsonLdFacts {
   headline: string | null;
   author: string | null;
   datePublished: string | null;
-  /** `dateModified` of the article (or any object), the fallback when nothing says published. */
-  dateModified: string | null;
   publisherName: string | null;
   websiteName: string | null;
   description: string | null;
@@ -88,9 +86,6 @@ function jsonLdFacts(objects: Record<string, unknown>[]): JsonLdFacts {
     headline: str(article?.headline) ?? (article ? str(article.name) : null),
     author: article ? namesOf(article.author) : null,
     datePublished: str(dated?.datePublished),
-    dateModified: str(
-      (article?.dateModified !== undefined ? article : objects.find((o) => o.dateModified !== undefined))?.dateModified,
-    ),
     publisherName: article ? namesOf(article.publisher) : null,
     websiteName: website ? str(website.name) : null,
     description: str(article?.description),
