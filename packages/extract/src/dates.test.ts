@@ -62,6 +62,15 @@ describe('findTextDate', () => {
     expect(findTextDate('来源：新华社 2024年5月17日', cst, true)).toBe('2024-05-16T16:00:00Z');
   });
 
+  it("skips a cited book's edition or printing date", () => {
+    expect(findTextDate('见《色彩集》，第104页，三联书店2000年4月第1版。', cst, true)).toBeNull();
+    expect(findTextDate('群言出版社 2000年5月 第一版', cst, true)).toBeNull();
+    expect(findTextDate('人民出版社1998年3月出版', cst, true)).toBeNull();
+    expect(findTextDate('人民出版社1998年3月出版\n发表于 2005-06-14', cst, true)).toBe('2005-06-13T16:00:00Z');
+    // The closing issue of a magazine stays a date.
+    expect(findTextDate('——《北京之春》1998年3月号', cst, true)).toBe('1998-02-28T16:00:00Z');
+  });
+
   it('falls back to month precision', () => {
     expect(findTextDate('胡平 1998年3月', cst, true)).toBe('1998-02-28T16:00:00Z');
     expect(findTextDate('no date here', cst, true)).toBeNull();

@@ -98,7 +98,16 @@ const CJK_MONTH = /((?:19|20)\d{2})\s*年\s*(\d{1,2})\s*月(?!\s*\d)/u;
 const OTHER_EVENT_BEFORE =
   /(?:截止|截至|建立|成立|创建|創建|注册|註冊|登录|登錄|登陆|登陸|加入|出生|生日|生于|生於|到期|有效期)(?:时间|時間|日期|于|於|至)?[\s:：]*$/u;
 
-/** The first match of `pattern` in `text` that gives a date (see `read`) not introduced by {@link OTHER_EVENT_BEFORE}. */
+/**
+ * Words right after a date that make it a book's: a citation's edition or printing (`三联书店2000年4月
+ * 第1版`, `2003年5月出版`, `1998年第2次印刷`).
+ */
+const CITATION_AFTER = /^\s*(?:第\s*[\d一二三四五六七八九十]+\s*(?:版|次印刷)|出版|初版|再版|印刷)/u;
+
+/**
+ * The first match of `pattern` in `text` that gives a date (see `read`) not introduced by
+ * {@link OTHER_EVENT_BEFORE} nor followed by {@link CITATION_AFTER}.
+ */
 function firstDate(
   pattern: RegExp,
   text: string,
@@ -107,6 +116,7 @@ function firstDate(
   const all = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
   for (let m = all.exec(text); m !== null; m = all.exec(text)) {
     if (OTHER_EVENT_BEFORE.test(text.slice(Math.max(0, m.index - 12), m.index))) continue;
+    if (CITATION_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 12))) continue;
     const iso = read(m);
     if (iso !== null) return { index: m.index, iso };
   }
