@@ -177,6 +177,9 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
 function pageCrawler(
   deps: PageHandlerDeps,
 ): (task: CrawlTask, signal: AbortSignal) => Promise<CrawlOutcome & { indexedId?: string }> {
+  // The bot names whose indexing rules the crawler follows: its own product token, and googlebot.
+  const agent = productToken(deps.fetcher.userAgent).toLowerCase();
+  const agents = [agent, 'googlebot'];
   return async (task, signal) => {
     const seed = seedOf(task);
     const verdict = await deps.robots.check(task.url);
@@ -201,8 +204,7 @@ function pageCrawler(
 
     const filetype = filetypeFromContentType(res.contentType) ?? filetypeFromUrl(res.finalUrl);
     // The X-Robots-Tag header: how a PDF or an Office document (or any page) says noindex.
-    const agent = productToken(deps.fetcher.userAgent).toLowerCase();
-    const tag = robotsTagOf(res.headers['x-robots-tag'], [agent, 'googlebot'], (deps.now?.() ?? new Date()).getTime());
+    const tag = robotsTagOf(res.headers['x-robots-tag'], agents, (deps.now?.() ?? new Date()).getTime());
     // Nothing of a document kept out of the index is read (its links are not followed either).
     if (tag.noindex && filetype !== 'html') {
       return { status: 'skipped', reason: 'noindex', hostDelayMs, meta: validators };
