@@ -4,6 +4,7 @@ import { searchCollapsed } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
+import { withWholeBodySnippets } from './snippets.js';
 
 /** What the MCP tools need of the API's services. */
 export type McpBackendDeps = Pick<ApiDeps, 'config' | 'index' | 'blobs' | 'fallback'>;
@@ -31,7 +32,11 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
   }
   const params = parseSearchParams(raw, now);
   const indexQuery = { ...params.indexQuery, match: args.match };
-  const local = await searchCollapsed(deps.index, indexQuery);
+  const local = await withWholeBodySnippets(
+    await searchCollapsed(deps.index, indexQuery),
+    indexQuery.query,
+    deps.blobs,
+  );
   let results: SearchResult[] = local.hits.map(toLocalResult);
   let externalAdded = 0;
   const missing = indexQuery.limit - results.length;

@@ -4,6 +4,7 @@ import { searchCollapsed } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
+import { withWholeBodySnippets } from './snippets.js';
 
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
 const FALLBACK_GRACE_MS = 250;
@@ -16,7 +17,12 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     const params = parseSearchParams(req.query as Record<string, unknown>, now);
     const gone = clientGone(res);
     // Near-copies (one page under several URLs) are collapsed to the best-ranked one.
-    const local = await searchCollapsed(deps.index, params.indexQuery);
+    // Long pages' snippets are cut again from their whole body where it shows more of the query.
+    const local = await withWholeBodySnippets(
+      await searchCollapsed(deps.index, params.indexQuery),
+      params.indexQuery.query,
+      deps.blobs,
+    );
     let results: SearchResult[] = local.hits.map(toLocalResult);
     let externalAdded = 0;
     const missing = params.indexQuery.limit - results.length;

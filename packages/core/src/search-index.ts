@@ -42,6 +42,12 @@ export interface IndexHit {
   readonly filetype: string;
   /** The document's SimHash ({@link PageDocument.simhash}), for collapsing near-copies. */
   readonly simhash?: string;
+  /**
+   * True when the snippet was cut from the first part of a longer body (a backend keeps only the
+   * body's first characters for snippets): the rest of the body may show the query's words, and
+   * the API then cuts the snippet from the whole text in the blob store.
+   */
+  readonly snippetSourceCut?: boolean;
 }
 
 export interface IndexSearchResult {

@@ -43,7 +43,14 @@ export function toHit(row: Record<string, unknown>, score: number, terms: readon
     crawled_at: row.crawled_at as string,
     filetype: row.filetype as string,
     ...(simhash ? { simhash } : {}),
+    ...(snippetSourceCut(row) ? { snippetSourceCut: true } : {}),
   };
+}
+
+/** Whether the row's snippet source is the start of a longer body. */
+function snippetSourceCut(row: Record<string, unknown>): boolean {
+  const source = row.snippet_src;
+  return typeof row.body_chars === 'number' && typeof source === 'string' && row.body_chars > source.length;
 }
 
 /**

@@ -113,6 +113,8 @@ export interface StoredHit {
   has_llms_txt: boolean;
   simhash: string | null;
   snippet_src: string;
+  /** The body's length: longer than `snippet_src` when that was cut (absent in rows written before 2026-11-27). */
+  body_chars?: number;
 }
 
 /** One stored row. */
@@ -169,6 +171,7 @@ export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
     has_llms_txt: doc.has_llms_txt,
     simhash: doc.simhash ?? null,
     snippet_src: doc.body_text.slice(0, limits.snippetSourceChars),
+    body_chars: doc.body_text.length,
   };
   return {
     id: doc.id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { makeSnippet } from './snippet.js';
+import { makeSnippet, queryTermsIn } from './snippet.js';
 
 const filler = (n: number, word = 'lorem'): string => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
 
@@ -69,5 +69,45 @@ describe('makeSnippet', () => {
   it('never exceeds maxChars on text without spaces', () => {
     const snippet = makeSnippet('x'.repeat(5000), [{ text: 'y' }]);
     expect(snippet.length).toBeLessThanOrEqual(320);
+  });
+});
+
+describe('queryTermsIn', () => {
+  it('counts the distinct query words a text shows, as whole words, case and accents folded', () => {
+    expect(queryTermsIn('The first Solar cells; solar again.', [{ text: 'solar panels' }])).toEqual({
+      found: 1,
+      of: 2,
+    });
+    expect(queryTermsIn('Café owners', [{ text: 'cafe' }, { text: 'owners' }])).toEqual({ found: 2, of: 2 });
+    expect(queryTermsIn('solarium', [{ text: 'solar' }])).toEqual({ found: 0, of: 1 });
+  });
+
+  it('leaves stop words out unless the query has nothing else', () => {
+    expect(queryTermsIn('the cat', [{ text: 'the dog' }])).toEqual({ found: 0, of: 1 });
+    expect(queryTermsIn('to be', [{ text: 'to be or not' }])).toEqual({ found: 2, of: 4 });
+  });
+});
+
+describe('word forms in snippets', () => {
+  it('finds a query word in another form of its English stem', () => {
+    const text = `${filler(200)} the crawler handles robots files politely ${filler(200, 'ipsum')}`;
+    const snippet = makeSnippet(text, [{ text: 'handling' }, { text: 'file' }]);
+    expect(snippet).toContain('the crawler handles robots files politely');
+    expect(queryTermsIn('The crawler Handles robots files', [{ text: 'handling file' }])).toEqual({ found: 2, of: 2 });
+  });
+
+  it('prefers the words as typed where other forms show as many words', () => {
+    const text = `${filler(100)} one shoe here ${filler(100, 'ipsum')} the shoes as typed ${filler(100, 'dolor')}`;
+    expect(makeSnippet(text, [{ text: 'shoes' }])).toContain('the shoes as typed');
+    // More of the query's words in other forms still win.
+    const more = `${filler(100)} a shoe ${filler(100, 'ipsum')} she runs in her shoes ${filler(100, 'dolor')}`;
+    expect(makeSnippet(more, [{ text: 'run shoe' }])).toContain('she runs in her shoes');
+  });
+
+  it('does not take a word sharing only the first letters for a form', () => {
+    // `happen` starts with the first letters of `happy`'s stem (`happi`), not with the stem.
+    expect(queryTermsIn('it may happen', [{ text: 'happy' }])).toEqual({ found: 0, of: 1 });
+    expect(queryTermsIn('happier days', [{ text: 'happy' }])).toEqual({ found: 0, of: 1 });
+    expect(queryTermsIn('a runway', [{ text: 'running' }])).toEqual({ found: 0, of: 1 });
   });
 });

@@ -1,3 +1,4 @@
+import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
 import { foldText, hasUnspacedScript, tokenize } from './tokenize.js';
 
@@ -27,12 +28,14 @@ const cutsAnywhere = (char: string) => CUT_ANYWHERE.test(char);
 interface Hit {
   readonly start: number;
   readonly token: string;
+  /** Found as typed (not as another form of its stem). */
+  readonly exact: boolean;
 }
 
 /**
  * Cuts a plain-text snippet of `minChars` to `maxChars` characters from `text`, around the window
- * that holds the most distinct query terms (case-insensitive, diacritic-insensitive, CJK aware),
- * cut at word boundaries with `…` where text was left out. Without any hit it is the start of the
+ * that holds the most distinct query terms (case-insensitive, diacritic-insensitive, CJK aware,
+ * and in any form of an English word's stem: `runs` for `running`), cut at word boundaries with `…` where text was left out. Without any hit it is the start of the
  * text. Never longer than `maxChars`.
  *
  * @example makeSnippet(body, [{ text: 'solar' }]) // '… the first solar cells were …'
@@ -51,6 +54,18 @@ export function makeSnippet(text: string, clauses: readonly SnippetClause[], opt
   const begin = collapse(text.slice(sliceStart, from)).length;
   const snippet = cut(region, begin, minChars, maxChars, sliceStart > 0, sliceEnd < text.length);
   return snippet.trim();
+}
+
+/**
+ * How many of the query's distinct words (stop words left out unless there is nothing else) occur
+ * in `text`, matched as {@link makeSnippet} matches them, and how many there are.
+ *
+ * @example queryTermsIn('… the first solar cells …', [{ text: 'solar panels' }]) // { found: 1, of: 2 }
+ */
+export function queryTermsIn(text: string, clauses: readonly SnippetClause[]): { found: number; of: number } {
+  const tokens = queryTokens(clauses);
+  const found = new Set(findHits(text, tokens).map((hit) => hit.token)).size;
+  return { found, of: tokens.size };
 }
 
 /** Whitespace runs other than a single space: most text has few, so few replacements are made. */
@@ -139,39 +154,85 @@ function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
     for (let at = find(0); at !== -1 && found < MAX_HITS_PER_TOKEN; at = find(at + 1)) {
       const end = at + token.length;
       if (wholeWord && (WORD_CHAR.test(text[at - 1] ?? ' ') || WORD_CHAR.test(text[end] ?? ' '))) continue;
-      hits.push({ start: at, token });
+      hits.push({ start: at, token, exact: true });
       found++;
     }
+    hits.push(...otherFormHits(text, token));
   }
   return hits.sort((a, b) => a.start - b.start);
+}
+
+/** Query words whose other forms are looked for: those {@link stemToken} stems. */
+const STEMMED_WORD = /^[a-z]{3,}$/;
+/** Words looked at per query word for other forms (a short stem such as `di` starts many words). */
+const MAX_FORM_CANDIDATES = 256;
+
+/**
+ * Where `text` holds `token` in another form of its English stem (`runs`, `ran` not, for
+ * `running`): the words starting with the stem's first letters (Porter keeps a word's start but
+ * for its last letter: `happi` for `happy`) whose stem is the token's, as the index matches them.
+ */
+function otherFormHits(text: string, token: string): Hit[] {
+  if (!STEMMED_WORD.test(token)) return [];
+  const stem = stemToken(token);
+  // A plain case-insensitive literal is found fast; a pattern with Unicode classes around it is not.
+  const start = new RegExp(stem.slice(0, Math.max(2, stem.length - 1)), 'gi');
+  const hits: Hit[] = [];
+  let seen = 0;
+  for (let match = start.exec(text); match !== null; match = start.exec(text)) {
+    const at = match.index;
+    let end = at + match[0].length;
+    while (end < text.length && isAsciiLetter(text.charCodeAt(end))) end++;
+    start.lastIndex = end;
+    if (WORD_CHAR.test(text[at - 1] ?? ' ') || WORD_CHAR.test(text[end] ?? ' ')) continue;
+    const word = text.slice(at, end).toLowerCase();
+    if (word !== token && stemToken(word) === stem) hits.push({ start: at, token, exact: false });
+    if (hits.length >= MAX_HITS_PER_TOKEN || ++seen >= MAX_FORM_CANDIDATES) break;
+  }
+  return hits;
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }
 
 /** Start of the hit that opens the window with the most distinct tokens (then the most hits). */
 function bestWindowStart(hits: readonly Hit[], windowChars: number): number | null {
   let best: number | null = null;
-  let bestDistinct = 0;
-  let bestCount = 0;
+  let bestRank = [0, 0, 0];
   let end = 0;
+  // Hits per token in the window, all of them and those as typed.
   const counts = new Map<string, number>();
+  const exactCounts = new Map<string, number>();
+  const add = (map: Map<string, number>, token: string, by: number) => {
+    const left = (map.get(token) ?? 0) + by;
+    if (left === 0) map.delete(token);
+    else map.set(token, left);
+  };
   for (let begin = 0; begin < hits.length; begin++) {
     const start = hits[begin]!.start;
     while (end < hits.length && hits[end]!.start < start + windowChars - LEAD_CHARS) {
-      const token = hits[end]!.token;
-      counts.set(token, (counts.get(token) ?? 0) + 1);
+      add(counts, hits[end]!.token, 1);
+      if (hits[end]!.exact) add(exactCounts, hits[end]!.token, 1);
       end++;
     }
-    const count = end - begin;
-    if (counts.size > bestDistinct || (counts.size === bestDistinct && count > bestCount)) {
+    // The most distinct tokens, then the most of them as typed, then the most hits.
+    const rank = [counts.size, exactCounts.size, end - begin];
+    if (isBetter(rank, bestRank)) {
       best = start;
-      bestDistinct = counts.size;
-      bestCount = count;
+      bestRank = rank;
     }
-    const token = hits[begin]!.token;
-    const left = (counts.get(token) ?? 1) - 1;
-    if (left === 0) counts.delete(token);
-    else counts.set(token, left);
+    add(counts, hits[begin]!.token, -1);
+    if (hits[begin]!.exact) add(exactCounts, hits[begin]!.token, -1);
   }
   return best;
+}
+
+function isBetter(rank: readonly number[], than: readonly number[]): boolean {
+  for (let i = 0; i < rank.length; i++) {
+    if (rank[i] !== than[i]) return rank[i]! > than[i]!;
+  }
+  return false;
 }
 
 function cut(text: string, from: number, minChars: number, maxChars: number, before: boolean, after: boolean): string {

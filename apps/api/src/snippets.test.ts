@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { createApp } from './app.js';
+import { createMcpBackend } from './mcp-backend.js';
+import { createFixture, type Fixture, page } from './test-support/fixture.js';
+import { specProblems } from './test-support/openapi-validator.js';
+
+const SEARCH = '/api/v1/search';
+
+/** About 12,000 characters of prose about lighthouses, none of the words the tests look for. */
+const OPENING = Array.from(
+  { length: 120 },
+  (_, i) => `Paragraph ${i} tells how the keepers trimmed the lamp wicks and logged the passing ships at dusk.`,
+).join('\n\n');
+
+const LONG = page('https://long.example.org/lighthouses', {
+  title: 'Lighthouse keeping through the ages',
+  body_text: `${OPENING}\n\nIn 1822 Augustin Fresnel showed his stepped lens, which made the zeppelin-free coast far safer.\n\nThe end.`,
+});
+const TITLE_ONLY = page('https://long.example.org/fresnel-title', {
+  title: 'Fresnel lenses, a title-only word',
+  body_text: OPENING,
+});
+const MISSING_BLOB = page('https://long.example.org/no-blob', {
+  title: 'Another long page',
+  body_text: `${OPENING}\n\nA closing note on the Fresnel lens and its maker's stepped design.`,
+});
+const SHORT = page('https://short.example.org/fresnel', {
+  title: 'A short page',
+  body_text: 'Fresnel designed a stepped lens for lighthouses.',
+});
+
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await createFixture([LONG, TITLE_ONLY, MISSING_BLOB, SHORT]);
+  await fx.blobs.delete(MISSING_BLOB.id);
+});
+afterAll(async () => {
+  await fx.cleanup();
+});
+
+type Result = { url: string; snippet: string };
+
+async function search(q: string): Promise<Result[]> {
+  const res = await request(createApp(fx.deps())).get(SEARCH).query({ q });
+  expect(res.status).toBe(200);
+  expect(specProblems(res, SEARCH)).toEqual([]);
+  return res.body.results as Result[];
+}
+
+describe('snippets of long pages', () => {
+  it('are cut where the query words are, past the first 8,192 characters the index keeps', async () => {
+    expect(OPENING.length).toBeGreaterThan(8192);
+    const results = await search('fresnel stepped');
+    const long = results.find((r) => r.url === LONG.url);
+    expect(long?.snippet).toMatch(/^….*Augustin Fresnel showed his stepped lens/);
+    expect(long!.snippet.length).toBeLessThanOrEqual(320);
+  });
+
+  it('stay the opening when the body does not hold the words (a title match)', async () => {
+    const results = await search('fresnel');
+    const titleOnly = results.find((r) => r.url === TITLE_ONLY.url);
+    expect(titleOnly?.snippet).toMatch(/^Paragraph 0 tells how the keepers/);
+  });
+
+  it('stay the opening when the page text cannot be read from the blob store', async () => {
+    const results = await search('fresnel');
+    const missing = results.find((r) => r.url === MISSING_BLOB.url);
+    expect(missing?.snippet).toMatch(/^Paragraph 0 tells how the keepers/);
+  });
+
+  it('of short pages come from the index as they were', async () => {
+    const results = await search('fresnel');
+    expect(results.find((r) => r.url === SHORT.url)?.snippet).toBe(SHORT.body_text);
+  });
+
+  it('are placed the same way for MCP searches', async () => {
+    const backend = createMcpBackend(fx.deps());
+    const response = await backend.search({ q: 'augustin', limit: 10, offset: 0, match: 'any' });
+    expect(response.results.map((r) => r.url)).toEqual([LONG.url]);
+    expect(response.results[0]!.snippet).toContain('Augustin Fresnel');
+  });
+});

@@ -1,0 +1,35 @@
+import type { BlobStore, IndexHit, IndexSearchResult, ParsedQuery } from '@quarry/core';
+import { positiveClauses } from '@quarry/query';
+import { makeSnippet, queryTermsIn } from '@quarry/text';
+
+/**
+ * Snippets of long pages cut from their whole body. The embedded index keeps a page's first 8,192
+ * characters for snippets, so on a longer page whose query words come later (half the pages of the
+ * WCXB set are longer) the snippet was the page's opening, which shows nothing of why it matched.
+ * Such a hit (`snippetSourceCut`) whose snippet shows none of the query's words is cut again from
+ * the body in the blob store, and the new snippet is kept when it shows some. The blobs of one page
+ * of results are read together; a blob that cannot be read leaves its snippet as it was.
+ *
+ * Recutting also the snippets that show only some of the words was measured (`npm run bench --
+ * snippets`): 1.4 points more results showing every word, for 1.4 ms more at p50; not done.
+ */
+export async function withWholeBodySnippets(
+  result: IndexSearchResult,
+  query: ParsedQuery,
+  blobs: BlobStore,
+): Promise<IndexSearchResult> {
+  const clauses = positiveClauses(query).map((clause) => ({ text: clause.text }));
+  if (clauses.length === 0) return result;
+  const hits = await Promise.all(result.hits.map((hit) => placedSnippet(hit, clauses, blobs)));
+  return { ...result, hits };
+}
+
+async function placedSnippet(hit: IndexHit, clauses: readonly { text: string }[], blobs: BlobStore): Promise<IndexHit> {
+  if (!hit.snippetSourceCut) return hit;
+  const shown = queryTermsIn(hit.snippet, clauses);
+  if (shown.found > 0) return hit;
+  const doc = await blobs.get(hit.id).catch(() => null);
+  if (!doc || typeof doc.body_text !== 'string') return hit;
+  const snippet = makeSnippet(doc.body_text, clauses);
+  return queryTermsIn(snippet, clauses).found > shown.found ? { ...hit, snippet } : hit;
+}

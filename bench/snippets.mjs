@@ -1,0 +1,139 @@
+// Snippet benchmark: do results show why they matched? Imports the WCXB dev pages' main texts (real
+// pages of 7 types; about half are longer than the 8,192 characters the embedded index keeps for
+// snippets) into a LanceDB index and a blob store, asks every seventh page's title (its first four
+// words, `match=any`, as an agent asks) through the real API over loopback, and counts the results
+// whose snippet shows a query word (as typed, and in any form of its English stem) and all of them,
+// beside the same results' snippets as the index cut them (before the API recuts long pages' from
+// their whole text). Prints p50/p90 latency. `npx tsc -b && node bench/snippets.mjs`, or
+// `npm run bench -- snippets`.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '@quarry/api';
+import { FileBlobStore } from '@quarry/blobstore';
+import { loadConfig, pageIdForUrl, toIsoUtc } from '@quarry/core';
+import { LanceSearchIndex } from '@quarry/index-lance';
+import { stemToken, tokenize } from '@quarry/text';
+import { pino } from 'pino';
+import request from 'supertest';
+import { toIndexQuery } from './search.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const TRUTH = join(HERE, '../../shared/testdata/wcxb-dev/dev/ground-truth');
+const QUERY_EVERY = 7;
+const QUERY_WORDS = 4;
+
+function pages() {
+  const docs = [];
+  for (const file of readdirSync(TRUTH).sort()) {
+    const data = JSON.parse(readFileSync(join(TRUTH, file), 'utf8'));
+    const body = data.ground_truth?.main_content ?? '';
+    if (body.trim() === '' || !data.url) continue;
+    docs.push({
+      id: pageIdForUrl(data.url),
+      url: data.url,
+      title: data.ground_truth.title || data.url,
+      body_text: body,
+      lang: 'en',
+      author: null,
+      published_at: null,
+      crawled_at: toIsoUtc(new Date()),
+      site_name: null,
+      has_llms_txt: false,
+      filetype: 'html',
+      domain: new URL(data.url).hostname,
+      word_count: body.split(/\s+/).length,
+    });
+  }
+  return docs;
+}
+
+/** How many of the query's words (stop words kept: every word a person typed) a snippet shows. */
+function shown(snippet, words) {
+  const tokens = tokenize(snippet);
+  const exact = new Set(tokens);
+  const stems = new Set(tokens.map(stemToken));
+  return {
+    typed: words.filter((word) => exact.has(word)).length,
+    forms: words.filter((word) => stems.has(stemToken(word))).length,
+  };
+}
+
+function tally() {
+  return { results: 0, typedSome: 0, formsSome: 0, formsAll: 0 };
+}
+
+function count(into, snippet, words) {
+  const { typed, forms } = shown(snippet, words);
+  into.results++;
+  if (typed > 0) into.typedSome++;
+  if (forms > 0) into.formsSome++;
+  if (forms === words.length) into.formsAll++;
+}
+
+const share = (n, of) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
+
+export async function run() {
+  let docs;
+  try {
+    docs = pages();
+  } catch {
+    return { title: 'Snippets', rows: [], notes: [`skipped: ${TRUTH} is absent`] };
+  }
+  const work = mkdtempSync(join(tmpdir(), 'quarry-snippets-'));
+  const index = await LanceSearchIndex.open({ path: join(work, 'index') });
+  try {
+    const blobs = new FileBlobStore({ dir: join(work, 'blobs') });
+    await blobs.putMany(docs);
+    await index.upsert(docs);
+    await index.flush();
+    const config = loadConfig({}, { QUARRY_RATE_LIMIT_PUBLIC: '1000000' });
+    const app = createApp({ config, index, blobs, logger: pino({ level: 'silent' }) });
+    const long = docs.filter((doc) => doc.body_text.length > 8192).length;
+    const queries = docs
+      .filter((_, i) => i % QUERY_EVERY === 0)
+      .map((doc) => doc.title.split(/\s+/).slice(0, QUERY_WORDS).join(' '))
+      .filter((q) => tokenize(q).length > 0);
+    const [fromIndex, fromApi] = [tally(), tally()];
+    const times = [];
+    let failed = 0;
+    for (const q of queries) {
+      const words = [...new Set(tokenize(q))];
+      const started = performance.now();
+      const res = await request(app).get('/api/v1/search').query({ q, match: 'any' });
+      times.push(performance.now() - started);
+      if (res.status !== 200) {
+        failed++;
+        continue;
+      }
+      for (const result of res.body.results) count(fromApi, result.snippet, words);
+      const direct = await index.search(toIndexQuery({ q, match: 'any' }));
+      for (const hit of direct.hits) count(fromIndex, hit.snippet, words);
+    }
+    times.sort((a, b) => a - b);
+    const row = (label, t) => ({
+      snippets: label,
+      results: t.results,
+      'a word as typed': share(t.typedSome, t.results),
+      'a word, any form': share(t.formsSome, t.results),
+      'every word, any form': share(t.formsAll, t.results),
+    });
+    return {
+      title: 'Snippets: do results show the query?',
+      rows: [row('as the index cut them', fromIndex), row('as the API returns them', fromApi)],
+      notes: [
+        `${docs.length} WCXB dev pages (${long} longer than the 8,192 characters the index keeps for snippets); ${queries.length} queries: a page title's first ${QUERY_WORDS} words, match=any, top 10`,
+        `over HTTP: p50 ${times[times.length >> 1].toFixed(1)} ms, p90 ${times[Math.floor(times.length * 0.9)].toFixed(1)} ms${failed ? `; ${failed} requests failed` : ''}`,
+      ],
+    };
+  } finally {
+    await index.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { printResults } = await import('./lib/table.mjs');
+  printResults(await run());
+}
