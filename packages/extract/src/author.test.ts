@@ -39,6 +39,27 @@ describe('cleanAuthor on what author selectors catch besides names', () => {
     expect(cleanAuthor('Anonymous')).toBe('Anonymous');
   });
 
+  it('rejects phrases: a lower-case pronoun, question word or auxiliary among the words', () => {
+    for (const text of [
+      'How we reviewed this article',
+      'Is this page helpful?',
+      'Meet our experts',
+      'What you can do',
+    ]) {
+      expect([text, cleanAuthor(text)]).toEqual([text, null]);
+    }
+    // Names, roles and handles with such words capitalised or inside them stay names.
+    expect(cleanAuthor('Paul Frew, Home and Digital Security Expert')).toBe(
+      'Paul Frew, Home and Digital Security Expert',
+    );
+    expect(cleanAuthor('Will Smith')).toBe('Will Smith');
+    expect(cleanAuthor('Richard I')).toBe('Richard I');
+    expect(cleanAuthor('Agatha Caleo, Representative to the Liaison Committee')).toBe(
+      'Agatha Caleo, Representative to the Liaison Committee',
+    );
+    expect(cleanAuthor('thisisjane')).toBe('thisisjane');
+  });
+
   it('ends a name before the weekday of its dateline', () => {
     expect(cleanAuthor('msmash on Friday January 12, 2024 @11:20AM')).toBe('msmash');
     expect(cleanAuthor('EditorDavid on Sunday')).toBe('EditorDavid');

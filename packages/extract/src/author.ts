@@ -51,6 +51,13 @@ const NOT_A_BYLINE =
  */
 const CALL_TO_ACTION =
   /^(?:visit|follow|sign\s*(?:in|up|out)|log\s*(?:in|out)|register|subscribe|share|read|view|see|contact|comments?|reply|home|menu)(?:\s|$)/i;
+/**
+ * A phrase, not a name: a lower-case pronoun, question word or auxiliary verb among its words (`How
+ * we reviewed this article`, `Is this helpful`). Names and their roles (`Paul Frew, Home and Digital
+ * Security Expert`, `Editor at Large`) hold none.
+ */
+const SENTENCE_WORD =
+  /(?:^|\s)(?:we|our|us|you|your|my|me|it|its|this|these|those|how|what|why|is|are|was|were|has|have|had|will|can|does|did)(?=\s|$)/u;
 /** Prices and plans (`billed annually, or $50/mo`): never a name. */
 const MONEY = /[$€£¥]\s*\d/u;
 
@@ -75,7 +82,7 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   // `jldugger – jldugger`, `raoul (raoul)`: a user card repeats the name.
   text = text.replace(/^(.{2,40}?)\s*(?:[-–—]\s*\1|\(\1\))$/u, '$1');
   if (text === '' || text.length > MAX_AUTHOR_CHARS || NOT_A_BYLINE.test(text)) return null;
-  if (CALL_TO_ACTION.test(text) || MONEY.test(text)) return null;
+  if (CALL_TO_ACTION.test(text) || MONEY.test(text) || SENTENCE_WORD.test(text)) return null;
   if (text.split(/\s+/).length > MAX_AUTHOR_WORDS) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
   if (!/\p{L}/u.test(text) || /\d{3,}/.test(text)) return null;
