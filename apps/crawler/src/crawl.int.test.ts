@@ -66,6 +66,7 @@ ${[
   '/app.html',
   '/report.pdf',
   '/hidden.pdf',
+  '/ledger-print.pdf',
   '/tagged.html',
   '/own-meta.html',
   '/expired.html',
@@ -111,6 +112,16 @@ ${[
     '/hidden.pdf': {
       headers: { 'content-type': 'application/pdf', 'x-robots-tag': 'noindex' },
       body: minimalPdf(['Gondola timetable', 'Cable cars leave every ten minutes.'], { title: 'Gondola' }),
+    },
+    // A print copy names its canonical in the Link header (a PDF has no <link> element); nothing else
+    // links the canonical.
+    '/ledger-print.pdf': {
+      headers: { 'content-type': 'application/pdf', link: '</ledger.pdf>; rel="canonical"' },
+      body: minimalPdf(['Airship ledger, print copy', 'Watermarked copy of the hangar ledger.'], { title: 'Ledger' }),
+    },
+    '/ledger.pdf': {
+      headers: { 'content-type': 'application/pdf' },
+      body: minimalPdf(['Airship ledger', 'The hangar ledger lists every mooring fee.'], { title: 'Ledger' }),
     },
     '/tagged.html': {
       headers: { 'content-type': 'text/html', 'x-robots-tag': 'otherbot: noindex, QuarryBot: nofollow' },
@@ -259,6 +270,16 @@ describe('crawling a local site end to end', () => {
     const stats = await queues.crawl.stats();
     const noindex = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'noindex');
     expect(noindex?.count).toBe(3);
+  });
+
+  it("crawls and indexes the canonical a document's Link header names instead of the document", async () => {
+    const res = await search('ledger filetype:pdf');
+    expect(res.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/ledger.pdf`]);
+    expect((await search('watermarked')).body.results).toHaveLength(0);
+    expect(site.hits.get('/ledger.pdf')).toBe(1);
+    const stats = await queues.crawl.stats();
+    const elsewhere = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'canonical_elsewhere');
+    expect(elsewhere?.count).toBe(1);
   });
 
   itWithServer('chromium', 'renders the script-built page in Chromium', async () => {

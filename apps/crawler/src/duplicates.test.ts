@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { type PageDocument, pageIdForUrl } from '@quarry/core';
 import { type FingerprintStore, type IndexItem, isRemoval, openSqliteQueues, type Queues } from '@quarry/queue';
-import { crawlInstead, storeOnce } from './duplicates.js';
+import { canonicalFromLinkHeader, crawlInstead, storeOnce } from './duplicates.js';
 
 const TEXT = 'The ptarmigan turns white in winter.';
 
@@ -92,5 +92,32 @@ describe('crawlInstead', () => {
     expect(crawlInstead('http://a.test/x', null, {})).toBeNull();
     expect(crawlInstead('http://a.test/x', 'http://b.test/x', {})).toBeNull();
     expect(crawlInstead('http://a.test/x', 'http://a.test/y', { canonicalOf: 'http://a.test/y' })).toBeNull();
+  });
+});
+
+describe('canonicalFromLinkHeader', () => {
+  const base = 'http://a.test/files/report-print.pdf';
+
+  it('reads rel="canonical" among other links, resolved against the URL that answered', () => {
+    expect(canonicalFromLinkHeader('<http://a.test/files/report.pdf>; rel="canonical"', base)).toBe(
+      'http://a.test/files/report.pdf',
+    );
+    expect(canonicalFromLinkHeader('<report.pdf>; rel=canonical', base)).toBe('http://a.test/files/report.pdf');
+    expect(
+      canonicalFromLinkHeader(
+        '</style.css>; rel=preload; as=style, </files/report.pdf>; rel="Canonical alternate"',
+        base,
+      ),
+    ).toBe('http://a.test/files/report.pdf');
+  });
+
+  it('gives none without a single http(s) canonical, or for a malformed header', () => {
+    expect(canonicalFromLinkHeader(undefined, base)).toBeNull();
+    expect(canonicalFromLinkHeader('<http://a.test/feed>; rel="alternate"', base)).toBeNull();
+    expect(
+      canonicalFromLinkHeader('<http://a.test/a>; rel=canonical, <http://a.test/b>; rel=canonical', base),
+    ).toBeNull();
+    expect(canonicalFromLinkHeader('<mailto:x@a.test>; rel=canonical', base)).toBeNull();
+    expect(canonicalFromLinkHeader('not a link header', base)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { hostOf, normalizeUrl, type PageDocument, pageIdForUrl } from '@quarry/core';
 import type { FingerprintStore, IndexQueue } from '@quarry/queue';
+import LinkHeader from 'http-link-header';
 import { textFingerprint } from './fingerprint.js';
 
 /** Skip reason of a page whose main text is indexed under another URL (task meta `duplicateOf`). */
@@ -20,6 +21,34 @@ export function canonicalOf(canonicalUrl: string | null): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The canonical URL an HTTP `Link` header names (`Link: </paper.pdf>; rel="canonical"`, RFC 8288
+ * and RFC 6596): how a PDF or an Office document, which has no `<link>` element, names its
+ * canonical. Resolved against the URL that answered and normalized; null when the header is absent
+ * or malformed, names no canonical, or names several different ones (no single canonical).
+ */
+export function canonicalFromLinkHeader(value: string | undefined, baseUrl: string): string | null {
+  if (!value) return null;
+  let refs: LinkHeader.Reference[];
+  try {
+    refs = LinkHeader.parse(value).refs.filter((ref) => ref.rel.toLowerCase() === 'canonical');
+  } catch {
+    return null;
+  }
+  const urls = new Set<string>();
+  for (const ref of refs) {
+    let resolved: string | null;
+    try {
+      resolved = canonicalOf(new URL(ref.uri, baseUrl).href);
+    } catch {
+      resolved = null;
+    }
+    if (resolved === null) return null;
+    urls.add(resolved);
+  }
+  return urls.size === 1 ? [...urls][0]! : null;
 }
 
 /**

@@ -36,6 +36,7 @@ import { simhash } from '@quarry/text';
 import type { Logger } from 'pino';
 import {
   CANONICAL_ELSEWHERE,
+  canonicalFromLinkHeader,
   canonicalOf,
   crawlInstead,
   DUPLICATE,
@@ -212,13 +213,14 @@ function pageCrawler(
     let page: PageText;
     let links: string[] = [];
     let indexable = !tag.noindex;
-    let canonicalUrl: string | null = null;
+    // A canonical named in the Link header (a document's only way); a page's own element comes first.
+    let canonicalUrl = canonicalFromLinkHeader(res.headers.link, res.finalUrl);
     if (filetype === 'html') {
       const extracted = await extractPage(deps, res, seed.render, agent);
       page = extracted;
       indexable &&= !extracted.robots.noindex;
       if (!extracted.robots.nofollow && !tag.nofollow) links = extracted.links;
-      canonicalUrl = canonicalOf(extracted.canonicalUrl);
+      canonicalUrl = canonicalOf(extracted.canonicalUrl) ?? canonicalUrl;
     } else if (filetype === 'txt') {
       page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
     } else if (filetype !== null) {
