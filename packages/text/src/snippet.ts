@@ -148,6 +148,13 @@ function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
   for (const token of tokens) {
     // Words of Chinese, Japanese, Thai and the like (and Korean ones, with the particles a page writes
     // onto them) are found as substrings: the text is not segmented here.
+    if (STEMMED_WORD.test(token)) {
+      const forms = wordHits(text, token);
+      if (forms !== null) {
+        hits.push(...forms);
+        continue;
+      }
+    }
     const wholeWord = !hasUnspacedScript(token);
     const find = finder(token);
     let found = 0;
@@ -157,28 +164,30 @@ function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
       hits.push({ start: at, token, exact: true });
       found++;
     }
-    hits.push(...otherFormHits(text, token));
   }
   return hits.sort((a, b) => a.start - b.start);
 }
 
 /** Query words whose other forms are looked for: those {@link stemToken} stems. */
 const STEMMED_WORD = /^[a-z]{3,}$/;
-/** Words looked at per query word for other forms (a short stem such as `di` starts many words). */
+/** Other words stemmed per query word at most (a short stem such as `di` starts many words). */
 const MAX_FORM_CANDIDATES = 256;
 
 /**
- * Where `text` holds `token` in another form of its English stem (`runs`, `ran` not, for
- * `running`): the words starting with the stem's first letters (Porter keeps a word's start but
- * for its last letter: `happi` for `happy`) whose stem is the token's, as the index matches them.
+ * Where `text` holds `token` (a {@link STEMMED_WORD}) as typed or in another form of its English
+ * stem (`runs`, not `ran`, for `running`), in one pass: the words starting with the stem's first
+ * letters (Porter keeps a word's start but for its last letter: `happi` for `happy`), each taken
+ * when it is the token or has its stem, as the index matches them. Null for the rare word whose
+ * stem does not start like it (it is then looked for as typed only).
  */
-function otherFormHits(text: string, token: string): Hit[] {
-  if (!STEMMED_WORD.test(token)) return [];
+function wordHits(text: string, token: string): Hit[] | null {
   const stem = stemToken(token);
+  const prefix = stem.slice(0, Math.max(2, stem.length - 1));
+  if (!token.startsWith(prefix)) return null;
   // A plain case-insensitive literal is found fast; a pattern with Unicode classes around it is not.
-  const start = new RegExp(stem.slice(0, Math.max(2, stem.length - 1)), 'gi');
+  const start = new RegExp(prefix, 'gi');
   const hits: Hit[] = [];
-  let seen = 0;
+  let [exact, others, stemmed] = [0, 0, 0];
   for (let match = start.exec(text); match !== null; match = start.exec(text)) {
     const at = match.index;
     let end = at + match[0].length;
@@ -186,8 +195,17 @@ function otherFormHits(text: string, token: string): Hit[] {
     start.lastIndex = end;
     if (WORD_CHAR.test(text[at - 1] ?? ' ') || WORD_CHAR.test(text[end] ?? ' ')) continue;
     const word = text.slice(at, end).toLowerCase();
-    if (word !== token && stemToken(word) === stem) hits.push({ start: at, token, exact: false });
-    if (hits.length >= MAX_HITS_PER_TOKEN || ++seen >= MAX_FORM_CANDIDATES) break;
+    if (word === token) {
+      if (exact < MAX_HITS_PER_TOKEN) hits.push({ start: at, token, exact: true });
+      exact++;
+    } else if (others < MAX_HITS_PER_TOKEN && stemmed < MAX_FORM_CANDIDATES) {
+      stemmed++;
+      if (stemToken(word) === stem) {
+        hits.push({ start: at, token, exact: false });
+        others++;
+      }
+    }
+    if (exact >= MAX_HITS_PER_TOKEN && (others >= MAX_HITS_PER_TOKEN || stemmed >= MAX_FORM_CANDIDATES)) break;
   }
   return hits;
 }
