@@ -74,6 +74,25 @@ describe('mainRegion pruning', () => {
     expect(text).not.toContain('Small box');
   });
 
+  it('keeps the hidden blocks of a page that hides all its content until a script shows it', () => {
+    const lines = Array.from(
+      { length: 6 },
+      (_, i) => `<p>Batch ${i}: baked with simple ingredients, crunchy and light, made in small batches.</p>`,
+    );
+    const product = `<h1>Almond thins</h1>${lines.join('')}`;
+    const menu = Array.from({ length: 30 }, (_, i) => `<li><a href="/c/${i}">Category number ${i}</a></li>`).join('');
+    const html = `<header><ul>${menu}</ul></header><div style="display: none">${product}</div><div style="display: none!important;"><p>Your preference has been updated for this session.</p></div>`;
+    const region = mainRegion(doc(html))?.text ?? '';
+    expect(region).toContain('Almond thins');
+    expect(region).toContain('made in small batches');
+    expect(region).not.toContain('Category number');
+    // With visible content beside them, hidden blocks stay out.
+    const shown = `<main><p>${'Visible text of the page, long enough to be its content. '.repeat(2)}</p>${html}</main>`;
+    expect(mainRegion(doc(shown))?.text).toBe(
+      'Visible text of the page, long enough to be its content. '.repeat(2).trim(),
+    );
+  });
+
   it('drops comments and hidden blocks of a declared article whatever their size, keeps a big sidebar-named wrapper', () => {
     const comments = Array.from({ length: 8 }, (_, i) => `<li>Comment ${i} says quite a lot about the article.</li>`);
     const html = `<div class="main-with-sidebar"><p>The article text.</p><ol class="comment-list">${comments.join('')}</ol><div style="display:none">${comments.join('')}</div></div>`;

@@ -223,16 +223,36 @@ function isNavigation(m: Measured, i: number): boolean {
 
 /**
  * Goes through the measured region in document order, calling `drop` for each chrome or navigation
- * block (and skipping what it holds); returns the size of what is kept.
+ * block (and skipping what it holds); returns the size of what is kept. When hidden blocks held
+ * nearly all of it (less than {@link REVEAL_SHARE} of the largest one is left), the page shows its
+ * content only once a script reveals it (a shop's whole product inside `style="display: none"`):
+ * the hidden blocks are then kept, unless the page declares itself an article (whose hidden blocks
+ * are chrome whatever their size).
  */
 function prune(m: Measured, article: boolean, drop: (el: Element) => void): RegionSize {
+  let pass = pruneOnce(m, article, false);
+  if (!article && pass.kept.chars < REVEAL_SHARE * pass.largestHidden) pass = pruneOnce(m, article, true);
+  for (const el of pass.doomed) drop(el);
+  return pass.kept;
+}
+
+/** What is left of a page when hidden blocks are dropped is less than this share of the largest. */
+const REVEAL_SHARE = 0.1;
+
+function pruneOnce(
+  m: Measured,
+  article: boolean,
+  revealHidden: boolean,
+): { kept: RegionSize; doomed: Element[]; largestHidden: number } {
   const kept = { chars: m.chars[0] ?? 0, linkChars: m.linkChars[0] ?? 0 };
+  const doomed: Element[] = [];
+  let largestHidden = 0;
   const maxSoftChars = SOFT_CHROME_MAX_SHARE * kept.chars;
   const maxHiddenChars = HIDDEN_MIN_SHARE * kept.chars;
   // Inside a kept `comments` block, the blocks named `comment-123` are the posts themselves.
   let keptSoftEnd = 0;
   for (let i = 1; i < m.els.length; ) {
-    const chrome = m.chrome[i];
+    const chrome = revealHidden && m.chrome[i] === Chrome.Hidden ? Chrome.None : m.chrome[i];
     const chars = m.chars[i] as number;
     const secondary = chrome === Chrome.Secondary || chrome === Chrome.Hidden;
     const soft = chrome === Chrome.Small || (secondary && !article);
@@ -240,13 +260,14 @@ function prune(m: Measured, article: boolean, drop: (el: Element) => void): Regi
     const keepSoft = soft && (big || i < keptSoftEnd);
     if (keepSoft) keptSoftEnd = Math.max(keptSoftEnd, i + (m.size[i] as number));
     if ((!keepSoft && chrome !== Chrome.None) || isNavigation(m, i)) {
+      if (chrome === Chrome.Hidden) largestHidden = Math.max(largestHidden, chars);
       kept.chars -= chars;
       kept.linkChars -= m.linkChars[i] as number;
-      drop(m.els[i] as Element);
+      doomed.push(m.els[i] as Element);
       i += m.size[i] as number;
     } else i++;
   }
-  return kept;
+  return { kept, doomed, largestHidden };
 }
 
 /**
