@@ -40,8 +40,9 @@ describe('one page, one document, through the built CLI (issue 10, point 3)', ()
   });
 
   it('crawls /, /index.html and /?edition=usa, keeps one, and says why in quarry status', async () => {
-    const run = await runCli(['crawl', '--seed', `${site.origin}/`, '--wait'], env());
-    expect(run.code).toBe(0);
+    const run = await runCli(['crawl', '--seed', `${site.origin}/`, '--wait'], env(), { timeoutMs: 100_000 });
+    // What the command printed, shown when it failed or hung.
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr.slice(-3000) }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(/crawl finished: 1 done, 2 skipped, 0 failed/);
     const status = await runCli(['status'], env());
     expect(status.stdout).toContain('documents indexed: 1');

@@ -18,10 +18,12 @@ describe('stripInert', () => {
   });
 
   it('stays linear on hostile input', () => {
+    // 1.3 MB of unclosed openers: about 0.3 s here alone (2 s seen under a full test run's load);
+    // a scan from every opener to the end would take minutes. The bound tells the two apart.
     const hostile = '<script '.repeat(100_000) + '<svg>'.repeat(100_000);
     const started = performance.now();
     stripInert(hostile);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 

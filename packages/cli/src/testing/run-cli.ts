@@ -18,14 +18,29 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `quarry ARGS` with exactly `env` (plus PATH) and resolves when it exits. */
-export function runCli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<CliRun> {
+/**
+ * Runs `quarry ARGS` with exactly `env` (plus PATH) and resolves when it exits. A run still going
+ * after `timeoutMs` is killed (code null, a note at the end of stderr), so that a hung command fails
+ * its test with what it printed rather than with the test's own timeout.
+ */
+export function runCli(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  { timeoutMs = 100_000 }: { timeoutMs?: number } = {},
+): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
     let stdout = '';
     let stderr = '';
+    const timer = setTimeout(() => {
+      stderr += `\n(runCli: killed after ${timeoutMs} ms)`;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
