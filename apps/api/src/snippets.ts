@@ -24,12 +24,19 @@ export async function withWholeBodySnippets(
   return { ...result, hits };
 }
 
+/**
+ * Characters of a body looked through for the query's words: the embedded index analyses a page's
+ * first 100,000 (`maxIndexedChars`), so words past this never made the match; a 50 MB text file is
+ * not folded and scanned for each search.
+ */
+const MAX_SCANNED_CHARS = 1_000_000;
+
 async function placedSnippet(hit: IndexHit, clauses: readonly { text: string }[], blobs: BlobStore): Promise<IndexHit> {
   if (!hit.snippetSourceCut) return hit;
   const shown = queryTermsIn(hit.snippet, clauses);
   if (shown.found > 0) return hit;
   const doc = await blobs.get(hit.id).catch(() => null);
   if (!doc || typeof doc.body_text !== 'string') return hit;
-  const snippet = makeSnippet(doc.body_text, clauses);
+  const snippet = makeSnippet(doc.body_text.slice(0, MAX_SCANNED_CHARS), clauses);
   return queryTermsIn(snippet, clauses).found > shown.found ? { ...hit, snippet } : hit;
 }
