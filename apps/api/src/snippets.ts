@@ -25,9 +25,9 @@ export async function withWholeBodySnippets(
 }
 
 /**
- * Characters of a body looked through for the query's words: the embedded index analyses a page's
- * first 100,000 (`maxIndexedChars`), so words past this never made the match; a 50 MB text file is
- * not folded and scanned for each search.
+ * Characters of a body looked through for the query's words: the embedded index analyses as many of
+ * a page's (`maxIndexedChars`), so words past them never made the match; a 50 MB text file is not
+ * folded and scanned for each search.
  */
 const MAX_SCANNED_CHARS = 1_000_000;
 
