@@ -74,6 +74,23 @@ describe('snippets of long pages', () => {
     expect(results.find((r) => r.url === SHORT.url)?.snippet).toBe(SHORT.body_text);
   });
 
+  it('are not recut for words matched in the title (intitle:), so no page text is read', async () => {
+    let reads = 0;
+    const blobs = Object.create(fx.blobs, {
+      get: { value: (id: string) => (reads++, fx.blobs.get(id)) },
+    }) as typeof fx.blobs;
+    const res = await request(createApp(fx.deps({}, { blobs })))
+      .get(SEARCH)
+      .query({ q: 'intitle:lenses' });
+    expect(res.body.results.map((r: Result) => r.url)).toEqual([TITLE_ONLY.url]);
+    expect(reads).toBe(0);
+    // The same word in the body is looked for there.
+    await request(createApp(fx.deps({}, { blobs })))
+      .get(SEARCH)
+      .query({ q: 'augustin' });
+    expect(reads).toBe(1);
+  });
+
   it('are placed the same way for MCP searches', async () => {
     const backend = createMcpBackend(fx.deps());
     const response = await backend.search({ q: 'augustin', limit: 10, offset: 0, match: 'any' });

@@ -18,7 +18,10 @@ export async function withWholeBodySnippets(
   query: ParsedQuery,
   blobs: BlobStore,
 ): Promise<IndexSearchResult> {
-  const clauses = positiveClauses(query).map((clause) => ({ text: clause.text }));
+  // `intitle:` words were matched in the title; the body need not hold them.
+  const clauses = positiveClauses(query)
+    .filter((clause) => clause.field !== 'title')
+    .map((clause) => ({ text: clause.text }));
   if (clauses.length === 0) return result;
   const hits = await Promise.all(result.hits.map((hit) => placedSnippet(hit, clauses, blobs)));
   return { ...result, hits };
