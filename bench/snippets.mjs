@@ -4,7 +4,8 @@
 // words, `match=any`, as an agent asks) through the real API over loopback, and counts the results
 // whose snippet shows a query word (as typed, and in any form of its English stem) and all of them,
 // beside the same results' snippets as the index cut them (before the API recuts long pages' from
-// their whole text). Prints p50/p90 latency. `npx tsc -b && node bench/snippets.mjs`, or
+// their whole text); then quoted phrases from the middle of pages, counting the snippets that show
+// the phrase. Prints p50/p90 latency. `npx tsc -b && node bench/snippets.mjs`, or
 // `npm run bench -- snippets`.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,6 +112,32 @@ export async function run() {
       const direct = await index.search(toIndexQuery({ q, match: 'any' }));
       for (const hit of direct.hits) count(fromIndex, hit.snippet, words);
     }
+    // Phrases: three words in a row from the middle of every seventh page, quoted (match=all).
+    const phrases = docs
+      .filter((_, i) => i % QUERY_EVERY === 3)
+      .map((doc) => {
+        // The first three plain words in a row from the page's middle on.
+        const words = doc.body_text.split(/\s+/);
+        for (let at = Math.floor(words.length / 2); at + 3 <= words.length; at++) {
+          const run = words.slice(at, at + 3);
+          if (run.every((word) => /^[A-Za-z]{3,}$/.test(word))) return run.join(' ');
+        }
+        return null;
+      })
+      .filter((phrase) => phrase !== null);
+    let phraseResults = 0;
+    let phraseShown = 0;
+    for (const phrase of phrases) {
+      const res = await request(app)
+        .get('/api/v1/search')
+        .query({ q: `"${phrase}"` });
+      if (res.status !== 200) continue;
+      const wanted = tokenize(phrase).join(' ');
+      for (const result of res.body.results) {
+        phraseResults++;
+        if (` ${tokenize(result.snippet).join(' ')} `.includes(` ${wanted} `)) phraseShown++;
+      }
+    }
     times.sort((a, b) => a - b);
     const row = (label, t) => ({
       snippets: label,
@@ -125,6 +152,7 @@ export async function run() {
       notes: [
         `${docs.length} WCXB dev pages (${long} longer than the 8,192 characters the index keeps for snippets); ${queries.length} queries: a page title's first ${QUERY_WORDS} words, match=any, top 10`,
         `over HTTP: p50 ${times[times.length >> 1].toFixed(1)} ms, p90 ${times[Math.floor(times.length * 0.9)].toFixed(1)} ms${failed ? `; ${failed} requests failed` : ''}`,
+        `quoted phrases (three words in a row from the middle of ${phrases.length} pages): the phrase shown in ${share(phraseShown, phraseResults)} of ${phraseResults} results' snippets`,
       ],
     };
   } finally {

@@ -25,6 +25,10 @@ const MISSING_BLOB = page('https://long.example.org/no-blob', {
   title: 'Another long page',
   body_text: `${OPENING}\n\nA closing note on the Fresnel lens and its maker's stepped design.`,
 });
+const PHRASE_LATE = page('https://long.example.org/phrase-late', {
+  title: 'Optics for keepers',
+  body_text: `A lens was stepped up in size each decade.\n\n${OPENING}\n\nHis stepped lens, in glass rings, cut the weight of the lamp.`,
+});
 const SHORT = page('https://short.example.org/fresnel', {
   title: 'A short page',
   body_text: 'Fresnel designed a stepped lens for lighthouses.',
@@ -32,7 +36,7 @@ const SHORT = page('https://short.example.org/fresnel', {
 
 let fx: Fixture;
 beforeAll(async () => {
-  fx = await createFixture([LONG, TITLE_ONLY, MISSING_BLOB, SHORT]);
+  fx = await createFixture([LONG, TITLE_ONLY, MISSING_BLOB, PHRASE_LATE, SHORT]);
   await fx.blobs.delete(MISSING_BLOB.id);
 });
 afterAll(async () => {
@@ -55,6 +59,12 @@ describe('snippets of long pages', () => {
     const long = results.find((r) => r.url === LONG.url);
     expect(long?.snippet).toMatch(/^….*Augustin Fresnel showed his stepped lens/);
     expect(long!.snippet.length).toBeLessThanOrEqual(320);
+  });
+
+  it('are cut where a quoted phrase is whole, not where its words are apart', async () => {
+    const results = await search('"stepped lens"');
+    const late = results.find((r) => r.url === PHRASE_LATE.url);
+    expect(late?.snippet).toContain('His stepped lens, in glass rings');
   });
 
   it('stay the opening when the body does not hold the words (a title match)', async () => {

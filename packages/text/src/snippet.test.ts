@@ -77,14 +77,22 @@ describe('queryTermsIn', () => {
     expect(queryTermsIn('The first Solar cells; solar again.', [{ text: 'solar panels' }])).toEqual({
       found: 1,
       of: 2,
+      phrasesFound: 0,
+      phrases: 1,
     });
-    expect(queryTermsIn('Café owners', [{ text: 'cafe' }, { text: 'owners' }])).toEqual({ found: 2, of: 2 });
-    expect(queryTermsIn('solarium', [{ text: 'solar' }])).toEqual({ found: 0, of: 1 });
+    expect(queryTermsIn('Café owners', [{ text: 'cafe' }, { text: 'owners' }])).toEqual({
+      found: 2,
+      of: 2,
+      phrasesFound: 0,
+      phrases: 0,
+    });
+    expect(queryTermsIn('solarium', [{ text: 'solar' }])).toMatchObject({ found: 0, of: 1 });
+    expect(queryTermsIn('New Solar-panels here', [{ text: 'solar panels' }])).toMatchObject({ phrasesFound: 1 });
   });
 
   it('leaves stop words out unless the query has nothing else', () => {
-    expect(queryTermsIn('the cat', [{ text: 'the dog' }])).toEqual({ found: 0, of: 1 });
-    expect(queryTermsIn('to be', [{ text: 'to be or not' }])).toEqual({ found: 2, of: 4 });
+    expect(queryTermsIn('the cat', [{ text: 'the dog' }])).toMatchObject({ found: 0, of: 1 });
+    expect(queryTermsIn('to be', [{ text: 'to be or not' }])).toMatchObject({ found: 2, of: 4 });
   });
 });
 
@@ -93,7 +101,10 @@ describe('word forms in snippets', () => {
     const text = `${filler(200)} the crawler handles robots files politely ${filler(200, 'ipsum')}`;
     const snippet = makeSnippet(text, [{ text: 'handling' }, { text: 'file' }]);
     expect(snippet).toContain('the crawler handles robots files politely');
-    expect(queryTermsIn('The crawler Handles robots files', [{ text: 'handling file' }])).toEqual({ found: 2, of: 2 });
+    expect(queryTermsIn('The crawler Handles robots files', [{ text: 'handling' }, { text: 'file' }])).toMatchObject({
+      found: 2,
+      of: 2,
+    });
   });
 
   it('prefers the words as typed where other forms show as many words', () => {
@@ -106,8 +117,25 @@ describe('word forms in snippets', () => {
 
   it('does not take a word sharing only the first letters for a form', () => {
     // `happen` starts with the first letters of `happy`'s stem (`happi`), not with the stem.
-    expect(queryTermsIn('it may happen', [{ text: 'happy' }])).toEqual({ found: 0, of: 1 });
-    expect(queryTermsIn('happier days', [{ text: 'happy' }])).toEqual({ found: 0, of: 1 });
-    expect(queryTermsIn('a runway', [{ text: 'running' }])).toEqual({ found: 0, of: 1 });
+    expect(queryTermsIn('it may happen', [{ text: 'happy' }])).toMatchObject({ found: 0, of: 1 });
+    expect(queryTermsIn('happier days', [{ text: 'happy' }])).toMatchObject({ found: 0, of: 1 });
+    expect(queryTermsIn('a runway', [{ text: 'running' }])).toMatchObject({ found: 0, of: 1 });
+  });
+});
+
+describe('phrases in snippets', () => {
+  it("shows the query's phrase where the page has it, over its words scattered earlier", () => {
+    const scattered = 'The flow near the wall changes; a thin layer forms at the boundary of the plate.';
+    const text = `${filler(60)} ${scattered} ${filler(120, 'ipsum')} measured the Boundary-Layer flow at Mach 2 ${filler(120, 'dolor')}`;
+    expect(makeSnippet(text, [{ text: 'boundary layer flow' }])).toContain('the Boundary-Layer flow at Mach 2');
+    // Without the phrase, the first window with every word is shown.
+    expect(makeSnippet(text, [{ text: 'boundary' }, { text: 'layer' }, { text: 'flow' }])).toContain(scattered);
+  });
+
+  it('shows a phrase of stop words, and a Chinese phrase', () => {
+    const text = `${filler(100)} to be or not to be, that is the question ${filler(100, 'ipsum')}`;
+    expect(makeSnippet(text, [{ text: 'to be or not to be' }])).toContain('to be or not to be, that is');
+    const zh = `${'今天天气很好，我们去公园散步。'.repeat(20)}北京天气预报说明天下雨。${'其他内容很多。'.repeat(40)}`;
+    expect(makeSnippet(zh, [{ text: '北京天气' }])).toContain('北京天气预报');
   });
 });

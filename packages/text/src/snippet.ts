@@ -30,6 +30,8 @@ interface Hit {
   readonly token: string;
   /** Found as typed (not as another form of its stem). */
   readonly exact: boolean;
+  /** The start of a phrase of the query (`token` is then the phrase, its words joined by spaces). */
+  readonly phrase?: true;
 }
 
 /**
@@ -44,7 +46,7 @@ export function makeSnippet(text: string, clauses: readonly SnippetClause[], opt
   const maxChars = Math.max(1, options.maxChars ?? DEFAULT_MAX_CHARS);
   const minChars = Math.min(options.minChars ?? DEFAULT_MIN_CHARS, maxChars);
   if (text.length <= maxChars) return collapse(text).trim();
-  const hits = findHits(text, queryTokens(clauses));
+  const hits = findHits(text, queryTokens(clauses), queryPhrases(clauses));
   const first = bestWindowStart(hits, maxChars);
   const from = first === null ? 0 : Math.max(0, first - LEAD_CHARS);
   // Whitespace is collapsed only around the window: on a whole page that costs more than the rest.
@@ -58,14 +60,22 @@ export function makeSnippet(text: string, clauses: readonly SnippetClause[], opt
 
 /**
  * How many of the query's distinct words (stop words left out unless there is nothing else) occur
- * in `text`, matched as {@link makeSnippet} matches them, and how many there are.
+ * in `text`, matched as {@link makeSnippet} matches them, and how many there are; the same for its
+ * phrases (clauses of several words), shown whole.
  *
- * @example queryTermsIn('… the first solar cells …', [{ text: 'solar panels' }]) // { found: 1, of: 2 }
+ * @example queryTermsIn('… the first solar cells …', [{ text: 'solar panels' }])
+ * // { found: 1, of: 2, phrasesFound: 0, phrases: 1 }
  */
-export function queryTermsIn(text: string, clauses: readonly SnippetClause[]): { found: number; of: number } {
+export function queryTermsIn(
+  text: string,
+  clauses: readonly SnippetClause[],
+): { found: number; of: number; phrasesFound: number; phrases: number } {
   const tokens = queryTokens(clauses);
-  const found = new Set(findHits(text, tokens).map((hit) => hit.token)).size;
-  return { found, of: tokens.size };
+  const phrases = queryPhrases(clauses);
+  const hits = findHits(text, tokens, phrases);
+  const found = new Set(hits.filter((hit) => !hit.phrase).map((hit) => hit.token)).size;
+  const phrasesFound = new Set(hits.filter((hit) => hit.phrase).map((hit) => hit.token)).size;
+  return { found, of: tokens.size, phrasesFound, phrases: new Set(phrases.map((p) => p.join(' '))).size };
 }
 
 /** Whitespace runs other than a single space: most text has few, so few replacements are made. */
@@ -73,6 +83,11 @@ const SPACE_RUN = /\s{2,}|[^\S ]/g;
 
 function collapse(text: string): string {
   return text.replace(SPACE_RUN, ' ');
+}
+
+/** The query's clauses of several words (phrases, `re:invent`), as their tokens. */
+function queryPhrases(clauses: readonly SnippetClause[]): string[][] {
+  return clauses.map((clause) => tokenize(clause.text)).filter((tokens) => tokens.length > 1);
 }
 
 function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
@@ -125,21 +140,62 @@ const REGEX_SYNTAX = /[.*+?^${}()|[\]\\]/g;
 /** Finds a token in a text from a position on: its start, or -1. Matches are `token.length` long. */
 type Finder = (token: string) => (from: number) => number;
 
-function findHits(text: string, tokens: Set<string>): Hit[] {
+function findHits(text: string, tokens: Set<string>, phrases: readonly string[][] = []): Hit[] {
   if (tokens.size === 0) return [];
   // Folding a whole page (ICU lower-casing, a replace over every character) costs more than the
   // rest of the snippet: text without foldable letters is searched case-insensitively as it is.
+  let searched = text;
+  let hits: Hit[];
   if (!MAY_NEED_FOLD.test(text)) {
-    return findHitsIn(text, tokens, (token) => {
+    hits = findHitsIn(text, tokens, (token) => {
       const regex = new RegExp(token.replace(REGEX_SYNTAX, '\\$&'), 'gi');
       return (from) => {
         regex.lastIndex = from;
         return regex.exec(text)?.index ?? -1;
       };
     });
+  } else {
+    const folded = foldSameLength(text);
+    searched = folded;
+    hits = findHitsIn(folded, tokens, (token) => (from) => folded.indexOf(token, from));
   }
-  const folded = foldSameLength(text);
-  return findHitsIn(folded, tokens, (token) => (from) => folded.indexOf(token, from));
+  for (const phrase of phrases) hits.push(...phraseHits(searched, phrase));
+  return hits.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Where `text` (folded as in {@link findHits}) holds a phrase's tokens in a row, as typed, between
+ * them one to three characters that are not letters or digits (`boundary-layer`, `layer, flow`),
+ * none where the script has no spaces. Each occurrence of the first token is looked at, the rest
+ * matched from there.
+ */
+function phraseHits(text: string, tokens: readonly string[]): Hit[] {
+  const escape = (token: string) => token.replace(REGEX_SYNTAX, '\\$&');
+  const gap = (token: string) =>
+    hasUnspacedScript(token) ? '[^\\p{L}\\p{N}\\p{M}]{0,3}' : '[^\\p{L}\\p{N}\\p{M}]{1,3}';
+  const first = new RegExp(escape(tokens[0]!), 'gi');
+  const rest = new RegExp(
+    `${tokens
+      .slice(1)
+      .map((token) => gap(token) + escape(token))
+      .join('')}`,
+    'iuy',
+  );
+  const spaced = !hasUnspacedScript(tokens[0]!);
+  const last = tokens.at(-1)!;
+  const key = tokens.join(' ');
+  const hits: Hit[] = [];
+  for (let match = first.exec(text); match !== null && hits.length < MAX_HITS_PER_TOKEN; match = first.exec(text)) {
+    const at = match.index;
+    if (spaced && WORD_CHAR.test(text[at - 1] ?? ' ')) continue;
+    rest.lastIndex = at + match[0].length;
+    const tail = rest.exec(text);
+    if (tail === null) continue;
+    const end = rest.lastIndex;
+    if (!hasUnspacedScript(last) && WORD_CHAR.test(text[end] ?? ' ')) continue;
+    hits.push({ start: at, token: key, exact: true, phrase: true });
+  }
+  return hits;
 }
 
 /** Hits of each token (up to a bound per token), whole words unless its script has no spaces between words. */
@@ -165,7 +221,7 @@ function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
       found++;
     }
   }
-  return hits.sort((a, b) => a.start - b.start);
+  return hits;
 }
 
 /** Query words whose other forms are looked for: those {@link stemToken} stems. */
@@ -217,31 +273,35 @@ function isAsciiLetter(code: number): boolean {
 /** Start of the hit that opens the window with the most distinct tokens (then the most hits). */
 function bestWindowStart(hits: readonly Hit[], windowChars: number): number | null {
   let best: number | null = null;
-  let bestRank = [0, 0, 0];
+  let bestRank = [0, 0, 0, 0];
   let end = 0;
-  // Hits per token in the window, all of them and those as typed.
+  // Hits per token in the window: all of them, those as typed, and the query's phrases shown whole.
   const counts = new Map<string, number>();
   const exactCounts = new Map<string, number>();
+  const phraseCounts = new Map<string, number>();
+  let words = 0;
   const add = (map: Map<string, number>, token: string, by: number) => {
     const left = (map.get(token) ?? 0) + by;
     if (left === 0) map.delete(token);
     else map.set(token, left);
   };
+  const count = (hit: Hit, by: number) => {
+    if (hit.phrase) return add(phraseCounts, hit.token, by);
+    words += by;
+    add(counts, hit.token, by);
+    if (hit.exact) add(exactCounts, hit.token, by);
+  };
   for (let begin = 0; begin < hits.length; begin++) {
     const start = hits[begin]!.start;
-    while (end < hits.length && hits[end]!.start < start + windowChars - LEAD_CHARS) {
-      add(counts, hits[end]!.token, 1);
-      if (hits[end]!.exact) add(exactCounts, hits[end]!.token, 1);
-      end++;
-    }
-    // The most distinct tokens, then the most of them as typed, then the most hits.
-    const rank = [counts.size, exactCounts.size, end - begin];
+    while (end < hits.length && hits[end]!.start < start + windowChars - LEAD_CHARS) count(hits[end++]!, 1);
+    // The query's phrases shown whole, then the most distinct tokens, then the most of them as
+    // typed, then the most hits.
+    const rank = [phraseCounts.size, counts.size, exactCounts.size, words];
     if (isBetter(rank, bestRank)) {
       best = start;
       bestRank = rank;
     }
-    add(counts, hits[begin]!.token, -1);
-    if (hits[begin]!.exact) add(exactCounts, hits[begin]!.token, -1);
+    count(hits[begin]!, -1);
   }
   return best;
 }
