@@ -87,7 +87,12 @@ describe('snippets of long pages', () => {
   it('are not recut for words matched in the title (intitle:), so no page text is read', async () => {
     let reads = 0;
     const blobs = Object.create(fx.blobs, {
-      get: { value: (id: string) => (reads++, fx.blobs.get(id)) },
+      get: {
+        value: (id: string) => {
+          reads++;
+          return fx.blobs.get(id);
+        },
+      },
     }) as typeof fx.blobs;
     const res = await request(createApp(fx.deps({}, { blobs })))
       .get(SEARCH)

@@ -170,14 +170,14 @@ function findHits(text: string, tokens: Set<string>, phrases: readonly string[][
  * matched from there.
  */
 function phraseHits(text: string, tokens: readonly string[]): Hit[] {
-  const escape = (token: string) => token.replace(REGEX_SYNTAX, '\\$&');
+  const literal = (token: string) => token.replace(REGEX_SYNTAX, '\\$&');
   const gap = (token: string) =>
     hasUnspacedScript(token) ? '[^\\p{L}\\p{N}\\p{M}]{0,3}' : '[^\\p{L}\\p{N}\\p{M}]{1,3}';
-  const first = new RegExp(escape(tokens[0]!), 'gi');
+  const first = new RegExp(literal(tokens[0]!), 'gi');
   const rest = new RegExp(
     `${tokens
       .slice(1)
-      .map((token) => gap(token) + escape(token))
+      .map((token) => gap(token) + literal(token))
       .join('')}`,
     'iuy',
   );
