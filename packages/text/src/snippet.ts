@@ -36,9 +36,10 @@ interface Hit {
 
 /**
  * Cuts a plain-text snippet of `minChars` to `maxChars` characters from `text`, around the window
- * that holds the most distinct query terms (case-insensitive, diacritic-insensitive, CJK aware,
- * and in any form of an English word's stem: `runs` for `running`), cut at word boundaries with `…` where text was left out. Without any hit it is the start of the
- * text. Never longer than `maxChars`.
+ * that shows the most of the query's phrases whole, then holds the most distinct query terms
+ * (case-insensitive, diacritic-insensitive, CJK aware, and in any form of an English word's stem:
+ * `runs` for `running`; as typed preferred), cut at word boundaries with `…` where text was left
+ * out. Without any hit it is the start of the text. Never longer than `maxChars`.
  *
  * @example makeSnippet(body, [{ text: 'solar' }]) // '… the first solar cells were …'
  */
@@ -202,8 +203,6 @@ function phraseHits(text: string, tokens: readonly string[]): Hit[] {
 function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
   const hits: Hit[] = [];
   for (const token of tokens) {
-    // Words of Chinese, Japanese, Thai and the like (and Korean ones, with the particles a page writes
-    // onto them) are found as substrings: the text is not segmented here.
     if (STEMMED_WORD.test(token)) {
       const forms = wordHits(text, token);
       if (forms !== null) {
@@ -211,6 +210,8 @@ function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
         continue;
       }
     }
+    // Words of Chinese, Japanese, Thai and the like (and Korean ones, with the particles a page writes
+    // onto them) are found as substrings: the text is not segmented here.
     const wholeWord = !hasUnspacedScript(token);
     const find = finder(token);
     let found = 0;
@@ -270,7 +271,10 @@ function isAsciiLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }
 
-/** Start of the hit that opens the window with the most distinct tokens (then the most hits). */
+/**
+ * Start of the hit that opens the best window: the most phrases shown whole, then the most distinct
+ * tokens, then the most of them as typed, then the most hits.
+ */
 function bestWindowStart(hits: readonly Hit[], windowChars: number): number | null {
   let best: number | null = null;
   let bestRank = [0, 0, 0, 0];
@@ -294,8 +298,6 @@ function bestWindowStart(hits: readonly Hit[], windowChars: number): number | nu
   for (let begin = 0; begin < hits.length; begin++) {
     const start = hits[begin]!.start;
     while (end < hits.length && hits[end]!.start < start + windowChars - LEAD_CHARS) count(hits[end++]!, 1);
-    // The query's phrases shown whole, then the most distinct tokens, then the most of them as
-    // typed, then the most hits.
     const rank = [phraseCounts.size, counts.size, exactCounts.size, words];
     if (isBetter(rank, bestRank)) {
       best = start;
