@@ -250,11 +250,11 @@ export class FastSearch {
     let exclusion: Exclusion | null = null;
     for (let round = 1; ; round++) {
       [lists, preferred, exclusion] = await Promise.all([
-        Promise.all(plan.alternatives.map((alternative) => this.#matches(view, alternative, where, k, qualityPrior))),
+        Promise.all(plan.alternatives.map((alternative) => this.#top(view, alternative, where, k, qualityPrior))),
         priority === null
           ? Promise.resolve([])
           : Promise.all(
-              plan.alternatives.map((alternative) => this.#matches(view, alternative, priority, k, qualityPrior)),
+              plan.alternatives.map((alternative) => this.#top(view, alternative, priority, k, qualityPrior)),
             ),
         excluding,
       ]);
@@ -593,6 +593,33 @@ export class FastSearch {
       for (const match of found) exclusion.excluded.add(match.rowId);
       for (const rowId of chunk) exclusion.checked.add(rowId);
     }
+  }
+
+  /**
+   * The best `k` matches of a fast-plan query (see {@link #matches}), the same on every search. When
+   * the engine's cut falls inside a run of equal scores it returns any of the tied pages there
+   * (another set from one search to the next), and the page, where ties are broken by row id, would
+   * change with it (`intitle:` words on short titles tie by the dozen). The matches are then read on,
+   * four times as far each time (up to `maxCountedMatches`), until the whole run is in, and the `k`
+   * best by score and row id are kept.
+   */
+  async #top(view: View, query: FastQuery, where: string | null, k: number, withQuality: boolean): Promise<Matches> {
+    const first = await this.#matches(view, query, where, k + 1, withQuality);
+    const cut = first[k - 1];
+    if (!first.full || first.length <= k || cut === undefined || first[k]!.score !== cut.score) {
+      return first.full ? Object.assign(first.slice(0, k), { full: true }) : first;
+    }
+    const max = Math.max(k + 1, this.#options.maxCountedMatches);
+    let found = first;
+    for (let limit = Math.min(4 * k, max); ; limit = Math.min(4 * limit, max)) {
+      found = await this.#matches(view, query, where, limit, withQuality);
+      const last = found.at(-1);
+      if (!found.full || last === undefined || last.score < cut.score || limit >= max) break;
+    }
+    const ordered = [...found].sort(
+      (a, b) => b.score - a.score || (a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0),
+    );
+    return Object.assign(ordered.slice(0, k), { full: true });
   }
 
   /**
