@@ -30,6 +30,8 @@ describe('cleanAuthor on what author selectors catch besides names', () => {
       'Comment',
       'Home',
       'billed annually, or $50/mo billed monthly',
+      'admin',
+      'Administrator',
     ]) {
       expect([text, cleanAuthor(text)]).toEqual([text, null]);
     }
@@ -37,6 +39,7 @@ describe('cleanAuthor on what author selectors catch besides names', () => {
     expect(cleanAuthor('Homer Simpson')).toBe('Homer Simpson');
     expect(cleanAuthor('Reader Jones')).toBe('Reader Jones');
     expect(cleanAuthor('Anonymous')).toBe('Anonymous');
+    expect(cleanAuthor('q_admin')).toBe('q_admin');
   });
 
   it('rejects phrases: a lower-case pronoun, question word or auxiliary among the words', () => {

@@ -42,9 +42,12 @@ const BYLINE_TAIL = new RegExp(
   ].join('|'),
   'i',
 );
-/** What byline selectors catch that is not a name. */
+/**
+ * What byline selectors catch that is not a name, and a blog's default account (`admin`: WordPress
+ * publishes as it until a writer's name is set).
+ */
 const NOT_A_BYLINE =
-  /^(?:full bio|about(?: the)? author|topic author|authors?|name|updated|published|posted|view (?:full )?profile|see all|read more)$|\*|\ssays:?$/i;
+  /^(?:full bio|about(?: the)? author|topic author|authors?|name|updated|published|posted|view (?:full )?profile|see all|read more|admin|administrator)$|\*|\ssays:?$/i;
 /**
  * A link or button that author selectors catch (`Follow the author`, `Visit the Apple Store`,
  * `Sign In`, `Read Jane's articles`, `Comment`): it starts with what it asks the reader to do.

@@ -107,6 +107,18 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.published_at).toBe('2023-01-02T03:04:05Z');
   });
 
+  it("takes the writer a Twitter card's label names (Yoast SEO), not its other data", () => {
+    const yoast =
+      '<title>X</title><meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Chase Bernath">' +
+      '<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="7 minutes">';
+    expect(run(page(yoast)).author).toBe('Chase Bernath');
+    const other =
+      '<title>X</title><meta name="twitter:label1" content="Reading time"><meta name="twitter:data1" content="5 mins">';
+    expect(run(page(other)).author).toBeNull();
+    // A name the page declares otherwise comes first.
+    expect(run(page(`${yoast}<meta name="author" content="Jane Doe">`)).author).toBe('Jane Doe');
+  });
+
   it('ignores a URL in article:author and uses a byline element', () => {
     const head = '<title>X</title><meta property="article:author" content="https://facebook.com/jane">';
     const result = run(page(head, `<p class="byline">By Sam Smith</p>${body()}`));

@@ -12,7 +12,7 @@ import { decideLanguage } from './lang.js';
 import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown } from './markdown.js';
-import { readPageMeta } from './meta.js';
+import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { dropProductExtras, isProductPage } from './product-page.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
 import { blockText, squash } from './text.js';
@@ -204,6 +204,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
             meta.get('author'),
             meta.get('article:author'),
             jsonLd.author,
+            twitterWrittenBy(meta),
           ],
           zhByline,
           bylines: facts.bylines,

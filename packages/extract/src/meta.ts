@@ -55,6 +55,22 @@ export function readPageMeta(metas: readonly Element[], jsonLdScripts: readonly 
   return { meta, jsonLd: jsonLdFacts(objects) };
 }
 
+/** A Twitter card's label for the name beside it (Yoast SEO writes `Written by`). */
+const WRITTEN_BY_LABEL = /^(?:written by|posted by|by|authors?)$/i;
+
+/**
+ * The name a Twitter card's label/data pair gives as the writer (`twitter:label1` `Written by`,
+ * `twitter:data1` `Jane Doe`: WordPress with Yoast SEO, and others, for link previews); null when no
+ * label says so (`Reading time`, `Est. reading time` label other data).
+ */
+export function twitterWrittenBy(meta: ReadonlyMap<string, string>): string | null {
+  for (let n = 1; n <= 4; n++) {
+    const label = meta.get(`twitter:label${n}`);
+    if (label !== undefined && WRITTEN_BY_LABEL.test(label.trim())) return meta.get(`twitter:data${n}`) ?? null;
+  }
+  return null;
+}
+
 function collectObjects(value: unknown, out: Record<string, unknown>[], depth: number): void {
   if (depth > 4 || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
