@@ -7,7 +7,7 @@
 // their whole text); then quoted phrases from the middle of pages, counting the snippets that show
 // the phrase. Prints p50/p90 latency. `npx tsc -b && node bench/snippets.mjs`, or
 // `npm run bench -- snippets`.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,36 +18,39 @@ import { LanceSearchIndex } from '@quarry/index-lance';
 import { stemToken, tokenize } from '@quarry/text';
 import { pino } from 'pino';
 import request from 'supertest';
+import { loadExtractSets } from './lib/extract-sets.mjs';
 import { toIndexQuery } from './search.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const TRUTH = join(HERE, '../../shared/testdata/wcxb-dev/dev/ground-truth');
+const TESTDATA = join(HERE, '../../shared/testdata');
 const QUERY_EVERY = 7;
 const QUERY_WORDS = 4;
 
+/** The WCXB dev pages' reference texts as pages (the set's loader in lib/extract-sets.mjs). */
 function pages() {
-  const docs = [];
-  for (const file of readdirSync(TRUTH).sort()) {
-    const data = JSON.parse(readFileSync(join(TRUTH, file), 'utf8'));
-    const body = data.ground_truth?.main_content ?? '';
-    if (body.trim() === '' || !data.url) continue;
-    docs.push({
-      id: pageIdForUrl(data.url),
-      url: data.url,
-      title: data.ground_truth.title || data.url,
-      body_text: body,
-      lang: 'en',
-      author: null,
-      published_at: null,
-      crawled_at: toIsoUtc(new Date()),
-      site_name: null,
-      has_llms_txt: false,
-      filetype: 'html',
-      domain: new URL(data.url).hostname,
-      word_count: body.split(/\s+/).length,
+  const set = loadExtractSets(TESTDATA, ['wcxb'])[0];
+  if (!set) return null;
+  return set.pages
+    .filter((page) => (page.truth.main_content ?? '').trim() !== '' && page.url)
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map((page) => {
+      const body = page.truth.main_content;
+      return {
+        id: pageIdForUrl(page.url),
+        url: page.url,
+        title: page.truth.title || page.url,
+        body_text: body,
+        lang: 'en',
+        author: null,
+        published_at: null,
+        crawled_at: toIsoUtc(new Date()),
+        site_name: null,
+        has_llms_txt: false,
+        filetype: 'html',
+        domain: new URL(page.url).hostname,
+        word_count: body.split(/\s+/).length,
+      };
     });
-  }
-  return docs;
 }
 
 /** How many of the query's words (stop words kept: every word a person typed) a snippet shows. */
@@ -76,12 +79,8 @@ function count(into, snippet, words) {
 const share = (n, of) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
 
 export async function run() {
-  let docs;
-  try {
-    docs = pages();
-  } catch {
-    return { title: 'Snippets', rows: [], notes: [`skipped: ${TRUTH} is absent`] };
-  }
+  const docs = pages();
+  if (docs === null) return { title: 'Snippets', rows: [], notes: [`skipped: ${TESTDATA}/wcxb-dev is absent`] };
   const work = mkdtempSync(join(tmpdir(), 'quarry-snippets-'));
   const index = await LanceSearchIndex.open({ path: join(work, 'index') });
   try {

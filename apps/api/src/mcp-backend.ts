@@ -1,10 +1,9 @@
 import { isPageId, type SearchResponse, type SearchResult } from '@quarry/core';
 import type { QuarryBackend, SearchToolArgs, SiteCrawler } from '@quarry/mcp';
-import { searchCollapsed } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { withWholeBodySnippets } from './snippets.js';
+import { searchLocal } from './snippets.js';
 
 /** What the MCP tools need of the API's services. */
 export type McpBackendDeps = Pick<ApiDeps, 'config' | 'index' | 'blobs' | 'fallback'>;
@@ -32,11 +31,7 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
   }
   const params = parseSearchParams(raw, now);
   const indexQuery = { ...params.indexQuery, match: args.match };
-  const local = await withWholeBodySnippets(
-    await searchCollapsed(deps.index, indexQuery),
-    indexQuery.query,
-    deps.blobs,
-  );
+  const local = await searchLocal(deps, indexQuery);
   let results: SearchResult[] = local.hits.map(toLocalResult);
   let externalAdded = 0;
   const missing = indexQuery.limit - results.length;

@@ -1,10 +1,9 @@
 import type { FallbackSearcher, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
-import { searchCollapsed } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { withWholeBodySnippets } from './snippets.js';
+import { searchLocal } from './snippets.js';
 
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
 const FALLBACK_GRACE_MS = 250;
@@ -16,13 +15,8 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     const now = new Date();
     const params = parseSearchParams(req.query as Record<string, unknown>, now);
     const gone = clientGone(res);
-    // Near-copies (one page under several URLs) are collapsed to the best-ranked one.
-    // Long pages' snippets are cut again from their whole body where it shows more of the query.
-    const local = await withWholeBodySnippets(
-      await searchCollapsed(deps.index, params.indexQuery),
-      params.indexQuery.query,
-      deps.blobs,
-    );
+    // Near-copies collapsed, long pages' snippets cut from their whole text.
+    const local = await searchLocal(deps, params.indexQuery);
     let results: SearchResult[] = local.hits.map(toLocalResult);
     let externalAdded = 0;
     const missing = params.indexQuery.limit - results.length;

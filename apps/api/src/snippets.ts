@@ -1,6 +1,18 @@
-import type { BlobStore, IndexHit, IndexSearchResult, ParsedQuery } from '@quarry/core';
+import type { BlobStore, IndexHit, IndexQuery, IndexSearchResult, ParsedQuery, SearchIndex } from '@quarry/core';
 import { positiveClauses } from '@quarry/query';
 import { makeSnippet, queryTermsIn } from '@quarry/text';
+import { searchCollapsed } from './collapse.js';
+
+/**
+ * The local results of a search, as the REST API and the MCP tools show them: near-copies collapsed
+ * to the best-ranked one (collapse.ts), long pages' snippets cut from their whole text (below).
+ */
+export async function searchLocal(
+  deps: { readonly index: SearchIndex; readonly blobs: BlobStore },
+  query: IndexQuery,
+): Promise<IndexSearchResult> {
+  return withWholeBodySnippets(await searchCollapsed(deps.index, query), query.query, deps.blobs);
+}
 
 /**
  * Snippets of long pages cut from their whole body. The embedded index keeps a page's first 8,192

@@ -39,12 +39,7 @@ export function canonicalFromLinkHeader(value: string | undefined, baseUrl: stri
   }
   const urls = new Set<string>();
   for (const ref of refs) {
-    let resolved: string | null;
-    try {
-      resolved = canonicalOf(new URL(ref.uri, baseUrl).href);
-    } catch {
-      resolved = null;
-    }
+    const resolved = URL.canParse(ref.uri, baseUrl) ? canonicalOf(new URL(ref.uri, baseUrl).href) : null;
     if (resolved === null) return null;
     urls.add(resolved);
   }
