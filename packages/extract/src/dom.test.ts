@@ -73,4 +73,23 @@ describe('parseDocument (linkedom)', () => {
     expect(doc.getElementById('S:1')?.hasAttribute('hidden')).toBe(false);
     expect(doc.getElementById('x')?.hasAttribute('hidden')).toBe(true);
   });
+
+  // As React's completeSegment script does: the part goes where its placeholder is, so the text
+  // reads in the page's order and inside the block it belongs to.
+  it.each(['linkedom', 'jsdom'] as const)('moves a streamed part to its placeholder (%s)', (dom) => {
+    const doc = parseDocument(
+      '<html><body><article><h1>Index funds</h1><template id="B:0"></template><div>Loading…</div>' +
+        '<p>Closing words.</p></article><footer>Footer</footer>' +
+        '<div hidden id="S:0"><p>First paragraph.</p><p>Second paragraph.</p></div></body></html>',
+      'https://example.com/',
+      dom,
+    ).document;
+    const article = doc.querySelector('article') as Element;
+    expect(Array.from(article.querySelectorAll('p')).map((p) => p.textContent)).toEqual([
+      'First paragraph.',
+      'Second paragraph.',
+      'Closing words.',
+    ]);
+    expect(doc.getElementById('S:0')).toBeNull();
+  });
 });

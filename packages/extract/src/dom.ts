@@ -150,12 +150,23 @@ function normalizeRoot(doc: Document): void {
 }
 
 /**
- * React's streaming server rendering sends late parts of a page as `<div hidden id="S:n">` and a
- * script moves them into place; without scripts they would stay hidden. Shows them where they are.
+ * React's streaming server rendering (Next.js and others) sends late parts of a page as
+ * `<div hidden id="S:n">` after the shell, and a script moves each into place at its placeholder
+ * (`<template id="B:n">`, in the part of the page it completes). Without scripts they would stay
+ * hidden, or read as separate blocks after the page's footer: each is moved where the script would
+ * put it (the placeholder's fallback, a `Loading…` line, stays), or shown where it is when its
+ * placeholder is missing.
  */
 function revealStreamedParts(doc: Document): void {
-  for (const el of Array.from(doc.querySelectorAll('div[hidden]'))) {
-    if (/^S:/.test(el.getAttribute('id') ?? '')) el.removeAttribute('hidden');
+  for (const part of Array.from(doc.querySelectorAll('div[hidden]'))) {
+    const id = part.getAttribute('id') ?? '';
+    if (!id.startsWith('S:')) continue;
+    const placeholder = doc.getElementById(`B:${id.slice(2)}`);
+    const parent = placeholder?.parentNode;
+    if (placeholder && parent && !part.contains(placeholder)) {
+      while (part.firstChild) parent.insertBefore(part.firstChild, placeholder);
+      part.remove();
+    } else part.removeAttribute('hidden');
   }
 }
 

@@ -4,6 +4,7 @@ import { chooseAuthor } from './author-choice.js';
 import { linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
+import { revealPanels } from './disclosure.js';
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
@@ -333,6 +334,7 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
  */
 function dropPageChrome(doc: Document, product: boolean): void {
   if (!doc.body) return;
+  revealPanels(doc.body);
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
 }

@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import { revealPanels } from './disclosure.js';
+import { parseDocument } from './dom.js';
+import { extractHtml } from './extract-html.js';
+
+const body = (html: string): Element =>
+  parseDocument(`<html><body>${html}</body></html>`, 'https://example.com/', 'linkedom').document.body;
+
+describe('revealPanels', () => {
+  it("shows an accordion's closed panels and a tab set's other tabs", () => {
+    const root = body(
+      '<h3><button aria-expanded="false" aria-controls="a1">Is it safe?</button></h3>' +
+        '<div id="a1" aria-hidden="true">Yes.</div>' +
+        '<h3><button aria-expanded="false" aria-controls="a2">Is it fast?</button></h3>' +
+        '<div id="a2" hidden>Very.</div>' +
+        '<div role="tablist"><button role="tab" aria-controls="t1">Specs</button></div>' +
+        '<div id="t1" role="tabpanel" style="color: red; display: none">Weight 2 kg</div>' +
+        '<div role="tabpanel" style="visibility:hidden !important">Warranty 2 years</div>',
+    );
+    expect(revealPanels(root)).toBe(4);
+    for (const el of Array.from(root.querySelectorAll('div[id], [role="tabpanel"]'))) {
+      expect(el.hasAttribute('hidden')).toBe(false);
+      expect(el.getAttribute('aria-hidden')).toBeNull();
+      expect(el.getAttribute('style') ?? '').not.toMatch(/none|hidden/);
+    }
+    expect(root.querySelector('#t1')?.getAttribute('style')).toBe('color: red');
+  });
+
+  it('leaves menus, popups, dialogs and other hidden blocks hidden', () => {
+    const root = body(
+      '<nav><button aria-expanded="false" aria-controls="m1">Products</button></nav>' +
+        '<div id="m1" hidden>Menu</div>' +
+        '<button aria-haspopup="true" aria-controls="m2">Account</button><div id="m2" hidden>Sign out</div>' +
+        '<button aria-controls="d1">Subscribe</button><div id="d1" role="dialog" hidden>Your email</div>' +
+        '<button aria-controls="d2">Share</button><dialog id="d2" style="display:none">Copy link</dialog>' +
+        '<div id="plain" hidden>Variant data</div>',
+    );
+    expect(revealPanels(root)).toBe(0);
+    expect(root.querySelectorAll('[hidden], [style]')).toHaveLength(5);
+  });
+
+  it('puts the answers of a FAQ page in its main text', () => {
+    const faq = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<div class="faq-item"><h3><button aria-expanded="false" aria-controls="faq-${i}">` +
+        `Question number ${i} about the plan?</button></h3><div id="faq-${i}" class="faq-answer" aria-hidden="true">` +
+        `<p>Answer ${i}: the plan covers repairs, parts and labour for two full years after delivery.</p></div></div>`,
+    ).join('');
+    const html =
+      '<html><head><title>Coverage FAQ</title></head><body><header><a href="/">Home</a></header><main>' +
+      `<h1>Coverage FAQ</h1><p>Everything about the coverage plan, answered.</p>${faq}</main></body></html>`;
+    const { body_text } = extractHtml(html, { url: 'https://example.com/faq' });
+    for (let i = 0; i < 6; i++) expect(body_text).toContain(`Answer ${i}: the plan covers repairs`);
+  });
+});

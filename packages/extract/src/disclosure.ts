@@ -1,0 +1,62 @@
+/**
+ * Content a page holds but shows one part at a time: the closed panels of an accordion (a FAQ, a
+ * product's specifications) and the other tabs of a tab set. A reader (and WCXB's references) takes
+ * them as the page's text, one click away. Everything else hidden stays hidden: menus, popups and dialogs a control opens are not content, and the
+ * extractor drops hidden blocks (see content.ts; Readability does the same).
+ */
+
+/** A control inside these opens a menu or the site's navigation, not a part of the content. */
+const MENU_CONTEXT = 'nav, header, [role="navigation"], [role="menubar"], [role="menu"], [role="banner"]';
+/** Panels of these roles are menus, popups and dialogs. */
+const POPUP_ROLES = new Set(['menu', 'menubar', 'listbox', 'dialog', 'alertdialog', 'tooltip', 'navigation']);
+const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?=;|$)/gi;
+
+/**
+ * Shows the closed panels of `root` (see the module comment) by removing what hides them: the
+ * `hidden` attribute, `aria-hidden="true"` and an inline `display: none` or `visibility: hidden`.
+ * A panel is a `role="tabpanel"` element or one whose id a control names in `aria-controls`, unless
+ * that control opens a menu (`aria-haspopup`, or it sits in the page's navigation or header) or the
+ * panel is a popup or dialog. Returns how many panels were shown. (The parts a streaming renderer
+ * sends hidden are put in place when the page is parsed: see dom.ts.)
+ */
+export function revealPanels(root: Element): number {
+  let shown = 0;
+  const ids = new Set<string>();
+  for (const control of Array.from(root.querySelectorAll('[aria-controls]'))) {
+    if (control.hasAttribute('aria-haspopup') || control.closest(MENU_CONTEXT) !== null) continue;
+    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
+  }
+  const panels = new Set<Element>(Array.from(root.querySelectorAll('[role="tabpanel"]')));
+  // One walk over the elements with an id, not a lookup per control (linkedom's walks the tree).
+  if (ids.size > 0) {
+    for (const el of Array.from(root.querySelectorAll('[id]'))) if (ids.has(el.id)) panels.add(el);
+  }
+  for (const panel of panels) {
+    const role = panel.getAttribute('role');
+    if ((role !== null && POPUP_ROLES.has(role)) || panel.localName.toLowerCase() === 'dialog') continue;
+    if (unhide(panel)) shown++;
+  }
+  return shown;
+}
+
+/** Removes what hides `el` itself; whether anything did. */
+function unhide(el: Element): boolean {
+  let hidden = false;
+  if (el.hasAttribute('hidden')) {
+    el.removeAttribute('hidden');
+    hidden = true;
+  }
+  if (el.getAttribute('aria-hidden') === 'true') {
+    el.removeAttribute('aria-hidden');
+    hidden = true;
+  }
+  const style = el.getAttribute('style');
+  if (style !== null) {
+    const visible = style.replace(HIDING_STYLE, '');
+    if (visible !== style) {
+      el.setAttribute('style', visible);
+      hidden = true;
+    }
+  }
+  return hidden;
+}
