@@ -160,6 +160,23 @@ describe('readDomFacts bylines', () => {
     expect(f.textBylines).toEqual(['By Sofia Gonzalez', 'Written by Cassidy Horton']);
   });
 
+  it('takes a byline label and the name in the element after it', () => {
+    const read = (html: string): string[] => facts(`<html><body><h1>Headline</h1>${html}</body></html>`).textBylines;
+    expect(
+      read('<div><p>Last updated</p><time>Aug 04, 2025</time></div><div><p>Written by</p><p>Edzel Tabing</p></div>'),
+    ).toEqual(['By Edzel Tabing']);
+    expect(read('<h2>Article by</h2><div>Matias Heikkilä</div>')).toEqual(['By Matias Heikkilä']);
+    expect(read('<div><span>By</span><span>Daryl Austin</span></div>')).toEqual(['By Daryl Austin']);
+    expect(read('<p><b>Author:</b> <a href="/a/ann">Ann van der Berg</a></p>')).toEqual(['By Ann van der Berg']);
+    // Labels of something else, a name with more after it, a sentence, or no headline before it.
+    expect(read('<span>Sort by</span><span>Most Recent</span>')).toEqual([]);
+    expect(read('<span>By</span><span>Daryl Austin, Staff Writer</span>')).toEqual([]);
+    expect(read('<span>Author</span><span>the team behind this guide</span>')).toEqual([]);
+    expect(
+      facts('<html><body><span>By</span><span>Jane Roe</span><h1>Headline</h1></body></html>').textBylines,
+    ).toEqual([]);
+  });
+
   it("reads a thread's microdata author and the first post's data-author", () => {
     const f = facts(
       '<html><body><article data-author="Kevin"><div itemprop="author" itemscope itemtype="https://schema.org/Person">' +

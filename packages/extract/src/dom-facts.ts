@@ -70,7 +70,14 @@ const BY_LABEL = new RegExp(`^\\s*${BY_WORDS}\\b`);
 const NAME_WORD = "\\p{Lu}[\\p{L}'’.-]*";
 const NAME_PARTICLE = '(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al)';
 /** A label and two to four name words, and nothing else (see {@link DomFacts.textBylines}). */
-const TEXT_BYLINE = new RegExp(`^${BY_WORDS}:? ${NAME_WORD}(?: (?:${NAME_PARTICLE} )*${NAME_WORD}){1,3}$`, 'u');
+const NAME = `${NAME_WORD}(?: (?:${NAME_PARTICLE} )*${NAME_WORD}){1,3}`;
+const TEXT_BYLINE = new RegExp(`^${BY_WORDS}:? ${NAME}$`, 'u');
+/**
+ * An element that is only a byline's label (`By`, `Written by`, `Article by`, `Author:`), set apart
+ * from the name in the element after it (`<p>Written by</p><p>Edzel Tabing</p>`).
+ */
+const BYLINE_LABEL = new RegExp(`^(?:(?:[Aa]rticle|[Ss]tory|[Ww]ords) by|${BY_WORDS}|Author):?$`);
+const NAME_ONLY = new RegExp(`^${NAME}$`, 'u');
 
 /**
  * Reads everything {@link extractHtml} needs from the untouched DOM in one walk: linkedom answers a
@@ -268,10 +275,26 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
     const poster = squash(el.getAttribute('data-author'));
     if (poster !== '' && poster.length <= MAX_POSTER_CHARS) facts.postAuthor = poster;
   }
-  if (facts.textBylines.length < MAX_TEXT_BYLINES && facts.h1 !== '' && startsWithByLabel(el)) {
-    const text = squash(el.textContent);
+  if (facts.textBylines.length < MAX_TEXT_BYLINES && facts.h1 !== '') {
+    const text = startsWithByLabel(el) ? squash(el.textContent) : '';
     if (TEXT_BYLINE.test(text)) facts.textBylines.push(text);
+    else if (el.firstElementChild === null) {
+      const name = labelledName(el);
+      if (name !== null) facts.textBylines.push(`By ${name}`);
+    }
   }
+}
+
+/**
+ * The name in the element after `el` when `el` is only a byline's label (see {@link BYLINE_LABEL}),
+ * else null.
+ */
+function labelledName(el: Element): string | null {
+  const label = el.textContent ?? '';
+  if (label.length > 20 || !BYLINE_LABEL.test(label.trim())) return null;
+  const next = el.nextElementSibling;
+  const name = next === null ? '' : squash(next.textContent);
+  return name.length <= MAX_TEXT_BYLINE_CHARS && NAME_ONLY.test(name) ? name : null;
 }
 
 function readHeading(el: Element, facts: DomFacts, inArticle: boolean): void {
