@@ -67,6 +67,23 @@ describe('readDomFacts', () => {
     expect(f.nearHeadline).toBe('by Jon Foster - 2025-09-13\n● December 23, 2025 ●\n6 min read');
   });
 
+  it("does not take a revision's <time> as the article time", () => {
+    const time = (inner: string): string | null =>
+      facts(`<html><body><article>${inner}</article></body></html>`).articleTime;
+    expect(
+      time('<p>This page was last modified on <time datetime="2025-07-08">Jul 8, 2025</time> by contributors.</p>'),
+    ).toBeNull();
+    expect(time('<span>Updated:</span> <time datetime="2025-07-08">Jul 8</time>')).toBeNull();
+    expect(time('<time itemprop="dateModified" datetime="2025-10-17">Oct 17, 2025</time>')).toBeNull();
+    // The first <time> that is not a revision's: the publication after an update line.
+    expect(
+      time(
+        '<p>Updated <time datetime="2025-07-08">Jul 8</time></p><p>Published on <time datetime="2024-01-02">Jan 2</time></p>',
+      ),
+    ).toBe('2024-01-02');
+    expect(time('<p>Posted <time datetime="2024-01-02">Jan 2</time></p>')).toBe('2024-01-02');
+  });
+
   it('takes only <time> inside article or main (or marked pubdate) as the article time', () => {
     expect(
       facts('<html><body><time datetime="2020-01-01">x</time><article>t</article></body></html>').articleTime,

@@ -256,7 +256,7 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
     facts.itempropDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);
   }
   if (name === 'time' && facts.articleTime === null && (inArticle || el.hasAttribute('pubdate'))) {
-    facts.articleTime = el.getAttribute('datetime');
+    if (!isModifiedTime(el, itemprop)) facts.articleTime = el.getAttribute('datetime');
   }
   const byline = facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop);
   const thread = itemprop === 'author' && facts.threadAuthor === null && isThreadItem(itemScopeOf(el));
@@ -356,6 +356,22 @@ function itemScopeOf(el: Element): Element | null {
 
 function isThreadItem(item: Element | null): boolean {
   return item !== null && THREAD_ITEM.test((item.getAttribute('itemtype') ?? '').trim());
+}
+
+/** Words that label a date as a revision's (`This page was last modified on`, `Updated:`). */
+const MODIFIED_LABEL = /\b(?:modified|updated|edited|revised|reviewed|changed)(?:\s+(?:on|at))?\s*:?\s*$/i;
+
+/**
+ * Whether a `<time>` dates a revision, not the publication: marked `dateModified` (microdata), or
+ * labelled so by the text just before it (`This page was last modified on <time>`).
+ */
+function isModifiedTime(el: Element, itemprop: string | null): boolean {
+  if (itemprop !== null && /^date(?:Modified|Updated)$/.test(itemprop)) return true;
+  let before = '';
+  for (let node = el.previousSibling; node !== null && before.length < 60; node = node.previousSibling) {
+    before = (node.textContent ?? '') + before;
+  }
+  return MODIFIED_LABEL.test(before);
 }
 
 /** Whether an element's text starts with a byline's label, read from its first text node alone. */
