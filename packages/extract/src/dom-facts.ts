@@ -32,6 +32,11 @@ export interface DomFacts {
   itempropDate: string | null;
   /** First `<time datetime>` inside `<article>`/`<main>`, or one marked `pubdate`. */
   articleTime: string | null;
+  /**
+   * Distinct `datetime` values of the `<time>` elements {@link articleTime} is chosen from, up to
+   * {@link MAX_TIMES}: a page of items dates each.
+   */
+  times: Set<string>;
   /** The elements metadata and links are read from, in document order (see meta.ts, links.ts). */
   metas: Element[];
   jsonLdScripts: Element[];
@@ -57,6 +62,7 @@ const MAX_BYLINE_SOURCE_CHARS = 200;
 /** A longer byline element is an author box, read for its first line only; longer still, a container. */
 const MAX_AUTHOR_BOX_CHARS = 1_500;
 const MAX_BYLINES = 5;
+const MAX_TIMES = 20;
 const MAX_H1S = 5;
 /** Text bylines kept (see {@link DomFacts.textBylines}); the first is the article's. */
 const MAX_TEXT_BYLINES = 2;
@@ -100,6 +106,7 @@ export function readDomFacts(doc: Document): DomFacts {
     postAuthor: null,
     itempropDate: null,
     articleTime: null,
+    times: new Set(),
     metas: [],
     jsonLdScripts: [],
     anchors: [],
@@ -255,7 +262,9 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
   if (itemprop === 'datePublished' && facts.itempropDate === null) {
     facts.itempropDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);
   }
-  if (name === 'time' && facts.articleTime === null && (inArticle || el.hasAttribute('pubdate'))) {
+  const articleTime = name === 'time' && (inArticle || el.hasAttribute('pubdate'));
+  if (articleTime && facts.times.size < MAX_TIMES) facts.times.add(el.getAttribute('datetime') ?? '');
+  if (articleTime && facts.articleTime === null) {
     if (!isModifiedTime(el, itemprop)) facts.articleTime = el.getAttribute('datetime');
   }
   const byline = facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop);

@@ -150,6 +150,32 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     ).toBe('2025-01-02T00:00:00Z');
   });
 
+  it('gives a page of dated items no date of its first item, unless it is a thread or a declared article', () => {
+    const items = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<li><a href="/news/${i}">News item number ${i} with a headline</a> <time datetime="2025-12-0${i + 1}">Dec ${i + 1}</time>` +
+        `<p>${PARA}</p></li>`,
+    ).join('');
+    const listing = `<h1>Latest news</h1><ul>${items}</ul>`;
+    expect(run(page('<title>News</title>', listing), 'https://example.com/news').published_at).toBeNull();
+    const article = '<meta property="og:type" content="article">';
+    expect(run(page(`<title>News</title>${article}`, listing), 'https://example.com/news').published_at).toBe(
+      '2025-12-01T00:00:00Z',
+    );
+    const posts = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<div class="post" data-author="user${i}"><time datetime="2025-12-0${i + 1}">Dec ${i + 1}</time><p>${PARA}</p></div>`,
+    ).join('');
+    expect(
+      run(page('<title>Thread</title>', `<h1>A question</h1>${posts}`), 'https://example.com/t/1').published_at,
+    ).toBe('2025-12-01T00:00:00Z');
+    // Fewer dates: an article's own and a related item's.
+    const two = `<h1>Story</h1><time datetime="2025-11-01">Nov 1</time>${body()}<aside><time datetime="2025-10-01">x</time></aside>`;
+    expect(run(page('<title>Story</title>', two), 'https://example.com/s').published_at).toBe('2025-11-01T00:00:00Z');
+  });
+
   it('reads JSON-LD datePublished of an article or another work, not of the WebPage around it', () => {
     const graph = (nodes: string) => `<script type="application/ld+json">{"@graph":[${nodes}]}</script>`;
     const webPage = '{"@type":"WebPage","datePublished":"2019-04-01T22:15:58Z"}';

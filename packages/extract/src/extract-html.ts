@@ -23,6 +23,9 @@ import { EXTRACT_DEFAULTS } from './types.js';
 import { countWords } from './word-count.js';
 
 const MAX_EXCERPT_CHARS = 300;
+/** Distinct `<time>` dates on a page that is not declared an article, from which it is a list of dated items. */
+const LIST_TIMES = 5;
+
 /**
  * The main region replaces Readability's article when it has more than this many times its text
  * (fitted on half A of wcxb-dev: forums, products, listings and service pages are where
@@ -171,14 +174,18 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       }
       return dateline;
     };
+    // A page of items that date each (news, events, jobs): its first date is an item's. A forum
+    // thread's posts date each too; its first is the thread's.
+    const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
+    const listOfDated = !declaresArticle && !thread && facts.times.size >= LIST_TIMES;
     const declaredDate = firstOf([
       () => parsePageDate(meta.get('article:published_time'), offset),
       () => parsePageDate(jsonLd.datePublished, offset),
       ...META_DATE_NAMES.map((name) => () => parsePageDate(meta.get(name), offset)),
       () => parsePageDate(facts.itempropDate, offset),
-      () => parsePageDate(facts.articleTime, offset),
+      () => (listOfDated ? null : parsePageDate(facts.articleTime, offset)),
       () => parsePageDate(article.publishedTime, offset),
-      textDate,
+      () => (listOfDated ? null : textDate()),
       () => dateFromUrl(url, offset),
       // Chinese articles often close with their date or issue (`——《北京之春》1998年3月号`).
       () => (cjk ? findTextDate(bodyText.slice(-CLOSING_BYLINE_CHARS), offset, true) : null),
