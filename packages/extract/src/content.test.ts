@@ -46,6 +46,22 @@ describe('mainRegion pruning', () => {
     expect(mainRegionSize(doc(html)).chars).toBe(visibleChars(text));
   });
 
+  it("keeps a grid of cards that link their page by image and by title, drops a related list's thumbnails", () => {
+    const card = (i: number, extra: string) =>
+      `<div class="card"><a href="/desk-${i}"><img src="/d${i}.jpg" alt=""></a>` +
+      `<a href="/desk-${i}">UPLIFT V3 Standing Desk ${i}</a>${extra}</div>`;
+    const grid = Array.from({ length: 6 }, (_, i) => card(i, `<p>$${500 + i}</p>`)).join('');
+    const related = Array.from({ length: 6 }, (_, i) => card(10 + i, '')).join('');
+    const html =
+      `<main><h1>Standing desks</h1><p>Desks for every room of the house, delivered.</p><div class="grid">${grid}</div>` +
+      `<div class="more">${related}</div></main>`;
+    const text = mainRegion(doc(html))?.text ?? '';
+    expect(text).toContain('Standing Desk 5');
+    expect(text).toContain('$505');
+    expect(text).not.toContain('Standing Desk 12');
+    expect(mainRegionSize(doc(html)).chars).toBe(visibleChars(text));
+  });
+
   it("drops a block named as the site's footer, keeps a card's or a section's footer", () => {
     const html =
       '<div class="content"><h1>Headline</h1><p>The story in a few sentences of its own.</p>' +

@@ -202,7 +202,43 @@ function measure(root: Element): Measured {
     m.headings[p] = (m.headings[p] as number) + (m.headings[i] as number);
     m.linkChars[p] = (m.linkChars[p] as number) + (m.linkChars[i] as number);
   }
+  // A card links its page twice, by its image and by its title, and says more (a price, a date):
+  // the image's link is no entry of a menu, and is not counted (else a grid of cards averages half
+  // its titles' length a link, and reads as a menu).
+  for (let i = 1; i < m.els.length; i++) {
+    if (isLink[i] && m.chars[i] === 0 && hasTitledTwin(m, isLink, i)) {
+      for (let p = i; p >= 0; p = m.parent[p] as number) m.links[p] = (m.links[p] as number) - 1;
+    }
+  }
   return m;
+}
+
+/** Elements a card is looked for in, at most: the twin link is near. */
+const MAX_CARD_SIZE = 300;
+
+/** Whether link `i` (without text) has a twin with text to the same page in the card around it. */
+function hasTitledTwin(m: Measured, isLink: boolean[], i: number): boolean {
+  const href = (m.els[i] as Element).getAttribute('href')?.trim() ?? '';
+  if (href === '' || href.startsWith('#') || /^javascript:/i.test(href)) return false;
+  let card = i;
+  for (let up = 0; up < 3 && card > 0; up++) {
+    card = m.parent[card] as number;
+    const end = card + (m.size[card] as number);
+    if (end - card > MAX_CARD_SIZE) return false;
+    for (let j = card + 1; j < end; j++) {
+      if (
+        j !== i &&
+        isLink[j] &&
+        (m.chars[j] as number) > 0 &&
+        (m.els[j] as Element).getAttribute('href')?.trim() === href
+      ) {
+        // A card says more than its title (a price, a date, a teaser); a thumbnail and a title alone
+        // is a link to a related page.
+        return (m.chars[card] as number) > (m.linkChars[card] as number);
+      }
+    }
+  }
+  return false;
 }
 
 /**
