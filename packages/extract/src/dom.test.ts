@@ -74,13 +74,15 @@ describe('parseDocument (linkedom)', () => {
     expect(doc.getElementById('x')?.hasAttribute('hidden')).toBe(true);
   });
 
-  // As React's completeSegment script does: the part goes where its placeholder is, so the text
-  // reads in the page's order and inside the block it belongs to.
+  // As React's scripts do ($RC for a boundary's content, $RS for a segment, whose placeholder has
+  // its number): the part goes where its placeholder is, so the text reads in the page's order and
+  // inside the block it belongs to.
   it.each(['linkedom', 'jsdom'] as const)('moves a streamed part to its placeholder (%s)', (dom) => {
     const doc = parseDocument(
       '<html><body><article><h1>Index funds</h1><template id="B:0"></template><div>Loading…</div>' +
-        '<p>Closing words.</p></article><footer>Footer</footer>' +
-        '<div hidden id="S:0"><p>First paragraph.</p><p>Second paragraph.</p></div></body></html>',
+        '<template id="P:1"></template><p>Closing words.</p></article><footer>Footer</footer>' +
+        '<div hidden id="S:0"><p>First paragraph.</p><p>Second paragraph.</p></div>' +
+        '<div hidden id="S:1"><p>Third paragraph.</p></div></body></html>',
       'https://example.com/',
       dom,
     ).document;
@@ -88,8 +90,10 @@ describe('parseDocument (linkedom)', () => {
     expect(Array.from(article.querySelectorAll('p')).map((p) => p.textContent)).toEqual([
       'First paragraph.',
       'Second paragraph.',
+      'Third paragraph.',
       'Closing words.',
     ]);
     expect(doc.getElementById('S:0')).toBeNull();
+    expect(doc.getElementById('S:1')).toBeNull();
   });
 });

@@ -151,17 +151,19 @@ function normalizeRoot(doc: Document): void {
 
 /**
  * React's streaming server rendering (Next.js and others) sends late parts of a page as
- * `<div hidden id="S:n">` after the shell, and a script moves each into place at its placeholder
- * (`<template id="B:n">`, in the part of the page it completes). Without scripts they would stay
- * hidden, or read as separate blocks after the page's footer: each is moved where the script would
- * put it (the placeholder's fallback, a `Loading…` line, stays), or shown where it is when its
- * placeholder is missing.
+ * `<div hidden id="S:n">` after the shell, and a script moves each into place at its placeholder:
+ * `<template id="P:n">` for a segment, `<template id="B:…">` for a boundary's content. Without
+ * scripts they would stay hidden, or read as separate blocks after the page's footer: each is moved
+ * where the script would put it (the placeholder's fallback, a `Loading…` line, stays), or shown
+ * where it is when its placeholder is missing.
  */
 function revealStreamedParts(doc: Document): void {
   for (const part of Array.from(doc.querySelectorAll('div[hidden]'))) {
     const id = part.getAttribute('id') ?? '';
     if (!id.startsWith('S:')) continue;
-    const placeholder = doc.getElementById(`B:${id.slice(2)}`);
+    // A segment (`$RS`) replaces the placeholder of its own number; a boundary's content (`$RC`)
+    // goes where its boundary is, whose number the stripped script gave (the same one, most often).
+    const placeholder = doc.getElementById(`P:${id.slice(2)}`) ?? doc.getElementById(`B:${id.slice(2)}`);
     const parent = placeholder?.parentNode;
     if (placeholder && parent && !part.contains(placeholder)) {
       while (part.firstChild) parent.insertBefore(part.firstChild, placeholder);
