@@ -14,6 +14,8 @@ const QUALITY_RERANK_DEPTH = 4;
 /** Fast-plan attempts when the table's version moves between finding matches and reading them. */
 const FAST_ATTEMPTS = 3;
 
+/** A top query reads its matches' hits along when it asks for at most this many (small pages). */
+const MAX_TOP_WITH_HITS = 64;
 /** Rounds of reading more matches when excluded words or phrases are checked among candidates. */
 const EXCLUSION_ROUNDS = 3;
 /** Candidates checked for phrases on their stored text at most; more are checked by phrase queries. */
@@ -249,8 +251,15 @@ export class FastSearch {
     let preferred: Matches[] = [];
     let exclusion: Exclusion | null = null;
     for (let round = 1; ; round++) {
+      // The first round's top matches bring their hits along (see MAX_TOP_WITH_HITS), unless the
+      // page is made of two lists (lang_priority) or of titles, whose ties are read on past the cut.
+      const hitsAlong = round === 1 && priority === null && plan.alternatives.every((a) => a.column === COLUMNS.text);
       [lists, preferred, exclusion] = await Promise.all([
-        Promise.all(plan.alternatives.map((alternative) => this.#top(view, alternative, where, k, qualityPrior))),
+        Promise.all(
+          plan.alternatives.map((alternative) =>
+            this.#top(view, alternative, where, k, qualityPrior, hitsAlong && !hasRuns(alternative) ? rows : undefined),
+          ),
+        ),
         priority === null
           ? Promise.resolve([])
           : Promise.all(
@@ -603,8 +612,15 @@ export class FastSearch {
    * four times as far each time (up to `maxCountedMatches`), until the whole run is in, and the `k`
    * best by score and row id are kept.
    */
-  async #top(view: View, query: FastQuery, where: string | null, k: number, withQuality: boolean): Promise<Matches> {
-    const first = await this.#matches(view, query, where, k + 1, withQuality);
+  async #top(
+    view: View,
+    query: FastQuery,
+    where: string | null,
+    k: number,
+    withQuality: boolean,
+    hitsInto?: Map<string, Record<string, unknown>>,
+  ): Promise<Matches> {
+    const first = await this.#matches(view, query, where, k + 1, withQuality, undefined, hitsInto);
     const cut = first[k - 1];
     if (!first.full || first.length <= k || cut === undefined || first[k]!.score !== cut.score) {
       return first.full ? Object.assign(first.slice(0, k), { full: true }) : first;
@@ -633,8 +649,15 @@ export class FastSearch {
     limit: number,
     withQuality: boolean,
     column?: string,
+    hitsInto?: Map<string, Record<string, unknown>>,
   ): Promise<Matches> {
-    const columns = ['_score', ...(withQuality ? ['quality'] : []), ...(view.tier ? [COLUMNS.seq] : [])];
+    const withHits = hitsInto !== undefined && column === undefined && limit <= MAX_TOP_WITH_HITS;
+    const columns = [
+      '_score',
+      ...(withQuality ? ['quality'] : []),
+      ...(view.tier ? [COLUMNS.seq] : []),
+      ...(withHits ? HIT_COLUMNS : []),
+    ];
     let q = this.#table
       .query()
       .fullTextSearch(toFastLanceQuery(query, column))
@@ -648,9 +671,11 @@ export class FastSearch {
     const scores = columnOf<number>(found, '_score');
     const quality = withQuality ? columnOf<number>(found, 'quality') : null;
     const seqs = view.tier ? columnOf<number>(found, COLUMNS.seq) : null;
+    const stored = withHits ? columnOf<string>(found, COLUMNS.hit) : null;
     const matches: Match[] = [];
     for (let i = 0; i < found.numRows; i++) {
       if (seqs && seqs[i]! > view.watermark) continue;
+      if (stored && hitsInto) hitsInto.set(`r${rowIds[i]}`, parseHit(stored[i]!));
       matches.push({ rowId: rowIds[i]!, score: scores[i]!, quality: quality ? quality[i]! : 1 });
     }
     return Object.assign(matches, { full: found.numRows >= limit });
