@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
-import { linkShareOf, mainRegion, mainRegionSize, visibleChars } from './content.js';
+import { dropDataText, linkShareOf, mainRegion, mainRegionSize, visibleChars } from './content.js';
 import { extractHtml } from './extract-html.js';
 
 const doc = (body: string): Document => parseHTML(`<html><body>${body}</body></html>`).document as unknown as Document;
@@ -130,6 +130,32 @@ describe('extractHtml main content', () => {
     expect(page.body_text).toContain('Reply number 11');
     expect(page.body_text).not.toContain('Forum');
     expect(page.body_markdown).toContain('Reply number 11');
+  });
+});
+
+describe('dropDataText', () => {
+  const state =
+    '{&quot;painterId&quot;:&quot;AsinGrid&quot;,&quot;asins&quot;:[&quot;B0CXGXT6W8&quot;,&quot;B0CYNFWD2R&quot;],&quot;hostPageType&quot;:&quot;BROWSE&quot;}';
+  it("removes the elements that hold only a script's data, not code samples or short text", () => {
+    const root = doc(
+      `<div class="grid-state hidden">${state}</div><pre>${state}</pre><p><code>${state}</code></p>` +
+        '<p>{"a": 1}</p><p>Headphones for every budget, from earbuds to studio monitors.</p>',
+    ).body;
+    expect(dropDataText(root)).toBe(1);
+    expect(root.querySelector('.grid-state')).toBeNull();
+    expect(root.querySelector('pre')?.textContent).toContain('painterId');
+    expect(root.querySelector('code')?.textContent).toContain('painterId');
+    expect(root.textContent).toContain('{"a": 1}');
+  });
+
+  it("keeps the data out of a page's main text", () => {
+    const html =
+      '<html><head><title>Headphones</title></head><body><main><h1>Headphones</h1>' +
+      `<p>${'Headphones for every budget, from earbuds to studio monitors, tested by our editors. '.repeat(5)}</p>` +
+      `<div class="grid-state" style="display:none">${state}</div><span>${state}</span></main></body></html>`;
+    const { body_text } = extractHtml(html, { url: 'https://shop.example.com/headphones' });
+    expect(body_text).toContain('studio monitors');
+    expect(body_text).not.toContain('painterId');
   });
 });
 

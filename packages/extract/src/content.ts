@@ -79,6 +79,44 @@ function chromeOf(el: Element, name: string): Chrome {
   return named(COMMENT_WORDS) ? Chrome.Secondary : Chrome.Small;
 }
 
+/** Text that opens like a JSON object or array of objects or strings (`{"painterId":…`). */
+const JSON_OPENING = /^\s*(?:\{\s*"|\[\s*(?:\{\s*)?")/;
+const JSON_CLOSING = /[}\]]\s*$/;
+/** Shorter JSON-like text may be a code sample's line; data for scripts is longer. */
+const MIN_DATA_CHARS = 80;
+
+/**
+ * Whether an element holds only a script's data as its text: a JSON object a page keeps in a hidden
+ * element for its scripts (a shop's price table, a widget's state), never meant to be read. A code
+ * block shows JSON on purpose, so `<pre>`, `<code>` and their insides are never data.
+ */
+function isDataText(el: Element): boolean {
+  if (el.localName === 'pre' || el.localName === 'code') return false;
+  // Text alone (linkedom splits it into a node per run between character references).
+  const first = el.firstChild;
+  if (first === null || first.nodeType !== 3 || el.firstElementChild !== null) return false;
+  const head = (first.nodeValue ?? '').trimStart();
+  if (head !== '' && head[0] !== '{' && head[0] !== '[') return false;
+  const text = el.textContent ?? '';
+  if (text.length < MIN_DATA_CHARS || !JSON_OPENING.test(text) || !JSON_CLOSING.test(text)) return false;
+  return el.closest('pre, code') === null;
+}
+
+/**
+ * Removes the elements of `root` that hold only a script's data (see {@link isDataText}); returns
+ * how many. Run before Readability and the main region, which would both read it as text.
+ */
+export function dropDataText(root: Element): number {
+  let dropped = 0;
+  for (const el of Array.from(root.querySelectorAll('div, span, p, section, li, td'))) {
+    if (isDataText(el)) {
+      el.remove();
+      dropped++;
+    }
+  }
+  return dropped;
+}
+
 /** Elements whose content is never visible text (as in text.ts). */
 const INVISIBLE = new Set([
   'script',

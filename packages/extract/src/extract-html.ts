@@ -1,7 +1,7 @@
 import { type ArticleFacts, runReadability } from './article.js';
 import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
-import { linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
+import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import { revealPanels } from './disclosure.js';
@@ -342,6 +342,7 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
 function dropPageChrome(doc: Document, product: boolean): void {
   if (!doc.body) return;
   revealPanels(doc.body);
+  dropDataText(doc.body);
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
 }
