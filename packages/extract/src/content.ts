@@ -88,10 +88,9 @@ const MIN_DATA_CHARS = 80;
 /**
  * Whether an element holds only a script's data as its text: a JSON object a page keeps in a hidden
  * element for its scripts (a shop's price table, a widget's state), never meant to be read. A code
- * block shows JSON on purpose, so `<pre>`, `<code>` and their insides are never data.
+ * block shows JSON on purpose, so the insides of `<pre>` and `<code>` are never data.
  */
 function isDataText(el: Element): boolean {
-  if (el.localName === 'pre' || el.localName === 'code') return false;
   // Text alone (linkedom splits it into a node per run between character references).
   const first = el.firstChild;
   if (first === null || first.nodeType !== 3 || el.firstElementChild !== null) return false;
@@ -103,19 +102,23 @@ function isDataText(el: Element): boolean {
 }
 
 /**
- * Removes the elements of `root` that hold only a script's data (see {@link isDataText}); returns
- * how many. Run before Readability and the main region, which would both read it as text.
+ * Removes those of `elements` (a body's elements, read in one walk shared with other steps) that
+ * hold only a script's data (see {@link isDataText}); returns how many. Run before Readability and
+ * the main region, which would both read it as text.
  */
-export function dropDataText(root: Element): number {
+export function dropDataText(elements: readonly Element[]): number {
   let dropped = 0;
-  for (const el of Array.from(root.querySelectorAll('div, span, p, section, li, td'))) {
-    if (isDataText(el)) {
+  for (const el of elements) {
+    if (DATA_HOLDERS.has(el.localName) && isDataText(el)) {
       el.remove();
       dropped++;
     }
   }
   return dropped;
 }
+
+/** Elements a page keeps a script's data in. */
+const DATA_HOLDERS = new Set(['div', 'span', 'p', 'section', 'li', 'td']);
 
 /** Elements whose content is never visible text (as in text.ts). */
 const INVISIBLE = new Set([
@@ -201,6 +204,8 @@ function measure(root: Element): Measured {
     invisible: [],
   };
   const isLink: boolean[] = [];
+  /** Each link's `href`, trimmed ('' for other elements), read once for the card check below. */
+  const hrefs: string[] = [];
   const stack: Element[] = [root];
   const stackParent: number[] = [-1];
   while (stack.length > 0) {
@@ -211,6 +216,7 @@ function measure(root: Element): Measured {
     const name = el.localName.toLowerCase();
     const link = name === 'a' && el.hasAttribute('href');
     isLink.push(link);
+    hrefs.push(link ? (el.getAttribute('href') ?? '').trim() : '');
     m.links.push(link ? 1 : 0);
     m.headings.push(HEADINGS.has(name) ? 1 : 0);
     m.chrome.push(i === 0 ? Chrome.None : chromeOf(el, name));
@@ -244,7 +250,7 @@ function measure(root: Element): Measured {
   // the image's link is no entry of a menu, and is not counted (else a grid of cards averages half
   // its titles' length a link, and reads as a menu).
   for (let i = 1; i < m.els.length; i++) {
-    if (isLink[i] && m.chars[i] === 0 && hasTitledTwin(m, isLink, i)) {
+    if (isLink[i] && m.chars[i] === 0 && hasTitledTwin(m, hrefs, i)) {
       for (let p = i; p >= 0; p = m.parent[p] as number) m.links[p] = (m.links[p] as number) - 1;
     }
   }
@@ -254,9 +260,12 @@ function measure(root: Element): Measured {
 /** Elements a card is looked for in, at most: the twin link is near. */
 const MAX_CARD_SIZE = 300;
 
-/** Whether link `i` (without text) has a twin with text to the same page in the card around it. */
-function hasTitledTwin(m: Measured, isLink: boolean[], i: number): boolean {
-  const href = (m.els[i] as Element).getAttribute('href')?.trim() ?? '';
+/**
+ * Whether link `i` (without text) has a twin with text to the same page in the card around it
+ * (`hrefs`: each element's link target, '' when it is no link).
+ */
+function hasTitledTwin(m: Measured, hrefs: readonly string[], i: number): boolean {
+  const href = hrefs[i] as string;
   if (href === '' || href.startsWith('#') || /^javascript:/i.test(href)) return false;
   let card = i;
   for (let up = 0; up < 3 && card > 0; up++) {
@@ -264,12 +273,7 @@ function hasTitledTwin(m: Measured, isLink: boolean[], i: number): boolean {
     const end = card + (m.size[card] as number);
     if (end - card > MAX_CARD_SIZE) return false;
     for (let j = card + 1; j < end; j++) {
-      if (
-        j !== i &&
-        isLink[j] &&
-        (m.chars[j] as number) > 0 &&
-        (m.els[j] as Element).getAttribute('href')?.trim() === href
-      ) {
+      if (j !== i && hrefs[j] === href && (m.chars[j] as number) > 0) {
         // A card says more than its title (a price, a date, a teaser); a thumbnail and a title alone
         // is a link to a related page.
         return (m.chars[card] as number) > (m.linkChars[card] as number);

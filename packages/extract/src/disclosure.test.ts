@@ -17,7 +17,7 @@ describe('revealPanels', () => {
         '<div id="t1" role="tabpanel" style="color: red; display: none">Weight 2 kg</div>' +
         '<div role="tabpanel" style="visibility:hidden !important">Warranty 2 years</div>',
     );
-    expect(revealPanels(root)).toBe(4);
+    expect(revealPanels(Array.from(root.querySelectorAll('*')))).toBe(4);
     for (const el of Array.from(root.querySelectorAll('div[id], [role="tabpanel"]'))) {
       expect(el.hasAttribute('hidden')).toBe(false);
       expect(el.getAttribute('aria-hidden')).toBeNull();
@@ -35,7 +35,7 @@ describe('revealPanels', () => {
         '<button aria-controls="d2">Share</button><dialog id="d2" style="display:none">Copy link</dialog>' +
         '<div id="plain" hidden>Variant data</div>',
     );
-    expect(revealPanels(root)).toBe(0);
+    expect(revealPanels(Array.from(root.querySelectorAll('*')))).toBe(0);
     expect(root.querySelectorAll('[hidden], [style]')).toHaveLength(5);
   });
 

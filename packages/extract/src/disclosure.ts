@@ -12,25 +12,27 @@ const POPUP_ROLES = new Set(['menu', 'menubar', 'listbox', 'dialog', 'alertdialo
 const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?=;|$)/gi;
 
 /**
- * Shows the closed panels of `root` (see the module comment) by removing what hides them: the
- * `hidden` attribute, `aria-hidden="true"` and an inline `display: none` or `visibility: hidden`.
- * A panel is a `role="tabpanel"` element or one whose id a control names in `aria-controls`, unless
- * that control opens a menu (`aria-haspopup`, or it sits in the page's navigation or header) or the
- * panel is a popup or dialog. Returns how many panels were shown. (The parts a streaming renderer
- * sends hidden are put in place when the page is parsed: see dom.ts.)
+ * Shows the closed panels among `elements` (a body's elements, read in one walk shared with other
+ * steps; see the module comment) by removing what hides them: the `hidden` attribute,
+ * `aria-hidden="true"` and an inline `display: none` or `visibility: hidden`. A panel is a
+ * `role="tabpanel"` element or one whose id a control names in `aria-controls`, unless that control
+ * opens a menu (`aria-haspopup`, or it sits in the page's navigation or header) or the panel is a
+ * popup or dialog. Returns how many panels were shown. (The parts a streaming renderer sends hidden
+ * are put in place when the page is parsed: see dom.ts.)
  */
-export function revealPanels(root: Element): number {
-  let shown = 0;
+export function revealPanels(elements: readonly Element[]): number {
   const ids = new Set<string>();
-  for (const control of Array.from(root.querySelectorAll('[aria-controls]'))) {
-    if (control.hasAttribute('aria-haspopup') || control.closest(MENU_CONTEXT) !== null) continue;
-    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
+  const panels = new Set<Element>();
+  for (const el of elements) {
+    if (el.getAttribute('role') === 'tabpanel') panels.add(el);
+    const controls = el.getAttribute('aria-controls');
+    if (controls === null || el.hasAttribute('aria-haspopup') || el.closest(MENU_CONTEXT) !== null) continue;
+    for (const id of controls.split(/\s+/)) if (id) ids.add(id);
   }
-  const panels = new Set<Element>(Array.from(root.querySelectorAll('[role="tabpanel"]')));
-  // One walk over the elements with an id, not a lookup per control (linkedom's walks the tree).
   if (ids.size > 0) {
-    for (const el of Array.from(root.querySelectorAll('[id]'))) if (ids.has(el.id)) panels.add(el);
+    for (const el of elements) if (el.id && ids.has(el.id)) panels.add(el);
   }
+  let shown = 0;
   for (const panel of panels) {
     const role = panel.getAttribute('role');
     if ((role !== null && POPUP_ROLES.has(role)) || panel.localName.toLowerCase() === 'dialog') continue;

@@ -341,8 +341,10 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
  */
 function dropPageChrome(doc: Document, product: boolean): void {
   if (!doc.body) return;
-  revealPanels(doc.body);
-  dropDataText(doc.body);
+  // One walk of the body for both (linkedom answers each selector query with a walk of its own).
+  const elements = Array.from(doc.body.querySelectorAll('*'));
+  revealPanels(elements);
+  dropDataText(elements);
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
 }
