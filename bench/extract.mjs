@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { createExtractPool } from '@quarry/crawler';
 import { extractHtml } from '@quarry/extract';
 import { halfOf, loadExtractSets } from './lib/extract-sets.mjs';
 
@@ -103,6 +104,39 @@ function qualityRow(setId, half, results) {
 }
 
 /**
+ * Pages per second through the crawler's extraction pool (its threads' heap limits included), the
+ * way the crawler runs extraction: with one thread and pages sent one after another, and with
+ * `threads` threads and every page of a pass sent at once. Warm-up passes, then passes until `minMs`.
+ */
+async function crawlerPoolRate(sources, threads, minMs) {
+  const rate = async (poolThreads, concurrent) => {
+    const pool = createExtractPool({ threads: poolThreads });
+    try {
+      const extract = ({ html, url }) => pool.extract({ html, url, contentLanguage: null });
+      const pass = async () => {
+        const start = performance.now();
+        if (concurrent) await Promise.all(sources.map(extract));
+        else for (const source of sources) await extract(source);
+        return performance.now() - start;
+      };
+      // Three warm-up passes: a new thread's code is not yet optimized (the main thread's rows above
+      // run after the quality passes).
+      for (let i = 0; i < 3; i++) await pass();
+      let pages = 0;
+      let ms = 0;
+      while (ms < minMs) {
+        ms += await pass();
+        pages += sources.length;
+      }
+      return (pages * 1000) / ms;
+    } finally {
+      await pool.close();
+    }
+  };
+  return { single: await rate(1, false), multi: await rate(threads, true) };
+}
+
+/**
  * Quality of every set and half, the WCXB F1 per page type and half, and the speed rows.
  * @param {{ sets?: string[], halves?: Array<'A'|'B'>, doms?: Array<'linkedom'|'jsdom'>, minMs?: number,
  *   threads?: number, dump?: string }} [options]
@@ -165,12 +199,23 @@ export async function runExtractBench(options = {}) {
         [`pages/s (${threads} threads)`]: multi.toFixed(1),
       });
     }
+    if (doms.includes('linkedom')) {
+      const pool = await crawlerPoolRate(speedSources, threads, minMs);
+      rows.push({
+        dom: "linkedom, the crawler's pool",
+        pages: speedSources.length,
+        'pages/s (1 core)': pool.single.toFixed(1),
+        'pages/CPU-s': '-',
+        [`pages/s (${threads} threads)`]: pool.multi.toFixed(1),
+      });
+    }
     tables.push({
       title: 'Extraction speed (mozilla/readability test pages)',
       rows,
       notes: [
         'target: at least 38 pages/s on one core (linkedom)',
         'linkedom-nomd: the same without the body_markdown conversion (markdown: false)',
+        "linkedom, the crawler's pool: through the crawler's extraction pool (apps/crawler extract-pool.ts, with its threads' heap limits): one thread with pages sent one after another, and every core with a pass's pages sent at once",
       ],
     });
   }
