@@ -18,10 +18,15 @@ describe('planFast', () => {
     expect(plan('solar heat')?.alternatives.map(show)).toEqual(['match(all): solar heat @t_text']);
   });
 
-  it('asks one word with two forms as one match of either form', () => {
-    expect(plan('panels')?.alternatives.map(show)).toEqual(['match(any): panel panels @t_text']);
-    expect(plan('intitle:panels')?.alternatives.map(show)).toEqual(['match(any): panel panels @t_title']);
+  it('asks one word with two forms as two matches, one of each form, with the pair of forms', () => {
+    expect(plan('panels')?.alternatives.map(show)).toEqual(['match(all): panel @t_text', 'match(all): panels @t_text']);
+    expect(plan('panels')?.forms).toEqual([['panel', 'panels']]);
+    expect(plan('intitle:panels')?.alternatives.map(show)).toEqual([
+      'match(all): panel @t_title',
+      'match(all): panels @t_title',
+    ]);
     expect(plan('heat')?.alternatives.map(show)).toEqual(['match(all): heat @t_text']);
+    expect(plan('heat')?.forms).toBeUndefined();
   });
 
   it('leaves stop words out of an AND with other words, and requires them when they are all there is', () => {
@@ -29,15 +34,31 @@ describe('planFast', () => {
     expect(plan('the who')?.alternatives.map(show)).toEqual(['match(all): the who @t_text']);
   });
 
-  it('asks OR-joined words and match=any sentences as one match of any form of any word', () => {
-    expect(plan('library OR museums')?.alternatives.map(show)).toEqual([
-      'match(any): librari library museum museums @t_text',
+  it('asks OR-joined words and match=any sentences as a match of any stemmed word and one of any form that differs as typed', () => {
+    const library = plan('library OR museums');
+    expect(library?.alternatives.map(show)).toEqual([
+      'match(any): librari museum @t_text',
+      'match(any): library museums @t_text',
+    ]);
+    expect(library?.forms).toEqual([
+      ['librari', 'library'],
+      ['museum', 'museums'],
     ]);
     expect(plan('how do glaciers melt', { match: 'any' })?.alternatives.map(show)).toEqual([
-      'match(any): glacier glaciers melt @t_text',
+      'match(any): glacier melt @t_text',
+      'match(any): glaciers @t_text',
     ]);
+    expect(plan('solar OR heat')?.alternatives.map(show)).toEqual(['match(any): solar heat @t_text']);
     // Words sharing a stem each count, as BM25 with query term frequency (CISI nDCG@10 0.308 → 0.349).
-    expect(plan('title OR titles')?.alternatives.map(show)).toEqual(['match(any): titl title titl titles @t_text']);
+    expect(plan('title OR titles')?.alternatives.map(show)).toEqual([
+      'match(any): titl titl @t_text',
+      'match(any): title titles @t_text',
+    ]);
+    // A phrase alone is a hard constraint under match=any too: asked as in an AND.
+    expect(plan('"boundary layer"', { match: 'any' })?.alternatives.map(show)).toEqual([
+      'phrase: boundari layer @t_text',
+      'phrase: boundary layer @t_text',
+    ]);
   });
 
   it('asks one phrase, or one word of several tokens, as a phrase', () => {
@@ -68,6 +89,11 @@ describe('planFast', () => {
     expect(runs('"boundary layer" flows')).toEqual([
       'match(all): boundari layer flow @t_text | boundari layer',
       'match(all): boundary layer flows @t_text | boundary layer',
+    ]);
+    expect(plan('"boundary layer" flows')?.forms).toEqual([
+      ['boundari', 'boundary'],
+      ['layer', 'layer'],
+      ['flow', 'flows'],
     ]);
     // Stop words stay in a phrase and are left out beside it; a word of several tokens is a run too.
     expect(runs('"the who" the live')).toEqual(['match(all): the who live @t_text | the who']);

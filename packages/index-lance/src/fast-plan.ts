@@ -32,6 +32,12 @@ export interface FastPlan {
   readonly alternatives: readonly FastQuery[];
   /** Words no match may contain (any of them), or null. */
   readonly exclude: FastQuery | null;
+  /**
+   * With two alternatives, the stemmed and the typed form of each of the query's tokens (equal where
+   * stemming changes nothing), by which their scores are brought to one scale (see `fast-search.ts`,
+   * formScales). The typed alternative of a query of optional words holds only the forms that differ.
+   */
+  readonly forms?: readonly (readonly [stemmed: string, typed: string])[];
 }
 
 /** The fast plan of a query, or null when it needs the general one. */
@@ -54,8 +60,40 @@ export function planFast(query: IndexQuery): FastPlan | null {
   if (positives.length === 0) return null;
   const exclude: FastQuery | null =
     excluded.length > 0 ? { kind: 'match', tokens: unique(excluded), all: false, column: COLUMNS.text } : null;
-  const alternatives = any ? anyAlternatives(positives) : allAlternatives(positives);
-  return alternatives ? { alternatives, exclude } : null;
+  const planned = any ? anyAlternatives(positives) : allAlternatives(positives);
+  return planned ? { ...planned, exclude } : null;
+}
+
+/** A word's stemmed and typed form (the same token twice when stemming changes nothing). */
+type FormPair = readonly [stemmed: string, typed: string];
+
+/** Alternatives, and with a stemmed and a typed one, the form pairs of the query's tokens. */
+type Planned = Pick<FastPlan, 'alternatives' | 'forms'>;
+
+/** Alternatives of one form each, or of both: their pairs from their tokens, in the same order. */
+function aligned(alternatives: readonly FastQuery[]): Planned {
+  const [stemmed, typed] = alternatives;
+  if (alternatives.length !== 2 || !stemmed || !typed || stemmed.tokens.length !== typed.tokens.length) {
+    return { alternatives };
+  }
+  return { alternatives, forms: stemmed.tokens.map((token, i) => [token, typed.tokens[i]!] as const) };
+}
+
+/**
+ * One query of the stemmed forms and, where some differ, one of the forms as typed: pairs of a
+ * word's two forms in `tokens` (duplicates kept, as query term frequency). Asked apart, each list is
+ * ranked by the engine on its own tokens' statistics and can then be rescaled as a whole (see
+ * `fast-search.ts`, formScales): in one query, a German page holding the English word `computing`
+ * outranked English pages about computing, whose text holds it only as the stem `comput`. When any
+ * word may match (`all` false), the typed query holds only the forms that differ: the others are in
+ * the stemmed query already, and common ones would cost a second full scan of their pages.
+ */
+function formAlternatives(pairs: readonly FormPair[], all: boolean, column: string): Planned {
+  const stemmed: FastQuery = { kind: 'match', tokens: pairs.map(([s]) => s), all, column };
+  const differing = pairs.filter(([s, t]) => s !== t);
+  if (differing.length === 0) return { alternatives: [stemmed] };
+  const typed = (all ? pairs : differing).map(([, t]) => t);
+  return { alternatives: [stemmed, { kind: 'match', tokens: typed, all, column }], forms: pairs };
 }
 
 /**
@@ -65,17 +103,17 @@ export function planFast(query: IndexQuery): FastPlan | null {
  * it and 0.308 without).
  */
 function orPlan(children: readonly QueryNode[]): FastPlan | null {
-  const tokens: string[] = [];
+  const pairs: FormPair[] = [];
   const fields = new Set<string>();
   for (const child of questionWords(children)) {
     const forms = singleTokenForms(child);
     if (!forms || child.type !== 'term') return null;
     fields.add(child.field);
-    tokens.push(...forms);
+    pairs.push(formPair(forms));
   }
-  if (tokens.length === 0 || fields.size !== 1) return null;
+  if (pairs.length === 0 || fields.size !== 1) return null;
   const column = fields.has('title') ? COLUMNS.title : COLUMNS.text;
-  return { alternatives: [{ kind: 'match', tokens, all: false, column }], exclude: null };
+  return { ...formAlternatives(pairs, false, column), exclude: null };
 }
 
 /**
@@ -83,16 +121,18 @@ function orPlan(children: readonly QueryNode[]): FastPlan | null {
  * phrases are hard constraints there, so only a query made of nothing else is planned here. Stop
  * words are left out unless the query has nothing else (see {@link questionWords}).
  */
-function anyAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
+function anyAlternatives(positives: readonly QueryNode[]): Planned | null {
   const plain = positives.every((node) => node.type === 'term' && node.field === 'any');
-  if (!plain) return positives.every(isTitleTerm) ? allAlternatives(positives) : null;
-  const tokens: string[] = [];
+  // Only hard constraints (phrases, `intitle:` words): every one is required, as in an AND.
+  if (!plain)
+    return positives.every((node) => isTitleTerm(node) || node.type === 'phrase') ? allAlternatives(positives) : null;
+  const pairs: FormPair[] = [];
   for (const node of questionWords(positives)) {
     const forms = singleTokenForms(node);
     if (!forms) return null;
-    tokens.push(...forms);
+    pairs.push(formPair(forms));
   }
-  return tokens.length === 0 ? null : [{ kind: 'match', tokens, all: false, column: COLUMNS.text }];
+  return pairs.length === 0 ? null : formAlternatives(pairs, false, COLUMNS.text);
 }
 
 /**
@@ -100,7 +140,7 @@ function anyAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
  * words and phrases, all required. Stop words beside other words are left out: they only score in
  * an AND, and their weight (a word on nearly every page) is close to nothing.
  */
-function allAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
+function allAlternatives(positives: readonly QueryNode[]): Planned | null {
   const fields = new Set(positives.map((node) => (node.type === 'not' ? '' : (node as { field: string }).field)));
   if (fields.size !== 1) return null;
   const column = fields.has('title') ? COLUMNS.title : COLUMNS.text;
@@ -109,16 +149,12 @@ function allAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
     if (node.type !== 'term' && node.type !== 'phrase') return null;
     const forms = wordForms(node.text);
     if (forms.length === 0) return null;
-    // A word whose forms are single tokens: one query of both, any of them. A page holds one or the
-    // other (English pages are indexed by stems), so this scores each page as the two queries would
-    // (and as the general plan's OR of the forms does), with half the engine queries.
-    if (node.type === 'term' && forms.length > 1 && forms.every((tokens) => tokens.length === 1)) {
-      return [{ kind: 'match', tokens: forms.map((tokens) => tokens[0]!), all: false, column }];
-    }
-    return forms.map((tokens) =>
-      tokens.length === 1 && node.type === 'term'
-        ? { kind: 'match', tokens, all: true, column }
-        : { kind: 'phrase', tokens, all: true, column },
+    return aligned(
+      forms.map((tokens) =>
+        tokens.length === 1 && node.type === 'term'
+          ? { kind: 'match', tokens, all: true, column }
+          : { kind: 'phrase', tokens, all: true, column },
+      ),
     );
   }
   // Words and phrases together: every token required, each phrase checked among the candidates.
@@ -148,9 +184,11 @@ function allAlternatives(positives: readonly QueryNode[]): FastQuery[] | null {
     column,
     ...(runs.length > 0 ? { phrases: runs } : {}),
   });
-  const alternatives: FastQuery[] = [query(stemmed, stemmedRuns)];
-  if (typed.some((token, i) => token !== stemmed[i])) alternatives.push(query(typed, typedRuns));
-  return alternatives;
+  if (typed.every((token, i) => token === stemmed[i])) return { alternatives: [query(stemmed, stemmedRuns)] };
+  return {
+    alternatives: [query(stemmed, stemmedRuns), query(typed, typedRuns)],
+    forms: stemmed.map((token, i) => [token, typed[i]!] as const),
+  };
 }
 
 function isTitleTerm(node: QueryNode): boolean {
@@ -163,6 +201,11 @@ function singleTokenForms(node: QueryNode): string[] | null {
   const forms = wordForms(node.text);
   if (forms.length === 0 || forms.some((tokens) => tokens.length !== 1)) return null;
   return forms.map((tokens) => tokens[0]!);
+}
+
+/** A word's stemmed and typed form (see singleTokenForms): the same token twice when they agree. */
+function formPair(forms: readonly string[]): FormPair {
+  return [forms[0]!, forms.at(-1)!];
 }
 
 function unique(tokens: readonly string[]): string[] {

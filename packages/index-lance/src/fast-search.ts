@@ -40,6 +40,9 @@ interface Match {
   readonly quality: number;
 }
 
+/** Pages holding a token are counted up to this many; past it, estimated from the sample (formScales). */
+const EXACT_FREQUENCY_LIMIT = 2048;
+
 /** Row ids per `_rowid IN (...)` list. */
 const ROW_ID_CHUNK = 1000;
 /** Unfolded pages the fresh tier holds at most; past this the engine's flat scan finds them. */
@@ -93,6 +96,8 @@ export class FastSearch {
   readonly #tier = new FreshTier();
   /** Estimated document frequencies among folded pages, for the fold watermark they were read at. */
   #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
+  /** Pages holding a token in the folded index, for formScales: per fold watermark, by column and token. */
+  #formFrequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
   /** The fresh tier's view of the last version it was brought to, with that version's fold watermark. */
   #ready: { readonly version: number; readonly watermark: number; readonly view: View } | null = null;
   /** The version the tier is being brought to: its searches share the one sync. */
@@ -127,7 +132,13 @@ export class FastSearch {
       const view = facts.unindexedRows > 0 && this.#options.freshTier ? await this.#viewAt(version, facts) : FLAT;
       // The engine's scan of unfolded pages finds no phrase and scores a filtered query apart.
       if (view.tier === null && facts.unindexedRows > 0 && (phrase || query.langPriority !== undefined)) return null;
-      const result = await this.#once(view, query, general, plan, facts.lowQualityRows > 0);
+      const scales = this.#formScales(
+        view,
+        plan,
+        this.#watermark(version),
+        Math.max(0, facts.rows - facts.unindexedRows),
+      );
+      const result = await this.#once(view, query, general, plan, facts.lowQualityRows > 0, scales);
       if (result === null) return null;
       if ((await this.#table.version()) === version) return result;
     }
@@ -196,6 +207,74 @@ export class FastSearch {
     return { tier, watermark: tier.watermark, stats };
   }
 
+  /**
+   * The factor of each alternative's scores (1 each unless the plan asks a word's stemmed and typed
+   * forms apart, see FastPlan's `forms`). English pages are indexed by stems, every other page as
+   * typed, so in one shared index the typed form of an English word (`computing`) is rare: only the
+   * other languages' pages hold it, and the engine's BM25 gives it a large IDF. A German page
+   * mentioning `Cloud Computing` then outranked every English page about computing. Both lists are
+   * brought to the IDF of the word itself, from the pages holding either form: each is multiplied by
+   * Σ idf(stem + typed) / Σ idf(its own form) over the query's tokens (the same for a token both
+   * forms share). A factor for the whole list keeps its order, so its top matches stay exact; within
+   * a page of several words it is exact when their term-frequency parts are alike (one word: always).
+   */
+  async #formScales(view: View, plan: FastPlan, watermark: number, pages: number): Promise<readonly number[]> {
+    const forms = plan.forms;
+    const column = plan.alternatives[0]?.column;
+    if (!forms || plan.alternatives.length !== 2 || column === undefined || pages === 0) return [];
+    if (this.#formFrequencies.watermark !== watermark) this.#formFrequencies = { watermark, byToken: new Map() };
+    const frequency = (token: string) => this.#formFrequency(view, column, token);
+    const counted = await Promise.all(
+      forms.map(async ([stemmed, typed]) => {
+        const [s, t] = await Promise.all([frequency(stemmed), stemmed === typed ? 0 : frequency(typed)]);
+        return [s, stemmed === typed ? s : t, stemmed === typed ? s : s + t] as const;
+      }),
+    ).catch(() => null);
+    if (counted === null) return [];
+    const idf = (n: number) => Math.log(1 + (pages - n + 0.5) / (n + 0.5));
+    // The typed query of optional words holds only the forms that differ (see fast-plan.ts).
+    const typedOnly = !plan.alternatives[1]!.all;
+    const sum = (pick: (c: readonly [number, number, number]) => number, differing = false) =>
+      counted.reduce((total, c, i) => (differing && forms[i]![0] === forms[i]![1] ? total : total + idf(pick(c))), 0);
+    const stemmed = sum((c) => c[0]);
+    const both = sum((c) => c[2]);
+    const typed = sum((c) => c[1], typedOnly);
+    const typedBoth = typedOnly ? sum((c) => c[2], true) : both;
+    if (!(stemmed > 0 && typed > 0 && both > 0 && typedBoth > 0)) return [];
+    return [both / stemmed, typedBoth / typed];
+  }
+
+  /**
+   * Folded pages holding a token in `column`: counted when they are few (at most
+   * {@link EXACT_FREQUENCY_LIMIT}), else estimated from the sample column (its matches times 64).
+   * Kept until the next fold.
+   */
+  #formFrequency(view: View, column: string, token: string): Promise<number> {
+    const cache = this.#formFrequencies.byToken;
+    const key = `${column} ${token}`;
+    let frequency = cache.get(key);
+    if (frequency === undefined) {
+      const query: FastQuery = { kind: 'match', tokens: [token], all: true, column };
+      const sampled =
+        column === COLUMNS.text
+          ? this.#matches(view, query, null, this.#options.maxSampledMatches, false, COLUMNS.sample)
+          : Promise.resolve(null);
+      frequency = sampled.then(async (sample) => {
+        if (sample !== null && sample.length * SAMPLE_BUCKETS > EXACT_FREQUENCY_LIMIT) {
+          return sample.length * SAMPLE_BUCKETS;
+        }
+        const matches = await this.#matches(view, query, null, EXACT_FREQUENCY_LIMIT, false);
+        return matches.full && sample !== null
+          ? Math.max(matches.length, sample.length * SAMPLE_BUCKETS)
+          : matches.length;
+      });
+      // A failed count is asked again by the next search.
+      frequency.catch(() => cache.delete(key));
+      cache.set(key, frequency);
+    }
+    return frequency;
+  }
+
   /** Folded pages holding a token, estimated from the sample column (its matches times 64). */
   #documentFrequency(token: string, watermark: number): Promise<number> {
     const cache = this.#frequencies.byToken;
@@ -217,6 +296,7 @@ export class FastSearch {
     general: FtsPlan,
     plan: FastPlan,
     qualityPrior: boolean,
+    formScales: Promise<readonly number[]>,
   ): Promise<IndexSearchResult | null> {
     const where = general.where;
     const depth = query.offset + query.limit;
@@ -287,7 +367,7 @@ export class FastSearch {
       k = exclusion?.complete ? Math.max(4 * k, base + exclusion.excluded.size) : 4 * k;
     }
     const excluded = exclusion?.excluded ?? new Set<bigint>();
-    const fresh = await this.#fresh(view, query, plan);
+    const [fresh, scales] = await Promise.all([this.#fresh(view, query, plan, formScales), formScales]);
     // A page's score: BM25 times its quality factor, divided by the boost unless it is in the priority
     // language (those pages come back from both queries; their undivided score is the larger). Keys:
     // `r` and the row id for a folded page, `i` and the id for a page of the fresh tier.
@@ -301,8 +381,8 @@ export class FastSearch {
         if (!excluded.has(match.rowId)) put(`r${match.rowId}`, match.score * factor * qualityFactor(match.quality));
       }
     };
-    for (const list of lists) add(list, priority === null ? 1 : 1 / boost);
-    for (const list of preferred) add(list, 1);
+    for (const [i, list] of lists.entries()) add(list, (scales[i] ?? 1) * (priority === null ? 1 : 1 / boost));
+    for (const [i, list] of preferred.entries()) add(list, scales[i] ?? 1);
     for (const match of fresh.values()) {
       put(`i${match.id}`, match.score * priorFactor(match, query.langPriority, this.#options, qualityPrior));
     }
@@ -370,11 +450,19 @@ export class FastSearch {
   }
 
   /** The fresh tier's matches of every alternative, by id (the best score where several match). */
-  async #fresh(view: View, query: IndexQuery, plan: FastPlan): Promise<Map<string, FreshMatch>> {
+  async #fresh(
+    view: View,
+    query: IndexQuery,
+    plan: FastPlan,
+    formScales: Promise<readonly number[]>,
+  ): Promise<Map<string, FreshMatch>> {
     const matches = new Map<string, FreshMatch>();
     if (!view.tier || !view.stats) return matches;
-    for (const alternative of plan.alternatives) {
-      for (const match of await view.tier.search(alternative, query, view.stats, plan.exclude)) {
+    const scales = await formScales;
+    for (const [i, alternative] of plan.alternatives.entries()) {
+      const scale = scales[i] ?? 1;
+      for (const found of await view.tier.search(alternative, query, view.stats, plan.exclude)) {
+        const match = scale === 1 ? found : { ...found, score: found.score * scale };
         const known = matches.get(match.id);
         if (!known || match.score > known.score) matches.set(match.id, match);
       }

@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { IndexQuery } from '@quarry/core';
+import { makePage } from '@quarry/index-contract';
+import { parseQuery } from '@quarry/query';
+import { LanceSearchIndex } from './lance-index.js';
+
+const ENGLISH_PAGES = 300;
+const GERMAN_PAGES = 20;
+const OTHER_PAGES = 700;
+const PAGES = ENGLISH_PAGES + GERMAN_PAGES + OTHER_PAGES;
+
+/**
+ * English pages are indexed by stems and every other page as typed, in one index. An English page
+ * about computing holds `comput`; a German page mentioning `Cloud Computing` holds `computing`,
+ * which only the few German pages hold: on its own statistics the typed form is rare, and its BM25
+ * weight (IDF) large.
+ */
+function pages() {
+  const filler = (words: string, n: number) => Array.from({ length: n }, (_, i) => words.split(' ')[i % 5]).join(' ');
+  const english = Array.from({ length: ENGLISH_PAGES }, (_, i) =>
+    makePage(
+      `en${i}`,
+      `https://en${i % 9}.example.com/${i}`,
+      'Notes for business',
+      `${filler('a b c d e', 60 + (i % 40))} cloud computing is computing in the cloud. ${filler('f g h i j', 60)}`,
+    ),
+  );
+  const german = Array.from({ length: GERMAN_PAGES }, (_, i) =>
+    makePage(
+      `de${i}`,
+      `https://de${i}.example.de/${i}`,
+      'Neuigkeiten',
+      `${filler('der die das und mit', 80)} Cloud Computing ${filler('für auf von aus bei', 80)}`,
+      { lang: 'de' },
+    ),
+  );
+  const other = Array.from({ length: OTHER_PAGES }, (_, i) =>
+    makePage(`x${i}`, `https://x${i % 9}.example.com/${i}`, 'Company news', filler('k l m n o', 100 + (i % 50))),
+  );
+  return [...english, ...german, ...other];
+}
+
+/** The engine's IDF of a token on `n` of the pages (fresh.ts: ln(1 + (N − n + 0.5) / (n + 0.5))). */
+const idf = (n: number) => Math.log(1 + (PAGES - n + 0.5) / (n + 0.5));
+
+describe('a word as typed and as stemmed, in pages of several languages', () => {
+  let dir: string;
+  let index: LanceSearchIndex;
+  /** The engine's own scores, each form on its own statistics (a boolean query of both forms). */
+  let engine: LanceSearchIndex;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-languages-'));
+    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    await index.upsert(pages());
+    await index.flush();
+    engine = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan: false });
+  }, 120_000);
+  afterAll(async () => {
+    await index.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const search = (target: LanceSearchIndex, q: string, extra: Partial<IndexQuery> = {}) =>
+    target.search({ query: parseQuery(q), limit: 10, offset: 0, ...extra });
+
+  it.each([
+    ['computing', {}],
+    ['cloud computing', {}],
+    ['cloud OR computing', {}],
+    ['what is cloud computing', { match: 'any' as const }],
+    ['"cloud computing"', {}],
+  ])('ranks the English pages about it first: %s %j', async (q, extra) => {
+    const result = await search(index, q, extra);
+    expect(result.total).toBe(ENGLISH_PAGES + GERMAN_PAGES);
+    expect(result.hits.map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
+  });
+
+  it('scores a page on the IDF of the word from the pages holding either form', async () => {
+    const all = { limit: 400 };
+    const [raw, result] = await Promise.all([search(engine, 'computing', all), search(index, 'computing', all)]);
+    const rawScore = (id: string) => raw.hits.find((hit) => hit.id === id)?.score;
+    // On the engine's statistics alone, the German pages come first.
+    expect(raw.hits[0]?.id).toMatch(/^de/);
+    const both = idf(ENGLISH_PAGES + GERMAN_PAGES);
+    for (const hit of result.hits) {
+      const own = idf(hit.id.startsWith('de') ? GERMAN_PAGES : ENGLISH_PAGES);
+      expect(hit.score).toBeCloseTo((rawScore(hit.id) ?? Number.NaN) * (both / own), 4);
+    }
+    expect(result.hits.filter((hit) => hit.id.startsWith('de'))).toHaveLength(GERMAN_PAGES);
+  });
+
+  it('leaves a word of one form as the engine scores it', async () => {
+    const [raw, result] = await Promise.all([search(engine, 'cloud'), search(index, 'cloud')]);
+    expect(result.hits.map((hit) => [hit.id, hit.score.toFixed(5)])).toEqual(
+      raw.hits.map((hit) => [hit.id, hit.score.toFixed(5)]),
+    );
+  });
+});
