@@ -231,7 +231,11 @@ export class FastSearch {
       }),
     ).catch(() => null);
     if (counted === null) return [];
-    const idf = (n: number) => Math.log(1 + (pages - n + 0.5) / (n + 0.5));
+    // (Counts read through the flat scan may include pages not folded yet: never more than all.)
+    const idf = (count: number) => {
+      const n = Math.min(count, pages);
+      return Math.log(1 + (pages - n + 0.5) / (n + 0.5));
+    };
     // The typed query of optional words holds only the forms that differ (see fast-plan.ts).
     const typedOnly = !plan.alternatives[1]!.all;
     const sum = (pick: (c: readonly [number, number, number]) => number, differing = false) =>

@@ -94,6 +94,22 @@ describe('a word as typed and as stemmed, in pages of several languages', () => 
     expect(result.hits.filter((hit) => hit.id.startsWith('de'))).toHaveLength(GERMAN_PAGES);
   });
 
+  // Last: it writes pages that stay unfolded (the fresh tier then scores them, on the folded statistics).
+  it('ranks the same way while pages in other languages wait for a fold', async () => {
+    const more = Array.from({ length: 30 }, (_, i) =>
+      makePage(`dx${i}`, `https://dx${i}.example.de/${i}`, 'Neuigkeiten', 'Computing und Cloud Computing heute', {
+        lang: 'de',
+      }),
+    );
+    await index.upsert(more);
+    const result = await search(index, 'computing', { limit: 100 });
+    expect(result.hits.slice(0, 10).map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
+    expect(result.total).toBe(ENGLISH_PAGES + GERMAN_PAGES + more.length);
+    const german = await search(index, 'computing', { limit: 100, lang: 'de' });
+    expect(german.hits.filter((hit) => hit.id.startsWith('dx'))).toHaveLength(more.length);
+    expect(german.hits.every((hit) => Number.isFinite(hit.score) && hit.score > 0)).toBe(true);
+  });
+
   it('leaves a word of one form as the engine scores it', async () => {
     const [raw, result] = await Promise.all([search(engine, 'cloud'), search(index, 'cloud')]);
     expect(result.hits.map((hit) => [hit.id, hit.score.toFixed(5)])).toEqual(
