@@ -21,6 +21,11 @@ export interface FastQuery {
    * BM25 of its tokens), and the candidates are then checked for the runs.
    */
   readonly phrases?: readonly (readonly string[])[];
+  /**
+   * Only pages whose language is indexed by stems (true: English) or only the others (false); all
+   * when absent. A query of optional words is asked of each apart (see formAlternatives).
+   */
+  readonly stemmedPages?: boolean;
 }
 
 export interface FastPlan {
@@ -33,9 +38,10 @@ export interface FastPlan {
   /** Words no match may contain (any of them), or null. */
   readonly exclude: FastQuery | null;
   /**
-   * With two alternatives, the stemmed and the typed form of each of the query's tokens (equal where
-   * stemming changes nothing), by which their scores are brought to one scale (see `fast-search.ts`,
-   * formScales). The typed alternative of a query of optional words holds only the forms that differ.
+   * With two alternatives (the stemmed and the typed forms, or one query of both forms asked of
+   * English pages and of the others apart: see `stemmedPages`), the stemmed and the typed form of
+   * each of the query's tokens (equal where stemming changes nothing), by which their scores are
+   * brought to one scale (see `fast-search.ts`, formScales).
    */
   readonly forms?: readonly (readonly [stemmed: string, typed: string])[];
 }
@@ -80,20 +86,26 @@ function aligned(alternatives: readonly FastQuery[]): Planned {
 }
 
 /**
- * One query of the stemmed forms and, where some differ, one of the forms as typed: pairs of a
- * word's two forms in `tokens` (duplicates kept, as query term frequency). Asked apart, each list is
- * ranked by the engine on its own tokens' statistics and can then be rescaled as a whole (see
- * `fast-search.ts`, formScales): in one query, a German page holding the English word `computing`
- * outranked English pages about computing, whose text holds it only as the stem `comput`. When any
- * word may match (`all` false), the typed query holds only the forms that differ: the others are in
- * the stemmed query already, and common ones would cost a second full scan of their pages.
+ * Optional words: one query of every form of every word (pairs of a word's two forms; duplicates
+ * kept, as query term frequency), and where some forms differ, asked of the pages indexed by stems
+ * and of the other pages apart. Each list is ranked by the engine and can then be rescaled as a
+ * whole (see `fast-search.ts`, formScales): in one list, a German page holding the English word
+ * `computing` outranked English pages about computing, whose text holds it only as the stem `comput`
+ * (the typed form is rare in an index where English pages hold stems, and its IDF large). An English
+ * page may hold both forms (Porter stems `computerized` to `computer`): in its own list it keeps
+ * the sum of both, as before.
  */
 function formAlternatives(pairs: readonly FormPair[], all: boolean, column: string): Planned {
-  const stemmed: FastQuery = { kind: 'match', tokens: pairs.map(([s]) => s), all, column };
-  const differing = pairs.filter(([s, t]) => s !== t);
-  if (differing.length === 0) return { alternatives: [stemmed] };
-  const typed = (all ? pairs : differing).map(([, t]) => t);
-  return { alternatives: [stemmed, { kind: 'match', tokens: typed, all, column }], forms: pairs };
+  const tokens = pairs.flatMap(([s, t]) => (s === t ? [s] : [s, t]));
+  const query: FastQuery = { kind: 'match', tokens, all, column };
+  if (pairs.every(([s, t]) => s === t)) return { alternatives: [query] };
+  return {
+    alternatives: [
+      { ...query, stemmedPages: true },
+      { ...query, stemmedPages: false },
+    ],
+    forms: pairs,
+  };
 }
 
 /**
@@ -149,6 +161,10 @@ function allAlternatives(positives: readonly QueryNode[]): Planned | null {
     if (node.type !== 'term' && node.type !== 'phrase') return null;
     const forms = wordForms(node.text);
     if (forms.length === 0) return null;
+    // A word whose forms are single tokens: either form, asked of each kind of page apart.
+    if (node.type === 'term' && forms.length > 1 && forms.every((tokens) => tokens.length === 1)) {
+      return formAlternatives([[forms[0]![0]!, forms[1]![0]!]], false, column);
+    }
     return aligned(
       forms.map((tokens) =>
         tokens.length === 1 && node.type === 'term'

@@ -1,5 +1,6 @@
 import type * as lancedb from '@lancedb/lancedb';
 import type { IndexQuery, IndexSearchResult } from '@quarry/core';
+import { stemmedLanguages, stemsLanguage } from '@quarry/text';
 import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact-forms.js';
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
@@ -236,16 +237,11 @@ export class FastSearch {
       const n = Math.min(count, pages);
       return Math.log(1 + (pages - n + 0.5) / (n + 0.5));
     };
-    // The typed query of optional words holds only the forms that differ (see fast-plan.ts).
-    const typedOnly = !plan.alternatives[1]!.all;
-    const sum = (pick: (c: readonly [number, number, number]) => number, differing = false) =>
-      counted.reduce((total, c, i) => (differing && forms[i]![0] === forms[i]![1] ? total : total + idf(pick(c))), 0);
-    const stemmed = sum((c) => c[0]);
-    const both = sum((c) => c[2]);
-    const typed = sum((c) => c[1], typedOnly);
-    const typedBoth = typedOnly ? sum((c) => c[2], true) : both;
-    if (!(stemmed > 0 && typed > 0 && both > 0 && typedBoth > 0)) return [];
-    return [both / stemmed, typedBoth / typed];
+    const sum = (pick: (c: readonly [number, number, number]) => number) =>
+      counted.reduce((total, c) => total + idf(pick(c)), 0);
+    const [stemmed, typed, both] = [sum((c) => c[0]), sum((c) => c[1]), sum((c) => c[2])];
+    if (!(stemmed > 0 && typed > 0 && both > 0)) return [];
+    return [both / stemmed, both / typed];
   }
 
   /**
@@ -466,6 +462,7 @@ export class FastSearch {
     for (const [i, alternative] of plan.alternatives.entries()) {
       const scale = scales[i] ?? 1;
       for (const found of await view.tier.search(alternative, query, view.stats, plan.exclude)) {
+        if (alternative.stemmedPages !== undefined && stemsLanguage(found.lang) !== alternative.stemmedPages) continue;
         const match = scale === 1 ? found : { ...found, score: found.score * scale };
         const known = matches.get(match.id);
         if (!known || match.score > known.score) matches.set(match.id, match);
@@ -757,7 +754,9 @@ export class FastSearch {
       .withRowId()
       .limit(limit);
     if (view.tier) q = q.fastSearch();
-    if (where) q = q.where(where);
+    const filter =
+      query.stemmedPages === undefined ? where : and(where ?? undefined, stemmedPagesFilter(query.stemmedPages));
+    if (filter) q = q.where(filter);
     const found = await q.toArrow();
     const rowIds = columnOf<bigint>(found, '_rowid');
     const scores = columnOf<number>(found, '_score');
@@ -792,4 +791,10 @@ function compareKeys(a: string, b: string): number {
     return x < y ? -1 : x > y ? 1 : 0;
   }
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** SQL filter of the pages indexed by stems (English), or of the others. */
+function stemmedPagesFilter(stemmed: boolean): string {
+  const list = stemmedLanguages().map(sqlString).join(', ');
+  return `${COLUMNS.lang} ${stemmed ? 'IN' : 'NOT IN'} (${list})`;
 }

@@ -17,6 +17,11 @@ export function stemsLanguage(lang: string): boolean {
   return STEMMED_LANGUAGES.has(lang);
 }
 
+/** The languages whose pages are indexed by stems (see {@link indexTokens}). */
+export function stemmedLanguages(): readonly string[] {
+  return [...STEMMED_LANGUAGES];
+}
+
 /**
  * Stems already computed: word frequencies follow Zipf's law, so a small table answers almost every
  * token of a page (Porter costs about a microsecond a word, most of the analysis of an English page).
