@@ -99,6 +99,8 @@ export class FastSearch {
   #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
   /** Pages holding a token in the folded index, for formScales: per fold watermark, by column and token. */
   #formFrequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
+  /** Whether the table holds pages in languages not indexed by stems, per fold watermark. */
+  #others: { readonly watermark: number; readonly found: Promise<boolean> } | null = null;
   /** The fresh tier's view of the last version it was brought to, with that version's fold watermark. */
   #ready: { readonly version: number; readonly watermark: number; readonly view: View } | null = null;
   /** The version the tier is being brought to: its searches share the one sync. */
@@ -133,13 +135,15 @@ export class FastSearch {
       const view = facts.unindexedRows > 0 && this.#options.freshTier ? await this.#viewAt(version, facts) : FLAT;
       // The engine's scan of unfolded pages finds no phrase and scores a filtered query apart.
       if (view.tier === null && facts.unindexedRows > 0 && (phrase || query.langPriority !== undefined)) return null;
-      const scales = this.#formScales(
-        view,
-        plan,
-        this.#watermark(version),
-        Math.max(0, facts.rows - facts.unindexedRows),
-      );
-      const result = await this.#once(view, query, general, plan, facts.lowQualityRows > 0, scales);
+      const watermark = this.#watermark(version);
+      // Optional words are asked of English pages and of the others apart (see fast-plan.ts), unless
+      // the index has no other pages, or the scan of unfolded pages would score each part apart.
+      const asked =
+        isSplit(plan) && ((view.tier === null && facts.unindexedRows > 0) || !(await this.#otherLanguages(watermark)))
+          ? unsplit(plan)
+          : plan;
+      const scales = this.#formScales(view, asked, watermark, Math.max(0, facts.rows - facts.unindexedRows));
+      const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales);
       if (result === null) return null;
       if ((await this.#table.version()) === version) return result;
     }
@@ -242,6 +246,22 @@ export class FastSearch {
     const [stemmed, typed, both] = [sum((c) => c[0]), sum((c) => c[1]), sum((c) => c[2])];
     if (!(stemmed > 0 && typed > 0 && both > 0)) return [];
     return [both / stemmed, both / typed];
+  }
+
+  /** Whether the table holds pages not indexed by stems (any language but English); asked once a fold. */
+  #otherLanguages(watermark: number): Promise<boolean> {
+    if (this.#others?.watermark !== watermark) {
+      const found = this.#table
+        .query()
+        .where(stemmedPagesFilter(false))
+        .select([COLUMNS.lang])
+        .limit(1)
+        .toArray()
+        .then((rows) => rows.length > 0);
+      // Unknown (a failed read): asked apart, which is right either way.
+      this.#others = { watermark, found: found.catch(() => true) };
+    }
+    return this.#others.found;
   }
 
   /**
@@ -797,4 +817,15 @@ function compareKeys(a: string, b: string): number {
 function stemmedPagesFilter(stemmed: boolean): string {
   const list = stemmedLanguages().map(sqlString).join(', ');
   return `${COLUMNS.lang} ${stemmed ? 'IN' : 'NOT IN'} (${list})`;
+}
+
+/** Whether a plan asks its query of English pages and of the others apart (see fast-plan.ts). */
+function isSplit(plan: FastPlan): boolean {
+  return plan.alternatives.some((alternative) => alternative.stemmedPages !== undefined);
+}
+
+/** The same query asked once of every page (as the two parts of a split plan ask it). */
+function unsplit(plan: FastPlan): FastPlan {
+  const { stemmedPages: _, ...query } = plan.alternatives[0]!;
+  return { alternatives: [query], exclude: plan.exclude };
 }
