@@ -137,11 +137,13 @@ export class FastSearch {
       if (view.tier === null && facts.unindexedRows > 0 && (phrase || query.langPriority !== undefined)) return null;
       const watermark = this.#watermark(version);
       // Optional words are asked of English pages and of the others apart (see fast-plan.ts), unless
-      // the index has no other pages, or the scan of unfolded pages would score each part apart.
-      const asked =
-        isSplit(plan) && ((view.tier === null && facts.unindexedRows > 0) || !(await this.#otherLanguages(watermark)))
-          ? unsplit(plan)
-          : plan;
+      // the index has no other pages (folded, or in the fresh tier), or the scan of unfolded pages
+      // would score each part apart.
+      const split =
+        isSplit(plan) &&
+        !(view.tier === null && facts.unindexedRows > 0) &&
+        ((view.tier?.unstemmedPages ?? 0) > 0 || (await this.#otherLanguages(watermark)));
+      const asked = isSplit(plan) && !split ? unsplit(plan) : plan;
       const scales = this.#formScales(view, asked, watermark, Math.max(0, facts.rows - facts.unindexedRows));
       const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales);
       if (result === null) return null;

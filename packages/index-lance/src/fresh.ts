@@ -1,5 +1,6 @@
 import type * as lancedb from '@lancedb/lancedb';
 import { FILETYPE_FAMILY, type IndexQuery } from '@quarry/core';
+import { stemsLanguage } from '@quarry/text';
 import type { FastQuery } from './fast-plan.js';
 import { COLUMNS } from './rows.js';
 
@@ -69,10 +70,16 @@ export class FreshTier {
   #title = new Map<string, number[]>();
   #totalLength = 0;
   #live = 0;
+  #unstemmed = 0;
 
   /** Pages held (live). */
   get size(): number {
     return this.#live;
+  }
+
+  /** Pages held (live) in a language not indexed by stems (any but English). */
+  get unstemmedPages(): number {
+    return this.#unstemmed;
   }
 
   /** Mean length of the pages held, in tokens (0 when empty). */
@@ -209,6 +216,7 @@ export class FreshTier {
     this.#title = new Map();
     this.#totalLength = 0;
     this.#live = 0;
+    this.#unstemmed = 0;
   }
 
   #add(row: Record<string, unknown>): void {
@@ -238,6 +246,7 @@ export class FreshTier {
     this.#maxSeq = Math.max(this.#maxSeq, page.seq);
     this.#totalLength += page.length;
     this.#live++;
+    if (!stemsLanguage(page.lang)) this.#unstemmed++;
     addPostings(this.#text, ordinal, tokens);
     addPostings(this.#title, ordinal, splitTokens(title));
   }
@@ -250,6 +259,7 @@ export class FreshTier {
     page.title = '';
     this.#totalLength -= page.length;
     this.#live--;
+    if (!stemsLanguage(page.lang)) this.#unstemmed--;
   }
 }
 

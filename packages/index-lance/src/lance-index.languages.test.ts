@@ -117,3 +117,35 @@ describe('a word as typed and as stemmed, in pages of several languages', () => 
     );
   });
 });
+
+describe('an index of English pages, then pages in another language waiting for a fold', () => {
+  let dir: string;
+  let index: LanceSearchIndex;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-languages-fresh-'));
+    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    await index.upsert(pages().filter((page) => page.lang === 'en'));
+    await index.flush();
+  }, 120_000);
+  afterAll(async () => {
+    await index.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ranks the English pages first once German pages are written', async () => {
+    const query = { query: parseQuery('computing'), limit: 10, offset: 0 };
+    const before = await index.search(query);
+    expect(before.hits.map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
+    const german = Array.from({ length: GERMAN_PAGES }, (_, i) =>
+      makePage(`dx${i}`, `https://dx${i}.example.de/${i}`, 'Neuigkeiten', 'Computing und Cloud Computing heute', {
+        lang: 'de',
+      }),
+    );
+    await index.upsert(german);
+    const after = await index.search({ ...query, limit: 400 });
+    expect(after.total).toBe(ENGLISH_PAGES + GERMAN_PAGES);
+    expect(after.hits.slice(0, 10).map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
+    expect(after.hits.filter((hit) => hit.id.startsWith('dx'))).toHaveLength(GERMAN_PAGES);
+  });
+});
