@@ -269,7 +269,9 @@ export class FastSearch {
   /**
    * Folded pages holding a token in `column`: counted when they are few (at most
    * {@link EXACT_FREQUENCY_LIMIT}), else estimated from the sample column (its matches times 64).
-   * Kept until the next fold.
+   * The title column has no sample: a count there stops at the limit, which makes a common title
+   * word look rarer than it is (only `intitle:` words of two forms are counted there). Kept until
+   * the next fold.
    */
   #formFrequency(view: View, column: string, token: string): Promise<number> {
     const cache = this.#formFrequencies.byToken;
