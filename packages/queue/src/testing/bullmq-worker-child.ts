@@ -1,5 +1,5 @@
 // Test child: one crawler process on a shared Redis. It records every handler start and completion
-// in Redis and hangs on the first try of any URL ending in /hang, so the test can SIGKILL it there.
+// (with its worker's name) in Redis and hangs on the first try of any URL ending in /hang, so the test can SIGKILL it there.
 // Usage: node --import register-ts.mjs bullmq-worker-child.ts REDIS_URL PREFIX NAME
 import { Redis } from 'ioredis';
 import { openBullmqQueues } from '../index.js';
@@ -19,7 +19,7 @@ const worker = queues.crawl.work(
       await new Promise(() => {});
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await log.rpush(`${prefix}:test:done`, task.url);
+    await log.rpush(`${prefix}:test:done`, JSON.stringify({ url: task.url, worker: name }));
     return { status: 'done' };
   },
   { concurrency: 4 },
