@@ -1,6 +1,6 @@
 import { dropItemFilters } from './repeated-blocks.js';
 import { dropRepeatedBlocks } from './repeated-text.js';
-import { blockText } from './text.js';
+import { blockText, HIDDEN_STYLE } from './text.js';
 
 /** Elements that are page chrome wherever they appear (HTML5 sectioning and ARIA landmarks). */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'template']);
@@ -28,7 +28,6 @@ const CHROME_WORDS =
  * often content: a card's date, a product's disclaimers.
  */
 const SITE_FOOTER = /(?:^|\s)(?:(?:site|page|global|main)[-_]?)?footer(?:$|\s)/i;
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** The main region a page declares: `<main>` or `role="main"`, when there is exactly one. */
 function declaredMain(body: Element): Element | null {

@@ -1,3 +1,5 @@
+import { HIDDEN_STYLE } from './text.js';
+
 /**
  * Content a page holds but shows one part at a time: the closed panels of an accordion (a FAQ, a
  * product's specifications) and the other tabs of a tab set. A reader (and WCXB's references) takes
@@ -9,7 +11,8 @@
 const MENU_CONTEXT = 'nav, header, [role="navigation"], [role="menubar"], [role="menu"], [role="banner"]';
 /** Panels of these roles are menus, popups and dialogs. */
 const POPUP_ROLES = new Set(['menu', 'menubar', 'listbox', 'dialog', 'alertdialog', 'tooltip', 'navigation']);
-const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?=;|$)/gi;
+/** The declarations of {@link HIDDEN_STYLE}, each whole (with `!important`), to be removed. */
+const HIDING_STYLE = new RegExp(`${HIDDEN_STYLE.source}\\s*(?:!important\\s*)?(?=;|$)`, 'gi');
 
 /**
  * Shows the closed panels among `elements` (a body's elements, read in one walk shared with other

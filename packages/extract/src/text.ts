@@ -66,7 +66,8 @@ const INVISIBLE = new Set([
 ]);
 /** Page chrome dropped when we fall back to the whole body. */
 const BOILERPLATE = new Set(['nav', 'header', 'footer', 'aside', 'form', 'menu']);
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+/** An inline style that hides its element (`display: none`, `visibility: hidden`). */
+export const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** How {@link blockText} walks a subtree. */
 export interface BlockTextOptions {
