@@ -139,11 +139,12 @@ export class FastSearch {
       // Optional words are asked of English pages and of the others apart (see fast-plan.ts), unless
       // the index has no other pages (folded, or in the fresh tier), or the scan of unfolded pages
       // would score each part apart.
-      const split =
+      const asked =
         isSplit(plan) &&
-        !(view.tier === null && facts.unindexedRows > 0) &&
-        ((view.tier?.unstemmedPages ?? 0) > 0 || (await this.#otherLanguages(watermark)));
-      const asked = isSplit(plan) && !split ? unsplit(plan) : plan;
+        ((view.tier === null && facts.unindexedRows > 0) ||
+          ((view.tier?.unstemmedPages ?? 0) === 0 && !(await this.#otherLanguages(watermark))))
+          ? unsplit(plan)
+          : plan;
       const scales = this.#formScales(view, asked, watermark, Math.max(0, facts.rows - facts.unindexedRows));
       const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales);
       if (result === null) return null;
@@ -817,10 +818,12 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The languages indexed by stems, as an SQL list. */
+const STEMMED_LANGUAGES_SQL = stemmedLanguages().map(sqlString).join(', ');
+
 /** SQL filter of the pages indexed by stems (English), or of the others. */
 function stemmedPagesFilter(stemmed: boolean): string {
-  const list = stemmedLanguages().map(sqlString).join(', ');
-  return `${COLUMNS.lang} ${stemmed ? 'IN' : 'NOT IN'} (${list})`;
+  return `${COLUMNS.lang} ${stemmed ? 'IN' : 'NOT IN'} (${STEMMED_LANGUAGES_SQL})`;
 }
 
 /** Whether a plan asks its query of English pages and of the others apart (see fast-plan.ts). */
