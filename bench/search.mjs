@@ -11,7 +11,16 @@
 // The child mode, `node bench/search.mjs --serve <index dir> <blob dir>`, is internal.
 
 import { execFileSync, fork } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -326,6 +335,7 @@ export async function runSearchBench({
   log = console.log,
 } = {}) {
   const workDir = dir ?? mkdtempSync(join(tmpdir(), 'quarry-bench-search-'));
+  mkdirSync(workDir, { recursive: true });
   const corpusFile = join(workDir, 'corpus.jsonl');
   const indexDir = join(workDir, 'index');
   // A kept directory (BENCH_SEARCH_DIR) that already holds an import of the same size is reused:

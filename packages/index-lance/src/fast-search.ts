@@ -329,9 +329,11 @@ export class FastSearch {
     const excluding = this.#exclusion(view, plan, where);
     // The matches in the sample bucket, for the count, read beside the top matches: most queries
     // either have few matches (the top query reads them all) or many (the sample estimates them).
+    // The parts of a plan split by language together match what their one query matches: it counts.
     // (When the exclusion fails, the search fails below: never an unhandled rejection here.)
+    const countedPlan = isSplit(plan) ? unsplit(plan) : plan;
     const sample = excluding.then(
-      (exclusion) => this.#sampleLists(view, plan, where, exclusion),
+      (exclusion) => this.#sampleLists(view, countedPlan, where, exclusion),
       () => null,
     );
     // Enough matches are read that `depth` remain after removing those missing a phrase and the
@@ -415,7 +417,7 @@ export class FastSearch {
     // The count does not depend on the page: it runs while the page is ranked and read.
     const counting = complete
       ? Promise.resolve({ total: scores.size, totalIsEstimate: false })
-      : this.#count(view, plan, where, exclusion, depth, sample).then((count) => ({
+      : this.#count(view, countedPlan, where, exclusion, depth, sample).then((count) => ({
           ...count,
           total: count.total + fresh.size,
         }));

@@ -149,3 +149,53 @@ describe('an index of English pages, then pages in another language waiting for 
     expect(after.hits.filter((hit) => hit.id.startsWith('dx'))).toHaveLength(GERMAN_PAGES);
   });
 });
+
+describe('a word of two forms where the English pages lead (one query answers both parts)', () => {
+  let dir: string;
+  let index: LanceSearchIndex;
+  let engine: LanceSearchIndex;
+  const GERMAN_LONG_PAGES = 200;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-languages-lead-'));
+    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    // Many German pages hold the typed form, each once in a long text: its IDF is not inflated and
+    // their scores are low, so the best matches of one query of both forms are English.
+    const german = Array.from({ length: GERMAN_LONG_PAGES }, (_, i) =>
+      makePage(
+        `dl${i}`,
+        `https://dl${i}.example.de/${i}`,
+        'Neuigkeiten',
+        `${Array(300).fill('und mit der').join(' ')} Computing ${i}`,
+        { lang: 'de' },
+      ),
+    );
+    await index.upsert([...pages(), ...german]);
+    await index.flush();
+    engine = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan: false });
+  }, 120_000);
+  afterAll(async () => {
+    await index.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([{}, { match: 'any' as const }])('ranks as each part asked apart would: computing %j', async (extra) => {
+    const query = parseQuery('computing');
+    const matches = ENGLISH_PAGES + GERMAN_PAGES + GERMAN_LONG_PAGES;
+    // Every match's raw score, each form on its own statistics, brought to the IDF of both forms.
+    const raw = await engine.search({ query: parseQuery('computing'), limit: matches, offset: 0 });
+    expect(raw.total).toBe(matches);
+    const pagesWith = (stemmed: boolean) => (stemmed ? ENGLISH_PAGES : GERMAN_PAGES + GERMAN_LONG_PAGES);
+    const all = ENGLISH_PAGES + GERMAN_PAGES + OTHER_PAGES + GERMAN_LONG_PAGES;
+    const idfOf = (n: number) => Math.log(1 + (all - n + 0.5) / (n + 0.5));
+    const both = idfOf(matches);
+    const expected = raw.hits
+      .map((hit) => ({ id: hit.id, score: (hit.score * both) / idfOf(pagesWith(hit.id.startsWith('en'))) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 10);
+    const result = await index.search({ query, limit: 10, offset: 0, ...extra });
+    expect(result.hits.map((hit) => hit.id)).toEqual(expected.map((hit) => hit.id));
+    for (const [i, hit] of result.hits.entries()) expect(hit.score).toBeCloseTo(expected[i]!.score, 4);
+  });
+});
