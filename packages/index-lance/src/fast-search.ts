@@ -251,6 +251,20 @@ export class FastSearch {
     return [both / stemmed, both / typed];
   }
 
+  /**
+   * Folded pages holding each `[column, token]` (see {@link #formFrequency}), keyed `column token`:
+   * for the general plan's weights of words of two forms (fts-query.ts, weighForms). Unfolded
+   * pages are scanned (the general plan scans them too).
+   */
+  async formFrequencies(
+    wanted: readonly (readonly [column: string, token: string])[],
+  ): Promise<ReadonlyMap<string, number>> {
+    const watermark = this.#watermark(await this.#table.version());
+    if (this.#formFrequencies.watermark !== watermark) this.#formFrequencies = { watermark, byToken: new Map() };
+    const counted = await Promise.all(wanted.map(([column, token]) => this.#formFrequency(FLAT, column, token)));
+    return new Map(wanted.map(([column, token], i) => [`${column} ${token}`, counted[i]!]));
+  }
+
   /** Whether the table holds pages not indexed by stems (any language but English); asked once a fold. */
   #otherLanguages(watermark: number): Promise<boolean> {
     if (this.#others?.watermark !== watermark) {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IndexQuery } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
-import { type FtsNode, matchesNothing, planQuery, priorFactor, sqlString, whereClause } from './fts-query.js';
+import {
+  type FtsNode,
+  formTokens,
+  matchesNothing,
+  planQuery,
+  priorFactor,
+  sqlString,
+  weighForms,
+  whereClause,
+} from './fts-query.js';
 
 const WEIGHTS = { langPriorityBoost: 1.25 };
 const plan = (q: string, extra: Partial<IndexQuery> = {}) =>
@@ -87,6 +96,53 @@ describe('planQuery', () => {
     expect(matchesNothing(query, planQuery(query))).toBe(true);
     const filters = { query: parseQuery('site:example.com'), limit: 10, offset: 0 };
     expect(matchesNothing(filters, planQuery(filters))).toBe(false);
+  });
+});
+
+describe('weighForms', () => {
+  /** The boost of each search-column match, by token. */
+  const boosts = (node: FtsNode): Record<string, number> => {
+    switch (node.kind) {
+      case 'match':
+        return { [node.token]: node.boost };
+      case 'phrase':
+        return {};
+      case 'boost':
+        return boosts(node.positive);
+      case 'bool':
+        return Object.assign({}, ...[...node.must, ...node.should, ...node.mustNot].map(boosts));
+    }
+  };
+  const idf = (n: number, pages: number) => Math.log(1 + (pages - n + 0.5) / (n + 0.5));
+
+  it('brings each form of a word to the IDF of the pages holding either form', () => {
+    const { fts } = plan('computing cloud -grids');
+    expect(formTokens(fts!)).toEqual([
+      ['t_text', 'comput'],
+      ['t_text', 'computing'],
+    ]);
+    const counts: Record<string, number> = { comput: 300, computing: 20 };
+    const weighed = boosts(weighForms(fts!, (_, token) => counts[token] ?? 0, 1000));
+    expect(weighed.comput).toBeCloseTo(idf(320, 1000) / idf(300, 1000), 10);
+    expect(weighed.computing).toBeCloseTo(idf(320, 1000) / idf(20, 1000), 10);
+    // A word of one form, and excluded words (they do not score), keep the engine's weights.
+    expect(weighed.cloud).toBe(1);
+    expect([weighed.grid, weighed.grids]).toEqual([1, 1]);
+  });
+
+  it('leaves forms no page holds, phrases and an empty index as they are', () => {
+    const { fts } = plan('computing "cloud computing"');
+    const weighed = boosts(weighForms(fts!, (_, token) => (token === 'comput' ? 50 : 0), 1000));
+    expect(weighed.computing).toBe(1);
+    expect(weighed.comput).toBeCloseTo(1, 10);
+    expect(boosts(weighForms(fts!, () => 5, 0))).toEqual(boosts(fts!));
+  });
+
+  it('counts the title column for intitle: words', () => {
+    expect(formTokens(plan('intitle:panels').fts!)).toEqual([
+      ['t_title', 'panel'],
+      ['t_title', 'panels'],
+    ]);
   });
 });
 

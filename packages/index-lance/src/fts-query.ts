@@ -9,7 +9,14 @@ import { COLUMNS, META_ALL, QUALITY_BUCKETS } from './rows.js';
  * engine's objects from it) plus an SQL filter for the facts every match must have.
  */
 export type FtsNode =
-  | { readonly kind: 'match'; readonly token: string; readonly column: string; readonly boost: number }
+  | {
+      readonly kind: 'match';
+      readonly token: string;
+      readonly column: string;
+      readonly boost: number;
+      /** On one of a word's two forms (stemmed, as typed): both, which set its weight (see weighForms). */
+      readonly forms?: readonly [stemmed: string, typed: string];
+    }
   | { readonly kind: 'phrase'; readonly tokens: readonly string[]; readonly column: string }
   | {
       readonly kind: 'bool';
@@ -165,11 +172,61 @@ function textNode(text: string, field: QueryField, quoted: boolean): FtsNode | n
   const forms = wordForms(text);
   if (forms.length === 0) return null;
   const column = field === 'title' ? COLUMNS.title : COLUMNS.text;
+  const [stemmed, typed] = forms;
+  const pair = typed?.length === 1 && stemmed?.length === 1 ? ([stemmed[0]!, typed[0]!] as const) : undefined;
   const alternatives = forms.map(
     (tokens): FtsNode =>
-      tokens.length === 1 && !quoted ? match(tokens[0]!, column, 1) : { kind: 'phrase', tokens, column },
+      tokens.length === 1 && !quoted
+        ? { ...match(tokens[0]!, column, 1), ...(pair ? { forms: pair } : {}) }
+        : { kind: 'phrase', tokens, column },
   );
   return alternatives.length === 1 ? alternatives[0]! : { kind: 'bool', must: [], should: alternatives, mustNot: [] };
+}
+
+/**
+ * The tree with each word of two forms weighed as one word: English pages are indexed by stems and
+ * every other page as typed, so the typed form of an English word (`computing`) is held only by
+ * pages in other languages, and on its own statistics its IDF is large (a German page mentioning
+ * `Cloud Computing` outranked every English page about computing). Each form's match is boosted by
+ * idf(pages holding either form) / idf(pages holding it): its BM25 is then the word's. `frequency`
+ * gives the pages holding a token in a column, `pages` the pages counted over. Exact per word, as
+ * the fast plan's factor per list is for one word (fast-search.ts, formScales).
+ */
+export function weighForms(
+  node: FtsNode,
+  frequency: (column: string, token: string) => number,
+  pages: number,
+): FtsNode {
+  switch (node.kind) {
+    case 'match': {
+      if (!node.forms || pages <= 0) return node;
+      const [stemmed, typed] = node.forms.map((token) => Math.min(frequency(node.column, token), pages));
+      const own = node.token === node.forms[0] ? stemmed! : typed!;
+      if (own === 0) return node;
+      const idf = (n: number) => Math.log(1 + (pages - n + 0.5) / (n + 0.5));
+      return { ...node, boost: node.boost * (idf(Math.min(pages, stemmed! + typed!)) / idf(own)) };
+    }
+    case 'phrase':
+      return node;
+    case 'boost':
+      return { ...node, positive: weighForms(node.positive, frequency, pages) };
+    case 'bool': {
+      const weigh = (nodes: readonly FtsNode[]) => nodes.map((child) => weighForms(child, frequency, pages));
+      return { ...node, must: weigh(node.must), should: weigh(node.should) };
+    }
+  }
+}
+
+/** The `[column, token]` pairs whose pages {@link weighForms} counts: both forms of each word of two. */
+export function formTokens(node: FtsNode): (readonly [column: string, token: string])[] {
+  const found = new Map<string, readonly [string, string]>();
+  const visit = (n: FtsNode): void => {
+    if (n.kind === 'match') for (const token of n.forms ?? []) found.set(`${n.column} ${token}`, [n.column, token]);
+    else if (n.kind === 'boost') visit(n.positive);
+    else if (n.kind === 'bool') for (const child of [...n.must, ...n.should]) visit(child);
+  };
+  visit(node);
+  return [...found.values()];
 }
 
 /**

@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import * as lancedb from '@lancedb/lancedb';
 import type { IndexQuery } from '@quarry/core';
 import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { LanceSearchIndex } from './lance-index.js';
+import { COLUMNS } from './rows.js';
 
 const ENGLISH_PAGES = 300;
 const GERMAN_PAGES = 20;
@@ -43,13 +45,32 @@ function pages() {
   return [...english, ...german, ...other];
 }
 
+/**
+ * The engine's own scores of pages holding any of these tokens, each on its own statistics (one
+ * boolean query of them, asked of the table directly), by page id.
+ */
+async function rawScores(dir: string, tokens: readonly string[]): Promise<Map<string, number>> {
+  const db = await lancedb.connect(dir);
+  try {
+    const table = await db.openTable('pages');
+    const query = new lancedb.BooleanQuery(
+      tokens.map((token) => [lancedb.Occur.Should, new lancedb.MatchQuery(token, COLUMNS.text)]),
+    );
+    const rows = await table.query().fullTextSearch(query).select([COLUMNS.id, '_score']).limit(10_000).toArray();
+    table.close();
+    return new Map(rows.map((row) => [row[COLUMNS.id] as string, row._score as number]));
+  } finally {
+    db.close();
+  }
+}
+
 /** The engine's IDF of a token on `n` of the pages (fresh.ts: ln(1 + (N − n + 0.5) / (n + 0.5))). */
 const idf = (n: number) => Math.log(1 + (PAGES - n + 0.5) / (n + 0.5));
 
 describe('a word as typed and as stemmed, in pages of several languages', () => {
   let dir: string;
   let index: LanceSearchIndex;
-  /** The engine's own scores, each form on its own statistics (a boolean query of both forms). */
+  /** The same pages, searched by the general plan only (as nested groups and excluded phrases are). */
   let engine: LanceSearchIndex;
 
   beforeAll(async () => {
@@ -80,18 +101,35 @@ describe('a word as typed and as stemmed, in pages of several languages', () => 
     expect(result.hits.map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
   });
 
-  it('scores a page on the IDF of the word from the pages holding either form', async () => {
-    const all = { limit: 400 };
-    const [raw, result] = await Promise.all([search(engine, 'computing', all), search(index, 'computing', all)]);
-    const rawScore = (id: string) => raw.hits.find((hit) => hit.id === id)?.score;
+  it.each([
+    ['fast', () => index],
+    ['general', () => engine],
+  ])('scores a page on the IDF of the word from the pages holding either form (%s plan)', async (_, target) => {
+    const [raw, result] = await Promise.all([
+      rawScores(dir, ['comput', 'computing']),
+      search(target(), 'computing', { limit: 400 }),
+    ]);
     // On the engine's statistics alone, the German pages come first.
-    expect(raw.hits[0]?.id).toMatch(/^de/);
+    const best = [...raw].sort((a, b) => b[1] - a[1])[0]!;
+    expect(best[0]).toMatch(/^de/);
     const both = idf(ENGLISH_PAGES + GERMAN_PAGES);
+    expect(result.hits).toHaveLength(ENGLISH_PAGES + GERMAN_PAGES);
     for (const hit of result.hits) {
       const own = idf(hit.id.startsWith('de') ? GERMAN_PAGES : ENGLISH_PAGES);
-      expect(hit.score).toBeCloseTo((rawScore(hit.id) ?? Number.NaN) * (both / own), 4);
+      expect(hit.score).toBeCloseTo((raw.get(hit.id) ?? Number.NaN) * (both / own), 4);
     }
-    expect(result.hits.filter((hit) => hit.id.startsWith('de'))).toHaveLength(GERMAN_PAGES);
+  });
+
+  it.each([
+    ['computing', {}],
+    ['cloud computing', {}],
+    ['cloud OR computing', {}],
+    ['what is cloud computing', { match: 'any' as const }],
+    ['computing (cloud OR grid)', {}],
+    ['computing -"der die"', {}],
+  ])('ranks the English pages first on the general plan too: %s %j', async (q, extra) => {
+    const result = await search(engine, q, extra);
+    expect(result.hits.map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
   });
 
   // Last: it writes pages that stay unfolded (the fresh tier then scores them, on the folded statistics).
@@ -150,7 +188,7 @@ describe('an index of English pages, then pages in another language waiting for 
   });
 });
 
-describe('a word of two forms where the English pages lead (one query answers both parts)', () => {
+describe('a word of two forms where the English pages lead', () => {
   let dir: string;
   let index: LanceSearchIndex;
   let engine: LanceSearchIndex;
@@ -180,21 +218,26 @@ describe('a word of two forms where the English pages lead (one query answers bo
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each([{}, { match: 'any' as const }])('ranks as each part asked apart would: computing %j', async (extra) => {
+  it.each([
+    ['fast', {}],
+    ['fast', { match: 'any' as const }],
+    ['general', {}],
+  ])("ranks every match on the word's IDF (%s plan): computing %j", async (plan, extra) => {
     const query = parseQuery('computing');
+    const target = plan === 'fast' ? index : engine;
     const matches = ENGLISH_PAGES + GERMAN_PAGES + GERMAN_LONG_PAGES;
     // Every match's raw score, each form on its own statistics, brought to the IDF of both forms.
-    const raw = await engine.search({ query: parseQuery('computing'), limit: matches, offset: 0 });
-    expect(raw.total).toBe(matches);
+    const raw = await rawScores(dir, ['comput', 'computing']);
+    expect(raw.size).toBe(matches);
     const pagesWith = (stemmed: boolean) => (stemmed ? ENGLISH_PAGES : GERMAN_PAGES + GERMAN_LONG_PAGES);
     const all = ENGLISH_PAGES + GERMAN_PAGES + OTHER_PAGES + GERMAN_LONG_PAGES;
     const idfOf = (n: number) => Math.log(1 + (all - n + 0.5) / (n + 0.5));
     const both = idfOf(matches);
-    const expected = raw.hits
-      .map((hit) => ({ id: hit.id, score: (hit.score * both) / idfOf(pagesWith(hit.id.startsWith('en'))) }))
+    const expected = [...raw]
+      .map(([id, score]) => ({ id, score: (score * both) / idfOf(pagesWith(id.startsWith('en'))) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, 10);
-    const result = await index.search({ query, limit: 10, offset: 0, ...extra });
+    const result = await target.search({ query, limit: 10, offset: 0, ...extra });
     expect(result.hits.map((hit) => hit.id)).toEqual(expected.map((hit) => hit.id));
     for (const [i, hit] of result.hits.entries()) expect(hit.score).toBeCloseTo(expected[i]!.score, 4);
   });

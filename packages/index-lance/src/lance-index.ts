@@ -19,7 +19,17 @@ import { planFast } from './fast-plan.js';
 import { FastSearch, type VersionFacts } from './fast-search.js';
 import { isStale, isVersionGone } from './fold.js';
 import { FoldProcess } from './fold-process.js';
-import { and, type FtsNode, type FtsPlan, matchesNothing, planQuery, priorFactor, sqlString } from './fts-query.js';
+import {
+  and,
+  type FtsNode,
+  type FtsPlan,
+  formTokens,
+  matchesNothing,
+  planQuery,
+  priorFactor,
+  sqlString,
+  weighForms,
+} from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
 import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
@@ -225,8 +235,7 @@ export class LanceSearchIndex implements SearchIndex {
         const fast = this.#options.fastPlan ? planFast(query) : null;
         const facts = await this.#versionFacts();
         return (
-          (fast && (await this.#fast.search(query, plan, fast, facts))) ??
-          (await this.#ranked(query, plan, facts.lowQualityRows > 0))
+          (fast && (await this.#fast.search(query, plan, fast, facts))) ?? (await this.#ranked(query, plan, facts))
         );
       });
     } catch (error) {
@@ -270,8 +279,9 @@ export class LanceSearchIndex implements SearchIndex {
    * phrase, pages not yet folded into the indexes are also searched by the relaxed query and checked
    * here (see `unindexed.ts`); those failing the check are dropped from the engine's answer.
    */
-  async #ranked(query: IndexQuery, plan: FtsPlan, qualityPrior: boolean): Promise<IndexSearchResult> {
-    const tree = plan.fts!;
+  async #ranked(query: IndexQuery, plan: FtsPlan, facts: VersionFacts): Promise<IndexSearchResult> {
+    const qualityPrior = facts.lowQualityRows > 0;
+    const tree = await this.#weighed(plan.fts!, facts);
     const depth = query.offset + query.limit;
     const cap = Math.max(this.#options.maxCountedMatches, depth);
     // One ranked list of ids and scores serves both the page and the count; only the page's rows
@@ -337,6 +347,19 @@ export class LanceSearchIndex implements SearchIndex {
     });
     const total = estimate ? await this.#estimateTotal(tree, plan.where, ranked.length) : ranked.length;
     return { total, totalIsEstimate: estimate, hits };
+  }
+
+  /**
+   * The general plan's tree with each word of two forms weighed as one word (see weighForms), on the
+   * folded pages' counts as the fast plan weighs them. A failed count leaves the engine's weights.
+   */
+  async #weighed(tree: FtsNode, facts: VersionFacts): Promise<FtsNode> {
+    const wanted = formTokens(tree);
+    if (wanted.length === 0) return tree;
+    const counts = await this.#fast.formFrequencies(wanted).catch(() => null);
+    if (counts === null) return tree;
+    const pages = Math.max(0, facts.rows - facts.unindexedRows);
+    return weighForms(tree, (column, token) => counts.get(`${column} ${token}`) ?? 0, pages);
   }
 
   /**
