@@ -14,7 +14,7 @@ import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
-import { dropProductExtras, isProductPage } from './product-page.js';
+import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
 import { blockText, squash } from './text.js';
 import { reconcileTitle } from './title.js';
@@ -125,7 +125,9 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const article = runReadability(doc, reparse);
     const chosen = chooseMainContent(article, region, declaresArticle, product, html, url, dom, options);
     // A page its scripts build serves little but its footer, which Readability then falls back to.
-    const main = isFooterOnly(chosen.text, facts.footerText, region) ? { text: '', markdown: '' } : chosen;
+    const shown = isFooterOnly(chosen.text, facts.footerText, region) ? { text: '', markdown: '' } : chosen;
+    const declared = product ? jsonLd.productDescription : null;
+    const main = declared ? withDeclaredDescription(shown, plainText(declared, url, dom)) : shown;
     const bodyText = main.text;
     const lang = decideLanguage(
       {
@@ -259,6 +261,17 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
  * Readability fell back to the menus of a page of items. Below `minArticleChars` the region is used whenever it has any text. The
  * region is built (from a fresh parse) only when used.
  */
+/** Text that may hold HTML (a JSON-LD description) as plain paragraphs. */
+function plainText(text: string, url: string, dom: DomImpl): string {
+  if (!/[<&]/.test(text)) return text.replace(/[^\S\n]+/g, ' ').replace(/\s*\n\s*/g, '\n\n').trim();
+  const parsed = parseDocument(`<!DOCTYPE html><html><body>${text}</body></html>`, url, dom);
+  try {
+    return parsed.document.body ? blockText(parsed.document.body) : '';
+  } finally {
+    parsed.close();
+  }
+}
+
 function chooseMainContent(
   article: ArticleFacts,
   region: RegionSize,
@@ -346,7 +359,7 @@ function dropPageChrome(doc: Document, product: boolean): void {
   revealPanels(elements);
   dropDataText(elements);
   dropPostChrome(doc.body);
-  if (product) dropProductExtras(doc.body);
+  if (product && !process.env.ZZ_NOPROD) dropProductExtras(doc.body);
 }
 
 /**

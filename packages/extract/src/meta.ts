@@ -19,6 +19,11 @@ export interface JsonLdFacts {
   declaresArticle: boolean;
   /** How many objects are products on sale (see {@link isOfferedProduct}): one on a product's own page. */
   products: number;
+  /**
+   * The `description` of the one product on sale, as given (it may hold HTML; one written
+   * percent-encoded, without a space, is decoded); null when there is not exactly one.
+   */
+  productDescription: string | null;
 }
 
 const PRODUCT_TYPE = /^(?:Product|ProductGroup)$/;
@@ -92,6 +97,7 @@ function jsonLdFacts(objects: Record<string, unknown>[]): JsonLdFacts {
     objects.find((o) => typesOf(o).some((t) => ARTICLE_TYPE.test(t))) ??
     objects.find((o) => typeof o.headline === 'string');
   const website = objects.find((o) => typesOf(o).includes('WebSite'));
+  const offered = objects.filter(isOfferedProduct);
   // A WebPage's (or ItemPage's...) datePublished is when its CMS record was made: content
   // management plugins give one to every page, products and services too.
   const dated =
@@ -106,8 +112,20 @@ function jsonLdFacts(objects: Record<string, unknown>[]): JsonLdFacts {
     websiteName: website ? str(website.name) : null,
     description: str(article?.description),
     declaresArticle: objects.some((o) => typesOf(o).some((t) => STRICT_ARTICLE_TYPE.test(t))),
-    products: objects.filter(isOfferedProduct).length,
+    products: offered.length,
+    productDescription: offered.length === 1 ? declaredDescription(offered[0]!.description) : null,
   };
+}
+
+/** A description as written, a percent-encoded one (`An%20elegant%20sofa`) decoded; null if none. */
+function declaredDescription(value: unknown): string | null {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  if (/\s/.test(value) || !/%20/.test(value)) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /**

@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
 import { readPageMeta } from './meta.js';
-import { dropProductExtras, isProductPage, type ProductSignals } from './product-page.js';
+import {
+  dropProductExtras,
+  isProductPage,
+  type ProductSignals,
+  withDeclaredDescription,
+} from './product-page.js';
 
 const doc = (html: string): Document => parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document;
 const none: ProductSignals = { ogType: undefined, jsonLdProducts: 0, declaresArticle: false };
@@ -49,6 +54,24 @@ describe('JSON-LD products (meta.ts)', () => {
     });
     return readPageMeta([], scripts).jsonLd.products;
   };
+
+  it('gives the description of the one product on sale, a percent-encoded one decoded', () => {
+    const meta = (...objects: object[]) => {
+      const scripts = objects.map((o) => {
+        const script = doc('<script type="application/ld+json"></script>').querySelector('script') as Element;
+        script.textContent = JSON.stringify(o);
+        return script;
+      });
+      return readPageMeta([], scripts).jsonLd.productDescription;
+    };
+    const offer = { '@type': 'Offer', price: '90' };
+    expect(meta({ '@type': 'Product', name: 'Bag', offers: offer, description: '<p>A bag.</p>' })).toBe('<p>A bag.</p>');
+    expect(meta({ '@type': 'Product', offers: offer, description: 'An%20elegant%20sofa' })).toBe('An elegant sofa');
+    expect(meta({ '@type': 'Product', offers: offer, description: '100% wool, 20%20 off' })).toBe('100% wool, 20%20 off');
+    const two = { '@type': 'Product', offers: offer, description: 'One of two.' };
+    expect(meta(two, two)).toBeNull();
+    expect(meta({ '@type': 'Product', review: [], description: 'Stars only.' })).toBeNull();
+  });
 
   it('counts products with offers, variants or a SKU, not a product marked up only for its review stars', () => {
     expect(products({ '@type': 'Product', name: 'Bag', offers: { '@type': 'Offer', price: '90' } })).toBe(1);
@@ -116,7 +139,49 @@ describe('dropProductExtras', () => {
   });
 });
 
+describe('withDeclaredDescription', () => {
+  const main = { text: 'Backpack\n\n$90\n\nAdd to cart', markdown: '# Backpack\n\n$90\n\nAdd to cart' };
+
+  it('adds a description the page does not show, as a paragraph of text and of Markdown', () => {
+    const added = withDeclaredDescription(main, `${description} *Waterproof* #1 pick.`);
+    expect(added.text).toBe(`${main.text}\n\n${description} *Waterproof* #1 pick.`);
+    expect(added.markdown).toBe(`${main.markdown}\n\n${description} \\*Waterproof\\* \\#1 pick.`);
+  });
+
+  it('leaves the page as it is when it shows half the words or more, or the description is short', () => {
+    const shown = { text: `${main.text}\n\n${description.slice(0, 70)}`, markdown: main.markdown };
+    expect(withDeclaredDescription(shown, description)).toBe(shown);
+    expect(withDeclaredDescription(main, 'Waxed canvas, 20 litres.')).toBe(main);
+  });
+});
+
 describe('extractHtml on a product page', () => {
+  it("adds the product's description its JSON-LD alone gives (a script-built tab), read as text", () => {
+    const jsonLd = JSON.stringify({
+      '@type': 'Product',
+      name: 'Waxed Canvas Backpack',
+      offers: { '@type': 'Offer', price: '90' },
+      description: `<p><strong>BUILT FOR RAIN</strong></p><p>${description}</p><ul><li>20 litres</li></ul>`,
+    });
+    const body =
+      '<main><h1>Waxed Canvas Backpack</h1><p>$90</p><div id="tabs"></div>' +
+      '<p>Free returns within thirty days on every order, and help from our team seven days a week.</p></main>';
+    const head = `<script type="application/ld+json">${jsonLd}</script>`;
+    const page = extractHtml(`<html><head>${head}</head><body>${body}</body></html>`, {
+      url: 'https://shop.example/backpack',
+    });
+    expect(page.body_text).toContain(`BUILT FOR RAIN\n\n${description}\n\n20 litres`);
+    expect(page.body_markdown).toContain(description);
+    // An article that names a product keeps its own text only.
+    const article = head.replace('"@type":"Product"', '"@type":"Product","x":1').concat(
+      '<script type="application/ld+json">{"@type":"NewsArticle","headline":"A backpack"}</script>',
+    );
+    expect(
+      extractHtml(`<html><head>${article}</head><body>${body}</body></html>`, { url: 'https://news.example/a' })
+        .body_text,
+    ).not.toContain('BUILT FOR RAIN');
+  });
+
   it('leaves out the reviews of a page declaring one product, and keeps those of other pages', () => {
     const body =
       `<main><h1>Waxed Canvas Backpack</h1><p>${description}</p><p>${description.replace('laptop', 'tablet')}</p>` +

@@ -126,3 +126,36 @@ function dropLaterCopies(root: Element): number {
   for (const el of doomed) el.remove();
   return doomed.length;
 }
+
+/** A declared description shorter than this (a tagline, a size) is not worth adding. */
+const MIN_DESCRIPTION_CHARS = 80;
+/** The page shows the description when it holds at least this share of its words. */
+const SHOWN_SHARE = 0.5;
+
+/**
+ * The main content of a product's page with the product's description from its JSON-LD added at
+ * the end, when the description is long enough and the page shows less than half of its words:
+ * shops whose scripts build the description (a tab or accordion filled from the page's data) send
+ * it only there, and a search for the product's own words then missed the page. `description`
+ * is the description as plain text (see extract-html.ts: its HTML read as blocks).
+ */
+export function withDeclaredDescription(
+  main: { readonly text: string; readonly markdown: string },
+  description: string,
+): { text: string; markdown: string } {
+  if (description.length < MIN_DESCRIPTION_CHARS) return main;
+  const shown = new Set(words(main.text));
+  const own = words(description);
+  if (own.filter((word) => shown.has(word)).length >= SHOWN_SHARE * own.length) return main;
+  const join = (a: string, b: string) => (a === '' ? b : `${a}\n\n${b}`);
+  return { text: join(main.text, description), markdown: join(main.markdown, escapeMarkdown(description)) };
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Plain paragraphs as Markdown: characters that would start a heading, list or emphasis escaped. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]<>#|])/g, '\\$1').replace(/^(\s*)([-+]|\d+\.)(\s)/gm, '$1\\$2$3');
+}
