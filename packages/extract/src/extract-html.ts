@@ -263,7 +263,11 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
  */
 /** Text that may hold HTML (a JSON-LD description) as plain paragraphs. */
 function plainText(text: string, url: string, dom: DomImpl): string {
-  if (!/[<&]/.test(text)) return text.replace(/[^\S\n]+/g, ' ').replace(/\s*\n\s*/g, '\n\n').trim();
+  if (!/[<&]/.test(text))
+    return text
+      .replace(/[^\S\n]+/g, ' ')
+      .replace(/\s*\n\s*/g, '\n\n')
+      .trim();
   const parsed = parseDocument(`<!DOCTYPE html><html><body>${text}</body></html>`, url, dom);
   try {
     return parsed.document.body ? blockText(parsed.document.body) : '';

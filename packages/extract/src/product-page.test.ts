@@ -2,12 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
 import { readPageMeta } from './meta.js';
-import {
-  dropProductExtras,
-  isProductPage,
-  type ProductSignals,
-  withDeclaredDescription,
-} from './product-page.js';
+import { dropProductExtras, isProductPage, type ProductSignals, withDeclaredDescription } from './product-page.js';
 
 const doc = (html: string): Document => parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document;
 const none: ProductSignals = { ogType: undefined, jsonLdProducts: 0, declaresArticle: false };
@@ -65,9 +60,13 @@ describe('JSON-LD products (meta.ts)', () => {
       return readPageMeta([], scripts).jsonLd.productDescription;
     };
     const offer = { '@type': 'Offer', price: '90' };
-    expect(meta({ '@type': 'Product', name: 'Bag', offers: offer, description: '<p>A bag.</p>' })).toBe('<p>A bag.</p>');
+    expect(meta({ '@type': 'Product', name: 'Bag', offers: offer, description: '<p>A bag.</p>' })).toBe(
+      '<p>A bag.</p>',
+    );
     expect(meta({ '@type': 'Product', offers: offer, description: 'An%20elegant%20sofa' })).toBe('An elegant sofa');
-    expect(meta({ '@type': 'Product', offers: offer, description: '100% wool, 20%20 off' })).toBe('100% wool, 20%20 off');
+    expect(meta({ '@type': 'Product', offers: offer, description: '100% wool, 20%20 off' })).toBe(
+      '100% wool, 20%20 off',
+    );
     const two = { '@type': 'Product', offers: offer, description: 'One of two.' };
     expect(meta(two, two)).toBeNull();
     expect(meta({ '@type': 'Product', review: [], description: 'Stars only.' })).toBeNull();
@@ -173,9 +172,9 @@ describe('extractHtml on a product page', () => {
     expect(page.body_text).toContain(`BUILT FOR RAIN\n\n${description}\n\n20 litres`);
     expect(page.body_markdown).toContain(description);
     // An article that names a product keeps its own text only.
-    const article = head.replace('"@type":"Product"', '"@type":"Product","x":1').concat(
-      '<script type="application/ld+json">{"@type":"NewsArticle","headline":"A backpack"}</script>',
-    );
+    const article = head
+      .replace('"@type":"Product"', '"@type":"Product","x":1')
+      .concat('<script type="application/ld+json">{"@type":"NewsArticle","headline":"A backpack"}</script>');
     expect(
       extractHtml(`<html><head>${article}</head><body>${body}</body></html>`, { url: 'https://news.example/a' })
         .body_text,
