@@ -373,8 +373,8 @@ export class FastSearch {
     let exclusion: Exclusion | null = null;
     for (let round = 1; ; round++) {
       // The first round's top matches bring their hits along (see MAX_TOP_WITH_HITS), unless the
-      // page is made of two lists (lang_priority) or of titles, whose ties are read on past the cut.
-      const hitsAlong = round === 1 && priority === null && plan.alternatives.every((a) => a.column === COLUMNS.text);
+      // page is made of titles, whose ties are read on past the cut.
+      const hitsAlong = round === 1 && plan.alternatives.every((a) => a.column === COLUMNS.text);
       [lists, preferred, exclusion] = await Promise.all([
         Promise.all(
           plan.alternatives.map((alternative) =>
@@ -384,7 +384,16 @@ export class FastSearch {
         priority === null
           ? Promise.resolve([])
           : Promise.all(
-              plan.alternatives.map((alternative) => this.#top(view, alternative, priority, k, qualityPrior)),
+              plan.alternatives.map((alternative) =>
+                this.#top(
+                  view,
+                  alternative,
+                  priority,
+                  k,
+                  qualityPrior,
+                  hitsAlong && !hasRuns(alternative) ? rows : undefined,
+                ),
+              ),
             ),
         excluding,
       ]);
