@@ -253,14 +253,6 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
   }
 }
 
-/**
- * Readability's article, unless the page's main region (see {@link mainRegion}; `region` is its
- * size) holds more than {@link REGION_OVER_ARTICLE} times its text ({@link REGION_OVER_DECLARED_ARTICLE}
- * when the page `declaresArticle`): on forums, product, listing and service pages Readability picks
- * one block of many. It also replaces an article that is mostly links (see {@link isLinkyArticle}):
- * Readability fell back to the menus of a page of items. Below `minArticleChars` the region is used whenever it has any text. The
- * region is built (from a fresh parse) only when used.
- */
 /** Text that may hold HTML (a JSON-LD description) as plain paragraphs. */
 function plainText(text: string, url: string, dom: DomImpl): string {
   if (!/[<&]/.test(text))
@@ -276,6 +268,14 @@ function plainText(text: string, url: string, dom: DomImpl): string {
   }
 }
 
+/**
+ * Readability's article, unless the page's main region (see {@link mainRegion}; `region` is its
+ * size) holds more than {@link REGION_OVER_ARTICLE} times its text ({@link REGION_OVER_DECLARED_ARTICLE}
+ * when the page `declaresArticle`): on forums, product, listing and service pages Readability picks
+ * one block of many. It also replaces an article that is mostly links (see {@link isLinkyArticle}):
+ * Readability fell back to the menus of a page of items. Below `minArticleChars` the region is used whenever it has any text. The
+ * region is built (from a fresh parse) only when used.
+ */
 function chooseMainContent(
   article: ArticleFacts,
   region: RegionSize,
@@ -363,7 +363,7 @@ function dropPageChrome(doc: Document, product: boolean): void {
   revealPanels(elements);
   dropDataText(elements);
   dropPostChrome(doc.body);
-  if (product && !process.env.ZZ_NOPROD) dropProductExtras(doc.body);
+  if (product) dropProductExtras(doc.body);
 }
 
 /**
