@@ -1,3 +1,5 @@
+import { textTokens } from './quality.js';
+
 /**
  * The page of one product in a shop. Besides the product's name, description and details, it shows
  * what the shop puts around every product: the customers' reviews, shipping and delivery terms, the
@@ -144,15 +146,11 @@ export function withDeclaredDescription(
   description: string,
 ): { text: string; markdown: string } {
   if (description.length < MIN_DESCRIPTION_CHARS) return main;
-  const shown = new Set(words(main.text));
-  const own = words(description);
+  const shown = new Set(textTokens(main.text));
+  const own = textTokens(description);
   if (own.filter((word) => shown.has(word)).length >= SHOWN_SHARE * own.length) return main;
   const join = (a: string, b: string) => (a === '' ? b : `${a}\n\n${b}`);
   return { text: join(main.text, description), markdown: join(main.markdown, escapeMarkdown(description)) };
-}
-
-function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** Plain paragraphs as Markdown: characters that would start a heading, list or emphasis escaped. */

@@ -24,8 +24,13 @@ export function tokenF1(extracted: string, reference: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
+/** A text's tokens as {@link tokenF1} counts them: case-folded words, each Han or kana character alone. */
+export function textTokens(text: string): string[] {
+  return text.toLowerCase().match(TOKEN) ?? [];
+}
+
 function counts(text: string): Map<string, number> {
   const map = new Map<string, number>();
-  for (const token of text.toLowerCase().match(TOKEN) ?? []) map.set(token, (map.get(token) ?? 0) + 1);
+  for (const token of textTokens(text)) map.set(token, (map.get(token) ?? 0) + 1);
   return map;
 }

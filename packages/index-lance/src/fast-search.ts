@@ -4,7 +4,7 @@ import { stemmedLanguages, stemsLanguage } from '@quarry/text';
 import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact-forms.js';
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
-import { and, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
+import { and, bm25Idf, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, readHits, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { RowReader } from './row-reader.js';
@@ -86,6 +86,11 @@ export interface VersionFacts {
   readonly rows: number;
 }
 
+/** The pages folded into the full-text indexes at a version (the statistics' page count). */
+export function foldedPages(facts: VersionFacts): number {
+  return Math.max(0, facts.rows - facts.unindexedRows);
+}
+
 /**
  * Runs a fast plan (`fast-plan.ts`) against the table: single engine queries that read row ids and
  * scores only, merged, re-ranked by the priors, counted, and the page's rows read by row id.
@@ -145,7 +150,7 @@ export class FastSearch {
           ((view.tier?.unstemmedPages ?? 0) === 0 && !(await this.#otherLanguages(watermark))))
           ? unsplit(plan)
           : plan;
-      const scales = this.#formScales(view, asked, watermark, Math.max(0, facts.rows - facts.unindexedRows));
+      const scales = this.#formScales(view, asked, watermark, foldedPages(facts));
       const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales);
       if (result === null) return null;
       if ((await this.#table.version()) === version) return result;
@@ -206,7 +211,7 @@ export class FastSearch {
     }
     if (this.#frequencies.watermark !== watermark) this.#frequencies = { watermark, byToken: new Map() };
     const tier = this.#tier;
-    const folded = Math.max(0, facts.rows - facts.unindexedRows);
+    const folded = foldedPages(facts);
     const stats: FoldedStats = {
       pages: folded,
       averageLength: tier.averageLength,
@@ -239,13 +244,8 @@ export class FastSearch {
       }),
     ).catch(() => null);
     if (counted === null) return [];
-    // (Counts read through the flat scan may include pages not folded yet: never more than all.)
-    const idf = (count: number) => {
-      const n = Math.min(count, pages);
-      return Math.log(1 + (pages - n + 0.5) / (n + 0.5));
-    };
     const sum = (pick: (c: readonly [number, number, number]) => number) =>
-      counted.reduce((total, c) => total + idf(pick(c)), 0);
+      counted.reduce((total, c) => total + bm25Idf(pick(c), pages), 0);
     const [stemmed, typed, both] = [sum((c) => c[0]), sum((c) => c[1]), sum((c) => c[2])];
     if (!(stemmed > 0 && typed > 0 && both > 0)) return [];
     return [both / stemmed, both / typed];

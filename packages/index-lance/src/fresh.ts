@@ -2,6 +2,7 @@ import type * as lancedb from '@lancedb/lancedb';
 import { FILETYPE_FAMILY, type IndexQuery } from '@quarry/core';
 import { stemsLanguage } from '@quarry/text';
 import type { FastQuery } from './fast-plan.js';
+import { bm25Idf } from './fts-query.js';
 import { COLUMNS } from './rows.js';
 
 /** LanceDB's BM25 parameters (the engine's scorer: k1 1.2, b 0.75, idf ln(1 + (N − n + 0.5) / (n + 0.5))). */
@@ -176,7 +177,7 @@ export class FreshTier {
       const list = postings.get(token) ?? [];
       const own = list.reduce((count, entry) => count + (this.#pages[Math.floor(entry / 1024)]!.dead ? 0 : 1), 0);
       const df = Math.min(pages, (await folded.documentFrequency(token)) + own);
-      const idf = Math.log(1 + (pages - df + 0.5) / (df + 0.5));
+      const idf = bm25Idf(df, pages);
       for (const entry of list) {
         const ordinal = Math.floor(entry / 1024);
         if (!candidates.has(ordinal)) continue;

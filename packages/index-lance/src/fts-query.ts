@@ -69,6 +69,15 @@ export function priorFactor(
   return language * (qualityPrior ? qualityFactor(page.quality) : 1);
 }
 
+/**
+ * The engine's BM25 IDF of a token held by `count` of `pages` pages: ln(1 + (N − n + 0.5) / (n + 0.5)),
+ * the count capped at the pages (counts read through a scan may include pages not folded yet).
+ */
+export function bm25Idf(count: number, pages: number): number {
+  const n = Math.min(count, pages);
+  return Math.log(1 + (pages - n + 0.5) / (n + 0.5));
+}
+
 /** The score factor of a page's quality prior (1 unless it falls in a low-quality bucket). */
 export function qualityFactor(quality: number): number {
   return QUALITY_BUCKETS.find((bucket) => quality < bucket.below)?.factor ?? 1;
@@ -203,8 +212,7 @@ export function weighForms(
       const [stemmed, typed] = node.forms.map((token) => Math.min(frequency(node.column, token), pages));
       const own = node.token === node.forms[0] ? stemmed! : typed!;
       if (own === 0) return node;
-      const idf = (n: number) => Math.log(1 + (pages - n + 0.5) / (n + 0.5));
-      return { ...node, boost: node.boost * (idf(Math.min(pages, stemmed! + typed!)) / idf(own)) };
+      return { ...node, boost: node.boost * (bm25Idf(stemmed! + typed!, pages) / bm25Idf(own, pages)) };
     }
     case 'phrase':
       return node;

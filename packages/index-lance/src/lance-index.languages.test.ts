@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as lancedb from '@lancedb/lancedb';
-import type { IndexQuery } from '@quarry/core';
+import type { IndexQuery, PageDocument } from '@quarry/core';
 import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { LanceSearchIndex } from './lance-index.js';
@@ -67,24 +67,39 @@ async function rawScores(dir: string, tokens: readonly string[]): Promise<Map<st
 /** The engine's IDF of a token on `n` of the pages (fresh.ts: ln(1 + (N − n + 0.5) / (n + 0.5))). */
 const idf = (n: number) => Math.log(1 + (PAGES - n + 0.5) / (n + 0.5));
 
-describe('a word as typed and as stemmed, in pages of several languages', () => {
-  let dir: string;
-  let index: LanceSearchIndex;
-  /** The same pages, searched by the general plan only (as nested groups and excluded phrases are). */
-  let engine: LanceSearchIndex;
-
+/**
+ * An index of `docs`, folded, opened before the block's tests and removed after them: `index`
+ * searches by every plan, `engine` the same table by the general plan only (as nested groups and
+ * excluded phrases are).
+ */
+function indexOf(name: string, docs: () => PageDocument[]) {
+  const at = { dir: '', index: null as unknown as LanceSearchIndex, engine: null as unknown as LanceSearchIndex };
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-languages-'));
-    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
-    await index.upsert(pages());
-    await index.flush();
-    engine = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan: false });
+    at.dir = mkdtempSync(join(tmpdir(), `quarry-lance-languages-${name}-`));
+    at.index = await LanceSearchIndex.open({ path: at.dir, autoMaintain: false });
+    await at.index.upsert(docs());
+    await at.index.flush();
+    at.engine = await LanceSearchIndex.open({ path: at.dir, autoMaintain: false, fastPlan: false });
   }, 120_000);
   afterAll(async () => {
-    await index.close();
-    await engine.close();
-    rmSync(dir, { recursive: true, force: true });
+    await at.index.close();
+    await at.engine.close();
+    rmSync(at.dir, { recursive: true, force: true });
   });
+  return at;
+}
+
+/** German pages written after the fold, each mentioning `Computing` twice (`dx0`, `dx1`...). */
+function waitingGerman(n: number): PageDocument[] {
+  return Array.from({ length: n }, (_, i) =>
+    makePage(`dx${i}`, `https://dx${i}.example.de/${i}`, 'Neuigkeiten', 'Computing und Cloud Computing heute', {
+      lang: 'de',
+    }),
+  );
+}
+
+describe('a word as typed and as stemmed, in pages of several languages', () => {
+  const at = indexOf('mixed', pages);
 
   const search = (target: LanceSearchIndex, q: string, extra: Partial<IndexQuery> = {}) =>
     target.search({ query: parseQuery(q), limit: 10, offset: 0, ...extra });
@@ -96,17 +111,17 @@ describe('a word as typed and as stemmed, in pages of several languages', () => 
     ['what is cloud computing', { match: 'any' as const }],
     ['"cloud computing"', {}],
   ])('ranks the English pages about it first: %s %j', async (q, extra) => {
-    const result = await search(index, q, extra);
+    const result = await search(at.index, q, extra);
     expect(result.total).toBe(ENGLISH_PAGES + GERMAN_PAGES);
     expect(result.hits.map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
   });
 
   it.each([
-    ['fast', () => index],
-    ['general', () => engine],
+    ['fast', () => at.index],
+    ['general', () => at.engine],
   ])('scores a page on the IDF of the word from the pages holding either form (%s plan)', async (_, target) => {
     const [raw, result] = await Promise.all([
-      rawScores(dir, ['comput', 'computing']),
+      rawScores(at.dir, ['comput', 'computing']),
       search(target(), 'computing', { limit: 400 }),
     ]);
     // On the engine's statistics alone, the German pages come first.
@@ -128,28 +143,24 @@ describe('a word as typed and as stemmed, in pages of several languages', () => 
     ['computing (cloud OR grid)', {}],
     ['computing -"der die"', {}],
   ])('ranks the English pages first on the general plan too: %s %j', async (q, extra) => {
-    const result = await search(engine, q, extra);
+    const result = await search(at.engine, q, extra);
     expect(result.hits.map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
   });
 
   // Last: it writes pages that stay unfolded (the fresh tier then scores them, on the folded statistics).
   it('ranks the same way while pages in other languages wait for a fold', async () => {
-    const more = Array.from({ length: 30 }, (_, i) =>
-      makePage(`dx${i}`, `https://dx${i}.example.de/${i}`, 'Neuigkeiten', 'Computing und Cloud Computing heute', {
-        lang: 'de',
-      }),
-    );
-    await index.upsert(more);
-    const result = await search(index, 'computing', { limit: 100 });
+    const more = waitingGerman(30);
+    await at.index.upsert(more);
+    const result = await search(at.index, 'computing', { limit: 100 });
     expect(result.hits.slice(0, 10).map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
     expect(result.total).toBe(ENGLISH_PAGES + GERMAN_PAGES + more.length);
-    const german = await search(index, 'computing', { limit: 100, lang: 'de' });
+    const german = await search(at.index, 'computing', { limit: 100, lang: 'de' });
     expect(german.hits.filter((hit) => hit.id.startsWith('dx'))).toHaveLength(more.length);
     expect(german.hits.every((hit) => Number.isFinite(hit.score) && hit.score > 0)).toBe(true);
   });
 
   it('leaves a word of one form as the engine scores it', async () => {
-    const [raw, result] = await Promise.all([search(engine, 'cloud'), search(index, 'cloud')]);
+    const [raw, result] = await Promise.all([search(at.engine, 'cloud'), search(at.index, 'cloud')]);
     expect(result.hits.map((hit) => [hit.id, hit.score.toFixed(5)])).toEqual(
       raw.hits.map((hit) => [hit.id, hit.score.toFixed(5)]),
     );
@@ -157,31 +168,15 @@ describe('a word as typed and as stemmed, in pages of several languages', () => 
 });
 
 describe('an index of English pages, then pages in another language waiting for a fold', () => {
-  let dir: string;
-  let index: LanceSearchIndex;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-languages-fresh-'));
-    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
-    await index.upsert(pages().filter((page) => page.lang === 'en'));
-    await index.flush();
-  }, 120_000);
-  afterAll(async () => {
-    await index.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const at = indexOf('fresh', () => pages().filter((page) => page.lang === 'en'));
 
   it('ranks the English pages first once German pages are written', async () => {
     const query = { query: parseQuery('computing'), limit: 10, offset: 0 };
-    const before = await index.search(query);
+    const before = await at.index.search(query);
     expect(before.hits.map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
-    const german = Array.from({ length: GERMAN_PAGES }, (_, i) =>
-      makePage(`dx${i}`, `https://dx${i}.example.de/${i}`, 'Neuigkeiten', 'Computing und Cloud Computing heute', {
-        lang: 'de',
-      }),
-    );
-    await index.upsert(german);
-    const after = await index.search({ ...query, limit: 400 });
+    const german = waitingGerman(GERMAN_PAGES);
+    await at.index.upsert(german);
+    const after = await at.index.search({ ...query, limit: 400 });
     expect(after.total).toBe(ENGLISH_PAGES + GERMAN_PAGES);
     expect(after.hits.slice(0, 10).map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
     expect(after.hits.filter((hit) => hit.id.startsWith('dx'))).toHaveLength(GERMAN_PAGES);
@@ -189,17 +184,12 @@ describe('an index of English pages, then pages in another language waiting for 
 });
 
 describe('a word of two forms where the English pages lead', () => {
-  let dir: string;
-  let index: LanceSearchIndex;
-  let engine: LanceSearchIndex;
   const GERMAN_LONG_PAGES = 200;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-languages-lead-'));
-    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
-    // Many German pages hold the typed form, each once in a long text: its IDF is not inflated and
-    // their scores are low, so the best matches of one query of both forms are English.
-    const german = Array.from({ length: GERMAN_LONG_PAGES }, (_, i) =>
+  // Many German pages hold the typed form, each once in a long text: its IDF is not inflated and
+  // their scores are low, so the best matches of one query of both forms are English.
+  const at = indexOf('lead', () => [
+    ...pages(),
+    ...Array.from({ length: GERMAN_LONG_PAGES }, (_, i) =>
       makePage(
         `dl${i}`,
         `https://dl${i}.example.de/${i}`,
@@ -207,16 +197,8 @@ describe('a word of two forms where the English pages lead', () => {
         `${Array(300).fill('und mit der').join(' ')} Computing ${i}`,
         { lang: 'de' },
       ),
-    );
-    await index.upsert([...pages(), ...german]);
-    await index.flush();
-    engine = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan: false });
-  }, 120_000);
-  afterAll(async () => {
-    await index.close();
-    await engine.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    ),
+  ]);
 
   it.each([
     ['fast', {}],
@@ -224,10 +206,10 @@ describe('a word of two forms where the English pages lead', () => {
     ['general', {}],
   ])("ranks every match on the word's IDF (%s plan): computing %j", async (plan, extra) => {
     const query = parseQuery('computing');
-    const target = plan === 'fast' ? index : engine;
+    const target = plan === 'fast' ? at.index : at.engine;
     const matches = ENGLISH_PAGES + GERMAN_PAGES + GERMAN_LONG_PAGES;
     // Every match's raw score, each form on its own statistics, brought to the IDF of both forms.
-    const raw = await rawScores(dir, ['comput', 'computing']);
+    const raw = await rawScores(at.dir, ['comput', 'computing']);
     expect(raw.size).toBe(matches);
     const pagesWith = (stemmed: boolean) => (stemmed ? ENGLISH_PAGES : GERMAN_PAGES + GERMAN_LONG_PAGES);
     const all = ENGLISH_PAGES + GERMAN_PAGES + OTHER_PAGES + GERMAN_LONG_PAGES;

@@ -16,7 +16,7 @@ import { rowsToArrow } from './arrow-rows.js';
 import { splitCjkWords } from './cjk-words.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
-import { FastSearch, type VersionFacts } from './fast-search.js';
+import { FastSearch, foldedPages, type VersionFacts } from './fast-search.js';
 import { isStale, isVersionGone } from './fold.js';
 import { FoldProcess } from './fold-process.js';
 import {
@@ -358,8 +358,7 @@ export class LanceSearchIndex implements SearchIndex {
     if (wanted.length === 0) return tree;
     const counts = await this.#fast.formFrequencies(wanted).catch(() => null);
     if (counts === null) return tree;
-    const pages = Math.max(0, facts.rows - facts.unindexedRows);
-    return weighForms(tree, (column, token) => counts.get(`${column} ${token}`) ?? 0, pages);
+    return weighForms(tree, (column, token) => counts.get(`${column} ${token}`) ?? 0, foldedPages(facts));
   }
 
   /**
