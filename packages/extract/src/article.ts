@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { dropQuotedCopies } from './repeated-text.js';
 import { blockText, squash } from './text.js';
 
 /** What Readability found in a page; each text null when it found nothing. */
@@ -46,6 +47,7 @@ export function runReadability(doc: Document, reparse?: () => Document): Article
     return text === '' ? null : text;
   };
   const content = (article?.content as Element | null | undefined) ?? null;
+  if (content) dropQuotedCopies(content);
   return {
     text: content ? blockText(content) : '',
     content,

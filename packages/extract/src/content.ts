@@ -1,5 +1,5 @@
 import { dropItemFilters } from './repeated-blocks.js';
-import { dropRepeatedBlocks } from './repeated-text.js';
+import { dropQuotedCopies, dropRepeatedBlocks } from './repeated-text.js';
 import { blockText, HIDDEN_STYLE } from './text.js';
 
 /** Elements that are page chrome wherever they appear (HTML5 sectioning and ARIA landmarks). */
@@ -386,6 +386,7 @@ export function mainRegion(doc: Document, article = false): ContentCandidate | n
   dropItemFilters(root);
   dropRepeatedBlocks(root);
   const focused = focus(root);
+  dropQuotedCopies(focused);
   return { element: focused, text: blockText(focused) };
 }
 

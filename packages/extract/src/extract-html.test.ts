@@ -207,6 +207,18 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(article, 'https://example.com/story').author).toBe('Elaine Chen');
   });
 
+  it('shows a forum post once when a later reply quotes it, in the text and the markdown', () => {
+    const first = 'Has anyone tried the new firmware on the outdoor camera, and does it still drop at night?';
+    const reply = `<blockquote><p>${first}</p></blockquote><p>${PARA.repeat(3)}</p>`;
+    const thread = page(
+      '<title>Thread</title>',
+      `<h1>Thread</h1><div class="post"><p>${first}</p>${body(2)}</div><div class="post">${reply}</div>`,
+    );
+    const result = extractHtml(thread, { url: 'https://forum.example.com/threads/2', dom });
+    expect(result.body_text.split('Has anyone tried').length).toBe(2);
+    expect(result.body_markdown.split('Has anyone tried').length).toBe(2);
+  });
+
   it('reads the dateline of an English page that quotes a few Han characters', () => {
     const html = page(
       '<title>Metadata workflows</title>',

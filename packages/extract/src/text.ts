@@ -1,5 +1,5 @@
-/** Elements that start a new paragraph in the plain text. */
-const BLOCK = new Set([
+/** Elements that start a new paragraph in the plain text (see blockText). */
+export const BLOCK = new Set([
   'address',
   'article',
   'aside',
