@@ -1,3 +1,4 @@
+import { isDataTable } from './data-tables.js';
 import { dropItemFilters } from './repeated-blocks.js';
 import { dropQuotedCopies, dropRepeatedBlocks } from './repeated-text.js';
 import { blockText, HIDDEN_STYLE } from './text.js';
@@ -144,12 +145,22 @@ export function visibleChars(text: string): number {
   return n;
 }
 
-/** Share of an element's visible text that is inside links (0 for an element without text). */
+/** Share of an element's visible text that is inside links, but for those of data tables (0 for an element without text). */
 export function linkShareOf(el: Element): number {
   const chars = visibleChars(el.textContent ?? '');
   if (chars === 0) return 0;
   let linkChars = 0;
-  for (const a of Array.from(el.querySelectorAll('a[href]'))) linkChars += visibleChars(a.textContent ?? '');
+  const tables = new Map<Element, boolean>();
+  for (const a of Array.from(el.querySelectorAll('a[href]'))) {
+    // The linked names of a data table (a list of laureates, a season's results) are its data.
+    const table = a.closest('table');
+    if (table !== null && el.contains(table)) {
+      const data = tables.get(table) ?? isDataTable(table);
+      tables.set(table, data);
+      if (data) continue;
+    }
+    linkChars += visibleChars(a.textContent ?? '');
+  }
   return Math.min(1, linkChars / chars);
 }
 

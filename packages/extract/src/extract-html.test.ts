@@ -219,6 +219,20 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_markdown.split('Has anyone tried').length).toBe(2);
   });
 
+  it("keeps a list page's data table of linked names that Readability would drop by its class (Wikipedia's sticky-header)", () => {
+    const row = (i: number) =>
+      `<tr><td>${1901 + i}</td><td><a href="/wiki/P${i}">Physicist Number${i}</a></td><td><a href="/wiki/C${i}">Chemist Number${i}</a></td></tr>`;
+    const rows = Array.from({ length: 40 }, (_, i) => row(i)).join('');
+    const list = page(
+      '<title>List of laureates - Wikipedia</title>',
+      `<h1>List of laureates</h1>${body(2)}<table class="wikitable sortable sticky-header"><tr><th>Year</th><th>Physics</th><th>Chemistry</th></tr>${rows}</table><p>${PARA}</p>`,
+    );
+    const result = extractHtml(list, { url: 'https://en.wikipedia.org/wiki/List_of_laureates', dom });
+    expect(result.body_text).toContain('Physicist Number39');
+    expect(result.body_text).toContain('Chemist Number0');
+    expect(result.body_markdown).toMatch(/\|\s*1940\s*\|/);
+  });
+
   it('reads the dateline of an English page that quotes a few Han characters', () => {
     const html = page(
       '<title>Metadata workflows</title>',

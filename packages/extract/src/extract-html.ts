@@ -2,6 +2,7 @@ import { type ArticleFacts, runReadability } from './article.js';
 import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
+import { keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import { revealPanels } from './disclosure.js';
@@ -361,6 +362,7 @@ function dropPageChrome(doc: Document, product: boolean): void {
   // One walk of the body for both (linkedom answers each selector query with a walk of its own).
   const elements = Array.from(doc.body.querySelectorAll('*'));
   revealPanels(elements);
+  keepDataTables(elements);
   dropDataText(elements);
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
