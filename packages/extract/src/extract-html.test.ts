@@ -233,6 +233,14 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_markdown).toMatch(/\|\s*1940\s*\|/);
   });
 
+  it('repairs the text of a page saved twice as UTF-8 (let\u00e2\u20ac\u2122s), in the text and the markdown', () => {
+    const broken = `<p>Now letâ€™s take a peek at the rates â€” theyâ€™re surprisingly low for most owners.</p>${body(3)}`;
+    const result = extractHtml(page('<title>Rates</title>', broken), { url: URL, dom });
+    expect(result.body_text).toContain('Now let’s take a peek at the rates — they’re surprisingly low');
+    expect(result.body_markdown).toContain('let’s take a peek');
+    expect(result.body_text).not.toContain('â€');
+  });
+
   it('reads the dateline of an English page that quotes a few Han characters', () => {
     const html = page(
       '<title>Metadata workflows</title>',

@@ -15,6 +15,7 @@ import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
+import { repairTextMojibake } from './mojibake.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
 import { blockText, squash } from './text.js';
@@ -128,7 +129,9 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     // A page its scripts build serves little but its footer, which Readability then falls back to.
     const shown = isFooterOnly(chosen.text, facts.footerText, region) ? { text: '', markdown: '' } : chosen;
     const declared = product ? jsonLd.productDescription : null;
-    const main = declared ? withDeclaredDescription(shown, plainText(declared, url, dom)) : shown;
+    const described = declared ? withDeclaredDescription(shown, plainText(declared, url, dom)) : shown;
+    // A source saved twice as UTF-8 shows `letâ€™s` where a reader expects `let’s`.
+    const main = { text: repairTextMojibake(described.text), markdown: repairTextMojibake(described.markdown) };
     const bodyText = main.text;
     const lang = decideLanguage(
       {
