@@ -26,6 +26,24 @@ describe('revealPanels', () => {
     expect(root.querySelector('#t1')?.getAttribute('style')).toBe('color: red');
   });
 
+  it("shows a FAQ's hidden answers that follow their questions without ARIA, not a menu's or a short note", () => {
+    const answer = 'Pet insurance reimburses part or all of the vet bills of your pet’s treatment.';
+    const root = body(
+      `<div class="faq"><div class="q">What is pet insurance?</div><div class="a" style="visibility:hidden">${answer}</div></div>` +
+        `<div class="faq"><div class="q"><a href="#q2">Does it cover accidents?</a></div><div class="a" hidden>${answer}</div></div>` +
+        `<div><a href="/contact">Need help?</a></div><div class="menu" style="display:none">${answer}</div>` +
+        '<div>Was this helpful?</div><div style="display:none">Thanks!</div>' +
+        `<div>Coverage</div><div style="display:none">${answer}</div>`,
+    );
+    expect(revealPanels(Array.from(root.querySelectorAll('*')))).toBe(2);
+    for (const a of Array.from(root.querySelectorAll('.a'))) {
+      expect(a.hasAttribute('hidden')).toBe(false);
+      expect(a.getAttribute('style') ?? '').not.toMatch(/hidden|none/);
+    }
+    expect(root.querySelector('.menu')?.getAttribute('style')).toBe('display:none');
+    expect(root.querySelectorAll('[style="display:none"]').length).toBe(3);
+  });
+
   it('leaves menus, popups, dialogs and other hidden blocks hidden', () => {
     const root = body(
       '<nav><button aria-expanded="false" aria-controls="m1">Products</button></nav>' +

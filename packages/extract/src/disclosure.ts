@@ -11,6 +11,10 @@ import { HIDDEN_STYLE } from './text.js';
 const MENU_CONTEXT = 'nav, header, [role="navigation"], [role="menubar"], [role="menu"], [role="banner"]';
 /** Panels of these roles are menus, popups and dialogs. */
 const POPUP_ROLES = new Set(['menu', 'menubar', 'listbox', 'dialog', 'alertdialog', 'tooltip', 'navigation']);
+/** A question that opens its answer (`What does pet insurance cover?`): its text at most this long. */
+const MAX_QUESTION_CHARS = 200;
+/** ...and the answer at least this long. */
+const MIN_ANSWER_CHARS = 40;
 /** The declarations of {@link HIDDEN_STYLE}, each whole (with `!important`), to be removed. */
 const HIDING_STYLE = new RegExp(`${HIDDEN_STYLE.source}\\s*(?:!important\\s*)?(?=;|$)`, 'gi');
 
@@ -20,7 +24,8 @@ const HIDING_STYLE = new RegExp(`${HIDDEN_STYLE.source}\\s*(?:!important\\s*)?(?
  * `aria-hidden="true"` and an inline `display: none` or `visibility: hidden`. A panel is a
  * `role="tabpanel"` element or one whose id a control names in `aria-controls`, unless that control
  * opens a menu (`aria-haspopup`, or it sits in the page's navigation or header) or the panel is a
- * popup or dialog. Returns how many panels were shown. (The parts a streaming renderer sends hidden
+ * popup or dialog; and a hidden answer right after its question (see isHiddenAnswer), as FAQs built
+ * without ARIA show them. Returns how many panels were shown. (The parts a streaming renderer sends hidden
  * are put in place when the page is parsed: see dom.ts.)
  */
 export function revealPanels(elements: readonly Element[]): number {
@@ -32,8 +37,8 @@ export function revealPanels(elements: readonly Element[]): number {
     if (controls === null || el.hasAttribute('aria-haspopup') || el.closest(MENU_CONTEXT) !== null) continue;
     for (const id of controls.split(/\s+/)) if (id) ids.add(id);
   }
-  if (ids.size > 0) {
-    for (const el of elements) if (el.id && ids.has(el.id)) panels.add(el);
+  for (const el of elements) {
+    if ((el.id && ids.has(el.id)) || isHiddenAnswer(el)) panels.add(el);
   }
   let shown = 0;
   for (const panel of panels) {
@@ -42,6 +47,29 @@ export function revealPanels(elements: readonly Element[]): number {
     if (unhide(panel)) shown++;
   }
   return shown;
+}
+
+/**
+ * Whether `el` is hidden itself and follows a question: its previous sibling's text ends in `?`
+ * (at most {@link MAX_QUESTION_CHARS} characters) and links nowhere but within the page (a menu's
+ * `Need help?` links away), and `el` holds at least {@link MIN_ANSWER_CHARS} characters.
+ */
+function isHiddenAnswer(el: Element): boolean {
+  const question = el.previousElementSibling;
+  if (question === null || !hiddenItself(el)) return false;
+  const text = (question.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (text.length > MAX_QUESTION_CHARS || !text.endsWith('?')) return false;
+  if ((el.textContent ?? '').trim().length < MIN_ANSWER_CHARS) return false;
+  return Array.from(question.querySelectorAll('a[href]')).every((a) =>
+    /^(?:#|javascript:)/i.test(a.getAttribute('href') ?? ''),
+  );
+}
+
+/** Whether `el` itself is hidden (`hidden`, `aria-hidden="true"`, an inline hiding style). */
+function hiddenItself(el: Element): boolean {
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+  const style = el.getAttribute('style');
+  return style !== null && HIDDEN_STYLE.test(style);
 }
 
 /** Removes what hides `el` itself; whether anything did. */
