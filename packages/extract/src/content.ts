@@ -145,7 +145,10 @@ export function visibleChars(text: string): number {
   return n;
 }
 
-/** Share of an element's visible text that is inside links, but for those of data tables (0 for an element without text). */
+/**
+ * Share of an element's visible text that is inside links, but for those of data tables (0 for an
+ * element without text).
+ */
 export function linkShareOf(el: Element): number {
   const chars = visibleChars(el.textContent ?? '');
   if (chars === 0) return 0;

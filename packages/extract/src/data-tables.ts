@@ -33,7 +33,7 @@ export function isDataTable(table: Element): boolean {
 export function keepDataTables(elements: readonly Element[]): number {
   let kept = 0;
   for (const el of elements) {
-    if (el.nodeName !== 'TABLE') continue;
+    if (el.localName !== 'table') continue;
     const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
     if (!UNLIKELY.test(names) || MAYBE.test(names)) continue;
     if (!isDataTable(el)) continue;
