@@ -1,4 +1,4 @@
-import { HIDDEN_STYLE } from './text.js';
+import { HIDDEN_STYLE, isHidden } from './text.js';
 
 /**
  * Content a page holds but shows one part at a time: the closed panels of an accordion (a FAQ, a
@@ -56,20 +56,13 @@ export function revealPanels(elements: readonly Element[]): number {
  */
 function isHiddenAnswer(el: Element): boolean {
   const question = el.previousElementSibling;
-  if (question === null || !hiddenItself(el)) return false;
+  if (question === null || !isHidden(el)) return false;
   const text = (question.textContent ?? '').replace(/\s+/g, ' ').trim();
   if (text.length > MAX_QUESTION_CHARS || !text.endsWith('?')) return false;
   if ((el.textContent ?? '').trim().length < MIN_ANSWER_CHARS) return false;
   return Array.from(question.querySelectorAll('a[href]')).every((a) =>
     /^(?:#|javascript:)/i.test(a.getAttribute('href') ?? ''),
   );
-}
-
-/** Whether `el` itself is hidden (`hidden`, `aria-hidden="true"`, an inline hiding style). */
-function hiddenItself(el: Element): boolean {
-  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
-  const style = el.getAttribute('style');
-  return style !== null && HIDDEN_STYLE.test(style);
 }
 
 /** Removes what hides `el` itself; whether anything did. */

@@ -33,17 +33,21 @@ export function repairMojibake(text: string): string {
 }
 
 /**
- * Undoes mojibake in a page's text (see repairMojibake) when the text shows it for certain: at
- * least two characters of three or four bytes that read back as UTF-8 (`letâ€™s`, a source saved
- * twice as UTF-8). A two-byte pair alone is left: `É»` in French quotes and `ß“` in German ones
- * are text.
+ * Whether a page's text shows mojibake for certain: at least two characters of three or four bytes
+ * that read back as UTF-8 (`letâ€™s`, a source saved twice as UTF-8). A two-byte pair alone is
+ * not enough: `É»` in French quotes and `ß“` in German ones are text.
  */
-export function repairTextMojibake(text: string): string {
-  if (!/[\u00E0-\u00F4]/u.test(text)) return text;
+export function showsMojibake(text: string): boolean {
+  if (!/[\u00E0-\u00F4]/u.test(text)) return false;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let wide = 0;
   for (const run of text.match(WIDE_MOJIBAKE) ?? []) {
-    if (decodeRun(run, decoder) !== null && ++wide >= MIN_WIDE_MOJIBAKE) return repairMojibake(text);
+    if (decodeRun(run, decoder) !== null && ++wide >= MIN_WIDE_MOJIBAKE) return true;
   }
-  return text;
+  return false;
+}
+
+/** A page's text with its mojibake undone (see repairMojibake) when it shows it for certain (see showsMojibake). */
+export function repairTextMojibake(text: string): string {
+  return showsMojibake(text) ? repairMojibake(text) : text;
 }

@@ -116,7 +116,8 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
   return paragraphs.join('\n\n');
 }
 
-function isHidden(el: Element): boolean {
+/** Whether `el` itself is hidden: `hidden`, `aria-hidden="true"` or an inline hiding style. */
+export function isHidden(el: Element): boolean {
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');
   return style !== null && HIDDEN_STYLE.test(style);
