@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { withCheapChecksFirst } from './readability-checks.js';
 import { dropQuotedCopies } from './repeated-text.js';
 import { blockText, squash } from './text.js';
 
@@ -35,6 +36,7 @@ const LAZY_SNAPSHOT = '<!-- quarry: body restored by re-parsing -->';
  */
 export function runReadability(doc: Document, reparse?: () => Document): ArticleFacts {
   const reader = new Readability<Node>(doc, { serializer: (node) => node });
+  withCheapChecksFirst(reader);
   const restore = reparse ? deferBodySnapshot(doc, reader as unknown as ReadabilityPreparation, reparse) : null;
   let article: ReturnType<typeof reader.parse>;
   try {

@@ -1,0 +1,106 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { Readability } from '@mozilla/readability';
+import { parseDocument } from './dom.js';
+import { type ReadabilityChecks, withCheapChecksFirst } from './readability-checks.js';
+
+const DIR = join(import.meta.dirname, '../../../../shared/testdata/readability-pages');
+
+/** Readability's own methods (the prototype's) and the cheaper ones, on one document. */
+function pair(doc: Document): { own: ReadabilityChecks; cheap: ReadabilityChecks } {
+  const own = new Readability(doc) as unknown as ReadabilityChecks;
+  const cheap = new Readability(doc) as unknown as ReadabilityChecks;
+  withCheapChecksFirst(cheap);
+  return { own, cheap };
+}
+
+/** Every answer of the four tests on every element of `doc` that differs between the two. */
+function differences(doc: Document): string[] {
+  const { own, cheap } = pair(doc);
+  const found: string[] = [];
+  const elements = Array.from(doc.querySelectorAll('*'));
+  for (const el of elements) {
+    const match = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+    const where = `<${el.localName} class="${el.getAttribute('class') ?? ''}">`;
+    if (!own._isValidByline(el, match) !== !cheap._isValidByline(el, match)) found.push(`byline ${where}`);
+    if (!own._isElementWithoutContent(el) !== !cheap._isElementWithoutContent(el)) found.push(`empty ${where}`);
+    // Readability's own answer can be a falsy class name rather than `false`: compared as booleans.
+    if (!own._isProbablyVisible(el) !== !cheap._isProbablyVisible(el)) found.push(`visible ${where}`);
+  }
+  for (const tags of [['a'], ['h1', 'h2'], ['p'], ['img', 'picture', 'figure'], ['br'], ['script', 'noscript']]) {
+    for (const root of [doc.body, ...elements.filter((el) => el.localName === 'div').slice(0, 20)]) {
+      const a = Array.from(own._getAllNodesWithTag(root, tags));
+      const b = Array.from(cheap._getAllNodesWithTag(root, tags));
+      if (a.length !== b.length || a.some((el, i) => el !== b[i])) found.push(`tags ${tags.join(',')}`);
+    }
+  }
+  return found;
+}
+
+const EDGES = `<!DOCTYPE html><html><head><title>t</title></head><body>
+  <div id="brs"><br><br></div><div id="hr"> <hr> </div><div id="blank">&nbsp; \u2003 </div>
+  <div id="nested-br"><span><br></span><br></div><div id="text-and-br">x<br></div><section></section>
+  <div id="tpl"><template><p>hidden <br> text</p></template></div><div><template><div><br></div></template></div>
+  <p class="byline">By Jane Doe</p><a rel="author" href="/j">Jane</a><span itemprop="author">J</span>
+  <div class="author-bio">${'A long biography of the author. '.repeat(5)}</div><span class="author"> </span>
+  <div style="display:none">x</div><div style="visibility: hidden">y</div><div style="color:red">z</div>
+  <div hidden>h</div><div aria-hidden="true">a</div><img aria-hidden="true" class="mwe-math-fallback-image-inline">
+  <div aria-hidden="false">f</div><svg><g><text>svg text</text></g></svg><h1>One</h1><h2>Two</h2>
+  <p>Para <a href="#x">link</a></p><noscript><img src="a.png"></noscript><script>var x = 1;</script>
+</body></html>`;
+
+describe('withCheapChecksFirst', () => {
+  it('answers as Readability does on edge cases, with linkedom', () => {
+    const doc = parseDocument(EDGES, 'https://example.com/', 'linkedom').document;
+    expect(differences(doc)).toEqual([]);
+    // The cases are live: each test meets both of its answers among them.
+    const { cheap } = pair(doc);
+    const byId = (id: string) => doc.getElementById(id)!;
+    expect(['brs', 'hr', 'blank', 'nested-br'].map((id) => cheap._isElementWithoutContent(byId(id)))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['text-and-br', 'tpl'].map((id) => cheap._isElementWithoutContent(byId(id)))).toEqual([false, false]);
+    const hidden = Array.from(doc.body.children).filter((el) => !cheap._isProbablyVisible(el));
+    expect(hidden.map((el) => el.textContent)).toEqual(['x', 'y', 'h', 'a']);
+    const bylines = Array.from(doc.body.querySelectorAll('*')).filter((el) =>
+      cheap._isValidByline(el, `${el.getAttribute('class') ?? ''} ${el.id}`),
+    );
+    expect(bylines.map((el) => el.textContent)).toEqual(['By Jane Doe', 'Jane', 'J']);
+    // A template's content is not searched, as a selector does not search it.
+    expect(Array.from(cheap._getAllNodesWithTag(doc.body, ['p'])).map((el) => el.textContent)).toEqual([
+      'By Jane Doe',
+      'Para link',
+    ]);
+  });
+
+  it('answers as Readability does on edge cases, with jsdom', () => {
+    let doc: Document;
+    try {
+      doc = parseDocument(EDGES, 'https://example.com/', 'jsdom').document;
+    } catch {
+      console.warn('jsdom comparison skipped: jsdom cannot load in this test runtime');
+      return;
+    }
+    expect(differences(doc)).toEqual([]);
+  });
+
+  (existsSync(DIR) ? it : it.skip)('answers as Readability does on every element of real pages', () => {
+    const pages = readdirSync(DIR).filter((_, i) => i % 4 === 0);
+    expect(pages.length).toBeGreaterThan(10);
+    for (const name of pages) {
+      const html = readFileSync(join(DIR, name, 'source.html'), 'utf8');
+      const doc = parseDocument(html, 'http://fakehost/test/page.html', 'linkedom').document;
+      expect({ name, differences: differences(doc) }).toEqual({ name, differences: [] });
+    }
+  });
+
+  it('leaves an object without those methods as it is', () => {
+    const other = { _isValidByline: 1 };
+    withCheapChecksFirst(other);
+    expect(other).toEqual({ _isValidByline: 1 });
+  });
+});

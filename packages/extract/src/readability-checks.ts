@@ -1,0 +1,113 @@
+/**
+ * Readability 0.6's element tests that read a whole subtree's text on every element of its search
+ * (private methods of the pinned version, checked before use; see withCheapChecksFirst).
+ */
+export interface ReadabilityChecks {
+  ELEMENT_NODE: number;
+  REGEXPS: { byline: RegExp };
+  _isValidByline(node: Element, matchString: string): boolean;
+  _isElementWithoutContent(node: Element): boolean;
+  _isProbablyVisible(node: Element): boolean;
+  _getAllNodesWithTag(node: ParentNode, tagNames: readonly string[]): ArrayLike<Element>;
+}
+
+/**
+ * Gives a Readability instance the same element tests as its own, computed more cheaply (about a
+ * seventh of extraction time on the Readability test pages):
+ * - `_isValidByline` and `_isElementWithoutContent` read an element's whole text (`textContent`, a
+ *   walk of its subtree) before the attribute or child tests that settle nearly every element,
+ *   which made both quadratic in the page's depth; here the cheap tests come first, and a blank
+ *   element's text is walked once, stopping at the first visible character;
+ * - `_isProbablyVisible` builds a style declaration for every element; here only for those with a
+ *   `style` attribute (without one, an element's style declares nothing);
+ * - `_getAllNodesWithTag` finds elements by tag name with a walk instead of linkedom's general
+ *   selector engine (a template's content stays out, as a selector leaves it).
+ * Every test is free of side effects, so only the work changes, never a result (see the tests,
+ * which compare both on real pages with linkedom and jsdom). An instance whose methods are not
+ * those of Readability 0.6 is left as it is.
+ */
+export function withCheapChecksFirst(readability: object): void {
+  const reader = readability as ReadabilityChecks;
+  if (
+    typeof reader._isValidByline !== 'function' ||
+    typeof reader._isElementWithoutContent !== 'function' ||
+    typeof reader._getAllNodesWithTag !== 'function' ||
+    typeof reader._isProbablyVisible !== 'function' ||
+    !(reader.REGEXPS?.byline instanceof RegExp)
+  ) {
+    return;
+  }
+  reader._isValidByline = (node, matchString) => {
+    const named =
+      node.getAttribute('rel') === 'author' ||
+      node.getAttribute('itemprop')?.includes('author') === true ||
+      reader.REGEXPS.byline.test(matchString);
+    if (!named) return false;
+    const length = (node.textContent ?? '').trim().length;
+    return length > 0 && length < 100;
+  };
+  reader._isElementWithoutContent = (node) => {
+    if (node.nodeType !== reader.ELEMENT_NODE) return false;
+    const breaks = breaksIfBlank(node);
+    if (breaks === null) return false;
+    const children = node.children.length;
+    return children === 0 || children === breaks;
+  };
+  reader._isProbablyVisible = (node) => {
+    // Without a style attribute an element's `style` declares nothing (and building it is costly).
+    const style = node.hasAttribute('style') ? (node as HTMLElement).style : null;
+    if (style && (style.display === 'none' || style.visibility === 'hidden')) return false;
+    if (node.hasAttribute('hidden')) return false;
+    return node.getAttribute('aria-hidden') !== 'true' || hasClassText(node, 'fallback-image');
+  };
+  reader._getAllNodesWithTag = (node, tagNames) => elementsByTagNames(node, tagNames);
+}
+
+/**
+ * The `<br>` and `<hr>` elements under `el` when its text (`textContent`: its Text and CDATA
+ * nodes) is blank, else null: one walk that stops at the first visible character.
+ */
+function breaksIfBlank(el: Element): number | null {
+  let breaks = 0;
+  const stack: Node[] = [];
+  for (let c = el.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const type = node.nodeType;
+    if (type === TEXT_NODE || type === CDATA_SECTION_NODE) {
+      if (NOT_BLANK.test(node.nodeValue ?? '')) return null;
+    } else if (type === ELEMENT_NODE) {
+      const name = (node as Element).localName.toLowerCase();
+      if (name === 'br' || name === 'hr') breaks++;
+      for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+    }
+  }
+  return breaks;
+}
+
+const [ELEMENT_NODE, TEXT_NODE, CDATA_SECTION_NODE] = [1, 3, 4];
+/** A character `String.prototype.trim` keeps (it strips exactly what `\s` matches). */
+const NOT_BLANK = /\S/;
+
+/** Whether `el`'s class attribute contains `text` (anywhere, as Readability tests it). */
+function hasClassText(el: Element, text: string): boolean {
+  const className = (el as { className?: unknown }).className;
+  return typeof className === 'string' && className.includes(text);
+}
+
+/** The elements under `root` (not itself) with one of `tagNames`, in document order, as `querySelectorAll` finds them. */
+function elementsByTagNames(root: ParentNode, tagNames: readonly string[]): Element[] {
+  const wanted = new Set(tagNames.map((name) => name.toLowerCase()));
+  const found: Element[] = [];
+  const stack: Element[] = [];
+  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    const name = el.localName.toLowerCase();
+    if (wanted.has(name)) found.push(el);
+    // A template's content is not part of the document (a selector does not find it).
+    if (name === 'template') continue;
+    for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  }
+  return found;
+}
