@@ -95,7 +95,10 @@ function hasClassText(el: Element, text: string): boolean {
   return typeof className === 'string' && className.includes(text);
 }
 
-/** The elements under `root` (not itself) with one of `tagNames`, in document order, as `querySelectorAll` finds them. */
+/**
+ * The elements under `root` (not itself) with one of `tagNames`, in document order: those
+ * `querySelectorAll` finds.
+ */
 function elementsByTagNames(root: ParentNode, tagNames: readonly string[]): Element[] {
   const wanted = new Set(tagNames.map((name) => name.toLowerCase()));
   const found: Element[] = [];
