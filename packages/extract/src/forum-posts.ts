@@ -8,6 +8,8 @@
  * thread has several posts), so an article with one `Share` link or one `Posts: 3` line keeps it.
  */
 
+import { walkElements } from './text.js';
+
 /** Counters of a poster's info panel: the label and a number. */
 const STAT_COUNT =
   /^(?:posts|messages|reputation|reaction score|reactions?|likes(?: received)?|points|threads|topics|solutions|trophies|trophy points|karma|credits|thanks|rep(?: power)?|kudos)\s*:?\s*[\d.,]+\s*[km]?$/i;
@@ -47,20 +49,15 @@ type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signatu
 export function dropPostChrome(root: Element): number {
   const found: Array<{ el: Element; kind: Kind; key: string }> = [];
   const { lengths, visible: total } = textLengths(root);
-  // Depth-first, in document order; a matched element's descendants are not looked at.
-  const stack: Element[] = [];
-  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
+  // In document order; a matched element's descendants are not looked at.
+  walkElements(root, (el) => {
     const name = el.localName.toLowerCase();
-    if (SKIP.has(name)) continue;
+    if (SKIP.has(name)) return false;
     const kind = kindOf(el, name, total, lengths.get(el) ?? 0);
-    if (kind !== null) {
-      found.push({ el, kind: kind.kind, key: kind.key });
-      continue;
-    }
-    for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
-  }
+    if (kind === null) return true;
+    found.push({ el, kind: kind.kind, key: kind.key });
+    return false;
+  });
   const counts = new Map<string, number>();
   const statLabels = new Set<string>();
   const numbers = new Set<number>();

@@ -1,4 +1,5 @@
 import { textTokens } from './quality.js';
+import { walkElements } from './text.js';
 
 /**
  * The page of one product in a shop. Besides the product's name, description and details, it shows
@@ -82,16 +83,11 @@ const HIDING_CLASSES = new Set(['hide', 'hidden', 'd-none', 'is-hidden', 'invisi
  */
 export function dropProductExtras(root: Element): number {
   const doomed: Element[] = [];
-  const stack: Element[] = [];
-  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
-    if (isExtra(el)) {
-      doomed.push(el);
-      continue;
-    }
-    for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
-  }
+  walkElements(root, (el) => {
+    if (!isExtra(el)) return true;
+    doomed.push(el);
+    return false;
+  });
   for (const el of doomed) el.remove();
   return doomed.length + dropLaterCopies(root);
 }

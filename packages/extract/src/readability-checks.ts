@@ -1,3 +1,5 @@
+import { walkElements } from './text.js';
+
 /**
  * Readability 0.6's element tests that read a whole subtree's text on every element of its search
  * (private methods of the pinned version, checked before use; see withCheapChecksFirst).
@@ -102,15 +104,11 @@ function hasClassText(el: Element, text: string): boolean {
 function elementsByTagNames(root: ParentNode, tagNames: readonly string[]): Element[] {
   const wanted = new Set(tagNames.map((name) => name.toLowerCase()));
   const found: Element[] = [];
-  const stack: Element[] = [];
-  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
+  walkElements(root, (el) => {
     const name = el.localName.toLowerCase();
     if (wanted.has(name)) found.push(el);
     // A template's content is not part of the document (a selector does not find it).
-    if (name === 'template') continue;
-    for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
-  }
+    return name !== 'template';
+  });
   return found;
 }

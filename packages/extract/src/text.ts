@@ -116,6 +116,20 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
   return paragraphs.join('\n\n');
 }
 
+/**
+ * Visits the elements under `root` (not itself) depth-first in document order; the descendants of
+ * an element for which `visit` returns false are not visited.
+ */
+export function walkElements(root: ParentNode, visit: (el: Element) => boolean): void {
+  const stack: Element[] = [];
+  for (let c = root.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (!visit(el)) continue;
+    for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  }
+}
+
 /** Whether `el` itself is hidden: `hidden`, `aria-hidden="true"` or an inline hiding style. */
 export function isHidden(el: Element): boolean {
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
