@@ -241,6 +241,17 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_text).not.toContain('â€');
   });
 
+  it('drops the stray \u00c2 of no-break spaces and signs saved twice as UTF-8, in the text and the markdown', () => {
+    const broken = `<h2>1.\u00c2\u00a0\u00c2\u00a0Myth: all fat is bad</h2><p>Rates start at $12 with Embrace\u00c2\u00a0</p><p>Prices vary widely. \u00c2\u00a0\u00c2\u00a0\u00c2\u00a0</p><p>\u00c2\u00a9 2025 Embrace Pet Insurance.</p>${body(3)}`;
+    const result = extractHtml(page('<title>Rates</title>', broken), { url: URL, dom });
+    expect(result.body_text).toContain('Rates start at $12 with Embrace\n');
+    expect(result.body_text).toContain('1. Myth: all fat is bad');
+    expect(result.body_text).toContain('Prices vary widely.\n');
+    expect(result.body_text).toContain('\u00a9 2025 Embrace');
+    expect(result.body_text).not.toContain('\u00c2');
+    expect(result.body_markdown).not.toContain('\u00c2');
+  });
+
   it('reads the dateline of an English page that quotes a few Han characters', () => {
     const html = page(
       '<title>Metadata workflows</title>',

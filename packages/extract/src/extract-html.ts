@@ -15,7 +15,7 @@ import { baseUrlOf, canonicalUrlOf, extractLinks, robotsOf } from './links.js';
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
-import { repairMojibake, repairTextMojibake } from './mojibake.js';
+import { mojibakeRepairOf } from './mojibake.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
 import { blockText, squash } from './text.js';
@@ -131,11 +131,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const declared = product ? jsonLd.productDescription : null;
     const described = declared ? withDeclaredDescription(shown, plainText(declared, url, dom)) : shown;
     // A source saved twice as UTF-8 shows `letâ€™s` where a reader expects `let’s`.
-    const repairedText = repairTextMojibake(described.text);
-    const main =
-      repairedText === described.text
-        ? described
-        : { text: repairedText, markdown: repairMojibake(described.markdown) };
+    const repair = mojibakeRepairOf(described.text);
+    const main = repair ? { text: repair(described.text), markdown: repair(described.markdown) } : described;
     const bodyText = main.text;
     const lang = decideLanguage(
       {

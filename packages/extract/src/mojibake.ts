@@ -47,7 +47,42 @@ export function showsMojibake(text: string): boolean {
   return false;
 }
 
-/** A page's text with its mojibake undone (see repairMojibake) when it shows it for certain (see showsMojibake). */
-export function repairTextMojibake(text: string): string {
-  return showsMojibake(text) ? repairMojibake(text) : text;
+/**
+ * `Â` before a Latin-1 sign or space: a no-break space, `©`, `®`, `°`, `«`… whose two UTF-8 bytes
+ * were read one character each (`Â\u00a0`, `Â©`). No language writes `Â` before one of these.
+ */
+const STRAY_A_SIGN = /\u00C2(?=[\u00A0-\u00BF])/gu;
+/**
+ * The same `Â` once the extracted text turned its no-break space into a space or a line end:
+ * after a word's last character, where no language writes it (French, Portuguese, Romanian and
+ * Vietnamese write `â` only inside a word)...
+ */
+const STRAY_A_WORD_END = /(?<=[^\s\u00C2])\u00C2(?=[ \t]|$)/gmu;
+/**
+ * ...or standing alone (`widely.  Â  Â`, a run of no-break spaces each saved twice), with the
+ * spaces before it, after a sign, a digit or another such `Â` (after a letter it may be a letter
+ * named in a list: `A Ă Â B`)...
+ */
+const STRAY_A_ALONE = /(?<=[^\p{L}\s]|\u00C2)[ \t]+\u00C2(?=[ \t]|$)/gmu;
+/** ...or alone at the start of a line, with the spaces after it. */
+const STRAY_A_LINE_START = /^\u00C2(?:[ \t]+|$)/gmu;
+
+/**
+ * How a page's text (and its markdown, alike) is cleared of mojibake, or null when it shows none:
+ * all of it (see repairMojibake) when the text shows it for certain (see showsMojibake), and in
+ * any case the stray `Â` of a sign or a no-break space saved twice as UTF-8, the commonest mojibake
+ * of all, which can be nothing else (also once the text's layout turned that space into a space or
+ * a line end, where no run is left for repairMojibake to decode).
+ */
+export function mojibakeRepairOf(text: string): ((text: string) => string) | null {
+  if (showsMojibake(text)) return (shown) => dropStrayA(repairMojibake(shown));
+  return text.includes('\u00C2') ? dropStrayA : null;
+}
+
+function dropStrayA(text: string): string {
+  return text
+    .replace(STRAY_A_SIGN, '')
+    .replace(STRAY_A_WORD_END, '')
+    .replace(STRAY_A_ALONE, '')
+    .replace(STRAY_A_LINE_START, '');
 }
