@@ -55,6 +55,23 @@ const MAX_FRESH_LOAD = 5000;
 type Matches = Match[] & { readonly full: boolean };
 
 /**
+ * What a top query reads along with its matches when it asks for few (see MAX_TOP_WITH_HITS): their
+ * hits, keyed `r` and the row id; or, for a query whose matches must also hold runs of tokens,
+ * their stored analysed text and packed hit by row id, for the runs to be checked without reading
+ * the rows again (a hit is unpacked once its row passes).
+ */
+interface Along {
+  readonly hits: Map<string, Record<string, unknown>>;
+  readonly texts?: Map<bigint, StoredText>;
+}
+
+/** A candidate's analysed text (of the column its runs are looked for in) and its packed hit. */
+interface StoredText {
+  readonly text: string | null;
+  readonly hit: string;
+}
+
+/**
  * How a search treats unfolded pages: the engine's flat scan finds them (`tier` null), or the engine
  * is asked for folded pages only (`fastSearch`; those written after `watermark` are dropped, being
  * in the tier too) and the fresh tier for the others.
@@ -368,31 +385,29 @@ export class FastSearch {
     // The hits of candidates, read while checking their phrases and for the word forms: keyed as in
     // `scores` below; they serve the page too.
     const rows = new Map<string, Record<string, unknown>>();
+    // The text of phrase candidates read along with them (by row id), for their runs.
+    const texts = new Map<bigint, StoredText>();
     let lists: Matches[] = [];
     let preferred: Matches[] = [];
     let exclusion: Exclusion | null = null;
     for (let round = 1; ; round++) {
-      // The first round's top matches bring their hits along (see MAX_TOP_WITH_HITS), unless the
-      // page is made of titles, whose ties are read on past the cut.
+      // The first round's top matches bring their hits along (see MAX_TOP_WITH_HITS), or their
+      // text to check their runs in, unless the page is made of titles, whose ties are read on past
+      // the cut.
       const hitsAlong = round === 1 && plan.alternatives.every((a) => a.column === COLUMNS.text);
+      const along = (alternative: FastQuery): Along | undefined =>
+        hitsAlong ? { hits: rows, ...(hasRuns(alternative) ? { texts } : {}) } : undefined;
       [lists, preferred, exclusion] = await Promise.all([
         Promise.all(
           plan.alternatives.map((alternative) =>
-            this.#top(view, alternative, where, k, qualityPrior, hitsAlong && !hasRuns(alternative) ? rows : undefined),
+            this.#top(view, alternative, where, k, qualityPrior, along(alternative)),
           ),
         ),
         priority === null
           ? Promise.resolve([])
           : Promise.all(
               plan.alternatives.map((alternative) =>
-                this.#top(
-                  view,
-                  alternative,
-                  priority,
-                  k,
-                  qualityPrior,
-                  hitsAlong && !hasRuns(alternative) ? rows : undefined,
-                ),
+                this.#top(view, alternative, priority, k, qualityPrior, along(alternative)),
               ),
             ),
         excluding,
@@ -400,9 +415,11 @@ export class FastSearch {
       if (!exclusion && !runs) break;
       if (runs) {
         [lists, preferred] = await Promise.all([
-          Promise.all(lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, reader, rows))),
           Promise.all(
-            preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, reader, rows)),
+            lists.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, reader, rows, texts)),
+          ),
+          Promise.all(
+            preferred.map((list, i) => this.#withRuns(plan.alternatives[i]!, list, runChecks[i]!, reader, rows, texts)),
           ),
         ]);
       }
@@ -646,10 +663,10 @@ export class FastSearch {
   /**
    * The matches of `list` that hold every run of tokens of the query in a row (all of them when it
    * has none), keeping the list's `full`. Candidates not in `checked` yet are looked at on their
-   * stored analysed text (read by row id: the cost grows with the candidates, not the corpus) when
-   * they are few, else with one phrase query per run over just their rows (`column`: the column
-   * the list was read from). With `hits`, the hits of the candidates looked at on their text that
-   * pass are read with it, into `hits` (keyed `r` and the row id).
+   * stored analysed text: the text read along with them (`texts`, see {@link Along}), else read by
+   * row id (the cost grows with the candidates, not the corpus) when they are few, else with one
+   * phrase query per run over just their rows. With `hits`, the hits of the candidates looked at on
+   * their text that pass are unpacked or read with it, into `hits` (keyed `r` and the row id).
    */
   async #withRuns(
     query: FastQuery,
@@ -657,19 +674,31 @@ export class FastSearch {
     checked: Map<bigint, boolean>,
     reader: RowReader,
     hits?: Map<string, Record<string, unknown>>,
-    column: string = query.column,
+    texts?: ReadonlyMap<bigint, StoredText>,
   ): Promise<Matches> {
     const runs = query.phrases ?? [];
     if (runs.length === 0) return list;
-    const unchecked = list.map((match) => match.rowId).filter((rowId) => !checked.has(rowId));
+    const needles = runNeedles(runs);
+    const unchecked: bigint[] = [];
+    for (const { rowId } of list) {
+      if (checked.has(rowId)) continue;
+      const stored = texts?.get(rowId);
+      if (stored === undefined) {
+        unchecked.push(rowId);
+        continue;
+      }
+      const passes = holdsRuns(stored.text, needles);
+      checked.set(rowId, passes);
+      if (passes && hits) hits.set(`r${rowId}`, parseHit(stored.hit));
+    }
     for (let i = 0; i < unchecked.length; i += ROW_ID_CHUNK) {
       const chunk = unchecked.slice(i, i + ROW_ID_CHUNK);
       const passing =
         chunk.length <= MAX_TEXT_CHECKS
-          ? await this.#runsInText(query, runs, chunk, reader, hits).catch(() =>
-              this.#runsByPhrase(runs, chunk, column),
+          ? await this.#runsInText(query, needles, chunk, reader, hits).catch(() =>
+              this.#runsByPhrase(runs, chunk, query.column),
             )
-          : await this.#runsByPhrase(runs, chunk, column);
+          : await this.#runsByPhrase(runs, chunk, query.column);
       for (const rowId of chunk) checked.set(rowId, passing.has(rowId));
     }
     return Object.assign(
@@ -684,23 +713,21 @@ export class FastSearch {
    */
   async #runsInText(
     query: FastQuery,
-    runs: readonly (readonly string[])[],
+    needles: readonly string[],
     rowIds: bigint[],
     reader: RowReader,
     hits?: Map<string, Record<string, unknown>>,
   ): Promise<Set<bigint>> {
-    const column = query.column === COLUMNS.title ? COLUMNS.title : COLUMNS.text;
+    const column = textColumnOf(query);
     const found = await reader.read(rowIds, hits ? [column, ...HIT_COLUMNS] : [column]);
     const [ids, texts] = [columnOf<bigint>(found, '_rowid'), columnOf<string | null>(found, column)];
     const stored = hits ? columnOf<string>(found, COLUMNS.hit) : null;
-    const needles = runs.map((run) => ` ${run.join(' ')} `);
     // The answer may hold rows other reads of the same tick asked for.
     const wanted = new Set(rowIds);
     const passing = new Set<bigint>();
     for (let i = 0; i < found.numRows; i++) {
       if (!wanted.has(ids[i]!)) continue;
-      const text = ` ${texts[i] ?? ''} `;
-      if (!needles.every((needle) => text.includes(needle))) continue;
+      if (!holdsRuns(texts[i] ?? null, needles)) continue;
       passing.add(ids[i]!);
       if (stored) hits!.set(`r${ids[i]}`, parseHit(stored[i]!));
     }
@@ -757,9 +784,9 @@ export class FastSearch {
     where: string | null,
     k: number,
     withQuality: boolean,
-    hitsInto?: Map<string, Record<string, unknown>>,
+    along?: Along,
   ): Promise<Matches> {
-    const first = await this.#matches(view, query, where, k + 1, withQuality, undefined, hitsInto);
+    const first = await this.#matches(view, query, where, k + 1, withQuality, undefined, along);
     const cut = first[k - 1];
     if (!first.full || first.length <= k || cut === undefined || first[k]!.score !== cut.score) {
       return first.full ? Object.assign(first.slice(0, k), { full: true }) : first;
@@ -788,14 +815,16 @@ export class FastSearch {
     limit: number,
     withQuality: boolean,
     column?: string,
-    hitsInto?: Map<string, Record<string, unknown>>,
+    along?: Along,
   ): Promise<Matches> {
-    const withHits = hitsInto !== undefined && column === undefined && limit <= MAX_TOP_WITH_HITS;
+    const withHits = along !== undefined && column === undefined && limit <= MAX_TOP_WITH_HITS;
+    const textColumn = withHits && along.texts ? textColumnOf(query) : null;
     const columns = [
       '_score',
       ...(withQuality ? ['quality'] : []),
       ...(view.tier ? [COLUMNS.seq] : []),
       ...(withHits ? HIT_COLUMNS : []),
+      ...(textColumn ? [textColumn] : []),
     ];
     let q = this.#table
       .query()
@@ -813,10 +842,12 @@ export class FastSearch {
     const quality = withQuality ? columnOf<number>(found, 'quality') : null;
     const seqs = view.tier ? columnOf<number>(found, COLUMNS.seq) : null;
     const stored = withHits ? columnOf<string>(found, COLUMNS.hit) : null;
+    const texts = textColumn ? columnOf<string | null>(found, textColumn) : null;
     const matches: Match[] = [];
     for (let i = 0; i < found.numRows; i++) {
       if (seqs && seqs[i]! > view.watermark) continue;
-      if (stored && hitsInto) hitsInto.set(`r${rowIds[i]}`, parseHit(stored[i]!));
+      if (stored && texts) along!.texts!.set(rowIds[i]!, { text: texts[i] ?? null, hit: stored[i]! });
+      else if (stored) along!.hits.set(`r${rowIds[i]}`, parseHit(stored[i]!));
       matches.push({ rowId: rowIds[i]!, score: scores[i]!, quality: quality ? quality[i]! : 1 });
     }
     return Object.assign(matches, { full: found.numRows >= limit });
@@ -826,6 +857,22 @@ export class FastSearch {
 /** Whether a fast-plan query also requires runs of tokens (phrases beside other words). */
 function hasRuns(query: FastQuery): boolean {
   return (query.phrases?.length ?? 0) > 0;
+}
+
+/** The stored analysed text a query's runs are looked for in: the title's for `intitle:`, else the page's. */
+function textColumnOf(query: FastQuery): string {
+  return query.column === COLUMNS.title ? COLUMNS.title : COLUMNS.text;
+}
+
+/** Runs of tokens as the strings a text holding them contains (tokens are joined by single spaces). */
+function runNeedles(runs: readonly (readonly string[])[]): string[] {
+  return runs.map((run) => ` ${run.join(' ')} `);
+}
+
+/** Whether an analysed text holds every run (see {@link runNeedles}). */
+function holdsRuns(text: string | null, needles: readonly string[]): boolean {
+  const padded = ` ${text ?? ''} `;
+  return needles.every((needle) => padded.includes(needle));
 }
 
 /** A candidate of the fast plan: `r` and the row id for a folded page, `i` and the id for a fresh one. */
