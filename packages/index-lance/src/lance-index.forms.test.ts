@@ -7,51 +7,90 @@ import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { LanceSearchIndex } from './lance-index.js';
 
+/** The ids a query finds, in order. */
+type Ids = (q: string, match?: 'all' | 'any') => Promise<string[]>;
+
+const cases: [string, { fastPlan: boolean; fold: boolean }][] = [
+  ['fast plan, folded pages', { fastPlan: true, fold: true }],
+  ['fast plan, pages in the fresh tier', { fastPlan: true, fold: false }],
+  ['general plan', { fastPlan: false, fold: true }],
+];
+
+/** `check` run on an index of `docs`, once for each plan, the pages folded or in the fresh tier. */
+function eachPlan(title: string, docs: () => PageDocument[], check: (ids: Ids) => Promise<void>): void {
+  describe(title, () => {
+    let dir: string | undefined;
+    afterEach(() => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      dir = undefined;
+    });
+
+    it.each(cases)('%s', async (_name, { fastPlan, fold }) => {
+      dir = mkdtempSync(join(tmpdir(), 'quarry-lance-forms-'));
+      const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan });
+      try {
+        await index.upsert(docs());
+        if (fold) await index.flush();
+        await check(async (q, match = 'all') =>
+          (await index.search({ query: parseQuery(q), match, limit: 10, offset: 0 })).hits.map((hit) => hit.id),
+        );
+      } finally {
+        await index.close();
+      }
+    });
+  });
+}
+
 // Two pages alike but for the form of one word; each query's exact form is on the page written
 // LAST, so that without word forms the tie (equal BM25) would put the other page first.
 const filler = 'Notes on shoes, trails and weather for every season of the year.';
-const pages = (): PageDocument[] => [
+const formPages = (): PageDocument[] => [
   makePage('runs', 'https://a.example.org/runs', 'Trail notes', `${filler} She runs the trail daily. ${filler}`),
   makePage('running', 'https://b.example.org/running', 'Trail notes', `${filler} She is running the trail. ${filler}`),
   makePage('jumped', 'https://c.example.org/jumped', 'Yard notes', `${filler} The dog jumped the fence. ${filler}`),
   makePage('jumps', 'https://d.example.org/jumps', 'Yard notes', `${filler} The dog jumps the fence. ${filler}`),
 ];
 
-describe('exact word forms rank above other forms of the stem', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
+eachPlan('exact word forms rank above other forms of the stem', formPages, async (ids) => {
+  // Both pages match (one stem), the exact form first.
+  expect(await ids('running trail')).toEqual(['running', 'runs']);
+  expect(await ids('jumped fence')).toEqual(['jumped', 'jumps']);
+  expect(await ids('"dog jumps"')).toEqual(['jumps', 'jumped']);
+  expect(await ids('intitle:yard "dog jumps" fence', 'any')).toEqual(['jumps', 'jumped']);
+  // The other way round, which the row order alone would not give.
+  expect((await ids('runs trail'))[0]).toBe('runs');
+  expect((await ids('jumps fence'))[0]).toBe('jumps');
+  // Words both pages hold exactly leave them tied, in row order; so do optional words (OR,
+  // `match=any`), whose forms are left to BM25.
+  expect(await ids('dog fence')).toEqual(['jumped', 'jumps']);
+  expect(await ids('dog jumps', 'any')).toEqual(['jumped', 'jumps']);
+  expect(await ids('jumps OR fence')).toEqual(['jumped', 'jumps']);
+});
 
-  const cases: [string, { fastPlan: boolean; fold: boolean }][] = [
-    ['fast plan, folded pages', { fastPlan: true, fold: true }],
-    ['fast plan, pages in the fresh tier', { fastPlan: true, fold: false }],
-    ['general plan', { fastPlan: false, fold: true }],
-  ];
-  it.each(cases)('%s', async (_name, { fastPlan, fold }) => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-forms-'));
-    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan });
-    try {
-      await index.upsert(pages());
-      if (fold) await index.flush();
-      const ids = async (q: string, match: 'all' | 'any' = 'all') =>
-        (await index.search({ query: parseQuery(q), match, limit: 10, offset: 0 })).hits.map((hit) => hit.id);
-      // Both pages match (one stem), the exact form first.
-      expect(await ids('running trail')).toEqual(['running', 'runs']);
-      expect(await ids('jumped fence')).toEqual(['jumped', 'jumps']);
-      expect(await ids('"dog jumps"')).toEqual(['jumps', 'jumped']);
-      expect(await ids('intitle:yard "dog jumps" fence', 'any')).toEqual(['jumps', 'jumped']);
-      // The other way round, which the row order alone would not give.
-      expect((await ids('runs trail'))[0]).toBe('runs');
-      expect((await ids('jumps fence'))[0]).toBe('jumps');
-      // Words both pages hold exactly leave them tied, in row order; so do optional words (OR,
-      // `match=any`), whose forms are left to BM25.
-      expect(await ids('dog fence')).toEqual(['jumped', 'jumps']);
-      expect(await ids('dog jumps', 'any')).toEqual(['jumped', 'jumps']);
-      expect(await ids('jumps OR fence')).toEqual(['jumped', 'jumps']);
-    } finally {
-      await index.close();
-    }
-  });
+// Words holding characters that show nothing, as pages often do: soft hyphens that let a long
+// German word break across lines, a zero-width space a CMS left inside a word.
+const invisiblePages = (): PageDocument[] => [
+  makePage(
+    'court',
+    'https://a.example.de/gericht',
+    'Urteil aus Karlsruhe',
+    'Das Bundes\u00adverfassungs\u00adgericht hat heute über die Beschwerde entschieden.',
+    { lang: 'de' },
+  ),
+  makePage(
+    'trade',
+    'https://b.example.org/trade',
+    'Trade notes',
+    'Inter\u200bnational standards for shipping containers changed this year.',
+  ),
+  makePage('other', 'https://c.example.org/other', 'Other notes', 'National parks and local trails this year.'),
+];
+
+eachPlan('words holding characters that show nothing are found as a reader sees them', invisiblePages, async (ids) => {
+  expect(await ids('Bundesverfassungsgericht')).toEqual(['court']);
+  expect(await ids('international')).toEqual(['trade']);
+  expect(await ids('"international standards"')).toEqual(['trade']);
+  // The parts are no words of their own any more.
+  expect(await ids('national')).toEqual(['other']);
+  expect(await ids('verfassungs')).toEqual([]);
 });

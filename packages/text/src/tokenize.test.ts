@@ -28,6 +28,23 @@ describe('tokenize', () => {
     expect(tokenize('')).toEqual([]);
   });
 
+  it('leaves out characters that show nothing, inside a word too (soft hyphens, zero-width spaces)', () => {
+    // `Bundes&shy;verfassungs&shy;gericht` is one word to a reader and to a query typed without them.
+    expect(tokenize('Bundes\u00adverfassungs\u00adgericht')).toEqual(tokenize('Bundesverfassungsgericht'));
+    expect(tokenize('inter\u200bnational co\u2060operate \ufeffstart\u200e')).toEqual([
+      'international',
+      'cooperate',
+      'start',
+    ]);
+    // Variation selectors and joiners of emoji make no token of their own.
+    expect(tokenize('I \u2764\ufe0f NY \u{1f468}\u200d\u{1f469} family')).toEqual(['i', 'ny', 'family']);
+    // Persian's zero-width non-joiner inside a word, and a zero-width space inside a Chinese run.
+    expect(tokenize('\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645')).toEqual([
+      '\u0645\u06cc\u062e\u0648\u0627\u0647\u0645',
+    ]);
+    expect(tokenize('搜索\u200b引擎')).toEqual(tokenize('搜索引擎'));
+  });
+
   it('segments Chinese runs into words and keeps embedded Latin words apart', () => {
     const tokens = tokenize('我们使用搜索引擎，iPhone手机');
     expect(tokens).toContain('搜索');

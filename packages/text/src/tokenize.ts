@@ -11,6 +11,10 @@
  *   change the word, so they stay.
  * - A token is a run of letters, numbers and combining marks; everything else (punctuation,
  *   symbols, emoji, whitespace) separates tokens and is dropped.
+ * - Characters that show nothing (Unicode's default-ignorable code points: soft hyphens, zero-width
+ *   spaces and joiners, word joiners, direction marks, variation selectors, byte-order marks) are
+ *   removed, inside a word too, as Lucene's `nfkc_cf` folding does: `Bundes&shy;gericht` and
+ *   `inter\u200Bnational` are one word, as the reader sees them.
  * - Runs of Han, Hiragana and Katakana are segmented into words with `Intl.Segmenter` (`ja` when
  *   the run contains kana, `zh` otherwise); Hangul runs stay whole (ICU splits Korean at spaces).
  *   Text without any such character never reaches the segmenter. With `cjk: 'bigrams'` all of these
@@ -26,6 +30,8 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
 // Seoul's), so its runs are indexed as character pairs like Chinese (as Lucene's CJK bigrams do).
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const IGNORABLE_CHAR = /\p{Default_Ignorable_Code_Point}/u;
+const IGNORABLE_CHARS = /\p{Default_Ignorable_Code_Point}/gu;
 /** Scripts of Southeast Asia written without spaces between words (letters, vowel signs and digits). */
 const SEA_CHAR = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -38,6 +44,8 @@ const SEPARATOR = 0;
 const WORD = 1;
 const CJK = 2;
 const SEA = 3;
+/** Shows nothing: left out of a word, and neither starts nor ends one. */
+const IGNORABLE = 4;
 const UNKNOWN = 255;
 /**
  * Character classes of the Basic Multilingual Plane, filled lazily: Unicode property regexes cost
@@ -47,6 +55,8 @@ const bmpClass = new Uint8Array(0x10000).fill(UNKNOWN);
 const astralClass = new Map<number, number>();
 
 function classify(char: string): number {
+  // Before the others: variation selectors and the grapheme joiner are marks, a Hangul filler a letter.
+  if (IGNORABLE_CHAR.test(char)) return IGNORABLE;
   if (CJK_CHAR.test(char)) return CJK;
   if (SEA_CHAR.test(char) && WORD_CHAR.test(char)) return SEA;
   return WORD_CHAR.test(char) ? WORD : SEPARATOR;
@@ -142,6 +152,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   let runHasCjk = false;
   let runHasSea = false;
   let runIsAscii = true;
+  let runHasIgnorable = false;
   for (let i = 0; i <= length; i++) {
     const code = i < length ? folded.charCodeAt(i) : 0x20;
     let cls: number;
@@ -151,19 +162,24 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
       cls = astralClassOf(folded.codePointAt(i)!);
       width = 2;
     } else cls = bmpClassOf(code);
-    if (cls !== SEPARATOR) {
+    if (cls === IGNORABLE) {
+      if (start !== -1) runHasIgnorable = true;
+      i += width - 1;
+    } else if (cls !== SEPARATOR) {
       if (start === -1) {
         start = i;
         runHasCjk = false;
         runHasSea = false;
         runIsAscii = true;
+        runHasIgnorable = false;
       }
       if (code >= 0x80) runIsAscii = false;
       if (cls === CJK) runHasCjk = true;
       else if (cls === SEA) runHasSea = true;
       i += width - 1;
     } else if (start !== -1) {
-      const word = folded.slice(start, i);
+      const slice = folded.slice(start, i);
+      const word = runHasIgnorable ? slice.replace(IGNORABLE_CHARS, '') : slice;
       if (runHasCjk || runHasSea) pushMixed(tokens, word, segment);
       else tokens.push(runIsAscii ? word : stripDiacritics(word));
       start = -1;
