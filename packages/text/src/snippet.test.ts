@@ -50,6 +50,13 @@ describe('makeSnippet', () => {
     expect(snippet.length).toBeLessThanOrEqual(320);
   });
 
+  it('finds a word holding soft hyphens or a zero-width space, and shows it without them', () => {
+    const text = `${filler(100)} The Home Repair Assis\u00adtance Pro\u200bgram opens in March. ${filler(100)}`;
+    const snippet = makeSnippet(text, [{ text: 'assistance program' }]);
+    expect(snippet).toContain('Home Repair Assistance Program opens');
+    expect(queryTermsIn(text, [{ text: 'assistance program' }])).toMatchObject({ found: 2, of: 2 });
+  });
+
   it('falls back to the start of the text when no term occurs', () => {
     const text = filler(300);
     const snippet = makeSnippet(text, [{ text: 'absent' }]);

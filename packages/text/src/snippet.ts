@@ -43,7 +43,8 @@ interface Hit {
  *
  * @example makeSnippet(body, [{ text: 'solar' }]) // '… the first solar cells were …'
  */
-export function makeSnippet(text: string, clauses: readonly SnippetClause[], options: SnippetOptions = {}): string {
+export function makeSnippet(source: string, clauses: readonly SnippetClause[], options: SnippetOptions = {}): string {
+  const text = shownText(source);
   const maxChars = Math.max(1, options.maxChars ?? DEFAULT_MAX_CHARS);
   const minChars = Math.min(options.minChars ?? DEFAULT_MIN_CHARS, maxChars);
   if (text.length <= maxChars) return collapse(text).trim();
@@ -73,7 +74,7 @@ export function queryTermsIn(
 ): { found: number; of: number; phrasesFound: number; phrases: number } {
   const tokens = queryTokens(clauses);
   const phrases = queryPhrases(clauses);
-  const hits = findHits(text, tokens, phrases);
+  const hits = findHits(shownText(text), tokens, phrases);
   const found = new Set(hits.filter((hit) => !hit.phrase).map((hit) => hit.token)).size;
   const phrasesFound = new Set(hits.filter((hit) => hit.phrase).map((hit) => hit.token)).size;
   return { found, of: tokens.size, phrasesFound, phrases: new Set(phrases.map((p) => p.join(' '))).size };
@@ -128,6 +129,18 @@ function foldChar(char: string): string {
     if (foldedChars.size < MAX_FOLDED_CHARS) foldedChars.set(char, folded);
   }
   return folded;
+}
+
+/**
+ * Characters that show nothing inside a word: soft hyphen, zero-width space, word joiner,
+ * byte-order mark. A snippet leaves them out, so that a word the index found whole
+ * (`Assis&shy;tance`, see tokenize) is found whole here too (the zero-width joiners, which shape
+ * Persian and Indic words and emoji, stay).
+ */
+const SHOWS_NOTHING = /[\u00AD\u200B\u2060\uFEFF]/g;
+
+function shownText(text: string): string {
+  return text.replace(SHOWS_NOTHING, '');
 }
 
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
