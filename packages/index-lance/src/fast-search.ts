@@ -56,9 +56,9 @@ type Matches = Match[] & { readonly full: boolean };
 
 /**
  * What a top query reads along with its matches when it asks for few (see MAX_TOP_WITH_HITS): their
- * hits, keyed `r` and the row id; or, for a query whose matches must also hold runs of tokens,
- * their stored analysed text and packed hit by row id, for the runs to be checked without reading
- * the rows again (a hit is unpacked once its row passes).
+ * hits, keyed `r` and the row id; and with `texts`, their stored analysed text and packed hit by
+ * row id, for runs of tokens or excluded words to be checked without reading the rows again (the
+ * hit of a query with runs is unpacked once its row passes them).
  */
 interface Along {
   readonly hits: Map<string, Record<string, unknown>>;
@@ -396,7 +396,7 @@ export class FastSearch {
       // the cut.
       const hitsAlong = round === 1 && plan.alternatives.every((a) => a.column === COLUMNS.text);
       const along = (alternative: FastQuery): Along | undefined =>
-        hitsAlong ? { hits: rows, ...(hasRuns(alternative) ? { texts } : {}) } : undefined;
+        hitsAlong ? { hits: rows, ...(hasRuns(alternative) || plan.exclude ? { texts } : {}) } : undefined;
       [lists, preferred, exclusion] = await Promise.all([
         Promise.all(
           plan.alternatives.map((alternative) =>
@@ -424,7 +424,9 @@ export class FastSearch {
         ]);
       }
       const candidates = new Set([...lists, ...preferred].flatMap((list) => list.map((match) => match.rowId)));
-      if (exclusion && !exclusion.complete) await this.#checkExclusion(view, plan.exclude!, exclusion, candidates);
+      if (exclusion && !exclusion.complete) {
+        await this.#checkExclusion(view, plan.exclude!, exclusion, candidates, texts);
+      }
       const left = [...candidates].filter((rowId) => !exclusion?.excluded.has(rowId)).length;
       const enough = exclusion?.complete && !runs ? base : depth;
       if (left >= enough || lists.every((list) => !list.full)) break;
@@ -760,8 +762,21 @@ export class FastSearch {
     exclude: FastQuery,
     exclusion: Exclusion,
     candidates: Iterable<bigint>,
+    texts?: ReadonlyMap<bigint, StoredText>,
   ): Promise<void> {
-    const unchecked = [...candidates].filter((rowId) => !exclusion.checked.has(rowId));
+    const needles = exclude.tokens.map((token) => ` ${token} `);
+    const unchecked: bigint[] = [];
+    for (const rowId of candidates) {
+      if (exclusion.checked.has(rowId)) continue;
+      const stored = texts?.get(rowId);
+      if (stored === undefined) {
+        unchecked.push(rowId);
+        continue;
+      }
+      // Read along with the candidate: its text holds an excluded word or not.
+      if (holdsAny(stored.text, needles)) exclusion.excluded.add(rowId);
+      exclusion.checked.add(rowId);
+    }
     for (let i = 0; i < unchecked.length; i += ROW_ID_CHUNK) {
       const chunk = unchecked.slice(i, i + ROW_ID_CHUNK);
       const found = await this.#matches(view, exclude, `_rowid IN (${chunk.join(', ')})`, chunk.length, false);
@@ -847,7 +862,8 @@ export class FastSearch {
     for (let i = 0; i < found.numRows; i++) {
       if (seqs && seqs[i]! > view.watermark) continue;
       if (stored && texts) along!.texts!.set(rowIds[i]!, { text: texts[i] ?? null, hit: stored[i]! });
-      else if (stored) along!.hits.set(`r${rowIds[i]}`, parseHit(stored[i]!));
+      // A hit waits for its runs to be checked (see #withRuns); otherwise it serves as it is.
+      if (stored && !(texts && hasRuns(query))) along!.hits.set(`r${rowIds[i]}`, parseHit(stored[i]!));
       matches.push({ rowId: rowIds[i]!, score: scores[i]!, quality: quality ? quality[i]! : 1 });
     }
     return Object.assign(matches, { full: found.numRows >= limit });
@@ -873,6 +889,12 @@ function runNeedles(runs: readonly (readonly string[])[]): string[] {
 function holdsRuns(text: string | null, needles: readonly string[]): boolean {
   const padded = ` ${text ?? ''} `;
   return needles.every((needle) => padded.includes(needle));
+}
+
+/** Whether an analysed text holds any of these tokens (each padded with spaces). */
+function holdsAny(text: string | null, needles: readonly string[]): boolean {
+  const padded = ` ${text ?? ''} `;
+  return needles.some((needle) => padded.includes(needle));
 }
 
 /** A candidate of the fast plan: `r` and the row id for a folded page, `i` and the id for a fresh one. */
