@@ -147,6 +147,15 @@ describe('a word as typed and as stemmed, in pages of several languages', () => 
     expect(result.hits.map((hit) => hit.id.slice(0, 2))).toEqual(Array(10).fill('en'));
   });
 
+  // Before the pages waiting for a fold below: `engine`, another handle, sees them only after its
+  // read-consistency interval, and scores them by its flat scan where `index` has its fresh tier.
+  it('leaves a word of one form as the engine scores it', async () => {
+    const [raw, result] = await Promise.all([search(at.engine, 'cloud'), search(at.index, 'cloud')]);
+    expect(result.hits.map((hit) => [hit.id, hit.score.toFixed(5)])).toEqual(
+      raw.hits.map((hit) => [hit.id, hit.score.toFixed(5)]),
+    );
+  });
+
   // Last: it writes pages that stay unfolded (the fresh tier then scores them, on the folded statistics).
   it('ranks the same way while pages in other languages wait for a fold', async () => {
     const more = waitingGerman(30);
@@ -157,13 +166,6 @@ describe('a word as typed and as stemmed, in pages of several languages', () => 
     const german = await search(at.index, 'computing', { limit: 100, lang: 'de' });
     expect(german.hits.filter((hit) => hit.id.startsWith('dx'))).toHaveLength(more.length);
     expect(german.hits.every((hit) => Number.isFinite(hit.score) && hit.score > 0)).toBe(true);
-  });
-
-  it('leaves a word of one form as the engine scores it', async () => {
-    const [raw, result] = await Promise.all([search(at.engine, 'cloud'), search(at.index, 'cloud')]);
-    expect(result.hits.map((hit) => [hit.id, hit.score.toFixed(5)])).toEqual(
-      raw.hits.map((hit) => [hit.id, hit.score.toFixed(5)]),
-    );
   });
 });
 
