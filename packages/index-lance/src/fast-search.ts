@@ -680,7 +680,7 @@ export class FastSearch {
   ): Promise<Matches> {
     const runs = query.phrases ?? [];
     if (runs.length === 0) return list;
-    const needles = runNeedles(runs);
+    const needles = runs.map(needleOf);
     const unchecked: bigint[] = [];
     for (const { rowId } of list) {
       if (checked.has(rowId)) continue;
@@ -689,7 +689,7 @@ export class FastSearch {
         unchecked.push(rowId);
         continue;
       }
-      const passes = holdsRuns(stored.text, needles);
+      const passes = needles.every(inText(stored.text));
       checked.set(rowId, passes);
       if (passes && hits) hits.set(`r${rowId}`, parseHit(stored.hit));
     }
@@ -729,7 +729,7 @@ export class FastSearch {
     const passing = new Set<bigint>();
     for (let i = 0; i < found.numRows; i++) {
       if (!wanted.has(ids[i]!)) continue;
-      if (!holdsRuns(texts[i] ?? null, needles)) continue;
+      if (!needles.every(inText(texts[i] ?? null))) continue;
       passing.add(ids[i]!);
       if (stored) hits!.set(`r${ids[i]}`, parseHit(stored[i]!));
     }
@@ -764,7 +764,7 @@ export class FastSearch {
     candidates: Iterable<bigint>,
     texts?: ReadonlyMap<bigint, StoredText>,
   ): Promise<void> {
-    const needles = exclude.tokens.map((token) => ` ${token} `);
+    const needles = exclude.tokens.map((token) => needleOf([token]));
     const unchecked: bigint[] = [];
     for (const rowId of candidates) {
       if (exclusion.checked.has(rowId)) continue;
@@ -774,7 +774,7 @@ export class FastSearch {
         continue;
       }
       // Read along with the candidate: its text holds an excluded word or not.
-      if (holdsAny(stored.text, needles)) exclusion.excluded.add(rowId);
+      if (needles.some(inText(stored.text))) exclusion.excluded.add(rowId);
       exclusion.checked.add(rowId);
     }
     for (let i = 0; i < unchecked.length; i += ROW_ID_CHUNK) {
@@ -880,21 +880,18 @@ function textColumnOf(query: FastQuery): string {
   return query.column === COLUMNS.title ? COLUMNS.title : COLUMNS.text;
 }
 
-/** Runs of tokens as the strings a text holding them contains (tokens are joined by single spaces). */
-function runNeedles(runs: readonly (readonly string[])[]): string[] {
-  return runs.map((run) => ` ${run.join(' ')} `);
+/**
+ * A run of tokens (or one token) as the string an analysed text holding it contains (its tokens are
+ * joined by single spaces).
+ */
+function needleOf(tokens: readonly string[]): string {
+  return ` ${tokens.join(' ')} `;
 }
 
-/** Whether an analysed text holds every run (see {@link runNeedles}). */
-function holdsRuns(text: string | null, needles: readonly string[]): boolean {
+/** Whether an analysed text holds a needle (see {@link needleOf}), as `needles.every(inText(text))`. */
+function inText(text: string | null): (needle: string) => boolean {
   const padded = ` ${text ?? ''} `;
-  return needles.every((needle) => padded.includes(needle));
-}
-
-/** Whether an analysed text holds any of these tokens (each padded with spaces). */
-function holdsAny(text: string | null, needles: readonly string[]): boolean {
-  const padded = ` ${text ?? ''} `;
-  return needles.some((needle) => padded.includes(needle));
+  return (needle) => padded.includes(needle);
 }
 
 /** A candidate of the fast plan: `r` and the row id for a folded page, `i` and the id for a fresh one. */
