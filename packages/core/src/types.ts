@@ -14,6 +14,38 @@ export const FILETYPE_FAMILY: Readonly<Record<FiletypeOperatorValue, readonly Fi
   xls: ['xls', 'xlsx'],
 };
 
+/** Path extensions that name a filetype. */
+const EXTENSIONS: Readonly<Record<string, Filetype>> = {
+  pdf: 'pdf',
+  doc: 'doc',
+  docx: 'docx',
+  ppt: 'ppt',
+  pptx: 'pptx',
+  xls: 'xls',
+  xlsx: 'xlsx',
+  txt: 'txt',
+  htm: 'html',
+  html: 'html',
+  xhtml: 'html',
+};
+
+/**
+ * The filetype the URL's path extension names (query and fragment ignored), or null when the
+ * path has no known extension.
+ *
+ * @example filetypeFromUrl('https://example.com/Report.PDF?download=1') // 'pdf'
+ */
+export function filetypeFromUrl(url: string): Filetype | null {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return null;
+  }
+  const match = /\.([a-z0-9]{1,5})$/i.exec(path);
+  return match?.[1] ? (EXTENSIONS[match[1].toLowerCase()] ?? null) : null;
+}
+
 /**
  * One indexed page: what the crawler or `quarry import` produces, what the blob store keeps in full
  * and what the index keeps for search. Times are ISO 8601 UTC strings (`2026-11-22T08:15:00Z`).

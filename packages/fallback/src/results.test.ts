@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { ParsedQuery } from '@quarry/core';
 import { htmlToText } from './html-text.js';
 import { type ProviderHit, toSearchResults } from './results.js';
 import { request, term } from './test-server.fixture.js';
@@ -70,6 +71,21 @@ describe('toSearchResults', () => {
     const results = toSearchResults(hits, request(term('x'), { sites: ['a.org'], lang: 'en', timeRange: '7d' }), NOW);
     expect(results.map((r) => r.url)).toEqual(['https://docs.a.org/', 'https://a.org/new']);
     expect(results.every((r) => r.lang === 'en')).toBe(true);
+  });
+
+  it('keeps only URLs naming a requested filetype, a family matching its OOXML twin', () => {
+    const hits = [
+      hit('https://a.org/report.PDF?download=1'),
+      hit('https://a.org/cats'),
+      hit('https://a.org/notes.docx'),
+      hit('https://a.org/page.html'),
+      hit('https://a.org/view?file=x.pdf'),
+    ];
+    const urls = (filetypes: ParsedQuery['filetypes']) =>
+      toSearchResults(hits, request(term('x'), { filetypes }), NOW).map((r) => r.url);
+    expect(urls(['pdf'])).toEqual(['https://a.org/report.PDF?download=1']);
+    expect(urls(['pdf', 'doc'])).toEqual(['https://a.org/report.PDF?download=1', 'https://a.org/notes.docx']);
+    expect(urls([])).toHaveLength(5);
   });
 
   it('ignores implausible dates', () => {

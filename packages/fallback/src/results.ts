@@ -1,5 +1,8 @@
 import type { FallbackRequest, SearchResult } from '@quarry/core';
 import {
+  FILETYPE_FAMILY,
+  type Filetype,
+  filetypeFromUrl,
   hostMatchesSite,
   hostOf,
   normalizeLang,
@@ -34,8 +37,9 @@ const MAX_SITE_NAME_CHARS = 100;
 /**
  * Turns provider hits (in the provider's rank order) into complete external results: skips hits
  * without a usable http(s) URL, duplicates by normalized URL, hits outside the requested sites,
- * in another language than the requested one (when the provider says), or dated before the
- * requested time range; scores decrease with rank and stay in (0, 1).
+ * not of a requested filetype (by the URL's extension: a provider may not know `filetype:`), in
+ * another language than the requested one (when the provider says), or dated before the requested
+ * time range; scores decrease with rank and stay in (0, 1).
  */
 export function toSearchResults(
   hits: readonly ProviderHit[],
@@ -43,6 +47,7 @@ export function toSearchResults(
   now: Date = new Date(),
 ): SearchResult[] {
   const sites = effectiveSites(request) ?? [];
+  const filetypes = new Set<Filetype>(request.query.filetypes.flatMap((value) => FILETYPE_FAMILY[value]));
   const wantedLang = normalizeLang(request.lang);
   const rangeMs = request.timeRange === undefined ? null : (TIME_RANGES_MS[request.timeRange] ?? null);
   const oldestMs = rangeMs === null ? null : now.getTime() - rangeMs;
@@ -56,6 +61,7 @@ export function toSearchResults(
     if (seen.has(key)) continue;
     const domain = hostOf(url);
     if (sites.length > 0 && !sites.some((site) => hostMatchesSite(domain, site))) continue;
+    if (filetypes.size > 0 && !filetypes.has(filetypeFromUrl(url) ?? 'html')) continue;
     const hitLang = normalizeLang(hit.lang);
     if (wantedLang !== null && hitLang !== null && hitLang !== wantedLang) continue;
     const publishedAt = providerDate(hit.date, now);
