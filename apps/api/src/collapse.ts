@@ -56,6 +56,21 @@ export async function searchCollapsed(index: SearchIndex, query: IndexQuery): Pr
 }
 
 /**
+ * The first `count` results of the collapsed list (fewer when it is shorter), read a page of at
+ * most {@link COLLAPSE_HEAD_HITS} at a time: what came before a page that the fallback tops up.
+ */
+export async function collapsedBefore(index: SearchIndex, query: IndexQuery, count: number): Promise<IndexHit[]> {
+  const hits: IndexHit[] = [];
+  while (hits.length < count) {
+    const limit = Math.min(COLLAPSE_HEAD_HITS, count - hits.length);
+    const page = await searchCollapsed(index, { ...query, offset: hits.length, limit });
+    hits.push(...page.hits);
+    if (page.hits.length < limit) break;
+  }
+  return hits;
+}
+
+/**
  * The best-ranked hit of each group of near-copies, in rank order (greedy: a hit is dropped when
  * it is a near-copy of a hit already kept).
  */

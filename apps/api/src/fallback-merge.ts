@@ -1,6 +1,6 @@
-import type { FallbackRequest, IndexHit, SearchResult } from '@quarry/core';
+import type { FallbackRequest, IndexHit, IndexQuery, IndexSearchResult, SearchResult } from '@quarry/core';
 import { hostOf, normalizeLang, normalizeUrl, parseTimestamp, toIsoUtc, UNKNOWN_LANG } from '@quarry/core';
-import type { SearchParams } from './params.js';
+import { SEARCH_BOUNDS, type SearchParams } from './params.js';
 
 /** A local index hit as a spec search result: `source: "local"`, `site_name` omitted when null. */
 export function toLocalResult(hit: IndexHit): SearchResult {
@@ -21,15 +21,62 @@ export function toLocalResult(hit: IndexHit): SearchResult {
 }
 
 /**
- * Appends external results after local ones: only http(s) URLs, deduplicated by normalized URL
- * against the local results and among themselves, at most `max` of them, each rebuilt field by
- * field (a provider cannot add fields or break types) with `source: "external"`, `id: ""`, and a
- * score below the lowest local score so ranking stays local-first.
+ * How many results the fallback provider is asked for: one fixed request per query (so every page of
+ * it is served from one cached answer), as many as a page may hold; providers cap it (Brave at 20).
  */
-export function mergeExternal(
-  local: readonly SearchResult[],
-  external: readonly SearchResult[],
-  max: number,
+export const EXTERNAL_POOL = SEARCH_BOUNDS.limit.max;
+
+/** A page of local results topped up from the fallback: see {@link withExternal}. */
+export interface ToppedUpPage {
+  readonly results: SearchResult[];
+  readonly total: number;
+  /** The external results on this page. */
+  readonly added: SearchResult[];
+}
+
+/**
+ * A page of results as a slice of one list: every local result, then the fallback's. The
+ * fallback's part is its answer to one fixed request ({@link EXTERNAL_POOL} results), kept to
+ * http(s) URLs, deduplicated by normalized URL against every local result (not only this page's)
+ * and among themselves, each rebuilt field by field (a provider cannot add fields or break types)
+ * with `source: "external"`, `id: ""`, and a score below the lowest local one, decreasing with its
+ * place. So a page never repeats a result of another page, and `total` (local matches plus the
+ * fallback's part) is the same on every page.
+ *
+ * `local` is this page's local results; when they run short of `query.limit`, the provider is asked
+ * (`ask`) and, past the first page, the local results before this page are read again
+ * (`localBefore`) to deduplicate against them and to find where the local list ends.
+ */
+export async function withExternal(
+  query: IndexQuery,
+  local: IndexSearchResult,
+  ask: (count: number) => Promise<readonly SearchResult[]>,
+  localBefore: (count: number) => Promise<readonly IndexHit[]>,
+  now: Date,
+): Promise<ToppedUpPage> {
+  const page = local.hits.map(toLocalResult);
+  const missing = query.limit - page.length;
+  if (missing <= 0) return { results: page, total: local.total, added: [] };
+  const [answer, before] = await Promise.all([
+    ask(EXTERNAL_POOL),
+    query.offset > 0 && local.total > 0 ? localBefore(query.offset) : Promise.resolve([]),
+  ]);
+  // This page holds the local list's end, or the list ended on an earlier page.
+  const localEnd = page.length > 0 ? query.offset + page.length : before.length;
+  const all = [...before, ...page];
+  const external = externalResults(all, answer, now);
+  const start = Math.max(0, query.offset - localEnd);
+  const added = external.slice(start, start + missing);
+  return { results: [...page, ...added], total: local.total + external.length, added };
+}
+
+/**
+ * The fallback's part of the list (see {@link withExternal}): `answer` without URLs of `local` or
+ * repeated ones, rebuilt, scored evenly below the lowest local score in the provider's order.
+ */
+export function externalResults(
+  local: readonly Pick<SearchResult, 'url' | 'score'>[],
+  answer: readonly SearchResult[],
   now: Date,
 ): SearchResult[] {
   const seen = new Set<string>();
@@ -37,18 +84,16 @@ export function mergeExternal(
     const key = urlKey(result.url);
     if (key) seen.add(key);
   }
-  const added: SearchResult[] = [];
-  for (const result of external) {
-    if (added.length >= max) break;
+  const kept: SearchResult[] = [];
+  for (const result of answer) {
     const key = typeof result?.url === 'string' ? urlKey(result.url) : null;
     if (!key || seen.has(key)) continue;
     seen.add(key);
-    added.push(sanitize(result, now));
+    kept.push(sanitize(result, now));
   }
   const ceiling = local.length > 0 ? Math.min(...local.map((r) => r.score)) : 1;
   // Evenly spaced below the ceiling, keeping the provider's order; always positive.
-  const scored = added.map((r, i) => ({ ...r, score: (ceiling * (added.length - i)) / (added.length + 1) }));
-  return [...local, ...scored];
+  return kept.map((r, i) => ({ ...r, score: (ceiling * (kept.length - i)) / (kept.length + 1) }));
 }
 
 function urlKey(url: string): string | null {

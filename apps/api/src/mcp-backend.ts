@@ -1,7 +1,8 @@
 import { isPageId, type SearchResponse, type SearchResult } from '@quarry/core';
 import type { QuarryBackend, SearchToolArgs, SiteCrawler } from '@quarry/mcp';
+import { collapsedBefore } from './collapse.js';
 import type { ApiDeps } from './deps.js';
-import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
+import { fallbackRequest, toLocalResult, withExternal } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { searchLocal } from './snippets.js';
 
@@ -32,16 +33,16 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
   const params = parseSearchParams(raw, now);
   const indexQuery = { ...params.indexQuery, match: args.match };
   const local = await searchLocal(deps, indexQuery);
-  let results: SearchResult[] = local.hits.map(toLocalResult);
-  let externalAdded = 0;
-  const missing = indexQuery.limit - results.length;
-  if (deps.fallback && missing > 0) {
-    const external = await askFallback(deps, params, missing);
-    const merged = mergeExternal(results, external, missing, now);
-    externalAdded = merged.length - results.length;
-    results = merged;
-  }
-  return { total: local.total + externalAdded, took_ms: Math.round(performance.now() - startedMs), results };
+  const page = deps.fallback
+    ? await withExternal(
+        indexQuery,
+        local,
+        (count) => askFallback(deps, params, count),
+        (count) => collapsedBefore(deps.index, indexQuery, count),
+        now,
+      )
+    : { results: local.hits.map(toLocalResult), total: local.total };
+  return { total: page.total, took_ms: Math.round(performance.now() - startedMs), results: page.results };
 }
 
 async function askFallback(deps: McpBackendDeps, params: SearchParams, count: number): Promise<SearchResult[]> {

@@ -66,7 +66,8 @@ export const RESPONSE_SCHEMAS = {
       total: {
         type: 'integer',
         minimum: 0,
-        description: 'Local matches for the query plus the external results added to this response.',
+        description:
+          'Local matches for the query; on a page topped up from the external fallback, plus the new URLs of its answer (the same on every such page).',
       },
       took_ms: { type: 'integer', minimum: 0, description: 'Processing time in milliseconds.' },
       results: {

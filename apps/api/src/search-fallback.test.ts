@@ -84,11 +84,12 @@ describe('search with an external fallback', () => {
     const lowestLocal = Math.min(...locals.map((r) => r.score));
     expect(Math.max(...externals.map((r) => r.score))).toBeLessThan(lowestLocal);
     expect(externals.length).toBeGreaterThan(0);
-    expect(res.body.total).toBe(local.body.total + externals.length);
+    // The fallback part of the list is all three of its new URLs, shown on this page or the next.
+    expect(res.body.total).toBe(local.body.total + 3);
     const asked = fallback.requests.at(-1);
     expect(asked).toMatchObject({
       q: 'quarry',
-      count: 4 - locals.length,
+      count: 100,
       site: 'example.com',
       lang: 'en',
       timeRange: '30d',
@@ -113,7 +114,38 @@ describe('search with an external fallback', () => {
     const results = res.body.results as Result[];
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((r) => r.source === 'external')).toBe(true);
-    expect(fallback.requests.at(-1)).toMatchObject({ q: 'what is the zeppelin?', count: 10 });
+    expect(fallback.requests.at(-1)).toMatchObject({ q: 'what is the zeppelin?', count: 100 });
+  });
+
+  it('pages through local then external results as one list: no repeats, one total, nothing past its end', async () => {
+    const fallback = new FixedFallback(ANSWER);
+    const app = createApp(fx.deps({}, { fallback }));
+    const everything = await request(createApp(fx.deps())).get(`${SEARCH}?q=quarry&limit=100`);
+    const locals = (everything.body.results as Result[]).map((r) => r.url);
+    expect(locals.length).toBeGreaterThan(2);
+    // One local page (example.com/quarry) is also in the provider's answer: shown once, as local.
+    expect(locals).toContain('https://example.com/quarry');
+    const seen: Result[] = [];
+    // A page full of local results does not ask the provider: its total counts the local matches.
+    const totals = new Set<number>();
+    for (let offset = 0; offset < locals.length + 8; offset += 2) {
+      const res = await request(app).get(`${SEARCH}?q=quarry&limit=2&offset=${offset}`);
+      expect(specProblems(res, SEARCH)).toEqual([]);
+      const results = res.body.results as Result[];
+      totals.add(results.length === 2 && results.every((r) => r.source === 'local') ? -1 : res.body.total);
+      seen.push(...results);
+    }
+    const externals = [
+      'https://elsewhere.example/one',
+      'https://elsewhere.example/two',
+      'https://elsewhere.example/three',
+    ];
+    expect(seen.map((r) => r.url)).toEqual([...locals, ...externals]);
+    expect([...totals].filter((t) => t !== -1)).toEqual([everything.body.total + externals.length]);
+    const scores = seen.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // Every page asked the provider the same question, so one cached answer serves them all.
+    expect(new Set(fallback.requests.map((r) => JSON.stringify(r))).size).toBe(1);
   });
 
   it('queues external URLs for crawling only when configured, and survives a failing queue', async () => {

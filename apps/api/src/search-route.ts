@@ -1,7 +1,8 @@
 import type { FallbackSearcher, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
+import { collapsedBefore } from './collapse.js';
 import type { ApiDeps } from './deps.js';
-import { fallbackRequest, mergeExternal, toLocalResult } from './fallback-merge.js';
+import { fallbackRequest, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { searchLocal } from './snippets.js';
 
@@ -17,22 +18,24 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     const gone = clientGone(res);
     // Near-copies collapsed, long pages' snippets cut from their whole text.
     const local = await searchLocal(deps, params.indexQuery);
-    let results: SearchResult[] = local.hits.map(toLocalResult);
-    let externalAdded = 0;
-    const missing = params.indexQuery.limit - results.length;
-    if (deps.fallback && missing > 0 && !gone.aborted) {
+    let page: ToppedUpPage = { results: local.hits.map(toLocalResult), total: local.total, added: [] };
+    const { fallback } = deps;
+    if (fallback && page.results.length < params.indexQuery.limit && !gone.aborted) {
       deps.metrics?.fallbackRequest(deps.config.fallback.provider);
-      const external = await askFallback(deps.fallback, params, missing, gone, deps.config.fallback.timeoutMs);
-      const merged = mergeExternal(results, external, missing, now);
-      externalAdded = merged.length - results.length;
-      results = merged;
-      if (externalAdded > 0) submitForCrawl(deps, req, merged.slice(-externalAdded));
+      page = await withExternal(
+        params.indexQuery,
+        local,
+        (count) => askFallback(fallback, params, count, gone, deps.config.fallback.timeoutMs),
+        (count) => collapsedBefore(deps.index, params.indexQuery, count),
+        now,
+      );
+      if (page.added.length > 0) submitForCrawl(deps, req, page.added);
     }
     if (gone.aborted) return;
     const body: SearchResponse = {
-      total: local.total + externalAdded,
+      total: page.total,
       took_ms: Math.round(performance.now() - startedMs),
-      results,
+      results: page.results,
     };
     res.json(body);
   };
