@@ -505,11 +505,15 @@ export class LanceSearchIndex implements SearchIndex {
         continue;
       }
       // With the row id in the plan, a scalar-index filter followed by a sort works (LanceDB 0.37
-      // fails to plan the take of such a query without it).
+      // fails to plan the take of such a query without it). Pages crawled at the same time are
+      // ordered by id: otherwise each cut (offset, limit) may break their tie another way.
       let q = this.#table.query().select(HIT_COLUMNS).withRowId();
       if (filter) q = q.where(filter);
       const rows = (await q
-        .orderBy({ columnName: COLUMNS.crawledMs, ascending: false })
+        .orderBy([
+          { columnName: COLUMNS.crawledMs, ascending: false },
+          { columnName: COLUMNS.id, ascending: true },
+        ])
         .offset(skip)
         .limit(want)
         .toArray()) as Record<string, unknown>[];
