@@ -124,6 +124,20 @@ describe('selectPassages', () => {
     expect(exact.every((p) => p.score === 0)).toBe(true);
   });
 
+  it('cuts a sentence longer than the budget around its query word rather than answer without it', () => {
+    const long = `The executor ${'runs every queued task in order and then '.repeat(8)}reports back.`;
+    const text = `Opening words here.\n\n${long}\n\nClosing words here.`;
+    const [passage, ...rest] = selectPassages({ bodyText: text, query: 'reports', maxTokens: 16 });
+    expect(rest).toEqual([]);
+    expect(passage!.text).toContain('reports back.');
+    expect(passage!.score).toBeGreaterThan(0);
+    expect(passage!.tokens).toBeLessThanOrEqual(16);
+    expect(passage!.tokens).toBeGreaterThan(8);
+    expect(text.slice(passage!.start, passage!.end)).toBe(passage!.text);
+    // Whole words only.
+    expect(/^\S/.test(passage!.text) && /\s\S/.test(text.slice(passage!.start - 1, passage!.start + 1))).toBe(true);
+  });
+
   it('returns nothing for an empty page', () => {
     expect(selectPassages({ bodyText: '', query: 'anything', maxTokens: 100 })).toEqual([]);
   });

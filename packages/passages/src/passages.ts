@@ -1,5 +1,7 @@
+import { indexTokens } from '@quarry/text';
 import { CHUNK_DEFAULTS, chunkText } from './chunk.js';
-import { scoreChunks } from './score.js';
+import { queryTerms, scoreChunks } from './score.js';
+import { countTokens } from './tokens.js';
 
 /** A part of a page chosen for a query: `body_text.slice(start, end) === text`. */
 export interface Passage {
@@ -45,6 +47,9 @@ const SCORE_DECIMALS = 1e4;
  * Chunks follow the page's structure (see `chunkText`, filled up to the smaller of the budget and
  * the default chunk size) and are taken best first; when no chunk contains a query word, the
  * page's opening chunks are returned instead (score 0), so the caller still gets the page's start.
+ * A chunk never cuts a sentence, so one sentence can be longer than the budget: when every chunk
+ * holding a query word is, the best of them is cut to the budget around its first query word
+ * (whole words), rather than answering with passages that hold none.
  */
 export function selectPassages(request: PassageRequest): Passage[] {
   const { bodyText, maxTokens } = request;
@@ -68,6 +73,16 @@ export function selectPassages(request: PassageRequest): Passage[] {
     chosen.push(i);
     used += tokens;
   }
+  const best = order[0];
+  if (best !== undefined && scores[best]! > 0 && !chosen.some((c) => scores[c]! > 0)) {
+    const chunk = chunks[best]!;
+    const window = windowAround(bodyText, chunk, queryTerms(request.query, request.lang), request.lang, maxTokens);
+    if (window !== null) {
+      const text = bodyText.slice(window.start, window.end);
+      const score = Math.round(scores[best]! * SCORE_DECIMALS) / SCORE_DECIMALS;
+      return [{ text, ...window, score, heading_path: chunk.headingPath, tokens: countTokens(text) }];
+    }
+  }
   return chosen
     .sort((a, b) => a - b)
     .map((i) => {
@@ -81,4 +96,43 @@ export function selectPassages(request: PassageRequest): Passage[] {
         tokens: chunk.tokens,
       };
     });
+}
+
+/**
+ * The longest run of whole words of `span` around its first word holding a query term that fits
+ * `maxTokens` (grown a word at a time, after it first, then before it); null when that word alone
+ * does not fit.
+ */
+function windowAround(
+  text: string,
+  span: { readonly start: number; readonly end: number },
+  terms: readonly string[],
+  lang: string | undefined,
+  maxTokens: number,
+): { start: number; end: number } | null {
+  const termSet = new Set(terms);
+  const words = [...text.slice(span.start, span.end).matchAll(/\S+/g)].map((m) => ({
+    start: span.start + m.index,
+    end: span.start + m.index + m[0].length,
+  }));
+  const hit = words.findIndex((w) =>
+    indexTokens(text.slice(w.start, w.end), lang ?? 'und').some((t) => termSet.has(t)),
+  );
+  if (hit === -1) return null;
+  const fits = (from: number, to: number) => countTokens(text.slice(words[from]!.start, words[to]!.end)) <= maxTokens;
+  if (!fits(hit, hit)) return null;
+  let from = hit;
+  let to = hit;
+  for (let grown = true; grown; ) {
+    grown = false;
+    if (to + 1 < words.length && fits(from, to + 1)) {
+      to++;
+      grown = true;
+    }
+    if (from > 0 && fits(from - 1, to)) {
+      from--;
+      grown = true;
+    }
+  }
+  return { start: words[from]!.start, end: words[to]!.end };
 }
