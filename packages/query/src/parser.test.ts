@@ -160,8 +160,28 @@ describe('site:', () => {
     expectRejected('cats site: dogs', /site: operator needs a value/);
     expectRejected('cats site:exa_mple!', /host name/);
   });
-  it('breaks an OR chain: filters apply to the whole query', () => {
-    expect(parseQuery('a OR site:x.org b')).toEqual({ root: and(t('a'), t('b')), sites: ['x.org'], filetypes: [] });
+  it('is not one side of an OR with a word or phrase: filters apply to the whole query', () => {
+    for (const q of [
+      'a OR site:x.org b',
+      'site:x.org OR a',
+      'cats OR filetype:pdf',
+      '"a b" OR filetype:pdf',
+      'intitle:a OR site:x.org',
+    ]) {
+      expectRejected(q, /OR joins words and phrases; site: and filetype:/);
+    }
+    // Two filters ORed are what several filters mean anyway; an exclusion beside OR drops the OR.
+    expect(parseQuery('a site:x.org OR site:y.org')).toEqual({
+      root: t('a'),
+      sites: ['x.org', 'y.org'],
+      filetypes: [],
+    });
+    expect(parseQuery('a -b OR site:x.org')).toEqual({
+      root: and(t('a'), not(t('b'))),
+      sites: ['x.org'],
+      filetypes: [],
+    });
+    expect(parseQuery('a OR b site:x.org')).toEqual({ root: or(t('a'), t('b')), sites: ['x.org'], filetypes: [] });
   });
 });
 

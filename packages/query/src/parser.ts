@@ -129,17 +129,33 @@ interface Collected {
   readonly filetypes: FiletypeOperatorValue[];
 }
 
+/** A token as an OR operand: a filter (`site:`, `filetype:`), a positive clause, or neither. */
+type SlotKind = 'filter' | 'clause' | 'other';
+
 /** Walks the tokens once, grouping OR operands and pulling filters out. */
 function collect(tokens: readonly Token[]): Collected {
   const collected: Collected = { slots: [], sites: [], filetypes: [] };
   // The OR group a following `OR` may extend: only while the previous slot is a positive clause.
   let openGroup: QueryNode[] | null = null;
   let orPending = false;
+  // What came before the last `OR`: a filter there and a word after it (or the reverse) is an error.
+  let previous: SlotKind = 'other';
+  let afterOr: SlotKind | null = null;
   for (const token of tokens) {
     if (token.kind === 'or') {
       orPending = openGroup !== null;
+      afterOr = previous;
       continue;
     }
+    const isFilter = token.kind === 'operator' && token.name !== 'intitle';
+    const kind: SlotKind = isFilter ? 'filter' : token.negated ? 'other' : 'clause';
+    if ((afterOr === 'filter' && kind === 'clause') || (afterOr === 'clause' && kind === 'filter')) {
+      fail(
+        'OR joins words and phrases; site: and filetype: restrict the whole query and cannot be one side of an OR (several site: or filetype: are already ORed).',
+      );
+    }
+    afterOr = null;
+    previous = kind;
     if (token.kind === 'operator' && token.name !== 'intitle') {
       if (token.negated) {
         fail(
@@ -180,7 +196,8 @@ function collect(tokens: readonly Token[]): Collected {
  * - `"..."` is a phrase (unclosed: runs to the end; empty: ignored). `-word`, `-"phrase"` and
  *   `-intitle:x` exclude; a lone `-` is ignored; inner hyphens (`e-mail`) belong to the word.
  * - An exclusion cannot be an OR operand: an `OR` next to one is dropped (`a OR -b` = `a -b`).
- *   `site:` and `filetype:` apply to the whole query, so an `OR` next to them is dropped as well.
+ *   `site:` and `filetype:` apply to the whole query: an `OR` between one of them and a word or phrase
+ *   is a 400 (between two of them it changes nothing: several are ORed anyway).
  * - `intitle:` makes a title-only term or phrase; `site:` hosts and `filetype:` values (docx, pptx,
  *   xlsx name their family) are pulled out into `sites` and `filetypes`, deduplicated and ORed.
  *   Excluding a site or file type is rejected. Other `name:value` words (`re:invent`, URLs) are
