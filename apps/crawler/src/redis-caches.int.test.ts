@@ -5,6 +5,9 @@ import { Redis } from 'ioredis';
 import { LlmsTxtCache } from './llms-cache.js';
 import { createRedisCrawlCaches, type RedisCrawlCaches, RedisTtlStore } from './redis-caches.js';
 
+/** Long enough that a slow CI machine makes its checks within it (300 ms was not, once). */
+const TTL_MS = 1_500;
+
 const UA = 'QuarryBot/0.1 (+https://example.invalid/bot)';
 const LLMS_TXT = '# Fixture\n\n> A site for Quarry.\n\n## Docs\n\n- [Guide](/guide.html): a guide\n';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -88,13 +91,13 @@ describeWithServer('redis', 'Redis stores of the robots.txt and llms.txt caches'
       decode: decodeRobotsRecord,
     });
     const before = site.hits.get('/robots.txt') ?? 0;
-    const a = new RobotsCache({ fetcher, store: robots, ttlMs: 300 });
-    const b = new RobotsCache({ fetcher, store: robots, ttlMs: 300 });
+    const a = new RobotsCache({ fetcher, store: robots, ttlMs: TTL_MS });
+    const b = new RobotsCache({ fetcher, store: robots, ttlMs: TTL_MS });
     expect(await a.check(`${site.origin}/page`)).toEqual({ allowed: true, crawlDelaySecs: 2 });
     expect(await b.check(`${site.origin}/private/p`)).toEqual({ allowed: false, crawlDelaySecs: 2 });
     expect(await b.check(`${site.origin}/other`)).toEqual({ allowed: true, crawlDelaySecs: 2 });
     expect((site.hits.get('/robots.txt') ?? 0) - before).toBe(1);
-    await sleep(350);
+    await sleep(TTL_MS + 100);
     await b.check(`${site.origin}/page`);
     await a.check(`${site.origin}/page`);
     expect((site.hits.get('/robots.txt') ?? 0) - before).toBe(2);
@@ -107,12 +110,12 @@ describeWithServer('redis', 'Redis stores of the robots.txt and llms.txt caches'
       decode: (raw) => (typeof raw === 'boolean' ? raw : null),
     });
     const before = site.hits.get('/llms.txt') ?? 0;
-    const a = new LlmsTxtCache({ fetcher, store: llms, ttlMs: 300 });
-    const b = new LlmsTxtCache({ fetcher, store: llms, ttlMs: 300 });
+    const a = new LlmsTxtCache({ fetcher, store: llms, ttlMs: TTL_MS });
+    const b = new LlmsTxtCache({ fetcher, store: llms, ttlMs: TTL_MS });
     expect(await Promise.all([a.has(`${site.origin}/x`), a.has(`${site.origin}/y`)])).toEqual([true, true]);
     expect(await b.has(`${site.origin}/z`)).toBe(true);
     expect((site.hits.get('/llms.txt') ?? 0) - before).toBe(1);
-    await sleep(350);
+    await sleep(TTL_MS + 100);
     expect(await b.has(`${site.origin}/z`)).toBe(true);
     expect(await a.has(`${site.origin}/z`)).toBe(true);
     expect((site.hits.get('/llms.txt') ?? 0) - before).toBe(2);
