@@ -33,6 +33,11 @@ export interface OpenIndexOptions {
    * `flush()` once at the end.
    */
   readonly bulk?: boolean;
+  /**
+   * A short reader (`quarry status`): no background folds or version cleanup, which a command that
+   * exits at once would only start and tear down again. @defaultValue true
+   */
+  readonly maintain?: boolean;
   /** Open this folder instead of the data dir's index (a rebuild writes a new one beside it). */
   readonly path?: string;
 }
@@ -52,7 +57,7 @@ export async function openIndex(config: QuarryConfig, options: OpenIndexOptions 
   mkdirSync(config.dataDir, { recursive: true });
   // Loaded on use, like the queues: commands that need neither start faster.
   const { LanceSearchIndex } = await import('@quarry/index-lance');
-  return LanceSearchIndex.open({ path, autoMaintain: options.bulk !== true });
+  return LanceSearchIndex.open({ path, autoMaintain: options.bulk !== true && options.maintain !== false });
 }
 
 /**

@@ -190,7 +190,7 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
 /** `quarry status`: queue depths, crawl counts by state, skip and failure reasons with example URLs. */
 export async function runStatus(config: QuarryConfig, json: boolean): Promise<number> {
   const queues = await openQueues(config);
-  const services = await openServices(config);
+  const services = await openServices(config, { maintain: false });
   try {
     const [crawl, index, documents] = await Promise.all([
       queues.crawl.stats(),
