@@ -45,6 +45,13 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     30_000,
   );
 
+  it('quarry import naming a directory', async () => {
+    const run = await quarry(['import', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(`quarry import: ${dir} is a directory, not a file; nothing was imported`);
+    expect(run.stderr).not.toMatch(ERRNO);
+  }, 120_000);
+
   it('--data naming a file', async () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');
