@@ -87,6 +87,26 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(run.stderr).toContain('--seed not-a-url: not an absolute http(s) URL');
   }, 120_000);
 
+  it('--seed takes one URL or several, and repeats (DESIGN: --seed URL...)', async () => {
+    const data = join(dir, 'seeds-data');
+    const run = await quarry(
+      [
+        'crawl',
+        '--data',
+        data,
+        '--seed',
+        'http://127.0.0.1:9/a',
+        'http://127.0.0.1:9/b',
+        '--seed',
+        'http://127.0.0.1:9/c',
+      ],
+      { QUARRY_ALLOW_HOSTS: '127.0.0.1' },
+    );
+    expect(run.code).toBe(0);
+    const status = await quarry(['status', '--json', '--data', data]);
+    expect(JSON.parse(status.stdout).crawl.queued).toBe(3);
+  }, 120_000);
+
   it('a port in use', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

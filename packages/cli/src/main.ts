@@ -42,10 +42,6 @@ function duration(value: string): number {
   return ms;
 }
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 /** Runs the `quarry` command line; resolves to the process exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let exitCode = 0;
@@ -68,7 +64,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .description('Run everything in one process: the API, the crawler and the indexer (embedded default)')
     .option('--port <n>', 'HTTP port (env PORT)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
-    .option('--seed <url>', 'seed URL to crawl (repeatable)', collect)
+    .option('--seed <url...>', 'seed URLs to crawl (one or more; repeatable)')
     .option('--seeds <file>', 'seeds file: one URL per line, # comments')
     .action(async (flags: CommonFlags & { seed?: string[]; seeds?: string }) => {
       const { runStart } = await import('./commands/start.js');
@@ -103,7 +99,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .description(
       'Enqueue seeds (or, with --recrawl, crawled pages again); with --wait (embedded), crawl until the frontier is empty, then exit',
     )
-    .option('--seed <url>', 'seed URL (repeatable)', collect)
+    .option('--seed <url...>', 'seed URLs (one or more; repeatable)')
     .option('--seeds <file>', 'seeds file: one URL per line, # comments')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--max-pages <n>', 'page budget per seed site', positiveInt)
