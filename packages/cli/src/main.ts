@@ -77,9 +77,18 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--port <n>', 'HTTP port (env PORT)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags) => {
-      const cfg = config(flags);
-      const [{ createLogger, openQueues, openServices }, { openMetrics }, { announce, startApi, untilSignal }] =
-        await Promise.all([import('./runtime.js'), import('./commands/metrics.js'), import('./commands/serve.js')]);
+      const [
+        { createLogger, openQueues, openServices },
+        { openMetrics },
+        { announce, startApi, untilSignal },
+        { withStoredAdminToken },
+      ] = await Promise.all([
+        import('./runtime.js'),
+        import('./commands/metrics.js'),
+        import('./commands/serve.js'),
+        import('./commands/admin-token.js'),
+      ]);
+      const cfg = withStoredAdminToken(config(flags));
       const logger = createLogger(cfg);
       const services = await openServices(cfg);
       const queues = await openQueues(cfg);

@@ -34,8 +34,8 @@ async function freePort(): Promise<number> {
 }
 
 /** A running `quarry start` whose stderr is collected; `waitFor` polls it for a pattern. */
-function start(args: string[], env: Record<string, string>) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'start', ...args], {
+function start(args: string[], env: Record<string, string>, command: 'start' | 'serve' = 'start') {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, command, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
   });
   let stderr = '';
@@ -159,6 +159,18 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
       expect(again.stderr).not.toMatch(/crawl( idle)?: /);
     } finally {
       expect(await again.stop()).toBe(0);
+    }
+
+    // `quarry serve` on the same data dir opens /metrics with the token `start` stored there.
+    const served = start([], { ...env, QUARRY_METRICS_PORT: '' }, 'serve');
+    try {
+      const [, url] = await served.waitFor(/from this machine: (http:\/\/127\.0\.0\.1:\d+)\)/);
+      expect(served.stderr).toContain(`(token: ${join(dir, 'admin-token')})`);
+      const token = readFileSync(join(dir, 'admin-token'), 'utf8').trim();
+      expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    } finally {
+      expect(await served.stop()).toBe(0);
     }
   }, 400_000);
 });

@@ -23,6 +23,18 @@ export function ensureAdminToken(config: QuarryConfig): string {
   return token;
 }
 
+/**
+ * The configuration with the admin token `quarry start` stored in the data dir, when
+ * QUARRY_ADMIN_TOKEN sets none: `quarry serve` on the same data dir then opens /admin and /metrics
+ * with the token the operator was shown. Nothing is generated here.
+ */
+export function withStoredAdminToken(config: QuarryConfig): QuarryConfig {
+  if (config.adminToken) return config;
+  const file = adminTokenFile(config);
+  const stored = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  return stored === '' ? config : { ...config, adminToken: stored };
+}
+
 /** Where the admin token in use comes from, for people: the variable, or the generated file. */
 export function adminTokenSource(config: QuarryConfig): string {
   const file = adminTokenFile(config);
