@@ -104,9 +104,14 @@ function metadata(doc: PageDocument) {
   return meta;
 }
 
+/** The title, source, author and date of a page, each on its own line when known. */
 function header(doc: PageDocument): string {
-  const byline = [doc.author, doc.published_at].filter(Boolean).join(', ');
-  return [`# ${doc.title || doc.url}`, `Source: ${doc.url}`, ...(byline ? [`By: ${byline}`] : [])].join('\n');
+  return [
+    `# ${doc.title || doc.url}`,
+    `Source: ${doc.url}`,
+    ...(doc.author ? [`By: ${doc.author}`] : []),
+    ...(doc.published_at ? [`Published: ${doc.published_at}`] : []),
+  ].join('\n');
 }
 
 function renderPassages(

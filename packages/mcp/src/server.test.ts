@@ -21,6 +21,9 @@ const PAGE: PageDocument = {
   word_count: 5,
 };
 
+/** A page with a date and no author. */
+const DATED: PageDocument = { ...PAGE, id: 'AAAAAAAAAAAAAAAAAAAAAC', published_at: '2026-03-02T09:00:00Z' };
+
 /** A backend over one page that records the searches it was asked and fails on demand. */
 function backend(searches: SearchToolArgs[]): QuarryBackend {
   return {
@@ -31,7 +34,7 @@ function backend(searches: SearchToolArgs[]): QuarryBackend {
       if (args.q === 'bad') throw new ValidationError('a query with only exclusions matches nothing', 'q');
       return { total: 0, took_ms: 1, results: [] };
     },
-    page: async (id) => (id === PAGE.id ? PAGE : null),
+    page: async (id) => (id === PAGE.id ? PAGE : id === DATED.id ? DATED : null),
   };
 }
 
@@ -84,6 +87,11 @@ describe('createQuarryMcpServer', () => {
     expect(passages.structuredContent).toMatchObject({
       passages: [{ text: PAGE.body_text, start: 0, end: PAGE.body_text.length }],
     });
+    // A date without an author is said as a date, never as the author.
+    const dated = await client.callTool({ name: 'get_content', arguments: { id: DATED.id } });
+    const text = (dated.content as { text: string }[])[0]!.text;
+    expect(text).toContain('Published: 2026-03-02T09:00:00Z');
+    expect(text).not.toContain('By:');
     const unknown = await client.callTool({ name: 'get_content', arguments: { id: 'nope' } });
     expect(unknown.isError).toBe(true);
     expect(unknown.content).toEqual([expect.objectContaining({ text: expect.stringContaining('"nope"') })]);
