@@ -25,7 +25,7 @@ const int = (min: number, max: number) => {
     .transform(Number)
     .pipe(z.number().int().min(min, { error }).max(max, { error }));
 };
-const url = () => z.url({ error: 'expected an absolute URL such as http://127.0.0.1:7700' });
+const url = (example: string) => z.url({ error: `expected an absolute URL such as ${example}` });
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.join(', ')}` });
 /** `off` (null) or a duration such as `7d`, `12h`, `30m`. */
@@ -56,9 +56,9 @@ const ENV_SCHEMA = {
   /** Where the embedded index, queue and page blobs live. @defaultValue ./data */
   QUARRY_DATA_DIR: z.string().min(1, { error: 'expected a directory path' }).default('./data'),
   /** Redis URL; set it to run queues (and rate-limit counters) on Redis/BullMQ. */
-  REDIS_URL: url().optional(),
+  REDIS_URL: url('redis://127.0.0.1:6379').optional(),
   /** Meilisearch URL; set it to use Meilisearch as the search index. */
-  MEILI_URL: url().optional(),
+  MEILI_URL: url('http://127.0.0.1:7700').optional(),
   MEILI_MASTER_KEY: z.string().optional(),
   /** Meilisearch index name. @defaultValue pages */
   MEILI_INDEX: z.string().default('pages'),
@@ -80,11 +80,11 @@ const ENV_SCHEMA = {
   /** External fallback provider. @defaultValue none */
   QUARRY_FALLBACK_PROVIDER: oneOf(['none', 'searxng', 'brave']).default('none'),
   /** Base URL of the SearXNG instance (its JSON API must be enabled). */
-  QUARRY_SEARXNG_URL: url().optional(),
+  QUARRY_SEARXNG_URL: url('http://127.0.0.1:8888').optional(),
   /** Brave Search API subscription token. */
   QUARRY_BRAVE_API_KEY: z.string().optional(),
   /** Brave Search API base URL (tests point it at a local server). */
-  QUARRY_BRAVE_URL: url().default('https://api.search.brave.com'),
+  QUARRY_BRAVE_URL: url('https://api.search.brave.com').default('https://api.search.brave.com'),
   /** How long to wait for the fallback provider. @defaultValue 2000 */
   QUARRY_FALLBACK_TIMEOUT_MS: int(100, 30_000).default(2000),
   /** Queue URLs returned by the fallback for crawling. @defaultValue false */
