@@ -61,8 +61,12 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, next)
   const status = clientErrorStatus(err);
   if (status !== null) {
     const kind = KIND_BY_STATUS[status];
-    if (kind) sendProblem(res, kind, 'The request could not be understood.');
-    else sendGenericProblem(res, status, 'The request could not be understood.');
+    const detail =
+      status === 413
+        ? 'The request body is larger than this endpoint accepts.'
+        : 'The request could not be understood.';
+    if (kind) sendProblem(res, kind, detail);
+    else sendGenericProblem(res, status, detail);
     return;
   }
   res.err = err instanceof Error ? err : new Error(String(err));

@@ -85,19 +85,22 @@ describe('query-string hygiene (issue 10, point 4)', () => {
 
 describe('problem types (issue 10, point 8)', () => {
   it.each([
-    [413, '/docs#problem-too-large', 'Payload Too Large'],
-    [431, '/docs#problem-client-error', 'Request Header Fields Too Large'],
-    [403, '/docs#problem-forbidden', 'Forbidden'],
-  ])('answers a %i raised by a library with a documented type, never about:blank', async (status, type, title) => {
-    const probe = express();
-    probe.get('/x', () => {
-      throw Object.assign(new Error('internal detail'), { status });
-    });
-    probe.use(errorHandler);
-    const res = await request(probe).get('/x');
-    expect(res.status).toBe(status);
-    expect(JSON.parse(res.text)).toEqual({ type, title, status, detail: 'The request could not be understood.' });
-  });
+    [413, '/docs#problem-too-large', 'Payload Too Large', 'The request body is larger than this endpoint accepts.'],
+    [431, '/docs#problem-client-error', 'Request Header Fields Too Large', 'The request could not be understood.'],
+    [403, '/docs#problem-forbidden', 'Forbidden', 'The request could not be understood.'],
+  ])(
+    'answers a %i raised by a library with a documented type, never about:blank',
+    async (status, type, title, detail) => {
+      const probe = express();
+      probe.get('/x', () => {
+        throw Object.assign(new Error('internal detail'), { status });
+      });
+      probe.use(errorHandler);
+      const res = await request(probe).get('/x');
+      expect(res.status).toBe(status);
+      expect(JSON.parse(res.text)).toEqual({ type, title, status, detail });
+    },
+  );
 
   it('lists every problem type on /docs', async () => {
     const res = await request(app).get('/docs');
