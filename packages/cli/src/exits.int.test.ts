@@ -45,6 +45,12 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     30_000,
   );
 
+  it('quarry keys revoke naming no key', async () => {
+    const run = await quarry(['keys', 'revoke', 'nope']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe('quarry keys revoke: no key with id nope (see quarry keys list)');
+  }, 120_000);
+
   it('quarry import naming a directory', async () => {
     const run = await quarry(['import', dir]);
     expect(run.code).toBe(2);

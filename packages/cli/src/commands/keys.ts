@@ -62,8 +62,9 @@ export async function revokeKey(config: QuarryConfig, id: string): Promise<numbe
       process.stdout.write(`revoked key ${id}\n`);
       return 0;
     }
-    process.stderr.write(`quarry keys revoke: no key with id ${id}\n`);
-    return 1;
+    // An id naming no key is a bad argument: a usage error, like an unknown option.
+    process.stderr.write(`quarry keys revoke: no key with id ${id} (see quarry keys list)\n`);
+    return 2;
   } finally {
     await store.close();
   }
