@@ -101,7 +101,9 @@ export function selectPassages(request: PassageRequest): Passage[] {
 /**
  * The longest run of whole words of `span` around its first word holding a query term that fits
  * `maxTokens` (grown a word at a time, after it first, then before it); null when that word alone
- * does not fit.
+ * does not fit. Each word's tokens are counted once (with the space before it, as it stands in the
+ * text) and the run is grown on their sum, then counted whole and cut back while over the budget:
+ * a sentence of many thousand words costs one count per word, not one per step.
  */
 function windowAround(
   text: string,
@@ -119,20 +121,36 @@ function windowAround(
     indexTokens(text.slice(w.start, w.end), lang ?? 'und').some((t) => termSet.has(t)),
   );
   if (hit === -1) return null;
-  const fits = (from: number, to: number) => countTokens(text.slice(words[from]!.start, words[to]!.end)) <= maxTokens;
-  if (!fits(hit, hit)) return null;
+  const tokensOf = (from: number, to: number) => countTokens(text.slice(words[from]!.start, words[to]!.end));
+  if (tokensOf(hit, hit) > maxTokens) return null;
+  // Counted as the run reaches them: at most the budget's worth of words on either side.
+  const costs = new Map<number, number>();
+  const cost = (i: number) => {
+    let c = costs.get(i);
+    if (c === undefined) {
+      c = countTokens(` ${text.slice(words[i]!.start, words[i]!.end)}`);
+      costs.set(i, c);
+    }
+    return c;
+  };
   let from = hit;
   let to = hit;
+  let used = tokensOf(hit, hit);
   for (let grown = true; grown; ) {
     grown = false;
-    if (to + 1 < words.length && fits(from, to + 1)) {
-      to++;
+    if (to + 1 < words.length && used + cost(to + 1) <= maxTokens) {
+      used += cost(++to);
       grown = true;
     }
-    if (from > 0 && fits(from - 1, to)) {
-      from--;
+    if (from > 0 && used + cost(from - 1) <= maxTokens) {
+      used += cost(--from);
       grown = true;
     }
+  }
+  // Words counted apart may count a token more or less together.
+  while (tokensOf(from, to) > maxTokens) {
+    if (to - hit >= hit - from) to--;
+    else from++;
   }
   return { start: words[from]!.start, end: words[to]!.end };
 }
