@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 
 /**
  * A bad command line or configuration found inside an action: `main` prints its message (one line,
@@ -39,6 +39,17 @@ export function checkDataDir(dataDir: string): void {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT') return; // created on first use
     throw new UsageError(`QUARRY_DATA_DIR (or --data) "${dataDir}": ${fsProblem(error) ?? 'cannot be used'}`);
+  }
+}
+
+/** Why a file given on the command line cannot be read, in words, or null when it can. */
+export function fileProblem(path: string): string | null {
+  try {
+    if (statSync(path).isDirectory()) return FS_PROBLEMS.EISDIR!;
+    accessSync(path, constants.R_OK);
+    return null;
+  } catch (error) {
+    return fsProblem(error) ?? 'cannot be read';
   }
 }
 

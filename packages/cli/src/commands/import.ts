@@ -1,8 +1,8 @@
-import { closeSync, existsSync, openSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { helperThreads, type QuarryConfig } from '@quarry/core';
 import { SingleBar } from 'cli-progress';
 import { openServices } from '../runtime.js';
-import { fsProblem } from '../usage.js';
+import { fileProblem } from '../usage.js';
 import { importJsonl } from './importer.js';
 import { IMPORT_HELPERS, pooledLineParser } from './line-parser.js';
 
@@ -19,11 +19,9 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
     return 2;
   }
   // A directory or an unreadable file is a usage error too, said in words (never a raw EISDIR).
-  try {
-    closeSync(openSync(file, 'r'));
-    if (statSync(file).isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-  } catch (error) {
-    process.stderr.write(`quarry import: ${file} ${fsProblem(error) ?? 'cannot be read'}; nothing was imported\n`);
+  const problem = fileProblem(file);
+  if (problem !== null) {
+    process.stderr.write(`quarry import: ${file} ${problem}; nothing was imported\n`);
     return 2;
   }
   const services = await openServices(config, { bulk: true });
