@@ -50,6 +50,39 @@ describe('parseDocument (linkedom)', () => {
     expect(seen).toEqual(['inner', 'outer:inner', 'inner']);
   });
 
+  // The same patch reads `className` (and `getAttribute('class')`) from the attribute and no longer
+  // builds a class list for every element parsed: the attribute and the list must still agree.
+  it('keeps className, the class attribute and classList in step without building a list per element', () => {
+    const doc = parse('<div id="a" class=" post  card\tpost\n"></div><p id="b">x</p><span id="c" class=""></span>');
+    const a = doc.getElementById('a') as Element;
+    const b = doc.getElementById('b') as Element;
+    expect(a.className).toBe('post card');
+    expect(a.getAttribute('class')).toBe('post card');
+    expect([...a.classList]).toEqual(['post', 'card']);
+    expect(a.outerHTML).toBe('<div id="a" class="post card"></div>');
+    a.classList.add('wide');
+    a.classList.remove('post');
+    expect(a.className).toBe('card wide');
+    expect(a.getAttribute('class')).toBe('card wide');
+    a.setAttribute('class', 'one  two one');
+    expect([a.className, [...a.classList]]).toEqual(['one two', ['one', 'two']]);
+    a.className = 'three';
+    expect([a.getAttribute('class'), a.classList.contains('three'), a.classList.contains('one')]).toEqual([
+      'three',
+      true,
+      false,
+    ]);
+    a.removeAttribute('class');
+    expect([a.className, a.getAttribute('class'), a.classList.length]).toEqual(['', '', 0]);
+    // linkedom answers '' rather than null for a missing class attribute; callers rely on it.
+    expect([b.className, b.getAttribute('class'), b.hasAttribute('class')]).toEqual(['', '', false]);
+    expect((doc.getElementById('c') as Element).className).toBe('');
+    expect(doc.querySelectorAll('.card, .one').length).toBe(0);
+    expect(doc.querySelectorAll('.three, .post').length).toBe(0);
+    b.classList.add('card');
+    expect(doc.querySelectorAll('.card').length).toBe(1);
+  });
+
   it('keeps the page body when an element sits between </head> and <body>', () => {
     const doc = parse(
       '<html><head><title>t</title></head><link rel="stylesheet" href="/a.css"><body><p>Content</p></body></html>',
