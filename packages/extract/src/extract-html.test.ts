@@ -219,6 +219,28 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_markdown.split('Has anyone tried').length).toBe(2);
   });
 
+  it('drops a table of contents (links into the page), not lists of other links or with text of their own', () => {
+    const section = (id: string, heading: string) => `<h2 id="${id}">${heading}</h2><p>${PARA.repeat(2)}</p>`;
+    const toc =
+      '<ol><li><a href="#setup">Setting up the bench</a></li><li><a href="#cuts">Making the cuts</a></li><li><a href="#finish">Oiling the finish</a></li></ol>';
+    const explained =
+      '<ul><li><a href="#setup">Setup</a> covers choosing timber, measuring twice and clamping the boards</li><li><a href="#cuts">Cuts</a> explains the saw</li><li><a href="#finish">Finish</a> is about oil</li></ul>';
+    const app =
+      '<ul><li><a href="#!/home">Workshop home</a></li><li><a href="#/tools">Workshop tools</a></li><li><a href="#!/shop">Workshop shop</a></li></ul>';
+    const html = page(
+      '<title>Build a bench</title>',
+      `<h1>Build a bench</h1>${toc}${explained}${app}${section('setup', 'Setting up the bench')}${section('cuts', 'Making the cuts')}${section('finish', 'Oiling the finish')}`,
+    );
+    const result = extractHtml(html, { url: 'https://example.com/bench', dom });
+    // The headings once each (no list repeating them), in the text and the markdown.
+    for (const heading of ['Setting up the bench', 'Making the cuts', 'Oiling the finish']) {
+      expect(result.body_text.split(heading).length).toBe(2);
+      expect(result.body_markdown.split(heading).length).toBe(2);
+    }
+    expect(result.body_text).toContain('covers choosing timber');
+    expect(result.body_text).toContain('Workshop tools');
+  });
+
   it("keeps a list page's data table of linked names that Readability would drop by its class (Wikipedia's sticky-header)", () => {
     const row = (i: number) =>
       `<tr><td>${1901 + i}</td><td><a href="/wiki/P${i}">Physicist Number${i}</a></td><td><a href="/wiki/C${i}">Chemist Number${i}</a></td></tr>`;

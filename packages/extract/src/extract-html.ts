@@ -370,6 +370,31 @@ function dropPageChrome(doc: Document, product: boolean): void {
   dropDataText(elements);
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
+  dropInPageTocs(elements);
+}
+
+/** Lists of at least this many links to places in the page itself are its table of contents. */
+const MIN_TOC_LINKS = 3;
+
+/**
+ * Removes tables of contents: lists (and `<nav>`s) of at least {@link MIN_TOC_LINKS} links that
+ * all point into the page itself (`#section`), with hardly any text beside the links (numbering).
+ * They repeat the page's headings.
+ */
+function dropInPageTocs(elements: readonly Element[]): void {
+  for (const el of elements) {
+    const name = el.localName.toLowerCase();
+    if (name !== 'ul' && name !== 'ol' && name !== 'nav') continue;
+    if (!el.isConnected) continue;
+    const links = Array.from(el.getElementsByTagName('a'));
+    if (links.length < MIN_TOC_LINKS) continue;
+    // `#section`, not `#` alone, a hash-bang or a hash route (`#!/home`, `#/home`: pages of an app).
+    if (!links.every((a) => /^#[^#!/\s]/.test(a.getAttribute('href') ?? ''))) continue;
+    const all = (el.textContent ?? '').replace(/\s+/g, '').length;
+    const linked = links.reduce((sum, a) => sum + (a.textContent ?? '').replace(/\s+/g, '').length, 0);
+    if (all - linked > 0.2 * all) continue;
+    el.remove();
+  }
 }
 
 /**
