@@ -285,9 +285,19 @@ async function extractPage(
   robotsAgent: string,
 ): Promise<ExtractedPage> {
   if (isProbablyBinary(res.body)) throw new NonRetryableError('binary content served as HTML', 'binary_as_html');
-  const html = decodeHtml(res.body, { contentType: res.headers['content-type'] }).text;
+  const contentType = res.headers['content-type'];
   const contentLanguage = res.headers['content-language'] ?? null;
-  const extracted = await deps.extractor.extract({ html, url: res.finalUrl, contentLanguage, robotsAgent });
+  // The body goes to the extraction thread in bytes, decoded there: a decoded page is often a
+  // two-byte string, which costs more to copy across than its bytes. It is decoded here too only
+  // when the render check needs to read it (little text came out).
+  const extracted = await deps.extractor.extractBody({
+    body: res.body,
+    contentType,
+    url: res.finalUrl,
+    contentLanguage,
+    robotsAgent,
+  });
+  const html = () => decodeHtml(res.body, { contentType }).text;
   const wantsBrowser =
     render === 'always' || (render === 'auto' && needsRendering({ html, extractedTextLength: extracted.textLength }));
   if (!wantsBrowser) return extracted;

@@ -26,6 +26,19 @@ describe('needsRendering', () => {
     expect(needsRendering({ html, extractedTextLength: 1_800 })).toBe(false);
   });
 
+  it('reads HTML given as a function only when the text is too short to decide', () => {
+    const shell = page('<div id="root"></div>');
+    let decoded = 0;
+    const html = () => {
+      decoded++;
+      return shell;
+    };
+    expect(needsRendering({ html, extractedTextLength: 1_800 })).toBe(false);
+    expect(decoded).toBe(0);
+    expect(needsRendering({ html, extractedTextLength: 12 })).toBe(true);
+    expect(decoded).toBe(1);
+  });
+
   it('says no for a short static page without script signs', () => {
     const html = page(
       '<h1>Contact</h1><p>Write to us at hello@example.com.</p><script>gtag("js", new Date());</script>',

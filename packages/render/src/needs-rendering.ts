@@ -1,6 +1,7 @@
 /** What {@link needsRendering} looks at: the raw HTML and how much text extraction found in it. */
 export interface RenderingSignals {
-  html: string;
+  /** The HTML, or how to get it: a crawler holding the body in bytes decodes it only when asked. */
+  html: string | (() => string);
   /** Characters of main text extracted from the HTML as served. */
   extractedTextLength: number;
 }
@@ -34,7 +35,8 @@ const MODULE_SCRIPT = /<script\b[^>]*\btype\s*=\s*["']?module\b/i;
  */
 export function needsRendering({ html, extractedTextLength }: RenderingSignals): boolean {
   if (extractedTextLength >= ENOUGH_TEXT_CHARS) return false;
-  const source = html.length > MAX_SCAN_CHARS ? html.slice(0, MAX_SCAN_CHARS) : html;
+  const text = typeof html === 'function' ? html() : html;
+  const source = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
   const signals = [
     EMPTY_APP_ROOT.test(source) || EMPTY_CUSTOM_ROOT.test(source),
     NOSCRIPT_ABOUT_JS.test(source),
