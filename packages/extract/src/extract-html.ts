@@ -390,8 +390,8 @@ function dropInPageTocs(elements: readonly Element[]): void {
     if (links.length < MIN_TOC_LINKS) continue;
     // `#section`, not `#` alone, a hash-bang or a hash route (`#!/home`, `#/home`: pages of an app).
     if (!links.every((a) => /^#[^#!/\s]/.test(a.getAttribute('href') ?? ''))) continue;
-    const all = (el.textContent ?? '').replace(/\s+/g, '').length;
-    const linked = links.reduce((sum, a) => sum + (a.textContent ?? '').replace(/\s+/g, '').length, 0);
+    const all = visibleChars(el.textContent ?? '');
+    const linked = links.reduce((sum, a) => sum + visibleChars(a.textContent ?? ''), 0);
     if (all - linked > 0.2 * all) continue;
     el.remove();
   }

@@ -8,14 +8,21 @@ export function adminTokenFile(config: QuarryConfig): string {
   return join(config.dataDir, 'admin-token');
 }
 
+/** The token stored in the data dir by an earlier `quarry start`, or null when there is none. */
+function storedAdminToken(config: QuarryConfig): string | null {
+  const file = adminTokenFile(config);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+}
+
 /**
  * The admin token: from QUARRY_ADMIN_TOKEN, else generated once into the data dir (mode 0600) and
  * printed that one time, so /admin is never open.
  */
 export function ensureAdminToken(config: QuarryConfig): string {
   if (config.adminToken) return config.adminToken;
+  const stored = storedAdminToken(config);
+  if (stored !== null) return stored;
   const file = adminTokenFile(config);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(config.dataDir, { recursive: true });
   const token = randomBytes(24).toString('base64url');
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
@@ -30,13 +37,11 @@ export function ensureAdminToken(config: QuarryConfig): string {
  */
 export function withStoredAdminToken(config: QuarryConfig): QuarryConfig {
   if (config.adminToken) return config;
-  const file = adminTokenFile(config);
-  const stored = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
-  return stored === '' ? config : { ...config, adminToken: stored };
+  const stored = storedAdminToken(config);
+  return stored ? { ...config, adminToken: stored } : config;
 }
 
 /** Where the admin token in use comes from, for people: the variable, or the generated file. */
 export function adminTokenSource(config: QuarryConfig): string {
-  const file = adminTokenFile(config);
-  return existsSync(file) && readFileSync(file, 'utf8').trim() === config.adminToken ? file : 'QUARRY_ADMIN_TOKEN';
+  return storedAdminToken(config) === config.adminToken ? adminTokenFile(config) : 'QUARRY_ADMIN_TOKEN';
 }
