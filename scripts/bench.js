@@ -2,7 +2,7 @@
 // `npm run bench [-- part...]`: runs Quarry's benchmarks and prints a table per part.
 // Parts: search (index import + in-process latency + while writing + HTTP), relevance (nDCG@10 through
 // the API vs exhaustive BM25), extract, snippets (do results show the query), crawl, queue. Default: all.
-// Each part lives in bench/<part>.mjs and exports `run(options)` resolving to { title, rows, notes }.
+// Each part lives in bench/<part>.mjs and exports `run(options)` resolving to { title, rows, notes } or an array of them.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
