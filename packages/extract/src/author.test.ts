@@ -8,6 +8,8 @@ describe('cleanAuthor', () => {
     expect(cleanAuthor('by Jane Doe | May 5, 2024')).toBe('Jane Doe');
     expect(cleanAuthor('作者：张三')).toBe('张三');
     expect(cleanAuthor('赵 培')).toBe('赵培');
+    expect(cleanAuthor('Article by: Cara Dumaplin')).toBe('Cara Dumaplin');
+    expect(cleanAuthor('Matteo Laratta| Author')).toBe('Matteo Laratta');
   });
 
   it('rejects URLs, dates, numbers and long text', () => {

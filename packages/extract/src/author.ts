@@ -6,7 +6,7 @@ const MAX_AUTHOR_CHARS = 100;
 const MAX_AUTHOR_WORDS = 12;
 
 const BYLINE_PREFIX =
-  /^(?:(?:written|posted|published|reported|authored|words|text|story|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/i;
+  /^(?:(?:written|posted|published|reported|authored|words|text|story|article|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/i;
 const URL_LIKE = /^(?:https?:\/\/|www\.)|\.(?:com|org|net|html?)(?:\/|$)/i;
 const DATE_LIKE =
   /^\s*(?:\d{1,4}[-/.年]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4})/i;
@@ -30,7 +30,7 @@ const AVATAR_INITIAL = /^(?:(\p{L})\s+(?=\1)|OP\s+)/iu;
 const BYLINE_TAIL = new RegExp(
   [
     '\\s+(?:edited|photos?|illustrations?|additional reporting)\\s+by\\b',
-    '\\s+[|•·»]\\s+',
+    '\\s*[|•·»]\\s+',
     '\\s+[-–—]\\s+(?=\\S*\\s*\\d)',
     '\\s+(?:on|updated|published)\\s+(?=\\w+\\.?\\s+\\d|\\d)',
     '\\s+on\\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b',
