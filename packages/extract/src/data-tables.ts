@@ -8,6 +8,7 @@ import { Readability } from '@mozilla/readability';
 const PATTERNS = (Readability.prototype as unknown as { REGEXPS: Record<string, RegExp> }).REGEXPS;
 const UNLIKELY = PATTERNS.unlikelyCandidates ?? /$^/;
 const MAYBE = PATTERNS.okMaybeItsACandidate ?? /$^/;
+const BYLINE = PATTERNS.byline ?? /$^/;
 /** A table with a header cell and at least this many rows holds data, not layout. */
 const MIN_DATA_ROWS = 3;
 
@@ -34,14 +35,28 @@ export function keepDataTables(elements: readonly Element[]): number {
   let kept = 0;
   for (const el of elements) {
     if (el.localName !== 'table') continue;
-    const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-    if (!UNLIKELY.test(names) || MAYBE.test(names)) continue;
-    if (!isDataTable(el)) continue;
-    const classes = (el.getAttribute('class') ?? '').split(/\s+/).filter((name) => name !== '' && !UNLIKELY.test(name));
-    if (classes.length > 0) el.setAttribute('class', classes.join(' '));
-    else el.removeAttribute('class');
-    if (UNLIKELY.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
+    if (!hasUnlikelyNames(el) || !isDataTable(el)) continue;
+    dropUnlikelyNames(el);
     kept++;
   }
   return kept;
+}
+
+/** Whether Readability would remove an element before its search for its class and id alone. */
+export function hasUnlikelyNames(el: Element): boolean {
+  const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return UNLIKELY.test(names) && !MAYBE.test(names);
+}
+
+/** Whether Readability would read an element as a byline for its class and id (`author-bio`). */
+export function hasBylineNames(el: Element): boolean {
+  return BYLINE.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`);
+}
+
+/** Removes the class names and the id that Readability reads as unlikely from an element. */
+export function dropUnlikelyNames(el: Element): void {
+  const classes = (el.getAttribute('class') ?? '').split(/\s+/).filter((name) => name !== '' && !UNLIKELY.test(name));
+  if (classes.length > 0) el.setAttribute('class', classes.join(' '));
+  else el.removeAttribute('class');
+  if (UNLIKELY.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
 }

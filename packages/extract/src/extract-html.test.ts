@@ -241,6 +241,34 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_text).toContain('Workshop tools');
   });
 
+  it("keeps an article's lead from a header box Readability would drop by its name (MDN's layout__header)", () => {
+    const lead =
+      'The flexible box layout module is a one-dimensional layout model for distributing space between items.';
+    const bio =
+      'Jane Writer is a staff author who has covered web layout, browsers and the standards behind them for many years now.';
+    const consent = 'We use cookies and similar technologies for analytics and advertising; change your choices here.';
+    const sections = ['The two axes', 'The flex container', 'Multi-line containers']
+      .map(
+        (heading) =>
+          `<section class="content-section"><h2>${heading}</h2><p>${PARA.repeat(3)}</p><p>${PARA.repeat(2)}</p></section>`,
+      )
+      .join('');
+    const html = `<!DOCTYPE html><html lang="en"><head><title>Basic concepts of flexbox - CSS | MDN</title></head><body>
+      <header class="page-layout__header"><nav><a href="/">MDN</a><a href="/docs">Docs</a></nav></header>
+      <main><div class="layout__header reference-layout__header"><h1>Basic concepts of flexbox</h1>
+        <section class="content-section"><p>${lead}</p><p class="mobile-only">${lead}</p><div class="author-bio"><p>${bio}</p></div></section></div>
+      <aside class="layout__sidebar"><ul><li><a href="/a">Other guide</a></li></ul></aside>
+      <div class="layout__body reference-layout__body">${sections}</div></main>
+      <div class="gdpr-overlay"><h1>Your privacy settings</h1><p>${consent}</p></div></body></html>`;
+    const result = extractHtml(html, { url: 'https://developer.example.org/docs/flexbox', dom });
+    expect(result.body_text.startsWith(lead)).toBe(true);
+    expect(result.body_text.split(lead).length).toBe(2);
+    expect(result.body_markdown.split(lead).length).toBe(2);
+    expect(result.body_text).toContain('Multi-line containers');
+    expect(result.body_text).not.toContain('Jane Writer');
+    expect(result.body_text).not.toContain('We use cookies');
+  });
+
   it("keeps a list page's data table of linked names that Readability would drop by its class (Wikipedia's sticky-header)", () => {
     const row = (i: number) =>
       `<tr><td>${1901 + i}</td><td><a href="/wiki/P${i}">Physicist Number${i}</a></td><td><a href="/wiki/C${i}">Chemist Number${i}</a></td></tr>`;

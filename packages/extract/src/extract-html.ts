@@ -1,4 +1,5 @@
 import { type ArticleFacts, runReadability } from './article.js';
+import { keepArticleHeaders, withArticleLead } from './article-header.js';
 import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
@@ -121,13 +122,15 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
             return fresh;
           }
         : undefined;
-    dropPageChrome(doc, product);
+    const lead = dropPageChrome(doc, product);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
     const chosen = chooseMainContent(article, region, declaresArticle, product, html, url, dom, options);
     // A page its scripts build serves little but its footer, which Readability then falls back to.
-    const shown = isFooterOnly(chosen.text, facts.footerText, region) ? { text: '', markdown: '' } : chosen;
+    const shown = isFooterOnly(chosen.text, facts.footerText, region)
+      ? { text: '', markdown: '' }
+      : withArticleLead(chosen, lead);
     const declared = product ? jsonLd.productDescription : null;
     const described = declared ? withDeclaredDescription(shown, plainText(declared, url, dom)) : shown;
     // A source saved twice as UTF-8 shows `letâ€™s` where a reader expects `let’s`.
@@ -360,17 +363,21 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
 /**
  * The post chrome of a forum thread (see forum-posts.ts) and, on a `product` page, its reviews,
  * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole body.
+ * Returns copies of the article's lead paragraphs when its header is a box named like page chrome
+ * (see article-header.ts).
  */
-function dropPageChrome(doc: Document, product: boolean): void {
-  if (!doc.body) return;
+function dropPageChrome(doc: Document, product: boolean): Element[] {
+  if (!doc.body) return [];
   // One walk of the body for both (linkedom answers each selector query with a walk of its own).
   const elements = Array.from(doc.body.querySelectorAll('*'));
   revealPanels(elements);
   keepDataTables(elements);
+  const lead = keepArticleHeaders(elements);
   dropDataText(elements);
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements);
+  return lead;
 }
 
 /** Lists of at least this many links to places in the page itself are its table of contents. */
