@@ -59,6 +59,23 @@ describe('readDomFacts', () => {
     expect(facts('<html><body><p>Dec 19, 2025</p></body></html>').nearHeadline).toBe('');
   });
 
+  it("keeps the texts around the article's <h1> when a site's header has an <h1> of its own first", () => {
+    // A header with a search box's <h1>, then a menu longer than the window after a headline.
+    const menu = Array.from({ length: 100 }, (_, i) => `<li><a href="/m${i}">Menu entry ${i}</a></li>`).join('');
+    const header = `<header><h1>Search</h1><ul>${menu}</ul></header>`;
+    const article = '<span>Blog</span><h1>Trends in Psychiatry</h1><p>Share</p><p>December 24, 2024</p>';
+    const f = facts(
+      `<html><head><title>Trends in Psychiatry | APA</title></head><body>${header}${article}</body></html>`,
+    );
+    expect(f.nearHeadline).toBe(
+      'Menu entry 95\nMenu entry 96\nMenu entry 97\nMenu entry 98\nMenu entry 99\nBlog\nShare\nDecember 24, 2024',
+    );
+    // Without a title to agree with, the first <h1> stays the headline.
+    const untitled = facts(`<html><body>${header}${article}</body></html>`);
+    expect(untitled.nearHeadline.startsWith('Menu entry 0\nMenu entry 1\n')).toBe(true);
+    expect(untitled.nearHeadline).not.toContain('December 24, 2024');
+  });
+
   it('reads a line of words and inline elements around the <h1> whole, and its elements not again', () => {
     const f = facts(
       '<html><body><h1>Story</h1><p>by <b>Jon Foster</b> - 2025-09-13<br></p>' +

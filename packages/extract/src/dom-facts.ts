@@ -116,7 +116,15 @@ export function readDomFacts(doc: Document): DomFacts {
   };
   let footer: Element | null = null;
   const body = doc.body;
-  const near: NearHeadline = { before: [], after: [], afterChars: 0, seen: false, run: null };
+  const near: NearHeadline = {
+    before: [],
+    recent: [],
+    after: [],
+    afterChars: 0,
+    seen: false,
+    titled: false,
+    run: null,
+  };
   let title: Element | null = null;
   let inBody = false;
   /** How many `<article>`/`<main>` elements enclose the current one. */
@@ -155,7 +163,7 @@ export function readDomFacts(doc: Document): DomFacts {
         facts.footerText += `${blockText(el)}\n`;
       }
       const child = name === 'template' ? null : firstElement(el.firstChild);
-      if (inBody && name === 'h1') near.seen = true;
+      if (inBody && name === 'h1') anchorNearHeadline(el, near, title);
       else if (inBody && (child === null || isTextRun(el, near))) collectNearHeadline(el, near);
       if (child !== null) {
         if (name === 'article' || name === 'main') articleDepth++;
@@ -183,12 +191,20 @@ export function readDomFacts(doc: Document): DomFacts {
   return facts;
 }
 
-/** Leaves kept around the first `<h1>`: a window before it (texts read at the end) and after it. */
+/**
+ * Leaves kept around the headline: a window before it (texts read at the end) and after it. The
+ * headline is the first `<h1>` whose words the page's `<title>` holds (see isTitled), else the
+ * first `<h1>`: a site's header may hold an `<h1>` of its own (`Search`) before the article's.
+ */
 interface NearHeadline {
   before: Element[];
+  /** The latest leaves, while no headline the title holds has been seen (see anchorNearHeadline). */
+  recent: Element[];
   after: string[];
   afterChars: number;
   seen: boolean;
+  /** Whether the page's title holds the words of the `<h1>` the window is anchored at. */
+  titled: boolean;
   /** The text run the walk is in, read whole (see isTextRun): its descendants are not read again. */
   run: Element | null;
 }
@@ -224,13 +240,37 @@ function leafText(el: Element): string {
   return flat.length > MAX_LEAF_CHARS ? '' : flat;
 }
 
+/**
+ * Anchors the window at an `<h1>`: the first one, or a later one whose words the page's title holds
+ * when it did not hold the first one's (the window after the headline starts again there).
+ */
+function anchorNearHeadline(h1: Element, near: NearHeadline, title: Element | null): void {
+  if (near.seen && near.titled) return;
+  const titled = isTitled(headingText(h1), squash(title?.textContent));
+  if (near.seen && !titled) return;
+  near.before = near.recent.slice();
+  near.after = [];
+  near.afterChars = 0;
+  near.seen = true;
+  near.titled = titled;
+}
+
+/** Words a heading needs for the title to hold it as its headline (`Discord` in a title is a word of it). */
+const MIN_TITLED_WORDS = 3;
+
+/** Whether the page's `<title>` holds a heading's whole text, of {@link MIN_TITLED_WORDS} words or more. */
+function isTitled(heading: string, title: string): boolean {
+  return heading.split(' ').length >= MIN_TITLED_WORDS && title.toLowerCase().includes(heading.toLowerCase());
+}
+
 /** Called for elements without element children and for text runs, in document order (see readDomFacts). */
 function collectNearHeadline(el: Element, near: NearHeadline): void {
   if (near.run !== null && near.run !== el) return;
-  if (!near.seen) {
-    near.before.push(el);
-    if (near.before.length > NEAR_BEFORE_LEAVES * 2) near.before.splice(0, NEAR_BEFORE_LEAVES);
-    return;
+  // Until a headline the title holds, the latest leaves are kept: they are before the next `<h1>`.
+  if (!near.titled) {
+    near.recent.push(el);
+    if (near.recent.length > NEAR_BEFORE_LEAVES * 2) near.recent.splice(0, NEAR_BEFORE_LEAVES);
+    if (!near.seen) return;
   }
   if (near.afterChars >= NEAR_AFTER_CHARS) return;
   const text = leafText(el);
