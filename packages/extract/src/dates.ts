@@ -74,8 +74,8 @@ export function dateFromUrl(url: string, offsetMinutes = 0): string | null {
     return null;
   }
   const m =
-    /\/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?=[/_.-]|$)/.exec(path) ??
-    /(?:^|\/)((?:19|20)\d{2})(\d{2})(\d{2})(?=[/_.-]|$)/.exec(path);
+    /\/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?=[/_.+-]|%20|$)/.exec(path) ??
+    /(?:^|\/)((?:19|20)\d{2})(\d{2})(\d{2})(?=[/_.+-]|%20|$)/.exec(path);
   if (!m) return null;
   return fromParts(Number(m[1]), Number(m[2]), Number(m[3]), 0, 0, 0, offsetMinutes);
 }
