@@ -1,4 +1,4 @@
-import { parsePageDate } from './dates.js';
+import { MONTHS, parsePageDate } from './dates.js';
 import { squash } from './text.js';
 
 /** Author names longer than this are page text caught by a selector, not a byline. */
@@ -12,10 +12,8 @@ const DATE_LIKE =
   /^\s*(?:\d{1,4}[-/.年]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4})/i;
 
 /** A date printed before the name (`Dec 17, 2025 · Julian K. Arni`). */
-const MONTH =
-  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const LEADING_DATE = new RegExp(
-  `^(?:(?:${MONTH})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}\\s+(?:${MONTH})\\.?,?\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2})\\s*[·•|,–—-]?\\s*(?!at\\b)(?=\\p{L})`,
+  `^(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}\\s+(?:${MONTHS})\\.?,?\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2})\\s*[·•|,–—-]?\\s*(?!at\\b)(?=\\p{L})`,
   'iu',
 );
 /** `BySummer Swann`, `Written ByStephen`: the label glued to the name by the page's markup. */
@@ -36,7 +34,7 @@ const BYLINE_TAIL = new RegExp(
     '\\s+on\\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b',
     '\\s+(?:on behalf of|last (?:updated|modified))\\b',
     '\\s+[\\d,.]+k?\\s+(?:gold|silver|bronze)\\b',
-    `\\s*[-–—]?\\s*(?:${MONTH})\\.?\\s+\\d{1,2}\\b`,
+    `\\s*[-–—]?\\s*(?:${MONTHS})\\.?\\s+\\d{1,2}\\b`,
     '\\s+(?:(?:new|full|senior|junior|active|well-known|distinguished|prominent|outstanding|established|registered|top)\\s+member|moderator|administrator|veteran|legend|supporter)\\b',
     '\\s+(?:joined|messages|original poster|location)\\b',
   ].join('|'),

@@ -1,8 +1,5 @@
-import { parsePageDate } from './dates.js';
+import { MONTHS, monthOf, parsePageDate } from './dates.js';
 
-const MONTHS =
-  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
-const MONTH_INDEX = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** `December 19, 2025`, `Dec. 19th, 2025`, `Sep 4 2025`. */
 const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+((?:19|20)\\d{2})\\b`, 'i');
 /** `19 December 2025`, `18th Dec 2025`, `8 Oct. 2022`, `4 of May, 2021`. */
@@ -66,8 +63,4 @@ function lineBefore(text: string, index: number): string {
   const before = text.slice(start, index);
   if (before.trim() !== '' || start === 0) return before;
   return text.slice(text.lastIndexOf('\n', start - 2) + 1, start - 1);
-}
-
-function monthOf(name: string): number {
-  return MONTH_INDEX.indexOf(name.slice(0, 3).toLowerCase()) + 1;
 }

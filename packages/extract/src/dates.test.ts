@@ -29,6 +29,8 @@ describe('dateFromUrl', () => {
     expect(dateFromUrl('https://a.com/news/20240517/123.html', 480)).toBe('2024-05-16T16:00:00Z');
     expect(dateFromUrl('https://blog.example.fr/articles/2025-12-15+Rust+GCC+backend')).toBe('2025-12-15T00:00:00Z');
     expect(dateFromUrl('https://a.com/posts/2024-05-17%20notes')).toBe('2024-05-17T00:00:00Z');
+    expect(dateFromUrl('https://www.example.org/blog/2023/october/03/wine-types/')).toBe('2023-10-03T00:00:00Z');
+    expect(dateFromUrl('https://www.example.org/archive/2023/Sep/9')).toBe('2023-09-09T00:00:00Z');
   });
 
   it('ignores numbers that are not dates', () => {

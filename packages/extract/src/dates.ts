@@ -62,9 +62,26 @@ function fromParts(
   return parseTimestamp(date);
 }
 
+/** English month names and their abbreviations, as a regular expression's alternatives. */
+export const MONTHS =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const MONTH_INDEX = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** The number (1–12) of an English month's name or abbreviation; 0 for anything else. */
+export function monthOf(name: string): number {
+  return MONTH_INDEX.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+}
+
+/** Where a date in a URL's path ends: a separator, a `+` or an encoded space, or the path's end. */
+const URL_DATE_END = '(?=[/_.+-]|%20|$)';
+const URL_NUMERIC_DATE = new RegExp(`/((?:19|20)\\d{2})[/-](\\d{1,2})[/-](\\d{1,2})${URL_DATE_END}`);
+const URL_COMPACT_DATE = new RegExp(`(?:^|/)((?:19|20)\\d{2})(\\d{2})(\\d{2})${URL_DATE_END}`);
+/** `/2023/october/03/`: the month by its name. */
+const URL_MONTH_NAME_DATE = new RegExp(`/((?:19|20)\\d{2})/(${MONTHS})/(\\d{1,2})${URL_DATE_END}`, 'i');
+
 /**
- * A publication date encoded in a URL path: `/2024/05/17/`, `/2024-05-17/`, `/20240517/` or
- * `/20240517-slug`. Returns midnight of that day at `offsetMinutes`, or null.
+ * A publication date encoded in a URL path: `/2024/05/17/`, `/2024-05-17/`, `/20240517/`,
+ * `/20240517-slug` or `/2023/october/03/`. Returns midnight of that day at `offsetMinutes`, or null.
  */
 export function dateFromUrl(url: string, offsetMinutes = 0): string | null {
   let path: string;
@@ -73,9 +90,11 @@ export function dateFromUrl(url: string, offsetMinutes = 0): string | null {
   } catch {
     return null;
   }
-  const m =
-    /\/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?=[/_.+-]|%20|$)/.exec(path) ??
-    /(?:^|\/)((?:19|20)\d{2})(\d{2})(\d{2})(?=[/_.+-]|%20|$)/.exec(path);
+  const named = URL_MONTH_NAME_DATE.exec(path);
+  if (named?.[1] && named[2] && named[3]) {
+    return fromParts(Number(named[1]), monthOf(named[2]), Number(named[3]), 0, 0, 0, offsetMinutes);
+  }
+  const m = URL_NUMERIC_DATE.exec(path) ?? URL_COMPACT_DATE.exec(path);
   if (!m) return null;
   return fromParts(Number(m[1]), Number(m[2]), Number(m[3]), 0, 0, 0, offsetMinutes);
 }
