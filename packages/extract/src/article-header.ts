@@ -1,6 +1,6 @@
 import { linkShareOf, visibleChars } from './content.js';
-import { dropUnlikelyNames, hasBylineNames, hasUnlikelyNames } from './data-tables.js';
 import { contentMarkdown } from './markdown.js';
+import { dropUnlikelyNames, hasBylineNames, hasUnlikelyNames } from './readability-names.js';
 import { blockText, squash } from './text.js';
 
 /** A paragraph of at least this many visible characters is prose (an article's lead). */

@@ -1,14 +1,5 @@
-import { Readability } from '@mozilla/readability';
+import { dropUnlikelyNames, hasUnlikelyNames } from './readability-names.js';
 
-/**
- * Readability's own patterns (see its `REGEXPS`): an element whose class and id match
- * `unlikelyCandidates` and not `okMaybeItsACandidate` is removed before its search, unless inside a
- * table. Read from the library so that they stay its.
- */
-const PATTERNS = (Readability.prototype as unknown as { REGEXPS: Record<string, RegExp> }).REGEXPS;
-const UNLIKELY = PATTERNS.unlikelyCandidates ?? /$^/;
-const MAYBE = PATTERNS.okMaybeItsACandidate ?? /$^/;
-const BYLINE = PATTERNS.byline ?? /$^/;
 /** A table with a header cell and at least this many rows holds data, not layout. */
 const MIN_DATA_ROWS = 3;
 
@@ -40,23 +31,4 @@ export function keepDataTables(elements: readonly Element[]): number {
     kept++;
   }
   return kept;
-}
-
-/** Whether Readability would remove an element before its search for its class and id alone. */
-export function hasUnlikelyNames(el: Element): boolean {
-  const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  return UNLIKELY.test(names) && !MAYBE.test(names);
-}
-
-/** Whether Readability would read an element as a byline for its class and id (`author-bio`). */
-export function hasBylineNames(el: Element): boolean {
-  return BYLINE.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`);
-}
-
-/** Removes the class names and the id that Readability reads as unlikely from an element. */
-export function dropUnlikelyNames(el: Element): void {
-  const classes = (el.getAttribute('class') ?? '').split(/\s+/).filter((name) => name !== '' && !UNLIKELY.test(name));
-  if (classes.length > 0) el.setAttribute('class', classes.join(' '));
-  else el.removeAttribute('class');
-  if (UNLIKELY.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
 }
