@@ -12,6 +12,17 @@ describe('cleanAuthor', () => {
     expect(cleanAuthor('Matteo Laratta| Author')).toBe('Matteo Laratta');
   });
 
+  it('keeps a list of names longer than one name may be', () => {
+    const team =
+      "Nicholas Collins, Scott Munro, Matt De La O, Vineet Asthana, Rory O'Sullivan, Corey Maurer, Hamish Shah, Philipp Bose";
+    expect(cleanAuthor(team)).toBe(team);
+    // Not a list: a part that is not a name's words, or one long run.
+    expect(cleanAuthor(`${team}, and the rest of the research team at the firm`)).toBeNull();
+    expect(
+      cleanAuthor('Nicholas Collins Scott Munro Matt De La O Vineet Asthana Rory Sullivan Corey Maurer'),
+    ).toBeNull();
+  });
+
   it('rejects URLs, dates, numbers and long text', () => {
     expect(cleanAuthor('https://example.com/authors/jane')).toBeNull();
     expect(cleanAuthor('April 28, 2019 at 6:01 am')).toBeNull();

@@ -67,10 +67,29 @@ const SOFTWARE_CREDIT = /\b(?:discuz|comsenz|phpwind|dedecms|wordpress|joomla|dr
 /** Page furniture that `.author` selectors catch on Chinese sites: "articles by this author", "reads". */
 const PAGE_CHROME = /文章|阅读|评论|管理|资料|模板|更新|登录|注册|首页|订阅|关注|收藏/u;
 
+/** Names a list of authors may hold (`meta name="author"` of a report's eight writers). */
+const MAX_LISTED_NAMES = 12;
+/** Words of each name in such a list. */
+const MAX_LISTED_NAME_WORDS = 4;
+
+/**
+ * Whether a byline longer than one name's bounds is a list of names: three or more comma-separated
+ * parts, each capitalised and of at most {@link MAX_LISTED_NAME_WORDS} words (`Nicholas Collins,
+ * Scott Munro, Matt De La O, Vineet Asthana, …`).
+ */
+function isNameList(text: string): boolean {
+  const parts = text.split(/\s*,\s*/);
+  return (
+    parts.length >= 3 &&
+    parts.length <= MAX_LISTED_NAMES &&
+    parts.every((part) => /^\p{Lu}/u.test(part) && part.split(/\s+/).length <= MAX_LISTED_NAME_WORDS)
+  );
+}
+
 /**
  * Cleans a byline to a name: `By Jane Doe` → `Jane Doe`, `作者：张三` → `张三`; cuts trailing
  * `| date` or `- Staff` parts; returns null for anything that is not a plausible name (a URL, a
- * date, empty, longer than 100 characters or 12 words).
+ * date, empty, longer than 100 characters or 12 words unless a list of names).
  */
 export function cleanAuthor(raw: string | null | undefined): string | null {
   let text = squash(raw)
@@ -82,9 +101,9 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   text = text.replace(/^[^\p{L}\p{N}]+|[\s,;:|/-]+$/gu, '');
   // `jldugger – jldugger`, `raoul (raoul)`: a user card repeats the name.
   text = text.replace(/^(.{2,40}?)\s*(?:[-–—]\s*\1|\(\1\))$/u, '$1');
-  if (text === '' || text.length > MAX_AUTHOR_CHARS || NOT_A_BYLINE.test(text)) return null;
+  const long = text.length > MAX_AUTHOR_CHARS || text.split(/\s+/).length > MAX_AUTHOR_WORDS;
+  if (text === '' || (long && !isNameList(text)) || NOT_A_BYLINE.test(text)) return null;
   if (CALL_TO_ACTION.test(text) || MONEY.test(text) || SENTENCE_WORD.test(text)) return null;
-  if (text.split(/\s+/).length > MAX_AUTHOR_WORDS) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
   if (!/\p{L}/u.test(text) || /\d{3,}/.test(text)) return null;
   if (SOFTWARE_CREDIT.test(text) || PAGE_CHROME.test(text)) return null;
