@@ -34,32 +34,41 @@ export function keepArticleHeaders(elements: readonly Element[]): Element[] {
     if (!hasUnlikelyNames(box)) continue;
     // The boxes around a menu are the site's.
     if (box.localName === 'nav' || box.querySelector('nav') !== null) break;
-    const paragraphs = leadParagraphs(box, h1);
-    if (paragraphs.length === 0) continue;
+    // One paragraph of lead is enough to keep the box; the whole lead is read only for a header box.
+    if (leadParagraphs(box, h1, 1).length === 0) continue;
     dropUnlikelyNames(box);
-    if (lead === null && paragraphs.length <= MAX_LEAD_PARAGRAPHS && box.querySelector('h2, h3, h4, h5, h6') === null) {
-      lead = paragraphs.map((p) => p.cloneNode(true) as Element);
-    }
+    if (lead !== null || box.querySelector('h2, h3, h4, h5, h6') !== null) continue;
+    const paragraphs = leadParagraphs(box, h1, MAX_LEAD_PARAGRAPHS + 1);
+    if (paragraphs.length <= MAX_LEAD_PARAGRAPHS) lead = paragraphs.map((p) => p.cloneNode(true) as Element);
   }
   return lead ?? [];
 }
 
 /**
- * The paragraphs of prose in `box` after its `<h1>`, each text once (a page may print its lead
- * twice, for small and large screens), but those of an author's card (`author-bio`).
+ * The paragraphs of prose in `box` after its `<h1>`, at most `limit`, each text once (a page may
+ * print its lead twice, for small and large screens), but those of an author's card (`author-bio`).
  */
-function leadParagraphs(box: Element, h1: Element): Element[] {
+function leadParagraphs(box: Element, h1: Element, limit: number): Element[] {
   const seen = new Set<string>();
-  return Array.from(box.getElementsByTagName('p')).filter((p) => {
-    if ((h1.compareDocumentPosition(p) & 4) === 0) return false; // Node.DOCUMENT_POSITION_FOLLOWING
+  const found: Element[] = [];
+  for (const p of Array.from(box.getElementsByTagName('p'))) {
+    if (found.length >= limit) break;
+    if ((h1.compareDocumentPosition(p) & 4) === 0) continue; // Node.DOCUMENT_POSITION_FOLLOWING
     const text = squash(p.textContent);
-    if (seen.has(text) || visibleChars(text) < MIN_LEAD_CHARS || linkShareOf(p) > MAX_LEAD_LINK_DENSITY) return false;
-    for (let el: Element | null = p; el !== null && el !== box; el = el.parentElement) {
-      if (hasBylineNames(el)) return false;
-    }
+    if (seen.has(text) || visibleChars(text) < MIN_LEAD_CHARS || linkShareOf(p) > MAX_LEAD_LINK_DENSITY) continue;
+    if (inBylineCard(p, box)) continue;
     seen.add(text);
-    return true;
-  });
+    found.push(p);
+  }
+  return found;
+}
+
+/** Whether `p` is inside an author's card (a byline's class or id) within `box`. */
+function inBylineCard(p: Element, box: Element): boolean {
+  for (let el: Element | null = p; el !== null && el !== box; el = el.parentElement) {
+    if (hasBylineNames(el)) return true;
+  }
+  return false;
 }
 
 /**
