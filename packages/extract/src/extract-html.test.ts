@@ -219,6 +219,20 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_markdown.split('Has anyone tried').length).toBe(2);
   });
 
+  it("leaves a photo's caption out of the text, not the markdown, and keeps a table's caption in both", () => {
+    const main =
+      `${body(3)}<figure><img src="/tent.jpg" alt="A tent by the lake"><figcaption>Our camp on the second night. ` +
+      'Credit: Chris McNamara</figcaption></figure>' +
+      `${body(2)}<figure><table><tr><th>Day</th><th>Miles</th></tr><tr><td>1</td><td>12</td></tr></table>` +
+      `<figcaption>Table 1: miles walked each day</figcaption></figure>${body(2)}`;
+    const result = run(page('<title>Trip</title>', `<h1>Trip</h1>${main}`));
+    expect(result.body_text).not.toContain('Credit');
+    expect(result.body_text).toContain('Table 1: miles walked each day');
+    expect(result.body_markdown).toContain('A tent by the lake');
+    expect(result.body_markdown).toContain('Credit: Chris McNamara');
+    expect(result.body_markdown).toContain('Table 1: miles walked each day');
+  });
+
   it('drops a table of contents (links into the page), not lists of other links or with text of their own', () => {
     const section = (id: string, heading: string) => `<h2 id="${id}">${heading}</h2><p>${PARA.repeat(2)}</p>`;
     const toc =

@@ -2,6 +2,7 @@ import { type ArticleFacts, runReadability } from './article.js';
 import { keepArticleHeaders, withArticleLead } from './article-header.js';
 import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
+import { markPictureCaptions } from './captions.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
@@ -362,8 +363,8 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
 
 /**
  * The post chrome of a forum thread (see forum-posts.ts) and, on a `product` page, its reviews,
- * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole body.
- * Returns copies of the article's lead paragraphs when its header is a box named like page chrome
+ * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole
+ * body; the captions of pictures marked, to be left out of the plain text (see captions.ts). Returns copies of the article's lead paragraphs when its header is a box named like page chrome
  * (see article-header.ts).
  */
 function dropPageChrome(doc: Document, product: boolean): Element[] {
@@ -373,6 +374,7 @@ function dropPageChrome(doc: Document, product: boolean): Element[] {
   revealPanels(elements);
   keepDataTables(elements);
   const lead = keepArticleHeaders(elements);
+  markPictureCaptions(elements);
   dropDataText(elements);
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);

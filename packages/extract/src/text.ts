@@ -1,3 +1,5 @@
+import { CAPTION_ATTRIBUTE } from './captions.js';
+
 /** Elements that start a new paragraph in the plain text (see blockText). */
 export const BLOCK = new Set([
   'address',
@@ -78,7 +80,8 @@ export interface BlockTextOptions {
 /**
  * The visible text of a DOM subtree as plain text: block elements become paragraphs separated by
  * a blank line (`\n\n`), `<br>` a line break, table cells are joined with a space, runs of
- * whitespace collapse to one space (inside `<pre>` line breaks are kept), no HTML remains.
+ * whitespace collapse to one space (inside `<pre>` line breaks are kept), no HTML remains. The
+ * captions of pictures are left out (see captions.ts).
  */
 export function blockText(root: Node, options: BlockTextOptions = {}): string {
   const paragraphs: string[] = [];
@@ -98,7 +101,7 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
       if (child.nodeType !== 1) continue;
       const el = child as Element;
       const name = el.nodeName.toLowerCase();
-      if (INVISIBLE.has(name) || isHidden(el)) continue;
+      if (INVISIBLE.has(name) || isHidden(el) || el.hasAttribute(CAPTION_ATTRIBUTE)) continue;
       if (options.skipBoilerplate && (BOILERPLATE.has(name) || el.getAttribute('role') === 'navigation')) continue;
       if (name === 'br') {
         current += '\u2028';
