@@ -91,10 +91,14 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
     if (text !== '') paragraphs.push(text);
     current = '';
   };
-  const walk = (node: Node, pre: boolean): void => {
+  // Set after an inline element that another element follows directly (see startsWord).
+  let gap = false;
+  const walk = (node: Node, pre: boolean, code: boolean): void => {
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
       if (child.nodeType === 3) {
         const value = child.nodeValue ?? '';
+        if (gap && child.previousSibling === null && startsWord(current, value)) current += ' ';
+        gap = false;
         current += pre ? value.replace(/\n/g, '\u2028') : value;
         continue;
       }
@@ -110,11 +114,14 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
       if (name === 'td' || name === 'th') current += ' ';
       const block = BLOCK.has(name);
       if (block) flush();
-      walk(el, pre || name === 'pre');
+      if (child.previousSibling !== null && child.previousSibling.nodeType !== 1) gap = false;
+      const inCode = code || pre || name === 'pre' || name === 'code';
+      walk(el, pre || name === 'pre', inCode);
       if (block) flush();
+      gap = !block && !inCode && el.nextSibling?.nodeType === 1;
     }
   };
-  walk(root, false);
+  walk(root, false, false);
   flush();
   return paragraphs.join('\n\n');
 }
@@ -138,6 +145,17 @@ export function isHidden(el: Element): boolean {
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');
   return style !== null && HIDDEN_STYLE.test(style);
+}
+
+/**
+ * Whether text that an element begins right after another element's starts a new word: a
+ * capital after a word of two or more letters or digits that ends in a small one
+ * (`<span>Gabriel Peal</span><span>OpenAI</span>`, a card's name and role that only the page's
+ * styles set apart). A drop cap (`<b>I</b><span>f you…`) and words split by markup in lower case
+ * run on, and code is read as written.
+ */
+function startsWord(before: string, text: string): boolean {
+  return /[\p{L}\p{N}][\p{Ll}\p{N}]$/u.test(before) && /^\p{Lu}/u.test(text);
 }
 
 /** Collapses whitespace; U+2028 marks a kept line break (from `<br>` or inside `<pre>`). */

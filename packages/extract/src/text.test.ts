@@ -1,0 +1,29 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseHTML } from 'linkedom';
+import { blockText } from './text.js';
+
+const body = (html: string): Element =>
+  (parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document).body;
+
+describe('blockText', () => {
+  it('sets blocks apart as paragraphs and keeps the line breaks of <pre>', () => {
+    expect(blockText(body('<p>One <b>two</b></p><div>Three<br>four</div><pre>a\n  b</pre>'))).toBe(
+      'One two\n\nThree\nfour\n\na\nb',
+    );
+  });
+
+  it("starts a new word where a capital begins an element right after another's word", () => {
+    expect(blockText(body('<div><span>Gabriel Peal</span><span>OpenAI</span></div>'))).toBe('Gabriel Peal OpenAI');
+    expect(blockText(body('<p><span>Reviews</span><span><span>One of the best books</span></span></p>'))).toBe(
+      'Reviews One of the best books',
+    );
+  });
+
+  it('runs on a drop cap, a word split in lower case, text after a text node, and code', () => {
+    expect(blockText(body('<p><strong><span>I</span></strong><span>f you are here</span></p>'))).toBe(
+      'If you are here',
+    );
+    expect(blockText(body('<p><em>multi</em><em>media</em> and <b>Bold</b>Text</p>'))).toBe('multimedia and BoldText');
+    expect(blockText(body('<p><code><span>getElement</span><span>ById</span></code></p>'))).toBe('getElementById');
+  });
+});
