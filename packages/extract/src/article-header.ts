@@ -78,6 +78,7 @@ function inBylineCard(p: Element, box: Element): boolean {
 export function withArticleLead(
   main: { readonly text: string; readonly markdown: string },
   lead: readonly Element[],
+  baseUrl?: string,
 ): { text: string; markdown: string } {
   if (lead.length === 0 || main.text === '') return main;
   const shown = squash(main.text);
@@ -86,6 +87,6 @@ export function withArticleLead(
   const owner = lead[0]!.ownerDocument;
   const box = owner.createElement('div');
   for (const p of lead) box.appendChild(p);
-  const markdown = main.markdown === '' ? '' : `${contentMarkdown(box)}\n\n${main.markdown}`;
+  const markdown = main.markdown === '' ? '' : `${contentMarkdown(box, baseUrl)}\n\n${main.markdown}`;
   return { text: `${texts.join('\n\n')}\n\n${main.text}`, markdown };
 }

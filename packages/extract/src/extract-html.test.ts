@@ -219,6 +219,17 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_markdown.split('Has anyone tried').length).toBe(2);
   });
 
+  it('gives the markdown links and images resolved against the page, after its <base href>', () => {
+    const main = `<h1>Guide</h1>${body(3)}<p>Read <a href="start.html">the start</a> and <a href="/faq">the FAQ</a>.</p><p><img src="img/a.png" alt="Diagram"></p>${body(2)}`;
+    const own = run(page('<title>Guide</title>', main)).body_markdown;
+    expect(own).toContain('[the start](https://news.example.com/2024/05/17/start.html)');
+    expect(own).toContain('[the FAQ](https://news.example.com/faq)');
+    expect(own).toContain('![Diagram](https://news.example.com/2024/05/17/img/a.png)');
+    const based = run(page('<title>Guide</title><base href="https://cdn.example.com/docs/">', main)).body_markdown;
+    expect(based).toContain('[the start](https://cdn.example.com/docs/start.html)');
+    expect(based).toContain('[the FAQ](https://cdn.example.com/faq)');
+  });
+
   it("leaves a photo's caption out of the text, not the markdown, and keeps a table's caption in both", () => {
     const main =
       `${body(3)}<figure><img src="/tent.jpg" alt="A tent by the lake"><figcaption>Our camp on the second night. ` +
@@ -229,7 +240,7 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_text).not.toContain('Credit');
     expect(result.body_text).toContain('Table 1: miles walked each day');
     expect(result.body_markdown).toContain('A tent by the lake');
-    expect(result.body_markdown).toContain('Credit: Chris McNamara');
+    expect(result.body_markdown).toContain('_Our camp on the second night. Credit: Chris McNamara_');
     expect(result.body_markdown).toContain('Table 1: miles walked each day');
   });
 

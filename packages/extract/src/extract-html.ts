@@ -127,11 +127,12 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
-    const chosen = chooseMainContent(article, region, declaresArticle, product, html, url, dom, options);
+    const page = { html, url, baseUrl, dom };
+    const chosen = chooseMainContent(article, region, declaresArticle, product, page, options);
     // A page its scripts build serves little but its footer, which Readability then falls back to.
     const shown = isFooterOnly(chosen.text, facts.footerText, region)
       ? { text: '', markdown: '' }
-      : withArticleLead(chosen, lead);
+      : withArticleLead(chosen, lead, baseUrl);
     const declared = product ? jsonLd.productDescription : null;
     const described = declared ? withDeclaredDescription(shown, plainText(declared, url, dom)) : shown;
     // A source saved twice as UTF-8 shows `letâ€™s` where a reader expects `let’s`.
@@ -290,9 +291,7 @@ function chooseMainContent(
   region: RegionSize,
   declaresArticle: boolean,
   product: boolean,
-  html: string,
-  url: string,
-  dom: DomImpl,
+  { html, url, baseUrl, dom }: { html: string; url: string; baseUrl: string; dom: DomImpl },
   options: ExtractHtmlOptions,
 ): { text: string; markdown: string } {
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
@@ -301,7 +300,7 @@ function chooseMainContent(
   const overArticle = declaresArticle ? REGION_OVER_DECLARED_ARTICLE : REGION_OVER_ARTICLE;
   const linky = !short && isLinkyArticle(article, region, articleChars);
   const wantsRegion = short || linky || region.chars > overArticle * articleChars;
-  const toMarkdown = (el: Element | null): string => (options.markdown === false ? '' : contentMarkdown(el));
+  const toMarkdown = (el: Element | null): string => (options.markdown === false ? '' : contentMarkdown(el, baseUrl));
   if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
   const parsed = parseDocument(html, url, dom);
   try {

@@ -26,6 +26,32 @@ describe('contentMarkdown', () => {
     expect(md).not.toMatch(/\n{3,}/);
   });
 
+  it('resolves links and images against the base URL; a script link keeps its text only', () => {
+    const md = contentMarkdown(
+      element(
+        '<p>See <a href="/docs/start?x=1">the guide</a>, <a href="#setup">setup</a>, ' +
+          '<a href="javascript:void(0)">menu</a> and <a href="https://other.org/a">elsewhere</a>.</p>' +
+          '<p><img src="img/cat.png" alt="A cat"></p>',
+      ),
+      'https://example.com/blog/post',
+    );
+    expect(md).toContain('[the guide](https://example.com/docs/start?x=1)');
+    expect(md).toContain('[setup](https://example.com/blog/post#setup)');
+    expect(md).toContain('[elsewhere](https://other.org/a)');
+    expect(md).toContain('![A cat](https://example.com/blog/img/cat.png)');
+    expect(md).toContain(' menu ');
+    expect(md).not.toContain('javascript');
+  });
+
+  it("sets a picture's marked caption in emphasis", () => {
+    const root = element(
+      '<p>Text before.</p><figure><img src="https://example.com/t.jpg" alt="Tent">' +
+        '<figcaption data-quarry-caption="">Our camp. <em>Credit</em>: Chris</figcaption></figure>',
+    );
+    const md = contentMarkdown(root);
+    expect(md).toContain('_Our camp. Credit: Chris_');
+  });
+
   it('turns layout tables (nested or role=presentation) into plain blocks and keeps data tables', () => {
     const md = contentMarkdown(
       element(

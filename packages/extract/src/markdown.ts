@@ -1,4 +1,5 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { CAPTION_ATTRIBUTE } from './captions.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
@@ -18,14 +19,18 @@ function markdownConverter(): NodeHtmlMarkdown {
 
 /**
  * The main content as Markdown (headings, paragraphs, lists, links, code blocks, tables, image alt
- * text), converted by node-html-markdown from the HTML of the element that holds it. Links without
- * a usable target keep their text only. Returns '' for an element without content.
+ * text, pictures' captions in emphasis), converted by node-html-markdown from the HTML of the
+ * element that holds it. With `baseUrl` (the page's, after any `<base href>`), links and images are
+ * resolved against it, so that they lead somewhere outside the page too; a `javascript:` link, or
+ * one that does not resolve, keeps its text only. Returns '' for an element without content.
  *
- * @example contentMarkdown(articleElement) // '# Title\n\nFirst paragraph…'
+ * @example contentMarkdown(articleElement, 'https://example.com/post') // '# Title\n\nFirst paragraph…'
  */
-export function contentMarkdown(content: Element | null): string {
+export function contentMarkdown(content: Element | null, baseUrl?: string): string {
   if (content === null) return '';
   unwrapLayoutTables(content);
+  if (baseUrl !== undefined) resolveTargets(content, baseUrl);
+  emphasizeCaptions(content);
   const converter = markdownConverter();
   const parts: string[] = [];
   for (const chunk of htmlChunks(content)) {
@@ -106,5 +111,50 @@ function unwrapLayoutTables(root: Element): void {
     const block = doc.createElement('div');
     while (part.firstChild) block.appendChild(part.firstChild);
     part.replaceWith(block);
+  }
+}
+
+/**
+ * Sets the captions of pictures (marked by captions.ts) in emphasis (edits `root`), so that the
+ * markdown tells them from the text: `_Our camp on the second night. Credit: …_`.
+ */
+function emphasizeCaptions(root: Element): void {
+  const doc = root.ownerDocument;
+  for (const caption of Array.from(root.querySelectorAll(`[${CAPTION_ATTRIBUTE}]`))) {
+    if ((caption.textContent ?? '').trim() === '') continue;
+    const em = doc.createElement('em');
+    while (caption.firstChild) em.appendChild(caption.firstChild);
+    caption.appendChild(em);
+  }
+}
+
+/** Link targets that lead nowhere outside the page's scripts: the link keeps its text only. */
+const SCRIPT_TARGET = /^\s*(?:javascript|vbscript|data):/i;
+
+/**
+ * Resolves the targets of links (`href`) and images (`src`) under `root` against `baseUrl` (edits
+ * `root`): `/docs/start` becomes `https://example.com/docs/start`. A link to a script, or a target
+ * that is no URL, loses its `href`.
+ */
+function resolveTargets(root: Element, baseUrl: string): void {
+  for (const [selector, attribute] of [
+    ['a[href]', 'href'],
+    ['img[src]', 'src'],
+  ] as const) {
+    for (const el of Array.from(root.querySelectorAll(selector))) {
+      const value = (el.getAttribute(attribute) ?? '').trim();
+      if (value === '' || (attribute === 'src' && value.startsWith('data:'))) continue;
+      const resolved = SCRIPT_TARGET.test(value) ? null : resolveUrl(value, baseUrl);
+      if (resolved === null) el.removeAttribute(attribute);
+      else el.setAttribute(attribute, resolved);
+    }
+  }
+}
+
+function resolveUrl(value: string, baseUrl: string): string | null {
+  try {
+    return new URL(value, baseUrl).href;
+  } catch {
+    return null;
   }
 }
