@@ -363,7 +363,8 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
 /**
  * The post chrome of a forum thread (see forum-posts.ts) and, on a `product` page, its reviews,
  * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole
- * body; the captions of pictures marked, to be left out of the plain text (see captions.ts). Returns copies of the article's lead paragraphs when its header is a box named like page chrome
+ * body; the captions of pictures marked, to be left out of the plain text (see captions.ts).
+ * Returns copies of the article's lead paragraphs when its header is a box named like page chrome
  * (see article-header.ts).
  */
 function dropPageChrome(doc: Document, product: boolean): Element[] {
