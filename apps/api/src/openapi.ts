@@ -272,7 +272,10 @@ export const OPENAPI_DOCUMENT = {
         headers: { 'Retry-After': ref('headers', 'Retry-After'), ...limitedHeaders(true) },
         content: problem,
       },
-      HeadersTooLarge: { description: "The URL or headers exceed the server's size limit (sent by Node, no body)." },
+      HeadersTooLarge: {
+        description: "The URL and headers exceed the server's size limit (52 KiB).",
+        content: problem,
+      },
       InternalError: { description: 'Unexpected error; details are only in the server log.', content: problem },
       Unavailable: {
         description: 'A backend (index, blob store, rate-limit store) is unavailable; retry after `Retry-After`.',

@@ -51,9 +51,14 @@ const KIND_BY_STATUS: Readonly<Record<number, ProblemKind>> = { 403: 'forbidden'
  * documented entry (`client-error` unless the status has one), never `about:blank`.
  */
 export function sendGenericProblem(res: Response, status: number, detail: string): void {
+  writeProblem(res, genericProblem(status, detail));
+}
+
+/** The body {@link sendGenericProblem} sends, for writers without an Express response. */
+export function genericProblem(status: number, detail: string): ProblemDetails {
   const kind = KIND_BY_STATUS[status] ?? 'client-error';
   const title = STATUS_CODES[status] ?? PROBLEM_TYPES[kind].title;
-  writeProblem(res, { type: problemTypeUri(kind), title, status, detail });
+  return { type: problemTypeUri(kind), title, status, detail };
 }
 
 function writeProblem(res: Response, body: ProblemDetails): void {

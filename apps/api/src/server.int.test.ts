@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FallbackRequest, FallbackSearcher, SearchResult } from '@quarry/core';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
@@ -53,6 +54,22 @@ function aborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** Sends `request` as raw bytes (what `fetch` would refuse to send) and reads the whole answer. */
+function rawExchange(url: string, request: Buffer): Promise<{ status: number; headers: string; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
+    });
   });
 }
 
@@ -151,6 +168,42 @@ describe('startServer', () => {
       expect(urls(long.body)).toContain('https://news.example.cn/zh');
       const tooLong = await search({ q: `${chinese}新`, match: 'any' });
       expect(tooLong).toMatchObject({ status: 400, body: { param: 'q' } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a request its HTTP parser rejects with a problem that says what to fix', async () => {
+    const none: FallbackSearcher = { name: 'none', search: async () => [] };
+    const server = await serve(none);
+    try {
+      // `curl 'http://host/api/v1/search?q=北京'` sends the UTF-8 bytes unencoded.
+      const unencoded = await rawExchange(
+        server.url,
+        Buffer.from('GET /api/v1/search?q=北京 HTTP/1.1\r\nHost: quarry\r\n\r\n', 'utf8'),
+      );
+      expect(unencoded.status).toBe(400);
+      expect(unencoded.headers).toContain('content-type: application/problem+json');
+      expect(JSON.parse(unencoded.body)).toMatchObject({
+        type: '/docs#problem-client-error',
+        status: 400,
+        detail: expect.stringContaining('percent-encoded'),
+      });
+      const garbage = await rawExchange(server.url, Buffer.from('GET / HTTP/1.1\r\nHost quarry\r\n\r\n'));
+      expect(garbage.status).toBe(400);
+      expect(JSON.parse(garbage.body)).toMatchObject({ status: 400, detail: 'The request is not valid HTTP/1.1.' });
+      const huge = await rawExchange(
+        server.url,
+        Buffer.from(`GET /healthz HTTP/1.1\r\nHost: quarry\r\nX-Big: ${'a'.repeat(80_000)}\r\n\r\n`),
+      );
+      expect(huge.status).toBe(431);
+      expect(JSON.parse(huge.body)).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
+      // An oversized request line, through fetch: the body is a documented problem.
+      const tooLong = await fetch(`${server.url}/api/v1/search?q=${'a'.repeat(60_000)}`);
+      expect(tooLong.status).toBe(431);
+      expect(await checkedJson(tooLong, '/api/v1/search')).toMatchObject({ type: '/docs#problem-client-error' });
+      // The server keeps answering.
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     } finally {
       await server.close();
     }

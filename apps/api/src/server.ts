@@ -1,7 +1,9 @@
-import { createServer } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
 import type { Express } from 'express';
+import { genericProblem, PROBLEM_MEDIA_TYPE } from './problem.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -40,6 +42,7 @@ export async function startServer(app: Express, options: ServerOptions): Promise
   // Node's default (16 KiB for the request line and headers) is too small for the longest `q`
   // (MAX_QUERY_LENGTH characters, each up to 9 bytes percent-encoded: 36 KiB of Chinese).
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  server.on('clientError', answerUnparsable);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -76,4 +79,55 @@ function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Node's parser error codes, and what each is answered with. */
+const PARSER_STATUS: Readonly<Record<string, number>> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/**
+ * A request Node's HTTP parser rejected never reaches Express; Node would answer it with a bare
+ * status line. This answers with a problem body saying what to fix, above all for a query typed
+ * unencoded (`curl 'http://host/api/v1/search?q=北京'`), which HTTP does not allow in a URL.
+ */
+function answerUnparsable(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  // As Node does: nothing is written over a response already on its way (a pipelined request).
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const status = PARSER_STATUS[err.code ?? ''] ?? 400;
+  socket.end(rawProblem(status, parserErrorDetail(status, err.rawPacket)));
+}
+
+function parserErrorDetail(status: number, raw: Buffer | undefined): string {
+  if (status === 431) {
+    return `The request line and headers are over ${MAX_HEADER_BYTES} bytes (q holds at most ${MAX_QUERY_LENGTH} characters).`;
+  }
+  if (status === 408) return 'The request was not received in time.';
+  if (status === 413) return 'The request has chunk extensions that are too long.';
+  const requestLine = raw?.subarray(0, Math.max(0, raw.indexOf(10))) ?? Buffer.alloc(0);
+  if (requestLine.some((byte) => byte >= 0x80)) {
+    return (
+      'The URL holds characters that are not percent-encoded, which HTTP does not allow: encode them ' +
+      "(q=%E5%8C%97%E4%BA%AC for 北京; curl -G --data-urlencode 'q=北京' does it)."
+    );
+  }
+  return 'The request is not valid HTTP/1.1.';
+}
+
+function rawProblem(status: number, detail: string): string {
+  const body = JSON.stringify(genericProblem(status, detail));
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
+    `Content-Type: ${PROBLEM_MEDIA_TYPE}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'X-Content-Type-Options: nosniff\r\n' +
+    'Connection: close\r\n\r\n' +
+    body
+  );
 }
