@@ -87,6 +87,29 @@ describe('GET /api/v1/search', () => {
     expect(boosted.length).toBe(all.length);
   });
 
+  it('answers a query that is one URL with that page, under either scheme, within the filters', async () => {
+    const guide = doc('https://example.com/quarry');
+    const asked = async (query: string) => {
+      const res = await search(query);
+      expect(res.status).toBe(200);
+      return { total: res.body.total as number, urls: (res.body.results as Result[]).map((r) => r.url) };
+    };
+    const exact = await search(`q=${encodeURIComponent('https://example.com/quarry')}`);
+    expect(exact.body).toMatchObject({ total: 1, results: [{ id: guide.id, url: guide.url, source: 'local' }] });
+    expect(exact.body.results[0].snippet).toBe(guide.body_text);
+    // Another scheme, a fragment, a tracking parameter, upper-case host: the same page.
+    const variant = 'http://EXAMPLE.com/quarry?utm_source=feed#top';
+    expect(await asked(`q=${encodeURIComponent(variant)}`)).toEqual({ total: 1, urls: [guide.url] });
+    expect(await asked(`q=${encodeURIComponent(guide.url)}&offset=5`)).toEqual({ total: 1, urls: [] });
+    // Filters still apply: outside them, the URL is searched as words (none of its pages hold them).
+    expect(await asked(`q=${encodeURIComponent(guide.url)}&lang=zh`)).toEqual({ total: 0, urls: [] });
+    expect(await asked(`q=${encodeURIComponent(guide.url)}&site=docs.example.com`)).toEqual({ total: 0, urls: [] });
+    expect((await asked(`q=${encodeURIComponent(guide.url)}&site=example.com`)).urls).toEqual([guide.url]);
+    // Not indexed, or beside other words: an ordinary search.
+    expect(await asked(`q=${encodeURIComponent('https://example.com/missing')}`)).toEqual({ total: 0, urls: [] });
+    expect((await asked(`q=${encodeURIComponent('https://example.com/quarry guide')}`)).total).toBe(0);
+  });
+
   it.each([
     ['', 'q'],
     ['q=', 'q'],

@@ -165,4 +165,5 @@ export const QUERY_OPERATORS_DOC = [
   'A query of operators only is valid; one of exclusions only is a 400.',
   `At most ${MAX_QUERY_WORDS} words, or ${MAX_QUERY_CLAUSES} words and phrases in a query with phrases, intitle:, exclusions or OR groups beside other words.`,
   'Chinese, Japanese and Thai runs are searched as their words (quote a run to require it as typed).',
+  'One http(s) URL alone finds that page when it is indexed (either scheme) and within the filters.',
 ].join(' ');

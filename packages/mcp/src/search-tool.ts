@@ -21,7 +21,8 @@ const inputSchema = {
     .max(SEARCH_TOOL_BOUNDS.qMaxChars)
     .describe(
       'What to look for: a plain-language question or keywords. Operators: site:example.com, ' +
-        'intitle:word, "exact phrase", -excluded, A OR B, filetype:pdf (also doc, ppt, xls).',
+        'intitle:word, "exact phrase", -excluded, A OR B, filetype:pdf (also doc, ppt, xls). A URL alone ' +
+        '(https://example.org/page) finds that page when it is indexed.',
     ),
   limit: z
     .number()

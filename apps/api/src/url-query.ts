@@ -1,0 +1,74 @@
+import {
+  type BlobStore,
+  FILETYPE_FAMILY,
+  type IndexHit,
+  type IndexQuery,
+  type IndexSearchResult,
+  isHttpUrl,
+  type PageDocument,
+  pageIdForUrl,
+  type SearchIndex,
+} from '@quarry/core';
+import { makeSnippet } from '@quarry/text';
+
+/** Characters of the page's text its snippet is cut from (its opening). */
+const SNIPPET_SOURCE_CHARS = 4_096;
+
+/**
+ * A query that is one absolute http(s) URL and nothing else (`https://example.org/guide`) asks for
+ * that page, as it does in a web search engine: when the page is indexed, under that URL or under
+ * the same URL with the other scheme, and passes the request's filters, it is the one result (its
+ * snippet the opening of its text). Otherwise null, and the URL is searched as words like any
+ * other query. An agent holding a URL finds its `id` for the content endpoint this way.
+ */
+export async function pageForUrlQuery(
+  deps: { readonly index: SearchIndex; readonly blobs: BlobStore },
+  query: IndexQuery,
+): Promise<IndexSearchResult | null> {
+  const root = query.query.root;
+  if (root?.type !== 'term' || root.field !== 'any' || !isHttpUrl(root.text)) return null;
+  for (const url of [root.text, otherScheme(root.text)]) {
+    const id = pageIdForUrl(url);
+    if (!(await deps.index.has(id))) continue;
+    const doc = await deps.blobs.get(id).catch(() => null);
+    if (!doc || typeof doc.body_text !== 'string') continue;
+    if (!passesFilters(doc, query)) return null;
+    return { total: 1, totalIsEstimate: false, hits: query.offset === 0 ? [asHit(doc)] : [] };
+  }
+  return null;
+}
+
+function otherScheme(url: string): string {
+  return url.replace(/^\s*https?:/i, (scheme) => (scheme.trim().toLowerCase() === 'https:' ? 'http:' : 'https:'));
+}
+
+/** The request's filters, as the index applies them (`site` is the host or any subdomain). */
+function passesFilters(doc: PageDocument, query: IndexQuery): boolean {
+  const host = doc.domain.toLowerCase();
+  const onSite = (site: string) => host === site || host.endsWith(`.${site}`);
+  if (query.lang !== undefined && doc.lang !== query.lang) return false;
+  if (query.site !== undefined && !onSite(query.site)) return false;
+  if (query.query.sites.length > 0 && !query.query.sites.some(onSite)) return false;
+  const filetypes = query.query.filetypes.flatMap((value) => FILETYPE_FAMILY[value]);
+  if (filetypes.length > 0 && !filetypes.includes(doc.filetype)) return false;
+  if (query.crawledAfter !== undefined && Date.parse(doc.crawled_at) < Date.parse(query.crawledAfter)) return false;
+  return true;
+}
+
+function asHit(doc: PageDocument): IndexHit {
+  return {
+    id: doc.id,
+    url: doc.url,
+    title: doc.title,
+    snippet: makeSnippet(doc.body_text.slice(0, SNIPPET_SOURCE_CHARS), []),
+    domain: doc.domain,
+    site_name: doc.site_name,
+    lang: doc.lang,
+    score: 1,
+    has_llms_txt: doc.has_llms_txt,
+    published_at: doc.published_at,
+    crawled_at: doc.crawled_at,
+    filetype: doc.filetype,
+    ...(doc.simhash ? { simhash: doc.simhash } : {}),
+  };
+}
