@@ -161,7 +161,7 @@ export const QUERY_OPERATORS_DOC = [
   '`intitle:<word>` or `intitle:"<phrase>"`,',
   '`"<exact phrase>"`, `-<word>` / `-"<phrase>"` (exclude),',
   '`A OR B` (upper case; binds tighter than AND; a stop word such as `the` among other words makes no match),',
-  `\`filetype:<type>\` with ${FILETYPE_OPERATOR_VALUES.join(', ')} (doc also matches docx, ppt pptx, xls xlsx).`,
+  `\`filetype:<type>\` with ${FILETYPE_OPERATOR_VALUES.join(', ')} (doc also matches docx and odt, ppt pptx and odp, xls xlsx and ods).`,
   'A query of operators only is valid; one of exclusions only is a 400.',
   `At most ${MAX_QUERY_WORDS} words, or ${MAX_QUERY_CLAUSES} words and phrases in a query with phrases, intitle:, exclusions or OR groups beside other words.`,
   'Chinese, Japanese and Thai runs are searched as their words (quote a run to require it as typed).',

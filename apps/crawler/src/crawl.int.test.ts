@@ -8,7 +8,7 @@ import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, type QuarryConfig } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
-import { itWithServer, minimalPdf, type Site, startSite } from '@quarry/testkit';
+import { itWithServer, minimalPdf, odfPackage, type Site, startSite } from '@quarry/testkit';
 import iconv from 'iconv-lite';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -67,6 +67,7 @@ ${[
   '/report.pdf',
   '/hidden.pdf',
   '/ledger-print.pdf',
+  '/minutes.odt',
   '/tagged.html',
   '/own-meta.html',
   '/expired.html',
@@ -118,6 +119,16 @@ ${[
     '/ledger-print.pdf': {
       headers: { 'content-type': 'application/pdf', link: '</ledger.pdf>; rel="canonical"' },
       body: minimalPdf(['Airship ledger, print copy', 'Watermarked copy of the hangar ledger.'], { title: 'Ledger' }),
+    },
+    // An OpenDocument text, as public bodies publish their minutes.
+    '/minutes.odt': {
+      headers: { 'content-type': 'application/vnd.oasis.opendocument.text' },
+      body: odfPackage(
+        'application/vnd.oasis.opendocument.text',
+        '<office:text><text:h text:outline-level="1">Hangar committee minutes</text:h>' +
+          '<text:p>The committee approved the new<text:s/>mooring mast.</text:p></office:text>',
+        '<dc:title>Committee minutes</dc:title><meta:initial-creator>Grace Hopper</meta:initial-creator>',
+      ),
     },
     '/ledger.pdf': {
       headers: { 'content-type': 'application/pdf' },
@@ -256,6 +267,17 @@ describe('crawling a local site end to end', () => {
     const res = await search('dirigible filetype:pdf');
     expect(res.body.results).toHaveLength(1);
     expect(res.body.results[0].url).toBe(`${site.origin}/report.pdf`);
+  });
+
+  it('indexes the OpenDocument text as a doc, with its properties', async () => {
+    const res = await search('mooring mast filetype:doc');
+    expect(res.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/minutes.odt`]);
+    expect(res.body.results[0].title).toBe('Committee minutes');
+    const content = await request(createApp({ config, index, blobs, logger: pino({ level: 'silent' }) })).get(
+      `/api/v1/content/${res.body.results[0].id}`,
+    );
+    expect(content.body.author).toBe('Grace Hopper');
+    expect(content.body.body_text).toBe('Hangar committee minutes\n\nThe committee approved the new mooring mast.');
   });
 
   it('honours X-Robots-Tag (noindex, nofollow, unavailable_after) and a robots meta named after it', async () => {

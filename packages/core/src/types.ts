@@ -1,17 +1,36 @@
-/** File types the index records; `filetype:` accepts the first four and matches their OOXML twins. */
-export const FILETYPES = ['html', 'pdf', 'doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx', 'txt'] as const;
+/**
+ * File types the index records; `filetype:` accepts pdf, doc, ppt and xls, each matching its
+ * family: the OOXML (docx, pptx, xlsx) and OpenDocument (odt, odp, ods) formats of the same kind.
+ */
+export const FILETYPES = [
+  'html',
+  'pdf',
+  'doc',
+  'docx',
+  'ppt',
+  'pptx',
+  'xls',
+  'xlsx',
+  'txt',
+  'odt',
+  'odp',
+  'ods',
+] as const;
 export type Filetype = (typeof FILETYPES)[number];
 
 /** Values accepted by the `filetype:` operator (spec 4.1.1). */
 export const FILETYPE_OPERATOR_VALUES = ['pdf', 'doc', 'ppt', 'xls'] as const;
 export type FiletypeOperatorValue = (typeof FILETYPE_OPERATOR_VALUES)[number];
 
-/** Which stored filetypes an operator value matches: `doc` also matches `docx`, and so on. */
+/**
+ * Which stored filetypes an operator value matches: `doc` any word-processing document (doc, docx,
+ * odt), `ppt` any presentation, `xls` any spreadsheet.
+ */
 export const FILETYPE_FAMILY: Readonly<Record<FiletypeOperatorValue, readonly Filetype[]>> = {
   pdf: ['pdf'],
-  doc: ['doc', 'docx'],
-  ppt: ['ppt', 'pptx'],
-  xls: ['xls', 'xlsx'],
+  doc: ['doc', 'docx', 'odt'],
+  ppt: ['ppt', 'pptx', 'odp'],
+  xls: ['xls', 'xlsx', 'ods'],
 };
 
 /** Path extensions that name a filetype. */
@@ -23,6 +42,9 @@ const EXTENSIONS: Readonly<Record<string, Filetype>> = {
   pptx: 'pptx',
   xls: 'xls',
   xlsx: 'xlsx',
+  odt: 'odt',
+  odp: 'odp',
+  ods: 'ods',
   txt: 'txt',
   htm: 'html',
   html: 'html',

@@ -14,7 +14,7 @@ const haveData = existsSync(TEXTRACT) && existsSync(OFFICEPARSER);
 if (!haveData) console.warn(`documents: ${OFFICE} is absent; skipping the document corpus tests`);
 const withData = haveData ? describe : describe.skip;
 
-const FORMATS: readonly DocumentFiletype[] = ['pdf', 'doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx'];
+const FORMATS: readonly DocumentFiletype[] = ['pdf', 'doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx', 'odt'];
 
 const words = (text: string): string[] =>
   text
@@ -143,6 +143,27 @@ withData('extractDocument on real documents', () => {
     expect(docx.markdown).toContain('This is the paragraph before the table. It should appear first.');
   });
 
+  it('reads an OpenDocument text with its structure, properties and footnotes', () => {
+    const odt = read({ file: join(OFFICEPARSER, 'files', 'test.odt'), filetype: 'odt', expected: null });
+    expect(odt.markdown).toMatch(/^# Demonstration of DOCX support in calibre$/m);
+    expect(odt.markdown).toMatch(/^## Inline formatting$/m);
+    expect(odt.markdown).toMatch(/^\| ITEM \| NEEDED \|\n\| --- \| --- \|\n\| Books \| 1 \|$/m);
+    expect(odt.markdown).toMatch(/^- One\n {2}- Two\n {4}- Three$/m);
+    // Words joined by text:s elements, not glued: `using the “Add Books” button`.
+    expect(odt.text).toContain('simply add this file to calibre using the “Add Books” button and then click');
+    expect(odt.text).toContain('a better paradigm is to make them clickable endnotes');
+    // meta:initial-creator, not dc:creator (whoever saved it last).
+    expect(odt).toMatchObject({ title: 'DOCX Demo', author: 'Kovid Goyal', published_at: '2025-11-29T07:48:00Z' });
+  });
+
+  it('reads an OpenDocument text served as a .doc', async () => {
+    const doc = await extractDocument(readFileSync(join(TEXTRACT, 'doc', 'standardized_text_1.odt')), 'doc');
+    expect(flat(doc.text)).toBe('the quick brown fox jumps over the lazy dog');
+    expect(doc.markdown).toContain('- jumps\n- over\n- the');
+    expect(doc.author).toBe('Dean Malmgren');
+    expect(doc.published_at).toMatch(/^2014-08-25T\d\d:\d\d:\d\dZ$/);
+  });
+
   it('reads PDF properties from the Info dictionary', () => {
     const doc = read({ file: join(TEXTRACT, 'pdf', 'two_column.pdf'), filetype: 'pdf', expected: null });
     expect(doc.title).toBe('The role of mentorship in protégé performance');
@@ -183,6 +204,9 @@ const MAGIC: Readonly<Record<DocumentFiletype, Buffer>> = {
   docx: Buffer.from('PK\u0003\u0004'),
   pptx: Buffer.from('PK\u0003\u0004'),
   xlsx: Buffer.from('PK\u0003\u0004'),
+  odt: Buffer.from('PK\u0003\u0004'),
+  odp: Buffer.from('PK\u0003\u0004'),
+  ods: Buffer.from('PK\u0003\u0004'),
 };
 
 async function expectCleanFailure(promise: Promise<unknown>, codes: readonly string[]): Promise<void> {

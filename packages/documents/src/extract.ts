@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NonRetryableError } from '@quarry/core';
+import { FILETYPES, NonRetryableError } from '@quarry/core';
 import { type ExtractJob, extractHere } from './extract-job.js';
 import { runWorker } from './run-worker.js';
 import {
@@ -10,7 +10,8 @@ import {
   type ExtractedDocument,
 } from './types.js';
 
-const DOCUMENT_FILETYPES: ReadonlySet<string> = new Set(['pdf', 'doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx']);
+/** Every filetype but a page's (html, txt): see {@link DocumentFiletype}. */
+const DOCUMENT_FILETYPES: ReadonlySet<string> = new Set(FILETYPES.filter((type) => type !== 'html' && type !== 'txt'));
 
 /**
  * Extracts plain text and properties (title, author, creation date) from a PDF or Office file.

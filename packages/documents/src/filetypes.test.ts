@@ -11,6 +11,9 @@ describe('filetypeFromContentType', () => {
     ['application/vnd.openxmlformats-officedocument.presentationml.presentation', 'pptx'],
     ['application/vnd.ms-excel', 'xls'],
     ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'xlsx'],
+    ['application/vnd.oasis.opendocument.text', 'odt'],
+    ['application/vnd.oasis.opendocument.presentation', 'odp'],
+    ['application/vnd.oasis.opendocument.spreadsheet', 'ods'],
     ['text/html; charset=utf-8', 'html'],
     ['application/xhtml+xml', 'html'],
     ['text/plain', 'txt'],
@@ -39,6 +42,8 @@ describe('filetypeFromUrl', () => {
     ['https://example.com/a/b.docx#page=2', 'docx'],
     ['http://example.com/slides.ppt', 'ppt'],
     ['http://example.com/data.xlsx', 'xlsx'],
+    ['http://example.com/minutes.ODT', 'odt'],
+    ['http://example.com/budget.ods', 'ods'],
     ['http://example.com/index.html', 'html'],
     ['http://example.com/notes.txt', 'txt'],
   ])('%s → %s', (url, expected) => {

@@ -15,6 +15,9 @@ export const DOCUMENT_MIME_TYPES: Readonly<Record<string, Filetype>> = Object.fr
   'application/vnd.ms-excel': 'xls',
   'application/msexcel': 'xls',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
 });
 
 const PAGE_MIME_TYPES: Readonly<Record<string, Filetype>> = {

@@ -1,7 +1,9 @@
 import { NonRetryableError, parseTimestamp } from '@quarry/core';
 import type XLSX from 'xlsx';
+import { markdownTable } from './markdown-table.js';
+import { odfKind, odfMetadata, readOdp, readOdt } from './odf.js';
 import { oleSummary, openOle, pptText } from './ole.js';
-import { ooxmlCoreProperties, pptxSlides, rezip, unzipBounded } from './ooxml.js';
+import { ooxmlCoreProperties, pptxSlides, rezip, unzipBounded, type ZipEntries } from './ooxml.js';
 import { looksLikePdf } from './pdf-sniff.js';
 import type { DocumentFiletype, ExtractedDocument } from './types.js';
 
@@ -43,23 +45,65 @@ export async function readDocument(
   if (container === null || filetype === 'pdf') {
     throw new NonRetryableError(`not a ${filetype} file`, 'document_unreadable');
   }
-  switch (filetype) {
+  const family = FAMILY[filetype];
+  if (family === undefined) {
+    throw new NonRetryableError(`not a document type: ${String(filetype)}`, 'unsupported_filetype');
+  }
+  if (container === 'zip') return readPackage(unzipBounded(bytes, limits.maxUnzippedBytes), family, limits);
+  switch (family) {
     case 'doc':
-    case 'docx':
-      return container === 'zip' ? readDocx(bytes, limits) : readDoc(bytes);
+      return readDoc(bytes);
     case 'ppt':
-    case 'pptx':
-      return container === 'zip' ? readPptx(bytes, limits) : readPpt(bytes, limits);
-    case 'xls':
-    case 'xlsx':
-      return readSheets(container === 'zip' ? rezip(unzipBounded(bytes, limits.maxUnzippedBytes)) : bytes, limits);
+      return readPpt(bytes, limits);
     default:
-      throw new NonRetryableError(`not a document type: ${String(filetype)}`, 'unsupported_filetype');
+      return readSheets(bytes, limits);
   }
 }
 
-async function readDocx(bytes: Uint8Array, limits: ReaderLimits): Promise<ExtractedDocument> {
-  const entries = unzipBounded(bytes, limits.maxUnzippedBytes);
+/** The kind of document each filetype claims to be. */
+const FAMILY: Readonly<Record<string, 'doc' | 'ppt' | 'xls'>> = {
+  doc: 'doc',
+  docx: 'doc',
+  odt: 'doc',
+  ppt: 'ppt',
+  pptx: 'ppt',
+  odp: 'ppt',
+  xls: 'xls',
+  xlsx: 'xls',
+  ods: 'xls',
+};
+
+/**
+ * A zip package, read as what its entries say it is (OpenDocument by its `mimetype`, OOXML by its
+ * main part), else as the kind its filetype claims.
+ */
+async function readPackage(entries: ZipEntries, claimed: 'doc' | 'ppt' | 'xls', limits: ReaderLimits) {
+  const odf = odfKind(entries);
+  if (odf === 'odt') return readOdt(entries, limits.maxTextChars);
+  if (odf === 'odp') return readOdp(entries, limits.maxTextChars);
+  if (odf === 'ods') {
+    const sheets = await readSheets(rezip(entries), limits);
+    const meta = odfMetadata(entries);
+    return {
+      ...sheets,
+      title: meta.title ?? sheets.title,
+      author: meta.author ?? sheets.author,
+      published_at: meta.published_at ?? sheets.published_at,
+    };
+  }
+  const kind = entries['word/document.xml']
+    ? 'doc'
+    : entries['ppt/presentation.xml']
+      ? 'ppt'
+      : entries['xl/workbook.xml']
+        ? 'xls'
+        : claimed;
+  if (kind === 'doc') return readDocx(entries);
+  if (kind === 'ppt') return readPptx(entries, limits);
+  return readSheets(rezip(entries), limits);
+}
+
+async function readDocx(entries: ZipEntries): Promise<ExtractedDocument> {
   if (!entries['word/document.xml']) throw new Error('not a Word package');
   const { default: mammoth } = await import('mammoth');
   const buffer = Buffer.from(rezip(entries));
@@ -79,8 +123,7 @@ async function readDoc(bytes: Uint8Array): Promise<ExtractedDocument> {
   return { text, markdown: text, ...oleSummary(openOle(bytes)) };
 }
 
-function readPptx(bytes: Uint8Array, limits: ReaderLimits): ExtractedDocument {
-  const entries = unzipBounded(bytes, limits.maxUnzippedBytes);
+function readPptx(entries: ZipEntries, limits: ReaderLimits): ExtractedDocument {
   const slides = pptxSlides(entries, limits.maxTextChars);
   return {
     text: slides.map((s) => s.text).join('\n\n'),
@@ -152,15 +195,6 @@ function unescapeMammoth(markdown: string): string {
 /** The part of mammoth's API this reader uses that its typings leave out. */
 interface MammothMarkdown {
   convertToMarkdown(input: { buffer: Buffer }, options?: object): Promise<{ value: string }>;
-}
-
-/** Rows as a Markdown table, the first row as its header; `|` in cells escaped. */
-function markdownTable(rows: string[][]): string {
-  const width = Math.max(...rows.map((row) => row.length));
-  const line = (cells: string[]) =>
-    `| ${Array.from({ length: width }, (_, i) => (cells[i] ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ')).join(' | ')} |`;
-  const [header = [], ...body] = rows;
-  return [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
 }
 
 /**

@@ -116,7 +116,8 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       expect((await ids('revenue filetype:doc')).sort()).toEqual(['doc', 'docx']);
       expect(await ids('revenue filetype:pdf')).toEqual(['pdf']);
       expect((await ids('revenue filetype:pdf filetype:doc')).sort()).toEqual(['doc', 'docx', 'pdf']);
-      expect(await ids('revenue filetype:xls')).toEqual([]);
+      expect(await ids('revenue filetype:xls')).toEqual(['ods']);
+      expect(await ids('revenue filetype:ppt')).toEqual([]);
     });
 
     it('returns positive scores in descending order and a total', async () => {

@@ -130,6 +130,9 @@ export function contractCorpus(): PageDocument[] {
         filetype: 'docx',
       },
     ),
+    makePage('ods', 'https://docs.example.org/report.ods', 'Annual report sheet', 'Quarterly revenue sheet figures.', {
+      filetype: 'ods',
+    }),
   ];
   for (const lang of ['en', 'de', 'fr']) {
     for (let i = 0; i < 4; i++) {

@@ -171,7 +171,7 @@ describe('whereClause', () => {
     });
     expect(where).toBe(
       "lang = 'de' AND array_has_any(sites, ['a.org', 'b.org']) AND array_has_any(sites, ['example.com']) " +
-        "AND filetype IN ('doc', 'docx') AND crawled_ms >= 1767225600000",
+        "AND filetype IN ('doc', 'docx', 'odt') AND crawled_ms >= 1767225600000",
     );
   });
 

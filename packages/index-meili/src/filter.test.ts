@@ -112,8 +112,8 @@ describe('filter builders', () => {
 
   it('expands filetype families to the stored types', () => {
     expect(filetypeCondition(['pdf'])).toBe('filetype IN ["pdf"]');
-    expect(filetypeCondition(['doc', 'xls'])).toBe('filetype IN ["doc", "docx", "xls", "xlsx"]');
-    expect(filetypeCondition(['ppt', 'ppt'])).toBe('filetype IN ["ppt", "pptx"]');
+    expect(filetypeCondition(['doc', 'xls'])).toBe('filetype IN ["doc", "docx", "odt", "xls", "xlsx", "ods"]');
+    expect(filetypeCondition(['ppt', 'ppt'])).toBe('filetype IN ["ppt", "pptx", "odp"]');
     expect(() => filetypeCondition(['exe' as never])).toThrow(ValidationError);
   });
 

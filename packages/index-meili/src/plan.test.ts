@@ -79,7 +79,7 @@ describe('planSearch: one conjunction', () => {
     );
     expect(params.filter).toBe(
       [
-        '(filetype IN ["doc", "docx", "pdf"])',
+        '(filetype IN ["doc", "docx", "odt", "pdf"])',
         '(lang = "zh")',
         `(crawled_at_secs >= ${Date.UTC(2026, 0, 1) / 1000})`,
       ].join(' AND '),

@@ -194,6 +194,10 @@ describe('filetype:', () => {
       'xls',
     ]);
   });
+  it('maps OpenDocument formats to their family', () => {
+    expect(parseQuery('x filetype:odt').filetypes).toEqual(['doc']);
+    expect(parseQuery('x filetype:ODP filetype:.ods').filetypes).toEqual(['ppt', 'xls']);
+  });
   it('rejects other values naming the allowed ones, and a missing value', () => {
     expectRejected('x filetype:exe', /pdf, doc, ppt or xls.*"exe"/);
     expectRejected('x filetype:', /filetype: operator needs a value/);

@@ -11,15 +11,18 @@ import { formatNode, formatQuery } from './format.js';
 import { sanitizeQuery, type Token, tokenize } from './lexer.js';
 import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH, MAX_QUERY_WORDS } from './limits.js';
 
-// docx, pptx and xlsx name their family: the index matches a family (FILETYPE_FAMILY), not a format.
+// docx, odt, pptx... name their family: the index matches a family (FILETYPE_FAMILY), not a format.
 const FILETYPE_ALIASES: Readonly<Record<string, FiletypeOperatorValue>> = {
   pdf: 'pdf',
   doc: 'doc',
   docx: 'doc',
+  odt: 'doc',
   ppt: 'ppt',
   pptx: 'ppt',
+  odp: 'ppt',
   xls: 'xls',
   xlsx: 'xls',
+  ods: 'xls',
 };
 // A word or phrase made only of punctuation or stray marks (`...`, `!!!`, `=`) matches nothing in
 // any backend's tokenizer, so it is dropped rather than sent on as a clause that can never match.
@@ -64,7 +67,9 @@ function parseFiletype(value: string): FiletypeOperatorValue {
   if (value === '') fail('The filetype: operator needs a value: pdf, doc, ppt or xls.');
   const filetype = FILETYPE_ALIASES[value.toLowerCase().replace(/^\./, '')];
   if (filetype === undefined) {
-    fail(`The filetype: operator accepts pdf, doc, ppt or xls (docx, pptx, xlsx also work), not "${shown(value)}".`);
+    fail(
+      `The filetype: operator accepts pdf, doc, ppt or xls (docx, pptx, xlsx, odt, odp, ods also work), not "${shown(value)}".`,
+    );
   }
   return filetype;
 }

@@ -1,3 +1,4 @@
+export * from './odf.js';
 export * from './pdf.js';
 export * from './redis.js';
 export * from './servers.js';

@@ -1,0 +1,8 @@
+/** Rows as a Markdown table, the first row as its header; `|` in cells escaped. */
+export function markdownTable(rows: string[][]): string {
+  const width = Math.max(...rows.map((row) => row.length));
+  const line = (cells: string[]) =>
+    `| ${Array.from({ length: width }, (_, i) => (cells[i] ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ')).join(' | ')} |`;
+  const [header = [], ...body] = rows;
+  return [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+}

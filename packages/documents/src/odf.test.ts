@@ -1,0 +1,75 @@
+import { describe, expect, it } from '@jest/globals';
+import { odfPackage } from '@quarry/testkit';
+import { strToU8, zipSync } from 'fflate';
+import XLSX from 'xlsx';
+import { extractDocument } from './extract.js';
+
+const frame = (paragraphs: string) => `<draw:frame><draw:text-box>${paragraphs}</draw:text-box></draw:frame>`;
+
+describe('OpenDocument', () => {
+  it('reads a presentation slide by slide, each with its speaker notes', async () => {
+    const slides =
+      '<office:presentation>' +
+      `<draw:page draw:name="page1">${frame('<text:p>Quarterly review</text:p>')}${frame(
+        '<text:list><text:list-item><text:p>Revenue up</text:p></text:list-item><text:list-item><text:p>Costs &amp; risks</text:p></text:list-item></text:list>',
+      )}<presentation:notes>${frame('<text:p>Say the numbers slowly.</text:p>')}</presentation:notes></draw:page>` +
+      `<draw:page draw:name="page2">${frame('<text:p>Next<text:s/>steps</text:p>')}</draw:page>` +
+      '</office:presentation>';
+    const meta =
+      '<dc:title>Review deck</dc:title><meta:initial-creator>Ada Lovelace</meta:initial-creator>' +
+      '<dc:creator>Someone Else</dc:creator><meta:creation-date>2026-03-04T10:20:30</meta:creation-date>';
+    const doc = await extractDocument(
+      odfPackage('application/vnd.oasis.opendocument.presentation', slides, meta),
+      'odp',
+    );
+    expect(doc.text).toBe('Quarterly review\n\nRevenue up\nCosts & risks\n\nSay the numbers slowly.\n\nNext steps');
+    expect(doc.markdown).toBe(
+      '## Quarterly review\n\n- Revenue up\n- Costs & risks\n\nSay the numbers slowly.\n\n## Next steps',
+    );
+    expect(doc).toMatchObject({ title: 'Review deck', author: 'Ada Lovelace', published_at: '2026-03-04T10:20:30Z' });
+  });
+
+  it('leaves out deleted tracked changes, comments and the table of contents; keeps footnotes', async () => {
+    const text =
+      '<office:text>' +
+      '<text:tracked-changes><text:changed-region><text:deletion><text:p>Deleted words</text:p></text:deletion></text:changed-region></text:tracked-changes>' +
+      '<text:table-of-content><text:index-body><text:p>Contents 1</text:p></text:index-body></text:table-of-content>' +
+      '<text:h text:outline-level="2">Findings</text:h>' +
+      '<text:p>Water<office:annotation><text:p>check this</text:p></office:annotation> boils<text:note><text:note-citation>1</text:note-citation><text:note-body><text:p>At sea level.</text:p></text:note-body></text:note> at 100 degrees.</text:p>' +
+      '<table:table><table:table-column/><table:table-header-rows><table:table-row><table:table-cell><text:p>Place</text:p></table:table-cell><table:table-cell><text:p>Boils at</text:p></table:table-cell></table:table-row></table:table-header-rows>' +
+      '<table:table-row><table:table-cell><text:p>Everest</text:p></table:table-cell><table:table-cell><text:p>70</text:p></table:table-cell><table:table-cell table:number-columns-repeated="1000"/></table:table-row></table:table>' +
+      '</office:text>';
+    const doc = await extractDocument(odfPackage('application/vnd.oasis.opendocument.text', text), 'odt');
+    expect(doc.text).toBe('Findings\n\nWater boils at 100 degrees.\n\nPlace Boils at\nEverest 70\n\nAt sea level.');
+    expect(doc.markdown).toBe(
+      '## Findings\n\nWater boils at 100 degrees.\n\n| Place | Boils at |\n| --- | --- |\n| Everest | 70 |\n\nAt sea level.',
+    );
+    expect(doc).toMatchObject({ title: null, author: null, published_at: null });
+  });
+
+  it('reads a spreadsheet written by SheetJS as tables, one section per sheet', async () => {
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet([
+        ['City', 'Rain (mm)'],
+        ['Bergen', 2250],
+      ]),
+      'Rain',
+    );
+    const bytes = XLSX.write(book, { bookType: 'ods', type: 'buffer' }) as Buffer;
+    const doc = await extractDocument(bytes, 'ods');
+    expect(doc.text).toBe('City Rain (mm)\nBergen 2250');
+    expect(doc.markdown).toBe('## Rain\n\n| City | Rain (mm) |\n| --- | --- |\n| Bergen | 2250 |');
+  });
+
+  it('reads a package by its mimetype whatever it was served as, and refuses a zip of neither kind', async () => {
+    const odt = odfPackage(
+      'application/vnd.oasis.opendocument.text',
+      '<office:text><text:p>Plain words</text:p></office:text>',
+    );
+    expect((await extractDocument(odt, 'xls')).text).toBe('Plain words');
+    const other = Buffer.from(zipSync({ 'readme.txt': strToU8('hello') }));
+    await expect(extractDocument(other, 'odt')).rejects.toMatchObject({ code: 'document_unreadable' });
+  });
+});
