@@ -68,6 +68,7 @@ ${[
   '/hidden.pdf',
   '/ledger-print.pdf',
   '/minutes.odt',
+  '/handbook.md',
   '/tagged.html',
   '/own-meta.html',
   '/expired.html',
@@ -129,6 +130,15 @@ ${[
           '<text:p>The committee approved the new<text:s/>mooring mast.</text:p></office:text>',
         '<dc:title>Committee minutes</dc:title><meta:initial-creator>Grace Hopper</meta:initial-creator>',
       ),
+    },
+    // Markdown files, as llms.txt links them: one declared, one served as plain text by its extension.
+    '/handbook.md': {
+      headers: { 'content-type': 'text/markdown; charset=utf-8' },
+      body: '---\ntitle: Blimp handbook\nauthor: Amelia Earhart\ndate: 2025-04-02\n---\n\n# Blimps\n\nA **blimp** keeps its shape by pressure. See [the checklist](checklist.md).\n',
+    },
+    '/checklist.md': {
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: '# Preflight checklist\n\n1. Check the *ballonet* valves.\n2. Release the mooring line.\n',
     },
     '/ledger.pdf': {
       headers: { 'content-type': 'application/pdf' },
@@ -278,6 +288,26 @@ describe('crawling a local site end to end', () => {
     );
     expect(content.body.author).toBe('Grace Hopper');
     expect(content.body.body_text).toBe('Hangar committee minutes\n\nThe committee approved the new mooring mast.');
+  });
+
+  it('indexes markdown files as their rendered text and follows their links', async () => {
+    const handbook = await search('blimp pressure');
+    expect(handbook.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/handbook.md`]);
+    expect(handbook.body.results[0]).toMatchObject({ title: 'Blimp handbook', published_at: '2025-04-02T00:00:00Z' });
+    const content = await request(createApp({ config, index, blobs, logger: pino({ level: 'silent' }) })).get(
+      `/api/v1/content/${handbook.body.results[0].id}?format=markdown`,
+    );
+    expect(content.body).toMatchObject({
+      author: 'Amelia Earhart',
+      body_text: 'Blimps\n\nA blimp keeps its shape by pressure. See the checklist.',
+      body_markdown: '# Blimps\n\nA **blimp** keeps its shape by pressure. See [the checklist](checklist.md).',
+    });
+    // Linked only from the handbook, served as text/plain: read as markdown by its extension.
+    const checklist = await search('ballonet');
+    expect(checklist.body.results.map((r: { url: string; title: string }) => [r.url, r.title])).toEqual([
+      [`${site.origin}/checklist.md`, 'Preflight checklist'],
+    ]);
+    expect(checklist.body.results[0].snippet).not.toContain('*');
   });
 
   it('honours X-Robots-Tag (noindex, nofollow, unavailable_after) and a robots meta named after it', async () => {

@@ -11,7 +11,7 @@ import {
   UNKNOWN_LANG,
 } from '@quarry/core';
 import { extractDocument, filetypeFromContentType, filetypeFromUrl } from '@quarry/documents';
-import { countWords, detectTextLanguage, type ExtractedPage } from '@quarry/extract';
+import { countWords, detectTextLanguage, type ExtractedPage, extractMarkdown } from '@quarry/extract';
 import {
   decodeHtml,
   type Fetcher,
@@ -203,7 +203,7 @@ function pageCrawler(
       lastModified: (sameUrl && res.headers['last-modified']) || '',
     };
 
-    const filetype = filetypeFromContentType(res.contentType) ?? filetypeFromUrl(res.finalUrl);
+    const filetype = fetchedFiletype(res);
     // The X-Robots-Tag header: how a PDF or an Office document (or any page) says noindex.
     const tag = robotsTagOf(res.headers['x-robots-tag'], agents, (deps.now?.() ?? new Date()).getTime());
     // Nothing of a document kept out of the index is read (its links are not followed either).
@@ -223,6 +223,13 @@ function pageCrawler(
       canonicalUrl = canonicalOf(extracted.canonicalUrl) ?? canonicalUrl;
     } else if (filetype === 'txt') {
       page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
+    } else if (filetype === 'md') {
+      const markdown = markdownPage(
+        decodeHtml(res.body, { contentType: res.headers['content-type'] }).text,
+        res.finalUrl,
+      );
+      page = markdown;
+      if (!tag.nofollow) links = markdown.links;
     } else if (filetype !== null) {
       page = await documentPage(res, filetype);
     } else {
@@ -336,7 +343,33 @@ function plainTextPage(text: string, url: string): PageText {
   };
 }
 
-async function documentPage(res: FetchResult, filetype: Exclude<Filetype, 'html' | 'txt'>): Promise<PageText> {
+/**
+ * What a fetched file is: its Content-Type says, else its URL's extension. A `.md` URL served as
+ * plain text (as GitHub's raw files and most static servers serve markdown) is markdown.
+ */
+function fetchedFiletype(res: FetchResult): Filetype | null {
+  const declared = filetypeFromContentType(res.contentType);
+  const named = filetypeFromUrl(res.finalUrl);
+  return declared === 'txt' && named === 'md' ? 'md' : (declared ?? named);
+}
+
+/** A markdown file: its rendered text, its front matter's properties, the markdown as written. */
+function markdownPage(source: string, url: string): PageText & { links: string[] } {
+  const doc = extractMarkdown(source, url);
+  return {
+    title: doc.title ?? titleFromUrl(url),
+    body_text: doc.body_text,
+    body_markdown: doc.body_markdown,
+    word_count: doc.word_count,
+    author: doc.author,
+    published_at: doc.published_at,
+    lang: doc.lang,
+    site_name: null,
+    links: doc.links,
+  };
+}
+
+async function documentPage(res: FetchResult, filetype: Exclude<Filetype, 'html' | 'txt' | 'md'>): Promise<PageText> {
   const doc = await extractDocument(res.body, filetype);
   return {
     title: doc.title?.trim() || titleFromUrl(res.finalUrl),

@@ -1,6 +1,7 @@
 /**
  * File types the index records; `filetype:` accepts pdf, doc, ppt and xls, each matching its
  * family: the OOXML (docx, pptx, xlsx) and OpenDocument (odt, odp, ods) formats of the same kind.
+ * Pages are html, txt (plain text) or md (markdown files).
  */
 export const FILETYPES = [
   'html',
@@ -15,6 +16,7 @@ export const FILETYPES = [
   'odt',
   'odp',
   'ods',
+  'md',
 ] as const;
 export type Filetype = (typeof FILETYPES)[number];
 
@@ -46,6 +48,8 @@ const EXTENSIONS: Readonly<Record<string, Filetype>> = {
   odp: 'odp',
   ods: 'ods',
   txt: 'txt',
+  md: 'md',
+  markdown: 'md',
   htm: 'html',
   html: 'html',
   xhtml: 'html',

@@ -10,8 +10,9 @@ import {
   type ExtractedDocument,
 } from './types.js';
 
-/** Every filetype but a page's (html, txt): see {@link DocumentFiletype}. */
-const DOCUMENT_FILETYPES: ReadonlySet<string> = new Set(FILETYPES.filter((type) => type !== 'html' && type !== 'txt'));
+/** Every filetype but a page's (html, txt, md): see {@link DocumentFiletype}. */
+const PAGE_FILETYPES: ReadonlySet<string> = new Set(['html', 'txt', 'md']);
+const DOCUMENT_FILETYPES: ReadonlySet<string> = new Set(FILETYPES.filter((type) => !PAGE_FILETYPES.has(type)));
 
 /**
  * Extracts plain text and properties (title, author, creation date) from a PDF or Office file.

@@ -17,6 +17,8 @@ describe('filetypeFromContentType', () => {
     ['text/html; charset=utf-8', 'html'],
     ['application/xhtml+xml', 'html'],
     ['text/plain', 'txt'],
+    ['text/markdown; charset=utf-8', 'md'],
+    ['text/x-markdown', 'md'],
   ])('%s → %s', (mime, expected) => {
     expect(filetypeFromContentType(mime)).toBe(expected);
   });
@@ -46,6 +48,7 @@ describe('filetypeFromUrl', () => {
     ['http://example.com/budget.ods', 'ods'],
     ['http://example.com/index.html', 'html'],
     ['http://example.com/notes.txt', 'txt'],
+    ['http://example.com/README.md', 'md'],
   ])('%s → %s', (url, expected) => {
     expect(filetypeFromUrl(url)).toBe(expected);
   });

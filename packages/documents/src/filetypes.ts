@@ -24,6 +24,8 @@ const PAGE_MIME_TYPES: Readonly<Record<string, Filetype>> = {
   'text/html': 'html',
   'application/xhtml+xml': 'html',
   'text/plain': 'txt',
+  'text/markdown': 'md',
+  'text/x-markdown': 'md',
 };
 
 /**

@@ -1,7 +1,7 @@
 import type { Filetype } from '@quarry/core';
 
 /** The document formats {@link extractDocument} reads. */
-export type DocumentFiletype = Exclude<Filetype, 'html' | 'txt'>;
+export type DocumentFiletype = Exclude<Filetype, 'html' | 'txt' | 'md'>;
 
 /** Document properties, each null when the file does not say. `published_at` is ISO 8601 UTC. */
 export interface DocumentMetadata {

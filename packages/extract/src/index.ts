@@ -5,6 +5,7 @@ export { decideLanguage, detectTextLanguage } from './lang.js';
 export type { RobotsDirectives } from './links.js';
 export type { LlmsTxtResponse, LlmsTxtVerdict } from './llms-txt.js';
 export { classifyLlmsTxt } from './llms-txt.js';
+export { extractMarkdown, type MarkdownDocument } from './markdown-source.js';
 export { tokenF1 } from './quality.js';
 export { type LinkFacts, linkFacts, qualityPrior } from './quality-prior.js';
 export type { ExtractedPage, ExtractHtmlOptions } from './types.js';
