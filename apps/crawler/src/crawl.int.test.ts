@@ -51,7 +51,7 @@ function siteRoutes(origin: () => string) {
     },
     '/llms.txt': {
       headers: { 'content-type': 'text/plain; charset=utf-8' },
-      body: '# Fixture Site\n\n> A test site for Quarry.\n\n## Docs\n\n- [Article](/article.html): the main article\n- [Guide](/guide.html): a guide\n',
+      body: '# Fixture Site\n\n> A test site for Quarry.\n\n## Docs\n\n- [Article](/article.html): the main article\n- [Guide](/guide.html): a guide\n- [Aerostats](/aerostats.md): only listed here\n',
     },
     '/sitemap.xml': {
       headers: { 'content-type': 'application/xml' },
@@ -135,6 +135,10 @@ ${[
     '/handbook.md': {
       headers: { 'content-type': 'text/markdown; charset=utf-8' },
       body: '---\ntitle: Blimp handbook\nauthor: Amelia Earhart\ndate: 2025-04-02\n---\n\n# Blimps\n\nA **blimp** keeps its shape by pressure. See [the checklist](checklist.md).\n',
+    },
+    '/aerostats.md': {
+      headers: { 'content-type': 'text/markdown' },
+      body: '# Aerostats\n\nAn aerostat floats because it is lighter than the air around it.\n',
     },
     '/checklist.md': {
       headers: { 'content-type': 'text/plain; charset=utf-8' },
@@ -308,6 +312,11 @@ describe('crawling a local site end to end', () => {
       [`${site.origin}/checklist.md`, 'Preflight checklist'],
     ]);
     expect(checklist.body.results[0].snippet).not.toContain('*');
+  });
+
+  it('crawls the pages the llms.txt lists', async () => {
+    const res = await search('aerostat');
+    expect(res.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/aerostats.md`]);
   });
 
   it('honours X-Robots-Tag (noindex, nofollow, unavailable_after) and a robots meta named after it', async () => {

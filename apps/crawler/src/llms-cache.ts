@@ -1,10 +1,12 @@
-import { classifyLlmsTxt } from '@quarry/extract';
+import { classifyLlmsTxt, extractMarkdown } from '@quarry/extract';
 import type { Fetcher, TtlEntry, TtlStore } from '@quarry/fetcher';
 
 /** How long an origin's llms.txt verdict is kept. @defaultValue 24 hours */
 export const LLMS_TXT_TTL_MS = 24 * 3_600_000;
 /** Origins remembered at once; the oldest is dropped beyond. */
 const MAX_ORIGINS = 10_000;
+/** Origins whose listed pages wait to be taken; the oldest is dropped beyond. */
+const MAX_LISTED_ORIGINS = 1_000;
 
 /** Where llms.txt verdicts (true: the origin serves a real llms.txt) are shared, keyed by origin. */
 export type LlmsStore = TtlStore<boolean>;
@@ -47,6 +49,8 @@ export class LlmsTxtCache {
   readonly #store: LlmsStore | undefined;
   readonly #clock: () => number;
   readonly #entries = new Map<string, Entry>();
+  /** The links of llms.txt files this cache fetched itself, by origin, until taken. */
+  readonly #listed = new Map<string, string[]>();
 
   constructor(options: LlmsTxtCacheOptions) {
     this.#fetcher = options.fetcher;
@@ -71,6 +75,20 @@ export class LlmsTxtCache {
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
     return entry.value;
+  }
+
+  /**
+   * The pages the origin's llms.txt lists (absolute http(s) URLs), once: taken by the first caller
+   * after this cache fetched the file itself. None when the file is not real, or when its verdict
+   * came from the shared store (another process fetched it and queued them), so the site is asked
+   * no more than for the verdict.
+   */
+  async takeListedPages(pageUrl: string): Promise<string[]> {
+    if (!(await this.has(pageUrl))) return [];
+    const origin = new URL(pageUrl).origin;
+    const links = this.#listed.get(origin) ?? [];
+    this.#listed.delete(origin);
+    return links;
   }
 
   async #lookup(origin: string, expiry: Expiry): Promise<boolean> {
@@ -103,18 +121,38 @@ export class LlmsTxtCache {
   }
 
   async #check(origin: string): Promise<boolean> {
-    const requestedUrl = `${origin}/llms.txt`;
     try {
-      const res = await this.#fetcher.fetch(requestedUrl, { throwOnHttpError: false, maxBodyBytes: 1_048_576 });
-      return classifyLlmsTxt({
-        status: res.status,
-        contentType: res.contentType || null,
-        body: res.body.toString('utf8'),
-        requestedUrl,
-        finalUrl: res.finalUrl,
-      }).isLlmsTxt;
+      const file = await fetchLlmsTxt(this.#fetcher, origin);
+      if (file === null) return false;
+      this.#listed.set(origin, extractMarkdown(file.body, file.finalUrl).links);
+      if (this.#listed.size > MAX_LISTED_ORIGINS) this.#listed.delete(this.#listed.keys().next().value ?? '');
+      return true;
     } catch {
       return false;
     }
   }
+}
+
+/** How much of an llms.txt is read. */
+const MAX_LLMS_TXT_BYTES = 1_048_576;
+
+/**
+ * The origin's `/llms.txt` when it is a real one (see `classifyLlmsTxt`): its text and the URL it
+ * was served from; null otherwise. Throws when it cannot be fetched.
+ */
+async function fetchLlmsTxt(
+  fetcher: Pick<Fetcher, 'fetch'>,
+  origin: string,
+): Promise<{ readonly body: string; readonly finalUrl: string } | null> {
+  const requestedUrl = `${origin}/llms.txt`;
+  const res = await fetcher.fetch(requestedUrl, { throwOnHttpError: false, maxBodyBytes: MAX_LLMS_TXT_BYTES });
+  const body = res.body.toString('utf8');
+  const verdict = classifyLlmsTxt({
+    status: res.status,
+    contentType: res.contentType || null,
+    body,
+    requestedUrl,
+    finalUrl: res.finalUrl,
+  });
+  return verdict.isLlmsTxt ? { body, finalUrl: res.finalUrl } : null;
 }

@@ -187,7 +187,11 @@ function pageCrawler(
     const hostDelayMs = Math.max(deps.hostDelayMs, Math.min(MAX_CRAWL_DELAY_MS, (verdict.crawlDelaySecs ?? 0) * 1000));
     if (!verdict.allowed) return { status: 'skipped', reason: 'robots_disallowed', hostDelayMs, meta: NO_VALIDATORS };
 
-    if (task.depth === 0) await discoverSitemaps(deps, task, seed);
+    if (task.depth === 0) {
+      await discoverSitemaps(deps, task, seed);
+      // The pages the site's llms.txt lists (those it means for language models, often markdown).
+      await deps.crawl.add(followUps(await deps.llms.takeListedPages(task.url), seed, 1));
+    }
 
     const res = await deps.fetcher.fetch(task.url, {
       ...(task.meta?.etag ? { etag: task.meta.etag } : {}),
