@@ -4,9 +4,8 @@ import {
   type IndexHit,
   type IndexQuery,
   type IndexSearchResult,
-  isHttpUrl,
   type PageDocument,
-  pageIdForUrl,
+  pageIdsForUrl,
   type SearchIndex,
 } from '@quarry/core';
 import { makeSnippet } from '@quarry/text';
@@ -26,9 +25,8 @@ export async function pageForUrlQuery(
   query: IndexQuery,
 ): Promise<IndexSearchResult | null> {
   const root = query.query.root;
-  if (root?.type !== 'term' || root.field !== 'any' || !isHttpUrl(root.text)) return null;
-  for (const url of [root.text, otherScheme(root.text)]) {
-    const id = pageIdForUrl(url);
+  if (root?.type !== 'term' || root.field !== 'any') return null;
+  for (const id of pageIdsForUrl(root.text)) {
     if (!(await deps.index.has(id))) continue;
     const doc = await deps.blobs.get(id).catch(() => null);
     if (!doc || typeof doc.body_text !== 'string') continue;
@@ -36,10 +34,6 @@ export async function pageForUrlQuery(
     return { total: 1, totalIsEstimate: false, hits: query.offset === 0 ? [asHit(doc)] : [] };
   }
   return null;
-}
-
-function otherScheme(url: string): string {
-  return url.replace(/^\s*https?:/i, (scheme) => (scheme.trim().toLowerCase() === 'https:' ? 'http:' : 'https:'));
 }
 
 /** The request's filters, as the index applies them (`site` is the host or any subdomain). */

@@ -49,6 +49,17 @@ export function pageIdForUrl(url: string): string {
   return createHash('sha256').update(normalizeUrl(url)).digest('base64url').slice(0, 22);
 }
 
+/**
+ * The ids a page named by its URL may be stored under: the URL's own, then that of the same URL
+ * with the other scheme (a site moved to https, a user typing http). Empty for anything but an
+ * absolute http(s) URL.
+ */
+export function pageIdsForUrl(url: string): string[] {
+  if (!isHttpUrl(url)) return [];
+  const other = url.trim().replace(/^https?:/i, (scheme) => (scheme.toLowerCase() === 'https:' ? 'http:' : 'https:'));
+  return [pageIdForUrl(url), pageIdForUrl(other)];
+}
+
 /** Whether an id has the shape {@link pageIdForUrl} produces (cheap check before a lookup). */
 export function isPageId(id: string): boolean {
   return /^[A-Za-z0-9_-]{22}$/.test(id);

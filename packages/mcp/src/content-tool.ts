@@ -1,12 +1,18 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type PageDocument, toContentResponse } from '@quarry/core';
+import { type PageDocument, pageIdsForUrl, toContentResponse } from '@quarry/core';
 import { PASSAGE_BOUNDS, type Passage, pageMarkdown, selectPassages } from '@quarry/passages';
 import { z } from 'zod';
 import type { QuarryBackend } from './backend.js';
 import { type ErrorReporter, guarded, toolError, toolResult } from './tool-result.js';
 
 const inputSchema = {
-  id: z.string().min(1).max(256).describe('The id of a search result whose source is "local".'),
+  id: z.string().min(1).max(256).optional().describe('The id of a search result whose source is "local".'),
+  url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .describe('Instead of id: the URL of an indexed page (either scheme; fragment and tracking parameters ignored).'),
   format: z
     .enum(['text', 'markdown'])
     .default('text')
@@ -58,7 +64,7 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
     {
       title: 'Read an indexed page',
       description:
-        'Read a page found with search, by its id. Without query, returns the whole page (format text or ' +
+        'Read a page found with search, by its id (or by its URL, if it is indexed). Without query, returns the whole page (format text or ' +
         'markdown). With query (your question) and max_tokens, returns only the passages that answer it, ' +
         'within that token budget, in page order, each with its character offsets in the full text so an ' +
         'answer can cite them. Prefer query + max_tokens for long pages.',
@@ -71,10 +77,15 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
         if (args.max_tokens !== undefined && args.query === undefined) {
           return toolError('max_tokens needs a query: give the question the passages should answer.');
         }
-        const doc = await backend.page(args.id);
+        if ((args.id === undefined) === (args.url === undefined)) {
+          return toolError('Give either id (of a search result) or url (of an indexed page), not both.');
+        }
+        const doc = args.id !== undefined ? await backend.page(args.id) : await pageAt(backend, args.url ?? '');
         if (!doc) {
           return toolError(
-            `No indexed page has the id "${args.id}". Use the id of a search result whose source is "local".`,
+            args.id !== undefined
+              ? `No indexed page has the id "${args.id}". Use the id of a search result whose source is "local".`
+              : `No page is indexed at "${args.url}". Search for it, or crawl it first.`,
           );
         }
         const meta = metadata(doc);
@@ -96,6 +107,15 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
         return toolResult(`${header(doc)}\n\n${doc.body_text}`, { ...meta, body_text: doc.body_text });
       }),
   );
+}
+
+/** The indexed page at `url`, under that URL or the same URL with the other scheme; null if none. */
+async function pageAt(backend: QuarryBackend, url: string): Promise<PageDocument | null> {
+  for (const id of pageIdsForUrl(url)) {
+    const doc = await backend.page(id);
+    if (doc) return doc;
+  }
+  return null;
 }
 
 /** The spec's content fields but the body, which each format gives in its own form. */

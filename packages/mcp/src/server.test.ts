@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { BackendUnavailableError, type PageDocument, ValidationError } from '@quarry/core';
+import { BackendUnavailableError, type PageDocument, pageIdForUrl, ValidationError } from '@quarry/core';
 import type { QuarryBackend, SearchToolArgs } from './backend.js';
 import { createQuarryMcpServer } from './server.js';
 
@@ -24,6 +24,14 @@ const PAGE: PageDocument = {
 /** A page with a date and no author. */
 const DATED: PageDocument = { ...PAGE, id: 'AAAAAAAAAAAAAAAAAAAAAC', published_at: '2026-03-02T09:00:00Z' };
 
+/** A page stored under the id its URL gives, as the crawler stores every page. */
+const GUIDE: PageDocument = {
+  ...PAGE,
+  id: pageIdForUrl('https://example.com/guide'),
+  url: 'https://example.com/guide',
+  body_text: 'The guide.',
+};
+
 /** A backend over one page that records the searches it was asked and fails on demand. */
 function backend(searches: SearchToolArgs[]): QuarryBackend {
   return {
@@ -34,7 +42,7 @@ function backend(searches: SearchToolArgs[]): QuarryBackend {
       if (args.q === 'bad') throw new ValidationError('a query with only exclusions matches nothing', 'q');
       return { total: 0, took_ms: 1, results: [] };
     },
-    page: async (id) => (id === PAGE.id ? PAGE : id === DATED.id ? DATED : null),
+    page: async (id) => [PAGE, DATED, GUIDE].find((doc) => doc.id === id) ?? null,
   };
 }
 
@@ -96,5 +104,21 @@ describe('createQuarryMcpServer', () => {
     expect(unknown.isError).toBe(true);
     expect(unknown.content).toEqual([expect.objectContaining({ text: expect.stringContaining('"nope"') })]);
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('crawl_site');
+  });
+
+  it('reads a page by its URL, under either scheme, and wants exactly one of id and url', async () => {
+    const client = await connect([]);
+    for (const url of ['https://example.com/guide', 'http://EXAMPLE.com/guide#intro']) {
+      const byUrl = await client.callTool({ name: 'get_content', arguments: { url } });
+      expect(byUrl.structuredContent).toMatchObject({ id: GUIDE.id, body_text: 'The guide.' });
+    }
+    const missing = await client.callTool({ name: 'get_content', arguments: { url: 'https://example.com/none' } });
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toContain('No page is indexed at');
+    for (const args of [{}, { id: GUIDE.id, url: GUIDE.url }]) {
+      const wrong = await client.callTool({ name: 'get_content', arguments: args });
+      expect(wrong.isError).toBe(true);
+      expect(JSON.stringify(wrong.content)).toContain('either id');
+    }
   });
 });
