@@ -69,6 +69,7 @@ ${[
   '/ledger-print.pdf',
   '/minutes.odt',
   '/handbook.md',
+  '/feed.xml',
   '/tagged.html',
   '/own-meta.html',
   '/expired.html',
@@ -135,6 +136,14 @@ ${[
     '/handbook.md': {
       headers: { 'content-type': 'text/markdown; charset=utf-8' },
       body: '---\ntitle: Blimp handbook\nauthor: Amelia Earhart\ndate: 2025-04-02\n---\n\n# Blimps\n\nA **blimp** keeps its shape by pressure. See [the checklist](checklist.md).\n',
+    },
+    // A news feed, linked like any page: its items are crawled, the feed itself is not indexed.
+    '/feed.xml': {
+      headers: { 'content-type': 'application/rss+xml' },
+      body: `<?xml version="1.0"?><rss version="2.0"><channel><title>Hangar news</title><link>${origin()}/</link><item><title>Mooring</title><link>${origin()}/from-feed.html</link></item></channel></rss>`,
+    },
+    '/from-feed.html': {
+      body: article('Only in the feed', `The dirigible mooring tower news. Zeppelinhafen opened. ${filler}\n${filler}`),
     },
     '/aerostats.md': {
       headers: { 'content-type': 'text/markdown' },
@@ -312,6 +321,16 @@ describe('crawling a local site end to end', () => {
       [`${site.origin}/checklist.md`, 'Preflight checklist'],
     ]);
     expect(checklist.body.results[0].snippet).not.toContain('*');
+  });
+
+  it("crawls a feed's items without indexing the feed", async () => {
+    const res = await search('zeppelinhafen');
+    expect(res.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/from-feed.html`]);
+    expect((await search('hangar news')).body.results.map((r: { url: string }) => r.url)).not.toContain(
+      `${site.origin}/feed.xml`,
+    );
+    const stats = await queues.crawl.stats();
+    expect(stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'link_list')?.count).toBe(1);
   });
 
   it('crawls the pages the llms.txt lists', async () => {

@@ -18,6 +18,7 @@ import {
   type FetchResult,
   fetchSitemapUrls,
   isProbablyBinary,
+  parseSitemap,
   productToken,
   type RobotsCache,
   robotsTagOf,
@@ -236,6 +237,8 @@ function pageCrawler(
       if (!tag.nofollow) links = markdown.links;
     } else if (filetype !== null) {
       page = await documentPage(res, filetype);
+    } else if (XML_MIME.test(res.contentType) && (await queueListedPages(deps, res, seed, task.depth, tag.nofollow))) {
+      return { status: 'skipped', reason: 'link_list', hostDelayMs, meta: validators };
     } else {
       return { status: 'skipped', reason: 'unsupported_content_type', hostDelayMs, meta: validators };
     }
@@ -395,6 +398,37 @@ function titleFromUrl(url: string): string {
     return last || hostOf(url);
   }
 }
+
+/** Content types a feed or a sitemap comes as. */
+const XML_MIME = /^(?:application\/(?:rss|atom|rdf)\+xml|application\/xml|text\/xml)$/;
+
+/**
+ * A feed (RSS, Atom) or a sitemap reached as a page, a seed most often (`quarry crawl --seed
+ * https://example.org/feed.xml`): its pages are queued one level deeper, those of a sitemap
+ * index's sitemaps too, and the file itself is not indexed. False when it lists nothing.
+ */
+async function queueListedPages(
+  deps: PageHandlerDeps,
+  res: FetchResult,
+  seed: Seed,
+  depth: number,
+  nofollow: boolean,
+): Promise<boolean> {
+  const listed = parseSitemap(new TextDecoder('utf-8').decode(res.body), res.finalUrl);
+  if (listed.urls.length === 0 && listed.sitemaps.length === 0) return false;
+  if (nofollow) return true;
+  const urls = [...listed.urls];
+  for (const sitemap of listed.sitemaps.slice(0, MAX_CHILD_SITEMAPS)) {
+    const room = seed.maxPages - urls.length;
+    if (room <= 0) break;
+    urls.push(...(await fetchSitemapUrls(sitemap, { fetcher: deps.fetcher, maxUrls: room }).catch(() => [])));
+  }
+  await deps.crawl.add(followUps(urls, seed, depth + 1));
+  return true;
+}
+
+/** Sitemaps of a sitemap index reached as a page that are read at most. */
+const MAX_CHILD_SITEMAPS = 50;
 
 async function discoverSitemaps(deps: PageHandlerDeps, task: CrawlTask, seed: Seed): Promise<void> {
   const origin = new URL(task.url).origin;

@@ -24,6 +24,25 @@ describe('parseSitemap', () => {
     });
   });
 
+  it('reads the items of RSS 2.0, RSS 1.0 and Atom feeds, as the sitemap protocol accepts them', () => {
+    const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><link>https://a.org/</link>
+<item><title>One</title><link>https://a.org/news/1?a=1&amp;b=2</link></item>
+<item><title>Two</title><link><![CDATA[/news/2]]></link><guid isPermaLink="false">x</guid></item>
+<item><title>No link</title></item></channel></rss>`;
+    expect(parseSitemap(rss, 'https://a.org/feed.xml')).toEqual({
+      urls: ['https://a.org/news/1?a=1&b=2', 'https://a.org/news/2'],
+      sitemaps: [],
+    });
+    const rdf = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+<channel rdf:about="https://a.org/"><link>https://a.org/</link></channel>
+<item rdf:about="https://a.org/r/1"><link>https://a.org/r/1</link></item></rdf:RDF>`;
+    expect(parseSitemap(rdf, 'https://a.org/rss').urls).toEqual(['https://a.org/r/1']);
+    const atom = `<feed xmlns="http://www.w3.org/2005/Atom"><link rel="self" href="https://a.org/atom"/>
+<entry><link rel="edit" href="https://a.org/edit/1"/><link rel="alternate" href="/posts/1"/></entry>
+<entry><link href="https://a.org/posts/2"/></entry></feed>`;
+    expect(parseSitemap(atom, 'https://a.org/atom').urls).toEqual(['https://a.org/posts/1', 'https://a.org/posts/2']);
+  });
+
   it('reads plain-text sitemaps, keeping absolute http(s) URLs only', () => {
     expect(
       parseSitemap('https://a.org/1\r\n\n/relative\nftp://a.org/f\nhttp://a.org/2\n', 'https://a.org/s.txt').urls,

@@ -19,7 +19,7 @@ export interface SitemapOptions {
 
 /** What one sitemap file lists. */
 export interface SitemapContent {
-  /** Page URLs (`<urlset><url><loc>` or plain-text lines). */
+  /** Page URLs (`<urlset><url><loc>`, plain-text lines, or a feed's items' links). */
   readonly urls: string[];
   /** Child sitemaps (`<sitemapindex><sitemap><loc>`). */
   readonly sitemaps: string[];
@@ -75,9 +75,46 @@ const parser = new XMLParser({
   ignorePiTags: true,
 });
 
+/** Feeds keep their links in attributes (Atom's `<link href>`). */
+const feedParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  removeNSPrefix: true,
+  processEntities: false,
+  parseTagValue: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
 /**
- * Parses one sitemap body: XML urlset, XML sitemap index, or a plain-text list of URLs. Broken
- * XML is tolerated: whatever `<loc>` elements can be found are returned.
+ * The links of a feed's items, as the sitemap protocol accepts feeds in place of a sitemap: RSS
+ * 2.0 (`<item><link>`), RSS 1.0 (RDF) and Atom (`<entry><link href>`, the `alternate` one when
+ * several). Null when `doc` is not a feed.
+ */
+function feedLinks(text: string, doc: Record<string, unknown>, baseUrl: string): string[] | null {
+  if (!doc.rss && !doc.RDF && !doc.feed) return null;
+  const parsed = feedParser.parse(text) as Record<string, unknown>;
+  const field = (node: unknown, name: string): unknown =>
+    typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[name] : undefined;
+  const textOf = (node: unknown): unknown => (typeof node === 'object' && node !== null ? field(node, '#text') : node);
+  const links: unknown[] = [];
+  if (parsed.feed) {
+    for (const entry of asArray(field(parsed.feed, 'entry'))) {
+      const candidates = asArray(field(entry, 'link'));
+      const alternate = candidates.find((link) => (field(link, 'rel') ?? 'alternate') === 'alternate') ?? candidates[0];
+      links.push(field(alternate, 'href'));
+    }
+  } else {
+    // RSS 2.0 has its items inside the channel, RSS 1.0 beside it.
+    const holder = parsed.rss ? field(parsed.rss, 'channel') : parsed.RDF;
+    for (const item of asArray(field(holder, 'item'))) links.push(textOf(field(item, 'link')));
+  }
+  return links.map((link) => httpUrl(textOf(link), baseUrl)).filter((url): url is string => url !== null);
+}
+
+/**
+ * Parses one sitemap body: XML urlset, XML sitemap index, a feed (RSS or Atom), or a plain-text
+ * list of URLs. Broken XML is tolerated: whatever `<loc>` elements can be found are returned.
  */
 export function parseSitemap(text: string, baseUrl: string): SitemapContent {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
@@ -91,6 +128,8 @@ export function parseSitemap(text: string, baseUrl: string): SitemapContent {
   }
   try {
     const doc = parser.parse(trimmed) as Record<string, unknown>;
+    const items = feedLinks(trimmed, doc, baseUrl);
+    if (items !== null) return { urls: items, sitemaps: [] };
     const urlset = doc.urlset as Record<string, unknown> | undefined;
     const index = doc.sitemapindex as Record<string, unknown> | undefined;
     const content = { urls: locs(urlset?.url, baseUrl), sitemaps: locs(index?.sitemap, baseUrl) };

@@ -59,6 +59,7 @@ const REASON_NOTES: Readonly<Record<string, string>> = {
   duplicate: 'the same main text is indexed under another URL (its canonical or shortest one)',
   canonical_elsewhere: 'the page names another URL of its site as canonical; that URL is crawled instead',
   no_directory_page: 'a directory checked against its index.html (or index.php...) has no page of its own',
+  link_list: 'a feed (RSS, Atom) or a sitemap: the pages it lists are queued, the file itself is not indexed',
 };
 
 /** `quarry status` lines for skip and failure reasons: count, code and a few example URLs. */
