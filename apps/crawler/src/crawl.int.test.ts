@@ -58,7 +58,7 @@ function siteRoutes(origin: () => string) {
       body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin()}/from-sitemap.html</loc></url></urlset>`,
     },
     '/': {
-      body: `<html><head><title>Fixture home</title></head><body><h1>Fixture home</h1><ul>
+      body: `<html><head><title>Fixture home</title><link rel="alternate" type="application/atom+xml" href="/declared.atom"></head><body><h1>Fixture home</h1><ul>
 ${[
   '/article.html',
   '/private/secret.html',
@@ -141,6 +141,14 @@ ${[
     '/feed.xml': {
       headers: { 'content-type': 'application/rss+xml' },
       body: `<?xml version="1.0"?><rss version="2.0"><channel><title>Hangar news</title><link>${origin()}/</link><item><title>Mooring</title><link>${origin()}/from-feed.html</link></item></channel></rss>`,
+    },
+    // A feed only the home page's head declares.
+    '/declared.atom': {
+      headers: { 'content-type': 'application/atom+xml' },
+      body: `<feed xmlns="http://www.w3.org/2005/Atom"><title>Declared</title><entry><title>Windsock</title><link href="${origin()}/from-declared-feed.html"/></entry></feed>`,
+    },
+    '/from-declared-feed.html': {
+      body: article('Only in the declared feed', `The windsock shows the wind over the airfield. ${filler}\n${filler}`),
     },
     '/from-feed.html': {
       body: article('Only in the feed', `The dirigible mooring tower news. Zeppelinhafen opened. ${filler}\n${filler}`),
@@ -331,6 +339,12 @@ describe('crawling a local site end to end', () => {
     );
     const stats = await queues.crawl.stats();
     expect(stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'link_list')?.count).toBe(1);
+  });
+
+  it('crawls the items of the feed the seed page declares in its head', async () => {
+    const res = await search('windsock');
+    expect(res.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/from-declared-feed.html`]);
+    expect(site.hits.get('/declared.atom')).toBe(1);
   });
 
   it('crawls the pages the llms.txt lists', async () => {

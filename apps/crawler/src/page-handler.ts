@@ -226,6 +226,8 @@ function pageCrawler(
       indexable &&= !extracted.robots.noindex;
       if (!extracted.robots.nofollow && !tag.nofollow) links = extracted.links;
       canonicalUrl = canonicalOf(extracted.canonicalUrl) ?? canonicalUrl;
+      // The seed page's own feeds: the site's newest pages, on every crawl and recrawl of it.
+      if (task.depth === 0 && !tag.nofollow) await discoverFeeds(deps, extracted.feeds, url, seed);
     } else if (filetype === 'txt') {
       page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
     } else if (filetype === 'md') {
@@ -425,6 +427,20 @@ async function queueListedPages(
   }
   await deps.crawl.add(followUps(urls, seed, depth + 1));
   return true;
+}
+
+/** The items of the feeds a seed page declares on its own site, queued one level below it. */
+async function discoverFeeds(deps: PageHandlerDeps, feeds: readonly string[], pageUrl: string, seed: Seed) {
+  const origin = new URL(pageUrl).origin;
+  for (const feed of feeds) {
+    if (new URL(feed).origin !== origin) continue;
+    try {
+      const urls = await fetchSitemapUrls(feed, { fetcher: deps.fetcher, maxUrls: seed.maxPages, maxDepth: 0 });
+      await deps.crawl.add(followUps(urls, seed, 1));
+    } catch (error) {
+      deps.logger.debug({ feed, err: (error as Error).message }, 'feed not read');
+    }
+  }
 }
 
 /** Sitemaps of a sitemap index reached as a page that are read at most. */

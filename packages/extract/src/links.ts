@@ -46,6 +46,28 @@ export function canonicalUrlOf(linkElements: readonly Element[], baseUrl: string
   return null;
 }
 
+/** Feeds a page declares at most. */
+const MAX_FEEDS = 5;
+const FEED_TYPE = /^application\/(?:rss|atom)\+xml$/i;
+
+/**
+ * The RSS and Atom feeds the page declares (`<link rel="alternate" type="application/rss+xml">`),
+ * as absolute http(s) URLs, at most {@link MAX_FEEDS}.
+ */
+export function feedUrlsOf(linkElements: readonly Element[], baseUrl: string): string[] {
+  const feeds = new Set<string>();
+  for (const link of linkElements) {
+    if (feeds.size >= MAX_FEEDS) break;
+    const rel = link.getAttribute('rel');
+    if (!rel || !/(?:^|\s)alternate(?:\s|$)/i.test(rel) || !FEED_TYPE.test(link.getAttribute('type')?.trim() ?? '')) {
+      continue;
+    }
+    const url = resolveHttp(link.getAttribute('href') ?? '', baseUrl);
+    if (url) feeds.add(url);
+  }
+  return [...feeds];
+}
+
 /**
  * Reads `<meta name="robots">`, `<meta name="googlebot">` (a site that keeps a page out of Google
  * means search engines) and a meta named after `agent`, the crawler's own bot name; `none` means both.

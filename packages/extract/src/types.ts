@@ -75,6 +75,8 @@ export interface ExtractedPage {
   quality: number;
   /** Absolute http(s) links to follow; empty when the page's robots meta says nofollow. */
   links: string[];
+  /** The RSS and Atom feeds it declares (`<link rel="alternate">`); empty when it says nofollow. */
+  feeds: string[];
   canonicalUrl: string | null;
   robots: RobotsDirectives;
   /** Characters of `body_text`. */
