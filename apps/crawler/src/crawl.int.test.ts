@@ -70,6 +70,7 @@ ${[
   '/minutes.odt',
   '/handbook.md',
   '/feed.xml',
+  '/moved.html',
   '/tagged.html',
   '/own-meta.html',
   '/expired.html',
@@ -152,6 +153,13 @@ ${[
     },
     '/from-feed.html': {
       body: article('Only in the feed', `The dirigible mooring tower news. Zeppelinhafen opened. ${filler}\n${filler}`),
+    },
+    // An old address that sends readers on with an instant meta refresh (quoted, relative).
+    '/moved.html': {
+      body: `<html><head><meta http-equiv="Refresh" content="0; URL='/new-home.html'"><title>Moved</title></head><body><p>This page was relocated.</p></body></html>`,
+    },
+    '/new-home.html': {
+      body: article('The new home', `The hangar doors now open sideways. ${filler}\n${filler}`),
     },
     '/aerostats.md': {
       headers: { 'content-type': 'text/markdown' },
@@ -345,6 +353,15 @@ describe('crawling a local site end to end', () => {
     const res = await search('windsock');
     expect(res.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/from-declared-feed.html`]);
     expect(site.hits.get('/declared.atom')).toBe(1);
+  });
+
+  it('crawls the target of an instant meta refresh instead of the page that has it', async () => {
+    expect((await search('hangar doors sideways')).body.results.map((r: { url: string }) => r.url)).toEqual([
+      `${site.origin}/new-home.html`,
+    ]);
+    expect((await search('relocated')).body.results).toHaveLength(0);
+    const stats = await queues.crawl.stats();
+    expect(stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'meta_refresh')?.count).toBe(1);
   });
 
   it('crawls the pages the llms.txt lists', async () => {

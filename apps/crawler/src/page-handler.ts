@@ -222,9 +222,17 @@ function pageCrawler(
     let canonicalUrl = canonicalFromLinkHeader(res.headers.link, res.finalUrl);
     if (filetype === 'html') {
       const extracted = await extractPage(deps, res, seed.render, agent);
+      const { refresh } = extracted;
+      // An instant meta refresh is a redirect, as search engines read it: the target is crawled
+      // in the page's place (a later one is a link like any other).
+      if (refresh && refresh.delaySecs <= MAX_REFRESH_REDIRECT_SECS) {
+        await deps.crawl.add(followUps([refresh.url], seed, task.depth));
+        return { status: 'skipped', reason: 'meta_refresh', hostDelayMs, meta: validators };
+      }
       page = extracted;
       indexable &&= !extracted.robots.noindex;
-      if (!extracted.robots.nofollow && !tag.nofollow) links = extracted.links;
+      if (!extracted.robots.nofollow && !tag.nofollow)
+        links = refresh ? [...extracted.links, refresh.url] : extracted.links;
       canonicalUrl = canonicalOf(extracted.canonicalUrl) ?? canonicalUrl;
       // The seed page's own feeds: the site's newest pages, on every crawl and recrawl of it.
       if (task.depth === 0 && !tag.nofollow) await discoverFeeds(deps, extracted.feeds, url, seed);
@@ -400,6 +408,9 @@ function titleFromUrl(url: string): string {
     return last || hostOf(url);
   }
 }
+
+/** A meta refresh this soon (seconds) is a redirect; a later one, a link. */
+const MAX_REFRESH_REDIRECT_SECS = 1;
 
 /** Content types a feed or a sitemap comes as. */
 const XML_MIME = /^(?:application\/(?:rss|atom|rdf)\+xml|application\/xml|text\/xml)$/;

@@ -13,7 +13,7 @@ import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
 import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
 import { decideLanguage } from './lang.js';
-import { baseUrlOf, canonicalUrlOf, extractLinks, feedUrlsOf, robotsOf } from './links.js';
+import { baseUrlOf, canonicalUrlOf, extractLinks, feedUrlsOf, metaRefreshOf, robotsOf } from './links.js';
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
@@ -105,6 +105,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const links = robots.nofollow ? [] : extractLinks(facts.anchors, baseUrl, maxLinks);
     const canonicalUrl = canonicalUrlOf(facts.linkElements, baseUrl);
     const feeds = robots.nofollow ? [] : feedUrlsOf(facts.linkElements, baseUrl);
+    const refresh = metaRefreshOf(facts.metas, baseUrl, url);
     // The whole visible text is only needed to find a dateline on CJK pages; skip the walk elsewhere.
     const pageText = /\p{Script=Han}/u.test(html.slice(0, 50_000)) && doc.body ? blockText(doc.body) : '';
 
@@ -256,6 +257,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       quality,
       links,
       feeds,
+      refresh,
       canonicalUrl,
       robots,
       textLength: bodyText.length,

@@ -85,6 +85,37 @@ export function robotsOf(metas: readonly Element[], agent?: string): RobotsDirec
   return result;
 }
 
+/** A page's `<meta http-equiv="refresh">` that leads elsewhere: where, and after how many seconds. */
+export interface MetaRefresh {
+  readonly url: string;
+  readonly delaySecs: number;
+}
+
+/** `5`, `0; url=/next`, `0;URL='/next'`, `3, /next`: the delay, then an optional target. */
+const REFRESH = /^\s*(\d+)(?:\.[\d.]*)?\s*(?:[;,]\s*(?:url\s*=\s*)?(.*))?$/i;
+
+/**
+ * The target of the page's `<meta http-equiv="refresh">`, parsed as the HTML standard's shared
+ * declarative refresh steps do (quotes around the URL dropped); null when it has none, or only
+ * reloads the page itself.
+ */
+export function metaRefreshOf(metas: readonly Element[], baseUrl: string, pageUrl: string): MetaRefresh | null {
+  for (const el of metas) {
+    if (el.getAttribute('http-equiv')?.trim().toLowerCase() !== 'refresh') continue;
+    const match = REFRESH.exec(el.getAttribute('content') ?? '');
+    if (!match) return null;
+    let target = (match[2] ?? '').trim();
+    const quote = target[0];
+    if (quote === '"' || quote === "'") {
+      const end = target.indexOf(quote, 1);
+      target = target.slice(1, end < 0 ? undefined : end);
+    }
+    const url = target === '' ? null : resolveHttp(target, baseUrl);
+    return url === null || url === resolveHttp(pageUrl, pageUrl) ? null : { url, delaySecs: Number(match[1]) };
+  }
+  return null;
+}
+
 function resolveHttp(href: string, base: string): string | null {
   const trimmed = href.trim();
   if (trimmed === '' || trimmed.startsWith('#') || trimmed.length > MAX_LINK_URL_CHARS) return null;

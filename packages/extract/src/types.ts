@@ -1,5 +1,5 @@
 import type { DomImpl } from './dom.js';
-import type { RobotsDirectives } from './links.js';
+import type { MetaRefresh, RobotsDirectives } from './links.js';
 
 /** Options of {@link extractHtml}. */
 export interface ExtractHtmlOptions {
@@ -77,6 +77,8 @@ export interface ExtractedPage {
   links: string[];
   /** The RSS and Atom feeds it declares (`<link rel="alternate">`); empty when it says nofollow. */
   feeds: string[];
+  /** Where its `<meta http-equiv="refresh">` sends a reader, and after how long; null when nowhere. */
+  refresh: MetaRefresh | null;
   canonicalUrl: string | null;
   robots: RobotsDirectives;
   /** Characters of `body_text`. */
