@@ -69,6 +69,7 @@ ${[
   '/ledger-print.pdf',
   '/minutes.odt',
   '/handbook.md',
+  '/llms.txt',
   '/feed.xml',
   '/moved.html',
   '/tagged.html',
@@ -332,6 +333,11 @@ describe('crawling a local site end to end', () => {
       body_markdown: '# Blimps\n\nA **blimp** keeps its shape by pressure. See [the checklist](checklist.md).',
     });
     // Linked only from the handbook, served as text/plain: read as markdown by its extension.
+    // The llms.txt itself, linked from the home page, is markdown too.
+    const llms = await search('"test site for quarry"');
+    expect(llms.body.results.map((r: { url: string; title: string }) => [r.url, r.title])).toEqual([
+      [`${site.origin}/llms.txt`, 'Fixture Site'],
+    ]);
     const checklist = await search('ballonet');
     expect(checklist.body.results.map((r: { url: string; title: string }) => [r.url, r.title])).toEqual([
       [`${site.origin}/checklist.md`, 'Preflight checklist'],
@@ -365,7 +371,7 @@ describe('crawling a local site end to end', () => {
   });
 
   it('crawls the pages the llms.txt lists', async () => {
-    const res = await search('aerostat');
+    const res = await search('aerostat floats');
     expect(res.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/aerostats.md`]);
   });
 

@@ -360,14 +360,19 @@ function plainTextPage(text: string, url: string): PageText {
   };
 }
 
+/** llms.txt files (and their `llms-full.txt` companions) are markdown by their proposal. */
+const LLMS_TXT_PATH = /\/llms(?:-full)?\.txt$/i;
+
 /**
  * What a fetched file is: its Content-Type says, else its URL's extension. A `.md` URL served as
- * plain text (as GitHub's raw files and most static servers serve markdown) is markdown.
+ * plain text (as GitHub's raw files and most static servers serve markdown) is markdown, and so is
+ * an llms.txt.
  */
 function fetchedFiletype(res: FetchResult): Filetype | null {
   const declared = filetypeFromContentType(res.contentType);
   const named = filetypeFromUrl(res.finalUrl);
-  return declared === 'txt' && named === 'md' ? 'md' : (declared ?? named);
+  if (declared === 'txt' && (named === 'md' || LLMS_TXT_PATH.test(new URL(res.finalUrl).pathname))) return 'md';
+  return declared ?? named;
 }
 
 /** A markdown file: its rendered text, its front matter's properties, the markdown as written. */
