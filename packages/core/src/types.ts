@@ -35,6 +35,13 @@ export const FILETYPE_FAMILY: Readonly<Record<FiletypeOperatorValue, readonly Fi
   xls: ['xls', 'xlsx', 'ods'],
 };
 
+/** The `filetype:` family a stored filetype belongs to (`odt` → `doc`); null for a page's. */
+export function filetypeFamily(filetype: string): FiletypeOperatorValue | null {
+  return (
+    FILETYPE_OPERATOR_VALUES.find((value) => (FILETYPE_FAMILY[value] as readonly string[]).includes(filetype)) ?? null
+  );
+}
+
 /** Path extensions that name a filetype. */
 const EXTENSIONS: Readonly<Record<string, Filetype>> = {
   pdf: 'pdf',

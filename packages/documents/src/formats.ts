@@ -1,4 +1,4 @@
-import { NonRetryableError, parseTimestamp } from '@quarry/core';
+import { filetypeFamily, NonRetryableError, parseTimestamp } from '@quarry/core';
 import type XLSX from 'xlsx';
 import { markdownTable } from './markdown-table.js';
 import { odfKind, odfMetadata, readOdp, readOdt } from './odf.js';
@@ -45,8 +45,8 @@ export async function readDocument(
   if (container === null || filetype === 'pdf') {
     throw new NonRetryableError(`not a ${filetype} file`, 'document_unreadable');
   }
-  const family = FAMILY[filetype];
-  if (family === undefined) {
+  const family = filetypeFamily(filetype);
+  if (family === null || family === 'pdf') {
     throw new NonRetryableError(`not a document type: ${String(filetype)}`, 'unsupported_filetype');
   }
   if (container === 'zip') return readPackage(unzipBounded(bytes, limits.maxUnzippedBytes), family, limits);
@@ -59,19 +59,6 @@ export async function readDocument(
       return readSheets(bytes, limits);
   }
 }
-
-/** The kind of document each filetype claims to be. */
-const FAMILY: Readonly<Record<string, 'doc' | 'ppt' | 'xls'>> = {
-  doc: 'doc',
-  docx: 'doc',
-  odt: 'doc',
-  ppt: 'ppt',
-  pptx: 'ppt',
-  odp: 'ppt',
-  xls: 'xls',
-  xlsx: 'xls',
-  ods: 'xls',
-};
 
 /**
  * A zip package, read as what its entries say it is (OpenDocument by its `mimetype`, OOXML by its

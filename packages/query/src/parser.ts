@@ -1,5 +1,6 @@
 import {
   type FiletypeOperatorValue,
+  filetypeFamily,
   normalizeSite,
   type ParsedQuery,
   type PhraseNode,
@@ -11,19 +12,6 @@ import { formatNode, formatQuery } from './format.js';
 import { sanitizeQuery, type Token, tokenize } from './lexer.js';
 import { MAX_QUERY_CLAUSES, MAX_QUERY_LENGTH, MAX_QUERY_WORDS } from './limits.js';
 
-// docx, odt, pptx... name their family: the index matches a family (FILETYPE_FAMILY), not a format.
-const FILETYPE_ALIASES: Readonly<Record<string, FiletypeOperatorValue>> = {
-  pdf: 'pdf',
-  doc: 'doc',
-  docx: 'doc',
-  odt: 'doc',
-  ppt: 'ppt',
-  pptx: 'ppt',
-  odp: 'ppt',
-  xls: 'xls',
-  xlsx: 'xls',
-  ods: 'xls',
-};
 // A word or phrase made only of punctuation or stray marks (`...`, `!!!`, `=`) matches nothing in
 // any backend's tokenizer, so it is dropped rather than sent on as a clause that can never match.
 const SEARCHABLE = /[\p{L}\p{N}\p{So}\p{Extended_Pictographic}]/u;
@@ -65,8 +53,9 @@ function parseSite(value: string): string {
 
 function parseFiletype(value: string): FiletypeOperatorValue {
   if (value === '') fail('The filetype: operator needs a value: pdf, doc, ppt or xls.');
-  const filetype = FILETYPE_ALIASES[value.toLowerCase().replace(/^\./, '')];
-  if (filetype === undefined) {
+  // docx, odt, pptx... name their family: the index matches a family (FILETYPE_FAMILY), not a format.
+  const filetype = filetypeFamily(value.toLowerCase().replace(/^\./, ''));
+  if (filetype === null) {
     fail(
       `The filetype: operator accepts pdf, doc, ppt or xls (docx, pptx, xlsx, odt, odp, ods also work), not "${shown(value)}".`,
     );
