@@ -234,7 +234,7 @@ function pageCrawler(
       if (!extracted.robots.nofollow && !tag.nofollow)
         links = refresh ? [...extracted.links, refresh.url] : extracted.links;
       canonicalUrl = canonicalOf(extracted.canonicalUrl) ?? canonicalUrl;
-      // The seed page's own feeds: the site's newest pages, on every crawl and recrawl of it.
+      // The seed page's own feeds: the site's newest pages, each time the page is fetched anew.
       if (task.depth === 0 && !tag.nofollow) await discoverFeeds(deps, extracted.feeds, url, seed);
     } else if (filetype === 'txt') {
       page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
