@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { NonRetryableError } from '@quarry/core';
-import type { ExtractedPage } from '@quarry/extract';
+import type { ExtractedPage, MarkdownDocument } from '@quarry/extract';
 import { Piscina } from 'piscina';
-import extractInline, { type ExtractBodyJob, type ExtractJob } from './extract-worker.js';
+import extractInline, { type ExtractBodyJob, type ExtractJob, type MarkdownBodyJob } from './extract-worker.js';
 
 /** Runs HTML extraction off the main thread, on every core. */
 export interface ExtractPool {
@@ -10,6 +10,8 @@ export interface ExtractPool {
   extract(job: ExtractJob): Promise<ExtractedPage>;
   /** Decodes a response body and extracts it, both on the pool's thread (the crawler's hot path). */
   extractBody(job: ExtractBodyJob): Promise<ExtractedPage>;
+  /** Decodes a markdown file and reads it (see `extractMarkdown`) on the pool's thread. */
+  extractMarkdown(job: Omit<MarkdownBodyJob, 'kind'>): Promise<MarkdownDocument>;
   close(): Promise<void>;
 }
 
@@ -28,8 +30,9 @@ export function createExtractPool(options: { threads?: number; maxHeapMb?: numbe
   const threads = options.threads ?? availableParallelism();
   if (fromSources || threads <= 0) {
     return {
-      extract: async (job) => extractInline(job),
-      extractBody: async (job) => extractInline(job),
+      extract: async (job) => extractInline(job) as ExtractedPage,
+      extractBody: async (job) => extractInline(job) as ExtractedPage,
+      extractMarkdown: async (job) => extractInline({ kind: 'markdown', ...job }) as MarkdownDocument,
       close: async () => {},
     };
   }
@@ -42,14 +45,19 @@ export function createExtractPool(options: { threads?: number; maxHeapMb?: numbe
     // more than this fails its extraction instead of the crawler's memory.
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? EXTRACT_THREAD_HEAP_MB },
   });
-  const run = async (job: ExtractJob | ExtractBodyJob): Promise<ExtractedPage> => {
+  const run = async <T>(job: ExtractJob | ExtractBodyJob | MarkdownBodyJob): Promise<T> => {
     try {
-      return (await pool.run(job)) as ExtractedPage;
+      return (await pool.run(job)) as T;
     } catch (error) {
       throw new NonRetryableError('HTML extraction failed', 'extraction_failed', error);
     }
   };
   // The body is copied to the thread, not transferred: the caller may still read it, and a small
   // Buffer's memory belongs to Node's shared allocation pool.
-  return { extract: run, extractBody: run, close: () => pool.destroy() };
+  return {
+    extract: (job) => run<ExtractedPage>(job),
+    extractBody: (job) => run<ExtractedPage>(job),
+    extractMarkdown: (job) => run<MarkdownDocument>({ kind: 'markdown', ...job }),
+    close: () => pool.destroy(),
+  };
 }

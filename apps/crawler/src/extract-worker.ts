@@ -1,4 +1,4 @@
-import { type ExtractedPage, extractHtml } from '@quarry/extract';
+import { type ExtractedPage, extractHtml, extractMarkdown, type MarkdownDocument } from '@quarry/extract';
 import { decodeHtml } from '@quarry/fetcher';
 
 /** What a worker thread is given: decoded HTML and where it came from. */
@@ -24,8 +24,17 @@ export interface ExtractBodyJob {
   readonly robotsAgent?: string;
 }
 
+/** A markdown file's body in bytes (a 1 MB llms-full.txt takes about a second to render and read). */
+export interface MarkdownBodyJob {
+  readonly kind: 'markdown';
+  readonly body: Uint8Array;
+  readonly contentType: string | undefined;
+  readonly url: string;
+}
+
 /** Runs in a worker thread (piscina): decoding and extraction are CPU-bound and would block the event loop. */
-export default function extract(job: ExtractJob | ExtractBodyJob): ExtractedPage {
+export default function extract(job: ExtractJob | ExtractBodyJob | MarkdownBodyJob): ExtractedPage | MarkdownDocument {
+  if ('kind' in job) return extractMarkdown(decodeHtml(job.body, { contentType: job.contentType }).text, job.url);
   const html = 'html' in job ? job.html : decodeHtml(job.body, { contentType: job.contentType }).text;
   return extractHtml(html, {
     url: job.url,

@@ -11,7 +11,7 @@ import {
   UNKNOWN_LANG,
 } from '@quarry/core';
 import { extractDocument, filetypeFromContentType, filetypeFromUrl } from '@quarry/documents';
-import { countWords, detectTextLanguage, type ExtractedPage, extractMarkdown } from '@quarry/extract';
+import { countWords, detectTextLanguage, type ExtractedPage } from '@quarry/extract';
 import {
   decodeHtml,
   type Fetcher,
@@ -239,10 +239,7 @@ function pageCrawler(
     } else if (filetype === 'txt') {
       page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
     } else if (filetype === 'md') {
-      const markdown = markdownPage(
-        decodeHtml(res.body, { contentType: res.headers['content-type'] }).text,
-        res.finalUrl,
-      );
+      const markdown = await markdownPage(deps, res);
       page = markdown;
       if (!tag.nofollow) links = markdown.links;
     } else if (filetype !== null) {
@@ -376,10 +373,14 @@ function fetchedFiletype(res: FetchResult): Filetype | null {
 }
 
 /** A markdown file: its rendered text, its front matter's properties, the markdown as written. */
-function markdownPage(source: string, url: string): PageText & { links: string[] } {
-  const doc = extractMarkdown(source, url);
+async function markdownPage(deps: PageHandlerDeps, res: FetchResult): Promise<PageText & { links: string[] }> {
+  const doc = await deps.extractor.extractMarkdown({
+    body: res.body,
+    contentType: res.headers['content-type'],
+    url: res.finalUrl,
+  });
   return {
-    title: doc.title ?? titleFromUrl(url),
+    title: doc.title ?? titleFromUrl(res.finalUrl),
     body_text: doc.body_text,
     body_markdown: doc.body_markdown,
     word_count: doc.word_count,

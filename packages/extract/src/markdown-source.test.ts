@@ -72,6 +72,22 @@ describe('extractMarkdown', () => {
     expect(doc.published_at).toBeNull();
   });
 
+  it('reads a long file whole, a link defined at its end included', () => {
+    const section = (i: number) => `## Part ${i}\n\nParagraph ${i} of the long file, with **some** words to read.\n`;
+    const parts = Array.from({ length: 3_000 }, (_, i) => section(i));
+    const source = `See [the index][idx].\n\n${parts.join('\n')}\n# Late title\n\n[idx]: https://docs.example.org/index\n`;
+    expect(source.length).toBeGreaterThan(200_000);
+    const doc = extractMarkdown(source, URL_OF_FILE);
+    expect(doc.body_text.split('\n\n')).toHaveLength(2 * 3_000 + 2);
+    expect(doc.body_text.startsWith('See the index.\n\nPart 0\n\nParagraph 0 of the long file')).toBe(true);
+    expect(doc.body_text.endsWith('Paragraph 2999 of the long file, with some words to read.\n\nLate title')).toBe(
+      true,
+    );
+    expect(doc.links).toEqual(['https://docs.example.org/index']);
+    // A level-1 heading anywhere is the title before a first level-2 one.
+    expect(doc.title).toBe('Late title');
+  });
+
   it('ignores front matter it cannot read, and reads a file that is only text', () => {
     const broken = extractMarkdown('---\ntitle: [unclosed\n---\n\nPlain words here.', URL_OF_FILE);
     expect(broken).toMatchObject({ title: null, body_text: 'Plain words here.', body_markdown: 'Plain words here.' });

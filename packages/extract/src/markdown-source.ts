@@ -1,6 +1,6 @@
 import { parseTimestamp, UNKNOWN_LANG } from '@quarry/core';
 import { parseHTML } from 'linkedom';
-import { Marked } from 'marked';
+import { Marked, type Token } from 'marked';
 import { parse as parseYaml } from 'yaml';
 import { detectTextLanguage } from './lang.js';
 import { extractLinks } from './links.js';
@@ -31,30 +31,73 @@ const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]{0,65536}?)\r?\n(?:---|\.\.\.)[ \t]*
 
 const marked = new Marked({ gfm: true, async: false });
 
+/** Markdown rendered and read at a time, so that a long file never becomes one huge DOM. */
+const CHUNK_CHARS = 64 * 1024;
+
+/** What the rendered chunks of a file give together. */
+interface Rendered {
+  readonly text: string;
+  readonly title: string | null;
+  readonly links: string[];
+}
+
+/**
+ * Renders the markdown block by block (a run of top-level blocks of about {@link CHUNK_CHARS} at a
+ * time; the lexer has resolved link references over the whole file) and reads each run's text,
+ * headings and links: a 4 MB llms-full.txt as one DOM needed more than the extraction thread's heap.
+ */
+function render(body: string, url: string): Rendered {
+  const tokens = marked.lexer(body);
+  const texts: string[] = [];
+  const links = new Set<string>();
+  let firstH1: string | null = null;
+  let firstHeading: string | null = null;
+  for (let at = 0; at < tokens.length; ) {
+    const chunk: Token[] = [];
+    for (let chars = 0; at < tokens.length && (chunk.length === 0 || chars < CHUNK_CHARS); at += 1) {
+      const token = tokens[at] as Token;
+      chunk.push(token);
+      chars += token.raw.length;
+    }
+    const html = marked.parser(chunk);
+    const { document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`);
+    const text = blockText(document.body);
+    if (text !== '') texts.push(text);
+    firstH1 ??= headingText(document.querySelector('h1'));
+    firstHeading ??= headingText(document.querySelector('h1, h2, h3, h4, h5, h6'));
+    const room = EXTRACT_DEFAULTS.maxLinks - links.size;
+    if (room > 0)
+      for (const link of extractLinks([...document.querySelectorAll('a[href]')], url, room)) links.add(link);
+  }
+  return { text: texts.join('\n\n'), title: firstH1 ?? firstHeading, links: [...links] };
+}
+
 /**
  * Reads a markdown file (`text/markdown`, a `.md` URL, the pages an llms.txt links): its text as
  * the CommonMark/GFM rendering shows it (emphasis marks, link targets and HTML tags gone, code
  * kept), its title, the author, date and language its YAML front matter gives, and its links
  * resolved against `url`. The markdown is kept as written, so its relative links stay relative.
+ * Files longer than a page's HTML may be (`EXTRACT_DEFAULTS.maxHtmlChars`) are read that far.
  */
 export function extractMarkdown(source: string, url: string): MarkdownDocument {
-  const unmarked = source.replace(/^\uFEFF/, '');
+  // As much of a file as of a page's HTML is read, cut at a line's end.
+  const max = EXTRACT_DEFAULTS.maxHtmlChars;
+  const bounded = source.length > max ? source.slice(0, Math.max(source.lastIndexOf('\n', max), 0) || max) : source;
+  const unmarked = bounded.replace(/^\uFEFF/, '');
   const front = FRONT_MATTER.exec(unmarked);
   const meta = front ? frontMatter(front[1] ?? '') : {};
   const body = front ? unmarked.slice(front[0].length) : unmarked;
-  const html = marked.parse(body) as string;
-  const { document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`);
-  const text = blockText(document.body);
+  const { text, title, links } = render(body, url);
   const declared = typeof meta.lang === 'string' ? /^([a-z]{2,3})(?:[-_]|$)/i.exec(meta.lang)?.[1] : undefined;
   return {
-    title: stringField(meta.title) ?? headingTitle(document),
+    title: stringField(meta.title) ?? title,
     body_text: text,
     body_markdown: body.trim(),
     author: authorField(meta.author ?? meta.authors),
     published_at: dateField(meta.date ?? meta.published ?? meta.pubDate ?? meta.created),
     lang: declared?.toLowerCase() ?? detectTextLanguage(text).lang ?? UNKNOWN_LANG,
     word_count: countWords(text),
-    links: extractLinks([...document.querySelectorAll('a[href]')], url, EXTRACT_DEFAULTS.maxLinks),
+    links,
   };
 }
 
@@ -69,8 +112,7 @@ function frontMatter(yaml: string): Record<string, unknown> {
   }
 }
 
-function headingTitle(document: Document): string | null {
-  const heading = document.querySelector('h1') ?? document.querySelector('h2, h3, h4, h5, h6');
+function headingText(heading: Element | null): string | null {
   const text = heading?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
   return text === '' ? null : text.slice(0, 500);
 }
