@@ -71,6 +71,8 @@ ${[
   '/handbook.md',
   '/llms.txt',
   '/feed.xml',
+  '/download?id=7',
+  '/get/8',
   '/moved.html',
   '/tagged.html',
   '/own-meta.html',
@@ -169,6 +171,18 @@ ${[
     '/checklist.md': {
       headers: { 'content-type': 'text/plain; charset=utf-8' },
       body: '# Preflight checklist\n\n1. Check the *ballonet* valves.\n2. Release the mooring line.\n',
+    },
+    // Downloads served as octet streams: named by their Content-Disposition, or only by their bytes.
+    '/download?id=7': {
+      headers: {
+        'content-type': 'application/octet-stream',
+        'content-disposition': `attachment; filename="Hangar rules.pdf"; filename*=UTF-8''Hangar%20rules.pdf`,
+      },
+      body: minimalPdf(['Hangar rules', 'No open flames near the gasbag.'], { title: 'Hangar rules' }),
+    },
+    '/get/8': {
+      headers: { 'content-type': 'application/octet-stream' },
+      body: minimalPdf(['Tether inspection', 'Every tether is inspected for fraying.'], { title: 'Tethers' }),
     },
     '/ledger.pdf': {
       headers: { 'content-type': 'application/pdf' },
@@ -307,6 +321,15 @@ describe('crawling a local site end to end', () => {
     const res = await search('dirigible filetype:pdf');
     expect(res.body.results).toHaveLength(1);
     expect(res.body.results[0].url).toBe(`${site.origin}/report.pdf`);
+  });
+
+  it('indexes PDFs served as octet streams, named by their Content-Disposition or their bytes', async () => {
+    const named = await search('gasbag filetype:pdf');
+    expect(named.body.results.map((r: { url: string; title: string }) => [r.url, r.title])).toEqual([
+      [`${site.origin}/download?id=7`, 'Hangar rules'],
+    ]);
+    const sniffed = await search('fraying filetype:pdf');
+    expect(sniffed.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/get/8`]);
   });
 
   it('indexes the OpenDocument text as a doc, with its properties', async () => {

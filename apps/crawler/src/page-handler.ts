@@ -10,7 +10,13 @@ import {
   toIsoUtc,
   UNKNOWN_LANG,
 } from '@quarry/core';
-import { extractDocument, filetypeFromContentType, filetypeFromUrl } from '@quarry/documents';
+import {
+  extractDocument,
+  filetypeFromContentType,
+  filetypeFromDisposition,
+  filetypeFromUrl,
+  sniffFiletype,
+} from '@quarry/documents';
 import { countWords, detectTextLanguage, type ExtractedPage } from '@quarry/extract';
 import {
   decodeHtml,
@@ -361,15 +367,16 @@ function plainTextPage(text: string, url: string): PageText {
 const LLMS_TXT_PATH = /\/llms(?:-full)?\.txt$/i;
 
 /**
- * What a fetched file is: its Content-Type says, else its URL's extension. A `.md` URL served as
- * plain text (as GitHub's raw files and most static servers serve markdown) is markdown, and so is
- * an llms.txt.
+ * What a fetched file is: its Content-Type says, else the file name its Content-Disposition gives,
+ * else its URL's extension, else its bytes (a PDF served as `application/octet-stream` from
+ * `/download?id=7`). A `.md` URL served as plain text (as GitHub's raw files and most static servers
+ * serve markdown) is markdown, and so is an llms.txt.
  */
 function fetchedFiletype(res: FetchResult): Filetype | null {
   const declared = filetypeFromContentType(res.contentType);
   const named = filetypeFromUrl(res.finalUrl);
   if (declared === 'txt' && (named === 'md' || LLMS_TXT_PATH.test(new URL(res.finalUrl).pathname))) return 'md';
-  return declared ?? named;
+  return declared ?? filetypeFromDisposition(res.headers['content-disposition']) ?? named ?? sniffFiletype(res.body);
 }
 
 /** A markdown file: its rendered text, its front matter's properties, the markdown as written. */

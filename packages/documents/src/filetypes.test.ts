@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { DOCUMENT_MIME_TYPES, filetypeFromContentType, filetypeFromUrl } from './filetypes.js';
+import {
+  DOCUMENT_MIME_TYPES,
+  filetypeFromContentType,
+  filetypeFromDisposition,
+  filetypeFromUrl,
+  sniffFiletype,
+} from './filetypes.js';
 
 describe('filetypeFromContentType', () => {
   it.each([
@@ -59,5 +65,27 @@ describe('filetypeFromUrl', () => {
     expect(filetypeFromUrl('https://example.com/image.png')).toBeNull();
     expect(filetypeFromUrl('https://example.pdf/')).toBeNull();
     expect(filetypeFromUrl('not a url.pdf')).toBeNull();
+  });
+});
+
+describe('filetypeFromDisposition', () => {
+  it.each([
+    ['attachment; filename="Annual Report.PDF"', 'pdf'],
+    ['attachment; filename="fallback.txt"; filename*=UTF-8\'\'Bericht%20%C3%BCber.docx', 'docx'],
+    ['inline; filename=slides.odp', 'odp'],
+    ['attachment', null],
+    ['attachment; filename="archive.tar.gz"', null],
+    ['attachment; filename="unterminated', null],
+    [undefined, null],
+  ])('%s → %s', (header, expected) => {
+    expect(filetypeFromDisposition(header)).toBe(expected);
+  });
+});
+
+describe('sniffFiletype', () => {
+  it('knows a PDF by its header, even after some junk, and nothing else', () => {
+    expect(sniffFiletype(Buffer.from('\n\n%PDF-1.7\n1 0 obj'))).toBe('pdf');
+    expect(sniffFiletype(Buffer.from('PK\u0003\u0004...'))).toBeNull();
+    expect(sniffFiletype(Buffer.from('<html>'))).toBeNull();
   });
 });
