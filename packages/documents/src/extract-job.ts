@@ -16,7 +16,7 @@ export async function extractHere(job: ExtractJob): Promise<ExtractedDocument> {
   return {
     text: tidyText(doc.text, job.maxTextChars),
     markdown: tidyMarkdown(doc.markdown, job.maxTextChars),
-    title: tidyProperty(doc.title),
+    title: documentTitle(tidyProperty(doc.title)),
     author: tidyProperty(doc.author),
     published_at: doc.published_at,
   };
@@ -30,4 +30,24 @@ function tidyProperty(value: string | null): string | null {
       .replace(/\s+/g, ' ')
       .trim() ?? '';
   return text === '' ? null : text.slice(0, 500);
+}
+
+/** The tool's prefix that a document printed to PDF keeps in its title (`Microsoft Word - `). */
+const TOOL_PREFIX = /^microsoft (?:office )?(?:word|powerpoint|excel) - /i;
+/** A file name's extension as office tools and scanners leave it in a title. */
+const FILE_EXTENSION = /\.(?:docx?|pptx?|xlsx?|od[tps]|rtf|pdf|txt|tiff?|jpe?g|png|indd|qxd)$/i;
+/** Titles a tool gives a document nobody named. */
+const PLACEHOLDER =
+  /^(?:untitled(?:[- ]\d+)?|(?:document|presentation|book|sheet|slide)\s*\d+|powerpoint presentation|title)$/i;
+
+/**
+ * A document's title as its properties give it, without what its tools added: `Microsoft Word -
+ * Annual report.docx` is `Annual report`; a scan's file name (`00463065.tif`) or a placeholder
+ * (`Document1`, `Untitled`) is no title (the crawler then names the document by its URL).
+ */
+export function documentTitle(title: string | null): string | null {
+  if (title === null) return null;
+  const bare = title.replace(TOOL_PREFIX, '').replace(FILE_EXTENSION, '').trim();
+  if (!/\p{L}/u.test(bare) || PLACEHOLDER.test(bare)) return null;
+  return bare;
 }
