@@ -74,6 +74,7 @@ ${[
   '/download?id=7',
   '/get/8',
   '/moved.html',
+  '/gone-but-200.html',
   '/tagged.html',
   '/own-meta.html',
   '/expired.html',
@@ -160,6 +161,10 @@ ${[
     // An old address that sends readers on with an instant meta refresh (quoted, relative).
     '/moved.html': {
       body: `<html><head><meta http-equiv="Refresh" content="0; URL='/new-home.html'"><title>Moved</title></head><body><p>This page was relocated.</p></body></html>`,
+    },
+    // A missing page the site answers with 200 all the same.
+    '/gone-but-200.html': {
+      body: '<html><head><title>Page Not Found | Fixture</title></head><body><h1>Oops!</h1><p>We looked everywhere for this zeppelin spare part but could not find it.</p></body></html>',
     },
     '/new-home.html': {
       body: article('The new home', `The hangar doors now open sideways. ${filler}\n${filler}`),
@@ -391,6 +396,12 @@ describe('crawling a local site end to end', () => {
     expect((await search('relocated')).body.results).toHaveLength(0);
     const stats = await queues.crawl.stats();
     expect(stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'meta_refresh')?.count).toBe(1);
+  });
+
+  it('does not index a "page not found" served with 200', async () => {
+    expect((await search('spare part')).body.results).toHaveLength(0);
+    const stats = await queues.crawl.stats();
+    expect(stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'soft_404')?.count).toBe(1);
   });
 
   it('crawls the pages the llms.txt lists', async () => {

@@ -53,6 +53,7 @@ import {
 import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
 import { type CrawlScope, type RenderMode, type Seed, scopeOf } from './seeds.js';
+import { isSoftNotFound } from './soft-404.js';
 
 /** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. @defaultValue 60 s */
 export const MAX_CRAWL_DELAY_MS = 60_000;
@@ -266,6 +267,10 @@ function pageCrawler(
     }
     if (!indexable) return { status: 'skipped', reason: 'noindex', hostDelayMs, meta: validators };
     if (page.body_text.trim() === '') return { status: 'skipped', reason: 'no_text', hostDelayMs, meta: validators };
+    // A "page not found" served with 200 (its links were still followed above, as a 404's are not).
+    if (filetype === 'html' && isSoftNotFound(page)) {
+      return { status: 'skipped', reason: 'soft_404', hostDelayMs, meta: validators };
+    }
 
     // The canonical URL is recorded; a same-site one in scope is crawled and indexed instead.
     const meta = { ...validators, canonical: canonicalUrl ?? '', duplicateOf: '' };

@@ -59,6 +59,7 @@ const REASON_NOTES: Readonly<Record<string, string>> = {
   duplicate: 'the same main text is indexed under another URL (its canonical or shortest one)',
   canonical_elsewhere: 'the page names another URL of its site as canonical; that URL is crawled instead',
   no_directory_page: 'a directory checked against its index.html (or index.php...) has no page of its own',
+  soft_404: 'the page answers 200 but says it is not found (a short page titled "Page not found", "404"...)',
   meta_refresh: 'the page sends readers on at once (<meta http-equiv="refresh">): the target is crawled instead',
   link_list: 'a feed (RSS, Atom) or a sitemap: the pages it lists are queued, the file itself is not indexed',
 };
