@@ -370,6 +370,26 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     ]);
   });
 
+  it("follows the page's other languages and the next and previous pages its <link> elements name", () => {
+    const head = [
+      '<title>X</title>',
+      '<link rel="alternate" hreflang="zh-Hans" href="/zh/">',
+      '<link rel="alternate" hreflang="x-default" href="/">',
+      '<link rel="next" href="?page=2">',
+      '<link rel="prev" href="?page=0">',
+      '<link rel="alternate" type="application/rss+xml" href="/feed.xml">',
+      '<link rel="stylesheet" href="/s.css">',
+      '<link rel="alternate" media="print" href="/print">',
+    ].join('');
+    expect(run(page(head, body())).links).toEqual([
+      'https://news.example.com/home',
+      'https://news.example.com/zh/',
+      'https://news.example.com/',
+      'https://news.example.com/2024/05/17/story.html?page=2',
+      'https://news.example.com/2024/05/17/story.html?page=0',
+    ]);
+  });
+
   it('caps links at maxLinks', () => {
     const many = Array.from({ length: 20 }, (_, i) => `<a href="/p${i}">p</a>`).join('');
     expect(extractHtml(page('<title>X</title>', many + body()), { url: URL, dom, maxLinks: 5 }).links).toHaveLength(5);

@@ -13,7 +13,15 @@ import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
 import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
 import { decideLanguage } from './lang.js';
-import { baseUrlOf, canonicalUrlOf, extractLinks, feedUrlsOf, metaRefreshOf, robotsOf } from './links.js';
+import {
+  baseUrlOf,
+  canonicalUrlOf,
+  extractLinks,
+  feedUrlsOf,
+  metaRefreshOf,
+  pageLinkElements,
+  robotsOf,
+} from './links.js';
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown } from './markdown.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
@@ -102,7 +110,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const baseUrl = baseUrlOf(facts.baseHref, url);
     const robots = robotsOf(facts.metas, options.robotsAgent);
     const maxLinks = options.maxLinks ?? EXTRACT_DEFAULTS.maxLinks;
-    const links = robots.nofollow ? [] : extractLinks(facts.anchors, baseUrl, maxLinks);
+    const followable = [...facts.anchors, ...pageLinkElements(facts.linkElements)];
+    const links = robots.nofollow ? [] : extractLinks(followable, baseUrl, maxLinks);
     const canonicalUrl = canonicalUrlOf(facts.linkElements, baseUrl);
     const feeds = robots.nofollow ? [] : feedUrlsOf(facts.linkElements, baseUrl);
     const refresh = metaRefreshOf(facts.metas, baseUrl, url);

@@ -35,6 +35,19 @@ export function extractLinks(anchors: readonly Element[], baseUrl: string, maxLi
   return [...links];
 }
 
+/**
+ * The `<link>` elements that lead to other pages a crawler should see: the page in other languages
+ * (`rel="alternate" hreflang="zh"`, often behind a script-built language menu) and the next and
+ * previous pages of a series (`rel="next"`, `rel="prev"`). Read like anchors by {@link extractLinks}.
+ */
+export function pageLinkElements(linkElements: readonly Element[]): Element[] {
+  return linkElements.filter((link) => {
+    const rel = ` ${(link.getAttribute('rel') ?? '').toLowerCase().replace(/\s+/g, ' ')} `;
+    if (rel.includes(' next ') || rel.includes(' prev ') || rel.includes(' previous ')) return true;
+    return rel.includes(' alternate ') && link.hasAttribute('hreflang') && !link.hasAttribute('type');
+  });
+}
+
 /** `<link rel="canonical">` as an absolute http(s) URL, or null. */
 export function canonicalUrlOf(linkElements: readonly Element[], baseUrl: string): string | null {
   for (const link of linkElements) {
