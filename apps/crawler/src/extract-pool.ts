@@ -49,7 +49,7 @@ export function createExtractPool(options: { threads?: number; maxHeapMb?: numbe
     try {
       return (await pool.run(job)) as T;
     } catch (error) {
-      throw new NonRetryableError('HTML extraction failed', 'extraction_failed', error);
+      throw new NonRetryableError('extraction failed', 'extraction_failed', error);
     }
   };
   // The body is copied to the thread, not transferred: the caller may still read it, and a small
