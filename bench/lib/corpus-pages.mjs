@@ -27,11 +27,35 @@ export function loadTemplatePages(root) {
 }
 
 /**
- * Neutralizes a template's own links (they point at paths of the original site, which would all be
- * 404s here), so the crawl follows only the benchmark's link graph.
+ * Neutralizes a template's own links, anchors and `<link>` elements alike (they point at paths of
+ * the original site, which would all be 404s here, or at its other languages and feeds), so the
+ * crawl follows only the benchmark's link graph.
  */
 export function withoutOwnLinks(bytes) {
-  return Buffer.from(bytes.toString('latin1').replace(/(<a\b[^>]*?\s)href=/gi, '$1data-href='), 'latin1');
+  return Buffer.from(bytes.toString('latin1').replace(/(<(?:a|link)\b[^>]*?\s)href=/gi, '$1data-href='), 'latin1');
+}
+
+/** Paragraphs of a template that get a page's marker at most. */
+const MAX_MARKED_PARAGRAPHS = 400;
+
+/**
+ * Splits a template after each opening tag of a paragraph, line break, list item, table cell or
+ * heading, once, so that every page served from it can carry its own marker there (`q17h2`): the templates repeat, and the crawler
+ * stores a main text once (an exact-duplicate fingerprint), so pages without a marker of their own
+ * would be skipped as duplicates of each other instead of crawled and indexed as real pages are.
+ */
+export function splitForMarkers(bytes) {
+  const text = bytes.toString('latin1');
+  const parts = [];
+  let from = 0;
+  for (const m of text.matchAll(/<(?:p|br|li|td|h[1-6])(?:\s[^>]*)?\/?>/gi)) {
+    if (parts.length >= MAX_MARKED_PARAGRAPHS) break;
+    const end = m.index + m[0].length;
+    parts.push(bytes.subarray(from, end));
+    from = end;
+  }
+  parts.push(bytes.subarray(from));
+  return parts;
 }
 
 /** The block of links the benchmark appends to a page; ASCII, so it is valid in GBK pages too. */

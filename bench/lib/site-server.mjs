@@ -3,7 +3,7 @@
 // argv: root, pagesPerHost, host... ; prints "ready <json ports>" when listening, and answers a
 // "cpu" line on stdin with "cpu <ms>" (its CPU time so far).
 import { createServer } from 'node:http';
-import { linkBlock, loadTemplatePages, splitForLinks, withoutOwnLinks } from './corpus-pages.mjs';
+import { linkBlock, loadTemplatePages, splitForLinks, splitForMarkers, withoutOwnLinks } from './corpus-pages.mjs';
 
 const [root, pagesArg, ...hosts] = process.argv.slice(2);
 // Exit with the parent: it holds our stdin open.
@@ -18,11 +18,17 @@ const pagesPerHost = Number(pagesArg);
 // Each template is prepared once (own links neutralized, split where the link block goes): the
 // server's CPU shares the machine with the crawler being measured, so a request must cost little.
 const templates =
-  loadTemplatePages(root)?.map((t) => ({
-    ...t,
-    ...splitForLinks(withoutOwnLinks(t.bytes)),
-    type: t.kind === 'chinese' ? 'text/html' : 'text/html; charset=utf-8',
-  })) ?? null;
+  loadTemplatePages(root)?.map((t) => {
+    const { head, tail } = splitForLinks(withoutOwnLinks(t.bytes));
+    const parts = splitForMarkers(head);
+    return {
+      ...t,
+      parts,
+      partsLength: parts.reduce((n, part) => n + part.length, 0),
+      tail,
+      type: t.kind === 'chinese' ? 'text/html' : 'text/html; charset=utf-8',
+    };
+  }) ?? null;
 if (!templates) {
   console.log('ready null');
   process.exit(0);
@@ -47,13 +53,19 @@ hosts.forEach((host, h) => {
     if (i < 0 || i >= pagesPerHost) return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404</h1>');
     const template = templates[(i + h * 17) % templates.length];
     const block = linkBlock(linksOf(i));
+    // Each paragraph starts with the page's own marker: a page is a text of its own (see splitForMarkers).
+    const marker = Buffer.from(`q${i}h${h} `);
+    const markers = marker.length * (template.parts.length - 1);
     res.writeHead(200, {
       'content-type': template.type,
-      'content-length': template.head.length + block.length + template.tail.length,
+      'content-length': template.partsLength + markers + block.length + template.tail.length,
     });
-    // One write of the three parts, no concatenated copy of the page.
+    // One corked write of the parts, no concatenated copy of the page.
     res.cork();
-    res.write(template.head);
+    template.parts.forEach((part, k) => {
+      if (k > 0) res.write(marker);
+      res.write(part);
+    });
     res.write(block);
     res.end(template.tail);
   });
