@@ -1,11 +1,12 @@
 import {
   type BlobStore,
-  FILETYPE_FAMILY,
+  hostAndParents,
   type IndexHit,
   type IndexQuery,
   type IndexSearchResult,
   type PageDocument,
   pageIdsForUrl,
+  passesIndexFilters,
   type SearchIndex,
 } from '@quarry/core';
 import { makeSnippet } from '@quarry/text';
@@ -30,23 +31,16 @@ export async function pageForUrlQuery(
     if (!(await deps.index.has(id))) continue;
     const doc = await deps.blobs.get(id).catch(() => null);
     if (!doc || typeof doc.body_text !== 'string') continue;
-    if (!passesFilters(doc, query)) return null;
+    const page = {
+      lang: doc.lang,
+      sites: hostAndParents(doc.domain),
+      filetype: doc.filetype,
+      crawledMs: Date.parse(doc.crawled_at),
+    };
+    if (!passesIndexFilters(page, query)) return null;
     return { total: 1, totalIsEstimate: false, hits: query.offset === 0 ? [asHit(doc)] : [] };
   }
   return null;
-}
-
-/** The request's filters, as the index applies them (`site` is the host or any subdomain). */
-function passesFilters(doc: PageDocument, query: IndexQuery): boolean {
-  const host = doc.domain.toLowerCase();
-  const onSite = (site: string) => host === site || host.endsWith(`.${site}`);
-  if (query.lang !== undefined && doc.lang !== query.lang) return false;
-  if (query.site !== undefined && !onSite(query.site)) return false;
-  if (query.query.sites.length > 0 && !query.query.sites.some(onSite)) return false;
-  const filetypes = query.query.filetypes.flatMap((value) => FILETYPE_FAMILY[value]);
-  if (filetypes.length > 0 && !filetypes.includes(doc.filetype)) return false;
-  if (query.crawledAfter !== undefined && Date.parse(doc.crawled_at) < Date.parse(query.crawledAfter)) return false;
-  return true;
 }
 
 function asHit(doc: PageDocument): IndexHit {

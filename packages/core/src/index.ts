@@ -1,5 +1,6 @@
 export * from './config.js';
 export * from './errors.js';
+export * from './filters.js';
 export * from './lang.js';
 export * from './lines.js';
 export * from './query-ast.js';

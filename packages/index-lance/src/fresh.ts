@@ -1,5 +1,5 @@
 import type * as lancedb from '@lancedb/lancedb';
-import { FILETYPE_FAMILY, type IndexQuery } from '@quarry/core';
+import { type IndexQuery, passesIndexFilters } from '@quarry/core';
 import { stemsLanguage } from '@quarry/text';
 import type { FastQuery } from './fast-plan.js';
 import { bm25Idf } from './fts-query.js';
@@ -156,7 +156,7 @@ export class FreshTier {
     const candidates = this.#candidates({ ...query, all: query.kind === 'phrase' || query.all }, postings);
     for (const ordinal of candidates) {
       const page = this.#pages[ordinal]!;
-      if (page.dead || !passesFilters(page, filters)) candidates.delete(ordinal);
+      if (page.dead || !passesIndexFilters(page, filters)) candidates.delete(ordinal);
     }
     if (exclude) for (const ordinal of this.#candidates(exclude, this.#text)) candidates.delete(ordinal);
     // A phrase, or phrases beside other words: the pages holding each run of tokens (checked last,
@@ -294,21 +294,4 @@ function addPostings(postings: Map<string, number[]>, ordinal: number, tokens: r
     }
     list.push(ordinal * 1024 + Math.min(tf, MAX_TF));
   }
-}
-
-/** The filters of `whereClause`, on a fresh page. */
-function passesFilters(page: FreshPage, query: IndexQuery): boolean {
-  if (query.lang !== undefined && page.lang !== query.lang) return false;
-  const sites = query.query.sites;
-  if (sites.length > 0 && !sites.some((site) => page.sites.includes(site))) return false;
-  if (query.site !== undefined && !page.sites.includes(query.site)) return false;
-  if (query.query.filetypes.length > 0) {
-    const types = new Set<string>(query.query.filetypes.flatMap((value) => FILETYPE_FAMILY[value]));
-    if (!types.has(page.filetype)) return false;
-  }
-  if (query.crawledAfter !== undefined) {
-    const ms = Date.parse(query.crawledAfter);
-    if (Number.isFinite(ms) && page.crawledMs < ms) return false;
-  }
-  return true;
 }

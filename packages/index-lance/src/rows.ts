@@ -1,4 +1,4 @@
-import type { PageDocument } from '@quarry/core';
+import { hostAndParents, type PageDocument } from '@quarry/core';
 import { indexTokens } from '@quarry/text';
 import { Field, Float32, Float64, Int32, List, Schema, Utf8 } from 'apache-arrow';
 
@@ -209,13 +209,4 @@ export function sampleBucket(id: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0) % SAMPLE_BUCKETS;
-}
-
-/** `a.b.example.com` → `a.b.example.com`, `b.example.com`, `example.com`, `com`. */
-export function hostAndParents(host: string): string[] {
-  const labels = host
-    .toLowerCase()
-    .split('.')
-    .filter((label) => label !== '');
-  return labels.map((_, i) => labels.slice(i).join('.'));
 }

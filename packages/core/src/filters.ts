@@ -1,0 +1,44 @@
+import type { IndexQuery } from './search-index.js';
+import { FILETYPE_FAMILY } from './types.js';
+
+/** A page as a query's hard filters see it. */
+export interface FilterablePage {
+  /** Primary language subtag. */
+  readonly lang: string;
+  /** Its host and the host's parents (see {@link hostAndParents}). */
+  readonly sites: readonly string[];
+  readonly filetype: string;
+  /** When it was crawled, in epoch milliseconds. */
+  readonly crawledMs: number;
+}
+
+/**
+ * Whether a page passes a query's hard filters, as the index applies them: `lang`, the `site`
+ * parameter and `site:` operators (the host or any subdomain), `filetype:` families and
+ * `time_range`. For pages read outside the index's own filtering (the embedded index's fresh tier,
+ * a page looked up by its URL).
+ */
+export function passesIndexFilters(page: FilterablePage, query: IndexQuery): boolean {
+  if (query.lang !== undefined && page.lang !== query.lang) return false;
+  const sites = query.query.sites;
+  if (sites.length > 0 && !sites.some((site) => page.sites.includes(site))) return false;
+  if (query.site !== undefined && !page.sites.includes(query.site)) return false;
+  if (query.query.filetypes.length > 0) {
+    const types = new Set<string>(query.query.filetypes.flatMap((value) => FILETYPE_FAMILY[value]));
+    if (!types.has(page.filetype)) return false;
+  }
+  if (query.crawledAfter !== undefined) {
+    const ms = Date.parse(query.crawledAfter);
+    if (Number.isFinite(ms) && page.crawledMs < ms) return false;
+  }
+  return true;
+}
+
+/** `a.b.example.com` → `a.b.example.com`, `b.example.com`, `example.com`, `com`. */
+export function hostAndParents(host: string): string[] {
+  const labels = host
+    .toLowerCase()
+    .split('.')
+    .filter((label) => label !== '');
+  return labels.map((_, i) => labels.slice(i).join('.'));
+}
