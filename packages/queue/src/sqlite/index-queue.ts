@@ -8,10 +8,13 @@ import { Wakeup } from './wakeup.js';
 
 interface Row {
   id: number;
-  doc: string;
   enqueued_at: number;
   /** Deliveries before this one. */
   attempts: number;
+}
+
+interface LeasedRow extends Row {
+  readonly doc: string | undefined;
 }
 
 /** The embedded index queue: a SQLite table of documents, leased in batches, deleted on success. */
@@ -22,13 +25,15 @@ export class SqliteIndexQueue implements IndexQueue {
   readonly #wakeup = new Wakeup();
   readonly #workers = new Set<IndexWorker>();
   readonly #insert;
+  readonly #insertDoc;
   readonly #counts;
 
   constructor(db: Database.Database, options: ResolvedCommonOptions, timing: SqliteCrawlTiming) {
     this.#db = db;
     this.#options = options;
     this.#timing = timing;
-    this.#insert = db.prepare('INSERT INTO index_queue (doc, enqueued_at) VALUES (?, ?)');
+    this.#insert = db.prepare<[number]>('INSERT INTO index_queue (enqueued_at) VALUES (?)');
+    this.#insertDoc = db.prepare<[number | bigint, string]>('INSERT INTO index_queue_docs (id, doc) VALUES (?, ?)');
     this.#counts = db.prepare<[{ now: number }], { waiting: number; active: number; failed: number }>(
       `SELECT coalesce(sum(failed = 0 AND (lease_until IS NULL OR lease_until < @now)), 0) AS waiting,
               coalesce(sum(failed = 0 AND lease_until >= @now), 0) AS active,
@@ -42,7 +47,10 @@ export class SqliteIndexQueue implements IndexQueue {
     const now = Date.now();
     this.#db
       .transaction(() => {
-        for (const item of items) this.#insert.run(JSON.stringify(item), now);
+        for (const item of items) {
+          const { lastInsertRowid } = this.#insert.run(now);
+          this.#insertDoc.run(lastInsertRowid, JSON.stringify(item));
+        }
       })
       .immediate();
     this.#wakeup.notify();
@@ -97,7 +105,7 @@ class SqliteIndexWorker implements IndexWorker {
     this.#settings = settings;
     this.#stmts = {
       ready: db.prepare<[number, number, number], Row>(
-        `SELECT id, doc, enqueued_at, attempts FROM index_queue
+        `SELECT id, enqueued_at, attempts FROM index_queue
          WHERE failed = 0 AND not_before <= ? AND (lease_until IS NULL OR lease_until < ?)
          ORDER BY id LIMIT ?`,
       ),
@@ -105,7 +113,9 @@ class SqliteIndexWorker implements IndexWorker {
         `UPDATE index_queue SET lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1
          WHERE id = @id`,
       ),
+      doc: db.prepare<[number], { doc: string }>('SELECT doc FROM index_queue_docs WHERE id = ?'),
       ack: db.prepare('DELETE FROM index_queue WHERE id = @id AND lease_owner = @owner'),
+      ackDoc: db.prepare<[number]>('DELETE FROM index_queue_docs WHERE id = ?'),
       nack: db.prepare(
         `UPDATE index_queue SET lease_until = NULL, lease_owner = NULL,
            failed = @failed, not_before = @notBefore
@@ -140,8 +150,11 @@ class SqliteIndexWorker implements IndexWorker {
     }
   }
 
-  /** A leased batch, or how long to wait for a partial batch to fill, or null when nothing waits. */
-  #takeBatch(now: number): Row[] | { waitMs: number } | null {
+  /**
+   * A leased batch with its documents, or how long to wait for a partial batch to fill, or null
+   * when nothing waits. Deciding reads only the small rows, however often a push wakes the worker.
+   */
+  #takeBatch(now: number): LeasedRow[] | { waitMs: number } | null {
     return this.#db
       .transaction(() => {
         const rows = this.#stmts.ready.all(now, now, this.#settings.batchSize);
@@ -153,12 +166,12 @@ class SqliteIndexWorker implements IndexWorker {
         }
         const leaseUntil = now + this.#settings.leaseMs;
         for (const row of rows) this.#stmts.lease.run({ id: row.id, owner: this.#owner, leaseUntil });
-        return rows;
+        return rows.map((row) => ({ ...row, doc: this.#stmts.doc.get(row.id)?.doc }));
       })
       .immediate();
   }
 
-  async #deliver(rows: Row[]): Promise<void> {
+  async #deliver(rows: LeasedRow[]): Promise<void> {
     const heartbeat = setInterval(
       () => {
         try {
@@ -172,7 +185,8 @@ class SqliteIndexWorker implements IndexWorker {
     heartbeat.unref();
     let ok = true;
     try {
-      await this.#handler(rows.map((row) => JSON.parse(row.doc) as IndexItem));
+      // A row without its document (written by no release, but a file can be damaged) is acknowledged.
+      await this.#handler(rows.flatMap((row) => (row.doc === undefined ? [] : [JSON.parse(row.doc) as IndexItem])));
     } catch {
       ok = false;
     } finally {
@@ -185,7 +199,7 @@ class SqliteIndexWorker implements IndexWorker {
         for (const row of rows) {
           const owner = this.#owner;
           if (ok) {
-            this.#stmts.ack.run({ id: row.id, owner });
+            if (this.#stmts.ack.run({ id: row.id, owner }).changes > 0) this.#stmts.ackDoc.run(row.id);
             continue;
           }
           const attempts = row.attempts + 1;

@@ -5,6 +5,8 @@ import type Database from 'better-sqlite3';
  * and the crawl's history); `hosts` holds politeness state and per-host counters so leasing never
  * scans tasks of hosts that are not ready; `scopes` counts admitted URLs for budgets; `fingerprints`
  * maps a main text's fingerprint to the URL whose document holds it (see fingerprints.ts).
+ * `index_queue` holds an item's delivery state and `index_queue_docs` its document (tens of KB of
+ * JSON), so that leasing, counting and acknowledging never read or rewrite the document.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS frontier (
@@ -43,7 +45,6 @@ CREATE TABLE IF NOT EXISTS scopes (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS index_queue (
   id INTEGER PRIMARY KEY,
-  doc TEXT NOT NULL,
   enqueued_at INTEGER NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0,
   not_before INTEGER NOT NULL DEFAULT 0,
@@ -52,6 +53,10 @@ CREATE TABLE IF NOT EXISTS index_queue (
   failed INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS index_queue_ready ON index_queue (failed, not_before, id);
+CREATE TABLE IF NOT EXISTS index_queue_docs (
+  id INTEGER PRIMARY KEY,
+  doc TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS fingerprints (
   fingerprint TEXT PRIMARY KEY,
   url TEXT NOT NULL,
@@ -66,4 +71,24 @@ export function migrate(db: Database.Database): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  moveIndexDocs(db);
+}
+
+/**
+ * Releases before 2026-11-28 kept each document in `index_queue.doc`. Its waiting items keep their
+ * ids, attempts and leases; their documents move to `index_queue_docs`. Once, in one transaction,
+ * so another process opening the file at the same time sees either layout whole.
+ */
+function moveIndexDocs(db: Database.Database): void {
+  const hasDoc = () =>
+    db
+      .prepare<[], { name: string }>('PRAGMA table_info(index_queue)')
+      .all()
+      .some((column) => column.name === 'doc');
+  if (!hasDoc()) return;
+  db.transaction(() => {
+    if (!hasDoc()) return;
+    db.exec(`INSERT OR IGNORE INTO index_queue_docs (id, doc) SELECT id, doc FROM index_queue;
+             ALTER TABLE index_queue DROP COLUMN doc;`);
+  }).immediate();
 }

@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
 import { describeQueueContract } from '../contract.js';
+import { doc, waitFor } from '../contract/helpers.js';
+import type { IndexItem } from '../types.js';
 import { openSqliteQueues } from './open.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-queue-'));
@@ -13,4 +16,38 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describeQueueContract('sqlite', async (options) => {
   n += 1;
   return openSqliteQueues({ path: join(dir, `q${n}.db`), pollIntervalMs: 20, leaseMs: 5000, ...options });
+});
+
+describe('sqlite index queue written by an earlier release', () => {
+  it('delivers the documents it kept in index_queue.doc, and afterwards keeps none there', async () => {
+    const path = join(dir, 'old-layout.db');
+    const old = new Database(path);
+    old.exec(`CREATE TABLE index_queue (
+      id INTEGER PRIMARY KEY, doc TEXT NOT NULL, enqueued_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0, not_before INTEGER NOT NULL DEFAULT 0,
+      lease_until INTEGER, lease_owner TEXT, failed INTEGER NOT NULL DEFAULT 0)`);
+    const waiting = [doc('http://a.test/1'), doc('http://a.test/2')];
+    const insert = old.prepare('INSERT INTO index_queue (doc, enqueued_at, attempts, lease_until) VALUES (?, 0, ?, ?)');
+    // The second was leased by a worker that died: its lease has expired, its attempt is counted.
+    insert.run(JSON.stringify(waiting[0]), 0, null);
+    insert.run(JSON.stringify(waiting[1]), 1, 1);
+    old.close();
+
+    const queues = openSqliteQueues({ path, pollIntervalMs: 20 });
+    await queues.index.push([doc('http://a.test/3')]);
+    const got: IndexItem[] = [];
+    const worker = queues.index.work(async (batch) => void got.push(...batch), { batchSize: 10, maxWaitMs: 20 });
+    await waitFor('three documents', () => got.length >= 3);
+    await waitFor('an empty queue', async () => (await queues.index.stats()).waiting === 0);
+    await worker.close();
+    await queues.close();
+    expect(got.slice(0, 2)).toEqual(waiting);
+
+    const db = new Database(path, { readonly: true });
+    const columns = db.prepare<[], { name: string }>('PRAGMA table_info(index_queue)').all();
+    const left = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM index_queue_docs').get();
+    db.close();
+    expect(columns.map((c) => c.name)).not.toContain('doc');
+    expect(left?.n).toBe(0);
+  });
 });
