@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { describeQueueContract } from '../contract.js';
 import { doc, waitFor } from '../contract/helpers.js';
+import { describeQueueContract } from '../contract.js';
 import type { IndexItem } from '../types.js';
 import { openSqliteQueues } from './open.js';
 
