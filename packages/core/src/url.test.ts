@@ -5,6 +5,29 @@ describe('normalizeUrl', () => {
   it('lower-cases scheme and host, drops default port, fragment and tracking params, sorts query', () => {
     expect(normalizeUrl('HTTP://Example.COM:80/a?b=2&a=1&utm_source=x#top')).toBe('http://example.com/a?a=1&b=2');
   });
+  it('drops session parameters, which make every link of a cookieless visit new', () => {
+    const phpbb = 'https://forum.example.org/viewtopic.php?t=42&sid=5f2b9c0e7d1a4b3c8e6f0a1b2c3d4e5f';
+    expect(normalizeUrl(phpbb)).toBe('https://forum.example.org/viewtopic.php?t=42');
+    expect(normalizeUrl('https://shop.example.com/item.jsp;jsessionid=0A1B2C3D4E5F?id=4')).toBe(
+      'https://shop.example.com/item.jsp?id=4',
+    );
+    expect(normalizeUrl('https://example.com/p?PHPSESSID=abc&ASPSESSIONIDQQGDRBAD=x&osCsid=y&page=2')).toBe(
+      'https://example.com/p?page=2',
+    );
+    expect(normalizeUrl('https://forum.example.org/showthread.php?s=0123456789abcdef0123456789abcdef&t=7')).toBe(
+      'https://forum.example.org/showthread.php?t=7',
+    );
+  });
+  it('keeps the same names when they hold a value of the page, not a token', () => {
+    expect(normalizeUrl('https://example.com/station?sid=5')).toBe('https://example.com/station?sid=5');
+    expect(normalizeUrl('https://conf.example.org/talk?session_id=12')).toBe(
+      'https://conf.example.org/talk?session_id=12',
+    );
+    expect(normalizeUrl('https://example.com/search?s=internationalization')).toBe(
+      'https://example.com/search?s=internationalization',
+    );
+    expect(normalizeUrl('https://example.com/a;b=1/c')).toBe('https://example.com/a;b=1/c');
+  });
   it('keeps path case and a non-default port', () => {
     expect(normalizeUrl('https://example.com:8443/Path')).toBe('https://example.com:8443/Path');
   });

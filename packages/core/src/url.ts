@@ -5,9 +5,32 @@ const TRACKING_PARAM =
   /^(utm_[a-z0-9_]+|gclid|dclid|gbraid|wbraid|fbclid|msclkid|mc_cid|mc_eid|yclid|_ga|_gl|igshid|ref_src|ref_url|spm|__s|_hsenc|_hsmla|mkt_tok|oly_anon_id|oly_enc_id|vero_id|s_cid)$/i;
 
 /**
+ * Query parameters that only carry a visitor's session, by the names of the platforms that put them
+ * in URLs when the client keeps no cookies (a crawler): PHP, Java servlets, ASP, osCommerce, Zen
+ * Cart, ColdFusion. Each fetch gets a new one, so every link is new and a site never ends.
+ */
+const SESSION_PARAM = /^(phpsessid|jsessionid|aspsessionid[a-z]{8}|oscsid|zenid|cfid|cftoken)$/i;
+/**
+ * Names that hold a session on some sites (phpBB's and vBulletin's `sid` and `s`) and a real value
+ * on others (`sid=5`, a conference's `session_id=12`): removed only when the value is a random token.
+ */
+const MAYBE_SESSION_PARAM = /^(sid|s|sessionid|session_id|sessid)$/i;
+const SESSION_TOKEN = /^(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{16,}$/i;
+/** A Java servlet's session in the path: `/item.jsp;jsessionid=0A1B2C?id=4`. */
+const PATH_SESSION = /;jsessionid=[^/;?]*/gi;
+
+/** Whether a query parameter only tracks the visitor or carries a session, never changing the page. */
+function isVisitorParam(key: string, value: string): boolean {
+  return (
+    TRACKING_PARAM.test(key) || SESSION_PARAM.test(key) || (MAYBE_SESSION_PARAM.test(key) && SESSION_TOKEN.test(value))
+  );
+}
+
+/**
  * Normalizes an http(s) URL so that the same page always gets the same string: lower-case scheme
- * and host (IDN as punycode), no default port, no fragment, no tracking parameters, query
- * parameters sorted, `/` for an empty path. Throws a `TypeError` for anything that is not an
+ * and host (IDN as punycode), no default port, no fragment, no tracking or session parameters
+ * (`PHPSESSID`, `;jsessionid=`, phpBB's `sid=<token>`), query parameters sorted, `/` for an empty
+ * path. Throws a `TypeError` for anything that is not an
  * absolute http(s) URL.
  *
  * @example normalizeUrl('HTTP://Example.com:80/a?b=2&a=1&utm_source=x#top') // 'http://example.com/a?a=1&b=2'
@@ -21,7 +44,8 @@ export function normalizeUrl(input: string): string {
   url.username = '';
   url.password = '';
   if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
-  const params = [...url.searchParams.entries()].filter(([key]) => !TRACKING_PARAM.test(key));
+  if (url.pathname.includes(';')) url.pathname = url.pathname.replace(PATH_SESSION, '');
+  const params = [...url.searchParams.entries()].filter(([key, value]) => !isVisitorParam(key, value));
   params.sort(([a, av], [b, bv]) => (a === b ? cmp(av, bv) : cmp(a, b)));
   url.search = params.length > 0 ? new URLSearchParams(params).toString() : '';
   return url.href;
