@@ -2,6 +2,7 @@ import {
   directoryIndexParent,
   type Filetype,
   hostOf,
+  isPathologicalPath,
   NonRetryableError,
   normalizeUrl,
   type PageDocument,
@@ -105,7 +106,7 @@ export function followUps(urls: readonly string[], seed: Seed, depth: number): N
     } catch {
       continue;
     }
-    if (url.length > 2048 || !scope.contains(url)) continue;
+    if (url.length > 2048 || !scope.contains(url) || isPathologicalPath(url)) continue;
     tasks.push({
       url,
       depth,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@quarry/core';
+import { followUps } from './page-handler.js';
 import { parseSeed, parseSeedsText, type SeedsError, scopeOf } from './seeds.js';
 
 describe('seeds', () => {
@@ -37,5 +38,23 @@ describe('seeds', () => {
     const prefix = scopeOf(parseSeed('https://a.org/docs/intro scope=prefix'));
     expect(prefix.contains('https://a.org/docs/api')).toBe(true);
     expect(prefix.contains('https://a.org/blog')).toBe(false);
+  });
+});
+
+describe('followUps', () => {
+  it('queues in-scope links, session parameters dropped, and never a path that repeats itself', () => {
+    const seed = parseSeed('https://forum.example.org/ depth=5');
+    const links = [
+      'https://forum.example.org/viewtopic.php?t=1&sid=0123456789abcdef0123456789abcdef',
+      'https://forum.example.org/viewtopic.php?t=1&sid=fedcba9876543210fedcba9876543210',
+      'https://forum.example.org/docs/docs/docs/faq',
+      'https://forum.example.org/docs/faq',
+      'https://elsewhere.example.com/',
+    ];
+    expect(followUps(links, seed, 1).map((task) => task.url)).toEqual([
+      'https://forum.example.org/viewtopic.php?t=1',
+      'https://forum.example.org/viewtopic.php?t=1',
+      'https://forum.example.org/docs/faq',
+    ]);
   });
 });

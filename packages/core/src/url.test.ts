@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { directoryIndexParent, hostMatchesSite, normalizeSite, normalizeUrl, pageIdForUrl } from './url.js';
+import {
+  directoryIndexParent,
+  hostMatchesSite,
+  isPathologicalPath,
+  normalizeSite,
+  normalizeUrl,
+  pageIdForUrl,
+} from './url.js';
 
 describe('normalizeUrl', () => {
   it('lower-cases scheme and host, drops default port, fragment and tracking params, sorts query', () => {
@@ -72,5 +79,19 @@ describe('directoryIndexParent', () => {
     expect(directoryIndexParent('http://a.test/myindex.html')).toBeNull();
     expect(directoryIndexParent('http://a.test/index.html/more')).toBeNull();
     expect(directoryIndexParent('http://a.test/w/index.php?title=Main')).toBeNull();
+  });
+});
+
+describe('isPathologicalPath', () => {
+  it('finds a segment or a run of segments repeated three times in a row', () => {
+    expect(isPathologicalPath('https://example.com/en/en/en/about')).toBe(true);
+    expect(isPathologicalPath('https://example.com/docs/a/b/a/b/a/b/')).toBe(true);
+    expect(isPathologicalPath('https://example.com/x/a/b/c/a/b/c/a/b/c')).toBe(true);
+  });
+  it('leaves twice, repeats apart and the query alone', () => {
+    expect(isPathologicalPath('https://example.com/news/2024/news/2024/')).toBe(false);
+    expect(isPathologicalPath('https://example.com/a/b/a/c/a/d')).toBe(false);
+    expect(isPathologicalPath('https://example.com/p?x=a/a/a/a')).toBe(false);
+    expect(isPathologicalPath('https://example.com/')).toBe(false);
   });
 });

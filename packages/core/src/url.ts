@@ -134,3 +134,33 @@ export function directoryIndexParent(url: string): string | null {
   parsed.pathname = parsed.pathname.replace(DIRECTORY_INDEX, '/');
   return parsed.href;
 }
+
+/** A run of path segments seen this many times in a row marks a path a crawler should not follow. */
+const MAX_SEGMENT_REPEATS = 2;
+/** Longest run of segments checked for repeats (`/a/b/c/a/b/c/a/b/c/`). */
+const MAX_REPEATED_RUN = 3;
+
+/**
+ * Whether a URL's path repeats one segment, or one run of up to three segments, more than twice in
+ * a row: `/docs/docs/docs/x`, `/a/b/a/b/a/b/`. Such paths come from relative links on pages a server
+ * answers at any path, and they never end; twice is left alone (`/news/2024/news/2024/` happens on
+ * real sites). The rule is Heritrix's pathological-path rule.
+ *
+ * @example isPathologicalPath('https://example.com/en/en/en/about') // true
+ */
+export function isPathologicalPath(url: string): boolean {
+  const segments = new URL(url).pathname.split('/').filter((segment) => segment !== '');
+  for (let run = 1; run <= MAX_REPEATED_RUN; run += 1) {
+    for (let start = 0; start + run * (MAX_SEGMENT_REPEATS + 1) <= segments.length; start += 1) {
+      let repeats = 1;
+      while (repeats <= MAX_SEGMENT_REPEATS && sameRun(segments, start, start + run * repeats, run)) repeats += 1;
+      if (repeats > MAX_SEGMENT_REPEATS) return true;
+    }
+  }
+  return false;
+}
+
+function sameRun(segments: readonly string[], a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i += 1) if (segments[a + i] !== segments[b + i]) return false;
+  return true;
+}
