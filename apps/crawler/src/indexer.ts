@@ -19,9 +19,17 @@ export interface IndexerOptions {
  * The indexer: takes extracted documents (and removals) off the index queue. A document's blob is
  * written before its index entry and a removed page leaves the index before its blob goes, so a
  * search hit never points at a missing blob. Idempotent by id, so a redelivered batch does no harm.
+ * Documents whose indexing failed for good before (the index down, its disk full) get one more
+ * attempt when it starts.
  */
 export function startIndexer(options: IndexerOptions): IndexWorker {
   const { queue, index, blobs, logger } = options;
+  queue.retryFailed().then(
+    (count) => {
+      if (count > 0) logger.warn({ count }, 'documents whose indexing had failed get one more attempt');
+    },
+    (err: unknown) => logger.warn({ err }, 'could not requeue the documents whose indexing had failed'),
+  );
   return queue.work(
     async (items) => {
       const { upserts, removals } = lastPerId(items);

@@ -191,6 +191,12 @@ export interface IndexQueue {
    * idempotent by document id.
    */
   work(handler: (items: IndexItem[]) => Promise<void>, options?: IndexWorkOptions): IndexWorker;
+  /**
+   * Gives every document whose indexing failed for good (its attempts spent, e.g. while the index
+   * was down or its disk full) one more attempt; resolves with how many. Indexers call it when they
+   * start, so a restart after the cause is fixed loses nothing.
+   */
+  retryFailed(): Promise<number>;
   stats(): Promise<IndexStats>;
   /** Closes the queue's own resources; close workers first. */
   close(): Promise<void>;

@@ -206,6 +206,9 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
       `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${crawl.done} done, ${crawl.skipped} skipped, ${crawl.failed} failed`,
       `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
     ];
+    if (index.failed > 0) {
+      out.push('  failed documents get one more attempt each time an indexer starts (quarry start, quarry worker)');
+    }
     out.push(...reasonLines(crawl.reasons));
     process.stdout.write(`${out.join('\n')}\n`);
     return 0;

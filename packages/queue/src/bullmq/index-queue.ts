@@ -56,6 +56,13 @@ export class BullmqIndexQueue implements IndexQueue {
     await this.#queue.addBulk(items.map((item) => ({ name: isRemoval(item) ? 'removal' : 'doc', data: item })));
   }
 
+  async retryFailed(): Promise<number> {
+    // Only the failed jobs BullMQ kept (`keepFailedJobs`); their attempts stay spent, as in SQLite.
+    const failed = await this.#queue.getFailedCount();
+    if (failed > 0) await this.#queue.retryJobs({ state: 'failed' });
+    return failed;
+  }
+
   work(handler: (items: IndexItem[]) => Promise<void>, options: IndexWorkOptions = {}): IndexWorker {
     const batchSize = options.batchSize ?? DEFAULTS.indexBatchSize;
     const maxWaitMs = options.maxWaitMs ?? DEFAULTS.indexMaxWaitMs;

@@ -38,6 +38,29 @@ export function describeIndexContract(open: OpenQueues): void {
     await waitFor('empty stats', async () => (await index.stats()).waiting + (await index.stats()).active === 0);
   });
 
+  it('gives documents whose indexing failed for good one more attempt when asked', async () => {
+    const { index } = await start({ indexMaxAttempts: 1 });
+    await index.push([doc('http://a.test/1')]);
+    let down = true;
+    const got: IndexItem[] = [];
+    workers.push(
+      index.work(
+        async (batch) => {
+          if (down) throw new Error('the index is down');
+          got.push(...batch);
+        },
+        { batchSize: 10, maxWaitMs: 20 },
+      ),
+    );
+    await waitFor('a failed document', async () => (await index.stats()).failed === 1);
+    down = false;
+    expect(await index.retryFailed()).toBe(1);
+    await waitFor('the document, delivered again', () => got.length === 1);
+    expect(got[0]?.id).toBe(doc('http://a.test/1').id);
+    expect((await index.stats()).failed).toBe(0);
+    expect(await index.retryFailed()).toBe(0);
+  });
+
   it('carries removals beside documents, in the order they were pushed', async () => {
     const { index } = await start();
     const page = doc('http://a.test/1');

@@ -27,6 +27,7 @@ export class SqliteIndexQueue implements IndexQueue {
   readonly #insert;
   readonly #insertDoc;
   readonly #counts;
+  readonly #retryFailed;
 
   constructor(db: Database.Database, options: ResolvedCommonOptions, timing: SqliteCrawlTiming) {
     this.#db = db;
@@ -34,6 +35,10 @@ export class SqliteIndexQueue implements IndexQueue {
     this.#timing = timing;
     this.#insert = db.prepare<[number]>('INSERT INTO index_queue (enqueued_at) VALUES (?)');
     this.#insertDoc = db.prepare<[number | bigint, string]>('INSERT INTO index_queue_docs (id, doc) VALUES (?, ?)');
+    // The attempts stay spent: the document has this one attempt, then fails again.
+    this.#retryFailed = db.prepare<[{ now: number }]>(
+      'UPDATE index_queue SET failed = 0, not_before = @now, lease_until = NULL, lease_owner = NULL WHERE failed = 1',
+    );
     this.#counts = db.prepare<[{ now: number }], { waiting: number; active: number; failed: number }>(
       `SELECT coalesce(sum(failed = 0 AND (lease_until IS NULL OR lease_until < @now)), 0) AS waiting,
               coalesce(sum(failed = 0 AND lease_until >= @now), 0) AS active,
@@ -70,6 +75,12 @@ export class SqliteIndexQueue implements IndexQueue {
     });
     this.#workers.add(worker);
     return worker;
+  }
+
+  async retryFailed(): Promise<number> {
+    const { changes } = this.#retryFailed.run({ now: Date.now() });
+    if (changes > 0) this.#wakeup.notify();
+    return changes;
   }
 
   async stats(): Promise<IndexStats> {
