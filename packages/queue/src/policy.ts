@@ -34,6 +34,14 @@ export function classifyError(err: unknown, maxRetryDelayMs: number): FailureDec
   return { retryable: false, code: INTERNAL_REASON, hostBackoffMs: 0 };
 }
 
+/**
+ * Whether an index handler failed because the index or the page store is unavailable (core's
+ * `BackendUnavailableError`): no fault of the documents, so it never makes them fail for good.
+ */
+export function isIndexOutage(err: unknown): boolean {
+  return err instanceof QuarryError && err.code === 'backend_unavailable';
+}
+
 /** Exponential backoff after try number `attempt` (1-based) failed, at least the host backoff. */
 export function retryDelayMs(
   attempt: number,

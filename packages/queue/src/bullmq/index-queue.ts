@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DEFAULTS } from '../options.js';
+import { isIndexOutage } from '../policy.js';
 import {
   type IndexItem,
   type IndexQueue,
@@ -10,7 +11,7 @@ import {
   type IndexWorkOptions,
   isRemoval,
 } from '../types.js';
-import { settlesWithin, sleep } from '../util.js';
+import { indexRetryDelayMs, settlesWithin, sleep } from '../util.js';
 import type { BullmqCrawlSettings } from './crawl-queue.js';
 
 /** Settings of the distributed index queue. */
@@ -181,9 +182,16 @@ class BullmqIndexWorker implements IndexWorker {
     } finally {
       clearInterval(extend);
     }
+    // An outage of the index spends no attempt: the batch waits (backing off) and comes back.
+    const outage = isIndexOutage(failure);
+    const { indexRetryDelayMs: baseMs, maxRetryDelayMs } = this.#settings;
     await Promise.all(
       batch.map(({ job, token }) =>
-        failure === undefined ? job.moveToCompleted(null, token, false) : job.moveToFailed(failure, token, false),
+        failure === undefined
+          ? job.moveToCompleted(null, token, false)
+          : outage
+            ? job.moveToDelayed(Date.now() + indexRetryDelayMs(job.attemptsStarted, baseMs, maxRetryDelayMs), token)
+            : job.moveToFailed(failure, token, false),
       ),
     );
   }

@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from '@jest/globals';
+import { BackendUnavailableError } from '@quarry/core';
 import type { CommonQueueOptions } from '../options.js';
 import { type IndexItem, type IndexWorker, isRemoval, type Queues } from '../types.js';
 import { doc, type OpenQueues, waitFor } from './helpers.js';
@@ -59,6 +60,28 @@ export function describeIndexContract(open: OpenQueues): void {
     expect(got[0]?.id).toBe(doc('http://a.test/1').id);
     expect((await index.stats()).failed).toBe(0);
     expect(await index.retryFailed()).toBe(0);
+  });
+
+  it('never fails a document for an outage of the index: the batch waits and comes back', async () => {
+    const { index } = await start({ indexMaxAttempts: 1 });
+    await index.push([doc('http://a.test/1')]);
+    let outages = 0;
+    const got: IndexItem[] = [];
+    workers.push(
+      index.work(
+        async (batch) => {
+          if (outages < 3) {
+            outages += 1;
+            throw new BackendUnavailableError('the index is down');
+          }
+          got.push(...batch);
+        },
+        { batchSize: 10, maxWaitMs: 20 },
+      ),
+    );
+    await waitFor('the document, after three outages', () => got.length === 1);
+    expect(outages).toBe(3);
+    expect((await index.stats()).failed).toBe(0);
   });
 
   it('carries removals beside documents, in the order they were pushed', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { DEFAULTS, type ResolvedCommonOptions } from '../options.js';
+import { isIndexOutage } from '../policy.js';
 import type { IndexItem, IndexQueue, IndexStats, IndexWorker, IndexWorkOptions } from '../types.js';
 import { indexRetryDelayMs, settlesWithin } from '../util.js';
 import type { SqliteCrawlTiming } from './crawl-queue.js';
@@ -195,11 +196,13 @@ class SqliteIndexWorker implements IndexWorker {
     );
     heartbeat.unref();
     let ok = true;
+    let outage = false;
     try {
       // A row without its document (written by no release, but a file can be damaged) is acknowledged.
       await this.#handler(rows.flatMap((row) => (row.doc === undefined ? [] : [JSON.parse(row.doc) as IndexItem])));
-    } catch {
+    } catch (err) {
       ok = false;
+      outage = isIndexOutage(err);
     } finally {
       clearInterval(heartbeat);
     }
@@ -215,7 +218,9 @@ class SqliteIndexWorker implements IndexWorker {
           }
           const attempts = row.attempts + 1;
           const notBefore = now + indexRetryDelayMs(attempts, baseMs, maxRetryDelayMs);
-          this.#stmts.nack.run({ id: row.id, owner, failed: attempts >= indexMaxAttempts ? 1 : 0, notBefore });
+          // Attempts still count during an outage (the backoff grows), but only to the cap of the delay.
+          const failed = !outage && attempts >= indexMaxAttempts ? 1 : 0;
+          this.#stmts.nack.run({ id: row.id, owner, failed, notBefore });
         }
       })
       .immediate();
