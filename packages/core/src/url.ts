@@ -135,6 +135,8 @@ export function directoryIndexParent(url: string): string | null {
   return parsed.href;
 }
 
+/** An absolute URL's path: after the scheme and authority, before a query or fragment. */
+const URL_PATH = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)/i;
 /** A run of path segments seen this many times in a row marks a path a crawler should not follow. */
 const MAX_SEGMENT_REPEATS = 2;
 /** Longest run of segments checked for repeats (`/a/b/c/a/b/c/a/b/c/`). */
@@ -149,7 +151,9 @@ const MAX_REPEATED_RUN = 3;
  * @example isPathologicalPath('https://example.com/en/en/en/about') // true
  */
 export function isPathologicalPath(url: string): boolean {
-  const segments = new URL(url).pathname.split('/').filter((segment) => segment !== '');
+  // The crawler asks this of every link it has just normalized: the path is read off the string.
+  const path = URL_PATH.exec(url)?.[1] ?? '';
+  const segments = path.split('/').filter((segment) => segment !== '');
   for (let run = 1; run <= MAX_REPEATED_RUN; run += 1) {
     for (let start = 0; start + run * (MAX_SEGMENT_REPEATS + 1) <= segments.length; start += 1) {
       let repeats = 1;
