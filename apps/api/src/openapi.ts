@@ -106,7 +106,8 @@ export const OPENAPI_DOCUMENT = {
             description:
               '`all` (default): every word must occur. `any`: words are optional and pages matching more (and ' +
               'rarer) words rank first, and a page must hold one that is not a stop word (`what`, `is`, `the`) ' +
-              'unless the query has no other; phrases, exclusions and the `intitle:`, `site:` and `filetype:` ' +
+              'unless the query has no other; a word of several parts (`heat-transfer`) counts as its parts, each ' +
+              'optional; phrases, exclusions and the `intitle:`, `site:` and `filetype:` ' +
               'operators stay hard constraints.',
             schema: { type: 'string', enum: [...MATCH_VALUES], default: 'all' },
           },

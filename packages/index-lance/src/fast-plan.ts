@@ -1,5 +1,5 @@
 import type { IndexQuery, QueryNode } from '@quarry/core';
-import { isStopTerm, questionWords, wordForms } from './fts-query.js';
+import { isStopTerm, looseWords, questionWords, wordForms } from './fts-query.js';
 import { COLUMNS } from './rows.js';
 
 /**
@@ -139,7 +139,7 @@ function anyAlternatives(positives: readonly QueryNode[]): Planned | null {
   if (!plain)
     return positives.every((node) => isTitleTerm(node) || node.type === 'phrase') ? allAlternatives(positives) : null;
   const pairs: FormPair[] = [];
-  for (const node of questionWords(positives)) {
+  for (const node of questionWords(looseWords(positives))) {
     const forms = singleTokenForms(node);
     if (!forms) return null;
     pairs.push(formPair(forms));

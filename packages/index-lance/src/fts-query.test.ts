@@ -69,6 +69,17 @@ describe('planQuery', () => {
     expect(fts.mustNot.flatMap(bodyForms)).toEqual(['coal']);
   });
 
+  it('asks a word of several tokens as its tokens, each optional, in `any` mode, but not Chinese text', () => {
+    const { fts } = plan('e-mail "spam filter" 搜索引擎', { match: 'any' });
+    expect(fts?.kind).toBe('bool');
+    if (fts?.kind !== 'bool') return;
+    expect(fts.must.flatMap(bodyForms)).toEqual(['"spam filter"']);
+    expect(fts.should.flatMap(bodyForms)).toEqual(['e', 'mail', '"搜索 索引 引擎"']);
+    // Alone too: `state-of-the-art` is its words less the stop words, not one phrase.
+    expect(bodyForms(plan('state-of-the-art', { match: 'any' }).fts)).toEqual(['state', 'art']);
+    expect(bodyForms(plan('state-of-the-art').fts)).toEqual(['"state of the art"']);
+  });
+
   it('turns a word of several tokens and CJK text into phrases', () => {
     expect(bodyForms(plan('re:invent').fts)).toEqual(['"re invent"']);
     expect(bodyForms(plan('搜索引擎').fts)).toEqual(['"搜索 索引 引擎"']);

@@ -87,6 +87,13 @@ describe('ranking considers every match, whatever its age', () => {
     expect((await ids('how do glaciers melt in summer', 'any'))[0]).toBe('best');
   });
 
+  it('reads a match=any question word of several tokens as its words: `alps-glaciers` finds the glaciers of the Alps', async () => {
+    // No page writes "alps glaciers" in a row: as a phrase, the word found nothing of the question.
+    expect(await ids('alps-glaciers')).toEqual([]);
+    expect((await ids('alps-glaciers', 'any'))[0]).toBe('best');
+    expect((await ids('how big are alps-glaciers', 'any'))[0]).toBe('best');
+  });
+
   it('finds nothing for a match=any question, or words joined with OR, whose only matches are stop words', async () => {
     // Every page holds "on", "from", "to" and "was"; none a zeppelin.
     const question = 'what was on the zeppelin, from and to it?';
