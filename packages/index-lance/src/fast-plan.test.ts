@@ -77,6 +77,10 @@ describe('planFast', () => {
       'match(any): state art @t_text',
     ]);
     expect(plan('搜索引擎 search', { match: 'any' })).toBeNull();
+    // Words joined with OR are such a question: `heat-transfer OR flow` is `heat OR transfer OR flow`.
+    expect(plan('heat-transfer OR flow')?.alternatives.map(show)).toEqual(
+      plan('heat OR transfer OR flow')?.alternatives.map(show),
+    );
     // In an AND a word of several tokens is a run the matches must hold.
     expect(plan('heat-transfer measured')?.alternatives[0]?.phrases).toEqual([['heat', 'transfer']]);
   });

@@ -69,7 +69,7 @@ describe('planQuery', () => {
     expect(fts.mustNot.flatMap(bodyForms)).toEqual(['coal']);
   });
 
-  it('asks a word of several tokens as its tokens, each optional, in `any` mode, but not Chinese text', () => {
+  it('asks a word of several tokens as its tokens, each optional, in `any` mode and OR groups, but not Chinese text', () => {
     const { fts } = plan('e-mail "spam filter" 搜索引擎', { match: 'any' });
     expect(fts?.kind).toBe('bool');
     if (fts?.kind !== 'bool') return;
@@ -78,6 +78,9 @@ describe('planQuery', () => {
     // Alone too: `state-of-the-art` is its words less the stop words, not one phrase.
     expect(bodyForms(plan('state-of-the-art', { match: 'any' }).fts)).toEqual(['state', 'art']);
     expect(bodyForms(plan('state-of-the-art').fts)).toEqual(['"state of the art"']);
+    // An OR of words reads them so too; in an AND the word is a phrase.
+    expect(bodyForms(plan('e-mail OR spam').fts)).toEqual(['e', 'mail', 'spam']);
+    expect(bodyForms(plan('e-mail spam').fts)).toEqual(['"e mail"', 'spam']);
   });
 
   it('turns a word of several tokens and CJK text into phrases', () => {

@@ -105,7 +105,7 @@ function translate(node: QueryNode, any: boolean): FtsNode | null {
     case 'phrase':
       return textNode(node.text, node.field, node.type === 'phrase');
     case 'or': {
-      const children = questionWords(node.children)
+      const children = questionWords(looseWords(node.children))
         .map((c) => translate(c, any))
         .filter((c) => c !== null);
       if (children.length === 0) return null;
@@ -170,7 +170,7 @@ export function questionWords(nodes: readonly QueryNode[]): readonly QueryNode[]
 }
 
 /**
- * The words of a `match=any` question, each word that analyses into several tokens (`heat-transfer`,
+ * The words of a `match=any` question or of an OR group, each word that analyses into several tokens (`heat-transfer`,
  * `state-of-the-art`, `e-mail`, `v2.0`) given as one optional word per token, as a bag-of-words
  * ranking (and the exhaustive BM25 the relevance benchmark compares with) reads it: a page saying
  * "heat transfer" or "transfer of heat" answers the question too. Asked as a phrase, such a word
