@@ -82,6 +82,30 @@ describe('ranking considers every match, whatever its age', () => {
     expect(await ids('kestrels')).toEqual(['article', 'list']);
   });
 
+  it('weighs a word a question says twice twice (query term frequency), folded or not', async () => {
+    await index.upsert([
+      makePage(
+        'otters',
+        'https://river.example.org/o',
+        'River notes',
+        'Otters, otters and otters fish here; a heron watched.',
+      ),
+      makePage(
+        'herons',
+        'https://river.example.org/h',
+        'River notes',
+        'Herons, herons and herons fish here; an otter watched.',
+      ),
+    ]);
+    for (let round = 0; round < 2; round++) {
+      expect((await ids('otter heron heron', 'any')).slice(0, 2)).toEqual(['herons', 'otters']);
+      expect((await ids('otter otter heron', 'any')).slice(0, 2)).toEqual(['otters', 'herons']);
+      expect((await ids('heron OR otter OR heron')).slice(0, 2)).toEqual(['herons', 'otters']);
+      expect((await ids('otter OR heron OR otter')).slice(0, 2)).toEqual(['otters', 'herons']);
+      await index.flush();
+    }
+  });
+
   it('answers a question in plain language with match=any, stemmed, where match=all finds nothing', async () => {
     expect(await ids('how do glaciers melt in summer')).toEqual([]);
     expect((await ids('how do glaciers melt in summer', 'any'))[0]).toBe('best');

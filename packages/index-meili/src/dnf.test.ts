@@ -41,6 +41,8 @@ describe('toDnf', () => {
     expect(dnf('a OR b c OR d e OR f g OR h')).toHaveLength(16);
     expect(() => dnf('a OR b c OR d e OR f g OR h i OR j')).toThrow(ValidationError);
     expect(() => dnf('a OR b OR c', 2)).toThrow(/more than 2 alternatives/);
+    // A word said again (kept by the parser as query term frequency) is no new alternative.
+    expect(dnf('a OR b OR a OR b', 2)).toEqual(['a', 'b']);
     try {
       dnf('a OR b c OR d e OR f g OR h i OR j');
     } catch (error) {

@@ -58,7 +58,8 @@ function expand(node: QueryNode, negated: boolean, maxBranches: number): Conjunc
       const conjunctive = (node.type === 'and') !== negated;
       const parts = node.children.map((child) => expand(child, negated, maxBranches));
       if (!conjunctive) {
-        const union = parts.flat();
+        // Deduplicated before it is counted: a word said twice (`a OR b OR a`) is one alternative.
+        const union = dedupe(parts.flat());
         if (union.length > maxBranches) throw tooMany(maxBranches);
         return union;
       }

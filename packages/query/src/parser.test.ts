@@ -49,10 +49,13 @@ describe('words, AND and OR', () => {
     expectRejected('OR', /no words/);
     expectRejected('OR OR', /no words/);
   });
-  it('drops duplicate clauses', () => {
-    expect(root('cats cats')).toEqual(t('cats'));
+  it('drops duplicate clauses, but keeps a plain word said again as query term frequency', () => {
     expect(root('a OR a b')).toEqual(and(t('a'), t('b')));
     expect(root('x -y -y')).toEqual(and(t('x'), not(t('y'))));
+    expect(root('"a b" "a b" intitle:c intitle:c')).toEqual(and(p('a b'), t('c', 'title')));
+    // A question or an OR of words that says a word twice weighs it twice.
+    expect(root('cats cats')).toEqual(and(t('cats'), t('cats')));
+    expect(root('cats OR dogs OR cats')).toEqual(or(t('cats'), t('dogs'), t('cats')));
   });
   it('keeps text as typed, including case', () => {
     expect(root('Cats DOGS')).toEqual(and(t('Cats'), t('DOGS')));
