@@ -44,6 +44,15 @@ function siteRoutes(origin: () => string) {
   const h = document.createElement('h1'); h.textContent = d.title; root.appendChild(h);
   for (const p of d.paragraphs) { const el = document.createElement('p'); el.textContent = p; root.appendChild(el); }
 });</script></body></html>`;
+  // A topic page as a forum app serves it to a browser: a splash, its script named like no bundle,
+  // and the AJAX crawling scheme's meta saying that scripts build it.
+  const topicPage = `<!doctype html><html lang="en"><head><title>Forum topic</title><meta name="fragment" content="!">
+<link rel="preload" href="/assets/topic.js" as="script"></head><body><section id="splash"><div class="dots"></div></section>
+<script defer src="/assets/topic.js"></script></body></html>`;
+  const topicScript = `document.getElementById('splash').remove();
+const post = document.createElement('article');
+post.innerHTML = '<h1>Rendered topic</h1>' + ${JSON.stringify(`<p>The okapi census of the forum is counted here. ${filler}</p><p>${filler}</p><p>${filler}</p>`)};
+document.body.appendChild(post);`;
   return {
     '/robots.txt': {
       headers: { 'content-type': 'text/plain' },
@@ -64,6 +73,7 @@ ${[
   '/private/secret.html',
   '/gbk.html',
   '/app.html',
+  '/topic.html',
   '/report.pdf',
   '/hidden.pdf',
   '/ledger-print.pdf',
@@ -103,6 +113,8 @@ ${[
     '/private/secret.html': { body: article('Secret', `classified quokka ${filler}`) },
     '/gbk.html': { headers: { 'content-type': 'text/html' }, body: gbk },
     '/app.html': { body: appPage },
+    '/topic.html': { body: topicPage },
+    '/assets/topic.js': { headers: { 'content-type': 'text/javascript' }, body: topicScript },
     '/api/content.json': {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -436,6 +448,9 @@ describe('crawling a local site end to end', () => {
   itWithServer('chromium', 'renders the script-built page in Chromium', async () => {
     const res = await search('marmalade');
     expect(res.body.results.map((r: { url: string }) => r.url)).toContain(`${site.origin}/app.html`);
+    // A shell whose script name says nothing, known by its fragment meta and its preloaded script.
+    const topic = await search('okapi census');
+    expect(topic.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/topic.html`]);
   });
 
   it('survives hostile pages and records why each failed', async () => {

@@ -17,6 +17,21 @@ describe('needsRendering', () => {
     ],
     ['only module scripts', page('<header>Acme</header><script type="module" src="/assets/index-4b1c.js"></script>')],
     ['a large inline app', page(`<div class="x">Loading…</div><script>${'var a=1;'.repeat(8_000)}</script>`)],
+    [
+      'an app whose scripts are preloaded by links (a Discourse topic as a browser gets it)',
+      page(
+        '<section id="d-splash"><div class="dots"></div></section>',
+        '<link rel="preload" href="/assets/start-discourse-9f92.js" as="script">',
+      ),
+    ],
+    [
+      'a module preloaded by a link',
+      page('<div class="shell"></div>', '<link rel="modulepreload" href="/assets/entry.js">'),
+    ],
+    [
+      "the AJAX crawling scheme's fragment meta",
+      page('<div class="shell"></div>', '<meta name="fragment" content="!">'),
+    ],
   ])('says yes for %s with little text', (_, html) => {
     expect(needsRendering({ html, extractedTextLength: 12 })).toBe(true);
   });
@@ -44,6 +59,14 @@ describe('needsRendering', () => {
       '<h1>Contact</h1><p>Write to us at hello@example.com.</p><script>gtag("js", new Date());</script>',
     );
     expect(needsRendering({ html, extractedTextLength: 45 })).toBe(false);
+  });
+
+  it('does not count a preloaded font or style as a script', () => {
+    const head =
+      '<link rel="preload" href="/f.woff2" as="font" crossorigin><link rel="preload" href="/s.css" as="style">';
+    expect(
+      needsRendering({ html: page('<h1>Contact</h1><p>hello@example.com</p>', head), extractedTextLength: 30 }),
+    ).toBe(false);
   });
 
   it('wants two signs when there is some text', () => {

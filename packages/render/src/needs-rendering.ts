@@ -25,11 +25,16 @@ const NOSCRIPT_ABOUT_JS = /<noscript\b[^>]*>(?:(?!<\/noscript>)[\s\S]){0,2000}?j
 const BUNDLE_SCRIPT =
   /<script\b[^>]*\bsrc\s*=\s*["']?[^"'>]*(?:bundle|chunk|main|app|runtime|vendor|index)[.-][^"'>]*\.m?js\b/i;
 const MODULE_SCRIPT = /<script\b[^>]*\btype\s*=\s*["']?module\b/i;
+/** A script fetched ahead by a `<link>` (`rel=preload as=script`, `rel=modulepreload`): an app loaded without a script tag of its own (Discourse). */
+const PRELOADED_SCRIPT =
+  /<link\b(?=[^>]*\brel\s*=\s*["']?modulepreload\b|[^>]*\brel\s*=\s*["']?preload\b[^>]*\bas\s*=\s*["']?script\b|[^>]*\bas\s*=\s*["']?script\b[^>]*\brel\s*=\s*["']?preload\b)[^>]*>/i;
+/** `<meta name="fragment" content="!">`: the page says it is built by scripts (the AJAX crawling scheme). */
+const AJAX_FRAGMENT = /<meta\b(?=[^>]*\bname\s*=\s*["']?fragment\b)(?=[^>]*\bcontent\s*=\s*["']?!)[^>]*>/i;
 
 /**
  * Whether a page is worth rendering with a browser: it has little extracted text AND shows signs
  * of being built by scripts (an empty app root, a `<noscript>` asking for JavaScript, a large
- * inline app or bundled module scripts). Cheap and conservative: rendering costs ~100× a fetch.
+ * inline app, bundled, module or preloaded scripts, a `<meta name="fragment" content="!">`). Cheap and conservative: rendering costs ~100× a fetch.
  *
  * @example needsRendering({ html: '<div id="root"></div><script src="/main.js"></script>', extractedTextLength: 0 }) // true
  */
@@ -41,7 +46,8 @@ export function needsRendering({ html, extractedTextLength }: RenderingSignals):
     EMPTY_APP_ROOT.test(source) || EMPTY_CUSTOM_ROOT.test(source),
     NOSCRIPT_ABOUT_JS.test(source),
     inlineScriptBytes(source) >= LARGE_INLINE_SCRIPT_BYTES,
-    BUNDLE_SCRIPT.test(source) || MODULE_SCRIPT.test(source),
+    BUNDLE_SCRIPT.test(source) || MODULE_SCRIPT.test(source) || PRELOADED_SCRIPT.test(source),
+    AJAX_FRAGMENT.test(source),
   ].filter(Boolean).length;
   return extractedTextLength < LITTLE_TEXT_CHARS ? signals >= 1 : signals >= 2;
 }
