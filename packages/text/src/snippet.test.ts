@@ -20,6 +20,25 @@ describe('makeSnippet', () => {
     for (const word of words.slice(0, -1)) expect(text.split(/\s+/)).toContain(word);
   });
 
+  it('opens at the start of the sentence the first hit is in, when that is close before it', () => {
+    const text = `${filler(100)} The old pump failed in March. Engineers replaced the valve in April. ${filler(100)}`;
+    expect(makeSnippet(text, [{ text: 'valve' }])).toMatch(/^…Engineers replaced the valve/);
+    // `e.g.` before a lower-case word ends no sentence; nor does a sentence start after the hit count.
+    const abbreviated = `${filler(100)} Some pumps failed, e.g. the ones with a brass valve. Later ones were fine. ${filler(100)}`;
+    expect(makeSnippet(abbreviated, [{ text: 'valve' }])).not.toMatch(/^…(?:the ones|Later)/);
+    expect(makeSnippet(abbreviated, [{ text: 'valve' }])).toContain('brass valve');
+  });
+
+  it('never opens with a word of punctuation alone', () => {
+    // Text tokenized with spaces around its punctuation, as some corpora and extracted tables are.
+    for (let pad = 0; pad < 24; pad++) {
+      const text = `${filler(40)} ${'numbers from 0 to 5 . the ( method ) , in all ; cases - '.repeat(12)}${'y'.repeat(pad + 1)} target word ${filler(80)}`;
+      const snippet = makeSnippet(text, [{ text: 'target' }]);
+      expect(snippet).toContain('target');
+      expect(snippet).toMatch(/^…[\p{L}\p{N}]/u);
+    }
+  });
+
   it('prefers the window holding the most distinct terms', () => {
     const text = `${filler(100)} alpha ${filler(100)} alpha beta gamma ${filler(100)} gamma`;
     expect(makeSnippet(text, [{ text: 'alpha beta gamma' }])).toContain('alpha beta gamma');

@@ -56,7 +56,9 @@ export function makeSnippet(source: string, clauses: readonly SnippetClause[], o
   const sliceEnd = Math.min(text.length, from + 3 * maxChars);
   const region = collapse(text.slice(sliceStart, sliceEnd));
   const begin = collapse(text.slice(sliceStart, from)).length;
-  const snippet = cut(region, begin, minChars, maxChars, sliceStart > 0, sliceEnd < text.length);
+  // Where the first hit is in the region: a sentence start before it may open the snippet.
+  const hitAt = first === null ? begin : collapse(text.slice(sliceStart, first)).length;
+  const snippet = cut(region, begin, minChars, maxChars, sliceStart > 0, sliceEnd < text.length, hitAt);
   return snippet.trim();
 }
 
@@ -328,7 +330,15 @@ function isBetter(rank: readonly number[], than: readonly number[]): boolean {
   return false;
 }
 
-function cut(text: string, from: number, minChars: number, maxChars: number, before: boolean, after: boolean): string {
+function cut(
+  text: string,
+  from: number,
+  minChars: number,
+  maxChars: number,
+  before: boolean,
+  after: boolean,
+  hitAt: number,
+): string {
   let begin = from;
   if (!after && text.length - begin < maxChars - 1) {
     // Near the end of the text: start earlier so the snippet still fills maxChars, at the next word.
@@ -336,14 +346,46 @@ function cut(text: string, from: number, minChars: number, maxChars: number, bef
     if (begin > 0) begin = wordStartAtOrAfter(text, begin, begin);
   } else if (begin > 0) {
     begin = wordStartAtOrAfter(text, begin, Math.max(0, begin - LEAD_CHARS));
+    begin = sentenceStartAfter(text, begin, hitAt);
   }
   while (text[begin] === ' ') begin++;
+  // Punctuation left of the cut (`. the method…`, `) and`) opens no snippet.
+  if (begin > 0) begin = pastLoosePunctuation(text, begin);
   const lead = begin > 0 || before ? ELLIPSIS : '';
   const budget = maxChars - lead.length;
   if (!after && text.length - begin <= budget) return lead + text.slice(begin);
   let end = wordEndAtOrBefore(text, begin + budget - 1, begin + Math.max(1, minChars - lead.length - 1));
   if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
   return `${lead}${text.slice(begin, end).trimEnd()}${ELLIPSIS}`;
+}
+
+/** The end of a sentence: its mark (and a closing quote or bracket), then space. */
+const SENTENCE_END = /[.!?。！？][)"'’”\]]?\s+|[。！？]/gu;
+
+/**
+ * The start of the last sentence that begins between `begin` and `limit` (where the first hit is,
+ * so it stays in the snippet), or `begin`: a snippet reads better from where a sentence starts than
+ * from the middle of the one before.
+ */
+function sentenceStartAfter(text: string, begin: number, limit: number): number {
+  let start = begin;
+  SENTENCE_END.lastIndex = begin;
+  for (let m = SENTENCE_END.exec(text); m !== null && m.index + m[0].length <= limit; m = SENTENCE_END.exec(text)) {
+    // `e.g. the`, `Fig. 3`, `3.5 m`: a mark before a lower-case word or a digit ends no sentence.
+    const next = text[m.index + m[0].length] ?? '';
+    if (/[\p{Lu}\p{Lo}]/u.test(next) || /[。！？]/u.test(m[0])) start = m.index + m[0].length;
+  }
+  return start;
+}
+
+/** Past words of punctuation alone (`.`, `),`, `–`) at `at`, to the next word that has a letter or digit. */
+function pastLoosePunctuation(text: string, at: number): number {
+  let i = at;
+  for (;;) {
+    const m = /^[^\p{L}\p{N}\s]+ +/u.exec(text.slice(i, i + 16));
+    if (m === null) return i;
+    i += m[0].length;
+  }
 }
 
 /** Moves `at` back to a word start (not below `floor`), so the first word is not cut. */
