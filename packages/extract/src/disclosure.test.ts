@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { revealPanels } from './disclosure.js';
+import { revealHiddenPage, revealPanels } from './disclosure.js';
 import { parseDocument } from './dom.js';
 import { extractHtml } from './extract-html.js';
 
@@ -70,5 +70,45 @@ describe('revealPanels', () => {
       `<h1>Coverage FAQ</h1><p>Everything about the coverage plan, answered.</p>${faq}</main></body></html>`;
     const { body_text } = extractHtml(html, { url: 'https://example.com/faq' });
     for (let i = 0; i < 6; i++) expect(body_text).toContain(`Answer ${i}: the plan covers repairs`);
+  });
+});
+
+describe('revealHiddenPage', () => {
+  const paragraphs = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<p>Paragraph ${i} of the tutorial explains how a model learns from data, step by step, with examples.</p>`,
+  ).join('');
+
+  it('shows a page its anti-flash wrapper hides until scripts run, not a hidden menu', () => {
+    const root = body(
+      `<div id="__next"><div style="visibility:hidden;min-height:100vh"><nav style="display:none"><a href="/a">A</a></nav>` +
+        `<article><h1>Machine learning</h1>${paragraphs}</article></div></div>`,
+    );
+    expect(revealHiddenPage(root, Array.from(root.querySelectorAll('*')))).toBe(1);
+    expect(root.querySelector('#__next > div')?.getAttribute('style')).toMatch(/^;?min-height:100vh$/);
+    expect(root.querySelector('nav')?.getAttribute('style')).toBe('display:none');
+  });
+
+  it('shows a body hidden by its own style, and a page behind an open dialog', () => {
+    const doc = parseDocument(
+      `<html><body style="display:none"><div aria-hidden="true"><article>${paragraphs}</article></div>` +
+        '<div role="dialog">Accept cookies?</div></body></html>',
+      'https://example.com/',
+      'linkedom',
+    ).document;
+    expect(revealHiddenPage(doc.body, Array.from(doc.body.querySelectorAll('*')))).toBe(2);
+    expect(doc.body.getAttribute('style')).toBe('');
+    expect(doc.body.querySelector('[aria-hidden]')).toBeNull();
+  });
+
+  it("puts a declared article's text in its main text when a wrapper hides the whole page", () => {
+    const html =
+      '<html><head><title>Machine Learning Tutorial</title><meta property="og:type" content="article"></head>' +
+      `<body><div id="__next"><div style="visibility:hidden;background-color:#ffffff"><header><a href="/">Home</a></header>` +
+      `<div class="article"><h1>Machine Learning Tutorial</h1>${paragraphs}</div></div></div>` +
+      '<footer><p>Company: About us, Careers, Contact, Advertise with us, Privacy policy, Terms.</p></footer></body></html>';
+    const { body_text } = extractHtml(html, { url: 'https://example.com/ml/' });
+    for (let i = 0; i < 8; i++) expect(body_text).toContain(`Paragraph ${i} of the tutorial`);
   });
 });

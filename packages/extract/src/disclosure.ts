@@ -1,3 +1,4 @@
+import { visibleChars } from './content.js';
 import { HIDDEN_STYLE, isHidden } from './text.js';
 
 /**
@@ -45,6 +46,28 @@ export function revealPanels(elements: readonly Element[]): number {
     const role = panel.getAttribute('role');
     if ((role !== null && POPUP_ROLES.has(role)) || panel.localName.toLowerCase() === 'dialog') continue;
     if (unhide(panel)) shown++;
+  }
+  return shown;
+}
+
+/** A hidden element holding at least this share of the page's text is the page itself (see revealHiddenPage). */
+const PAGE_SHARE = 0.8;
+
+/**
+ * Shows a page that hides itself until its scripts run: the body, or an element holding at least
+ * {@link PAGE_SHARE} of the body's text, hidden by the `hidden` attribute, `aria-hidden="true"` or
+ * an inline `display: none` / `visibility: hidden` (a Next.js site's anti-flash wrapper, a page
+ * behind an open dialog). A reader sees it once the scripts have run; Readability and the main
+ * region skip hidden elements, and found nothing on such a page. Menus, popups and panels are a small
+ * part of a page's text and stay as they are. Returns how many elements were shown.
+ */
+export function revealHiddenPage(body: Element, elements: readonly Element[]): number {
+  let shown = unhide(body) ? 1 : 0;
+  let total = -1;
+  for (const el of elements) {
+    if (!isHidden(el)) continue;
+    if (total < 0) total = visibleChars(body.textContent ?? '');
+    if (visibleChars(el.textContent ?? '') >= PAGE_SHARE * total && total > 0 && unhide(el)) shown++;
   }
   return shown;
 }

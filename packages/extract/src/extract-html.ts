@@ -7,7 +7,7 @@ import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize,
 import { keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
-import { revealPanels } from './disclosure.js';
+import { revealHiddenPage, revealPanels } from './disclosure.js';
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
@@ -384,6 +384,7 @@ function dropPageChrome(doc: Document, product: boolean): Element[] {
   if (!doc.body) return [];
   // One walk of the body for both (linkedom answers each selector query with a walk of its own).
   const elements = Array.from(doc.body.querySelectorAll('*'));
+  revealHiddenPage(doc.body, elements);
   revealPanels(elements);
   keepDataTables(elements);
   const lead = keepArticleHeaders(elements);
