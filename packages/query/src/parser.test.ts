@@ -284,6 +284,9 @@ describe('limits and empty input', () => {
     expectRejected(words(MAX_QUERY_WORDS + 1, ' OR '), /too many terms/);
     // A filter beside them is not a term.
     expect(() => parseQuery(`${words(MAX_QUERY_WORDS)} site:example.com`)).not.toThrow();
+    // Words said again count once (a pasted paragraph repeats its words): they stay, as weight.
+    const repeated = parseQuery(`${words(MAX_QUERY_WORDS)} ${words(50)}`).root;
+    expect(repeated?.type === 'and' && repeated.children.length).toBe(MAX_QUERY_WORDS + 50);
   });
   it('allows MAX_QUERY_CLAUSES clauses in a query with operators and rejects one more', () => {
     const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');

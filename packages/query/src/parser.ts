@@ -111,17 +111,29 @@ function isWordList(root: QueryNode): boolean {
   return word(root) || ((root.type === 'and' || root.type === 'or') && root.children.every(word));
 }
 
-function countClauses(node: QueryNode): number {
-  switch (node.type) {
-    case 'term':
-    case 'phrase':
-      return 1;
-    case 'not':
-      return countClauses(node.child);
-    case 'and':
-    case 'or':
-      return node.children.reduce((sum, child) => sum + countClauses(child), 0);
-  }
+/**
+ * The distinct terms and phrases of a query (excluded ones included): a word said again (kept as
+ * query term frequency, see dedupe) is no more work for a backend, so a pasted paragraph is not
+ * refused for repeating its words.
+ */
+function countClauses(root: QueryNode): number {
+  const seen = new Set<string>();
+  const visit = (node: QueryNode, prefix: string): void => {
+    switch (node.type) {
+      case 'term':
+      case 'phrase':
+        seen.add(prefix + formatNode(node));
+        return;
+      case 'not':
+        visit(node.child, `${prefix}-`);
+        return;
+      case 'and':
+      case 'or':
+        for (const child of node.children) visit(child, prefix);
+    }
+  };
+  visit(root, '');
+  return seen.size;
 }
 
 interface Collected {
