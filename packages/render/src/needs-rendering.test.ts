@@ -61,6 +61,25 @@ describe('needsRendering', () => {
     expect(needsRendering({ html, extractedTextLength: 45 })).toBe(false);
   });
 
+  it('reads no sign inside a script, and no plain main.js as a bundle', () => {
+    const inline = '<script>var s = "<noscript>Enable JavaScript</noscript><div id=\\"root\\"></div>";</script>';
+    expect(needsRendering({ html: page(`<p>Short note.</p>${inline}`), extractedTextLength: 11 })).toBe(false);
+    const plain = '<script src="/_resources/js/main.js"></script>';
+    expect(needsRendering({ html: page(`<p>Short note.</p>${plain}`), extractedTextLength: 11 })).toBe(false);
+    const hashed = '<script src="/_next/static/chunks/main-5f2a9c.js"></script>';
+    expect(needsRendering({ html: page(`<p>Short note.</p>${hashed}`), extractedTextLength: 11 })).toBe(true);
+  });
+
+  it('decides on a hostile page of unclosed tags in one pass', () => {
+    // Each of these took the earlier regular expressions from seconds to minutes (backtracking).
+    for (const tag of ['<div id=app ', '<script ', '<noscript>', '<link ', '<app-root ']) {
+      const html = (tag + 'a'.repeat(5_000)).repeat(300);
+      expect(needsRendering({ html, extractedTextLength: 0 })).toBe(false);
+    }
+    const emptyRootAfter = `${'<div id=app '.repeat(50_000)}<div id="root"></div>`;
+    expect(needsRendering({ html: emptyRootAfter, extractedTextLength: 0 })).toBe(true);
+  });
+
   it('does not count a preloaded font or style as a script', () => {
     const head =
       '<link rel="preload" href="/f.woff2" as="font" crossorigin><link rel="preload" href="/s.css" as="style">';

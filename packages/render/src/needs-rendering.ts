@@ -12,50 +12,112 @@ const ENOUGH_TEXT_CHARS = 1_000;
 const LITTLE_TEXT_CHARS = 250;
 /** Inline script this large means the page carries its app, not just analytics. */
 const LARGE_INLINE_SCRIPT_BYTES = 50_000;
-/** Scanning more than this is pointless for the decision (and bounds the regex work). */
+/** Scanning more than this is pointless for the decision. */
 const MAX_SCAN_CHARS = 2_000_000;
+/** How far into a `<noscript>` its plea for JavaScript is looked for. */
+const NOSCRIPT_CHARS = 2_000;
 
-/** An element that mounts a single-page app, left empty in the served HTML. */
-const EMPTY_APP_ROOT =
-  /<(div|main|section|body)\b[^>]*\b(?:id|class)\s*=\s*["']?[^"'>]*?\b(?:root|app|app-root|__next|__nuxt|___gatsby|svelte|main-app|application|mount|ember-app)\b[^"'>]*["']?[^>]*>\s*(?:<!--[\s\S]*?-->\s*)?<\/\1>/i;
-/** Angular-style custom root element left empty. */
-const EMPTY_CUSTOM_ROOT = /<(app-root|app|ng-app|my-app)\b[^>]*>\s*<\/\1>/i;
-const NOSCRIPT_ABOUT_JS = /<noscript\b[^>]*>(?:(?!<\/noscript>)[\s\S]){0,2000}?javascript/i;
-/** Script names typical of bundlers (webpack/vite/parcel chunks, framework runtimes). */
-const BUNDLE_SCRIPT =
-  /<script\b[^>]*\bsrc\s*=\s*["']?[^"'>]*(?:bundle|chunk|main|app|runtime|vendor|index)[.-][^"'>]*\.m?js\b/i;
-const MODULE_SCRIPT = /<script\b[^>]*\btype\s*=\s*["']?module\b/i;
-/** A script fetched ahead by a `<link>` (`rel=preload as=script`, `rel=modulepreload`): an app loaded without a script tag of its own (Discourse). */
-const PRELOADED_SCRIPT =
-  /<link\b(?=[^>]*\brel\s*=\s*["']?modulepreload\b|[^>]*\brel\s*=\s*["']?preload\b[^>]*\bas\s*=\s*["']?script\b|[^>]*\bas\s*=\s*["']?script\b[^>]*\brel\s*=\s*["']?preload\b)[^>]*>/i;
+/**
+ * An opening tag that may carry a sign, with its attributes (up to 1,000 characters, and no `<`:
+ * each attempt stops at the next tag, so the scan of a page is linear whatever the page holds; a
+ * hostile page of unclosed tags once took the regular expressions here minutes).
+ */
+const TAG = /<(script|link|meta|noscript|div|main|section|body|app-root|ng-app|my-app|app)\b([^<>]{0,1000})>/gi;
+/** Elements that mount a single-page app when their id or class names one. */
+const ROOT_ELEMENTS = new Set(['div', 'main', 'section', 'body']);
+/** Angular-style custom root elements. */
+const CUSTOM_ROOTS = new Set(['app-root', 'app', 'ng-app', 'my-app']);
+const ROOT_NAME =
+  /\b(?:id|class)\s*=\s*["']?[^"'>]*?\b(?:root|app|app-root|__next|__nuxt|___gatsby|svelte|main-app|application|mount|ember-app)\b/i;
+/** Right after an opening tag: nothing (but space and one comment) before its closing tag. */
+const EMPTY_UNTIL_CLOSE = /\s*(?:<!--(?:[^-]|-(?!->)){0,1000}-->\s*)?<\/([a-z-]+)\s*>/iy;
+const SCRIPT_CLOSE = /<\/script\s*>/gi;
+const SRC = /\bsrc\s*=\s*["']?([^"'\s>]+)/i;
+/** Script names typical of bundlers (webpack/vite/parcel chunks, framework runtimes), then more name and `.js`. */
+const BUNDLE_NAME = /(?:bundle|chunk|main|app|runtime|vendor|index)[.-]/i;
+const JS_FILE = /\.m?js\b/i;
+const MODULE_TYPE = /\btype\s*=\s*["']?module\b/i;
+/** `rel=modulepreload`, or `rel=preload` with `as=script`: an app's script fetched ahead by a `<link>` (Discourse). */
+const MODULE_PRELOAD = /\brel\s*=\s*["']?modulepreload\b/i;
+const PRELOAD = /\brel\s*=\s*["']?preload\b/i;
+const AS_SCRIPT = /\bas\s*=\s*["']?script\b/i;
 /** `<meta name="fragment" content="!">`: the page says it is built by scripts (the AJAX crawling scheme). */
-const AJAX_FRAGMENT = /<meta\b(?=[^>]*\bname\s*=\s*["']?fragment\b)(?=[^>]*\bcontent\s*=\s*["']?!)[^>]*>/i;
+const FRAGMENT_NAME = /\bname\s*=\s*["']?fragment\b/i;
+const FRAGMENT_CONTENT = /\bcontent\s*=\s*["']?!/i;
+
+/** The signs of a page built by scripts that {@link needsRendering} counts. */
+interface Signs {
+  emptyRoot: boolean;
+  noscriptAsksForJs: boolean;
+  inlineScriptChars: number;
+  appScripts: boolean;
+  ajaxFragment: boolean;
+}
 
 /**
  * Whether a page is worth rendering with a browser: it has little extracted text AND shows signs
  * of being built by scripts (an empty app root, a `<noscript>` asking for JavaScript, a large
- * inline app, bundled, module or preloaded scripts, a `<meta name="fragment" content="!">`). Cheap and conservative: rendering costs ~100× a fetch.
+ * inline app, bundled, module or preloaded scripts, a `<meta name="fragment" content="!">`).
+ * Cheap and conservative: rendering costs ~100× a fetch. One linear scan of the page's tags.
  *
  * @example needsRendering({ html: '<div id="root"></div><script src="/main.js"></script>', extractedTextLength: 0 }) // true
  */
 export function needsRendering({ html, extractedTextLength }: RenderingSignals): boolean {
   if (extractedTextLength >= ENOUGH_TEXT_CHARS) return false;
   const text = typeof html === 'function' ? html() : html;
-  const source = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
-  const signals = [
-    EMPTY_APP_ROOT.test(source) || EMPTY_CUSTOM_ROOT.test(source),
-    NOSCRIPT_ABOUT_JS.test(source),
-    inlineScriptBytes(source) >= LARGE_INLINE_SCRIPT_BYTES,
-    BUNDLE_SCRIPT.test(source) || MODULE_SCRIPT.test(source) || PRELOADED_SCRIPT.test(source),
-    AJAX_FRAGMENT.test(source),
+  const signs = readSigns(text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text);
+  const count = [
+    signs.emptyRoot,
+    signs.noscriptAsksForJs,
+    signs.inlineScriptChars >= LARGE_INLINE_SCRIPT_BYTES,
+    signs.appScripts,
+    signs.ajaxFragment,
   ].filter(Boolean).length;
-  return extractedTextLength < LITTLE_TEXT_CHARS ? signals >= 1 : signals >= 2;
+  return extractedTextLength < LITTLE_TEXT_CHARS ? count >= 1 : count >= 2;
 }
 
-function inlineScriptBytes(html: string): number {
-  let total = 0;
-  for (const match of html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)) {
-    total += match[1]?.length ?? 0;
+function readSigns(source: string): Signs {
+  const signs: Signs = {
+    emptyRoot: false,
+    noscriptAsksForJs: false,
+    inlineScriptChars: 0,
+    appScripts: false,
+    ajaxFragment: false,
+  };
+  const tags = new RegExp(TAG.source, TAG.flags);
+  for (let m = tags.exec(source); m !== null; m = tags.exec(source)) {
+    const name = (m[1] ?? '').toLowerCase();
+    const attrs = m[2] ?? '';
+    const end = tags.lastIndex;
+    if (name === 'script') {
+      const src = SRC.exec(attrs)?.[1];
+      if (src !== undefined) {
+        // A hashed or split bundle (`main.3f2a.js`, `chunk-vendors.js`), not a plain `main.js`.
+        const named = BUNDLE_NAME.exec(src);
+        if (named !== null && JS_FILE.test(src.slice(named.index + named[0].length))) signs.appScripts = true;
+      }
+      if (MODULE_TYPE.test(attrs)) signs.appScripts = true;
+      // The script's text is skipped (its strings are not tags) and, inline, measured.
+      SCRIPT_CLOSE.lastIndex = end;
+      const close = SCRIPT_CLOSE.exec(source);
+      const closeAt = close === null ? source.length : close.index;
+      if (src === undefined) signs.inlineScriptChars += closeAt - end;
+      tags.lastIndex = close === null ? source.length : SCRIPT_CLOSE.lastIndex;
+    } else if (name === 'link') {
+      if (MODULE_PRELOAD.test(attrs) || (PRELOAD.test(attrs) && AS_SCRIPT.test(attrs))) signs.appScripts = true;
+    } else if (name === 'meta') {
+      if (FRAGMENT_NAME.test(attrs) && FRAGMENT_CONTENT.test(attrs)) signs.ajaxFragment = true;
+    } else if (name === 'noscript') {
+      const inside = source.slice(end, end + NOSCRIPT_CHARS);
+      const close = inside.search(/<\/noscript\s*>/i);
+      if (/javascript/i.test(close < 0 ? inside : inside.slice(0, close))) signs.noscriptAsksForJs = true;
+    } else if (!signs.emptyRoot && (CUSTOM_ROOTS.has(name) || (ROOT_ELEMENTS.has(name) && ROOT_NAME.test(attrs)))) {
+      EMPTY_UNTIL_CLOSE.lastIndex = end;
+      const close = EMPTY_UNTIL_CLOSE.exec(source);
+      // A custom root is empty only with nothing at all inside (a comment is content there).
+      const comment = close !== null && close[0].includes('<!--');
+      if (close?.[1]?.toLowerCase() === name && !(CUSTOM_ROOTS.has(name) && comment)) signs.emptyRoot = true;
+    }
   }
-  return total;
+  return signs;
 }
