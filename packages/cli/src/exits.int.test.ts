@@ -58,6 +58,18 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(run.stderr).not.toMatch(ERRNO);
   }, 120_000);
 
+  it('quarry import with a bad line names it, imports the rest and exits 1', async () => {
+    const file = join(dir, 'one-bad.jsonl');
+    writeFileSync(
+      file,
+      '{"url":"https://a.example/1","title":"One","body_text":"The one good page.","lang":"en"}\nnot json\n',
+    );
+    const run = await quarry(['import', file]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^line 2: invalid JSON/m);
+    expect(run.stdout).toMatch(/^imported 1 document, 1 line failed, in /m);
+  }, 120_000);
+
   it('--data naming a file', async () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');

@@ -66,7 +66,8 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
     const secs = summary.elapsedMs / 1000 + flushSecs;
     const rate = secs > 0 ? Math.round(summary.imported / secs) : summary.imported;
     process.stdout.write(
-      `imported ${summary.imported} documents, ${summary.failed} lines failed, in ${secs.toFixed(1)} s ` +
+      `imported ${summary.imported} ${summary.imported === 1 ? 'document' : 'documents'}, ` +
+        `${summary.failed} ${summary.failed === 1 ? 'line' : 'lines'} failed, in ${secs.toFixed(1)} s ` +
         `(${rate} docs/s, full-text indexes built in ${flushSecs.toFixed(1)} s of it)\n`,
     );
     return summary.failed > 0 ? 1 : 0;
