@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import iconv from 'iconv-lite';
 import { createExtractPool } from './extract-pool.js';
@@ -20,6 +24,31 @@ describe('ExtractPool', () => {
       expect(fromHtml.lang).toBe('zh');
     } finally {
       await pool.close();
+    }
+  });
+
+  it('fails a page whose extraction outlasts the deadline and replaces its thread', async () => {
+    // A worker thread as the pool runs it, whose "extraction" of one page never ends (a page that
+    // sends a pattern into endless backtracking), and answers any other at once.
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-extract-pool-'));
+    const worker = join(dir, 'spin-worker.mjs');
+    writeFileSync(
+      worker,
+      "export default function (job) { if (job.url.endsWith('/hang')) for (;;) {} return { url: job.url, body_text: 'ok' }; }\n",
+    );
+    const pool = createExtractPool({ threads: 1, timeoutMs: 500, workerUrl: pathToFileURL(worker) });
+    try {
+      await expect(
+        pool.extract({ html: '', url: 'https://example.com/hang', contentLanguage: null }),
+      ).rejects.toMatchObject({
+        code: 'extraction_timeout',
+      });
+      // The one thread was stopped and replaced: the next page is extracted.
+      const next = await pool.extract({ html: '', url: 'https://example.com/next', contentLanguage: null });
+      expect(next.body_text).toBe('ok');
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -19,14 +19,27 @@ export interface ExtractPool {
 export const EXTRACT_THREAD_HEAP_MB = 256;
 
 /**
+ * Longest extraction of one page (a 5 MB page takes about 2 s here): past it the page fails with
+ * `extraction_timeout` and its thread is stopped and replaced, so no page can hold a thread for good
+ * (a hostile page that sends some pattern into long backtracking, a DOM no one expected).
+ * @defaultValue 30 s
+ */
+export const EXTRACT_TIMEOUT_MS = 30_000;
+
+/**
  * A worker-thread pool for extraction (one thread per core by default). When running from the
  * TypeScript sources (tests), worker threads cannot load `.ts` files, so extraction runs inline.
  * A page whose extraction fails (malformed beyond repair, or over the thread's heap cap) fails
- * with `extraction_failed` and the thread is replaced.
+ * with `extraction_failed` and the thread is replaced; one that takes longer than `timeoutMs` fails
+ * with `extraction_timeout`, its thread stopped and replaced. `workerUrl`: another worker module
+ * (tests).
  */
-export function createExtractPool(options: { threads?: number; maxHeapMb?: number } = {}): ExtractPool {
-  const workerUrl = new URL('./extract-worker.js', import.meta.url);
-  const fromSources = import.meta.url.endsWith('.ts');
+export function createExtractPool(
+  options: { threads?: number; maxHeapMb?: number; timeoutMs?: number; workerUrl?: URL } = {},
+): ExtractPool {
+  const workerUrl = options.workerUrl ?? new URL('./extract-worker.js', import.meta.url);
+  const timeoutMs = options.timeoutMs ?? EXTRACT_TIMEOUT_MS;
+  const fromSources = options.workerUrl === undefined && import.meta.url.endsWith('.ts');
   const threads = options.threads ?? availableParallelism();
   if (fromSources || threads <= 0) {
     return {
@@ -46,9 +59,14 @@ export function createExtractPool(options: { threads?: number; maxHeapMb?: numbe
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? EXTRACT_THREAD_HEAP_MB },
   });
   const run = async <T>(job: ExtractJob | ExtractBodyJob | MarkdownBodyJob): Promise<T> => {
+    // Aborting a running task stops its thread; the pool starts another.
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      return (await pool.run(job)) as T;
+      return (await pool.run(job, { signal })) as T;
     } catch (error) {
+      if (signal.aborted) {
+        throw new NonRetryableError(`extraction took longer than ${timeoutMs} ms`, 'extraction_timeout', error);
+      }
       throw new NonRetryableError('extraction failed', 'extraction_failed', error);
     }
   };
