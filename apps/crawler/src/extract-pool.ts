@@ -19,7 +19,7 @@ export interface ExtractPool {
 export const EXTRACT_THREAD_HEAP_MB = 256;
 
 /**
- * Longest extraction of one page (a 5 MB page takes about 2 s here): past it the page fails with
+ * Longest extraction of one page (a 5 MB page, the most extraction reads, takes about 1 s here): past it the page fails with
  * `extraction_timeout` and its thread is stopped and replaced, so no page can hold a thread for good
  * (a hostile page that sends some pattern into long backtracking, a DOM no one expected).
  * @defaultValue 30 s
