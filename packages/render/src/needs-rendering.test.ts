@@ -76,6 +76,9 @@ describe('needsRendering', () => {
       const html = (tag + 'a'.repeat(5_000)).repeat(300);
       expect(needsRendering({ html, extractedTextLength: 0 })).toBe(false);
     }
+    const attributes = `${'<div id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id=id>'.repeat(20_000)}`;
+    expect(needsRendering({ html: attributes, extractedTextLength: 0 })).toBe(false);
+    expect(needsRendering({ html: "<section class='shell root'></section>", extractedTextLength: 0 })).toBe(true);
     const emptyRootAfter = `${'<div id=app '.repeat(50_000)}<div id="root"></div>`;
     expect(needsRendering({ html: emptyRootAfter, extractedTextLength: 0 })).toBe(true);
   });

@@ -27,8 +27,9 @@ const TAG = /<(script|link|meta|noscript|div|main|section|body|app-root|ng-app|m
 const ROOT_ELEMENTS = new Set(['div', 'main', 'section', 'body']);
 /** Angular-style custom root elements. */
 const CUSTOM_ROOTS = new Set(['app-root', 'app', 'ng-app', 'my-app']);
-const ROOT_NAME =
-  /\b(?:id|class)\s*=\s*["']?[^"'>]*?\b(?:root|app|app-root|__next|__nuxt|___gatsby|svelte|main-app|application|mount|ember-app)\b/i;
+/** An `id` or `class` value, quoted or not (read one by one: a pattern spanning the value backtracked). */
+const ID_OR_CLASS = /\b(?:id|class)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi;
+const ROOT_NAME = /\b(?:root|app|app-root|__next|__nuxt|___gatsby|svelte|main-app|application|mount|ember-app)\b/i;
 /** Right after an opening tag: nothing (but space and one comment) before its closing tag. */
 const EMPTY_UNTIL_CLOSE = /\s*(?:<!--(?:[^-]|-(?!->)){0,1000}-->\s*)?<\/([a-z-]+)\s*>/iy;
 const SCRIPT_CLOSE = /<\/script\s*>/gi;
@@ -111,7 +112,7 @@ function readSigns(source: string): Signs {
       const inside = source.slice(end, end + NOSCRIPT_CHARS);
       const close = inside.search(/<\/noscript\s*>/i);
       if (/javascript/i.test(close < 0 ? inside : inside.slice(0, close))) signs.noscriptAsksForJs = true;
-    } else if (!signs.emptyRoot && (CUSTOM_ROOTS.has(name) || (ROOT_ELEMENTS.has(name) && ROOT_NAME.test(attrs)))) {
+    } else if (!signs.emptyRoot && (CUSTOM_ROOTS.has(name) || (ROOT_ELEMENTS.has(name) && namesRoot(attrs)))) {
       EMPTY_UNTIL_CLOSE.lastIndex = end;
       const close = EMPTY_UNTIL_CLOSE.exec(source);
       // A custom root is empty only with nothing at all inside (a comment is content there).
@@ -120,4 +121,10 @@ function readSigns(source: string): Signs {
     }
   }
   return signs;
+}
+
+/** Whether an element's `id` or `class` names an app's mount point (`root`, `app`, `__next`...). */
+function namesRoot(attrs: string): boolean {
+  for (const m of attrs.matchAll(ID_OR_CLASS)) if (ROOT_NAME.test(m[1] ?? m[2] ?? m[3] ?? '')) return true;
+  return false;
 }
