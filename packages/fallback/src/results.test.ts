@@ -105,4 +105,12 @@ describe('htmlToText', () => {
     expect(clipped).toBe('alpha beta…');
     expect(clipped.length).toBeLessThanOrEqual(14);
   });
+
+  it('reads a field of megabytes only as far as its text is shown', () => {
+    // `<a` without a closing `>`, a million times over: the tag patterns backtracked for seconds.
+    const hostile = `Real description of the page. ${'<a'.repeat(500_000)}`;
+    const text = htmlToText(hostile, 300);
+    expect(text).toMatch(/^Real description of the page\. <a<a/);
+    expect(text.length).toBeLessThanOrEqual(300);
+  });
 });
