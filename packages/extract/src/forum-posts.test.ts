@@ -43,6 +43,19 @@ describe('dropPostChrome', () => {
     expect(squashed(d.body)).toContain('Share');
   });
 
+  it('reads button rows in one pass, and keeps a line of button words that is no row', () => {
+    // A line of 27 `like`s and an `x` took seconds to reject when blanks could be read two ways.
+    const near = `<span>${'like '.repeat(27)}x</span>`;
+    const d = doc(
+      `<div>${near.repeat(10)}</div>` +
+        '<div><p>Cut the suckers.</p><p>Reply | Quote | Like</p><p>Like · Reply</p><p>Share Report</p></div>'.repeat(3),
+    );
+    expect(dropPostChrome(d.body)).toBe(9);
+    const text = squashed(d.body);
+    expect(text.split(`${'like '.repeat(27)}x`)).toHaveLength(11);
+    for (const gone of ['Reply', 'Quote', 'Share', 'Report', '·']) expect(text).not.toContain(gone);
+  });
+
   it('does not read code, and keeps a signature that is most of the page', () => {
     const d = doc(
       '<pre><code>flag</code></pre><p><code>flag</code> sets it.</p><div class="signature">A long letter body.</div>',

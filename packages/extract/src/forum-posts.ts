@@ -23,7 +23,9 @@ const STAT_OTHER = /^(?:location|from|gender|age|occupation)\s*:\s*.{1,40}$/i;
  */
 const ACTION_WORD =
   '(?:reply(?: with quote)?|quote|multi-?quote|\\+ ?quote|report(?: post| abuse)?|flag|share(?: on other sites| post)?|link to (?:comment|post)|permalink|like|bookmark|back to top|post reply|print view)';
-const ACTION_ROW = new RegExp(`^${ACTION_WORD}(?:\\s*[|·•]?\\s*${ACTION_WORD})*$`, 'i');
+// A gap between two buttons is read one way only: with an optional separator, the blanks around
+// it could be split between two \s* in exponentially many ways ('like like … x', seconds a line).
+const ACTION_ROW = new RegExp(`^${ACTION_WORD}(?:(?:\\s*[|·•]\\s*|\\s*)${ACTION_WORD})*$`, 'i');
 /** The number of a post, a link to it: `#3`, `Post #3`. */
 const POST_NUMBER = /^(?:post\s*)?#\s?\d{1,6}$/i;
 /** An edit note under a post's text. */

@@ -30,6 +30,20 @@ describe('metaRefreshOf', () => {
   ])('ignores %s (%s)', (content) => {
     expect(metaRefreshOf(head(`<meta http-equiv="refresh" content="${content}">`).metas, PAGE, PAGE)).toBeNull();
   });
+
+  it('reads a target up to the end of the value, line breaks included', () => {
+    const content = `0,URL=${'\t'.repeat(4_000)}R&#10;`;
+    expect(metaRefreshOf(head(`<meta http-equiv="refresh" content="${content}">`).metas, PAGE, PAGE)).toEqual({
+      url: 'https://example.org/old/R',
+      delaySecs: 0,
+    });
+  });
+
+  it('ignores a value longer than 4,096 characters', () => {
+    // 100,000 tabs before a line break took 12 s to reject when the target stopped at line breaks.
+    const content = `0,URL=${'\t'.repeat(100_000)}R&#10;`;
+    expect(metaRefreshOf(head(`<meta http-equiv="refresh" content="${content}">`).metas, PAGE, PAGE)).toBeNull();
+  });
 });
 
 describe('feedUrlsOf', () => {
