@@ -116,11 +116,24 @@ export function pptxSlides(entries: ZipEntries, maxChars: number): Array<{ text:
   return parts;
 }
 
-/** Paragraphs (`<a:p>`) of DrawingML, their runs (`<a:t>`) joined, one paragraph per line. */
+/**
+ * Paragraphs (`<a:p>`) of DrawingML, their runs (`<a:t>`) joined, one paragraph per line. A
+ * paragraph ends at the first `</a:p>` after it, found once: a lazy `[\s\S]*?` looked for it again
+ * from every unclosed `<a:p>` to the end of the slide (quadratic: 1 MB of them took 23 s). Tags are
+ * not read past the next `<` for the same reason (1 MB of `<a:t ` took 71 s).
+ */
 function drawingMLText(source: string): string {
   const paragraphs: string[] = [];
-  for (const p of source.matchAll(/<a:p\b[^>]*>([\s\S]*?)<\/a:p>/g)) {
-    const runs = [...(p[1] ?? '').matchAll(/<a:t(?:\s[^>]*)?>([^<]*)<\/a:t>/g)].map((m) => decodeXml(m[1] ?? ''));
+  const open = /<a:p\b[^<>]*>/g;
+  for (let m = open.exec(source); m !== null; m = open.exec(source)) {
+    const start = m.index + m[0].length;
+    const end = source.indexOf('</a:p>', start);
+    // No later paragraph is closed either.
+    if (end < 0) break;
+    open.lastIndex = end + '</a:p>'.length;
+    const runs = [...source.slice(start, end).matchAll(/<a:t(?:\s[^<>]*)?>([^<]*)<\/a:t>/g)].map((r) =>
+      decodeXml(r[1] ?? ''),
+    );
     const line = runs.join('');
     if (line.trim() !== '') paragraphs.push(line);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { tidyText } from './text.js';
+import { tidyMarkdown, tidyText } from './text.js';
 
 describe('tidyText', () => {
   it('collapses blanks, keeps paragraph breaks, drops control characters', () => {
@@ -16,5 +16,19 @@ describe('tidyText', () => {
     const text = tidyText('😀'.repeat(10), 5);
     expect(text.length).toBeLessThanOrEqual(5);
     expect(text).toBe('😀😀');
+  });
+});
+
+describe('tidyMarkdown', () => {
+  it('drops trailing blanks, keeps leading ones and at most one blank line', () => {
+    expect(tidyMarkdown('# T \t\r\n\r\n\r\n- a\u00a0\n  - b  \n\n    code\t\n', 100)).toBe(
+      '# T\n\n- a\n  - b\n\n    code',
+    );
+  });
+
+  it('keeps a long run of blanks inside a line', () => {
+    // 200,000 spaces before a `b` took 38 s when each of them started a new try at a line's end.
+    const spaces = ' '.repeat(200_000);
+    expect(tidyMarkdown(`a${spaces}b \n  c${spaces}\nd`, 1_000_000)).toBe(`a${spaces}b\n  c\nd`);
   });
 });
