@@ -60,6 +60,15 @@ describe('sites', () => {
     expect(normalizeSite('exa mple.com')).toBeNull();
     expect(normalizeSite('"); DROP')).toBeNull();
   });
+  it('trims dots of any run, and answers null for a value over 2,048 characters before reading it', () => {
+    // Took seconds with patterns that were tried again from every dot or slash.
+    expect(normalizeSite(`a${'.'.repeat(50_000)}.a`)).toBeNull();
+    expect(normalizeSite(`a${'/'.repeat(50_000)}\nb`)).toBeNull();
+    expect(normalizeSite(`a${'.'.repeat(2000)}.a`)).toBeNull();
+    expect(normalizeSite(`${'.'.repeat(1000)}Example.com${'.'.repeat(1000)}`)).toBe('example.com');
+    expect(normalizeSite('example.com/a\nb')).toBeNull();
+    expect(normalizeSite(`https://example.com/${'p'.repeat(2048)}`)).toBeNull();
+  });
   it('matches a host and its subdomains only', () => {
     expect(hostMatchesSite('a.example.com', 'example.com')).toBe(true);
     expect(hostMatchesSite('example.com', 'example.com')).toBe(true);

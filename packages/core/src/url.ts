@@ -94,15 +94,31 @@ export function hostOf(url: string): string {
   return new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
+/** Longest `site` value looked at: a host has at most 253 characters, a URL naming one rarely over 2,048. */
+const MAX_SITE_INPUT_CHARS = 2048;
+
+/** Without leading and trailing dots; in linear time (`/\.+$/` tries again from every dot of a run). */
+function trimDots(value: string): string {
+  let end = value.length;
+  while (end > 0 && value[end - 1] === '.') end--;
+  return value.slice(0, end).replace(/^\.+/, '');
+}
+
 /**
  * Normalizes a `site` value as users write it (`Example.com`, `https://example.com/path`,
- * `.example.com`) to a bare lower-case host; returns null when nothing host-like is left.
+ * `.example.com`) to a bare lower-case host; returns null when nothing host-like is left, or for
+ * a value longer than 2,048 characters.
  */
 export function normalizeSite(input: string): string | null {
+  // The value comes from requests: the patterns below cost more than linear time on a long one.
+  if (input.length > MAX_SITE_INPUT_CHARS) return null;
   let value = input.trim().toLowerCase();
   value = value.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
+  // A line break inside leaves no host. Without one the next pattern is linear: `.` never stops
+  // short of the end, which would have it tried again from every `/`.
+  if (/[\n\r\u2028\u2029]/.test(value)) return null;
   value = value.replace(/[/?#].*$/, '').replace(/:\d+$/, '');
-  value = value.replace(/^\.+|\.+$/g, '');
+  value = trimDots(value);
   if (value === '' || value.length > 253) return null;
   // Letters of any script, digits, hyphens and dots: IDNs are allowed as typed.
   if (!/^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*$/u.test(value)) return null;
