@@ -4,7 +4,8 @@ export interface MarkdownHeading {
   readonly text: string;
 }
 
-const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+/** The opening `#`s and the rest of the line, matched in one pass; {@link atxHeadingText} trims the rest. */
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]([\s\S]*))?$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
@@ -25,7 +26,8 @@ const LINE_MARKERS = /^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[ xX]\]\s+)?/;
  */
 export function markdownLines(markdown: string): MarkdownLine[] {
   const out: MarkdownLine[] = [];
-  const lines = markdown.split(/\r?\n/);
+  // Every line break counts (a lone \r, U+2028, U+2029): the page's text breaks lines at U+2028 too.
+  const lines = markdown.split(/\r\n|\r|\n|\u2028|\u2029/);
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -42,7 +44,7 @@ export function markdownLines(markdown: string): MarkdownLine[] {
     }
     const atx = ATX_HEADING.exec(line);
     if (atx) {
-      out.push({ text: stripInlineMarkup(atx[2]!), headingLevel: atx[1]!.length });
+      out.push({ text: stripInlineMarkup(atxHeadingText(atx[2] ?? '')), headingLevel: atx[1]!.length });
       continue;
     }
     const next = lines[i + 1];
@@ -58,17 +60,44 @@ export function markdownLines(markdown: string): MarkdownLine[] {
   return out.filter((l) => l.text !== '');
 }
 
+/**
+ * An ATX heading's content without its trailing spaces and its closing `#`s, which are only such
+ * when a space or tab comes before them or they are all there is (`# C#` keeps its `#`).
+ */
+function atxHeadingText(content: string): string {
+  let end = content.length;
+  while (end > 0 && isSpaceOrTab(content[end - 1]!)) end--;
+  let hashes = end;
+  while (hashes > 0 && content[hashes - 1] === '#') hashes--;
+  if (hashes < end && (hashes === 0 || isSpaceOrTab(content[hashes - 1]!))) end = hashes;
+  return content.slice(0, end);
+}
+
+function isSpaceOrTab(char: string): boolean {
+  return char === ' ' || char === '\t';
+}
+
 /** The headings of a markdown document in order, with inline markup removed. */
 export function markdownHeadings(markdown: string): MarkdownHeading[] {
   return markdownLines(markdown).flatMap((l) => (l.headingLevel ? [{ level: l.headingLevel, text: l.text }] : []));
 }
 
+/**
+ * A link's text and target as `[text](target "title")`, one level of parentheses allowed in the
+ * target (`Foo_(bar)`). No bracket in the text and no stray parenthesis in the target: a scan from
+ * one `[` or `(` then ends at the next, so a line of thousands of them costs linear time.
+ */
+const LINK = /\[([^[\]]*)\]\((?:[^()]|\([^()]*\))*\)/g;
+const IMAGE = new RegExp(`!${LINK.source}`, 'g');
+/** An HTML tag; no `<` inside, for the same reason. */
+const HTML_TAG = /<[^<>]+>/g;
+
 /** Removes links, images, emphasis, code ticks and backslash escapes, keeping the visible text. */
 export function stripInlineMarkup(text: string): string {
   return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
+    .replace(IMAGE, '$1')
+    .replace(LINK, '$1')
+    .replace(HTML_TAG, '')
     .replace(/(\*\*|__|\*|_|~~|`)/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1')
     .replace(/\s+/g, ' ')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { chunkText } from './chunk.js';
-import { markdownFromText, markdownHeadings, markdownLines } from './markdown.js';
+import { markdownFromText, markdownHeadings, markdownLines, stripInlineMarkup } from './markdown.js';
 import { selectPassages } from './passages.js';
 import { countTokens } from './tokens.js';
 
@@ -40,6 +40,38 @@ describe('markdownLines', () => {
       { text: 'link' },
       { text: 'Head', headingLevel: 3 },
     ]);
+  });
+
+  it('drops closing #s only after a space, as CommonMark, and breaks lines at \\r and U+2028', () => {
+    expect(markdownHeadings('# C#\r## Title ##  \u2028### ###\n# foo \\#\n#5 bolt')).toEqual([
+      { level: 1, text: 'C#' },
+      { level: 2, text: 'Title' },
+      { level: 1, text: 'foo #' },
+    ]);
+  });
+
+  it('reads a heading line of many spaces and a line break other than \\n quickly', () => {
+    // Each took seconds with a heading pattern that backtracked over the spaces (time grew as their count to the 4th).
+    expect(markdownLines(`## ${' '.repeat(400)}\u2028x`)).toEqual([{ text: 'x' }]);
+    expect(markdownLines(`## Title${' '.repeat(400)}\rx`)).toEqual([{ text: 'Title', headingLevel: 2 }, { text: 'x' }]);
+  });
+
+  it('reads a line of 100,000 brackets or angle brackets quickly, as it is', () => {
+    // Each of these took seconds with link and tag patterns that scanned to the line's end from every bracket.
+    for (const line of ['['.repeat(100_000), '!['.repeat(50_000), '<'.repeat(100_000), '[]('.repeat(50_000)]) {
+      expect(markdownLines(line)).toEqual([{ text: line.replace(/\s+/g, ' ') }]);
+    }
+  });
+});
+
+describe('stripInlineMarkup', () => {
+  it('keeps the text of links and images, whatever their targets and titles', () => {
+    expect(
+      stripInlineMarkup(
+        'A [link](https://x.test/a "Title") and ![an image](a b.png \'t\') in [![icon](/i.png)](/x), ' +
+          '[Foo](https://en.wikipedia.org/wiki/Foo_(bar)) [b](<c d>) <b>bold</b> a < b',
+      ),
+    ).toBe('A link and an image in icon, Foo b bold a < b');
   });
 });
 
