@@ -164,4 +164,21 @@ describe('phrases in snippets', () => {
     const zh = `${'今天天气很好，我们去公园散步。'.repeat(20)}北京天气预报说明天下雨。${'其他内容很多。'.repeat(40)}`;
     expect(makeSnippet(zh, [{ text: '北京天气' }])).toContain('北京天气预报');
   });
+
+  it('finds a phrase of more than 32 words whole, and not where only its first words are', () => {
+    const phrase = filler(40, 'w');
+    const text = `${filler(200)} ${phrase.replace('w0 w1', 'W0, w1')} ${filler(200, 'ipsum')}`;
+    expect(makeSnippet(text, [{ text: phrase }])).toContain('W0, w1 w2');
+    expect(queryTermsIn(text, [{ text: phrase }])).toMatchObject({ phrasesFound: 1, phrases: 1 });
+    const cut = text.replace('w38 w39', 'w38 x39');
+    expect(queryTermsIn(cut, [{ text: phrase }])).toMatchObject({ found: 39, phrasesFound: 0, phrases: 1 });
+  });
+
+  it('answers on a long page that repeats the start of a long phrase without it', () => {
+    // Took seconds when each occurrence of the first word was matched against the whole phrase.
+    const page = 'zq '.repeat(350_000);
+    const clauses = [{ text: `${'zq '.repeat(1000)}qz` }];
+    expect(makeSnippet(page, clauses)).toBe(`${'zq '.repeat(106).trim()}…`);
+    expect(queryTermsIn(page, clauses)).toEqual({ found: 1, of: 2, phrasesFound: 0, phrases: 1 });
+  });
 });

@@ -175,28 +175,50 @@ function findHits(text: string, tokens: Set<string>, phrases: readonly string[][
     searched = folded;
     hits = findHitsIn(folded, tokens, (token) => (from) => folded.indexOf(token, from));
   }
-  for (const phrase of phrases) hits.push(...phraseHits(searched, phrase));
+  const work = { left: MAX_PHRASE_WORK };
+  for (const phrase of phrases) hits.push(...phraseHits(searched, phrase, work));
   return hits.sort((a, b) => a.start - b.start);
 }
+
+/**
+ * Words of a phrase matched by one pattern at each occurrence of its first: the pattern of a longer
+ * phrase is slow to compile and to run, so the words after these are matched one by one, only
+ * where these are found.
+ */
+const MAX_PHRASE_TOKENS = 32;
+/**
+ * Words matched after a phrase's first, over all tries at the phrases of a query, each try counted
+ * as long as it may run: a page repeating a phrase's start (`zq zq zq …`) would otherwise cost its
+ * length times the phrase's. A normal page needs far fewer.
+ */
+const MAX_PHRASE_WORK = 1 << 18;
+/** What may stand between two words of a phrase: the same as in {@link phraseHits}' pattern. */
+const SPACED_GAP = /[^\p{L}\p{N}\p{M}]{1,3}/uy;
+const UNSPACED_GAP = /[^\p{L}\p{N}\p{M}]{0,3}/uy;
 
 /**
  * Where `text` (folded as in {@link findHits}) holds a phrase's tokens in a row, as typed, between
  * them one to three characters that are not letters or digits (`boundary-layer`, `layer, flow`),
  * none where the script has no spaces. Each occurrence of the first token is looked at, the rest
- * matched from there.
+ * matched from there, while `work` (see {@link MAX_PHRASE_WORK}) lasts.
  */
-function phraseHits(text: string, tokens: readonly string[]): Hit[] {
+function phraseHits(text: string, tokens: readonly string[], work: { left: number }): Hit[] {
   const literal = (token: string) => token.replace(REGEX_SYNTAX, '\\$&');
   const gap = (token: string) =>
     hasUnspacedScript(token) ? '[^\\p{L}\\p{N}\\p{M}]{0,3}' : '[^\\p{L}\\p{N}\\p{M}]{1,3}';
   const first = new RegExp(literal(tokens[0]!), 'gi');
+  const head = tokens.slice(0, MAX_PHRASE_TOKENS);
   const rest = new RegExp(
-    `${tokens
+    `${head
       .slice(1)
       .map((token) => gap(token) + literal(token))
       .join('')}`,
     'iuy',
   );
+  const beyond = tokens.slice(head.length).map((token) => ({
+    gap: hasUnspacedScript(token) ? UNSPACED_GAP : SPACED_GAP,
+    word: new RegExp(literal(token), 'iuy'),
+  }));
   const spaced = !hasUnspacedScript(tokens[0]!);
   const last = tokens.at(-1)!;
   const key = tokens.join(' ');
@@ -204,14 +226,33 @@ function phraseHits(text: string, tokens: readonly string[]): Hit[] {
   for (let match = first.exec(text); match !== null && hits.length < MAX_HITS_PER_TOKEN; match = first.exec(text)) {
     const at = match.index;
     if (spaced && WORD_CHAR.test(text[at - 1] ?? ' ')) continue;
+    if (work.left <= 0) break;
+    work.left -= head.length - 1;
     rest.lastIndex = at + match[0].length;
-    const tail = rest.exec(text);
-    if (tail === null) continue;
-    const end = rest.lastIndex;
+    if (rest.exec(text) === null) continue;
+    work.left -= beyond.length;
+    const end = wordsEnd(text, rest.lastIndex, beyond);
+    if (end === -1) continue;
     if (!hasUnspacedScript(last) && WORD_CHAR.test(text[end] ?? ' ')) continue;
     hits.push({ start: at, token: key, exact: true, phrase: true });
   }
   return hits;
+}
+
+/**
+ * Where `words` end when they follow `from` in `text`, each after its gap, or -1. A word starts with
+ * a letter or digit, which no gap holds, so the longest gap is the only one that may do.
+ */
+function wordsEnd(text: string, from: number, words: readonly { gap: RegExp; word: RegExp }[]): number {
+  let end = from;
+  for (const { gap, word } of words) {
+    gap.lastIndex = end;
+    if (gap.exec(text) === null) return -1;
+    word.lastIndex = gap.lastIndex;
+    if (word.exec(text) === null) return -1;
+    end = word.lastIndex;
+  }
+  return end;
 }
 
 /** Hits of each token (up to a bound per token), whole words unless its script has no spaces between words. */
