@@ -56,3 +56,17 @@ describe('normalizeRobotsTxt and productToken', () => {
     ).toBe('user-agent: FOO\ndisallow: /x\nuser-agent: baz\nallow: /d/index.html\nallow: /d/$');
   });
 });
+
+describe('normalizeRobotsTxt on hostile lines', () => {
+  it('keeps a line of 16,663 spaces (no colon) as it is and reads the rules after it', () => {
+    const spaces = ' '.repeat(16_663);
+    const text = `${spaces}\nUser-agent: *\nDisallow: /private`;
+    expect(normalizeRobotsTxt(text)).toBe(`${spaces}\nuser-agent: *\ndisallow: /private`);
+    expect(robotsAllows(text, UA, 'https://a.org/private/x')).toBe(false);
+  });
+
+  it('drops a comment of 16,660 "#" up to a U+2028 as a comment', () => {
+    const text = `${'#'.repeat(16_660)}\u2028x\nUser-agent: *\nDisallow: /private`;
+    expect(normalizeRobotsTxt(text)).toBe('\nuser-agent: *\ndisallow: /private');
+  });
+});
