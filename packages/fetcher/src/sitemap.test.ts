@@ -57,6 +57,11 @@ describe('parseSitemap', () => {
     );
   });
 
+  it('reads the <loc> of broken XML followed by 64,000 <url> tags without one', () => {
+    const broken = `<urlset<url><loc>https://a.org/1</loc></url>${'<url>'.repeat(64_000)}`;
+    expect(parseSitemap(broken, 'https://a.org/')).toEqual({ urls: ['https://a.org/1'], sitemaps: [] });
+  });
+
   it('never expands DTD entities', () => {
     const xml =
       '<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><urlset><url><loc>https://a.org/&b;</loc></url></urlset>';
