@@ -215,6 +215,11 @@ describe('classifyLlmsTxt rules', () => {
     );
   });
 
+  it('does not take `<a<a<a…` without any `>` in a body served as HTML for a tag', () => {
+    const body = `${GOOD}${'<a'.repeat(32_768)}`;
+    expect(ok({ contentType: 'text/html', body })).toEqual({ isLlmsTxt: true, reason: 'markdown' });
+  });
+
   it('does not mistake "coming soon" in a long real file for a placeholder', () => {
     const long = `${GOOD}\n## News\n\n${'- [Post](https://example.com/p): a new feature is coming soon\n'.repeat(60)}`;
     expect(ok({ body: long }).isLlmsTxt).toBe(true);

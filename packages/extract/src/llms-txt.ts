@@ -61,7 +61,7 @@ export function classifyLlmsTxt(response: LlmsTxtResponse): LlmsTxtVerdict {
   if (
     HTML_START.test(trimmed) ||
     HTML_TAGS.test(trimmed.slice(0, 2_048)) ||
-    (type.includes('html') && /<[a-z][^>]*>/i.test(trimmed))
+    (type.includes('html') && hasTag(trimmed))
   ) {
     return no('html');
   }
@@ -97,6 +97,16 @@ function redirectProblem(requestedUrl: string, finalUrl: string): string | null 
   const b = final.hostname.replace(/^www\./, '');
   if (a !== b && !a.endsWith(`.${b}`) && !b.endsWith(`.${a}`)) return 'redirected-off-site';
   return null;
+}
+
+/**
+ * Whether a `<` and a letter is followed, anywhere later, by a `>` (what /<[a-z][^>]*>/i finds).
+ * Only the first `<` and letter needs checking; the regex retried from every one, quadratic on
+ * `<a<a<a…`.
+ */
+function hasTag(text: string): boolean {
+  const open = text.search(/<[a-z]/i);
+  return open >= 0 && text.indexOf('>', open + 2) >= 0;
 }
 
 function looksLikeJson(text: string): boolean {
