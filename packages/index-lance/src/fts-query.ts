@@ -180,15 +180,15 @@ export function questionWords(nodes: readonly QueryNode[]): readonly QueryNode[]
  * stay hard constraints.
  */
 export function looseWords(nodes: readonly QueryNode[]): readonly QueryNode[] {
-  if (!nodes.some(isLooseWord)) return nodes;
-  return nodes.flatMap((node): QueryNode[] =>
-    isLooseWord(node) ? tokenize(node.text).map((text) => ({ type: 'term', text, field: 'any' })) : [node],
-  );
-}
-
-/** A word of several tokens, outside Chinese and Japanese text, that {@link looseWords} splits. */
-function isLooseWord(node: QueryNode): node is QueryNode & { type: 'term' } {
-  return node.type === 'term' && node.field === 'any' && !hasCjk(node.text) && tokenize(node.text).length > 1;
+  let split = false;
+  const words = nodes.flatMap((node): QueryNode[] => {
+    if (node.type !== 'term' || node.field !== 'any' || hasCjk(node.text)) return [node];
+    const tokens = tokenize(node.text);
+    if (tokens.length < 2) return [node];
+    split = true;
+    return tokens.map((text) => ({ type: 'term', text, field: 'any' }));
+  });
+  return split ? words : nodes;
 }
 
 /** Whether a word is nothing but stop words (`the`, `to-be`). */

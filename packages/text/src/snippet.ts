@@ -419,14 +419,13 @@ function sentenceStartAfter(text: string, begin: number, limit: number): number 
   return start;
 }
 
-/** Past words of punctuation alone (`.`, `),`, `–`) at `at`, to the next word that has a letter or digit. */
+/** Words of punctuation alone (`.`, `),`, `–`), each with the spaces after it. */
+const LOOSE_PUNCTUATION = /(?:[^\p{L}\p{N}\s]+ +)+/uy;
+
+/** Past words of punctuation alone at `at`, to the next word that has a letter or digit. */
 function pastLoosePunctuation(text: string, at: number): number {
-  let i = at;
-  for (;;) {
-    const m = /^[^\p{L}\p{N}\s]+ +/u.exec(text.slice(i, i + 16));
-    if (m === null) return i;
-    i += m[0].length;
-  }
+  LOOSE_PUNCTUATION.lastIndex = at;
+  return LOOSE_PUNCTUATION.test(text) ? LOOSE_PUNCTUATION.lastIndex : at;
 }
 
 /** Moves `at` back to a word start (not below `floor`), so the first word is not cut. */
