@@ -144,15 +144,24 @@ describe('readDomFacts bylines', () => {
         '<p class="byline"><span class="byline__role">Founder</span> <span class="byline__name">Mateusz Haberny</span></p>' +
         '</body></html>',
     );
-    // The card and the byline each put their name element's line first; the name and role
-    // elements inside the card are bylines of their own too (class `author-…`).
+    // The card and the byline each put their name element's line first; the name elements inside
+    // are bylines of their own too (class `author-…`), the roles beside them are not.
     expect(f.bylines).toEqual([
       'Stephen Jesudunsin\nWritten By\nStephen Jesudunsin\nAI Writer, Embarque',
       'Stephen Jesudunsin',
-      'AI Writer, Embarque',
       'Mateusz Haberny\nFounder Mateusz Haberny',
-      'Founder',
+      'Mateusz Haberny',
     ]);
+  });
+
+  it('leaves out what an author box says beside the name: a job title, a company, a biography', () => {
+    const f = facts(
+      '<html><body><h1>T</h1><div class="post_author-list">' +
+        '<a class="post_author-link"><div class="post_author-name">Corti</div><div class="post_author-title">AI platform for healthcare</div></a>' +
+        '<a class="post_author-link"><div class="post_author-name">Joakim Edin</div><div class="post_author-company">Research</div></a>' +
+        '</div><p class="writer_bio">Joakim writes about clinical language models.</p></body></html>',
+    );
+    expect(f.bylines.filter((b) => !b.includes('\n'))).toEqual(['Corti', 'Joakim Edin']);
   });
 
   it('leaves the tag and category links out of a byline', () => {

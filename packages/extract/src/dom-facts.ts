@@ -53,6 +53,12 @@ export interface DomFacts {
 
 /** Classes and ids that mark a byline; `rel=author` and `itemprop=author` are checked too. */
 const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|by-line|author|writer|dateline-author)(?:$|[\s_-])/i;
+/**
+ * Classes of what an author box says about the author beside the name (`author-title`,
+ * `author_bio`, `byline__role`): a job title or a biography, never the name.
+ */
+const AUTHOR_DETAIL_CLASS =
+  /(?:^|[\s_-])(?:author|writer|byline)[_-]+(?:title|job|role|position|bio|biography|desc|description|company|org|organi[sz]ation|about)(?:$|[\s_-])/i;
 /** URLs of an author's page in blog and news software (WordPress, Ghost, Drupal...). */
 const AUTHOR_HREF = /(?:[?&]author=[^&#]+|\/(?:author|authors|autor|auteur)\/[^/?#]+\/?(?:[?#]|$))/i;
 /** A link to a page listing a tag, category or topic (`/blog/tag/personal-finance`): never a name. */
@@ -472,9 +478,9 @@ function isBylineElement(el: Element, name: string, itemprop: string | null): bo
   // A link to the author's page (`/author/jane/`, `?author=102`) names the author.
   if (name === 'a' && AUTHOR_HREF.test(el.getAttribute('href') ?? '')) return true;
   const cls = el.getAttribute('class');
-  if (cls && BYLINE_CLASS.test(cls)) return true;
+  if (cls && BYLINE_CLASS.test(cls)) return !AUTHOR_DETAIL_CLASS.test(cls);
   const id = el.getAttribute('id');
-  return id !== null && BYLINE_CLASS.test(id);
+  return id !== null && BYLINE_CLASS.test(id) && !AUTHOR_DETAIL_CLASS.test(id);
 }
 
 const SEPARATORS = '[|\\-–—:·»/_]+';
