@@ -15,7 +15,8 @@ let app: Express;
 
 beforeAll(async () => {
   fx = await createFixture();
-  app = createApp(fx.deps());
+  // One public client asks every request of this file; the rate limit has tests of its own.
+  app = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }));
 });
 afterAll(async () => {
   await fx.cleanup();
@@ -68,9 +69,12 @@ describe('GET /api/v1/search', () => {
     expect((await search('q=widget&limit=100')).body.results).toHaveLength(15);
   });
 
-  it('filters by lang (zh-CN means zh), time_range and site', async () => {
+  it('filters by lang (zh-CN and chi mean zh), time_range and site', async () => {
     const zh = (await search('q=quarry&lang=zh-CN')).body.results as Result[];
     expect(zh.map((r) => r.url)).toEqual(['https://news.example.cn/zh']);
+    // A three-letter code means the two-letter one that pages are stored under.
+    const chi = (await search('q=quarry&lang=chi')).body.results as Result[];
+    expect(chi.map((r) => r.url)).toEqual(['https://news.example.cn/zh']);
     const all = (await search('q=quarry&time_range=all')).body.results as Result[];
     expect(all.map((r) => r.url)).toContain('https://old.example.org/quarry-history');
     const week = (await search('q=quarry&time_range=7d')).body.results as Result[];

@@ -79,7 +79,8 @@ export const OPENAPI_DOCUMENT = {
           {
             name: 'lang',
             in: 'query',
-            description: 'Hard language filter; a language code, reduced to its primary subtag (`zh-CN` means `zh`).',
+            description:
+              'Hard language filter; a language code, reduced to its primary subtag in its two-letter form where one exists (`zh-CN` means `zh`, `eng` means `en`).',
             schema: { type: 'string', pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$' },
           },
           {

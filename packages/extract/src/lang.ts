@@ -235,34 +235,15 @@ export function decideLanguage(hints: LanguageHints, text: string): string {
   if (expected === 'kana' && seen.script === 'han') return markup;
   return detectTextLanguage(text).lang ?? markup;
 }
-/** ISO 639-2/B codes some sites write, and Cantonese, mapped to the 639-1 code we store. */
-const BIBLIOGRAPHIC: Readonly<Record<string, string>> = {
-  chi: 'zh',
-  zho: 'zh',
-  yue: 'zh',
-  ger: 'de',
-  fre: 'fr',
-  dut: 'nl',
-  cze: 'cs',
-  per: 'fa',
-  gre: 'el',
-  rum: 'ro',
-  slo: 'sk',
-  ice: 'is',
-  arm: 'hy',
-  geo: 'ka',
-  mac: 'mk',
-  may: 'ms',
-};
-
 /**
- * `en-US, fr` → `en`; three-letter codes become their two-letter twin; null for empty, `und` or
- * garbage (`lang="utf-8"` would otherwise become `utf`).
+ * `en-US, fr` → `en`; three-letter codes become their two-letter twin (`normalizeLang`: `eng`,
+ * `ger`; and the languages the detector merges, `yue` → `zh`); null for empty, `und` or garbage
+ * (`lang="utf-8"` would otherwise become `utf`).
  */
 function firstLang(value: string | null | undefined): string | null {
   if (!value) return null;
   const lang = normalizeLang(value.split(',')[0]);
   if (lang === null || lang === UNKNOWN_LANG) return null;
   if (lang.length === 2) return lang;
-  return ISO3_TO_1[lang] ?? BIBLIOGRAPHIC[lang] ?? null;
+  return ISO3_TO_1[lang] ?? null;
 }
