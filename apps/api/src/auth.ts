@@ -19,8 +19,8 @@ export function clientAuth(res: Response): ClientAuth {
 }
 
 /**
- * Reads a dedicated key from `Authorization: Bearer <key>` or `X-API-Key: <key>` and verifies it.
- * A presented key that is unknown, revoked, malformed or unverifiable (no key store) marks the
+ * Reads a dedicated key from `Authorization: Bearer <key>` or `X-API-Key: <key>` and verifies it
+ * (another `Authorization` scheme presents no key). A presented key that is unknown, revoked, malformed or unverifiable (no key store) marks the
  * request `rejected`: it is answered 401 after the public limiter counted it, never served as
  * public.
  */
@@ -38,12 +38,17 @@ export function authenticate(keys: KeyStore | undefined): RequestHandler {
   };
 }
 
+/** The scheme of `Authorization` that presents a key (RFC 6750), with or without its credential. */
+const BEARER_SCHEME = /^\s*Bearer(?:\s|$)/i;
+
 function presentedKey(req: Request): Presented {
   const authorization = req.headers.authorization;
   const headerKey = req.headers['x-api-key'];
   let bearer: string | undefined;
-  // An empty header is how many clients say "no key"; anything else must be a well-formed key.
-  if (authorization !== undefined && authorization.trim() !== '') {
+  // An empty header is how many clients say "no key", and another scheme is not a key of ours: a
+  // reverse proxy that asks for Basic credentials passes them on (nginx's auth_basic does), and
+  // the search is public. A Bearer credential must be a well-formed key.
+  if (authorization !== undefined && BEARER_SCHEME.test(authorization)) {
     const match = /^Bearer[ ]+([^\s,]+)[ ]*$/i.exec(authorization);
     if (!match) return { kind: 'malformed' };
     bearer = match[1];

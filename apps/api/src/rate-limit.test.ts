@@ -124,8 +124,8 @@ describe('dedicated keys', () => {
       ['X-API-Key', key],
       ['Authorization', `Bearer ${key}`],
       ['Authorization', 'Bearer qk_unknownkeyunknownkeyunknownkey'],
-      ['Authorization', 'Basic dXNlcjpwYXNz'],
       ['Authorization', 'Bearer a b'],
+      ['Authorization', 'Bearer'],
       ['X-API-Key', 'x'.repeat(300)],
     ];
     for (const [header, value] of cases) {
@@ -141,8 +141,11 @@ describe('dedicated keys', () => {
       .set('X-API-Key', other)
       .set('Authorization', 'Bearer qk_x');
     expect(valid(mixed).status).toBe(401);
-    // An empty header presents no key.
+    // An empty header presents no key, nor does another scheme (a proxy's Basic credentials).
     expect(valid(await request(app).get(`${SEARCH}?q=quarry`).set('X-API-Key', '')).status).toBe(200);
+    const proxied = valid(await request(app).get(`${SEARCH}?q=quarry`).set('Authorization', 'Basic dXNlcjpwYXNz'));
+    expect(proxied.status).toBe(200);
+    expect(proxied.headers.ratelimit).toMatch(/^"public"/);
   });
 
   it('refuses any key when no key store is configured', async () => {
