@@ -203,6 +203,27 @@ describe('routing and errors', () => {
     expect(res.headers.allow).toBe('GET, HEAD');
   });
 
+  it('lets a page of any origin read the API and its rate-limit headers, and answers its preflight', async () => {
+    const origin = 'https://app.example.net';
+    const res = valid(await request(app).get(`${SEARCH}?q=quarry`).set('Origin', origin), SEARCH);
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-expose-headers']).toContain('RateLimit');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    const preflight = await request(app)
+      .options('/api/v1/content/abc')
+      .set('Origin', origin)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'x-api-key');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD');
+    expect(preflight.headers['access-control-allow-headers']).toContain('X-API-Key');
+    // Answered before the rate limits: a preflight spends nothing of the client's quota.
+    expect(preflight.headers.ratelimit).toBeUndefined();
+    const admin = await request(app).get('/admin/api/stats').set('Origin', origin);
+    expect(admin.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('answers 404 problems for unknown routes', async () => {
     for (const url of ['/', '/api/v2/search', '/api/v1/nothing', '/api/v1/search/extra']) {
       const res = valid(await request(app).get(url), null);

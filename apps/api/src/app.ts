@@ -4,6 +4,7 @@ import { authenticate } from './auth.js';
 import { contentRoute } from './content-route.js';
 import type { ApiDeps } from './deps.js';
 import { DOCS_CSP, renderDocsPage } from './docs-page.js';
+import { apiCors } from './cors.js';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './error-handler.js';
 import { healthRoute } from './health.js';
 import { requestLogger } from './logging.js';
@@ -67,7 +68,7 @@ export function createApp(deps: ApiDeps): Express {
   }
 
   const api = express.Router();
-  api.use(authenticate(deps.keys), limiters.api);
+  api.use(apiCors, authenticate(deps.keys), limiters.api);
   // The query-string check runs inside each route, so a refused request is counted under its route.
   api.route('/search').get(rejectMalformedQueryString, searchRoute(deps)).all(notAllowed);
   api.route('/content/:id').get(rejectMalformedQueryString, contentRoute(deps)).all(notAllowed);
