@@ -77,10 +77,13 @@ describe('planFast', () => {
       'match(any): state art @t_text',
     ]);
     expect(plan('搜索引擎 search', { match: 'any' })).toBeNull();
-    // Words joined with OR are such a question: `heat-transfer OR flow` is `heat OR transfer OR flow`.
+    // Words joined with OR read such a word so too: `heat-transfer OR flow` is `heat OR transfer OR flow`;
+    // a stop word written as a side of the OR stays one (the spec's `A OR B` matches either).
     expect(plan('heat-transfer OR flow')?.alternatives.map(show)).toEqual(
       plan('heat OR transfer OR flow')?.alternatives.map(show),
     );
+    expect(plan('the OR flow')?.alternatives.map(show)).toEqual(['match(any): the flow @t_text']);
+    expect(plan('state-of-the-art OR flow')?.alternatives.map(show)).toEqual(['match(any): state art flow @t_text']);
     // In an AND a word of several tokens is a run the matches must hold.
     expect(plan('heat-transfer measured')?.alternatives[0]?.phrases).toEqual([['heat', 'transfer']]);
   });

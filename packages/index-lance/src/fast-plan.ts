@@ -117,7 +117,7 @@ function formAlternatives(pairs: readonly FormPair[], all: boolean, column: stri
 function orPlan(children: readonly QueryNode[]): FastPlan | null {
   const pairs: FormPair[] = [];
   const fields = new Set<string>();
-  for (const child of questionWords(looseWords(children))) {
+  for (const child of looseWords(children)) {
     const forms = singleTokenForms(child);
     if (!forms || child.type !== 'term') return null;
     fields.add(child.field);

@@ -53,6 +53,11 @@ describe('planQuery', () => {
     expect(fts.should.flatMap(bodyForms)).toEqual(['the']);
   });
 
+  it('keeps a stop word as one side of an OR, but not the stop-word parts of a word', () => {
+    expect(bodyForms(plan('the OR volcano').fts)).toEqual(['the', 'volcano']);
+    expect(bodyForms(plan('back-to-back OR volcano').fts)).toEqual(['back', 'back', 'volcano']);
+  });
+
   it('requires stop words when they are all there is', () => {
     const { fts } = plan('the who');
     expect(fts?.kind === 'bool' && fts.must.length).toBe(2);

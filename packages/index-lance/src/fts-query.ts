@@ -105,7 +105,7 @@ function translate(node: QueryNode, any: boolean): FtsNode | null {
     case 'phrase':
       return textNode(node.text, node.field, node.type === 'phrase');
     case 'or': {
-      const children = questionWords(looseWords(node.children))
+      const children = looseWords(node.children)
         .map((c) => translate(c, any))
         .filter((c) => c !== null);
       if (children.length === 0) return null;
@@ -157,11 +157,12 @@ function isHardConstraint(node: QueryNode): boolean {
 }
 
 /**
- * The words of a `match=any` question, or of an OR of words, that make a page a match: all but its
- * stop words, unless it is made of nothing else ("to be or not to be"). A page holding only `what`, `is` and `the` of
+ * The words of a `match=any` question that make a page a match: all but its stop words, unless it
+ * is made of nothing else ("to be or not to be"). A page holding only `what`, `is` and `the` of
  * "what is the zeppelin" answers nothing: counted as matches, such pages filled the results of any
  * question with no answer here, and the external fallback (asked when local results run short)
- * never came.
+ * never came. Words the user joins with OR are not a question: each is an alternative, a stop word
+ * too (the spec's `A OR B` matches either).
  */
 export function questionWords(nodes: readonly QueryNode[]): readonly QueryNode[] {
   const stop = (node: QueryNode) => node.type === 'term' && isStopTerm(node.text);
@@ -186,7 +187,10 @@ export function looseWords(nodes: readonly QueryNode[]): readonly QueryNode[] {
     const tokens = tokenize(node.text);
     if (tokens.length < 2) return [node];
     split = true;
-    return tokens.map((text) => ({ type: 'term', text, field: 'any' }));
+    // Its stop words are parts of the word, not words of the query (`state-of-the-art` is `state`
+    // and `art`): in an OR, `the` would make every page a match.
+    const content = tokens.filter((token) => !isStopWord(token));
+    return (content.length > 0 ? content : tokens).map((text) => ({ type: 'term', text, field: 'any' }));
   });
   return split ? words : nodes;
 }
