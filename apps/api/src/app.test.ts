@@ -135,6 +135,8 @@ describe('GET /api/v1/search', () => {
     ['q=a&lang_priority=1', 'lang_priority'],
     ['q=a&time_range=2d', 'time_range'],
     ['q=a&site=%22%29%3B%20DROP', 'site'],
+    ['q=a&site=-', 'site'],
+    ['q=a%20site:-', 'q'],
     ['q=%ZZ', 'q'],
     ['q=a&limit=%E0%A4%A', 'limit'],
     ['q=%C0%80', 'q'],

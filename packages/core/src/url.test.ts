@@ -59,6 +59,10 @@ describe('sites', () => {
     expect(normalizeSite('.example.com')).toBe('example.com');
     expect(normalizeSite('exa mple.com')).toBeNull();
     expect(normalizeSite('"); DROP')).toBeNull();
+    // A label neither starts nor ends with a hyphen; one inside is fine.
+    for (const bad of ['-', 'a.-', '-a.example.com', 'example-.com']) expect(normalizeSite(bad)).toBeNull();
+    expect(normalizeSite('my-site.example.com')).toBe('my-site.example.com');
+    expect(normalizeSite('xn--bcher-kva.example')).toBe('xn--bcher-kva.example');
   });
   it('trims dots of any run, and answers null for a value over 2,048 characters before reading it', () => {
     // Took seconds with patterns that were tried again from every dot or slash.

@@ -122,6 +122,8 @@ export function normalizeSite(input: string): string | null {
   if (value === '' || value.length > 253) return null;
   // Letters of any script, digits, hyphens and dots: IDNs are allowed as typed.
   if (!/^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*$/u.test(value)) return null;
+  // A label neither starts nor ends with a hyphen (RFC 1123): `-` or `a.-` names no host.
+  if (value.split('.').some((label) => label.startsWith('-') || label.endsWith('-'))) return null;
   try {
     return new URL(`http://${value}/`).hostname;
   } catch {
