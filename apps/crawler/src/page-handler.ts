@@ -8,6 +8,7 @@ import {
   type PageDocument,
   pageIdForUrl,
   QuarryError,
+  RetryableError,
   toIsoUtc,
   UNKNOWN_LANG,
 } from '@quarry/core';
@@ -133,6 +134,15 @@ const GONE_CODES = new Set(['http_404', 'http_410']);
 /** The fetcher's code for an address the policy refuses (QUARRY_ALLOW_HOSTS lists exceptions). */
 const BLOCKED_ADDRESS = 'blocked_address';
 const NO_VALIDATORS = { etag: '', lastModified: '' };
+/** A page (or a redirect's target) its site's robots.txt disallows: skipped, never failed. */
+const ROBOTS_DISALLOWED = 'robots_disallowed';
+/**
+ * The robots cache's reason when robots.txt answered 5xx or 429 or could not be reached: the site
+ * is disallowed for now (an hour), and the page is tried again later, not given up.
+ */
+const ROBOTS_UNREACHABLE = 'robots_unreachable';
+/** When a page whose robots.txt was unreachable is tried again (the queue's host back-off caps it). */
+const ROBOTS_RETRY_SECS = 600;
 
 /**
  * The crawl step for one URL: robots.txt, fetch (conditional when the last crawl left validators),
@@ -164,6 +174,10 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
         );
         return { status: 'skipped', reason: BLOCKED_ADDRESS, meta: NO_VALIDATORS };
       }
+      // A redirect to a page its robots.txt disallows (see robotsGate).
+      if (error instanceof QuarryError && error.code === ROBOTS_DISALLOWED) {
+        return { status: 'skipped', reason: ROBOTS_DISALLOWED, meta: NO_VALIDATORS };
+      }
       if (wasIndexed && error instanceof QuarryError && GONE_CODES.has(error.code)) {
         await deps.index.push([{ id: ownId, removed: true }]);
         if (heldFingerprint) await deps.fingerprints.release(heldFingerprint, task.url);
@@ -194,7 +208,10 @@ function pageCrawler(
     const seed = seedOf(task);
     const verdict = await deps.robots.check(task.url);
     const hostDelayMs = Math.max(deps.hostDelayMs, Math.min(MAX_CRAWL_DELAY_MS, (verdict.crawlDelaySecs ?? 0) * 1000));
-    if (!verdict.allowed) return { status: 'skipped', reason: 'robots_disallowed', hostDelayMs, meta: NO_VALIDATORS };
+    if (!verdict.allowed) {
+      if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(task.url);
+      return { status: 'skipped', reason: ROBOTS_DISALLOWED, hostDelayMs, meta: NO_VALIDATORS };
+    }
 
     if (task.depth === 0) {
       await discoverSitemaps(deps, task, seed);
@@ -206,6 +223,7 @@ function pageCrawler(
       ...(task.meta?.etag ? { etag: task.meta.etag } : {}),
       ...(task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
       signal,
+      beforeRedirect: (target) => robotsGate(deps, target),
     });
     if (res.notModified) return { status: 'done', reason: 'not_modified', hostDelayMs };
     const url = normalizeUrl(res.finalUrl);
@@ -311,6 +329,30 @@ function pageCrawler(
   };
 }
 
+/**
+ * Lets a redirect go on to `target` only when the target's robots.txt allows it: the target is a
+ * page of its own (often on another host, whose robots.txt was never asked), and a redirect must not
+ * be a way around robots.txt. Throws `robots_disallowed` (the page is skipped) or, when that
+ * robots.txt cannot be read, `robots_unreachable` (tried again later).
+ */
+async function robotsGate(deps: PageHandlerDeps, target: string): Promise<void> {
+  const verdict = await deps.robots.check(target);
+  if (verdict.allowed) return;
+  if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(target);
+  throw new NonRetryableError(`robots.txt disallows the redirect target ${target}`, ROBOTS_DISALLOWED);
+}
+
+/**
+ * A page whose robots.txt answered 5xx or 429, or not at all: RFC 9309 says to assume the site is
+ * disallowed for now, not for good, so the page is tried again later (and fails, with this reason,
+ * only when that keeps up past its retries).
+ */
+function robotsUnreachable(url: string): RetryableError {
+  return new RetryableError(`robots.txt of ${new URL(url).origin} is unreachable`, ROBOTS_UNREACHABLE, {
+    retryAfterSecs: ROBOTS_RETRY_SECS,
+  });
+}
+
 async function extractPage(
   deps: PageHandlerDeps,
   res: FetchResult,
@@ -338,6 +380,16 @@ async function extractPage(
   if (!browser) return extracted;
   try {
     const rendered = await browser.render(res.finalUrl, { allowRequest: deps.allowRequest });
+    // The page's script went to another page (or the browser showed its own error page): what was
+    // rendered is not this page's text. An http(s) target is crawled in the page's place, as an
+    // instant meta refresh is (and with its robots.txt and scope checks); the static text stays
+    // this page's otherwise.
+    if (!sameDocument(rendered.finalUrl, res.finalUrl)) {
+      deps.logger.info({ url: res.finalUrl, to: rendered.finalUrl }, 'the page navigated away while rendered');
+      return /^https?:\/\//i.test(rendered.finalUrl)
+        ? { ...extracted, refresh: { url: rendered.finalUrl, delaySecs: 0 } }
+        : extracted;
+    }
     const again = await deps.extractor.extract({
       html: rendered.html,
       url: rendered.finalUrl,
@@ -348,6 +400,15 @@ async function extractPage(
   } catch (error) {
     deps.logger.warn({ url: res.finalUrl, err: (error as Error).message }, 'render failed; using static HTML');
     return extracted;
+  }
+}
+
+/** Whether two URLs are one document (a fragment or a normalization apart). */
+function sameDocument(a: string, b: string): boolean {
+  try {
+    return normalizeUrl(a) === normalizeUrl(b);
+  } catch {
+    return false;
   }
 }
 

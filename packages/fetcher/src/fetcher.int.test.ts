@@ -224,6 +224,22 @@ describe('fetcher against hostile local servers', () => {
     expect(result.body.toString()).toBe('end of chain');
   });
 
+  it('asks beforeRedirect about each target, and ends the fetch with what it throws', async () => {
+    const asked: string[] = [];
+    const result = await fetcher.fetch(`${base}/chain/2`, { beforeRedirect: (target) => void asked.push(target) });
+    expect(asked).toEqual([`${base}/chain/1`, `${base}/chain/0`]);
+    expect(result.finalUrl).toBe(`${base}/chain/0`);
+    const refused = new NonRetryableError('robots.txt disallows it', 'robots_disallowed');
+    const stopped = await rejection(
+      fetcher.fetch(`${base}/chain/2`, {
+        beforeRedirect: (target) => {
+          if (target.endsWith('/chain/0')) throw refused;
+        },
+      }),
+    );
+    expect(stopped).toBe(refused);
+  });
+
   it('reports a redirect loop distinctly from too many redirects', async () => {
     const loop = await rejection(fetcher.fetch(`${base}/loop-a`));
     expect(loop).toBeInstanceOf(NonRetryableError);

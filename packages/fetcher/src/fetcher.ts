@@ -53,6 +53,11 @@ export interface FetchRequestOptions {
   readonly truncateBody?: boolean;
   /** Overrides the fetcher's rejectBinaryText for this request. */
   readonly rejectBinaryText?: boolean;
+  /**
+   * Asked before each redirect is followed, with the target's URL (already past the address
+   * policy): a crawler checks the target's robots.txt here. What it throws ends the fetch.
+   */
+  readonly beforeRedirect?: (target: string) => Promise<void> | void;
 }
 
 /** The outcome of one fetch, after redirects. */
@@ -224,6 +229,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         if (redirects.length > opts.maxRedirects) {
           throw nonRetryable('too_many_redirects', `more than ${opts.maxRedirects} redirects`);
         }
+        await request.beforeRedirect?.(next.href);
         url = next;
         continue;
       }

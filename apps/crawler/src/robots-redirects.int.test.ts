@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FileBlobStore } from '@quarry/blobstore';
+import { loadConfig } from '@quarry/core';
+import { LanceSearchIndex } from '@quarry/index-lance';
+import { parseQuery } from '@quarry/query';
+import { openSqliteQueues, type Queues } from '@quarry/queue';
+import { itWithServer, type Site, startSite } from '@quarry/testkit';
+import { pino } from 'pino';
+import { Crawler } from './crawler.js';
+import { waitUntilCrawlIdle } from './idle.js';
+import { startIndexer } from './indexer.js';
+import { parseSeed } from './seeds.js';
+
+const page = (title: string, word: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
+  `<p>${`The ${word} is the subject of this page, which is long enough to be kept as an article. `.repeat(8)}</p>` +
+  '</article></body></html>';
+
+/**
+ * Redirects and script navigations lead to pages of their own, which robots.txt must allow as it
+ * must allow a link; and a robots.txt that cannot be read keeps a site waiting, not skipped for good.
+ */
+describe('robots.txt across redirects, script navigations and outages', () => {
+  let home: Site;
+  let other: Site;
+  let down: Site;
+  let dir: string;
+  let queues: Queues;
+  let index: LanceSearchIndex;
+
+  beforeAll(async () => {
+    // Another site whose robots.txt shuts Quarry out.
+    other = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: QuarryBot\nDisallow: /\n' },
+      '/page.html': { body: page('Other page', 'pangolin') },
+    });
+    // A site whose robots.txt answers 503.
+    down = await startSite({
+      '/robots.txt': { status: 503, body: 'down for maintenance' },
+      '/': { body: page('Down home', 'tapir') },
+    });
+    home = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' },
+      '/': {
+        body: `<html><head><title>Home</title></head><body><h1>Home</h1><ul>${[
+          '/go-private',
+          '/go-other',
+          '/navigates.html',
+          '/plain.html',
+        ]
+          .map((href) => `<li><a href="${href}">${href}</a></li>`)
+          .join('')}</ul></body></html>`,
+      },
+      '/go-private': { status: 302, headers: { location: '/private/secret.html' } },
+      '/private/secret.html': { body: page('Secret', 'wombat') },
+      '/go-other': { status: 301, headers: { location: `${other.origin}/page.html` } },
+      // Little text of its own, so it is rendered; its script then goes to another page.
+      '/navigates.html': {
+        body: `<!doctype html><html lang="en"><head><title>Loading</title></head><body><div id="root"></div>
+<script>location.replace('/nav-target.html');</script></body></html>`,
+      },
+      '/nav-target.html': { body: page('Navigation target', 'narwhal') },
+      '/plain.html': { body: page('Plain page', 'okapi') },
+    });
+    dir = mkdtempSync(join(tmpdir(), 'quarry-robots-redirects-'));
+    const config = loadConfig({
+      QUARRY_DATA_DIR: dir,
+      QUARRY_ALLOW_HOSTS: '127.0.0.1',
+      QUARRY_HOST_DELAY_MS: '0',
+      LOG_LEVEL: 'silent',
+    });
+    const logger = pino({ level: 'silent' });
+    // Two tries a page and short back-offs, so that the unreachable robots.txt ends in a failure here.
+    queues = openSqliteQueues({
+      path: join(dir, 'queue.db'),
+      hostDelayMs: 0,
+      maxAttempts: 2,
+      retryBaseDelayMs: 10,
+      maxRetryDelayMs: 50,
+    });
+    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+    const blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
+    const crawler = new Crawler({ config, queues, logger, extractThreads: 0, fetch: { totalTimeoutMs: 3000 } });
+    const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
+    await crawler.addSeeds([parseSeed(`${home.origin}/ depth=2 pages=50`), parseSeed(`${down.origin}/ depth=1`)]);
+    crawler.start();
+    await waitUntilCrawlIdle(queues, { timeoutMs: 60_000, pollMs: 200 });
+    await crawler.close();
+    await indexer.close();
+  }, 90_000);
+
+  afterAll(async () => {
+    await queues?.close();
+    await index?.close();
+    await Promise.all([home?.close(), other?.close(), down?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const urlsFor = async (word: string) =>
+    (await index.search({ query: parseQuery(word), limit: 10, offset: 0 })).hits.map((hit) => hit.url);
+
+  it("never follows a redirect to a page its robots.txt disallows, on the same site or another one's", async () => {
+    expect(home.hits.get('/private/secret.html')).toBeUndefined();
+    expect(other.hits.get('/robots.txt')).toBe(1);
+    expect(other.hits.get('/page.html')).toBeUndefined();
+    expect(await urlsFor('wombat')).toEqual([]);
+    expect(await urlsFor('pangolin')).toEqual([]);
+    const stats = await queues.crawl.stats();
+    const disallowed = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'robots_disallowed');
+    expect(disallowed?.count).toBe(2);
+    // The crawl itself goes on.
+    expect(await urlsFor('okapi')).toEqual([`${home.origin}/plain.html`]);
+  });
+
+  it('tries a page whose robots.txt answers 503 again, and fails it as robots_unreachable, not disallowed', async () => {
+    expect(down.hits.get('/')).toBeUndefined();
+    const stats = await queues.crawl.stats();
+    const failed = stats.reasons.find((r) => r.state === 'failed' && r.reason === 'robots_unreachable');
+    expect(failed?.count).toBe(1);
+  });
+
+  itWithServer('chromium', "crawls the page a script navigates to in the navigating page's place", async () => {
+    expect(await urlsFor('narwhal')).toEqual([`${home.origin}/nav-target.html`]);
+    const stats = await queues.crawl.stats();
+    expect(stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'meta_refresh')?.count).toBe(1);
+  });
+});
