@@ -536,17 +536,45 @@ async function discoverFeeds(deps: PageHandlerDeps, feeds: readonly string[], pa
 
 /** Sitemaps of a sitemap index reached as a page that are read at most. */
 const MAX_CHILD_SITEMAPS = 50;
+/**
+ * Sitemaps of a robots.txt that are read at most. A robots.txt may declare any number (one of
+ * 500 KiB declares thousands); they are read one after another before the seed page, and a page
+ * budget rarely needs more than the first few.
+ */
+const MAX_DECLARED_SITEMAPS = 10;
 
+/**
+ * The seed page's sitemaps: those its robots.txt declares on the site's own host (or its `www.`
+ * twin), else `/sitemap.xml`. Sitemaps on other hosts are not read: a robots.txt could otherwise
+ * send the crawler at any site, without that site's robots.txt or politeness. One that fails is
+ * passed over for the next.
+ */
 async function discoverSitemaps(deps: PageHandlerDeps, task: CrawlTask, seed: Seed): Promise<void> {
   const origin = new URL(task.url).origin;
+  let declared: string[];
   try {
-    const declared = await deps.robots.sitemaps(origin);
-    const sitemaps = declared.length > 0 ? declared : [`${origin}/sitemap.xml`];
-    for (const sitemap of sitemaps) {
+    declared = await deps.robots.sitemaps(origin);
+  } catch {
+    declared = [];
+  }
+  const own = declared.filter((sitemap) => sameSiteHost(sitemap, origin)).slice(0, MAX_DECLARED_SITEMAPS);
+  const sitemaps = own.length > 0 ? own : [`${origin}/sitemap.xml`];
+  for (const sitemap of sitemaps) {
+    try {
       const urls = await fetchSitemapUrls(sitemap, { fetcher: deps.fetcher, maxUrls: seed.maxPages });
       await deps.crawl.add(followUps(urls, seed, 1));
+    } catch (error) {
+      deps.logger.debug({ sitemap, err: (error as Error).message }, 'sitemap not read');
     }
-  } catch (error) {
-    deps.logger.debug({ origin, err: (error as Error).message }, 'no usable sitemap');
+  }
+}
+
+/** Whether `url` is on the host of `origin`, or on its `www.` twin (`example.org`, `www.example.org`). */
+function sameSiteHost(url: string, origin: string): boolean {
+  const bare = (host: string) => host.replace(/^www\./, '');
+  try {
+    return bare(new URL(url).host) === bare(new URL(origin).host);
+  } catch {
+    return false;
   }
 }

@@ -21,7 +21,8 @@ const page = (title: string, word: string) =>
 
 /**
  * Redirects and script navigations lead to pages of their own, which robots.txt must allow as it
- * must allow a link; and a robots.txt that cannot be read keeps a site waiting, not skipped for good.
+ * must allow a link; a robots.txt that cannot be read keeps a site waiting, not skipped for good;
+ * and the sitemaps it declares are read on its own host only.
  */
 describe('robots.txt across redirects, script navigations and outages', () => {
   let home: Site;
@@ -43,7 +44,21 @@ describe('robots.txt across redirects, script navigations and outages', () => {
       '/': { body: page('Down home', 'tapir') },
     });
     home = await startSite({
-      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' },
+      // Sitemaps: one on another host (never read), one missing (passed over), then the real one.
+      '/robots.txt': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(
+          'User-agent: *\nDisallow: /private/\n' +
+            `Sitemap: ${other.origin}/foreign.xml\nSitemap: ${home.origin}/gone.xml\nSitemap: ${home.origin}/real.xml\n`,
+        );
+      },
+      '/real.xml': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${home.origin}/only-in-sitemap.html</loc></url></urlset>`,
+        );
+      },
+      '/only-in-sitemap.html': { body: page('Listed page', 'quetzal') },
       '/': {
         body: `<html><head><title>Home</title></head><body><h1>Home</h1><ul>${[
           '/go-private',
@@ -113,6 +128,12 @@ describe('robots.txt across redirects, script navigations and outages', () => {
     expect(disallowed?.count).toBe(2);
     // The crawl itself goes on.
     expect(await urlsFor('okapi')).toEqual([`${home.origin}/plain.html`]);
+  });
+
+  it("reads the sitemaps robots.txt declares on the site's own host, past one that is missing", async () => {
+    expect(other.hits.get('/foreign.xml')).toBeUndefined();
+    expect(home.hits.get('/gone.xml')).toBe(1);
+    expect(await urlsFor('quetzal')).toEqual([`${home.origin}/only-in-sitemap.html`]);
   });
 
   it('tries a page whose robots.txt answers 503 again, and fails it as robots_unreachable, not disallowed', async () => {

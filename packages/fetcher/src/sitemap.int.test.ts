@@ -55,6 +55,9 @@ describe('fetchSitemapUrls against a local server', () => {
       encoding: 'gzip',
     };
     files['/broken.xml'] = xml(`<urlset><url><loc>${base}/ok1</loc></url><url><loc>${base}/ok2</loc></url><url><lo`);
+    // `localhost` is this server too, under another host name: a sitemap of another host.
+    const port = (server.address() as AddressInfo).port;
+    files['/foreign-index.xml'] = xml(index([`http://localhost:${port}/a.xml`, `${base}/c.txt`]));
     files['/big.xml'] = xml(urlset(Array.from({ length: 500 }, (_, i) => `${base}/p${i}`)));
     fetcher = createFetcher({ allowHosts: ['127.0.0.1'], totalTimeoutMs: 2000 });
   });
@@ -81,6 +84,13 @@ describe('fetchSitemapUrls against a local server', () => {
       `${base}/shared`,
     ]);
     expect(await fetchSitemapUrls(`${base}/big.xml`, { fetcher, maxUrls: 10 })).toHaveLength(10);
+  });
+
+  it("reads only the index's own host's sitemaps", async () => {
+    expect((await fetchSitemapUrls(`${base}/foreign-index.xml`, { fetcher })).sort()).toEqual([
+      `${base}/c1`,
+      `${base}/c2`,
+    ]);
   });
 
   it('reads gzip content-coding and tolerates broken XML', async () => {

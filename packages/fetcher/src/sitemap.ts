@@ -175,9 +175,17 @@ function isGzip(body: Buffer): boolean {
   return body[0] === 0x1f && body[1] === 0x8b;
 }
 
+function sameHost(url: string, host: string): boolean {
+  try {
+    return new URL(url).host === host;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Collects page URLs from a sitemap: urlset, sitemap index (followed recursively, bounded by
- * `maxDepth` and `maxSitemaps`), gzip files (`.gz` or gzip content) and plain-text sitemaps.
+ * `maxDepth` and `maxSitemaps`; only its own host's child sitemaps), gzip files (`.gz` or gzip content) and plain-text sitemaps.
  * Returns unique URLs, at most `maxUrls`. A failing child sitemap is skipped; a failing root
  * throws the fetcher's error.
  */
@@ -215,7 +223,12 @@ export async function fetchSitemapUrls(url: string, options: SitemapOptions): Pr
       found.add(page);
     }
     if (next.depth < maxDepth) {
-      for (const child of content.sitemaps) if (!visited.has(child)) queue.push({ url: child, depth: next.depth + 1 });
+      // The sitemap protocol allows an index to list only sitemaps of its own host; one listing
+      // other hosts' would send the crawler at them.
+      const host = new URL(next.url).host;
+      for (const child of content.sitemaps) {
+        if (!visited.has(child) && sameHost(child, host)) queue.push({ url: child, depth: next.depth + 1 });
+      }
     }
   }
   return [...found];
