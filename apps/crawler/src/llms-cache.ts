@@ -145,7 +145,12 @@ async function fetchLlmsTxt(
   origin: string,
 ): Promise<{ readonly body: string; readonly finalUrl: string } | null> {
   const requestedUrl = `${origin}/llms.txt`;
-  const res = await fetcher.fetch(requestedUrl, { throwOnHttpError: false, maxBodyBytes: MAX_LLMS_TXT_BYTES });
+  // A larger file (an llms-full.txt served as llms.txt, say) is judged by its first MiB.
+  const res = await fetcher.fetch(requestedUrl, {
+    throwOnHttpError: false,
+    maxBodyBytes: MAX_LLMS_TXT_BYTES,
+    truncateBody: true,
+  });
   const body = res.body.toString('utf8');
   const verdict = classifyLlmsTxt({
     status: res.status,
