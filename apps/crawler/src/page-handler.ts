@@ -165,6 +165,7 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
     try {
       outcome = await crawlPage(task, signal);
     } catch (error) {
+      if (error instanceof QuarryError && !error.retryable) await canonicalNotIndexed(deps, task);
       if (error instanceof QuarryError && error.code === BLOCKED_ADDRESS) {
         // The crawler's own policy refused the address (of the page, its robots.txt or a redirect
         // target): a skip with its true reason, said once per task at info, never "robots".
@@ -189,6 +190,7 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
       throw error;
     }
     if (outcome.reason === 'not_modified') return outcome;
+    if (outcome.indexedId === undefined) await canonicalNotIndexed(deps, task);
     const { indexedId, ...rest } = outcome;
     const stillIndexed = indexedId === ownId;
     if (wasIndexed && !stillIndexed) await deps.index.push([{ id: ownId, removed: true }]);
@@ -294,7 +296,8 @@ function pageCrawler(
     // The canonical URL is recorded; a same-site one in scope is crawled and indexed instead.
     const meta = { ...validators, canonical: canonicalUrl ?? '', duplicateOf: '' };
     const elsewhere = crawlInstead(url, canonicalUrl, task.meta);
-    const instead = elsewhere ? followUps([elsewhere], seed, task.depth) : [];
+    const instead =
+      elsewhere && !(await canonicalFellThrough(deps, task, elsewhere)) ? followUps([elsewhere], seed, task.depth) : [];
     if (instead.length > 0) {
       await deps.crawl.add(instead.map((t) => ({ ...t, meta: { ...t.meta, canonicalOf: url } })));
       return { status: 'skipped', reason: CANONICAL_ELSEWHERE, hostDelayMs, meta };
@@ -327,6 +330,28 @@ function pageCrawler(
     // The fingerprint is released through this task's URL only; a redirected page keeps none.
     return { status: 'done', hostDelayMs, meta: { ...meta, fp: sameUrl ? stored.fingerprint : '' }, indexedId: doc.id };
   };
+}
+
+/**
+ * A canonical URL crawled in a page's place (`meta.canonicalOf`) that ended without being indexed
+ * (gone, disallowed, noindex, a redirect back to the page...): the page that named it is queued
+ * again, to be indexed itself (see canonicalFellThrough), or neither would be in the index.
+ */
+async function canonicalNotIndexed(deps: PageHandlerDeps, task: CrawlTask): Promise<void> {
+  const source = task.meta?.canonicalOf;
+  if (source) await deps.crawl.requeue([source], ['skipped']);
+}
+
+/**
+ * Whether the page's canonical was crawled in its place before (the page finished with it as its
+ * `canonical`) and ended without being indexed: the page is then indexed itself. Asked only of a
+ * page crawled again (its meta names the canonical), through the queue's standing of that URL.
+ */
+async function canonicalFellThrough(deps: PageHandlerDeps, task: CrawlTask, canonical: string): Promise<boolean> {
+  if (task.meta?.canonical !== canonical) return false;
+  // `requeue` with no states queues nothing: it only says where the URL stands.
+  const [standing] = await deps.crawl.requeue([canonical], []);
+  return standing?.state === 'skipped' || standing?.state === 'failed';
 }
 
 /**

@@ -14,17 +14,18 @@ import { waitUntilCrawlIdle } from './idle.js';
 import { startIndexer } from './indexer.js';
 import { parseSeed } from './seeds.js';
 
-const page = (title: string, word: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
+const page = (title: string, word: string, head = '') =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body><article><h1>${title}</h1>` +
   `<p>${`The ${word} is the subject of this page, which is long enough to be kept as an article. `.repeat(8)}</p>` +
   '</article></body></html>';
 
 /**
- * Redirects and script navigations lead to pages of their own, which robots.txt must allow as it
- * must allow a link; a robots.txt that cannot be read keeps a site waiting, not skipped for good;
- * and the sitemaps it declares are read on its own host only.
+ * Sites as the web serves them, beyond the happy path. Redirects and script navigations lead to
+ * pages of their own, which robots.txt must allow as it must allow a link; a robots.txt that cannot
+ * be read keeps a site waiting, not skipped for good; the sitemaps it declares are read on its own
+ * host only; and a page whose canonical cannot be indexed is indexed itself.
  */
-describe('robots.txt across redirects, script navigations and outages', () => {
+describe('crawling redirects, script navigations, canonicals and robots.txt outages', () => {
   let home: Site;
   let other: Site;
   let down: Site;
@@ -65,6 +66,9 @@ describe('robots.txt across redirects, script navigations and outages', () => {
           '/go-other',
           '/navigates.html',
           '/plain.html',
+          '/c-gone.html',
+          '/c-back.html',
+          '/c-noindex.html',
         ]
           .map((href) => `<li><a href="${href}">${href}</a></li>`)
           .join('')}</ul></body></html>`,
@@ -79,8 +83,14 @@ describe('robots.txt across redirects, script navigations and outages', () => {
       },
       '/nav-target.html': { body: page('Navigation target', 'narwhal') },
       '/plain.html': { body: page('Plain page', 'okapi') },
+      // Pages whose canonical cannot be indexed: it is gone, it redirects back, it says noindex.
+      '/c-gone.html': { body: page('Canonical gone', 'ibex', '<link rel="canonical" href="/gone-target.html">') },
+      '/c-back.html': { body: page('Canonical loops', 'lynx', '<link rel="canonical" href="/t-redir">') },
+      '/t-redir': { status: 301, headers: { location: '/c-back.html' } },
+      '/c-noindex.html': { body: page('Canonical noindex', 'marmot', '<link rel="canonical" href="/t-noindex.html">') },
+      '/t-noindex.html': { body: page('Noindex target', 'marmot', '<meta name="robots" content="noindex">') },
     });
-    dir = mkdtempSync(join(tmpdir(), 'quarry-robots-redirects-'));
+    dir = mkdtempSync(join(tmpdir(), 'quarry-crawl-edges-'));
     const config = loadConfig({
       QUARRY_DATA_DIR: dir,
       QUARRY_ALLOW_HOSTS: '127.0.0.1',
@@ -128,6 +138,12 @@ describe('robots.txt across redirects, script navigations and outages', () => {
     expect(disallowed?.count).toBe(2);
     // The crawl itself goes on.
     expect(await urlsFor('okapi')).toEqual([`${home.origin}/plain.html`]);
+  });
+
+  it('indexes a page itself when its canonical cannot be: gone, a redirect back to it, or noindex', async () => {
+    expect(await urlsFor('ibex')).toEqual([`${home.origin}/c-gone.html`]);
+    expect(await urlsFor('lynx')).toEqual([`${home.origin}/c-back.html`]);
+    expect(await urlsFor('marmot')).toEqual([`${home.origin}/c-noindex.html`]);
   });
 
   it("reads the sitemaps robots.txt declares on the site's own host, past one that is missing", async () => {
