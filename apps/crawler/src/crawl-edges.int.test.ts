@@ -69,6 +69,9 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
           '/c-gone.html',
           '/c-back.html',
           '/c-noindex.html',
+          '/plain-html',
+          '/no-type',
+          '/cp1252.html',
         ]
           .map((href) => `<li><a href="${href}">${href}</a></li>`)
           .join('')}</ul></body></html>`,
@@ -89,6 +92,19 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
       '/t-redir': { status: 301, headers: { location: '/c-back.html' } },
       '/c-noindex.html': { body: page('Canonical noindex', 'marmot', '<link rel="canonical" href="/t-noindex.html">') },
       '/t-noindex.html': { body: page('Noindex target', 'marmot', '<meta name="robots" content="noindex">') },
+      // HTML served as text/plain, and with no Content-Type at all.
+      '/plain-html': { headers: { 'content-type': 'text/plain' }, body: page('Served as plain text', 'gecko') },
+      '/no-type': (_req, res) => {
+        res.writeHead(200);
+        res.end(page('Served without a type', 'iguana'));
+      },
+      // windows-1252, whose bytes 0x80-0x9F Node's own decoder reads as latin1.
+      '/cp1252.html': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' });
+        res.end(
+          Buffer.from(page('Caf\xe9 \x96 quotes', 'axolotl').replace('subject', '\x93subject\x94 \x80'), 'latin1'),
+        );
+      },
     });
     dir = mkdtempSync(join(tmpdir(), 'quarry-crawl-edges-'));
     const config = loadConfig({
@@ -144,6 +160,15 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
     expect(await urlsFor('ibex')).toEqual([`${home.origin}/c-gone.html`]);
     expect(await urlsFor('lynx')).toEqual([`${home.origin}/c-back.html`]);
     expect(await urlsFor('marmot')).toEqual([`${home.origin}/c-noindex.html`]);
+  });
+
+  it('reads HTML served as text/plain or with no Content-Type as HTML, and windows-1252 as the web does', async () => {
+    const hit = async (word: string) => (await index.search({ query: parseQuery(word), limit: 1, offset: 0 })).hits[0];
+    expect(await hit('gecko')).toMatchObject({ url: `${home.origin}/plain-html`, title: 'Served as plain text' });
+    expect(await hit('iguana')).toMatchObject({ url: `${home.origin}/no-type`, title: 'Served without a type' });
+    const cp1252 = await hit('axolotl');
+    expect(cp1252?.title).toBe('Café – quotes');
+    expect(cp1252?.snippet).toContain('“subject” €');
   });
 
   it("reads the sitemaps robots.txt declares on the site's own host, past one that is missing", async () => {

@@ -18,13 +18,66 @@ export function resolveEncodingLabel(label: string): string | null {
   }
 }
 
+/** windows-1252 bytes 0x80-0x9F as the WHATWG standard decodes them (its other bytes are latin1). */
+const WINDOWS_1252_80_TO_9F =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/** A 256-entry table of the characters some bytes must decode to, for {@link NODE_DECODER_FIXES}. */
+function byteTable(entries: Iterable<readonly [number, string]>): readonly (string | undefined)[] {
+  const table = new Array<string | undefined>(256).fill(undefined);
+  for (const [byte, char] of entries) table[byte] = char;
+  return table;
+}
+
+/**
+ * Bytes that Node 20's TextDecoder decodes unlike the WHATWG Encoding Standard, found by comparing
+ * every byte 0x80-0xFF of every single-byte encoding with iconv-lite and the standard's indexes
+ * (charset.test.ts keeps checking). windows-1252 is the one that matters: Node decodes it as latin1
+ * (0x80 becomes U+0080, not €), and every label WHATWG maps to it (iso-8859-1, latin1, ascii,
+ * us-ascii...) goes there too, so € — “ ” ‘ ’ ™ … became C1 controls that were later stripped. The
+ * rest are a rare Hebrew vowel point and bytes the standard leaves undefined. Bytes are patched one
+ * by one rather than decoded with iconv-lite, which makes the C1 bytes that the standard keeps in
+ * windows-125x U+FFFD (and decode.ts counts U+FFFD against a declared encoding).
+ */
+const NODE_DECODER_FIXES: ReadonlyMap<string, readonly (string | undefined)[]> = new Map([
+  ['windows-1252', byteTable([...WINDOWS_1252_80_TO_9F].map((char, i) => [0x80 + i, char] as const))],
+  ['windows-1253', byteTable([[0xaa, '\uFFFD']])],
+  ['windows-1255', byteTable([[0xca, '\u05BA']])],
+  ['windows-874', byteTable([0xdb, 0xdc, 0xdd, 0xde, 0xfc, 0xfd, 0xfe, 0xff].map((byte) => [byte, '\uFFFD'] as const))],
+]);
+
+/** Replaces the characters of the fixed bytes in the output of a single-byte decoder. */
+function applyFixes(bytes: Uint8Array, text: string, fixes: readonly (string | undefined)[]): string {
+  // A single-byte decoder gives exactly one UTF-16 unit per byte, so byte i decoded to text[i].
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const fix = fixes[bytes[i] as number];
+    if (fix === undefined) continue;
+    out += text.slice(from, i) + fix;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** Node's decoder for an encoding, or null for one it does not know (iso-8859-16). */
+function nodeDecoder(encoding: string) {
+  try {
+    return new TextDecoder(encoding);
+  } catch {
+    return null;
+  }
+}
+
 /** Decodes bytes with a resolved encoding name, replacing malformed sequences with U+FFFD. */
 export function decodeWith(bytes: Uint8Array, encoding: string): string {
-  try {
-    return new TextDecoder(encoding).decode(bytes);
-  } catch {
-    return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), encoding);
-  }
+  const decoder = nodeDecoder(encoding);
+  if (decoder === null) return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), encoding);
+  const text = decoder.decode(bytes);
+  // Looked up by the decoder's name, so every label that means windows-1252 is fixed too.
+  const fixes = NODE_DECODER_FIXES.get(decoder.encoding);
+  return fixes ? applyFixes(bytes, text, fixes) : text;
 }
 
 /** Whether the bytes are well-formed UTF-8 (a sequence cut off at the very end is tolerated). */

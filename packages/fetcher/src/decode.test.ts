@@ -66,6 +66,44 @@ describe('decodeHtml on synthetic input', () => {
     expect(decodeHtml(utf8)).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'sniff' }));
   });
 
+  it('keeps the punctuation of windows-1252 pages, under any label that means windows-1252', () => {
+    const sentence = 'Le café de la forêt est très élégant — naïve €, “quotes” ‘x’ ™ …';
+    const page = (declaration: string): Buffer =>
+      iconv.encode(
+        `<!doctype html><html><head>${declaration}<title>Café</title></head><p>${sentence}</p>`,
+        'windows-1252',
+      );
+    const meta = decodeHtml(page('<meta http-equiv="Content-Type" content="text/html; charset=windows-1252">'));
+    expect(meta).toEqual(expect.objectContaining({ charset: 'windows-1252', source: 'meta' }));
+    expect(meta.text).toContain(sentence);
+    for (const label of ['iso-8859-1', 'latin1', 'us-ascii']) {
+      const decoded = decodeHtml(page(''), { contentType: `text/html; charset=${label}` });
+      expect([label, decoded.charset, decoded.text.includes(sentence)]).toEqual([label, 'windows-1252', true]);
+    }
+  });
+
+  it('keeps a UTF-8 page with one stray byte in UTF-8, however it is declared', () => {
+    const prose = 'Größe, Straße, déjà vu, naïve café, 東京. '.repeat(30);
+    const page = (head: string): Buffer =>
+      Buffer.concat([
+        Buffer.from(`<html><head>${head}<title>Über uns</title></head><body><p>Copyright `),
+        Buffer.from([0xa9]), // a latin1 © pasted into a UTF-8 template
+        Buffer.from(` 2020</p><p>${prose}</p></body></html>`),
+      ]);
+    const http = decodeHtml(page(''), { contentType: 'text/html; charset=utf-8' });
+    expect(http).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'http' }));
+    expect(http.text).toContain(`Copyright \uFFFD 2020</p><p>${prose}`);
+    const meta = decodeHtml(page('<meta charset="utf-8">'));
+    expect(meta).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'meta' }));
+    const undeclared = decodeHtml(page(''));
+    expect(undeclared).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'sniff' }));
+    expect(undeclared.text).toContain(prose);
+    // A stale legacy declaration on such a page is corrected as it is on a page of valid UTF-8.
+    const stale = decodeHtml(page('<meta charset="iso-8859-1">'));
+    expect(stale).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'sniff' }));
+    expect(stale.text).toContain(prose);
+  });
+
   it('sniffs undeclared bytes and defaults to UTF-8 for ASCII', () => {
     expect(decodeHtml(Buffer.from('<p>plain ascii</p>'))).toEqual({
       text: '<p>plain ascii</p>',

@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 import { createAddressPolicy } from './address-policy.js';
 import { isProbablyBinary } from './binary.js';
 import { readLimitedBody } from './body.js';
-import { isTextualMime, parseContentType } from './content-type.js';
+import { computedMime, isTextualMime, parseContentType } from './content-type.js';
 import { BlockedAddressError, httpErrorCode, isRetryableStatus, nonRetryable, retryable } from './errors.js';
 import { createGuardedLookup, vetUrl } from './guard.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -264,7 +264,8 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         finalUrl: url.href,
         status,
         headers,
-        contentType: mime,
+        // HTML with no Content-Type, or served as text/plain, is HTML (see computedMime).
+        contentType: computedMime(mime, body),
         charset,
         body,
         truncated,

@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import { computedMime, parseContentType } from './content-type.js';
+
+const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
+const BOM = '\ufeff';
+
+describe('parseContentType', () => {
+  it('reads the type and charset leniently, and gives an empty type for a missing or broken header', () => {
+    expect(parseContentType('Text/HTML; Charset="GBK"')).toEqual({ mime: 'text/html', charset: 'gbk' });
+    expect(parseContentType(undefined)).toEqual({ mime: '', charset: undefined });
+    expect(parseContentType('html')).toEqual({ mime: '', charset: undefined });
+  });
+});
+
+describe('computedMime', () => {
+  it('sniffs HTML from the first tag of a body with no usable type, as browsers do', () => {
+    const page = '<!DOCTYPE html><html><head><title>No type served</title></head><body><p>notypeserved</p>';
+    expect(computedMime('', bytes(page))).toBe('text/html');
+    expect(computedMime('', bytes(`${BOM}\r\n\t <HTML lang="en">`))).toBe('text/html');
+    expect(computedMime('', bytes('<html\n  lang="en">'))).toBe('text/html');
+    for (const start of [
+      '<head>',
+      '<body class=x>',
+      '<script>',
+      '<title>',
+      '<div>',
+      '<p>',
+      '<a href=/>',
+      '<!-- x -->',
+    ]) {
+      expect([start, computedMime('', bytes(start))]).toEqual([start, 'text/html']);
+    }
+    expect(computedMime('unknown/unknown', bytes('<html>'))).toBe('text/html');
+    expect(computedMime('application/unknown', bytes('<html>'))).toBe('text/html');
+  });
+
+  it('leaves a body of no usable type alone when it does not start with an HTML tag', () => {
+    expect(computedMime('', bytes('plain words, then <html>'))).toBe('');
+    // The tag must end where the signature does: <pre> and <abbr> are not <p> and <a>.
+    expect(computedMime('', bytes('<pre>'))).toBe('');
+    expect(computedMime('', bytes('<abbr>'))).toBe('');
+    expect(computedMime('', bytes('<?xml version="1.0"?><rss>'))).toBe('');
+    expect(computedMime('', bytes('<html'))).toBe('');
+    expect(computedMime('', Buffer.from('%PDF-1.7\n', 'latin1'))).toBe('');
+    expect(computedMime('', Buffer.alloc(0))).toBe('');
+  });
+
+  it('takes text/plain that starts a whole HTML document for HTML', () => {
+    const page = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Plain served</title>';
+    expect(computedMime('text/plain', bytes(page))).toBe('text/html');
+    expect(computedMime('text/plain', bytes(`${BOM}\n  <!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN">`))).toBe(
+      'text/html',
+    );
+    expect(computedMime('text/plain', bytes('<HTML>\n<BODY>'))).toBe('text/html');
+  });
+
+  it('keeps text/plain that only contains or starts with a fragment of markup', () => {
+    expect(computedMime('text/plain', bytes('<p>a paragraph tag, as a note shows it</p>'))).toBe('text/plain');
+    expect(computedMime('text/plain', bytes('<!-- a comment --><html>'))).toBe('text/plain');
+    expect(computedMime('text/plain', bytes('Use <!doctype html> at the top of a page.'))).toBe('text/plain');
+    expect(computedMime('text/plain', bytes('# Notes\n\n<html> is the root element.'))).toBe('text/plain');
+  });
+
+  it('trusts every other declared type', () => {
+    for (const mime of ['text/html', 'application/xhtml+xml', 'application/json', 'application/octet-stream']) {
+      expect([mime, computedMime(mime, bytes('<!doctype html><html>'))]).toEqual([mime, mime]);
+    }
+    expect(computedMime('text/markdown', bytes('<html>'))).toBe('text/markdown');
+  });
+});
