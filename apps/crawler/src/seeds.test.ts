@@ -33,6 +33,11 @@ describe('seeds', () => {
   it('scopes by host, domain and prefix', () => {
     expect(scopeOf(parseSeed('https://a.org/x')).contains('https://a.org/y')).toBe(true);
     expect(scopeOf(parseSeed('https://a.org/x')).contains('https://b.a.org/y')).toBe(false);
+    // The `www.` twin is the same site (seeds redirect to it), another port is not.
+    expect(scopeOf(parseSeed('https://a.org/x')).contains('https://www.a.org/y')).toBe(true);
+    expect(scopeOf(parseSeed('https://www.a.org/x')).contains('http://a.org/y')).toBe(true);
+    expect(scopeOf(parseSeed('https://a.org/x')).contains('https://a.org:8443/y')).toBe(false);
+    expect(scopeOf(parseSeed('https://a.org/x')).contains('https://www2.a.org/y')).toBe(false);
     expect(scopeOf(parseSeed('https://www.a.org scope=domain')).contains('https://b.a.org/y')).toBe(true);
     expect(scopeOf(parseSeed('https://www.a.org scope=domain')).contains('https://evila.org/')).toBe(false);
     const prefix = scopeOf(parseSeed('https://a.org/docs/intro scope=prefix'));

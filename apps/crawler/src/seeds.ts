@@ -112,7 +112,12 @@ export function scopeOf(seed: Seed): { key: string; contains(url: string): boole
       const prefix = seed.url.replace(/[?#].*$/, '').replace(/[^/]*$/, '');
       return { key: `prefix:${prefix}`, contains: (url) => url.startsWith(prefix) };
     }
-    default:
-      return { key: `host:${seedUrl.host}`, contains: (url) => new URL(url).host === seedUrl.host };
+    default: {
+      // A host and its `www.` twin are one site: a seed of `example.org` that redirects to
+      // `www.example.org` (as most sites do, or the reverse) crawls the site it lands on.
+      const bare = (h: string) => h.replace(/^www\./, '');
+      const own = bare(seedUrl.host);
+      return { key: `host:${seedUrl.host}`, contains: (url) => bare(new URL(url).host) === own };
+    }
   }
 }
