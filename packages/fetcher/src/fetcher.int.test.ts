@@ -98,6 +98,12 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.writeHead(301, { location: '/loop-a' });
     res.end();
   },
+  // 2,000 headers: past undici's 16 KiB for a response head.
+  '/many-headers': (_req, res) => {
+    for (let i = 0; i < 2000; i++) res.setHeader(`x-filler-${i}`, 'padding');
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<p>unreachable</p>');
+  },
   '/etag': (req, res) => {
     if (
       req.headers['if-none-match'] === '"v1"' ||
@@ -238,6 +244,12 @@ describe('fetcher against hostile local servers', () => {
       }),
     );
     expect(stopped).toBe(refused);
+  });
+
+  it('refuses a response head over the size limit as a bad response, not retried', async () => {
+    const error = await rejection(fetcher.fetch(`${base}/many-headers`));
+    expect(error).toBeInstanceOf(NonRetryableError);
+    expect(error.code).toBe('bad_response');
   });
 
   it('reports a redirect loop distinctly from too many redirects', async () => {

@@ -165,6 +165,9 @@ function classifyError(error: unknown, deadline: AbortSignal, caller: AbortSigna
       return nonRetryable('dns_not_found', 'host name does not resolve', error);
     case 'EAI_AGAIN':
       return retryable('dns_error', 'temporary DNS failure', { cause: error });
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      // A response head over the limit (16 KiB): the server sends the same one next time.
+      return nonRetryable('bad_response', 'response headers too large', error);
     default:
       // llhttp rejects a malformed status line or header; a server that speaks broken HTTP keeps doing so.
       if (
