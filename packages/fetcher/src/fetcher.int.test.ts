@@ -98,6 +98,12 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.writeHead(301, { location: '/loop-a' });
     res.end();
   },
+  // Announces 10,000 bytes, sends 100 and hangs up.
+  '/cut-short': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'content-length': '10000' });
+    res.write('<p>'.padEnd(100, 'x'));
+    setTimeout(() => res.socket?.destroy(), 20);
+  },
   // 2,000 headers: past undici's 16 KiB for a response head.
   '/many-headers': (_req, res) => {
     for (let i = 0; i < 2000; i++) res.setHeader(`x-filler-${i}`, 'padding');
@@ -244,6 +250,12 @@ describe('fetcher against hostile local servers', () => {
       }),
     );
     expect(stopped).toBe(refused);
+  });
+
+  it('reports a body cut short of its Content-Length as truncated_body, retried', async () => {
+    const error = await rejection(fetcher.fetch(`${base}/cut-short`));
+    expect(error).toBeInstanceOf(RetryableError);
+    expect(error.code).toBe('truncated_body');
   });
 
   it('refuses a response head over the size limit as a bad response, not retried', async () => {

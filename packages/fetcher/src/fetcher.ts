@@ -135,6 +135,12 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return headers;
 }
 
+/** Whether an error is the server closing the connection (undici's socket error, a reset). */
+function isConnectionClosed(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED';
+}
+
 /** Maps what undici and node:net throw to Quarry's retryable / non-retryable errors. */
 function classifyError(error: unknown, deadline: AbortSignal, caller: AbortSignal | undefined): QuarryError {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
@@ -256,7 +262,14 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       const notModified = status === 304;
       const { body, truncated } = notModified
         ? { body: Buffer.alloc(0), truncated: false }
-        : await readLimitedBody(response.body, headers['content-encoding'], maxBodyBytes, truncate);
+        : await readLimitedBody(response.body, headers['content-encoding'], maxBodyBytes, truncate).catch(
+            (error: unknown) => {
+              // The server closed the connection before the length it announced: a cut body.
+              throw Number.isFinite(declaredLength) && isConnectionClosed(error)
+                ? retryable('truncated_body', 'body shorter than its Content-Length', { cause: error })
+                : error;
+            },
+          );
       if (notModified) await response.body.dump();
       const rejectBinary = request.rejectBinaryText ?? opts.rejectBinaryText;
       if (rejectBinary && status < 300 && isTextualMime(mime) && isProbablyBinary(body)) {
