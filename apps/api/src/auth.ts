@@ -20,9 +20,9 @@ export function clientAuth(res: Response): ClientAuth {
 
 /**
  * Reads a dedicated key from `Authorization: Bearer <key>` or `X-API-Key: <key>` and verifies it
- * (another `Authorization` scheme presents no key). A presented key that is unknown, revoked, malformed or unverifiable (no key store) marks the
- * request `rejected`: it is answered 401 after the public limiter counted it, never served as
- * public.
+ * (another `Authorization` scheme presents no key). A presented key that is unknown, revoked,
+ * malformed or unverifiable (no key store) marks the request `rejected`: it is answered 401 after
+ * the public limiter counted it, never served as public.
  */
 export function authenticate(keys: KeyStore | undefined): RequestHandler {
   return async (req, res, next) => {

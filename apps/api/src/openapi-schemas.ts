@@ -160,7 +160,7 @@ export const QUERY_OPERATORS_DOC = [
   '`site:<domain>` (host and subdomains; several are ORed),',
   '`intitle:<word>` or `intitle:"<phrase>"`,',
   '`"<exact phrase>"`, `-<word>` / `-"<phrase>"` (exclude),',
-  '`A OR B` (upper case; binds tighter than AND; a stop word such as `the` among other words makes no match; a word of several parts such as `e-mail` is its parts, any of them),',
+  '`A OR B` (upper case; binds tighter than AND; either side may be any word, a stop word too; a word of several parts such as `e-mail` is its parts, any of them),',
   `\`filetype:<type>\` with ${FILETYPE_OPERATOR_VALUES.join(', ')} (doc also matches docx and odt, ppt pptx and odp, xls xlsx and ods).`,
   'A query of operators only is valid; one of exclusions only is a 400.',
   `At most ${MAX_QUERY_WORDS} distinct words, or ${MAX_QUERY_CLAUSES} words and phrases in a query with phrases, intitle:, exclusions or OR groups beside other words; a word said again counts once and weighs more.`,

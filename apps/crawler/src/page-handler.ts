@@ -54,7 +54,7 @@ import {
 } from './duplicates.js';
 import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
-import { type CrawlScope, type RenderMode, type Seed, scopeOf } from './seeds.js';
+import { type CrawlScope, type RenderMode, type Seed, sameHostOrTwin, scopeOf } from './seeds.js';
 import { isSoftNotFound } from './soft-404.js';
 
 /** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. @defaultValue 60 s */
@@ -582,7 +582,7 @@ async function discoverSitemaps(deps: PageHandlerDeps, task: CrawlTask, seed: Se
   } catch {
     declared = [];
   }
-  const own = declared.filter((sitemap) => sameSiteHost(sitemap, origin)).slice(0, MAX_DECLARED_SITEMAPS);
+  const own = declared.filter((sitemap) => sameHostOrTwin(sitemap, origin)).slice(0, MAX_DECLARED_SITEMAPS);
   const sitemaps = own.length > 0 ? own : [`${origin}/sitemap.xml`];
   for (const sitemap of sitemaps) {
     try {
@@ -591,15 +591,5 @@ async function discoverSitemaps(deps: PageHandlerDeps, task: CrawlTask, seed: Se
     } catch (error) {
       deps.logger.debug({ sitemap, err: (error as Error).message }, 'sitemap not read');
     }
-  }
-}
-
-/** Whether `url` is on the host of `origin`, or on its `www.` twin (`example.org`, `www.example.org`). */
-function sameSiteHost(url: string, origin: string): boolean {
-  const bare = (host: string) => host.replace(/^www\./, '');
-  try {
-    return bare(new URL(url).host) === bare(new URL(origin).host);
-  } catch {
-    return false;
   }
 }

@@ -91,6 +91,19 @@ export async function readSeedsFile(path: string, defaults: Partial<Seed> = {}):
   return parseSeedsText(await readFile(path, 'utf8'), defaults);
 }
 
+/**
+ * Whether two URLs are on one host (port included) or on a host and its `www.` twin
+ * (`example.org`, `www.example.org`); false when either is not a URL.
+ */
+export function sameHostOrTwin(a: string, b: string): boolean {
+  const bare = (url: string) => new URL(url).host.replace(/^www\./, '');
+  try {
+    return bare(a) === bare(b);
+  } catch {
+    return false;
+  }
+}
+
 /** The budget key and membership test for a seed's scope. */
 export function scopeOf(seed: Seed): { key: string; contains(url: string): boolean } {
   const seedUrl = new URL(seed.url);
@@ -112,12 +125,9 @@ export function scopeOf(seed: Seed): { key: string; contains(url: string): boole
       const prefix = seed.url.replace(/[?#].*$/, '').replace(/[^/]*$/, '');
       return { key: `prefix:${prefix}`, contains: (url) => url.startsWith(prefix) };
     }
-    default: {
+    default:
       // A host and its `www.` twin are one site: a seed of `example.org` that redirects to
       // `www.example.org` (as most sites do, or the reverse) crawls the site it lands on.
-      const bare = (h: string) => h.replace(/^www\./, '');
-      const own = bare(seedUrl.host);
-      return { key: `host:${seedUrl.host}`, contains: (url) => bare(new URL(url).host) === own };
-    }
+      return { key: `host:${seedUrl.host}`, contains: (url) => sameHostOrTwin(url, seed.url) };
   }
 }
