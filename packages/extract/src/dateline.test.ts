@@ -12,6 +12,33 @@ describe('findDatelineDate', () => {
     expect(findDatelineDate('17.5.2021', 0)).toBe('2021-05-17T00:00:00Z');
   });
 
+  it("reads a dateline with the month's name in the page's language, with ICU's names and order", () => {
+    expect(findDatelineDate('Von Max Mustermann\n19. März 2025, 14:00 Uhr', 0, 'de')).toBe('2025-03-19T00:00:00Z');
+    expect(findDatelineDate('Publié le 1er mars 2024 à 10h', 0, 'fr')).toBe('2024-03-01T00:00:00Z');
+    expect(findDatelineDate('Por Ana Pérez\n19 de diciembre de 2025', 0, 'es')).toBe('2025-12-19T00:00:00Z');
+    expect(findDatelineDate('Pubblicato il 19 dic 2025', 0, 'it')).toBe('2025-12-19T00:00:00Z');
+    expect(findDatelineDate('19 mrt. 2025', 0, 'nl')).toBe('2025-03-19T00:00:00Z');
+    // Declined forms (the genitive a date uses) and scripts other than Latin.
+    expect(findDatelineDate('19 декабря 2025 г.', 0, 'ru')).toBe('2025-12-19T00:00:00Z');
+    expect(findDatelineDate('19 grudnia 2025', 0, 'pl')).toBe('2025-12-19T00:00:00Z');
+    expect(findDatelineDate('19 Μαρτίου 2025', 0, 'el')).toBe('2025-03-19T00:00:00Z');
+    // Year first: Hungarian, Korean.
+    expect(findDatelineDate('2025. március 19.', 0, 'hu')).toBe('2025-03-19T00:00:00Z');
+    expect(findDatelineDate('2025년 3월 19일 오후 2:00', 0, 'ko')).toBe('2025-03-19T00:00:00Z');
+    // Another language's month names are not read (`mars` is March in French, not in German).
+    expect(findDatelineDate('19 mars 2025', 0, 'de')).toBeNull();
+    expect(findDatelineDate('19 März 2025', 0, 'en')).toBeNull();
+    // A month and year alone is no day; a language ICU does not know reads as before.
+    expect(findDatelineDate('März 2025', 0, 'de')).toBeNull();
+    expect(findDatelineDate('19.03.2025', 0, 'xx')).toBe('2025-03-19T00:00:00Z');
+  });
+
+  it('reads a date written year first with dots or slashes, which is never ambiguous', () => {
+    expect(findDatelineDate('Posted 2025/03/19 by admin', 0)).toBe('2025-03-19T00:00:00Z');
+    expect(findDatelineDate('2025.12.17', 0)).toBe('2025-12-17T00:00:00Z');
+    expect(findDatelineDate('release 2025.1.2.3', 0)).toBeNull();
+  });
+
   it('takes the first date written and the page offset', () => {
     expect(findDatelineDate('Mar 14, 2024\nUpdated 2 June 2025', 0)).toBe('2024-03-14T00:00:00Z');
     expect(findDatelineDate('2024-05-17', 8 * 60)).toBe('2024-05-16T16:00:00Z');

@@ -1,4 +1,5 @@
 import { MONTHS, monthOf, parsePageDate } from './dates.js';
+import { localDatePattern } from './local-months.js';
 
 /** `December 19, 2025`, `Dec. 19th, 2025`, `Sep 4 2025`. */
 const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+((?:19|20)\\d{2})\\b`, 'i');
@@ -15,13 +16,21 @@ const ISO_DAY = /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b/;
  */
 const DOTTED_DAY = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\d.]\d)/;
 
+/** `2025/12/19`, `2025.12.19`: the year first, as East Asian pages write it; never ambiguous. */
+const YEAR_FIRST_DAY = /(?<![\d./])((?:19|20)\d{2})[./](\d{1,2})[./](\d{1,2})(?![\d/]|\.\d)/;
+
 /**
  * The first date written near a page's headline in the forms English pages print a dateline
- * (`December 19, 2025`, `19 Dec 2025`, `2025-12-19`, `19.12.2025`), as midnight at `offsetMinutes`;
- * null when there is none. Dates with slashes (`12/01/2025`) are ambiguous and not read.
+ * (`December 19, 2025`, `19 Dec 2025`, `2025-12-19`, `19.12.2025`, `2025/12/19`), or the page's
+ * language writes one with its month's name (`19. Dezember 2025`, `19 de diciembre de 2025`,
+ * `19 декабря 2025 г.`, `2025. december 19.`, `2025년 12월 19일`), as midnight at
+ * `offsetMinutes`; null when there is none. Dates with slashes and the day or month first
+ * (`12/01/2025`) are ambiguous and not read.
  */
-export function findDatelineDate(text: string, offsetMinutes: number): string | null {
+export function findDatelineDate(text: string, offsetMinutes: number, lang = 'en'): string | null {
   const found: Array<{ index: number; y: string; mo: number; d: string }> = [];
+  const local = localDatePattern(lang)?.find(text);
+  if (local) found.push(local);
   const mdy = MONTH_DAY_YEAR.exec(text);
   if (mdy?.[1] && mdy[2] && mdy[3]) found.push({ index: mdy.index, y: mdy[3], mo: monthOf(mdy[1]), d: mdy[2] });
   const dmy = DAY_MONTH_YEAR.exec(text);
@@ -30,8 +39,11 @@ export function findDatelineDate(text: string, offsetMinutes: number): string | 
   if (dotted?.[1] && dotted[2] && dotted[3] && Number(dotted[2]) <= 12) {
     found.push({ index: dotted.index, y: dotted[3], mo: Number(dotted[2]), d: dotted[1] });
   }
-  const iso = ISO_DAY.exec(text);
-  if (iso?.[1] && iso[2] && iso[3]) found.push({ index: iso.index, y: iso[1], mo: Number(iso[2]), d: iso[3] });
+  for (const yearFirst of [ISO_DAY.exec(text), YEAR_FIRST_DAY.exec(text)]) {
+    if (yearFirst?.[1] && yearFirst[2] && yearFirst[3]) {
+      found.push({ index: yearFirst.index, y: yearFirst[1], mo: Number(yearFirst[2]), d: yearFirst[3] });
+    }
+  }
   // A line whose first date is another event's is skipped whole (`February 28, 1998 (1998-02-28)`).
   const otherEventLines = new Set<number>();
   for (const f of found.sort((a, b) => a.index - b.index)) {

@@ -150,6 +150,17 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     ).toBe('2025-01-02T00:00:00Z');
   });
 
+  it("reads the dateline under the headline in the page's language", () => {
+    const main = `<h1>Neue Regeln für den Nahverkehr</h1><p class="meta">Von Max Mustermann · 19. März 2025</p>${body()}`;
+    expect(
+      run(page('<title>Neue Regeln</title>', main, 'lang="de"'), 'https://example.de/nahverkehr').published_at,
+    ).toBe('2025-03-19T00:00:00Z');
+    const es = `<h1>Nuevas reglas</h1><p>Por Ana Pérez, 19 de diciembre de 2025</p>${body()}`;
+    expect(run(page('<title>Nuevas reglas</title>', es, 'lang="es"'), 'https://example.es/reglas').published_at).toBe(
+      '2025-12-19T00:00:00Z',
+    );
+  });
+
   it('gives a page of dated items no date of its first item, unless it is a thread or a declared article', () => {
     const items = Array.from(
       { length: 6 },

@@ -193,7 +193,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       if (dateline === undefined) {
         // A page that only quotes some Han characters is read for an English dateline too.
         const fromText = pageText ? findTextDate(nearTitle, offset, cjk) : null;
-        dateline = fromText ?? (cjk ? null : findDatelineDate(facts.nearHeadline, offset));
+        dateline = fromText ?? (cjk ? null : findDatelineDate(facts.nearHeadline, offset, lang));
       }
       return dateline;
     };
