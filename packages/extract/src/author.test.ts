@@ -12,6 +12,18 @@ describe('cleanAuthor', () => {
     expect(cleanAuthor('Matteo Laratta| Author')).toBe('Matteo Laratta');
   });
 
+  it("strips the byline words and trailing dates of other languages' bylines", () => {
+    expect(cleanAuthor('Von Max Mustermann')).toBe('Max Mustermann');
+    expect(cleanAuthor('Par Jean Dupont, le 3 mars 2024')).toBe('Jean Dupont');
+    expect(cleanAuthor('Por Ana Pérez | 19 de diciembre de 2025')).toBe('Ana Pérez');
+    expect(cleanAuthor('Door Jan de Vries')).toBe('Jan de Vries');
+    expect(cleanAuthor('Autor: Max Mustermann')).toBe('Max Mustermann');
+    expect(cleanAuthor('Автор: Иван Петров')).toBe('Иван Петров');
+    expect(cleanAuthor('Max Mustermann, 19. März 2025')).toBe('Max Mustermann');
+    // A dateline alone is no name, whatever its first word.
+    expect(cleanAuthor('Sat, 20 Dec, 2025 - 06:36')).toBeNull();
+  });
+
   it('keeps a list of names longer than one name may be', () => {
     const team =
       "Nicholas Collins, Scott Munro, Matt De La O, Vineet Asthana, Rory O'Sullivan, Corey Maurer, Hamish Shah, Philipp Bose";

@@ -5,8 +5,13 @@ import { squash } from './text.js';
 const MAX_AUTHOR_CHARS = 100;
 const MAX_AUTHOR_WORDS = 12;
 
+/**
+ * `By`, `Author:` and their words in the languages bylines are most often written in: German
+ * `Von`, French `Par`, Spanish and Portuguese `Por`, Italian `Di`, Dutch `Door`, Swedish and
+ * Norwegian `Av`, and `Autor`, `Auteur`, `Autore`, `Автор`.
+ */
 const BYLINE_PREFIX =
-  /^(?:(?:written|posted|published|reported|authored|words|text|story|article|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/i;
+  /^(?:(?:written|posted|published|reported|authored|words|text|story|article|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|von|par|por|di|door|av|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|autor|auteur|autore|автор|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/iu;
 const URL_LIKE = /^(?:https?:\/\/|www\.)|\.(?:com|org|net|html?)(?:\/|$)/i;
 const DATE_LIKE =
   /^\s*(?:\d{1,4}[-/.年]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4})/i;
@@ -40,6 +45,13 @@ const BYLINE_TAIL = new RegExp(
   ].join('|'),
   'i',
 );
+/**
+ * A date after the name with the day first, in any language: `, 19. März 2025`, `, le 3 mars
+ * 2024`, `, 19 de marzo de 2025`. Cut only after a name of two words or more: before it, the
+ * line is a date of its own (`Sat, 20 Dec, 2025`).
+ */
+const DAY_FIRST_TAIL =
+  /\s*,?\s+(?:(?:le|am|el|il|den|on)\s+)?\d{1,2}(?:\.|er)?\s+(?:de\s+)?\p{L}+\.?,?\s+(?:de\s+)?\d{4}(?!\d)/iu;
 /**
  * What byline selectors catch that is not a name, and a blog's default account (`admin`: WordPress
  * publishes as it until a writer's name is set).
@@ -98,6 +110,8 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   for (let i = 0; i < 2; i++) text = text.replace(BYLINE_PREFIX, '').replace(GLUED_BY, '').trim();
   text = text.replace(AVATAR_INITIAL, '');
   text = text.split(BYLINE_TAIL)[0] ?? '';
+  const dated = DAY_FIRST_TAIL.exec(text);
+  if (dated && /\p{L}\s+\p{L}/u.test(text.slice(0, dated.index))) text = text.slice(0, dated.index);
   text = text.replace(/^[^\p{L}\p{N}]+|[\s,;:|/-]+$/gu, '');
   // `jldugger – jldugger`, `raoul (raoul)`: a user card repeats the name.
   text = text.replace(/^(.{2,40}?)\s*(?:[-–—]\s*\1|\(\1\))$/u, '$1');
