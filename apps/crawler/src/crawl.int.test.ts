@@ -392,7 +392,10 @@ describe('crawling a local site end to end', () => {
       `${site.origin}/feed.xml`,
     );
     const stats = await queues.crawl.stats();
-    expect(stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'link_list')?.count).toBe(1);
+    // The feed, and the sitemap robots.txt declares (read as a task of its own).
+    const lists = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'link_list');
+    expect(lists?.count).toBe(2);
+    expect(lists?.examples).toEqual(expect.arrayContaining([`${site.origin}/feed.xml`, `${site.origin}/sitemap.xml`]));
   });
 
   it('crawls the items of the feed the seed page declares in its head', async () => {

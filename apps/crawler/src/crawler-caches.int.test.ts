@@ -69,6 +69,8 @@ describe('Crawler with shared caches', () => {
     expect(site.hits.get('/llms.txt')).toBeUndefined();
     const stats = await queues.crawl.stats();
     expect(stats.done).toBe(2);
-    expect(stats.skipped).toBe(1);
+    // The disallowed page, and the /sitemap.xml tried for the seed, which the site does not have.
+    expect(stats.skipped).toBe(2);
+    expect(stats.reasons.find((r) => r.reason === 'no_sitemap')?.examples).toEqual([`${site.origin}/sitemap.xml`]);
   });
 });

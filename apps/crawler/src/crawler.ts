@@ -15,8 +15,8 @@ import type { Logger } from 'pino';
 import { browserRequestGuard } from './browser-guard.js';
 import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';
-import { createPageHandler, followUps } from './page-handler.js';
-import type { Seed } from './seeds.js';
+import { createPageHandler } from './page-handler.js';
+import { followUps, type Seed } from './seeds.js';
 
 /** Where an explicitly given seed stood: `new` (added now) or its {@link UrlStanding}. */
 export type SeedStanding = UrlStanding | { readonly url: string; readonly state: 'new'; readonly requeued: false };

@@ -3,7 +3,7 @@ export { createExtractPool, type ExtractPool } from './extract-pool.js';
 export { crawlIdle, waitUntilCrawlIdle } from './idle.js';
 export { type IndexerOptions, startIndexer } from './indexer.js';
 export { LLMS_TXT_TTL_MS, type LlmsStore, LlmsTxtCache, type LlmsTxtCacheOptions } from './llms-cache.js';
-export { createPageHandler, followUps, type PageHandlerDeps, seedMeta } from './page-handler.js';
+export { createPageHandler, type PageHandlerDeps } from './page-handler.js';
 export { RECRAWL_STATES, type RecrawlSchedule, recrawlOlderThan, scheduleRecrawls } from './recrawl.js';
 export {
   createRedisCrawlCaches,

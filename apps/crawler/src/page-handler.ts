@@ -2,7 +2,6 @@ import {
   directoryIndexParent,
   type Filetype,
   hostOf,
-  isPathologicalPath,
   NonRetryableError,
   normalizeUrl,
   type PageDocument,
@@ -31,15 +30,7 @@ import {
   type RobotsCache,
   robotsTagOf,
 } from '@quarry/fetcher';
-import type {
-  CrawlHandler,
-  CrawlOutcome,
-  CrawlQueue,
-  CrawlTask,
-  FingerprintStore,
-  IndexQueue,
-  NewCrawlTask,
-} from '@quarry/queue';
+import type { CrawlHandler, CrawlOutcome, CrawlQueue, CrawlTask, FingerprintStore, IndexQueue } from '@quarry/queue';
 import { type BrowserPool, needsRendering } from '@quarry/render';
 import { simhash } from '@quarry/text';
 import type { Logger } from 'pino';
@@ -54,7 +45,8 @@ import {
 } from './duplicates.js';
 import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
-import { type CrawlScope, type RenderMode, type Seed, sameHostOrTwin, scopeOf } from './seeds.js';
+import { followUps, type RenderMode, type Seed, seedOf } from './seeds.js';
+import { isSitemapTask, LINK_LIST, queueSeedSitemaps, queueSitemapEntries, readSitemap } from './sitemaps.js';
 import { isSoftNotFound } from './soft-404.js';
 
 /** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. @defaultValue 60 s */
@@ -77,48 +69,6 @@ export interface PageHandlerDeps {
   /** Minimum delay between two requests to one host. */
   readonly hostDelayMs: number;
   readonly now?: () => Date;
-}
-
-/** The per-seed settings a task carries in its `meta`, so any worker process can apply them. */
-export function seedMeta(seed: Seed): Record<string, string> {
-  return { maxDepth: String(seed.maxDepth), maxPages: String(seed.maxPages), scope: seed.scope, render: seed.render };
-}
-
-function seedOf(task: CrawlTask): Seed {
-  const meta = task.meta ?? {};
-  return {
-    url: task.seed,
-    maxDepth: Number(meta.maxDepth ?? 3),
-    maxPages: Number(meta.maxPages ?? 1000),
-    scope: (meta.scope ?? 'host') as CrawlScope,
-    render: (task.render ?? meta.render ?? 'auto') as RenderMode,
-  };
-}
-
-/** Tasks for URLs found on a page (or in a sitemap), filtered by scope and depth. */
-export function followUps(urls: readonly string[], seed: Seed, depth: number): NewCrawlTask[] {
-  if (depth > seed.maxDepth) return [];
-  const scope = scopeOf(seed);
-  const tasks: NewCrawlTask[] = [];
-  for (const raw of urls) {
-    let url: string;
-    try {
-      url = normalizeUrl(raw);
-    } catch {
-      continue;
-    }
-    if (url.length > 2048 || !scope.contains(url) || isPathologicalPath(url)) continue;
-    tasks.push({
-      url,
-      depth,
-      scope: scope.key,
-      seed: seed.url,
-      render: seed.render,
-      meta: seedMeta(seed),
-      maxPagesInScope: seed.maxPages,
-    });
-  }
-  return tasks;
 }
 
 type PageText = Pick<
@@ -215,8 +165,13 @@ function pageCrawler(
       return { status: 'skipped', reason: ROBOTS_DISALLOWED, hostDelayMs, meta: NO_VALIDATORS };
     }
 
+    // The seed's sitemaps (and an index's) are tasks of their own, paced like pages.
+    if (isSitemapTask(task)) {
+      const request = { signal, beforeRedirect: (target: string) => robotsGate(deps, target) };
+      return { ...(await readSitemap(deps, task, seed, request)), hostDelayMs };
+    }
     if (task.depth === 0) {
-      await discoverSitemaps(deps, task, seed);
+      await queueSeedSitemaps(deps, task.url, seed);
       // The pages the site's llms.txt lists (those it means for language models, often markdown).
       await deps.crawl.add(followUps(await deps.llms.takeListedPages(task.url), seed, 1));
     }
@@ -273,7 +228,7 @@ function pageCrawler(
     } else if (filetype !== null) {
       page = await documentPage(res, filetype);
     } else if (XML_MIME.test(res.contentType) && (await queueListedPages(deps, res, seed, task.depth, tag.nofollow))) {
-      return { status: 'skipped', reason: 'link_list', hostDelayMs, meta: validators };
+      return { status: 'skipped', reason: LINK_LIST, hostDelayMs, meta: validators };
     } else {
       return { status: 'skipped', reason: 'unsupported_content_type', hostDelayMs, meta: validators };
     }
@@ -522,8 +477,9 @@ const XML_MIME = /^(?:application\/(?:rss|atom|rdf)\+xml|application\/xml|text\/
 
 /**
  * A feed (RSS, Atom) or a sitemap reached as a page, a seed most often (`quarry crawl --seed
- * https://example.org/feed.xml`): its pages are queued one level deeper, those of a sitemap
- * index's sitemaps too, and the file itself is not indexed. False when it lists nothing.
+ * https://example.org/feed.xml`): its pages are queued one level deeper, a sitemap index's
+ * sitemaps too (each read as a task of its own), and the file itself is not indexed. False when it
+ * lists nothing.
  */
 async function queueListedPages(
   deps: PageHandlerDeps,
@@ -534,14 +490,7 @@ async function queueListedPages(
 ): Promise<boolean> {
   const listed = parseSitemap(new TextDecoder('utf-8').decode(res.body), res.finalUrl);
   if (listed.urls.length === 0 && listed.sitemaps.length === 0) return false;
-  if (nofollow) return true;
-  const urls = [...listed.urls];
-  for (const sitemap of listed.sitemaps.slice(0, MAX_CHILD_SITEMAPS)) {
-    const room = seed.maxPages - urls.length;
-    if (room <= 0) break;
-    urls.push(...(await fetchSitemapUrls(sitemap, { fetcher: deps.fetcher, maxUrls: room }).catch(() => [])));
-  }
-  await deps.crawl.add(followUps(urls, seed, depth + 1));
+  if (!nofollow) await queueSitemapEntries(deps, listed, res.url, seed, depth + 1);
   return true;
 }
 
@@ -555,41 +504,6 @@ async function discoverFeeds(deps: PageHandlerDeps, feeds: readonly string[], pa
       await deps.crawl.add(followUps(urls, seed, 1));
     } catch (error) {
       deps.logger.debug({ feed, err: (error as Error).message }, 'feed not read');
-    }
-  }
-}
-
-/** Sitemaps of a sitemap index reached as a page that are read at most. */
-const MAX_CHILD_SITEMAPS = 50;
-/**
- * Sitemaps of a robots.txt that are read at most. A robots.txt may declare any number (one of
- * 500 KiB declares thousands); they are read one after another before the seed page, and a page
- * budget rarely needs more than the first few.
- */
-const MAX_DECLARED_SITEMAPS = 10;
-
-/**
- * The seed page's sitemaps: those its robots.txt declares on the site's own host (or its `www.`
- * twin), else `/sitemap.xml`. Sitemaps on other hosts are not read: a robots.txt could otherwise
- * send the crawler at any site, without that site's robots.txt or politeness. One that fails is
- * passed over for the next.
- */
-async function discoverSitemaps(deps: PageHandlerDeps, task: CrawlTask, seed: Seed): Promise<void> {
-  const origin = new URL(task.url).origin;
-  let declared: string[];
-  try {
-    declared = await deps.robots.sitemaps(origin);
-  } catch {
-    declared = [];
-  }
-  const own = declared.filter((sitemap) => sameHostOrTwin(sitemap, origin)).slice(0, MAX_DECLARED_SITEMAPS);
-  const sitemaps = own.length > 0 ? own : [`${origin}/sitemap.xml`];
-  for (const sitemap of sitemaps) {
-    try {
-      const urls = await fetchSitemapUrls(sitemap, { fetcher: deps.fetcher, maxUrls: seed.maxPages });
-      await deps.crawl.add(followUps(urls, seed, 1));
-    } catch (error) {
-      deps.logger.debug({ sitemap, err: (error as Error).message }, 'sitemap not read');
     }
   }
 }

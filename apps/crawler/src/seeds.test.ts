@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@quarry/core';
-import { followUps } from './page-handler.js';
-import { parseSeed, parseSeedsText, type SeedsError, scopeOf } from './seeds.js';
+import { followUps, parseSeed, parseSeedsText, type SeedsError, scopeOf } from './seeds.js';
 
 describe('seeds', () => {
   it('parses settings and defaults', () => {

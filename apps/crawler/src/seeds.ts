@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { normalizeUrl, ValidationError } from '@quarry/core';
+import { isPathologicalPath, normalizeUrl, ValidationError } from '@quarry/core';
+import type { CrawlTask, NewCrawlTask } from '@quarry/queue';
 
 /** How far a crawl may wander from its seed. */
 export type CrawlScope = 'host' | 'domain' | 'prefix' | 'any';
@@ -130,4 +131,47 @@ export function scopeOf(seed: Seed): { key: string; contains(url: string): boole
       // `www.example.org` (as most sites do, or the reverse) crawls the site it lands on.
       return { key: `host:${seedUrl.host}`, contains: (url) => sameHostOrTwin(url, seed.url) };
   }
+}
+
+/** The per-seed settings a task carries in its `meta`, so any worker process can apply them. */
+export function seedMeta(seed: Seed): Record<string, string> {
+  return { maxDepth: String(seed.maxDepth), maxPages: String(seed.maxPages), scope: seed.scope, render: seed.render };
+}
+
+/** The seed a task was queued for, from the settings its `meta` carries (see {@link seedMeta}). */
+export function seedOf(task: CrawlTask): Seed {
+  const meta = task.meta ?? {};
+  return {
+    url: task.seed,
+    maxDepth: Number(meta.maxDepth ?? 3),
+    maxPages: Number(meta.maxPages ?? 1000),
+    scope: (meta.scope ?? 'host') as CrawlScope,
+    render: (task.render ?? meta.render ?? 'auto') as RenderMode,
+  };
+}
+
+/** Tasks for URLs found on a page (or in a sitemap), filtered by scope and depth. */
+export function followUps(urls: readonly string[], seed: Seed, depth: number): NewCrawlTask[] {
+  if (depth > seed.maxDepth) return [];
+  const scope = scopeOf(seed);
+  const tasks: NewCrawlTask[] = [];
+  for (const raw of urls) {
+    let url: string;
+    try {
+      url = normalizeUrl(raw);
+    } catch {
+      continue;
+    }
+    if (url.length > 2048 || !scope.contains(url) || isPathologicalPath(url)) continue;
+    tasks.push({
+      url,
+      depth,
+      scope: scope.key,
+      seed: seed.url,
+      render: seed.render,
+      meta: seedMeta(seed),
+      maxPagesInScope: seed.maxPages,
+    });
+  }
+  return tasks;
 }
