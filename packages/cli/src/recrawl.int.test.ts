@@ -82,7 +82,7 @@ describe('quarry crawl --recrawl', () => {
     version = 2;
     const again = await quarry('crawl', '--recrawl', '0', '--wait');
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain('queued 3 crawled pages again');
+    expect(again.stderr).toContain('queued 4 crawled pages again');
     expect(again.stdout).toMatch(/crawl finished: 3 done/);
     expect(conditional.sort()).toEqual(['/a.html "v1"', '/b.html "v1"']);
     expect(await urlsFor('egret')).toEqual([`${site.origin}/a.html`]);
