@@ -86,23 +86,25 @@ function aligned(alternatives: readonly FastQuery[]): Planned {
 }
 
 /**
- * Optional words: one query of every form of every word (pairs of a word's two forms; duplicates
- * kept, as query term frequency), and where some forms differ, asked of the pages indexed by stems
- * and of the other pages apart. Each list is ranked by the engine and can then be rescaled as a
- * whole (see `fast-search.ts`, formScales): in one list, a German page holding the English word
- * `computing` outranked English pages about computing, whose text holds it only as the stem `comput`
- * (the typed form is rare in an index where English pages hold stems, and its IDF large). An English
- * page may hold both forms (Porter stems `computerized` to `computer`): in its own list it keeps
- * the sum of both, as before.
+ * Optional words: one query of every word, and where some of their forms differ, asked of the pages
+ * indexed by stems in their stemmed forms and of the other pages in both forms (a page written as
+ * typed may hold either: `glacier`, `glaciers`), apart (pairs of a word's two forms; duplicates
+ * kept, as query term frequency). Each list is ranked by
+ * the engine and can then be rescaled as a whole (see `fast-search.ts`, formScales): in one list, a
+ * German page holding the English word `computing` outranked English pages about computing, whose
+ * text holds it only as the stem `comput` (the typed form is rare in an index where English pages
+ * hold stems, and its IDF large). An English page is asked for stems only: a typed form it holds is
+ * another word's stem (`nutritionally` is stemmed to `nutrition`, `nutrition` to `nutrit`), and
+ * counting it gave such pages the word twice, the second time at the rare form's IDF.
  */
 function formAlternatives(pairs: readonly FormPair[], all: boolean, column: string): Planned {
-  const tokens = pairs.flatMap(([s, t]) => (s === t ? [s] : [s, t]));
-  const query: FastQuery = { kind: 'match', tokens, all, column };
-  if (pairs.every(([s, t]) => s === t)) return { alternatives: [query] };
+  if (pairs.every(([s, t]) => s === t)) {
+    return { alternatives: [{ kind: 'match', tokens: pairs.map(([s]) => s), all, column }] };
+  }
   return {
     alternatives: [
-      { ...query, stemmedPages: true },
-      { ...query, stemmedPages: false },
+      { kind: 'match', tokens: pairs.map(([s]) => s), all, column, stemmedPages: true },
+      { kind: 'match', tokens: pairs.flatMap(([s, t]) => (s === t ? [s] : [s, t])), all, column, stemmedPages: false },
     ],
     forms: pairs,
   };

@@ -161,12 +161,13 @@ export class FastSearch {
       // Optional words are asked of English pages and of the others apart (see fast-plan.ts), unless
       // the index has no other pages (folded, or in the fresh tier), or the scan of unfolded pages
       // would score each part apart.
-      const asked =
-        isSplit(plan) &&
-        ((view.tier === null && facts.unindexedRows > 0) ||
-          ((view.tier?.unstemmedPages ?? 0) === 0 && !(await this.#otherLanguages(watermark))))
-          ? unsplit(plan)
-          : plan;
+      const asked = !isSplit(plan)
+        ? plan
+        : view.tier === null && facts.unindexedRows > 0
+          ? unsplit(plan, 'every form')
+          : (view.tier?.unstemmedPages ?? 0) === 0 && !(await this.#otherLanguages(watermark))
+            ? unsplit(plan, 'stems')
+            : plan;
       const scales = this.#formScales(view, asked, watermark, foldedPages(facts));
       const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales);
       if (result === null) return null;
@@ -362,7 +363,7 @@ export class FastSearch {
     // either have few matches (the top query reads them all) or many (the sample estimates them).
     // The parts of a plan split by language together match what their one query matches: it counts.
     // (When the exclusion fails, the search fails below: never an unhandled rejection here.)
-    const countedPlan = isSplit(plan) ? unsplit(plan) : plan;
+    const countedPlan = isSplit(plan) ? unsplit(plan, 'every form') : plan;
     const sample = excluding.then(
       (exclusion) => this.#sampleLists(view, countedPlan, where, exclusion),
       () => null,
@@ -922,8 +923,13 @@ function isSplit(plan: FastPlan): boolean {
   return plan.alternatives.some((alternative) => alternative.stemmedPages !== undefined);
 }
 
-/** The same query asked once of every page (as the two parts of a split plan ask it). */
-function unsplit(plan: FastPlan): FastPlan {
-  const { stemmedPages: _, ...query } = plan.alternatives[0]!;
-  return { alternatives: [query], exclude: plan.exclude };
+/**
+ * The query asked once of every page: in its `stems` when every page is indexed by stems, else in
+ * `every form` (both parts' tokens, for a scan of unfolded pages, which scores each part apart).
+ */
+function unsplit(plan: FastPlan, forms: 'stems' | 'every form'): FastPlan {
+  const { stemmedPages: _, ...stemmed } = plan.alternatives[0]!;
+  if (forms === 'stems') return { alternatives: [stemmed], exclude: plan.exclude };
+  const tokens = (plan.forms ?? []).flatMap(([s, t]) => (s === t ? [s] : [s, t]));
+  return { alternatives: [{ ...stemmed, tokens }], exclude: plan.exclude };
 }

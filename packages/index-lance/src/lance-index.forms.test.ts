@@ -94,3 +94,52 @@ eachPlan('words holding characters that show nothing are found as a reader sees 
   expect(await ids('national')).toEqual(['other']);
   expect(await ids('verfassungs')).toEqual([]);
 });
+
+// `nutritionally` is stemmed to `nutrition`, which is `nutrition` as typed; `nutrition` to `nutrit`.
+const stemPages = (otherLanguage: boolean): PageDocument[] => [
+  makePage(
+    'twice',
+    'https://a.example.org/twice',
+    'Food notes',
+    `${filler} Good nutrition matters. Nutrition is key. ${filler}`,
+  ),
+  makePage(
+    'other',
+    'https://b.example.org/other',
+    'Food notes',
+    `${filler} Good nutrition matters. Eat nutritionally. ${filler}`,
+  ),
+  ...Array.from({ length: 6 }, (_, i) =>
+    makePage(`filler${i}`, `https://c.example.org/${i}`, 'Trail notes', `${filler} Nothing about food here. ${filler}`),
+  ),
+  ...(otherLanguage
+    ? [makePage('de', 'https://d.example.org/de', 'Ernährung', 'Ernährung und Gesundheit im Alltag.', { lang: 'de' })]
+    : []),
+];
+
+for (const otherLanguage of [false, true]) {
+  describe(`an English page is asked for a word's stem only (${otherLanguage ? 'with' : 'without'} pages in other languages)`, () => {
+    let dir: string | undefined;
+    afterEach(() => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      dir = undefined;
+    });
+
+    it.each([true, false])('folded: %s', async (fold) => {
+      dir = mkdtempSync(join(tmpdir(), 'quarry-lance-stems-'));
+      const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+      try {
+        await index.upsert(stemPages(otherLanguage));
+        if (fold) await index.flush();
+        for (const match of ['all', 'any'] as const) {
+          const { hits } = await index.search({ query: parseQuery('nutrition'), match, limit: 10, offset: 0 });
+          // The page saying the word twice first: the other's `nutritionally` is no second match
+          // at the typed form's rare IDF.
+          expect(hits.map((hit) => hit.id)).toEqual(['twice', 'other']);
+        }
+      } finally {
+        await index.close();
+      }
+    });
+  });
+}
