@@ -77,7 +77,10 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
         if (args.max_tokens !== undefined && args.query === undefined) {
           return toolError('max_tokens needs a query: give the question the passages should answer.');
         }
-        if ((args.id === undefined) === (args.url === undefined)) {
+        if (args.id === undefined && args.url === undefined) {
+          return toolError('Give the page to read: id (of a search result) or url (of an indexed page).');
+        }
+        if (args.id !== undefined && args.url !== undefined) {
           return toolError('Give either id (of a search result) or url (of an indexed page), not both.');
         }
         const doc = args.id !== undefined ? await backend.page(args.id) : await pageAt(backend, args.url ?? '');

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type SearchResponse, TIME_RANGES_MS } from '@quarry/core';
 import { z } from 'zod';
-import type { QuarryBackend } from './backend.js';
+import type { QuarryBackend, SearchToolArgs } from './backend.js';
 import { type ErrorReporter, guarded, toolResult } from './tool-result.js';
 
 /** Bounds of the search tool's arguments: those of `GET /api/v1/search` (spec 4.1). */
@@ -91,16 +91,15 @@ export function registerSearchTool(server: McpServer, backend: QuarryBackend, on
     (args) =>
       guarded('search', onError, async () => {
         const response = await backend.search(args);
-        return toolResult(renderResults(args.q, response), { ...response });
+        return toolResult(renderResults(args, response), { ...response });
       }),
   );
 }
 
-/** The results as numbered plain text, one block per result. */
-export function renderResults(q: string, response: SearchResponse): string {
-  if (response.results.length === 0) {
-    return `No results for "${q}". Try other words, fewer filters, or match "any".`;
-  }
+/** The results as numbered plain text, one block per result; without results, what to try instead. */
+export function renderResults(args: Pick<SearchToolArgs, 'q' | 'offset' | 'match'>, response: SearchResponse): string {
+  const { q } = args;
+  if (response.results.length === 0) return noResults(args, response.total);
   const lines = [`${response.total} matches for "${q}"; showing ${response.results.length}:`, ''];
   response.results.forEach((r, i) => {
     const when = r.published_at ? `published ${r.published_at}` : `crawled ${r.crawled_at}`;
@@ -108,4 +107,18 @@ export function renderResults(q: string, response: SearchResponse): string {
     lines.push(`${i + 1}. ${r.title || r.url}`, `   ${r.url}`, `   ${id} · ${r.lang} · ${when}`, `   ${r.snippet}`, '');
   });
   return lines.join('\n').trimEnd();
+}
+
+function noResults({ q, offset, match }: Pick<SearchToolArgs, 'q' | 'offset' | 'match'>, total: number): string {
+  if (offset > 0 && total > 0) {
+    const matches = total === 1 ? '1 match' : `${total} matches`;
+    if (offset >= total) {
+      return `Offset ${offset} is past the last result: "${q}" has ${matches}. Use an offset below ${total} (0 for the first page).`;
+    }
+    return `No more results for "${q}" from offset ${offset} on (${matches} in all). Use a smaller offset.`;
+  }
+  // match "any" is the default here: suggest it only to a caller who asked for all.
+  const tries =
+    match === 'all' ? 'other words, fewer filters, or match "any"' : 'other or fewer words, or fewer filters';
+  return `No results for "${q}". Try ${tries}.`;
 }

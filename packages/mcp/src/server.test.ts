@@ -40,6 +40,8 @@ function backend(searches: SearchToolArgs[]): QuarryBackend {
       if (args.q === 'down') throw new BackendUnavailableError('index closed');
       if (args.q === 'bug') throw new Error('secret internals at /srv/quarry');
       if (args.q === 'bad') throw new ValidationError('a query with only exclusions matches nothing', 'q');
+      // 57 matches, none of them on the page asked for.
+      if (args.q === 'nutrition') return { total: 57, took_ms: 1, results: [] };
       return { total: 0, took_ms: 1, results: [] };
     },
     page: async (id) => [PAGE, DATED, GUIDE].find((doc) => doc.id === id) ?? null,
@@ -115,10 +117,31 @@ describe('createQuarryMcpServer', () => {
     const missing = await client.callTool({ name: 'get_content', arguments: { url: 'https://example.com/none' } });
     expect(missing.isError).toBe(true);
     expect(JSON.stringify(missing.content)).toContain('No page is indexed at');
-    for (const args of [{}, { id: GUIDE.id, url: GUIDE.url }]) {
-      const wrong = await client.callTool({ name: 'get_content', arguments: args });
-      expect(wrong.isError).toBe(true);
-      expect(JSON.stringify(wrong.content)).toContain('either id');
-    }
+    const both = await client.callTool({ name: 'get_content', arguments: { id: GUIDE.id, url: GUIDE.url } });
+    expect(both.isError).toBe(true);
+    expect(JSON.stringify(both.content)).toContain('not both');
+    const neither = await client.callTool({ name: 'get_content', arguments: {} });
+    expect(neither.isError).toBe(true);
+    expect(neither.content).toEqual([
+      { type: 'text', text: 'Give the page to read: id (of a search result) or url (of an indexed page).' },
+    ]);
+  });
+
+  it('says when the offset is past the last result, and suggests match any only when it was all', async () => {
+    const client = await connect([]);
+    const past = await client.callTool({ name: 'search', arguments: { q: 'nutrition', offset: 990 } });
+    expect(past.isError).toBeFalsy();
+    expect(textOf(past)).toBe(
+      'Offset 990 is past the last result: "nutrition" has 57 matches. Use an offset below 57 (0 for the first page).',
+    );
+    const none = await client.callTool({ name: 'search', arguments: { q: 'nothing' } });
+    expect(textOf(none)).toBe('No results for "nothing". Try other or fewer words, or fewer filters.');
+    const all = await client.callTool({ name: 'search', arguments: { q: 'nothing', match: 'all' } });
+    expect(textOf(all)).toContain('or match "any"');
   });
 });
+
+/** The text of a tool answer's first content block. */
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as { text: string }[])[0]?.text ?? '';
+}
