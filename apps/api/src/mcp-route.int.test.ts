@@ -175,7 +175,7 @@ describe('/mcp limits and keys, as /api/v1/search', () => {
   it('offers crawl_site only to a client presenting the configured admin token', async () => {
     const siteCrawler = async (request: CrawlSiteRequest) => {
       crawlRequests.push(request);
-      return { url: request.url, queued: 1, maxDepth: request.maxDepth, maxPages: request.maxPages };
+      return { url: request.url, outcome: 'queued' as const, maxDepth: request.maxDepth, maxPages: request.maxPages };
     };
     const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000', QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }, { siteCrawler });
     const anonymous = await connect(base);

@@ -21,15 +21,31 @@ export interface CrawlSiteRequest {
   readonly maxPages: number;
 }
 
+/**
+ * What `crawl_site` did with the start URL: `queued` (new to the frontier), `queued_again` (it had
+ * ended skipped or failed), `already_queued` (waiting or in flight), `already_crawled` (done, left
+ * alone) or `budget_spent` (not queued: its site's page budget is used up).
+ */
+export type CrawlSiteOutcome = 'queued' | 'queued_again' | 'already_queued' | 'already_crawled' | 'budget_spent';
+
 /** What `crawl_site` reports. */
-export interface CrawlSiteResult {
-  /** The seed as queued (normalized). */
-  readonly url: string;
-  /** URLs newly queued (0 when the seed was queued before). */
-  readonly queued: number;
-  readonly maxDepth: number;
-  readonly maxPages: number;
-}
+export type CrawlSiteResult =
+  | {
+      /** The seed (normalized). */
+      readonly url: string;
+      readonly outcome: CrawlSiteOutcome;
+      /** For `queued_again`: how the URL had ended, and why when the queue kept the reason. */
+      readonly previous?: { readonly state: 'skipped' | 'failed'; readonly reason?: string };
+      readonly maxDepth: number;
+      readonly maxPages: number;
+    }
+  | {
+      readonly url: string;
+      /** Nothing queued: the address policy refuses every address of the URL's host. */
+      readonly outcome: 'refused';
+      /** The private or reserved address refused (QUARRY_ALLOW_HOSTS does not list the host). */
+      readonly address: string;
+    };
 
 /**
  * Where the MCP tools get their answers: the same services as the HTTP API. A method throws a

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { CrawlSiteRequest, CrawlSiteResult } from './backend.js';
-import { type ErrorReporter, guarded, toolResult } from './tool-result.js';
+import { type ErrorReporter, guarded, toolError, toolResult } from './tool-result.js';
 
 /** Bounds of `crawl_site`: an agent queues small, bounded crawls. */
 export const CRAWL_TOOL_BOUNDS = {
@@ -30,11 +30,23 @@ const inputSchema = {
     .describe('Most pages to crawl from this site.'),
 };
 
+const OUTCOMES = ['queued', 'queued_again', 'already_queued', 'already_crawled', 'budget_spent'] as const;
+
+// snake_case like the input (max_depth, max_pages) and the search tool's results.
 const outputSchema = {
-  url: z.string(),
-  queued: z.number().int(),
-  maxDepth: z.number().int(),
-  maxPages: z.number().int(),
+  url: z.string().describe('The start URL (normalized).'),
+  outcome: z
+    .enum(OUTCOMES)
+    .describe(
+      'queued: new, will be crawled. queued_again: it had ended skipped or failed and is crawled again. ' +
+        'already_queued: waiting to be crawled. already_crawled: crawled before, left alone. ' +
+        "budget_spent: not queued, its site's page budget is used up.",
+    ),
+  queued: z.number().int().describe('URLs this call queued (0 or 1).'),
+  previous_state: z.enum(['skipped', 'failed']).optional().describe('With queued_again: how it had ended.'),
+  previous_reason: z.string().optional().describe('With queued_again: why, e.g. http_404.'),
+  max_depth: z.number().int().optional().describe('With queued: the depth it is crawled to.'),
+  max_pages: z.number().int().optional().describe("With queued: the page budget of the URL's site."),
 };
 
 /** Registers `crawl_site` (admin only): queue a seed with a depth and a page budget. */
@@ -49,8 +61,10 @@ export function registerCrawlTool(
       title: 'Crawl a site into the index',
       description:
         'Queue a web site for crawling so its pages become searchable. Give a start URL, how many links deep ' +
-        'to follow and a page budget. Returns what was queued; pages appear in search once crawled ' +
-        '(seconds to minutes, politely paced per host). A URL queued before is not queued again.',
+        'to follow and a page budget. Says what happened: queued; queued again (it had ended skipped or ' +
+        'failed); already queued or already crawled (left alone); or not queued because the page budget of ' +
+        'its site is spent. Pages appear in search once crawled (seconds to minutes, politely paced per ' +
+        'host). Private and reserved addresses are refused unless the operator allows them.',
       inputSchema,
       outputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -58,11 +72,50 @@ export function registerCrawlTool(
     (args) =>
       guarded('crawl_site', onError, async () => {
         const result = await crawlSite({ url: args.url, maxDepth: args.max_depth, maxPages: args.max_pages });
-        const text =
-          result.queued > 0
-            ? `Queued ${result.url} (depth ${result.maxDepth}, at most ${result.maxPages} pages).`
-            : `${result.url} was queued before; nothing new was queued.`;
-        return toolResult(text, { ...result });
+        if (result.outcome === 'refused') return toolError(refusal(result.url, result.address));
+        return toolResult(describe(result), {
+          url: result.url,
+          outcome: result.outcome,
+          queued: result.outcome === 'queued' || result.outcome === 'queued_again' ? 1 : 0,
+          ...(result.previous
+            ? {
+                previous_state: result.previous.state,
+                ...(result.previous.reason ? { previous_reason: result.previous.reason } : {}),
+              }
+            : {}),
+          ...(result.outcome === 'queued' ? { max_depth: result.maxDepth, max_pages: result.maxPages } : {}),
+        });
       }),
   );
+}
+
+/** Why a URL on a private or reserved address is not crawled, and who can change that. */
+function refusal(url: string, address: string): string {
+  const host = new URL(url).hostname;
+  return (
+    `${url} is refused and nothing was queued: ${address} is a private or reserved address, which the crawler ` +
+    'does not fetch unless the Quarry operator lists its host, address or range in QUARRY_ALLOW_HOSTS ' +
+    `(e.g. QUARRY_ALLOW_HOSTS=${host}). Crawl a public URL instead, or ask the operator to allow this host.`
+  );
+}
+
+/** One sentence for each outcome but a refusal. */
+function describe(result: Exclude<CrawlSiteResult, { outcome: 'refused' }>): string {
+  const { url } = result;
+  switch (result.outcome) {
+    case 'queued':
+      return `Queued ${url} (depth ${result.maxDepth}, at most ${result.maxPages} pages); its pages appear in search once crawled.`;
+    case 'queued_again': {
+      const was = result.previous
+        ? ` (it had ended ${result.previous.state}${result.previous.reason ? `: ${result.previous.reason}` : ''})`
+        : '';
+      return `Queued ${url} again${was}, with the depth and page budget it was first queued with.`;
+    }
+    case 'already_queued':
+      return `${url} is already queued and waits to be crawled; nothing new was queued.`;
+    case 'already_crawled':
+      return `${url} was crawled before and is left alone; nothing new was queued.`;
+    case 'budget_spent':
+      return `${url} was not queued: the page budget of its site is spent, so no more of its pages are crawled.`;
+  }
 }

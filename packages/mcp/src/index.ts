@@ -1,4 +1,11 @@
-export type { CrawlSiteRequest, CrawlSiteResult, QuarryBackend, SearchToolArgs, SiteCrawler } from './backend.js';
+export type {
+  CrawlSiteOutcome,
+  CrawlSiteRequest,
+  CrawlSiteResult,
+  QuarryBackend,
+  SearchToolArgs,
+  SiteCrawler,
+} from './backend.js';
 export { CRAWL_TOOL_BOUNDS } from './crawl-tool.js';
 export { serveHttpRequest } from './http.js';
 export { SEARCH_TOOL_BOUNDS } from './search-tool.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { BackendUnavailableError, type PageDocument, pageIdForUrl, ValidationError } from '@quarry/core';
-import type { QuarryBackend, SearchToolArgs } from './backend.js';
+import type { CrawlSiteRequest, CrawlSiteResult, QuarryBackend, SearchToolArgs } from './backend.js';
 import { createQuarryMcpServer } from './server.js';
 
 const PAGE: PageDocument = {
@@ -145,3 +145,75 @@ describe('createQuarryMcpServer', () => {
 function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
   return (result.content as { text: string }[])[0]?.text ?? '';
 }
+
+describe('crawl_site', () => {
+  /** A server whose crawler answers `result` and records what it was asked. */
+  async function crawlClient(result: CrawlSiteResult, asked: CrawlSiteRequest[] = []): Promise<Client> {
+    const server = createQuarryMcpServer({
+      ...backend([]),
+      crawlSite: async (request) => {
+        asked.push(request);
+        return result;
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    return client;
+  }
+  const url = 'https://example.com/';
+
+  it('says what was queued, with the input names max_depth and max_pages in its output', async () => {
+    const asked: CrawlSiteRequest[] = [];
+    const client = await crawlClient({ url, outcome: 'queued', maxDepth: 3, maxPages: 20 }, asked);
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'crawl_site');
+    expect(Object.keys(tool?.outputSchema?.properties ?? {})).toEqual(
+      expect.arrayContaining(['max_depth', 'max_pages', 'outcome']),
+    );
+    expect(Object.keys(tool?.outputSchema?.properties ?? {})).not.toContain('maxDepth');
+    const res = await client.callTool({ name: 'crawl_site', arguments: { url, max_depth: 3, max_pages: 20 } });
+    expect(asked).toEqual([{ url, maxDepth: 3, maxPages: 20 }]);
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toEqual({ url, outcome: 'queued', queued: 1, max_depth: 3, max_pages: 20 });
+    expect(textOf(res)).toBe(`Queued ${url} (depth 3, at most 20 pages); its pages appear in search once crawled.`);
+  });
+
+  it('tells a URL queued again, already queued, already crawled and a spent budget apart', async () => {
+    const asked = { url, maxDepth: 2, maxPages: 50 };
+    const again = await (
+      await crawlClient({ ...asked, outcome: 'queued_again', previous: { state: 'failed', reason: 'http_404' } })
+    ).callTool({ name: 'crawl_site', arguments: { url } });
+    expect(again.structuredContent).toEqual({
+      url,
+      outcome: 'queued_again',
+      queued: 1,
+      previous_state: 'failed',
+      previous_reason: 'http_404',
+    });
+    expect(textOf(again)).toContain('again (it had ended failed: http_404)');
+    const cases = [
+      ['already_queued', 'is already queued'],
+      ['already_crawled', 'was crawled before'],
+      ['budget_spent', 'the page budget of its site is spent'],
+    ] as const;
+    for (const [outcome, says] of cases) {
+      const res = await (await crawlClient({ ...asked, outcome })).callTool({ name: 'crawl_site', arguments: { url } });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent).toEqual({ url, outcome, queued: 0 });
+      expect(textOf(res)).toContain(says);
+      expect(textOf(res)).not.toContain('queued before');
+    }
+  });
+
+  it('answers a refused private address with a tool error naming QUARRY_ALLOW_HOSTS', async () => {
+    const metadata = 'http://169.254.169.254/latest/meta-data/';
+    const client = await crawlClient({ url: metadata, outcome: 'refused', address: '169.254.169.254' });
+    const res = await client.callTool({ name: 'crawl_site', arguments: { url: metadata } });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toContain('169.254.169.254 is a private or reserved address');
+    expect(textOf(res)).toContain('QUARRY_ALLOW_HOSTS=169.254.169.254');
+    expect(textOf(res)).toContain('nothing was queued');
+  });
+});
