@@ -124,6 +124,21 @@ describe('/mcp over Streamable HTTP with the official SDK client', () => {
     expect(local.status).toBe(200);
   });
 
+  it('answers a body that is not JSON with a JSON-RPC parse error (code -32700, id null)', async () => {
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' },
+    });
+  });
+
   it('answers GET with 405 (stateless: no event stream)', async () => {
     const res = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(res.status).toBe(405);

@@ -1,5 +1,5 @@
 import { createQuarryMcpServer, type SiteCrawler, serveHttpRequest } from '@quarry/mcp';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { authenticate, hasBearerToken } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { createMcpBackend } from './mcp-backend.js';
@@ -54,10 +54,26 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
     res.setHeader('Allow', 'POST');
     sendProblem(res, 'method-not-allowed', 'Use POST: this MCP endpoint is stateless and offers no event stream.');
   };
-  router.post('/', checkOrigin, express.json({ limit: MAX_BODY_BYTES }), authAndLimit, handle);
+  router.post('/', checkOrigin, express.json({ limit: MAX_BODY_BYTES }), jsonRpcParseError, authAndLimit, handle);
   router.all('/', checkOrigin, notAllowed);
   return router;
 }
+
+/** JSON-RPC 2.0's code for a body that is not JSON. */
+const JSON_RPC_PARSE_ERROR = -32700;
+
+/**
+ * A body that is not JSON is answered as JSON-RPC 2.0 says (a Parse error, id null), which MCP
+ * clients understand, rather than as the API's problem details; other errors go on.
+ */
+const jsonRpcParseError: ErrorRequestHandler = (err: unknown, _req, res, next) => {
+  if ((err as { type?: unknown } | null)?.type !== 'entity.parse.failed') return next(err);
+  res.status(400).json({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: JSON_RPC_PARSE_ERROR, message: 'Parse error: the request body is not valid JSON.' },
+  });
+};
 
 /** The id of a JSON-RPC `tools/call` request body, else undefined (a batch or another method). */
 function toolCallId(body: unknown): string | number | undefined {
