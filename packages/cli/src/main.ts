@@ -118,7 +118,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       'queue pages last crawled at least AGE ago again, with conditional requests (7d, 12h, 0 = all)',
       duration,
     )
-    .option('--wait', 'crawl in this process until done, showing progress')
+    .option('--wait', 'crawl in this process until done, showing progress (alone: crawl what is already queued)')
     .action(
       async (
         flags: CommonFlags & {
@@ -130,8 +130,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
           wait?: boolean;
         },
       ) => {
-        if ((flags.seed ?? []).length === 0 && !flags.seeds && flags.recrawl === undefined) {
-          throw new UsageError('give --seed URL, --seeds FILE or --recrawl AGE');
+        if ((flags.seed ?? []).length === 0 && !flags.seeds && flags.recrawl === undefined && !flags.wait) {
+          throw new UsageError(
+            'give --seed URL, --seeds FILE or --recrawl AGE, or --wait to crawl what is already queued',
+          );
         }
         const { runCrawl } = await import('./commands/crawl.js');
         exitCode = await runCrawl(config(flags), {

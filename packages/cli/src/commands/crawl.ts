@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
 import {
   Crawler,
@@ -17,6 +18,9 @@ import { openMetrics } from './metrics.js';
 import { reasonLines, seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
 import { untilSignal } from './serve.js';
+
+/** A command stopped by a signal exits with this plus the signal's number, as the shell reports. */
+const SIGNAL_EXIT_BASE = 128;
 
 /** How often `crawl --wait` reports progress on a terminal, and off one. */
 const PROGRESS_TTY_MS = 1000;
@@ -79,7 +83,12 @@ export function recrawlScheduleFor(config: QuarryConfig, queues: Queues, logger:
   return scheduleRecrawls(queues.crawl, config.recrawlAfterMs, logger);
 }
 
-/** `quarry crawl`: queue seeds; with --wait, crawl and index in this process until the frontier is empty. */
+/**
+ * `quarry crawl`: queue seeds; with --wait, crawl and index in this process until the frontier is
+ * empty (with nothing else given, what is already queued: how an interrupted crawl resumes).
+ * Resolves to 128 + the signal's number (130 for SIGINT) when a signal stops the wait, so that
+ * `quarry crawl --wait && next-step` stops after a crawl left half done.
+ */
 export async function runCrawl(
   config: QuarryConfig,
   options: {
@@ -120,16 +129,16 @@ export async function runCrawl(
   const services = await openServices(config);
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
   crawler.start();
-  const interrupted = untilSignal().then(() => true);
+  const interrupted = untilSignal();
   const started = Date.now();
   const tty = process.stderr.isTTY === true;
   let lastLog = 0;
   let idleRounds = 0;
-  let stopped = false;
-  void interrupted.then(() => {
-    stopped = true;
+  let stopped: NodeJS.Signals | undefined;
+  void interrupted.then((signal) => {
+    stopped = signal;
   });
-  while (!stopped) {
+  while (stopped === undefined) {
     await Promise.race([sleep(tty ? PROGRESS_TTY_MS : 1000), interrupted]);
     const [stats, indexStats] = await Promise.all([queues.crawl.stats(), queues.index.stats()]);
     const line = `crawled ${stats.done} done, ${stats.skipped} skipped, ${stats.failed} failed | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting`;
@@ -153,7 +162,12 @@ export async function runCrawl(
     `${stopped ? 'interrupted' : 'crawl finished'}: ${stats.done} done, ${stats.skipped} skipped, ${stats.failed} failed in ${secs} s\n`,
   );
   if (stats.skipped + stats.failed > 0) process.stdout.write('(quarry status shows why, with example URLs)\n');
-  return exitCode;
+  if (stopped === undefined) return exitCode;
+  const left = stats.queued + stats.inFlight;
+  if (left > 0) {
+    process.stdout.write(`(${left} URL${left === 1 ? '' : 's'} still queued: \`quarry crawl --wait\` crawls them)\n`);
+  }
+  return SIGNAL_EXIT_BASE + (constants.signals[stopped] ?? 0);
 }
 
 /** `quarry worker`: crawl and index workers on Redis/BullMQ until SIGTERM/SIGINT. */
