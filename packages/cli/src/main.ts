@@ -192,7 +192,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
   program
     .command('mcp')
-    .description('Serve the MCP tools (search, get_content) on stdin/stdout for desktop agents and IDEs')
+    .description(
+      'Serve the MCP tools (search, get_content; crawl_site when QUARRY_ADMIN_TOKEN is set) on stdin/stdout for desktop agents and IDEs',
+    )
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags) => {
       const { runMcp } = await import('./commands/mcp.js');

@@ -98,3 +98,14 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
     expect((again.structuredContent as Structured).results?.[0]?.url).toBe(OTHER.url);
   });
 });
+
+describe('quarry mcp --help', () => {
+  it('names every tool, crawl_site with what offers it', () => {
+    if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
+    const help = spawnSync(process.execPath, [BIN, 'mcp', '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '(search, get_content; crawl_site when QUARRY_ADMIN_TOKEN is set)',
+    );
+  });
+});
