@@ -62,7 +62,8 @@ const REASON_NOTES: Readonly<Record<string, string>> = {
   soft_404: 'the page answers 200 but says it is not found (a short page titled "Page not found", "404"...)',
   meta_refresh: 'the page sends readers on at once (<meta http-equiv="refresh">): the target is crawled instead',
   link_list: 'a feed (RSS, Atom) or a sitemap: the pages it lists are queued, the file itself is not indexed',
-  no_sitemap: "a sitemap tried for a seed (its robots.txt's, else /sitemap.xml) is missing or lists nothing; no failure",
+  no_sitemap:
+    "a sitemap tried for a seed (its robots.txt's, else /sitemap.xml) is missing or lists nothing; no failure",
 };
 
 /** `quarry status` lines for skip and failure reasons: count, code and a few example URLs. */
