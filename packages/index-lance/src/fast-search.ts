@@ -283,6 +283,11 @@ export class FastSearch {
     return new Map(wanted.map(([column, token], i) => [`${column} ${token}`, counted[i]!]));
   }
 
+  /** Whether the table holds pages not indexed by stems (any language but English), now. */
+  async otherLanguages(): Promise<boolean> {
+    return this.#otherLanguages(this.#watermark(await this.#table.version()));
+  }
+
   /** Whether the table holds pages not indexed by stems (any language but English); asked once a fold. */
   #otherLanguages(watermark: number): Promise<boolean> {
     if (this.#others?.watermark !== watermark) {

@@ -8,6 +8,7 @@ import {
   planQuery,
   priorFactor,
   sqlString,
+  stemsOnly,
   weighForms,
   whereClause,
 } from './fts-query.js';
@@ -115,6 +116,24 @@ describe('planQuery', () => {
     expect(matchesNothing(query, planQuery(query))).toBe(true);
     const filters = { query: parseQuery('site:example.com'), limit: 10, offset: 0 };
     expect(matchesNothing(filters, planQuery(filters))).toBe(false);
+  });
+});
+
+describe('stemsOnly', () => {
+  /** The excluded words' search-column alternatives. */
+  const excluded = (node: FtsNode | null): string[] =>
+    node?.kind === 'bool' ? [...node.mustNot.flatMap(bodyForms), ...node.must.flatMap(excluded)] : [];
+
+  it('asks each word of two forms in its stem only, in ANDs, ORs and beside phrases; excluded words keep both', () => {
+    expect(bodyForms(stemsOnly(plan('nutrition panels')!.fts!))).toEqual(['nutrit', 'panel']);
+    expect(bodyForms(stemsOnly(plan('nutrition OR panels')!.fts!))).toEqual(['nutrit', 'panel']);
+    expect(bodyForms(stemsOnly(plan('"solar heat" panels', { match: 'any' })!.fts!))).toEqual([
+      '"solar heat"',
+      'panel',
+    ]);
+    const tree = plan('nutrition -panels')!.fts!;
+    expect(excluded(stemsOnly(tree))).toEqual(excluded(tree));
+    expect(excluded(tree)).toEqual(['panel', 'panels']);
   });
 });
 

@@ -254,6 +254,34 @@ export function weighForms(
   }
 }
 
+/**
+ * The tree for an index whose pages are all indexed by stems (English): each word of two forms
+ * asked in its stem only. A typed form an English page holds is another word's stem (`nutritionally`
+ * is indexed as `nutrition`, `nutrition` as `nutrit`), and asking it too counted the word twice on
+ * such a page, the second time at the rare form's IDF. Excluded words keep both forms.
+ */
+export function stemsOnly(node: FtsNode): FtsNode {
+  switch (node.kind) {
+    case 'boost':
+      return { ...node, positive: stemsOnly(node.positive) };
+    case 'bool':
+      return {
+        ...node,
+        must: node.must.map(stemsOnly),
+        should: node.should.filter((child) => !isTypedForm(child)).map(stemsOnly),
+      };
+    default:
+      return node;
+  }
+}
+
+/** A word's typed form, beside its stem (see textNode). */
+function isTypedForm(node: FtsNode): boolean {
+  return (
+    node.kind === 'match' && node.forms !== undefined && node.forms[0] !== node.forms[1] && node.token === node.forms[1]
+  );
+}
+
 /** The `[column, token]` pairs whose pages {@link weighForms} counts: both forms of each word of two. */
 export function formTokens(node: FtsNode): (readonly [column: string, token: string])[] {
   const found = new Map<string, readonly [string, string]>();

@@ -28,6 +28,7 @@ import {
   planQuery,
   priorFactor,
   sqlString,
+  stemsOnly,
   weighForms,
 } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
@@ -351,14 +352,18 @@ export class LanceSearchIndex implements SearchIndex {
 
   /**
    * The general plan's tree with each word of two forms weighed as one word (see weighForms), on the
-   * folded pages' counts as the fast plan weighs them. A failed count leaves the engine's weights.
+   * folded pages' counts as the fast plan weighs them; in its stems only when every page is indexed
+   * by stems. A failed count leaves the engine's weights.
    */
-  async #weighed(tree: FtsNode, facts: VersionFacts): Promise<FtsNode> {
-    const wanted = formTokens(tree);
-    if (wanted.length === 0) return tree;
+  async #weighed(asked: FtsNode, facts: VersionFacts): Promise<FtsNode> {
+    const wanted = formTokens(asked);
+    if (wanted.length === 0) return asked;
+    // Every page indexed by stems: a word is asked in its stem only (see stemsOnly), whose BM25 is
+    // the engine's own.
+    if (!(await this.#fast.otherLanguages().catch(() => true))) return stemsOnly(asked);
     const counts = await this.#fast.formFrequencies(wanted).catch(() => null);
-    if (counts === null) return tree;
-    return weighForms(tree, (column, token) => counts.get(`${column} ${token}`) ?? 0, foldedPages(facts));
+    if (counts === null) return asked;
+    return weighForms(asked, (column, token) => counts.get(`${column} ${token}`) ?? 0, foldedPages(facts));
   }
 
   /**
