@@ -7,7 +7,8 @@ import {
   ValidationError,
 } from '@quarry/core';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { checkDataDir, fsProblem, listenProblem, UsageError } from './usage.js';
+import { checkDataDir, type DataDirUse } from './data-dir.js';
+import { fsProblem, listenProblem, UsageError } from './usage.js';
 
 // Each command loads its own modules when it runs: `quarry --help` or `quarry keys list` need not
 // load the crawler, the API, the MCP server and the search engine (seconds of CPU on a small machine).
@@ -42,12 +43,26 @@ function duration(value: string): number {
   return ms;
 }
 
+/** Stores on Redis leave the data dir alone (`keys`, `crawl` without --wait). */
+const unlessRedis = (loaded: QuarryConfig): DataDirUse => (loaded.redisUrl ? 'none' : 'create');
+
+/** SQLite's errors for a database it cannot open or write (permissions changed while running, a file deeper in). */
+function isSqliteAccessError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN'));
+}
+
 /** Runs the `quarry` command line; resolves to the process exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let exitCode = 0;
-  const config = (flags: CommonFlags): QuarryConfig => {
+  let dataDir: string | undefined;
+  const config = (
+    flags: CommonFlags,
+    use: DataDirUse | ((loaded: QuarryConfig) => DataDirUse) = 'create',
+  ): QuarryConfig => {
     const loaded = loadConfig(env, overridesFrom(flags));
-    checkDataDir(loaded.dataDir);
+    checkDataDir(loaded.dataDir, typeof use === 'function' ? use(loaded) : use);
+    dataDir = loaded.dataDir;
     return loaded;
   };
   const program = new Command()
@@ -136,7 +151,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
           );
         }
         const { runCrawl } = await import('./commands/crawl.js');
-        exitCode = await runCrawl(config(flags), {
+        exitCode = await runCrawl(config(flags, flags.wait ? 'create' : unlessRedis), {
           seeds: flags.seed ?? [],
           seedsFile: flags.seeds,
           maxPages: flags.maxPages,
@@ -174,7 +189,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .action(async (flags: CommonFlags & { role: string }) => {
       if (!['crawl', 'index', 'all'].includes(flags.role)) throw new UsageError('--role must be crawl, index or all');
       const { runWorker } = await import('./commands/crawl.js');
-      exitCode = await runWorker(config(flags), {
+      exitCode = await runWorker(config(flags, flags.role === 'crawl' ? 'none' : 'create'), {
         crawl: flags.role !== 'index',
         index: flags.role !== 'crawl',
       });
@@ -198,7 +213,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags) => {
       const { runMcp } = await import('./commands/mcp.js');
-      exitCode = await runMcp(config(flags));
+      // A reader: a typo in a desktop config must not serve an empty data dir it just created.
+      exitCode = await runMcp(config(flags, 'existing'));
     });
 
   const keys = program.command('keys').description('Manage dedicated API keys');
@@ -210,7 +226,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags & { name: string; limit?: string }) => {
       const { createKey } = await import('./commands/keys.js');
-      exitCode = await createKey(config(flags), flags.name, flags.limit);
+      exitCode = await createKey(config(flags, unlessRedis), flags.name, flags.limit);
     });
   keys
     .command('list')
@@ -219,7 +235,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--json', 'print JSON')
     .action(async (flags: CommonFlags & { json?: boolean }) => {
       const { listKeys } = await import('./commands/keys.js');
-      exitCode = await listKeys(config(flags), flags.json === true);
+      exitCode = await listKeys(config(flags, unlessRedis), flags.json === true);
     });
   keys
     .command('revoke')
@@ -228,7 +244,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (id: string, flags: CommonFlags) => {
       const { revokeKey } = await import('./commands/keys.js');
-      exitCode = await revokeKey(config(flags), id);
+      exitCode = await revokeKey(config(flags, unlessRedis), id);
     });
 
   try {
@@ -252,6 +268,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const path = (error as { path?: unknown }).path;
     if (problem !== null && typeof path === 'string') {
       process.stderr.write(`quarry: ${path} ${problem}\n`);
+      return 2;
+    }
+    if (isSqliteAccessError(error) && dataDir !== undefined) {
+      process.stderr.write(
+        `quarry: a database in QUARRY_DATA_DIR (or --data) "${dataDir}" cannot be opened or written ` +
+          `(${(error as Error).message}); check the owner and mode of the directory and its files\n`,
+      );
       return 2;
     }
     const listen = listenProblem(error);

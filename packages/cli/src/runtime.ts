@@ -5,17 +5,9 @@ import { type BlobStore, ConfigError, type KeyStore, type QuarryConfig, type Sea
 import { SqliteKeyStore } from '@quarry/keys';
 import type { Queues } from '@quarry/queue';
 import { type Logger, pino } from 'pino';
+import { DATA_LAYOUT } from './data-dir.js';
 
-/** Where each embedded store lives inside the data dir. */
-export const DATA_LAYOUT = {
-  /** The LanceDB search index (a folder). */
-  index: 'index',
-  /** Where releases before the LanceDB index kept their SQLite FTS5 index; `quarry reindex` replaces it. */
-  legacyIndex: 'index.db',
-  queue: 'queue.db',
-  keys: 'keys.db',
-  blobs: 'blobs',
-} as const;
+export { DATA_LAYOUT } from './data-dir.js';
 
 /** The stores a command works on, opened from configuration (backends chosen by REDIS_URL / MEILI_URL). */
 export interface Services {

@@ -25,23 +25,6 @@ export function fsProblem(error: unknown): string | null {
   return typeof code === 'string' ? (FS_PROBLEMS[code] ?? null) : null;
 }
 
-/**
- * Checks the data directory before anything opens it: it must be a directory or not exist yet.
- * Throws a {@link UsageError} naming QUARRY_DATA_DIR and --data.
- */
-export function checkDataDir(dataDir: string): void {
-  try {
-    if (!statSync(dataDir).isDirectory()) {
-      throw new UsageError(`QUARRY_DATA_DIR (or --data) "${dataDir}": expected a directory, found a file`);
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ENOENT') return; // created on first use
-    throw new UsageError(`QUARRY_DATA_DIR (or --data) "${dataDir}": ${fsProblem(error) ?? 'cannot be used'}`);
-  }
-}
-
 /** Why a file given on the command line cannot be read, in words, or null when it can. */
 export function fileProblem(path: string): string | null {
   try {

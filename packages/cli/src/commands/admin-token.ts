@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QuarryConfig } from '@quarry/core';
+import { DATA_LAYOUT } from '../data-dir.js';
 
 /** Where `quarry start` keeps the admin token it generated, inside the data dir. */
 export function adminTokenFile(config: QuarryConfig): string {
-  return join(config.dataDir, 'admin-token');
+  return join(config.dataDir, DATA_LAYOUT.adminToken);
 }
 
 /** The token stored in the data dir by an earlier `quarry start`, or null when there is none. */

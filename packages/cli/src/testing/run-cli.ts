@@ -18,6 +18,22 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+/** How to run the CLI. */
+export interface RunCliOptions {
+  /** Kill the run after this long. @defaultValue 100,000 */
+  readonly timeoutMs?: number;
+  /** Run as this user and group (without supplementary groups); needs root, see {@link NOBODY}. */
+  readonly as?: { readonly uid: number; readonly gid: number };
+}
+
+/** The unprivileged user and group (`nobody`, `nogroup`) for permission tests run by root. */
+export const NOBODY = { uid: 65534, gid: 65534 } as const;
+
+/** Whether this process may run commands as another user (`RunCliOptions.as`): only root may. */
+export function canSwitchUser(): boolean {
+  return process.getuid?.() === 0;
+}
+
 /**
  * Runs `quarry ARGS` with exactly `env` (plus PATH) and resolves when it exits. A run still going
  * after `timeoutMs` is killed (code null, a note at the end of stderr), so that a hung command fails
@@ -26,10 +42,13 @@ export interface CliRun {
 export function runCli(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
-  { timeoutMs = 100_000 }: { timeoutMs?: number } = {},
+  { timeoutMs = 100_000, as }: RunCliOptions = {},
 ): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      ...(as ? { uid: as.uid, gid: as.gid } : {}),
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {

@@ -1,0 +1,105 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { canSwitchUser, NOBODY, requireBuiltCli, runCli } from './testing/run-cli.js';
+
+/** What must never reach the user: raw errno names and SQLite's own words. */
+const RAW = /\bE[A-Z]{3,}\b|SQLITE|unable to open database|readonly database/;
+const DOC = '{"url":"https://a.example/1","title":"One","body_text":"The one good page.","lang":"en"}\n';
+
+describe('a data dir quarry cannot use is a usage error naming it and why (exit 2)', () => {
+  let dir: string;
+  let docs: string;
+  const quarry = (args: string[], options: { asNobody?: boolean } = {}) =>
+    runCli(args, { LOG_LEVEL: 'silent' }, options.asNobody ? { as: NOBODY } : {});
+  /** A data dir filled by root (pages, index, keys, queue): another user may read it but not write. */
+  const filledByRoot = async (name: string): Promise<string> => {
+    const data = join(dir, name);
+    expect((await quarry(['import', docs, '--data', data])).code).toBe(0);
+    expect((await quarry(['status', '--data', data])).code).toBe(0);
+    return data;
+  };
+
+  beforeAll(() => {
+    requireBuiltCli();
+    dir = mkdtempSync(join(tmpdir(), 'quarry-data-dir-'));
+    // Searchable by the unprivileged user, writable only by its owner.
+    chmodSync(dir, 0o755);
+    docs = join(dir, 'docs.jsonl');
+    writeFileSync(docs, DOC);
+    if (!canSwitchUser()) {
+      console.warn('skipping the permission cases: they run the CLI as another user, which needs root');
+    }
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Root may write anywhere, so the permission cases run the CLI as nobody; others skip them.
+  const asNobody = canSwitchUser() ? it : it.skip;
+
+  asNobody.each(['status', 'keys list', 'import DOCS', 'mcp'])(
+    'quarry %s in a dir another user owns',
+    async (command) => {
+      const data = await filledByRoot(`owned-${command.replace(/ /g, '-')}`);
+      const args = command.split(' ').map((a) => (a === 'DOCS' ? docs : a));
+      const run = await quarry([...args, '--data', data], { asNobody: true });
+      expect(run.stderr.trim()).toBe(
+        `quarry: QUARRY_DATA_DIR (or --data) "${data}" cannot be written (permission denied); ` +
+          'Quarry writes there even to read (SQLite keeps a journal beside each database)',
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).not.toMatch(RAW);
+    },
+    120_000,
+  );
+
+  asNobody(
+    'a dir anyone may write, holding files another user left (a first run with sudo): names them',
+    async () => {
+      const data = await filledByRoot('left-by-root');
+      chmodSync(data, 0o777);
+      const run = await quarry(['keys', 'create', '--name', 'agent', '--data', data], { asNobody: true });
+      expect(run.stderr.trim()).toBe(
+        `quarry: QUARRY_DATA_DIR (or --data) "${data}": blobs, index, keys.db, queue.db cannot be written (permission denied)`,
+      );
+      expect(run.code).toBe(2);
+    },
+    120_000,
+  );
+
+  asNobody(
+    'a dir that cannot be created says so, with the reason',
+    async () => {
+      const locked = join(dir, 'locked');
+      mkdirSync(locked, { mode: 0o755 });
+      const data = join(locked, 'data');
+      const run = await quarry(['import', docs, '--data', data], { asNobody: true });
+      expect(run.stderr.trim()).toBe(
+        `quarry: QUARRY_DATA_DIR (or --data) "${data}" cannot be created: ${locked} cannot be written (permission denied)`,
+      );
+      expect(run.code).toBe(2);
+    },
+    120_000,
+  );
+
+  it('quarry mcp refuses a dir that does not exist, and does not create it', async () => {
+    const typo = join(dir, 'dat');
+    const run = await quarry(['mcp', '--data', typo]);
+    expect(run.stderr.trim()).toBe(`quarry: QUARRY_DATA_DIR (or --data) "${typo}" does not exist (is the path right?)`);
+    expect(run.code).toBe(2);
+    expect(existsSync(typo)).toBe(false);
+  }, 120_000);
+
+  it('quarry mcp refuses a dir with no pages in it', async () => {
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    const run = await quarry(['mcp', '--data', empty]);
+    expect(run.stderr.trim()).toBe(
+      `quarry: QUARRY_DATA_DIR (or --data) "${empty}" holds no pages: nothing was crawled or imported there ` +
+        '(is the path right? quarry start, crawl or import fill it)',
+    );
+    expect(run.code).toBe(2);
+  }, 120_000);
+});

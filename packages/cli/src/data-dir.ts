@@ -1,0 +1,116 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fsProblem, UsageError } from './usage.js';
+
+/** Where each embedded store lives inside the data dir. */
+export const DATA_LAYOUT = {
+  /** The LanceDB search index (a folder). */
+  index: 'index',
+  /** Where releases before the LanceDB index kept their SQLite FTS5 index; `quarry reindex` replaces it. */
+  legacyIndex: 'index.db',
+  queue: 'queue.db',
+  keys: 'keys.db',
+  blobs: 'blobs',
+  /** The admin token `quarry start` generates when QUARRY_ADMIN_TOKEN is not set. */
+  adminToken: 'admin-token',
+} as const;
+
+/** What Quarry opens in the data dir: the layout, and SQLite's journal files beside each database. */
+const OPENED: readonly string[] = Object.values(DATA_LAYOUT)
+  .flatMap((entry) => (entry.endsWith('.db') ? [entry, `${entry}-wal`, `${entry}-shm`] : [entry]))
+  .sort();
+
+/**
+ * How a command uses the data dir:
+ * - `create`: opens its stores there and creates it when missing (start, serve, crawl, import...);
+ * - `existing`: serves what is there, so a dir that does not exist or holds no pages is refused
+ *   (`quarry mcp`: a typo in a hand-written desktop config would otherwise answer "No results");
+ * - `none`: does not open it (`keys` and `crawl` on Redis), so only a file in its place is refused.
+ */
+export type DataDirUse = 'create' | 'existing' | 'none';
+
+/**
+ * Checks the data directory before anything opens it, so that a path the command cannot use is a
+ * usage error (exit 2) naming QUARRY_DATA_DIR and --data, never a raw SQLite or errno message. An
+ * existing dir and what it holds must be readable and writable: every command opening the
+ * embedded stores writes there, even `status` (SQLite keeps its journal beside the database).
+ */
+export function checkDataDir(dataDir: string, use: DataDirUse = 'create'): void {
+  const name = `QUARRY_DATA_DIR (or --data) "${dataDir}"`;
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dataDir).isDirectory();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'ENOENT') throw new UsageError(`${name}: ${fsProblem(error) ?? 'cannot be used'}`);
+    if (use === 'existing') throw new UsageError(`${name} does not exist (is the path right?)`);
+    const problem = use === 'create' ? creationProblem(dataDir) : null;
+    if (problem !== null) throw new UsageError(`${name} cannot be created: ${problem}`);
+    return; // created on first use
+  }
+  if (!isDirectory) throw new UsageError(`${name}: expected a directory, found a file`);
+  if (use === 'none') return;
+  const problem = accessProblem(dataDir);
+  if (problem !== null) {
+    throw new UsageError(
+      `${name} ${problem}; Quarry writes there even to read (SQLite keeps a journal beside each database)`,
+    );
+  }
+  // Files left by another user (a first run with sudo) fail the same way: name them, grouped by
+  // problem. Only Quarry's own: a data dir may hold other files (`--data .` in a project).
+  const entries = new Map<string, string[]>();
+  for (const entry of OPENED) {
+    if (!existsSync(join(dataDir, entry))) continue;
+    const entryProblem = accessProblem(join(dataDir, entry));
+    if (entryProblem !== null) entries.set(entryProblem, [...(entries.get(entryProblem) ?? []), entry]);
+  }
+  if (entries.size > 0) {
+    const lines = [...entries].map(([entryProblem, names]) => `${names.join(', ')} ${entryProblem}`);
+    throw new UsageError(`${name}: ${lines.join('; ')}`);
+  }
+  if (use === 'existing' && !holdsPages(dataDir)) {
+    throw new UsageError(
+      `${name} holds no pages: nothing was crawled or imported there (is the path right? quarry start, crawl or import fill it)`,
+    );
+  }
+}
+
+/** Whether pages were ever stored in the dir (the blob store is written before the index), or an earlier release's index. */
+function holdsPages(dataDir: string): boolean {
+  return existsSync(join(dataDir, DATA_LAYOUT.blobs)) || existsSync(join(dataDir, DATA_LAYOUT.legacyIndex));
+}
+
+/** Why this process cannot read and write `path` (a dir must also be searchable), or null. */
+function accessProblem(path: string): string | null {
+  const dir = statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  try {
+    accessSync(path, constants.R_OK | (dir ? constants.X_OK : 0));
+  } catch (error) {
+    return `cannot be read (${osReason(error)})`;
+  }
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    return `cannot be written (${osReason(error)})`;
+  }
+  return null;
+}
+
+/** Why a missing dir cannot be created: its nearest existing ancestor is no directory or cannot be written. */
+function creationProblem(dataDir: string): string | null {
+  let ancestor = dirname(dataDir);
+  while (!existsSync(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
+  if (!statSync(ancestor).isDirectory()) return `${ancestor} is a file, not a directory`;
+  try {
+    accessSync(ancestor, constants.W_OK | constants.X_OK);
+    return null;
+  } catch (error) {
+    return `${ancestor} cannot be written (${osReason(error)})`;
+  }
+}
+
+/** The operating system's words for a file-system error ("permission denied", "read-only file system"), without the errno name. */
+function osReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^E[A-Z]+: ([^,]+)/.exec(message)?.[1] ?? fsProblem(error) ?? 'cannot be used';
+}
