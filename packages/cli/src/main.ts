@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   ConfigError,
   type ConfigOverrides,
@@ -43,6 +44,12 @@ function duration(value: string): number {
   return ms;
 }
 
+/** The version of this package (`quarry --version`); src/ and dist/ both sit beside package.json. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
 /** Stores on Redis leave the data dir alone (`keys`, `crawl` without --wait). */
 const unlessRedis = (loaded: QuarryConfig): DataDirUse => (loaded.redisUrl ? 'none' : 'create');
 
@@ -65,6 +72,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     dataDir = loaded.dataDir;
     return loaded;
   };
+  const version = packageVersion();
   const program = new Command()
     .name('quarry')
     .description('Quarry: a self-hosted web search engine for AI applications.')
@@ -72,7 +80,15 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .configureOutput({
       outputError: (text, write) => write(`quarry: ${text.replace(/^error: /, '').trim()} (see --help)\n`),
     })
+    .version(version, '-V, --version', 'print the version')
     .exitOverride();
+
+  program
+    .command('version')
+    .description('Print the version')
+    .action(() => {
+      process.stdout.write(`${version}\n`);
+    });
 
   program
     .command('start')
