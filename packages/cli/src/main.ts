@@ -246,7 +246,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
   keys
     .command('list')
-    .description('List keys (never the keys themselves)')
+    .description(
+      'List keys (never the keys themselves): a header line, then one tab-separated line per key: id, prefix, limit, state (active, or revoked and when), created, name',
+    )
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--json', 'print JSON')
     .action(async (flags: CommonFlags & { json?: boolean }) => {
@@ -255,7 +257,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
   keys
     .command('revoke')
-    .description('Revoke a key by id; every API process refuses it within seconds')
+    .description(
+      'Revoke a key by id; every API process refuses it within seconds. A key already revoked is said so (exit 0); an unknown id exits 2',
+    )
     .argument('<id>', 'key id from `quarry keys list`')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (id: string, flags: CommonFlags) => {

@@ -31,7 +31,10 @@ export async function createKey(config: QuarryConfig, name: string, limit: strin
   }
 }
 
-/** `quarry keys list`: one line per key, never the key itself. */
+/** The columns of `quarry keys list`, printed as its first line. */
+const LIST_HEADER = ['id', 'prefix', 'limit', 'state', 'created', 'name'];
+
+/** `quarry keys list`: a header line, then one tab-separated line per key, never the key itself. */
 export async function listKeys(config: QuarryConfig, json: boolean): Promise<number> {
   const store = await openKeyStore(config);
   try {
@@ -44,6 +47,7 @@ export async function listKeys(config: QuarryConfig, json: boolean): Promise<num
       process.stdout.write('no keys\n');
       return 0;
     }
+    process.stdout.write(`${LIST_HEADER.join('\t')}\n`);
     for (const r of records) {
       const state = r.revokedAt ? `revoked ${r.revokedAt}` : 'active';
       process.stdout.write(`${r.id}\t${r.prefix}…\t${r.limitPerMin}/min\t${state}\t${r.createdAt}\t${r.name}\n`);
@@ -54,10 +58,18 @@ export async function listKeys(config: QuarryConfig, json: boolean): Promise<num
   }
 }
 
-/** `quarry keys revoke ID`: exit 1 when there is no such key. */
+/**
+ * `quarry keys revoke ID`: exit 0 once the key is revoked, also when it already was (a script
+ * revoking a key wants it refused, which it is), saying since when; exit 2 when there is no such key.
+ */
 export async function revokeKey(config: QuarryConfig, id: string): Promise<number> {
   const store = await openKeyStore(config);
   try {
+    const revokedAt = (await store.list()).find((r) => r.id === id)?.revokedAt;
+    if (revokedAt) {
+      process.stdout.write(`key ${id} was already revoked (${revokedAt})\n`);
+      return 0;
+    }
     if (await store.revoke(id)) {
       process.stdout.write(`revoked key ${id}\n`);
       return 0;
