@@ -15,21 +15,48 @@ import { z } from 'zod';
 
 /** Longest body_text accepted from an import line, in characters. */
 export const MAX_IMPORT_BODY_CHARS = 5_000_000;
+/** Longest url accepted, in characters (as the crawler's frontier). */
+export const MAX_IMPORT_URL_CHARS = 2048;
+/** Longest title accepted, in characters. */
+export const MAX_IMPORT_TITLE_CHARS = 2000;
+/** Longest author or site_name accepted, in characters. */
+export const MAX_IMPORT_NAME_CHARS = 500;
 
-/** "is required" for a missing field, "must be a string" for a wrong type. */
-const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * The reason for a wrong type: "is required" when the field is missing, else what it must be. Only
+ * type errors: a field-wide message would also replace the length checks' own (a 5.2-million-
+ * character body_text was once reported as "must be a string").
+ */
+const mustBe = (what: string) => ({
+  error: (issue: { code: string; input?: unknown }) =>
+    issue.code === 'invalid_type' || issue.code === 'invalid_union'
+      ? issue.input === undefined
+        ? 'is required'
+        : `must be ${what}`
+      : undefined,
+});
+
+/** A string of at most `max` characters; a longer one is reported with the limit and its length. */
+const text = (max: number) =>
+  z.string(mustBe('a string')).max(max, {
+    error: (issue) => `longer than ${count.format(max)} characters (${count.format(String(issue.input).length)})`,
+  });
+
+const date = () => z.union([z.string(), z.number()], mustBe('a date (a string or a number)')).nullish();
 
 const lineSchema = z.object({
-  url: text().min(1, 'url must not be empty').max(2048, 'url is longer than 2048 characters'),
-  title: text().max(2000, 'title is longer than 2000 characters'),
-  body_text: text().min(1, 'body_text must not be empty').max(MAX_IMPORT_BODY_CHARS),
-  lang: z.string().nullish(),
-  published_at: z.union([z.string(), z.number()]).nullish(),
-  author: z.string().max(500).nullish(),
-  site_name: z.string().max(500).nullish(),
-  crawled_at: z.union([z.string(), z.number()]).nullish(),
-  has_llms_txt: z.boolean().nullish(),
-  filetype: z.string().nullish(),
+  url: text(MAX_IMPORT_URL_CHARS).min(1, 'must not be empty'),
+  title: text(MAX_IMPORT_TITLE_CHARS),
+  body_text: text(MAX_IMPORT_BODY_CHARS).min(1, 'must not be empty'),
+  lang: z.string(mustBe('a string')).nullish(),
+  published_at: date(),
+  author: text(MAX_IMPORT_NAME_CHARS).nullish(),
+  site_name: text(MAX_IMPORT_NAME_CHARS).nullish(),
+  crawled_at: date(),
+  has_llms_txt: z.boolean(mustBe('true or false')).nullish(),
+  filetype: z.string(mustBe('a string')).nullish(),
 });
 
 /** The outcome of one JSONL line: a document, or the reason it was rejected. */

@@ -54,6 +54,26 @@ describe('parseImportLine', () => {
     expect(r.ok).toBe(false);
     expect(r.ok ? '' : r.reason).toContain(reason);
   });
+
+  // The audit's case: a 5.2-million-character body_text was reported as "must be a string".
+  const line = (fields: Record<string, unknown>) =>
+    JSON.stringify({ url: 'https://a.org/', title: 't', body_text: 'b', ...fields });
+  it.each([
+    ['body_text: longer than 5,000,000 characters (5,200,000)', { body_text: 'x'.repeat(5_200_000) }],
+    ['url: longer than 2,048 characters (2,114)', { url: `https://a.org/${'x'.repeat(2100)}` }],
+    ['title: longer than 2,000 characters (2,001)', { title: 'x'.repeat(2001) }],
+    ['author: longer than 500 characters (501)', { author: 'x'.repeat(501) }],
+    ['site_name: longer than 500 characters (600)', { site_name: 'x'.repeat(600) }],
+    ['body_text: must not be empty', { body_text: '' }],
+    ['lang: must be a string', { lang: 5 }],
+    ['author: must be a string', { author: ['x'] }],
+    ['filetype: must be a string', { filetype: 3 }],
+    ['published_at: must be a date (a string or a number)', { published_at: true }],
+    ['crawled_at: must be a date (a string or a number)', { crawled_at: {} }],
+    ['has_llms_txt: must be true or false', { has_llms_txt: 'yes' }],
+  ])('names the true reason for a field out of bounds or of the wrong type: %s', (reason, fields) => {
+    expect(parseImportLine(line(fields), helpers)).toEqual({ ok: false, reason });
+  });
 });
 
 describe('importJsonl', () => {

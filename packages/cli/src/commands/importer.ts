@@ -117,7 +117,7 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
     let at = 0;
     for (const { number, text } of next.chunk.lines) {
       if (text === null) {
-        rejected(number, `line is longer than ${MAX_IMPORT_LINE_CHARS} characters`);
+        rejected(number, `line: longer than ${MAX_IMPORT_LINE_CHARS.toLocaleString('en-US')} characters`);
         continue;
       }
       const result = results[at++]!;
