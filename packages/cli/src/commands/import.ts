@@ -12,6 +12,31 @@ const MAX_PARSE_THREADS = 3;
 /** Bad lines printed one by one before the rest are only counted. */
 const MAX_BAD_LINES_SHOWN = 100;
 
+/** The shell's code for a command ended by Ctrl-C (128 + SIGINT). */
+const SIGINT_EXIT_CODE = 130;
+
+/** `1 document`, `2 documents`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The first Ctrl-C aborts the returned signal (the import stops after the batch being written); a
+ * second one quits at once. Either way `restore` puts the terminal back first: the progress bar
+ * hides the cursor and turns line wrapping off until it is stopped.
+ */
+function stopOnSigint(restore: () => void): { signal: AbortSignal; dispose(): void } {
+  const stop = new AbortController();
+  const onSigint = (): void => {
+    restore();
+    if (stop.signal.aborted) process.exit(SIGINT_EXIT_CODE);
+    stop.abort();
+    process.stderr.write('stopping after the batch being written (Ctrl-C again to quit at once)\n');
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: stop.signal, dispose: () => process.off('SIGINT', onSigint) };
+}
+
 /** `quarry import FILE.jsonl`: exit code 0 when every line imported, 1 when any failed, 2 on usage errors. */
 export async function runImport(file: string, config: QuarryConfig): Promise<number> {
   if (!existsSync(file)) {
@@ -28,19 +53,21 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
   const interactive = process.stderr.isTTY === true;
   const bar = interactive
     ? new SingleBar({
-        format: 'importing [{bar}] {percentage}% | {imported} docs | {failed} bad lines',
+        format: 'importing [{bar}] {percentage}% read | {imported} docs written | {failed} bad lines',
         hideCursor: true,
       })
     : null;
   bar?.start(100, 0, { imported: 0, failed: 0 });
   let shown = 0;
   const parser = pooledLineParser(helperThreads(MAX_PARSE_THREADS));
+  const interrupt = stopOnSigint(() => bar?.stop());
   try {
     const summary = await importJsonl(file, {
       index: services.index,
       blobs: services.blobs,
       ...IMPORT_HELPERS,
       parser,
+      signal: interrupt.signal,
       onBadLine(line, reason) {
         if (shown++ < MAX_BAD_LINES_SHOWN) {
           // On a terminal, clear the progress bar's line first; it redraws on the next update.
@@ -54,6 +81,15 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
         });
       },
     });
+    if (summary.interrupted) {
+      bar?.stop();
+      // What was written stays (and is searchable); the index folds it in later, so no flush here.
+      process.stdout.write(
+        `interrupted: ${count(summary.imported, 'document')} imported, ${count(summary.failed, 'line')} failed; ` +
+          'run the same command again to finish (a URL imported again replaces its document)\n',
+      );
+      return SIGINT_EXIT_CODE;
+    }
     bar?.update(100);
     bar?.stop();
     // Bulk writes skip background folds; fold once now so that the import ends fully indexed.
@@ -66,12 +102,12 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
     const secs = summary.elapsedMs / 1000 + flushSecs;
     const rate = secs > 0 ? Math.round(summary.imported / secs) : summary.imported;
     process.stdout.write(
-      `imported ${summary.imported} ${summary.imported === 1 ? 'document' : 'documents'}, ` +
-        `${summary.failed} ${summary.failed === 1 ? 'line' : 'lines'} failed, in ${secs.toFixed(1)} s ` +
+      `imported ${count(summary.imported, 'document')}, ${count(summary.failed, 'line')} failed, in ${secs.toFixed(1)} s ` +
         `(${rate} docs/s, full-text indexes built in ${flushSecs.toFixed(1)} s of it)\n`,
     );
     return summary.failed > 0 ? 1 : 0;
   } finally {
+    interrupt.dispose();
     bar?.stop();
     await parser.close();
     await services.close();

@@ -116,6 +116,53 @@ describe('importJsonl', () => {
     expect(await index.count()).toBe(2);
   });
 
+  it('reports progress as lines are parsed, before the first batch is written', async () => {
+    const file = join(dir, 'progress.jsonl');
+    // 1,000 lines in chunks of 256: four parsed chunks, one batch written at the end.
+    const text = Array.from({ length: 1000 }, (_, i) =>
+      JSON.stringify({ url: `https://a.org/${i}`, title: `Line ${i}`, body_text: `word${i} text` }),
+    ).join('\n');
+    writeFileSync(file, text);
+    const seen: { bytesRead: number; imported: number }[] = [];
+    await importJsonl(file, {
+      index,
+      blobs,
+      ...helpers,
+      onProgress: ({ bytesRead, imported }) => seen.push({ bytesRead, imported }),
+    });
+    const beforeWrite = seen.filter((p) => p.imported === 0).map((p) => p.bytesRead);
+    expect(beforeWrite.length).toBeGreaterThanOrEqual(3);
+    expect(beforeWrite).toEqual([...beforeWrite].sort((a, b) => a - b));
+    expect(beforeWrite[0]).toBeGreaterThan(0);
+    expect(seen.at(-1)).toEqual({ bytesRead: Buffer.byteLength(text), imported: 1000 });
+  });
+
+  it('stops when its signal is aborted: what was written is counted and kept, the summary says interrupted', async () => {
+    const file = join(dir, 'stop.jsonl');
+    const text = Array.from({ length: 1000 }, (_, i) =>
+      JSON.stringify({ url: `https://a.org/${i}`, title: `Line ${i}`, body_text: `word${i} text` }),
+    ).join('\n');
+    writeFileSync(file, text);
+    const stop = new AbortController();
+    const summary = await importJsonl(file, {
+      index,
+      blobs,
+      ...helpers,
+      batchSize: 100,
+      signal: stop.signal,
+      onProgress: ({ imported }) => {
+        if (imported >= 200) stop.abort();
+      },
+    });
+    expect(summary.interrupted).toBe(true);
+    expect(summary.imported).toBeGreaterThanOrEqual(200);
+    expect(summary.imported).toBeLessThan(1000);
+    expect(await index.count()).toBe(summary.imported);
+    const whole = await importJsonl(file, { index, blobs, ...helpers });
+    expect(whole).toMatchObject({ imported: 1000, interrupted: false });
+    expect(await index.count()).toBe(1000);
+  });
+
   it('imports the same with the lines parsed on worker threads: bad lines in order, the last line for a URL winning', async () => {
     const file = join(dir, 'many.jsonl');
     // 1,200 lines (several parse chunks and index batches): every 7th bad, URLs repeated 400 lines on.

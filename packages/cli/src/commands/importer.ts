@@ -29,8 +29,24 @@ export interface ImportOptions {
   readonly batchChars?: number;
   /** Called for each rejected line, as it is found. */
   readonly onBadLine?: (lineNumber: number, reason: string) => void;
-  /** Called after each batch with bytes read so far and documents imported so far. */
-  readonly onProgress?: (progress: { bytesRead: number; totalBytes: number; imported: number; failed: number }) => void;
+  /**
+   * Called as the import moves: after each chunk of lines is parsed (`bytesRead` moves every few
+   * hundred lines) and after each batch is written (`imported` moves every batch).
+   */
+  readonly onProgress?: (progress: ImportProgress) => void;
+  /**
+   * Stops the import (Ctrl-C): no further line is read, the batch being written is finished, lines
+   * parsed but not written are dropped, and the summary says `interrupted`.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** How far an import is: bytes of the file parsed, documents written, lines rejected. */
+export interface ImportProgress {
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+  readonly imported: number;
+  readonly failed: number;
 }
 
 /** Lines read but not parsed yet (`text` null: too long, rejected unread), up to where the file was read. */
@@ -45,6 +61,8 @@ export interface ImportSummary {
   readonly failed: number;
   readonly lines: number;
   readonly elapsedMs: number;
+  /** True when the signal stopped the import before the end of the file. */
+  readonly interrupted: boolean;
 }
 
 /**
@@ -72,6 +90,7 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
   // One batch is written (blobs, then the index on its writer thread) while the next is parsed;
   // batches are written in order, so a later line for a URL still wins.
   let writing: Promise<void> = Promise.resolve();
+  const progress = (): void => options.onProgress?.({ bytesRead, totalBytes, imported, failed });
 
   const flush = async (): Promise<void> => {
     if (batch.size === 0) return;
@@ -85,7 +104,7 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
       await options.blobs.putMany(docs);
       await options.index.upsert(docs);
       imported += lineCount;
-      options.onProgress?.({ bytesRead, totalBytes, imported, failed });
+      progress();
     })();
     // Awaited at the next flush or at the end; this only keeps a failure from going unhandled meanwhile.
     writing.catch(() => {});
@@ -130,9 +149,13 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
       charsInBatch += text.length;
       if (batch.size >= batchSize || charsInBatch >= batchChars) await flush();
     }
+    // A batch takes seconds to write; the bar also moves as each chunk of lines is parsed.
+    progress();
   };
 
+  const stopped = () => options.signal?.aborted === true;
   for await (const { text, bytesRead: through } of lines) {
+    if (stopped()) break;
     lineNumber += 1;
     const line = text === null ? null : lineNumber === 1 ? text.replace(/^\uFEFF/, '') : text;
     if (line?.trim() === '') continue;
@@ -142,12 +165,20 @@ export async function importJsonl(file: string, options: ImportOptions): Promise
     chunk.bytesRead = through;
     if (chunk.lines.length >= CHUNK_LINES || chunk.chars >= CHUNK_CHARS) {
       send();
-      while (parsing.length > parser.parallelism) await take();
+      while (parsing.length > parser.parallelism && !stopped()) await take();
     }
   }
-  send();
-  while (parsing.length > 0) await take();
-  await flush();
+  let complete = false;
+  if (!stopped()) {
+    send();
+    while (parsing.length > 0 && !stopped()) await take();
+    if (!stopped()) {
+      await flush();
+      complete = true;
+    }
+  }
+  // Once stopped, chunks still being parsed and the unwritten batch are dropped: only the write
+  // under way is waited for, so that the count said is what the index holds.
   await writing;
-  return { imported, failed, lines: lineNumber, elapsedMs: performance.now() - started };
+  return { imported, failed, lines: lineNumber, elapsedMs: performance.now() - started, interrupted: !complete };
 }
