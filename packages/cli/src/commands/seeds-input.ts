@@ -2,21 +2,30 @@ import { readFile } from 'node:fs/promises';
 import { parseSeed, parseSeedsText, type Seed, SeedsError } from '@quarry/crawler';
 import { fsProblem, UsageError } from '../usage.js';
 
+/** A seed and where the command line gave it (`--seed`, or a line of the seeds file), for warnings. */
+interface GivenSeed {
+  readonly seed: Seed;
+  /** The seeds file's line number; none for `--seed`. */
+  readonly line?: number;
+}
+
 /**
  * The seeds of a command line: `--seed` URLs and a `--seeds` file. All or nothing: any bad seed,
  * an unreadable file or a file without seeds is a {@link UsageError} listing every problem (each
- * bad line by number) and saying that nothing was queued.
+ * bad line by number) and saying that nothing was queued. A URL given twice is queued once, with
+ * its first settings; `warn` is told when a repeat asked for other ones.
  */
 export async function loadSeeds(
   urls: readonly string[],
   file: string | undefined,
   defaults: Partial<Seed>,
+  warn: (message: string) => void = (message) => process.stderr.write(`quarry: ${message}\n`),
 ): Promise<Seed[]> {
-  const seeds: Seed[] = [];
+  const given: GivenSeed[] = [];
   const problems: string[] = [];
   for (const url of urls) {
     try {
-      seeds.push(parseSeed(url, defaults));
+      given.push({ seed: parseSeed(url, defaults) });
     } catch (error) {
       problems.push(`--seed ${url}: ${(error as Error).message}`);
     }
@@ -29,11 +38,11 @@ export async function loadSeeds(
       throw new UsageError(`seeds file ${file} ${fsProblem(error) ?? 'cannot be read'}; nothing was queued`);
     }
     try {
-      const fromFile = parseSeedsText(text, defaults);
+      const fromFile = numberedSeeds(text, defaults);
       if (fromFile.length === 0) {
         problems.push(`seeds file ${file} holds no seeds (one URL per line, # starts a comment)`);
       }
-      seeds.push(...fromFile);
+      given.push(...fromFile);
     } catch (error) {
       if (!(error instanceof SeedsError)) throw error;
       problems.push(...error.problems.map((p) => `${file} ${p}`));
@@ -43,5 +52,48 @@ export async function loadSeeds(
   if (problems.length > 1) {
     throw new UsageError(`${problems.length} bad seeds; nothing was queued:\n  ${problems.join('\n  ')}`);
   }
-  return seeds;
+  return firstOfEach(given, file, warn);
+}
+
+/**
+ * A seeds file's seeds with their line numbers. The file is parsed whole first, so that every bad
+ * line is listed; then line by line with the same parser (a line holds one seed or none), which
+ * keeps the crawler's rules for comments and settings in one place.
+ */
+function numberedSeeds(text: string, defaults: Partial<Seed>): { seed: Seed; line: number }[] {
+  parseSeedsText(text, defaults);
+  return text.split(/\r?\n/).flatMap((raw, i) => parseSeedsText(raw, defaults).map((seed) => ({ seed, line: i + 1 })));
+}
+
+const SETTINGS = [
+  ['depth', 'maxDepth'],
+  ['pages', 'maxPages'],
+  ['scope', 'scope'],
+  ['render', 'render'],
+] as const;
+
+/**
+ * Each URL once, as first given: the crawl queue keeps a URL's first task, so a later line's
+ * settings would be dropped silently. A repeat with other settings is warned about, naming both.
+ */
+function firstOfEach(given: readonly GivenSeed[], file: string | undefined, warn: (message: string) => void): Seed[] {
+  const first = new Map<string, GivenSeed>();
+  for (const current of given) {
+    const earlier = first.get(current.seed.url);
+    if (earlier === undefined) {
+      first.set(current.seed.url, current);
+      continue;
+    }
+    const differ = SETTINGS.filter(([, key]) => earlier.seed[key] !== current.seed[key]);
+    if (differ.length === 0) continue;
+    const show = (seed: Seed) => differ.map(([name, key]) => `${name}=${seed[key]}`).join(' ');
+    // Both from the file (the usual case): the file is named once, before the line numbers.
+    const inFile = earlier.line !== undefined;
+    const where = (g: GivenSeed) => (g.line === undefined ? '--seed' : `${inFile ? '' : `${file} `}line ${g.line}`);
+    warn(
+      `${inFile ? `${file}: ` : ''}${where(current)} repeats ${current.seed.url} of ${where(earlier)} with other ` +
+        `settings (${show(current.seed)}, not ${show(earlier.seed)}); the first wins: ${where(earlier)}`,
+    );
+  }
+  return [...first.values()].map(({ seed }) => seed);
 }
