@@ -6,7 +6,7 @@ import {
   normalizeUrl,
   type PageDocument,
   pageIdForUrl,
-  parseTimestamp,
+  parseDate,
   toIsoUtc,
   UNKNOWN_LANG,
 } from '@quarry/core';
@@ -21,6 +21,8 @@ export const MAX_IMPORT_URL_CHARS = 2048;
 export const MAX_IMPORT_TITLE_CHARS = 2000;
 /** Longest author or site_name accepted, in characters. */
 export const MAX_IMPORT_NAME_CHARS = 500;
+/** How far ahead of now a crawled_at may be (clocks and zones differ), in milliseconds. */
+const DAY_MS = 86_400_000;
 
 const count = new Intl.NumberFormat('en-US');
 
@@ -107,14 +109,19 @@ export function parseImportLine(
   } else {
     lang = helpers.detectLang(input.body_text) || UNKNOWN_LANG;
   }
-  const publishedAt = input.published_at == null ? null : parseTimestamp(input.published_at, now);
+  // Any real date: an archive's paper of 1969, an event's page dated ahead.
+  const publishedAt = input.published_at == null ? null : parseDate(input.published_at);
   if (input.published_at != null && publishedAt === null) {
     return { ok: false, reason: `published_at: not a valid date: ${String(input.published_at)}` };
   }
   let crawledAt = toIsoUtc(now);
   if (input.crawled_at != null) {
-    const value = parseTimestamp(input.crawled_at, now);
+    const value = parseDate(input.crawled_at);
     if (value === null) return { ok: false, reason: `crawled_at: not a valid date: ${String(input.crawled_at)}` };
+    // A page cannot have been fetched later than now (a day's grace for clocks and zones).
+    if (Date.parse(value) > now.getTime() + DAY_MS) {
+      return { ok: false, reason: `crawled_at: later than now: ${String(input.crawled_at)}` };
+    }
     crawledAt = value;
   }
   const filetype = resolveFiletype(input.filetype, url);

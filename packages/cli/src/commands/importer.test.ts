@@ -39,6 +39,25 @@ describe('parseImportLine', () => {
     });
   });
 
+  it("takes any real date a user gives: an archive's old paper, an event ahead, epoch seconds", () => {
+    const dates = (fields: Record<string, unknown>) => {
+      const r = parseImportLine(JSON.stringify({ url: 'https://a.org/', title: 't', body_text: 'b', ...fields }), {
+        ...helpers,
+        now,
+      });
+      return r.ok ? { published_at: r.doc.published_at, crawled_at: r.doc.crawled_at } : r.reason;
+    };
+    expect(dates({ published_at: '1969-07-20T20:17:00Z' })).toMatchObject({ published_at: '1969-07-20T20:17:00Z' });
+    expect(dates({ published_at: '1985-06-01' })).toMatchObject({ published_at: '1985-06-01T00:00:00Z' });
+    expect(dates({ published_at: '2030-01-01' })).toMatchObject({ published_at: '2030-01-01T00:00:00Z' });
+    expect(dates({ published_at: 1_700_000_000 })).toMatchObject({ published_at: '2023-11-14T22:13:20Z' });
+    expect(dates({ crawled_at: '1999-12-31T23:59:59Z' })).toMatchObject({ crawled_at: '1999-12-31T23:59:59Z' });
+    // A day that does not exist is no date (Date would roll it over into March); a page was not
+    // fetched in the future.
+    expect(dates({ published_at: '2020-02-30' })).toBe('published_at: not a valid date: 2020-02-30');
+    expect(dates({ crawled_at: '2030-01-01T00:00:00Z' })).toBe('crawled_at: later than now: 2030-01-01T00:00:00Z');
+  });
+
   it.each([
     ['not json', 'invalid JSON'],
     ['[1,2]', 'JSON object'],
