@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createFetcher, type Fetcher } from '@quarry/fetcher';
 import { type Site, startSite } from '@quarry/testkit';
-import { LlmsTxtCache } from './llms-cache.js';
+import { LLMS_TXT_TIMEOUT_MS, LlmsTxtCache } from './llms-cache.js';
 
 describe('LlmsTxtCache against local sites', () => {
   let large: Site;
+  let hanging: Site;
   let fetcher: Fetcher;
+  let patient: Fetcher;
 
   beforeAll(async () => {
     // 3 MiB of real llms.txt markdown: a documentation site's whole text, as some serve it.
@@ -18,11 +20,21 @@ describe('LlmsTxtCache against local sites', () => {
       },
     });
     fetcher = createFetcher({ allowHosts: ['127.0.0.1'], totalTimeoutMs: 5000 });
+    // Answers the headers, then never the body: the fetcher alone would wait out its timeouts.
+    hanging = await startSite({
+      '/llms.txt': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('# Slow\n');
+      },
+    });
+    patient = createFetcher({ allowHosts: ['127.0.0.1'], bodyTimeoutMs: 60_000, totalTimeoutMs: 60_000 });
   });
 
   afterAll(async () => {
     await fetcher.close();
+    await patient.close();
     await large.close();
+    await hanging.close();
   });
 
   it('judges an llms.txt over 1 MiB by its first MiB instead of failing it as too large', async () => {
@@ -30,4 +42,12 @@ describe('LlmsTxtCache against local sites', () => {
     expect(await cache.has(`${large.origin}/page.html`)).toBe(true);
     expect(await cache.takeListedPages(`${large.origin}/`)).toContain(`${large.origin}/install.md`);
   });
+
+  it("gives up on an llms.txt that hangs after its own deadline, not the fetcher's", async () => {
+    const cache = new LlmsTxtCache({ fetcher: patient });
+    const started = Date.now();
+    expect(await cache.has(`${hanging.origin}/`)).toBe(false);
+    // The first page of the site waited this long, not the fetcher's minute.
+    expect(Date.now() - started).toBeLessThan(LLMS_TXT_TIMEOUT_MS + 5_000);
+  }, 30_000);
 });

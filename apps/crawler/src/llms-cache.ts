@@ -135,6 +135,13 @@ export class LlmsTxtCache {
 
 /** How much of an llms.txt is read. */
 const MAX_LLMS_TXT_BYTES = 1_048_576;
+/**
+ * How long an llms.txt may take, all told. The first page of each site waits for it (its
+ * `has_llms_txt`), and a server that hangs on it would otherwise hold that page up for the
+ * fetcher's own timeouts (15 s for the headers, more while a body trickles); a small text file
+ * that takes longer counts as none, for a day.
+ */
+export const LLMS_TXT_TIMEOUT_MS = 5_000;
 
 /**
  * The origin's `/llms.txt` when it is a real one (see `classifyLlmsTxt`): its text and the URL it
@@ -150,6 +157,7 @@ async function fetchLlmsTxt(
     throwOnHttpError: false,
     maxBodyBytes: MAX_LLMS_TXT_BYTES,
     truncateBody: true,
+    signal: AbortSignal.timeout(LLMS_TXT_TIMEOUT_MS),
   });
   const body = res.body.toString('utf8');
   const verdict = classifyLlmsTxt({
