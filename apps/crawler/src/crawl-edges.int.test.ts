@@ -8,11 +8,8 @@ import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { itWithServer, type Site, startSite } from '@quarry/testkit';
-import { pino } from 'pino';
-import { Crawler } from './crawler.js';
-import { waitUntilCrawlIdle } from './idle.js';
-import { startIndexer } from './indexer.js';
 import { parseSeed } from './seeds.js';
+import { crawlUntilIdle } from './testing.js';
 
 const page = (title: string, word: string, head = '') =>
   `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body><article><h1>${title}</h1>` +
@@ -113,7 +110,6 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
       QUARRY_HOST_DELAY_MS: '0',
       LOG_LEVEL: 'silent',
     });
-    const logger = pino({ level: 'silent' });
     // Two tries a page and short back-offs, so that the unreachable robots.txt ends in a failure here.
     queues = openSqliteQueues({
       path: join(dir, 'queue.db'),
@@ -123,14 +119,15 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
       maxRetryDelayMs: 50,
     });
     index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-    const blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
-    const crawler = new Crawler({ config, queues, logger, extractThreads: 0, fetch: { totalTimeoutMs: 3000 } });
-    const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
-    await crawler.addSeeds([parseSeed(`${home.origin}/ depth=2 pages=50`), parseSeed(`${down.origin}/ depth=1`)]);
-    crawler.start();
-    await waitUntilCrawlIdle(queues, { timeoutMs: 60_000, pollMs: 200 });
-    await crawler.close();
-    await indexer.close();
+    await crawlUntilIdle({
+      config,
+      queues,
+      index,
+      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+      fetch: { totalTimeoutMs: 3000 },
+      queue: (crawler) =>
+        crawler.addSeeds([parseSeed(`${home.origin}/ depth=2 pages=50`), parseSeed(`${down.origin}/ depth=1`)]),
+    });
   }, 90_000);
 
   afterAll(async () => {

@@ -12,10 +12,8 @@ import { itWithServer, minimalPdf, odfPackage, type Site, startSite } from '@qua
 import iconv from 'iconv-lite';
 import { pino } from 'pino';
 import request from 'supertest';
-import { Crawler } from './crawler.js';
-import { waitUntilCrawlIdle } from './idle.js';
-import { startIndexer } from './indexer.js';
 import { parseSeed } from './seeds.js';
+import { crawlUntilIdle } from './testing.js';
 
 const article = (title: string, body: string, extra = '') => `<!doctype html><html lang="en"><head>
 <meta charset="utf-8"><title>${title}</title><meta name="author" content="Ada Lovelace">
@@ -272,23 +270,18 @@ describe('crawling a local site end to end', () => {
       QUARRY_CRAWL_CONCURRENCY: '4',
       LOG_LEVEL: 'silent',
     });
-    const logger = pino({ level: 'silent' });
     queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
     index = await LanceSearchIndex.open({ path: join(dir, 'index') });
     blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
-    const crawler = new Crawler({
+    await crawlUntilIdle({
       config,
       queues,
-      logger,
-      extractThreads: 0,
+      index,
+      blobs,
       fetch: { totalTimeoutMs: 1500, maxBodyBytes: 2 * 1024 * 1024, maxRedirects: 5 },
+      pollMs: 300,
+      queue: (crawler) => crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]),
     });
-    const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
-    await crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]);
-    crawler.start();
-    await waitUntilCrawlIdle(queues, { timeoutMs: 60_000, pollMs: 300 });
-    await crawler.close();
-    await indexer.close();
   }, 90_000);
 
   afterAll(async () => {

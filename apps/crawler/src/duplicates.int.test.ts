@@ -7,14 +7,12 @@ import { createApp } from '@quarry/api';
 import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, pageIdForUrl, type QuarryConfig } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
-import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
-import { describeWithServer, type RedisServer, type Route, type Site, startRedis, startSite } from '@quarry/testkit';
+import type { Queues } from '@quarry/queue';
+import { type Route, type Site, startSite } from '@quarry/testkit';
 import { pino } from 'pino';
 import request from 'supertest';
-import { Crawler } from './crawler.js';
-import { waitUntilCrawlIdle } from './idle.js';
-import { startIndexer } from './indexer.js';
 import { parseSeed } from './seeds.js';
+import { type CrawlRun, crawlUntilIdle, describeOnEachQueue } from './testing.js';
 
 const sentences = (topic: string, n: number) =>
   Array.from(
@@ -123,21 +121,11 @@ function describeOneDocument(backend: string, open: (dir: string) => Promise<Que
       queues = await open(dir);
       index = await LanceSearchIndex.open({ path: join(dir, 'index') });
       blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
-      await crawlUntilIdle(() => crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]));
+      await crawl((crawler) => crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]));
     }, 90_000);
 
-    let crawler: Crawler;
     /** Runs a crawler and an indexer from `queue` until both queues are idle. */
-    async function crawlUntilIdle(queue: () => Promise<unknown>): Promise<void> {
-      const logger = pino({ level: 'silent' });
-      crawler = new Crawler({ config, queues, logger, extractThreads: 0 });
-      const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
-      await queue();
-      crawler.start();
-      await waitUntilCrawlIdle(queues, { timeoutMs: 60_000, pollMs: 300 });
-      await crawler.close();
-      await indexer.close();
-    }
+    const crawl = (queue: CrawlRun['queue']) => crawlUntilIdle({ config, queues, index, blobs, queue, pollMs: 300 });
 
     afterAll(async () => {
       await queues?.close();
@@ -223,7 +211,7 @@ function describeOneDocument(backend: string, open: (dir: string) => Promise<Que
       state.version = 2;
       // Two rounds: in the first the copy may come before the page that still holds the text.
       for (let round = 0; round < 2; round += 1) {
-        await crawlUntilIdle(() => queues.crawl.recrawl({ olderThanMs: 0, states: ['done', 'skipped', 'failed'] }));
+        await crawl(() => queues.crawl.recrawl({ olderThanMs: 0, states: ['done', 'skipped', 'failed'] }));
       }
       expect(await urls('lichen')).toEqual(['/moss.html']);
       expect(await urls('moss')).toEqual(['/moss.html?ref=rss']);
@@ -233,17 +221,4 @@ function describeOneDocument(backend: string, open: (dir: string) => Promise<Que
   });
 }
 
-describeOneDocument('sqlite', async (dir) => openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 }));
-
-describeWithServer('redis', 'with the crawl state in Redis', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  describeOneDocument('bullmq', (dir) =>
-    openBullmqQueues({ redisUrl: redis.url, prefix: `dup${dir.slice(-6)}`, hostDelayMs: 0, pollIntervalMs: 20 }),
-  );
-});
+describeOnEachQueue('dup', describeOneDocument);

@@ -8,13 +8,10 @@ import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, pageIdForUrl } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
-import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
-import { describeWithServer, type RedisServer, type Site, startRedis, startSite } from '@quarry/testkit';
-import { pino } from 'pino';
-import { Crawler } from './crawler.js';
-import { waitUntilCrawlIdle } from './idle.js';
-import { startIndexer } from './indexer.js';
+import type { Queues } from '@quarry/queue';
+import { type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
+import { crawlUntilIdle, describeOnEachQueue } from './testing.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -122,22 +119,21 @@ function describeSitemaps(backend: string, open: (dir: string) => Promise<Queues
         QUARRY_HOST_DELAY_MS: '0',
         LOG_LEVEL: 'silent',
       });
-      const logger = pino({ level: 'silent' });
       queues = await open(dir);
       index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-      const blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
-      const crawler = new Crawler({ config, queues, logger, extractThreads: 0 });
-      const indexer = startIndexer({ queue: queues.index, index, blobs, logger });
-      // Five pages: the home page and the four the sitemaps list, one level below it.
-      await crawler.addSeeds([
-        parseSeed(`${paced.origin}/ depth=1 pages=5`),
-        parseSeed(`${missing.origin}/ depth=1`),
-        parseSeed(`${htmlOnly.origin}/ depth=1`),
-      ]);
-      crawler.start();
-      await waitUntilCrawlIdle(queues, { timeoutMs: 60_000, pollMs: 200 });
-      await crawler.close();
-      await indexer.close();
+      await crawlUntilIdle({
+        config,
+        queues,
+        index,
+        blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+        // Five pages: the home page and the four the sitemaps list, one level below it.
+        queue: (crawler) =>
+          crawler.addSeeds([
+            parseSeed(`${paced.origin}/ depth=1 pages=5`),
+            parseSeed(`${missing.origin}/ depth=1`),
+            parseSeed(`${htmlOnly.origin}/ depth=1`),
+          ]),
+      });
     }, 90_000);
 
     afterAll(async () => {
@@ -198,17 +194,4 @@ function describeSitemaps(backend: string, open: (dir: string) => Promise<Queues
   });
 }
 
-describeSitemaps('sqlite', async (dir) => openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 }));
-
-describeWithServer('redis', 'with the crawl state in Redis', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  describeSitemaps('bullmq', (dir) =>
-    openBullmqQueues({ redisUrl: redis.url, prefix: `map${dir.slice(-6)}`, hostDelayMs: 0, pollIntervalMs: 20 }),
-  );
-});
+describeOnEachQueue('map', describeSitemaps);

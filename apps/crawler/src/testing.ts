@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
+import type { BlobStore, SearchIndex } from '@quarry/core';
+import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
+import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
+import { pino } from 'pino';
+import { Crawler, type CrawlerOptions } from './crawler.js';
+import { waitUntilCrawlIdle } from './idle.js';
+import { startIndexer } from './indexer.js';
+
+/** What {@link crawlUntilIdle} runs: the crawler's options (its logger silent), the index and blobs. */
+export interface CrawlRun extends Omit<CrawlerOptions, 'logger'> {
+  readonly index: SearchIndex;
+  readonly blobs: BlobStore;
+  /** Queues the crawl's seeds (or anything else) once the crawler and the indexer exist. */
+  readonly queue: (crawler: Crawler) => Promise<unknown>;
+  /** How often the queues are polled for idleness. @defaultValue 200 */
+  readonly pollMs?: number;
+}
+
+/**
+ * For integration tests: a real crawler (extraction on the calling thread unless `extractThreads`
+ * says otherwise) and a real indexer, run from what `queue` adds until both queues are idle (at
+ * most a minute), then closed. Returns the crawler, closed, for what a test reads of it afterwards.
+ */
+export async function crawlUntilIdle(run: CrawlRun): Promise<Crawler> {
+  const { index, blobs, queue, pollMs = 200, ...options } = run;
+  const logger = pino({ level: 'silent' });
+  const crawler = new Crawler({ extractThreads: 0, ...options, logger });
+  const indexer = startIndexer({ queue: options.queues.index, index, blobs, logger });
+  try {
+    await queue(crawler);
+    crawler.start();
+    await waitUntilCrawlIdle(options.queues, { timeoutMs: 60_000, pollMs });
+  } finally {
+    await crawler.close();
+    await indexer.close();
+  }
+  return crawler;
+}
+
+/**
+ * Runs a suite on each crawl-state backend: `describeOn('sqlite', …)` on the embedded queues in the
+ * test's dir, and `describeOn('bullmq', …)` on Redis (a real redis-server, started for the suite;
+ * skipped with a message, or failed in CI, without one). `prefix` keeps each suite's keys apart.
+ */
+export function describeOnEachQueue(
+  prefix: string,
+  describeOn: (backend: string, open: (dir: string) => Promise<Queues>) => void,
+): void {
+  describeOn('sqlite', async (dir) => openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 }));
+  describeWithServer('redis', 'with the crawl state in Redis', () => {
+    let redis: RedisServer;
+    beforeAll(async () => {
+      redis = await startRedis();
+    });
+    afterAll(async () => {
+      await redis?.stop();
+    });
+    describeOn('bullmq', (dir) =>
+      openBullmqQueues({
+        redisUrl: redis.url,
+        prefix: `${prefix}${dir.slice(-6)}`,
+        hostDelayMs: 0,
+        pollIntervalMs: 20,
+      }),
+    );
+  });
+}
