@@ -23,8 +23,10 @@ const OPENED: readonly string[] = Object.values(DATA_LAYOUT)
 /**
  * How a command uses the data dir:
  * - `create`: opens its stores there and creates it when missing (start, serve, crawl, import...);
- * - `existing`: serves what is there, so a dir that does not exist or holds no pages is refused
- *   (`quarry mcp`: a typo in a hand-written desktop config would otherwise answer "No results");
+ * - `existing`: serves what is there, and warns on stderr when the dir does not exist or holds no
+ *   pages (`quarry mcp`: a typo in a hand-written desktop config otherwise answered "No results"
+ *   with no word why). It still serves, created empty: a new install's agent config may come
+ *   first, and its crawls fill the dir later;
  * - `none`: does not open it (`keys` and `crawl` on Redis), so only a file in its place is refused.
  */
 export type DataDirUse = 'create' | 'existing' | 'none';
@@ -43,7 +45,7 @@ export function checkDataDir(dataDir: string, use: DataDirUse = 'create'): void 
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== 'ENOENT') throw new UsageError(`${name}: ${fsProblem(error) ?? 'cannot be used'}`);
-    if (use === 'existing') throw new UsageError(`${name} does not exist (is the path right?)`);
+    if (use === 'existing') warn(`${name} does not exist: it is created empty, ${NOTHING_FOUND}`);
     const problem = use === 'create' ? creationProblem(dataDir) : null;
     if (problem !== null) throw new UsageError(`${name} cannot be created: ${problem}`);
     return; // created on first use
@@ -68,11 +70,16 @@ export function checkDataDir(dataDir: string, use: DataDirUse = 'create'): void 
     const lines = [...entries].map(([entryProblem, names]) => `${names.join(', ')} ${entryProblem}`);
     throw new UsageError(`${name}: ${lines.join('; ')}`);
   }
-  if (use === 'existing' && !holdsPages(dataDir)) {
-    throw new UsageError(
-      `${name} holds no pages: nothing was crawled or imported there (is the path right? quarry start, crawl or import fill it)`,
-    );
-  }
+  if (use === 'existing' && !holdsPages(dataDir)) warn(`${name} holds no pages yet: ${NOTHING_FOUND}`);
+}
+
+/** What a reader of a data dir without pages answers, and what to check. */
+const NOTHING_FOUND =
+  'and every search finds nothing until pages are crawled or imported there (is the path right? quarry start, crawl or import fill it)';
+
+/** A warning on stderr: a reader's stdout may carry a protocol (`quarry mcp`). */
+function warn(message: string): void {
+  process.stderr.write(`quarry: warning: ${message}\n`);
 }
 
 /** Whether pages were ever stored in the dir (the blob store is written before the index), or an earlier release's index. */

@@ -229,7 +229,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .action(async (flags: CommonFlags) => {
       const { runMcp } = await import('./commands/mcp.js');
-      // A reader: a typo in a desktop config must not serve an empty data dir it just created.
+      // A reader: a typo in a desktop config is warned about on stderr (the client's log).
       exitCode = await runMcp(config(flags, 'existing'));
     });
 
