@@ -11,9 +11,10 @@ import {
   scheduleRecrawls,
   startIndexer,
 } from '@quarry/crawler';
-import type { Queues } from '@quarry/queue';
+import type { CrawlStats, Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
+import { finishedCounts } from './crawl-counts.js';
 import { openMetrics } from './metrics.js';
 import { reasonLines, seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
@@ -141,7 +142,8 @@ export async function runCrawl(
   while (stopped === undefined) {
     await Promise.race([sleep(tty ? PROGRESS_TTY_MS : 1000), interrupted]);
     const [stats, indexStats] = await Promise.all([queues.crawl.stats(), queues.index.stats()]);
-    const line = `crawled ${stats.done} done, ${stats.skipped} skipped, ${stats.failed} failed | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting`;
+    const finished = finishedCounts(stats);
+    const line = `crawled ${finished.done} done, ${finished.skipped} skipped, ${finished.failed} failed${finished.lists} | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting`;
     if (tty) process.stderr.write(`\r\x1b[K${line}`);
     else if (Date.now() - lastLog >= PROGRESS_LOG_MS) {
       process.stderr.write(`${line}\n`);
@@ -158,10 +160,11 @@ export async function runCrawl(
   await queues.close();
   await services.close();
   const secs = ((Date.now() - started) / 1000).toFixed(1);
+  const finished = finishedCounts(stats);
   process.stdout.write(
-    `${stopped ? 'interrupted' : 'crawl finished'}: ${stats.done} done, ${stats.skipped} skipped, ${stats.failed} failed in ${secs} s\n`,
+    `${stopped ? 'interrupted' : 'crawl finished'}: ${finished.done} done, ${finished.skipped} skipped, ${finished.failed} failed${finished.lists} in ${secs} s\n`,
   );
-  if (stats.skipped + stats.failed > 0) process.stdout.write('(quarry status shows why, with example URLs)\n');
+  if (finished.skipped + finished.failed > 0) process.stdout.write('(quarry status shows why, with example URLs)\n');
   if (stopped === undefined) return exitCode;
   const left = stats.queued + stats.inFlight;
   if (left > 0) {
@@ -217,7 +220,7 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
     }
     const out = [
       `documents indexed: ${documents}`,
-      `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${crawl.done} done, ${crawl.skipped} skipped, ${crawl.failed} failed`,
+      `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${countsOf(crawl)}`,
       `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
     ];
     if (index.failed > 0) {
@@ -234,4 +237,10 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** `N done, N skipped, N failed`, with the sitemaps and feeds read apart (see finishedCounts). */
+function countsOf(stats: CrawlStats): string {
+  const { done, skipped, failed, lists } = finishedCounts(stats);
+  return `${done} done, ${skipped} skipped, ${failed} failed${lists}`;
 }

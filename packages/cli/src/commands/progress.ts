@@ -1,4 +1,5 @@
 import type { Queues } from '@quarry/queue';
+import { finishedCounts } from './crawl-counts.js';
 
 /** How often `quarry start` reports crawl progress while there is work. */
 export const START_PROGRESS_MS = 5000;
@@ -23,13 +24,17 @@ export function reportProgress(
       const pending = crawl.queued + crawl.inFlight + index.waiting + index.active;
       const rate = lastDone === null ? 0 : (crawl.done - lastDone) / (intervalMs / 1000);
       lastDone = crawl.done;
-      const counts = `${crawl.done} done, ${crawl.queued} queued, ${crawl.inFlight} in flight, ${crawl.skipped} skipped, ${crawl.failed} failed`;
+      const finished = finishedCounts(crawl);
+      const counts = `${finished.done} done, ${crawl.queued} queued, ${crawl.inFlight} in flight, ${finished.skipped} skipped, ${finished.failed} failed`;
       if (pending > 0) {
         busy = true;
-        write(`crawl: ${counts} | ${rate.toFixed(1)} pages/s | index: ${index.waiting + index.active} waiting`);
+        write(
+          `crawl: ${counts} | ${rate.toFixed(1)} pages/s | index: ${index.waiting + index.active} waiting${finished.lists}`,
+        );
       } else if (busy) {
         busy = false;
-        write(`crawl idle: ${counts}${crawl.skipped + crawl.failed > 0 ? ' (quarry status shows why)' : ''}`);
+        const why = finished.skipped + finished.failed > 0 ? ' (quarry status shows why)' : '';
+        write(`crawl idle: ${counts}${finished.lists}${why}`);
       }
     } catch {
       // A stats read that fails (Redis reconnecting) skips one line; the next tick tries again.

@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import type { CrawlStats } from '@quarry/queue';
+import { finishedCounts } from './crawl-counts.js';
+
+const stats = (skipped: number, reasons: CrawlStats['reasons']): CrawlStats => ({
+  queued: 0,
+  inFlight: 0,
+  done: 5,
+  skipped,
+  failed: 1,
+  topFailures: [],
+  reasons,
+});
+const reason = (name: string, count: number, state: 'skipped' | 'failed' = 'skipped') => ({
+  state,
+  reason: name,
+  count,
+  examples: [],
+});
+
+describe('finishedCounts', () => {
+  it('tells the sitemaps and feeds read apart from the pages skipped', () => {
+    expect(finishedCounts(stats(4, [reason('duplicate', 2), reason('link_list', 1), reason('no_sitemap', 1)]))).toEqual(
+      {
+        done: 5,
+        skipped: 2,
+        failed: 1,
+        lists: ' (and 2 sitemaps and feeds read)',
+      },
+    );
+    expect(finishedCounts(stats(1, [reason('no_sitemap', 1)])).lists).toBe(' (and 1 sitemap or feed read)');
+  });
+
+  it('counts skipped pages as before when no sitemap or feed was read, and never below zero', () => {
+    expect(finishedCounts(stats(3, [reason('duplicate', 3), reason('link_list', 2, 'failed')]))).toEqual({
+      done: 5,
+      skipped: 3,
+      failed: 1,
+      lists: '',
+    });
+    // The distributed queue counts reasons over the crawl's life: more than the URLs skipped now.
+    expect(finishedCounts(stats(1, [reason('link_list', 4)]))).toMatchObject({
+      skipped: 0,
+      lists: ' (and 1 sitemap or feed read)',
+    });
+  });
+});
