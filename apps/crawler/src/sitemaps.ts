@@ -1,12 +1,10 @@
-import { promisify } from 'node:util';
-import { constants, gunzip } from 'node:zlib';
 import { normalizeUrl, QuarryError } from '@quarry/core';
 import {
   type Fetcher,
   type FetchRequestOptions,
   type FetchResult,
-  parseSitemap,
   type RobotsCache,
+  readSitemapResponse,
   type SitemapContent,
 } from '@quarry/fetcher';
 import type { CrawlOutcome, CrawlQueue, CrawlTask, NewCrawlTask } from '@quarry/queue';
@@ -37,8 +35,6 @@ const MAX_SITEMAPS_PER_SCOPE = MAX_DECLARED_SITEMAPS + MAX_CHILD_SITEMAPS;
 const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 const NO_VALIDATORS = { etag: '', lastModified: '' };
-
-const gunzipBody = promisify(gunzip);
 
 /** What reading sitemaps needs of the page handler's parts. */
 export interface SitemapDeps {
@@ -169,17 +165,7 @@ export async function queueSitemapEntries(
   ]);
 }
 
-/** What a fetched sitemap lists; nothing when it is gzip that cannot be unpacked within the limit. */
-async function sitemapContent(res: FetchResult): Promise<SitemapContent> {
-  let body = res.body;
-  // A .gz sitemap is gzip content, not a gzip content-coding, so the fetcher leaves it packed.
-  if (body[0] === 0x1f && body[1] === 0x8b) {
-    try {
-      // Sync flush: a file cut at the size limit still gives the URLs before the cut.
-      body = await gunzipBody(body, { maxOutputLength: MAX_SITEMAP_BYTES, finishFlush: constants.Z_SYNC_FLUSH });
-    } catch {
-      return { urls: [], sitemaps: [] };
-    }
-  }
-  return parseSitemap(new TextDecoder('utf-8').decode(body), res.finalUrl);
+/** What a fetched sitemap lists; nothing when it is gzip that cannot be unpacked. */
+function sitemapContent(res: FetchResult): Promise<SitemapContent> {
+  return readSitemapResponse(res, MAX_SITEMAP_BYTES).catch(() => ({ urls: [], sitemaps: [] }));
 }

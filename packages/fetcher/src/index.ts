@@ -24,5 +24,11 @@ export { type ParsedRobots, parseRobotsTxt, productToken, robotsAllows } from '.
 export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots-cache.js';
 export { decodeRobotsRecord, type RobotsRecord, type RobotsStore } from './robots-store.js';
 export { type RobotsTag, robotsTagOf } from './robots-tag.js';
-export { fetchSitemapUrls, parseSitemap, type SitemapContent, type SitemapOptions } from './sitemap.js';
+export {
+  fetchSitemapUrls,
+  parseSitemap,
+  readSitemapResponse,
+  type SitemapContent,
+  type SitemapOptions,
+} from './sitemap.js';
 export { MemoryTtlStore, type MemoryTtlStoreOptions, type TtlEntry, type TtlStore } from './ttl-store.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { XMLParser } from 'fast-xml-parser';
 import { readLimitedBody } from './body.js';
-import type { Fetcher } from './fetcher.js';
+import type { Fetcher, FetchResult } from './fetcher.js';
 
 /** Options of {@link fetchSitemapUrls}. */
 export interface SitemapOptions {
@@ -175,6 +175,20 @@ function isGzip(body: Buffer): boolean {
   return body[0] === 0x1f && body[1] === 0x8b;
 }
 
+/**
+ * What a fetched sitemap lists: its body parsed (see {@link parseSitemap}), unpacked first when it
+ * is gzip content (a `.gz` sitemap is a gzip file, not a gzip content-coding, so the fetcher leaves
+ * it packed), within `maxBodyBytes` once unpacked. Throws when the gzip cannot be read.
+ */
+export async function readSitemapResponse(
+  response: Pick<FetchResult, 'body' | 'finalUrl'>,
+  maxBodyBytes: number,
+): Promise<SitemapContent> {
+  let body = response.body;
+  if (isGzip(body)) body = (await readLimitedBody(Readable.from([body]), 'gzip', maxBodyBytes, true)).body;
+  return parseSitemap(new TextDecoder('utf-8').decode(body), response.finalUrl);
+}
+
 function sameHost(url: string, host: string): boolean {
   try {
     return new URL(url).host === host;
@@ -210,10 +224,7 @@ export async function fetchSitemapUrls(url: string, options: SitemapOptions): Pr
         rejectBinaryText: false,
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      let body = response.body;
-      // A .gz sitemap is gzip content, not a gzip content-coding, so the fetcher leaves it packed.
-      if (isGzip(body)) body = (await readLimitedBody(Readable.from([body]), 'gzip', maxBodyBytes, true)).body;
-      content = parseSitemap(new TextDecoder('utf-8').decode(body), response.finalUrl);
+      content = await readSitemapResponse(response, maxBodyBytes);
     } catch (error) {
       if (next.depth === 0) throw error;
       continue;
