@@ -63,13 +63,18 @@ export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
 
 /** A seeds file: one seed per line, `#` starts a comment, blank lines ignored. Errors name the line. */
 export function parseSeedsText(text: string, defaults: Partial<Seed> = {}): Seed[] {
-  const seeds: Seed[] = [];
+  return parseSeedLines(text, defaults).map(({ seed }) => seed);
+}
+
+/** A seeds file's seeds with their line numbers (1-based), as {@link parseSeedsText} reads them. */
+export function parseSeedLines(text: string, defaults: Partial<Seed> = {}): { seed: Seed; line: number }[] {
+  const seeds: { seed: Seed; line: number }[] = [];
   const problems: string[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.replace(/(^|\s)#.*$/, '').trim();
     if (line === '') return;
     try {
-      seeds.push(parseSeed(line, defaults));
+      seeds.push({ seed: parseSeed(line, defaults), line: i + 1 });
     } catch (error) {
       problems.push(`line ${i + 1}: ${(error as Error).message}`);
     }

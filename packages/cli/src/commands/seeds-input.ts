@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseSeed, parseSeedsText, type Seed, SeedsError } from '@quarry/crawler';
+import { parseSeed, parseSeedLines, type Seed, SeedsError } from '@quarry/crawler';
 import { fsProblem, UsageError } from '../usage.js';
 
 /** A seed and where the command line gave it (`--seed`, or a line of the seeds file), for warnings. */
@@ -38,7 +38,7 @@ export async function loadSeeds(
       throw new UsageError(`seeds file ${file} ${fsProblem(error) ?? 'cannot be read'}; nothing was queued`);
     }
     try {
-      const fromFile = numberedSeeds(text, defaults);
+      const fromFile = parseSeedLines(text, defaults);
       if (fromFile.length === 0) {
         problems.push(`seeds file ${file} holds no seeds (one URL per line, # starts a comment)`);
       }
@@ -53,16 +53,6 @@ export async function loadSeeds(
     throw new UsageError(`${problems.length} bad seeds; nothing was queued:\n  ${problems.join('\n  ')}`);
   }
   return firstOfEach(given, file, warn);
-}
-
-/**
- * A seeds file's seeds with their line numbers. The file is parsed whole first, so that every bad
- * line is listed; then line by line with the same parser (a line holds one seed or none), which
- * keeps the crawler's rules for comments and settings in one place.
- */
-function numberedSeeds(text: string, defaults: Partial<Seed>): { seed: Seed; line: number }[] {
-  parseSeedsText(text, defaults);
-  return text.split(/\r?\n/).flatMap((raw, i) => parseSeedsText(raw, defaults).map((seed) => ({ seed, line: i + 1 })));
 }
 
 const SETTINGS = [
