@@ -933,8 +933,7 @@ function isSplit(plan: FastPlan): boolean {
  * `every form` (both parts' tokens, for a scan of unfolded pages, which scores each part apart).
  */
 function unsplit(plan: FastPlan, forms: 'stems' | 'every form'): FastPlan {
-  const { stemmedPages: _, ...stemmed } = plan.alternatives[0]!;
-  if (forms === 'stems') return { alternatives: [stemmed], exclude: plan.exclude };
-  const tokens = (plan.forms ?? []).flatMap(([s, t]) => (s === t ? [s] : [s, t]));
-  return { alternatives: [{ ...stemmed, tokens }], exclude: plan.exclude };
+  // The stemmed pages' part asks the stems; the other pages' part every form (see formAlternatives).
+  const { stemmedPages: _, ...query } = plan.alternatives[forms === 'stems' ? 0 : 1]!;
+  return { alternatives: [query], exclude: plan.exclude };
 }
