@@ -14,8 +14,13 @@ export interface DomFacts {
    * a dateline is printed; '' when the page has no `<h1>`.
    */
   nearHeadline: string;
-  /** Texts of elements that look like bylines, best first. */
+  /** Texts of elements that look like bylines, best first (none said in a quoted voice, see quotedVoice). */
   bylines: string[];
+  /**
+   * Texts of elements Readability may take for the byline (its class/id test) that sit in a quoted
+   * voice: a customer's testimonial, a review, a comment (see quotedVoice). Up to a few.
+   */
+  quotedBylines: string[];
   /**
    * Short texts after the first `<h1>` that are only a label and a person's name (`By Amy Wilhelm`,
    * `Written by John Crenshaw`), in document order: bylines that no class or attribute marks.
@@ -107,6 +112,7 @@ export function readDomFacts(doc: Document): DomFacts {
     h1s: [],
     nearHeadline: '',
     bylines: [],
+    quotedBylines: [],
     textBylines: [],
     threadAuthor: null,
     postAuthor: null,
@@ -313,7 +319,11 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
   if (articleTime && facts.articleTime === null) {
     if (!isModifiedTime(el, itemprop)) facts.articleTime = el.getAttribute('datetime');
   }
-  const byline = facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop);
+  const marked = facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop);
+  // A quoted person's name (a testimonial's, a reviewer's) is not the page's byline.
+  const quoted = (marked || mayBeReadabilityByline(el)) && quotedVoice(el);
+  if (quoted && facts.quotedBylines.length < MAX_BYLINES) facts.quotedBylines.push(squash(el.textContent));
+  const byline = marked && !quoted;
   const thread = itemprop === 'author' && facts.threadAuthor === null && isThreadItem(itemScopeOf(el));
   if (byline || thread) {
     const flat = squash(el.textContent);
@@ -470,6 +480,51 @@ function bylineText(el: Element): string {
     .map(withoutTaxonomy)
     .filter((line) => line !== '')
     .join('\n');
+}
+
+/** Readability's test for a byline element by its class and id (`_isValidByline`'s caller). */
+const READABILITY_BYLINE = /byline|author|dateline|writtenby|p-author/i;
+
+function mayBeReadabilityByline(el: Element): boolean {
+  const cls = el.getAttribute('class') ?? '';
+  const id = el.getAttribute('id') ?? '';
+  return (cls !== '' || id !== '') && READABILITY_BYLINE.test(`${cls} ${id}`);
+}
+
+/** Class and id words of a block that quotes someone: a testimonial, a review, a comment. */
+const QUOTED_WORDS = new Set([
+  'testimonial',
+  'testimonials',
+  'quote',
+  'quotes',
+  'customer',
+  'customers',
+  'review',
+  'reviews',
+  'comment',
+  'comments',
+]);
+/** How far up a byline's ancestors a quoting block is looked for. */
+const QUOTED_DEPTH = 8;
+
+/**
+ * Whether `el` is inside a block that quotes someone (a `<blockquote>`, or a class or id word
+ * `testimonial`, `quote`, `customer`, `review` or `comment`, camel case too: `CustomerQuotes_author`),
+ * below any `<article>` or `<main>`: the name there is the quoted person's, not the page's author.
+ */
+export function quotedVoice(el: Element): boolean {
+  let at: Element | null = el;
+  for (let depth = 0; at !== null && depth < QUOTED_DEPTH; depth++, at = at.parentElement) {
+    const name = at.localName.toLowerCase();
+    if (name === 'article' || name === 'main' || name === 'body') return false;
+    if (name === 'blockquote') return true;
+    const words = `${at.getAttribute('class') ?? ''} ${at.getAttribute('id') ?? ''}`
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z]+/);
+    if (words.some((w) => QUOTED_WORDS.has(w))) return true;
+  }
+  return false;
 }
 
 function isBylineElement(el: Element, name: string, itemprop: string | null): boolean {

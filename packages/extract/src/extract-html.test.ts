@@ -218,6 +218,26 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(article, 'https://example.com/story').author).toBe('Elaine Chen');
   });
 
+  it("never takes a quoted customer's or reviewer's name for the page's author", () => {
+    const service = (quote: string) =>
+      `<!DOCTYPE html><html lang="en"><head><title>Payments</title></head><body><main><h1>Payments</h1>${body()}${quote}</main></body></html>`;
+    // Readability's own byline test matches `authorInfo`; the block is a customer quote.
+    const customer =
+      '<div class="CustomerQuotes_root"><p>We moved our billing in a week.</p><div class="CustomerQuotes_authorInfo__Ek5Z"><span>Gabriel Peal</span><span>OpenAI</span></div></div>';
+    expect(run(service(customer), 'https://pay.example.com/').author).toBeNull();
+    const review =
+      '<div class="review-card"><p>The ants were gone in a week.</p><div class="review-author">~ Rachel M.</div></div>';
+    expect(run(service(review), 'https://pay.example.com/').author).toBeNull();
+    const quoted = '<blockquote><p>Best decision we made.</p><span class="author">Kyle Bonds</span></blockquote>';
+    expect(run(service(quoted), 'https://pay.example.com/').author).toBeNull();
+    // The article's own byline still counts, and so does one beside a quote.
+    const article = page(
+      '<title>Story</title>',
+      `<h1>Story</h1><span class="author">Ann Lee</span>${body()}<blockquote><p>A quote.</p><cite class="author">Bo Chen</cite></blockquote>`,
+    );
+    expect(run(article, 'https://example.com/story').author).toBe('Ann Lee');
+  });
+
   it('shows a forum post once when a later reply quotes it, in the text and the markdown', () => {
     const first = 'Has anyone tried the new firmware on the outdoor camera, and does it still drop at night?';
     const reply = `<blockquote><p>${first}</p></blockquote><p>${PARA.repeat(3)}</p>`;

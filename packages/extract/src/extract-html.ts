@@ -231,7 +231,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       : chooseAuthor({
           declared: [
             threadAuthor,
-            posterOr(facts.postAuthor, article.byline),
+            posterOr(facts.postAuthor, unquoted(article.byline, facts.quotedBylines)),
             meta.get('author'),
             meta.get('article:author'),
             jsonLd.author,
@@ -424,6 +424,13 @@ function dropInPageTocs(elements: readonly Element[]): void {
  * The first post's poster (`data-author`) in place of Readability's byline, unless it is only the
  * byline's slug (`elaine-chen` for `Elaine Chen`).
  */
+/** Readability's byline, unless it is the text of a quoted person's name (see quotedVoice). */
+function unquoted(byline: string | null, quoted: readonly string[]): string | null {
+  if (byline === null) return null;
+  const text = squash(byline);
+  return quoted.some((q) => q !== '' && (q === text || q.startsWith(text) || text.startsWith(q))) ? null : byline;
+}
+
 function posterOr(poster: string | null, byline: string | null): string | null {
   if (poster === null) return byline;
   const letters = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
