@@ -161,6 +161,18 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     );
   });
 
+  it("reads a dateline with the headline, not a date further down the page's opening text", () => {
+    const intro = (n: number) =>
+      Array.from({ length: n }, (_, i) => `<p>Option ${i}: print only the matching part of each line.</p>`).join('');
+    // A man page: its synopsis and options, then `created 2026-01-16` far below the name.
+    const far = `<h1>grep(1) manual page</h1>${intro(16)}<p>HTML rendering created 2026-01-16 by the maintainer</p>`;
+    expect(run(page('<title>grep</title>', far), 'https://example.org/man/grep').published_at).toBeNull();
+    const near = `<h1>grep(1) manual page</h1><p>Updated 2026-01-16</p>${intro(16)}`;
+    expect(run(page('<title>grep</title>', near), 'https://example.org/man/grep').published_at).toBe(
+      '2026-01-16T00:00:00Z',
+    );
+  });
+
   it('gives a page of dated items no date of its first item, unless it is a thread or a declared article', () => {
     const items = Array.from(
       { length: 6 },

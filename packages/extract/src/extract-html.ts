@@ -56,6 +56,11 @@ const LINKY_ARTICLE_SHARE = 0.4;
 const MIN_REGION_OVER_LINKY_ARTICLE = 0.2;
 /** ...and when at most this share of the region is link text (else both are lists of links). */
 const MAX_REGION_LINK_SHARE = 0.5;
+/**
+ * How many characters of the text around the headline (a few lines before it, then after it) a
+ * dateline is looked for in, outside forum threads.
+ */
+const DATELINE_CHARS = 600;
 /** How far past the headline a Chinese page's dateline and byline are looked for. */
 const DATELINE_WINDOW_CHARS = 1_500;
 /** The closing `（记者 张三）` of a Chinese article sits in its last characters. */
@@ -187,19 +192,23 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const nearTitle =
       at >= 0 ? pageText.slice(at, at + DATELINE_WINDOW_CHARS) : pageText.slice(0, DATELINE_WINDOW_CHARS * 2);
 
-    // The dateline under the headline, searched at most once and only when asked for.
+    const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
+    // The dateline under the headline, searched at most once and only when asked for. Past its
+    // first characters the text around the headline is the page's, not the headline's: a man
+    // page's `created 2026-01-16` footer, a card's date on a short listing, an editor's note. A
+    // forum thread's first post may come later, under the thread's tools.
+    const datelineText = thread ? facts.nearHeadline : facts.nearHeadline.slice(0, DATELINE_CHARS);
     let dateline: string | null | undefined;
     const textDate = (): string | null => {
       if (dateline === undefined) {
         // A page that only quotes some Han characters is read for an English dateline too.
         const fromText = pageText ? findTextDate(nearTitle, offset, cjk) : null;
-        dateline = fromText ?? (cjk ? null : findDatelineDate(facts.nearHeadline, offset, lang));
+        dateline = fromText ?? (cjk ? null : findDatelineDate(datelineText, offset, lang));
       }
       return dateline;
     };
     // A page of items that date each (news, events, jobs): its first date is an item's. A forum
     // thread's posts date each too; its first is the thread's.
-    const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
     const listOfDated = !declaresArticle && !thread && facts.times.size >= LIST_TIMES;
     const declaredDate = firstOf([
       () => parsePageDate(meta.get('article:published_time'), offset),
