@@ -57,11 +57,18 @@ function aborted(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Sends `request` as raw bytes (what `fetch` would refuse to send) and reads the whole answer. */
-function rawExchange(url: string, request: Buffer): Promise<{ status: number; headers: string; body: string }> {
+/**
+ * Sends `request` as raw bytes (what `fetch` would refuse to send) and reads the whole answer.
+ * `halfClose: false` keeps the sending side open until the server closes (as an HTTP/1.0 client does).
+ */
+function rawExchange(
+  url: string,
+  request: Buffer,
+  { halfClose = true } = {},
+): Promise<{ status: number; headers: string; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request));
+    const socket = connect(Number(port), hostname, () => (halfClose ? socket.end(request) : socket.write(request)));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
@@ -204,6 +211,28 @@ describe('startServer', () => {
       expect(await checkedJson(tooLong, '/api/v1/search')).toMatchObject({ type: '/docs#problem-client-error' });
       // The server keeps answering.
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers an HTTP/1.1 request without a Host header with a problem, and serves HTTP/1.0 without one', async () => {
+    const none: FallbackSearcher = { name: 'none', search: async () => [] };
+    const server = await serve(none);
+    try {
+      const noHost = await rawExchange(server.url, Buffer.from('GET /api/v1/search?q=quarry HTTP/1.1\r\n\r\n'));
+      expect(noHost.status).toBe(400);
+      expect(noHost.headers).toContain('content-type: application/problem+json');
+      expect(JSON.parse(noHost.body)).toMatchObject({
+        type: '/docs#problem-client-error',
+        status: 400,
+        detail: expect.stringContaining('Host'),
+      });
+      const http10 = await rawExchange(server.url, Buffer.from('GET /api/v1/search?q=quarry HTTP/1.0\r\n\r\n'), {
+        halfClose: false,
+      });
+      expect(http10.status).toBe(200);
+      expect(JSON.parse(http10.body)).toMatchObject({ total: expect.any(Number) });
     } finally {
       await server.close();
     }

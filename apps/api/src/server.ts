@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
@@ -41,7 +41,12 @@ const IDLE_SWEEP_MS = 50;
 export async function startServer(app: Express, options: ServerOptions): Promise<RunningServer> {
   // Node's default (16 KiB for the request line and headers) is too small for the longest `q`
   // (MAX_QUERY_LENGTH characters, each up to 9 bytes percent-encoded: 36 KiB of Chinese).
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  // Node answers an HTTP/1.1 request without a Host header itself, with a bare 400 and no body;
+  // the check is made here instead, so that the answer is a problem saying what to fix.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => {
+    if (lacksHost(req)) answerMissingHost(res);
+    else app(req, res);
+  });
   server.on('clientError', answerUnparsable);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -79,6 +84,22 @@ function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** HTTP/1.1 requires a Host header (RFC 9112, section 3.2); HTTP/1.0 does not. */
+function lacksHost(req: IncomingMessage): boolean {
+  return req.headers.host === undefined && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1);
+}
+
+function answerMissingHost(res: ServerResponse): void {
+  const body = JSON.stringify(genericProblem(400, 'The request has no Host header, which HTTP/1.1 requires.'));
+  res.writeHead(400, {
+    'Content-Type': PROBLEM_MEDIA_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    'X-Content-Type-Options': 'nosniff',
+    Connection: 'close',
+  });
+  res.end(body);
 }
 
 /** Node's parser error codes, and what each is answered with. */
