@@ -180,6 +180,13 @@ describe('GET /api/v1/content/:id', () => {
   it('answers a 4xx problem for a path that does not decode', async () => {
     const res = valid(await request(app).get('/api/v1/content/%ZZ'), CONTENT);
     expect(res.status).toBe(400);
+    // Not an invalid-parameter problem, which always names its parameter: the path is malformed.
+    expect(JSON.parse(res.text)).toEqual({
+      type: '/docs#problem-client-error',
+      title: 'Bad Request',
+      status: 400,
+      detail: expect.stringContaining('percent-escape'),
+    });
   });
 
   it('answers 404 for an external result (empty id)', async () => {

@@ -5,6 +5,9 @@ import { type ProblemKind, sendGenericProblem, sendProblem } from './problem.js'
 /** Seconds a client is asked to wait (Retry-After) when a backend is unavailable. */
 export const BACKEND_RETRY_AFTER_SECS = 5;
 
+const MALFORMED_PATH_DETAIL =
+  'The URL path holds a malformed percent-escape: % must be followed by two hex digits (write a literal % as %25).';
+
 const KIND_BY_STATUS: Readonly<Record<number, ProblemKind>> = {
   400: 'invalid-parameter',
   401: 'unauthorized',
@@ -59,6 +62,12 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, next)
   // Errors raised by Express or Node for a bad request (undecodable path, oversized or malformed
   // input) carry a 4xx status; their messages may quote internals, so the detail stays generic.
   const status = clientErrorStatus(err);
+  // The router could not decode a path segment (`/api/v1/content/%ZZ`): the request is malformed,
+  // not a parameter out of range, so it is a client error that says how to encode the path.
+  if (status === 400 && err instanceof URIError) {
+    sendGenericProblem(res, 400, MALFORMED_PATH_DETAIL);
+    return;
+  }
   if (status !== null) {
     const kind = KIND_BY_STATUS[status];
     const detail =
