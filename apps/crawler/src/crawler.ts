@@ -17,6 +17,7 @@ import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';
 import { createPageHandler } from './page-handler.js';
 import { followUps, type Seed } from './seeds.js';
+import { SideRequests } from './side-requests.js';
 
 /** Where an explicitly given seed stood: `new` (added now) or its {@link UrlStanding}. */
 export type SeedStanding = UrlStanding | { readonly url: string; readonly state: 'new'; readonly requeued: false };
@@ -54,6 +55,8 @@ export class Crawler {
   readonly #policy: AddressPolicy;
   readonly #robots: RobotsCache;
   readonly #llms: LlmsTxtCache;
+  /** The robots.txt and llms.txt requests the caches send, which the pages after them wait for. */
+  readonly #sideRequests = new SideRequests();
   #browser: Promise<BrowserPool | null> | undefined;
   #workers: CrawlWorker[] = [];
 
@@ -68,8 +71,9 @@ export class Crawler {
     this.#allowRequest = browserRequestGuard(this.#policy);
     // One pair per process, shared by every start(): each origin is asked once, whatever the worker.
     const { robots, llms } = options.caches ?? {};
-    this.#robots = new RobotsCache({ fetcher: this.#fetcher, userAgent: config.userAgent, store: robots });
-    this.#llms = new LlmsTxtCache({ fetcher: this.#fetcher, store: llms });
+    const noted = this.#sideRequests.noting(this.#fetcher);
+    this.#robots = new RobotsCache({ fetcher: noted, userAgent: config.userAgent, store: robots });
+    this.#llms = new LlmsTxtCache({ fetcher: noted, store: llms });
   }
 
   /** Queues seeds (depth 0); resolves to how many were new. */
@@ -116,6 +120,7 @@ export class Crawler {
       fetcher: this.#fetcher,
       robots: this.#robots,
       llms: this.#llms,
+      sideRequests: this.#sideRequests,
       extractor: this.#extractor,
       browser: () => this.#launchBrowser(),
       allowRequest: this.#allowRequest,
@@ -165,7 +170,8 @@ function counted(handler: CrawlHandler, onOutcome: CrawlerOptions['onOutcome']):
   return async (task, signal) => {
     try {
       const outcome = await handler(task, signal);
-      onOutcome(outcome.status, outcome.reason);
+      // A postponed task has not been crawled yet: its outcome comes when it is.
+      if (outcome.status !== 'postponed') onOutcome(outcome.status, outcome.reason);
       return outcome;
     } catch (error) {
       const retryable = error instanceof QuarryError && error.retryable;

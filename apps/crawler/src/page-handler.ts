@@ -46,6 +46,7 @@ import {
 import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
 import { followUps, type RenderMode, type Seed, seedOf } from './seeds.js';
+import type { SideRequests } from './side-requests.js';
 import { isSitemapTask, LINK_LIST, queueSeedSitemaps, queueSitemapEntries, readSitemap } from './sitemaps.js';
 import { isSoftNotFound } from './soft-404.js';
 
@@ -56,6 +57,8 @@ export interface PageHandlerDeps {
   readonly fetcher: Fetcher;
   readonly robots: RobotsCache;
   readonly llms: LlmsTxtCache;
+  /** When robots.txt and llms.txt were last asked of each host: a page after one waits its turn. */
+  readonly sideRequests: SideRequests;
   readonly extractor: ExtractPool;
   /** The browser pool, launched on first use; null when Chromium is unavailable. */
   readonly browser: () => Promise<BrowserPool | null>;
@@ -139,7 +142,7 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
       }
       throw error;
     }
-    if (outcome.reason === 'not_modified') return outcome;
+    if (outcome.status === 'postponed' || outcome.reason === 'not_modified') return outcome;
     if (outcome.indexedId === undefined) await canonicalNotIndexed(deps, task);
     const { indexedId, ...rest } = outcome;
     const stillIndexed = indexedId === ownId;
@@ -164,17 +167,28 @@ function pageCrawler(
       if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(task.url);
       return { status: 'skipped', reason: ROBOTS_DISALLOWED, hostDelayMs, meta: NO_VALIDATORS };
     }
+    // robots.txt (and below, llms.txt) asked just now: the next request waits the host's delay, as
+    // the queue has each task wait, and so the task goes back until then (not using a try).
+    const rested = (): CrawlOutcome | null => {
+      const restMs = deps.sideRequests.restMs(task.url, hostDelayMs);
+      return restMs > 0 ? { status: 'postponed', restMs, hostDelayMs } : null;
+    };
+    const afterRobots = rested();
+    if (afterRobots) return afterRobots;
 
     // The seed's sitemaps (and an index's) are tasks of their own, paced like pages.
     if (isSitemapTask(task)) {
       const request = { signal, beforeRedirect: (target: string) => robotsGate(deps, target) };
       return { ...(await readSitemap(deps, task, seed, request)), hostDelayMs };
     }
-    if (task.depth === 0) {
-      await queueSeedSitemaps(deps, task.url, seed);
-      // The pages the site's llms.txt lists (those it means for language models, often markdown).
-      await deps.crawl.add(followUps(await deps.llms.takeListedPages(task.url), seed, 1));
-    }
+    // The llms.txt verdict (the document's has_llms_txt) before the page, so that it is spaced too;
+    // the pages a seed's llms.txt lists (those it means for language models, often markdown) are
+    // queued by the task that fetched it, before any postponement hands the task to another process.
+    if (task.depth === 0) await deps.crawl.add(followUps(await deps.llms.takeListedPages(task.url), seed, 1));
+    else await deps.llms.has(task.url);
+    const afterLlms = rested();
+    if (afterLlms) return afterLlms;
+    if (task.depth === 0) await queueSeedSitemaps(deps, task.url, seed);
 
     const res = await deps.fetcher.fetch(task.url, {
       ...(task.meta?.etag ? { etag: task.meta.etag } : {}),

@@ -52,6 +52,12 @@ export function retryDelayMs(
   return Math.min(Math.max(exponential, hostBackoffMs), options.maxRetryDelayMs);
 }
 
+/** How long a postponed task's host rests from now: what the outcome asks, within the retry cap. */
+export function restMsOf(outcome: CrawlOutcome, options: { maxRetryDelayMs: number }): number {
+  const restMs = outcome.restMs ?? 0;
+  return Number.isFinite(restMs) ? Math.min(Math.max(0, Math.round(restMs)), options.maxRetryDelayMs) : 0;
+}
+
 /** Reasons become Redis hash fields and SQL values: keep them short and plain. */
 export function safeReason(reason: string | undefined): string {
   if (reason === undefined || reason === '') return 'unknown';
@@ -63,7 +69,7 @@ export function safeReason(reason: string | undefined): string {
 export function checkOutcome(outcome: unknown): CrawlOutcome {
   if (typeof outcome === 'object' && outcome !== null) {
     const status = (outcome as { status?: unknown }).status;
-    if (status === 'done' || status === 'skipped' || status === 'failed') {
+    if (status === 'done' || status === 'skipped' || status === 'failed' || status === 'postponed') {
       const { meta, ...rest } = outcome as CrawlOutcome;
       const checked = checkMeta(meta);
       return checked ? { ...rest, meta: checked } : rest;

@@ -24,13 +24,22 @@ export type NewCrawlTask = Omit<CrawlTask, 'attempt'> & {
   readonly maxPagesInScope?: number;
 };
 
-/** What a handler reports for a task it finished without throwing. */
+/**
+ * What a handler reports for a task it finished without throwing, or put off: `postponed` means the
+ * task was not crawled yet (its handler sent the host another request first, such as its robots.txt)
+ * and is queued again, without using a try, once the host has rested `restMs`.
+ */
 export interface CrawlOutcome {
-  readonly status: 'done' | 'skipped' | 'failed';
+  readonly status: 'done' | 'skipped' | 'failed' | 'postponed';
   /** Stable code (`robots_disallowed`, `too_large`); failed ones are counted in `topFailures`. */
   readonly reason?: string;
   /** Politeness delay to use for this host from now on (e.g. robots.txt Crawl-delay); only raises it. */
   readonly hostDelayMs?: number;
+  /**
+   * For `postponed`: how long from now no task of the host starts, this one included (the rest of
+   * the host's delay after the handler's own request). @defaultValue the host's delay from the start
+   */
+  readonly restMs?: number;
   /**
    * Merged into the task's `meta` and kept with the URL, so a recrawl hands it back (HTTP validators
    * such as `etag`, what was indexed). An empty string clears a key.

@@ -2,7 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ResolvedCommonOptions } from '../options.js';
-import { checkOutcome, checkRecrawlOptions, classifyError, hostKey, retryDelayMs, safeReason } from '../policy.js';
+import {
+  checkOutcome,
+  checkRecrawlOptions,
+  classifyError,
+  hostKey,
+  restMsOf,
+  retryDelayMs,
+  safeReason,
+} from '../policy.js';
 import type {
   CrawlHandler,
   CrawlQueue,
@@ -333,11 +341,17 @@ class BullmqCrawlWorker implements CrawlWorker {
     try {
       const outcome = checkOutcome(await this.#handler(task, controller.signal));
       const raisedMs = Math.min(Math.round(outcome.hostDelayMs ?? 0), this.#settings.maxRetryDelayMs);
+      if (outcome.status === 'postponed') {
+        const restMs = restMsOf(outcome, this.#settings);
+        await this.#release(id, hostKeys, raisedMs, restMs);
+        return await this.#postpone(job, token, restMs);
+      }
       await this.#release(id, hostKeys, raisedMs, 0);
       const data = outcome.meta ? { ...job.data, meta: mergeMeta(job.data.meta, outcome.meta) } : job.data;
       await this.#finish(data, outcome.status, outcome.status === 'done' ? undefined : safeReason(outcome.reason));
       return outcome.status;
     } catch (err) {
+      if (err instanceof DelayedError) throw err; // Postponed above, its slot given back.
       if (this.#closing && controller.signal.aborted) {
         await this.#release(id, hostKeys, 0, 0);
         return this.#postpone(job, token, 0);
@@ -357,7 +371,7 @@ class BullmqCrawlWorker implements CrawlWorker {
     }
   }
 
-  /** Back to the delayed set without using a try (politeness wait, or a task aborted by close). */
+  /** Back to the delayed set without using a try (politeness wait, a postponed task, or one aborted by close). */
   async #postpone(job: Job<JobData, string>, token: string | undefined, waitMs: number): Promise<never> {
     await job.moveToDelayed(Date.now() + waitMs, token);
     throw new DelayedError();

@@ -162,6 +162,37 @@ export function describeCrawlContract(open: OpenQueues): void {
       expect((log.on('b.test')[0] ?? Infinity) - throttledAt).toBeLessThan(400);
       expect((await crawl.stats()).done).toBe(3);
     });
+    it('queues a postponed task again without using a try, once its host has rested', async () => {
+      const restMs = 300;
+      const { crawl } = await start({ hostDelayMs: 10, maxAttempts: 1 });
+      await crawl.add([task('http://a.test/1'), task('http://a.test/2'), task('http://b.test/1')]);
+      const log = new StartLog();
+      let postponedAt = 0;
+      workers.push(
+        crawl.work(
+          async (t) => {
+            log.record(t.url, t.attempt);
+            if (t.url === 'http://a.test/1' && postponedAt === 0) {
+              postponedAt = Date.now();
+              return { status: 'postponed', restMs, hostDelayMs: 50 };
+            }
+            return { status: 'done' };
+          },
+          { concurrency: 3 },
+        ),
+      );
+      await waitIdle(crawl);
+      const later = log.starts.filter((s) => s.host === 'a.test' && s.at > postponedAt);
+      expect(later.map((s) => s.url).sort()).toEqual(['http://a.test/1', 'http://a.test/2']);
+      for (const s of later) expect(s.at - postponedAt).toBeGreaterThanOrEqual(restMs - JITTER_MS);
+      // Not a try: with one attempt allowed, the task still ran again, as its first try.
+      expect(log.starts.filter((s) => s.url === 'http://a.test/1').map((s) => s.attempt)).toEqual([1, 1]);
+      // The delay the outcome raised holds after the rest.
+      expect(log.minGapOn('a.test')).toBeGreaterThanOrEqual(50 - JITTER_MS);
+      expect((log.on('b.test')[0] ?? Infinity) - postponedAt).toBeLessThan(restMs);
+      const stats = await crawl.stats();
+      expect([stats.done, stats.skipped, stats.failed]).toEqual([3, 0, 0]);
+    });
   });
 
   describe('retries and outcomes', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ResolvedCommonOptions } from '../options.js';
-import { checkOutcome, checkRecrawlOptions, classifyError, retryDelayMs, safeReason } from '../policy.js';
+import { checkOutcome, checkRecrawlOptions, classifyError, restMsOf, retryDelayMs, safeReason } from '../policy.js';
 import type {
   CrawlHandler,
   CrawlQueue,
@@ -166,13 +166,16 @@ class SqliteCrawlWorker implements CrawlWorker {
       const outcome = checkOutcome(await this.#handler(task, signal));
       const reason = outcome.status === 'done' ? null : safeReason(outcome.reason);
       const hostDelayMs = Math.min(outcome.hostDelayMs ?? 0, this.#settings.maxRetryDelayMs);
-      settlement = {
-        kind: 'finished',
-        state: outcome.status,
-        reason,
-        hostDelayMs,
-        ...(outcome.meta ? { meta: outcome.meta } : {}),
-      };
+      settlement =
+        outcome.status === 'postponed'
+          ? { kind: 'release', hostDelayMs, hostBackoffUntil: Date.now() + restMsOf(outcome, this.#settings) }
+          : {
+              kind: 'finished',
+              state: outcome.status,
+              reason,
+              hostDelayMs,
+              ...(outcome.meta ? { meta: outcome.meta } : {}),
+            };
     } catch (err) {
       settlement = this.#onError(task, err, signal);
     }

@@ -39,7 +39,8 @@ export type Settlement =
       meta?: Readonly<Record<string, string>>;
     }
   | { kind: 'retry'; notBefore: number; reason: string; hostBackoffUntil: number }
-  | { kind: 'release' };
+  /** Not a try: aborted by close(), or postponed by its handler (which may raise the host's delay and rest). */
+  | { kind: 'release'; hostDelayMs?: number; hostBackoffUntil?: number };
 
 const TOP_FAILURES = 10;
 
@@ -236,7 +237,7 @@ export class Frontier {
           requeued = 1;
           backoffUntil = settlement.hostBackoffUntil;
         } else {
-          // Aborted by close(): the try did not happen, so it does not count against maxAttempts.
+          // Aborted by close() or postponed: the try did not happen, so it does not count against maxAttempts.
           changed = this.#stmts.settle.run({
             ...common,
             state: 'queued',
@@ -246,6 +247,8 @@ export class Frontier {
             meta: null,
           }).changes;
           requeued = 1;
+          raisedDelayMs = Math.max(0, Math.round(settlement.hostDelayMs ?? 0));
+          backoffUntil = settlement.hostBackoffUntil ?? 0;
         }
         if (changed > 0) {
           const defaultDelayMs = this.#settings.hostDelayMs;

@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FileBlobStore } from '@quarry/blobstore';
+import { loadConfig, pageIdForUrl } from '@quarry/core';
+import { LanceSearchIndex } from '@quarry/index-lance';
+import type { Queues } from '@quarry/queue';
+import { type Site, startSite } from '@quarry/testkit';
+import { parseSeed } from './seeds.js';
+import { crawlUntilIdle, describeOnEachQueue } from './testing.js';
+
+/** The Crawl-delay the paced site asks for, and the slack allowed for timers and the loopback. */
+const CRAWL_DELAY_MS = 1000;
+const SLACK_MS = 50;
+
+const page = (title: string, word: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
+  `<p>${`The ${word} is the subject of this page, which is long enough to be kept as an article. `.repeat(8)}</p>` +
+  '</article></body></html>';
+
+interface Answer {
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** A site with a real llms.txt listing one markdown page; every request is logged with its time. */
+async function loggedSite(
+  host: string,
+  robots: string,
+  word: string,
+): Promise<{ site: Site; requests: { path: string; at: number }[] }> {
+  const requests: { path: string; at: number }[] = [];
+  let routes: Record<string, Answer> = {};
+  const site = await startSite(
+    {},
+    {
+      host,
+      fallback: (req, res) => {
+        const path = req.url ?? '/';
+        requests.push({ path, at: Date.now() });
+        const route = routes[path] ?? { status: 404, body: '<h1>Not found</h1>' };
+        res.writeHead(route.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...route.headers });
+        res.end(route.body);
+      },
+    },
+  );
+  const text = (body: string) => ({ headers: { 'content-type': 'text/plain' }, body });
+  routes = {
+    '/robots.txt': text(robots),
+    '/llms.txt': text(`# The ${word} site\n\n> All about the ${word}.\n\n- [Guide](${site.origin}/guide.md)\n`),
+    '/': { body: page(`The ${word}`, word) },
+    '/guide.md': text(`# Guide\n\n${`How to look after a ${word}, step by step. `.repeat(8)}\n`),
+  };
+  return { site, requests };
+}
+
+/**
+ * A new site's first requests, robots.txt, llms.txt and the seed page, are spaced by its delay
+ * (Crawl-delay here) like every later request; a site with no delay gets them at once.
+ */
+function describeFirstRequests(backend: string, open: (dir: string) => Promise<Queues>): void {
+  describe(`a new site's first requests, spaced by its Crawl-delay: ${backend}`, () => {
+    let paced: Awaited<ReturnType<typeof loggedSite>>;
+    let prompt: Awaited<ReturnType<typeof loggedSite>>;
+    let dir: string;
+    let queues: Queues;
+    let index: LanceSearchIndex;
+
+    beforeAll(async () => {
+      paced = await loggedSite('127.0.0.1', `User-agent: *\nCrawl-delay: ${CRAWL_DELAY_MS / 1000}\n`, 'heron');
+      // On a host of its own: politeness is per host name.
+      prompt = await loggedSite('127.0.0.2', 'User-agent: *\nAllow: /\n', 'puffin');
+      dir = mkdtempSync(join(tmpdir(), 'quarry-first-requests-'));
+      const config = loadConfig({
+        QUARRY_DATA_DIR: dir,
+        QUARRY_ALLOW_HOSTS: '127.0.0.1,127.0.0.2',
+        QUARRY_HOST_DELAY_MS: '0',
+        LOG_LEVEL: 'silent',
+      });
+      queues = await open(dir);
+      index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+      await crawlUntilIdle({
+        config,
+        queues,
+        index,
+        blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+        queue: (crawler) =>
+          crawler.addSeeds([parseSeed(`${paced.site.origin}/ depth=1`), parseSeed(`${prompt.site.origin}/ depth=1`)]),
+      });
+    }, 90_000);
+
+    afterAll(async () => {
+      await queues?.close();
+      await index?.close();
+      await Promise.all([paced?.site.close(), prompt?.site.close()]);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('asks robots.txt, then llms.txt, then the seed page, each a Crawl-delay after the last', () => {
+      const { requests } = paced;
+      // The seed page comes next, or after the page the llms.txt lists (BullMQ picks its host's next job).
+      expect(requests.slice(0, 2).map((r) => r.path)).toEqual(['/robots.txt', '/llms.txt']);
+      // And what the seed led to (its sitemap, the page its llms.txt lists) at the same pace.
+      expect(requests.map((r) => r.path).sort()).toEqual([
+        '/',
+        '/guide.md',
+        '/llms.txt',
+        '/robots.txt',
+        '/sitemap.xml',
+      ]);
+      const gaps = requests
+        .slice(1)
+        .map((r, i) => `${requests[i]?.path} → ${r.path}: ${r.at - (requests[i]?.at ?? 0)}`);
+      const short = gaps.filter((gap) => Number(gap.split(': ')[1]) < CRAWL_DELAY_MS - SLACK_MS);
+      expect(short).toEqual([]);
+    });
+
+    it('indexes the seed page with its llms.txt verdict, and the page the llms.txt lists', async () => {
+      expect(await index.has(pageIdForUrl(`${paced.site.origin}/`))).toBe(true);
+      expect(await index.has(pageIdForUrl(`${paced.site.origin}/guide.md`))).toBe(true);
+      const stats = await queues.crawl.stats();
+      expect(stats.failed).toBe(0);
+    });
+
+    it('adds no wait on a site without a delay', () => {
+      const { requests } = prompt;
+      expect(requests.map((r) => r.path).sort()).toEqual([
+        '/',
+        '/guide.md',
+        '/llms.txt',
+        '/robots.txt',
+        '/sitemap.xml',
+      ]);
+      const first = requests[0]?.at ?? 0;
+      const last = requests.at(-1)?.at ?? Number.POSITIVE_INFINITY;
+      expect(last - first).toBeLessThan(CRAWL_DELAY_MS - SLACK_MS);
+    });
+  });
+}
+
+describeOnEachQueue('first', describeFirstRequests);
