@@ -55,6 +55,12 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       expect((await ids('volcano')).sort()).toEqual(['body-only', 'title-only']);
     });
 
+    it('excludes with -intitle: only pages whose title holds the word', async () => {
+      expect(await ids('volcano -intitle:volcano')).toEqual(['body-only']);
+      expect(await ids('volcano -intitle:island')).toEqual(['title-only']);
+      expect(await ids('volcano -intitle:"eruption report"')).toEqual(['body-only']);
+    });
+
     it('treats a word with inner punctuation as one word', async () => {
       expect(await ids('re:invent')).toEqual(['reinvent']);
     });

@@ -110,6 +110,11 @@ describe('planFast', () => {
     expect(fast?.exclude && show(fast.exclude)).toBe('match(any): turbul turbulent eddi eddies @t_text');
   });
 
+  it('leaves -intitle: exclusions to the general plan (the fast one checks exclusions against the body)', () => {
+    expect(plan('flow -intitle:turbulent')).toBeNull();
+    expect(plan('flow -turbulent')?.exclude).not.toBeNull();
+  });
+
   it('asks phrases beside words as a match of every token, the phrases to be checked among the candidates', () => {
     const runs = (q: string) =>
       plan(q)?.alternatives.map((a) => `${show(a)} | ${(a.phrases ?? []).map((run) => run.join(' ')).join(' / ')}`);

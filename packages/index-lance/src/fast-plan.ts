@@ -57,6 +57,8 @@ export function planFast(query: IndexQuery): FastPlan | null {
   const excluded: string[] = [];
   for (const child of children) {
     if (child.type === 'not') {
+      // Exclusions are checked against the body text; `-intitle:word` is the general plan's.
+      if (child.child.type === 'term' && child.child.field === 'title') return null;
       const tokens = singleTokenForms(child.child);
       if (!tokens) return null;
       excluded.push(...tokens);
