@@ -12,6 +12,7 @@ import {
 import type { CrawlHandler, CrawlWorker, Queues, UrlStanding } from '@quarry/queue';
 import { BrowserPool, findChromium } from '@quarry/render';
 import type { Logger } from 'pino';
+import { BackoffWatch, type HostBackoff } from './backoffs.js';
 import { browserRequestGuard } from './browser-guard.js';
 import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';
@@ -57,6 +58,7 @@ export class Crawler {
   readonly #llms: LlmsTxtCache;
   /** The robots.txt and llms.txt requests the caches send, which the pages after them wait for. */
   readonly #sideRequests = new SideRequests();
+  readonly #backoffs = new BackoffWatch();
   #browser: Promise<BrowserPool | null> | undefined;
   #workers: CrawlWorker[] = [];
 
@@ -113,6 +115,14 @@ export class Crawler {
     return checked.filter((c): c is { seed: Seed; address: string } => c.address !== null);
   }
 
+  /**
+   * The hosts this process's workers are backing off from (a 429, a 503, a timeout: a retryable
+   * failure, until a task of the host ends otherwise or its Retry-After passes), the most recent first.
+   */
+  backingOff(): HostBackoff[] {
+    return this.#backoffs.current();
+  }
+
   /** Starts crawl workers on the queue (config.crawlConcurrency tasks in flight). */
   start(): CrawlWorker {
     const { config, queues, logger } = this.#options;
@@ -130,7 +140,7 @@ export class Crawler {
       logger,
       hostDelayMs: config.hostDelayMs,
     });
-    const worker = queues.crawl.work(counted(handler, this.#options.onOutcome), {
+    const worker = queues.crawl.work(counted(handler, this.#options.onOutcome, this.#backoffs), {
       concurrency: config.crawlConcurrency,
     });
     this.#workers.push(worker);
@@ -164,18 +174,21 @@ export class Crawler {
   }
 }
 
-/** The handler, telling `onOutcome` how each call ended. */
-function counted(handler: CrawlHandler, onOutcome: CrawlerOptions['onOutcome']): CrawlHandler {
-  if (!onOutcome) return handler;
+/** The handler, telling `onOutcome` and the back-off watch how each call ended. */
+function counted(handler: CrawlHandler, onOutcome: CrawlerOptions['onOutcome'], backoffs: BackoffWatch): CrawlHandler {
   return async (task, signal) => {
     try {
       const outcome = await handler(task, signal);
       // A postponed task has not been crawled yet: its outcome comes when it is.
-      if (outcome.status !== 'postponed') onOutcome(outcome.status, outcome.reason);
+      if (outcome.status !== 'postponed') {
+        backoffs.note(task.url, undefined);
+        onOutcome?.(outcome.status, outcome.reason);
+      }
       return outcome;
     } catch (error) {
+      backoffs.note(task.url, error);
       const retryable = error instanceof QuarryError && error.retryable;
-      onOutcome(retryable ? 'retry' : 'failed', error instanceof QuarryError ? error.code : 'internal');
+      onOutcome?.(retryable ? 'retry' : 'failed', error instanceof QuarryError ? error.code : 'internal');
       throw error;
     }
   };

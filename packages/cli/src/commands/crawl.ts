@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
 import { openMetrics } from './metrics.js';
+import { backoffNote } from './progress.js';
 import { reasonLines, seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
 import { untilSignal } from './serve.js';
@@ -143,7 +144,7 @@ export async function runCrawl(
     await Promise.race([sleep(tty ? PROGRESS_TTY_MS : 1000), interrupted]);
     const [stats, indexStats] = await Promise.all([queues.crawl.stats(), queues.index.stats()]);
     const finished = finishedCounts(stats);
-    const line = `crawled ${finished.done} done, ${finished.skipped} skipped, ${finished.failed} failed${finished.lists} | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting`;
+    const line = `crawled ${finished.done} done, ${finished.skipped} skipped, ${finished.failed} failed${finished.lists} | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting${backoffNote(crawler.backingOff())}`;
     if (tty) process.stderr.write(`\r\x1b[K${line}`);
     else if (Date.now() - lastLog >= PROGRESS_LOG_MS) {
       process.stderr.write(`${line}\n`);

@@ -1,5 +1,20 @@
+import type { HostBackoff } from '@quarry/crawler';
 import type { Queues } from '@quarry/queue';
 import { finishedCounts } from './crawl-counts.js';
+
+/** Hosts a progress line names as backed off from; the rest are counted. */
+const MAX_NAMED_BACKOFFS = 2;
+
+/**
+ * The end of a progress line naming the hosts the crawler is backing off from, with why:
+ * ` | backing off: a.example (http_429), b.example (http_503) +3 more`; empty when none.
+ */
+export function backoffNote(backoffs: readonly HostBackoff[]): string {
+  if (backoffs.length === 0) return '';
+  const named = backoffs.slice(0, MAX_NAMED_BACKOFFS).map((b) => `${b.host} (${b.reason})`);
+  const more = backoffs.length - named.length;
+  return ` | backing off: ${named.join(', ')}${more > 0 ? ` +${more} more` : ''}`;
+}
 
 /** How often `quarry start` reports crawl progress while there is work. */
 export const START_PROGRESS_MS = 5000;
@@ -12,6 +27,8 @@ export function reportProgress(
   queues: Queues,
   write: (line: string) => void,
   intervalMs: number = START_PROGRESS_MS,
+  /** The hosts the crawler is backing off from, named on the line. @defaultValue none */
+  backingOff: () => readonly HostBackoff[] = () => [],
 ): { stop(): void } {
   let lastDone: number | null = null;
   let busy = false;
@@ -29,7 +46,7 @@ export function reportProgress(
       if (pending > 0) {
         busy = true;
         write(
-          `crawl: ${counts} | ${rate.toFixed(1)} pages/s | index: ${index.waiting + index.active} waiting${finished.lists}`,
+          `crawl: ${counts} | ${rate.toFixed(1)} pages/s | index: ${index.waiting + index.active} waiting${finished.lists}${backoffNote(backingOff())}`,
         );
       } else if (busy) {
         busy = false;

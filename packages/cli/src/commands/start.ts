@@ -41,7 +41,12 @@ export async function runStart(
     metrics: metrics.metrics,
   });
   announce(config, api, metrics.listening);
-  const progress = reportProgress(queues, (line) => process.stderr.write(`${line}\n`));
+  const progress = reportProgress(
+    queues,
+    (line) => process.stderr.write(`${line}\n`),
+    undefined,
+    () => crawler.backingOff(),
+  );
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
   progress.stop();

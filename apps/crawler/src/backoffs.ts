@@ -1,0 +1,53 @@
+import { hostOf, QuarryError, RetryableError } from '@quarry/core';
+
+/**
+ * How long a host stays listed after a retryable failure when it asked for no Retry-After (the
+ * queue's own retry backoff starts at a few seconds and doubles); a later outcome on the host
+ * clears it sooner. @defaultValue 30 s
+ */
+export const BACKOFF_SHOWN_MS = 30_000;
+
+/** A host the crawler is backing off from: why (the failure's code) and until when, at the latest. */
+export interface HostBackoff {
+  readonly host: string;
+  /** `http_429`, `http_503`, `timeout`, `robots_unreachable`... */
+  readonly reason: string;
+  readonly untilMs: number;
+}
+
+/**
+ * The hosts this process's crawl workers are backing off from: a host whose last task failed with a
+ * retryable error (429, 503, a timeout) is listed until one of its tasks ends otherwise, or until
+ * its Retry-After (at least {@link BACKOFF_SHOWN_MS}) has passed. For progress lines.
+ */
+export class BackoffWatch {
+  readonly #hosts = new Map<string, HostBackoff>();
+  readonly #clock: () => number;
+
+  constructor(clock: () => number = Date.now) {
+    this.#clock = clock;
+  }
+
+  /** Notes how a task on `url` ended: a thrown error, or an outcome (`undefined` error). */
+  note(url: string, error: unknown): void {
+    const host = hostOf(url);
+    if (!(error instanceof QuarryError && error.retryable)) {
+      this.#hosts.delete(host);
+      return;
+    }
+    const retryAfterMs = error instanceof RetryableError ? (error.retryAfterSecs ?? 0) * 1000 : 0;
+    this.#hosts.delete(host);
+    this.#hosts.set(host, {
+      host,
+      reason: error.code,
+      untilMs: this.#clock() + Math.max(retryAfterMs, BACKOFF_SHOWN_MS),
+    });
+  }
+
+  /** The hosts backed off from now, the most recent first. */
+  current(): HostBackoff[] {
+    const now = this.#clock();
+    for (const [host, backoff] of this.#hosts) if (backoff.untilMs <= now) this.#hosts.delete(host);
+    return [...this.#hosts.values()].reverse();
+  }
+}
