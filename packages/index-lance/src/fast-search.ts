@@ -169,7 +169,7 @@ export class FastSearch {
             ? unsplit(plan, 'stems')
             : plan;
       const scales = this.#formScales(view, asked, watermark, foldedPages(facts));
-      const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales);
+      const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales, facts.rows);
       if (result === null) return null;
       if ((await this.#table.version()) === version) return result;
     }
@@ -359,6 +359,7 @@ export class FastSearch {
     plan: FastPlan,
     qualityPrior: boolean,
     formScales: Promise<readonly number[]>,
+    pages: number,
   ): Promise<IndexSearchResult | null> {
     const where = general.where;
     const depth = query.offset + query.limit;
@@ -465,9 +466,12 @@ export class FastSearch {
     // The count does not depend on the page: it runs while the page is ranked and read.
     const counting = complete
       ? Promise.resolve({ total: scores.size, totalIsEstimate: false })
-      : this.#count(view, countedPlan, where, exclusion, depth, sample).then((count) => ({
+      : this.#count(view, countedPlan, where, exclusion, depth, sample, pages).then((count) => ({
           ...count,
-          total: count.total + fresh.size,
+          // An estimate for the folded pages, plus the fresh ones: never more than the index holds.
+          total: count.totalIsEstimate
+            ? Math.max(Math.min(count.total + fresh.size, pages), scores.size)
+            : count.total + fresh.size,
         }));
     counting.catch(() => undefined);
     const byScore = (a: Scored, b: Scored) => b.score - a.score || compareKeys(a.key, b.key);
@@ -548,8 +552,8 @@ export class FastSearch {
 
   /**
    * How many pages match a fast plan. The matches in the sample bucket (`sample`, read beside the
-   * top matches; the sample column's index is a sixty-fourth the size) are counted first; when they stand for `maxCountedMatches` or
-   * more, that is the estimate, otherwise the matches are counted exactly up to that bound, which
+   * top matches; the sample column's index is a sixty-fourth the size) are counted first; when they
+   * stand for `maxCountedMatches` or more, that is the estimate (at most the index's `pages`), otherwise the matches are counted exactly up to that bound, which
    * costs little when they are few.
    */
   async #count(
@@ -559,8 +563,10 @@ export class FastSearch {
     exclusion: Exclusion | null,
     atLeast: number,
     sample: Promise<SampleLists | null>,
+    pages: number,
   ): Promise<{ total: number; totalIsEstimate: boolean }> {
     const { maxCountedMatches } = this.#options;
+    // The sample stands for its share of the pages; scaled up, it never stands for more than all.
     const sampled = new Set<bigint>();
     const sampleLists = await sample;
     if (sampleLists !== null) {
@@ -571,7 +577,7 @@ export class FastSearch {
           if (!out.has(match.rowId) && !exclusion?.excluded.has(match.rowId)) sampled.add(match.rowId);
         }
       }
-      const estimate = sampled.size * SAMPLE_BUCKETS;
+      const estimate = Math.min(sampled.size * SAMPLE_BUCKETS, pages);
       if (estimate >= maxCountedMatches) return { total: Math.max(atLeast, estimate), totalIsEstimate: true };
     }
     // Matches are read past the bound by as many as are excluded (or, when those are checked among
@@ -589,7 +595,10 @@ export class FastSearch {
     if (exclusion && !exclusion.complete) await this.#checkExclusion(view, plan.exclude!, exclusion, matched);
     for (const rowId of exclusion?.excluded ?? []) matched.delete(rowId);
     if (lists.every((list) => !list.full)) return { total: matched.size, totalIsEstimate: false };
-    return { total: Math.max(atLeast, matched.size, sampled.size * SAMPLE_BUCKETS), totalIsEstimate: true };
+    return {
+      total: Math.max(atLeast, matched.size, Math.min(sampled.size * SAMPLE_BUCKETS, pages)),
+      totalIsEstimate: true,
+    };
   }
 
   /**

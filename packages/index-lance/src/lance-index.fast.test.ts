@@ -139,6 +139,15 @@ describe('the fast plan answers as the general plan does', () => {
     }
   });
 
+  it('never estimates more matches than the index holds', async () => {
+    const totals = [];
+    for (const q of ['the', 'water', 'the OR water', 'the water energy']) {
+      totals.push((await fast.search({ query: parseQuery(q), limit: 10, offset: 0 })).total);
+    }
+    for (const total of totals) expect(total).toBeLessThanOrEqual(1500);
+    expect(Math.min(...totals)).toBeGreaterThan(200);
+  });
+
   it('subtracts a common excluded word by checking candidates as they are read', async () => {
     const checking = await LanceSearchIndex.open({
       path: dir,

@@ -346,7 +346,7 @@ export class LanceSearchIndex implements SearchIndex {
       const row = rows.get(hit.id);
       return row ? [toHit(row, Math.max(MIN_SCORE, hit.score), plan.snippetTerms)] : [];
     });
-    const total = estimate ? await this.#estimateTotal(tree, plan.where, ranked.length) : ranked.length;
+    const total = estimate ? await this.#estimateTotal(tree, plan.where, ranked.length, facts.rows) : ranked.length;
     return { total, totalIsEstimate: estimate, hits };
   }
 
@@ -410,17 +410,18 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   /**
-   * The matches in one bucket of {@link SAMPLE_BUCKETS}, scaled up; never below what was counted
-   * exactly. Counting to `maxCountedMatches` costs more than the top-k itself (every match must be
-   * scored), so past it a sample a sixty-fourth the size is counted instead.
+   * The matches in one bucket of {@link SAMPLE_BUCKETS}, scaled up, at most the `pages` the index
+   * holds; never below what was counted exactly. Counting to `maxCountedMatches` costs more than
+   * the top-k itself (every match must be scored), so past it a sample a sixty-fourth the size is
+   * counted instead.
    */
-  async #estimateTotal(tree: FtsNode, where: string | null, counted: number): Promise<number> {
+  async #estimateTotal(tree: FtsNode, where: string | null, counted: number, pages: number): Promise<number> {
     const sample = `${COLUMNS.bucket} = 0`;
     const rows = await this.#fts(tree, where ? `(${where}) AND ${sample}` : sample)
       .select([COLUMNS.id, '_score'])
       .limit(this.#options.maxSampledMatches)
       .toArray();
-    return Math.max(counted, rows.length * SAMPLE_BUCKETS);
+    return Math.max(counted, Math.min(rows.length * SAMPLE_BUCKETS, pages));
   }
 
   #fts(tree: FtsNode, where: string | null) {
