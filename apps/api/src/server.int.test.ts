@@ -237,4 +237,20 @@ describe('startServer', () => {
       await server.close();
     }
   });
+
+  it('answers CONNECT with 405 and a problem, not a dropped connection', async () => {
+    const none: FallbackSearcher = { name: 'none', search: async () => [] };
+    const server = await serve(none);
+    try {
+      const tunnel = await rawExchange(
+        server.url,
+        Buffer.from('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+      );
+      expect(tunnel.status).toBe(405);
+      expect(tunnel.headers).toContain('allow: get, head');
+      expect(JSON.parse(tunnel.body)).toMatchObject({ status: 405, detail: expect.stringContaining('CONNECT') });
+    } finally {
+      await server.close();
+    }
+  });
 });

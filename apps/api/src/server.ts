@@ -48,6 +48,14 @@ export async function startServer(app: Express, options: ServerOptions): Promise
     else app(req, res);
   });
   server.on('clientError', answerUnparsable);
+  // Node drops a CONNECT (a proxy tunnel) unanswered when nothing listens for it.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(
+      rawProblem(405, 'CONNECT is not supported: this server is a search API, not a proxy.', {
+        Allow: 'GET, HEAD',
+      }),
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -141,10 +149,13 @@ function parserErrorDetail(status: number, raw: Buffer | undefined): string {
   return 'The request is not valid HTTP/1.1.';
 }
 
-function rawProblem(status: number, detail: string): string {
+function rawProblem(status: number, detail: string, headers: Readonly<Record<string, string>> = {}): string {
   const body = JSON.stringify(genericProblem(status, detail));
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
+    Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('') +
     `Content-Type: ${PROBLEM_MEDIA_TYPE}\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'X-Content-Type-Options: nosniff\r\n' +
