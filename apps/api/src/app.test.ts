@@ -190,8 +190,11 @@ describe('GET /api/v1/content/:id', () => {
   });
 
   it('answers 404 for an external result (empty id)', async () => {
-    const res = valid(await request(app).get('/api/v1/content/'), null);
-    expect(res.status).toBe(404);
+    for (const path of ['/api/v1/content/', '/api/v1/content']) {
+      const res = valid(await request(app).get(path), null);
+      expect(res.status).toBe(404);
+      expect(res.body.detail).toMatch(/external results have none/);
+    }
   });
 });
 

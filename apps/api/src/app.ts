@@ -12,6 +12,7 @@ import { mcpRoute } from './mcp-route.js';
 import { metricsRoute } from './metrics-route.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { rejectMalformedQueryString } from './params.js';
+import { sendProblem } from './problem.js';
 import { createLimiters } from './rate-limit.js';
 import { searchRoute } from './search-route.js';
 
@@ -72,6 +73,13 @@ export function createApp(deps: ApiDeps): Express {
   // The query-string check runs inside each route, so a refused request is counted under its route.
   api.route('/search').get(rejectMalformedQueryString, searchRoute(deps)).all(notAllowed);
   api.route('/content/:id').get(rejectMalformedQueryString, contentRoute(deps)).all(notAllowed);
+  // An external result's empty id makes `/content/`: say why there is nothing there.
+  api
+    .route('/content')
+    .get((_req, res) => {
+      sendProblem(res, 'not-found', 'The content endpoint needs the id of a local result; external results have none.');
+    })
+    .all(notAllowed);
   api
     .route('/openapi.json')
     .get((_req, res) => {
