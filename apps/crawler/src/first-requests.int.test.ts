@@ -14,10 +14,13 @@ import { crawlUntilIdle, describeOnEachQueue } from './testing.js';
 const CRAWL_DELAY_MS = 1000;
 const SLACK_MS = 50;
 
-const page = (title: string, word: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
+const page = (title: string, word: string, head = '') =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body><article><h1>${title}</h1>` +
   `<p>${`The ${word} is the subject of this page, which is long enough to be kept as an article. `.repeat(8)}</p>` +
   '</article></body></html>';
+
+/** What each site is asked, sorted. */
+const ALL_PATHS = ['/', '/feed.xml', '/guide.md', '/llms.txt', '/news.html', '/robots.txt', '/sitemap.xml'];
 
 interface Answer {
   readonly status?: number;
@@ -25,7 +28,10 @@ interface Answer {
   readonly body: string;
 }
 
-/** A site with a real llms.txt listing one markdown page; every request is logged with its time. */
+/**
+ * A site with a real llms.txt listing one markdown page, and a home page declaring a feed of one
+ * news page; every request is logged with its time.
+ */
 async function loggedSite(
   host: string,
   robots: string,
@@ -50,15 +56,21 @@ async function loggedSite(
   routes = {
     '/robots.txt': text(robots),
     '/llms.txt': text(`# The ${word} site\n\n> All about the ${word}.\n\n- [Guide](${site.origin}/guide.md)\n`),
-    '/': { body: page(`The ${word}`, word) },
+    '/': { body: page(`The ${word}`, word, '<link rel="alternate" type="application/rss+xml" href="/feed.xml">') },
     '/guide.md': text(`# Guide\n\n${`How to look after a ${word}, step by step. `.repeat(8)}\n`),
+    '/feed.xml': {
+      headers: { 'content-type': 'application/rss+xml' },
+      body: `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><link>${site.origin}/</link><item><title>News</title><link>${site.origin}/news.html</link></item></channel></rss>`,
+    },
+    '/news.html': { body: page(`News of the ${word}`, `${word} chick`) },
   };
   return { site, requests };
 }
 
 /**
  * A new site's first requests, robots.txt, llms.txt and the seed page, are spaced by its delay
- * (Crawl-delay here) like every later request; a site with no delay gets them at once.
+ * (Crawl-delay here) like every later request, and so is the feed the seed page declares; a site
+ * with no delay gets them at once.
  */
 function describeFirstRequests(backend: string, open: (dir: string) => Promise<Queues>): void {
   describe(`a new site's first requests, spaced by its Crawl-delay: ${backend}`, () => {
@@ -87,7 +99,12 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
         index,
         blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
         queue: (crawler) =>
-          crawler.addSeeds([parseSeed(`${paced.site.origin}/ depth=1`), parseSeed(`${prompt.site.origin}/ depth=1`)]),
+          // Three pages: the seed, the page its llms.txt lists and the one its feed lists (feeds,
+          // like sitemaps, take none of the page budget).
+          crawler.addSeeds([
+            parseSeed(`${paced.site.origin}/ depth=1 pages=3`),
+            parseSeed(`${prompt.site.origin}/ depth=1 pages=3`),
+          ]),
       });
     }, 90_000);
 
@@ -98,18 +115,12 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('asks robots.txt, then llms.txt, then the seed page, each a Crawl-delay after the last', () => {
+    it('asks robots.txt, then llms.txt, then the seed page, then its feed and the rest, a Crawl-delay apart', () => {
       const { requests } = paced;
       // The seed page comes next, or after the page the llms.txt lists (BullMQ picks its host's next job).
       expect(requests.slice(0, 2).map((r) => r.path)).toEqual(['/robots.txt', '/llms.txt']);
-      // And what the seed led to (its sitemap, the page its llms.txt lists) at the same pace.
-      expect(requests.map((r) => r.path).sort()).toEqual([
-        '/',
-        '/guide.md',
-        '/llms.txt',
-        '/robots.txt',
-        '/sitemap.xml',
-      ]);
+      // And what the seed led to (its sitemap, its feed, the pages its llms.txt and feed list) at the same pace.
+      expect(requests.map((r) => r.path).sort()).toEqual(ALL_PATHS);
       const gaps = requests
         .slice(1)
         .map((r, i) => `${requests[i]?.path} → ${r.path}: ${r.at - (requests[i]?.at ?? 0)}`);
@@ -117,22 +128,17 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
       expect(short).toEqual([]);
     });
 
-    it('indexes the seed page with its llms.txt verdict, and the page the llms.txt lists', async () => {
+    it('indexes the seed page with its llms.txt verdict, and the pages the llms.txt and the feed list', async () => {
       expect(await index.has(pageIdForUrl(`${paced.site.origin}/`))).toBe(true);
       expect(await index.has(pageIdForUrl(`${paced.site.origin}/guide.md`))).toBe(true);
+      expect(await index.has(pageIdForUrl(`${paced.site.origin}/news.html`))).toBe(true);
       const stats = await queues.crawl.stats();
       expect(stats.failed).toBe(0);
     });
 
     it('adds no wait on a site without a delay', () => {
       const { requests } = prompt;
-      expect(requests.map((r) => r.path).sort()).toEqual([
-        '/',
-        '/guide.md',
-        '/llms.txt',
-        '/robots.txt',
-        '/sitemap.xml',
-      ]);
+      expect(requests.map((r) => r.path).sort()).toEqual(ALL_PATHS);
       const first = requests[0]?.at ?? 0;
       const last = requests.at(-1)?.at ?? Number.POSITIVE_INFINITY;
       expect(last - first).toBeLessThan(CRAWL_DELAY_MS - SLACK_MS);

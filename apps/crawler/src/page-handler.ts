@@ -23,7 +23,6 @@ import {
   decodeHtml,
   type Fetcher,
   type FetchResult,
-  fetchSitemapUrls,
   isProbablyBinary,
   parseSitemap,
   productToken,
@@ -47,7 +46,14 @@ import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
 import { followUps, type RenderMode, type Seed, seedOf } from './seeds.js';
 import type { SideRequests } from './side-requests.js';
-import { isSitemapTask, LINK_LIST, queueSeedSitemaps, queueSitemapEntries, readSitemap } from './sitemaps.js';
+import {
+  isSitemapTask,
+  LINK_LIST,
+  queueDeclaredFeeds,
+  queueSeedSitemaps,
+  queueSitemapEntries,
+  readSitemap,
+} from './sitemaps.js';
 import { isSoftNotFound } from './soft-404.js';
 
 /** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. @defaultValue 60 s */
@@ -231,8 +237,8 @@ function pageCrawler(
       if (!extracted.robots.nofollow && !tag.nofollow)
         links = refresh ? [...extracted.links, refresh.url] : extracted.links;
       canonicalUrl = canonicalOf(extracted.canonicalUrl) ?? canonicalUrl;
-      // The seed page's own feeds: the site's newest pages, each time the page is fetched anew.
-      if (task.depth === 0 && !tag.nofollow) await discoverFeeds(deps, extracted.feeds, url, seed);
+      // The seed page's own feeds (the site's newest pages), read as tasks in the host's turn.
+      if (task.depth === 0 && !tag.nofollow) await queueDeclaredFeeds(deps, extracted.feeds, url, seed);
     } else if (filetype === 'txt') {
       page = plainTextPage(decodeHtml(res.body, { contentType: res.headers['content-type'] }).text, res.finalUrl);
     } else if (filetype === 'md') {
@@ -506,18 +512,4 @@ async function queueListedPages(
   if (listed.urls.length === 0 && listed.sitemaps.length === 0) return false;
   if (!nofollow) await queueSitemapEntries(deps, listed, res.url, seed, depth + 1);
   return true;
-}
-
-/** The items of the feeds a seed page declares on its own site, queued one level below it. */
-async function discoverFeeds(deps: PageHandlerDeps, feeds: readonly string[], pageUrl: string, seed: Seed) {
-  const origin = new URL(pageUrl).origin;
-  for (const feed of feeds) {
-    if (new URL(feed).origin !== origin) continue;
-    try {
-      const urls = await fetchSitemapUrls(feed, { fetcher: deps.fetcher, maxUrls: seed.maxPages, maxDepth: 0 });
-      await deps.crawl.add(followUps(urls, seed, 1));
-    } catch (error) {
-      deps.logger.debug({ feed, err: (error as Error).message }, 'feed not read');
-    }
-  }
 }

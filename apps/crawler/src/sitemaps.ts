@@ -25,12 +25,15 @@ const MAX_CHILD_SITEMAPS = 50;
  * 500 KiB declares thousands), and a page budget rarely needs more than the first few.
  */
 const MAX_DECLARED_SITEMAPS = 10;
+/** Feeds of a seed page that are queued at most. */
+const MAX_DECLARED_FEEDS = 10;
 /**
- * Sitemap tasks admitted per seed scope: the declared sitemaps and one full index's children.
- * Sitemaps have a budget of their own, so that reading them leaves the operator's page budget to
- * pages; this one bounds the requests a site's sitemaps (indexes of indexes included) can take.
+ * Sitemap tasks admitted per seed scope: the declared sitemaps and feeds and one full index's
+ * children. Sitemaps (and feeds) have a budget of their own, so that reading them leaves the
+ * operator's page budget to pages; this one bounds the requests a site's sitemaps (indexes of
+ * indexes included) can take.
  */
-const MAX_SITEMAPS_PER_SCOPE = MAX_DECLARED_SITEMAPS + MAX_CHILD_SITEMAPS;
+const MAX_SITEMAPS_PER_SCOPE = MAX_DECLARED_SITEMAPS + MAX_DECLARED_FEEDS + MAX_CHILD_SITEMAPS;
 /** Largest sitemap read, after decompression: the sitemap protocol's own limit. */
 const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
@@ -98,6 +101,30 @@ export async function queueSeedSitemaps(deps: SitemapDeps, seedPageUrl: string, 
       ? sitemapTasks(own, seed, 1, `${origin}/robots.txt`)
       : sitemapTasks([`${origin}/sitemap.xml`], seed, 1, seedPageUrl);
   await deps.crawl.add(tasks);
+}
+
+/**
+ * Queues the feeds (RSS, Atom) a seed page declares on its own origin as sitemap tasks, so that the
+ * host's delay spaces them like any other request (read straight after the page, they were not) and
+ * their items are queued one level below the page, within the page budget the feeds do not take.
+ */
+export async function queueDeclaredFeeds(
+  deps: Pick<SitemapDeps, 'crawl'>,
+  feeds: readonly string[],
+  pageUrl: string,
+  seed: Seed,
+): Promise<void> {
+  const origin = new URL(pageUrl).origin;
+  const own = feeds.filter((feed) => originOf(feed) === origin).slice(0, MAX_DECLARED_FEEDS);
+  await deps.crawl.add(sitemapTasks(own, seed, 1, pageUrl));
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 /**
