@@ -28,16 +28,14 @@ interface Answer {
   readonly body: string;
 }
 
-/**
- * A site with a real llms.txt listing one markdown page, and a home page declaring a feed of one
- * news page; every request is logged with its time.
- */
+type Logged = { path: string; at: number }[];
+
+/** A site answering `routesOf(its origin)` (404 elsewhere); every request is logged with its time. */
 async function loggedSite(
   host: string,
-  robots: string,
-  word: string,
-): Promise<{ site: Site; requests: { path: string; at: number }[] }> {
-  const requests: { path: string; at: number }[] = [];
+  routesOf: (origin: string) => Record<string, Answer>,
+): Promise<{ site: Site; requests: Logged }> {
+  const requests: Logged = [];
   let routes: Record<string, Answer> = {};
   const site = await startSite(
     {},
@@ -52,19 +50,49 @@ async function loggedSite(
       },
     },
   );
-  const text = (body: string) => ({ headers: { 'content-type': 'text/plain' }, body });
-  routes = {
+  routes = routesOf(site.origin);
+  return { site, requests };
+}
+
+const text = (body: string) => ({ headers: { 'content-type': 'text/plain' }, body });
+
+/**
+ * A site with a real llms.txt listing one markdown page, and a home page declaring a feed of one
+ * news page.
+ */
+function firstSiteRoutes(robots: string, word: string): (origin: string) => Record<string, Answer> {
+  return (origin) => ({
     '/robots.txt': text(robots),
-    '/llms.txt': text(`# The ${word} site\n\n> All about the ${word}.\n\n- [Guide](${site.origin}/guide.md)\n`),
+    '/llms.txt': text(`# The ${word} site\n\n> All about the ${word}.\n\n- [Guide](${origin}/guide.md)\n`),
     '/': { body: page(`The ${word}`, word, '<link rel="alternate" type="application/rss+xml" href="/feed.xml">') },
     '/guide.md': text(`# Guide\n\n${`How to look after a ${word}, step by step. `.repeat(8)}\n`),
     '/feed.xml': {
       headers: { 'content-type': 'application/rss+xml' },
-      body: `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><link>${site.origin}/</link><item><title>News</title><link>${site.origin}/news.html</link></item></channel></rss>`,
+      body: `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><link>${origin}/</link><item><title>News</title><link>${origin}/news.html</link></item></channel></rss>`,
     },
     '/news.html': { body: page(`News of the ${word}`, `${word} chick`) },
+  });
+}
+
+/** A site with a Crawl-delay and a real llms.txt, reached only by a redirect from another site. */
+function redirectTargetRoutes(): Record<string, Answer> {
+  return {
+    '/robots.txt': text(`User-agent: *\nCrawl-delay: ${CRAWL_DELAY_MS / 1000}\n`),
+    '/llms.txt': text('# The egret site\n\n> All about the egret.\n\n- [Egrets](/landing.html)\n'),
+    '/landing.html': { body: page('The egret', 'egret') },
   };
-  return { site, requests };
+}
+
+/** The gaps between consecutive requests that are shorter than the Crawl-delay (less the slack). */
+function shortGaps(requests: Logged): string[] {
+  return requests
+    .slice(1)
+    .map((r, i) => ({
+      gap: `${requests[i]?.path} → ${r.path}: ${r.at - (requests[i]?.at ?? 0)}`,
+      ms: r.at - (requests[i]?.at ?? 0),
+    }))
+    .filter(({ ms }) => ms < CRAWL_DELAY_MS - SLACK_MS)
+    .map(({ gap }) => gap);
 }
 
 /**
@@ -76,18 +104,29 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
   describe(`a new site's first requests, spaced by its Crawl-delay: ${backend}`, () => {
     let paced: Awaited<ReturnType<typeof loggedSite>>;
     let prompt: Awaited<ReturnType<typeof loggedSite>>;
+    let mover: Awaited<ReturnType<typeof loggedSite>>;
+    let target: Awaited<ReturnType<typeof loggedSite>>;
     let dir: string;
     let queues: Queues;
     let index: LanceSearchIndex;
 
     beforeAll(async () => {
-      paced = await loggedSite('127.0.0.1', `User-agent: *\nCrawl-delay: ${CRAWL_DELAY_MS / 1000}\n`, 'heron');
-      // On a host of its own: politeness is per host name.
-      prompt = await loggedSite('127.0.0.2', 'User-agent: *\nAllow: /\n', 'puffin');
+      paced = await loggedSite(
+        '127.0.0.1',
+        firstSiteRoutes(`User-agent: *\nCrawl-delay: ${CRAWL_DELAY_MS / 1000}\n`, 'heron'),
+      );
+      // Each on a host of its own: politeness is per host name.
+      prompt = await loggedSite('127.0.0.2', firstSiteRoutes('User-agent: *\nAllow: /\n', 'puffin'));
+      target = await loggedSite('127.0.0.3', redirectTargetRoutes);
+      // A seed with no delay of its own that redirects to the paced target.
+      mover = await loggedSite('127.0.0.4', () => ({
+        '/robots.txt': text('User-agent: *\nAllow: /\n'),
+        '/moved': { status: 301, headers: { location: `${target.site.origin}/landing.html` }, body: '' },
+      }));
       dir = mkdtempSync(join(tmpdir(), 'quarry-first-requests-'));
       const config = loadConfig({
         QUARRY_DATA_DIR: dir,
-        QUARRY_ALLOW_HOSTS: '127.0.0.1,127.0.0.2',
+        QUARRY_ALLOW_HOSTS: '127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4',
         QUARRY_HOST_DELAY_MS: '0',
         LOG_LEVEL: 'silent',
       });
@@ -104,6 +143,7 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
           crawler.addSeeds([
             parseSeed(`${paced.site.origin}/ depth=1 pages=3`),
             parseSeed(`${prompt.site.origin}/ depth=1 pages=3`),
+            parseSeed(`${mover.site.origin}/moved depth=0`),
           ]),
       });
     }, 90_000);
@@ -111,7 +151,7 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
     afterAll(async () => {
       await queues?.close();
       await index?.close();
-      await Promise.all([paced?.site.close(), prompt?.site.close()]);
+      await Promise.all([paced, prompt, mover, target].map((logged) => logged?.site.close()));
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
@@ -121,11 +161,7 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
       expect(requests.slice(0, 2).map((r) => r.path)).toEqual(['/robots.txt', '/llms.txt']);
       // And what the seed led to (its sitemap, its feed, the pages its llms.txt and feed list) at the same pace.
       expect(requests.map((r) => r.path).sort()).toEqual(ALL_PATHS);
-      const gaps = requests
-        .slice(1)
-        .map((r, i) => `${requests[i]?.path} → ${r.path}: ${r.at - (requests[i]?.at ?? 0)}`);
-      const short = gaps.filter((gap) => Number(gap.split(': ')[1]) < CRAWL_DELAY_MS - SLACK_MS);
-      expect(short).toEqual([]);
+      expect(shortGaps(requests)).toEqual([]);
     });
 
     it('indexes the seed page with its llms.txt verdict, and the pages the llms.txt and the feed list', async () => {
@@ -134,6 +170,14 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
       expect(await index.has(pageIdForUrl(`${paced.site.origin}/news.html`))).toBe(true);
       const stats = await queues.crawl.stats();
       expect(stats.failed).toBe(0);
+    });
+
+    it("asks a redirect target's robots.txt, then the page a Crawl-delay after it", async () => {
+      const { requests } = target;
+      expect(requests[0]?.path).toBe('/robots.txt');
+      const at = (path: string) => requests.find((r) => r.path === path)?.at ?? 0;
+      expect(at('/landing.html') - at('/robots.txt')).toBeGreaterThanOrEqual(CRAWL_DELAY_MS - SLACK_MS);
+      expect(await index.has(pageIdForUrl(`${target.site.origin}/landing.html`))).toBe(true);
     });
 
     it('adds no wait on a site without a delay', () => {

@@ -7,7 +7,6 @@ import {
   type PageDocument,
   pageIdForUrl,
   QuarryError,
-  RetryableError,
   toIsoUtc,
   UNKNOWN_LANG,
 } from '@quarry/core';
@@ -44,6 +43,14 @@ import {
 } from './duplicates.js';
 import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
+import {
+  hostDelayOf,
+  ROBOTS_DISALLOWED,
+  ROBOTS_UNREACHABLE,
+  redirectGate,
+  robotsUnreachable,
+  TargetResting,
+} from './redirect-gate.js';
 import { followUps, type RenderMode, type Seed, seedOf } from './seeds.js';
 import type { SideRequests } from './side-requests.js';
 import {
@@ -55,9 +62,6 @@ import {
   readSitemap,
 } from './sitemaps.js';
 import { isSoftNotFound } from './soft-404.js';
-
-/** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. @defaultValue 60 s */
-export const MAX_CRAWL_DELAY_MS = 60_000;
 
 export interface PageHandlerDeps {
   readonly fetcher: Fetcher;
@@ -93,15 +97,6 @@ const GONE_CODES = new Set(['http_404', 'http_410']);
 /** The fetcher's code for an address the policy refuses (QUARRY_ALLOW_HOSTS lists exceptions). */
 const BLOCKED_ADDRESS = 'blocked_address';
 const NO_VALIDATORS = { etag: '', lastModified: '' };
-/** A page (or a redirect's target) its site's robots.txt disallows: skipped, never failed. */
-const ROBOTS_DISALLOWED = 'robots_disallowed';
-/**
- * The robots cache's reason when robots.txt answered 5xx or 429 or could not be reached: the site
- * is disallowed for now (an hour), and the page is tried again later, not given up.
- */
-const ROBOTS_UNREACHABLE = 'robots_unreachable';
-/** When a page whose robots.txt was unreachable is tried again (the queue's host back-off caps it). */
-const ROBOTS_RETRY_SECS = 600;
 
 /**
  * The crawl step for one URL: robots.txt, fetch (conditional when the last crawl left validators),
@@ -134,7 +129,7 @@ export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
         );
         return { status: 'skipped', reason: BLOCKED_ADDRESS, meta: NO_VALIDATORS };
       }
-      // A redirect to a page its robots.txt disallows (see robotsGate).
+      // A redirect to a page its robots.txt disallows (see redirectGate).
       if (error instanceof QuarryError && error.code === ROBOTS_DISALLOWED) {
         return { status: 'skipped', reason: ROBOTS_DISALLOWED, meta: NO_VALIDATORS };
       }
@@ -168,7 +163,7 @@ function pageCrawler(
   return async (task, signal) => {
     const seed = seedOf(task);
     const verdict = await deps.robots.check(task.url);
-    const hostDelayMs = Math.max(deps.hostDelayMs, Math.min(MAX_CRAWL_DELAY_MS, (verdict.crawlDelaySecs ?? 0) * 1000));
+    const hostDelayMs = hostDelayOf(deps, verdict);
     if (!verdict.allowed) {
       if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(task.url);
       return { status: 'skipped', reason: ROBOTS_DISALLOWED, hostDelayMs, meta: NO_VALIDATORS };
@@ -182,10 +177,20 @@ function pageCrawler(
     const afterRobots = rested();
     if (afterRobots) return afterRobots;
 
+    // A redirect whose target host was just asked its robots.txt: the task goes back until that
+    // host has rested, and follows the redirect then (see redirectGate).
+    const targetResting = (error: unknown): CrawlOutcome => {
+      if (!(error instanceof TargetResting)) throw error;
+      return { status: 'postponed', restMs: error.restMs, hostDelayMs };
+    };
+    const beforeRedirect = (target: string) => redirectGate(deps, target);
+
     // The seed's sitemaps (and an index's) are tasks of their own, paced like pages.
     if (isSitemapTask(task)) {
-      const request = { signal, beforeRedirect: (target: string) => robotsGate(deps, target) };
-      return { ...(await readSitemap(deps, task, seed, request)), hostDelayMs };
+      return await readSitemap(deps, task, seed, { signal, beforeRedirect }).then(
+        (outcome) => ({ ...outcome, hostDelayMs }),
+        targetResting,
+      );
     }
     // The llms.txt verdict (the document's has_llms_txt) before the page, so that it is spaced too;
     // the pages a seed's llms.txt lists (those it means for language models, often markdown) are
@@ -196,12 +201,17 @@ function pageCrawler(
     if (afterLlms) return afterLlms;
     if (task.depth === 0) await queueSeedSitemaps(deps, task.url, seed);
 
-    const res = await deps.fetcher.fetch(task.url, {
-      ...(task.meta?.etag ? { etag: task.meta.etag } : {}),
-      ...(task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
-      signal,
-      beforeRedirect: (target) => robotsGate(deps, target),
-    });
+    let res: FetchResult;
+    try {
+      res = await deps.fetcher.fetch(task.url, {
+        ...(task.meta?.etag ? { etag: task.meta.etag } : {}),
+        ...(task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
+        signal,
+        beforeRedirect,
+      });
+    } catch (error) {
+      return targetResting(error);
+    }
     if (res.notModified) return { status: 'done', reason: 'not_modified', hostDelayMs };
     const url = normalizeUrl(res.finalUrl);
     // Validators belong to the URL that answered; a redirected fetch keeps none for this one.
@@ -327,30 +337,6 @@ async function canonicalFellThrough(deps: PageHandlerDeps, task: CrawlTask, cano
   // `requeue` with no states queues nothing: it only says where the URL stands.
   const [standing] = await deps.crawl.requeue([canonical], []);
   return standing?.state === 'skipped' || standing?.state === 'failed';
-}
-
-/**
- * Lets a redirect go on to `target` only when the target's robots.txt allows it: the target is a
- * page of its own (often on another host, whose robots.txt was never asked), and a redirect must not
- * be a way around robots.txt. Throws `robots_disallowed` (the page is skipped) or, when that
- * robots.txt cannot be read, `robots_unreachable` (tried again later).
- */
-async function robotsGate(deps: PageHandlerDeps, target: string): Promise<void> {
-  const verdict = await deps.robots.check(target);
-  if (verdict.allowed) return;
-  if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(target);
-  throw new NonRetryableError(`robots.txt disallows the redirect target ${target}`, ROBOTS_DISALLOWED);
-}
-
-/**
- * A page whose robots.txt answered 5xx or 429, or not at all: RFC 9309 says to assume the site is
- * disallowed for now, not for good, so the page is tried again later (and fails, with this reason,
- * only when that keeps up past its retries).
- */
-function robotsUnreachable(url: string): RetryableError {
-  return new RetryableError(`robots.txt of ${new URL(url).origin} is unreachable`, ROBOTS_UNREACHABLE, {
-    retryAfterSecs: ROBOTS_RETRY_SECS,
-  });
 }
 
 async function extractPage(

@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import type { RobotsVerdict } from '@quarry/fetcher';
+import { redirectGate, TargetResting } from './redirect-gate.js';
+import { SideRequests } from './side-requests.js';
+
+describe('redirectGate', () => {
+  const now = 1_000_000;
+  const target = 'https://b.example/landing';
+  /** A gate whose target's robots.txt says `verdict`, asked (by the fake fetcher) at `askedAt`. */
+  const gate = (verdict: RobotsVerdict, hostDelayMs: number, askedAt: number | null) => {
+    let clock = askedAt ?? now;
+    const sideRequests = new SideRequests(() => clock);
+    const fetcher = { userAgent: 'quarry', fetch: async () => ({}) as never };
+    const robots = {
+      check: async () => {
+        if (askedAt !== null) await sideRequests.noting(fetcher).fetch('https://b.example/robots.txt');
+        clock = now;
+        return verdict;
+      },
+    };
+    return () => redirectGate({ robots, sideRequests, hostDelayMs }, target);
+  };
+
+  it("holds the redirect back for the rest of the target's Crawl-delay after its robots.txt", async () => {
+    const error = await gate({ allowed: true, crawlDelaySecs: 2 }, 0, now - 500)().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TargetResting);
+    expect((error as TargetResting).restMs).toBe(1500);
+  });
+
+  it('lets it go on when robots.txt was asked long enough ago, or was cached, or the host has no delay', async () => {
+    await expect(gate({ allowed: true, crawlDelaySecs: 1 }, 0, now - 1000)()).resolves.toBeUndefined();
+    await expect(gate({ allowed: true, crawlDelaySecs: 5 }, 1000, null)()).resolves.toBeUndefined();
+    await expect(gate({ allowed: true, crawlDelaySecs: null }, 0, now)()).resolves.toBeUndefined();
+  });
+
+  it('refuses a target its robots.txt disallows, and retries later one whose robots.txt is unreachable', async () => {
+    await expect(gate({ allowed: false, crawlDelaySecs: null }, 0, now)()).rejects.toMatchObject({
+      code: 'robots_disallowed',
+    });
+    await expect(
+      gate({ allowed: false, crawlDelaySecs: null, reason: 'robots_unreachable' }, 0, now)(),
+    ).rejects.toMatchObject({ code: 'robots_unreachable', retryable: true });
+  });
+});

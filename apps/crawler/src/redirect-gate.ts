@@ -1,0 +1,74 @@
+import { NonRetryableError, QuarryError, RetryableError } from '@quarry/core';
+import type { RobotsCache, RobotsVerdict } from '@quarry/fetcher';
+import type { SideRequests } from './side-requests.js';
+
+/** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. @defaultValue 60 s */
+export const MAX_CRAWL_DELAY_MS = 60_000;
+/** A page (or a redirect's target) its site's robots.txt disallows: skipped, never failed. */
+export const ROBOTS_DISALLOWED = 'robots_disallowed';
+/**
+ * The robots cache's reason when robots.txt answered 5xx or 429 or could not be reached: the site
+ * is disallowed for now (an hour), and the page is tried again later, not given up.
+ */
+export const ROBOTS_UNREACHABLE = 'robots_unreachable';
+/** When a page whose robots.txt was unreachable is tried again (the queue's host back-off caps it). */
+const ROBOTS_RETRY_SECS = 600;
+
+/** What a redirect gate needs of the page handler's parts. */
+export interface RedirectGateDeps {
+  readonly robots: Pick<RobotsCache, 'check'>;
+  readonly sideRequests: Pick<SideRequests, 'restMs'>;
+  /** The crawler's own delay between two requests to a host. */
+  readonly hostDelayMs: number;
+}
+
+/** A host's delay: the crawler's own, or its robots.txt's Crawl-delay when longer (up to the cap). */
+export function hostDelayOf(deps: Pick<RedirectGateDeps, 'hostDelayMs'>, verdict: RobotsVerdict): number {
+  return Math.max(deps.hostDelayMs, Math.min(MAX_CRAWL_DELAY_MS, (verdict.crawlDelaySecs ?? 0) * 1000));
+}
+
+/**
+ * Thrown by {@link redirectGate} when the redirect's target host was just sent a request of the
+ * crawler's own (its robots.txt): the task is postponed for `restMs`, and on its next try the
+ * redirect goes on to the target, whose robots.txt is cached by then.
+ */
+export class TargetResting extends QuarryError {
+  readonly restMs: number;
+
+  constructor(target: string, restMs: number) {
+    super(`the host of ${target} rests ${restMs} ms after the crawler's last request to it`, {
+      code: 'target_resting',
+      retryable: true,
+    });
+    this.restMs = restMs;
+  }
+}
+
+/**
+ * Lets a redirect go on to `target` only when the target's robots.txt allows it: the target is a
+ * page of its own (often on another host, whose robots.txt was never asked), and a redirect must not
+ * be a way around robots.txt. Throws `robots_disallowed` (the page is skipped) or, when that
+ * robots.txt cannot be read, `robots_unreachable` (tried again later); and {@link TargetResting}
+ * when that robots.txt was asked just now and the target host's delay has not passed since, so
+ * that the target page is spaced from it as a site's first page is.
+ */
+export async function redirectGate(deps: RedirectGateDeps, target: string): Promise<void> {
+  const verdict = await deps.robots.check(target);
+  if (!verdict.allowed) {
+    if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(target);
+    throw new NonRetryableError(`robots.txt disallows the redirect target ${target}`, ROBOTS_DISALLOWED);
+  }
+  const restMs = deps.sideRequests.restMs(target, hostDelayOf(deps, verdict));
+  if (restMs > 0) throw new TargetResting(target, restMs);
+}
+
+/**
+ * A page whose robots.txt answered 5xx or 429, or not at all: RFC 9309 says to assume the site is
+ * disallowed for now, not for good, so the page is tried again later (and fails, with this reason,
+ * only when that keeps up past its retries).
+ */
+export function robotsUnreachable(url: string): RetryableError {
+  return new RetryableError(`robots.txt of ${new URL(url).origin} is unreachable`, ROBOTS_UNREACHABLE, {
+    retryAfterSecs: ROBOTS_RETRY_SECS,
+  });
+}
