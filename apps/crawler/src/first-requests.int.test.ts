@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
 import { loadConfig, pageIdForUrl } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
+import { parseQuery } from '@quarry/query';
 import type { Queues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
@@ -172,12 +173,14 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
       expect(stats.failed).toBe(0);
     });
 
-    it("asks a redirect target's robots.txt, then the page a Crawl-delay after it", async () => {
+    it("asks a redirect target's robots.txt, then its llms.txt, then the page, each a Crawl-delay after the last", async () => {
       const { requests } = target;
-      expect(requests[0]?.path).toBe('/robots.txt');
-      const at = (path: string) => requests.find((r) => r.path === path)?.at ?? 0;
-      expect(at('/landing.html') - at('/robots.txt')).toBeGreaterThanOrEqual(CRAWL_DELAY_MS - SLACK_MS);
-      expect(await index.has(pageIdForUrl(`${target.site.origin}/landing.html`))).toBe(true);
+      expect(requests.map((r) => r.path)).toEqual(['/robots.txt', '/llms.txt', '/landing.html']);
+      expect(shortGaps(requests)).toEqual([]);
+      const hits = await index.search({ query: parseQuery('egret'), limit: 10, offset: 0 });
+      expect(hits.hits.map((hit) => [hit.url, hit.has_llms_txt])).toEqual([
+        [`${target.site.origin}/landing.html`, true],
+      ]);
     });
 
     it('adds no wait on a site without a delay', () => {

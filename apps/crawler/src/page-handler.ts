@@ -177,16 +177,16 @@ function pageCrawler(
     const afterRobots = rested();
     if (afterRobots) return afterRobots;
 
-    // A redirect whose target host was just asked its robots.txt: the task goes back until that
-    // host has rested, and follows the redirect then (see redirectGate).
+    // A redirect whose target host was just asked its robots.txt (or llms.txt): the task goes back
+    // until that host has rested, and follows the redirect then (see redirectGate).
     const targetResting = (error: unknown): CrawlOutcome => {
       if (!(error instanceof TargetResting)) throw error;
       return { status: 'postponed', restMs: error.restMs, hostDelayMs };
     };
-    const beforeRedirect = (target: string) => redirectGate(deps, target);
 
     // The seed's sitemaps (and an index's) are tasks of their own, paced like pages.
     if (isSitemapTask(task)) {
+      const beforeRedirect = (target: string) => redirectGate(deps, target);
       return await readSitemap(deps, task, seed, { signal, beforeRedirect }).then(
         (outcome) => ({ ...outcome, hostDelayMs }),
         targetResting,
@@ -207,7 +207,8 @@ function pageCrawler(
         ...(task.meta?.etag ? { etag: task.meta.etag } : {}),
         ...(task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,
-        beforeRedirect,
+        // The target site's llms.txt verdict (its document's has_llms_txt) is asked before its page.
+        beforeRedirect: (target) => redirectGate(deps, target, deps.llms),
       });
     } catch (error) {
       return targetResting(error);

@@ -33,6 +33,29 @@ describe('redirectGate', () => {
     await expect(gate({ allowed: true, crawlDelaySecs: null }, 0, now)()).resolves.toBeUndefined();
   });
 
+  it("asks a page's target llms.txt once its robots.txt has rested, and holds the page back after it", async () => {
+    const clock = { now };
+    const sideRequests = new SideRequests(() => clock.now);
+    const noted = sideRequests.noting({ userAgent: 'quarry', fetch: async () => ({}) as never });
+    const asked: string[] = [];
+    const robots = { check: async () => ({ allowed: true, crawlDelaySecs: 1 }) };
+    const llms = {
+      has: async (url: string) => {
+        asked.push(url);
+        await noted.fetch('https://b.example/llms.txt');
+        return true;
+      },
+    };
+    const error = await redirectGate({ robots, sideRequests, hostDelayMs: 0 }, target, llms).catch((e: unknown) => e);
+    expect(asked).toEqual([target]);
+    expect((error as TargetResting).restMs).toBe(1000);
+    // Without llms (a sitemap's redirect), nothing is asked.
+    await expect(
+      redirectGate({ robots, sideRequests: new SideRequests(), hostDelayMs: 0 }, target),
+    ).resolves.toBeUndefined();
+    expect(asked).toEqual([target]);
+  });
+
   it('refuses a target its robots.txt disallows, and retries later one whose robots.txt is unreachable', async () => {
     await expect(gate({ allowed: false, crawlDelaySecs: null }, 0, now)()).rejects.toMatchObject({
       code: 'robots_disallowed',

@@ -1,5 +1,6 @@
 import { NonRetryableError, QuarryError, RetryableError } from '@quarry/core';
 import type { RobotsCache, RobotsVerdict } from '@quarry/fetcher';
+import type { LlmsTxtCache } from './llms-cache.js';
 import type { SideRequests } from './side-requests.js';
 
 /** Longest Crawl-delay honoured; a site asking for more is crawled at this pace. @defaultValue 60 s */
@@ -29,8 +30,8 @@ export function hostDelayOf(deps: Pick<RedirectGateDeps, 'hostDelayMs'>, verdict
 
 /**
  * Thrown by {@link redirectGate} when the redirect's target host was just sent a request of the
- * crawler's own (its robots.txt): the task is postponed for `restMs`, and on its next try the
- * redirect goes on to the target, whose robots.txt is cached by then.
+ * crawler's own (its robots.txt or llms.txt): the task is postponed for `restMs`, and on its next
+ * try the redirect goes on to the target, whose answer is cached by then.
  */
 export class TargetResting extends QuarryError {
   readonly restMs: number;
@@ -51,15 +52,30 @@ export class TargetResting extends QuarryError {
  * robots.txt cannot be read, `robots_unreachable` (tried again later); and {@link TargetResting}
  * when that robots.txt was asked just now and the target host's delay has not passed since, so
  * that the target page is spaced from it as a site's first page is.
+ *
+ * With `llms` (a page's redirect, whose document records the target site's llms.txt verdict), the
+ * target's llms.txt is asked next, in its own turn, as a new site's is: robots.txt, llms.txt, then
+ * the page, a delay apart. Each hop is asked, as the gate cannot know which one is the last.
  */
-export async function redirectGate(deps: RedirectGateDeps, target: string): Promise<void> {
+export async function redirectGate(
+  deps: RedirectGateDeps,
+  target: string,
+  llms?: Pick<LlmsTxtCache, 'has'>,
+): Promise<void> {
   const verdict = await deps.robots.check(target);
   if (!verdict.allowed) {
     if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(target);
     throw new NonRetryableError(`robots.txt disallows the redirect target ${target}`, ROBOTS_DISALLOWED);
   }
-  const restMs = deps.sideRequests.restMs(target, hostDelayOf(deps, verdict));
-  if (restMs > 0) throw new TargetResting(target, restMs);
+  const delayMs = hostDelayOf(deps, verdict);
+  const rested = () => {
+    const restMs = deps.sideRequests.restMs(target, delayMs);
+    if (restMs > 0) throw new TargetResting(target, restMs);
+  };
+  rested();
+  if (!llms) return;
+  await llms.has(target);
+  rested();
 }
 
 /**
