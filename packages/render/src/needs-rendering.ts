@@ -116,7 +116,7 @@ function readSigns(source: string): Signs {
       EMPTY_UNTIL_CLOSE.lastIndex = end;
       const close = EMPTY_UNTIL_CLOSE.exec(source);
       // A custom root is empty only with nothing at all inside (a comment is content there).
-      const comment = close !== null && close[0].includes('<!--');
+      const comment = close?.[0].includes('<!--');
       if (close?.[1]?.toLowerCase() === name && !(CUSTOM_ROOTS.has(name) && comment)) signs.emptyRoot = true;
     }
   }
