@@ -43,6 +43,13 @@ describe('cleanAuthor', () => {
     expect(cleanAuthor('word '.repeat(30))).toBeNull();
     expect(cleanAuthor('')).toBeNull();
   });
+
+  it("rejects an editor's or reviewer's credit: not the author", () => {
+    expect(cleanAuthor('Updated by Jon Linkov')).toBeNull();
+    expect(cleanAuthor('Medically reviewed by Dr. Ann Lee')).toBeNull();
+    expect(cleanAuthor('Fact-checked by Bo Chen')).toBeNull();
+    expect(cleanAuthor('By Jon Linkov')).toBe('Jon Linkov');
+  });
 });
 
 describe('cleanAuthor on what author selectors catch besides names', () => {

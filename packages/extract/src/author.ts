@@ -59,6 +59,12 @@ const DAY_FIRST_TAIL =
 const NOT_A_BYLINE =
   /^(?:full bio|about(?: the)? author|topic author|authors?|name|updated|published|posted|view (?:full )?profile|see all|read more|admin|administrator)$|\*|\ssays:?$/i;
 /**
+ * A byline naming who else worked on the article (`Updated by Jon Linkov`, `Medically reviewed by`,
+ * `Fact-checked by`): an editor or reviewer, not its author.
+ */
+const OTHER_ROLE =
+  /^(?:(?:last\s+)?updated|(?:medically\s+|expert\s+)?reviewed|edited|fact[-\s]?checked|verified|approved)\s+by\b/i;
+/**
  * A link or button that author selectors catch (`Follow the author`, `Visit the Apple Store`,
  * `Sign In`, `Read Jane's articles`, `Comment`): it starts with what it asks the reader to do.
  */
@@ -107,6 +113,7 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   let text = squash(raw)
     .slice(0, MAX_AUTHOR_CHARS * 5)
     .replace(LEADING_DATE, '');
+  if (OTHER_ROLE.test(text)) return null;
   for (let i = 0; i < 2; i++) text = text.replace(BYLINE_PREFIX, '').replace(GLUED_BY, '').trim();
   text = text.replace(AVATAR_INITIAL, '');
   text = text.split(BYLINE_TAIL)[0] ?? '';
