@@ -230,6 +230,15 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(article, 'https://example.com/story').author).toBe('Elaine Chen');
   });
 
+  it('leaves the box about the author under the article out of its text, and reads the byline', () => {
+    const bio = 'Irene is an experienced writer with five years of experience in tech and food.';
+    const main = `<h1>Story</h1><div class="author-box"><span class="author-name">Irene Adler</span></div>${body()}<div class="cs-entry__author-description"><p>${bio}</p></div>`;
+    const result = run(page('<title>Story</title>', main), 'https://example.com/story');
+    expect(result.body_text).toContain('This paragraph has enough words');
+    expect(result.body_text).not.toContain('Irene is an experienced writer');
+    expect(result.author).toBe('Irene Adler');
+  });
+
   it("never takes a quoted customer's or reviewer's name for the page's author", () => {
     const service = (quote: string) =>
       `<!DOCTYPE html><html lang="en"><head><title>Payments</title></head><body><main><h1>Payments</h1>${body()}${quote}</main></body></html>`;

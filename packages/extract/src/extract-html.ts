@@ -402,7 +402,48 @@ function dropPageChrome(doc: Document, product: boolean): Element[] {
   dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements);
+  dropAuthorBoxes(elements);
   return lead;
+}
+
+/** An author box is at most this long; a longer block so named holds more than the biography. */
+const MAX_AUTHOR_BOX_CHARS = 2_000;
+/** Paragraph text an author box comes after: one above it, by the headline, is the byline. */
+const MIN_TEXT_BEFORE_AUTHOR_BOX = 500;
+/** The word after `author` (or `writer`) in the class or id of the box about the article's author. */
+const AUTHOR_BOX_WORDS = new Set(['bio', 'bios', 'biography', 'box', 'description', 'desc', 'profile', 'about']);
+
+/**
+ * Removes the boxes about the article's author (`author-bio`, `author_box`,
+ * `cs-entry__author-description`, `about-the-author`): a biography and links to the author's
+ * profiles, shown under every article the author writes. The byline is read before (dom-facts.ts).
+ */
+function dropAuthorBoxes(elements: readonly Element[]): void {
+  // Paragraph text before each element: a box above the article's first paragraphs is its byline.
+  let before = 0;
+  for (const el of elements) {
+    if (el.localName.toLowerCase() === 'p') before += visibleChars(el.textContent ?? '');
+    if (before < MIN_TEXT_BEFORE_AUTHOR_BOX || !el.isConnected || !namesAuthorBox(el)) continue;
+    const name = el.localName.toLowerCase();
+    if (name === 'article' || name === 'main' || name === 'body' || el.querySelector('h1') !== null) continue;
+    if (visibleChars(el.textContent ?? '') > MAX_AUTHOR_BOX_CHARS) continue;
+    el.remove();
+  }
+}
+
+function namesAuthorBox(el: Element): boolean {
+  const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  if (!/author|writer/i.test(names)) return false;
+  const words = names
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/);
+  for (let i = 0; i < words.length - 1; i++) {
+    const [word, next] = [words[i]!, words[i + 1]!];
+    if ((word === 'author' || word === 'writer') && AUTHOR_BOX_WORDS.has(next)) return true;
+    if (word === 'about' && (next === 'author' || (next === 'the' && words[i + 2] === 'author'))) return true;
+  }
+  return false;
 }
 
 /** Lists of at least this many links to places in the page itself are its table of contents. */
