@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { loadConfig } from '@quarry/core';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
 import { pino } from 'pino';
 import { Crawler } from './crawler.js';
 import { parseSeed } from './seeds.js';
+import { localCrawlConfig } from './testing.js';
 
 /** A crawler names the host it backs off from after a 429, with the reason, for progress lines. */
 describe('the hosts a crawler backs off from', () => {
@@ -21,13 +20,9 @@ describe('the hosts a crawler backs off from', () => {
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
       '/': { status: 429, headers: { 'retry-after': '120' }, body: 'slow down' },
     });
-    dir = mkdtempSync(join(tmpdir(), 'quarry-backoffs-'));
-    const config = loadConfig({
-      QUARRY_DATA_DIR: dir,
-      QUARRY_ALLOW_HOSTS: '127.0.0.1',
-      QUARRY_HOST_DELAY_MS: '0',
-      LOG_LEVEL: 'silent',
-    });
+    const local = localCrawlConfig('backoffs', '127.0.0.1');
+    dir = local.dir;
+    const config = local.config;
     queues = await openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
     crawler = new Crawler({ config, queues, logger: pino({ level: 'silent' }), extractThreads: 0 });
     await crawler.addSeeds([parseSeed(`${site.origin}/`)]);

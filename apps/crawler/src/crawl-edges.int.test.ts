@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
-import { loadConfig } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { itWithServer, type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
-import { crawlUntilIdle } from './testing.js';
+import { crawlUntilIdle, localCrawlConfig } from './testing.js';
 
 const page = (title: string, word: string, head = '') =>
   `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body><article><h1>${title}</h1>` +
@@ -103,13 +101,9 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
         );
       },
     });
-    dir = mkdtempSync(join(tmpdir(), 'quarry-crawl-edges-'));
-    const config = loadConfig({
-      QUARRY_DATA_DIR: dir,
-      QUARRY_ALLOW_HOSTS: '127.0.0.1',
-      QUARRY_HOST_DELAY_MS: '0',
-      LOG_LEVEL: 'silent',
-    });
+    const local = localCrawlConfig('crawl-edges', '127.0.0.1');
+    dir = local.dir;
+    const config = local.config;
     // Two tries a page and short back-offs, so that the unreachable robots.txt ends in a failure here.
     queues = openSqliteQueues({
       path: join(dir, 'queue.db'),

@@ -1,15 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
-import { loadConfig, pageIdForUrl } from '@quarry/core';
+import { pageIdForUrl } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import type { Queues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
-import { crawlUntilIdle, describeOnEachQueue } from './testing.js';
+import { crawlUntilIdle, describeOnEachQueue, localCrawlConfig } from './testing.js';
 
 /** The Crawl-delay the paced site asks for, and the slack allowed for timers and the loopback. */
 const CRAWL_DELAY_MS = 1000;
@@ -124,13 +123,9 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
         '/robots.txt': text('User-agent: *\nAllow: /\n'),
         '/moved': { status: 301, headers: { location: `${target.site.origin}/landing.html` }, body: '' },
       }));
-      dir = mkdtempSync(join(tmpdir(), 'quarry-first-requests-'));
-      const config = loadConfig({
-        QUARRY_DATA_DIR: dir,
-        QUARRY_ALLOW_HOSTS: '127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4',
-        QUARRY_HOST_DELAY_MS: '0',
-        LOG_LEVEL: 'silent',
-      });
+      const local = localCrawlConfig('first-requests', '127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4');
+      dir = local.dir;
+      const config = local.config;
       queues = await open(dir);
       index = await LanceSearchIndex.open({ path: join(dir, 'index') });
       await crawlUntilIdle({

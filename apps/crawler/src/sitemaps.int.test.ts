@@ -1,17 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
-import { loadConfig, pageIdForUrl } from '@quarry/core';
+import { pageIdForUrl } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import type { Queues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
-import { crawlUntilIdle, describeOnEachQueue } from './testing.js';
+import { crawlUntilIdle, describeOnEachQueue, localCrawlConfig } from './testing.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -112,13 +111,9 @@ function describeSitemaps(backend: string, open: (dir: string) => Promise<Queues
         },
         { host: '127.0.0.3' },
       );
-      dir = mkdtempSync(join(tmpdir(), 'quarry-sitemaps-'));
-      const config = loadConfig({
-        QUARRY_DATA_DIR: dir,
-        QUARRY_ALLOW_HOSTS: '127.0.0.1,127.0.0.2,127.0.0.3',
-        QUARRY_HOST_DELAY_MS: '0',
-        LOG_LEVEL: 'silent',
-      });
+      const local = localCrawlConfig('sitemaps', '127.0.0.1,127.0.0.2,127.0.0.3');
+      dir = local.dir;
+      const config = local.config;
       queues = await open(dir);
       index = await LanceSearchIndex.open({ path: join(dir, 'index') });
       await crawlUntilIdle({

@@ -1,6 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from '@jest/globals';
-import type { BlobStore, SearchIndex } from '@quarry/core';
+import { type BlobStore, loadConfig, type QuarryConfig, type SearchIndex } from '@quarry/core';
 import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
 import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
 import { pino } from 'pino';
@@ -16,6 +18,22 @@ export interface CrawlRun extends Omit<CrawlerOptions, 'logger'> {
   readonly queue: (crawler: Crawler) => Promise<unknown>;
   /** How often the queues are polled for idleness. @defaultValue 200 */
   readonly pollMs?: number;
+}
+
+/**
+ * A new temporary data dir (`quarry-<prefix>-…`) and the config of a crawl of local sites in it:
+ * the comma-separated `allowHosts` allowed, no delay of the crawler's own between requests to a
+ * host (robots.txt's Crawl-delay still counts), logs silent.
+ */
+export function localCrawlConfig(prefix: string, allowHosts: string): { dir: string; config: QuarryConfig } {
+  const dir = mkdtempSync(join(tmpdir(), `quarry-${prefix}-`));
+  const config = loadConfig({
+    QUARRY_DATA_DIR: dir,
+    QUARRY_ALLOW_HOSTS: allowHosts,
+    QUARRY_HOST_DELAY_MS: '0',
+    LOG_LEVEL: 'silent',
+  });
+  return { dir, config };
 }
 
 /**
