@@ -1,3 +1,4 @@
+import { hasBylineNames } from './readability-names.js';
 import { blockText, squash } from './text.js';
 
 /** Facts read from the DOM before Readability rewrites it. */
@@ -321,7 +322,7 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
   }
   const marked = facts.bylines.length < MAX_BYLINES && isBylineElement(el, name, itemprop);
   // A quoted person's name (a testimonial's, a reviewer's) is not the page's byline.
-  const quoted = (marked || mayBeReadabilityByline(el)) && quotedVoice(el);
+  const quoted = (marked || hasBylineNames(el)) && quotedVoice(el);
   if (quoted && facts.quotedBylines.length < MAX_BYLINES) facts.quotedBylines.push(squash(el.textContent));
   const byline = marked && !quoted;
   const thread = itemprop === 'author' && facts.threadAuthor === null && isThreadItem(itemScopeOf(el));
@@ -482,13 +483,15 @@ function bylineText(el: Element): string {
     .join('\n');
 }
 
-/** Readability's test for a byline element by its class and id (`_isValidByline`'s caller). */
-const READABILITY_BYLINE = /byline|author|dateline|writtenby|p-author/i;
-
-function mayBeReadabilityByline(el: Element): boolean {
-  const cls = el.getAttribute('class') ?? '';
-  const id = el.getAttribute('id') ?? '';
-  return (cls !== '' || id !== '') && READABILITY_BYLINE.test(`${cls} ${id}`);
+/**
+ * The words of an element's class and id, lower case, camel case split too
+ * (`CustomerQuotes_authorInfo` → `customer`, `quotes`, `author`, `info`).
+ */
+export function nameWords(el: Element): string[] {
+  return `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/);
 }
 
 /** Class and id words of a block that quotes someone: a testimonial, a review, a comment. */
@@ -518,11 +521,7 @@ export function quotedVoice(el: Element): boolean {
     const name = at.localName.toLowerCase();
     if (name === 'article' || name === 'main' || name === 'body') return false;
     if (name === 'blockquote') return true;
-    const words = `${at.getAttribute('class') ?? ''} ${at.getAttribute('id') ?? ''}`
-      .replace(/([a-z])([A-Z])/g, '$1 $2')
-      .toLowerCase()
-      .split(/[^a-z]+/);
-    if (words.some((w) => QUOTED_WORDS.has(w))) return true;
+    if (nameWords(at).some((w) => QUOTED_WORDS.has(w))) return true;
   }
   return false;
 }

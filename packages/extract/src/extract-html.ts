@@ -10,7 +10,7 @@ import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from '
 import { revealHiddenPage, revealPanels } from './disclosure.js';
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
-import { agreesWith, headlineOf, readDomFacts } from './dom-facts.js';
+import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
 import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
 import { decideLanguage } from './lang.js';
 import {
@@ -422,9 +422,9 @@ function dropAuthorBoxes(elements: readonly Element[]): void {
   // Paragraph text before each element: a box above the article's first paragraphs is its byline.
   let before = 0;
   for (const el of elements) {
-    if (el.localName.toLowerCase() === 'p') before += visibleChars(el.textContent ?? '');
-    if (before < MIN_TEXT_BEFORE_AUTHOR_BOX || !el.isConnected || !namesAuthorBox(el)) continue;
     const name = el.localName.toLowerCase();
+    if (name === 'p') before += visibleChars(el.textContent ?? '');
+    if (before < MIN_TEXT_BEFORE_AUTHOR_BOX || !el.isConnected || !namesAuthorBox(el)) continue;
     if (name === 'article' || name === 'main' || name === 'body' || el.querySelector('h1') !== null) continue;
     if (visibleChars(el.textContent ?? '') > MAX_AUTHOR_BOX_CHARS) continue;
     el.remove();
@@ -432,12 +432,9 @@ function dropAuthorBoxes(elements: readonly Element[]): void {
 }
 
 function namesAuthorBox(el: Element): boolean {
-  const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  if (!/author|writer/i.test(names)) return false;
-  const words = names
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z]+/);
+  // Most elements name no author: the cheap test first.
+  if (!/author|writer/i.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`)) return false;
+  const words = nameWords(el);
   for (let i = 0; i < words.length - 1; i++) {
     const [word, next] = [words[i]!, words[i + 1]!];
     if ((word === 'author' || word === 'writer') && AUTHOR_BOX_WORDS.has(next)) return true;
