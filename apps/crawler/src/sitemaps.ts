@@ -115,16 +115,9 @@ export async function queueDeclaredFeeds(
   seed: Seed,
 ): Promise<void> {
   const origin = new URL(pageUrl).origin;
-  const own = feeds.filter((feed) => originOf(feed) === origin).slice(0, MAX_DECLARED_FEEDS);
-  await deps.crawl.add(sitemapTasks(own, seed, 1, pageUrl));
-}
-
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
+  // The extractor resolves them to absolute URLs.
+  const own = feeds.filter((feed) => URL.canParse(feed) && new URL(feed).origin === origin);
+  await deps.crawl.add(sitemapTasks(own.slice(0, MAX_DECLARED_FEEDS), seed, 1, pageUrl));
 }
 
 /**
