@@ -14,6 +14,9 @@ describe('findDatelineDate', () => {
 
   it("reads a dateline with the month's name in the page's language, with ICU's names and order", () => {
     expect(findDatelineDate('Von Max Mustermann\n19. März 2025, 14:00 Uhr', 0, 'de')).toBe('2025-03-19T00:00:00Z');
+    // An English article on a German site: the site's chrome writes its dates in German.
+    expect(findDatelineDate('Von Max Mustermann\n19. März 2025', 0, 'en')).toBeNull();
+    expect(findDatelineDate('Von Max Mustermann\n19. März 2025', 0, ['en', 'de'])).toBe('2025-03-19T00:00:00Z');
     expect(findDatelineDate('Publié le 1er mars 2024 à 10h', 0, 'fr')).toBe('2024-03-01T00:00:00Z');
     expect(findDatelineDate('Por Ana Pérez\n19 de diciembre de 2025', 0, 'es')).toBe('2025-12-19T00:00:00Z');
     expect(findDatelineDate('Pubblicato il 19 dic 2025', 0, 'it')).toBe('2025-12-19T00:00:00Z');

@@ -23,14 +23,21 @@ const YEAR_FIRST_DAY = /(?<![\d./])((?:19|20)\d{2})[./](\d{1,2})[./](\d{1,2})(?!
  * The first date written near a page's headline in the forms English pages print a dateline
  * (`December 19, 2025`, `19 Dec 2025`, `2025-12-19`, `19.12.2025`, `2025/12/19`), or the page's
  * language writes one with its month's name (`19. Dezember 2025`, `19 de diciembre de 2025`,
- * `19 декабря 2025 г.`, `2025. december 19.`, `2025년 12월 19일`), as midnight at
+ * `19 декабря 2025 г.`, `2025. december 19.`, `2025년 12월 19일`; each of `langs`: a page's
+ * text and its site's chrome may speak two), as midnight at
  * `offsetMinutes`; null when there is none. Dates with slashes and the day or month first
  * (`12/01/2025`) are ambiguous and not read.
  */
-export function findDatelineDate(text: string, offsetMinutes: number, lang = 'en'): string | null {
+export function findDatelineDate(
+  text: string,
+  offsetMinutes: number,
+  langs: string | readonly string[] = 'en',
+): string | null {
   const found: Array<{ index: number; y: string; mo: number; d: string }> = [];
-  const local = localDatePattern(lang)?.find(text);
-  if (local) found.push(local);
+  for (const lang of typeof langs === 'string' ? [langs] : new Set(langs)) {
+    const local = localDatePattern(lang)?.find(text);
+    if (local) found.push(local);
+  }
   const mdy = MONTH_DAY_YEAR.exec(text);
   if (mdy?.[1] && mdy[2] && mdy[3]) found.push({ index: mdy.index, y: mdy[3], mo: monthOf(mdy[1]), d: mdy[2] });
   const dmy = DAY_MONTH_YEAR.exec(text);

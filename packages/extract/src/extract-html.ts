@@ -12,7 +12,7 @@ import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
 import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
-import { decideLanguage } from './lang.js';
+import { decideLanguage, declaredLanguage } from './lang.js';
 import {
   baseUrlOf,
   canonicalUrlOf,
@@ -155,15 +155,13 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const repair = mojibakeRepairOf(described.text);
     const main = repair ? { text: repair(described.text), markdown: repair(described.markdown) } : described;
     const bodyText = main.text;
-    const lang = decideLanguage(
-      {
-        htmlLang: facts.htmlLang,
-        metaContentLanguage: meta.get('content-language'),
-        headerContentLanguage: options.contentLanguage,
-        ogLocale: meta.get('og:locale'),
-      },
-      bodyText,
-    );
+    const languageHints = {
+      htmlLang: facts.htmlLang,
+      metaContentLanguage: meta.get('content-language'),
+      headerContentLanguage: options.contentLanguage,
+      ogLocale: meta.get('og:locale'),
+    };
+    const lang = decideLanguage(languageHints, bodyText);
     const siteName =
       meta.get('og:site_name') ??
       jsonLd.publisherName ??
@@ -203,7 +201,9 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       if (dateline === undefined) {
         // A page that only quotes some Han characters is read for an English dateline too.
         const fromText = pageText ? findTextDate(nearTitle, offset, cjk) : null;
-        dateline = fromText ?? (cjk ? null : findDatelineDate(datelineText, offset, lang));
+        // The site's chrome around the headline speaks the language its markup declares.
+        const langs = [lang, declaredLanguage(languageHints) ?? lang];
+        dateline = fromText ?? (cjk ? null : findDatelineDate(datelineText, offset, langs));
       }
       return dateline;
     };

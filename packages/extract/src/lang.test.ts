@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
+import { extractHtml } from './extract-html.js';
 import { decideLanguage, detectTextLanguage } from './lang.js';
 
 const EN = 'The quick brown fox jumps over the lazy dog while the children watch from the garden. '.repeat(3);
@@ -55,4 +59,50 @@ describe('decideLanguage', () => {
     expect(decideLanguage({}, 'ok')).toBe('und');
     expect(decideLanguage({ htmlLang: 'zho' }, '')).toBe('zh');
   });
+});
+
+const TESTDATA = join(import.meta.dirname, '../../../../shared/testdata');
+const pagesPresent = existsSync(join(TESTDATA, 'readability-pages')) && existsSync(join(TESTDATA, 'wcxb-dev'));
+if (!pagesPresent) console.warn(`language tests on real pages skipped: ${TESTDATA} lacks its page sets`);
+const withPages = pagesPresent ? describe : describe.skip;
+
+/** A Readability test page's source, its `<html lang>` made `en` (a site template's default). */
+function markedEnglish(name: string): string {
+  const html = readFileSync(join(TESTDATA, 'readability-pages', name, 'source.html'), 'utf8');
+  const marked = html.replace(/(<html\b[^>]*?\s)lang="[^"]*"/, '$1lang="en"').replace(/\sxml:lang="[^"]*"/, '');
+  expect(marked).not.toBe(html);
+  return marked;
+}
+
+function wcxbPage(id: string): { html: string; url: string } {
+  const dir = join(TESTDATA, 'wcxb-dev/dev');
+  const { url } = JSON.parse(readFileSync(join(dir, 'ground-truth', `${id}.json`), 'utf8')) as { url: string };
+  return { html: gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))).toString('utf8'), url };
+}
+
+withPages('decideLanguage on real pages whose markup says another language', () => {
+  it.each([
+    ['heise', 'de'],
+    ['lemonde-1', 'fr'],
+    ['nytimes-5', 'es'],
+    ['aktualne', 'cs'],
+  ])('%s marked lang="en" is %s, as its function words say', (name, lang) => {
+    expect(extractHtml(markedEnglish(name), { url: 'http://fakehost/test/page.html' }).lang).toBe(lang);
+  });
+
+  it('takes Indonesian for a translated page left lang="en" by its template', () => {
+    // wcxb-dev 4403: id.legacy.reactjs.org, the React docs in Indonesian, `<html lang="en">`.
+    const { html, url } = wcxbPage('4403');
+    expect(extractHtml(html, { url }).lang).toBe('id');
+  });
+
+  it.each(['0638', '0648', '2925', '4531'])(
+    'keeps en for English product lists and tables (wcxb-dev %s) that trigrams read as another language',
+    (id) => {
+      const { html, url } = wcxbPage(id);
+      const page = extractHtml(html, { url });
+      expect(detectTextLanguage(page.body_text).lang).not.toBe('en');
+      expect(page.lang).toBe('en');
+    },
+  );
 });

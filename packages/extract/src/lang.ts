@@ -1,5 +1,43 @@
 import { normalizeLang, UNKNOWN_LANG } from '@quarry/core';
 import { franc } from 'franc-min';
+import {
+  afr,
+  cat,
+  ces,
+  dan,
+  deu,
+  eng,
+  est,
+  eus,
+  fin,
+  fra,
+  gle,
+  glg,
+  hau,
+  hrv,
+  hun,
+  ind,
+  ita,
+  lav,
+  lit,
+  msa,
+  nld,
+  nob,
+  pol,
+  por,
+  ron,
+  slk,
+  slv,
+  som,
+  spa,
+  swa,
+  swe,
+  tgl,
+  tur,
+  vie,
+  yor,
+  zul,
+} from 'stopword';
 
 /** ISO 639-3 codes franc-min returns → ISO 639-1; codes without a 639-1 twin map to nothing. */
 const ISO3_TO_1: Readonly<Record<string, string>> = {
@@ -146,6 +184,88 @@ const MIN_LETTERS = 40;
 /** Share of letters a script needs to count as the text's script. */
 const DOMINANT_SHARE = 0.5;
 
+/**
+ * The `stopword` package's list of each Latin-script language franc-min tells apart: the function
+ * words that make up a large share of any prose in that language (English prose: 30–50%).
+ */
+const FUNCTION_WORD_LISTS: Readonly<Record<string, readonly string[]>> = {
+  af: afr,
+  ca: cat,
+  cs: ces,
+  da: dan,
+  de: deu,
+  en: eng,
+  es: spa,
+  et: est,
+  eu: eus,
+  fi: fin,
+  fr: fra,
+  ga: gle,
+  gl: glg,
+  ha: hau,
+  hr: hrv,
+  hu: hun,
+  id: ind,
+  it: ita,
+  lt: lit,
+  lv: lav,
+  ms: msa,
+  nb: nob,
+  nl: nld,
+  no: nob,
+  pl: pol,
+  pt: por,
+  ro: ron,
+  sk: slk,
+  sl: slv,
+  so: som,
+  sv: swe,
+  sw: swa,
+  tl: tgl,
+  tr: tur,
+  vi: vie,
+  yo: yor,
+  zu: zul,
+};
+const functionWordSets = new Map<string, ReadonlySet<string>>();
+/** Below this many words, a text says too little to overrule the language its page declares. */
+const MIN_OVERRULING_WORDS = 100;
+/** A declared language is in doubt when at most this share of the text's words are its function words. */
+const MAX_DOUBTED_SHARE = 0.08;
+/** ...and the language detected instead is taken when at least this share are its own. */
+const MIN_OVERRULING_SHARE = 0.25;
+
+/** The share of `words` that are function words of `lang`; null for a language without a list. */
+function functionWordShare(lang: string, words: readonly string[]): number | null {
+  const list = FUNCTION_WORD_LISTS[lang];
+  if (list === undefined || words.length === 0) return null;
+  let set = functionWordSets.get(lang);
+  if (set === undefined) {
+    set = new Set(list.map((w) => w.toLowerCase()));
+    functionWordSets.set(lang, set);
+  }
+  let n = 0;
+  for (const w of words) if (set.has(w)) n++;
+  return n / words.length;
+}
+
+/**
+ * The language of a page whose markup declares a Latin-script language its text is also written
+ * in: the markup, unless the text is long, hardly uses the declared language's function words and
+ * uses those of the language franc-min detects a great deal (an Indonesian page left `lang="en"` by
+ * its site's template). Trigram detection alone is no grounds: it reads English product lists and
+ * tables as French or Swedish, whose function words they do not use.
+ */
+function latinLanguage(markup: string, sample: string): string {
+  const words = sample.toLowerCase().match(/\p{L}+/gu) ?? [];
+  if (words.length < MIN_OVERRULING_WORDS) return markup;
+  const own = functionWordShare(markup, words);
+  if (own === null || own > MAX_DOUBTED_SHARE) return markup;
+  const detected = ISO3_TO_1[franc(sample, { minLength: MIN_LETTERS })];
+  if (detected === undefined || detected === markup) return markup;
+  return (functionWordShare(detected, words) ?? 0) >= MIN_OVERRULING_SHARE ? detected : markup;
+}
+
 /** What the text itself says about its language. */
 export interface TextLanguage {
   /** ISO 639-1 code, or null when the text is too short or the language is not recognised. */
@@ -217,24 +337,33 @@ export interface LanguageHints {
  * order) is trusted unless the text clearly contradicts it: a contradiction is a script mismatch
  * (markup says `en` but the text is mostly Han → `zh`; markup says `zh` but the text is Latin →
  * what franc detects). Between languages of the same script (en vs de) the markup wins, because
- * trigram models confuse neighbours (es/pt, id/ms) more often than sites mislabel themselves.
+ * trigram models confuse neighbours (es/pt, id/ms) more often than sites mislabel themselves, unless
+ * the text's function words clearly say otherwise (see latinLanguage).
  * Without usable markup, the language detected from the text is used.
  */
 export function decideLanguage(hints: LanguageHints, text: string): string {
-  const markup =
-    firstLang(hints.htmlLang) ??
-    firstLang(hints.metaContentLanguage) ??
-    firstLang(hints.headerContentLanguage) ??
-    firstLang(hints.ogLocale);
+  const markup = declaredLanguage(hints);
   if (markup === null) return detectTextLanguage(text).lang ?? UNKNOWN_LANG;
   const expected = LANG_SCRIPT[markup] ?? (LATIN_LANGS.has(markup) ? 'latin' : null);
   // A language whose script we do not track cannot be contradicted.
   if (expected === null) return markup;
-  const seen = profile(text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text);
+  const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
+  const seen = profile(sample);
+  if (seen.script === 'latin' && expected === 'latin') return latinLanguage(markup, sample);
   if (seen.script === null || seen.script === expected) return markup;
   if (expected === 'kana' && seen.script === 'han') return markup;
   return detectTextLanguage(text).lang ?? markup;
 }
+/** The language the markup and headers declare (see decideLanguage), null when none is usable. */
+export function declaredLanguage(hints: LanguageHints): string | null {
+  return (
+    firstLang(hints.htmlLang) ??
+    firstLang(hints.metaContentLanguage) ??
+    firstLang(hints.headerContentLanguage) ??
+    firstLang(hints.ogLocale)
+  );
+}
+
 /**
  * `en-US, fr` → `en`; three-letter codes become their two-letter twin (`normalizeLang`: `eng`,
  * `ger`; and the languages the detector merges, `yue` → `zh`); null for empty, `und` or garbage
