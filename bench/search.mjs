@@ -68,6 +68,7 @@ export const QUERY_MIX = [
   { shape: '-word', params: { q: 'flow -turbulent' } },
   { shape: 'title-only word', params: { q: 'intitle:heat' } },
   { shape: 'common word + site', params: { q: 'data site:news0.example.com' } },
+  { shape: 'common word + site path', params: { q: 'data site:news0.example.com/p' } },
   { shape: 'common word + lang', params: { q: 'time', lang: 'de' } },
   { shape: 'common word + 30 days', params: { q: 'information', time_range: '30d' } },
   { shape: 'lang_priority', params: { q: 'system', lang_priority: 'de' } },

@@ -157,7 +157,7 @@ export const RESPONSE_SCHEMAS = {
 /** Markdown for the description of `q`: the operators of spec 4.1.1 as this service reads them. */
 export const QUERY_OPERATORS_DOC = [
   'Search query. Words are ANDed. Operators:',
-  '`site:<domain>` (host and subdomains; several are ORed),',
+  '`site:<domain>` (host and subdomains; `site:<domain>/<path>` only the pages under that path; several are ORed),',
   '`intitle:<word>` or `intitle:"<phrase>"`,',
   '`"<exact phrase>"`, `-<word>` / `-"<phrase>"` (exclude),',
   '`A OR B` (upper case; binds tighter than AND; either side may be any word, a stop word too; a word of several parts such as `e-mail` is its parts, any of them),',

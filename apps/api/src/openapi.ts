@@ -92,7 +92,8 @@ export const OPENAPI_DOCUMENT = {
           {
             name: 'site',
             in: 'query',
-            description: 'Only this host and its subdomains; ANDed with `site:` operators in `q`.',
+            description:
+              'Only this host and its subdomains; with a path (`example.com/docs`), only their pages under it (the first 5 segments, case-insensitive). ANDed with `site:` operators in `q`.',
             schema: { type: 'string', maxLength: 253 },
           },
           {

@@ -74,7 +74,8 @@ describe('parseSearchParams', () => {
   });
 
   it('normalizes site and refuses what is not a host', () => {
-    expect(parse({ q: 'a', site: 'https://Docs.Example.com/x' }).indexQuery.site).toBe('docs.example.com');
+    expect(parse({ q: 'a', site: 'https://Docs.Example.com/' }).indexQuery.site).toBe('docs.example.com');
+    expect(parse({ q: 'a', site: 'https://Docs.Example.com/X?y=1' }).indexQuery.site).toBe('docs.example.com/x');
     for (const bad of ['', 'exa mple.com', '"); DROP', '/']) expect(paramOf({ q: 'a', site: bad })).toBe('site');
   });
 

@@ -1,11 +1,11 @@
 import {
   type BlobStore,
-  hostAndParents,
   type IndexHit,
   type IndexQuery,
   type IndexSearchResult,
   type PageDocument,
   pageIdsForUrl,
+  pageSiteLabels,
   passesIndexFilters,
   type SearchIndex,
 } from '@quarry/core';
@@ -33,7 +33,7 @@ export async function pageForUrlQuery(
     if (!doc || typeof doc.body_text !== 'string') continue;
     const page = {
       lang: doc.lang,
-      sites: hostAndParents(doc.domain),
+      sites: pageSiteLabels(doc),
       filetype: doc.filetype,
       crawledMs: Date.parse(doc.crawled_at),
     };

@@ -1,11 +1,12 @@
 import type { IndexQuery } from './search-index.js';
 import { FILETYPE_FAMILY } from './types.js';
+import { siteLabels } from './url.js';
 
 /** A page as a query's hard filters see it. */
 export interface FilterablePage {
   /** Primary language subtag. */
   readonly lang: string;
-  /** Its host and the host's parents (see {@link hostAndParents}). */
+  /** What it answers to as a `site` value: its host, the host's parents, with path (see {@link pageSiteLabels}). */
   readonly sites: readonly string[];
   readonly filetype: string;
   /** When it was crawled, in epoch milliseconds. */
@@ -14,7 +15,7 @@ export interface FilterablePage {
 
 /**
  * Whether a page passes a query's hard filters, as the index applies them: `lang`, the `site`
- * parameter and `site:` operators (the host or any subdomain), `filetype:` families and
+ * parameter and `site:` operators (the host or any subdomain, and a path's pages), `filetype:` families and
  * `time_range`. For pages read outside the index's own filtering (the embedded index's fresh tier,
  * a page looked up by its URL).
  */
@@ -32,6 +33,18 @@ export function passesIndexFilters(page: FilterablePage, query: IndexQuery): boo
     if (Number.isFinite(ms) && page.crawledMs < ms) return false;
   }
   return true;
+}
+
+/**
+ * A page's `site` labels (see `siteLabels`): from its URL, else (a URL that does not parse) its
+ * domain and the domain's parents.
+ */
+export function pageSiteLabels(page: { readonly url: string; readonly domain: string }): string[] {
+  try {
+    return siteLabels(page.url);
+  } catch {
+    return hostAndParents(page.domain);
+  }
 }
 
 /** `a.b.example.com` → `a.b.example.com`, `b.example.com`, `example.com`, `com`. */

@@ -6,6 +6,9 @@ import {
   normalizeSite,
   normalizeUrl,
   pageIdForUrl,
+  siteLabels,
+  siteWithin,
+  urlMatchesSite,
 } from './url.js';
 
 describe('normalizeUrl', () => {
@@ -55,7 +58,12 @@ describe('pageIdForUrl', () => {
 
 describe('sites', () => {
   it('normalizes what users type', () => {
-    expect(normalizeSite('https://Docs.Example.com/path')).toBe('docs.example.com');
+    expect(normalizeSite('https://Docs.Example.com/')).toBe('docs.example.com');
+    expect(normalizeSite('https://Docs.Example.com:8080/Path/To/?q=1#x')).toBe('docs.example.com/path/to');
+    expect(normalizeSite('example.com//a///b')).toBe('example.com/a/b');
+    expect(normalizeSite('example.com/a/b/c/d/e/f/g')).toBe('example.com/a/b/c/d/e');
+    expect(normalizeSite('example.com/ü/~x')).toBe('example.com/%c3%bc/~x');
+    expect(normalizeSite('/docs')).toBeNull();
     expect(normalizeSite('.example.com')).toBe('example.com');
     expect(normalizeSite('exa mple.com')).toBeNull();
     expect(normalizeSite('"); DROP')).toBeNull();
@@ -77,6 +85,31 @@ describe('sites', () => {
     expect(hostMatchesSite('a.example.com', 'example.com')).toBe(true);
     expect(hostMatchesSite('example.com', 'example.com')).toBe(true);
     expect(hostMatchesSite('badexample.com', 'example.com')).toBe(false);
+  });
+  it("labels a page with its host, the host's parents, and each of those but the last with its path's start", () => {
+    expect(siteLabels('https://Docs.Example.com/Guide/intro.html?x=1')).toEqual([
+      'docs.example.com',
+      'example.com',
+      'com',
+      'docs.example.com/guide',
+      'docs.example.com/guide/intro.html',
+      'example.com/guide',
+      'example.com/guide/intro.html',
+    ]);
+    expect(siteLabels('https://example.com/')).toEqual(['example.com', 'com']);
+    expect(siteLabels('http://127.0.0.1:8080/a/b')).toEqual(['127.0.0.1', '127.0.0.1/a', '127.0.0.1/a/b']);
+    expect(siteLabels('https://a.test/1/2/3/4/5/6/7')).toContain('a.test/1/2/3/4/5');
+    expect(siteLabels('https://a.test/1/2/3/4/5/6/7')).not.toContain('a.test/1/2/3/4/5/6');
+  });
+  it('tells whether a page is within a site value, path segments whole', () => {
+    expect(urlMatchesSite('https://docs.example.com/Guide/x', 'example.com/guide')).toBe(true);
+    expect(urlMatchesSite('https://docs.example.com/guidebook/x', 'example.com/guide')).toBe(false);
+    expect(urlMatchesSite('https://badexample.com/guide', 'example.com')).toBe(false);
+    expect(urlMatchesSite('not a url', 'example.com')).toBe(false);
+    expect(siteWithin('docs.example.com/api/v2', 'example.com/api')).toBe(true);
+    expect(siteWithin('docs.example.com', 'example.com')).toBe(true);
+    expect(siteWithin('example.com', 'example.com/api')).toBe(false);
+    expect(siteWithin('example.com/blog', 'example.com/api')).toBe(false);
   });
 });
 

@@ -105,9 +105,17 @@ function trimDots(value: string): string {
 }
 
 /**
- * Normalizes a `site` value as users write it (`Example.com`, `https://example.com/path`,
- * `.example.com`) to a bare lower-case host; returns null when nothing host-like is left, or for
- * a value longer than 2,048 characters.
+ * Path segments a `site` value keeps (`site:github.com/owner/repo`): a page is labelled with the
+ * first this many segments of its path (see `siteLabels`), and a deeper value is cut to them.
+ */
+export const MAX_SITE_PATH_SEGMENTS = 5;
+
+/**
+ * Normalizes a `site` value as users write it (`Example.com`, `https://example.com/docs/`,
+ * `.example.com`, `example.com:8080/Docs`) to a lower-case host, followed by the first
+ * {@link MAX_SITE_PATH_SEGMENTS} segments of its path when it names one (`example.com/docs`; query
+ * and fragment dropped, percent-encoded as in a URL, lower case); null when nothing host-like is
+ * left, or for a value longer than 2,048 characters.
  */
 export function normalizeSite(input: string): string | null {
   // The value comes from requests: the patterns below cost more than linear time on a long one.
@@ -117,23 +125,81 @@ export function normalizeSite(input: string): string | null {
   // A line break inside leaves no host. Without one the next pattern is linear: `.` never stops
   // short of the end, which would have it tried again from every `/`.
   if (/[\n\r\u2028\u2029]/.test(value)) return null;
-  value = value.replace(/[/?#].*$/, '').replace(/:\d+$/, '');
-  value = trimDots(value);
+  const hostEnd = value.search(/[/?#]/);
+  const path = hostEnd >= 0 && value[hostEnd] === '/' ? value.slice(hostEnd).replace(/[?#].*$/, '') : '';
+  value = hostEnd >= 0 ? value.slice(0, hostEnd) : value;
+  value = trimDots(value.replace(/:\d+$/, ''));
   if (value === '' || value.length > 253) return null;
   // Letters of any script, digits, hyphens and dots: IDNs are allowed as typed.
   if (!/^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*$/u.test(value)) return null;
   // A label neither starts nor ends with a hyphen (RFC 1123): `-` or `a.-` names no host.
   if (value.split('.').some((label) => label.startsWith('-') || label.endsWith('-'))) return null;
   try {
-    return new URL(`http://${value}/`).hostname;
+    const url = new URL(`http://${value}${path}`);
+    const segments = pathSegments(url.pathname);
+    return segments.length === 0 ? url.hostname : `${url.hostname}/${segments.join('/')}`;
   } catch {
     return null;
   }
 }
 
-/** Whether `host` is `site` or one of its subdomains. */
+/** The first {@link MAX_SITE_PATH_SEGMENTS} non-empty segments of a URL path, lower case. */
+function pathSegments(pathname: string): string[] {
+  return pathname
+    .toLowerCase()
+    .split('/')
+    .filter((segment) => segment !== '')
+    .slice(0, MAX_SITE_PATH_SEGMENTS);
+}
+
+/** Whether `host` is `site` or one of its subdomains (`site` a bare host). */
 export function hostMatchesSite(host: string, site: string): boolean {
   return host === site || host.endsWith(`.${site}`);
+}
+
+/**
+ * Whether every page within the normalized `site` value `inner` is within `outer` too:
+ * `docs.example.com/api` is within `example.com` and `docs.example.com/api`, not `example.com/blog`.
+ */
+export function siteWithin(inner: string, outer: string): boolean {
+  const [innerHost = '', ...innerPath] = inner.split('/');
+  const [outerHost = '', ...outerPath] = outer.split('/');
+  return hostMatchesSite(innerHost, outerHost) && outerPath.every((segment, i) => innerPath[i] === segment);
+}
+
+/**
+ * Whether a page's URL is within a normalized `site` value (see {@link normalizeSite}): its host is
+ * the value's host or a subdomain, and its path begins with the value's path segments, whole.
+ */
+export function urlMatchesSite(url: string, site: string): boolean {
+  try {
+    return siteLabels(url).includes(site);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a page answers to as a `site` value: its host and every parent domain (`a.b.example.com`,
+ * `b.example.com`, `example.com`, `com`; an IP address alone), and each of those but the last followed by every run of
+ * its path's first segments (`example.com/docs`, `example.com/docs/api`...; see
+ * {@link normalizeSite}). Throws on a URL that does not parse.
+ */
+export function siteLabels(url: string): string[] {
+  const parsed = new URL(url);
+  const labels = parsed.hostname
+    .toLowerCase()
+    .split('.')
+    .filter((label) => label !== '');
+  // An IP address is one name: its parts are not domains.
+  const ip = /^[\d.]+$|^\[/.test(parsed.hostname);
+  const hosts = ip ? [parsed.hostname] : labels.map((_, i) => labels.slice(i).join('.'));
+  const segments = pathSegments(parsed.pathname);
+  const scoped: string[] = [];
+  for (const host of hosts.length === 1 ? hosts : hosts.slice(0, -1)) {
+    for (let n = 1; n <= segments.length; n++) scoped.push(`${host}/${segments.slice(0, n).join('/')}`);
+  }
+  return [...hosts, ...scoped];
 }
 
 /** File names that servers answer for a bare directory (`/docs/` serves `/docs/index.html`). */

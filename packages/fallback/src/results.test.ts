@@ -73,6 +73,12 @@ describe('toSearchResults', () => {
     expect(results.every((r) => r.lang === 'en')).toBe(true);
   });
 
+  it('keeps only the pages under a requested site path', () => {
+    const hits = [hit('https://docs.a.org/Guide/x'), hit('https://a.org/guidebook'), hit('https://a.org/guide')];
+    const results = toSearchResults(hits, request(term('x'), { sites: ['a.org/guide'] }), NOW);
+    expect(results.map((r) => r.url)).toEqual(['https://docs.a.org/Guide/x', 'https://a.org/guide']);
+  });
+
   it('keeps only URLs naming a requested filetype, a family matching its OOXML twin', () => {
     const hits = [
       hit('https://a.org/report.PDF?download=1'),

@@ -3,7 +3,6 @@ import {
   FILETYPE_FAMILY,
   type Filetype,
   filetypeFromUrl,
-  hostMatchesSite,
   hostOf,
   normalizeLang,
   normalizeUrl,
@@ -11,6 +10,7 @@ import {
   TIME_RANGES_MS,
   toIsoUtc,
   UNKNOWN_LANG,
+  urlMatchesSite,
 } from '@quarry/core';
 import { htmlToText } from './html-text.js';
 import { effectiveSites } from './translate.js';
@@ -60,7 +60,7 @@ export function toSearchResults(
     const key = normalizeUrl(url);
     if (seen.has(key)) continue;
     const domain = hostOf(url);
-    if (sites.length > 0 && !sites.some((site) => hostMatchesSite(domain, site))) continue;
+    if (sites.length > 0 && !sites.some((site) => urlMatchesSite(url, site))) continue;
     if (filetypes.size > 0 && !filetypes.has(filetypeFromUrl(url) ?? 'html')) continue;
     const hitLang = normalizeLang(hit.lang);
     if (wantedLang !== null && hitLang !== null && hitLang !== wantedLang) continue;

@@ -80,6 +80,17 @@ describe('effectiveSites', () => {
     expect(effectiveSites(request(null, { sites: ['b.org'] }))).toEqual(['b.org']);
   });
 
+  it('intersects sites with paths by their segments', () => {
+    expect(effectiveSites(request(null, { site: 'example.com/Docs', sites: ['example.com'] }))).toEqual([
+      'example.com/docs',
+    ]);
+    expect(effectiveSites(request(null, { site: 'example.com', sites: ['docs.example.com/api/v2'] }))).toEqual([
+      'docs.example.com/api/v2',
+    ]);
+    expect(effectiveSites(request(null, { site: 'example.com/docs', sites: ['example.com/blog'] }))).toBeNull();
+    expect(renderQuery(request(term('x'), { sites: ['example.com/docs'] }), plain)).toBe('x site:example.com/docs');
+  });
+
   it('makes a request with disjoint sites render to nothing', () => {
     expect(renderQuery(request(term('x'), { site: 'a.org', sites: ['b.org'] }), plain)).toBeNull();
   });

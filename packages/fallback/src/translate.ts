@@ -1,5 +1,5 @@
 import type { FallbackRequest, QueryNode } from '@quarry/core';
-import { hostMatchesSite, normalizeSite } from '@quarry/core';
+import { normalizeSite, siteWithin } from '@quarry/core';
 
 /** How a provider's query language differs from the common web-search syntax. */
 export interface QueryDialect {
@@ -22,8 +22,8 @@ export function effectiveSites(request: FallbackRequest): readonly string[] | nu
   if (sites.length === 0) return [param];
   const narrowed = new Set<string>();
   for (const site of sites) {
-    if (hostMatchesSite(site, param)) narrowed.add(site);
-    else if (hostMatchesSite(param, site)) narrowed.add(param);
+    if (siteWithin(site, param)) narrowed.add(site);
+    else if (siteWithin(param, site)) narrowed.add(param);
   }
   return narrowed.size > 0 ? [...narrowed] : null;
 }

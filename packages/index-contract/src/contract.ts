@@ -89,6 +89,20 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       ]);
     });
 
+    it('filters by site: with a path to the pages under it, its segments whole and in any case', async () => {
+      expect(await ids('glacier site:docs.example.io/guide')).toEqual(['glacier-guide']);
+      expect((await ids('glacier site:example.io/GUIDE/')).sort()).toEqual(['glacier-guide', 'glacier-news']);
+      expect(await ids('glacier site:https://docs.example.io/guide/glaciers/intro?x=1')).toEqual(['glacier-guide']);
+      expect(await ids('glacier site:example.io/guide/glaciers/intro/more')).toEqual([]);
+      expect(await ids('glacier', { site: 'docs.example.io/guidebook' })).toEqual(['glacier-guidebook']);
+      expect(await ids('glacier site:example.io/guide', { site: 'example.io/guidebook' })).toEqual([]);
+      expect((await ids('site:example.io/guide OR site:example.io/guidebook glacier')).sort()).toEqual([
+        'glacier-guide',
+        'glacier-guidebook',
+        'glacier-news',
+      ]);
+    });
+
     it('answers operator-only queries with the matching pages, newest first', async () => {
       const result = await search('site:news.example.org');
       expect(result.hits.map((h) => h.id)).toEqual(['fresh', 'stale']);

@@ -99,6 +99,10 @@ export function contractCorpus(): PageDocument[] {
     ),
     makePage('body-only', 'https://example.net/b', 'Island news', 'The volcano was quiet for decades before.'),
     makePage('reinvent', 'https://aws.example.com/ri', 'Conference notes', 'Announcements from re:Invent this year.'),
+    // `site:` with a path: under /guide (any case), not /guidebook; the subdomain's pages too.
+    makePage('glacier-guide', 'https://docs.example.io/Guide/Glaciers/intro', 'Glacier guide', 'Glacier ice flows.'),
+    makePage('glacier-guidebook', 'https://docs.example.io/guidebook/glaciers', 'Glacier book', 'Glacier ice melts.'),
+    makePage('glacier-news', 'https://example.io/guide/glacier-news?page=2', 'Glacier news', 'A glacier retreats.'),
     makePage(
       'zh-search',
       'https://zh.example.cn/1',

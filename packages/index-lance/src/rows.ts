@@ -1,4 +1,4 @@
-import { hostAndParents, type PageDocument } from '@quarry/core';
+import { type PageDocument, pageSiteLabels } from '@quarry/core';
 import { indexTokens } from '@quarry/text';
 import { Field, Float32, Float64, Int32, List, Schema, Utf8 } from 'apache-arrow';
 
@@ -182,7 +182,7 @@ export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
     filetype: doc.filetype,
     quality,
     hit: JSON.stringify(hit),
-    sites: hostAndParents(doc.domain),
+    sites: pageSiteLabels(doc),
     t_title: title,
     t_text: text,
     t_sample: bucket === 0 ? text : '',

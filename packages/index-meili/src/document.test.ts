@@ -48,7 +48,8 @@ describe('toMeiliDocument', () => {
       lead: 'Solar cells turn light into electricity.',
       site_name: 'Example',
       domain: 'docs.example.com',
-      site_hosts: ['docs.example.com', 'example.com', 'com'],
+      // Each domain but the last with the path's segments: `site:example.com/a`.
+      site_hosts: ['docs.example.com', 'example.com', 'com', 'docs.example.com/a', 'example.com/a'],
       title_words: ['solar', 'cells', 'a', 'primer'],
       lang: 'en',
       filetype: 'html',

@@ -3,7 +3,7 @@
  * `maxIndexedBodyChars` (the full text lives in the blob store), the title word list to
  * {@link MAX_TITLE_WORDS}.
  */
-import type { PageDocument } from '@quarry/core';
+import { type PageDocument, pageSiteLabels } from '@quarry/core';
 import { tokenize } from '@quarry/text';
 import { localeSuffix } from './fields.js';
 
@@ -84,7 +84,7 @@ export function toMeiliDocument(page: PageDocument, maxIndexedBodyChars: number)
     lead: truncateChars(body.replace(/\s+/g, ' ').trim(), LEAD_CHARS),
     site_name: page.site_name,
     domain: page.domain,
-    site_hosts: hostSuffixes(page.domain),
+    site_hosts: [...hostSuffixes(page.domain), ...pageSiteLabels(page).filter((label) => label.includes('/'))],
     title_words: [...new Set(tokenize(page.title))].slice(0, MAX_TITLE_WORDS),
     lang: page.lang,
     filetype: page.filetype,

@@ -138,7 +138,10 @@ describe('filter builders', () => {
 
   it('validates sites and languages before they reach a filter', () => {
     expect(validSite('Docs.Example.COM', 'site')).toBe('docs.example.com');
-    expect(validSite('https://example.com/path', 'site')).toBe('example.com');
+    expect(validSite('https://example.com/', 'site')).toBe('example.com');
+    // A path is kept, percent-encoded: a quote in it cannot close the filter's string.
+    expect(validSite('https://example.com/Docs/a"b', 'site')).toBe('example.com/docs/a%22b');
+    expect(siteCondition([validSite('example.com/docs', 'site')])).toBe('site_hosts = "example.com/docs"');
     for (const bad of ['a" OR lang = "en', 'exa mple.com', '', '..']) {
       const error = (() => {
         try {

@@ -40,7 +40,13 @@ const inputSchema = {
     .describe('Results to skip, for the next page (0 to 990).'),
   lang: LANGUAGE.optional().describe('Only pages in this language, e.g. en or zh.'),
   lang_priority: LANGUAGE.optional().describe('Rank pages in this language a little higher; others still appear.'),
-  site: z.string().max(253).optional().describe('Only this site and its subdomains, e.g. example.com.'),
+  site: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe(
+      'Only this site and its subdomains, e.g. example.com; with a path, only the pages under it (example.com/docs).',
+    ),
   time_range: z.enum(TIME_RANGES).optional().describe('Only pages crawled within this period before now.'),
   match: z
     .enum(['all', 'any'])

@@ -150,10 +150,14 @@ describe('site:', () => {
     });
   });
   it('accepts URLs and quoted values', () => {
-    expect(parseQuery('x site:https://Docs.Example.com/path site:"y.org"').sites).toEqual([
-      'docs.example.com',
-      'y.org',
+    expect(parseQuery('x site:https://Docs.Example.com/ site:"y.org"').sites).toEqual(['docs.example.com', 'y.org']);
+  });
+  it('keeps a path, cut to its first five segments, without query or fragment', () => {
+    expect(parseQuery('x site:https://Docs.Example.com/Path/?q=1#top').sites).toEqual(['docs.example.com/path']);
+    expect(parseQuery('x site:github.com/owner/repo/tree/main/docs/api').sites).toEqual([
+      'github.com/owner/repo/tree/main/docs',
     ]);
+    expect(() => parseQuery('x site:/docs')).toThrow(/host name/);
   });
   it('is valid alone, with a null root', () => {
     expect(parseQuery('site:x.org')).toEqual({ root: null, sites: ['x.org'], filetypes: [] });
