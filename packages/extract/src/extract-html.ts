@@ -139,7 +139,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
             return fresh;
           }
         : undefined;
-    const lead = dropPageChrome(doc, product);
+    const { lead, firstPoster } = dropPageChrome(doc, product);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
@@ -234,10 +234,12 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     // A thread's microdata names its starter, and its first post's data-author the first poster; a
     // forum page's Readability byline is any poster's card.
     const threadAuthor = facts.threadAuthor === null ? null : cleanByline(facts.threadAuthor);
-    // A product has a maker and reviewers, no author: its bylines are its reviews'.
+    // A product has a maker and reviewers, no author: its bylines are its reviews'. A thread that
+    // names its posters in info panels only (FluxBB) is its first poster's, as the panel writes it
+    // (user names may hold numbers, which a byline's name may not: `archuser38013`).
     const author = product
       ? null
-      : chooseAuthor({
+      : (chooseAuthor({
           declared: [
             threadAuthor,
             posterOr(facts.postAuthor, unquoted(article.byline, facts.quotedBylines)),
@@ -252,7 +254,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
           postAuthor: facts.postAuthor,
           siteName: siteName ?? null,
           url,
-        });
+        }) ?? firstPoster);
     const excerpt = truncate(
       meta.get('description') ??
         meta.get('og:description') ??
@@ -387,10 +389,10 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
  * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole
  * body; the captions of pictures marked, to be left out of the plain text (see captions.ts).
  * Returns copies of the article's lead paragraphs when its header is a box named like page chrome
- * (see article-header.ts).
+ * (see article-header.ts), and the name opening a thread's first poster panel (see dropPostChrome).
  */
-function dropPageChrome(doc: Document, product: boolean): Element[] {
-  if (!doc.body) return [];
+function dropPageChrome(doc: Document, product: boolean): { lead: Element[]; firstPoster: string | null } {
+  if (!doc.body) return { lead: [], firstPoster: null };
   // One walk of the body for both (linkedom answers each selector query with a walk of its own).
   const elements = Array.from(doc.body.querySelectorAll('*'));
   revealHiddenPage(doc.body, elements);
@@ -399,11 +401,11 @@ function dropPageChrome(doc: Document, product: boolean): Element[] {
   const lead = keepArticleHeaders(elements);
   markPictureCaptions(elements);
   dropDataText(elements);
-  dropPostChrome(doc.body);
+  const { firstPoster } = dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements);
   dropAuthorBoxes(elements);
-  return lead;
+  return { lead, firstPoster };
 }
 
 /** An author box is at most this long; a longer block so named holds more than the biography. */

@@ -22,7 +22,7 @@ describe('dropPostChrome', () => {
       post(1, 'alice', '<p>How do I prune tomatoes in August?</p>') +
         post(2, 'bob', '<p>Cut the suckers below the first flower truss.</p>'),
     );
-    expect(dropPostChrome(d.body)).toBeGreaterThan(0);
+    expect(dropPostChrome(d.body).removed).toBeGreaterThan(0);
     const text = squashed(d.body);
     expect(text).toContain('How do I prune tomatoes in August?');
     expect(text).toContain('Cut the suckers below the first flower truss.');
@@ -38,7 +38,7 @@ describe('dropPostChrome', () => {
       '<article><h1>Release notes</h1><p>Fixed the crash (<a href="/i/20713">#20713</a>, <a href="/i/20424">#20424</a>).</p>' +
         '<p>Joined: the two teams merged in May 2020.</p><a href="/share">Share</a></article>',
     );
-    expect(dropPostChrome(d.body)).toBe(0);
+    expect(dropPostChrome(d.body).removed).toBe(0);
     expect(squashed(d.body)).toContain('#20713');
     expect(squashed(d.body)).toContain('Share');
   });
@@ -50,17 +50,36 @@ describe('dropPostChrome', () => {
       `<div>${near.repeat(10)}</div>` +
         '<div><p>Cut the suckers.</p><p>Reply | Quote | Like</p><p>Like · Reply</p><p>Share Report</p></div>'.repeat(3),
     );
-    expect(dropPostChrome(d.body)).toBe(9);
+    expect(dropPostChrome(d.body).removed).toBe(9);
     const text = squashed(d.body);
     expect(text.split(`${'like '.repeat(27)}x`)).toHaveLength(11);
     for (const gone of ['Reply', 'Quote', 'Share', 'Report', '·']) expect(text).not.toContain(gone);
+  });
+
+  it("names the thread's first poster from the first of several info panels, user names with numbers too", () => {
+    /** A post as FluxBB writes it: the name alone in the panel, no link, no byline element. */
+    const flux = (user: string, text: string) =>
+      `<div class="postbody"><div class="postleft"><dl><dt><strong>${user}</strong></dt>` +
+      `<dd class="usertitle"><strong>Member</strong></dd><dd><span>Registered: 2024-01-27</span></dd>` +
+      `<dd><span>Posts: 98</span></dd></dl></div><div class="postright"><div class="postmsg"><p>${text}</p></div></div></div>`;
+    const thread = flux('archuser38013', 'Which forum software is like this one?') + flux('seth', 'FluxBB.');
+    expect(dropPostChrome(doc(thread).body).firstPoster).toBe('archuser38013');
+    // One panel is a profile page, not a thread; a panel opening with a statistic names nobody.
+    expect(dropPostChrome(doc(flux('seth', 'Hello.')).body).firstPoster).toBeNull();
+    const unnamed = (text: string) =>
+      `<div class="postbody"><div class="postleft"><dl><dd>Posts: 3</dd><dd>Joined: May 2020</dd></dl></div><p>${text}</p></div>`;
+    expect(dropPostChrome(doc(unnamed('One.') + unnamed('Two.')).body).firstPoster).toBeNull();
+    const page = extractHtml(`<html><head><title>Which forum software?</title></head><body>${thread}</body></html>`, {
+      url: 'https://bbs.example.org/viewtopic.php?id=1',
+    });
+    expect(page.author).toBe('archuser38013');
   });
 
   it('does not read code, and keeps a signature that is most of the page', () => {
     const d = doc(
       '<pre><code>flag</code></pre><p><code>flag</code> sets it.</p><div class="signature">A long letter body.</div>',
     );
-    expect(dropPostChrome(d.body)).toBe(0);
+    expect(dropPostChrome(d.body).removed).toBe(0);
   });
 });
 

@@ -43,12 +43,23 @@ const HEADINGS = /^h[1-6]$/;
 
 type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature';
 
+/** What {@link dropPostChrome} removed, and whom the thread's first poster panel names. */
+export interface PostChrome {
+  removed: number;
+  /**
+   * The name that opens the first of two or more posters' info panels (`chunix64` over `Member`,
+   * `Registered: 2025-11-01`, `Posts: 1`): the thread's starter; null when there is none.
+   */
+  firstPoster: string | null;
+}
+
 /**
- * Removes post chrome (see the module comment) from `root`; returns how many blocks were removed.
+ * Removes post chrome (see the module comment) from `root`; says how many blocks were removed and
+ * who opens the first poster's panel.
  * Panel statistics go when at least two counters or dates are found; buttons, post numbers and
  * edit notes when the same kind occurs at least twice; signatures when there are at least two.
  */
-export function dropPostChrome(root: Element): number {
+export function dropPostChrome(root: Element): PostChrome {
   const found: Array<{ el: Element; kind: Kind; key: string }> = [];
   const { lengths, visible: total } = textLengths(root);
   // In document order; a matched element's descendants are not looked at.
@@ -73,6 +84,7 @@ export function dropPostChrome(root: Element): number {
   const panels = statLabels.size >= 2;
   // Posts are numbered in sequence; other `#123` links (issues, tags) are not.
   const numbered = Array.from(numbers).some((n) => numbers.has(n + 1));
+  const firstPoster = panels ? firstPanelName(found, lengths) : null;
   let removed = 0;
   for (const f of found) {
     const keep =
@@ -86,7 +98,61 @@ export function dropPostChrome(root: Element): number {
       removed++;
     }
   }
-  return removed;
+  return { removed, firstPoster };
+}
+
+/** A poster's panel (name, rank, statistics) holds at most this much text, as textContent counts it. */
+const MAX_PANEL_CHARS = 300;
+/** A user name: one to four words, no colon or bar (`Registered: …`, `Quote | Reply`). */
+const POSTER_NAME = /^[^\s:|]{2,}(?: [^\s:|]+){0,3}$/u;
+const MAX_POSTER_NAME_CHARS = 40;
+
+/**
+ * The name opening the first poster's panel, when its first statistic's label (`Posts`) comes again
+ * further on (a second panel: a thread, not a profile). The panel is the largest block around that
+ * statistic with at most {@link MAX_PANEL_CHARS} of text that does not reach the second; its first
+ * line, when it looks like a user name, names the poster. Null otherwise.
+ */
+function firstPanelName(
+  found: ReadonlyArray<{ el: Element; kind: Kind; key: string }>,
+  lengths: Map<Element, number>,
+): string | null {
+  const stats = found.filter((f) => f.kind === 'count' || f.kind === 'date');
+  const first = stats[0];
+  const second = stats.find((f) => f !== first && f.key === first?.key);
+  if (first === undefined || second === undefined) return null;
+  let panel = first.el;
+  for (
+    let up = panel.parentElement;
+    up !== null && (lengths.get(up) ?? Number.POSITIVE_INFINITY) <= MAX_PANEL_CHARS && !up.contains(second.el);
+    up = up.parentElement
+  ) {
+    panel = up;
+  }
+  const name = firstLine(panel);
+  const looksLikeName =
+    name.length <= MAX_POSTER_NAME_CHARS &&
+    POSTER_NAME.test(name) &&
+    /\p{L}/u.test(name) &&
+    ![STAT_COUNT, STAT_DATE, STAT_OTHER, ACTION_ROW, POST_NUMBER, EDIT_NOTE].some((pattern) => pattern.test(name));
+  return looksLikeName ? name : null;
+}
+
+/** The first non-blank text of an element, whitespace squashed. */
+function firstLine(el: Element): string {
+  const stack: Node[] = [el];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node.nodeType === TEXT_NODE) {
+      const text = ((node as CharacterData).data ?? '').replace(/\s+/g, ' ').trim();
+      if (text !== '') return text;
+      continue;
+    }
+    if (node.nodeType !== ELEMENT_NODE || SKIP.has((node as Element).localName.toLowerCase())) continue;
+    const children = Array.from(node.childNodes);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Node);
+  }
+  return '';
 }
 
 /**
