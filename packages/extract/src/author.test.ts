@@ -40,6 +40,10 @@ describe('cleanAuthor', () => {
     expect(cleanAuthor('April 28, 2019 at 6:01 am')).toBeNull();
     expect(cleanAuthor('2024-05-17')).toBeNull();
     expect(cleanAuthor('user 545803')).toBeNull();
+    // A user's handle may end in a number; a code, a price or a phone number is no handle.
+    expect(cleanAuthor('user447274')).toBe('user447274');
+    expect(cleanAuthor('B0D1PC8551')).toBeNull();
+    expect(cleanAuthor('Model X200')).toBeNull();
     expect(cleanAuthor('word '.repeat(30))).toBeNull();
     expect(cleanAuthor('')).toBeNull();
   });
@@ -251,8 +255,10 @@ describe('cleanByline', () => {
       'Meghan Neville',
     );
     expect(cleanByline('Matteo Laratta\n| Author')).toBe('Matteo Laratta');
-    // A user name that is no name (digits) is not replaced by the user's rank on the next line.
-    expect(cleanByline('lgans316\nDistinguished Member\nJoined\nAug 24, 2006')).toBeNull();
+    // A user name that is no name (digits) is not replaced by the user's rank on the next line; a
+    // handle ending in a number is a name.
+    expect(cleanByline('user 545803\nDistinguished Member\nJoined\nAug 24, 2006')).toBeNull();
+    expect(cleanByline('lgans316\nDistinguished Member\nJoined\nAug 24, 2006')).toBe('lgans316');
     expect(cleanByline('Author:\n\n')).toBeNull();
   });
 

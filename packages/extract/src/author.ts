@@ -126,12 +126,18 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   if (text === '' || (long && !isNameList(text)) || NOT_A_BYLINE.test(text)) return null;
   if (CALL_TO_ACTION.test(text) || MONEY.test(text) || SENTENCE_WORD.test(text)) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
-  if (!/\p{L}/u.test(text) || /\d{3,}/.test(text)) return null;
+  if (!/\p{L}/u.test(text) || (/\d{3,}/.test(text) && !USER_HANDLE.test(text))) return null;
   if (SOFTWARE_CREDIT.test(text) || PAGE_CHROME.test(text)) return null;
   // `赵 培`: Chinese names are written without spaces; some pages space out two-character names.
   if (/^\p{Script=Han}(?: \p{Script=Han})+$/u.test(text)) return text.replace(/ /g, '');
   return text;
 }
+
+/**
+ * A forum or Q&A user name that ends in a number (`user447274`, `archuser38013`): lower-case letters
+ * first, the digits at the end. Other names with three digits in a row are a date, a price or a code.
+ */
+const USER_HANDLE = /^\p{Ll}[\p{Ll}_.-]*\d+$/u;
 
 /** A byline's line that only labels the name on the next one (`Written By`, `Author:`). */
 const LABEL_LINE =
