@@ -65,6 +65,9 @@ describe('sites', () => {
     expect(normalizeSite('example.com/ü/~x')).toBe('example.com/%c3%bc/~x');
     expect(normalizeSite('/docs')).toBeNull();
     expect(normalizeSite('.example.com')).toBe('example.com');
+    expect(normalizeSite('*.Example.com/Docs')).toBe('example.com/docs');
+    expect(normalizeSite('*.gov')).toBe('gov');
+    expect(normalizeSite('a*.example.com')).toBeNull();
     expect(normalizeSite('exa mple.com')).toBeNull();
     expect(normalizeSite('"); DROP')).toBeNull();
     // A label neither starts nor ends with a hyphen; one inside is fine.

@@ -112,7 +112,7 @@ export const MAX_SITE_PATH_SEGMENTS = 5;
 
 /**
  * Normalizes a `site` value as users write it (`Example.com`, `https://example.com/docs/`,
- * `.example.com`, `example.com:8080/Docs`) to a lower-case host, followed by the first
+ * `.example.com`, `*.example.com`, `example.com:8080/Docs`) to a lower-case host, followed by the first
  * {@link MAX_SITE_PATH_SEGMENTS} segments of its path when it names one (`example.com/docs`; query
  * and fragment dropped, percent-encoded as in a URL, lower case); null when nothing host-like is
  * left, or for a value longer than 2,048 characters.
@@ -128,7 +128,8 @@ export function normalizeSite(input: string): string | null {
   const hostEnd = value.search(/[/?#]/);
   const path = hostEnd >= 0 && value[hostEnd] === '/' ? value.slice(hostEnd).replace(/[?#].*$/, '') : '';
   value = hostEnd >= 0 ? value.slice(0, hostEnd) : value;
-  value = trimDots(value.replace(/:\d+$/, ''));
+  // `*.example.com`, as some search engines write "its subdomains": a site here includes them.
+  value = trimDots(value.replace(/:\d+$/, '').replace(/^\*\./, ''));
   if (value === '' || value.length > 253) return null;
   // Letters of any script, digits, hyphens and dots: IDNs are allowed as typed.
   if (!/^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*$/u.test(value)) return null;
