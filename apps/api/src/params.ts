@@ -57,7 +57,11 @@ export function parseSearchParams(raw: RawQuery, now: Date): SearchParams {
   let site: string | undefined;
   if (siteRaw !== undefined) {
     site = normalizeSite(siteRaw) ?? undefined;
-    if (site === undefined) throw new ValidationError('site must be a domain such as example.com', 'site');
+    if (site === undefined)
+      throw new ValidationError(
+        'site must be a domain such as example.com, or a domain and path such as example.com/docs',
+        'site',
+      );
   }
   const match = single(raw, 'match');
   if (match !== undefined && !MATCH_VALUES.includes(match as IndexMatch)) {
