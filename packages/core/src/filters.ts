@@ -6,7 +6,7 @@ import { siteLabels } from './url.js';
 export interface FilterablePage {
   /** Primary language subtag. */
   readonly lang: string;
-  /** What it answers to as a `site` value: its host, the host's parents, with path (see {@link pageSiteLabels}). */
+  /** What it answers to as a `site` value: host, parent domains, with path (see {@link pageSiteLabels}). */
   readonly sites: readonly string[];
   readonly filetype: string;
   /** When it was crawled, in epoch milliseconds. */
@@ -15,8 +15,8 @@ export interface FilterablePage {
 
 /**
  * Whether a page passes a query's hard filters, as the index applies them: `lang`, the `site`
- * parameter and `site:` operators (the host or any subdomain, and a path's pages), `filetype:` families and
- * `time_range`. For pages read outside the index's own filtering (the embedded index's fresh tier,
+ * parameter and `site:` operators (the host or any subdomain, and a path's pages), `filetype:`
+ * families and `time_range`. For pages read outside the index's own filtering (the embedded index's fresh tier,
  * a page looked up by its URL).
  */
 export function passesIndexFilters(page: FilterablePage, query: IndexQuery): boolean {
@@ -36,7 +36,7 @@ export function passesIndexFilters(page: FilterablePage, query: IndexQuery): boo
 }
 
 /**
- * A page's `site` labels (see `siteLabels`): from its URL, else (a URL that does not parse) its
+ * A page's `site` labels (see {@link siteLabels}): from its URL, else (a URL that does not parse) its
  * domain and the domain's parents.
  */
 export function pageSiteLabels(page: { readonly url: string; readonly domain: string }): string[] {

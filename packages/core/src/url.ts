@@ -106,16 +106,16 @@ function trimDots(value: string): string {
 
 /**
  * Path segments a `site` value keeps (`site:github.com/owner/repo`): a page is labelled with the
- * first this many segments of its path (see `siteLabels`), and a deeper value is cut to them.
+ * first this many segments of its path (see {@link siteLabels}), and a deeper value is cut to them.
  */
 export const MAX_SITE_PATH_SEGMENTS = 5;
 
 /**
  * Normalizes a `site` value as users write it (`Example.com`, `https://example.com/docs/`,
- * `.example.com`, `*.example.com`, `example.com:8080/Docs`) to a lower-case host, followed by the first
- * {@link MAX_SITE_PATH_SEGMENTS} segments of its path when it names one (`example.com/docs`; query
- * and fragment dropped, percent-encoded as in a URL, lower case); null when nothing host-like is
- * left, or for a value longer than 2,048 characters.
+ * `.example.com`, `*.example.com`, `example.com:8080/Docs`) to a lower-case host, followed by the
+ * first {@link MAX_SITE_PATH_SEGMENTS} segments of its path when it names one (`example.com/docs`;
+ * query and fragment dropped, percent-encoded as in a URL, lower case); null when nothing host-like
+ * is left, or for a value longer than 2,048 characters.
  */
 export function normalizeSite(input: string): string | null {
   // The value comes from requests: the patterns below cost more than linear time on a long one.
@@ -182,9 +182,9 @@ export function urlMatchesSite(url: string, site: string): boolean {
 
 /**
  * What a page answers to as a `site` value: its host and every parent domain (`a.b.example.com`,
- * `b.example.com`, `example.com`, `com`; an IP address alone), and each of those but the last followed by every run of
- * its path's first segments (`example.com/docs`, `example.com/docs/api`...; see
- * {@link normalizeSite}). Throws on a URL that does not parse.
+ * `b.example.com`, `example.com`, `com`; an IP address alone), and each of those but the last
+ * followed by every run of its path's first segments (`example.com/docs`, `example.com/docs/api`...;
+ * see {@link normalizeSite}). Throws on a URL that does not parse.
  */
 export function siteLabels(url: string): string[] {
   const parsed = new URL(url);

@@ -185,8 +185,8 @@ const MIN_LETTERS = 40;
 const DOMINANT_SHARE = 0.5;
 
 /**
- * The `stopword` package's list of each Latin-script language franc-min tells apart: the function
- * words that make up a large share of any prose in that language (English prose: 30–50%).
+ * The `stopword` package's list of each Latin-script language it has one for: the function words
+ * that make up a large share of any prose in that language (English prose: 30–50%).
  */
 const FUNCTION_WORD_LISTS: Readonly<Record<string, readonly string[]>> = {
   af: afr,
