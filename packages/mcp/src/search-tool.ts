@@ -20,7 +20,8 @@ const inputSchema = {
     .min(1)
     .max(SEARCH_TOOL_BOUNDS.qMaxChars)
     .describe(
-      'What to look for: a plain-language question or keywords. Operators: site:example.com, ' +
+      'What to look for: a plain-language question or keywords. Operators: site:example.com (or a path: ' +
+        'site:example.com/docs), ' +
         'intitle:word, "exact phrase", -excluded, A OR B, filetype:pdf (also doc, ppt, xls). A URL alone ' +
         '(https://example.org/page) finds that page when it is indexed.',
     ),
