@@ -1,6 +1,6 @@
 import type { IndexQuery } from './search-index.js';
 import { FILETYPE_FAMILY } from './types.js';
-import { siteLabels } from './url.js';
+import { hostAndParents, siteLabels } from './url.js';
 
 /** A page as a query's hard filters see it. */
 export interface FilterablePage {
@@ -45,13 +45,4 @@ export function pageSiteLabels(page: { readonly url: string; readonly domain: st
   } catch {
     return hostAndParents(page.domain);
   }
-}
-
-/** `a.b.example.com` → `a.b.example.com`, `b.example.com`, `example.com`, `com`. */
-export function hostAndParents(host: string): string[] {
-  const labels = host
-    .toLowerCase()
-    .split('.')
-    .filter((label) => label !== '');
-  return labels.map((_, i) => labels.slice(i).join('.'));
 }

@@ -180,6 +180,15 @@ export function urlMatchesSite(url: string, site: string): boolean {
   }
 }
 
+/** `a.b.example.com` → `a.b.example.com`, `b.example.com`, `example.com`, `com`. */
+export function hostAndParents(host: string): string[] {
+  const labels = host
+    .toLowerCase()
+    .split('.')
+    .filter((label) => label !== '');
+  return labels.map((_, i) => labels.slice(i).join('.'));
+}
+
 /**
  * What a page answers to as a `site` value: its host and every parent domain (`a.b.example.com`,
  * `b.example.com`, `example.com`, `com`; an IP address alone), and each of those but the last
@@ -188,13 +197,9 @@ export function urlMatchesSite(url: string, site: string): boolean {
  */
 export function siteLabels(url: string): string[] {
   const parsed = new URL(url);
-  const labels = parsed.hostname
-    .toLowerCase()
-    .split('.')
-    .filter((label) => label !== '');
   // An IP address is one name: its parts are not domains.
   const ip = /^[\d.]+$|^\[/.test(parsed.hostname);
-  const hosts = ip ? [parsed.hostname] : labels.map((_, i) => labels.slice(i).join('.'));
+  const hosts = ip ? [parsed.hostname] : hostAndParents(parsed.hostname);
   const segments = pathSegments(parsed.pathname);
   const scoped: string[] = [];
   for (const host of hosts.length === 1 ? hosts : hosts.slice(0, -1)) {

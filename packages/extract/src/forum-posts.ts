@@ -8,7 +8,7 @@
  * thread has several posts), so an article with one `Share` link or one `Posts: 3` line keeps it.
  */
 
-import { walkElements } from './text.js';
+import { squash, walkElements } from './text.js';
 
 /** Counters of a poster's info panel: the label and a number. */
 const STAT_COUNT =
@@ -144,7 +144,7 @@ function firstLine(el: Element): string {
   while (stack.length > 0) {
     const node = stack.pop() as Node;
     if (node.nodeType === TEXT_NODE) {
-      const text = ((node as CharacterData).data ?? '').replace(/\s+/g, ' ').trim();
+      const text = squash((node as CharacterData).data);
       if (text !== '') return text;
       continue;
     }
