@@ -75,6 +75,16 @@ describe('sites', () => {
     expect(normalizeSite('my-site.example.com')).toBe('my-site.example.com');
     expect(normalizeSite('xn--bcher-kva.example')).toBe('xn--bcher-kva.example');
   });
+  it('normalizes an IPv6 address, bare or bracketed, to the bracketed form a URL gives its host', () => {
+    expect(normalizeSite('2001:DB8:0:0:0:0:0:1')).toBe('[2001:db8::1]');
+    expect(normalizeSite('[2001:db8::1]')).toBe('[2001:db8::1]');
+    expect(normalizeSite('http://[2001:db8::1]:8080/Docs/a?x=1')).toBe('[2001:db8::1]/docs/a');
+    expect(normalizeSite('[::1]#x')).toBe('[::1]');
+    expect(normalizeSite('::ffff:10.0.0.1')).toBe('[::ffff:a00:1]');
+    for (const bad of ['[2001:db8::1', '[nope]', '[::1]x', '1:2:3:4:5:6:7:8:9']) expect(normalizeSite(bad)).toBeNull();
+    // One colon is a host and a port, not an address.
+    expect(normalizeSite('example.com:8080')).toBe('example.com');
+  });
   it('trims dots of any run, and answers null for a value over 2,048 characters before reading it', () => {
     // Took seconds with patterns that were tried again from every dot or slash.
     expect(normalizeSite(`a${'.'.repeat(50_000)}.a`)).toBeNull();
@@ -101,6 +111,10 @@ describe('sites', () => {
     ]);
     expect(siteLabels('https://example.com/')).toEqual(['example.com', 'com']);
     expect(siteLabels('http://127.0.0.1:8080/a/b')).toEqual(['127.0.0.1', '127.0.0.1/a', '127.0.0.1/a/b']);
+    expect(siteLabels('http://[2001:DB8::1]/a')).toEqual(['[2001:db8::1]', '[2001:db8::1]/a']);
+    expect(urlMatchesSite('http://[2001:db8::1]/a/b', '[2001:db8::1]/a')).toBe(true);
+    // A bare address before a path reads like a prefix length (`2001:db8::/32`): brackets say which.
+    expect(normalizeSite('2001:db8::1/a')).toBeNull();
     expect(siteLabels('https://a.test/1/2/3/4/5/6/7')).toContain('a.test/1/2/3/4/5');
     expect(siteLabels('https://a.test/1/2/3/4/5/6/7')).not.toContain('a.test/1/2/3/4/5/6');
   });

@@ -114,8 +114,9 @@ export const MAX_SITE_PATH_SEGMENTS = 5;
  * Normalizes a `site` value as users write it (`Example.com`, `https://example.com/docs/`,
  * `.example.com`, `*.example.com`, `example.com:8080/Docs`) to a lower-case host, followed by the
  * first {@link MAX_SITE_PATH_SEGMENTS} segments of its path when it names one (`example.com/docs`;
- * query and fragment dropped, percent-encoded as in a URL, lower case); null when nothing host-like
- * is left, or for a value longer than 2,048 characters.
+ * query and fragment dropped, percent-encoded as in a URL, lower case); an IPv6 address in brackets
+ * (`[2001:db8::1]`, as a URL's host); null when nothing host-like is left, or for a value longer
+ * than 2,048 characters.
  */
 export function normalizeSite(input: string): string | null {
   // The value comes from requests: the patterns below cost more than linear time on a long one.
@@ -125,6 +126,8 @@ export function normalizeSite(input: string): string | null {
   // A line break inside leaves no host. Without one the next pattern is linear: `.` never stops
   // short of the end, which would have it tried again from every `/`.
   if (/[\n\r\u2028\u2029]/.test(value)) return null;
+  const ipv6 = ipv6Site(value);
+  if (ipv6 !== undefined) return ipv6;
   const hostEnd = value.search(/[/?#]/);
   const path = hostEnd >= 0 && value[hostEnd] === '/' ? value.slice(hostEnd).replace(/[?#].*$/, '') : '';
   value = hostEnd >= 0 ? value.slice(0, hostEnd) : value;
@@ -135,13 +138,44 @@ export function normalizeSite(input: string): string | null {
   if (!/^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*$/u.test(value)) return null;
   // A label neither starts nor ends with a hyphen (RFC 1123): `-` or `a.-` names no host.
   if (value.split('.').some((label) => label.startsWith('-') || label.endsWith('-'))) return null;
+  return siteOfUrl(`http://${value}${path}`);
+}
+
+/** A URL's host and the first of its path's segments, as {@link normalizeSite} writes them; null when it does not parse. */
+function siteOfUrl(url: string): string | null {
   try {
-    const url = new URL(`http://${value}${path}`);
-    const segments = pathSegments(url.pathname);
-    return segments.length === 0 ? url.hostname : `${url.hostname}/${segments.join('/')}`;
+    const parsed = new URL(url);
+    const segments = pathSegments(parsed.pathname);
+    return segments.length === 0 ? parsed.hostname : `${parsed.hostname}/${segments.join('/')}`;
   } catch {
     return null;
   }
+}
+
+/** A bare IPv6 address (`2001:db8::1`, `::ffff:10.0.0.1`): hex digits and colons, at least two. */
+const BARE_IPV6 = /^[\da-f]*:[\da-f]*:[\da-f:.]*$/;
+
+/**
+ * {@link normalizeSite} for an IPv6 address, bare (`2001:DB8::1`) or bracketed as in a URL, with a
+ * port and a path (`[2001:db8::1]:8080/docs`): `[2001:db8::1]` (compressed, as a URL's host is
+ * written) and the path's segments; null when the brackets hold no address; undefined when the
+ * value is not written as an IPv6 address at all.
+ */
+function ipv6Site(value: string): string | null | undefined {
+  let host: string;
+  let rest = '';
+  if (value.startsWith('[')) {
+    const close = value.indexOf(']');
+    if (close < 0) return null;
+    host = value.slice(0, close + 1);
+    rest = value.slice(close + 1).replace(/^:\d+/, '');
+    if (rest !== '' && !/^[/?#]/.test(rest)) return null;
+  } else if (BARE_IPV6.test(value)) {
+    host = `[${value}]`;
+  } else {
+    return undefined;
+  }
+  return siteOfUrl(`http://${host}${rest.replace(/[?#].*$/, '')}`);
 }
 
 /** The first {@link MAX_SITE_PATH_SEGMENTS} non-empty segments of a URL path, lower case. */

@@ -103,6 +103,15 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       ]);
     });
 
+    it('filters by an IP address as the site, IPv6 bare or in brackets, with a path too', async () => {
+      expect(await ids('moraine site:2001:db8::7')).toEqual(['moraine-v6']);
+      expect(await ids('moraine site:[2001:DB8:0::7]/field')).toEqual(['moraine-v6']);
+      expect(await ids('moraine', { site: '[2001:db8::7]/field/notes' })).toEqual(['moraine-v6']);
+      expect(await ids('moraine site:[2001:db8::7]/fields')).toEqual([]);
+      expect(await ids('moraine site:192.0.2.7')).toEqual(['moraine-v4']);
+      expect(await ids('moraine site:0.2.7')).toEqual([]);
+    });
+
     it('answers operator-only queries with the matching pages, newest first', async () => {
       const result = await search('site:news.example.org');
       expect(result.hits.map((h) => h.id)).toEqual(['fresh', 'stale']);

@@ -103,6 +103,13 @@ export function contractCorpus(): PageDocument[] {
     makePage('glacier-guide', 'https://docs.example.io/Guide/Glaciers/intro', 'Glacier guide', 'Glacier ice flows.'),
     makePage('glacier-guidebook', 'https://docs.example.io/guidebook/glaciers', 'Glacier book', 'Glacier ice melts.'),
     makePage('glacier-news', 'https://example.io/guide/glacier-news?page=2', 'Glacier news', 'A glacier retreats.'),
+    // An address as its host, its domain written as the crawler and the import write it (no brackets).
+    makePage('moraine-v6', 'http://[2001:db8::7]:8080/field/notes', 'Moraine notes', 'A moraine of till.', {
+      domain: '2001:db8::7',
+    }),
+    makePage('moraine-v4', 'http://192.0.2.7/field/notes', 'Moraine notes', 'A moraine of gravel.', {
+      domain: '192.0.2.7',
+    }),
     makePage(
       'zh-search',
       'https://zh.example.cn/1',

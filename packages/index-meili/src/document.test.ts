@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { PageDocument } from '@quarry/core';
-import { hostSuffixes, isMeiliDocumentId, MAX_TITLE_WORDS, toMeiliDocument, truncateChars } from './document.js';
+import { isMeiliDocumentId, MAX_TITLE_WORDS, toMeiliDocument, truncateChars } from './document.js';
 
 function page(overrides: Partial<PageDocument> = {}): PageDocument {
   return {
@@ -21,24 +21,16 @@ function page(overrides: Partial<PageDocument> = {}): PageDocument {
   };
 }
 
-describe('hostSuffixes', () => {
-  it('lists the host and every parent domain', () => {
-    expect(hostSuffixes('docs.example.com')).toEqual(['docs.example.com', 'example.com', 'com']);
-    expect(hostSuffixes('Example.COM.')).toEqual(['example.com', 'com']);
-  });
-
-  it('never lets a site match a host that merely ends with its name', () => {
-    expect(hostSuffixes('badexample.com')).not.toContain('example.com');
-  });
-
-  it('keeps IP addresses whole', () => {
-    expect(hostSuffixes('127.0.0.1')).toEqual(['127.0.0.1']);
-    expect(hostSuffixes('::1')).toEqual(['::1']);
-    expect(hostSuffixes('')).toEqual([]);
-  });
-});
-
 describe('toMeiliDocument', () => {
+  it('labels a page with the site values it answers to, as the embedded index does', () => {
+    const hosts = (url: string, domain: string) => toMeiliDocument(page({ url, domain }), 100).site_hosts;
+    expect(hosts('https://Example.COM./', 'example.com.')).toEqual(['example.com', 'com']);
+    expect(hosts('https://badexample.com/', 'badexample.com')).not.toContain('example.com');
+    // An address is one name; IPv6 in brackets, as `normalizeSite` writes a `site:` value.
+    expect(hosts('http://127.0.0.1/x', '127.0.0.1')).toEqual(['127.0.0.1', '127.0.0.1/x']);
+    expect(hosts('http://[::1]:8080/x', '::1')).toEqual(['[::1]', '[::1]/x']);
+  });
+
   it('stores the searchable, filterable and displayed fields', () => {
     expect(toMeiliDocument(page(), 100_000)).toEqual({
       id: 'AAAAAAAAAAAAAAAAAAAAAA',

@@ -46,19 +46,6 @@ export function isMeiliDocumentId(id: string): boolean {
   return /^[A-Za-z0-9_-]{1,511}$/.test(id);
 }
 
-const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
-
-/**
- * Every suffix of a host at a dot, the host first: `docs.example.com` → `docs.example.com`,
- * `example.com`, `com`. An IP address is a single entry (its parts are not domains).
- */
-export function hostSuffixes(host: string): string[] {
-  const clean = host.toLowerCase().replace(/\.+$/, '');
-  if (clean === '' || clean.includes(':') || IPV4.test(clean)) return clean === '' ? [] : [clean];
-  const labels = clean.split('.');
-  return labels.map((_, i) => labels.slice(i).join('.')).filter((suffix) => !suffix.startsWith('.'));
-}
-
 /** The first `maxChars` UTF-16 units, never splitting a surrogate pair. */
 export function truncateChars(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
@@ -84,7 +71,7 @@ export function toMeiliDocument(page: PageDocument, maxIndexedBodyChars: number)
     lead: truncateChars(body.replace(/\s+/g, ' ').trim(), LEAD_CHARS),
     site_name: page.site_name,
     domain: page.domain,
-    site_hosts: [...hostSuffixes(page.domain), ...pageSiteLabels(page).filter((label) => label.includes('/'))],
+    site_hosts: pageSiteLabels(page),
     title_words: [...new Set(tokenize(page.title))].slice(0, MAX_TITLE_WORDS),
     lang: page.lang,
     filetype: page.filetype,
