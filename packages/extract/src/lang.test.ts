@@ -28,6 +28,18 @@ describe('detectTextLanguage', () => {
     expect(detectTextLanguage('12345 67890 !!! 😀😀😀 '.repeat(20))).toEqual({ lang: null, script: null });
   });
 
+  it("tells Indonesian from Malay by each one's own word forms, which trigrams cannot", () => {
+    // franc-min alone calls the first `ms` and the second `id`.
+    const indonesian =
+      'Jakarta - Presiden meresmikan jalan tol baru pada hari Senin karena proyek ini dinilai penting. ' +
+      'Menurut pejabat, pemerintah berharap kemacetan berkurang.';
+    const malay =
+      'Kerajaan Malaysia mengumumkan dasar baharu mengenai pendidikan kerana ramai pelajar tidak dapat ' +
+      'hadir ke sekolah. Menurut kenyataan, langkah itu bermula bulan hadapan.';
+    expect(detectTextLanguage(indonesian).lang).toBe('id');
+    expect(detectTextLanguage(malay).lang).toBe('ms');
+  });
+
   it('says nothing about too little text', () => {
     expect(detectTextLanguage('Hi there')).toEqual({ lang: null, script: null });
   });
@@ -62,7 +74,10 @@ describe('decideLanguage', () => {
 });
 
 const TESTDATA = join(import.meta.dirname, '../../../../shared/testdata');
-const pagesPresent = existsSync(join(TESTDATA, 'readability-pages')) && existsSync(join(TESTDATA, 'wcxb-dev'));
+const pagesPresent =
+  existsSync(join(TESTDATA, 'readability-pages')) &&
+  existsSync(join(TESTDATA, 'wcxb-dev')) &&
+  existsSync(join(TESTDATA, 'llms-txt'));
 if (!pagesPresent) console.warn(`language tests on real pages skipped: ${TESTDATA} lacks its page sets`);
 const withPages = pagesPresent ? describe : describe.skip;
 
@@ -94,6 +109,18 @@ withPages('decideLanguage on real pages whose markup says another language', () 
     // wcxb-dev 4403: id.legacy.reactjs.org, the React docs in Indonesian, `<html lang="en">`.
     const { html, url } = wcxbPage('4403');
     expect(extractHtml(html, { url }).lang).toBe('id');
+  });
+
+  it('reads the short lines of a real Indonesian llms.txt as Indonesian, not Malay', () => {
+    // Pointhub's ERP documentation: franc-min alone calls 23 of its 110 descriptions Malay.
+    const file = join(TESTDATA, 'llms-txt/files/036_pointhub.gitbook.io_pointhub-documentation_llms.txt');
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) => line.replace(/\[[^\]]*\]\([^)]*\):?/g, '').replace(/^[-#\s]+/, ''))
+      .filter((line) => (line.match(/\p{L}/gu) ?? []).length >= 40);
+    const malay = lines.filter((line) => detectTextLanguage(line).lang === 'ms');
+    expect(lines.length).toBeGreaterThan(100);
+    expect(malay.length).toBeLessThanOrEqual(12);
   });
 
   it.each(['0638', '0648', '2925', '4531'])(

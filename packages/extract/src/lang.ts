@@ -261,9 +261,50 @@ function latinLanguage(markup: string, sample: string): string {
   if (words.length < MIN_OVERRULING_WORDS) return markup;
   const own = functionWordShare(markup, words);
   if (own === null || own > MAX_DOUBTED_SHARE) return markup;
-  const detected = ISO3_TO_1[franc(sample, { minLength: MIN_LETTERS })];
+  const detected = francLanguage(sample);
   if (detected === undefined || detected === markup) return markup;
   return (functionWordShare(detected, words) ?? 0) >= MIN_OVERRULING_SHARE ? detected : markup;
+}
+
+/**
+ * Words whose spelling or choice differs between Indonesian and Malay (Malaysia's standard), the
+ * two being one language to a trigram model: franc-min calls either text `id` or `ms` almost at
+ * random (an Indonesian news lead `ms`, a Malaysian one `id`). Each list holds only the one
+ * variety's form of a pair (`karena` / `kerana`, `bahwa` / `bahawa`, `uang` / `wang`).
+ */
+const INDONESIAN_FORMS: ReadonlySet<string> = new Set(
+  (
+    'bahwa karena yaitu uang bisa mau pemerintah berbagai internasional gratis telepon kantor ' +
+    'aktivitas universitas kualitas sepeda provinsi kabupaten fitur kode akun informasi layanan ' +
+    'unduh nomor perusahaan pengaturan'
+  ).split(' '),
+);
+const MALAY_FORMS: ReadonlySet<string> = new Set(
+  (
+    'bahawa kerana iaitu wang mahu selepas kerajaan pelbagai antarabangsa telefon aktiviti ' +
+    'universiti kualiti basikal sahaja baharu manakala berbanding kod akaun maklumat perkhidmatan ' +
+    'nombor syarikat tetapan'
+  ).split(' '),
+);
+
+/**
+ * Indonesian or Malay, for a text franc-min gives either: the variety more of whose own word forms
+ * the text uses; `detected` (franc-min's pick) when neither uses more. Other languages unchanged.
+ */
+function malayOrIndonesian(detected: string | undefined, sample: string): string | undefined {
+  if (detected !== 'id' && detected !== 'ms') return detected;
+  let indonesian = 0;
+  let malay = 0;
+  for (const word of sample.toLowerCase().match(/\p{L}+/gu) ?? []) {
+    if (INDONESIAN_FORMS.has(word)) indonesian++;
+    else if (MALAY_FORMS.has(word)) malay++;
+  }
+  return indonesian > malay ? 'id' : malay > indonesian ? 'ms' : detected;
+}
+
+/** The language franc-min detects in a sample, as an ISO 639-1 code (Indonesian and Malay told apart). */
+function francLanguage(sample: string): string | undefined {
+  return malayOrIndonesian(ISO3_TO_1[franc(sample, { minLength: MIN_LETTERS })], sample);
 }
 
 /** What the text itself says about its language. */
@@ -319,7 +360,7 @@ export function detectTextLanguage(text: string): TextLanguage {
   const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
   const found = profile(sample);
   if (found.lang !== null || found.script === null) return found;
-  return { lang: ISO3_TO_1[franc(sample, { minLength: MIN_LETTERS })] ?? null, script: found.script };
+  return { lang: francLanguage(sample) ?? null, script: found.script };
 }
 
 /** Language hints from the markup and the HTTP response, most authoritative first. */
