@@ -193,6 +193,30 @@ withWcxb('extractHtml when Readability falls back to the menus', () => {
   });
 });
 
+withWcxb('markdown of documentation pages', () => {
+  it("fences Sphinx's code blocks in their language and drops the headings' permalinks", () => {
+    // wcxb-dev 0662 (Flask quickstart): `<div class="highlight-python"><div class="highlight"><pre>`
+    // with no <code>, and `<a class="headerlink">¶</a>` in every heading.
+    const { html, url } = wcxbPage('0662');
+    const md = extractHtml(html, { url }).body_markdown;
+    expect(md).toContain('## A Minimal Application\n');
+    expect(md).toContain('```python\nfrom flask import Flask\n\napp = Flask(__name__)\n');
+    expect(md).not.toContain('¶');
+    expect(md).not.toMatch(/^#+ .*\]\([^)]*#/m);
+  });
+
+  it("unwraps a heading from a link to its own anchor and keeps the kernel's plain <pre> as code", () => {
+    // wcxb-dev 0667 (the Rust book): `<h2><a class="header" href="#what-is-ownership">`.
+    const rust = wcxbPage('0667');
+    expect(extractHtml(rust.html, { url: rust.url }).body_markdown).toMatch(/^## What Is Ownership\?$/m);
+    // wcxb-dev 2874 (kernel.org, submitting patches): a `<pre>` of commands with no language.
+    const kernel = wcxbPage('2874');
+    const md = extractHtml(kernel.html, { url: kernel.url }).body_markdown;
+    expect(md).toMatch(/^## Obtain a current source tree$/m);
+    expect(md).toMatch(/^```\ngit clone git:\/\/git\.kernel\.org/m);
+  });
+});
+
 describe('mainRegion on pages of items', () => {
   it('drops the search filters beside the items and a block the page shows twice', () => {
     const cards = Array.from(

@@ -3,6 +3,7 @@ import { keepArticleHeaders, withArticleLead } from './article-header.js';
 import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
 import { markPictureCaptions } from './captions.js';
+import { markCodeLanguages } from './code-blocks.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
@@ -12,6 +13,7 @@ import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
 import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
+import { dropHeadingAnchors } from './heading-anchors.js';
 import { decideLanguage, declaredLanguage } from './lang.js';
 import {
   baseUrlOf,
@@ -401,6 +403,8 @@ function dropPageChrome(doc: Document, product: boolean): { lead: Element[]; fir
   const lead = keepArticleHeaders(elements);
   markPictureCaptions(elements);
   dropDataText(elements);
+  dropHeadingAnchors(elements);
+  markCodeLanguages(elements);
   const { firstPoster } = dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements);

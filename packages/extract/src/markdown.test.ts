@@ -26,6 +26,38 @@ describe('contentMarkdown', () => {
     expect(md).not.toMatch(/\n{3,}/);
   });
 
+  it('fences every <pre>, with or without a <code>, in the language its markup names', () => {
+    const md = contentMarkdown(
+      element(
+        // Sphinx and Pygments: spans in a bare <pre>, the language on a wrapper's class.
+        '<p>Run:</p><div class="highlight-python notranslate"><div class="highlight"><pre><span></span>' +
+          '<span class="kn">def</span> f():\n    <span class="k">return</span> 1\n\n\n</pre></div></div>' +
+          // A man page's <pre>, and a <code> among blank text.
+          '<pre>grep [OPTION...] PATTERNS</pre><pre data-lang="console">\n<code>$ ls</code>\n</pre>' +
+          '<div class="highlight-default"><pre>x = 1</pre></div><pre>   </pre>',
+      ),
+    );
+    expect(md).toContain('```python\ndef f():\n    return 1\n```');
+    expect(md).toContain('```\ngrep [OPTION...] PATTERNS\n```');
+    expect(md).toContain('```console\n$ ls\n```');
+    // `default` names no language.
+    expect(md).toContain('```\nx = 1\n```');
+    expect(md.match(/```/g)).toHaveLength(8);
+  });
+
+  it('takes a code block out of the table that numbers its lines', () => {
+    const md = contentMarkdown(
+      element(
+        '<table class="highlighttable"><tr><td class="linenos"><pre>1\n2</pre></td>' +
+          '<td class="code"><div class="highlight"><pre><span>a = 1</span>\nb = 2\n</pre></div></td></tr></table>' +
+          '<table><tr><td><pre>1</pre></td><td><pre>2</pre></td></tr><tr><td>3</td><td>4</td></tr></table>',
+      ),
+    );
+    expect(md).toMatch(/^```\na = 1\nb = 2\n```$/m);
+    // A table of two rows is data, whatever its cells hold.
+    expect(md).toMatch(/^\| 1 +\| 2 +\|$/m);
+  });
+
   it('resolves links and images against the base URL; a script link keeps its text only', () => {
     const md = contentMarkdown(
       element(

@@ -1,5 +1,6 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
+import { fenceCodeBlocks } from './code-blocks.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
@@ -29,6 +30,7 @@ function markdownConverter(): NodeHtmlMarkdown {
 export function contentMarkdown(content: Element | null, baseUrl?: string): string {
   if (content === null) return '';
   unwrapLayoutTables(content);
+  fenceCodeBlocks(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
   emphasizeCaptions(content);
   const converter = markdownConverter();

@@ -1,0 +1,98 @@
+/**
+ * Code blocks for the markdown (see markdown.ts): every `<pre>` fenced, with the language its
+ * markup names. Readability removes class names, where most pages name it (Sphinx's
+ * `<div class="highlight-python">`, `<code class="language-js">`), so the language is copied to the
+ * `<pre>` as `data-lang` before Readability runs (see markCodeLanguages).
+ */
+
+/** A code block's language in a class (`language-python`, `lang-js`, Sphinx's `highlight-python`). */
+const CLASS_LANGUAGE = /(?:^|\s)(?:language|lang|highlight)-([\w+#.-]{1,30})(?=\s|$)/;
+/** Class names of that form that name no language. */
+const NO_LANGUAGE = new Set(['default', 'none', 'text', 'plain', 'plaintext', 'nohighlight']);
+
+/** The language a code block declares: on the `<code>`, the `<pre>` or the two elements around it. */
+function codeLanguage(pre: Element, code: Element | null): string | null {
+  const data = pre.getAttribute('data-lang') ?? pre.getAttribute('data-language') ?? code?.getAttribute('data-lang');
+  if (data && /^[\w+#.-]{1,30}$/.test(data)) return NO_LANGUAGE.has(data.toLowerCase()) ? null : data.toLowerCase();
+  let el: Element | null = code ?? pre;
+  for (let level = 0; el !== null && level < 4; level++, el = el === code ? pre : el.parentElement) {
+    const found = CLASS_LANGUAGE.exec(el.getAttribute('class') ?? '')?.[1]?.toLowerCase();
+    if (found !== undefined) return NO_LANGUAGE.has(found) ? null : found;
+  }
+  return null;
+}
+
+/**
+ * Makes every `<pre>` under `root` a code block for node-html-markdown (edits `root`): it fences
+ * only a `<pre>` whose one child is a `<code>`, and writes any other (Sphinx's and Pygments'
+ * `<pre><span>…`, a man page's `<pre>`) as loose lines, where its indentation then reads as markdown.
+ * The block's language, where its markup names one, goes on the `<code>` as `language-…`.
+ */
+export function fenceCodeBlocks(root: Element): void {
+  const doc = root.ownerDocument;
+  unwrapNumberedCode(root);
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    if ((pre.textContent ?? '').trim() === '' || pre.parentElement?.closest('pre') != null) continue;
+    const children = Array.from(pre.childNodes);
+    const blank = (node: Node): boolean => node.nodeType === 3 && (node.nodeValue ?? '').trim() === '';
+    const only = children.filter((node) => !blank(node));
+    let code: Element;
+    if (only.length === 1 && only[0]?.nodeType === 1 && (only[0] as Element).localName.toLowerCase() === 'code') {
+      code = only[0] as Element;
+      for (const node of children) if (node !== code) node.remove();
+    } else {
+      code = doc.createElement('code');
+      for (const node of children) code.appendChild(node);
+      pre.appendChild(code);
+    }
+    trimTrailingSpace(code);
+    const language = codeLanguage(pre, code);
+    if (language !== null && !/(?:^|\s)language-/.test(code.getAttribute('class') ?? '')) {
+      code.setAttribute('class', `language-${language} ${code.getAttribute('class') ?? ''}`.trim());
+    }
+  }
+}
+
+/**
+ * Replaces each table that shows a code block beside its line numbers (Pygments' `highlighttable`,
+ * Rouge's `rouge-table`: one row, a `<pre>` of numbers in one cell and the code's `<pre>` in the
+ * other) by the code's `<pre>` (edits `root`): as a table it came out as one row of squashed lines.
+ */
+function unwrapNumberedCode(root: Element): void {
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    const [numbers, code, more] = Array.from(table.querySelectorAll('pre'));
+    if (code === undefined || more !== undefined || table.querySelectorAll('tr').length !== 1) continue;
+    if (!/^[\d\s]+$/.test(numbers?.textContent ?? '')) continue;
+    table.replaceWith(code);
+  }
+}
+
+/** Removes the blank lines and spaces a code block ends with (they would stand before its closing fence). */
+function trimTrailingSpace(code: Element): void {
+  // Bounded: a block ending in a thousand empty spans is left with some.
+  for (let step = 0; step < 100; step++) {
+    let last: Node | null = code.lastChild;
+    while (last !== null && last.nodeType === 1 && last.lastChild !== null) last = last.lastChild;
+    if (last === null || last.nodeType !== 3) return;
+    const trimmed = (last.nodeValue ?? '').replace(/\s+$/, '');
+    if (trimmed !== '') {
+      last.nodeValue = trimmed;
+      return;
+    }
+    last.parentNode?.removeChild(last);
+  }
+}
+
+/**
+ * Copies each code block's language, named in a class of the `<pre>`, its `<code>` or the elements
+ * around them, to the `<pre>` as `data-lang`, which Readability keeps (see the module comment).
+ * `elements` are a body's elements, read in one walk shared with other steps.
+ */
+export function markCodeLanguages(elements: readonly Element[]): void {
+  for (const el of elements) {
+    if (el.localName.toLowerCase() !== 'pre' || el.hasAttribute('data-lang')) continue;
+    const code = el.querySelector('code');
+    const language = codeLanguage(el, code);
+    if (language !== null) el.setAttribute('data-lang', language);
+  }
+}

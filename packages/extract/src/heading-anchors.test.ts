@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseHTML } from 'linkedom';
+import { dropHeadingAnchors } from './heading-anchors.js';
+
+const body = (inner: string): Element =>
+  parseHTML(`<html><body>${inner}</body></html>`).document.body as unknown as Element;
+const drop = (root: Element): number => dropHeadingAnchors(Array.from(root.querySelectorAll('*')));
+
+describe('dropHeadingAnchors', () => {
+  it("removes a heading's permalink glyph, however it is written", () => {
+    const root = body(
+      '<section id="setup"><h2>Setup<a class="headerlink" href="#setup" title="Permalink to this heading">¶</a></h2></section>' +
+        '<h3 id="gatsby">Gatsby<a href="https://docs.example.org/docs#gatsby" class="hash-link">\u200b</a></h3>' +
+        '<h2 id="data">Data types <a href="#data"><svg></svg></a></h2>' +
+        '<h2>Preferring real estate<a href="#section2">#section2</a></h2>',
+    );
+    expect(drop(root)).toBe(4);
+    expect(Array.from(root.querySelectorAll('h2, h3')).map((h) => h.textContent?.trim())).toEqual([
+      'Setup',
+      'Gatsby',
+      'Data types',
+      'Preferring real estate',
+    ]);
+    expect(root.querySelector('a')).toBeNull();
+  });
+
+  it("unwraps a heading's words from a link to its own anchor, and leaves other links", () => {
+    const root = body(
+      '<h2 id="making_a_request"><a href="https://developer.mozilla.org/en-US/docs/Web/API#making_a_request">Making a request</a></h2>' +
+        '<a id="intro"></a><h2><a href="#intro">Intro</a></h2>' +
+        '<h2><a href="#id3">Introduction</a></h2>' +
+        '<h3><a href="https://example.com/other">Another page</a></h3><p><a href="#x">¶</a></p>',
+    );
+    expect(drop(root)).toBe(2);
+    expect(root.querySelectorAll('h2 a')).toHaveLength(1);
+    expect(root.querySelector('h2')?.textContent).toBe('Making a request');
+    // A link to another part of the page (a table of contents), to another page, or outside a heading stays.
+    expect(Array.from(root.querySelectorAll('a[href]')).map((a) => a.getAttribute('href'))).toEqual([
+      '#id3',
+      'https://example.com/other',
+      '#x',
+    ]);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The links a heading carries to itself. Documentation sites put a permalink glyph after each
+ * heading (`¶` in Sphinx and MkDocs, `#` in many themes, an empty or zero-width link in Docusaurus
+ * and react.dev, titled "Link to this heading"), and some wrap the heading's words in a link to its
+ * own anchor (MDN, the Rust book). Kept, they are noise in the page's text and markdown:
+ * `## Setup[¶](https://example.org/guide#setup "Permalink to this heading")`.
+ */
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Zero-width characters a permalink uses as its text, so that it takes no room until hovered. */
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
+
+/** The fragment of a link's `href`, decoded where it can be; null when it has none. */
+function fragmentOf(anchor: Element): string | null {
+  const href = anchor.getAttribute('href');
+  const at = href?.indexOf('#') ?? -1;
+  if (href === null || href === undefined || at < 0 || at === href.length - 1) return null;
+  const raw = href.slice(at + 1);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Whether `id` names the heading, an element around it or in it, or the empty anchor just before it. */
+function namesHeading(heading: Element, id: string): boolean {
+  for (let el: Element | null = heading; el !== null; el = el.parentElement) if (el.id === id) return true;
+  if (heading.previousElementSibling?.id === id) return true;
+  for (const inner of Array.from(heading.querySelectorAll('[id]'))) if (inner.id === id) return true;
+  return false;
+}
+
+/**
+ * Removes from the headings among `elements` (a body's elements, read in one walk shared with
+ * other steps) each link to a fragment whose text is a glyph, nothing, or the fragment's name
+ * (`¶`, `#`, `🔗`, `#section2`), and unwraps a heading's words from a link to its own anchor,
+ * keeping the words. Links to other pages, and to other parts of this one, stay. Returns how many
+ * links were removed or unwrapped.
+ */
+export function dropHeadingAnchors(elements: readonly Element[]): number {
+  let changed = 0;
+  for (const heading of elements) {
+    if (!HEADINGS.has(heading.localName.toLowerCase())) continue;
+    for (const anchor of Array.from(heading.querySelectorAll('a[href]'))) {
+      const fragment = fragmentOf(anchor);
+      if (fragment === null) continue;
+      const text = (anchor.textContent ?? '').replace(ZERO_WIDTH, '').trim();
+      if (!/[\p{L}\p{N}]/u.test(text) || text.replace(/^#/, '') === fragment) {
+        anchor.remove();
+        changed++;
+      } else if (namesHeading(heading, fragment)) {
+        anchor.replaceWith(...Array.from(anchor.childNodes));
+        changed++;
+      }
+    }
+  }
+  return changed;
+}
