@@ -85,6 +85,27 @@ const share = (results, key) => {
 };
 const meanF1 = (results) => (results.reduce((a, r) => a + r.f1, 0) / Math.max(1, results.length)).toFixed(4);
 
+/** Micro F1 of each markdown structure kind over a half's pages (see markdownStructure in extract-sets.mjs). */
+function markdownRow(half, results) {
+  const scored = results.filter((r) => r.markdown !== undefined);
+  const row = { half: half === 'A' ? 'A (tuning)' : 'B (held out)', pages: scored.length };
+  for (const kind of Object.keys(scored[0]?.markdown ?? {})) {
+    let both = 0;
+    let ours = 0;
+    let reference = 0;
+    for (const r of scored) {
+      both += r.markdown[kind].both;
+      ours += r.markdown[kind].ours;
+      reference += r.markdown[kind].reference;
+    }
+    const p = both / Math.max(1, ours);
+    const rec = both / Math.max(1, reference);
+    const f1 = p + rec === 0 ? 0 : (2 * p * rec) / (p + rec);
+    row[kind] = `${f1.toFixed(3)} (${p.toFixed(2)} / ${rec.toFixed(2)})`;
+  }
+  return row;
+}
+
 function qualityRow(setId, half, results) {
   const ms = results.reduce((a, r) => a + r.ms, 0);
   return {
@@ -147,6 +168,7 @@ export async function runExtractBench(options = {}) {
   const halves = options.halves ?? ['A', 'B'];
   const quality = [];
   const byType = [];
+  const structure = [];
   const dumped = [];
   for (const set of sets) {
     for (const half of halves) {
@@ -162,6 +184,7 @@ export async function runExtractBench(options = {}) {
           row[type] = `${meanF1(ofType)} (${ofType.length})`;
         }
         byType.push(row);
+        structure.push(markdownRow(half, results));
       }
       if (options.dump) {
         for (const r of results) dumped.push({ set: set.id, ...r });
@@ -182,6 +205,16 @@ export async function runExtractBench(options = {}) {
     },
   ];
   if (byType.length > 0) tables.push({ title: 'WCXB dev word F1 per page type and half', rows: byType, notes: [] });
+  if (structure.length > 0) {
+    tables.push({
+      title: 'WCXB dev markdown structure per half (body_markdown against the reference markdown)',
+      rows: structure,
+      notes: [
+        "F1 over the half's elements of each kind (precision / recall): an element counts when the reference has one of that kind with the same words (lower-cased \\w+), each matched once",
+        'pages: those whose ground truth has main_content_markdown. The references are drafted by an LLM and mark structure unevenly (code shown as plain lines on some pages, fenced on others), so these figures compare, they do not grade',
+      ],
+    });
+  }
   const speedSources = sets.some((s) => s.id === 'readability') ? readabilitySources() : [];
   if (speedSources.length > 0 && options.doms?.length !== 0) {
     const doms = options.doms ?? ['linkedom', 'linkedom-nomd', 'jsdom'];

@@ -169,6 +169,46 @@ function chineseSet(root) {
   };
 }
 
+/** Lower-cased `\w+` words of a markdown element's text, space-joined: the same text however marked up. */
+const partText = (text) => words(text).join(' ');
+
+/** The structure kinds scored in a page's markdown, each as the list of its elements' texts. */
+const MARKDOWN_PARTS = {
+  headings: (md) => [...md.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)].map((m) => partText(m[1])),
+  'code blocks': (md) => [...md.matchAll(/^```[^\n]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => partText(m[1])),
+  'list items': (md) => [...md.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(.+)$/gm)].map((m) => partText(m[1])),
+  'table cells': (md) =>
+    md
+      .split('\n')
+      .filter((line) => /^\s*\|.*\|\s*$/.test(line) && !/^\s*\|[\s:|-]+\|\s*$/.test(line))
+      .flatMap((line) => line.split('|').slice(1, -1).map(partText)),
+};
+
+/**
+ * How much of a reference markdown's structure the extracted markdown has: for each kind in
+ * {@link MARKDOWN_PARTS}, the elements found in both (their words equal, each matched once), in
+ * ours and in the reference: `{ headings: { both, ours, reference }, ... }`.
+ */
+export function markdownStructure(ours, reference) {
+  const scores = {};
+  for (const [kind, parts] of Object.entries(MARKDOWN_PARTS)) {
+    const mine = parts(ours).filter(Boolean);
+    const theirs = parts(reference).filter(Boolean);
+    const left = new Map();
+    for (const text of theirs) left.set(text, (left.get(text) ?? 0) + 1);
+    let both = 0;
+    for (const text of mine) {
+      const n = left.get(text) ?? 0;
+      if (n > 0) {
+        both++;
+        left.set(text, n - 1);
+      }
+    }
+    scores[kind] = { both, ours: mine.length, reference: theirs.length };
+  }
+  return scores;
+}
+
 /** WCXB dev pages (7 page types): its own word F1, exact title, author and day of publication. */
 function wcxbSet(root) {
   const dir = join(root, 'wcxb-dev', 'dev');
@@ -206,6 +246,7 @@ function wcxbSet(root) {
         // Pages whose ground truth has none: right when none is given.
         noAuthor: t.author ? undefined : got.author === null,
         noDate: t.publish_date ? undefined : got.published_at === null,
+        markdown: t.main_content_markdown ? markdownStructure(got.body_markdown, t.main_content_markdown) : undefined,
       };
     },
   };
