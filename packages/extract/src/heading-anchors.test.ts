@@ -12,14 +12,17 @@ describe('dropHeadingAnchors', () => {
       '<section id="setup"><h2>Setup<a class="headerlink" href="#setup" title="Permalink to this heading">¶</a></h2></section>' +
         '<h3 id="gatsby">Gatsby<a href="https://docs.example.org/docs#gatsby" class="hash-link">\u200b</a></h3>' +
         '<h2 id="data">Data types <a href="#data"><svg></svg></a></h2>' +
-        '<h2>Preferring real estate<a href="#section2">#section2</a></h2>',
+        '<h2>Preferring real estate<a href="#section2">#section2</a></h2>' +
+        // Starlight: the permalink after the heading, named for screen readers.
+        '<div><h3 id="why">Why Tauri?</h3><a href="#why"><svg></svg><span>Section titled “Why Tauri?”</span></a></div>',
     );
-    expect(drop(root)).toBe(4);
+    expect(drop(root)).toBe(5);
     expect(Array.from(root.querySelectorAll('h2, h3')).map((h) => h.textContent?.trim())).toEqual([
       'Setup',
       'Gatsby',
       'Data types',
       'Preferring real estate',
+      'Why Tauri?',
     ]);
     expect(root.querySelector('a')).toBeNull();
   });

@@ -34,8 +34,8 @@ function namesHeading(heading: Element, id: string): boolean {
 /**
  * Removes from the headings among `elements` (a body's elements, read in one walk shared with
  * other steps) each link to a fragment whose text is a glyph, nothing, or the fragment's name
- * (`¶`, `#`, `🔗`, `#section2`), and unwraps a heading's words from a link to its own anchor,
- * keeping the words. Links to other pages, and to other parts of this one, stay. Returns how many
+ * (`¶`, `#`, `🔗`, `#section2`), and the link right after a heading to that heading's id; and
+ * unwraps a heading's words from a link to its own anchor, keeping the words. Links to other pages, and to other parts of this one, stay. Returns how many
  * links were removed or unwrapped.
  */
 export function dropHeadingAnchors(elements: readonly Element[]): number {
@@ -53,6 +53,12 @@ export function dropHeadingAnchors(elements: readonly Element[]): number {
         anchor.replaceWith(...Array.from(anchor.childNodes));
         changed++;
       }
+    }
+    // Starlight's permalink follows its heading, its text for screen readers only ("Section titled …").
+    const next = heading.nextElementSibling;
+    if (next?.localName.toLowerCase() === 'a' && heading.id !== '' && fragmentOf(next) === heading.id) {
+      next.remove();
+      changed++;
     }
   }
   return changed;
