@@ -59,6 +59,26 @@ describe('GET /api/v1/search', () => {
     expect(api).not.toHaveProperty('filetype');
   });
 
+  it('searches a question no page holds every word of with its words optional, and says so', async () => {
+    const question = encodeURIComponent('how does a self-hosted search engine help agents?');
+    const relaxed = await search(`q=${question}`);
+    expect(relaxed.headers['quarry-match']).toBe('any');
+    const urls = (relaxed.body.results as Result[]).map((r) => r.url);
+    expect(urls[0]).toBe('https://example.com/quarry');
+    expect(relaxed.body.total).toBeGreaterThanOrEqual(urls.length);
+    // Asked for `match=all` itself, a client gets what it asked for.
+    const strict = await search(`q=${question}&match=all`);
+    expect(strict.body).toMatchObject({ total: 0, results: [] });
+    expect(strict.headers['quarry-match']).toBeUndefined();
+    // Two words are an AND whatever they find; three that some page holds together stay one.
+    const two = await search('q=quarry+agents');
+    expect(two.body).toMatchObject({ total: 0, results: [] });
+    expect(two.headers['quarry-match']).toBeUndefined();
+    const held = await search('q=quarry+search+engine');
+    expect((held.body.results as Result[]).map((r) => r.url)).toEqual(['https://example.com/quarry']);
+    expect(held.headers['quarry-match']).toBeUndefined();
+  });
+
   it('pages through results consistently', async () => {
     const pages = await Promise.all([0, 5, 10].map((offset) => search(`q=widget&limit=5&offset=${offset}`)));
     const ids = pages.flatMap((p) => (p.body.results as Result[]).map((r) => r.id));

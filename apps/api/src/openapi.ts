@@ -106,7 +106,9 @@ export const OPENAPI_DOCUMENT = {
             name: 'match',
             in: 'query',
             description:
-              '`all` (default): every word must occur. `any`: words are optional and pages matching more (and ' +
+              '`all` (default): every word must occur; when none does and the query has at least three words ' +
+              'besides stop words (a question typed whole), it is searched as `any` and the response carries ' +
+              '`Quarry-Match: any` (an explicit `match=all` never is). `any`: words are optional and pages matching more (and ' +
               'rarer) words rank first, and a page must hold one that is not a stop word (`what`, `is`, `the`) ' +
               'unless the query has no other; a word of several parts (`heat-transfer`) counts as its parts, each ' +
               'optional; phrases, exclusions and the `intitle:`, `site:` and `filetype:` ' +
@@ -117,7 +119,7 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': {
             description: 'Search results.',
-            headers: limitedHeaders(true),
+            headers: { ...limitedHeaders(true), 'Quarry-Match': ref('headers', 'Quarry-Match') },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResponse' } } },
           },
           '400': ref('responses', 'BadRequest'),
@@ -249,6 +251,12 @@ export const OPENAPI_DOCUMENT = {
         description:
           'Dedicated keys only: SECONDS UNTIL the current window resets (a duration, not an epoch timestamp).',
         schema: { ...int, minimum: 0 },
+      },
+      'Quarry-Match': {
+        description:
+          '`any` when the query was searched with its words optional because no page holds all of them ' +
+          '(the default `match`, at least three words besides stop words); absent otherwise.',
+        schema: { type: 'string', enum: ['any'] },
       },
       Allow: { description: 'Methods this resource supports.', required: true, schema: { type: 'string' } },
       'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },

@@ -4,6 +4,7 @@ import { collapsedBefore } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
+import { RELAXED_MATCH_HEADER, relaxable } from './relax.js';
 import { searchLocal } from './snippets.js';
 
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
@@ -14,10 +15,17 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
   return async (req, res) => {
     const startedMs = performance.now();
     const now = new Date();
-    const params = parseSearchParams(req.query as Record<string, unknown>, now);
+    let params = parseSearchParams(req.query as Record<string, unknown>, now);
     const gone = clientGone(res);
     // Near-copies collapsed, long pages' snippets cut from their whole text.
-    const local = await searchLocal(deps, params.indexQuery);
+    let local = await searchLocal(deps, params.indexQuery);
+    // A question typed whole, whose words no page holds together: its words made optional, unless
+    // the client asked for `match=all` itself (see relax.ts).
+    if (local.total === 0 && params.indexQuery.match === undefined && relaxable(params.query) && !gone.aborted) {
+      params = { ...params, indexQuery: { ...params.indexQuery, match: 'any' } };
+      local = await searchLocal(deps, params.indexQuery);
+      res.setHeader(RELAXED_MATCH_HEADER, 'any');
+    }
     let page: ToppedUpPage = { results: local.hits.map(toLocalResult), total: local.total, added: [] };
     const { fallback } = deps;
     if (fallback && page.results.length < params.indexQuery.limit && !gone.aborted) {
