@@ -77,6 +77,15 @@ describe('GET /api/v1/search', () => {
     const held = await search('q=quarry+search+engine');
     expect((held.body.results as Result[]).map((r) => r.url)).toEqual(['https://example.com/quarry']);
     expect(held.headers['quarry-match']).toBeUndefined();
+    // Four words that fewer pages than a page of results hold together: the page is their best matches.
+    const few = await search('q=quarry+search+engine+retrieval');
+    expect(few.headers['quarry-match']).toBe('any');
+    const fewUrls = (few.body.results as Result[]).map((r) => r.url);
+    expect(fewUrls[0]).toBe('https://example.com/quarry');
+    expect(fewUrls).toContain('https://docs.example.com/quarry-api');
+    const paged = await search('q=quarry+search+engine+retrieval&limit=1');
+    expect(paged.headers['quarry-match']).toBeUndefined();
+    expect(paged.body.total).toBe(1);
   });
 
   it('pages through results consistently', async () => {

@@ -106,9 +106,10 @@ export const OPENAPI_DOCUMENT = {
             name: 'match',
             in: 'query',
             description:
-              '`all` (default): every word must occur; when none does and the query has at least three words ' +
-              'besides stop words (a question typed whole), it is searched as `any` and the response carries ' +
-              '`Quarry-Match: any` (an explicit `match=all` never is). `any`: words are optional and pages matching more (and ' +
+              '`all` (default): every word must occur; a question typed whole is searched as `any` instead, and ' +
+              'the response carries `Quarry-Match: any`, when no page holds all its words and it has at least three ' +
+              'plain words besides stop words, or when fewer pages than `limit` do and it has four (an explicit ' +
+              '`match=all` never is). `any`: words are optional and pages matching more (and ' +
               'rarer) words rank first, and a page must hold one that is not a stop word (`what`, `is`, `the`) ' +
               'unless the query has no other; a word of several parts (`heat-transfer`) counts as its parts, each ' +
               'optional; phrases, exclusions and the `intitle:`, `site:` and `filetype:` ' +
@@ -254,8 +255,8 @@ export const OPENAPI_DOCUMENT = {
       },
       'Quarry-Match': {
         description:
-          '`any` when the query was searched with its words optional because no page holds all of them ' +
-          '(the default `match`, at least three words besides stop words); absent otherwise.',
+          '`any` when the query was searched with its words optional because no page, or fewer than `limit`, ' +
+          'holds all of them (the default `match`; see the `match` parameter); absent otherwise.',
         schema: { type: 'string', enum: ['any'] },
       },
       Allow: { description: 'Methods this resource supports.', required: true, schema: { type: 'string' } },

@@ -1,28 +1,44 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseQuery } from '@quarry/query';
-import { relaxable } from './relax.js';
+import { plainWordCount, shouldRelax } from './relax.js';
 
-describe('relaxable', () => {
-  it('takes a question of three words or more besides stop words', () => {
-    expect(relaxable(parseQuery('what are the structural problems of high speed aircraft?'))).toBe(true);
-    expect(relaxable(parseQuery('solar panel efficiency'))).toBe(true);
-    // Stop words do not count, nor does a word said twice.
-    expect(relaxable(parseQuery('what is the zeppelin'))).toBe(false);
-    expect(relaxable(parseQuery('solar solar panel'))).toBe(false);
+const count = (q: string): number => plainWordCount(parseQuery(q));
+
+describe('plainWordCount', () => {
+  it('counts distinct words besides stop words', () => {
+    expect(count('what are the structural problems of high speed aircraft?')).toBe(5);
+    expect(count('what is the zeppelin')).toBe(1);
+    expect(count('solar solar panel')).toBe(2);
   });
 
   it('counts only plain words: phrases, intitle:, exclusions and OR groups stay as written', () => {
-    expect(relaxable(parseQuery('"solar panel efficiency" roof'))).toBe(false);
-    expect(relaxable(parseQuery('intitle:solar panel efficiency'))).toBe(false);
-    expect(relaxable(parseQuery('solar panel -efficiency'))).toBe(false);
-    expect(relaxable(parseQuery('solar (panel OR roof) efficiency'))).toBe(false);
-    expect(relaxable(parseQuery('site:example.com filetype:pdf solar panel efficiency'))).toBe(true);
+    expect(count('"solar panel efficiency" roof')).toBe(1);
+    expect(count('intitle:solar panel efficiency')).toBe(2);
+    expect(count('solar panel -efficiency')).toBe(2);
+    expect(count('solar (panel OR roof) efficiency')).toBe(2);
+    expect(count('site:example.com filetype:pdf solar panel efficiency')).toBe(3);
   });
 
   it('reads a URL or a word of several parts as one word, and a run of Chinese as its words', () => {
-    expect(relaxable(parseQuery('https://example.com/solar/panel'))).toBe(false);
-    expect(relaxable(parseQuery('state-of-the-art heat-transfer'))).toBe(false);
-    expect(relaxable(parseQuery('今天北京的天气怎么样'))).toBe(true);
-    expect(relaxable(parseQuery('北京'))).toBe(false);
+    expect(count('https://example.com/solar/panel')).toBe(1);
+    expect(count('state-of-the-art heat-transfer')).toBe(2);
+    expect(count('今天北京的天气怎么样')).toBeGreaterThanOrEqual(3);
+    expect(count('北京')).toBe(1);
+  });
+});
+
+describe('shouldRelax', () => {
+  const q = (text: string) => parseQuery(text);
+  it('relaxes three words no page holds together, and four or more that fewer pages than a page of results hold', () => {
+    expect(shouldRelax(q('solar panel efficiency'), 0, 10)).toBe(true);
+    expect(shouldRelax(q('solar panel efficiency'), 2, 10)).toBe(false);
+    expect(shouldRelax(q('solar panel efficiency roofs'), 2, 10)).toBe(true);
+    expect(shouldRelax(q('solar panel efficiency roofs'), 10, 10)).toBe(false);
+    expect(shouldRelax(q('solar panel efficiency roofs'), 5, 5)).toBe(false);
+  });
+
+  it('never relaxes two words', () => {
+    expect(shouldRelax(q('solar panel'), 0, 10)).toBe(false);
+    expect(shouldRelax(q('the solar panel'), 0, 10)).toBe(false);
   });
 });

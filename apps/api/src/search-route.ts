@@ -4,7 +4,7 @@ import { collapsedBefore } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { RELAXED_MATCH_HEADER, relaxable } from './relax.js';
+import { RELAXED_MATCH_HEADER, shouldRelax } from './relax.js';
 import { searchLocal } from './snippets.js';
 
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
@@ -19,9 +19,10 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     const gone = clientGone(res);
     // Near-copies collapsed, long pages' snippets cut from their whole text.
     let local = await searchLocal(deps, params.indexQuery);
-    // A question typed whole, whose words no page holds together: its words made optional, unless
-    // the client asked for `match=all` itself (see relax.ts).
-    if (local.total === 0 && params.indexQuery.match === undefined && relaxable(params.query) && !gone.aborted) {
+    // A question typed whole, whose words no page (or only a few) hold together: its words made
+    // optional, unless the client asked for `match=all` itself (see relax.ts).
+    const { limit, match } = params.indexQuery;
+    if (match === undefined && shouldRelax(params.query, local.total, limit) && !gone.aborted) {
       params = { ...params, indexQuery: { ...params.indexQuery, match: 'any' } };
       local = await searchLocal(deps, params.indexQuery);
       res.setHeader(RELAXED_MATCH_HEADER, 'any');
