@@ -74,7 +74,7 @@ function trimTrailingSpace(code: Element): void {
     let last: Node | null = code.lastChild;
     while (last !== null && last.nodeType === 1 && last.lastChild !== null) last = last.lastChild;
     if (last === null || last.nodeType !== 3) return;
-    const trimmed = (last.nodeValue ?? '').replace(/\s+$/, '');
+    const trimmed = (last.nodeValue ?? '').trimEnd();
     if (trimmed !== '') {
       last.nodeValue = trimmed;
       return;
