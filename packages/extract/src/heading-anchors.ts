@@ -35,8 +35,8 @@ function namesHeading(heading: Element, id: string): boolean {
  * Removes from the headings among `elements` (a body's elements, read in one walk shared with
  * other steps) each link to a fragment whose text is a glyph, nothing, or the fragment's name
  * (`¶`, `#`, `🔗`, `#section2`), and the link right after a heading to that heading's id; and
- * unwraps a heading's words from a link to its own anchor, keeping the words. Links to other pages, and to other parts of this one, stay. Returns how many
- * links were removed or unwrapped.
+ * unwraps a heading's words from a link to its own anchor, keeping the words. Links to other
+ * pages, and to other parts of this one, stay. Returns how many links were removed or unwrapped.
  */
 export function dropHeadingAnchors(elements: readonly Element[]): number {
   let changed = 0;
