@@ -142,6 +142,9 @@ describe('filter builders', () => {
     // A path is kept, percent-encoded: a quote in it cannot close the filter's string.
     expect(validSite('https://example.com/Docs/a"b', 'site')).toBe('example.com/docs/a%22b');
     expect(siteCondition([validSite('example.com/docs', 'site')])).toBe('site_hosts = "example.com/docs"');
+    // An IPv6 address as the document labels it (see document.ts), brackets inside the string.
+    expect(siteCondition([validSite('2001:DB8::7', 'site')])).toBe('site_hosts = "[2001:db8::7]"');
+    expect(siteCondition([validSite('[2001:db8::7]:8080/Lab', 'site')])).toBe('site_hosts = "[2001:db8::7]/lab"');
     for (const bad of ['a" OR lang = "en', 'exa mple.com', '', '..']) {
       const error = (() => {
         try {
