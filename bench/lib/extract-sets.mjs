@@ -21,6 +21,21 @@ const squashLower = (s) => (s ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
 /** evaluate.py's tokenize(): Python's `\w+` on lower-cased text. */
 const words = (t) => (t ?? '').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
 
+/** How many items of `a` are in `b`, each item of `b` matched once (the multisets' intersection). */
+function multisetOverlap(a, b) {
+  const left = new Map();
+  for (const item of b) left.set(item, (left.get(item) ?? 0) + 1);
+  let overlap = 0;
+  for (const item of a) {
+    const n = left.get(item) ?? 0;
+    if (n > 0) {
+      overlap++;
+      left.set(item, n - 1);
+    }
+  }
+  return overlap;
+}
+
 /**
  * WCXB's own metric (evaluate.py), as { p, r, f1 }: words are Python's `\w+` on lower-cased text, F1 over the
  * multiset; an empty reference scores 1 only against an empty prediction.
@@ -30,16 +45,7 @@ export function wcxbWordScores(predicted, reference) {
   const ref = words(reference);
   if (ref.length === 0) return pred.length === 0 ? { p: 1, r: 1, f1: 1 } : { p: 0, r: 0, f1: 0 };
   if (pred.length === 0) return { p: 0, r: 0, f1: 0 };
-  const counts = new Map();
-  for (const w of ref) counts.set(w, (counts.get(w) ?? 0) + 1);
-  let overlap = 0;
-  for (const w of pred) {
-    const n = counts.get(w) ?? 0;
-    if (n > 0) {
-      overlap++;
-      counts.set(w, n - 1);
-    }
-  }
+  const overlap = multisetOverlap(pred, ref);
   if (overlap === 0) return { p: 0, r: 0, f1: 0 };
   const p = overlap / pred.length;
   const r = overlap / ref.length;
@@ -194,16 +200,7 @@ export function markdownStructure(ours, reference) {
   for (const [kind, parts] of Object.entries(MARKDOWN_PARTS)) {
     const mine = parts(ours).filter(Boolean);
     const theirs = parts(reference).filter(Boolean);
-    const left = new Map();
-    for (const text of theirs) left.set(text, (left.get(text) ?? 0) + 1);
-    let both = 0;
-    for (const text of mine) {
-      const n = left.get(text) ?? 0;
-      if (n > 0) {
-        both++;
-        left.set(text, n - 1);
-      }
-    }
+    const both = multisetOverlap(mine, theirs);
     scores[kind] = { both, ours: mine.length, reference: theirs.length };
   }
   return scores;
