@@ -220,7 +220,8 @@ function collect(tokens: readonly Token[]): Collected {
  * - Rejected: an empty query; one longer than {@link MAX_QUERY_LENGTH} code points, as typed or
  *   in its canonical form (`formatQuery`); one of plain words with more than
  *   {@link MAX_QUERY_WORDS} of them, or any other with more than {@link MAX_QUERY_CLAUSES} terms
- *   and phrases; one with only exclusions and no `site:` or `filetype:` (a positive operator makes
+ *   and phrases (but one whose only operators are quotes is then read without them, as the prose
+ *   of a pasted paragraph that quotes someone); one with only exclusions and no `site:` or `filetype:` (a positive operator makes
  *   `site:x.org -gitlab` valid: the site's pages without the word); one with nothing searchable and no filter; an operator
  *   without a value; an invalid host or file type.
  * - `root` is null when the query holds filters alone (`site:x.org`).
@@ -231,6 +232,23 @@ export function parseQuery(q: string): ParsedQuery {
   if (isTooLong(q)) fail(TOO_LONG);
   const clean = sanitizeQuery(q);
   if (clean.trim() === '') fail('q must not be empty.');
+  try {
+    return parseClean(clean);
+  } catch (err) {
+    // A pasted paragraph that quotes someone ("Office of the Future") is prose, not a list of
+    // phrases: past the operators' limit, a query whose only operators are quotes is read without them.
+    if (!(err instanceof TooManyTerms) || !clean.includes('"')) throw err;
+    const prose = parseClean(clean.replace(/"/g, ' '));
+    if (prose.root === null || !isWordList(prose.root)) throw err;
+    return prose;
+  }
+}
+
+/** The error for a query over {@link MAX_QUERY_WORDS} or {@link MAX_QUERY_CLAUSES} (see parseQuery). */
+class TooManyTerms extends ValidationError {}
+
+/** {@link parseQuery} of a sanitized, non-empty query. */
+function parseClean(clean: string): ParsedQuery {
   const { slots, sites, filetypes } = collect(tokenize(clean));
 
   const children = slots.map((slot) =>
@@ -250,8 +268,9 @@ export function parseQuery(q: string): ParsedQuery {
   if (root !== null) {
     const clauses = countClauses(root);
     if (clauses > MAX_QUERY_WORDS || (clauses > MAX_QUERY_CLAUSES && !isWordList(root))) {
-      fail(
+      throw new TooManyTerms(
         `q has too many terms: at most ${MAX_QUERY_WORDS} words, or ${MAX_QUERY_CLAUSES} words and phrases when it holds phrases, intitle:, exclusions or OR groups beside other words.`,
+        'q',
       );
     }
   }
