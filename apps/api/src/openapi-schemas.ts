@@ -163,7 +163,7 @@ export const QUERY_OPERATORS_DOC = [
   '`A OR B` (upper case; binds tighter than AND; either side may be any word, a stop word too; a word of several parts such as `e-mail` is its parts, any of them),',
   `\`filetype:<type>\` with ${FILETYPE_OPERATOR_VALUES.join(', ')} (doc also matches docx and odt, ppt pptx and odp, xls xlsx and ods).`,
   'A query of operators only is valid; one of exclusions only is a 400.',
-  `At most ${MAX_QUERY_WORDS} distinct words, or ${MAX_QUERY_CLAUSES} words and phrases in a query with phrases, intitle:, exclusions or OR groups beside other words; a word said again counts once and weighs more.`,
+  `At most ${MAX_QUERY_WORDS} distinct words, or ${MAX_QUERY_CLAUSES} words and phrases in a query with phrases, intitle:, exclusions or OR groups beside other words (past ${MAX_QUERY_CLAUSES}, a query whose only operators are quotes is read as its words); a word said again counts once and weighs more.`,
   'Chinese, Japanese and Thai runs are searched as their words (quote a run to require it as typed).',
   'One http(s) URL alone finds that page when it is indexed (either scheme) and within the filters.',
 ].join(' ');
