@@ -257,11 +257,11 @@ function functionWordShare(lang: string, words: readonly string[]): number | nul
  * tables as French or Swedish, whose function words they do not use.
  */
 function latinLanguage(markup: string, sample: string): string {
-  const words = sample.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const words = lowerWords(sample);
   if (words.length < MIN_OVERRULING_WORDS) return markup;
   const own = functionWordShare(markup, words);
   if (own === null || own > MAX_DOUBTED_SHARE) return markup;
-  const detected = francLanguage(sample);
+  const detected = francLanguage(sample, words);
   if (detected === undefined || detected === markup) return markup;
   return (functionWordShare(detected, words) ?? 0) >= MIN_OVERRULING_SHARE ? detected : markup;
 }
@@ -287,24 +287,26 @@ const MALAY_FORMS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** A text's words (runs of letters), lower case. */
+function lowerWords(text: string): string[] {
+  return text.toLowerCase().match(/\p{L}+/gu) ?? [];
+}
+
 /**
- * Indonesian or Malay, for a text franc-min gives either: the variety more of whose own word forms
- * the text uses; `detected` (franc-min's pick) when neither uses more. Other languages unchanged.
+ * The language franc-min detects in a sample, as an ISO 639-1 code. Indonesian and Malay, which it
+ * gives either almost at random, are told apart by the variety more of whose own word forms the
+ * text uses (`words`: the sample's, when already split); franc-min's pick stands when neither uses more.
  */
-function malayOrIndonesian(detected: string | undefined, sample: string): string | undefined {
+function francLanguage(sample: string, words?: readonly string[]): string | undefined {
+  const detected = ISO3_TO_1[franc(sample, { minLength: MIN_LETTERS })];
   if (detected !== 'id' && detected !== 'ms') return detected;
   let indonesian = 0;
   let malay = 0;
-  for (const word of sample.toLowerCase().match(/\p{L}+/gu) ?? []) {
+  for (const word of words ?? lowerWords(sample)) {
     if (INDONESIAN_FORMS.has(word)) indonesian++;
     else if (MALAY_FORMS.has(word)) malay++;
   }
   return indonesian > malay ? 'id' : malay > indonesian ? 'ms' : detected;
-}
-
-/** The language franc-min detects in a sample, as an ISO 639-1 code (Indonesian and Malay told apart). */
-function francLanguage(sample: string): string | undefined {
-  return malayOrIndonesian(ISO3_TO_1[franc(sample, { minLength: MIN_LETTERS })], sample);
 }
 
 /** What the text itself says about its language. */
