@@ -3,7 +3,7 @@ import type { IndexQuery, IndexSearchResult } from '@quarry/core';
 import { stemmedLanguages, stemsLanguage } from '@quarry/text';
 import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact-forms.js';
 import type { FastPlan, FastQuery } from './fast-plan.js';
-import { type FoldedStats, type FreshMatch, FreshTier } from './fresh.js';
+import { type FoldedStats, type FreshMatch, FreshTier, splitTokens } from './fresh.js';
 import { and, bm25Idf, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, readHits, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
@@ -43,6 +43,11 @@ interface Match {
 
 /** Pages holding a token are counted up to this many; past it, estimated from the sample (formScales). */
 const EXACT_FREQUENCY_LIMIT = 2048;
+/**
+ * Folded pages read, once a fold, for their mean length in tokens (the fresh tier's BM25 needs it):
+ * those of the first buckets (a fixed random sample), as many buckets as give about this many.
+ */
+const LENGTH_SAMPLE_PAGES = 256;
 
 /** Row ids per `_rowid IN (...)` list. */
 const ROW_ID_CHUNK = 1000;
@@ -121,6 +126,8 @@ export class FastSearch {
   #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
   /** Pages holding a token in the folded index, for formScales: per fold watermark, by column and token. */
   #formFrequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
+  /** The folded pages' mean lengths (text and title columns), per fold watermark. */
+  #lengths: { readonly watermark: number; readonly value: Promise<FoldedLengths | null> } | null = null;
   /** Whether the table holds pages in languages not indexed by stems, per fold watermark. */
   #others: { readonly watermark: number; readonly found: Promise<boolean> } | null = null;
   /** The fresh tier's view of the last version it was brought to, with that version's fold watermark. */
@@ -230,10 +237,14 @@ export class FastSearch {
     if (this.#frequencies.watermark !== watermark) this.#frequencies = { watermark, byToken: new Map() };
     const tier = this.#tier;
     const folded = foldedPages(facts);
+    const lengths = this.#foldedLengths(watermark, folded);
     const stats: FoldedStats = {
       pages: folded,
-      averageLength: tier.averageLength,
-      documentFrequency: (token) => this.#documentFrequency(token, watermark),
+      averageLength: async (column) => {
+        const found = await lengths;
+        return found === null ? null : column === COLUMNS.title ? found.title : found.text;
+      },
+      documentFrequency: (token, column) => this.#documentFrequency(token, column, watermark),
     };
     return { tier, watermark: tier.watermark, stats };
   }
@@ -283,6 +294,30 @@ export class FastSearch {
     return new Map(wanted.map(([column, token], i) => [`${column} ${token}`, counted[i]!]));
   }
 
+  /**
+   * The folded pages' mean lengths in tokens, from about {@link LENGTH_SAMPLE_PAGES} of them (every
+   * one in a small index), once a fold; null when none is folded or the read fails. The fresh tier
+   * took its own pages' mean for it: a tier of short pages made every page of it look long.
+   */
+  #foldedLengths(watermark: number, folded: number): Promise<FoldedLengths | null> {
+    if (this.#lengths?.watermark !== watermark) {
+      const buckets = Math.min(SAMPLE_BUCKETS, Math.ceil((LENGTH_SAMPLE_PAGES * SAMPLE_BUCKETS) / Math.max(1, folded)));
+      const value =
+        folded === 0 || !Number.isFinite(watermark)
+          ? Promise.resolve(null)
+          : this.#table
+              .query()
+              .where(`${COLUMNS.bucket} < ${buckets} AND ${COLUMNS.seq} <= ${watermark}`)
+              .select([COLUMNS.text, COLUMNS.title])
+              .limit(4 * LENGTH_SAMPLE_PAGES)
+              .toArray()
+              .then((rows) => (rows.length === 0 ? null : meanLengths(rows)))
+              .catch(() => null);
+      this.#lengths = { watermark, value };
+    }
+    return this.#lengths.value;
+  }
+
   /** Whether the table holds pages not indexed by stems (any language but English), now. */
   async otherLanguages(): Promise<boolean> {
     return this.#otherLanguages(this.#watermark(await this.#table.version()));
@@ -305,51 +340,41 @@ export class FastSearch {
   }
 
   /**
-   * Folded pages holding a token in `column`: counted when they are few (at most
-   * {@link EXACT_FREQUENCY_LIMIT}), else estimated from the sample column (its matches times 64).
-   * The title column has no sample: a count there stops at the limit, which makes a common title
-   * word look rarer than it is (only `intitle:` words of two forms are counted there). Kept until
-   * the next fold.
+   * Pages of `view` holding a token in `column` (see {@link #pagesHolding}), for the weights of a
+   * word's two forms (only `intitle:` words of two forms are counted in titles): kept until the next
+   * fold.
    */
   #formFrequency(view: View, column: string, token: string): Promise<number> {
-    const cache = this.#formFrequencies.byToken;
-    const key = `${column} ${token}`;
-    let frequency = cache.get(key);
-    if (frequency === undefined) {
-      const query: FastQuery = { kind: 'match', tokens: [token], all: true, column };
-      const sampled =
-        column === COLUMNS.text
-          ? this.#matches(view, query, null, this.#options.maxSampledMatches, false, COLUMNS.sample)
-          : Promise.resolve(null);
-      frequency = sampled.then(async (sample) => {
-        if (sample !== null && sample.length * SAMPLE_BUCKETS > EXACT_FREQUENCY_LIMIT) {
-          return sample.length * SAMPLE_BUCKETS;
-        }
-        const matches = await this.#matches(view, query, null, EXACT_FREQUENCY_LIMIT, false);
-        return matches.full && sample !== null
-          ? Math.max(matches.length, sample.length * SAMPLE_BUCKETS)
-          : matches.length;
-      });
-      // A failed count is asked again by the next search.
-      frequency.catch(() => cache.delete(key));
-      cache.set(key, frequency);
-    }
-    return frequency;
+    return cached(this.#formFrequencies.byToken, `${column} ${token}`, () => this.#pagesHolding(view, column, token));
   }
 
-  /** Folded pages holding a token, estimated from the sample column (its matches times 64). */
-  #documentFrequency(token: string, watermark: number): Promise<number> {
-    const cache = this.#frequencies.byToken;
-    let frequency = cache.get(token);
-    if (frequency === undefined) {
-      const query: FastQuery = { kind: 'match', tokens: [token], all: true, column: COLUMNS.text };
-      const view: View = { tier: this.#tier, watermark, stats: null };
-      frequency = this.#matches(view, query, null, this.#options.maxSampledMatches, false, COLUMNS.sample).then(
-        (matches) => matches.length * SAMPLE_BUCKETS,
-      );
-      cache.set(token, frequency);
-    }
-    return frequency;
+  /**
+   * Folded pages holding a token in `column` (see {@link #pagesHolding}), for the fresh tier's BM25:
+   * kept until the next fold.
+   */
+  #documentFrequency(token: string, column: string, watermark: number): Promise<number> {
+    const view: View = { tier: this.#tier, watermark, stats: null };
+    return cached(this.#frequencies.byToken, `${column} ${token}`, () => this.#pagesHolding(view, column, token));
+  }
+
+  /**
+   * Pages of `view` holding a token in `column`: counted when they are few (at most
+   * {@link EXACT_FREQUENCY_LIMIT}), else estimated from the sample column (its matches times 64). A
+   * sample of a small index holds too few pages to estimate from: a word on 30 of 300 pages was
+   * estimated at 0 or 64, and the fresh tier scored an unfolded page up to twice its folded score.
+   * The title column has no sample: a count there stops at the limit, which makes a common title
+   * word look rarer than it is.
+   */
+  async #pagesHolding(view: View, column: string, token: string): Promise<number> {
+    const query: FastQuery = { kind: 'match', tokens: [token], all: true, column };
+    const sample =
+      column === COLUMNS.text
+        ? await this.#matches(view, query, null, this.#options.maxSampledMatches, false, COLUMNS.sample)
+        : null;
+    if (sample !== null && sample.length * SAMPLE_BUCKETS > EXACT_FREQUENCY_LIMIT)
+      return sample.length * SAMPLE_BUCKETS;
+    const matches = await this.#matches(view, query, null, EXACT_FREQUENCY_LIMIT, false);
+    return matches.full && sample !== null ? Math.max(matches.length, sample.length * SAMPLE_BUCKETS) : matches.length;
   }
 
   async #once(
@@ -907,6 +932,33 @@ function needleOf(tokens: readonly string[]): string {
 function inText(text: string | null): (needle: string) => boolean {
   const padded = ` ${text ?? ''} `;
   return (needle) => padded.includes(needle);
+}
+
+/** Mean length in tokens of the text and title columns of some pages. */
+interface FoldedLengths {
+  readonly text: number;
+  readonly title: number;
+}
+
+function meanLengths(rows: readonly Record<string, unknown>[]): FoldedLengths {
+  let text = 0;
+  let title = 0;
+  for (const row of rows) {
+    text += splitTokens(row[COLUMNS.text]).length;
+    title += splitTokens(row[COLUMNS.title]).length;
+  }
+  return { text: text / rows.length, title: title / rows.length };
+}
+
+/** The promise cached under `key`, else `make()`'s, cached until it fails (a failed count is asked again). */
+function cached(cache: Map<string, Promise<number>>, key: string, make: () => Promise<number>): Promise<number> {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    value.catch(() => cache.delete(key));
+    cache.set(key, value);
+  }
+  return value;
 }
 
 /** A candidate of the fast plan: `r` and the row id for a folded page, `i` and the id for a fresh one. */

@@ -147,3 +147,43 @@ describe('pages not folded yet are searched in the fresh tier, on the scale of f
     }
   });
 });
+
+describe('an unfolded page scores as it will once folded, in a small index', () => {
+  let dir: string;
+  let index: LanceSearchIndex;
+  const scoreOf = async (q: string, id: string) =>
+    (await index.search({ query: parseQuery(q), limit: 100, offset: 0 })).hits.find((hit) => hit.id === id)?.score;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-fresh-small-'));
+    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    // A word on one page in ten: too few for the 1/64 sample to estimate at this size.
+    const folded = Array.from({ length: 300 }, (_, i) =>
+      makePage(
+        `p-${i}`,
+        `https://small.example.org/${i}`,
+        i % 10 === 0 ? `Heron count ${i}` : `Note ${i}`,
+        `${FILLER.repeat(3)}${i % 10 === 0 ? ' A grey heron stood in the reeds.' : ''} ${FILLER.repeat(3)}`,
+      ),
+    );
+    await index.upsert(folded);
+    await index.flush();
+    await index.upsert([
+      makePage('fresh', 'https://small.example.net/fresh', 'Heron watch', `${FILLER} Herons: one heron, then another.`),
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await index.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives the page the same score before and after the fold, in the text and in titles', async () => {
+    const before = [await scoreOf('heron', 'fresh'), await scoreOf('intitle:heron', 'fresh')];
+    await index.flush();
+    const after = [await scoreOf('heron', 'fresh'), await scoreOf('intitle:heron', 'fresh')];
+    for (const [i, score] of after.entries()) {
+      expect(score).toBeGreaterThan(0);
+      expect(before[i]! / score!).toBeCloseTo(1, 2);
+    }
+  });
+});

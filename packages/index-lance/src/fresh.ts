@@ -27,6 +27,8 @@ interface FreshPage {
   readonly quality: number;
   /** Tokens in the search column. */
   readonly length: number;
+  /** Tokens in the title column. */
+  readonly titleLength: number;
   /** The analysed search and title columns as stored, for phrases (emptied when the page goes). */
   text: string;
   title: string;
@@ -36,9 +38,10 @@ interface FreshPage {
 /** Statistics of the folded pages, for scoring fresh pages on the same scale as the engine does them. */
 export interface FoldedStats {
   readonly pages: number;
-  readonly averageLength: number;
-  /** Pages holding a token (estimated). */
-  documentFrequency(token: string): Promise<number>;
+  /** Their mean length in tokens of a column (estimated), or null when unknown. */
+  averageLength(column: string): Promise<number | null>;
+  /** Pages holding a token in a column (counted, or estimated when many do). */
+  documentFrequency(token: string, column: string): Promise<number>;
 }
 
 /** One fresh page matching a query, scored. */
@@ -70,6 +73,7 @@ export class FreshTier {
   #text = new Map<string, number[]>();
   #title = new Map<string, number[]>();
   #totalLength = 0;
+  #totalTitleLength = 0;
   #live = 0;
   #unstemmed = 0;
 
@@ -83,9 +87,10 @@ export class FreshTier {
     return this.#unstemmed;
   }
 
-  /** Mean length of the pages held, in tokens (0 when empty). */
-  get averageLength(): number {
-    return this.#live === 0 ? 0 : this.#totalLength / this.#live;
+  /** Mean length of the pages held, in tokens of a column (0 when empty). */
+  averageLength(column: string): number {
+    const total = column === COLUMNS.title ? this.#totalTitleLength : this.#totalLength;
+    return this.#live === 0 ? 0 : total / this.#live;
   }
 
   /** The watermark the tier was built for: pages with a higher `seq` are in it. */
@@ -171,18 +176,23 @@ export class FreshTier {
     }
     if (candidates.size === 0) return [];
     const pages = folded.pages + this.#live;
-    const averageLength = (folded.averageLength * folded.pages + this.#totalLength) / Math.max(1, pages);
+    // The folded pages' mean length, or (unknown) the tier's as an estimate of it.
+    const title = query.column === COLUMNS.title;
+    const foldedAverage = (await folded.averageLength(query.column)) ?? this.averageLength(query.column);
+    const ownLength = title ? this.#totalTitleLength : this.#totalLength;
+    const averageLength = (foldedAverage * folded.pages + ownLength) / Math.max(1, pages);
     const scores = new Map<number, number>();
     for (const token of query.tokens) {
       const list = postings.get(token) ?? [];
       const own = list.reduce((count, entry) => count + (this.#pages[Math.floor(entry / 1024)]!.dead ? 0 : 1), 0);
-      const df = Math.min(pages, (await folded.documentFrequency(token)) + own);
+      const df = Math.min(pages, (await folded.documentFrequency(token, query.column)) + own);
       const idf = bm25Idf(df, pages);
       for (const entry of list) {
         const ordinal = Math.floor(entry / 1024);
         if (!candidates.has(ordinal)) continue;
         const tf = entry % 1024;
-        const length = query.column === COLUMNS.title ? tf : this.#pages[ordinal]!.length;
+        const page = this.#pages[ordinal]!;
+        const length = title ? page.titleLength : page.length;
         const norm = K1 * (1 - B + (B * length) / Math.max(1, averageLength));
         scores.set(ordinal, (scores.get(ordinal) ?? 0) + (idf * tf * (K1 + 1)) / (tf + norm));
       }
@@ -216,6 +226,7 @@ export class FreshTier {
     this.#text = new Map();
     this.#title = new Map();
     this.#totalLength = 0;
+    this.#totalTitleLength = 0;
     this.#live = 0;
     this.#unstemmed = 0;
   }
@@ -228,6 +239,7 @@ export class FreshTier {
     const text = typeof row[COLUMNS.text] === 'string' ? (row[COLUMNS.text] as string) : '';
     const title = typeof row[COLUMNS.title] === 'string' ? (row[COLUMNS.title] as string) : '';
     const tokens = splitTokens(text);
+    const titleTokens = splitTokens(title);
     const page: FreshPage = {
       id,
       rowId: BigInt(row._rowid as bigint | number),
@@ -238,6 +250,7 @@ export class FreshTier {
       sites: [...((row.sites as Iterable<string> | null) ?? [])],
       quality: Number(row.quality),
       length: tokens.length,
+      titleLength: titleTokens.length,
       text,
       title,
       dead: false,
@@ -246,10 +259,11 @@ export class FreshTier {
     this.#byId.set(id, ordinal);
     this.#maxSeq = Math.max(this.#maxSeq, page.seq);
     this.#totalLength += page.length;
+    this.#totalTitleLength += page.titleLength;
     this.#live++;
     if (!stemsLanguage(page.lang)) this.#unstemmed++;
     addPostings(this.#text, ordinal, tokens);
-    addPostings(this.#title, ordinal, splitTokens(title));
+    addPostings(this.#title, ordinal, titleTokens);
   }
 
   #kill(ordinal: number): void {
@@ -259,6 +273,7 @@ export class FreshTier {
     page.text = '';
     page.title = '';
     this.#totalLength -= page.length;
+    this.#totalTitleLength -= page.titleLength;
     this.#live--;
     if (!stemsLanguage(page.lang)) this.#unstemmed--;
   }
@@ -279,7 +294,8 @@ export function holdsRun(text: string, run: string): boolean {
   return false;
 }
 
-function splitTokens(value: unknown): string[] {
+/** The tokens of an analysed column's value (space-separated, as the engine splits it). */
+export function splitTokens(value: unknown): string[] {
   return typeof value === 'string' && value !== '' ? value.split(' ') : [];
 }
 

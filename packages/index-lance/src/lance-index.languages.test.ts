@@ -20,8 +20,10 @@ const PAGES = ENGLISH_PAGES + GERMAN_PAGES + OTHER_PAGES;
  * which only the few German pages hold: on its own statistics the typed form is rare, and its BM25
  * weight (IDF) large.
  */
+/** `n` words cycling through the five of `words`. */
+const filler = (words: string, n: number) => Array.from({ length: n }, (_, i) => words.split(' ')[i % 5]).join(' ');
+
 function pages() {
-  const filler = (words: string, n: number) => Array.from({ length: n }, (_, i) => words.split(' ')[i % 5]).join(' ');
   const english = Array.from({ length: ENGLISH_PAGES }, (_, i) =>
     makePage(
       `en${i}`,
@@ -89,12 +91,20 @@ function indexOf(name: string, docs: () => PageDocument[]) {
   return at;
 }
 
-/** German pages written after the fold, each mentioning `Computing` twice (`dx0`, `dx1`...). */
+/**
+ * German pages written after the fold (`dx0`, `dx1`...), like the folded ones: as long as the English
+ * pages, mentioning `Computing` once where those say it twice. (A short page saying it twice
+ * outranks them by BM25's length normalization, folded or not.)
+ */
 function waitingGerman(n: number): PageDocument[] {
   return Array.from({ length: n }, (_, i) =>
-    makePage(`dx${i}`, `https://dx${i}.example.de/${i}`, 'Neuigkeiten', 'Computing und Cloud Computing heute', {
-      lang: 'de',
-    }),
+    makePage(
+      `dx${i}`,
+      `https://dx${i}.example.de/${i}`,
+      'Neuigkeiten',
+      `${filler('der die das und mit', 80)} Cloud Computing heute ${filler('für auf von aus bei', 80)}`,
+      { lang: 'de' },
+    ),
   );
 }
 
