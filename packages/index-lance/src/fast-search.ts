@@ -309,7 +309,7 @@ export class FastSearch {
               .query()
               .where(`${COLUMNS.bucket} < ${buckets} AND ${COLUMNS.seq} <= ${watermark}`)
               .select([COLUMNS.text, COLUMNS.title])
-              .limit(4 * LENGTH_SAMPLE_PAGES)
+              .limit(2 * LENGTH_SAMPLE_PAGES)
               .toArray()
               .then((rows) => (rows.length === 0 ? null : meanLengths(rows)))
               .catch(() => null);

@@ -178,14 +178,19 @@ export class FreshTier {
     const pages = folded.pages + this.#live;
     // The folded pages' mean length, or (unknown) the tier's as an estimate of it.
     const title = query.column === COLUMNS.title;
-    const foldedAverage = (await folded.averageLength(query.column)) ?? this.averageLength(query.column);
+    // The engine answers the counts of several tokens at once.
+    const [average, frequencies] = await Promise.all([
+      folded.averageLength(query.column),
+      Promise.all(query.tokens.map((token) => folded.documentFrequency(token, query.column))),
+    ]);
+    const foldedAverage = average ?? this.averageLength(query.column);
     const ownLength = title ? this.#totalTitleLength : this.#totalLength;
     const averageLength = (foldedAverage * folded.pages + ownLength) / Math.max(1, pages);
     const scores = new Map<number, number>();
-    for (const token of query.tokens) {
+    for (const [i, token] of query.tokens.entries()) {
       const list = postings.get(token) ?? [];
       const own = list.reduce((count, entry) => count + (this.#pages[Math.floor(entry / 1024)]!.dead ? 0 : 1), 0);
-      const df = Math.min(pages, (await folded.documentFrequency(token, query.column)) + own);
+      const df = Math.min(pages, frequencies[i]! + own);
       const idf = bm25Idf(df, pages);
       for (const entry of list) {
         const ordinal = Math.floor(entry / 1024);
