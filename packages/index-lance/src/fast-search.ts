@@ -122,9 +122,7 @@ export class FastSearch {
   readonly #options: FastSearchOptions;
   readonly #watermark: (version: number) => number;
   readonly #tier = new FreshTier();
-  /** Estimated document frequencies among folded pages, for the fold watermark they were read at. */
-  #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
-  /** Pages holding a token in the folded index, for formScales: per fold watermark, by column and token. */
+  /** Pages holding a token (see #formFrequency): per fold watermark, by pages counted, column and token. */
   #formFrequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
   /** The folded pages' mean lengths (text and title columns), per fold watermark. */
   #lengths: { readonly watermark: number; readonly value: Promise<FoldedLengths | null> } | null = null;
@@ -234,7 +232,7 @@ export class FastSearch {
     ) {
       return FLAT;
     }
-    if (this.#frequencies.watermark !== watermark) this.#frequencies = { watermark, byToken: new Map() };
+    if (this.#formFrequencies.watermark !== watermark) this.#formFrequencies = { watermark, byToken: new Map() };
     const tier = this.#tier;
     const folded = foldedPages(facts);
     const lengths = this.#foldedLengths(watermark, folded);
@@ -244,7 +242,7 @@ export class FastSearch {
         const found = await lengths;
         return found === null ? null : column === COLUMNS.title ? found.title : found.text;
       },
-      documentFrequency: (token, column) => this.#documentFrequency(token, column, watermark),
+      documentFrequency: (token, column) => this.#formFrequency({ tier, watermark, stats: null }, column, token),
     };
     return { tier, watermark: tier.watermark, stats };
   }
@@ -340,21 +338,14 @@ export class FastSearch {
   }
 
   /**
-   * Pages of `view` holding a token in `column` (see {@link #pagesHolding}), for the weights of a
-   * word's two forms (only `intitle:` words of two forms are counted in titles): kept until the next
-   * fold.
+   * Pages of `view` holding a token in `column` (see {@link #pagesHolding}): for the fresh tier's
+   * BM25 and the weights of a word's two forms (only `intitle:` words of two forms are counted in
+   * titles). Kept until the next fold.
    */
   #formFrequency(view: View, column: string, token: string): Promise<number> {
-    return cached(this.#formFrequencies.byToken, `${column} ${token}`, () => this.#pagesHolding(view, column, token));
-  }
-
-  /**
-   * Folded pages holding a token in `column` (see {@link #pagesHolding}), for the fresh tier's BM25:
-   * kept until the next fold.
-   */
-  #documentFrequency(token: string, column: string, watermark: number): Promise<number> {
-    const view: View = { tier: this.#tier, watermark, stats: null };
-    return cached(this.#frequencies.byToken, `${column} ${token}`, () => this.#pagesHolding(view, column, token));
+    // Counted among folded pages (with the fresh tier) or among all of them (the flat scan): apart.
+    const key = `${view.tier ? 'folded' : 'all'} ${column} ${token}`;
+    return cached(this.#formFrequencies.byToken, key, () => this.#pagesHolding(view, column, token));
   }
 
   /**
