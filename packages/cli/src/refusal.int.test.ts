@@ -84,4 +84,15 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     expect(pageHits() - before).toBe(1);
     expect(site.hits.get('/')).toBe(1);
   }, 180_000);
+
+  it('says a seed queued for another crawler is refused only by one without the host allowed', async () => {
+    const run = await quarry(['crawl', '--seed', `${site.origin}/queued.html`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`seed ${site.origin}/queued.html is at a private or reserved address (127.0.0.1)`);
+    expect(run.stderr).toContain('It is queued: a crawler started with QUARRY_ALLOW_HOSTS=127.0.0.1');
+    expect(run.stderr).not.toContain('is refused');
+    expect(run.stderr).toContain('queued 1 new seed URL');
+    // Queued, not crawled: this command does not wait.
+    expect(site.hits.get('/queued.html')).toBeUndefined();
+  }, 180_000);
 });

@@ -110,7 +110,7 @@ export async function runCrawl(
   const logger = createLogger(config);
   const queues = await openQueues(config);
   const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
-  const refused = await warnRefusedSeeds(crawler, seeds);
+  const refused = await warnRefusedSeeds(crawler, seeds, options.wait);
   if (seeds.length > 0) {
     const report = seedReport(await crawler.reseed(seeds));
     if (report !== '') process.stderr.write(`${report}\n`);

@@ -7,14 +7,20 @@ const MAX_LISTED = 10;
 /**
  * Warns at once about seeds the address policy refuses, naming QUARRY_ALLOW_HOSTS; resolves to how
  * many there were. They are still queued, so the crawl records the true reason (`blocked_address`).
+ * `crawlsHere`: this process crawls them (`start`, `crawl --wait`); otherwise a crawler started with
+ * another environment (`quarry start` with the host allowed) may fetch them, and the warning says so.
  */
-export async function warnRefusedSeeds(crawler: Crawler, seeds: readonly Seed[]): Promise<number> {
+export async function warnRefusedSeeds(crawler: Crawler, seeds: readonly Seed[], crawlsHere: boolean): Promise<number> {
   const refused = await crawler.refusedSeeds(seeds);
   for (const { seed, address } of refused) {
     const host = new URL(seed.url).hostname;
+    const allow = `QUARRY_ALLOW_HOSTS=${host} (host names, addresses or CIDR ranges, comma-separated)`;
     process.stderr.write(
-      `quarry: seed ${seed.url} is refused: ${address} is a private or reserved address, which the crawler does not fetch by default.\n` +
-        `  To crawl a site on your own network, allow its host: QUARRY_ALLOW_HOSTS=${host} (host names, addresses or CIDR ranges, comma-separated).\n`,
+      crawlsHere
+        ? `quarry: seed ${seed.url} is refused: ${address} is a private or reserved address, which the crawler does not fetch by default.\n` +
+            `  To crawl a site on your own network, allow its host: ${allow}.\n`
+        : `quarry: seed ${seed.url} is at a private or reserved address (${address}), which a crawler fetches only when QUARRY_ALLOW_HOSTS allows it; this command's environment does not.\n` +
+            `  It is queued: a crawler started with ${allow} fetches it, one without skips it (blocked_address).\n`,
     );
   }
   return refused.length;

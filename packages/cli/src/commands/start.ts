@@ -30,7 +30,7 @@ export async function runStart(
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
   crawler.start();
   const recrawls = recrawlScheduleFor(config, queues, logger);
-  await warnRefusedSeeds(crawler, seeds);
+  await warnRefusedSeeds(crawler, seeds, true);
   if (seeds.length > 0) {
     const report = seedReport(await crawler.reseed(seeds));
     if (report !== '') process.stderr.write(`${report}\n`);
