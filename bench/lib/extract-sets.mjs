@@ -70,11 +70,14 @@ function sameDay(gotIso, wantDay) {
   return Number.isFinite(got) && Number.isFinite(want) && got >= want - 14 * 3_600_000 && got < want + 36 * 3_600_000;
 }
 
-/** Equal, or the expected title keeps a ` | Site` tail that is stripped on purpose (Readability pages). */
+/**
+ * Equal, or the expected title keeps a ` | Site` tail that is stripped on purpose (Readability
+ * pages; Chinese titles write it `_频道_网站`).
+ */
 function sameTitleOrPrefix(got, want) {
   const g = squashLower(got);
   const w = squashLower(want);
-  return g === w || (g.length > 0 && w.startsWith(g) && /^\s*[|\-–—:·»/]/.test(w.slice(g.length)));
+  return g === w || (g.length > 0 && w.startsWith(g) && /^\s*[|\-–—:·»/_]/.test(w.slice(g.length)));
 }
 
 const READABILITY_URL = 'http://fakehost/test/page.html';

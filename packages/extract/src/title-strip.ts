@@ -7,6 +7,24 @@ const DATE_TAIL = /^(?:\p{L}+\.?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d{2}$/u;
 /** A trailing segment of at most this many words, shorter than the rest, names the site. */
 const MAX_TAIL_WORDS = 3;
 
+/** Chinese, Japanese or Korean text: titles there join the headline and the site's name without spaces. */
+const CJK_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** A CJK character or full-width punctuation, beside which a hyphen separates (`吗？-报社新闻`). */
+const CJK_SIDE =
+  '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3000-\\u303f\\uff01-\\uff60]';
+/**
+ * Separators a CJK title writes without spaces: underscores (`标题_频道_新浪网`), bars, full-width
+ * bars, a doubled hyphen, and a hyphen beside a CJK character (never between Latin letters or
+ * digits: `China-Pub`, `2022-02-13`). Long dashes are left alone: `——` is Chinese punctuation
+ * inside a headline.
+ */
+const UNSPACED_SEPARATOR = new RegExp(
+  `\\s*(?:_+|\\||｜|-{2,})\\s*|(?<=${CJK_SIDE})\\s*-\\s*|\\s*-\\s*(?=${CJK_SIDE})`,
+  'gu',
+);
+/** A trailing part of a CJK title this short (in characters) names the site or its section. */
+const MAX_CJK_TAIL_CHARS = 16;
+
 /** Case, punctuation and spacing folded away: how two titles are compared. */
 export const fold = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
@@ -76,7 +94,7 @@ export function stripTitle(
   h1: string,
   home: boolean,
 ): string {
-  const named = stripSiteName(stripBracketedSite(raw, siteName, labels), siteName, home);
+  const named = stripSiteName(stripBracketedSite(stripUnspacedTail(raw, h1), siteName, labels), siteName, home);
   // On the home page the site is the subject: `Figma: The Collaborative Interface Design Tool`.
   const stripped = home ? named : stripSitePrefix(named, siteName, labels);
   const segments = stripped.split(SEPARATOR).map((s) => s.trim());
@@ -103,6 +121,38 @@ export function stripTitle(
   const tail = segments[last] ?? '';
   const head = rejoin(stripped, first, last - 1);
   return words(tail) <= MAX_TAIL_WORDS && words(tail) < words(head) && !DATE_TAIL.test(tail) ? head : rest;
+}
+
+/**
+ * A CJK title without the site and section names it appends without spaces
+ * (`四年前中500万现穷困潦倒__商贸_产业资讯_新浪网`, `…小时_苏银`, `…吗？-报社新闻`): the parts after
+ * its longest part go while each is at most {@link MAX_CJK_TAIL_CHARS} characters long and comes
+ * after a separator of the same kind as the last one (`标题-副题_网站` keeps `标题-副题`). A part
+ * that is the page's `<h1>` is the title. Other titles are returned as they are.
+ */
+function stripUnspacedTail(title: string, h1: string): string {
+  if (!CJK_TEXT.test(title)) return title;
+  // Each part's text and where it ends; the separator before the next part.
+  const parts: Array<{ text: string; end: number }> = [];
+  const separators: string[] = [];
+  let at = 0;
+  for (const m of title.matchAll(UNSPACED_SEPARATOR)) {
+    const index = m.index ?? 0;
+    parts.push({ text: title.slice(at, index), end: index });
+    separators.push(m[0].trim().charAt(0));
+    at = index + m[0].length;
+  }
+  parts.push({ text: title.slice(at), end: title.length });
+  if (parts.length < 2 || parts.some((p) => p.text.trim() === '')) return title;
+  const h1Folded = fold(h1);
+  const asH1 = h1Folded === '' ? undefined : parts.find((p) => fold(p.text) === h1Folded);
+  if (asH1 !== undefined) return asH1.text.trim();
+  const sizes = parts.map((p) => p.text.replace(/\s+/g, '').length);
+  const longest = sizes.indexOf(Math.max(...sizes));
+  const kind = separators.at(-1);
+  let last = parts.length - 1;
+  while (last > longest && (sizes[last] ?? 0) <= MAX_CJK_TAIL_CHARS && separators[last - 1] === kind) last--;
+  return last === parts.length - 1 ? title : title.slice(0, parts[last]?.end).trim();
 }
 
 /** `Welcome to LWN.net [LWN.net]`, `Headline (Example)`: a bracketed tail that names the site goes. */

@@ -88,9 +88,12 @@ describe('reconcileTitle', () => {
     expect(title({ ogTitle: "Event Planning: A Beginner's Guide", h1: 'Event Planning? A Beginner? Guide' })).toBe(
       "Event Planning: A Beginner's Guide",
     );
-    // Chinese and Japanese titles are compared by characters: a headline and its `_Site` tail look alike.
+    // Chinese and Japanese titles are compared by characters, where a headline and its `_Site`
+    // tail look alike: the tail goes as a site's name (see the test of such titles below), not as
+    // a rewording, and a headline that only words it differently is not taken.
     const qq = 'DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶';
-    expect(title({ docTitle: `${qq}_科技_腾讯网`, h1: qq })).toBe(`${qq}_科技_腾讯网`);
+    expect(title({ docTitle: `${qq}_科技_腾讯网`, h1: qq })).toBe(qq);
+    expect(title({ docTitle: `${qq}_科技_腾讯网`, h1: 'DeepMind新电脑可利用记忆自学' })).toBe(qq);
   });
 
   it('drops a pipe section that the <h1> repeats from the <title>', () => {
@@ -214,6 +217,30 @@ describe('reconcileTitle', () => {
     const whole = 'How to help babies sleep through the night | Patient Education | UC Davis Health';
     expect(title({ docTitle: whole, h1: whole, url: 'https://health.ucdavis.edu/children/sleep' })).toBe(
       'How to help babies sleep through the night',
+    );
+  });
+
+  it('drops the site and section names a Chinese or Japanese title appends without spaces', () => {
+    const zh = (docTitle: string, h1 = '') => title({ docTitle, h1, url: 'https://news.example.cn/a/1.html' });
+    expect(zh('今年夏天北方降雨偏多 专家解读原因__天气_资讯频道_示例网')).toBe('今年夏天北方降雨偏多 专家解读原因');
+    expect(zh('新能源汽车下乡活动启动_示例市人民政府门户网站')).toBe('新能源汽车下乡活动启动');
+    expect(zh('秋天该怎么吃水果？-示例日报')).toBe('秋天该怎么吃水果？');
+    expect(zh('新しい駅ビルが来春開業へ｜示例ニュース')).toBe('新しい駅ビルが来春開業へ');
+    // The part the page shows as its <h1> is the headline.
+    expect(zh('地方新闻_图片报道_示例网', '图片报道')).toBe('图片报道');
+  });
+
+  it("keeps a Chinese headline's own dashes, hyphenated words and dates", () => {
+    const zh = (docTitle: string) => title({ docTitle, url: 'https://news.example.cn/a/1.html' });
+    // `——` is Chinese punctuation inside a headline: its subtitle stays.
+    expect(zh('凝聚发展力量——示例市第五届代表大会开幕_示例市人民政府网')).toBe(
+      '凝聚发展力量——示例市第五届代表大会开幕',
+    );
+    expect(zh('COVID-19疫苗接种指南 2022-02-13更新_健康频道')).toBe('COVID-19疫苗接种指南 2022-02-13更新');
+    // Only tails after a separator like the last one go: the hyphenated subtitle stays.
+    expect(zh('春运首日客流平稳-各地加开列车_交通频道')).toBe('春运首日客流平稳-各地加开列车');
+    expect(zh('短标题_这是一个相当长的栏目名称超过十六个字的部分')).toBe(
+      '短标题_这是一个相当长的栏目名称超过十六个字的部分',
     );
   });
 
