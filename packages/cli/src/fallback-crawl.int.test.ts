@@ -19,6 +19,9 @@ interface Result {
  * cannot answer is filled from the provider (a stand-in speaking SearXNG's JSON format), its URLs are
  * crawled, and the same query is then answered locally.
  */
+/** How long `quarry start` may take to answer its health check. */
+const START_WAIT_MS = 60_000;
+
 describe('fallback results are crawled so the next query is answered locally', () => {
   let web: Site;
   let searxng: Site;
@@ -77,7 +80,14 @@ describe('fallback results are crawled so the next query is answered locally', (
       },
       stdio: 'ignore',
     });
-    for (let i = 0; i < 100; i++) {
+    // Start-up takes seconds on a busy machine (CI runs suites side by side): wait as long as the
+    // hook allows, but stop at once if the process exits.
+    let exited: number | null | undefined;
+    server.once('exit', (code) => {
+      exited = code;
+    });
+    const deadline = Date.now() + START_WAIT_MS;
+    while (Date.now() < deadline && exited === undefined) {
       try {
         if ((await fetch(`${base}/healthz`)).ok) return;
       } catch {
@@ -85,8 +95,10 @@ describe('fallback results are crawled so the next query is answered locally', (
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error('quarry start did not come up');
-  }, 30_000);
+    throw new Error(
+      exited === undefined ? `quarry start did not come up in ${START_WAIT_MS} ms` : `quarry start exited (${exited})`,
+    );
+  }, START_WAIT_MS + 30_000);
 
   afterAll(async () => {
     server?.kill('SIGTERM');
