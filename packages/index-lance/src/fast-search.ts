@@ -122,8 +122,8 @@ export class FastSearch {
   readonly #options: FastSearchOptions;
   readonly #watermark: (version: number) => number;
   readonly #tier = new FreshTier();
-  /** Pages holding a token (see #formFrequency): per fold watermark, by pages counted, column and token. */
-  #formFrequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
+  /** Pages holding a token (see #frequency): per fold watermark, by pages counted, column and token. */
+  #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
   /** The folded pages' mean lengths (text and title columns), per fold watermark. */
   #lengths: { readonly watermark: number; readonly value: Promise<FoldedLengths | null> } | null = null;
   /** Whether the table holds pages in languages not indexed by stems, per fold watermark. */
@@ -232,7 +232,7 @@ export class FastSearch {
     ) {
       return FLAT;
     }
-    if (this.#formFrequencies.watermark !== watermark) this.#formFrequencies = { watermark, byToken: new Map() };
+    if (this.#frequencies.watermark !== watermark) this.#frequencies = { watermark, byToken: new Map() };
     const tier = this.#tier;
     const folded = foldedPages(facts);
     const lengths = this.#foldedLengths(watermark, folded);
@@ -242,7 +242,7 @@ export class FastSearch {
         const found = await lengths;
         return found === null ? null : column === COLUMNS.title ? found.title : found.text;
       },
-      documentFrequency: (token, column) => this.#formFrequency({ tier, watermark, stats: null }, column, token),
+      documentFrequency: (token, column) => this.#frequency({ tier, watermark, stats: null }, column, token),
     };
     return { tier, watermark: tier.watermark, stats };
   }
@@ -262,8 +262,8 @@ export class FastSearch {
     const forms = plan.forms;
     const column = plan.alternatives[0]?.column;
     if (!forms || plan.alternatives.length !== 2 || column === undefined || pages === 0) return [];
-    if (this.#formFrequencies.watermark !== watermark) this.#formFrequencies = { watermark, byToken: new Map() };
-    const frequency = (token: string) => this.#formFrequency(view, column, token);
+    if (this.#frequencies.watermark !== watermark) this.#frequencies = { watermark, byToken: new Map() };
+    const frequency = (token: string) => this.#frequency(view, column, token);
     const counted = await Promise.all(
       forms.map(async ([stemmed, typed]) => {
         const [s, t] = await Promise.all([frequency(stemmed), stemmed === typed ? 0 : frequency(typed)]);
@@ -287,8 +287,8 @@ export class FastSearch {
     wanted: readonly (readonly [column: string, token: string])[],
   ): Promise<ReadonlyMap<string, number>> {
     const watermark = this.#watermark(await this.#table.version());
-    if (this.#formFrequencies.watermark !== watermark) this.#formFrequencies = { watermark, byToken: new Map() };
-    const counted = await Promise.all(wanted.map(([column, token]) => this.#formFrequency(FLAT, column, token)));
+    if (this.#frequencies.watermark !== watermark) this.#frequencies = { watermark, byToken: new Map() };
+    const counted = await Promise.all(wanted.map(([column, token]) => this.#frequency(FLAT, column, token)));
     return new Map(wanted.map(([column, token], i) => [`${column} ${token}`, counted[i]!]));
   }
 
@@ -342,10 +342,10 @@ export class FastSearch {
    * BM25 and the weights of a word's two forms (only `intitle:` words of two forms are counted in
    * titles). Kept until the next fold.
    */
-  #formFrequency(view: View, column: string, token: string): Promise<number> {
+  #frequency(view: View, column: string, token: string): Promise<number> {
     // Counted among folded pages (with the fresh tier) or among all of them (the flat scan): apart.
     const key = `${view.tier ? 'folded' : 'all'} ${column} ${token}`;
-    return cached(this.#formFrequencies.byToken, key, () => this.#pagesHolding(view, column, token));
+    return cached(this.#frequencies.byToken, key, () => this.#pagesHolding(view, column, token));
   }
 
   /**
