@@ -176,13 +176,13 @@ export class FreshTier {
     }
     if (candidates.size === 0) return [];
     const pages = folded.pages + this.#live;
-    // The folded pages' mean length, or (unknown) the tier's as an estimate of it.
     const title = query.column === COLUMNS.title;
     // The engine answers the counts of several tokens at once.
     const [average, frequencies] = await Promise.all([
       folded.averageLength(query.column),
       Promise.all(query.tokens.map((token) => folded.documentFrequency(token, query.column))),
     ]);
+    // The folded pages' mean length, or (unknown) the tier's as an estimate of it.
     const foldedAverage = average ?? this.averageLength(query.column);
     const ownLength = title ? this.#totalTitleLength : this.#totalLength;
     const averageLength = (foldedAverage * folded.pages + ownLength) / Math.max(1, pages);
