@@ -1,5 +1,7 @@
-import type { ParsedQuery, QueryNode } from '@quarry/core';
+import type { BlobStore, IndexQuery, IndexSearchResult, ParsedQuery, QueryNode, SearchIndex } from '@quarry/core';
 import { isStopWord, tokenize } from '@quarry/text';
+import { searchCollapsed } from './collapse.js';
+import { searchLocal, withWholeBodySnippets } from './snippets.js';
 
 /**
  * A question typed whole (`what are the structural problems of high speed aircraft`) rarely has a
@@ -45,4 +47,42 @@ export function plainWordCount(query: ParsedQuery): number {
 export function shouldRelax(query: ParsedQuery, found: number, limit: number): boolean {
   if (found >= limit) return false;
   return plainWordCount(query) >= (found === 0 ? MIN_WORDS_NONE_FOUND : MIN_WORDS_FEW_FOUND);
+}
+
+/** The local results of a search with the default `match`, and whether its words were made optional. */
+export interface RelaxedSearch {
+  readonly result: IndexSearchResult;
+  readonly relaxed: boolean;
+}
+
+/**
+ * The local results of `query` (its `match` unset) as its AND finds them, or, when {@link shouldRelax}
+ * says so, with its words optional. A query of {@link MIN_WORDS_FEW_FOUND} plain words or more is
+ * a question that the AND rarely satisfies: it is asked both ways at once, and the optional words'
+ * snippets are made only when their results are the ones shown (a second query after the first
+ * made a typed question wait for both). A shorter query is asked again only when the AND finds
+ * nothing. `gone()` is true once the client left: nothing more is asked then.
+ */
+export async function searchRelaxing(
+  deps: { readonly index: SearchIndex; readonly blobs: BlobStore },
+  query: IndexQuery,
+  gone: () => boolean,
+): Promise<RelaxedSearch> {
+  const loose: IndexQuery = { ...query, match: 'any' };
+  const early =
+    plainWordCount(query.query) >= MIN_WORDS_FEW_FOUND
+      ? searchCollapsed(deps.index, loose).then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        )
+      : null;
+  const strict = await searchLocal(deps, query);
+  if (!shouldRelax(query.query, strict.total, query.limit) || gone()) return { result: strict, relaxed: false };
+  const asked = early === null ? null : await early;
+  if (asked !== null && 'error' in asked) throw asked.error;
+  const result =
+    asked === null
+      ? await searchLocal(deps, loose)
+      : await withWholeBodySnippets(asked.result, query.query, deps.blobs);
+  return { result, relaxed: true };
 }

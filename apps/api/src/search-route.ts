@@ -1,10 +1,10 @@
-import type { FallbackSearcher, SearchResponse, SearchResult } from '@quarry/core';
+import type { FallbackSearcher, IndexSearchResult, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { collapsedBefore } from './collapse.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { RELAXED_MATCH_HEADER, shouldRelax } from './relax.js';
+import { RELAXED_MATCH_HEADER, searchRelaxing } from './relax.js';
 import { searchLocal } from './snippets.js';
 
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
@@ -17,15 +17,19 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     const now = new Date();
     let params = parseSearchParams(req.query as Record<string, unknown>, now);
     const gone = clientGone(res);
-    // Near-copies collapsed, long pages' snippets cut from their whole text.
-    let local = await searchLocal(deps, params.indexQuery);
-    // A question typed whole, whose words no page (or only a few) hold together: its words made
-    // optional, unless the client asked for `match=all` itself (see relax.ts).
-    const { limit, match } = params.indexQuery;
-    if (match === undefined && shouldRelax(params.query, local.total, limit) && !gone.aborted) {
-      params = { ...params, indexQuery: { ...params.indexQuery, match: 'any' } };
+    // Near-copies collapsed, long pages' snippets cut from their whole text. A question typed
+    // whole, whose words no page (or only a few) hold together: its words made optional, unless
+    // the client asked for `match=all` itself (see relax.ts).
+    let local: IndexSearchResult;
+    if (params.indexQuery.match === undefined) {
+      const found = await searchRelaxing(deps, params.indexQuery, () => gone.aborted);
+      local = found.result;
+      if (found.relaxed) {
+        params = { ...params, indexQuery: { ...params.indexQuery, match: 'any' } };
+        res.setHeader(RELAXED_MATCH_HEADER, 'any');
+      }
+    } else {
       local = await searchLocal(deps, params.indexQuery);
-      res.setHeader(RELAXED_MATCH_HEADER, 'any');
     }
     let page: ToppedUpPage = { results: local.hits.map(toLocalResult), total: local.total, added: [] };
     const { fallback } = deps;
