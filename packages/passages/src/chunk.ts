@@ -68,6 +68,7 @@ export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
   const path: { level: number; text: string }[] = [];
   const chunks: Chunk[] = [];
   let open: Open | null = null;
+  let full = false;
   const close = () => {
     if (open && !open.headingOnly) chunks.push(finish(text, open));
     open = null;
@@ -80,6 +81,7 @@ export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
     if (level !== undefined) {
       const heading = { level, text: markdown[found]!.text };
       close();
+      full = false;
       while (path.length > 0 && path.at(-1)!.level >= heading.level) path.pop();
       path.push({ level: heading.level, text: heading.text });
       const current = path.map((h) => h.text);
@@ -87,10 +89,16 @@ export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
       continue;
     }
     const currentPath = path.map((h) => h.text);
+    // A line that goes on with the sentence the line above left open (a paragraph wrapped with
+    // `<br>`s: `…that can be` / `adjusted to their fitness level.`) stays with that sentence.
+    let continues = open !== null && !(open as Open).headingOnly && continuesSentence(text, (open as Open).end, line);
+    if (full && !continues) close();
+    full = false;
     for (const sentence of sentences(text, line)) {
       const tokens = countTokens(text.slice(sentence.start, sentence.end));
       const state = open as Open | null;
-      if (state && state.tokens + JOINT_TOKENS + tokens <= target) {
+      if (state && (continues || state.tokens + JOINT_TOKENS + tokens <= target)) {
+        continues = false;
         state.end = sentence.end;
         state.tokens += JOINT_TOKENS + tokens;
         state.headingOnly = false;
@@ -101,8 +109,9 @@ export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
       else close();
       open = { ...sentence, tokens, headingOnly: false, path: currentPath };
     }
+    // A chunk half full ends with its paragraph, once the next line shows it does not go on.
     const state = open as Open | null;
-    if (state && !state.headingOnly && state.tokens * 2 >= target) close();
+    full = state !== null && !state.headingOnly && state.tokens * 2 >= target;
   }
   close();
   return chunks;
@@ -115,6 +124,21 @@ function finish(text: string, open: Open): Chunk {
     headingPath: open.path,
     tokens: countTokens(text.slice(open.start, open.end)),
   };
+}
+
+/** Text that ends a sentence (or a clause a line may end on): nothing after it continues it. */
+const SENTENCE_END = /[.!?。！？…:;：；]["'”’)\]）」』]*$/u;
+
+/**
+ * Whether `line` goes on with a sentence that ends at `end` on the line just above (one line
+ * break between them): that sentence has no closing punctuation and the line starts in lower case.
+ */
+function continuesSentence(text: string, end: number, line: Span): boolean {
+  const gap = text.slice(end, line.start);
+  if ((gap.match(/\n/g) ?? []).length !== 1 || gap.trim() !== '') return false;
+  return (
+    !SENTENCE_END.test(text.slice(Math.max(0, end - 4), end)) && /^\p{Ll}/u.test(text.slice(line.start, line.start + 1))
+  );
 }
 
 /** Non-empty lines of the text, without their surrounding whitespace. */

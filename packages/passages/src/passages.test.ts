@@ -114,6 +114,30 @@ describe('chunkText', () => {
     expect(chunks[1]!.tokens).toBeGreaterThan(20);
   });
 
+  it('keeps a sentence whole across the line breaks of a wrapped paragraph', () => {
+    const text =
+      'Stationary bikes are ideal for those seeking a comfortable cardio workout that can be\n' +
+      'adjusted to their fitness level and goals. Rowers train the whole body.\n' +
+      'Treadmills suit walkers.\n\nStrength comes next.';
+    const chunks = chunkText(text, { targetTokens: 12 });
+    const texts = chunks.map((c) => text.slice(c.start, c.end));
+    expect(texts[0]).toBe(
+      'Stationary bikes are ideal for those seeking a comfortable cardio workout that can be\nadjusted to their fitness level and goals.',
+    );
+    // A line that starts a sentence of its own, after a full stop, is no continuation.
+    expect(texts).toContain('Treadmills suit walkers.');
+    expect(texts.every((t) => !/^\p{Ll}/u.test(t))).toBe(true);
+    // A heading after a paragraph that filled half a chunk opens the next chunk with its sentence.
+    const sections = 'A paragraph long enough to fill half of a small chunk on its own.\nPests\naphids eat leaves.';
+    const markdown =
+      'A paragraph long enough to fill half of a small chunk on its own.\n\n## Pests\n\naphids eat leaves.';
+    const parts = chunkText(sections, { markdown, targetTokens: 24 }).map((c) => sections.slice(c.start, c.end));
+    expect(parts).toEqual([
+      'A paragraph long enough to fill half of a small chunk on its own.',
+      'Pests\naphids eat leaves.',
+    ]);
+  });
+
   it('has an empty heading path without markdown', () => {
     expect(chunkText(TEXT).every((c) => c.headingPath.length === 0)).toBe(true);
   });
