@@ -96,6 +96,22 @@ describe('contentMarkdown', () => {
     expect(md).toContain('V');
   });
 
+  it("turns a table that lays an article out into its paragraphs, and keeps a data table's short paragraphs", () => {
+    const paragraph = (i: number) => `<p>Paragraph ${i} of the story, ${'told at some length '.repeat(12)}</p>`;
+    const article = `<table><tr><td></td><td>${[1, 2, 3].map(paragraph).join('')}</td></tr></table>`;
+    const md = contentMarkdown(element(article));
+    expect(md).toMatch(/^Paragraph 1 of the story/);
+    expect(md).toContain('\n\nParagraph 2 of the story');
+    expect(md).not.toContain('|');
+    // Two short lines in a cell (an address) are data.
+    const data = contentMarkdown(
+      element(
+        '<table><tr><th>Shop</th><th>Address</th></tr><tr><td>North</td><td>1 Main St<br>Springfield</td></tr></table>',
+      ),
+    );
+    expect(data).toMatch(/\| North \|/);
+  });
+
   it('converts big content piece by piece, in order and in bounded time', () => {
     const rows = Array.from({ length: 40 }, (_, i) => `<tr><td>r${i}</td><td>${'x '.repeat(40)}</td></tr>`).join('');
     const section = (i: number) =>

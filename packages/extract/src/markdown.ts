@@ -88,17 +88,38 @@ function escapeText(text: string): string {
 }
 
 const TABLE_PARTS = 'table, thead, tbody, tfoot, tr, td, th, caption';
+/** Paragraphs (or lines broken by `<br>`) of a cell that lays an article out. */
+const MIN_CELL_PARAGRAPHS = 2;
+/** Text (visible characters) of a cell that is an article rather than a value. */
+const MAX_CELL_CHARS = 500;
 
 /**
- * Turns layout tables into plain blocks (edits `root`): tables marked `role="presentation"` and
- * every table that holds or sits in another table. They are not data, and node-html-markdown's
- * table conversion grows much faster than linearly on nested tables (minutes on a wiki page).
+ * Whether a table lays an article out rather than holding data: a cell of it holds more than
+ * {@link MAX_CELL_CHARS} characters in two paragraphs or more (an old site's article in the cell of
+ * a two-column page). A Markdown table cell is one line: the article's paragraphs would run
+ * together into a row. (Cells with two paragraphs alone, or a heading, are data often enough: an
+ * address, a product's name over its price.)
+ */
+function laysOutArticle(table: Element): boolean {
+  for (const cell of Array.from(table.querySelectorAll('td, th'))) {
+    if (cell.closest('table') !== table) continue;
+    const long = (cell.textContent ?? '').replace(/\s+/g, '').length > MAX_CELL_CHARS;
+    if (long && cell.querySelectorAll('p, br').length >= MIN_CELL_PARAGRAPHS) return true;
+  }
+  return false;
+}
+
+/**
+ * Turns layout tables into plain blocks (edits `root`): tables marked `role="presentation"`, every
+ * table that holds or sits in another table, and one that lays an article out (see
+ * laysOutArticle). They are not data, and node-html-markdown's table conversion grows much faster
+ * than linearly on nested tables (minutes on a wiki page).
  */
 function unwrapLayoutTables(root: Element): void {
   const layout = new Set<Element>();
   for (const table of Array.from(root.querySelectorAll('table'))) {
     const nested = table.querySelector('table') !== null || table.parentElement?.closest('table') != null;
-    if (nested || table.getAttribute('role') === 'presentation') layout.add(table);
+    if (nested || table.getAttribute('role') === 'presentation' || laysOutArticle(table)) layout.add(table);
   }
   if (layout.size === 0) return;
   const doc = root.ownerDocument;
