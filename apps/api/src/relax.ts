@@ -45,8 +45,12 @@ export function plainWordCount(query: ParsedQuery): number {
  * searched again with its words optional (see the module's constants).
  */
 export function shouldRelax(query: ParsedQuery, found: number, limit: number): boolean {
-  if (found >= limit) return false;
-  return plainWordCount(query) >= (found === 0 ? MIN_WORDS_NONE_FOUND : MIN_WORDS_FEW_FOUND);
+  return relaxes(plainWordCount(query), found, limit);
+}
+
+/** {@link shouldRelax} of a query of `words` plain words. */
+function relaxes(words: number, found: number, limit: number): boolean {
+  return found < limit && words >= (found === 0 ? MIN_WORDS_NONE_FOUND : MIN_WORDS_FEW_FOUND);
 }
 
 /** The local results of a search with the default `match`, and whether its words were made optional. */
@@ -69,15 +73,16 @@ export async function searchRelaxing(
   gone: () => boolean,
 ): Promise<RelaxedSearch> {
   const loose: IndexQuery = { ...query, match: 'any' };
+  const words = plainWordCount(query.query);
   const early =
-    plainWordCount(query.query) >= MIN_WORDS_FEW_FOUND
+    words >= MIN_WORDS_FEW_FOUND
       ? searchCollapsed(deps.index, loose).then(
           (result) => ({ result }),
           (error: unknown) => ({ error }),
         )
       : null;
   const strict = await searchLocal(deps, query);
-  if (!shouldRelax(query.query, strict.total, query.limit) || gone()) return { result: strict, relaxed: false };
+  if (!relaxes(words, strict.total, query.limit) || gone()) return { result: strict, relaxed: false };
   const asked = early === null ? null : await early;
   if (asked !== null && 'error' in asked) throw asked.error;
   const result =
