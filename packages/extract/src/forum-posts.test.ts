@@ -75,6 +75,39 @@ describe('dropPostChrome', () => {
     expect(page.author).toBe('archuser38013');
   });
 
+  it("removes the rank, banner, extras and letter avatar of XenForo's poster panels, keeping the name", () => {
+    /** A post as XenForo writes it: the panel's parts are marked by class, its extras a label list. */
+    const xfPost = (user: string, rank: string, text: string): string =>
+      `<article class="message"><section class="message-user"><div class="message-avatar"><span class="avatar">${user[0]}</span></div>` +
+      `<div class="message-userDetails"><h4 class="message-name"><a class="username">${user}</a></h4>` +
+      `<h5 class="userTitle message-userTitle" itemprop="jobTitle">${rank}</h5>` +
+      '<div class="userBanner message-userBanner"><strong>Supporter</strong></div></div>' +
+      `<div class="message-userExtras">\n\n\n${'\t'.repeat(300)}<dl class="pairs"><dt>Location</dt><dd>Land of the Finns</dd></dl></div></section>` +
+      `<div class="message-content"><blockquote class="bbCodeBlock"><div class="bbCodeBlock-content">${text}` +
+      '<div class="bbCodeBlock-expandLink"><a>Click to expand...</a></div></div></blockquote><p>Indeed.</p></div></article>';
+    const d = doc(
+      xfPost('MarkoV', 'Hall of Famer', 'All cameras are now Leicas.') + xfPost('Irene', 'Legend', 'Polaroid, baby.'),
+    );
+    expect(dropPostChrome(d.body).removed).toBe(10);
+    const text = squashed(d.body);
+    for (const kept of ['MarkoV', 'Irene', 'All cameras are now Leicas.', 'Polaroid, baby.'])
+      expect(text).toContain(kept);
+    for (const gone of ['Hall of Famer', 'Legend', 'Supporter', 'Location', 'Finns', 'Click to expand']) {
+      expect(text).not.toContain(gone);
+    }
+    expect(text.startsWith('MarkoV')).toBe(true);
+  });
+
+  it('keeps a part marked like a poster panel when the page has one, or when it holds much text', () => {
+    const long = 'The whole story of the club, told over many paragraphs. '.repeat(8);
+    const d = doc(
+      '<h5 class="userTitle">Founder</h5><p>Our club met in 1998.</p>' +
+        `<div class="usertitle">${long}</div><div class="usertitle">${long}</div>`,
+    );
+    expect(dropPostChrome(d.body).removed).toBe(0);
+    expect(squashed(d.body)).toContain('Founder');
+  });
+
   it('does not read code, and keeps a signature that is most of the page', () => {
     const d = doc(
       '<pre><code>flag</code></pre><p><code>flag</code> sets it.</p><div class="signature">A long letter body.</div>',

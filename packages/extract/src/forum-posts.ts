@@ -33,6 +33,15 @@ const EDIT_NOTE = /^(?:last )?edited(?: by| on| at|:)\s.{1,100}$/i;
 /** Signature blocks by the class and id conventions of common forum engines. */
 const SIGNATURE_CLASS = /(?:^|[\s_-])(?:signature|[a-z]+Signature)(?:$|[\s_-])/;
 const SIGNATURE_ID = /^sig(?:nature)?[_-]?\d+$/i;
+/**
+ * Parts of a poster's panel that forum engines mark by class, besides its name: XenForo's rank
+ * (`userTitle`), banners (`userBanner`), extras (`message-userExtras`: location, real name) and
+ * letter avatars (`message-avatar`); phpBB's `profile-rank`; vBulletin's and PunBB's `usertitle`;
+ * Discourse's `user-title`. Also XenForo's `Click to expand...` under a long quote
+ * (`bbCodeBlock-expandLink`). Matched as whole class tokens, case and all.
+ */
+const PANEL_CLASS =
+  /^(?:userTitle|userBanner|message-userExtras|message-avatar|profile-rank|usertitle|user-title|bbCodeBlock-expandLink)$/;
 /** Only elements with at most this much text are read line by line (cheap, and lines are short). */
 const MAX_LINE_CHARS = 140;
 /** A signature holding more than this share of the root's text is the content itself. */
@@ -41,7 +50,7 @@ const MAX_SIGNATURE_SHARE = 0.3;
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'code', 'pre', 'kbd', 'samp']);
 const HEADINGS = /^h[1-6]$/;
 
-type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature';
+type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature' | 'panel';
 
 /** What {@link dropPostChrome} removed, and whom the thread's first poster panel names. */
 export interface PostChrome {
@@ -56,8 +65,9 @@ export interface PostChrome {
 /**
  * Removes post chrome (see the module comment) from `root`; says how many blocks were removed and
  * who opens the first poster's panel.
- * Panel statistics go when at least two counters or dates are found; buttons, post numbers and
- * edit notes when the same kind occurs at least twice; signatures when there are at least two.
+ * Panel statistics go when at least two counters or dates are found; buttons, post numbers, edit
+ * notes and panel parts marked by class when the same kind occurs at least twice; signatures when
+ * there are at least two.
  */
 export function dropPostChrome(root: Element): PostChrome {
   const found: Array<{ el: Element; kind: Kind; key: string }> = [];
@@ -165,6 +175,12 @@ function kindOf(el: Element, name: string, total: number, length: number): { kin
   if ((cls !== null && cls.length < 200 && SIGNATURE_CLASS.test(cls)) || (id !== null && SIGNATURE_ID.test(id))) {
     const chars = visibleLength(el.textContent ?? '');
     if (chars <= MAX_SIGNATURE_SHARE * total) return { kind: 'signature', key: 'signature' };
+  }
+  if (cls !== null && cls.length < 200) {
+    const token = cls.split(/\s+/).find((t) => PANEL_CLASS.test(t));
+    if (token !== undefined && visibleLength(el.textContent ?? '') <= MAX_PANEL_CHARS) {
+      return { kind: 'panel', key: `panel:${token}` };
+    }
   }
   if (HEADINGS.test(name)) return null;
   // Lines only: an element with a long text is a container, looked into.
