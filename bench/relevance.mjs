@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isUnanswered, MAX_JUDGED_WORDS, MIN_WEIGHT_HELD, plainWordCount } from '@quarry/api';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { indexTokens, isStopWord, stemToken, tokenize } from '@quarry/text';
@@ -43,8 +44,10 @@ export async function run() {
   const rows = [];
   const halves = [];
   const unfolded = [];
+  const unanswered = [];
+  const loaded = new Map(COLLECTIONS.map((spec) => [spec, load(spec)]));
   for (const spec of COLLECTIONS) {
-    const collection = load(spec);
+    const collection = loaded.get(spec);
     const reference = exhaustiveBm25(collection);
     const work = mkdtempSync(join(tmpdir(), 'quarry-relevance-'));
     try {
@@ -104,6 +107,9 @@ export async function run() {
           'mean ms': measured.ms.toFixed(1),
         });
       }
+      for (const other of COLLECTIONS) {
+        unanswered.push(await measureUnanswered(spec, collection, other, loaded.get(other)));
+      }
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -134,7 +140,101 @@ export async function run() {
         'A crawl always has such pages: they must rank as they will once folded (0% is the reference).',
       ],
     },
+    {
+      title: 'Questions the index cannot answer: when a configured fallback replaces the local results',
+      rows: unanswered,
+      notes: [
+        `Each collection in the embedded index, asked its own questions and the other collection's, those of 3 to ${MAX_JUDGED_WORDS} plain words, with optional words (match=any, as a typed question is relaxed and as MCP asks).`,
+        `"unanswered": the best page holds less than ${MIN_WEIGHT_HELD.toFixed(2)} of the question's word weight (inverse document frequency): a configured fallback answers in place of the local results (apps/api answered.ts).`,
+        '"fewer than 10 local": the questions a fallback was asked for before, and still is: the local results do not fill the first page.',
+        "Own questions should stay answered (nDCG@10 of the local results, with the unanswered ones counted as 0, against all kept); the other collection's should not.",
+        'The threshold was picked from 0.25, 0.30 and 0.33 on these four rows (0.33 left 5 Cranfield questions unanswered, 0.25 caught 9 of 31 CISI questions on Cranfield); the halves are fixed by sha1(question id).',
+      ],
+    },
   ];
+}
+
+/**
+ * How a collection's index judges `asked`'s questions of 3 to MAX_JUDGED_WORDS plain words: the
+ * share it leaves unanswered (see apps/api answered.ts), the share with fewer than K local results,
+ * the time of the judgement, and, for its own questions, nDCG@10 with unanswered ones counted as 0.
+ */
+async function measureUnanswered(spec, collection, askedSpec, asked) {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-relevance-unanswered-'));
+  const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+  const bodies = new Map();
+  // The page texts, as the blob store would give them (only `get` is read).
+  const blobs = { get: async (id) => bodies.get(id) ?? null };
+  try {
+    const pages = collection.docs.map((doc) => {
+      const body = (doc.text ?? '').trim() || (doc.title ?? '');
+      bodies.set(String(doc._id), { body_text: body });
+      return {
+        id: String(doc._id),
+        url: `https://ir.example.org/${spec.dir}/doc/${doc._id}`,
+        title: doc.title ?? '',
+        body_text: body,
+        lang: 'en',
+        author: null,
+        published_at: null,
+        crawled_at: '2025-01-01T00:00:00Z',
+        site_name: null,
+        has_llms_txt: false,
+        filetype: 'html',
+        domain: 'ir.example.org',
+        word_count: 0,
+      };
+    });
+    await index.upsert(pages);
+    await index.flush();
+    const own = askedSpec === spec;
+    const leftByHalf = { A: [0, 0], B: [0, 0] };
+    let judged = 0;
+    let left = 0;
+    let short = 0;
+    let ms = 0;
+    let kept = 0;
+    let all = 0;
+    for (const question of asked.judged) {
+      const query = parseQuery(queryWords(question.text).join(' '));
+      const words = plainWordCount(query);
+      if (words < 3 || words > MAX_JUDGED_WORDS) continue;
+      judged++;
+      const indexQuery = { query, match: 'any', limit: K, offset: 0 };
+      const found = await index.search(indexQuery);
+      const started = performance.now();
+      const gone = await isUnanswered({ index, blobs }, indexQuery, found.hits[0]);
+      ms += performance.now() - started;
+      if (gone) left++;
+      const half = leftByHalf[halfOf(String(question._id))];
+      half[1]++;
+      if (gone) half[0]++;
+      if (found.hits.length < K) short++;
+      if (own) {
+        const score = ndcg(
+          found.hits.map((hit) => hit.id),
+          collection.qrels.get(question._id),
+        );
+        all += score;
+        if (!gone) kept += score;
+      }
+    }
+    const share = (n) => `${n}/${judged} (${((100 * n) / Math.max(1, judged)).toFixed(0)}%)`;
+    return {
+      index: spec.name,
+      questions: askedSpec.name + (own ? ' (own)' : ''),
+      judged,
+      unanswered: share(left),
+      'unanswered, half A / B': `${leftByHalf.A[0]}/${leftByHalf.A[1]} / ${leftByHalf.B[0]}/${leftByHalf.B[1]}`,
+      'fewer than 10 local': share(short),
+      'nDCG@10 all kept': own ? (all / judged).toFixed(4) : '-',
+      'nDCG@10 unanswered as 0': own ? (kept / judged).toFixed(4) : '-',
+      'mean ms': (ms / Math.max(1, judged)).toFixed(1),
+    };
+  } finally {
+    await index.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Shares of a collection's pages written after the last fold, for the fresh tier's rows. */

@@ -1,3 +1,4 @@
+export { isUnanswered, MAX_JUDGED_WORDS, MIN_WEIGHT_HELD } from './answered.js';
 export * from './app.js';
 export * from './deps.js';
 export * from './mcp-backend.js';
@@ -5,4 +6,5 @@ export * from './metrics.js';
 export { startMetricsServer } from './metrics-route.js';
 export * from './openapi.js';
 export * from './problem.js';
+export { plainWordCount } from './relax.js';
 export * from './server.js';

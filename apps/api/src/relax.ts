@@ -22,22 +22,27 @@ export const RELAXED_MATCH_HEADER = 'Quarry-Match';
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
- * The distinct plain words of a query besides stop words: outside phrases, `intitle:`, exclusions
- * and OR groups, which all stay as written. A word of several parts (a URL, `heat-transfer`) is
- * one; a run of Chinese or Japanese is the words it segments into.
+ * The distinct plain words of a query besides stop words, each as it is searched: outside phrases,
+ * `intitle:`, exclusions and OR groups, which all stay as written. A word of several parts (a URL,
+ * `heat-transfer`) is one; a run of Chinese or Japanese is the words it segments into.
  */
-export function plainWordCount(query: ParsedQuery): number {
-  const words = new Set<string>();
+export function plainWords(query: ParsedQuery): string[] {
+  const words = new Map<string, string>();
   const collect = (node: QueryNode): void => {
     if (node.type === 'and') node.children.forEach(collect);
     else if (node.type === 'term' && node.field === 'any') {
       const tokens = tokenize(node.text).filter((token) => !isStopWord(token));
-      if (UNSPACED.test(node.text)) for (const token of tokens) words.add(token);
-      else if (tokens.length > 0) words.add(tokens.join(' '));
+      if (UNSPACED.test(node.text)) for (const token of tokens) words.set(token, token);
+      else if (tokens.length > 0 && !words.has(tokens.join(' '))) words.set(tokens.join(' '), node.text);
     }
   };
   if (query.root !== null) collect(query.root);
-  return words.size;
+  return [...words.values()];
+}
+
+/** How many {@link plainWords} a query has. */
+export function plainWordCount(query: ParsedQuery): number {
+  return plainWords(query).length;
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FallbackRequest, FallbackSearcher, SearchResult, UrlSubmitter } from '@quarry/core';
 import request from 'supertest';
 import { createApp } from './app.js';
+import { createMcpBackend } from './mcp-backend.js';
 import { createFixture, type Fixture } from './test-support/fixture.js';
 import { specProblems } from './test-support/openapi-validator.js';
 
@@ -115,6 +116,67 @@ describe('search with an external fallback', () => {
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((r) => r.source === 'external')).toBe(true);
     expect(fallback.requests.at(-1)).toMatchObject({ q: 'what is the zeppelin?', count: 100 });
+  });
+
+  describe('a question the local pages do not answer', () => {
+    // The 15 widget pages hold `widget` (on most pages, so it weighs little) and none of the rest.
+    const unanswered = 'widget electric scooter commuting';
+
+    it('is answered by the fallback in place of its weak local results, REST default and match=any', async () => {
+      for (const q of [`q=${encodeURIComponent(unanswered)}&match=any`, `q=${encodeURIComponent(unanswered)}`]) {
+        const fallback = new FixedFallback(ANSWER);
+        const app = createApp(fx.deps({}, { fallback }));
+        const res = await request(app).get(`${SEARCH}?${q}&limit=5`);
+        expect(specProblems(res, SEARCH)).toEqual([]);
+        const results = res.body.results as Result[];
+        expect(results.map((r) => r.source)).toEqual(['external', 'external', 'external', 'external']);
+        expect(res.body.total).toBe(4);
+        expect(fallback.requests).toHaveLength(1);
+      }
+    });
+
+    it('pages through the fallback answer alone', async () => {
+      const fallback = new FixedFallback(ANSWER);
+      const app = createApp(fx.deps({}, { fallback }));
+      const q = encodeURIComponent(unanswered);
+      const first = await request(app).get(`${SEARCH}?q=${q}&match=any&limit=2`);
+      const second = await request(app).get(`${SEARCH}?q=${q}&match=any&limit=2&offset=2`);
+      const urls = [...first.body.results, ...second.body.results].map((r: Result) => r.url);
+      expect(new Set(urls).size).toBe(4);
+      expect([first.body.total, second.body.total]).toEqual([4, 4]);
+      expect([...first.body.results, ...second.body.results].every((r: Result) => r.source === 'external')).toBe(true);
+    });
+
+    it('keeps its local results when the fallback has nothing', async () => {
+      const fallback = new FixedFallback([]);
+      const app = createApp(fx.deps({}, { fallback }));
+      const res = await request(app).get(`${SEARCH}?q=${encodeURIComponent(unanswered)}&match=any&limit=5`);
+      const results = res.body.results as Result[];
+      expect(results).toHaveLength(5);
+      expect(results.every((r) => r.source === 'local' && r.url.startsWith('https://widgets.example.net/'))).toBe(true);
+      expect(res.body.total).toBe(15);
+      expect(fallback.requests).toHaveLength(1);
+    });
+
+    it('is told from a question the best page answers without all its words', async () => {
+      // The guide page holds `quarry`, `engine` and `retrieval`, not `history`: most of the weight.
+      for (const q of ['quarry engine retrieval history', 'widget catalogue entry scooter']) {
+        const fallback = new FixedFallback(ANSWER);
+        const app = createApp(fx.deps({}, { fallback }));
+        const res = await request(app).get(`${SEARCH}?q=${encodeURIComponent(q)}&match=any&limit=1`);
+        expect((res.body.results as Result[]).map((r) => r.source)).toEqual(['local']);
+        expect(fallback.requests).toHaveLength(0);
+      }
+    });
+
+    it('is answered the same way through MCP, where words are optional by default', async () => {
+      const fallback = new FixedFallback(ANSWER);
+      const backend = createMcpBackend(fx.deps({}, { fallback }));
+      const res = await backend.search({ q: unanswered, limit: 5, offset: 0, match: 'any' });
+      expect(res.results.map((r) => r.source)).toEqual(['external', 'external', 'external', 'external']);
+      const answered = await backend.search({ q: 'widget catalogue entry', limit: 5, offset: 0, match: 'any' });
+      expect(answered.results.map((r) => r.source)).toEqual(['local', 'local', 'local', 'local', 'local']);
+    });
   });
 
   it('pages through local then external results as one list: no repeats, one total, nothing past its end', async () => {

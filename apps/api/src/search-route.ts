@@ -1,8 +1,9 @@
 import type { FallbackSearcher, IndexSearchResult, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
+import { isUnansweredSearch } from './answered.js';
 import { collapsedBefore } from './collapse.js';
 import type { ApiDeps } from './deps.js';
-import { fallbackRequest, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
+import { fallbackRequest, NO_LOCAL_RESULTS, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { RELAXED_MATCH_HEADER, searchRelaxing } from './relax.js';
 import { searchLocal } from './snippets.js';
@@ -33,15 +34,19 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     }
     let page: ToppedUpPage = { results: local.hits.map(toLocalResult), total: local.total, added: [] };
     const { fallback } = deps;
-    if (fallback && page.results.length < params.indexQuery.limit && !gone.aborted) {
+    // Local results run short, or (words optional) do not answer the question: see answered.ts.
+    const unanswered = fallback !== undefined && !gone.aborted && (await isUnansweredSearch(deps, params, local));
+    if (fallback && (unanswered || page.results.length < params.indexQuery.limit) && !gone.aborted) {
       deps.metrics?.fallbackRequest(deps.config.fallback.provider);
-      page = await withExternal(
+      const topped = await withExternal(
         params.indexQuery,
-        local,
+        unanswered ? NO_LOCAL_RESULTS : local,
         (count) => askFallback(fallback, params, count, gone, deps.config.fallback.timeoutMs),
         (count) => collapsedBefore(deps.index, params.indexQuery, count),
         now,
       );
+      // An unanswered question keeps its local results when the fallback has nothing either.
+      if (!unanswered || topped.total > 0) page = topped;
       if (page.added.length > 0) submitForCrawl(deps, req, page.added);
     }
     if (gone.aborted) return;

@@ -1,0 +1,107 @@
+import type { BlobStore, IndexHit, IndexQuery, IndexSearchResult, ParsedQuery, SearchIndex } from '@quarry/core';
+import { indexTokens, isStopWord } from '@quarry/text';
+import { LRUCache } from 'lru-cache';
+import { MIN_WORDS_NONE_FOUND, plainWords } from './relax.js';
+
+/**
+ * With its words optional, a question always finds pages: on an index about cooking,
+ * `best electric scooter for commuting` finds the pages that say `best`. Those are no answer, and a
+ * configured fallback should be asked instead. A question is unanswered here when the best local
+ * page holds less than {@link MIN_WEIGHT_HELD} of its words' weight, each word weighted by its
+ * inverse document frequency in the index (a word no page has weighs most).
+ *
+ * Measured with `npm run bench -- relevance` (its "Questions the index cannot answer" table): each
+ * IR collection's own questions against the other's, questions of 3 to 12 words. See the README.
+ */
+export const MIN_WEIGHT_HELD = 0.3;
+/**
+ * Longer queries are paragraphs pasted whole (CISI's), whose best page holds a small share of their
+ * many words even when it answers them: they are not judged.
+ */
+export const MAX_JUDGED_WORDS = 12;
+/** Characters of the best page's body looked through for the question's words. */
+const MAX_SCANNED_CHARS = 200_000;
+/**
+ * Page counts asked lately, per index and word (and the index's size under `''`): a word's weight
+ * moves slowly as pages come, and questions share words, so each is asked of the index once a minute.
+ */
+const COUNTS_TTL_MS = 60_000;
+const COUNTS_KEPT = 20_000;
+const counts = new WeakMap<SearchIndex, LRUCache<string, number>>();
+
+export interface AnsweredDeps {
+  readonly index: SearchIndex;
+  readonly blobs: BlobStore;
+}
+
+/**
+ * Whether the local results of `query`, searched with its words optional, fail to answer it (see
+ * the module's constants): false for a query of fewer than {@link MIN_WORDS_NONE_FOUND} or more than
+ * {@link MAX_JUDGED_WORDS} plain words, and when nothing matches (the fallback is asked then anyway).
+ * `first` is the best hit when the caller has it (a first page of results); otherwise it is read.
+ */
+export async function isUnanswered(deps: AnsweredDeps, query: IndexQuery, first?: IndexHit): Promise<boolean> {
+  const words = plainWords(query.query);
+  if (words.length < MIN_WORDS_NONE_FOUND || words.length > MAX_JUDGED_WORDS) return false;
+  const best = first ?? (await deps.index.search({ ...query, offset: 0, limit: 1 })).hits[0];
+  if (best === undefined) return false;
+  const held = await heldWords(deps.blobs, best, words);
+  if (held.every(Boolean)) return false;
+  const [pages, ...frequencies] = await Promise.all([
+    remembered(deps.index, '', () => deps.index.count()),
+    ...words.map((word) => remembered(deps.index, word.toLowerCase(), () => documentFrequency(deps.index, word))),
+  ]);
+  const weights = frequencies.map((df) => Math.log(1 + pages / (df + 1)));
+  const all = weights.reduce((a, b) => a + b, 0);
+  const kept = weights.reduce((a, weight, i) => (held[i] ? a + weight : a), 0);
+  return all > 0 && kept / all < MIN_WEIGHT_HELD;
+}
+
+/**
+ * Which of `words` the page of `hit` holds (its title and body, analysed as the index analyses the
+ * page's language): a word of several tokens when it holds every one. The snippet stands in for a
+ * body the blob store does not have.
+ */
+async function heldWords(blobs: BlobStore, hit: IndexHit, words: readonly string[]): Promise<boolean[]> {
+  const doc = await blobs.get(hit.id).catch(() => null);
+  const body = doc !== null && typeof doc.body_text === 'string' ? doc.body_text : hit.snippet;
+  const tokens = new Set(indexTokens(`${hit.title}\n${body.slice(0, MAX_SCANNED_CHARS)}`, hit.lang));
+  return words.map((word) => {
+    const parts = indexTokens(word, hit.lang).filter((token) => !isStopWord(token));
+    return parts.every((token) => tokens.has(token));
+  });
+}
+
+/** A count of {@link counts}, asked of the index (`ask`) when it has none. */
+async function remembered(index: SearchIndex, key: string, ask: () => Promise<number>): Promise<number> {
+  let cache = counts.get(index);
+  if (cache === undefined) {
+    cache = new LRUCache<string, number>({ max: COUNTS_KEPT, ttl: COUNTS_TTL_MS });
+    counts.set(index, cache);
+  }
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const count = await ask();
+  cache.set(key, count);
+  return count;
+}
+
+/** How many pages hold `word` (as the index matches it, in any field). */
+async function documentFrequency(index: SearchIndex, word: string): Promise<number> {
+  const query: ParsedQuery = { root: { type: 'term', text: word, field: 'any' }, sites: [], filetypes: [] };
+  return (await index.search({ query, limit: 1, offset: 0 })).total;
+}
+
+/**
+ * {@link isUnanswered} for a search whose words are optional (`match=any`, asked or relaxed) and
+ * whose local results are `local`; false for other searches.
+ */
+export function isUnansweredSearch(
+  deps: AnsweredDeps,
+  params: { readonly indexQuery: IndexQuery },
+  local: IndexSearchResult,
+): Promise<boolean> {
+  const query = params.indexQuery;
+  if (query.match !== 'any' || local.total === 0) return Promise.resolve(false);
+  return isUnanswered(deps, query, query.offset === 0 ? local.hits[0] : undefined);
+}
