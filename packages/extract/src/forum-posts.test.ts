@@ -28,7 +28,16 @@ describe('dropPostChrome', () => {
     expect(text).toContain('Cut the suckers below the first flower truss.');
     expect(text).toContain('alice');
     expect(text).toContain('by bob » Tue Aug 27, 2019');
-    for (const gone of ['Posts:', 'Joined:', 'Location:', 'Reply with quote', '#1', 'Last edited', 'garden blog']) {
+    for (const gone of [
+      'Posts:',
+      'Joined:',
+      'Location:',
+      'Senior Member',
+      'Reply with quote',
+      '#1',
+      'Last edited',
+      'garden blog',
+    ]) {
       expect(text).not.toContain(gone);
     }
   });

@@ -36,7 +36,8 @@ const SIGNATURE_ID = /^sig(?:nature)?[_-]?\d+$/i;
 /**
  * Parts of a poster's panel that forum engines mark by class, besides its name: XenForo's rank
  * (`userTitle`), banners (`userBanner`), extras (`message-userExtras`: location, real name) and
- * letter avatars (`message-avatar`); phpBB's `profile-rank`; vBulletin's and PunBB's `usertitle`;
+ * letter avatars (`message-avatar`); phpBB's `profile-rank` and the definitions (rank, statistics)
+ * of its `postprofile` list, whose term is the name; vBulletin's and PunBB's `usertitle`;
  * Discourse's `user-title`. Also XenForo's `Click to expand...` under a long quote
  * (`bbCodeBlock-expandLink`). Matched as whole class tokens, case and all.
  */
@@ -196,6 +197,15 @@ function kindOf(el: Element, name: string, total: number, length: number): { kin
     return { kind: 'number', key: `#${text.replace(/\D/g, '')}` };
   }
   if (EDIT_NOTE.test(text)) return { kind: 'edit', key: 'edit' };
+  // phpBB's panel is a list: the name its term, the rank and other lines its definitions (the
+  // statistics among them are found by the rules above, for the panels' count).
+  if (
+    name === 'dd' &&
+    /(?:^|\s)postprofile(?:\s|$)/.test(el.parentElement?.getAttribute('class') ?? '') &&
+    length <= MAX_PANEL_CHARS
+  ) {
+    return { kind: 'panel', key: 'panel:postprofile' };
+  }
   return null;
 }
 
