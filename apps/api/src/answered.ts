@@ -6,7 +6,7 @@ import { MIN_WORDS_NONE_FOUND, plainWords } from './relax.js';
 /**
  * With its words optional, a question always finds pages: on an index about cooking,
  * `best electric scooter for commuting` finds the pages that say `best`. Those are no answer, and a
- * configured fallback should be asked instead. A question is unanswered here when the best local
+ * configured fallback should be asked too. A question is unanswered here when the best local
  * page holds less than {@link MIN_WEIGHT_HELD} of its words' weight, each word weighted by its
  * inverse document frequency in the index (a word no page has weighs most).
  *
@@ -14,6 +14,12 @@ import { MIN_WORDS_NONE_FOUND, plainWords } from './relax.js';
  * IR collection's own questions against the other's, questions of 3 to 12 words. See the README.
  */
 export const MIN_WEIGHT_HELD = 0.3;
+/**
+ * The share of a page of results an unanswered question's local results keep, in front of the
+ * fallback's (rounded up: the best local page always stays first, so the fallback adds to the local
+ * results, as the spec says, and hides none of the first page's best).
+ */
+export const UNANSWERED_LOCAL_SHARE = 1 / 3;
 /**
  * Longer queries are paragraphs pasted whole (CISI's), whose best page holds a small share of their
  * many words even when it answers them: they are not judged.
@@ -104,4 +110,25 @@ export function isUnansweredSearch(
   const query = params.indexQuery;
   if (query.match !== 'any' || local.total === 0) return Promise.resolve(false);
   return isUnanswered(deps, query, query.offset === 0 ? local.hits[0] : undefined);
+}
+
+/**
+ * What an unanswered question keeps of its local results (see {@link UNANSWERED_LOCAL_SHARE}): the
+ * list's first `ceil(limit / 3)`, of which `local` (the page at `query.offset`) holds those before
+ * that bound; `before` reads the local list's first results as collapsedBefore does.
+ */
+export function keptLocal(
+  query: IndexQuery,
+  local: IndexSearchResult,
+  before: (count: number) => Promise<readonly IndexHit[]>,
+): { local: IndexSearchResult; before: (count: number) => Promise<readonly IndexHit[]> } {
+  const kept = Math.ceil(query.limit * UNANSWERED_LOCAL_SHARE);
+  return {
+    local: {
+      total: Math.min(local.total, kept),
+      totalIsEstimate: false,
+      hits: local.hits.slice(0, Math.max(0, kept - query.offset)),
+    },
+    before: (count) => before(Math.min(count, kept)),
+  };
 }

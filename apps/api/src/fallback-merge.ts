@@ -26,9 +26,6 @@ export function toLocalResult(hit: IndexHit): SearchResult {
  */
 export const EXTERNAL_POOL = SEARCH_BOUNDS.limit.max;
 
-/** No local results: what {@link withExternal} tops up when the local ones do not answer the query. */
-export const NO_LOCAL_RESULTS: IndexSearchResult = { total: 0, totalIsEstimate: false, hits: [] };
-
 /** A page of local results topped up from the fallback: see {@link withExternal}. */
 export interface ToppedUpPage {
   readonly results: SearchResult[];

@@ -1,9 +1,9 @@
 import { isPageId, type SearchResponse, type SearchResult } from '@quarry/core';
 import type { QuarryBackend, SearchToolArgs, SiteCrawler } from '@quarry/mcp';
-import { isUnansweredSearch } from './answered.js';
+import { isUnansweredSearch, keptLocal } from './answered.js';
 import { collapsedBefore } from './collapse.js';
 import type { ApiDeps } from './deps.js';
-import { fallbackRequest, NO_LOCAL_RESULTS, toLocalResult, withExternal } from './fallback-merge.js';
+import { fallbackRequest, toLocalResult, withExternal } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { searchLocal } from './snippets.js';
 
@@ -35,17 +35,19 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
   const indexQuery = { ...params.indexQuery, match: args.match };
   const local = await searchLocal(deps, indexQuery);
   let page = { results: local.hits.map(toLocalResult), total: local.total };
-  // As the REST search: topped up when short, or in place of local results that do not answer.
+  // As the REST search: topped up when short, or after the best local results that do not answer.
   const unanswered = deps.fallback !== undefined && (await isUnansweredSearch(deps, { indexQuery }, local));
   if (deps.fallback && (unanswered || page.results.length < indexQuery.limit)) {
+    const before = (count: number) => collapsedBefore(deps.index, indexQuery, count);
+    const kept = unanswered ? keptLocal(indexQuery, local, before) : { local, before };
     const topped = await withExternal(
       indexQuery,
-      unanswered ? NO_LOCAL_RESULTS : local,
+      kept.local,
       (count) => askFallback(deps, params, count),
-      (count) => collapsedBefore(deps.index, indexQuery, count),
+      kept.before,
       now,
     );
-    if (!unanswered || topped.total > 0) page = topped;
+    if (!unanswered || topped.total > kept.local.total) page = topped;
   }
   return { total: page.total, took_ms: Math.round(performance.now() - startedMs), results: page.results };
 }

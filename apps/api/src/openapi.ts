@@ -56,8 +56,8 @@ export const OPENAPI_DOCUMENT = {
           'Local results first. When fewer local results than `limit` exist for the requested page and a fallback ' +
           'is configured, the page is filled with external results (`source: "external"`, `id: ""`), deduplicated ' +
           'by normalized URL and ranked after the local ones. A question of 3 to 12 words searched with optional words ' +
-          '(`match=any`, or relaxed to it) whose best local page holds too little of it is answered by the fallback ' +
-          'alone, unless the fallback has nothing.',
+          '(`match=any`, or relaxed to it) whose best local page holds too little of it keeps its best local results ' +
+          '(a third of `limit`, rounded up), followed by the fallback results, unless the fallback has nothing.',
         parameters: [
           {
             name: 'q',

@@ -122,29 +122,32 @@ describe('search with an external fallback', () => {
     // The 15 widget pages hold `widget` (on most pages, so it weighs little) and none of the rest.
     const unanswered = 'widget electric scooter commuting';
 
-    it('is answered by the fallback in place of its weak local results, REST default and match=any', async () => {
+    it('keeps the best third of a page of local results, then the fallback answer, REST default and match=any', async () => {
       for (const q of [`q=${encodeURIComponent(unanswered)}&match=any`, `q=${encodeURIComponent(unanswered)}`]) {
         const fallback = new FixedFallback(ANSWER);
         const app = createApp(fx.deps({}, { fallback }));
         const res = await request(app).get(`${SEARCH}?${q}&limit=5`);
         expect(specProblems(res, SEARCH)).toEqual([]);
         const results = res.body.results as Result[];
-        expect(results.map((r) => r.source)).toEqual(['external', 'external', 'external', 'external']);
-        expect(res.body.total).toBe(4);
+        expect(results.map((r) => r.source)).toEqual(['local', 'local', 'external', 'external', 'external']);
+        expect(results[0]?.url).toMatch(/^https:\/\/widgets\.example\.net\//);
+        expect(res.body.total).toBe(2 + 4);
         expect(fallback.requests).toHaveLength(1);
       }
     });
 
-    it('pages through the fallback answer alone', async () => {
+    it('pages through the kept local results and the fallback answer as one list', async () => {
       const fallback = new FixedFallback(ANSWER);
       const app = createApp(fx.deps({}, { fallback }));
       const q = encodeURIComponent(unanswered);
-      const first = await request(app).get(`${SEARCH}?q=${q}&match=any&limit=2`);
-      const second = await request(app).get(`${SEARCH}?q=${q}&match=any&limit=2&offset=2`);
-      const urls = [...first.body.results, ...second.body.results].map((r: Result) => r.url);
-      expect(new Set(urls).size).toBe(4);
-      expect([first.body.total, second.body.total]).toEqual([4, 4]);
-      expect([...first.body.results, ...second.body.results].every((r: Result) => r.source === 'external')).toBe(true);
+      const pages = await Promise.all(
+        [0, 2, 4, 6].map((offset) => request(app).get(`${SEARCH}?q=${q}&match=any&limit=2&offset=${offset}`)),
+      );
+      const all = pages.flatMap((page) => page.body.results as Result[]);
+      // One local result (a third of 2, rounded up), then the answer's four new URLs.
+      expect(all.map((r) => r.source)).toEqual(['local', 'external', 'external', 'external', 'external']);
+      expect(new Set(all.map((r) => r.url)).size).toBe(5);
+      expect(pages.map((page) => page.body.total)).toEqual([5, 5, 5, 5]);
     });
 
     it('keeps its local results when the fallback has nothing', async () => {
@@ -173,7 +176,7 @@ describe('search with an external fallback', () => {
       const fallback = new FixedFallback(ANSWER);
       const backend = createMcpBackend(fx.deps({}, { fallback }));
       const res = await backend.search({ q: unanswered, limit: 5, offset: 0, match: 'any' });
-      expect(res.results.map((r) => r.source)).toEqual(['external', 'external', 'external', 'external']);
+      expect(res.results.map((r) => r.source)).toEqual(['local', 'local', 'external', 'external', 'external']);
       const answered = await backend.search({ q: 'widget catalogue entry', limit: 5, offset: 0, match: 'any' });
       expect(answered.results.map((r) => r.source)).toEqual(['local', 'local', 'local', 'local', 'local']);
     });

@@ -1,9 +1,9 @@
 import type { FallbackSearcher, IndexSearchResult, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
-import { isUnansweredSearch } from './answered.js';
+import { isUnansweredSearch, keptLocal } from './answered.js';
 import { collapsedBefore } from './collapse.js';
 import type { ApiDeps } from './deps.js';
-import { fallbackRequest, NO_LOCAL_RESULTS, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
+import { fallbackRequest, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { RELAXED_MATCH_HEADER, searchRelaxing } from './relax.js';
 import { searchLocal } from './snippets.js';
@@ -38,15 +38,17 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     const unanswered = fallback !== undefined && !gone.aborted && (await isUnansweredSearch(deps, params, local));
     if (fallback && (unanswered || page.results.length < params.indexQuery.limit) && !gone.aborted) {
       deps.metrics?.fallbackRequest(deps.config.fallback.provider);
+      const before = (count: number) => collapsedBefore(deps.index, params.indexQuery, count);
+      const kept = unanswered ? keptLocal(params.indexQuery, local, before) : { local, before };
       const topped = await withExternal(
         params.indexQuery,
-        unanswered ? NO_LOCAL_RESULTS : local,
+        kept.local,
         (count) => askFallback(fallback, params, count, gone, deps.config.fallback.timeoutMs),
-        (count) => collapsedBefore(deps.index, params.indexQuery, count),
+        kept.before,
         now,
       );
-      // An unanswered question keeps its local results when the fallback has nothing either.
-      if (!unanswered || topped.total > 0) page = topped;
+      // An unanswered question keeps all its local results when the fallback has nothing either.
+      if (!unanswered || topped.total > kept.local.total) page = topped;
       if (page.added.length > 0) submitForCrawl(deps, req, page.added);
     }
     if (gone.aborted) return;
