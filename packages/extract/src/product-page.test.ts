@@ -129,6 +129,35 @@ describe('dropProductExtras', () => {
     expect(root.textContent?.split('In stock')).toHaveLength(3);
   });
 
+  it('removes the blocks of other products under a heading that says so, and dialogs over the page', () => {
+    const card = (name: string) => `<li><a href="/p/${name}">${name} backpack</a><span>€ 49</span></li>`;
+    const root = doc(
+      `<div class="buybox"><h1>Waxed Canvas Commuter Backpack</h1><p>${description}</p>` +
+        '<h2>Details</h2><p>Waxed cotton canvas, leather straps.</p></div>' +
+        `<div class="carousel"><div class="head"><h2>Customers also bought</h2></div><ul>${card('Roll-top')}${card('Daypack')}</ul></div>` +
+        `<div class="more"><h3>Products related to this item</h3><ul>${card('Sling')}</ul></div>` +
+        '<section><h2>Specifications</h2><p>Volume: 20 litres.</p>' +
+        `<h3>You may also like</h3><ul>${card('Tote')}</ul><h3>Care</h3><p>Wipe clean with a damp cloth.</p></section>` +
+        '<form role="dialog"><h4>Select your cookie preferences</h4><p>We use cookies and similar tools.</p></form>',
+    ).body;
+    expect(dropProductExtras(root)).toBe(4);
+    const text = root.textContent ?? '';
+    for (const kept of ['Commuter Backpack', 'leather straps', 'Volume: 20 litres.', 'Wipe clean', 'Specifications']) {
+      expect(text).toContain(kept);
+    }
+    for (const gone of ['also bought', 'Roll-top', 'Daypack', 'related', 'Sling', 'may also like', 'Tote', 'cookie']) {
+      expect(text).not.toContain(gone);
+    }
+  });
+
+  it('keeps a section whose long heading only mentions related words', () => {
+    const root = doc(
+      `<h1>Backpack</h1><h2>How the straps are related to the frame and why it matters on long rides</h2><p>${description}</p>`,
+    ).body;
+    expect(dropProductExtras(root)).toBe(0);
+    expect(root.textContent).toContain('waxed canvas');
+  });
+
   it('keeps an <h1> that repeats an earlier block (the name in the breadcrumbs)', () => {
     const root = doc(
       '<div class="crumbs">Waxed Canvas Commuter Backpack</div><h1>Waxed Canvas Commuter Backpack</h1>',

@@ -5,8 +5,9 @@ import { walkElements } from './text.js';
  * The page of one product in a shop. Besides the product's name, description and details, it shows
  * what the shop puts around every product: the customers' reviews, shipping and delivery terms, the
  * seller's card, legal small print, blocks the shop hides until a script shows them (a variant's
- * data, a size guide, a popup), and the name and description again for each layout (desktop,
- * mobile, a sticky bar, a tab). A reader of the product skips these, as WCXB's references do; they
+ * data, a size guide, a popup), dialogs over the page (cookie prompts), other products under a
+ * heading that says so (`Customers also bought`, `Products related to this item`), and the name and
+ * description again for each layout (desktop, mobile, a sticky bar, a tab). A reader of the product skips these, as WCXB's references do; they
  * are removed from the body of a page declaring one product (see {@link isProductPage}) before its
  * main text is looked for.
  */
@@ -89,7 +90,53 @@ export function dropProductExtras(root: Element): number {
     return false;
   });
   for (const el of doomed) el.remove();
-  return doomed.length + dropLaterCopies(root);
+  return doomed.length + dropRecommendations(root) + dropLaterCopies(root);
+}
+
+/**
+ * The heading of a shop's recommendations: other products (`Products related to this item`,
+ * `Customers also bought`, `You may also like`, `Similar items`, `Recently viewed`, sponsored ones).
+ */
+const RECOMMENDATIONS =
+  /\b(?:related (?:products?|items?|books?|searches|categories)|(?:products?|items?) related|similar (?:products?|items?|brands?)|compare with similar|^recommended\b|recommended (?:for you|products|items)|sponsored|trending|recently viewed|(?:customers|people|shoppers) (?:also|who)|(?:also|frequently|often) (?:bought|viewed|purchased|liked?)|you (?:may|might|will) (?:also )?(?:like|love|need|enjoy)|more (?:from|like this)|complete the look|consider these)\b/i;
+/** A heading is a title: a longer one is a sentence that happens to hold the words. */
+const MAX_HEADING_CHARS = 80;
+const HEADING = /^h([1-6])$/;
+
+/**
+ * Removes the blocks a product's page shows other products in, each under a heading that says so
+ * (see {@link RECOMMENDATIONS}): the largest block around the heading that holds no other heading
+ * of its level or above, or, when the heading has siblings of its level, the heading and what
+ * follows it up to the next one. Returns how many were removed.
+ */
+function dropRecommendations(root: Element): number {
+  let removed = 0;
+  for (const heading of Array.from(root.querySelectorAll('h2, h3, h4, h5, h6'))) {
+    if (!heading.isConnected) continue;
+    const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (text.length > MAX_HEADING_CHARS || !RECOMMENDATIONS.test(text)) continue;
+    const level = Number(HEADING.exec(heading.localName.toLowerCase())?.[1]);
+    const rival = Array.from({ length: level }, (_, i) => `h${i + 1}`).join(', ');
+    let block: Element = heading;
+    for (let up = heading.parentElement; up !== null && up !== root; up = up.parentElement) {
+      if (Array.from(up.querySelectorAll(rival)).some((h) => h !== heading)) break;
+      block = up;
+    }
+    if (block === heading) {
+      // Headings side by side: the section is the heading and its siblings up to the next one.
+      for (let next = heading.nextElementSibling; next !== null; ) {
+        const name = next.localName.toLowerCase();
+        const nextLevel = Number(HEADING.exec(name)?.[1] ?? 7);
+        if (nextLevel <= level || next.querySelector(rival) !== null) break;
+        const after = next.nextElementSibling;
+        next.remove();
+        next = after;
+      }
+    }
+    block.remove();
+    removed++;
+  }
+  return removed;
 }
 
 function isExtra(el: Element): boolean {
@@ -97,7 +144,13 @@ function isExtra(el: Element): boolean {
   const id = el.getAttribute('id') ?? '';
   const named = (cls.length < 200 && EXTRA_WORDS.test(cls)) || (id.length < 100 && EXTRA_WORDS.test(id));
   const hiding = cls.length < 200 && cls.split(/\s+/).some((c) => HIDING_CLASSES.has(c));
-  return (named || hiding) && !holdsH1(el);
+  return (named || hiding || isDialog(el)) && !holdsH1(el);
+}
+
+/** A dialog (a cookie prompt, a size guide, the cart), shown over the page. */
+function isDialog(el: Element): boolean {
+  const role = el.getAttribute('role');
+  return role === 'dialog' || role === 'alertdialog' || el.localName.toLowerCase() === 'dialog';
 }
 
 function holdsH1(el: Element): boolean {
