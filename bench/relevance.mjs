@@ -166,25 +166,8 @@ async function measureUnanswered(spec, collection, askedSpec, asked) {
   // The page texts, as the blob store would give them (only `get` is read).
   const blobs = { get: async (id) => bodies.get(id) ?? null };
   try {
-    const pages = collection.docs.map((doc) => {
-      const body = (doc.text ?? '').trim() || (doc.title ?? '');
-      bodies.set(String(doc._id), { body_text: body });
-      return {
-        id: String(doc._id),
-        url: `https://ir.example.org/${spec.dir}/doc/${doc._id}`,
-        title: doc.title ?? '',
-        body_text: body,
-        lang: 'en',
-        author: null,
-        published_at: null,
-        crawled_at: '2025-01-01T00:00:00Z',
-        site_name: null,
-        has_llms_txt: false,
-        filetype: 'html',
-        domain: 'ir.example.org',
-        word_count: 0,
-      };
-    });
+    const pages = collection.docs.map((doc) => collectionPage(spec, doc));
+    for (const page of pages) bodies.set(page.id, { body_text: page.body_text });
     await index.upsert(pages);
     await index.flush();
     const own = askedSpec === spec;
@@ -245,6 +228,25 @@ async function measureUnanswered(spec, collection, askedSpec, asked) {
 /** Shares of a collection's pages written after the last fold, for the fresh tier's rows. */
 const UNFOLDED_SHARES = [0, 0.3];
 
+/** A collection's document as a page of the embedded index (written in process, not imported). */
+function collectionPage(spec, doc) {
+  return {
+    id: String(doc._id),
+    url: `https://ir.example.org/${spec.dir}/doc/${doc._id}`,
+    title: doc.title ?? '',
+    body_text: (doc.text ?? '').trim() || (doc.title ?? ''),
+    lang: 'en',
+    author: null,
+    published_at: null,
+    crawled_at: '2025-01-01T00:00:00Z',
+    site_name: null,
+    has_llms_txt: false,
+    filetype: 'html',
+    domain: 'ir.example.org',
+    word_count: 0,
+  };
+}
+
 /**
  * nDCG@10 of the questions (their words, `match=any`) on the embedded index with `share` of the
  * pages unfolded, and the mean time per search.
@@ -254,21 +256,7 @@ async function measureUnfolded(spec, collection, share) {
   const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
   try {
     const late = (doc) => createHash('sha1').update(String(doc._id)).digest()[0] < share * 256;
-    const page = (doc) => ({
-      id: String(doc._id),
-      url: `https://ir.example.org/${spec.dir}/doc/${doc._id}`,
-      title: doc.title ?? '',
-      body_text: (doc.text ?? '').trim() || (doc.title ?? ''),
-      lang: 'en',
-      author: null,
-      published_at: null,
-      crawled_at: '2025-01-01T00:00:00Z',
-      site_name: null,
-      has_llms_txt: false,
-      filetype: 'html',
-      domain: 'ir.example.org',
-      word_count: 0,
-    });
+    const page = (doc) => collectionPage(spec, doc);
     await index.upsert(collection.docs.filter((doc) => !late(doc)).map(page));
     await index.flush();
     await index.upsert(collection.docs.filter(late).map(page));
