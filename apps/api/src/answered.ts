@@ -1,5 +1,5 @@
 import type { BlobStore, IndexHit, IndexQuery, IndexSearchResult, ParsedQuery, SearchIndex } from '@quarry/core';
-import { indexTokens, isStopWord } from '@quarry/text';
+import { foldText, hasUnspacedScript, indexTokens, isStopWord } from '@quarry/text';
 import { LRUCache } from 'lru-cache';
 import { MIN_WORDS_NONE_FOUND, plainWords } from './relax.js';
 
@@ -71,8 +71,16 @@ export async function isUnanswered(deps: AnsweredDeps, query: IndexQuery, first?
 async function heldWords(blobs: BlobStore, hit: IndexHit, words: readonly string[]): Promise<boolean[]> {
   const doc = await blobs.get(hit.id).catch(() => null);
   const body = doc !== null && typeof doc.body_text === 'string' ? doc.body_text : hit.snippet;
-  const tokens = new Set(indexTokens(`${hit.title}\n${body.slice(0, MAX_SCANNED_CHARS)}`, hit.lang));
+  const text = `${hit.title}\n${body.slice(0, MAX_SCANNED_CHARS)}`;
+  const tokens = new Set(indexTokens(text, hit.lang));
+  let folded: string | undefined;
   return words.map((word) => {
+    // A Chinese or Japanese word is indexed as character pairs plus a run's last character: held
+    // when the text shows it, wherever its run ends.
+    if (hasUnspacedScript(word)) {
+      folded ??= foldText(text).replace(/\s+/g, '');
+      return folded.includes(foldText(word).replace(/\s+/g, ''));
+    }
     const parts = indexTokens(word, hit.lang).filter((token) => !isStopWord(token));
     return parts.every((token) => tokens.has(token));
   });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FallbackRequest, FallbackSearcher, SearchResult, UrlSubmitter } from '@quarry/core';
+import { parseQuery } from '@quarry/query';
 import request from 'supertest';
+import { isUnanswered } from './answered.js';
 import { createApp } from './app.js';
 import { createMcpBackend } from './mcp-backend.js';
 import { createFixture, type Fixture } from './test-support/fixture.js';
@@ -170,6 +172,15 @@ describe('search with an external fallback', () => {
         expect((res.body.results as Result[]).map((r) => r.source)).toEqual(['local']);
         expect(fallback.requests).toHaveLength(0);
       }
+    });
+
+    it('reads a Chinese question by its words, not the character pairs the index keeps', async () => {
+      // The Chinese page says 一篇, 搜索 and 中文, inside runs that end at 擎 and 闻 (so no 篇, 索 or 文 alone).
+      const deps = { index: fx.index, blobs: fx.blobs };
+      const ask = (q: string) => isUnanswered(deps, { query: parseQuery(q), match: 'any', limit: 10, offset: 0 });
+      expect(await ask('搜索中文一篇')).toBe(false);
+      expect(await ask('足球比赛天气搜索')).toBe(true);
+      expect(await ask(unanswered)).toBe(true);
     });
 
     it('is answered the same way through MCP, where words are optional by default', async () => {
