@@ -1,6 +1,16 @@
-import type { BlobStore, IndexHit, IndexQuery, IndexSearchResult, ParsedQuery, SearchIndex } from '@quarry/core';
+import type {
+  BlobStore,
+  IndexHit,
+  IndexQuery,
+  IndexSearchResult,
+  ParsedQuery,
+  SearchIndex,
+  SearchResult,
+} from '@quarry/core';
 import { foldText, hasUnspacedScript, indexTokens, isStopWord } from '@quarry/text';
 import { LRUCache } from 'lru-cache';
+import { collapsedBefore } from './collapse.js';
+import { type ToppedUpPage, withExternal } from './fallback-merge.js';
 import { MIN_WORDS_NONE_FOUND, plainWords } from './relax.js';
 
 /**
@@ -107,17 +117,29 @@ async function documentFrequency(index: SearchIndex, word: string): Promise<numb
 }
 
 /**
- * {@link isUnanswered} for a search whose words are optional (`match=any`, asked or relaxed) and
- * whose local results are `local`; false for other searches.
+ * The page a search served with a fallback shows: `local` (the collapsed local results of `query`)
+ * topped up from the fallback (`ask`) when they run short of `query.limit`; or, when its words are
+ * optional and they do not answer it (see {@link isUnanswered}), their best share (see
+ * {@link UNANSWERED_LOCAL_SHARE}) followed by the fallback's answer. Null when the local results
+ * are served alone: they fill the page and answer the query, or they do not answer it and the
+ * fallback has nothing either.
  */
-export function isUnansweredSearch(
+export async function withFallback(
   deps: AnsweredDeps,
-  params: { readonly indexQuery: IndexQuery },
+  query: IndexQuery,
   local: IndexSearchResult,
-): Promise<boolean> {
-  const query = params.indexQuery;
-  if (query.match !== 'any' || local.total === 0) return Promise.resolve(false);
-  return isUnanswered(deps, query, query.offset === 0 ? local.hits[0] : undefined);
+  ask: (count: number) => Promise<readonly SearchResult[]>,
+  now: Date,
+): Promise<ToppedUpPage | null> {
+  const unanswered =
+    query.match === 'any' &&
+    local.total > 0 &&
+    (await isUnanswered(deps, query, query.offset === 0 ? local.hits[0] : undefined));
+  if (!unanswered && local.hits.length >= query.limit) return null;
+  const before = (count: number) => collapsedBefore(deps.index, query, count);
+  const kept = unanswered ? keptLocal(query, local, before) : { local, before };
+  const topped = await withExternal(query, kept.local, ask, kept.before, now);
+  return !unanswered || topped.total > kept.local.total ? topped : null;
 }
 
 /**
@@ -125,7 +147,7 @@ export function isUnansweredSearch(
  * list's first `ceil(limit / 3)`, of which `local` (the page at `query.offset`) holds those before
  * that bound; `before` reads the local list's first results as collapsedBefore does.
  */
-export function keptLocal(
+function keptLocal(
   query: IndexQuery,
   local: IndexSearchResult,
   before: (count: number) => Promise<readonly IndexHit[]>,

@@ -1,9 +1,8 @@
 import { isPageId, type SearchResponse, type SearchResult } from '@quarry/core';
 import type { QuarryBackend, SearchToolArgs, SiteCrawler } from '@quarry/mcp';
-import { isUnansweredSearch, keptLocal } from './answered.js';
-import { collapsedBefore } from './collapse.js';
+import { withFallback } from './answered.js';
 import type { ApiDeps } from './deps.js';
-import { fallbackRequest, toLocalResult, withExternal } from './fallback-merge.js';
+import { fallbackRequest, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { searchLocal } from './snippets.js';
 
@@ -34,21 +33,11 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
   const params = parseSearchParams(raw, now);
   const indexQuery = { ...params.indexQuery, match: args.match };
   const local = await searchLocal(deps, indexQuery);
-  let page = { results: local.hits.map(toLocalResult), total: local.total };
   // As the REST search: topped up when short, or after the best local results that do not answer.
-  const unanswered = deps.fallback !== undefined && (await isUnansweredSearch(deps, { indexQuery }, local));
-  if (deps.fallback && (unanswered || page.results.length < indexQuery.limit)) {
-    const before = (count: number) => collapsedBefore(deps.index, indexQuery, count);
-    const kept = unanswered ? keptLocal(indexQuery, local, before) : { local, before };
-    const topped = await withExternal(
-      indexQuery,
-      kept.local,
-      (count) => askFallback(deps, params, count),
-      kept.before,
-      now,
-    );
-    if (!unanswered || topped.total > kept.local.total) page = topped;
-  }
+  const topped = deps.fallback
+    ? await withFallback(deps, indexQuery, local, (count) => askFallback(deps, params, count), now)
+    : null;
+  const page = topped ?? { results: local.hits.map(toLocalResult), total: local.total };
   return { total: page.total, took_ms: Math.round(performance.now() - startedMs), results: page.results };
 }
 

@@ -1,9 +1,8 @@
 import type { FallbackSearcher, IndexSearchResult, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
-import { isUnansweredSearch, keptLocal } from './answered.js';
-import { collapsedBefore } from './collapse.js';
+import { withFallback } from './answered.js';
 import type { ApiDeps } from './deps.js';
-import { fallbackRequest, type ToppedUpPage, toLocalResult, withExternal } from './fallback-merge.js';
+import { fallbackRequest, type ToppedUpPage, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { RELAXED_MATCH_HEADER, searchRelaxing } from './relax.js';
 import { searchLocal } from './snippets.js';
@@ -34,22 +33,23 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     }
     let page: ToppedUpPage = { results: local.hits.map(toLocalResult), total: local.total, added: [] };
     const { fallback } = deps;
-    // Local results run short, or (words optional) do not answer the question: see answered.ts.
-    const unanswered = fallback !== undefined && !gone.aborted && (await isUnansweredSearch(deps, params, local));
-    if (fallback && (unanswered || page.results.length < params.indexQuery.limit) && !gone.aborted) {
-      deps.metrics?.fallbackRequest(deps.config.fallback.provider);
-      const before = (count: number) => collapsedBefore(deps.index, params.indexQuery, count);
-      const kept = unanswered ? keptLocal(params.indexQuery, local, before) : { local, before };
-      const topped = await withExternal(
+    // Topped up when the local results run short, or follow the best of them when (words optional)
+    // they do not answer the question: see answered.ts.
+    if (fallback && !gone.aborted) {
+      const topped = await withFallback(
+        deps,
         params.indexQuery,
-        kept.local,
-        (count) => askFallback(fallback, params, count, gone, deps.config.fallback.timeoutMs),
-        kept.before,
+        local,
+        (count) => {
+          deps.metrics?.fallbackRequest(deps.config.fallback.provider);
+          return askFallback(fallback, params, count, gone, deps.config.fallback.timeoutMs);
+        },
         now,
       );
-      // An unanswered question keeps all its local results when the fallback has nothing either.
-      if (!unanswered || topped.total > kept.local.total) page = topped;
-      if (page.added.length > 0) submitForCrawl(deps, req, page.added);
+      if (topped !== null) {
+        page = topped;
+        if (page.added.length > 0) submitForCrawl(deps, req, page.added);
+      }
     }
     if (gone.aborted) return;
     const body: SearchResponse = {
