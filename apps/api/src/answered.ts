@@ -75,14 +75,20 @@ export async function isUnanswered(deps: AnsweredDeps, query: IndexQuery, first?
 
 /**
  * Which of `words` the page of `hit` holds (its title and body, analysed as the index analyses the
- * page's language): a word of several tokens when it holds every one. The snippet stands in for a
- * body the blob store does not have.
+ * page's language): a word of several tokens when it holds every one. The title and snippet are
+ * read first; the body (from the blob store) only when they lack a word.
  */
 async function heldWords(blobs: BlobStore, hit: IndexHit, words: readonly string[]): Promise<boolean[]> {
+  const shown = wordsIn(`${hit.title}\n${hit.snippet}`, hit.lang, words);
+  if (shown.every(Boolean)) return shown;
   const doc = await blobs.get(hit.id).catch(() => null);
-  const body = doc !== null && typeof doc.body_text === 'string' ? doc.body_text : hit.snippet;
-  const text = `${hit.title}\n${body.slice(0, MAX_SCANNED_CHARS)}`;
-  const tokens = new Set(indexTokens(text, hit.lang));
+  if (doc === null || typeof doc.body_text !== 'string') return shown;
+  return wordsIn(`${hit.title}\n${doc.body_text.slice(0, MAX_SCANNED_CHARS)}`, hit.lang, words);
+}
+
+/** Which of `words` `text` holds, in language `lang` (see {@link heldWords}). */
+function wordsIn(text: string, lang: string, words: readonly string[]): boolean[] {
+  const tokens = new Set(indexTokens(text, lang));
   let folded: string | undefined;
   return words.map((word) => {
     // A Chinese or Japanese word is indexed as character pairs plus a run's last character: held
@@ -91,7 +97,7 @@ async function heldWords(blobs: BlobStore, hit: IndexHit, words: readonly string
       folded ??= foldText(text).replace(/\s+/g, '');
       return folded.includes(foldText(word).replace(/\s+/g, ''));
     }
-    const parts = indexTokens(word, hit.lang).filter((token) => !isStopWord(token));
+    const parts = indexTokens(word, lang).filter((token) => !isStopWord(token));
     return parts.every((token) => tokens.has(token));
   });
 }
