@@ -42,7 +42,7 @@ const SIGNATURE_ID = /^sig(?:nature)?[_-]?\d+$/i;
  * (`bbCodeBlock-expandLink`). Matched as whole class tokens, case and all.
  */
 const PANEL_CLASS =
-  /^(?:userTitle|userBanner|message-userExtras|message-avatar|profile-rank|usertitle|user-title|bbCodeBlock-expandLink)$/;
+  /(?:^|\s)(userTitle|userBanner|message-userExtras|message-avatar|profile-rank|usertitle|user-title|bbCodeBlock-expandLink)(?=\s|$)/;
 /** Only elements with at most this much text are read line by line (cheap, and lines are short). */
 const MAX_LINE_CHARS = 140;
 /** A signature holding more than this share of the root's text is the content itself. */
@@ -178,7 +178,8 @@ function kindOf(el: Element, name: string, total: number, length: number): { kin
     if (chars <= MAX_SIGNATURE_SHARE * total) return { kind: 'signature', key: 'signature' };
   }
   if (cls !== null && cls.length < 200) {
-    const token = cls.split(/\s+/).find((t) => PANEL_CLASS.test(t));
+    // One pass over the class, no split: every element of every page is asked.
+    const token = PANEL_CLASS.exec(cls)?.[1];
     if (token !== undefined && visibleLength(el.textContent ?? '') <= MAX_PANEL_CHARS) {
       return { kind: 'panel', key: `panel:${token}` };
     }
