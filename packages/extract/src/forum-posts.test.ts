@@ -65,6 +65,21 @@ describe('dropPostChrome', () => {
     for (const gone of ['Reply', 'Quote', 'Share', 'Report', '·']) expect(text).not.toContain(gone);
   });
 
+  it("removes a post's share menu written as headings, and keeps a heading of button words said once", () => {
+    /** A post as Invision writes it: its share menu, hidden until clicked, titled by `<h5>`s. */
+    const ipsPost = (n: number, text: string): string =>
+      `<article class="ipsComment"><div class="cPost_contentWrap"><p>${text}</p></div>` +
+      `<div class="ipsHide cPostShareMenu" id="elSharePost_${n}_menu"><h5>Link to post</h5>` +
+      `<input type="text" value="https://forum.example/topic/1/?p=${n}"><h5>Share on other sites</h5>` +
+      '<ul><li><a href="https://x.com/share">X</a></li></ul></div></article>';
+    const d = doc(`<h2>Share</h2>${ipsPost(1, 'Which lens for birds?')}${ipsPost(2, 'The 100-400.')}`);
+    expect(dropPostChrome(d.body).removed).toBe(4);
+    const text = squashed(d.body);
+    expect(text).toContain('Which lens for birds?');
+    expect(text).toContain('Share');
+    for (const gone of ['Link to post', 'Share on other sites']) expect(text).not.toContain(gone);
+  });
+
   it("names the thread's first poster from the first of several info panels, user names with numbers too", () => {
     /** A post as FluxBB writes it: the name alone in the panel, no link, no byline element. */
     const flux = (user: string, text: string) =>

@@ -2,7 +2,8 @@
  * The chrome inside the posts of a forum thread, which the reader of a thread skips: the statistics
  * of the poster's info panel (`Posts: 4032`, `Joined: Dec 11, 2021`; phpBB's `postprofile`,
  * vBulletin's `userinfo`, XenForo's `message-userExtras`), the row of buttons under or over each post
- * (`Reply with quote`, `Quote`, `Report`, `Link to comment`, `Share on other sites`), post-number
+ * (`Reply with quote`, `Quote`, `Report`, `Link to comment`, `Share on other sites`; also as the
+ * headings of a post's share menu, as Invision writes them), post-number
  * permalinks (`#3`), signatures (the `signature` blocks of phpBB, vBulletin, XenForo, SMF and
  * Invision) and `Last edited by ...` notes. Every rule needs the pattern repeated on the page (a
  * thread has several posts), so an article with one `Share` link or one `Posts: 3` line keeps it.
@@ -184,12 +185,14 @@ function kindOf(el: Element, name: string, total: number, length: number): { kin
       return { kind: 'panel', key: `panel:${token}` };
     }
   }
-  if (HEADINGS.test(name)) return null;
+  // A heading is chrome only as a post's button or menu (`Share on other sites` over its links).
+  const heading = HEADINGS.test(name);
   // Lines only: an element with a long text is a container, looked into.
   if (length > MAX_LINE_CHARS * 4) return null;
   const raw = el.textContent ?? '';
   const text = raw.replace(/\s+/g, ' ').trim();
   if (text.length === 0 || text.length > MAX_LINE_CHARS) return null;
+  if (heading) return ACTION_ROW.test(text) ? { kind: 'action', key: `action:${text.toLowerCase()}` } : null;
   if (STAT_COUNT.test(text)) return { kind: 'count', key: statLabel(text) };
   if (STAT_DATE.test(text)) return { kind: 'date', key: statLabel(text) };
   if (STAT_OTHER.test(text)) return { kind: 'other', key: statLabel(text) };
