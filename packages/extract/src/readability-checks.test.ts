@@ -98,6 +98,35 @@ describe('withCheapChecksFirst', () => {
     }
   });
 
+  it("skips parse's debug serialization of the article it grabbed, and no later one", () => {
+    const html =
+      '<html><body><nav><a href="/">Home</a></nav><article><h1>Tides</h1>' +
+      `${'<p>The moon pulls the sea, and the sea follows it around the earth twice a day.</p>'.repeat(12)}` +
+      '</article></body></html>';
+    const reads: string[] = [];
+    for (const cheap of [false, true]) {
+      const doc = parseDocument(html, 'https://example.org/tides', 'linkedom').document;
+      const reader = new Readability<Node>(doc, { serializer: (node) => node, debug: true });
+      if (cheap) withCheapChecksFirst(reader);
+      // Readability 0.6 logs through console.log when debugging.
+      const log = console.log;
+      console.log = (...args: unknown[]) => {
+        const line = args.map(String).join(' ');
+        if (line.includes('Grabbed:')) reads.push(line);
+      };
+      let content: Element;
+      try {
+        content = reader.parse()?.content as unknown as Element;
+      } finally {
+        console.log = log;
+      }
+      expect(content.innerHTML).toContain('<p>The moon pulls the sea');
+    }
+    expect(reads).toHaveLength(2);
+    expect(reads[0]).toContain('<p>The moon pulls the sea');
+    expect(reads[1]).not.toContain('<p>');
+  });
+
   it('leaves an object without those methods as it is', () => {
     const other = { _isValidByline: 1 };
     withCheapChecksFirst(other);

@@ -11,6 +11,7 @@ export interface ReadabilityChecks {
   _isElementWithoutContent(node: Element): boolean;
   _isProbablyVisible(node: Element): boolean;
   _getAllNodesWithTag(node: ParentNode, tagNames: readonly string[]): ArrayLike<Element>;
+  _grabArticle(page?: Element): Element | null;
 }
 
 /**
@@ -23,7 +24,11 @@ export interface ReadabilityChecks {
  * - `_isProbablyVisible` builds a style declaration for every element; here only for those with a
  *   `style` attribute (without one, an element's style declares nothing);
  * - `_getAllNodesWithTag` finds elements by tag name with a walk instead of linkedom's general
- *   selector engine (a template's content stays out, as a selector leaves it).
+ *   selector engine (a template's content stays out, as a selector leaves it);
+ * - `parse` serializes the article it grabbed to HTML for a debug message, debugging or not
+ *   (`this.log("Grabbed: " + articleContent.innerHTML)`): the article's first `innerHTML` read,
+ *   which is that one, gives '' (its serializer returns the element itself, so nothing else reads
+ *   it).
  * Every test is free of side effects, so only the work changes, never a result (see the tests,
  * which compare both on real pages with linkedom and jsdom). An instance whose methods are not
  * those of Readability 0.6 is left as it is.
@@ -35,6 +40,7 @@ export function withCheapChecksFirst(readability: object): void {
     typeof reader._isElementWithoutContent !== 'function' ||
     typeof reader._getAllNodesWithTag !== 'function' ||
     typeof reader._isProbablyVisible !== 'function' ||
+    typeof reader._grabArticle !== 'function' ||
     !(reader.REGEXPS?.byline instanceof RegExp)
   ) {
     return;
@@ -63,6 +69,27 @@ export function withCheapChecksFirst(readability: object): void {
     return node.getAttribute('aria-hidden') !== 'true' || hasClassText(node, 'fallback-image');
   };
   reader._getAllNodesWithTag = (node, tagNames) => elementsByTagNames(node, tagNames);
+  const grab = reader._grabArticle.bind(reader);
+  reader._grabArticle = (page) => {
+    const article = grab(page);
+    if (article !== null) skipFirstSerialization(article);
+    return article;
+  };
+}
+
+/** Makes the next read of `el.innerHTML` give '' without serializing; later reads are native. */
+function skipFirstSerialization(el: Element): void {
+  Object.defineProperty(el, 'innerHTML', {
+    configurable: true,
+    get: () => {
+      Reflect.deleteProperty(el, 'innerHTML');
+      return '';
+    },
+    set: (html: string) => {
+      Reflect.deleteProperty(el, 'innerHTML');
+      el.innerHTML = html;
+    },
+  });
 }
 
 /**
