@@ -53,7 +53,10 @@ const MAX_CHUNK_HTML_CHARS = 20_000;
  * tables and other structures stay whole.
  */
 function htmlChunks(root: Element): string[] {
-  const html = root.innerHTML;
+  // Each child is serialized once: a big root's HTML as a whole would only be split again.
+  const children = Array.from(root.childNodes);
+  const serializedChildren = children.map(serialized);
+  const html = serializedChildren.join('');
   if (html.length <= MAX_CHUNK_HTML_CHARS) return html.trim() === '' ? [] : [html];
   const chunks: string[] = [];
   let pending = '';
@@ -61,19 +64,18 @@ function htmlChunks(root: Element): string[] {
     if (pending.trim() !== '') chunks.push(pending);
     pending = '';
   };
-  const queue: Node[] = Array.from(root.childNodes).reverse();
+  const queue = children.map((node, i) => ({ node, html: serializedChildren[i] as string | undefined })).reverse();
   while (queue.length > 0) {
-    const node = queue.pop() as Node;
-    if (node.nodeType === 3) {
-      pending += escapeText(node.nodeValue ?? '');
+    const next = queue.pop() as { node: Node; html: string | undefined };
+    const outer = next.html ?? serialized(next.node);
+    if (next.node.nodeType !== 1) {
+      pending += outer;
       continue;
     }
-    if (node.nodeType !== 1) continue;
-    const el = node as Element;
-    const outer = el.outerHTML;
+    const el = next.node as Element;
     if (outer.length > MAX_CHUNK_HTML_CHARS && WRAPPERS.has(el.localName.toLowerCase())) {
       flush();
-      queue.push(...Array.from(el.childNodes).reverse());
+      for (const node of Array.from(el.childNodes).reverse()) queue.push({ node, html: undefined });
       continue;
     }
     if (pending.length + outer.length > MAX_CHUNK_HTML_CHARS) flush();
@@ -81,6 +83,12 @@ function htmlChunks(root: Element): string[] {
   }
   flush();
   return chunks;
+}
+
+/** A node's HTML as a chunk holds it: an element's own, a text's escaped, nothing of the rest. */
+function serialized(node: Node): string {
+  if (node.nodeType === 3) return escapeText(node.nodeValue ?? '');
+  return node.nodeType === 1 ? (node as Element).outerHTML : '';
 }
 
 function escapeText(text: string): string {
