@@ -127,6 +127,15 @@ describe('withCheapChecksFirst', () => {
     expect(reads[1]).not.toContain('<p>');
   });
 
+  it("leaves _grabArticle as it is where parse logs no article's HTML", () => {
+    const doc = parseDocument('<html><body><p>Text.</p></body></html>', 'https://example.org/', 'linkedom').document;
+    const reader = new Readability<Node>(doc) as unknown as ReadabilityChecks & { parse: () => unknown };
+    const own = reader._grabArticle;
+    reader.parse = () => null;
+    withCheapChecksFirst(reader);
+    expect(reader._grabArticle).toBe(own);
+  });
+
   it('leaves an object without those methods as it is', () => {
     const other = { _isValidByline: 1 };
     withCheapChecksFirst(other);

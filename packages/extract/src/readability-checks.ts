@@ -26,9 +26,9 @@ export interface ReadabilityChecks {
  * - `_getAllNodesWithTag` finds elements by tag name with a walk instead of linkedom's general
  *   selector engine (a template's content stays out, as a selector leaves it);
  * - `parse` serializes the article it grabbed to HTML for a debug message, debugging or not
- *   (`this.log("Grabbed: " + articleContent.innerHTML)`): the article's first `innerHTML` read,
- *   which is that one, gives '' (its serializer returns the element itself, so nothing else reads
- *   it).
+ *   (`this.log("Grabbed: " + articleContent.innerHTML)`): where its source still says so, the
+ *   article's first `innerHTML` read, which is that one, gives '' (the serializer, if it reads
+ *   `innerHTML`, comes after it).
  * Every test is free of side effects, so only the work changes, never a result (see the tests,
  * which compare both on real pages with linkedom and jsdom). An instance whose methods are not
  * those of Readability 0.6 is left as it is.
@@ -69,12 +69,30 @@ export function withCheapChecksFirst(readability: object): void {
     return node.getAttribute('aria-hidden') !== 'true' || hasClassText(node, 'fallback-image');
   };
   reader._getAllNodesWithTag = (node, tagNames) => elementsByTagNames(node, tagNames);
+  // Only where parse still logs the grabbed article's HTML, which is then its first read.
+  if (!logsGrabbedHtml(reader)) return;
   const grab = reader._grabArticle.bind(reader);
   reader._grabArticle = (page) => {
     const article = grab(page);
     if (article !== null) skipFirstSerialization(article);
     return article;
   };
+}
+
+/** The debug message of Readability 0.6's `parse`, written without a test of `_debug`. */
+const GRABBED_LOG = 'this.log("Grabbed: " + articleContent.innerHTML)';
+const loggingParses = new WeakMap<object, boolean>();
+
+/** Whether the instance's `parse` builds {@link GRABBED_LOG}'s message (read once per function). */
+function logsGrabbedHtml(reader: object): boolean {
+  const parse = (reader as { parse?: unknown }).parse;
+  if (typeof parse !== 'function') return false;
+  let logs = loggingParses.get(parse);
+  if (logs === undefined) {
+    logs = Function.prototype.toString.call(parse).includes(GRABBED_LOG);
+    loggingParses.set(parse, logs);
+  }
+  return logs;
 }
 
 /** Makes the next read of `el.innerHTML` give '' without serializing; later reads are native. */
