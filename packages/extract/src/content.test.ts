@@ -62,6 +62,20 @@ describe('mainRegion pruning', () => {
     expect(mainRegionSize(doc(html)).chars).toBe(visibleChars(text));
   });
 
+  it("keeps a services page's cards that its design system names promos, drops a newsletter prompt", () => {
+    const card = (name: string) =>
+      `<div class="promo cmp-promo__services"><a class="cmp-promo-tracking" href="/services/${name}">` +
+      `<h3 class="cmp-promo__content__title">${name}</h3></a><div class="cmp-promo__content__desc">` +
+      `<p>Our ${name} teams help clients in every industry plan, build and run what comes next.</p></div></div>`;
+    const html =
+      `<main><h1>Services</h1><div class="grid">${['Audit', 'Tax', 'Consulting', 'Advisory'].map(card).join('')}</div>` +
+      '<div class="newsletter-signup"><p>Get our insights in your inbox every week.</p></div></main>';
+    const text = mainRegion(doc(html))?.text ?? '';
+    expect(text).toContain('Our Audit teams help clients');
+    expect(text).toContain('Advisory');
+    expect(text).not.toContain('insights in your inbox');
+  });
+
   it("drops a block named as the site's footer, keeps a card's or a section's footer", () => {
     const html =
       '<div class="content"><h1>Headline</h1><p>The story in a few sentences of its own.</p>' +

@@ -20,9 +20,11 @@ const CHROME_ROLES = new Set([
  * Class and id words of blocks that are not the content on any kind of page: comment threads under
  * an article, related or recommended links, share bars, newsletter and cookie prompts, breadcrumbs,
  * sidebars. Whole words only (`comment-list`, `related_posts`), never inside a longer word.
+ * Not `promo`: design systems name every card so (`cmp-promo__services`: a services page's whole
+ * content).
  */
 const CHROME_WORDS =
-  /(?:^|[\s_-])(?:comments?|comment-list|commentlist|related|recommended|share|sharing|social|newsletter|subscribe|cookie|consent|breadcrumbs?|sidebar|widget|popup|modal|banner|advert|ads|promo|skip-link|visually-hidden|sr-only|screen-reader-text|up-?sells?|cross-?sells?|recently-viewed|also-(?:bought|viewed|like)|similar-(?:items|products))(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:comments?|comment-list|commentlist|related|recommended|share|sharing|social|newsletter|subscribe|cookie|consent|breadcrumbs?|sidebar|widget|popup|modal|banner|advert|ads|skip-link|visually-hidden|sr-only|screen-reader-text|up-?sells?|cross-?sells?|recently-viewed|also-(?:bought|viewed|like)|similar-(?:items|products))(?:$|[\s_-])/i;
 /**
  * A class or id naming the page's own footer (`footer`, `site-footer`, `page_footer`): its links,
  * partner lists and copyright lines. Parts named after it (`card__footer`, `section-footer`) are
