@@ -148,6 +148,22 @@ export function visibleChars(text: string): number {
 }
 
 /**
+ * `visibleChars(el.textContent)`, counted on `el`'s text nodes: a big subtree's text is not copied
+ * into one string (a copy of a page's size costs about a millisecond).
+ */
+export function visibleTextChars(el: Element): number {
+  let n = 0;
+  const stack: Node[] = [el];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const type = node.nodeType;
+    if (type === 3 || type === 4) n += visibleChars(node.nodeValue ?? '');
+    else if (type === 1) for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  }
+  return n;
+}
+
+/**
  * Share of an element's visible text that is inside links, but for those of data tables (0 for an
  * element without text).
  */

@@ -1,4 +1,4 @@
-import { visibleChars } from './content.js';
+import { visibleTextChars } from './content.js';
 import { HIDDEN_STYLE, isHidden } from './text.js';
 
 /**
@@ -71,24 +71,6 @@ export function revealHiddenPage(body: Element, elements: readonly Element[]): n
   }
   return shown;
 }
-
-/**
- * `visibleChars(el.textContent)`, counted on its text nodes: the whole body's text is not copied
- * into one string (a copy that size costs about a millisecond).
- */
-function visibleTextChars(el: Element): number {
-  let n = 0;
-  const stack: Node[] = [el];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    const type = node.nodeType;
-    if (type === TEXT_NODE || type === CDATA_SECTION_NODE) n += visibleChars(node.nodeValue ?? '');
-    else if (type === ELEMENT_NODE) for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
-  }
-  return n;
-}
-
-const [ELEMENT_NODE, TEXT_NODE, CDATA_SECTION_NODE] = [1, 3, 4];
 
 /**
  * Whether `el` is hidden itself and follows a question: its previous sibling's text ends in `?`

@@ -9,6 +9,7 @@
  * thread has several posts), so an article with one `Share` link or one `Posts: 3` line keeps it.
  */
 
+import { visibleChars } from './content.js';
 import { squash, walkElements } from './text.js';
 
 /** Counters of a poster's info panel: the label and a number. */
@@ -175,13 +176,13 @@ function kindOf(el: Element, name: string, total: number, length: number): { kin
   const cls = el.getAttribute('class');
   const id = el.getAttribute('id');
   if ((cls !== null && cls.length < 200 && SIGNATURE_CLASS.test(cls)) || (id !== null && SIGNATURE_ID.test(id))) {
-    const chars = visibleLength(el.textContent ?? '');
+    const chars = visibleChars(el.textContent ?? '');
     if (chars <= MAX_SIGNATURE_SHARE * total) return { kind: 'signature', key: 'signature' };
   }
   if (cls !== null && cls.length < 200) {
     // One pass over the class, no split: every element of every page is asked.
     const token = PANEL_CLASS.exec(cls)?.[1];
-    if (token !== undefined && visibleLength(el.textContent ?? '') <= MAX_PANEL_CHARS) {
+    if (token !== undefined && visibleChars(el.textContent ?? '') <= MAX_PANEL_CHARS) {
       return { kind: 'panel', key: `panel:${token}` };
     }
   }
@@ -215,7 +216,7 @@ function kindOf(el: Element, name: string, total: number, length: number): { kin
 
 /**
  * The length of each element's `textContent` under `root`, and the root's visible characters (see
- * visibleLength), from one pass over its nodes: every element of the page is looked at, and
+ * visibleChars), from one pass over its nodes: every element of the page is looked at, and
  * reading the text of each container at every level of it took 40% of this module's time.
  */
 function textLengths(root: Element): { lengths: Map<Element, number>; visible: number } {
@@ -237,7 +238,7 @@ function textLengths(root: Element): { lengths: Map<Element, number>; visible: n
     if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_NODE) {
       const data = (node as CharacterData).data;
       top.sum += data.length;
-      visible += visibleLength(data);
+      visible += visibleChars(data);
     } else if (node.nodeType === ELEMENT_NODE) {
       stack.push({ el: node as Element, child: node.firstChild, sum: 0 });
     }
@@ -252,15 +253,6 @@ const CDATA_NODE = 4;
 /** The label of a statistic line, lower-cased: `Posts: 12` → `posts`. */
 function statLabel(text: string): string {
   return (/^[^\d:]*/.exec(text)?.[0] ?? '').trim().toLowerCase();
-}
-
-function visibleLength(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 32 && c !== 0xa0) n++;
-  }
-  return n;
 }
 
 /** Body text outside `<noscript>` below which a page is an empty shell its scripts would fill. */
@@ -284,7 +276,7 @@ export function revealNoscriptContent(doc: Document): boolean {
   let inside = 0;
   for (const el of blocks) {
     if (el.firstElementChild === null) continue;
-    const chars = visibleLength(el.textContent ?? '');
+    const chars = visibleChars(el.textContent ?? '');
     inside += chars;
     if (chars > bestChars) {
       best = el;
@@ -292,7 +284,7 @@ export function revealNoscriptContent(doc: Document): boolean {
     }
   }
   if (best === null || bestChars < MIN_NOSCRIPT_CHARS) return false;
-  const outside = visibleLength(body.textContent ?? '') - inside - scriptChars(body);
+  const outside = visibleChars(body.textContent ?? '') - inside - scriptChars(body);
   if (outside > MAX_SHELL_CHARS) return false;
   const parent = best.parentNode;
   if (parent === null) return false;
@@ -305,7 +297,7 @@ export function revealNoscriptContent(doc: Document): boolean {
 function scriptChars(body: Element): number {
   let n = 0;
   for (const el of Array.from(body.querySelectorAll('script, style, template'))) {
-    n += visibleLength(el.textContent ?? '');
+    n += visibleChars(el.textContent ?? '');
   }
   return n;
 }
