@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
-import { contentMarkdown } from './markdown.js';
+import { contentMarkdown, htmlChunks } from './markdown.js';
 
 const element = (inner: string): Element =>
   parseHTML(`<html><body><div id="c">${inner}</div></body></html>`).document.getElementById('c') as unknown as Element;
@@ -122,6 +122,69 @@ describe('contentMarkdown', () => {
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(md.indexOf('### Part 0')).toBeLessThan(md.indexOf('### Part 29'));
     expect(md).toContain('End of part 29.');
+  });
+
+  // node-html-markdown's time grows with the square of one element's output: the converter is
+  // given pieces, and the pieces of one table, list or paragraph must read as one again.
+  it('converts a big table in groups of rows that read as one table, its header and caption once', () => {
+    const rows = Array.from(
+      { length: 800 },
+      (_, i) => `<tr><td>row ${i}</td><td><a href="/r/${i}">link ${i}</a></td></tr>`,
+    );
+    const table = element(
+      `<table><caption>Laureates</caption><tr><th>Year</th><th>Name</th></tr>${rows.join('')}</table>`,
+    );
+    expect(htmlChunks(table).length).toBeGreaterThan(2);
+    const lines = contentMarkdown(table).split('\n');
+    expect(lines.filter((line) => line.includes('Laureates'))).toHaveLength(1);
+    const table0 = lines.indexOf(lines.find((line) => line.startsWith('| Year')) ?? '');
+    expect(table0).toBeGreaterThan(-1);
+    // One header, one delimiter row, then every row once and in order, with no break between.
+    expect(lines.slice(table0 + 1).filter((line) => /^\|[\s|:-]*-[\s|:-]*$/.test(line))).toHaveLength(1);
+    const body = lines.slice(table0 + 2);
+    expect(body).toHaveLength(800);
+    expect(body.filter((line, i) => !new RegExp(`^\\| row ${i} +\\| \\[link ${i}\\]`).test(line))).toEqual([]);
+  });
+
+  it('converts a big list in groups of items that read as one list, an ordered one numbered on', () => {
+    const items = Array.from({ length: 1500 }, (_, i) => `<li><a href="/p/${i}">item ${i}</a></li>`).join('');
+    const ordered = element(`<ol>${items}</ol>`);
+    expect(htmlChunks(ordered).length).toBeGreaterThan(2);
+    const lines = contentMarkdown(ordered).split('\n');
+    expect(lines).toHaveLength(1500);
+    expect(lines).toEqual(Array.from({ length: 1500 }, (_, i) => `${i + 1}. [item ${i}](/p/${i})`));
+    const bullets = contentMarkdown(element(`<ul>${items}</ul>`)).split('\n');
+    expect(bullets).toHaveLength(1500);
+    expect(bullets.every((line) => line.startsWith('- [item '))).toBe(true);
+  });
+
+  it('keeps a big paragraph one paragraph, the pieces of a big link linked, and a big code block whole', () => {
+    const links = Array.from({ length: 2000 }, (_, i) => `word ${i} <a href="/l/${i}">link ${i}</a>`).join(' ');
+    const paragraph = contentMarkdown(element(`<p>${links}</p>`));
+    expect(paragraph).not.toContain('\n\n');
+    const said = paragraph.match(/link \d+/g) ?? [];
+    expect(said).toEqual(Array.from({ length: 2000 }, (_, i) => `link ${i}`));
+    // A big link's pieces each lead where it does.
+    const card = contentMarkdown(element(`<a href="/card">${'<span>card text</span> '.repeat(2000)}</a>`));
+    expect(card.match(/\]\(\/card\)/g)?.length).toBeGreaterThan(1);
+    expect(card.match(/card text/g)).toHaveLength(2000);
+    const code = `<pre>${Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n')}</pre>`;
+    expect(htmlChunks(element(code))).toHaveLength(1);
+    expect(contentMarkdown(element(code)).match(/```/g)).toHaveLength(2);
+  });
+
+  it('converts content that is a list or a table as one, and a table laying posts out as paragraphs', () => {
+    const doc = parseHTML(
+      '<html><body><ol id="o"><li>first</li><li>second</li></ol>' +
+        '<table id="t"><tr><th>Name</th><th>Size</th></tr><tr><td>a</td><td>1</td></tr></table>' +
+        `<table id="posts"><tr><td>Post by ann</td></tr><tr><td>${'Words of a post. '.repeat(40)}</td></tr></table></body></html>`,
+    ).document;
+    const byId = (id: string) => doc.getElementById(id) as unknown as Element;
+    expect(contentMarkdown(byId('o'))).toBe('1. first\n2. second');
+    expect(contentMarkdown(byId('t'))).toMatch(/^\| Name \| Size \|\n\| -+ \| -+ \|\n\| a +\| 1 +\|$/);
+    const posts = contentMarkdown(byId('posts'));
+    expect(posts).not.toContain('|');
+    expect(posts).toMatch(/^Post by ann\n\nWords of a post\./);
   });
 
   it('is empty for no element or an empty one', () => {

@@ -29,39 +29,71 @@ function markdownConverter(): NodeHtmlMarkdown {
  */
 export function contentMarkdown(content: Element | null, baseUrl?: string): string {
   if (content === null) return '';
+  // Asked before a layout table is taken apart.
+  const whole = isStructure(content);
   unwrapLayoutTables(content);
   fenceCodeBlocks(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
   emphasizeCaptions(content);
   const converter = markdownConverter();
-  const parts: string[] = [];
-  for (const chunk of htmlChunks(content)) {
-    const markdown = converter.translate(chunk).trim();
-    if (markdown !== '') parts.push(markdown);
+  let markdown = '';
+  for (const chunk of htmlChunks(content, whole)) {
+    const translated = converter.translate(chunk.html);
+    const part = (chunk.finish === undefined ? translated : chunk.finish(translated)).trim();
+    if (part === '') continue;
+    markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
-  return parts.join('\n\n').replace(/\n{3,}/g, '\n\n');
+  return markdown.replace(/\n{3,}/g, '\n\n');
 }
 
 /** Containers that only group blocks: a big one is converted child by child. */
 const WRAPPERS = new Set(['div', 'section', 'article', 'main', 'span', 'center', 'font', 'header', 'footer', 'aside']);
-/** node-html-markdown's time grows faster than linearly with its input (minutes for 200 KB). */
+/**
+ * Elements whose parts mean something only inside them. (A table's body or row, or a list's item,
+ * as the content is a part of a page laid out in a table or a list: its parts are converted alone.)
+ */
+const STRUCTURES = new Set(['table', 'ul', 'ol', 'dl', 'pre', 'code', 'blockquote', 'p', 'figure']);
+/** Whether `root` is converted as one structure (see STRUCTURES), not as its children. */
+function isStructure(root: Element): boolean {
+  const name = root.localName.toLowerCase();
+  return STRUCTURES.has(name) && !(name === 'table' && isLayoutTable(root, true));
+}
+
+/**
+ * node-html-markdown's time grows with the square of an element's output (it reads the end of
+ * the text so far at every append): 0.2 s for a list of 1,000 links, 3 s for 2,000, 38 s for
+ * 4,000. No piece given to it is much bigger than this.
+ */
 const MAX_CHUNK_HTML_CHARS = 20_000;
 
 /**
- * The HTML of `root`'s content in pieces of at most about {@link MAX_CHUNK_HTML_CHARS}: a big
- * wrapper is split at its children, recursively (without a call stack, in document order); lists,
- * tables and other structures stay whole.
+ * A piece of the content's HTML, converted on its own: `glue` joins its markdown to what came
+ * before (a blank line unless said), `finish` edits its markdown first.
  */
-function htmlChunks(root: Element): string[] {
-  // Each child is serialized once: a big root's HTML as a whole would only be split again.
-  const children = Array.from(root.childNodes);
+export interface HtmlChunk {
+  html: string;
+  glue?: string;
+  finish?: (markdown: string) => string;
+}
+
+/**
+ * The HTML of `root`'s content in pieces of at most about {@link MAX_CHUNK_HTML_CHARS}, in
+ * document order (without a call stack): a big wrapper is split at its children, recursively; a
+ * big table into groups of rows that read as one table, a big list into groups of items that read
+ * as one list, any other big block (a paragraph of a thousand links) into groups of its children.
+ * A single row, item or child stays whole, as does a code block.
+ */
+export function htmlChunks(root: Element, whole = isStructure(root)): HtmlChunk[] {
+  // Each child is serialized once: a big root's HTML as a whole would only be split again. A root
+  // that is a table, a list or another structure is converted as one, not as its loose parts.
+  const children = whole ? [root] : Array.from(root.childNodes);
   const serializedChildren = children.map(serialized);
   const html = serializedChildren.join('');
-  if (html.length <= MAX_CHUNK_HTML_CHARS) return html.trim() === '' ? [] : [html];
-  const chunks: string[] = [];
+  if (html.length <= MAX_CHUNK_HTML_CHARS) return html.trim() === '' ? [] : [{ html }];
+  const chunks: HtmlChunk[] = [];
   let pending = '';
   const flush = (): void => {
-    if (pending.trim() !== '') chunks.push(pending);
+    if (pending.trim() !== '') chunks.push({ html: pending });
     pending = '';
   };
   const queue = children.map((node, i) => ({ node, html: serializedChildren[i] as string | undefined })).reverse();
@@ -73,16 +105,103 @@ function htmlChunks(root: Element): string[] {
       continue;
     }
     const el = next.node as Element;
-    if (outer.length > MAX_CHUNK_HTML_CHARS && WRAPPERS.has(el.localName.toLowerCase())) {
-      flush();
-      for (const node of Array.from(el.childNodes).reverse()) queue.push({ node, html: undefined });
-      continue;
+    const name = el.localName.toLowerCase();
+    if (outer.length > MAX_CHUNK_HTML_CHARS && name !== 'pre' && name !== 'code') {
+      if (WRAPPERS.has(name)) {
+        flush();
+        for (const node of Array.from(el.childNodes).reverse()) queue.push({ node, html: undefined });
+        continue;
+      }
+      const pieces = name === 'table' ? tableChunks(el) : blockChunks(el);
+      if (pieces.length > 1) {
+        flush();
+        chunks.push(...pieces);
+        continue;
+      }
     }
     if (pending.length + outer.length > MAX_CHUNK_HTML_CHARS) flush();
     pending += outer;
   }
   flush();
   return chunks;
+}
+
+/**
+ * Consecutive parts in groups of about {@link MAX_CHUNK_HTML_CHARS} characters at most each; a
+ * group starts only at a part `starts` accepts.
+ */
+function groups(parts: string[], starts: (part: string) => boolean = () => true): string[][] {
+  const out: string[][] = [];
+  let size = 0;
+  for (const part of parts) {
+    if (out.length === 0 || (size + part.length > MAX_CHUNK_HTML_CHARS && starts(part))) {
+      out.push([]);
+      size = 0;
+    }
+    (out[out.length - 1] as string[]).push(part);
+    size += part.length;
+  }
+  return out;
+}
+
+/** A Markdown table's delimiter row (`| --- | :-: |`), under its header row. */
+const DELIMITER_ROW = /^\|[\s|:-]*-[\s|:-]*$/m;
+
+/**
+ * A big table as groups of its rows, each converted as a table under the table's first row (its
+ * header, node-html-markdown's or the page's) and joined without it: one table, the header once.
+ * Only the first group has the caption.
+ */
+function tableChunks(table: Element): HtmlChunk[] {
+  const rows = Array.from(table.querySelectorAll('tr')).filter((row) => row.closest('table') === table);
+  if (rows.length < 2) return [];
+  const header = rows[0]?.outerHTML ?? '';
+  const caption = Array.from(table.children).find((child) => child.localName.toLowerCase() === 'caption');
+  return groups(rows.slice(1).map((row) => row.outerHTML)).map((group, i) => {
+    if (i === 0) return { html: `<table>${caption?.outerHTML ?? ''}${header}${group.join('')}</table>` };
+    return {
+      html: `<table>${header}${group.join('')}</table>`,
+      glue: '\n',
+      finish: (markdown: string) => {
+        const delimiter = DELIMITER_ROW.exec(markdown);
+        return delimiter === null ? markdown : markdown.slice(delimiter.index + delimiter[0].length);
+      },
+    };
+  });
+}
+
+const isItem = (html: string): boolean => /^<li[\s>]/i.test(html);
+
+/** An ordered list's item, where a line of Markdown starts one at the top level. */
+const TOP_LEVEL_NUMBER = /^(\d+)\. /gm;
+
+/**
+ * A big block as groups of its children, each in a copy of the block (a link's target too): the
+ * groups of a list join as one list (an ordered one numbered on), those of a paragraph as one
+ * paragraph, others as blocks of their own.
+ */
+function blockChunks(block: Element): HtmlChunk[] {
+  const name = block.localName.toLowerCase();
+  const parts = Array.from(block.childNodes).map(serialized);
+  const shell = (block.cloneNode(false) as Element).outerHTML;
+  const cut = shell.lastIndexOf('</');
+  if (cut < 0) return [];
+  const list = name === 'ul' || name === 'ol';
+  let items = 0;
+  // A list's group starts at an item: a list nested beside the items belongs to the one before.
+  return groups(parts, list ? isItem : undefined).map((group, i) => {
+    const html = `${shell.slice(0, cut)}${group.join('')}${shell.slice(cut)}`;
+    const before = items;
+    if (name === 'ol') items += group.filter(isItem).length;
+    if (i === 0) return { html };
+    const glue = list || name === 'p' ? '\n' : '\n\n';
+    if (name !== 'ol') return { html, glue };
+    return {
+      html,
+      glue,
+      finish: (md: string) => md.replace(TOP_LEVEL_NUMBER, (_, n: string) => `${Number(n) + before}. `),
+    };
+  });
 }
 
 /** A node's HTML as a chunk holds it: an element's own, a text's escaped, nothing of the rest. */
@@ -118,6 +237,23 @@ function laysOutArticle(table: Element): boolean {
 }
 
 /**
+ * Whether `table` lays a page out rather than holding data: see {@link unwrapLayoutTables}. A table
+ * that is the whole content (`whole`) does when a cell of it holds more than
+ * {@link MAX_CELL_CHARS} characters: a forum's posts, each in a row.
+ */
+function isLayoutTable(table: Element, whole = false): boolean {
+  const nested = table.querySelector('table') !== null || table.parentElement?.closest('table') != null;
+  if (nested || table.getAttribute('role') === 'presentation') return true;
+  return whole ? holdsLongCell(table) : laysOutArticle(table);
+}
+
+function holdsLongCell(table: Element): boolean {
+  return Array.from(table.querySelectorAll('td, th')).some(
+    (cell) => cell.closest('table') === table && (cell.textContent ?? '').replace(/\s+/g, '').length > MAX_CELL_CHARS,
+  );
+}
+
+/**
  * Turns layout tables into plain blocks (edits `root`): tables marked `role="presentation"`, every
  * table that holds or sits in another table, and one that lays an article out (see
  * laysOutArticle). They are not data, and node-html-markdown's table conversion grows much faster
@@ -125,10 +261,7 @@ function laysOutArticle(table: Element): boolean {
  */
 function unwrapLayoutTables(root: Element): void {
   const layout = new Set<Element>();
-  for (const table of Array.from(root.querySelectorAll('table'))) {
-    const nested = table.querySelector('table') !== null || table.parentElement?.closest('table') != null;
-    if (nested || table.getAttribute('role') === 'presentation' || laysOutArticle(table)) layout.add(table);
-  }
+  for (const table of Array.from(root.querySelectorAll('table'))) if (isLayoutTable(table)) layout.add(table);
   if (layout.size === 0) return;
   const doc = root.ownerDocument;
   const parts: Element[] = [];
