@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
+import { marked } from 'marked';
 import { contentMarkdown, htmlChunks } from './markdown.js';
 
 const element = (inner: string): Element =>
@@ -135,7 +136,11 @@ describe('contentMarkdown', () => {
       `<table><caption>Laureates</caption><tr><th>Year</th><th>Name</th></tr>${rows.join('')}</table>`,
     );
     expect(htmlChunks(table).length).toBeGreaterThan(2);
-    const lines = contentMarkdown(table).split('\n');
+    const md = contentMarkdown(table);
+    // A Markdown reader sees one table of every row.
+    const tables = marked.lexer(md).filter((token) => token.type === 'table');
+    expect(tables.map((token) => (token as { rows: unknown[] }).rows.length)).toEqual([800]);
+    const lines = md.split('\n');
     expect(lines.filter((line) => line.includes('Laureates'))).toHaveLength(1);
     const table0 = lines.indexOf(lines.find((line) => line.startsWith('| Year')) ?? '');
     expect(table0).toBeGreaterThan(-1);
@@ -150,7 +155,11 @@ describe('contentMarkdown', () => {
     const items = Array.from({ length: 1500 }, (_, i) => `<li><a href="/p/${i}">item ${i}</a></li>`).join('');
     const ordered = element(`<ol>${items}</ol>`);
     expect(htmlChunks(ordered).length).toBeGreaterThan(2);
-    const lines = contentMarkdown(ordered).split('\n');
+    const md = contentMarkdown(ordered);
+    const [list] = marked.lexer(md);
+    expect(list).toMatchObject({ type: 'list', ordered: true, loose: false });
+    expect((list as { items: unknown[] }).items).toHaveLength(1500);
+    const lines = md.split('\n');
     expect(lines).toHaveLength(1500);
     expect(lines).toEqual(Array.from({ length: 1500 }, (_, i) => `${i + 1}. [item ${i}](/p/${i})`));
     const bullets = contentMarkdown(element(`<ul>${items}</ul>`)).split('\n');
