@@ -1,6 +1,7 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
+import { visibleChars } from './content.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
@@ -228,12 +229,14 @@ const MAX_CELL_CHARS = 500;
  * address, a product's name over its price.)
  */
 function laysOutArticle(table: Element): boolean {
-  for (const cell of Array.from(table.querySelectorAll('td, th'))) {
-    if (cell.closest('table') !== table) continue;
-    const long = (cell.textContent ?? '').replace(/\s+/g, '').length > MAX_CELL_CHARS;
-    if (long && cell.querySelectorAll('p, br').length >= MIN_CELL_PARAGRAPHS) return true;
-  }
-  return false;
+  return longCells(table).some((cell) => cell.querySelectorAll('p, br').length >= MIN_CELL_PARAGRAPHS);
+}
+
+/** The cells of `table` itself (not of a table inside) with more than {@link MAX_CELL_CHARS} characters. */
+function longCells(table: Element): Element[] {
+  return Array.from(table.querySelectorAll('td, th')).filter(
+    (cell) => cell.closest('table') === table && visibleChars(cell.textContent ?? '') > MAX_CELL_CHARS,
+  );
 }
 
 /**
@@ -244,13 +247,7 @@ function laysOutArticle(table: Element): boolean {
 function isLayoutTable(table: Element, whole = false): boolean {
   const nested = table.querySelector('table') !== null || table.parentElement?.closest('table') != null;
   if (nested || table.getAttribute('role') === 'presentation') return true;
-  return whole ? holdsLongCell(table) : laysOutArticle(table);
-}
-
-function holdsLongCell(table: Element): boolean {
-  return Array.from(table.querySelectorAll('td, th')).some(
-    (cell) => cell.closest('table') === table && (cell.textContent ?? '').replace(/\s+/g, '').length > MAX_CELL_CHARS,
-  );
+  return whole ? longCells(table).length > 0 : laysOutArticle(table);
 }
 
 /**
