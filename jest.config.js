@@ -7,7 +7,8 @@ const ESM_ONLY_DEPS_OF_CJS = ['@exodus/bytes', 'parse5', 'entities', '@asamuzakj
  * @type {import('jest').Config}
  */
 export default {
-  testEnvironment: 'node',
+  // Node's, with a prompt exit for its worker processes (see the file).
+  testEnvironment: '<rootDir>/jest.environment.cjs',
   roots: ['<rootDir>/packages', '<rootDir>/apps'],
   testMatch: ['**/src/**/*.test.ts', '**/test/**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
@@ -35,4 +36,9 @@ export default {
   },
   testTimeout: 30_000,
   maxWorkers: 2,
+  // In ESM mode Jest does not free a test file's modules (jestjs/jest#14605): a worker's heap grows
+  // with every file, to 600 MB and an RSS near 1 GB by the end of the suite, and a process that
+  // big takes longer to die than Jest waits at the end (see jest.environment.cjs). A worker is
+  // replaced once its heap passes this after a file.
+  workerIdleMemoryLimit: '400MB',
 };
