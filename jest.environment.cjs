@@ -3,15 +3,16 @@
 const { TestEnvironment } = require('jest-environment-node');
 
 /**
- * Jest's Node environment, and a prompt exit for the worker process that loads it.
+ * Jest's Node environment, and a prompt end for the worker process that loads it.
  *
- * When a run is over, Jest tells each worker process to end, waits 500 ms for it to exit and then
- * kills it, warning that tests leaked. Our workers hold nothing open by then, but a natural exit
- * tears down the embedded index's native runtime (LanceDB's Tokio threads) and frees a heap of a
- * few hundred MB, which took 600–800 ms: every full run ended with that warning about no leak.
- * So a worker told to end ends at once (killed by itself) when no JavaScript handle (a server, a socket, a timer, a
- * child process) still holds it open. When one does, it is left to Jest, which warns as before:
- * a real leak is still reported, and this names what holds the worker (`Timeout`, `TCPSocketWrap`…).
+ * When a run is over, Jest tells each worker process to end, waits 500 ms for it to exit, then
+ * kills it and warns that tests leaked. Our workers held nothing open by then, yet a natural exit
+ * took 600–800 ms: the embedded index's native runtime (LanceDB's Tokio threads) shutting down,
+ * then a heap of several hundred MB freed. So a worker told to end kills itself at once when no
+ * JavaScript handle (a server, a socket, a timer, a child process) holds it open; jest.config.js
+ * keeps its heap small, since even a killed process takes its time to die near 1 GB. When
+ * something does hold it, it is left to Jest, which warns as before, and this names what holds it
+ * (`Timeout`, `TCPSocketWrap`...): a real leak is still reported.
  * Checked by hand with a forked child speaking jest-worker's end message: holding nothing, it was
  * gone 29–120 ms after the message was sent; holding a timer, it was still alive a second later.
  */
@@ -29,10 +30,12 @@ function exitWhenTheRunEnds() {
     // list whenever a test touched them (idle, they hold nothing; a pending write still does).
     for (const stream of [process.stdin, process.stdout, process.stderr]) stream.unref?.();
     const held = process.getActiveResourcesInfo();
-    // Not process.exit: it still stops the thread pools that earlier tests' code left parked
-    // (each tears down its own heap) and the native runtime's threads, which took longer than Jest
-    // waits in the whole suite. The results are already with Jest, and nothing is left to flush.
-    if (held.length === 0) process.kill(process.pid, 'SIGKILL');
+    // Not process.exit, which still runs Node's teardown: over the whole suite it was too slow.
+    // The results are already with Jest (sent before this message); nothing is left to flush.
+    if (held.length === 0) {
+      process.kill(process.pid, 'SIGKILL');
+      return;
+    }
     process.stderr.write(`Jest worker ${process.pid} is held open at the end of the run by: ${held.join(', ')}\n`);
   };
   process.on('message', onMessage);
