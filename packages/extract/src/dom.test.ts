@@ -11,6 +11,12 @@ describe('stripInert', () => {
     );
   });
 
+  it("keeps React's Suspense boundary comments and no other", () => {
+    expect(
+      stripInert('<!--$?--><template id="B:0"></template><!--$x--><p>a</p><!--/$--><!--$--><!--$!--><!-- $? -->'),
+    ).toBe('<!--$?--><template id="B:0"></template><p>a</p><!--/$--><!--$--><!--$!-->');
+  });
+
   it('lets an unclosed script or comment run to the end, and keeps an unclosed svg', () => {
     expect(stripInert('<p>a</p><script>never closed <p>b</p>')).toBe('<p>a</p>');
     expect(stripInert('<p>a</p><!-- open <p>b</p>')).toBe('<p>a</p>');
@@ -128,5 +134,27 @@ describe('parseDocument (linkedom)', () => {
     ]);
     expect(doc.getElementById('S:0')).toBeNull();
     expect(doc.getElementById('S:1')).toBeNull();
+  });
+
+  // As served by a Next.js page: a pending boundary is `<!--$?-->`, its placeholder, its fallback
+  // and `<!--/$-->`; React's $RC replaces all of that with the content, nested boundaries counted.
+  it.each(['linkedom', 'jsdom'] as const)("replaces a boundary's fallback with its content (%s)", (dom) => {
+    const html = stripInert(
+      '<html><body><article><h1>Index funds</h1><!-- a comment -->' +
+        '<!--$?--><template id="B:0"></template><div>Loading paragraph...</div>' +
+        '<!--$--><p>Skeleton line</p><!--/$--><div class="skeleton"></div><!--/$-->' +
+        '<p>Closing words.</p></article>' +
+        '<div hidden id="S:0"><p>First paragraph.</p></div></body></html>',
+    );
+    const article = parseDocument(html, 'https://example.com/', dom).document.querySelector('article') as Element;
+    expect(article.textContent).toBe('Index fundsFirst paragraph.Closing words.');
+  });
+
+  it('keeps the fallback when the page was saved without the comments that bound it', () => {
+    const doc = parse(
+      '<html><body><article><template id="B:0"></template><div>Loading…</div><p>Closing words.</p></article>' +
+        '<div hidden id="S:0"><p>First paragraph.</p></div></body></html>',
+    );
+    expect(doc.querySelector('article')?.textContent).toBe('First paragraph.Loading…Closing words.');
   });
 });

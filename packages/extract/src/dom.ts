@@ -30,6 +30,8 @@ export interface ParsedDocument {
   close(): void;
 }
 
+const COMMENT_NODE = 8;
+
 /** Openings of what no extractor reads; attribute text is bounded so a stray `<script` stays linear. */
 const INERT_OPEN = /<(script|style|svg)\b([^>]{0,1000})>|<!--/gi;
 const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
@@ -39,10 +41,17 @@ const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
 };
 
 /**
- * Drops what no extractor reads (scripts but JSON-LD, styles, comments, inline SVG) before
- * parsing, so the DOM is smaller. One forward scan, linear in the input whatever its shape (a
- * regex with a lazy body would rescan to the end for every unclosed `<script`). Like the HTML
- * tokenizer, an unclosed script, style or comment runs to the end of the document.
+ * The comments React's streaming rendering marks a Suspense boundary with (`<!--$?-->` before a
+ * pending one's placeholder and fallback, `<!--/$-->` after; `<!--$-->` and `<!--$!-->` for a
+ * complete and a failed one): kept, so the fallback can be told from the page (revealStreamedParts).
+ */
+const REACT_BOUNDARY_COMMENTS = ['<!--$?-->', '<!--/$-->', '<!--$-->', '<!--$!-->'];
+
+/**
+ * Drops what no extractor reads (scripts but JSON-LD, styles, comments but React's boundary marks,
+ * inline SVG) before parsing, so the DOM is smaller. One forward scan, linear in the input whatever
+ * its shape (a regex with a lazy body would rescan to the end for every unclosed `<script`). Like
+ * the HTML tokenizer, an unclosed script, style or comment runs to the end of the document.
  */
 export function stripInert(html: string): string {
   const open = new RegExp(INERT_OPEN.source, 'gi');
@@ -53,6 +62,13 @@ export function stripInert(html: string): string {
     const start = m.index;
     let end: number;
     if (m[0] === '<!--') {
+      if (html[start + 4] === '$' || html[start + 4] === '/') {
+        const mark = REACT_BOUNDARY_COMMENTS.find((c) => html.startsWith(c, start));
+        if (mark) {
+          open.lastIndex = start + mark.length;
+          continue;
+        }
+      }
       const close = html.indexOf('-->', open.lastIndex);
       end = close < 0 ? html.length : close + 3;
     } else {
@@ -154,8 +170,9 @@ function normalizeRoot(doc: Document): void {
  * `<div hidden id="S:n">` after the shell, and a script moves each into place at its placeholder:
  * `<template id="P:n">` for a segment, `<template id="B:…">` for a boundary's content. Without
  * scripts they would stay hidden, or read as separate blocks after the page's footer: each is moved
- * where the script would put it (the placeholder's fallback, a `Loading…` line, stays), or shown
- * where it is when its placeholder is missing.
+ * where the script would put it, or shown where it is when its placeholder is missing. A boundary's
+ * fallback (a `Loading…` line, a skeleton) is removed with its placeholder, as React's `$RC` does,
+ * when the boundary's comments mark where it ends; a page saved without comments keeps it.
  */
 function revealStreamedParts(doc: Document): void {
   for (const part of Array.from(doc.querySelectorAll('div[hidden]'))) {
@@ -166,10 +183,40 @@ function revealStreamedParts(doc: Document): void {
     const placeholder = doc.getElementById(`P:${id.slice(2)}`) ?? doc.getElementById(`B:${id.slice(2)}`);
     const parent = placeholder?.parentNode;
     if (placeholder && parent && !part.contains(placeholder)) {
-      while (part.firstChild) parent.insertBefore(part.firstChild, placeholder);
+      const at = boundaryEnd(placeholder) ?? placeholder;
+      while (part.firstChild) parent.insertBefore(part.firstChild, at);
       part.remove();
     } else part.removeAttribute('hidden');
   }
+}
+
+/**
+ * For a pending boundary's placeholder (`<!--$?--><template id="B:n">`), removes the placeholder
+ * and the fallback after it and returns the boundary's closing `<!--/$-->`, nested boundaries
+ * counted; null, removing nothing, for a segment's placeholder or when the marks are missing.
+ */
+function boundaryEnd(placeholder: Element): ChildNode | null {
+  const start = placeholder.previousSibling;
+  if (start?.nodeType !== COMMENT_NODE || (start as Comment).data !== '$?') return null;
+  let depth = 0;
+  let end: ChildNode | null = null;
+  for (let node = placeholder.nextSibling; node !== null; node = node.nextSibling) {
+    if (node.nodeType !== COMMENT_NODE) continue;
+    const data = (node as Comment).data;
+    if (data === '$' || data === '$?' || data === '$!') depth++;
+    else if (data === '/$') {
+      if (depth === 0) {
+        end = node;
+        break;
+      }
+      depth--;
+    }
+  }
+  if (end === null) return null;
+  while (placeholder.nextSibling !== end) placeholder.nextSibling?.remove();
+  placeholder.remove();
+  (start as Comment).data = '$';
+  return end;
 }
 
 /**
