@@ -14,6 +14,7 @@ import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
 import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
 import { dropHeadingAnchors } from './heading-anchors.js';
+import { dropInterfaceText } from './interface-text.js';
 import { decideLanguage, declaredLanguage } from './lang.js';
 import {
   baseUrlOf,
@@ -409,6 +410,7 @@ function dropPageChrome(doc: Document, product: boolean): { lead: Element[]; fir
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements);
   dropAuthorBoxes(elements);
+  dropInterfaceText(elements);
   return { lead, firstPoster };
 }
 

@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseHTML } from 'linkedom';
+import { extractHtml } from './extract-html.js';
+import { dropInterfaceText } from './interface-text.js';
+
+/** The body's text, each element's text on its own line, after dropInterfaceText. */
+function kept(html: string): string[] {
+  const body = (parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document).body;
+  dropInterfaceText(Array.from(body.querySelectorAll('*')));
+  return Array.from(body.children).map((el) => (el.textContent ?? '').trim());
+}
+
+describe('dropInterfaceText', () => {
+  it('removes skip links and skip buttons, in English and the common theme languages', () => {
+    expect(
+      kept(
+        '<a class="skip-link" href="#content">Skip to content</a><a href="#recipe">Jump to Recipe</a>' +
+          '<button>Skip to search results</button><a href="#main">Zum Inhalt springen</a>' +
+          '<a href="#main">Aller au contenu</a><p>Text.</p>',
+      ),
+    ).toEqual(['Text.']);
+  });
+
+  it('keeps a skip link that is a part of a sentence, one to another page, and a long in-page link', () => {
+    const long = `Skip ${'the long introduction and read the part about the findings '.repeat(2)}`;
+    expect(
+      kept(
+        '<p>You can <a href="#end">jump to the end of the list</a> to see the list.</p>' +
+          `<a href="/next">Skip to the next chapter</a><a href="#findings">${long}</a>`,
+      ),
+    ).toEqual(['You can jump to the end of the list to see the list.', 'Skip to the next chapter', long.trim()]);
+  });
+
+  it("removes a loading indicator's words, keeps headings, table cells and prose that start with Loading", () => {
+    expect(
+      kept(
+        '<div class="wt-spinner">Loading</div><div>Loading paragraph...</div><ul><li>LOADING…</li></ul>' +
+          '<p>Cargando...</p><h2>Loading</h2><table><tr><td>Loading</td></tr></table>' +
+          '<p><b>Loading</b> speed: slower than the others.</p><p>Loading Speed</p><p>Loading the dishwasher.</p>',
+      ),
+    ).toEqual([
+      '', // the list, without its one item
+      'Loading',
+      'Loading',
+      'Loading speed: slower than the others.',
+      'Loading Speed',
+      'Loading the dishwasher.',
+    ]);
+  });
+
+  it('leaves the words out of the extracted text of a page', () => {
+    const paragraph = 'The river floods every spring, and the town has learnt to live with it. '.repeat(6);
+    const page = extractHtml(
+      `<html><head><title>Floods</title></head><body><a class="skip" href="#main">Skip to main content</a>` +
+        `<main id="main"><article><h1>Floods</h1><p>${paragraph}</p><div>Loading comments...</div>` +
+        `<p>${paragraph}</p></article></main></body></html>`,
+      { url: 'https://example.com/floods' },
+    );
+    expect(page.body_text).toContain('The river floods every spring');
+    expect(page.body_text).not.toMatch(/Skip to main content|Loading comments/);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Words a page's interface shows that are no part of what it says: the skip links offered to
+ * keyboard users (`Skip to main content`, `Jump to recipe`) and a loading indicator's word
+ * (`Loading…`, the fallback of a part a script fills in). A reader never reads them as the page's
+ * text; an index that keeps them matches `loading` on every app shell, and an answer quoting the
+ * page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
+ * test and demonstration pages, Mozilla Readability's own among them.)
+ */
+
+/** A skip link's words, as themes write them (WordPress's `skip-link` in its common languages). */
+const SKIP_LINK =
+  /^(?:skip|jump)\b|^(?:zum inhalt springen|direkt zum inhalt|aller au contenu|passer au contenu|saltar al contenido|ir al contenido|salta al contenuto|pular para o conte[uú]do|ir para o conte[uú]do|naar (?:de )?inhoud)/i;
+/** A skip link is a short label; a longer in-page link that starts `Skip` is a sentence. */
+const MAX_SKIP_LINK_CHARS = 80;
+
+/**
+ * A loading indicator's whole text: `Loading`, `Loading…`, `Loading paragraph...`, `LOADING...`,
+ * and the same with an ellipsis in a few languages.
+ */
+const LOADING =
+  /^(?:loading(?:(?: \p{L}+)?\s*(?:\.{2,3}|…))?|(?:chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|載入中|読み込み中)\s*(?:\.{2,3}|…))$/iu;
+/** Elements whose whole text may be the word `Loading` and still say something (a heading, a table's state). */
+const MEANINGFUL_WORD_HOLDERS = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'td',
+  'th',
+  'dt',
+  'dd',
+  'code',
+  'pre',
+  'kbd',
+  'option',
+  'title',
+]);
+
+/**
+ * Removes the interface's words (see the module's comment) from `elements` (a document's
+ * elements): skip links (in-page links and buttons) and elements whose whole text is a loading
+ * indicator's, when they are not a part of a sentence.
+ */
+export function dropInterfaceText(elements: readonly Element[]): void {
+  for (const el of elements) {
+    const name = el.localName.toLowerCase();
+    if (name === 'a' || name === 'button') {
+      const text = (el.textContent ?? '').trim();
+      if ((isSkipLink(el, name, text) || isLoadingIndicator(name, text)) && standsAlone(el)) el.remove();
+      continue;
+    }
+    if (name === 'body' || name === 'main' || name === 'article') continue;
+    // The element's own words first: the whole text is read only when they start like a loading word.
+    const own = ownText(el);
+    if (own === '' || !el.isConnected) continue;
+    if (/^(?:loading|chargement|cargando|carregando|caricamento|wird|laden|加载|載入|読み込み)/i.test(own)) {
+      if (isLoadingIndicator(name, (el.textContent ?? '').trim()) && standsAlone(el)) el.remove();
+    }
+  }
+}
+
+function isSkipLink(el: Element, name: string, text: string): boolean {
+  if (text.length > MAX_SKIP_LINK_CHARS || !SKIP_LINK.test(text)) return false;
+  return name === 'button' || (el.getAttribute('href') ?? '').startsWith('#');
+}
+
+function isLoadingIndicator(name: string, text: string): boolean {
+  return text.length <= 40 && !MEANINGFUL_WORD_HOLDERS.has(name) && LOADING.test(text);
+}
+
+/**
+ * Whether the element is not a part of a sentence: its parent has no words of its own
+ * (`You can <a href="#end">jump to the end</a> of the list`, `<b>Loading</b> speed: …` are prose).
+ */
+function standsAlone(el: Element): boolean {
+  const parent = el.parentElement;
+  return parent === null || ownText(parent) === '';
+}
+
+/** The element's own text nodes (not its descendants'), trimmed. */
+function ownText(el: Element): string {
+  let text = '';
+  for (let node = el.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType === 3) text += node.nodeValue ?? '';
+  }
+  return text.trim();
+}
