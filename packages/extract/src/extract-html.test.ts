@@ -318,6 +318,28 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_text).toContain('Workshop tools');
   });
 
+  it("drops a table of contents' label with it, and one whose links name the page's own address", () => {
+    const section = (id: string, heading: string) => `<h2 id="${id}">${heading}</h2><p>${PARA.repeat(2)}</p>`;
+    const links = (base: string) =>
+      `<li><a href="${base}#setup">Setting up the bench</a></li><li><a href="${base}#cuts">Making the cuts</a></li><li><a href="${base}#finish">Oiling the finish</a></li>`;
+    const sections = `${section('setup', 'Setting up the bench')}${section('cuts', 'Making the cuts')}${section('finish', 'Oiling the finish')}`;
+    const wrapped = `<div class="toc"><div class="toc-title"><p>Table of Contents</p><span>Toggle</span></div><nav><ul>${links('')}</ul></nav></div>`;
+    const labelled = `<h3>In this article</h3><ol>${links('https://example.com/bench/')}</ol>`;
+    const other = `<h3>Contents</h3><ul>${links('https://example.com/other')}</ul>`;
+    for (const toc of [wrapped, labelled]) {
+      const html = page('<title>Build a bench</title>', `<h1>Build a bench</h1>${toc}${sections}`);
+      const result = extractHtml(html, { url: 'https://example.com/bench', dom });
+      expect(result.body_text).not.toMatch(/Table of Contents|Toggle|In this article/);
+      expect(result.body_text.split('Making the cuts').length).toBe(2);
+    }
+    // Links to another page's sections are no table of this page's contents.
+    const result = extractHtml(page('<title>Build a bench</title>', `<h1>Build a bench</h1>${other}${sections}`), {
+      url: 'https://example.com/bench',
+      dom,
+    });
+    expect(result.body_text.split('Making the cuts').length).toBe(3);
+  });
+
   it("keeps an article's lead from a header box Readability would drop by its name (MDN's layout__header)", () => {
     const lead =
       'The flexible box layout module is a one-dimensional layout model for distributing space between items.';

@@ -138,11 +138,11 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       parsed.impl === 'linkedom'
         ? () => {
             const fresh = parseDocument(html, url, 'linkedom').document;
-            dropPageChrome(fresh, product);
+            dropPageChrome(fresh, product, baseUrl);
             return fresh;
           }
         : undefined;
-    const { lead, firstPoster } = dropPageChrome(doc, product);
+    const { lead, firstPoster } = dropPageChrome(doc, product, baseUrl);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const article = runReadability(doc, reparse);
@@ -332,7 +332,7 @@ function chooseMainContent(
   const parsed = parseDocument(html, url, dom);
   try {
     revealNoscriptContent(parsed.document);
-    dropPageChrome(parsed.document, product);
+    dropPageChrome(parsed.document, product, baseUrl);
     // The buttons every card of a page of items repeats (listing-page.ts) are not its text.
     if (parsed.document.body) dropCardControls(parsed.document.body);
     const region = mainRegion(parsed.document, declaresArticle);
@@ -394,7 +394,11 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
  * Returns copies of the article's lead paragraphs when its header is a box named like page chrome
  * (see article-header.ts), and the name opening a thread's first poster panel (see dropPostChrome).
  */
-function dropPageChrome(doc: Document, product: boolean): { lead: Element[]; firstPoster: string | null } {
+function dropPageChrome(
+  doc: Document,
+  product: boolean,
+  baseUrl: string,
+): { lead: Element[]; firstPoster: string | null } {
   if (!doc.body) return { lead: [], firstPoster: null };
   // One walk of the body for both (linkedom answers each selector query with a walk of its own).
   const elements = Array.from(doc.body.querySelectorAll('*'));
@@ -408,7 +412,7 @@ function dropPageChrome(doc: Document, product: boolean): { lead: Element[]; fir
   markCodeLanguages(elements);
   const { firstPoster } = dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
-  dropInPageTocs(elements);
+  dropInPageTocs(elements, baseUrl);
   dropAuthorBoxes(elements);
   dropInterfaceText(elements);
   return { lead, firstPoster };
@@ -459,20 +463,66 @@ const MIN_TOC_LINKS = 3;
  * all point into the page itself (`#section`), with hardly any text beside the links (numbering).
  * They repeat the page's headings.
  */
-function dropInPageTocs(elements: readonly Element[]): void {
+function dropInPageTocs(elements: readonly Element[], baseUrl: string): void {
+  const page = URL.parse(baseUrl);
+  // `#section`, not `#` alone, a hash-bang or a hash route (`#!/home`, `#/home`: pages of an app);
+  // or the page's own address with such a fragment (`/blog/trends#costs`).
+  const inPage = (href: string): boolean => {
+    if (href.startsWith('#') || page === null) return /^#[^#!/\s]/.test(href);
+    const target = URL.parse(href, page.href);
+    return (
+      target !== null &&
+      /^#[^#!/\s]/.test(target.hash) &&
+      target.origin === page.origin &&
+      target.pathname.replace(/\/$/, '') === page.pathname.replace(/\/$/, '') &&
+      target.search === page.search
+    );
+  };
   for (const el of elements) {
     const name = el.localName.toLowerCase();
     if (name !== 'ul' && name !== 'ol' && name !== 'nav') continue;
     if (!el.isConnected) continue;
     const links = Array.from(el.getElementsByTagName('a'));
     if (links.length < MIN_TOC_LINKS) continue;
-    // `#section`, not `#` alone, a hash-bang or a hash route (`#!/home`, `#/home`: pages of an app).
-    if (!links.every((a) => /^#[^#!/\s]/.test(a.getAttribute('href') ?? ''))) continue;
+    if (!links.every((a) => inPage(a.getAttribute('href') ?? ''))) continue;
     const all = visibleChars(el.textContent ?? '');
     const linked = links.reduce((sum, a) => sum + visibleChars(a.textContent ?? ''), 0);
     if (all - linked > 0.2 * all) continue;
+    dropTocLabel(el);
     el.remove();
   }
+}
+
+/** A table of contents' label, as pages title it, alone or before its toggle (`Table of Contents Toggle`). */
+const TOC_LABEL =
+  /^(?:table of contents|contents|in this (?:article|post|guide|page)|on this page|jump to(?: a section)?)/i;
+/** A wrapper's text past this is more than a table of contents and its label. */
+const MAX_TOC_LABEL_CHARS = 40;
+
+/**
+ * Removes what labels a table of contents that is being removed: the element before it when its
+ * text is a contents label (`<h2>Table of contents</h2>`), and the wrappers that hold nothing else
+ * but such a label once it is gone (`<div class="toc"><h5>Contents</h5><ul>…`).
+ */
+function dropTocLabel(toc: Element): void {
+  const before = toc.previousElementSibling;
+  if (before && isTocLabel((before.textContent ?? '').trim())) before.remove();
+  const tocText = toc.textContent ?? '';
+  let wrapper: Element = toc;
+  for (let parent = toc.parentElement; parent !== null; parent = parent.parentElement) {
+    const name = parent.localName.toLowerCase();
+    if (name === 'body' || name === 'main' || name === 'article') break;
+    const text = parent.textContent ?? '';
+    if (text.length > tocText.length + 4 * MAX_TOC_LABEL_CHARS) break;
+    const rest = text.replace(tocText, '').trim();
+    if (rest !== '' && !isTocLabel(rest)) break;
+    wrapper = parent;
+  }
+  if (wrapper !== toc) wrapper.remove();
+}
+
+function isTocLabel(text: string): boolean {
+  return text.length <= MAX_TOC_LABEL_CHARS && TOC_LABEL.test(text);
 }
 
 /**
