@@ -1,4 +1,5 @@
 import { parseHTML } from 'linkedom';
+import { flattenShadowRoots } from './shadow-roots.js';
 
 type JsdomModule = typeof import('jsdom');
 let jsdomModule: JsdomModule | undefined;
@@ -113,6 +114,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       virtualConsole: new VirtualConsole(),
     });
     if (html.includes('id="S:')) revealStreamedParts(jsdom.window.document);
+    if (html.includes('shadowroot')) flattenShadowRoots(jsdom.window.document);
     return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
   }
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
@@ -128,6 +130,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
   }
   // Both walk the whole tree: only on pages that can need them.
   if (html.includes('id="S:')) revealStreamedParts(document as unknown as Document);
+  if (html.includes('shadowroot')) flattenShadowRoots(document as unknown as Document);
   if (/<tr[\s>]/i.test(html)) addImpliedTbody(document as unknown as Document);
   return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };
 }
