@@ -41,6 +41,11 @@ function siteRoutes(origin: () => string) {
   const root = document.getElementById('root');
   const h = document.createElement('h1'); h.textContent = d.title; root.appendChild(h);
   for (const p of d.paragraphs) { const el = document.createElement('p'); el.textContent = p; root.appendChild(el); }
+  // A web component whose text is in its shadow tree, and in the light child its slot shows.
+  customElements.define('x-note', class extends HTMLElement {
+    connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<p>The quince ledger is kept in a shadow tree.</p><slot></slot>'; }
+  });
+  const note = document.createElement('x-note'); note.innerHTML = '<p>Slotted damson notes.</p>'; root.appendChild(note);
 });</script></body></html>`;
   // A topic page as a forum app serves it to a browser: a splash, its script named like no bundle,
   // and the AJAX crawling scheme's meta saying that scripts build it.
@@ -444,6 +449,10 @@ describe('crawling a local site end to end', () => {
   itWithServer('chromium', 'renders the script-built page in Chromium', async () => {
     const res = await search('marmalade');
     expect(res.body.results.map((r: { url: string }) => r.url)).toContain(`${site.origin}/app.html`);
+    // Text in a web component's shadow tree, and in the light child its slot shows.
+    for (const word of ['quince', 'damson']) {
+      expect((await search(word)).body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/app.html`]);
+    }
     // A shell whose script name says nothing, known by its fragment meta and its preloaded script.
     const topic = await search('okapi census');
     expect(topic.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/topic.html`]);

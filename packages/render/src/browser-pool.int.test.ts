@@ -97,6 +97,24 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
               fetch('/api/items').then(() => { document.body.dataset.done = 'yes'; });
             </script>`),
         ),
+      // Web components whose text lives in shadow trees a script attaches, one inside another.
+      '/components': (_req, res) =>
+        send(
+          res,
+          'text/html',
+          html(`<x-story><span slot="title">Tide tables</span><p>Light paragraph</p></x-story>
+            <script>
+              customElements.define('x-byline', class extends HTMLElement {
+                connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<em>by the harbour master</em>'; }
+              });
+              customElements.define('x-story', class extends HTMLElement {
+                connectedCallback() {
+                  this.attachShadow({ mode: 'open' }).innerHTML =
+                    '<h2><slot name="title"></slot></h2><x-byline></x-byline><p>Shadow paragraph</p><slot></slot>';
+                }
+              });
+            </script>`),
+        ),
       '/pixel.png': (_req, res) => send(res, 'image/png', 'x'),
       '/style.css': (_req, res) => send(res, 'text/css', 'p{}'),
       '/bounce': (_req, res) => res.writeHead(302, { location: `${other.origin}/redirected` }).end(),
@@ -152,6 +170,15 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
     expect(result.html).toContain('<p>Second paragraph</p>');
     expect(result.status).toBe(200);
     expect(result.finalUrl).toBe(`${site.origin}/app`);
+  });
+
+  it("writes open shadow roots as declarative templates, so web components' text is kept", async () => {
+    const result = await pool.render(`${site.origin}/components`, { allowRequest: allowSite });
+    expect(result.html).toMatch(/^<!DOCTYPE html><html>/);
+    expect(result.html).toContain('<x-story><template shadowrootmode="open"><h2><slot name="title">');
+    expect(result.html).toContain('<p>Shadow paragraph</p>');
+    expect(result.html).toContain('<x-byline><template shadowrootmode="open"><em>by the harbour master</em>');
+    expect(result.html).toContain('<span slot="title">Tide tables</span>');
   });
 
   it('blocks images, stylesheets, other hosts, redirects to them and WebSockets', async () => {

@@ -54,6 +54,34 @@ export interface RenderOptions {
   allowRequest: (url: string) => Promise<boolean>;
 }
 
+/**
+ * The rendered document as HTML with its open shadow roots written as declarative shadow DOM
+ * (`<template shadowrootmode="open">`, Chromium's `getHTML`), nested ones included: `page.content()`
+ * serializes the light DOM only, and a page built of web components (Lit, Stencil, Salesforce's)
+ * keeps its text in their shadow trees. The extractor flattens them back (shadow-roots.ts in
+ * @quarry/extract). Null, for `page.content()`, when the page has no shadow root or the browser no
+ * `getHTML`. Run in the page, as source text: this package is compiled without the DOM's types.
+ */
+const SERIALIZE_WITH_SHADOW_ROOTS = `(() => {
+  const root = document.documentElement;
+  if (!root || typeof root.getHTML !== 'function') return null;
+  const shadowRoots = [];
+  const visit = (scope) => {
+    for (const el of scope.querySelectorAll('*')) {
+      if (el.shadowRoot) {
+        shadowRoots.push(el.shadowRoot);
+        visit(el.shadowRoot);
+      }
+    }
+  };
+  visit(document);
+  if (shadowRoots.length === 0) return null;
+  const quote = (value) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const attributes = Array.from(root.attributes, (a) => ' ' + a.name + '="' + quote(a.value) + '"').join('');
+  const doctype = document.doctype ? '<!DOCTYPE ' + document.doctype.name + '>' : '';
+  return doctype + '<html' + attributes + '>' + root.getHTML({ shadowRoots }) + '</html>';
+})()`;
+
 /** A rendered page: the DOM serialized after scripts ran, where it ended up, and its HTTP status. */
 export interface RenderResult {
   html: string;
@@ -228,7 +256,8 @@ export class BrowserPool {
     }
     // Script-built pages fetch their content after `load`; give them a moment, not forever.
     await page.waitForLoadState('networkidle', { timeout: this.#options.settleTimeoutMs }).catch(() => {});
-    const html = truncateUtf8(await page.content(), this.#options.maxHtmlBytes);
+    const withShadowRoots = await page.evaluate<string | null>(SERIALIZE_WITH_SHADOW_ROOTS).catch(() => null);
+    const html = truncateUtf8(withShadowRoots ?? (await page.content()), this.#options.maxHtmlBytes);
     return { html, finalUrl: page.url(), status };
   }
 
