@@ -1,7 +1,7 @@
 import { isDataTable } from './data-tables.js';
 import { dropItemFilters } from './repeated-blocks.js';
 import { dropQuotedCopies, dropRepeatedBlocks } from './repeated-text.js';
-import { blockText, HIDDEN_STYLE } from './text.js';
+import { blockText, HIDDEN_STYLE, hasHiddenAttribute } from './text.js';
 
 /** Elements that are page chrome wherever they appear (HTML5 sectioning and ARIA landmarks). */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'template']);
@@ -69,7 +69,7 @@ function chromeOf(el: Element, name: string): Chrome {
   // Hidden until a script shows it: page chrome, or the whole content of pages that reveal it.
   // aria-hidden marks duplicates and decoration, whatever its size.
   if (el.getAttribute('aria-hidden') === 'true') return Chrome.Always;
-  if (el.hasAttribute('hidden')) return Chrome.Hidden;
+  if (hasHiddenAttribute(el)) return Chrome.Hidden;
   const style = el.getAttribute('style');
   if (style !== null && HIDDEN_STYLE.test(style)) return Chrome.Hidden;
   if (name === 'form') return Chrome.Small;

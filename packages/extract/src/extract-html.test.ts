@@ -318,6 +318,20 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_text).toContain('Workshop tools');
   });
 
+  it('keeps collapsed content a browser finds (hidden="until-found"), not hidden blocks', () => {
+    const answers = ['Tides are driven by the moon and the sun together.', 'Spring tides come twice a month.']
+      .map((answer, i) => `<h3>Question ${i + 1}</h3><div hidden="until-found"><p>${answer} ${PARA}</p></div>`)
+      .join('');
+    const html = page(
+      '<title>Tides</title>',
+      `<h1>Tides</h1><p>${PARA}</p>${answers}<div hidden><p>Unpublished draft about neap tides. ${PARA}</p></div>`,
+    );
+    const result = run(html);
+    expect(result.body_text).toContain('Tides are driven by the moon');
+    expect(result.body_text).toContain('Spring tides come twice a month.');
+    expect(result.body_text).not.toContain('Unpublished draft');
+  });
+
   it("drops a table of contents' label with it, and one whose links name the page's own address", () => {
     const section = (id: string, heading: string) => `<h2 id="${id}">${heading}</h2><p>${PARA.repeat(2)}</p>`;
     const links = (base: string) =>

@@ -1,4 +1,4 @@
-import { walkElements } from './text.js';
+import { hasHiddenAttribute, walkElements } from './text.js';
 
 /**
  * Readability 0.6's element tests that read a whole subtree's text on every element of its search
@@ -65,7 +65,7 @@ export function withCheapChecksFirst(readability: object): void {
     // Without a style attribute an element's `style` declares nothing (and building it is costly).
     const style = node.hasAttribute('style') ? (node as HTMLElement).style : null;
     if (style && (style.display === 'none' || style.visibility === 'hidden')) return false;
-    if (node.hasAttribute('hidden')) return false;
+    if (hasHiddenAttribute(node)) return false;
     return node.getAttribute('aria-hidden') !== 'true' || hasClassText(node, 'fallback-image');
   };
   reader._getAllNodesWithTag = (node, tagNames) => elementsByTagNames(node, tagNames);

@@ -140,9 +140,19 @@ export function walkElements(root: ParentNode, visit: (el: Element) => boolean):
   }
 }
 
+/**
+ * Whether `el` has the `hidden` attribute in its hiding state: `hidden="until-found"` marks content
+ * the page collapses (an accordion's panel) that a browser's find-in-page and a link to a fragment
+ * in it reveal, and that is the page's text.
+ */
+export function hasHiddenAttribute(el: Element): boolean {
+  const hidden = el.getAttribute('hidden');
+  return hidden !== null && hidden.toLowerCase() !== 'until-found';
+}
+
 /** Whether `el` itself is hidden: `hidden`, `aria-hidden="true"` or an inline hiding style. */
 export function isHidden(el: Element): boolean {
-  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+  if (hasHiddenAttribute(el) || el.getAttribute('aria-hidden') === 'true') return true;
   const style = el.getAttribute('style');
   return style !== null && HIDDEN_STYLE.test(style);
 }
