@@ -1,4 +1,5 @@
 import { parseHTML } from 'linkedom';
+import { mathAsTex } from './math-tex.js';
 import { flattenShadowRoots } from './shadow-roots.js';
 
 type JsdomModule = typeof import('jsdom');
@@ -115,6 +116,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
     });
     if (html.includes('id="S:')) revealStreamedParts(jsdom.window.document);
     if (html.includes('shadowroot')) flattenShadowRoots(jsdom.window.document);
+    if (html.includes('<math')) mathAsTex(jsdom.window.document);
     return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
   }
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
@@ -131,6 +133,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
   // Both walk the whole tree: only on pages that can need them.
   if (html.includes('id="S:')) revealStreamedParts(document as unknown as Document);
   if (html.includes('shadowroot')) flattenShadowRoots(document as unknown as Document);
+  if (html.includes('<math')) mathAsTex(document as unknown as Document);
   if (/<tr[\s>]/i.test(html)) addImpliedTbody(document as unknown as Document);
   return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };
 }

@@ -2,8 +2,9 @@
  * Golden tests over mozilla/readability's test pages (../shared/testdata/readability-pages): body
  * text against expected.html and metadata against expected-metadata.json. Floors are the measured
  * figures minus a small margin, so a regression fails them. Readability keeps the captions of
- * pictures, which Quarry's plain text leaves out on purpose (see captions.ts): expected.html is read
- * as that text.
+ * pictures, which Quarry's plain text leaves out on purpose (see captions.ts), and shows a formula
+ * MediaWiki draws as an image only (its alt the TeX), which Quarry reads as that TeX (math-tex.ts):
+ * expected.html is read as that text.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { parseHTML } from 'linkedom';
 import { markPictureCaptions } from './captions.js';
 import type { DomImpl } from './dom.js';
 import { extractHtml } from './extract-html.js';
+import { unwrapTexStyle } from './math-tex.js';
 import { tokenF1 } from './quality.js';
 import { blockText } from './text.js';
 
@@ -40,6 +42,10 @@ function loadCases(): Case[] {
     const expectedHtml = readFileSync(join(DIR, name, 'expected.html'), 'utf8');
     const expected = parseHTML(`<html><body>${expectedHtml}</body></html>`).document.body;
     markPictureCaptions(Array.from(expected.querySelectorAll('*')));
+    for (const img of Array.from(expected.querySelectorAll('img'))) {
+      const alt = img.getAttribute('alt') ?? '';
+      if (alt.startsWith('{\\displaystyle')) img.replaceWith(unwrapTexStyle(alt));
+    }
     return {
       name,
       source: readFileSync(join(DIR, name, 'source.html'), 'utf8'),

@@ -2,20 +2,32 @@ import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
+import { TEX_ATTRIBUTE } from './math-tex.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
 
 function markdownConverter(): NodeHtmlMarkdown {
-  converter ??= new NodeHtmlMarkdown({
-    bulletMarker: '-',
-    codeBlockStyle: 'fenced',
-    maxConsecutiveNewlines: 2,
-    // Inline images as data: URIs can be megabytes each; their alt text is what a reader needs.
-    keepDataImages: false,
-    useLinkReferenceDefinitions: false,
-    useInlineLinks: true,
-  });
+  converter ??= new NodeHtmlMarkdown(
+    {
+      bulletMarker: '-',
+      codeBlockStyle: 'fenced',
+      maxConsecutiveNewlines: 2,
+      // Inline images as data: URIs can be megabytes each; their alt text is what a reader needs.
+      keepDataImages: false,
+      useLinkReferenceDefinitions: false,
+      useInlineLinks: true,
+    },
+    {
+      // A formula's TeX (math-tex.ts), as math-aware markdown writes it, its backslashes and
+      // underscores as they are.
+      span: ({ node }) => {
+        const tex = node.getAttribute(TEX_ATTRIBUTE);
+        if (tex === 'block') return { prefix: '$$', postfix: '$$', noEscape: true, surroundingNewlines: 2 };
+        return tex === 'inline' ? { prefix: '$', postfix: '$', noEscape: true } : {};
+      },
+    },
+  );
   return converter;
 }
 

@@ -1,0 +1,70 @@
+import { isHidden } from './text.js';
+
+/**
+ * The attribute that marks a formula written as TeX: `inline` or `block` (a displayed equation).
+ * The markdown writes it between `$` (`$$` on its own lines for a block), unescaped.
+ */
+export const TEX_ATTRIBUTE = 'data-tex';
+
+/** The encodings of a MathML `<annotation>` that holds the formula's TeX source. */
+const TEX_ENCODINGS = new Set(['application/x-tex', 'application/x-latex', 'tex', 'latex', 'text/x-tex']);
+/** MediaWiki's wrapper around each formula's source: `{\displaystyle x^{2}}`. */
+const STYLE_WRAPPER = /^\{\\(?:displaystyle|textstyle)\s*([\s\S]*)\}$/;
+/** How far above a formula a hidden wrapper is looked for. */
+const MAX_WRAPPER_HOPS = 2;
+
+/**
+ * Replaces each MathML formula that carries its TeX source (an `<annotation
+ * encoding="application/x-tex">`, or the `alttext` attribute: KaTeX, MediaWiki, LaTeXML's arXiv
+ * pages, MathJax with semantics) by a `<span data-tex>` of that source. Read as text, a formula's
+ * elements run together (`x2+1x^2+1`: the layout's characters, then the source a browser never
+ * shows), and a superscript reads as a digit; its TeX says what it is, and a model reads TeX. A
+ * formula whose accessible copy is hidden beside a drawing of it (MediaWiki's `display: none`
+ * MathML next to an SVG image) takes the hidden wrapper's place, so it is read, and the image of
+ * the same source beside it goes. A formula without its source keeps its MathML.
+ */
+export function mathAsTex(doc: Document): number {
+  let replaced = 0;
+  for (const math of Array.from(doc.getElementsByTagName('math'))) {
+    if (!math.isConnected) continue;
+    const tex = texOf(math);
+    if (tex === null) continue;
+    const span = doc.createElement('span');
+    span.setAttribute(TEX_ATTRIBUTE, math.getAttribute('display') === 'block' ? 'block' : 'inline');
+    span.textContent = tex;
+    let target: Element = math;
+    let up = math.parentElement;
+    for (let hops = 0; up !== null && hops < MAX_WRAPPER_HOPS && up.localName !== 'body'; hops++) {
+      if (isHidden(up)) target = up;
+      up = up.parentElement;
+    }
+    target.replaceWith(span);
+    dropDrawings(span, tex);
+    replaced++;
+  }
+  return replaced;
+}
+
+/** Removes the image beside a formula that draws the same TeX (MediaWiki's SVG, its alt the source). */
+function dropDrawings(span: Element, tex: string): void {
+  for (const sibling of [span.previousElementSibling, span.nextElementSibling]) {
+    if (sibling?.localName === 'img' && unwrapTexStyle(sibling.getAttribute('alt') ?? '') === tex) sibling.remove();
+  }
+}
+
+function texOf(math: Element): string | null {
+  for (const annotation of Array.from(math.getElementsByTagName('annotation'))) {
+    if (TEX_ENCODINGS.has((annotation.getAttribute('encoding') ?? '').trim().toLowerCase())) {
+      const tex = unwrapTexStyle(annotation.textContent ?? '');
+      if (tex !== '') return tex;
+    }
+  }
+  const alt = unwrapTexStyle(math.getAttribute('alttext') ?? '');
+  return alt === '' ? null : alt;
+}
+
+/** TeX without MediaWiki's `{\displaystyle …}` wrapper, trimmed. */
+export function unwrapTexStyle(tex: string): string {
+  const trimmed = tex.trim();
+  return (STYLE_WRAPPER.exec(trimmed)?.[1] ?? trimmed).trim();
+}
