@@ -150,6 +150,15 @@ describe('parseDocument (linkedom)', () => {
     expect(article.textContent).toBe('Index fundsFirst paragraph.Closing words.');
   });
 
+  it.each(['linkedom', 'jsdom'] as const)('reads ruby text as its base, without the readings (%s)', (dom) => {
+    const doc = parseDocument(
+      '<html><body><p><ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を<ruby>読<rt>よ</rt></ruby>む。</p></body></html>',
+      'https://example.com/',
+      dom,
+    ).document;
+    expect(doc.querySelector('p')?.textContent).toBe('漢字を読む。');
+  });
+
   it('keeps the fallback when the page was saved without the comments that bound it', () => {
     const doc = parse(
       '<html><body><article><template id="B:0"></template><div>Loading…</div><p>Closing words.</p></article>' +

@@ -117,6 +117,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
     if (html.includes('id="S:')) revealStreamedParts(jsdom.window.document);
     if (html.includes('shadowroot')) flattenShadowRoots(jsdom.window.document);
     if (html.includes('<math')) mathAsTex(jsdom.window.document);
+    if (html.includes('<rt')) dropRubyText(jsdom.window.document);
     return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
   }
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
@@ -134,6 +135,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
   if (html.includes('id="S:')) revealStreamedParts(document as unknown as Document);
   if (html.includes('shadowroot')) flattenShadowRoots(document as unknown as Document);
   if (html.includes('<math')) mathAsTex(document as unknown as Document);
+  if (html.includes('<rt')) dropRubyText(document as unknown as Document);
   if (/<tr[\s>]/i.test(html)) addImpliedTbody(document as unknown as Document);
   return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };
 }
@@ -223,6 +225,15 @@ function boundaryEnd(placeholder: Element): ChildNode | null {
   placeholder.remove();
   (start as Comment).data = '$';
   return end;
+}
+
+/**
+ * Removes ruby annotations (`<ruby>読<rt>よ</rt></ruby>む`: the reading printed small above a
+ * Japanese or Chinese word) and their fallback parentheses (`<rp>`): read as text they run into
+ * the word (`読よむ`), which then matches neither itself nor a search for it. The base text stays.
+ */
+function dropRubyText(doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll('rt, rtc, rp'))) el.remove();
 }
 
 /**
