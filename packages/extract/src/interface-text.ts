@@ -20,23 +20,7 @@ const MAX_SKIP_LINK_CHARS = 80;
 const LOADING =
   /^(?:loading(?:(?: \p{L}+)?\s*(?:\.{2,3}|…))?|(?:chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|載入中|読み込み中)\s*(?:\.{2,3}|…))$/iu;
 /** Elements whose whole text may be the word `Loading` and still say something (a heading, a table's state). */
-const MEANINGFUL_WORD_HOLDERS = new Set([
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'td',
-  'th',
-  'dt',
-  'dd',
-  'code',
-  'pre',
-  'kbd',
-  'option',
-  'title',
-]);
+const MEANINGFUL_WORD_HOLDERS = /^(?:h[1-6]|td|th|dt|dd|code|pre|kbd|option|title)$/;
 
 /**
  * Removes the interface's words (see the module's comment) from `elements` (a document's
@@ -67,7 +51,7 @@ function isSkipLink(el: Element, name: string, text: string): boolean {
 }
 
 function isLoadingIndicator(name: string, text: string): boolean {
-  return text.length <= 40 && !MEANINGFUL_WORD_HOLDERS.has(name) && LOADING.test(text);
+  return text.length <= 40 && !MEANINGFUL_WORD_HOLDERS.test(name) && LOADING.test(text);
 }
 
 /**
