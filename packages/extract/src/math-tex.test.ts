@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { DomImpl } from './dom.js';
+import { type DomImpl, parseDocument } from './dom.js';
 import { extractHtml } from './extract-html.js';
 
 const PARA = 'Matrices of this kind turn up in quantum mechanics, where they describe what can be measured. ';
@@ -41,6 +41,15 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('formulas as TeX (%s)', (dom) => {
     expect(page.body_markdown).toContain('A matrix $A$ is Hermitian when');
     expect(page.body_markdown).toMatch(/(^|\n)\$\$a_\{ij\}=\{\\overline \{a_\{ji\}\}\}\$\$(\n|$)/);
     expect(page.body_markdown).not.toContain('math.svg');
+  });
+
+  it('takes a hidden wrapper with the formula only when the wrapper holds nothing else', () => {
+    const doc = parseDocument(
+      '<html><body><div id="panel" style="display: none"><p>Panel text <math alttext="x^2"><mi>x</mi></math></p></div></body></html>',
+      'https://example.com/',
+      dom,
+    ).document;
+    expect(doc.getElementById('panel')?.textContent).toBe('Panel text x^2');
   });
 
   it('keeps a formula that carries no TeX as its MathML text', () => {

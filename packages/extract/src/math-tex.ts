@@ -32,9 +32,12 @@ export function mathAsTex(doc: Document): number {
     const span = doc.createElement('span');
     span.setAttribute(TEX_ATTRIBUTE, math.getAttribute('display') === 'block' ? 'block' : 'inline');
     span.textContent = tex;
+    // A hidden wrapper is taken with the formula only when it holds nothing else.
+    const own = (math.textContent ?? '').trim();
     let target: Element = math;
     let up = math.parentElement;
     for (let hops = 0; up !== null && hops < MAX_WRAPPER_HOPS && up.localName !== 'body'; hops++) {
+      if ((up.textContent ?? '').trim() !== own) break;
       if (isHidden(up)) target = up;
       up = up.parentElement;
     }
