@@ -29,7 +29,7 @@ export function flattenShadowRoots(doc: Document): number {
     for (const template of templates) {
       if (!template.isConnected) continue;
       const host = template.parentElement;
-      const first = host ? Array.from(host.children).find((child) => child.localName === 'template') : undefined;
+      const first = host ? Array.from(host.children).find(isShadowTemplate) : undefined;
       if (host === null || first !== template) {
         template.remove(); // A second declaration on one host is ignored by browsers.
         continue;
@@ -74,6 +74,10 @@ function flatten(doc: Document, host: Element, template: Element): void {
   }
   for (const child of Array.from(host.childNodes)) child.remove();
   host.appendChild(tree);
+}
+
+function isShadowTemplate(el: Element): boolean {
+  return el.localName === 'template' && (el.hasAttribute('shadowrootmode') || el.hasAttribute('shadowroot'));
 }
 
 function isBlank(node: ChildNode): boolean {
