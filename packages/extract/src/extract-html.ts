@@ -26,7 +26,7 @@ import {
   robotsOf,
 } from './links.js';
 import { dropCardControls } from './listing-page.js';
-import { contentMarkdown } from './markdown.js';
+import { contentMarkdown, markEmojiImages } from './markdown.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
@@ -410,6 +410,7 @@ function dropPageChrome(
   dropDataText(elements);
   dropHeadingAnchors(elements);
   markCodeLanguages(elements);
+  markEmojiImages(elements);
   const { firstPoster } = dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements, baseUrl);

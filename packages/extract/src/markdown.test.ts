@@ -1,12 +1,29 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { marked } from 'marked';
+import { extractHtml } from './extract-html.js';
 import { contentMarkdown, htmlChunks } from './markdown.js';
 
 const element = (inner: string): Element =>
   parseHTML(`<html><body><div id="c">${inner}</div></body></html>`).document.getElementById('c') as unknown as Element;
 
 describe('contentMarkdown', () => {
+  it.each(['linkedom', 'jsdom'] as const)(
+    'writes emoji images as their characters, other images as images (%s)',
+    (dom) => {
+      const para = 'The picnic by the river went better than anyone had planned it a week before. ';
+      const html =
+        `<html><head><title>Picnic</title></head><body><article><h1>Picnic</h1><p>${para.repeat(3)}</p>` +
+        '<p>We loved it <img class="emoji" alt="🙂" src="https://s.w.org/images/core/emoji/15.0.3/svg/1f642.svg"> ' +
+        'and so did they <img class="emoji" title=":sob:" alt=":sob:" src="https://emoji.discourse-cdn.com/twitter/sob.png">.</p>' +
+        `<p>${para.repeat(3)}</p><p><img src="https://example.com/river.jpg" alt="The river"></p></article></body></html>`;
+      const md = extractHtml(html, { url: 'https://example.com/picnic', dom }).body_markdown;
+      expect(md).toContain('We loved it 🙂 and so did they :sob:.');
+      expect(md).not.toContain('s.w.org');
+      expect(md).toContain('![The river](https://example.com/river.jpg)');
+    },
+  );
+
   it('keeps headings, paragraphs, lists, links, code, tables and image alt text', () => {
     const md = contentMarkdown(
       element(

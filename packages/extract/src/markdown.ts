@@ -48,6 +48,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   fenceCodeBlocks(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
   emphasizeCaptions(content);
+  emojiImagesAsText(content);
   const converter = markdownConverter();
   let markdown = '';
   for (const chunk of htmlChunks(content, whole)) {
@@ -298,6 +299,32 @@ function emphasizeCaptions(root: Element): void {
     const em = doc.createElement('em');
     while (caption.firstChild) em.appendChild(caption.firstChild);
     caption.appendChild(em);
+  }
+}
+
+/** The classes that mark an image drawing one emoji: WordPress's and Twemoji's, Discourse's. */
+const EMOJI_IMAGE_CLASS = /(?:^|\s)(?:emoji|wp-smiley)(?:\s|$)/;
+/** Marks an image drawing an emoji; set before Readability, which removes classes. */
+const EMOJI_ATTRIBUTE = 'data-emoji';
+
+/** Marks the images among `elements` that draw an emoji (see {@link EMOJI_IMAGE_CLASS}) for the markdown. */
+export function markEmojiImages(elements: readonly Element[]): void {
+  for (const el of elements) {
+    if (el.localName === 'img' && EMOJI_IMAGE_CLASS.test(el.getAttribute('class') ?? '')) {
+      el.setAttribute(EMOJI_ATTRIBUTE, '');
+    }
+  }
+}
+
+/**
+ * Writes the images that draw an emoji (marked by {@link markEmojiImages}) inline as their alt
+ * text (`🙂`, Discourse's `:sob:`) instead of `![🙂](https://s.w.org/…/1f642.svg)`, a link to a
+ * picture of a character (edits `root`).
+ */
+function emojiImagesAsText(root: Element): void {
+  for (const img of Array.from(root.querySelectorAll(`img[${EMOJI_ATTRIBUTE}]`))) {
+    const alt = (img.getAttribute('alt') ?? '').trim();
+    if (alt.length > 0 && alt.length <= 40) img.replaceWith(alt);
   }
 }
 
