@@ -17,8 +17,8 @@ const SHADOW_TEMPLATES = 'template[shadowrootmode], template[shadowroot]';
  * Replaces each host's children by its shadow tree, slots filled as a browser fills them: a
  * `<slot name="x">` by the host's children with `slot="x"`, the unnamed slot by its other children
  * (and text), a slot nobody fills by its own fallback content. Host children that no slot takes are
- * not shown by a browser, and go. Only a template that is its host's first template child counts
- * (a browser attaches one shadow root per host). Nested components (a shadow tree holding hosts)
+ * not shown by a browser, and go. Only the host's first shadow template counts (a browser
+ * attaches one shadow root per host). Nested components (a shadow tree holding hosts)
  * are flattened in later rounds. Returns the number of shadow trees flattened.
  */
 export function flattenShadowRoots(doc: Document): number {
