@@ -31,7 +31,7 @@ import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
-import { blockText, squash } from './text.js';
+import { blockText, squash, textUpTo } from './text.js';
 import { reconcileTitle } from './title.js';
 import type { ExtractedPage, ExtractHtmlOptions } from './types.js';
 import { EXTRACT_DEFAULTS } from './types.js';
@@ -497,7 +497,7 @@ function dropInPageTocs(elements: readonly Element[], baseUrl: string): void {
 /** A table of contents' label, as pages title it, alone or before its toggle (`Table of Contents Toggle`). */
 const TOC_LABEL =
   /^(?:table of contents|contents|in this (?:article|post|guide|page)|on this page|jump to(?: a section)?)/i;
-/** A wrapper's text past this is more than a table of contents and its label. */
+/** A table of contents' label is at most this long. */
 const MAX_TOC_LABEL_CHARS = 40;
 
 /**
@@ -508,15 +508,18 @@ const MAX_TOC_LABEL_CHARS = 40;
 function dropTocLabel(toc: Element): void {
   const before = toc.previousElementSibling;
   if (before && isTocLabel((before.textContent ?? '').trim())) before.remove();
-  const tocText = toc.textContent ?? '';
+  // The text beside the table of contents, read no further than a label and its markup's spacing.
+  const limit = 1_000;
+  let rest = '';
   let wrapper: Element = toc;
   for (let parent = toc.parentElement; parent !== null; parent = parent.parentElement) {
     const name = parent.localName.toLowerCase();
     if (name === 'body' || name === 'main' || name === 'article') break;
-    const text = parent.textContent ?? '';
-    if (text.length > tocText.length + 4 * MAX_TOC_LABEL_CHARS) break;
-    const rest = text.replace(tocText, '').trim();
-    if (rest !== '' && !isTocLabel(rest)) break;
+    for (let child = parent.firstChild; child !== null && rest.length <= limit; child = child.nextSibling) {
+      if (child !== wrapper) rest += textUpTo(child, limit - rest.length);
+    }
+    const label = rest.replace(/\s+/g, ' ').trim();
+    if (rest.length > limit || (label !== '' && !isTocLabel(label))) break;
     wrapper = parent;
   }
   if (wrapper !== toc) wrapper.remove();

@@ -1,4 +1,4 @@
-import { isHidden } from './text.js';
+import { isHidden, textUpTo } from './text.js';
 
 /**
  * The attribute that marks a formula written as TeX: `inline` or `block` (a displayed equation).
@@ -12,6 +12,8 @@ const TEX_ENCODINGS = new Set(['application/x-tex', 'application/x-latex', 'tex'
 const STYLE_WRAPPER = /^\{\\(?:displaystyle|textstyle)\s*([\s\S]*)\}$/;
 /** How far above a formula a hidden wrapper is looked for. */
 const MAX_WRAPPER_HOPS = 2;
+/** Blank text a wrapper may hold around its formula (indentation of the markup). */
+const MAX_WRAPPER_SPACE = 200;
 
 /**
  * Replaces each MathML formula that carries its TeX source (an `<annotation
@@ -37,7 +39,7 @@ export function mathAsTex(doc: Document): number {
     let target: Element = math;
     let up = math.parentElement;
     for (let hops = 0; up !== null && hops < MAX_WRAPPER_HOPS && up.localName !== 'body'; hops++) {
-      if ((up.textContent ?? '').trim() !== own) break;
+      if (textUpTo(up, own.length + MAX_WRAPPER_SPACE).trim() !== own) break;
       if (isHidden(up)) target = up;
       up = up.parentElement;
     }

@@ -141,6 +141,22 @@ export function walkElements(root: ParentNode, visit: (el: Element) => boolean):
 }
 
 /**
+ * The text of `root` (as `textContent`), but at most its first `limit` characters past which the
+ * walk stops: a check that a container holds little besides a part of it stays linear however
+ * big the container.
+ */
+export function textUpTo(root: Node, limit: number): string {
+  let text = '';
+  const stack: Node[] = [root];
+  while (stack.length > 0 && text.length <= limit) {
+    const node = stack.pop() as Node;
+    if (node.nodeType === 3) text += node.nodeValue ?? '';
+    else for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  }
+  return text;
+}
+
+/**
  * Whether `el` has the `hidden` attribute in its hiding state: `hidden="until-found"` marks content
  * the page collapses (an accordion's panel) that a browser's find-in-page and a link to a fragment
  * in it reveal, and that is the page's text.
