@@ -1,3 +1,5 @@
+import { textUpTo } from './text.js';
+
 /**
  * Words a page's interface shows that are no part of what it says: the skip links offered to
  * keyboard users (`Skip to main content`, `Jump to recipe`) and a loading indicator's word
@@ -19,6 +21,10 @@ const MAX_SKIP_LINK_CHARS = 80;
  */
 const LOADING =
   /^(?:loading(?:(?: \p{L}+)?\s*(?:\.{2,3}|…))?|(?:chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|載入中|読み込み中)\s*(?:\.{2,3}|…))$/iu;
+/** How a loading word starts, in the languages of {@link LOADING}. */
+const LOADING_START = /^(?:loading|chargement|cargando|carregando|caricamento|wird|laden|加载|載入|読み込み)/i;
+/** Text read from a link or button at most: a label and its markup's spacing. */
+const MAX_LABEL_MARKUP_CHARS = 1_000;
 /** Elements whose whole text may be the word `Loading` and still say something (a heading, a table's state). */
 const MEANINGFUL_WORD_HOLDERS = /^(?:h[1-6]|td|th|dt|dd|code|pre|kbd|option|title)$/;
 
@@ -31,17 +37,16 @@ export function dropInterfaceText(elements: readonly Element[]): void {
   for (const el of elements) {
     const name = el.localName.toLowerCase();
     if (name === 'a' || name === 'button') {
-      const text = (el.textContent ?? '').trim();
+      // A card made one link holds a page's worth of text: read only as much as a label can be.
+      const text = textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim();
       if ((isSkipLink(el, name, text) || isLoadingIndicator(name, text)) && standsAlone(el)) el.remove();
       continue;
     }
     if (name === 'body' || name === 'main' || name === 'article') continue;
-    // The element's own words first: the whole text is read only when they start like a loading word.
-    const own = ownText(el);
-    if (own === '' || !el.isConnected) continue;
-    if (/^(?:loading|chargement|cargando|carregando|caricamento|wird|laden|加载|載入|読み込み)/i.test(own)) {
-      if (isLoadingIndicator(name, (el.textContent ?? '').trim()) && standsAlone(el)) el.remove();
-    }
+    // The element's own first words: the whole text is read only when they are a loading word.
+    const first = firstOwnWords(el);
+    if (first === null || !LOADING_START.test(first) || !el.isConnected) continue;
+    if (isLoadingIndicator(name, (el.textContent ?? '').trim()) && standsAlone(el)) el.remove();
   }
 }
 
@@ -60,14 +65,15 @@ function isLoadingIndicator(name: string, text: string): boolean {
  */
 function standsAlone(el: Element): boolean {
   const parent = el.parentElement;
-  return parent === null || ownText(parent) === '';
+  return parent === null || firstOwnWords(parent) === null;
 }
 
-/** The element's own text nodes (not its descendants'), trimmed. */
-function ownText(el: Element): string {
-  let text = '';
+/** The element's first own text node (not a descendant's) that is not blank, trimmed; null if none. */
+function firstOwnWords(el: Element): string | null {
   for (let node = el.firstChild; node !== null; node = node.nextSibling) {
-    if (node.nodeType === 3) text += node.nodeValue ?? '';
+    if (node.nodeType !== 3) continue;
+    const text = (node.nodeValue ?? '').trim();
+    if (text !== '') return text;
   }
-  return text.trim();
+  return null;
 }
