@@ -1,5 +1,5 @@
 import { parseHTML } from 'linkedom';
-import { mathAsTex } from './math-tex.js';
+import { mathAsTex, mathJaxAsTex } from './math-tex.js';
 import { flattenShadowRoots } from './shadow-roots.js';
 
 type JsdomModule = typeof import('jsdom');
@@ -36,6 +36,8 @@ const COMMENT_NODE = 8;
 
 /** Openings of what no extractor reads; attribute text is bounded so a stray `<script` stays linear. */
 const INERT_OPEN = /<(script|style|svg)\b([^>]{0,1000})>|<!--/gi;
+/** Scripts kept: JSON-LD, and the TeX source of MathJax 2's formulas (read by mathJaxAsTex). */
+const KEPT_SCRIPT = /application\/ld\+json|\btype\s*=\s*["']?\s*math\/tex/i;
 const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
   script: /<\/script\s*>/gi,
   style: /<\/style\s*>/gi,
@@ -50,7 +52,7 @@ const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
 const REACT_BOUNDARY_COMMENTS = ['<!--$?-->', '<!--/$-->', '<!--$-->', '<!--$!-->'];
 
 /**
- * Drops what no extractor reads (scripts but JSON-LD, styles, comments but React's boundary marks,
+ * Drops what no extractor reads (scripts but JSON-LD and TeX, styles, comments but React's boundary marks,
  * inline SVG) before parsing, so the DOM is smaller. One forward scan, linear in the input whatever
  * its shape (a regex with a lazy body would rescan to the end for every unclosed `<script`). Like
  * the HTML tokenizer, an unclosed script, style or comment runs to the end of the document.
@@ -79,8 +81,8 @@ export function stripInert(html: string): string {
       const closeRe = INERT_CLOSE[tag] as RegExp;
       closeRe.lastIndex = open.lastIndex;
       const close = closeRe.exec(html);
-      if (tag === 'script' && /application\/ld\+json/i.test(m[2] ?? '')) {
-        // Keep JSON-LD whole, and do not look for comments or tags inside it.
+      if (tag === 'script' && KEPT_SCRIPT.test(m[2] ?? '')) {
+        // Keep JSON-LD and MathJax's TeX whole, and do not look for comments or tags inside them.
         if (close) open.lastIndex = close.index + close[0].length;
         continue;
       }
@@ -116,6 +118,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
     });
     if (html.includes('id="S:')) revealStreamedParts(jsdom.window.document);
     if (html.includes('shadowroot')) flattenShadowRoots(jsdom.window.document);
+    if (html.includes('math/tex')) mathJaxAsTex(jsdom.window.document);
     if (html.includes('<math')) mathAsTex(jsdom.window.document);
     if (html.includes('<rt')) dropRubyText(jsdom.window.document);
     return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
@@ -134,6 +137,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
   // Both walk the whole tree: only on pages that can need them.
   if (html.includes('id="S:')) revealStreamedParts(document as unknown as Document);
   if (html.includes('shadowroot')) flattenShadowRoots(document as unknown as Document);
+  if (html.includes('math/tex')) mathJaxAsTex(document as unknown as Document);
   if (html.includes('<math')) mathAsTex(document as unknown as Document);
   if (html.includes('<rt')) dropRubyText(document as unknown as Document);
   if (/<tr[\s>]/i.test(html)) addImpliedTbody(document as unknown as Document);

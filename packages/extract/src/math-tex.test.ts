@@ -21,6 +21,23 @@ const mediawiki = (tex: string, display: 'inline' | 'block'): string =>
   `<semantics><mrow><mi>A</mi></mrow><annotation encoding="application/x-tex">{\\displaystyle ${tex}}</annotation></semantics></math></span>` +
   `<img src="https://example.com/math.svg" class="mwe-math-fallback-image-${display}" aria-hidden="true" alt="{\\displaystyle ${tex}}"></span>`;
 
+// As MathJax 2 leaves a formula once it has drawn it (CommonHTML, HTML-CSS and SVG output alike): an
+// empty preview, the drawing (its characters, and an assistive MathML copy without the TeX), then
+// the script holding the TeX. A displayed formula's drawing sits in a display box.
+const mathjax2 = (n: number, tex: string, display: boolean, preview = ''): string => {
+  const drawing =
+    `<span id="MathJax-Element-${n}-Frame" class="mjx-chtml MathJax_CHTML" tabindex="0" role="presentation">` +
+    '<span class="mjx-math" aria-hidden="true"><span class="mjx-mi"><span class="mjx-char">a</span></span>' +
+    '<span class="mjx-sup"><span class="mjx-char">2</span></span></span>' +
+    '<span class="MJX_Assistive_MathML" role="presentation"><math xmlns="http://www.w3.org/1998/Math/MathML">' +
+    '<msup><mi>a</mi><mn>2</mn></msup></math></span></span>';
+  return (
+    `<span class="MathJax_Preview" style="color: inherit;">${preview}</span>` +
+    (display ? `<div class="MathJax_Display" style="text-align: center;">${drawing}</div>` : drawing) +
+    `<script type="math/tex${display ? '; mode=display' : ''}" id="MathJax-Element-${n}">${tex}</script>`
+  );
+};
+
 describe.each<DomImpl>(['linkedom', 'jsdom'])('formulas as TeX (%s)', (dom) => {
   const run = (body: string) => extractHtml(article(body), { url: 'https://example.com/matrices', dom });
 
@@ -50,6 +67,31 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('formulas as TeX (%s)', (dom) => {
       dom,
     ).document;
     expect(doc.getElementById('panel')?.textContent).toBe('Panel text x^2');
+  });
+
+  it("reads MathJax 2's TeX instead of its drawing, and leaves no preview", () => {
+    const page = run(
+      `<p>The entry ${mathjax2(1, 'a_{ij}^2 < 1', false)} is real, and</p>${mathjax2(2, '\\sum_{k=1}^n k = \\frac{n(n+1)}{2}', true, 'Drawing the formula')}<p>holds.</p>`,
+    );
+    expect(page.body_text).toContain('The entry a_{ij}^2 < 1 is real, and');
+    expect(page.body_text).toContain('\\sum_{k=1}^n k = \\frac{n(n+1)}{2}');
+    expect(page.body_text).not.toMatch(/a2|aij|Drawing/);
+    expect(page.body_markdown).toContain('The entry $a_{ij}^2 < 1$ is real, and');
+    expect(page.body_markdown).toMatch(/(^|\n)\$\$\\sum_\{k=1\}\^n k = \\frac\{n\(n\+1\)\}\{2\}\$\$(\n|$)/);
+  });
+
+  it("reads MathJax 2's TeX on a page saved before MathJax drew it, without its preview", () => {
+    const page = run(
+      '<p>The entry <span class="MathJax_Preview">a_ij^2</span><script type="math/tex">a_{ij}^2</script> is real.</p>',
+    );
+    expect(page.body_text).toContain('The entry a_{ij}^2 is real.');
+  });
+
+  it('keeps other scripts out of the text', () => {
+    const page = run(
+      '<p>The entry <script type="math/asciimath">sum_(k=1)^n</script><script>var x = 1;</script>is real.</p>',
+    );
+    expect(page.body_text).toContain('The entry is real.');
   });
 
   it('keeps a formula that carries no TeX as its MathML text', () => {

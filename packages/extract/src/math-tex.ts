@@ -50,6 +50,37 @@ export function mathAsTex(doc: Document): number {
   return replaced;
 }
 
+/** MathJax 2's script type for a formula's TeX: `math/tex`, `math/tex; mode=display` for a displayed one. */
+const MATHJAX_TEX_TYPE = /^\s*math\/tex\s*(;\s*mode\s*=\s*display\s*)?$/i;
+
+/**
+ * Replaces each formula MathJax 2 keeps as a `<script type="math/tex">` by a `<span data-tex>` of
+ * its TeX, and removes what MathJax drew from it: the drawing (`id="MathJax-Element-N-Frame"`, in
+ * a display box for a displayed formula, holding an assistive MathML copy) and the preview before
+ * it (empty once drawn, the TeX or an image before). Read as text, the drawing loses what the TeX says (`a_{ij}^2` reads `aij2`); a page
+ * saved before MathJax ran has only the script and its preview.
+ */
+export function mathJaxAsTex(doc: Document): number {
+  let replaced = 0;
+  for (const script of Array.from(doc.getElementsByTagName('script'))) {
+    const type = MATHJAX_TEX_TYPE.exec(script.getAttribute('type') ?? '');
+    if (type === null) continue;
+    const span = doc.createElement('span');
+    span.setAttribute(TEX_ATTRIBUTE, type[1] === undefined ? 'inline' : 'block');
+    span.textContent = (script.textContent ?? '').trim();
+    const id = script.getAttribute('id');
+    const drawing = id ? doc.getElementById(`${id}-Frame`) : null;
+    // The preview comes before the drawing (or the display box holding it), the drawing before the script.
+    let before = script.previousElementSibling;
+    if (drawing && before && (before === drawing || before.contains(drawing))) before = before.previousElementSibling;
+    if (before?.classList.contains('MathJax_Preview')) before.remove();
+    drawing?.remove();
+    script.replaceWith(span);
+    replaced++;
+  }
+  return replaced;
+}
+
 /** Removes the image beside a formula that draws the same TeX (MediaWiki's SVG, its alt the source). */
 function dropDrawings(span: Element, tex: string): void {
   for (const sibling of [span.previousElementSibling, span.nextElementSibling]) {
