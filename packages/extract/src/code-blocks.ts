@@ -30,7 +30,6 @@ function codeLanguage(pre: Element, code: Element | null): string | null {
  */
 export function fenceCodeBlocks(root: Element): void {
   const doc = root.ownerDocument;
-  unwrapNumberedCode(root);
   for (const pre of Array.from(root.querySelectorAll('pre'))) {
     if ((pre.textContent ?? '').trim() === '' || pre.parentElement?.closest('pre') != null) continue;
     const children = Array.from(pre.childNodes);
@@ -50,20 +49,6 @@ export function fenceCodeBlocks(root: Element): void {
     if (language !== null && !/(?:^|\s)language-/.test(code.getAttribute('class') ?? '')) {
       code.setAttribute('class', `language-${language} ${code.getAttribute('class') ?? ''}`.trim());
     }
-  }
-}
-
-/**
- * Replaces each table that shows a code block beside its line numbers (Pygments' `highlighttable`,
- * Rouge's `rouge-table`: one row, a `<pre>` of numbers in one cell and the code's `<pre>` in the
- * other) by the code's `<pre>` (edits `root`): as a table it came out as one row of squashed lines.
- */
-function unwrapNumberedCode(root: Element): void {
-  for (const table of Array.from(root.querySelectorAll('table'))) {
-    const [numbers, code, more] = Array.from(table.querySelectorAll('pre'));
-    if (code === undefined || more !== undefined || table.querySelectorAll('tr').length !== 1) continue;
-    if (!/^[\d\s]+$/.test(numbers?.textContent ?? '')) continue;
-    table.replaceWith(code);
   }
 }
 
