@@ -63,19 +63,6 @@ describe('contentMarkdown', () => {
     expect(md.match(/```/g)).toHaveLength(8);
   });
 
-  it('takes a code block out of the table that numbers its lines', () => {
-    const md = contentMarkdown(
-      element(
-        '<table class="highlighttable"><tr><td class="linenos"><pre>1\n2</pre></td>' +
-          '<td class="code"><div class="highlight"><pre><span>a = 1</span>\nb = 2\n</pre></div></td></tr></table>' +
-          '<table><tr><td><pre>1</pre></td><td><pre>2</pre></td></tr><tr><td>3</td><td>4</td></tr></table>',
-      ),
-    );
-    expect(md).toMatch(/^```\na = 1\nb = 2\n```$/m);
-    // A table of two rows is data, whatever its cells hold.
-    expect(md).toMatch(/^\| 1 +\| 2 +\|$/m);
-  });
-
   it('resolves links and images against the base URL; a script link keeps its text only', () => {
     const md = contentMarkdown(
       element(
