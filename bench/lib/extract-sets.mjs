@@ -184,7 +184,8 @@ const partText = (text) => words(text).join(' ');
 /** The structure kinds scored in a page's markdown, each as the list of its elements' texts. */
 const MARKDOWN_PARTS = {
   headings: (md) => [...md.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)].map((m) => partText(m[1])),
-  'code blocks': (md) => [...md.matchAll(/^```[^\n]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => partText(m[1])),
+  // A fence may be indented (a code block inside a list item).
+  'code blocks': (md) => [...md.matchAll(/^[ \t]*```[^\n]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm)].map((m) => partText(m[1])),
   'list items': (md) => [...md.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(.+)$/gm)].map((m) => partText(m[1])),
   'table cells': (md) =>
     md

@@ -2,6 +2,7 @@ import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
+import { listItem } from './markdown-list-items.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
 
 /** One converter for the process: its options and translators are compiled once. */
@@ -26,6 +27,8 @@ function markdownConverter(): NodeHtmlMarkdown {
         if (tex === 'block') return { prefix: '$$', postfix: '$$', noEscape: true, surroundingNewlines: 2 };
         return tex === 'inline' ? { prefix: '$', postfix: '$', noEscape: true } : {};
       },
+      // Code blocks in list items stay whole and inside the item (markdown-list-items.ts).
+      li: listItem,
     },
   );
   return converter;

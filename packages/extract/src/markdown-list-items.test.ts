@@ -1,0 +1,63 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseHTML } from 'linkedom';
+import { marked } from 'marked';
+import type { DomImpl } from './dom.js';
+import { extractHtml } from './extract-html.js';
+
+const PARA = '<p>Rust programs are built with cargo, which fetches crates and compiles them in order. </p>';
+const page = (list: string): string =>
+  `<html><head><title>Install</title></head><body><article><h1>Install</h1>${PARA.repeat(3)}${list}${PARA.repeat(3)}</article></body></html>`;
+
+/** The markdown read back by a CommonMark parser (marked), as a DOM to ask what holds what. */
+function readBack(markdown: string): Document {
+  return parseHTML(`<html><body>${marked.parse(markdown, { async: false })}</body></html>`)
+    .document as unknown as Document;
+}
+
+describe.each<DomImpl>(['linkedom', 'jsdom'])('code blocks in list items (%s)', (dom) => {
+  const run = (list: string) => extractHtml(page(list), { url: 'https://example.com/install', dom }).body_markdown;
+
+  it('keeps a step’s code block whole and inside its item, with what follows it', () => {
+    const code = 'curl https://sh.rustup.rs | sh\n\nrustup default stable';
+    const md = run(
+      `<ol><li><p>Install the toolchain:</p><pre><code class="language-sh">${code}\n</code></pre><p>Then check it.</p></li><li>Build the project.</li></ol>`,
+    );
+    expect(md).toContain('1. Install the toolchain:\n');
+    const doc = readBack(md);
+    const items = Array.from(doc.querySelectorAll('ol > li'));
+    expect(items).toHaveLength(2);
+    const block = items[0]?.querySelector('pre > code');
+    expect(block?.getAttribute('class')).toBe('language-sh');
+    expect(block?.textContent).toBe(`${code}\n`);
+    expect(items[0]?.textContent).toContain('Then check it.');
+    expect(items[1]?.textContent?.trim()).toBe('Build the project.');
+  });
+
+  it('puts the code block of an item nested three deep in that item', () => {
+    const doc = readBack(
+      run(
+        '<ul><li>A<ul><li>B<ul><li>C<ul><li>Inner:<pre><code>make\n</code></pre></li></ul></li></ul></li></ul></li><li>Second</li></ul>',
+      ),
+    );
+    expect(doc.querySelector('ul > li > ul > li > ul > li > ul > li > pre > code')?.textContent).toBe('make\n');
+  });
+
+  it('puts a nested item’s code block in that item', () => {
+    const doc = readBack(
+      run('<ul><li>Top<ul><li>Inner:<pre><code>a\n  b\n</code></pre></li></ul></li><li>Second</li></ul>'),
+    );
+    const inner = doc.querySelector('ul > li > ul > li');
+    expect(inner?.querySelector('pre > code')?.textContent).toBe('a\n  b\n');
+    expect(doc.querySelectorAll('body > ul > li')).toHaveLength(2);
+  });
+
+  it('reads an item that opens with its code block', () => {
+    const doc = readBack(run('<ul><li><pre><code>make\n</code></pre></li><li>Second</li></ul>'));
+    expect(doc.querySelector('ul > li > pre > code')?.textContent).toBe('make\n');
+    expect(doc.querySelectorAll('ul > li')).toHaveLength(2);
+  });
+
+  it('leaves a list without code as the converter writes it', () => {
+    expect(run('<ul><li>One<br>two</li><li>Three</li></ul>')).toContain('- One  \ntwo\n- Three');
+  });
+});
