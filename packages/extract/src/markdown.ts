@@ -3,13 +3,15 @@ import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { listItem } from './markdown-list-items.js';
+import { mendTableCells } from './markdown-table-cells.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
 
 function markdownConverter(): NodeHtmlMarkdown {
-  converter ??= new NodeHtmlMarkdown(
+  if (converter !== undefined) return converter;
+  converter = new NodeHtmlMarkdown(
     {
       bulletMarker: '-',
       codeBlockStyle: 'fenced',
@@ -31,6 +33,7 @@ function markdownConverter(): NodeHtmlMarkdown {
       li: listItem,
     },
   );
+  mendTableCells(converter);
   return converter;
 }
 

@@ -1,0 +1,39 @@
+import type { NodeHtmlMarkdown, TranslatorConfig, TranslatorConfigFactory } from 'node-html-markdown';
+
+/**
+ * Mends two things node-html-markdown does to a table cell (edits `converter`). It escaped only
+ * the first `|` of a cell, so a cell of `string | number | null` (a parameter's type in an API's
+ * docs) split its row into one column more than the table has. And it wrote a cell's inline code
+ * as plain text, so `--release` read as an escaped `\--release`. In a cell every `|` is escaped,
+ * inside code too (GitHub's table syntax reads `\|` there as a pipe).
+ */
+export function mendTableCells(converter: NodeHtmlMarkdown): void {
+  for (const translators of [converter.tableTranslators, converter.tableRowTranslators]) {
+    const cell = translators.get('td');
+    if (cell === undefined) continue;
+    const mended: TranslatorConfigFactory = (context) => ({
+      ...(typeof cell === 'function' ? cell(context) : cell),
+      postprocess: ({ content }) =>
+        content
+          .replace(/^\n+|\n+$/g, '')
+          .replace(/\|/g, '\\|')
+          .replace(/(?:\r?\n)+/g, ' ')
+          .trim(),
+    });
+    translators.set('th,td', mended);
+  }
+  converter.tableCellTranslators.set('code,kbd,samp', inlineCode);
+}
+
+/** Inline code in a cell: between backticks, one more than the longest run inside it. */
+const inlineCode: TranslatorConfig = {
+  spaceIfRepeatingChar: true,
+  noEscape: true,
+  postprocess: ({ content }) => {
+    if (content.trim() === '') return content;
+    const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    const pad = longest > 0 ? ' ' : '';
+    return `${fence}${pad}${content}${pad}${fence}`;
+  },
+};
