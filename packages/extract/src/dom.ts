@@ -1,4 +1,5 @@
 import { parseHTML } from 'linkedom';
+import { markFootnotes } from './footnotes.js';
 import { dropLineNumbers } from './line-numbers.js';
 import { mathAsTex, mathJaxAsTex } from './math-tex.js';
 import { flattenShadowRoots } from './shadow-roots.js';
@@ -122,6 +123,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
     if (html.includes('math/tex')) mathJaxAsTex(jsdom.window.document);
     if (html.includes('<math')) mathAsTex(jsdom.window.document);
     if (html.includes('<pre') || html.includes('<table')) dropLineNumbers(jsdom.window.document);
+    if (html.includes('<sup')) markFootnotes(jsdom.window.document);
     if (html.includes('<rt')) dropRubyText(jsdom.window.document);
     return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
   }
@@ -142,6 +144,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
   if (html.includes('math/tex')) mathJaxAsTex(document as unknown as Document);
   if (html.includes('<math')) mathAsTex(document as unknown as Document);
   if (html.includes('<pre') || html.includes('<table')) dropLineNumbers(document as unknown as Document);
+  if (html.includes('<sup')) markFootnotes(document as unknown as Document);
   if (html.includes('<rt')) dropRubyText(document as unknown as Document);
   if (/<tr[\s>]/i.test(html)) addImpliedTbody(document as unknown as Document);
   return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };

@@ -1,4 +1,5 @@
 import { PostProcessResult, type TranslatorConfigFactory } from 'node-html-markdown';
+import { FOOTNOTE_NOTE_ATTRIBUTE } from './footnotes.js';
 
 /**
  * A fenced code block in a list item's markdown, from its opening fence line to the closing one;
@@ -18,13 +19,20 @@ const PLACEHOLDER = /[^\S\n]*\n?[^\S\n]*\u0000(\d+)\u0000[^\S\n]*(?:\n|$)/g;
  * after the first go to that column too, so that what follows a block stays in the item.
  */
 export const listItem: TranslatorConfigFactory = ({
+  node,
   options: { bulletMarker, indent },
   indentLevel,
   listKind,
   listItemNumber,
 }) => {
   const level = Number(indentLevel ?? 0);
-  const marker = listKind === 'OL' && listItemNumber !== undefined ? `${listItemNumber}. ` : `${bulletMarker} `;
+  // A footnote's note (footnotes.ts) is written as markdown defines a footnote.
+  const note = node.getAttribute(FOOTNOTE_NOTE_ATTRIBUTE);
+  const marker = note
+    ? `[^${note}]: `
+    : listKind === 'OL' && listItemNumber !== undefined
+      ? `${listItemNumber}. `
+      : `${bulletMarker} `;
   const prefix = indent.repeat(level) + marker;
   return {
     prefix,

@@ -1,7 +1,8 @@
-import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { NodeHtmlMarkdown, type TranslatorConfigFactory } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
+import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
@@ -31,11 +32,19 @@ function markdownConverter(): NodeHtmlMarkdown {
       },
       // Code blocks in list items stay whole and inside the item (markdown-list-items.ts).
       li: listItem,
+      sup: footnoteReference,
     },
   );
   mendTableCells(converter);
+  converter.tableCellTranslators.set('sup', footnoteReference);
   return converter;
 }
+
+/** A footnote reference (footnotes.ts) as markdown writes one, `[^1]`; any other `<sup>` as it is. */
+const footnoteReference: TranslatorConfigFactory = ({ node }) => {
+  const label = node.getAttribute(FOOTNOTE_ATTRIBUTE);
+  return label ? { content: `[^${label}]`, recurse: false, noEscape: true } : {};
+};
 
 /**
  * The main content as Markdown (headings, paragraphs, lists, links, code blocks, tables, image alt
