@@ -63,6 +63,27 @@ describe('contentMarkdown', () => {
     expect(md.match(/```/g)).toHaveLength(8);
   });
 
+  it('reads a line break in pretty-printed markup as a space, but inside preformatted text', () => {
+    const md = contentMarkdown(
+      element(
+        '<p><strong>Note:</strong>\nIn this <a href="/x">link</a>\nand <em>more</em>\n  text.</p><pre>a\n  b</pre>',
+      ),
+    );
+    expect(md).toContain('**Note:** In this [link](/x) and _more_ text.');
+    expect(md).toContain('```\na\n  b\n```');
+  });
+
+  it.each(['linkedom', 'jsdom'] as const)('keeps the space beside a link or a styled space as a space (%s)', (dom) => {
+    const page = extractHtml(
+      `<html><body><article><h1>Voices</h1><p>${'Speech synthesis turns written text into audio that sounds natural. '.repeat(4)}</p>` +
+        '<p>A <a href="/r">new report </a>from AWS, and <a href="/b"><strong>Polly Brand</strong></a><strong> </strong>that speaks.</p></article></body></html>',
+      { url: 'https://example.com/voices', dom },
+    );
+    expect(page.body_markdown).toContain(
+      'A [new report](https://example.com/r) from AWS, and [**Polly Brand**](https://example.com/b) that speaks.',
+    );
+  });
+
   it('resolves links and images against the base URL; a script link keeps its text only', () => {
     const md = contentMarkdown(
       element(

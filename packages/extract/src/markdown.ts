@@ -64,6 +64,9 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
   emphasizeCaptions(content);
   emojiImagesAsText(content);
+  collapseLineBreaks(content);
+  spaceOutsideLinks(content);
+  blankInlinesAsSpaces(content);
   const converter = markdownConverter();
   let markdown = '';
   for (const chunk of htmlChunks(content, whole)) {
@@ -73,6 +76,73 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
   return markdown.replace(/\n{3,}/g, '\n\n');
+}
+
+/** Elements whose text keeps its line breaks. */
+const PREFORMATTED = new Set(['pre', 'textarea', 'listing', 'xmp', 'plaintext']);
+
+/**
+ * Writes each line break in `root`'s text, outside preformatted text, as the space a browser shows
+ * (edits `root`). node-html-markdown drops a text's leading line break after an inline element, so
+ * pretty-printed markup (`<strong>Note:</strong>` then a new line) came out `**Note:**In this`.
+ */
+function collapseLineBreaks(root: Element): void {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node.nodeType === 3) {
+      const text = node.nodeValue ?? '';
+      if (/[\r\n]/.test(text)) node.nodeValue = text.replace(/[^\S\u00a0]*[\r\n][^\S\u00a0]*/g, ' ');
+    } else if (node.nodeType === 1 && !PREFORMATTED.has((node as Element).localName.toLowerCase())) {
+      for (let child = node.firstChild; child !== null; child = child.nextSibling) stack.push(child);
+    }
+  }
+}
+
+/**
+ * Moves the spaces a link's text begins or ends with out of the link (edits `root`):
+ * node-html-markdown keeps them inside the brackets and none outside, so `<a>new report </a>from`
+ * came out `[new report ](…)from`.
+ */
+function spaceOutsideLinks(root: Element): void {
+  const doc = root.ownerDocument;
+  for (const link of Array.from(root.getElementsByTagName('a'))) {
+    const last = edgeText(link, false);
+    if (last !== null && /\s$/.test(last.nodeValue ?? '')) {
+      last.nodeValue = (last.nodeValue ?? '').trimEnd();
+      link.after(doc.createTextNode(' '));
+    }
+    const first = edgeText(link, true);
+    if (first !== null && /^\s/.test(first.nodeValue ?? '')) {
+      first.nodeValue = (first.nodeValue ?? '').trimStart();
+      link.before(doc.createTextNode(' '));
+    }
+  }
+}
+
+/** Inline elements that only style their text. */
+const STYLING = ['strong', 'b', 'em', 'i', 'u', 's', 'span', 'font', 'mark', 'small', 'sup', 'sub'];
+
+/**
+ * Replaces each styling element that holds only a space by that space (edits `root`):
+ * node-html-markdown drops it, space and all, so `</a><strong> </strong>that` joined two words.
+ */
+function blankInlinesAsSpaces(root: Element): void {
+  const doc = root.ownerDocument;
+  for (const name of STYLING) {
+    for (const el of Array.from(root.getElementsByTagName(name))) {
+      if (el.firstElementChild !== null || el.parentNode === null) continue;
+      const text = el.textContent ?? '';
+      if (text !== '' && /^[^\S\u00a0]+$/.test(text)) el.replaceWith(doc.createTextNode(' '));
+    }
+  }
+}
+
+/** The text node at the start (or the end) of `el`, descending through its first (last) children; null when it is not text. */
+function edgeText(el: Element, start: boolean): Node | null {
+  let node: Node | null = start ? el.firstChild : el.lastChild;
+  while (node !== null && node.nodeType === 1) node = start ? node.firstChild : node.lastChild;
+  return node !== null && node.nodeType === 3 ? node : null;
 }
 
 /** Containers that only group blocks: a big one is converted child by child. */
