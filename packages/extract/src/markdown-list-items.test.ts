@@ -51,6 +51,19 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('code blocks in list items (%s)', 
     expect(doc.querySelectorAll('body > ul > li')).toHaveLength(2);
   });
 
+  it('keeps a quoted example and its code in its item (Sphinx)', () => {
+    const doc = readBack(
+      run(
+        '<ul><li><p><strong>status</strong>: List active nodes.</p><blockquote><div><div class="highlight-console"><pre>$ celery -A proj status\n</pre></div>' +
+          '<p>It lists every node.</p></div></blockquote></li><li><p><strong>purge</strong>: Purge messages.</p></li></ul>',
+      ),
+    );
+    const items = Array.from(doc.querySelectorAll('body > ul > li'));
+    expect(items).toHaveLength(2);
+    expect(items[0]?.querySelector('blockquote pre > code')?.textContent).toBe('$ celery -A proj status\n');
+    expect(items[0]?.querySelector('blockquote')?.textContent).toContain('It lists every node.');
+  });
+
   it('reads an item that opens with its code block', () => {
     const doc = readBack(run('<ul><li><pre><code>make\n</code></pre></li><li>Second</li></ul>'));
     expect(doc.querySelector('ul > li > pre > code')?.textContent).toBe('make\n');

@@ -6,6 +6,8 @@ import { FOOTNOTE_NOTE_ATTRIBUTE } from './footnotes.js';
  * group 1 is the opening line's indentation, group 2 the fence.
  */
 const FENCED_BLOCK = /^([^\S\n]*)(`{3,}|~{3,})[^\n]*\n(?:[^\n]*\n)*?[^\S\n]*\2[^\S\n]*$/gm;
+/** A block quote in a list item's markdown (Sphinx sets a command's example in one): its run of `>` lines. */
+const QUOTE_BLOCK = /^([^\S\n]*)>[^\n]*(?:\n[^\S\n]*>[^\n]*)*$/gm;
 /** Where a code block was set aside: its number between two NULs (never in converted text). */
 const PLACEHOLDER = /[^\S\n]*\n?[^\S\n]*\u0000(\d+)\u0000[^\S\n]*(?:\n|$)/g;
 
@@ -14,9 +16,10 @@ const PLACEHOLDER = /[^\S\n]*\n?[^\S\n]*\u0000(\d+)\u0000[^\S\n]*(?:\n|$)/g;
  * hard breaks (`  ` at each line's end) and indents them only by the list's nesting, which does for
  * a paragraph. A code block got the hard breaks inside it, lost its blank lines, and stood at the
  * item's left edge, where a fence ends the list: the steps of an install guide read as a list cut
- * in two around code with spaces added to every line. Here each code block is set aside first and
- * put back whole, indented to the item's content (the width of its marker), and the item's lines
- * after the first go to that column too, so that what follows a block stays in the item.
+ * in two around code with spaces added to every line; so did a block quote. Here each code block
+ * and quote is set aside first and put back whole, indented to the item's content (the width of its
+ * marker), and the item's lines after the first go to that column too, so that what follows a block
+ * stays in the item.
  */
 export const listItem: TranslatorConfigFactory = ({
   node,
@@ -40,11 +43,16 @@ export const listItem: TranslatorConfigFactory = ({
     postprocess: ({ content }) => {
       if (!/\S/.test(content)) return PostProcessResult.RemoveNode;
       const blocks: string[] = [];
-      const text = content.trim().replace(FENCED_BLOCK, (block: string, own: string, _fence: string, at: number) => {
+      const setAside = (block: string, own: string, at: number): string => {
         // The item's own block comes unindented; a nested item's comes placed in that item, which moves with the rest.
         blocks.push(indentLines(block, own === '' ? prefix.length : marker.length, at === 0));
         return `\u0000${blocks.length - 1}\u0000`;
-      });
+      };
+      // Quotes first: a code block in a quote goes with the quote.
+      const text = content
+        .trim()
+        .replace(QUOTE_BLOCK, (block: string, own: string, at: number) => setAside(block, own, at))
+        .replace(FENCED_BLOCK, (block: string, own: string, _fence: string, at: number) => setAside(block, own, at));
       // The converter's own joining, for everything else (see its `li` translator).
       const joined = text
         .replace(/([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)/g, `$1  \n${indent.repeat(level)}`)
