@@ -7,6 +7,8 @@
 
 /** A code block's language in a class (`language-python`, `lang-js`, Sphinx's `highlight-python`). */
 const CLASS_LANGUAGE = /(?:^|\s)(?:language|lang|highlight)-([\w+#.-]{1,30})(?=\s|$)/;
+/** SyntaxHighlighter's way of naming it, which MDN keeps: `class="brush: js notranslate"`. */
+const BRUSH_LANGUAGE = /(?:^|\s)brush:\s*([\w+#.-]{1,30})/;
 /** Class names of that form that name no language. */
 const NO_LANGUAGE = new Set(['default', 'none', 'text', 'plain', 'plaintext', 'nohighlight']);
 
@@ -16,7 +18,8 @@ function codeLanguage(pre: Element, code: Element | null): string | null {
   if (data && /^[\w+#.-]{1,30}$/.test(data)) return NO_LANGUAGE.has(data.toLowerCase()) ? null : data.toLowerCase();
   let el: Element | null = code ?? pre;
   for (let level = 0; el !== null && level < 4; level++, el = el === code ? pre : el.parentElement) {
-    const found = CLASS_LANGUAGE.exec(el.getAttribute('class') ?? '')?.[1]?.toLowerCase();
+    const classes = el.getAttribute('class') ?? '';
+    const found = (CLASS_LANGUAGE.exec(classes) ?? BRUSH_LANGUAGE.exec(classes))?.[1]?.toLowerCase();
     if (found !== undefined) return NO_LANGUAGE.has(found) ? null : found;
   }
   return null;
@@ -78,6 +81,31 @@ export function markCodeLanguages(elements: readonly Element[]): void {
     if (el.localName.toLowerCase() !== 'pre' || el.hasAttribute('data-lang')) continue;
     const code = el.querySelector('code');
     const language = codeLanguage(el, code);
-    if (language !== null) el.setAttribute('data-lang', language);
+    if (language === null) continue;
+    el.setAttribute('data-lang', language);
+    dropLanguageLabel(el, language);
+  }
+}
+
+/** How far up from a code block its language's label is looked for (the block's wrappers). */
+const MAX_LABEL_HOPS = 3;
+
+/**
+ * Removes the label that names a code block's language just above it (MDN's `js` in the block's
+ * header): the fence says it, and as text it read as a line of the page. A label is the element
+ * right before the block, or before a wrapper that holds nothing else, whose whole text is the
+ * language's name.
+ */
+function dropLanguageLabel(pre: Element, language: string): void {
+  let block: Element = pre;
+  for (let hops = 0; hops <= MAX_LABEL_HOPS; hops++) {
+    const label = block.previousElementSibling;
+    if (label !== null) {
+      if (label.children.length <= 2 && (label.textContent ?? '').trim().toLowerCase() === language) label.remove();
+      return;
+    }
+    const parent = block.parentElement;
+    if (parent === null || parent.localName.toLowerCase() === 'body') return;
+    block = parent;
   }
 }

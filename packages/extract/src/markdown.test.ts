@@ -63,6 +63,28 @@ describe('contentMarkdown', () => {
     expect(md.match(/```/g)).toHaveLength(8);
   });
 
+  it.each(['linkedom', 'jsdom'] as const)(
+    "takes MDN's brush class as the language, and drops the label above the block that names it (%s)",
+    (dom) => {
+      const block = (label: string, cls: string, code: string): string =>
+        `<div class="code-example"><div class="lang-bar"><span class="language-name">${label}</span></div><pre class="${cls}"><code>${code}</code></pre></div>`;
+      const page = extractHtml(
+        `<html><body><article><h1>Promises</h1><p>${'A promise stands for the result of work that has not finished yet. '.repeat(4)}</p>` +
+          `<p>Copy this into the console of your browser:</p>${block('js', 'brush: js notranslate', 'const answer = fetch(url);')}` +
+          `<p>${'The promise settles once the response has arrived from the server. '.repeat(3)}</p>` +
+          `<p>Style the answer with this rule:</p>${block('Example', 'language-css', 'a { color: red; }')}` +
+          `<p>${'The rule colours every link of the page in red, visited or not. '.repeat(3)}</p></article></body></html>`,
+        { url: 'https://example.com/promises', dom },
+      );
+      expect(page.body_markdown).toContain(
+        'Copy this into the console of your browser:\n\n```js\nconst answer = fetch(url);\n```',
+      );
+      expect(page.body_text).not.toMatch(/^js$/m);
+      // A label that is not the block's language stays.
+      expect(page.body_markdown).toMatch(/this rule:\n\nExample\n\n```css\na \{ color: red; \}\n```/);
+    },
+  );
+
   it('reads a line break in pretty-printed markup as a space, but inside preformatted text', () => {
     const md = contentMarkdown(
       element(
