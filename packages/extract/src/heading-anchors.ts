@@ -2,7 +2,7 @@
  * The links a heading carries to itself. Documentation sites put a permalink glyph after each
  * heading (`¶` in Sphinx and MkDocs, `#` in many themes, an empty or zero-width link in Docusaurus
  * and react.dev, titled "Link to this heading"), and some wrap the heading's words in a link to its
- * own anchor (MDN, the Rust book). Kept, they are noise in the page's text and markdown:
+ * own anchor (MDN, the Rust book) or back to the table of contents (Sphinx). Kept, they are noise in the page's text and markdown:
  * `## Setup[¶](https://example.org/guide#setup "Permalink to this heading")`.
  */
 
@@ -32,16 +32,27 @@ function namesHeading(heading: Element, id: string): boolean {
 }
 
 /**
+ * Whether `anchor` links to another part of this page (`href="#…"`) and holds all of the heading's
+ * words: Sphinx's link from each heading back to its entry in the table of contents.
+ */
+function holdsHeading(heading: Element, anchor: Element): boolean {
+  if (!(anchor.getAttribute('href') ?? '').startsWith('#')) return false;
+  return (anchor.textContent ?? '').trim() === (heading.textContent ?? '').trim();
+}
+
+/**
  * Removes from the headings among `elements` (a body's elements, read in one walk shared with
  * other steps) each link to a fragment whose text is a glyph, nothing, or the fragment's name
  * (`¶`, `#`, `🔗`, `#section2`), and the link right after a heading to that heading's id; and
- * unwraps a heading's words from a link to its own anchor, keeping the words. Links to other
- * pages, and to other parts of this one, stay. Returns how many links were removed or unwrapped.
+ * unwraps a heading's words from a link to its own anchor, or from a link to another part of the
+ * page that holds all of them (back to the table of contents), keeping the words. Links to other
+ * pages, and a link to another part of this one among the heading's words, stay. Returns how many links were removed or unwrapped.
  */
 export function dropHeadingAnchors(elements: readonly Element[]): number {
   let changed = 0;
   for (const heading of elements) {
     if (!HEADINGS.has(heading.localName.toLowerCase())) continue;
+    const words: Element[] = [];
     for (const anchor of Array.from(heading.querySelectorAll('a[href]'))) {
       const fragment = fragmentOf(anchor);
       if (fragment === null) continue;
@@ -49,7 +60,13 @@ export function dropHeadingAnchors(elements: readonly Element[]): number {
       if (!/[\p{L}\p{N}]/u.test(text) || text.replace(/^#/, '') === fragment) {
         anchor.remove();
         changed++;
-      } else if (namesHeading(heading, fragment)) {
+      } else {
+        words.push(anchor);
+      }
+    }
+    // Asked once the glyphs are gone, which the heading's text counted.
+    for (const anchor of words) {
+      if (namesHeading(heading, fragmentOf(anchor) ?? '') || holdsHeading(heading, anchor)) {
         anchor.replaceWith(...Array.from(anchor.childNodes));
         changed++;
       }
