@@ -84,7 +84,8 @@ const PREFORMATTED = new Set(['pre', 'textarea', 'listing', 'xmp', 'plaintext'])
 /**
  * Writes each line break in `root`'s text, outside preformatted text, as the space a browser shows
  * (edits `root`). node-html-markdown drops a text's leading line break after an inline element, so
- * pretty-printed markup (`<strong>Note:</strong>` then a new line) came out `**Note:**In this`.
+ * pretty-printed markup (`<strong>Note:</strong>` then a new line) came out `**Note:**In this`. The
+ * space a line after a `<br>` would then begin with is not written.
  */
 function collapseLineBreaks(root: Element): void {
   const stack: Node[] = [root];
@@ -92,7 +93,11 @@ function collapseLineBreaks(root: Element): void {
     const node = stack.pop() as Node;
     if (node.nodeType === 3) {
       const text = node.nodeValue ?? '';
-      if (/[\r\n]/.test(text)) node.nodeValue = text.replace(/[^\S\u00a0]*[\r\n][^\S\u00a0]*/g, ' ');
+      if (!/[\r\n]/.test(text)) continue;
+      const spaced = text.replace(/[^\S\u00a0]*[\r\n][^\S\u00a0]*/g, ' ');
+      // A line after a <br> starts at its first word, as a browser shows it.
+      const afterBreak = node.previousSibling?.nodeName.toLowerCase() === 'br';
+      node.nodeValue = afterBreak ? spaced.replace(/^[^\S\u00a0]+/, '') : spaced;
     } else if (node.nodeType === 1 && !PREFORMATTED.has((node as Element).localName.toLowerCase())) {
       for (let child = node.firstChild; child !== null; child = child.nextSibling) stack.push(child);
     }
