@@ -99,12 +99,14 @@ describe('contentMarkdown', () => {
   it.each(['linkedom', 'jsdom'] as const)('keeps the space beside a link or a styled space as a space (%s)', (dom) => {
     const page = extractHtml(
       `<html><body><article><h1>Voices</h1><p>${'Speech synthesis turns written text into audio that sounds natural. '.repeat(4)}</p>` +
-        '<p>A <a href="/r">new report </a>from AWS, and <a href="/b"><strong>Polly Brand</strong></a><strong> </strong>that speaks.</p></article></body></html>',
+        '<p>A <a href="/r">new report&nbsp;</a>from AWS, and <a href="/b"><strong>Polly Brand</strong></a><strong> </strong>that speaks.</p>' +
+        '<p>See <a href="/d"> <span>\n  the docs </span> </a>first.</p></article></body></html>',
       { url: 'https://example.com/voices', dom },
     );
     expect(page.body_markdown).toContain(
       'A [new report](https://example.com/r) from AWS, and [**Polly Brand**](https://example.com/b) that speaks.',
     );
+    expect(page.body_markdown).toContain('See [the docs](https://example.com/d) first.');
   });
 
   it('resolves links and images against the base URL; a script link keeps its text only', () => {

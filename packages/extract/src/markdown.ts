@@ -112,17 +112,41 @@ function collapseLineBreaks(root: Element): void {
 function spaceOutsideLinks(root: Element): void {
   const doc = root.ownerDocument;
   for (const link of Array.from(root.getElementsByTagName('a'))) {
-    const last = edgeText(link, false);
-    if (last !== null && /\s$/.test(last.nodeValue ?? '')) {
-      last.nodeValue = (last.nodeValue ?? '').trimEnd();
-      link.after(doc.createTextNode(' '));
-    }
-    const first = edgeText(link, true);
-    if (first !== null && /^\s/.test(first.nodeValue ?? '')) {
-      first.nodeValue = (first.nodeValue ?? '').trimStart();
-      link.before(doc.createTextNode(' '));
-    }
+    if (trimEdge(link, false)) link.after(doc.createTextNode(' '));
+    if (trimEdge(link, true)) link.before(doc.createTextNode(' '));
   }
+}
+
+/** Text nodes read at most at a link's edge for its spaces (a link around a card holds many). */
+const MAX_EDGE_NODES = 20;
+
+/**
+ * Trims the spaces at the start (or the end) of `el`'s text, through the blank text nodes there,
+ * in whatever elements they are; whether any went.
+ */
+function trimEdge(el: Element, start: boolean): boolean {
+  const stack: Node[] = [el];
+  let trimmed = false;
+  for (let seen = 0; stack.length > 0 && seen < MAX_EDGE_NODES; ) {
+    const node = stack.pop() as Node;
+    if (node.nodeType === 1) {
+      if ((node as Element).localName.toLowerCase() === 'img') return trimmed;
+      const children = Array.from(node.childNodes);
+      // The child at the edge is popped first.
+      stack.push(...(start ? children.reverse() : children));
+      continue;
+    }
+    if (node.nodeType !== 3) continue;
+    seen++;
+    const text = node.nodeValue ?? '';
+    const kept = start ? text.trimStart() : text.trimEnd();
+    if (kept !== text) {
+      node.nodeValue = kept;
+      trimmed = true;
+    }
+    if (kept !== '') return trimmed;
+  }
+  return trimmed;
 }
 
 /** Inline elements that only style their text. */
@@ -141,13 +165,6 @@ function blankInlinesAsSpaces(root: Element): void {
       if (text !== '' && /^[^\S\u00a0]+$/.test(text)) el.replaceWith(doc.createTextNode(' '));
     }
   }
-}
-
-/** The text node at the start (or the end) of `el`, descending through its first (last) children; null when it is not text. */
-function edgeText(el: Element, start: boolean): Node | null {
-  let node: Node | null = start ? el.firstChild : el.lastChild;
-  while (node !== null && node.nodeType === 1) node = start ? node.firstChild : node.lastChild;
-  return node !== null && node.nodeType === 3 ? node : null;
 }
 
 /** Containers that only group blocks: a big one is converted child by child. */
