@@ -85,6 +85,20 @@ describe('contentMarkdown', () => {
     },
   );
 
+  it('writes a heading on one line, its number unescaped, and leaves an empty one out', () => {
+    const md = contentMarkdown(
+      element('<h3>1. Personalized <em>nutrition</em> </h3><h2>Two<br>lines</h2><h2> </h2><p>Text.</p><h4>- Dash</h4>'),
+    );
+    expect(md).toBe('### 1. Personalized _nutrition_\n\n## Two lines\n\nText.\n\n#### - Dash');
+    // A reader of the markdown sees the same headings.
+    const headings = marked.lexer(md).filter((token) => token.type === 'heading');
+    expect(headings.map((token) => (token as { text: string }).text)).toEqual([
+      '1. Personalized _nutrition_',
+      'Two lines',
+      '- Dash',
+    ]);
+  });
+
   it('reads a line break in pretty-printed markup as a space, but inside preformatted text', () => {
     const md = contentMarkdown(
       element(

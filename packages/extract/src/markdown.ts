@@ -1,4 +1,4 @@
-import { NodeHtmlMarkdown, type TranslatorConfigFactory } from 'node-html-markdown';
+import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfigFactory } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
@@ -33,12 +33,30 @@ function markdownConverter(): NodeHtmlMarkdown {
       // Code blocks in list items stay whole and inside the item (markdown-list-items.ts).
       li: listItem,
       sup: footnoteReference,
+      'h1,h2,h3,h4,h5,h6': heading,
     },
   );
   mendTableCells(converter);
   converter.tableCellTranslators.set('sup', footnoteReference);
   return converter;
 }
+
+/**
+ * A heading on one line, without the escapes the converter puts before whatever starts a text (a
+ * heading's `1. Personalized nutrition` came out `1\. Personalized nutrition`; in a heading it
+ * cannot start a list), and without the spaces around it; an empty heading is left out.
+ */
+const heading: TranslatorConfigFactory = ({ node }) => ({
+  prefix: `${'#'.repeat(Number(node.tagName.charAt(1)))} `,
+  postprocess: ({ content }) =>
+    /\S/.test(content)
+      ? content
+          .replace(/\s*\n\s*/g, ' ')
+          .trim()
+          .replace(/^(\d+)\\([.)])/, '$1$2')
+          .replace(/^\\([-+=>])/, '$1')
+      : PostProcessResult.RemoveNode,
+});
 
 /** A footnote reference (footnotes.ts) as markdown writes one, `[^1]`; any other `<sup>` as it is. */
 const footnoteReference: TranslatorConfigFactory = ({ node }) => {
