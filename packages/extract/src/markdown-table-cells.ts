@@ -1,4 +1,5 @@
 import type { NodeHtmlMarkdown, TranslatorConfig, TranslatorConfigFactory } from 'node-html-markdown';
+import { unescapeLineStart } from './markdown-escapes.js';
 
 /**
  * Mends two things node-html-markdown does to a table cell (edits `converter`). It escaped only
@@ -14,11 +15,13 @@ export function mendTableCells(converter: NodeHtmlMarkdown): void {
     const mended: TranslatorConfigFactory = (context) => ({
       ...(typeof cell === 'function' ? cell(context) : cell),
       postprocess: ({ content }) =>
-        content
-          .replace(/^\n+|\n+$/g, '')
-          .replace(/\|/g, '\\|')
-          .replace(/(?:\r?\n)+/g, ' ')
-          .trim(),
+        unescapeLineStart(
+          content
+            .replace(/^\n+|\n+$/g, '')
+            .replace(/\|/g, '\\|')
+            .replace(/(?:\r?\n)+/g, ' ')
+            .trim(),
+        ),
     });
     translators.set('th,td', mended);
   }

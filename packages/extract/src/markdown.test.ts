@@ -99,6 +99,19 @@ describe('contentMarkdown', () => {
     ]);
   });
 
+  it('escapes what would start a list only where a line starts', () => {
+    const md = contentMarkdown(
+      element(
+        '<p>Use <a href="/i">--ipython</a> or <a href="/s">1. Setup</a>.</p><p>- not a list</p>' +
+          '<table><tr><th>Flag</th><th>Meaning</th></tr><tr><td>-p</td><td>1. the package</td></tr></table>',
+      ),
+    );
+    expect(md).toContain('Use [--ipython](/i) or [1. Setup](/s).');
+    expect(md).toContain('| -p   | 1. the package |');
+    // A paragraph that starts so stays a paragraph for a reader of the markdown.
+    expect(marked.lexer(md).map((token) => token.type)).toEqual(['paragraph', 'space', 'paragraph', 'space', 'table']);
+  });
+
   it('reads a line break in pretty-printed markup as a space, but inside preformatted text', () => {
     const md = contentMarkdown(
       element(

@@ -3,6 +3,7 @@ import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
+import { unescapeLineStart, unescapeLinkText } from './markdown-escapes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
@@ -37,6 +38,7 @@ function markdownConverter(): NodeHtmlMarkdown {
     },
   );
   mendTableCells(converter);
+  unescapeLinkText(converter);
   converter.tableCellTranslators.set('sup', footnoteReference);
   return converter;
 }
@@ -49,13 +51,7 @@ function markdownConverter(): NodeHtmlMarkdown {
 const heading: TranslatorConfigFactory = ({ node }) => ({
   prefix: `${'#'.repeat(Number(node.tagName.charAt(1)))} `,
   postprocess: ({ content }) =>
-    /\S/.test(content)
-      ? content
-          .replace(/\s*\n\s*/g, ' ')
-          .trim()
-          .replace(/^(\d+)\\([.)])/, '$1$2')
-          .replace(/^\\([-+=>])/, '$1')
-      : PostProcessResult.RemoveNode,
+    /\S/.test(content) ? unescapeLineStart(content.replace(/\s*\n\s*/g, ' ').trim()) : PostProcessResult.RemoveNode,
 });
 
 /** A footnote reference (footnotes.ts) as markdown writes one, `[^1]`; any other `<sup>` as it is. */

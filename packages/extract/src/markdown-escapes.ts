@@ -1,0 +1,39 @@
+import type { NodeHtmlMarkdown, TranslatorConfigFactory } from 'node-html-markdown';
+
+/**
+ * The escapes node-html-markdown puts before what would start a list, a heading or a quote at the
+ * beginning of a line (`\-`, `\+`, `\#`, `\>`, `\=`, `1\.`). It puts them at the start of every
+ * text, wherever the text stands: a link's `--release` came out `[\--release](…)`.
+ */
+const LINE_START_ESCAPE = /^(\s*)(?:\\([-+=>#])|(\d+)\\([.)]))/;
+
+/** `text` without the escape it starts with, for text that cannot start a line of its own. */
+export function unescapeLineStart(text: string): string {
+  return text.replace(LINE_START_ESCAPE, (_, space: string, mark?: string, number?: string, dot?: string) =>
+    mark === undefined ? `${space}${number}${dot}` : `${space}${mark}`,
+  );
+}
+
+/**
+ * Links written without that escape (edits `converter`): a link's text follows its `[`, so it never
+ * starts a line. Bare links (`<https://…>`) and links without a target are left as they are.
+ */
+export function unescapeLinkText(converter: NodeHtmlMarkdown): void {
+  for (const translators of [converter.translators, converter.tableCellTranslators]) {
+    const link = translators.get('a');
+    if (typeof link !== 'function') continue;
+    const mended: TranslatorConfigFactory = (context) => {
+      const config = link(context);
+      const postprocess = config.postprocess;
+      if (postprocess === undefined) return config;
+      return {
+        ...config,
+        postprocess: (ctx) => {
+          const content = postprocess(ctx);
+          return typeof content === 'string' ? unescapeLineStart(content) : content;
+        },
+      };
+    };
+    translators.set('a', mended);
+  }
+}
