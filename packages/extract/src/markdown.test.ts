@@ -115,10 +115,11 @@ describe('contentMarkdown', () => {
   it('reads a line break in pretty-printed markup as a space, but inside preformatted text', () => {
     const md = contentMarkdown(
       element(
-        '<p><strong>Note:</strong>\nIn this <a href="/x">link</a>\nand <em>more</em>\n  text.</p><pre>a\n  b</pre><p>Deploy site<br>\n  Done</p>',
+        '<p><strong>Note:</strong>\nIn this <a href="/x">link</a>\nand <em>more</em>\n  text.</p><pre>a\n  b</pre><p>Deploy site<br>\n  Done</p><p>\n\tStarts here.\n</p>',
       ),
     );
     expect(md).toContain('Deploy site  \nDone');
+    expect(md).toMatch(/\n\nStarts here\.$/);
     expect(md).toContain('**Note:** In this [link](/x) and _more_ text.');
     expect(md).toContain('```\na\n  b\n```');
   });

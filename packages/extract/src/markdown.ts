@@ -92,6 +92,37 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   return markdown.replace(/\n{3,}/g, '\n\n');
 }
 
+/** Elements that lay their content out as a block of its own. */
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'li',
+  'td',
+  'th',
+  'dd',
+  'dt',
+  'blockquote',
+  'section',
+  'article',
+  'main',
+  'aside',
+  'header',
+  'footer',
+  'figure',
+  'figcaption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'tr',
+  'body',
+]);
 /** Elements whose text keeps its line breaks. */
 const PREFORMATTED = new Set(['pre', 'textarea', 'listing', 'xmp', 'plaintext']);
 
@@ -108,10 +139,15 @@ function collapseLineBreaks(root: Element): void {
     if (node.nodeType === 3) {
       const text = node.nodeValue ?? '';
       if (!/[\r\n]/.test(text)) continue;
-      const spaced = text.replace(/[^\S\u00a0]*[\r\n][^\S\u00a0]*/g, ' ');
-      // A line after a <br> starts at its first word, as a browser shows it.
-      const afterBreak = node.previousSibling?.nodeName.toLowerCase() === 'br';
-      node.nodeValue = afterBreak ? spaced.replace(/^[^\S\u00a0]+/, '') : spaced;
+      let spaced = text.replace(/[^\S\u00a0]*[\r\n][^\S\u00a0]*/g, ' ');
+      // A block's text, and a line after a <br>, start at their first word, and a block's text
+      // ends at its last, as a browser shows them.
+      const before = node.previousSibling;
+      const inBlock = BLOCKS.has(node.parentNode?.nodeName.toLowerCase() ?? '');
+      if ((before === null && inBlock) || before?.nodeName.toLowerCase() === 'br')
+        spaced = spaced.replace(/^[^\S\u00a0]+/, '');
+      if (node.nextSibling === null && inBlock) spaced = spaced.replace(/[^\S\u00a0]+$/, '');
+      node.nodeValue = spaced;
     } else if (node.nodeType === 1 && !PREFORMATTED.has((node as Element).localName.toLowerCase())) {
       for (let child = node.firstChild; child !== null; child = child.nextSibling) stack.push(child);
     }
