@@ -122,15 +122,28 @@ const BLOCKS = new Set([
   'table',
   'tr',
   'body',
+  'pre',
+  'hr',
+  'nav',
+  'form',
+  'address',
+  'details',
+  'summary',
+  'caption',
+  'thead',
+  'tbody',
+  'tfoot',
 ]);
 /** Elements whose text keeps its line breaks. */
 const PREFORMATTED = new Set(['pre', 'textarea', 'listing', 'xmp', 'plaintext']);
 
 /**
- * Writes each line break in `root`'s text, outside preformatted text, as the space a browser shows
- * (edits `root`). node-html-markdown drops a text's leading line break after an inline element, so
- * pretty-printed markup (`<strong>Note:</strong>` then a new line) came out `**Note:**In this`. The
- * space a line after a `<br>` would then begin with is not written.
+ * Writes the white space of `root`'s text as a browser shows it (edits `root`), outside
+ * preformatted text: a line break inside a line as a space, and none at the start or the end of a
+ * block's text, or of a line after a `<br>`. node-html-markdown drops a text's leading line break
+ * after an inline element, so pretty-printed markup (`<strong>Note:</strong>` then a new line) came
+ * out `**Note:**In this`; and it keeps a space that starts a paragraph (`<p> Digital marketing`),
+ * which then began its line.
  */
 function collapseLineBreaks(root: Element): void {
   const stack: Node[] = [root];
@@ -138,20 +151,43 @@ function collapseLineBreaks(root: Element): void {
     const node = stack.pop() as Node;
     if (node.nodeType === 3) {
       const text = node.nodeValue ?? '';
-      if (!/[\r\n]/.test(text)) continue;
+      if (!/^\s|\s$|[\r\n]/.test(text)) continue;
       let spaced = text.replace(/[^\S\u00a0]*[\r\n][^\S\u00a0]*/g, ' ');
-      // A block's text, and a line after a <br>, start at their first word, and a block's text
-      // ends at its last, as a browser shows them.
-      const before = node.previousSibling;
-      const inBlock = BLOCKS.has(node.parentNode?.nodeName.toLowerCase() ?? '');
-      if ((before === null && inBlock) || before?.nodeName.toLowerCase() === 'br')
-        spaced = spaced.replace(/^[^\S\u00a0]+/, '');
-      if (node.nextSibling === null && inBlock) spaced = spaced.replace(/[^\S\u00a0]+$/, '');
-      node.nodeValue = spaced;
+      if (/^[^\S\u00a0]/.test(spaced) && atBlockEdge(node, true)) spaced = spaced.replace(/^[^\S\u00a0]+/, '');
+      if (/[^\S\u00a0]$/.test(spaced) && atBlockEdge(node, false)) spaced = spaced.replace(/[^\S\u00a0]+$/, '');
+      if (spaced !== text) node.nodeValue = spaced;
     } else if (node.nodeType === 1 && !PREFORMATTED.has((node as Element).localName.toLowerCase())) {
       for (let child = node.firstChild; child !== null; child = child.nextSibling) stack.push(child);
     }
   }
+}
+
+/** How many inline elements up a block's edge is looked for. */
+const MAX_EDGE_DEPTH = 20;
+
+/**
+ * Whether `node` starts (or ends) a block's text: nothing but blank text stands before (after) it,
+ * up through the inline elements around it, until a block, a block beside it, or a `<br>`. Never
+ * in a link or a table cell, whose blocks the converter writes on one line.
+ */
+function atBlockEdge(node: Node, start: boolean): boolean {
+  // In a link or a table cell the converter runs blocks together: a space there parts them.
+  if (node.parentElement?.closest('a, td, th')) return false;
+  let current = node;
+  for (let depth = 0; depth < MAX_EDGE_DEPTH; depth++) {
+    let sibling = start ? current.previousSibling : current.nextSibling;
+    while (sibling !== null && sibling.nodeType === 3 && !/\S/.test(sibling.nodeValue ?? '')) {
+      sibling = start ? sibling.previousSibling : sibling.nextSibling;
+    }
+    if (sibling !== null) {
+      const name = sibling.nodeName.toLowerCase();
+      return sibling.nodeType === 1 && (BLOCKS.has(name) || name === 'br');
+    }
+    const parent = current.parentNode;
+    if (parent === null || parent.nodeType !== 1 || BLOCKS.has(parent.nodeName.toLowerCase())) return true;
+    current = parent;
+  }
+  return false;
 }
 
 /**
