@@ -106,6 +106,15 @@ function markdownRow(half, results) {
   return row;
 }
 
+/** Each markdown defect's count over a half's pages (see markdownDefects in extract-sets.mjs). */
+function defectsRow(half, results) {
+  const row = { half: half === 'A' ? 'A (tuning)' : 'B (held out)', pages: results.length };
+  for (const r of results) {
+    for (const [kind, n] of Object.entries(r.defects ?? {})) row[kind] = (row[kind] ?? 0) + n;
+  }
+  return row;
+}
+
 function qualityRow(setId, half, results) {
   const ms = results.reduce((a, r) => a + r.ms, 0);
   return {
@@ -169,6 +178,7 @@ export async function runExtractBench(options = {}) {
   const quality = [];
   const byType = [];
   const structure = [];
+  const defects = [];
   const dumped = [];
   for (const set of sets) {
     for (const half of halves) {
@@ -185,6 +195,7 @@ export async function runExtractBench(options = {}) {
         }
         byType.push(row);
         structure.push(markdownRow(half, results));
+        defects.push(defectsRow(half, results));
       }
       if (options.dump) {
         for (const r of results) dumped.push({ set: set.id, ...r });
@@ -212,6 +223,15 @@ export async function runExtractBench(options = {}) {
       notes: [
         "F1 over the half's elements of each kind (precision / recall): an element counts when the reference has one of that kind with the same words (lower-cased \\w+), each matched once",
         'pages: those whose ground truth has main_content_markdown. The references are drafted by an LLM and mark structure unevenly (code shown as plain lines on some pages, fenced on others), so these figures compare, they do not grade',
+      ],
+    });
+  }
+  if (defects.length > 0) {
+    tables.push({
+      title: 'WCXB dev markdown defects per half (body_markdown alone, outside code blocks)',
+      rows: defects,
+      notes: [
+        "space inside a link: `[ text](` or `[text ](`; link then a letter: `](url)word` (also the pages' own `<a>word</a>s`); escape opening a link or a heading: `[\\-`, `## 1\\.`, which cannot start a list there; line opening with a space: one space before a line's first word; unclosed code block: pages whose last fence is left open",
       ],
     });
   }

@@ -210,6 +210,33 @@ export function markdownStructure(ours, reference) {
   return scores;
 }
 
+/**
+ * Defects of a page's markdown that need no reference, counted outside code blocks: each a way a
+ * converter garbles what the page shows. `link then a letter` also counts the pages' own `<a>word</a>s`.
+ */
+const MARKDOWN_DEFECTS = {
+  'space inside a link': (line) => (line.match(/\[ [^\]]*\]\(|\[[^\]]* \]\(/g) ?? []).length,
+  'link then a letter': (line) => (line.match(/\]\([^()\s]*\)[A-Za-z]/g) ?? []).length,
+  'escape opening a link': (line) => (line.match(/\[\\[-+#>=]/g) ?? []).length,
+  'escape opening a heading': (line) => (/^#{1,6} +(?:\d+\\[.)]|\\[-+#>=])/.test(line) ? 1 : 0),
+  'empty heading': (line) => (/^#{1,6}\s*$/.test(line) ? 1 : 0),
+  'line opening with a space': (line) => (/^ \S/.test(line) ? 1 : 0),
+};
+
+/** How many of each of {@link MARKDOWN_DEFECTS} `markdown` has, and whether a code fence is left open. */
+export function markdownDefects(markdown) {
+  const counts = Object.fromEntries([...Object.keys(MARKDOWN_DEFECTS), 'unclosed code block'].map((k) => [k, 0]));
+  let fence = null;
+  for (const line of markdown.split('\n')) {
+    const opener = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === null && opener) fence = opener;
+    else if (fence !== null && opener && opener[0] === fence[0] && opener.length >= fence.length) fence = null;
+    else if (fence === null) for (const [kind, count] of Object.entries(MARKDOWN_DEFECTS)) counts[kind] += count(line);
+  }
+  if (fence !== null) counts['unclosed code block'] = 1;
+  return counts;
+}
+
 /** WCXB dev pages (7 page types): its own word F1, exact title, author and day of publication. */
 function wcxbSet(root) {
   const dir = join(root, 'wcxb-dev', 'dev');
@@ -248,6 +275,7 @@ function wcxbSet(root) {
         noAuthor: t.author ? undefined : got.author === null,
         noDate: t.publish_date ? undefined : got.published_at === null,
         markdown: t.main_content_markdown ? markdownStructure(got.body_markdown, t.main_content_markdown) : undefined,
+        defects: markdownDefects(got.body_markdown),
       };
     },
   };
