@@ -30,7 +30,9 @@ export function unescapeLinkText(converter: NodeHtmlMarkdown): void {
         ...config,
         postprocess: (ctx) => {
           const content = postprocess(ctx);
-          return typeof content === 'string' ? unescapeLineStart(content) : content;
+          // Trimmed too: the spaces at a link's edges are moved out of it before (see spaceOutsideLinks);
+          // those left are the line breaks around a block in it.
+          return typeof content === 'string' ? unescapeLineStart(content.trim()) : content;
         },
       };
     };

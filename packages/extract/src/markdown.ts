@@ -39,6 +39,14 @@ function markdownConverter(): NodeHtmlMarkdown {
   );
   mendTableCells(converter);
   unescapeLinkText(converter);
+  // In a table cell or a link, blocks and lines are written on one line: a line break between two,
+  // which the cell and the link then write as a space. The converter wrote nothing (`<p>a</p><p>b</p>`
+  // or `a<br>b` in a cell read `ab`).
+  const blocks = Array.from(BLOCKS).join(',');
+  for (const translators of [converter.tableCellTranslators, converter.aTagTranslators]) {
+    translators.set(blocks, { prefix: '\n', postfix: '\n' });
+    translators.set('br', { content: '\n', recurse: false });
+  }
   converter.tableCellTranslators.set('sup', footnoteReference);
   return converter;
 }
@@ -153,8 +161,9 @@ function collapseLineBreaks(root: Element): void {
       const text = node.nodeValue ?? '';
       if (!/^\s|\s$|[\r\n]/.test(text)) continue;
       let spaced = text.replace(/[^\S\u00a0]*[\r\n][^\S\u00a0]*/g, ' ');
-      if (/^[^\S\u00a0]/.test(spaced) && atBlockEdge(node, true)) spaced = spaced.replace(/^[^\S\u00a0]+/, '');
-      if (/[^\S\u00a0]$/.test(spaced) && atBlockEdge(node, false)) spaced = spaced.replace(/[^\S\u00a0]+$/, '');
+      // Non-breaking spaces too: at a block's edge they only indent it.
+      if (/^\s/.test(spaced) && atBlockEdge(node, true)) spaced = spaced.trimStart();
+      if (/\s$/.test(spaced) && atBlockEdge(node, false)) spaced = spaced.trimEnd();
       if (spaced !== text) node.nodeValue = spaced;
     } else if (node.nodeType === 1 && !PREFORMATTED.has((node as Element).localName.toLowerCase())) {
       for (let child = node.firstChild; child !== null; child = child.nextSibling) stack.push(child);
@@ -167,12 +176,9 @@ const MAX_EDGE_DEPTH = 20;
 
 /**
  * Whether `node` starts (or ends) a block's text: nothing but blank text stands before (after) it,
- * up through the inline elements around it, until a block, a block beside it, or a `<br>`. Never
- * in a link or a table cell, whose blocks the converter writes on one line.
+ * up through the inline elements around it, until a block, a block beside it, or a `<br>`.
  */
 function atBlockEdge(node: Node, start: boolean): boolean {
-  // In a link or a table cell the converter runs blocks together: a space there parts them.
-  if (node.parentElement?.closest('a, td, th')) return false;
   let current = node;
   for (let depth = 0; depth < MAX_EDGE_DEPTH; depth++) {
     let sibling = start ? current.previousSibling : current.nextSibling;
