@@ -33,7 +33,8 @@ describe('dropHeadingAnchors', () => {
         '<a id="intro"></a><h2><a href="#intro">Intro</a></h2>' +
         // Sphinx: the words lead back to the table of contents, the glyph to the heading.
         '<h2 id="introduction"><a class="toc-backref" href="#id3" role="doc-backlink">Introduction</a><a class="headerlink" href="#introduction">¶</a></h2>' +
-        '<h2>See <a href="#id9">the setup</a> first</h2>' +
+        '<h2>See <a href="#id9">the setup</a> first</h2><h4><a href="#panel1" data-toggle="collapse">Menu</a></h4>' +
+        '<nav><a id="id3" href="#introduction">Introduction</a><a id="id9" href="#setup">Setup</a></nav><div id="panel1"></div>' +
         '<h3><a href="https://example.com/other">Another page</a></h3><p><a href="#x">¶</a></p>',
     );
     expect(drop(root)).toBe(4);
@@ -43,9 +44,13 @@ describe('dropHeadingAnchors', () => {
       'Introduction',
       'See the setup first',
     ]);
-    // A link to another part of the page among other words, to another page, or outside a heading stays.
+    // A link to another part of the page among other words or to what is not a link (an
+    // accordion's toggle), to another page, or outside a heading stays.
     expect(Array.from(root.querySelectorAll('a[href]')).map((a) => a.getAttribute('href'))).toEqual([
       '#id9',
+      '#panel1',
+      '#introduction',
+      '#setup',
       'https://example.com/other',
       '#x',
     ]);

@@ -32,12 +32,14 @@ function namesHeading(heading: Element, id: string): boolean {
 }
 
 /**
- * Whether `anchor` links to another part of this page (`href="#…"`) and holds all of the heading's
- * words: Sphinx's link from each heading back to its entry in the table of contents.
+ * Whether `anchor` links to another part of this page (`href="#…"`), to a link there, and holds all
+ * of the heading's words: Sphinx's link from each heading back to its entry in the table of contents.
  */
 function holdsHeading(heading: Element, anchor: Element): boolean {
-  if (!(anchor.getAttribute('href') ?? '').startsWith('#')) return false;
-  return (anchor.textContent ?? '').trim() === (heading.textContent ?? '').trim();
+  const href = anchor.getAttribute('href') ?? '';
+  if (!href.startsWith('#') || (anchor.textContent ?? '').trim() !== (heading.textContent ?? '').trim()) return false;
+  // Where it leads is the contents' own link to the heading (an accordion's toggle leads to a panel).
+  return heading.ownerDocument.getElementById(fragmentOf(anchor) ?? '')?.localName.toLowerCase() === 'a';
 }
 
 /**
