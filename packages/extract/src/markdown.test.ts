@@ -115,12 +115,13 @@ describe('contentMarkdown', () => {
   it('reads a line break in pretty-printed markup as a space, but inside preformatted text', () => {
     const md = contentMarkdown(
       element(
-        '<p><strong>Note:</strong>\nIn this <a href="/x">link</a>\nand <em>more</em>\n  text.</p><pre>a\n  b</pre><p>Deploy site<br>\n  Done</p><p>\n\tStarts here.\n</p><p> Digital <span>marketing\n</span></p>' +
+        '<p><strong>Note:</strong>\nIn this <a href="/x">link</a>\nand <em>more</em>\n  text.</p><pre>a\n  b</pre><p>Deploy site<br>\n  Done</p><p>\n\tStarts here.\n</p><p> Digital <span>marketing\n</span></p><p><strong>Q2. How much?<br></strong> Four cups.</p>' +
           '<p><a href="/c"><img alt="Flea" src="/f.png">\n<div>Fleas </div><div>Felis</div></a></p>',
       ),
     );
     expect(md).toContain('Deploy site  \nDone');
     expect(md).toContain('\n\nStarts here.\n\nDigital marketing\n\n');
+    expect(md).toMatch(/How much\?\*\* *\nFour cups\./);
     // In a link the converter runs blocks together: the spaces between them stay.
     expect(md).toContain('[![Flea](/f.png) Fleas Felis](/c)');
     expect(md).toContain('**Note:** In this [link](/x) and _more_ text.');

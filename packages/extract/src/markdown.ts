@@ -176,7 +176,8 @@ const MAX_EDGE_DEPTH = 20;
 
 /**
  * Whether `node` starts (or ends) a block's text: nothing but blank text stands before (after) it,
- * up through the inline elements around it, until a block, a block beside it, or a `<br>`.
+ * up through the inline elements around it, until a block, a block beside it, or a `<br>` (also as
+ * the last thing in the inline element before it).
  */
 function atBlockEdge(node: Node, start: boolean): boolean {
   let current = node;
@@ -186,8 +187,18 @@ function atBlockEdge(node: Node, start: boolean): boolean {
       sibling = start ? sibling.previousSibling : sibling.nextSibling;
     }
     if (sibling !== null) {
-      const name = sibling.nodeName.toLowerCase();
-      return sibling.nodeType === 1 && (BLOCKS.has(name) || name === 'br');
+      if (sibling.nodeType !== 1) return false;
+      // A line break closing the inline element before (`<strong>Q2. …?<br></strong> Experts`).
+      let leaf: Node = sibling;
+      while (
+        leaf.nodeType === 1 &&
+        !BLOCKS.has(leaf.nodeName.toLowerCase()) &&
+        (start ? leaf.lastChild : leaf.firstChild)
+      ) {
+        leaf = (start ? leaf.lastChild : leaf.firstChild) as Node;
+      }
+      const name = leaf.nodeName.toLowerCase();
+      return leaf.nodeType === 1 && (BLOCKS.has(name) || name === 'br');
     }
     const parent = current.parentNode;
     if (parent === null || parent.nodeType !== 1 || BLOCKS.has(parent.nodeName.toLowerCase())) return true;
