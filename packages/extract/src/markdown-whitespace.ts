@@ -1,0 +1,175 @@
+/**
+ * The white space of the content as a browser shows it, before node-html-markdown converts it
+ * (see markdown.ts): the converter drops some spaces that part words and keeps others that a
+ * browser does not show.
+ */
+
+/** Elements that lay their content out as a block of its own. */
+export const BLOCKS = new Set([
+  'p',
+  'div',
+  'li',
+  'td',
+  'th',
+  'dd',
+  'dt',
+  'blockquote',
+  'section',
+  'article',
+  'main',
+  'aside',
+  'header',
+  'footer',
+  'figure',
+  'figcaption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'tr',
+  'body',
+  'pre',
+  'hr',
+  'nav',
+  'form',
+  'address',
+  'details',
+  'summary',
+  'caption',
+  'thead',
+  'tbody',
+  'tfoot',
+]);
+/** Elements whose text keeps its line breaks. */
+const PREFORMATTED = new Set(['pre', 'textarea', 'listing', 'xmp', 'plaintext']);
+
+/**
+ * Writes the white space of `root`'s text as a browser shows it (edits `root`), outside
+ * preformatted text: a line break inside a line as a space, and none at the start or the end of a
+ * block's text, or of a line after a `<br>`. node-html-markdown drops a text's leading line break
+ * after an inline element, so pretty-printed markup (`<strong>Note:</strong>` then a new line) came
+ * out `**Note:**In this`; and it keeps a space that starts a paragraph (`<p> Digital marketing`),
+ * which then began its line.
+ */
+export function collapseLineBreaks(root: Element): void {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node.nodeType === 3) {
+      const text = node.nodeValue ?? '';
+      if (!/^\s|\s$|[\r\n]/.test(text)) continue;
+      let spaced = text.replace(/[^\S\u00a0]*[\r\n][^\S\u00a0]*/g, ' ');
+      // Non-breaking spaces too: at a block's edge they only indent it.
+      if (/^\s/.test(spaced) && atBlockEdge(node, true)) spaced = spaced.trimStart();
+      if (/\s$/.test(spaced) && atBlockEdge(node, false)) spaced = spaced.trimEnd();
+      if (spaced !== text) node.nodeValue = spaced;
+    } else if (node.nodeType === 1 && !PREFORMATTED.has((node as Element).localName.toLowerCase())) {
+      for (let child = node.firstChild; child !== null; child = child.nextSibling) stack.push(child);
+    }
+  }
+}
+
+/** How many inline elements up a block's edge is looked for. */
+const MAX_EDGE_DEPTH = 20;
+
+/**
+ * Whether `node` starts (or ends) a block's text: nothing but blank text stands before (after) it,
+ * up through the inline elements around it, until a block, a block beside it, or a `<br>` (also as
+ * the last thing in the inline element before it).
+ */
+function atBlockEdge(node: Node, start: boolean): boolean {
+  let current = node;
+  for (let depth = 0; depth < MAX_EDGE_DEPTH; depth++) {
+    let sibling = start ? current.previousSibling : current.nextSibling;
+    while (sibling !== null && sibling.nodeType === 3 && !/\S/.test(sibling.nodeValue ?? '')) {
+      sibling = start ? sibling.previousSibling : sibling.nextSibling;
+    }
+    if (sibling !== null) {
+      if (sibling.nodeType !== 1) return false;
+      // A line break closing the inline element before (`<strong>Q2. …?<br></strong> Experts`).
+      let leaf: Node = sibling;
+      while (
+        leaf.nodeType === 1 &&
+        !BLOCKS.has(leaf.nodeName.toLowerCase()) &&
+        (start ? leaf.lastChild : leaf.firstChild)
+      ) {
+        leaf = (start ? leaf.lastChild : leaf.firstChild) as Node;
+      }
+      const name = leaf.nodeName.toLowerCase();
+      return leaf.nodeType === 1 && (BLOCKS.has(name) || name === 'br');
+    }
+    const parent = current.parentNode;
+    if (parent === null || parent.nodeType !== 1 || BLOCKS.has(parent.nodeName.toLowerCase())) return true;
+    current = parent;
+  }
+  return false;
+}
+
+/**
+ * Moves the spaces a link's text begins or ends with out of the link (edits `root`):
+ * node-html-markdown keeps them inside the brackets and none outside, so `<a>new report </a>from`
+ * came out `[new report ](…)from`.
+ */
+export function spaceOutsideLinks(root: Element): void {
+  const doc = root.ownerDocument;
+  for (const link of Array.from(root.getElementsByTagName('a'))) {
+    if (trimEdge(link, false)) link.after(doc.createTextNode(' '));
+    if (trimEdge(link, true)) link.before(doc.createTextNode(' '));
+  }
+}
+
+/** Text nodes read at most at a link's edge for its spaces (a link around a card holds many). */
+const MAX_EDGE_NODES = 20;
+
+/**
+ * Trims the spaces at the start (or the end) of `el`'s text, through the blank text nodes there,
+ * in whatever elements they are; whether any went.
+ */
+function trimEdge(el: Element, start: boolean): boolean {
+  const stack: Node[] = [el];
+  let trimmed = false;
+  for (let seen = 0; stack.length > 0 && seen < MAX_EDGE_NODES; ) {
+    const node = stack.pop() as Node;
+    if (node.nodeType === 1) {
+      if ((node as Element).localName.toLowerCase() === 'img') return trimmed;
+      const children = Array.from(node.childNodes);
+      // The child at the edge is popped first.
+      stack.push(...(start ? children.reverse() : children));
+      continue;
+    }
+    if (node.nodeType !== 3) continue;
+    seen++;
+    const text = node.nodeValue ?? '';
+    const kept = start ? text.trimStart() : text.trimEnd();
+    if (kept !== text) {
+      node.nodeValue = kept;
+      trimmed = true;
+    }
+    if (kept !== '') return trimmed;
+  }
+  return trimmed;
+}
+
+/** Inline elements that only style their text. */
+const STYLING = ['strong', 'b', 'em', 'i', 'u', 's', 'span', 'font', 'mark', 'small', 'sup', 'sub'];
+
+/**
+ * Replaces each styling element that holds only a space by that space (edits `root`):
+ * node-html-markdown drops it, space and all, so `</a><strong> </strong>that` joined two words.
+ */
+export function blankInlinesAsSpaces(root: Element): void {
+  const doc = root.ownerDocument;
+  for (const name of STYLING) {
+    for (const el of Array.from(root.getElementsByTagName(name))) {
+      if (el.firstElementChild !== null || el.parentNode === null) continue;
+      const text = el.textContent ?? '';
+      if (text !== '' && /^[^\S\u00a0]+$/.test(text)) el.replaceWith(doc.createTextNode(' '));
+    }
+  }
+}
