@@ -1,51 +1,13 @@
-/**
+import { BLOCK } from './text.js';
+
+/*
  * The white space of the content as a browser shows it, before node-html-markdown converts it
  * (see markdown.ts): the converter drops some spaces that part words and keeps others that a
  * browser does not show.
  */
 
-/** Elements that lay their content out as a block of its own. */
-export const BLOCKS = new Set([
-  'p',
-  'div',
-  'li',
-  'td',
-  'th',
-  'dd',
-  'dt',
-  'blockquote',
-  'section',
-  'article',
-  'main',
-  'aside',
-  'header',
-  'footer',
-  'figure',
-  'figcaption',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'ul',
-  'ol',
-  'dl',
-  'table',
-  'tr',
-  'body',
-  'pre',
-  'hr',
-  'nav',
-  'form',
-  'address',
-  'details',
-  'summary',
-  'caption',
-  'thead',
-  'tbody',
-  'tfoot',
-]);
+/** Elements that lay their content out as a block of its own: the plain text's, and table cells. */
+export const BLOCKS: ReadonlySet<string> = new Set([...BLOCK, 'td', 'th']);
 /** Elements whose text keeps its line breaks. */
 const PREFORMATTED = new Set(['pre', 'textarea', 'listing', 'xmp', 'plaintext']);
 
