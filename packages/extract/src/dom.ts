@@ -107,6 +107,22 @@ export function stripInert(html: string): string {
 }
 
 /**
+ * Makes the parsed `doc` read as a browser shows the page (edits it), on either DOM: streamed parts
+ * put in place, shadow trees composed, formulas as their TeX, line numbers beside code removed,
+ * footnotes marked, ruby readings left out. Each pass walks the tree, so it runs only on a page
+ * whose `html` can need it.
+ */
+function readAsShown(doc: Document, html: string): void {
+  if (html.includes('id="S:')) revealStreamedParts(doc);
+  if (html.includes('shadowroot')) flattenShadowRoots(doc);
+  if (html.includes('math/tex')) mathJaxAsTex(doc);
+  if (html.includes('<math')) mathAsTex(doc);
+  if (html.includes('<pre') || html.includes('<table')) dropLineNumbers(doc);
+  if (html.includes('<sup')) markFootnotes(doc);
+  if (html.includes('<rt')) dropRubyText(doc);
+}
+
+/**
  * Parses HTML without running scripts or loading anything: jsdom is built without `runScripts`
  * and `resources` (its defaults load nothing) and with a silent console; linkedom never loads.
  */
@@ -118,13 +134,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       contentType: 'text/html',
       virtualConsole: new VirtualConsole(),
     });
-    if (html.includes('id="S:')) revealStreamedParts(jsdom.window.document);
-    if (html.includes('shadowroot')) flattenShadowRoots(jsdom.window.document);
-    if (html.includes('math/tex')) mathJaxAsTex(jsdom.window.document);
-    if (html.includes('<math')) mathAsTex(jsdom.window.document);
-    if (html.includes('<pre') || html.includes('<table')) dropLineNumbers(jsdom.window.document);
-    if (html.includes('<sup')) markFootnotes(jsdom.window.document);
-    if (html.includes('<rt')) dropRubyText(jsdom.window.document);
+    readAsShown(jsdom.window.document, html);
     return { document: jsdom.window.document, impl: 'jsdom', close: () => jsdom.window.close() };
   }
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
@@ -138,14 +148,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
       // jsdom cannot load in this runtime (see loadJsdom); linkedom's tree still has the text.
     }
   }
-  // Both walk the whole tree: only on pages that can need them.
-  if (html.includes('id="S:')) revealStreamedParts(document as unknown as Document);
-  if (html.includes('shadowroot')) flattenShadowRoots(document as unknown as Document);
-  if (html.includes('math/tex')) mathJaxAsTex(document as unknown as Document);
-  if (html.includes('<math')) mathAsTex(document as unknown as Document);
-  if (html.includes('<pre') || html.includes('<table')) dropLineNumbers(document as unknown as Document);
-  if (html.includes('<sup')) markFootnotes(document as unknown as Document);
-  if (html.includes('<rt')) dropRubyText(document as unknown as Document);
+  readAsShown(document as unknown as Document, html);
   if (/<tr[\s>]/i.test(html)) addImpliedTbody(document as unknown as Document);
   return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };
 }

@@ -1,3 +1,5 @@
+import { fragmentOf } from './links.js';
+
 /**
  * Footnotes as a reader takes them. A reference is a raised link to a note further down the page
  * (`<sup><a href="#fn:1">1</a></sup>`, written so by Pandoc, kramdown, Hugo, GitHub and MediaWiki);
@@ -34,7 +36,7 @@ export function markFootnotes(doc: Document): number {
   }
   let changed = 0;
   for (const { sup, link, label } of raised) {
-    if (referenceIds.has(fragmentId(link.getAttribute('href') ?? ''))) continue; // A link back: below.
+    if (referenceIds.has(fragmentOf(link) ?? '')) continue; // A link back: below.
     let marked = sup;
     if (link.contains(sup)) {
       // Pandoc raises the number inside the link: the same reference, written the other way round.
@@ -51,7 +53,7 @@ export function markFootnotes(doc: Document): number {
   for (const link of Array.from(doc.getElementsByTagName('a'))) {
     const href = link.getAttribute('href') ?? '';
     if (!href.startsWith('#')) continue;
-    const toReference = referenceIds.has(fragmentId(href));
+    const toReference = referenceIds.has(fragmentOf(link) ?? '');
     if (!toReference && !isBackLink(link)) continue;
     const text = (link.textContent ?? '').trim();
     if (/^\d+$/.test(text)) {
@@ -90,18 +92,9 @@ function referenceLink(sup: Element): Element | null {
 
 /** The list item the reference `link` leads to, when it is one. */
 function noteOf(doc: Document, link: Element): Element | null {
-  const id = fragmentId(link.getAttribute('href') ?? '');
-  const target = id === '' ? null : doc.getElementById(id);
+  const id = fragmentOf(link);
+  const target = id === null ? null : doc.getElementById(id);
   return target?.localName.toLowerCase() === 'li' ? target : null;
-}
-
-/** The id an in-page link's `#fragment` names. */
-function fragmentId(href: string): string {
-  try {
-    return decodeURIComponent(href.slice(1));
-  } catch {
-    return href.slice(1); // A malformed escape: the id as written.
-  }
 }
 
 function isBackLink(link: Element): boolean {

@@ -6,22 +6,11 @@
  * `## Setup[¶](https://example.org/guide#setup "Permalink to this heading")`.
  */
 
+import { fragmentOf } from './links.js';
+
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Zero-width characters a permalink uses as its text, so that it takes no room until hovered. */
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
-
-/** The fragment of a link's `href`, decoded where it can be; null when it has none. */
-function fragmentOf(anchor: Element): string | null {
-  const href = anchor.getAttribute('href');
-  const at = href?.indexOf('#') ?? -1;
-  if (href === null || href === undefined || at < 0 || at === href.length - 1) return null;
-  const raw = href.slice(at + 1);
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
 
 /** Whether `id` names the heading, an element around it or in it, or the empty anchor just before it. */
 function namesHeading(heading: Element, id: string): boolean {
@@ -35,11 +24,11 @@ function namesHeading(heading: Element, id: string): boolean {
  * Whether `anchor` links to another part of this page (`href="#…"`), to a link there, and holds all
  * of the heading's words: Sphinx's link from each heading back to its entry in the table of contents.
  */
-function holdsHeading(heading: Element, anchor: Element): boolean {
+function holdsHeading(heading: Element, anchor: Element, fragment: string): boolean {
   const href = anchor.getAttribute('href') ?? '';
   if (!href.startsWith('#') || (anchor.textContent ?? '').trim() !== (heading.textContent ?? '').trim()) return false;
   // Where it leads is the contents' own link to the heading (an accordion's toggle leads to a panel).
-  return heading.ownerDocument.getElementById(fragmentOf(anchor) ?? '')?.localName.toLowerCase() === 'a';
+  return heading.ownerDocument.getElementById(fragment)?.localName.toLowerCase() === 'a';
 }
 
 /**
@@ -54,7 +43,7 @@ export function dropHeadingAnchors(elements: readonly Element[]): number {
   let changed = 0;
   for (const heading of elements) {
     if (!HEADINGS.has(heading.localName.toLowerCase())) continue;
-    const words: Element[] = [];
+    const words: { anchor: Element; fragment: string }[] = [];
     for (const anchor of Array.from(heading.querySelectorAll('a[href]'))) {
       const fragment = fragmentOf(anchor);
       if (fragment === null) continue;
@@ -63,12 +52,12 @@ export function dropHeadingAnchors(elements: readonly Element[]): number {
         anchor.remove();
         changed++;
       } else {
-        words.push(anchor);
+        words.push({ anchor, fragment });
       }
     }
     // Asked once the glyphs are gone, which the heading's text counted.
-    for (const anchor of words) {
-      if (namesHeading(heading, fragmentOf(anchor) ?? '') || holdsHeading(heading, anchor)) {
+    for (const { anchor, fragment } of words) {
+      if (namesHeading(heading, fragment) || holdsHeading(heading, anchor, fragment)) {
         anchor.replaceWith(...Array.from(anchor.childNodes));
         changed++;
       }

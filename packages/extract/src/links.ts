@@ -7,6 +7,19 @@ export interface RobotsDirectives {
   nofollow: boolean;
 }
 
+/** The fragment of a link's `href`, decoded where it can be; null when it has none. */
+export function fragmentOf(anchor: Element): string | null {
+  const href = anchor.getAttribute('href');
+  const at = href?.indexOf('#') ?? -1;
+  if (href === null || href === undefined || at < 0 || at === href.length - 1) return null;
+  const raw = href.slice(at + 1);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** The URL relative links resolve against: `<base href>` (itself resolved), else the page URL. */
 export function baseUrlOf(baseHref: string | null, pageUrl: string): string {
   const href = baseHref;
