@@ -53,20 +53,24 @@ function unwrapNumberedTable(table: Element): boolean {
 
 /** How many line numbers `gutter` holds, when it holds nothing else and they count up by one. */
 function lineNumbers(gutter: Element): number | null {
-  const tokens: string[] = [];
+  // Read number by number, so a first cell of prose (a layout table's sidebar) stops at its first word.
+  let first: number | null = null;
+  let count = 0;
   const stack: Node[] = [gutter];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
-    if (node.nodeType === 3) {
-      for (const token of (node.nodeValue ?? '').split(/\s+/)) if (token !== '') tokens.push(token);
-      if (tokens.length > MAX_LINES) return null;
-    } else {
+    if (node.nodeType !== 3) {
       for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+      continue;
+    }
+    for (const token of (node.nodeValue ?? '').split(/\s+/)) {
+      if (token === '') continue;
+      if (!/^\d{1,6}$/.test(token)) return null;
+      first ??= Number(token);
+      if (Number(token) !== first + count || ++count > MAX_LINES) return null;
     }
   }
-  if (tokens.length === 0) return null;
-  const first = Number(tokens[0]);
-  return tokens.every((token, i) => /^\d{1,6}$/.test(token) && Number(token) === first + i) ? tokens.length : null;
+  return count === 0 ? null : count;
 }
 
 /** A `<pre>`'s lines, less the newline it ends with. */
