@@ -25,6 +25,21 @@ describe('mainRegion', () => {
     expect(size).toEqual({ chars: 8, linkChars: 4 });
     expect(mainRegion(doc('<div>Text</div><aside>Side</aside>'))?.text).toBe('Text');
   });
+  it('is the thread, not the post whose long log holds nearly all its text', () => {
+    const log = Array.from(
+      { length: 60 },
+      (_, i) => `2024-05-03 10:09:${i} ERROR Error doing job: Future exception`,
+    ).join('\n');
+    const html =
+      '<div id="thread"><div class="post"><p>Stuck on starting after the upgrade.</p></div>' +
+      `<div class="post"><p>This is part of the log:</p><pre><code>${log}</code></pre></div>` +
+      '<div class="post"><p>Try disabling the integration.</p></div></div>';
+    const region = mainRegion(doc(html));
+    expect(region?.element.id).toBe('thread');
+    expect(region?.text).toContain('Stuck on starting');
+    expect(region?.text).toContain('Try disabling');
+    expect(region?.text).toContain('10:09:0 ERROR Error doing job: Future exception\n2024-05-03 10:09:1 ERROR');
+  });
 });
 
 describe('mainRegion pruning', () => {

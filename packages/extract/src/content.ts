@@ -216,6 +216,8 @@ interface Measured {
   size: number[];
   chars: number[];
   linkChars: number[];
+  /** Characters inside `<pre>` (code, logs, output). */
+  preChars: number[];
   links: number[];
   headings: number[];
   chrome: Chrome[];
@@ -229,12 +231,14 @@ function measure(root: Element): Measured {
     size: [],
     chars: [],
     linkChars: [],
+    preChars: [],
     links: [],
     headings: [],
     chrome: [],
     invisible: [],
   };
   const isLink: boolean[] = [];
+  const isPre: boolean[] = [];
   /** Each link's `href`, trimmed ('' for other elements), read once for the card check below. */
   const hrefs: string[] = [];
   const stack: Element[] = [root];
@@ -266,16 +270,20 @@ function measure(root: Element): Measured {
     }
     m.chars.push(chars);
     m.linkChars.push(link ? chars : 0);
+    m.preChars.push(0);
+    isPre.push(name === 'pre');
   }
   for (let i = m.els.length - 1; i > 0; i--) {
     // Its descendants are summed by now; text inside a link counts as link text however deep.
     if (isLink[i]) m.linkChars[i] = m.chars[i] as number;
+    if (isPre[i]) m.preChars[i] = m.chars[i] as number;
     const p = m.parent[i] as number;
     m.size[p] = (m.size[p] as number) + (m.size[i] as number);
     m.chars[p] = (m.chars[p] as number) + (m.chars[i] as number);
     m.links[p] = (m.links[p] as number) + (m.links[i] as number);
     m.headings[p] = (m.headings[p] as number) + (m.headings[i] as number);
     m.linkChars[p] = (m.linkChars[p] as number) + (m.linkChars[i] as number);
+    m.preChars[p] = (m.preChars[p] as number) + (m.preChars[i] as number);
   }
   // A card links its page twice, by its image and by its title, and says more (a price, a date):
   // the image's link is no entry of a menu, and is not counted (else a grid of cards averages half
@@ -427,17 +435,20 @@ const FOCUS_SHARE = 0.9;
 
 /**
  * The smallest block that holds nearly all the text of `root` (already pruned of navigation): page
- * headers and footers without semantic tags fall outside it.
+ * headers and footers without semantic tags fall outside it. It must hold nearly all the text outside
+ * `<pre>` too: a thread one of whose posts quotes a long log is the thread, not that post or its log.
  */
 function focus(root: Element): Element {
   const m = measure(root);
   let at = 0;
   for (;;) {
     const total = m.chars[at] as number;
+    const prose = total - (m.preChars[at] as number);
     let best = -1;
     const end = at + (m.size[at] as number);
     for (let child = at + 1; child < end; child += m.size[child] as number) {
-      if ((m.chars[child] as number) >= FOCUS_SHARE * total) best = child;
+      const childProse = (m.chars[child] as number) - (m.preChars[child] as number);
+      if ((m.chars[child] as number) >= FOCUS_SHARE * total && childProse >= FOCUS_SHARE * prose) best = child;
     }
     if (best < 0 || total === 0) return m.els[at] as Element;
     at = best;
