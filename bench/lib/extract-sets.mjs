@@ -220,7 +220,13 @@ const MARKDOWN_DEFECTS = {
   'escape opening a link': (line) => (line.match(/\[\\[-+#>=]/g) ?? []).length,
   'escape opening a heading': (line) => (/^#{1,6} +(?:\d+\\[.)]|\\[-+#>=])/.test(line) ? 1 : 0),
   'empty heading': (line) => (/^#{1,6}\s*$/.test(line) ? 1 : 0),
+  'empty link': (line) => (line.match(/(?<!!)\[\]\(/g) ?? []).length,
   'line opening with a space': (line) => (/^ \S/.test(line) ? 1 : 0),
+  // Not a table row's padding, nor a list's indent inside a quote (`>    - item`).
+  'two spaces between words': (line) =>
+    /^\s*\|/.test(line)
+      ? 0
+      : [...line.matchAll(/\S {2,}(?=\S)/g)].filter((m) => !/^[\s>]*$/.test(line.slice(0, m.index + 1))).length,
 };
 
 /** How many of each of {@link MARKDOWN_DEFECTS} `markdown` has, and whether a code fence is left open. */

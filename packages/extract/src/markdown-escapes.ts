@@ -1,4 +1,4 @@
-import type { NodeHtmlMarkdown, TranslatorConfigFactory } from 'node-html-markdown';
+import { type NodeHtmlMarkdown, PostProcessResult, type TranslatorConfigFactory } from 'node-html-markdown';
 
 /**
  * The escapes node-html-markdown puts before what would start a list, a heading or a quote at the
@@ -16,9 +16,11 @@ export function unescapeLineStart(text: string): string {
 
 /**
  * Links written without that escape (edits `converter`): a link's text follows its `[`, so it never
- * starts a line. Bare links (`<https://…>`) and links without a target are left as they are.
+ * starts a line. A link that shows no text nor picture (an icon font's, a script's `#`) is left out:
+ * `[](…)` says nothing to a reader, and sat between words. Bare links (`<https://…>`) and links
+ * without a target are left as they are.
  */
-export function unescapeLinkText(converter: NodeHtmlMarkdown): void {
+export function mendLinkText(converter: NodeHtmlMarkdown): void {
   for (const translators of [converter.translators, converter.tableCellTranslators]) {
     const link = translators.get('a');
     if (typeof link !== 'function') continue;
@@ -32,7 +34,8 @@ export function unescapeLinkText(converter: NodeHtmlMarkdown): void {
           const content = postprocess(ctx);
           // Trimmed too: the spaces at a link's edges are moved out of it before (see spaceOutsideLinks);
           // those left are the line breaks around a block in it.
-          return typeof content === 'string' ? unescapeLineStart(content.trim()) : content;
+          if (typeof content !== 'string') return content;
+          return content.trim() === '' ? PostProcessResult.RemoveNode : unescapeLineStart(content.trim());
         },
       };
     };

@@ -135,3 +135,42 @@ export function blankInlinesAsSpaces(root: Element): void {
     }
   }
 }
+
+/** Elements shown as something, not as text: a space after one still parts it from a word. */
+const REPLACED = new Set(['img', 'picture', 'video', 'audio', 'iframe', 'svg', 'canvas', 'object', 'embed', 'input']);
+
+/**
+ * Drops the white space a text starts with when the text before it in the same line (across inline
+ * elements) ends with some, as a browser shows it (edits `root`), outside preformatted text:
+ * node-html-markdown collapses spaces inside one text only, so `Sale <span> Sold out</span>` and
+ * `</a> <span> (Score:5)` came out with two spaces.
+ */
+export function collapseSpaceRuns(root: Element): void {
+  // At a line's start, a space shows nothing.
+  let spaceBefore = true;
+  const walk = (el: Element): void => {
+    for (let child = el.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        let text = child.nodeValue ?? '';
+        if (spaceBefore && /^[^\S\u00a0]/.test(text)) {
+          text = text.replace(/^[^\S\u00a0]+/, '');
+          child.nodeValue = text;
+        }
+        if (text !== '') spaceBefore = /[^\S\u00a0]$/.test(text);
+        continue;
+      }
+      if (child.nodeType !== 1) continue;
+      const name = (child as Element).localName.toLowerCase();
+      if (PREFORMATTED.has(name) || REPLACED.has(name)) {
+        spaceBefore = false;
+      } else if (BLOCKS.has(name) || name === 'br') {
+        spaceBefore = true;
+        walk(child as Element);
+        spaceBefore = true;
+      } else {
+        walk(child as Element);
+      }
+    }
+  };
+  walk(root);
+}

@@ -3,6 +3,7 @@ import { parseHTML } from 'linkedom';
 import { marked } from 'marked';
 import { extractHtml } from './extract-html.js';
 import { contentMarkdown, htmlChunks } from './markdown.js';
+import { collapseSpaceRuns } from './markdown-whitespace.js';
 
 const element = (inner: string): Element =>
   parseHTML(`<html><body><div id="c">${inner}</div></body></html>`).document.getElementById('c') as unknown as Element;
@@ -139,6 +140,38 @@ describe('contentMarkdown', () => {
       'A [new report](https://example.com/r) from AWS, and [**Polly Brand**](https://example.com/b) that speaks.',
     );
     expect(page.body_markdown).toContain('See [the docs](https://example.com/d) first.');
+  });
+
+  it('shows one space where spaces meet across inline elements, as a browser does, but not in preformatted text', () => {
+    const md = contentMarkdown(
+      element(
+        '<p>Sale <span> Sold out</span></p><p><a href="/u">raoul</a> <span> (Score:5)</span> and <b>bold </b> word</p>' +
+          '<p><img src="/x.png" alt="Chart"> <span> Source: survey</span></p><p>end <br> <span> next</span></p><pre>a   <span>  b</span></pre>',
+      ),
+    );
+    expect(md).toContain('Sale Sold out');
+    expect(md).toContain('[raoul](/u) (Score:5) and **bold** word');
+    expect(md).toContain('![Chart](/x.png) Source: survey');
+    expect(md).toMatch(/end *\nnext/);
+    expect(md).toContain('```\na     b\n```');
+    // A block starts a line, and so does the text after it.
+    const root = element('a<p> b</p> <span> c</span>');
+    collapseSpaceRuns(root);
+    expect(root.innerHTML).toBe('a<p>b</p><span>c</span>');
+  });
+
+  it('leaves out a link that shows no text nor picture, in text and in table cells', () => {
+    const md = contentMarkdown(
+      element(
+        '<p><a href="#"></a> On 3/5, <a href="/u">Dave</a> said<a href="/x"><i class="icon"></i></a>.</p>' +
+          '<p><a href="/y"><img src="/a.png" alt=""></a> and <a href="/z"> </a>x</p>' +
+          '<table><tr><th>Name</th><th>Link</th></tr><tr><td>Ann</td><td><a href="/p"><span></span></a>Profile</td></tr></table>',
+      ),
+    );
+    expect(md).toContain('On 3/5, [Dave](/u) said.');
+    expect(md).toContain('[![](/a.png)](/y) and x');
+    expect(md).toContain('| Ann  | Profile |');
+    expect(md).not.toMatch(/(?<!!)\[\]\(/);
   });
 
   it('resolves links and images against the base URL; a script link keeps its text only', () => {

@@ -3,10 +3,16 @@ import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
-import { unescapeLineStart, unescapeLinkText } from './markdown-escapes.js';
+import { mendLinkText, unescapeLineStart } from './markdown-escapes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
-import { BLOCKS, blankInlinesAsSpaces, collapseLineBreaks, spaceOutsideLinks } from './markdown-whitespace.js';
+import {
+  BLOCKS,
+  blankInlinesAsSpaces,
+  collapseLineBreaks,
+  collapseSpaceRuns,
+  spaceOutsideLinks,
+} from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
 
 /** One converter for the process: its options and translators are compiled once. */
@@ -39,7 +45,7 @@ function markdownConverter(): NodeHtmlMarkdown {
     },
   );
   mendTableCells(converter);
-  unescapeLinkText(converter);
+  mendLinkText(converter);
   // In a table cell or a link, blocks and lines are written on one line: a line break between two,
   // which the cell and the link then write as a space. The converter wrote nothing (`<p>a</p><p>b</p>`
   // or `a<br>b` in a cell read `ab`).
@@ -90,6 +96,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   collapseLineBreaks(content);
   spaceOutsideLinks(content);
   blankInlinesAsSpaces(content);
+  collapseSpaceRuns(content);
   const converter = markdownConverter();
   let markdown = '';
   for (const chunk of htmlChunks(content, whole)) {
