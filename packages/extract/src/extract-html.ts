@@ -12,7 +12,7 @@ import { revealHiddenPage, revealPanels } from './disclosure.js';
 import type { DomImpl } from './dom.js';
 import { parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
-import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
+import { dropPostChrome, isOnePostOfMany, outerArticleSizes, revealNoscriptContent } from './forum-posts.js';
 import { dropHeadingAnchors } from './heading-anchors.js';
 import { dropInterfaceText } from './interface-text.js';
 import { decideLanguage, declaredLanguage } from './lang.js';
@@ -145,9 +145,12 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const { lead, firstPoster } = dropPageChrome(doc, product, baseUrl);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
+    const postSizes = outerArticleSizes(doc);
     const article = runReadability(doc, reparse);
     const page = { html, url, baseUrl, dom };
-    const chosen = chooseMainContent(article, region, declaresArticle, product, page, options);
+    // A thread that writes each post as an <article> is no one article, whatever it declares.
+    const onePost = declaresArticle && isOnePostOfMany(postSizes, visibleChars(article.text));
+    const chosen = chooseMainContent(article, region, declaresArticle && !onePost, product, page, options);
     // A page its scripts build serves little but its footer, which Readability then falls back to.
     const shown = isFooterOnly(chosen.text, facts.footerText, region)
       ? { text: '', markdown: '' }

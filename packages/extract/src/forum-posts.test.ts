@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
-import { dropPostChrome, revealNoscriptContent } from './forum-posts.js';
+import { dropPostChrome, isOnePostOfMany, revealNoscriptContent } from './forum-posts.js';
 
 const doc = (body: string): Document => parseHTML(`<html><body>${body}</body></html>`).document as unknown as Document;
 const squashed = (el: Element): string => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -165,4 +165,49 @@ describe('revealNoscriptContent', () => {
     const page = extractHtml(html, { url: 'https://forum.example/d/1' });
     expect(page.body_text).toContain('facilitate online community discussion');
   });
+});
+
+describe('isOnePostOfMany', () => {
+  it('is true when the largest of several <article>s is the text and the others hold more', () => {
+    expect(isOnePostOfMany([1165, 700, 600, 500, 300], 1101)).toBe(true);
+    // An article with two related cards, or whose comments hold less than it.
+    expect(isOnePostOfMany([5000, 300], 5000)).toBe(false);
+    expect(isOnePostOfMany([5000, 900, 800, 700], 5000)).toBe(false);
+    // Readability's text is not the largest <article>.
+    expect(isOnePostOfMany([3000, 2000, 1500], 1400)).toBe(false);
+    expect(isOnePostOfMany([], 0)).toBe(false);
+  });
+
+  it.each(['linkedom', 'jsdom'] as const)(
+    'lets extractHtml read a thread of <article> posts that declares itself an article whole (%s)',
+    (dom) => {
+      const words = (topic: string, n: number) =>
+        Array.from(
+          { length: n },
+          (_, i) => `About ${topic}, a thought numbered ${i}, with some more words to read.`,
+        ).join(' ');
+      const posts = [
+        ['Former Member', words('gratuity lines on catering proposals', 6)],
+        ['mnhogfarmer', words('tacking on an automatic tip', 6)],
+        ['smokin', words('raising the base charge instead', 6)],
+        ['newguy', words('a consumer viewpoint on tipping servers', 14)],
+      ]
+        .map(
+          ([user, text], i) =>
+            // Each post deep in its <article>, with its own chrome: Readability takes the longest alone.
+            `<div id="wrap${i}"><article class="post-box"><div class="row"><div class="columns"><div class="byline">${user}</div>` +
+            `<div class="inner"><div class="post-body">${text}</div></div></div></div><div class="meta">` +
+            '<time datetime="2005-07-10T00:57:00">7/9/05</time><ul class="share"><li><a href="#f">Facebook</a></li>' +
+            '<li><a href="#t">Twitter</a></li></ul></div></article></div>',
+        )
+        .join('');
+      const html =
+        '<html><head><title>Catering tips</title><meta property="og:type" content="article"></head><body>' +
+        `<header><a href="/">Cookshack</a></header><main><h1>Catering tips</h1><div id="replies">${posts}</div></main></body></html>`;
+      const text = extractHtml(html, { url: 'https://forum.example/topic/catering-tips', dom }).body_text;
+      expect(text).toContain('gratuity lines on catering proposals');
+      expect(text).toContain('raising the base charge instead');
+      expect(text).toContain('a consumer viewpoint on tipping servers');
+    },
+  );
 });

@@ -301,3 +301,32 @@ function scriptChars(body: Element): number {
   }
   return n;
 }
+
+/** `<article>` elements a page must hold, none inside another, to be read as a thread of posts. */
+const MIN_POSTS = 3;
+/** How near the largest `<article>` must be to Readability's text, as a share of it, to be that text. */
+const SAME_SIZE_SHARE = 0.25;
+
+/**
+ * The visible sizes of the page's outermost `<article>` elements, largest first: read before
+ * Readability edits the document, for {@link isOnePostOfMany}.
+ */
+export function outerArticleSizes(doc: Document): number[] {
+  return Array.from(doc.getElementsByTagName('article'))
+    .filter((el) => el.parentElement?.closest('article') == null)
+    .map((el) => visibleChars(el.textContent ?? ''))
+    .sort((a, b) => b - a);
+}
+
+/**
+ * Whether Readability's text, of `articleChars`, is one post of a thread that writes each post as
+ * an `<article>` (`sizes`, see {@link outerArticleSizes}): the page holds several, the largest is
+ * that text, and the others hold more than it. Such a thread's `og:type` of `article` is the site's
+ * default, not a promise that one article is the page.
+ */
+export function isOnePostOfMany(sizes: readonly number[], articleChars: number): boolean {
+  const largest = sizes[0];
+  if (sizes.length < MIN_POSTS || largest === undefined || articleChars === 0) return false;
+  const others = sizes.slice(1).reduce((sum, n) => sum + n, 0);
+  return Math.abs(largest - articleChars) < SAME_SIZE_SHARE * articleChars && others >= articleChars;
+}
