@@ -147,7 +147,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     const postSizes = outerArticleSizes(doc);
     const article = runReadability(doc, reparse);
-    const page = { html, url, baseUrl, dom };
+    const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
+    const page = { html, url, baseUrl, dom, thread };
     // A thread that writes each post as an <article> is no one article, whatever it declares.
     const onePost = declaresArticle && isOnePostOfMany(postSizes, visibleChars(article.text));
     const chosen = chooseMainContent(article, region, declaresArticle && !onePost, product, page, options);
@@ -196,7 +197,6 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const nearTitle =
       at >= 0 ? pageText.slice(at, at + DATELINE_WINDOW_CHARS) : pageText.slice(0, DATELINE_WINDOW_CHARS * 2);
 
-    const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
     // The dateline under the headline, searched at most once and only when asked for. Past its
     // first characters the text around the headline is the page's, not the headline's: a man
     // page's `created 2026-01-16` footer, a card's date on a short listing, an editor's note. A
@@ -321,7 +321,7 @@ function chooseMainContent(
   region: RegionSize,
   declaresArticle: boolean,
   product: boolean,
-  { html, url, baseUrl, dom }: { html: string; url: string; baseUrl: string; dom: DomImpl },
+  { html, url, baseUrl, dom, thread }: { html: string; url: string; baseUrl: string; dom: DomImpl; thread: boolean },
   options: ExtractHtmlOptions,
 ): { text: string; markdown: string } {
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
@@ -337,7 +337,7 @@ function chooseMainContent(
     revealNoscriptContent(parsed.document);
     dropPageChrome(parsed.document, product, baseUrl);
     // The buttons every card of a page of items repeats (listing-page.ts) are not its text.
-    if (parsed.document.body) dropCardControls(parsed.document.body);
+    if (parsed.document.body) dropCardControls(parsed.document.body, thread);
     const region = mainRegion(parsed.document, declaresArticle);
     // The region is narrowed when built (see mainRegion); it must still hold more than the article
     // (a part of it, when the article is link lists).

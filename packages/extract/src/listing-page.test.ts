@@ -21,6 +21,22 @@ describe('dropCardControls', () => {
     expect(text).toContain('$39.99');
   });
 
+  it("keeps a thread's poster names, which link to one page, and removes its posts' own controls", () => {
+    const post = (i: number, user: string) =>
+      `<div class="post"><a href="/u/${user}">${user}</a><p>Reply number ${i} says something.</p>` +
+      `<a href="/posts/${i}/edit">Improve this answer</a><a href="#">Share</a></div>`;
+    const html = `<div class="thread">${[post(1, 'raoul'), post(2, 'raoul'), post(3, 'bill'), post(4, 'raoul')].join('')}</div>`;
+    const thread = body(html);
+    expect(dropCardControls(thread, true)).toBe(8);
+    expect(thread.textContent).toContain('raoul');
+    expect(thread.textContent).not.toContain('Improve this answer');
+    expect(thread.textContent).not.toContain('Share');
+    // Elsewhere a link every card repeats to one page is a call to action.
+    const page = body(html);
+    expect(dropCardControls(page)).toBe(11);
+    expect(page.textContent).not.toContain('raoul');
+  });
+
   it('needs the control on at least half of the cards', () => {
     const root = body(grid(8, (i) => (i < 3 ? '<button>Add to cart</button>' : '')));
     expect(dropCardControls(root)).toBe(0);

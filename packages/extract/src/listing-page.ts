@@ -44,16 +44,33 @@ function templateOf(controls: Array<Array<{ key: string }>>): Set<string> {
  * Removes the controls every list of items below `root` repeats (see the module comment). Returns
  * how many were removed.
  */
-export function dropCardControls(root: Element): number {
+export function dropCardControls(root: Element, thread = false): number {
   let removed = 0;
   for (const { items } of itemGroups(root)) {
     const controls = items.map(controlsOf);
     const template = templateOf(controls);
+    const names = thread ? namesOf(controls.flat()) : new Set<string>();
     for (const { el, key } of controls.flat()) {
-      if (!template.has(key) || !el.isConnected) continue;
+      if (!template.has(key) || names.has(key) || !el.isConnected) continue;
       el.remove();
       removed++;
     }
   }
   return removed;
+}
+
+/**
+ * The texts of those `controls` that are links to one and the same page wherever they stand: in a
+ * thread, a poster's name (`raoul`, to `/u/raoul` in each of their posts). A post's controls act on
+ * it and lead each to its own page (`Improve this answer`, to `/posts/3697/edit`), or nowhere.
+ */
+function namesOf(controls: ReadonlyArray<{ el: Element; key: string }>): Set<string> {
+  const targets = new Map<string, string | null>();
+  for (const { el, key } of controls) {
+    const href = el.localName.toLowerCase() === 'a' ? (el.getAttribute('href') ?? '').trim() : '';
+    const page = href === '' || href.startsWith('#') || /^javascript:/i.test(href) ? null : href;
+    const seen = targets.get(key);
+    targets.set(key, seen === undefined || seen === page ? page : null);
+  }
+  return new Set(Array.from(targets).flatMap(([key, page]) => (page === null ? [] : [key])));
 }
