@@ -266,3 +266,19 @@ describe('mainRegion on pages of items', () => {
     expect(text.split('Our shoes are made').length).toBe(3);
   });
 });
+
+withWcxb('extractHtml on a Discourse thread', () => {
+  it('reads the thread whose one post quotes a long log, with its log and its posters', () => {
+    // wcxb-dev 0503 (Home Assistant's forum): the second post's 230-line traceback is 90% of the
+    // thread's text; the region had been narrowed to that log alone, and card controls took the
+    // name of the poster of three posts.
+    const { html, url } = wcxbPage('0503');
+    const text = extractHtml(html, { url }).body_text;
+    expect(text).toContain('I have just installed version 2024.5.0');
+    expect(text).toContain('Looks like it’s something to do with the tuya_local integration');
+    expect(text).toContain(
+      'Traceback (most recent call last):\n  File "/usr/local/lib/python3.12/concurrent/futures/thread.py"',
+    );
+    expect(text).toMatch(/^raoul \(raoul\)/);
+  });
+});

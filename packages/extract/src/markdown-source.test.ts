@@ -49,7 +49,7 @@ describe('extractMarkdown', () => {
         'Quarry runs on Node 20. See the docs and inline HTML.',
         'Install with npm install',
         'Start with npm start',
-        'npm install \\\n&& npm start',
+        'npm install \\\n  && npm start',
         'Option Default',
         'PORT 8080',
         'A quote & more.',

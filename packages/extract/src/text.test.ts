@@ -6,10 +6,16 @@ const body = (html: string): Element =>
   (parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document).body;
 
 describe('blockText', () => {
-  it('sets blocks apart as paragraphs and keeps the line breaks of <pre>', () => {
+  it('sets blocks apart as paragraphs and keeps the lines of <pre> with their indentation', () => {
     expect(blockText(body('<p>One <b>two</b></p><div>Three<br>four</div><pre>a\n  b</pre>'))).toBe(
-      'One two\n\nThree\nfour\n\na\nb',
+      'One two\n\nThree\nfour\n\na\n  b',
     );
+  });
+
+  it('keeps the indentation of code in a <pre>, without its blank first and last lines or trailing spaces', () => {
+    const html =
+      '<p>Run:</p><pre><code>\n\ndef f(x):\n\u00a0\u00a0\u00a0\u00a0return  x  \n\n</code></pre><p>Done.</p>';
+    expect(blockText(body(html))).toBe('Run:\n\ndef f(x):\n    return  x\n\nDone.');
   });
 
   it("starts a new word where a capital begins an element right after another's word", () => {

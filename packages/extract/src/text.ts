@@ -80,14 +80,15 @@ export interface BlockTextOptions {
 /**
  * The visible text of a DOM subtree as plain text: block elements become paragraphs separated by
  * a blank line (`\n\n`), `<br>` a line break, table cells are joined with a space, runs of
- * whitespace collapse to one space (inside `<pre>` line breaks are kept), no HTML remains. The
+ * whitespace collapse to one space (a `<pre>` block keeps its lines and their indentation), no HTML
+ * remains. The
  * captions of pictures are left out (see captions.ts).
  */
 export function blockText(root: Node, options: BlockTextOptions = {}): string {
   const paragraphs: string[] = [];
   let current = '';
-  const flush = (): void => {
-    const text = tidy(current);
+  const flush = (preformatted = false): void => {
+    const text = preformatted ? tidyPreformatted(current) : tidy(current);
     if (text !== '') paragraphs.push(text);
     current = '';
   };
@@ -117,7 +118,7 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
       if (child.previousSibling !== null && child.previousSibling.nodeType !== 1) gap = false;
       const inCode = code || pre || name === 'pre' || name === 'code';
       walk(el, pre || name === 'pre', inCode);
-      if (block) flush();
+      if (block) flush(name === 'pre' && !pre);
       gap = !block && !inCode && el.nextSibling?.nodeType === 1;
     }
   };
@@ -182,6 +183,17 @@ export function isHidden(el: Element): boolean {
  */
 function startsWord(before: string, text: string): boolean {
   return /[\p{L}\p{N}][\p{Ll}\p{N}]$/u.test(before) && /^\p{Lu}/u.test(text);
+}
+
+/**
+ * A `<pre>` block's text as it is shown: each line's indentation and inner spaces kept (code reads
+ * by them), its ends trimmed, and no blank line before or after it. U+2028 marks its line breaks.
+ */
+function tidyPreformatted(text: string): string {
+  const lines = text.split('\u2028').map((line) => line.replace(/\u00a0/g, ' ').trimEnd());
+  while (lines.length > 0 && lines[0] === '') lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n');
 }
 
 /** Collapses whitespace; U+2028 marks a kept line break (from `<br>` or inside `<pre>`). */
