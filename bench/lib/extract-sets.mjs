@@ -221,6 +221,12 @@ const MARKDOWN_DEFECTS = {
   'escape opening a heading': (line) => (/^#{1,6} +(?:\d+\\[.)]|\\[-+#>=])/.test(line) ? 1 : 0),
   'empty heading': (line) => (/^#{1,6}\s*$/.test(line) ? 1 : 0),
   'empty link': (line) => (line.match(/(?<!!)\[\]\(/g) ?? []).length,
+  // Outside code spans; not where a line's content starts (after list, quote and heading markers).
+  'escape inside a line': (line) =>
+    [
+      ...line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length)).matchAll(/(?<!\\)(?:\d+\\[.)]|\\[-+=>#])/g),
+    ].filter((m) => !/^(?:\s*(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*\s*$/.test(line.slice(0, m.index))).length,
+  'escaped underscore in a word': (line) => (line.match(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu) ?? []).length,
   'line opening with a space': (line) => (/^ \S/.test(line) ? 1 : 0),
   // Not a table row's padding, nor a list's indent inside a quote (`>    - item`).
   'two spaces between words': (line) =>

@@ -1,4 +1,9 @@
-import { type NodeHtmlMarkdown, PostProcessResult, type TranslatorConfigFactory } from 'node-html-markdown';
+import {
+  type NodeHtmlMarkdown,
+  type NodeHtmlMarkdownOptions,
+  PostProcessResult,
+  type TranslatorConfigFactory,
+} from 'node-html-markdown';
 
 /**
  * The escapes node-html-markdown puts before what would start a list, a heading or a quote at the
@@ -6,6 +11,17 @@ import { type NodeHtmlMarkdown, PostProcessResult, type TranslatorConfigFactory 
  * text, wherever the text stands: a link's `--release` came out `[\--release](…)`.
  */
 const LINE_START_ESCAPE = /^(\s*)(?:\\([-+=>#])|(\d+)\\([.)]))/;
+
+/**
+ * The converter's escape of a text's characters (its option `globalEscape`), as node-html-markdown's
+ * own but for an underscore between two letters or digits, left as it is (`balance_transaction`,
+ * not `balance\_transaction`): inside a word it cannot open or close emphasis. Identifiers read as
+ * written.
+ */
+export const GLOBAL_ESCAPE: NodeHtmlMarkdownOptions['globalEscape'] = [
+  /[\\`*~[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gmu,
+  '\\$&',
+];
 
 /** `text` without the escape it starts with, for text that cannot start a line of its own. */
 export function unescapeLineStart(text: string): string {
@@ -41,4 +57,46 @@ export function mendLinkText(converter: NodeHtmlMarkdown): void {
     };
     translators.set('a', mended);
   }
+}
+
+/** What may stand before a line's content: list, quote and heading markers, and indentation. */
+const LINE_OPENING = /^(?:\s*(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*\s*$/;
+/** A code span (written as it is), or a line-start escape not after an escaped backslash. */
+const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])/g;
+
+/**
+ * `markdown` without the line-start escapes that stand inside a line (`DNS\-related`,
+ * `**"Jarvis"**\-like`, `[Desktop](…) \- Budgie`), outside code: node-html-markdown escapes the
+ * start of every text, and a text may start after a link or an emphasis. Where a line's content
+ * starts (after its list, quote or heading markers) the escape stays: there it keeps a list from
+ * starting.
+ */
+export function unescapeMidLine(markdown: string): string {
+  let fence: string | null = null;
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const opener = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+      if (fence !== null) {
+        if (opener !== undefined && opener[0] === fence[0] && opener.length >= fence.length) fence = null;
+        return line;
+      }
+      if (opener !== undefined) {
+        fence = opener;
+        return line;
+      }
+      if (!line.includes('\\')) return line;
+      return line.replace(
+        SPAN_OR_ESCAPE,
+        (
+          match: string,
+          span: string | undefined,
+          digits: string | undefined,
+          dot: string | undefined,
+          mark: string | undefined,
+          at: number,
+        ) => (span !== undefined || LINE_OPENING.test(line.slice(0, at)) ? match : `${digits ?? ''}${dot ?? mark}`),
+      );
+    })
+    .join('\n');
 }

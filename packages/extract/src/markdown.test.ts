@@ -113,6 +113,29 @@ describe('contentMarkdown', () => {
     expect(marked.lexer(md).map((token) => token.type)).toEqual(['paragraph', 'space', 'paragraph', 'space', 'table']);
   });
 
+  it('escapes underscores, numbers and dashes only where they could make markup', () => {
+    const md = contentMarkdown(
+      element(
+        '<p>Set balance_transaction, not __init__ or *all*; released in December 2024. Microsoft</p>' +
+          '<p>DNS<b>-related</b> and <a href="/d">Desktop</a> - Budgie, <code>a\\-b</code></p>' +
+          '<ul><li>1. Step</li><li><b>2. Bold</b></li></ul><p>a<br>- still text</p><p>Type C:\\-x</p>',
+      ),
+    );
+    expect(md).toContain(
+      'Set balance_transaction, not \\_\\_init\\_\\_ or \\*all\\*; released in December 2024. Microsoft',
+    );
+    expect(md).toContain('DNS**-related** and [Desktop](/d) - Budgie, `a\\-b`');
+    expect(md).toContain('- 1\\. Step\n- **2. Bold**');
+    expect(md).toMatch(/a *\n\\- still text/);
+    // A backslash of the page's own, escaped, stays before the dash.
+    expect(md).toContain('Type C:\\\\-x');
+    // Read back, nothing became a list or emphasis that the page did not have.
+    const tokens = marked.lexer(md);
+    expect(tokens.filter((t) => t.type === 'list')).toHaveLength(1);
+    expect(marked.parse(md)).toContain('balance_transaction');
+    expect(marked.parse(md)).not.toContain('<strong>init</strong>');
+  });
+
   it('reads a line break in pretty-printed markup as a space, but inside preformatted text', () => {
     const md = contentMarkdown(
       element(

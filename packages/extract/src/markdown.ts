@@ -3,7 +3,7 @@ import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
-import { mendLinkText, unescapeLineStart } from './markdown-escapes.js';
+import { GLOBAL_ESCAPE, mendLinkText, unescapeLineStart, unescapeMidLine } from './markdown-escapes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
 import {
@@ -29,6 +29,7 @@ function markdownConverter(): NodeHtmlMarkdown {
       keepDataImages: false,
       useLinkReferenceDefinitions: false,
       useInlineLinks: true,
+      globalEscape: GLOBAL_ESCAPE,
     },
     {
       // A formula's TeX (math-tex.ts), as math-aware markdown writes it, its backslashes and
@@ -105,7 +106,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     if (part === '') continue;
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
-  return markdown.replace(/\n{3,}/g, '\n\n');
+  return unescapeMidLine(markdown.replace(/\n{3,}/g, '\n\n'));
 }
 
 /** Containers that only group blocks: a big one is converted child by child. */
