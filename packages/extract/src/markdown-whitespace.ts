@@ -174,3 +174,16 @@ export function collapseSpaceRuns(root: Element): void {
   };
   walk(root);
 }
+
+/**
+ * Writes each picture's alternative text with its white space collapsed and trimmed (edits
+ * `root`): node-html-markdown writes it as it stands, `![Car Maintenance Schedule ](…)`.
+ */
+export function trimImageAlts(root: Element): void {
+  for (const img of Array.from(root.getElementsByTagName('img'))) {
+    const alt = img.getAttribute('alt');
+    if (alt === null) continue;
+    const trimmed = alt.replace(/\s+/g, ' ').trim();
+    if (trimmed !== alt) img.setAttribute('alt', trimmed);
+  }
+}

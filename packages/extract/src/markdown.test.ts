@@ -169,7 +169,7 @@ describe('contentMarkdown', () => {
     const md = contentMarkdown(
       element(
         '<p>Sale <span> Sold out</span></p><p><a href="/u">raoul</a> <span> (Score:5)</span> and <b>bold </b> word</p>' +
-          '<p><img src="/x.png" alt="Chart"> <span> Source: survey</span></p><p>end <br> <span> next</span></p><pre>a   <span>  b</span></pre>',
+          '<p><img src="/x.png" alt=" Chart\n "> <span> Source: survey</span></p><p>end <br> <span> next</span></p><pre>a   <span>  b</span></pre>',
       ),
     );
     expect(md).toContain('Sale Sold out');

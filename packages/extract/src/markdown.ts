@@ -12,6 +12,7 @@ import {
   collapseLineBreaks,
   collapseSpaceRuns,
   spaceOutsideLinks,
+  trimImageAlts,
 } from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
 
@@ -98,6 +99,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   spaceOutsideLinks(content);
   blankInlinesAsSpaces(content);
   collapseSpaceRuns(content);
+  trimImageAlts(content);
   const converter = markdownConverter();
   let markdown = '';
   for (const chunk of htmlChunks(content, whole)) {
