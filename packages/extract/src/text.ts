@@ -81,8 +81,7 @@ export interface BlockTextOptions {
  * The visible text of a DOM subtree as plain text: block elements become paragraphs separated by
  * a blank line (`\n\n`), `<br>` a line break, table cells are joined with a space, runs of
  * whitespace collapse to one space (a `<pre>` block keeps its lines and their indentation), no HTML
- * remains. The
- * captions of pictures are left out (see captions.ts).
+ * remains. The captions of pictures are left out (see captions.ts).
  */
 export function blockText(root: Node, options: BlockTextOptions = {}): string {
   const paragraphs: string[] = [];
