@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseDocument, stripInert } from './dom.js';
+import { parseHTML } from 'linkedom';
+import { flattenDeepHtml, parseDocument, stripInert } from './dom.js';
 
 describe('stripInert', () => {
   it('removes scripts, styles, comments and inline SVG, keeps JSON-LD', () => {
@@ -165,5 +166,22 @@ describe('parseDocument (linkedom)', () => {
         '<div hidden id="S:0"><p>First paragraph.</p></div></body></html>',
     );
     expect(doc.querySelector('article')?.textContent).toBe('First paragraph.Loading…Closing words.');
+  });
+});
+
+describe('flattenDeepHtml', () => {
+  it('lays out the elements deeper than the limit flat inside the element at it, in document order', () => {
+    const html =
+      '<html><body><div id="a"><div id="b"><p id="c">one<b id="d">two<i id="e">three</i></b>four</p></div></div><p id="f">five</p></body></html>';
+    // html 1, body 2, a 3, b 4: c and everything in it is deeper than 4.
+    const { document } = parseHTML(flattenDeepHtml(html, 4));
+    const b = document.getElementById('b');
+    expect(
+      Array.from(b?.childNodes ?? []).map((n) => (n.nodeType === 1 ? `#${(n as Element).id}` : n.textContent)),
+    ).toEqual(['#c', 'one', '#d', 'two', '#e', 'threefour']);
+    expect(document.getElementById('f')?.parentElement?.localName).toBe('body');
+    expect(document.body.textContent).toBe('onetwothreefourfive');
+    // Nothing as deep as the limit: the page as it was.
+    expect(parseHTML(flattenDeepHtml(html, 10)).document.getElementById('e')?.parentElement?.id).toBe('d');
   });
 });

@@ -292,3 +292,42 @@ function safeUrl(url: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * How deep elements may nest: Chromium's HTML parser appends an element that would be deeper to
+ * the element at this depth instead (`kMaximumHTMLParserDOMTreeDepth`), so no page shows deeper.
+ */
+export const MAX_TREE_DEPTH = 512;
+
+/**
+ * `html` with the elements nested deeper than {@link MAX_TREE_DEPTH} laid out flat, in document
+ * order, inside the element at that depth, as Chromium's parser builds them. Readability and the
+ * extractor's own passes walk the tree by recursion; a page nested thousands deep (a broken
+ * generator, or a page built to crash crawlers) overflowed the stack. Walks without recursion.
+ */
+export function flattenDeepHtml(html: string, maxDepth = MAX_TREE_DEPTH): string {
+  const { document } = parseHTML(html);
+  const root = document.documentElement as unknown as Element | null;
+  if (!root) return html;
+  const stack: Array<{ el: Element; depth: number }> = [{ el: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { el, depth } = stack.pop() as { el: Element; depth: number };
+    if (depth < maxDepth) {
+      for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
+        stack.push({ el: child, depth: depth + 1 });
+      }
+      continue;
+    }
+    // Every descendant in document order, then moved to the front of `el` from the last: each
+    // leaves its place with nothing left inside it, and all end up children of `el`, in order.
+    const descendants: Node[] = [];
+    const pending: Node[] = Array.from(el.childNodes).reverse();
+    while (pending.length > 0) {
+      const node = pending.pop() as Node;
+      descendants.push(node);
+      for (let i = node.childNodes.length - 1; i >= 0; i--) pending.push(node.childNodes[i] as Node);
+    }
+    for (let i = descendants.length - 1; i >= 0; i--) el.insertBefore(descendants[i] as Node, el.firstChild);
+  }
+  return `<!DOCTYPE html>${root.outerHTML}`;
+}

@@ -532,6 +532,17 @@ describe('extractHtml input handling', () => {
     expect(wrapped.title).toBe('Wrapped');
     expect(wrapped.word_count).toBeGreaterThan(100);
   });
+
+  it('reads a page nested deeper than any browser shows, where the recursive walks overflowed the stack', () => {
+    const depth = 12_000;
+    const html =
+      `<html><head><title>Deep</title></head><body><article><p>${'Words of the article that comes first. '.repeat(20)}</p>` +
+      `${'<span>'.repeat(depth)}the innermost words${'</span>'.repeat(depth)}</article></body></html>`;
+    const got = extractHtml(html, { url: URL });
+    expect(got.title).toBe('Deep');
+    expect(got.body_text).toContain('Words of the article that comes first.');
+    expect(got.body_text).toContain('the innermost words');
+  });
 });
 
 describe('extractHtml on Chinese datelines', () => {

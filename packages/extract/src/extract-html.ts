@@ -10,7 +10,7 @@ import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import { revealHiddenPage, revealPanels } from './disclosure.js';
 import type { DomImpl } from './dom.js';
-import { parseDocument, stripInert } from './dom.js';
+import { flattenDeepHtml, parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
 import { dropPostChrome, isOnePostOfMany, outerArticleSizes, revealNoscriptContent } from './forum-posts.js';
 import { dropHeadingAnchors } from './heading-anchors.js';
@@ -93,18 +93,23 @@ const META_DATE_NAMES = [
  */
 export function extractHtml(html: string, options: ExtractHtmlOptions): ExtractedPage {
   const dom = options.dom ?? EXTRACT_DEFAULTS.dom;
-  if (dom === 'jsdom') return extractWith(html, options, 'jsdom');
   try {
-    return extractWith(html, options, 'linkedom');
-  } catch (linkedomError) {
+    return extractWith(html, options, dom);
+  } catch (error) {
+    // Elements nested thousands deep overflow the recursive walks (Readability's among them); no
+    // browser shows a page nested so deep.
+    if (isStackOverflow(error)) return extractWith(flattenDeepHtml(html), options, dom);
+    if (dom === 'jsdom') throw error;
     // linkedom is not a complete DOM; the reference implementation handles what it cannot.
     try {
       return extractWith(html, options, 'jsdom');
     } catch {
-      throw linkedomError;
+      throw error;
     }
   }
 }
+
+const isStackOverflow = (error: unknown): boolean => error instanceof RangeError && /call stack/i.test(error.message);
 
 function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl): ExtractedPage {
   const maxHtmlChars = options.maxHtmlChars ?? EXTRACT_DEFAULTS.maxHtmlChars;
