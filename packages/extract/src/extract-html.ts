@@ -150,12 +150,13 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const { lead, firstPoster } = dropPageChrome(doc, product, baseUrl);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
-    const postSizes = outerArticleSizes(doc);
+    // Read before Readability edits the page; only a declared article can be a thread of them.
+    const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
     const article = runReadability(doc, reparse);
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
     const page = { html, url, baseUrl, dom, thread };
     // A thread that writes each post as an <article> is no one article, whatever it declares.
-    const onePost = declaresArticle && isOnePostOfMany(postSizes, visibleChars(article.text));
+    const onePost = isOnePostOfMany(postSizes, visibleChars(article.text));
     const chosen = chooseMainContent(article, region, declaresArticle && !onePost, product, page, options);
     // A page its scripts build serves little but its footer, which Readability then falls back to.
     const shown = isFooterOnly(chosen.text, facts.footerText, region)

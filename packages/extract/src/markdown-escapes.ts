@@ -69,7 +69,8 @@ const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])/g;
  * `**"Jarvis"**\-like`, `[Desktop](…) \- Budgie`), outside code: node-html-markdown escapes the
  * start of every text, and a text may start after a link or an emphasis. Where a line's content
  * starts (after its list, quote or heading markers) the escape stays: there it keeps a list from
- * starting.
+ * starting. Links and table cells lose theirs in their translators already (see mendLinkText and
+ * mendTableCells), before the converter pads a table's columns to the text they show.
  */
 export function unescapeMidLine(markdown: string): string {
   let fence: string | null = null;
