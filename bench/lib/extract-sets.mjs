@@ -181,11 +181,15 @@ function chineseSet(root) {
 /** Lower-cased `\w+` words of a markdown element's text, space-joined: the same text however marked up. */
 const partText = (text) => words(text).join(' ');
 
+/** The texts of a markdown's fenced code blocks. A fence may be indented (a code block inside a list item). */
+const codeBlocks = (md) => [...md.matchAll(/^[ \t]*```[^\n]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm)].map((m) => m[1]);
+
 /** The structure kinds scored in a page's markdown, each as the list of its elements' texts. */
 const MARKDOWN_PARTS = {
   headings: (md) => [...md.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)].map((m) => partText(m[1])),
-  // A fence may be indented (a code block inside a list item).
-  'code blocks': (md) => [...md.matchAll(/^[ \t]*```[^\n]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm)].map((m) => partText(m[1])),
+  'code blocks': (md) => codeBlocks(md).map(partText),
+  // Each line of a block: a block run into one line, or one line cut into several, matches none.
+  'code lines': (md) => codeBlocks(md).flatMap((block) => block.split('\n').map(partText)),
   'list items': (md) => [...md.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(.+)$/gm)].map((m) => partText(m[1])),
   'table cells': (md) =>
     md

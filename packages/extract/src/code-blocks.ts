@@ -1,3 +1,5 @@
+import { BLOCK, INVISIBLE, isHidden } from './text.js';
+
 /**
  * Code blocks for the markdown (see markdown.ts): every `<pre>` fenced, with the language its
  * markup names. Readability removes class names, where most pages name it (Sphinx's
@@ -109,3 +111,88 @@ function dropLanguageLabel(pre: Element, language: string): void {
     block = parent;
   }
 }
+
+/** The class of a code block's gutter or line number (`nes-gutter-indicator`, `line-num`). */
+const GUTTER_CLASS = /(?:^|[\s_-])(?:gutter|line-?nums?|line-?numbers?|linenos?)(?:$|[\s_-])/i;
+
+/**
+ * Whether an element inside a `<pre>` is its gutter: so named and showing only numbers. Code-prettify's
+ * `<ol class="linenums">` holds the code, its numbers drawn as the list's.
+ */
+function isGutter(el: Element): boolean {
+  return GUTTER_CLASS.test(el.getAttribute('class') ?? '') && /^[\s\d~]*$/.test(el.textContent ?? '');
+}
+
+/** A table in a `<pre>` is laid out by its cells, which a line of text cannot show: left as it is. */
+const TABLE = 'table';
+
+/**
+ * Writes each code block whose lines are block elements inside its `<pre>` as those lines of text
+ * (edits the page): Docusaurus's `<div class="token-line">`, CodeMirror's `<div class="cm-line">`,
+ * Expressive Code's `<div class="ec-line">`, a docs site's `<pre><div><span>…`. A browser starts
+ * each block on a line of its own and keeps the spaces of the `<pre>`; the plain text read each
+ * line as a paragraph, without its indentation, and the markdown ran the block into one line. A
+ * `<br>` ending a line's block adds no empty line after it, as in a browser. Hidden elements,
+ * controls (see text.ts) and a gutter's line numbers are not the code, nor are the blank lines
+ * they leave at its ends, nor spaces ending a line. The `<pre>`'s own `<code>`, and with it the language its
+ * class names, is kept. Returns how many blocks were rewritten.
+ */
+export function flattenCodeLines(elements: readonly Element[]): number {
+  let rewritten = 0;
+  for (const pre of elements) {
+    if (pre.localName.toLowerCase() !== 'pre' || !pre.isConnected || pre.parentElement?.closest('pre') != null)
+      continue;
+    if (!hasBlockLines(pre)) continue;
+    const lines = renderedLines(pre);
+    const only = Array.from(pre.children);
+    const code = only.length === 1 && only[0]?.localName.toLowerCase() === 'code' ? only[0] : pre;
+    code.textContent = lines;
+    if (code !== pre) for (const node of Array.from(pre.childNodes)) if (node !== code) node.remove();
+    rewritten++;
+  }
+  return rewritten;
+}
+
+/** Whether a `<pre>` holds block elements (and no table, see {@link TABLE}). */
+function hasBlockLines(pre: Element): boolean {
+  let block = false;
+  for (const el of Array.from(pre.querySelectorAll('*'))) {
+    const name = el.localName.toLowerCase();
+    if (name === TABLE) return false;
+    if (BLOCK.has(name)) block = true;
+  }
+  return block;
+}
+
+/** The text of a `<pre>` as a browser lays it out: `<br>` and the edges of blocks break lines, spaces kept. */
+function renderedLines(pre: Element): string {
+  let out = '';
+  const breakLine = (): void => {
+    if (out !== '' && !out.endsWith('\n')) out += '\n';
+  };
+  const walk = (node: Node): void => {
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) {
+        out += child.nodeValue ?? '';
+        continue;
+      }
+      if (child.nodeType !== ELEMENT_NODE) continue;
+      const el = child as Element;
+      const name = el.localName.toLowerCase();
+      if (name === 'br') out += '\n';
+      else if (INVISIBLE.has(name) || isHidden(el) || isGutter(el)) continue;
+      else if (BLOCK.has(name)) {
+        breakLine();
+        walk(el);
+        breakLine();
+      } else walk(el);
+    }
+  };
+  walk(pre);
+  // The blank lines that hidden and control lines leave at the ends, and the spaces ending a line
+  // (a highlighter's `&nbsp;` padding).
+  return out.replace(/[^\S\n]+$/gm, '').replace(/^\n+|\n+$/g, '');
+}
+
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;

@@ -234,6 +234,16 @@ withWcxb('markdown of documentation pages', () => {
     expect(md).not.toMatch(/^#+ .*\]\([^)]*#/m);
   });
 
+  it("keeps the lines of Stripe's code blocks, each a <div> in the <pre>, in the markdown and the text", () => {
+    // wcxb-dev 0680 (Stripe's API reference): the markdown ran each JSON block into one line, and the
+    // text read each of its lines as a paragraph, without its indentation.
+    const { html, url } = wcxbPage('0680');
+    const page = extractHtml(html, { url });
+    const block = '{\n  "id": "ch_3MmlLrLkdIwHu7ix0snN0B15",\n  "object": "charge",\n  "amount": 1099,\n';
+    expect(page.body_markdown).toContain(`\`\`\`\n${block}`);
+    expect(page.body_text).toContain(block);
+  });
+
   it("unwraps a heading from a link to its own anchor and keeps the kernel's plain <pre> as code", () => {
     // wcxb-dev 0667 (the Rust book): `<h2><a class="header" href="#what-is-ownership">`.
     const rust = wcxbPage('0667');

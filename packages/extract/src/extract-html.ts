@@ -3,7 +3,7 @@ import { keepArticleHeaders, withArticleLead } from './article-header.js';
 import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
 import { markPictureCaptions } from './captions.js';
-import { markCodeLanguages } from './code-blocks.js';
+import { flattenCodeLines, markCodeLanguages } from './code-blocks.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
@@ -425,6 +425,7 @@ function dropPageChrome(
   dropInPageTocs(elements, baseUrl);
   dropAuthorBoxes(elements);
   dropInterfaceText(elements);
+  flattenCodeLines(elements);
   return { lead, firstPoster };
 }
 

@@ -45,7 +45,7 @@ export const BLOCK = new Set([
   'ul',
 ]);
 /** Elements whose content is never visible text. */
-const INVISIBLE = new Set([
+export const INVISIBLE = new Set([
   'script',
   'style',
   'noscript',

@@ -1,0 +1,83 @@
+import { describe, expect, it } from '@jest/globals';
+import { JSDOM } from 'jsdom';
+import { parseHTML } from 'linkedom';
+import { flattenCodeLines } from './code-blocks.js';
+import { extractHtml } from './extract-html.js';
+
+const DOMS = {
+  linkedom: (html: string) => parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document,
+  jsdom: (html: string) => new JSDOM(`<html><body>${html}</body></html>`).window.document,
+};
+
+/** The body after flattenCodeLines, and how many blocks it rewrote. */
+function flattened(html: string, dom: keyof typeof DOMS): { body: string; rewritten: number } {
+  const doc = DOMS[dom](html);
+  const rewritten = flattenCodeLines(Array.from(doc.body.querySelectorAll('*')));
+  return { body: doc.body.innerHTML, rewritten };
+}
+
+// Docusaurus (prism-react-renderer): each line a <div class="token-line"> ending in <br>.
+const TOKEN_LINES =
+  '<pre class="prism-code language-python"><code class="codeBlockLines">' +
+  '<div class="token-line"><span class="token keyword">def</span><span> f(x):</span><br></div>' +
+  '<div class="token-line"><span>    </span><span class="token keyword">return</span><span> x</span><br></div>' +
+  '<div class="token-line"><br></div>' +
+  '<div class="token-line"><span>f(1)</span></div></code></pre>';
+
+describe.each(['linkedom', 'jsdom'] as const)('flattenCodeLines (%s)', (dom) => {
+  it('writes a block of line <div>s as its lines, with their indentation and empty lines, in its <code>', () => {
+    const { body, rewritten } = flattened(TOKEN_LINES, dom);
+    expect(rewritten).toBe(1);
+    expect(body).toBe(
+      '<pre class="prism-code language-python"><code class="codeBlockLines">def f(x):\n    return x\n\nf(1)</code></pre>',
+    );
+  });
+
+  it('breaks a line at the edge of a block, not twice after a <br> that ends one', () => {
+    // SQLAlchemy's docs: a <div> of logged SQL inside the <pre>, after text that ends its line.
+    const { body } = flattened('<pre>&gt;&gt;&gt; run()\n<div class="show_sql">BEGIN\n  COMMIT</div>done</pre>', dom);
+    expect(body).toBe('<pre>&gt;&gt;&gt; run()\nBEGIN\n  COMMIT\ndone</pre>');
+  });
+
+  it('leaves out controls, hidden lines and gutters, the blank lines they leave at the ends, and spaces ending a line', () => {
+    const html =
+      '<pre class="playground"><div class="buttons"><button>Copy</button></div><code class="language-rust">' +
+      '<div class="line" hidden>#![allow(unused)]</div><div>fn main() {&nbsp;&nbsp;</div>' +
+      '<div class="nes-gutter-indicator"><span class="line-num">2</span></div>' +
+      '<div>    run();</div><div>}</div><div> </div></code></pre>';
+    expect(flattened(html, dom).body).toBe('<pre class="playground">fn main() {\n    run();\n}</pre>');
+  });
+
+  it('reads the list of a line-numbered block (code-prettify) as lines', () => {
+    const html =
+      '<pre class="prettyprint linenums"><ol class="linenums"><li class="L0">if x:</li><li class="L1">  y()</li></ol></pre>';
+    expect(flattened(html, dom).body).toBe('<pre class="prettyprint linenums">if x:\n  y()</pre>');
+  });
+
+  it('leaves a <pre> of text and inline markup, and one that holds a table, as they are', () => {
+    for (const html of [
+      '<pre><code><span class="line">a</span>\n<span class="line">  b</span></code></pre>',
+      '<pre><table><tbody><tr><td>1</td><td><div>x</div></td></tr></tbody></table></pre>',
+    ]) {
+      expect(flattened(html, dom)).toEqual({ body: html, rewritten: 0 });
+    }
+  });
+});
+
+describe('extractHtml with code lines in blocks', () => {
+  const page =
+    '<!DOCTYPE html><html><head><title>Functions</title></head><body><main><h1>Functions</h1>' +
+    `<p>${'A function is defined with the def keyword, and it returns a value to its caller. '.repeat(6)}</p>` +
+    TOKEN_LINES +
+    `<p>${'Calling it runs its body with the arguments bound to its parameters, as shown above. '.repeat(6)}</p>` +
+    '</main></body></html>';
+
+  it.each(['linkedom', 'jsdom'] as const)(
+    'keeps the lines and their indentation in the text and the markdown (%s)',
+    (dom) => {
+      const got = extractHtml(page, { url: 'https://docs.example.org/functions', dom });
+      expect(got.body_text).toContain('\n\ndef f(x):\n    return x\n\nf(1)\n\n');
+      expect(got.body_markdown).toContain('```python\ndef f(x):\n    return x\n\nf(1)\n```');
+    },
+  );
+});
