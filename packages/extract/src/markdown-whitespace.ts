@@ -1,4 +1,4 @@
-import { BLOCK } from './text.js';
+import { BLOCK, startsWord, walkElements } from './text.js';
 
 /*
  * The white space of the content as a browser shows it, before node-html-markdown converts it
@@ -186,4 +186,25 @@ export function trimImageAlts(root: Element): void {
     const trimmed = alt.replace(/\s+/g, ' ').trim();
     if (trimmed !== alt) img.setAttribute('alt', trimmed);
   }
+}
+
+/**
+ * Parts two words that only the page's styles set apart, as the plain text does (see startsWord in
+ * text.ts), with a space between the two inline elements (edits `root`), outside code:
+ * `<span>amount</span><span>integer</span><span>Required</span>` came out `amountintegerRequired`
+ * where the text reads `amountinteger Required`.
+ */
+export function spaceStyledWords(root: Element): void {
+  const doc = root.ownerDocument;
+  walkElements(root, (el) => {
+    const name = el.localName.toLowerCase();
+    // Every <pre> holds its code in a <code> by now (see fenceCodeBlocks).
+    if (name === 'code') return false;
+    const next = el.nextSibling;
+    if (next === null || next.nodeType !== 1 || BLOCKS.has(name)) return true;
+    const nextName = (next as Element).localName.toLowerCase();
+    if (BLOCKS.has(nextName) || nextName === 'br' || nextName === 'code') return true;
+    if (startsWord(el.textContent ?? '', next.textContent ?? '')) el.after(doc.createTextNode(' '));
+    return true;
+  });
 }

@@ -4,6 +4,7 @@ import { marked } from 'marked';
 import { extractHtml } from './extract-html.js';
 import { contentMarkdown, htmlChunks } from './markdown.js';
 import { collapseSpaceRuns } from './markdown-whitespace.js';
+import { blockText } from './text.js';
 
 const element = (inner: string): Element =>
   parseHTML(`<html><body><div id="c">${inner}</div></body></html>`).document.getElementById('c') as unknown as Element;
@@ -181,6 +182,19 @@ describe('contentMarkdown', () => {
     const root = element('a<p> b</p> <span> c</span>');
     collapseSpaceRuns(root);
     expect(root.innerHTML).toBe('a<p>b</p><span>c</span>');
+  });
+
+  it('parts words that only styles set apart, as the plain text does, but not in code or a lower-case run', () => {
+    const html =
+      '<h4><span><span>amount</span></span><span>integer</span><span>Required</span></h4>' +
+      '<p><span>Henry Modisett</span><span>Head of Design</span> and <b>Mar</b><i>ket</i>, ' +
+      '<span>19942h 22m</span><span>R</span></p><pre><span>let</span><span>Foo</span></pre>';
+    const md = contentMarkdown(element(html));
+    expect(md).toContain('#### amountinteger Required\n');
+    expect(md).toContain('Henry Modisett Head of Design and **Mar**_ket_, 19942h 22m R');
+    expect(md).toContain('```\nletFoo\n```');
+    // The plain text reads the same words.
+    expect(blockText(element(html))).toContain('amountinteger Required\n\nHenry Modisett Head of Design and Market');
   });
 
   it('leaves out a link that shows no text nor picture, in text and in table cells', () => {

@@ -12,6 +12,7 @@ import {
   collapseLineBreaks,
   collapseSpaceRuns,
   spaceOutsideLinks,
+  spaceStyledWords,
   trimImageAlts,
 } from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
@@ -98,6 +99,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   collapseLineBreaks(content);
   spaceOutsideLinks(content);
   blankInlinesAsSpaces(content);
+  spaceStyledWords(content);
   collapseSpaceRuns(content);
   trimImageAlts(content);
   const converter = markdownConverter();

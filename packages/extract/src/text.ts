@@ -180,7 +180,7 @@ export function isHidden(el: Element): boolean {
  * styles set apart). A drop cap (`<b>I</b><span>f you…`) and words split by markup in lower case
  * run on, and code is read as written.
  */
-function startsWord(before: string, text: string): boolean {
+export function startsWord(before: string, text: string): boolean {
   return /[\p{L}\p{N}][\p{Ll}\p{N}]$/u.test(before) && /^\p{Lu}/u.test(text);
 }
 
