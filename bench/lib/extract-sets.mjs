@@ -214,6 +214,9 @@ export function markdownStructure(ours, reference) {
   return scores;
 }
 
+/** A line with its code spans blanked out, each character a space (positions kept). */
+const outsideCodeSpans = (line) => line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length));
+
 /**
  * Defects of a page's markdown that need no reference, counted outside code blocks: each a way a
  * converter garbles what the page shows. `link then a letter` also counts the pages' own `<a>word</a>s`.
@@ -225,11 +228,14 @@ const MARKDOWN_DEFECTS = {
   'escape opening a heading': (line) => (/^#{1,6} +(?:\d+\\[.)]|\\[-+#>=])/.test(line) ? 1 : 0),
   'empty heading': (line) => (/^#{1,6}\s*$/.test(line) ? 1 : 0),
   'empty link': (line) => (line.match(/(?<!!)\[\]\(/g) ?? []).length,
+  // Marks of bold in bold or italics in italics: `****hide caption**`, `__it_`.
+  'doubled emphasis': (line) =>
+    (outsideCodeSpans(line).match(/\*{4,}|(?<![\w_.])__(?=[^_\s])[^_\n]*[^_\s]_(?!_)/g) ?? []).length,
   // Outside code spans; not where a line's content starts (after list, quote and heading markers).
   'escape inside a line': (line) =>
-    [
-      ...line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length)).matchAll(/(?<!\\)(?:\d+\\[.)]|\\[-+=>#])/g),
-    ].filter((m) => !/^(?:\s*(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*\s*$/.test(line.slice(0, m.index))).length,
+    [...outsideCodeSpans(line).matchAll(/(?<!\\)(?:\d+\\[.)]|\\[-+=>#])/g)].filter(
+      (m) => !/^(?:\s*(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*\s*$/.test(line.slice(0, m.index)),
+    ).length,
   'escaped underscore in a word': (line) => (line.match(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu) ?? []).length,
   'line opening with a space': (line) => (/^ \S/.test(line) ? 1 : 0),
   // Not a table row's padding, nor a list's indent inside a quote (`>    - item`).

@@ -197,6 +197,16 @@ describe('contentMarkdown', () => {
     expect(blockText(element(html))).toContain('amountinteger Required\n\nHenry Modisett Head of Design and Market');
   });
 
+  it('writes bold in bold and italics in italics with the outer marks only', () => {
+    const md = contentMarkdown(
+      element(
+        '<p>a <b class="hide-caption"><b>hide caption</b></b> z</p><p><strong><span><b>Last</b></span> word</strong></p>' +
+          '<p><em><i>it</i></em> and <b>bold <i>it <em>x</em></i></b></p>',
+      ),
+    );
+    expect(md).toBe('a **hide caption** z\n\n**Last word**\n\n_it_ and **bold _it x_**');
+  });
+
   it('leaves out a link that shows no text nor picture, in text and in table cells', () => {
     const md = contentMarkdown(
       element(

@@ -95,6 +95,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   fenceCodeBlocks(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
   emphasizeCaptions(content);
+  unnestEmphasis(content);
   emojiImagesAsText(content);
   collapseLineBreaks(content);
   spaceOutsideLinks(content);
@@ -352,6 +353,23 @@ function emphasizeCaptions(root: Element): void {
     const em = doc.createElement('em');
     while (caption.firstChild) em.appendChild(caption.firstChild);
     caption.appendChild(em);
+  }
+}
+
+/** Elements that set their text in bold, and those that set it in italics. */
+const EMPHASIS = ['strong, b', 'em, i'];
+
+/**
+ * Unwraps bold inside bold and italics inside italics (edits `root`), which show as the outer
+ * one alone: node-html-markdown writes each level's marks, and `<b><b>hide caption</b></b>` came
+ * out `****hide caption**`, `<em><i>it</i></em>` `__it_`.
+ */
+function unnestEmphasis(root: Element): void {
+  for (const selector of EMPHASIS) {
+    for (const el of Array.from(root.querySelectorAll(selector))) {
+      if (el.parentElement?.closest(selector) == null) continue;
+      el.replaceWith(...Array.from(el.childNodes));
+    }
   }
 }
 
