@@ -3,6 +3,7 @@ import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
+import { loadLazyImages } from './image-sources.js';
 import { GLOBAL_ESCAPE, mendLinkText, unescapeLineStart, unescapeMidLine } from './markdown-escapes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
@@ -93,6 +94,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   const whole = isStructure(content);
   unwrapLayoutTables(content);
   fenceCodeBlocks(content);
+  loadLazyImages(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
   emphasizeCaptions(content);
   unnestEmphasis(content);
