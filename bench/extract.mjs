@@ -231,7 +231,7 @@ export async function runExtractBench(options = {}) {
       title: 'WCXB dev markdown defects per half (body_markdown alone, outside code blocks)',
       rows: defects,
       notes: [
-        "space inside a link: `[ text](` or `[text ](`; link then a letter: `](url)word` (also the pages' own `<a>word</a>s`); escape opening a link or a heading: `[\\-`, `## 1\\.`, which cannot start a list there; line opening with a space: one space before a line's first word; two spaces between words: outside table rows, where a browser shows one; empty link: `[](url)`, which shows nothing; doubled emphasis: `****hide caption**`, `__it_`, the marks of bold in bold or italics in italics; escape inside a line: `DNS\\-related`, `2024\\. Microsoft`, where nothing can start; escaped underscore in a word: `balance\\_transaction`; unclosed code block: pages whose last fence is left open",
+        "space inside a link: `[ text](` or `[text ](`; link then a letter: `](url)word` (also the pages' own `<a>word</a>s`); escape opening a link or a heading: `[\\-`, `## 1\\.`, which cannot start a list there; line opening with a space: one space before a line's first word; two spaces between words: outside table rows, where a browser shows one; empty link: `[](url)`, which shows nothing; empty list item: a line that is only a marker (a badge's `1.`, a lone `+`); doubled emphasis: `****hide caption**`, `__it_`, the marks of bold in bold or italics in italics; escape inside a line: `DNS\\-related`, `2024\\. Microsoft`, where nothing can start; escaped underscore in a word: `balance\\_transaction`; unclosed code block: pages whose last fence is left open",
       ],
     });
   }

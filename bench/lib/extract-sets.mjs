@@ -227,6 +227,8 @@ const MARKDOWN_DEFECTS = {
   'escape opening a link': (line) => (line.match(/\[\\[-+#>=]/g) ?? []).length,
   'escape opening a heading': (line) => (/^#{1,6} +(?:\d+\\[.)]|\\[-+#>=])/.test(line) ? 1 : 0),
   'empty heading': (line) => (/^#{1,6}\s*$/.test(line) ? 1 : 0),
+  // A line whose content is only a marker (a badge's `1.`, a lone `+`): an empty list item.
+  'empty list item': (line) => (/^(?:\s*(?:[-+*]|\d+[.)]|>)\s+)*\s*(?:[-+*]|\d{1,9}[.)])\s*$/.test(line) ? 1 : 0),
   'empty link': (line) => (line.match(/(?<!!)\[\]\(/g) ?? []).length,
   // Marks of bold in bold or italics in italics: `****hide caption**`, `__it_`.
   'doubled emphasis': (line) =>

@@ -73,6 +73,43 @@ const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])/g;
  * mendTableCells), before the converter pads a table's columns to the text they show.
  */
 export function unescapeMidLine(markdown: string): string {
+  return mapLinesOutsideFences(markdown, (line) => {
+    if (!line.includes('\\')) return line;
+    return line.replace(
+      SPAN_OR_ESCAPE,
+      (
+        match: string,
+        span: string | undefined,
+        digits: string | undefined,
+        dot: string | undefined,
+        mark: string | undefined,
+        at: number,
+      ) => (span !== undefined || LINE_OPENING.test(line.slice(0, at)) ? match : `${digits ?? ''}${dot ?? mark}`),
+    );
+  });
+}
+
+/**
+ * A line whose content is only a list item's or a heading's marker (`1.`, `+`, `#`), after any list
+ * and quote markers of its own: it would start one.
+ */
+const BARE_MARKER = /^((?:\s*(?:[-+*]|\d+[.)]|>)\s+)*\s*)(?:(\d{1,9})([.)])|([+#]))(#{0,5})\s*$/;
+
+/**
+ * `markdown` with a line that holds only a marker (`1.`, `2)`, `+`, `#`) escaped, outside code: a
+ * page's numbered badge (`<div>1.</div>`) or a lone `+` came out as an empty list item, a lone `#`
+ * as an empty heading. node-html-markdown escapes these only when a space and text follow them.
+ */
+export function escapeBareMarkers(markdown: string): string {
+  return mapLinesOutsideFences(markdown, (line) =>
+    line.replace(BARE_MARKER, (_, space: string, digits?: string, dot?: string, mark?: string, more?: string) =>
+      digits === undefined ? `${space}\\${mark}${more}` : `${space}${digits}\\${dot}`,
+    ),
+  );
+}
+
+/** `markdown` with `map` applied to each line outside its fenced code blocks (fences included, as they are). */
+function mapLinesOutsideFences(markdown: string, map: (line: string) => string): string {
   let fence: string | null = null;
   return markdown
     .split('\n')
@@ -86,18 +123,7 @@ export function unescapeMidLine(markdown: string): string {
         fence = opener;
         return line;
       }
-      if (!line.includes('\\')) return line;
-      return line.replace(
-        SPAN_OR_ESCAPE,
-        (
-          match: string,
-          span: string | undefined,
-          digits: string | undefined,
-          dot: string | undefined,
-          mark: string | undefined,
-          at: number,
-        ) => (span !== undefined || LINE_OPENING.test(line.slice(0, at)) ? match : `${digits ?? ''}${dot ?? mark}`),
-      );
+      return map(line);
     })
     .join('\n');
 }

@@ -114,6 +114,23 @@ describe('contentMarkdown', () => {
     expect(marked.lexer(md).map((token) => token.type)).toEqual(['paragraph', 'space', 'paragraph', 'space', 'table']);
   });
 
+  it('escapes a line that is only a marker, which would start an empty list item or heading, but not in code', () => {
+    const md = contentMarkdown(
+      element(
+        '<div>1.</div><div>1x AI-Powered Camera</div><p>+</p><p>#</p><p>2)</p>' +
+          '<ol><li>1.</li><li>+</li></ol><blockquote><p>##</p></blockquote><pre><code>1.\n+\n#</code></pre>',
+      ),
+    );
+    expect(md).toBe(
+      '1\\.\n\n1x AI-Powered Camera\n\n\\+\n\n\\#\n\n2\\)\n\n1. 1\\.\n2. \\+\n\n> \\##\n\n```\n1.\n+\n#\n```',
+    );
+    // Read back: one list (the page's own), no heading, the code as it was.
+    const tokens = marked.lexer(md);
+    expect(tokens.filter((t) => t.type === 'list')).toHaveLength(1);
+    expect(tokens.filter((t) => t.type === 'heading')).toHaveLength(0);
+    expect(marked.parse(md)).toContain('<li>1.</li>');
+  });
+
   it('escapes underscores, numbers and dashes only where they could make markup', () => {
     const md = contentMarkdown(
       element(
