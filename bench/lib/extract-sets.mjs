@@ -186,7 +186,8 @@ const codeBlocks = (md) => [...md.matchAll(/^[ \t]*```[^\n]*\n([\s\S]*?)^[ \t]*`
 
 /** The structure kinds scored in a page's markdown, each as the list of its elements' texts. */
 const MARKDOWN_PARTS = {
-  headings: (md) => [...md.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)].map((m) => partText(m[1])),
+  // Also a heading in a list item, at the item's content column.
+  headings: (md) => [...md.matchAll(/^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$/gm)].map((m) => partText(m[1])),
   'code blocks': (md) => codeBlocks(md).map(partText),
   // Each line of a block: a block run into one line, or one line cut into several, matches none.
   'code lines': (md) => codeBlocks(md).flatMap((block) => block.split('\n').map(partText)),
@@ -249,13 +250,27 @@ const MARKDOWN_DEFECTS = {
 
 /** How many of each of {@link MARKDOWN_DEFECTS} `markdown` has, and whether a code fence is left open. */
 export function markdownDefects(markdown) {
-  const counts = Object.fromEntries([...Object.keys(MARKDOWN_DEFECTS), 'unclosed code block'].map((k) => [k, 0]));
+  const counts = Object.fromEntries(
+    [...Object.keys(MARKDOWN_DEFECTS), 'sub-list short of its item', 'unclosed code block'].map((k) => [k, 0]),
+  );
   let fence = null;
+  // The list item before: where its marker stands and where its content starts.
+  let item = null;
   for (const line of markdown.split('\n')) {
     const opener = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence === null && opener) fence = opener;
     else if (fence !== null && opener && opener[0] === fence[0] && opener.length >= fence.length) fence = null;
-    else if (fence === null) for (const [kind, count] of Object.entries(MARKDOWN_DEFECTS)) counts[kind] += count(line);
+    else if (fence === null) {
+      for (const [kind, count] of Object.entries(MARKDOWN_DEFECTS)) counts[kind] += count(line);
+      // An item indented past the item before it but short of that item's content: meant as nested,
+      // read by CommonMark as the outer list's (`1. Step` then `  - detail`).
+      const marker = /^( *)([-+*]|\d{1,9}[.)])( +)\S/.exec(line);
+      if (marker) {
+        const at = marker[1].length;
+        if (item !== null && at > item.at && at < item.content) counts['sub-list short of its item']++;
+        item = { at, content: at + marker[2].length + marker[3].length };
+      } else if (line.trim() === '' || !/^\s/.test(line)) item = null;
+    }
   }
   if (fence !== null) counts['unclosed code block'] = 1;
   return counts;

@@ -70,7 +70,29 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('code blocks in list items (%s)', 
     expect(doc.querySelectorAll('ul > li')).toHaveLength(2);
   });
 
-  it('leaves a list without code as the converter writes it', () => {
-    expect(run('<ul><li>One<br>two</li><li>Three</li></ul>')).toContain('- One  \ntwo\n- Three');
+  it("writes an item's second line at its content's column", () => {
+    expect(run('<ul><li>One<br>two</li><li>Three</li></ul>')).toContain('- One  \n  two\n- Three');
+    expect(run('<ol><li>One<br>two</li></ol>')).toContain('1. One  \n   two');
+  });
+
+  it('nests a list in an ordered item at that item’s content column, three spaces past `1.`', () => {
+    // node-html-markdown indented every level by two spaces: under `1. ` a CommonMark reader ended
+    // the ordered list there and read the sub-items as a list of their own.
+    const md = run(
+      '<ol><li>Open the settings<ul><li>General</li><li>Advanced<ol><li>Reset</li></ol></li></ul></li><li>Save</li></ol>',
+    );
+    expect(md).toContain('1. Open the settings\n   - General\n   - Advanced\n     1. Reset\n2. Save');
+    const doc = readBack(md);
+    expect(doc.querySelectorAll('body > ol > li')).toHaveLength(2);
+    expect(doc.querySelector('body > ol > li > ul > li > ol > li')?.textContent).toBe('Reset');
+  });
+
+  it('numbers an ordered list from its start, past nine digits or not a number from 1', () => {
+    expect(run('<ol start="3"><li>Three</li><li>Four</li></ol>')).toContain('3. Three\n4. Four');
+    expect(run('<ol start="0"><li>Zero</li></ol>')).toContain('0. Zero');
+    for (const start of ['-2', 'x', '9999999999']) {
+      expect(run(`<ol start="${start}"><li>One</li><li>Two</li></ol>`)).toContain('1. One\n2. Two');
+    }
+    expect(readBack(run('<ol start="7"><li>Seven</li></ol>')).querySelector('ol')?.getAttribute('start')).toBe('7');
   });
 });

@@ -21,22 +21,14 @@ const PLACEHOLDER = /[^\S\n]*\n?[^\S\n]*\u0000(\d+)\u0000[^\S\n]*(?:\n|$)/g;
  * marker), and the item's lines after the first go to that column too, so that what follows a block
  * stays in the item.
  */
-export const listItem: TranslatorConfigFactory = ({
-  node,
-  options: { bulletMarker, indent },
-  indentLevel,
-  listKind,
-  listItemNumber,
-}) => {
-  const level = Number(indentLevel ?? 0);
-  // A footnote's note (footnotes.ts) is written as markdown defines a footnote.
-  const note = node.getAttribute(FOOTNOTE_NOTE_ATTRIBUTE);
-  const marker = note
-    ? `[^${note}]: `
-    : listKind === 'OL' && listItemNumber !== undefined
-      ? `${listItemNumber}. `
-      : `${bulletMarker} `;
-  const prefix = indent.repeat(level) + marker;
+export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarker } }) => {
+  const item = node as unknown as ListNode;
+  const marker = markerOf(item, bulletMarker);
+  // Nested in other items, the item stands at their content's column (the width of their markers).
+  let column = 0;
+  for (let at = item.parentNode; at; at = at.parentNode)
+    if (at.tagName === 'LI') column += markerOf(at, bulletMarker).length;
+  const prefix = ' '.repeat(column) + marker;
   return {
     prefix,
     surroundingNewlines: 1,
@@ -44,8 +36,8 @@ export const listItem: TranslatorConfigFactory = ({
       if (!/\S/.test(content)) return PostProcessResult.RemoveNode;
       const blocks: string[] = [];
       const setAside = (block: string, own: string, at: number): string => {
-        // The item's own block comes unindented; a nested item's comes placed in that item, which moves with the rest.
-        blocks.push(indentLines(block, own === '' ? prefix.length : marker.length, at === 0));
+        // The item's own block comes unindented; a nested item's comes placed in that item already.
+        blocks.push(own === '' ? indentLines(block, prefix.length, at === 0) : block);
         return `\u0000${blocks.length - 1}\u0000`;
       };
       // Quotes first: a code block in a quote goes with the quote.
@@ -55,21 +47,51 @@ export const listItem: TranslatorConfigFactory = ({
         .replace(FENCED_BLOCK, (block: string, own: string, _fence: string, at: number) => setAside(block, own, at));
       // The converter's own joining, for everything else (see its `li` translator).
       const joined = text
-        .replace(/([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)/g, `$1  \n${indent.repeat(level)}`)
+        .replace(/([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)/g, `$1  \n${' '.repeat(prefix.length)}`)
         .replace(/(\S+?)[^\S\r\n]+$/gm, '$1  ');
       if (blocks.length === 0) return joined;
-      // After a code block, a line at the list's edge would end the item: every line of the item
-      // goes to its content's column (nested items too, which stay nested).
-      const shift = ' '.repeat(marker.length);
       return joined
-        .split('\n')
-        .map((line, i) => (i === 0 || line.trim() === '' || line.includes('\u0000') ? line : shift + line))
-        .join('\n')
         .replace(PLACEHOLDER, (_: string, i: string, at: number) => `${at === 0 ? '' : '\n'}${blocks[Number(i)]}\n`)
         .trimEnd();
     },
   };
 };
+
+/** A list item's node as node-html-markdown hands it over (node-html-parser's element). */
+interface ListNode {
+  tagName?: string;
+  parentNode?: ListNode | null;
+  childNodes?: readonly ListNode[];
+  getAttribute?: (name: string) => string | undefined | null;
+}
+
+/** The largest number markdown lets an ordered list start at (nine digits, CommonMark). */
+const MAX_START = 999_999_999;
+
+/**
+ * The marker that opens a list item: a footnote's note (footnotes.ts) as markdown defines a
+ * footnote, `3. ` in an ordered list (its `start`, see {@link startOf}, plus the items before it),
+ * else the bullet.
+ */
+function markerOf(item: ListNode, bullet: string): string {
+  const note = item.getAttribute?.(FOOTNOTE_NOTE_ATTRIBUTE);
+  if (note) return `[^${note}]: `;
+  const list = item.parentNode;
+  if (list?.tagName !== 'OL') return `${bullet} `;
+  const before = (list.childNodes ?? []).slice(0, (list.childNodes ?? []).indexOf(item));
+  return `${startOf(list) + before.filter((n) => n.tagName === 'LI').length}. `;
+}
+
+/**
+ * The number an ordered list starts at: its `start` attribute (`<ol start="3">`, steps continued
+ * after a picture), else 1. The converter counted every list from 1. A start markdown cannot write
+ * (negative, or past nine digits) counts from 1.
+ */
+function startOf(list: ListNode): number {
+  const attribute = list.getAttribute?.('start');
+  const start = typeof attribute === 'string' && /^\s*\d+\s*$/.test(attribute) ? Number(attribute) : Number.NaN;
+  return Number.isInteger(start) && start + 1_000 <= MAX_START ? start : 1;
+}
 
 /** `block` with `by` more spaces before each line; the first kept as it is when `keepFirst`. */
 function indentLines(block: string, by: number, keepFirst: boolean): string {
