@@ -181,8 +181,11 @@ function chineseSet(root) {
 /** Lower-cased `\w+` words of a markdown element's text, space-joined: the same text however marked up. */
 const partText = (text) => words(text).join(' ');
 
-/** The texts of a markdown's fenced code blocks. A fence may be indented (a code block inside a list item). */
-const codeBlocks = (md) => [...md.matchAll(/^[ \t]*```[^\n]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm)].map((m) => m[1]);
+/**
+ * The texts of a markdown's fenced code blocks, each closed by a fence as long as its opening one. A
+ * fence may be indented (a code block inside a list item).
+ */
+const codeBlocks = (md) => [...md.matchAll(/^[ \t]*(`{3,})[^\n]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm)].map((m) => m[2]);
 
 /** The structure kinds scored in a page's markdown, each as the list of its elements' texts. */
 const MARKDOWN_PARTS = {

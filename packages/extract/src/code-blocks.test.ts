@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { JSDOM } from 'jsdom';
 import { parseHTML } from 'linkedom';
+import { marked } from 'marked';
 import { flattenCodeLines } from './code-blocks.js';
 import { extractHtml } from './extract-html.js';
+import { contentMarkdown } from './markdown.js';
 
 const DOMS = {
   linkedom: (html: string) => parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document,
@@ -80,4 +82,28 @@ describe('extractHtml with code lines in blocks', () => {
       expect(got.body_markdown).toContain('```python\ndef f(x):\n    return x\n\nf(1)\n```');
     },
   );
+});
+
+describe('fenceAroundFences', () => {
+  const markdownOf = (html: string): string =>
+    contentMarkdown(
+      parseHTML(`<html><body><div id="c">${html}</div></body></html>`).document.getElementById(
+        'c',
+      ) as unknown as Element,
+    );
+
+  it('fences a block that shows a fence with a longer one, so that it is read whole', () => {
+    const code = 'Fence it:\n```js\nlet x = 1;\n```\nDone.';
+    const md = markdownOf(`<pre><code class="language-markdown">${code}</code></pre><p>After the block.</p>`);
+    expect(md).toBe(`\`\`\`\`markdown\n${code}\n\`\`\`\`\n\nAfter the block.`);
+    const tokens = marked.lexer(md);
+    expect(tokens.map((t) => t.type)).toEqual(['code', 'space', 'paragraph']);
+    expect(tokens[0]).toMatchObject({ type: 'code', text: code });
+  });
+
+  it('goes one past the longest run, and leaves a block without one at three', () => {
+    expect(markdownOf('<pre><code>`````\nx\n`` y</code></pre>')).toBe('``````\n`````\nx\n`` y\n``````');
+    expect(markdownOf('<pre><code>a `b` c</code></pre>')).toBe('```\na `b` c\n```');
+    expect(markdownOf('<pre><code>```\nx\n````</code></pre>')).toBe('`````\n```\nx\n````\n`````');
+  });
 });

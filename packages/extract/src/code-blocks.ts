@@ -1,3 +1,4 @@
+import type { NodeHtmlMarkdown, TranslatorConfigFactory } from 'node-html-markdown';
 import { BLOCK, INVISIBLE, isHidden } from './text.js';
 
 /**
@@ -196,3 +197,30 @@ function renderedLines(pre: Element): string {
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
+
+/** The fence node-html-markdown opens and closes a code block with. */
+const FENCE = '```';
+
+/**
+ * Fences each code block with one backtick more than the longest run of three or more in its code
+ * (edits `converter`): node-html-markdown always fences with three, so a block that shows a
+ * fence of its own (a markdown tutorial's, a README's) was closed there, and the rest of it read
+ * as text.
+ */
+export function fenceAroundFences(converter: NodeHtmlMarkdown): void {
+  const code = converter.translators.get('code');
+  if (typeof code !== 'function') return;
+  const fenced: TranslatorConfigFactory = (context) => {
+    const config = code(context);
+    if (!config.prefix?.startsWith(FENCE) || !config.postfix?.endsWith(FENCE)) return config;
+    const runs = context.node.textContent.match(/`{3,}/g) ?? [];
+    if (runs.length === 0) return config;
+    const fence = '`'.repeat(Math.max(...runs.map((run) => run.length)) + 1);
+    return {
+      ...config,
+      prefix: fence + config.prefix.slice(FENCE.length),
+      postfix: config.postfix.slice(0, -FENCE.length) + fence,
+    };
+  };
+  converter.translators.set('code', fenced);
+}

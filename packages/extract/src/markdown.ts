@@ -1,6 +1,6 @@
 import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfigFactory } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
-import { fenceCodeBlocks } from './code-blocks.js';
+import { fenceAroundFences, fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { loadLazyImages } from './image-sources.js';
@@ -56,6 +56,7 @@ function markdownConverter(): NodeHtmlMarkdown {
   );
   mendTableCells(converter);
   mendLinkText(converter);
+  fenceAroundFences(converter);
   // In a table cell or a link, blocks and lines are written on one line: a line break between two,
   // which the cell and the link then write as a space. The converter wrote nothing (`<p>a</p><p>b</p>`
   // or `a<br>b` in a cell read `ab`).
