@@ -13,6 +13,7 @@ import {
 } from './markdown-escapes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
+import { alignSpannedCells } from './markdown-table-spans.js';
 import {
   BLOCKS,
   blankInlinesAsSpaces,
@@ -100,6 +101,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   // Asked before a layout table is taken apart.
   const whole = isStructure(content);
   unwrapLayoutTables(content);
+  alignSpannedCells(content);
   fenceCodeBlocks(content);
   loadLazyImages(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
