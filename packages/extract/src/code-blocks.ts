@@ -124,9 +124,6 @@ function isGutter(el: Element): boolean {
   return GUTTER_CLASS.test(el.getAttribute('class') ?? '') && /^[\s\d~]*$/.test(el.textContent ?? '');
 }
 
-/** A table in a `<pre>` is laid out by its cells, which a line of text cannot show: left as it is. */
-const TABLE = 'table';
-
 /**
  * Writes each code block whose lines are block elements inside its `<pre>` as those lines of text
  * (edits the page): Docusaurus's `<div class="token-line">`, CodeMirror's `<div class="cm-line">`,
@@ -135,8 +132,8 @@ const TABLE = 'table';
  * line as a paragraph, without its indentation, and the markdown ran the block into one line. A
  * `<br>` ending a line's block adds no empty line after it, as in a browser. Hidden elements,
  * controls (see text.ts) and a gutter's line numbers are not the code, nor are the blank lines
- * they leave at its ends, nor spaces ending a line. The `<pre>`'s own `<code>`, and with it the language its
- * class names, is kept. Returns how many blocks were rewritten.
+ * they leave at its ends, nor spaces ending a line. The `<pre>`'s own `<code>`, and with it the
+ * language its class names, is kept. Returns how many blocks were rewritten.
  */
 export function flattenCodeLines(elements: readonly Element[]): number {
   let rewritten = 0;
@@ -154,12 +151,15 @@ export function flattenCodeLines(elements: readonly Element[]): number {
   return rewritten;
 }
 
-/** Whether a `<pre>` holds block elements (and no table, see {@link TABLE}). */
+/**
+ * Whether a `<pre>` holds block elements, and no table: a table is laid out by its cells, which a
+ * line of text cannot show (line-numbers.ts reads a gutter's).
+ */
 function hasBlockLines(pre: Element): boolean {
   let block = false;
   for (const el of Array.from(pre.querySelectorAll('*'))) {
     const name = el.localName.toLowerCase();
-    if (name === TABLE) return false;
+    if (name === 'table') return false;
     if (BLOCK.has(name)) block = true;
   }
   return block;

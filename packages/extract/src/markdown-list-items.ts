@@ -12,14 +12,16 @@ const QUOTE_BLOCK = /^([^\S\n]*)>[^\n]*(?:\n[^\S\n]*>[^\n]*)*$/gm;
 const PLACEHOLDER = /[^\S\n]*\n?[^\S\n]*\u0000(\d+)\u0000[^\S\n]*(?:\n|$)/g;
 
 /**
- * node-html-markdown's list item, but for the code blocks in it. Its own joins an item's lines with
- * hard breaks (`  ` at each line's end) and indents them only by the list's nesting, which does for
- * a paragraph. A code block got the hard breaks inside it, lost its blank lines, and stood at the
- * item's left edge, where a fence ends the list: the steps of an install guide read as a list cut
- * in two around code with spaces added to every line; so did a block quote. Here each code block
- * and quote is set aside first and put back whole, indented to the item's content (the width of its
- * marker), and the item's lines after the first go to that column too, so that what follows a block
- * stays in the item.
+ * node-html-markdown's list item, but for its column and the code blocks in it. Its own indents an
+ * item two spaces a level, short of the three its content takes after `1. `, where CommonMark ends
+ * the ordered list; here an item stands at the content column of the items it is nested in (the
+ * widths of their markers), numbered from its list's `start`. Its own joins an item's lines with
+ * hard breaks (`  ` at each line's end), which does for a paragraph; a code block got the hard
+ * breaks inside it, lost its blank lines, and stood at the item's left edge, where a fence ends the
+ * list: the steps of an install guide read as a list cut in two around code with spaces added to
+ * every line; so did a block quote. Here each code block and quote is set aside first and put back
+ * whole, indented to the item's content column, and the item's lines after the first go to that
+ * column too, so that what follows a block stays in the item.
  */
 export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarker } }) => {
   const item = node as unknown as ListNode;
