@@ -69,7 +69,7 @@ export function loadLazyImages(root: Element): number {
 function lazySource(img: Element): string | null {
   for (const name of LAZY_SOURCES) {
     const value = img.getAttribute(name)?.trim();
-    if (value && !/^data:/i.test(value) && !isPlaceholderSource(value)) return value;
+    if (value && !isPlaceholderSource(value)) return value;
   }
   for (const name of LAZY_SRCSETS) {
     const value = img.getAttribute(name);

@@ -65,28 +65,34 @@ const LINE_OPENING = /^(?:\s*(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*\s*$/;
 const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])/g;
 
 /**
- * `markdown` without the line-start escapes that stand inside a line (`DNS\-related`,
- * `**"Jarvis"**\-like`, `[Desktop](…) \- Budgie`), outside code: node-html-markdown escapes the
- * start of every text, and a text may start after a link or an emphasis. Where a line's content
- * starts (after its list, quote or heading markers) the escape stays: there it keeps a list from
- * starting. Links and table cells lose theirs in their translators already (see mendLinkText and
- * mendTableCells), before the converter pads a table's columns to the text they show.
+ * `markdown` with its escapes mended line by line, outside code, in one walk:
+ * - the line-start escapes that stand inside a line go (`DNS\-related`, `**"Jarvis"**\-like`,
+ *   `[Desktop](…) \- Budgie`): node-html-markdown escapes the start of every text, and a text may
+ *   start after a link or an emphasis. Where a line's content starts (after its list, quote or
+ *   heading markers) the escape stays: there it keeps a list from starting. Links and table cells
+ *   lose theirs in their translators already (see mendLinkText and mendTableCells), before the
+ *   converter pads a table's columns to the text they show;
+ * - a line that holds only a marker (`1.`, `2)`, `+`, `#`) is escaped: a page's numbered badge
+ *   (`<div>1.</div>`) or a lone `+` came out as an empty list item, a lone `#` as an empty heading.
+ *   node-html-markdown escapes these only when a space and text follow them.
  */
-export function unescapeMidLine(markdown: string): string {
-  return mapLinesOutsideFences(markdown, (line) => {
-    if (!line.includes('\\')) return line;
-    return line.replace(
-      SPAN_OR_ESCAPE,
-      (
-        match: string,
-        span: string | undefined,
-        digits: string | undefined,
-        dot: string | undefined,
-        mark: string | undefined,
-        at: number,
-      ) => (span !== undefined || LINE_OPENING.test(line.slice(0, at)) ? match : `${digits ?? ''}${dot ?? mark}`),
-    );
-  });
+export function mendLineEscapes(markdown: string): string {
+  return mapLinesOutsideFences(markdown, (line) => escapeBareMarker(unescapeMidLine(line)));
+}
+
+function unescapeMidLine(line: string): string {
+  if (!line.includes('\\')) return line;
+  return line.replace(
+    SPAN_OR_ESCAPE,
+    (
+      match: string,
+      span: string | undefined,
+      digits: string | undefined,
+      dot: string | undefined,
+      mark: string | undefined,
+      at: number,
+    ) => (span !== undefined || LINE_OPENING.test(line.slice(0, at)) ? match : `${digits ?? ''}${dot ?? mark}`),
+  );
 }
 
 /**
@@ -95,16 +101,9 @@ export function unescapeMidLine(markdown: string): string {
  */
 const BARE_MARKER = /^((?:\s*(?:[-+*]|\d+[.)]|>)\s+)*\s*)(?:(\d{1,9})([.)])|([+#]))(#{0,5})\s*$/;
 
-/**
- * `markdown` with a line that holds only a marker (`1.`, `2)`, `+`, `#`) escaped, outside code: a
- * page's numbered badge (`<div>1.</div>`) or a lone `+` came out as an empty list item, a lone `#`
- * as an empty heading. node-html-markdown escapes these only when a space and text follow them.
- */
-export function escapeBareMarkers(markdown: string): string {
-  return mapLinesOutsideFences(markdown, (line) =>
-    line.replace(BARE_MARKER, (_, space: string, digits?: string, dot?: string, mark?: string, more?: string) =>
-      digits === undefined ? `${space}\\${mark}${more}` : `${space}${digits}\\${dot}`,
-    ),
+function escapeBareMarker(line: string): string {
+  return line.replace(BARE_MARKER, (_, space: string, digits?: string, dot?: string, mark?: string, more?: string) =>
+    digits === undefined ? `${space}\\${mark}${more}` : `${space}${digits}\\${dot}`,
   );
 }
 

@@ -4,13 +4,7 @@ import { fenceAroundFences, fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { loadLazyImages } from './image-sources.js';
-import {
-  escapeBareMarkers,
-  GLOBAL_ESCAPE,
-  mendLinkText,
-  unescapeLineStart,
-  unescapeMidLine,
-} from './markdown-escapes.js';
+import { GLOBAL_ESCAPE, mendLineEscapes, mendLinkText, unescapeLineStart } from './markdown-escapes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
 import { alignSpannedCells } from './markdown-table-spans.js';
@@ -122,7 +116,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     if (part === '') continue;
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
-  return escapeBareMarkers(unescapeMidLine(markdown.replace(/\n{3,}/g, '\n\n')));
+  return mendLineEscapes(markdown.replace(/\n{3,}/g, '\n\n'));
 }
 
 /** Containers that only group blocks: a big one is converted child by child. */
