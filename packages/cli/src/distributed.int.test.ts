@@ -1,15 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { pageIdForUrl } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { openBullmqQueues, type Queues } from '@quarry/queue';
-import { describeWithServer, freePort, type RedisServer, type Site, startRedis, startSite } from '@quarry/testkit';
+import { describeWithServer, type RedisServer, type Site, startRedis, startSite } from '@quarry/testkit';
+import { BIN, requireBuiltCli, spawnCli } from './testing/run-cli.js';
 
-const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../..');
-const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
 const PAGES = 120;
 /** Every wait of the test together, on a loaded CI machine; jest's timeout (300 s) leaves room to report. */
 const BUDGET_MS = 270_000;
@@ -31,24 +30,26 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
   let dir: string;
   let queues: Queues;
   const children: ChildProcess[] = [];
-  let env: NodeJS.ProcessEnv;
+  let env: Record<string, string>;
 
   const quarry = (args: string[]) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     child.stderr?.resume();
     children.push(child);
     return child;
   };
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
+    requireBuiltCli();
     redis = await startRedis({ appendOnly: true });
     const routes: Record<string, { body: string }> = { '/robots.txt': { body: '' } };
     for (let i = 0; i < PAGES; i++) routes[`/p/${i}.html`] = { body: page(i) };
     site = await startSite(routes);
     dir = mkdtempSync(join(tmpdir(), 'quarry-dist-'));
     env = {
-      PATH: process.env.PATH,
       REDIS_URL: redis.url,
       QUARRY_DATA_DIR: dir,
       QUARRY_ALLOW_HOSTS: '127.0.0.1',
@@ -74,9 +75,10 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
     quarry(['worker', '--role', 'index']);
     const doomed = quarry(['worker', '--role', 'crawl']);
     quarry(['worker', '--role', 'crawl']);
-    const port = await freePort();
-    env = { ...env, PORT: String(port), QUARRY_HOST: '127.0.0.1' };
-    quarry(['serve']);
+    // Port 0: a port picked beforehand can be taken by the time the process binds it.
+    const api = spawnCli(['serve'], { ...env, PORT: '0', QUARRY_HOST: '127.0.0.1' });
+    children.push(api.child);
+    const base = await api.listening(60_000);
 
     // One time budget for every wait, inside jest's timeout, so a slow machine fails naming the phase
     // and the counts rather than with a bare timeout. A SIGKILLed worker costs up to a lock period
@@ -121,7 +123,9 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
       await index.close();
     }
     // The API process serves what the indexer wrote.
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/search?q=${WORDS[7]}${WORDS[3]}0`);
+    const res = await fetch(`${base}/api/v1/search?q=${WORDS[7]}${WORDS[3]}0`).catch((err: unknown) => {
+      throw new Error(`the API is gone (${api.child.exitCode ?? 'running'}):\n${api.stderr}`, { cause: err });
+    });
     const body = (await res.json()) as { results: { url: string }[] };
     expect(body.results.map((r) => r.url)).toEqual([`${site.origin}/p/37.html`]);
   }, 300_000);

@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, type Site, startSite } from '@quarry/testkit';
-
-const ROOT = join(new URL('.', import.meta.url).pathname, '../../..');
-const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
+import { type Site, startSite } from '@quarry/testkit';
+import { type RunningCli, requireBuiltCli, spawnCli } from './testing/run-cli.js';
 
 interface Result {
   url: string;
@@ -26,12 +23,12 @@ describe('fallback results are crawled so the next query is answered locally', (
   let web: Site;
   let searxng: Site;
   let dir: string;
-  let server: ChildProcess;
+  let server: RunningCli | undefined;
   let base: string;
   const searxngRequests: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
+    requireBuiltCli();
     const page = (title: string) =>
       `<html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1><p>${title}. ${'The narwhal is a toothed whale of the Arctic; its tusk is a long spiral tooth. '.repeat(8)}</p></article></body></html>`;
     web = await startSite({
@@ -62,47 +59,24 @@ describe('fallback results are crawled so the next query is answered locally', (
       },
     );
     dir = mkdtempSync(join(tmpdir(), 'quarry-fallback-crawl-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [BIN, 'start'], {
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        QUARRY_HOST: '127.0.0.1',
-        QUARRY_DATA_DIR: dir,
-        QUARRY_ALLOW_HOSTS: '127.0.0.1',
-        QUARRY_HOST_DELAY_MS: '0',
-        QUARRY_FALLBACK_PROVIDER: 'searxng',
-        QUARRY_SEARXNG_URL: searxng.origin,
-        QUARRY_FALLBACK_CRAWL: 'true',
-        QUARRY_ADMIN_TOKEN: 'test-admin-token-0123456789',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
+    server = spawnCli(['start'], {
+      QUARRY_HOST: '127.0.0.1',
+      PORT: '0',
+      QUARRY_DATA_DIR: dir,
+      QUARRY_ALLOW_HOSTS: '127.0.0.1',
+      QUARRY_HOST_DELAY_MS: '0',
+      QUARRY_FALLBACK_PROVIDER: 'searxng',
+      QUARRY_SEARXNG_URL: searxng.origin,
+      QUARRY_FALLBACK_CRAWL: 'true',
+      QUARRY_ADMIN_TOKEN: 'test-admin-token-0123456789',
+      LOG_LEVEL: 'silent',
     });
-    // Start-up takes seconds on a busy machine (CI runs suites side by side): wait as long as the
-    // hook allows, but stop at once if the process exits.
-    let exited: number | null | undefined;
-    server.once('exit', (code) => {
-      exited = code;
-    });
-    const deadline = Date.now() + START_WAIT_MS;
-    while (Date.now() < deadline && exited === undefined) {
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(
-      exited === undefined ? `quarry start did not come up in ${START_WAIT_MS} ms` : `quarry start exited (${exited})`,
-    );
+    // Start-up takes seconds on a busy machine (CI runs suites side by side).
+    base = await server.listening(START_WAIT_MS);
   }, START_WAIT_MS + 30_000);
 
   afterAll(async () => {
-    server?.kill('SIGTERM');
-    if (server) await new Promise((r) => server.once('exit', r));
+    await server?.stop();
     await web?.close();
     await searxng?.close();
     rmSync(dir, { recursive: true, force: true });

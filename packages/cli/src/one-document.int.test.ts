@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, type Route, type Site, startSite } from '@quarry/testkit';
-import { BIN, requireBuiltCli, runCli } from './testing/run-cli.js';
+import { type Route, type Site, startSite } from '@quarry/testkit';
+import { type RunningCli, requireBuiltCli, runCli, spawnCli } from './testing/run-cli.js';
 
 /** One page, served at three URLs, each time with another timestamp in its footer. */
 const frontPage = () => `<!doctype html><html lang="en"><head><title>The Tundra Gazette</title></head><body>
@@ -16,7 +15,7 @@ const frontPage = () => `<!doctype html><html lang="en"><head><title>The Tundra 
 describe('one page, one document, through the built CLI (issue 10, point 3)', () => {
   let site: Site;
   let dir: string;
-  let server: ChildProcess | undefined;
+  let server: RunningCli | undefined;
   const env = () => ({
     QUARRY_DATA_DIR: dir,
     QUARRY_ALLOW_HOSTS: '127.0.0.1',
@@ -33,8 +32,7 @@ describe('one page, one document, through the built CLI (issue 10, point 3)', ()
     dir = mkdtempSync(join(tmpdir(), 'quarry-one-doc-'));
   });
   afterAll(async () => {
-    server?.kill('SIGTERM');
-    if (server && server.exitCode === null) await new Promise((r) => server?.once('exit', r));
+    await server?.stop();
     await site?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -55,19 +53,10 @@ describe('one page, one document, through the built CLI (issue 10, point 3)', ()
   }, 120_000);
 
   it('answers a search with one result, under the shortest URL', async () => {
-    const port = await freePort();
-    server = spawn(process.execPath, [BIN, 'serve'], {
-      env: { PATH: process.env.PATH ?? '', ...env(), PORT: String(port), QUARRY_HOST: '127.0.0.1' },
-      stdio: 'ignore',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    let res: Response | undefined;
-    for (let i = 0; i < 150 && !res?.ok; i++) {
-      res = await fetch(`${base}/api/v1/search?q=ptarmigan`).catch(() => undefined);
-      if (!res?.ok) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(res?.status).toBe(200);
-    const body = (await res?.json()) as { total: number; results: { url: string }[] };
+    server = spawnCli(['serve'], { ...env(), PORT: '0', QUARRY_HOST: '127.0.0.1' });
+    const res = await fetch(`${await server.listening(50_000)}/api/v1/search?q=ptarmigan`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { total: number; results: { url: string }[] };
     expect(body.results.map((r) => r.url)).toEqual([`${site.origin}/`]);
     expect(body.total).toBe(1);
   }, 60_000);

@@ -1,11 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type Route, type Site, startSite } from '@quarry/testkit';
-import { BIN, requireBuiltCli } from './testing/run-cli.js';
+import { freePort, type Route, type Site, startSite } from '@quarry/testkit';
+import { requireBuiltCli, spawnCli } from './testing/run-cli.js';
 
 // Depth 3 from the seed (the default): pages 0 to 3.
 const PAGES = 4;
@@ -25,42 +23,9 @@ function parsePrometheus(text: string): Map<string, number> {
 const sum = (samples: Map<string, number>, prefix: string) =>
   [...samples].filter(([k]) => k.startsWith(prefix)).reduce((n, [, v]) => n + v, 0);
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A running `quarry start` whose stderr is collected; `waitFor` polls it for a pattern. */
-function start(args: string[], env: Record<string, string>, command: 'start' | 'serve' = 'start') {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, command, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  child.stdout.resume();
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return {
-    get stderr() {
-      return stderr;
-    },
-    async waitFor(pattern: RegExp, timeoutMs = 150_000): Promise<RegExpExecArray> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const m = pattern.exec(stderr);
-        if (m) return m;
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${stderr}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
-    async stop(): Promise<number | null> {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
+/** A running `quarry start` (or `serve`) whose stderr is collected. */
+const start = (args: string[], env: Record<string, string>, command: 'start' | 'serve' = 'start') =>
+  spawnCli([command, ...args], env);
 
 describe('quarry start tells what it does and serves metrics (issue 10, points 4, 6 and 7)', () => {
   let site: Site;

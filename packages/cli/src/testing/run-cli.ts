@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -62,4 +62,65 @@ export function runCli(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** A `quarry` process left running (`serve`, `start`, a worker); its stderr is collected. */
+export interface RunningCli {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** What it printed to stderr so far. */
+  readonly stderr: string;
+  /**
+   * Resolves with the first match of `pattern` in stderr; rejects, with the stderr, when the process
+   * exits first or nothing matches within `timeoutMs` (start-up takes seconds on a busy CI machine).
+   */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /**
+   * The API's base URL from this machine, read from the start-up announcement. Run it with
+   * `PORT=0`: a port picked beforehand may be taken, by another test's server or outgoing
+   * connection, before the process binds it.
+   */
+  listening(timeoutMs?: number): Promise<string>;
+  /** SIGTERM, resolving with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `quarry ARGS` with exactly `env` (plus PATH), without waiting for anything. */
+export function spawnCli(args: readonly string[], env: Readonly<Record<string, string>>): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+  let stderr = '';
+  let exitCode: number | null | undefined;
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.resume();
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      exitCode = code;
+      resolve(code);
+    }),
+  );
+  const waitFor = async (pattern: RegExp, timeoutMs = 150_000): Promise<RegExpExecArray> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const m = pattern.exec(stderr);
+      if (m) return m;
+      if (exitCode !== undefined)
+        throw new Error(`quarry ${args[0]} exited (${exitCode}) before ${pattern}:\n${stderr}`);
+      if (Date.now() > deadline) throw new Error(`no ${pattern} from quarry ${args[0]} in ${timeoutMs} ms:\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return {
+    child,
+    get stderr() {
+      return stderr;
+    },
+    waitFor,
+    async listening(timeoutMs) {
+      const [, url] = await waitFor(/^ {2}search: +(http:\/\/\S+)\/api\/v1\/search\?q=/m, timeoutMs);
+      return url as string;
+    },
+    async stop() {
+      if (exitCode === undefined) child.kill('SIGTERM');
+      return exited;
+    },
+  };
 }
