@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { restorePostHeaders } from './forum-posts.js';
 import { withCheapChecksFirst } from './readability-checks.js';
 import { dropQuotedCopies } from './repeated-text.js';
 import { blockText, squash } from './text.js';
@@ -34,7 +35,11 @@ const LAZY_SNAPSHOT = '<!-- quarry: body restored by re-parsing -->';
  * before its search is deferred: it serializes the whole body to HTML on every page only to parse
  * it back on the few pages whose first search finds too little text (about 6% of extraction time).
  */
-export function runReadability(doc: Document, reparse?: () => Document): ArticleFacts {
+export function runReadability(
+  doc: Document,
+  reparse?: () => Document,
+  postDates: ReadonlyMap<string, string> = new Map(),
+): ArticleFacts {
   const reader = new Readability<Node>(doc, { serializer: (node) => node });
   withCheapChecksFirst(reader);
   const restore = reparse ? deferBodySnapshot(doc, reader as unknown as ReadabilityPreparation, reparse) : null;
@@ -49,7 +54,10 @@ export function runReadability(doc: Document, reparse?: () => Document): Article
     return text === '' ? null : text;
   };
   const content = (article?.content as Element | null | undefined) ?? null;
-  if (content) dropQuotedCopies(content);
+  if (content) {
+    dropQuotedCopies(content);
+    restorePostHeaders(content, postDates);
+  }
   return {
     text: content ? blockText(content) : '',
     content,

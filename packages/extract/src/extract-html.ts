@@ -12,7 +12,7 @@ import { revealHiddenPage, revealPanels } from './disclosure.js';
 import type { DomImpl } from './dom.js';
 import { flattenDeepHtml, parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
-import { dropPostChrome, isOnePostOfMany, outerArticleSizes, revealNoscriptContent } from './forum-posts.js';
+import { dropPostChrome, isOnePostOfMany, outerArticleSizes, postDates, revealNoscriptContent } from './forum-posts.js';
 import { dropHeadingAnchors } from './heading-anchors.js';
 import { dropInterfaceText } from './interface-text.js';
 import { decideLanguage, declaredLanguage } from './lang.js';
@@ -152,7 +152,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     // Read before Readability edits the page; only a declared article can be a thread of them.
     const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
-    const article = runReadability(doc, reparse);
+    const article = runReadability(doc, reparse, postDates(doc));
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
     const page = { html, url, baseUrl, dom, thread };
     // A thread that writes each post as an <article> is no one article, whatever it declares.

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
+import { parseDocument } from './dom.js';
 import { extractHtml } from './extract-html.js';
-import { dropPostChrome, isOnePostOfMany, revealNoscriptContent } from './forum-posts.js';
+import {
+  dropPostChrome,
+  isOnePostOfMany,
+  postDates,
+  restorePostHeaders,
+  revealNoscriptContent,
+} from './forum-posts.js';
 
 const doc = (body: string): Document => parseHTML(`<html><body>${body}</body></html>`).document as unknown as Document;
 const squashed = (el: Element): string => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -208,6 +215,91 @@ describe('isOnePostOfMany', () => {
       expect(text).toContain('gratuity lines on catering proposals');
       expect(text).toContain('raising the base charge instead');
       expect(text).toContain('a consumer viewpoint on tipping servers');
+    },
+  );
+});
+
+describe('postDates and restorePostHeaders', () => {
+  /** A XenForo post as the reader leaves it: the poster's panel and the dated header are gone. */
+  const bare = (id: number, user: string, text: string) =>
+    `<article class="message" data-author="${user}" id="js-post-${id}"><div class="bbWrapper">${text}</div></article>`;
+  /** The same post as served, with its panel and header. */
+  const served = (id: number, user: string, day: string, text: string) =>
+    `<article class="message" data-author="${user}" id="js-post-${id}"><div class="message-cell--user">` +
+    `<h4 class="message-name"><a href="/members/${id}/">${user}</a></h4></div><header class="message-attribution">` +
+    `<a href="/posts/${id}/"><time datetime="2024-09-${day}T10:00:00+0100">Sep ${day}, 2024</time></a></header>` +
+    `<div class="bbWrapper">${text}</div></article>`;
+  const thread = (html: string, dom: 'linkedom' | 'jsdom') =>
+    parseDocument(`<html><body>${html}</body></html>`, 'https://f.example/t/1', dom);
+
+  it.each(['linkedom', 'jsdom'] as const)('gives each post its poster and date back, as served (%s)', (dom) => {
+    const source = thread(served(1, 'Chris Hall', '21', 'Great iPad.') + served(2, 'lgans316', '22', 'Too dear.'), dom);
+    const read = thread(
+      `<div id="content">${bare(1, 'Chris Hall', 'Great iPad.')}${bare(2, 'lgans316', 'Too dear.')}</div>`,
+      dom,
+    );
+    try {
+      const dates = postDates(source.document);
+      expect([...dates]).toEqual([
+        ['js-post-1', 'Sep 21, 2024'],
+        ['js-post-2', 'Sep 22, 2024'],
+      ]);
+      const root = read.document.getElementById('content') as Element;
+      expect(restorePostHeaders(root, dates)).toBe(2);
+      expect(Array.from(root.querySelectorAll('article'), squashed)).toEqual([
+        'Chris Hall · Sep 21, 2024Great iPad.',
+        'lgans316 · Sep 22, 2024Too dear.',
+      ]);
+      expect(root.querySelector('article > p')?.nextElementSibling?.className).toBe('bbWrapper');
+    } finally {
+      source.close();
+      read.close();
+    }
+  });
+
+  it('adds only what a post lacks, and nothing to a lone post, a quote or a name that is no user name', () => {
+    const named = doc(
+      `<div id="c">${served(1, 'Chris Hall', '21', 'Great iPad.')}${bare(2, 'lgans316', 'Too dear. <blockquote data-author="Chris Hall">Great iPad.</blockquote>')}</div>`,
+    );
+    const root = named.getElementById('c') as Element;
+    // The first post shows its name and date; the second gets its name (no date is known for it).
+    expect(restorePostHeaders(root, new Map([['js-post-1', 'Sep 21, 2024']]))).toBe(1);
+    expect(squashed(root)).toBe('Chris HallSep 21, 2024Great iPad.lgans316Too dear. Great iPad.');
+
+    const lone = doc(`<div id="c">${bare(1, 'Chris Hall', 'Great iPad.')}</div>`);
+    expect(restorePostHeaders(lone.getElementById('c') as Element, new Map())).toBe(0);
+    const prose = doc(
+      `<div id="c">${bare(1, 'Posted by the editors of this magazine', 'One.')}${bare(2, 'x: y', 'Two.')}</div>`,
+    );
+    expect(restorePostHeaders(prose.getElementById('c') as Element, new Map())).toBe(0);
+  });
+
+  it.each(['linkedom', 'jsdom'] as const)(
+    'lets extractHtml keep who wrote each post of a XenForo thread, and when (%s)',
+    (dom) => {
+      const post = (id: number, user: string, day: string, text: string) =>
+        `<article class="message message--post" data-author="${user}" id="js-post-${id}"><div class="message-inner">` +
+        '<div class="message-cell message-cell--user"><section class="message-user"><div class="message-avatar">' +
+        `<a href="/members/${id}/"><img src="/a/${id}.jpg" alt="${user}"></a></div><div class="message-userDetails">` +
+        `<h4 class="message-name"><a href="/members/${id}/">${user}</a></h4><h5 class="userTitle">Member</h5></div></section></div>` +
+        '<div class="message-cell message-cell--main"><div class="message-main"><header class="message-attribution">' +
+        `<ul class="message-attribution-main"><li><a href="/posts/${id}/"><time datetime="2024-09-${day}T10:00:00+0100">Sep ${day}, 2024</time></a></li></ul>` +
+        `<ul class="message-attribution-opposite"><li><a href="/posts/${id}/share">Share</a></li><li><a href="/posts/${id}/">#${id}</a></li></ul></header>` +
+        '<div class="message-content"><div class="message-userContent"><article class="message-body"><div class="bbWrapper">' +
+        `${`${text}, and it is a fine device for drawing, writing and reading, though the price is steep for most of us. `.repeat(4)}` +
+        '</div></article></div></div></div></div></div></article>';
+      const html =
+        '<html lang="en"><head><title>iPad Pro review | AV Forums</title></head><body><header><nav><a href="/">Home</a></nav></header>' +
+        `<main><h1>iPad Pro review</h1><div class="block-body">${post(1, 'Chris Hall', '21', 'The iPad Pro is thin')}` +
+        `${post(2, 'lgans316', '21', 'Bang on the money')}${post(3, 'Ed Selley', '22', 'I like the keyboard')}</div></main></body></html>`;
+      const text = extractHtml(html, { url: 'https://f.example/threads/1/', dom }).body_text;
+      const at = (s: string) => text.indexOf(s);
+      // Readability drops the poster's panel and the dated header of every post (a link and a picture).
+      expect([at('Chris Hall · Sep 21, 2024'), at('lgans316 · Sep 21, 2024'), at('Ed Selley · Sep 22, 2024')]).toEqual([
+        0,
+        at('Bang on the money') - 'lgans316 · Sep 21, 2024\n\n'.length,
+        at('I like the keyboard') - 'Ed Selley · Sep 22, 2024\n\n'.length,
+      ]);
     },
   );
 });

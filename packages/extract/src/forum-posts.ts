@@ -330,3 +330,50 @@ export function isOnePostOfMany(sizes: readonly number[], articleChars: number):
   const others = sizes.slice(1).reduce((sum, n) => sum + n, 0);
   return Math.abs(largest - articleChars) < SAME_SIZE_SHARE * articleChars && others >= articleChars;
 }
+
+/** A post whose text does not name its poster (or give its date) this early has lost its header. */
+const POSTER_WINDOW_CHARS = 120;
+/** A post's date as shown (`Sep 21, 2024`, `2 hours ago`): short, with a digit. */
+const POST_DATE = /^(?=.*\d).{4,40}$/;
+
+/**
+ * The date each post of a thread shows, by the post's `id`: the text of its first `<time>`. Read
+ * before the reader runs, which drops the post's header (see {@link restorePosterNames}).
+ */
+export function postDates(doc: Document): Map<string, string> {
+  const dates = new Map<string, string>();
+  for (const post of Array.from(doc.querySelectorAll('[data-author][id]'))) {
+    const shown = squash(post.querySelector('time')?.textContent ?? '');
+    if (POST_DATE.test(shown)) dates.set(post.getAttribute('id') ?? '', shown);
+  }
+  return dates;
+}
+
+/**
+ * Gives back each post of a thread the header the reader dropped: Readability drops XenForo's
+ * `message-cell--user` (a link and a picture) and its `message-attribution` (the date). Forum
+ * engines mark each post with its poster (`<article data-author="Chris Hall" id="js-post-1">`); a
+ * post of two or more so marked in `root` whose text does not open with that name, or with its date
+ * from `dates` (see {@link postDates}), gets them as its first paragraph (`Chris Hall · Sep 21, 2024`).
+ * Returns how many posts got one.
+ */
+export function restorePostHeaders(root: Element, dates: ReadonlyMap<string, string>): number {
+  const posts = Array.from(root.querySelectorAll('[data-author]')).filter(
+    (el) => el.parentElement?.closest('[data-author]') == null,
+  );
+  if (posts.length < 2) return 0;
+  let restored = 0;
+  for (const post of posts) {
+    const name = squash(post.getAttribute('data-author') ?? '');
+    if (!POSTER_NAME.test(name) || name.length > MAX_POSTER_NAME_CHARS) continue;
+    const opening = squash(post.textContent ?? '').slice(0, POSTER_WINDOW_CHARS);
+    const date = dates.get(post.getAttribute('id') ?? '') ?? '';
+    const header = [name, date].filter((part) => part !== '' && !opening.includes(part));
+    if (header.length === 0) continue;
+    const line = post.ownerDocument.createElement('p');
+    line.textContent = header.join(' · ');
+    post.insertBefore(line, post.firstChild);
+    restored++;
+  }
+  return restored;
+}
