@@ -292,3 +292,16 @@ withWcxb('extractHtml on a Discourse thread', () => {
     expect(text).toMatch(/^raoul \(raoul\)/);
   });
 });
+
+withWcxb('extractHtml on XenForo threads', () => {
+  it.each([
+    // 0519 (AVForums): Readability drops each post's panel (a link and a picture) and its dated header.
+    ['0519', ['Chris Hall · Sep 21, 2024', 'lgans316 · Sep 21, 2024', 'Ed Selley · Sep 21, 2024']],
+    // 0528 (AVS Forum, nested replies): the main region drops each post's <header>, name and all.
+    ['0528', ['eljaycanuck\n', 'JosephF\n', 'bud16415\n']],
+  ])('keeps who wrote each post of %s', (id, headers) => {
+    const { html, url } = wcxbPage(id);
+    const text = extractHtml(html, { url }).body_text;
+    for (const header of headers) expect(text).toContain(header);
+  });
+});

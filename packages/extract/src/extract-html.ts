@@ -12,7 +12,14 @@ import { revealHiddenPage, revealPanels } from './disclosure.js';
 import type { DomImpl } from './dom.js';
 import { flattenDeepHtml, parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
-import { dropPostChrome, isOnePostOfMany, outerArticleSizes, postDates, revealNoscriptContent } from './forum-posts.js';
+import {
+  dropPostChrome,
+  isOnePostOfMany,
+  outerArticleSizes,
+  postDates,
+  restorePostHeaders,
+  revealNoscriptContent,
+} from './forum-posts.js';
 import { dropHeadingAnchors } from './heading-anchors.js';
 import { dropInterfaceText } from './interface-text.js';
 import { decideLanguage, declaredLanguage } from './lang.js';
@@ -152,9 +159,10 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     // Read before Readability edits the page; only a declared article can be a thread of them.
     const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
-    const article = runReadability(doc, reparse, postDates(doc));
+    const dates = postDates(doc);
+    const article = runReadability(doc, reparse, dates);
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
-    const page = { html, url, baseUrl, dom, thread };
+    const page = { html, url, baseUrl, dom, thread, dates };
     // A thread that writes each post as an <article> is no one article, whatever it declares.
     const onePost = isOnePostOfMany(postSizes, visibleChars(article.text));
     const chosen = chooseMainContent(article, region, declaresArticle && !onePost, product, page, options);
@@ -327,7 +335,14 @@ function chooseMainContent(
   region: RegionSize,
   declaresArticle: boolean,
   product: boolean,
-  { html, url, baseUrl, dom, thread }: { html: string; url: string; baseUrl: string; dom: DomImpl; thread: boolean },
+  {
+    html,
+    url,
+    baseUrl,
+    dom,
+    thread,
+    dates,
+  }: { html: string; url: string; baseUrl: string; dom: DomImpl; thread: boolean; dates: ReadonlyMap<string, string> },
   options: ExtractHtmlOptions,
 ): { text: string; markdown: string } {
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
@@ -351,7 +366,9 @@ function chooseMainContent(
     if (region === null || visibleChars(region.text) <= minChars) {
       return { text: article.text, markdown: toMarkdown(article.content) };
     }
-    return { text: region.text, markdown: toMarkdown(region.element) };
+    // The region drops each post's <header>, with its poster and date, as page chrome.
+    const text = restorePostHeaders(region.element, dates) > 0 ? blockText(region.element) : region.text;
+    return { text, markdown: toMarkdown(region.element) };
   } finally {
     parsed.close();
   }

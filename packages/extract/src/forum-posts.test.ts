@@ -257,14 +257,15 @@ describe('postDates and restorePostHeaders', () => {
     }
   });
 
-  it('adds only what a post lacks, and nothing to a lone post, a quote or a name that is no user name', () => {
+  it('adds only what a post lacks, also to a nested reply, and nothing to a quote, a lone post or a name that is no user name', () => {
+    const quote = '<blockquote data-author="Chris Hall">Great iPad.</blockquote>';
     const named = doc(
-      `<div id="c">${served(1, 'Chris Hall', '21', 'Great iPad.')}${bare(2, 'lgans316', 'Too dear. <blockquote data-author="Chris Hall">Great iPad.</blockquote>')}</div>`,
+      `<div id="c">${served(1, 'Chris Hall', '21', 'Great iPad.')}${bare(2, 'lgans316', `Too dear. ${quote}${bare(3, 'Ed Selley', 'Not to me.')}`)}</div>`,
     );
     const root = named.getElementById('c') as Element;
-    // The first post shows its name and date; the second gets its name (no date is known for it).
-    expect(restorePostHeaders(root, new Map([['js-post-1', 'Sep 21, 2024']]))).toBe(1);
-    expect(squashed(root)).toBe('Chris HallSep 21, 2024Great iPad.lgans316Too dear. Great iPad.');
+    // The first post shows its name and date; the others get their names (no date is known for them).
+    expect(restorePostHeaders(root, new Map([['js-post-1', 'Sep 21, 2024']]))).toBe(2);
+    expect(squashed(root)).toBe('Chris HallSep 21, 2024Great iPad.lgans316Too dear. Great iPad.Ed SelleyNot to me.');
 
     const lone = doc(`<div id="c">${bare(1, 'Chris Hall', 'Great iPad.')}</div>`);
     expect(restorePostHeaders(lone.getElementById('c') as Element, new Map())).toBe(0);

@@ -351,16 +351,16 @@ export function postDates(doc: Document): Map<string, string> {
 
 /**
  * Gives back each post of a thread the header the reader dropped: Readability drops XenForo's
- * `message-cell--user` (a link and a picture) and its `message-attribution` (the date). Forum
+ * `message-cell--user` (a link and a picture) and its `message-attribution` (the date), and the main
+ * region drops a post's `<header>` as page chrome. Forum
  * engines mark each post with its poster (`<article data-author="Chris Hall" id="js-post-1">`); a
  * post of two or more so marked in `root` whose text does not open with that name, or with its date
  * from `dates` (see {@link postDates}), gets them as its first paragraph (`Chris Hall · Sep 21, 2024`).
  * Returns how many posts got one.
  */
 export function restorePostHeaders(root: Element, dates: ReadonlyMap<string, string>): number {
-  const posts = Array.from(root.querySelectorAll('[data-author]')).filter(
-    (el) => el.parentElement?.closest('[data-author]') == null,
-  );
+  // Replies may nest in the post they answer; a quote is a post's text, whoever it names.
+  const posts = Array.from(root.querySelectorAll('[data-author]')).filter((el) => el.closest('blockquote') === null);
   if (posts.length < 2) return 0;
   let restored = 0;
   for (const post of posts) {
