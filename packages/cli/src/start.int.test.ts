@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, type Route, type Site, startSite } from '@quarry/testkit';
+import { type Route, type Site, startSite } from '@quarry/testkit';
 import { requireBuiltCli, spawnCli } from './testing/run-cli.js';
 
 // Depth 3 from the seed (the default): pages 0 to 3.
@@ -50,13 +50,13 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
   });
 
   it('announces its real address, admin page and token file, reports progress, and serves moving metrics', async () => {
-    const metricsPort = await freePort();
     const env = {
       QUARRY_DATA_DIR: dir,
       PORT: '0',
       QUARRY_ALLOW_HOSTS: '127.0.0.1',
       QUARRY_HOST_DELAY_MS: '900',
-      QUARRY_METRICS_PORT: String(metricsPort),
+      // Port 0 for both: a port picked beforehand can be taken before the process binds it.
+      QUARRY_METRICS_PORT: '0',
       LOG_LEVEL: 'silent',
     };
     const quarry = start(['--seed', `${site.origin}/p/0.html`], env);
@@ -67,9 +67,13 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
       expect(url).toBe(`http://127.0.0.1:${port}`);
       const tokenFile = join(dir, 'admin-token');
       expect(quarry.stderr).toContain(`admin:   ${url}/admin/  (token: ${tokenFile})`);
+      const [, metricsPort] = await quarry.waitFor(
+        /metrics: http:\/\/127\.0\.0\.1:\d+\/metrics \(admin token\); without a token on 0\.0\.0\.0:(\d+)\/metrics/,
+      );
       expect(quarry.stderr).toContain(
         `metrics: ${url}/metrics (admin token); without a token on 0.0.0.0:${metricsPort}/metrics`,
       );
+      expect(metricsPort).not.toBe('0');
       const token = readFileSync(tokenFile, 'utf8').trim();
       const scrape = async () => {
         const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });

@@ -107,9 +107,10 @@ const ENV_SCHEMA = {
   QUARRY_RECRAWL_AFTER: optionalDuration.default(null),
   /**
    * Port of a separate, unauthenticated `GET /metrics` (Prometheus) listener on QUARRY_HOST, also
-   * opened by `quarry worker`; unset: metrics are only on the API port, for the admin token.
+   * opened by `quarry worker` (0: a free port, printed at start); unset: metrics are only on the API
+   * port, for the admin token.
    */
-  QUARRY_METRICS_PORT: int(1, 65_535).optional(),
+  QUARRY_METRICS_PORT: int(0, 65_535).optional(),
   /** pino log level. @defaultValue info */
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
