@@ -1,7 +1,7 @@
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { expect, it } from '@jest/globals';
 import { startRedis } from './redis.js';
-import { describeWithServer } from './servers.js';
+import { describeWithServer, freePort } from './servers.js';
 
 /** Sends raw RESP commands and returns the reply text (no client library needed). */
 function send(port: number, command: string): Promise<string> {
@@ -28,5 +28,25 @@ describeWithServer('redis', 'startRedis', () => {
     }
     await redis.stop();
     await expect(send(redis.port, 'PING\r\n')).rejects.toThrow();
+  });
+
+  it('tries another port when the free one it was given is taken before it binds', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port: busy } = taken.address() as { port: number };
+    const given: number[] = [];
+    const redis = await startRedis({
+      pickPort: async () => {
+        given.push(given.length === 0 ? busy : await freePort());
+        return given.at(-1) as number;
+      },
+    }).finally(() => taken.close());
+    try {
+      expect(given).toHaveLength(2);
+      expect(redis.port).toBe(given[1]);
+      await expect(send(redis.port, 'PING\r\n')).resolves.toBe('+PONG\r\n');
+    } finally {
+      await redis.stop();
+    }
   });
 });

@@ -14,13 +14,21 @@ export interface RedisServer {
   restart(): Promise<void>;
 }
 
+/** Ports tried before giving up when each is taken before redis-server binds it. */
+const BIND_ATTEMPTS = 3;
+
 /** Starts redis-server; `appendOnly` turns persistence on (for restart tests). */
-export async function startRedis(options: { appendOnly?: boolean } = {}): Promise<RedisServer> {
+export async function startRedis(
+  options: {
+    appendOnly?: boolean;
+    /** Where free ports come from (this kit's tests hand it a taken one). @defaultValue freePort */
+    pickPort?: () => Promise<number>;
+  } = {},
+): Promise<RedisServer> {
   const bin = findServerBinary('redis');
   if (!bin) throw new Error('redis-server is not installed');
-  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'quarry-redis-'));
-  const args = [
+  const argsFor = (port: number) => [
     '--port',
     String(port),
     '--bind',
@@ -34,7 +42,10 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
     '--appendfsync',
     'always',
   ];
-  let child: ChildProcess = await launch(bin, args, port);
+  const started = await launchOnFreePort(bin, argsFor, options.pickPort ?? freePort);
+  const { port } = started;
+  const args = argsFor(port);
+  let child = started.child;
   const stopChild = async (): Promise<void> => {
     // Stopping twice (a test that stops Redis on purpose, then its afterAll) must not wait forever.
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -54,6 +65,25 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
       child = await launch(bin, args, port);
     },
   };
+}
+
+/**
+ * Launches redis-server on a free port. It cannot pick its own: a port found free may be taken (by
+ * another test's server or outgoing connection) before it binds, and then another is tried.
+ */
+async function launchOnFreePort(
+  bin: string,
+  argsFor: (port: number) => string[],
+  pickPort: () => Promise<number>,
+): Promise<{ child: ChildProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await pickPort();
+    try {
+      return { child: await launch(bin, argsFor(port), port), port };
+    } catch (error) {
+      if (attempt >= BIND_ATTEMPTS || !/Address already in use/i.test(String(error))) throw error;
+    }
+  }
 }
 
 async function launch(bin: string, args: string[], port: number): Promise<ChildProcess> {
