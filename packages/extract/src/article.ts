@@ -34,11 +34,13 @@ const LAZY_SNAPSHOT = '<!-- quarry: body restored by re-parsing -->';
  * metadata. With `reparse` (a fresh parse of the same HTML), the body snapshot Readability takes
  * before its search is deferred: it serializes the whole body to HTML on every page only to parse
  * it back on the few pages whose first search finds too little text (about 6% of extraction time).
+ * With `postDates` (a thread's, see forum-posts.ts `postDates`), posts the article took without
+ * their headers get them back.
  */
 export function runReadability(
   doc: Document,
   reparse?: () => Document,
-  postDates: ReadonlyMap<string, string> = new Map(),
+  postDates: ReadonlyMap<string, string> | null = null,
 ): ArticleFacts {
   const reader = new Readability<Node>(doc, { serializer: (node) => node });
   withCheapChecksFirst(reader);
@@ -56,7 +58,7 @@ export function runReadability(
   const content = (article?.content as Element | null | undefined) ?? null;
   if (content) {
     dropQuotedCopies(content);
-    restorePostHeaders(content, postDates);
+    if (postDates !== null) restorePostHeaders(content, postDates);
   }
   return {
     text: content ? blockText(content) : '',

@@ -159,7 +159,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     // Read before Readability edits the page; only a declared article can be a thread of them.
     const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
-    const dates = postDates(doc);
+    // Posts marked with their posters (forum-posts.ts): only then are their headers looked after.
+    const dates = facts.postAuthor === null ? null : postDates(doc);
     const article = runReadability(doc, reparse, dates);
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
     const page = { html, url, baseUrl, dom, thread, dates };
@@ -342,7 +343,14 @@ function chooseMainContent(
     dom,
     thread,
     dates,
-  }: { html: string; url: string; baseUrl: string; dom: DomImpl; thread: boolean; dates: ReadonlyMap<string, string> },
+  }: {
+    html: string;
+    url: string;
+    baseUrl: string;
+    dom: DomImpl;
+    thread: boolean;
+    dates: ReadonlyMap<string, string> | null;
+  },
   options: ExtractHtmlOptions,
 ): { text: string; markdown: string } {
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
@@ -367,7 +375,8 @@ function chooseMainContent(
       return { text: article.text, markdown: toMarkdown(article.content) };
     }
     // The region drops each post's <header>, with its poster and date, as page chrome.
-    const text = restorePostHeaders(region.element, dates) > 0 ? blockText(region.element) : region.text;
+    const restored = dates !== null && restorePostHeaders(region.element, dates) > 0;
+    const text = restored ? blockText(region.element) : region.text;
     return { text, markdown: toMarkdown(region.element) };
   } finally {
     parsed.close();
