@@ -257,6 +257,18 @@ describe('postDates and restorePostHeaders', () => {
     }
   });
 
+  it("reads XenForo 1's DateTime where a post has no <time>", () => {
+    const d = doc(
+      '<li id="post-1" class="message" data-author="Spartan14"><div class="messageMeta"><a class="username">Spartan14</a>, ' +
+        '<span class="DateTime" title="May 12, 2024 at 2:39 AM">May 12, 2024</span></div></li>' +
+        '<li id="post-2" class="message" data-author="cooler1"><abbr class="DateTime" data-time="1715740000">May 15, 2024</abbr></li>',
+    );
+    expect([...postDates(d)]).toEqual([
+      ['post-1', 'May 12, 2024'],
+      ['post-2', 'May 15, 2024'],
+    ]);
+  });
+
   it('adds only what a post lacks, also to a nested reply, and nothing to a quote, a lone post or a name that is no user name', () => {
     const quote = '<blockquote data-author="Chris Hall">Great iPad.</blockquote>';
     const named = doc(

@@ -333,17 +333,20 @@ export function isOnePostOfMany(sizes: readonly number[], articleChars: number):
 
 /** A post whose text does not name its poster (or give its date) this early has lost its header. */
 const POSTER_WINDOW_CHARS = 120;
+/** Where a post shows its date: a `<time>`, or XenForo 1's `DateTime` (a `<span>` or `<abbr>`). */
+const POST_DATE_ELEMENT = 'time, .DateTime';
 /** A post's date as shown (`Sep 21, 2024`, `2 hours ago`): short, with a digit. */
 const POST_DATE = /^(?=.*\d).{4,40}$/;
 
 /**
- * The date each post of a thread shows, by the post's `id`: the text of its first `<time>`. Read
+ * The date each post of a thread shows, by the post's `id`: the text of its first `<time>` (or
+ * XenForo 1's `DateTime`). Read
  * before the reader runs, which drops the post's header (see {@link restorePosterNames}).
  */
 export function postDates(doc: Document): Map<string, string> {
   const dates = new Map<string, string>();
   for (const post of Array.from(doc.querySelectorAll('[data-author][id]'))) {
-    const shown = squash(post.querySelector('time')?.textContent ?? '');
+    const shown = squash(post.querySelector(POST_DATE_ELEMENT)?.textContent ?? '');
     if (POST_DATE.test(shown)) dates.set(post.getAttribute('id') ?? '', shown);
   }
   return dates;
