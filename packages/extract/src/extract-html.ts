@@ -38,6 +38,7 @@ import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
+import { raiseSuperscripts } from './superscripts.js';
 import { blockText, squash, textUpTo } from './text.js';
 import { reconcileTitle } from './title.js';
 import type { ExtractedPage, ExtractHtmlOptions } from './types.js';
@@ -446,6 +447,7 @@ function dropPageChrome(
   dropHeadingAnchors(elements);
   markCodeLanguages(elements);
   markEmojiImages(elements);
+  raiseSuperscripts(elements);
   const { firstPoster } = dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements, baseUrl);
