@@ -95,4 +95,20 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('code blocks in list items (%s)', 
     }
     expect(readBack(run('<ol start="7"><li>Seven</li></ol>')).querySelector('ol')?.getAttribute('start')).toBe('7');
   });
+
+  it('parts an item from the ordered list under it that starts past 1, which cannot interrupt its text', () => {
+    // CommonMark read `   3. alpha` on as the text of `Step one`: only a list starting at 1 may
+    // interrupt a paragraph.
+    const md = run('<ol><li>Step one<ol start="3"><li>alpha</li><li>beta</li></ol></li><li>Step two</li></ol>');
+    expect(md).toContain('1. Step one\n\n   3. alpha\n   4. beta\n2. Step two');
+    const doc = readBack(md);
+    expect(Array.from(doc.querySelectorAll('body > ol > li > ol > li'), (li) => li.textContent)).toEqual([
+      'alpha',
+      'beta',
+    ]);
+    expect(doc.querySelector('body > ol > li > ol')?.getAttribute('start')).toBe('3');
+    // A sub-list from 1, and the items of one list, stay as they were.
+    expect(run('<ul><li>Item<ol><li>one</li><li>two</li></ol></li></ul>')).toContain('- Item\n  1. one\n  2. two');
+    expect(run('<ul><li>Item<ol start="2"><li>two</li></ol></li></ul>')).toContain('- Item\n\n  2. two');
+  });
 });

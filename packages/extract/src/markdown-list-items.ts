@@ -51,8 +51,9 @@ export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarke
       const joined = text
         .replace(/([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)/g, `$1  \n${' '.repeat(prefix.length)}`)
         .replace(/(\S+?)[^\S\r\n]+$/gm, '$1  ');
-      if (blocks.length === 0) return joined;
-      return joined
+      const parted = partNestedStarts(joined, prefix.length);
+      if (blocks.length === 0) return parted;
+      return parted
         .replace(PLACEHOLDER, (_: string, i: string, at: number) => `${at === 0 ? '' : '\n'}${blocks[Number(i)]}\n`)
         .trimEnd();
     },
@@ -93,6 +94,28 @@ function startOf(list: ListNode): number {
   const attribute = list.getAttribute?.('start');
   const start = typeof attribute === 'string' && /^\s*\d+\s*$/.test(attribute) ? Number(attribute) : Number.NaN;
   return Number.isInteger(start) && start + 1_000 <= MAX_START ? start : 1;
+}
+
+/** A line of text, then an ordered item at least as far in: group 3 is the item's number. */
+const TEXT_THEN_ORDERED = /^([^\n]*\S[^\n]*)\n( *)(\d{1,9})(?=[.)] )/gm;
+/** A list item's first line (its marker, then a space). */
+const ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+
+/**
+ * A blank line between an item's text and the ordered list nested under it when that list starts
+ * past 1 (`1. Step` then `   3. alpha`): CommonMark lets only a list starting at 1 interrupt a
+ * paragraph, and read `3. alpha` on as the text of `Step`. `column` is where the item's content
+ * stands, which its first line (given without the marker) is at.
+ */
+function partNestedStarts(content: string, column: number): string {
+  return content.replace(
+    TEXT_THEN_ORDERED,
+    (whole: string, text: string, indent: string, start: string, at: number) => {
+      if (Number(start) === 1 || ITEM_LINE.test(text)) return whole;
+      const textColumn = at === 0 ? column : text.length - text.trimStart().length;
+      return indent.length >= textColumn ? `${text}\n\n${indent}${start}` : whole;
+    },
+  );
 }
 
 /** `block` with `by` more spaces before each line; the first kept as it is when `keepFirst`. */
