@@ -110,5 +110,11 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('code blocks in list items (%s)', 
     // A sub-list from 1, and the items of one list, stay as they were.
     expect(run('<ul><li>Item<ol><li>one</li><li>two</li></ol></li></ul>')).toContain('- Item\n  1. one\n  2. two');
     expect(run('<ul><li>Item<ol start="2"><li>two</li></ol></li></ul>')).toContain('- Item\n\n  2. two');
+    // After a nested item's code block no paragraph is open: the next item follows as it did.
+    expect(
+      run(
+        '<ol><li>Install:<ol><li>Init:<pre><code>go mod init</code></pre></li><li>Get:<pre><code>go get</code></pre></li></ol></li></ol>',
+      ),
+    ).toContain('      go mod init\n      ```\n   2. Get:');
   });
 });

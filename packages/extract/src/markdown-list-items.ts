@@ -111,7 +111,8 @@ function partNestedStarts(content: string, column: number): string {
   return content.replace(
     TEXT_THEN_ORDERED,
     (whole: string, text: string, indent: string, start: string, at: number) => {
-      if (Number(start) === 1 || ITEM_LINE.test(text)) return whole;
+      // A code block or quote set aside (see PLACEHOLDER) is no paragraph.
+      if (Number(start) === 1 || ITEM_LINE.test(text) || text.includes('\u0000')) return whole;
       const textColumn = at === 0 ? column : text.length - text.trimStart().length;
       return indent.length >= textColumn ? `${text}\n\n${indent}${start}` : whole;
     },
