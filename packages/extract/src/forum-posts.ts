@@ -340,8 +340,8 @@ const POST_DATE = /^(?=.*\d).{4,40}$/;
 
 /**
  * The date each post of a thread shows, by the post's `id`: the text of its first `<time>` (or
- * XenForo 1's `DateTime`). Read
- * before the reader runs, which drops the post's header (see {@link restorePosterNames}).
+ * XenForo 1's `DateTime`). Read before the reader runs, which drops the post's header (see
+ * {@link restorePostHeaders}).
  */
 export function postDates(doc: Document): Map<string, string> {
   const dates = new Map<string, string>();
@@ -354,12 +354,12 @@ export function postDates(doc: Document): Map<string, string> {
 
 /**
  * Gives back each post of a thread the header the reader dropped: Readability drops XenForo's
- * `message-cell--user` (a link and a picture) and its `message-attribution` (the date), and the main
- * region drops a post's `<header>` as page chrome. Forum
- * engines mark each post with its poster (`<article data-author="Chris Hall" id="js-post-1">`); a
- * post of two or more so marked in `root` whose text does not open with that name, or with its date
- * from `dates` (see {@link postDates}), gets them as its first paragraph (`Chris Hall · Sep 21, 2024`).
- * Returns how many posts got one.
+ * `message-cell--user` (a link and a picture) and its `message-attribution` (the date), and the
+ * main region drops a post's `<header>` as page chrome. Forum engines mark each post with its
+ * poster (`<article data-author="Chris Hall" id="js-post-1">`); a post of two or more so marked in
+ * `root` whose text does not open with that name, or with its date from `dates` (see
+ * {@link postDates}), gets them as its first paragraph (`Chris Hall · Sep 21, 2024`). Returns how
+ * many posts got one.
  */
 export function restorePostHeaders(root: Element, dates: ReadonlyMap<string, string>): number {
   // Replies may nest in the post they answer; a quote is a post's text, whoever it names.

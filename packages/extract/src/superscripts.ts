@@ -2,7 +2,7 @@
  * Raised digits and signs written as such: `10<sup>6</sup>`, `E = mc<sup>2</sup>`, `Ca<sup>2+</sup>`.
  * A DOM's text reads them inline, `106` and `mc2`, another number or a word; Unicode has each of
  * these characters raised (`10⁶`, `mc²`, `Ca²⁺`), which the text and the markdown then show as the
- * page does. Search is unchanged: its analysis folds them back (NFKC) to the digits.
+ * page does. The embedded index's analysis folds them back (NFKC), so its tokens are unchanged.
  */
 
 const RAISED: Readonly<Record<string, string>> = {
@@ -49,7 +49,7 @@ export function raiseSuperscripts(elements: readonly Element[]): number {
   return raised;
 }
 
-/** The text just before `el` in its parent (across inline siblings), or '' at a block's start. */
+/** The text of the node just before `el` (its previous sibling), or '' when it comes first. */
 function textBefore(el: Element): string {
   const node = el.previousSibling;
   return node === null ? '' : (node.textContent ?? '');
