@@ -1,4 +1,3 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Route, type Site, startSite } from '@quarry/testkit';
-import { BIN, requireBuiltCli, runCli } from './testing/run-cli.js';
+import { BIN, type RunningCli, requireBuiltCli, runCli, spawnCli } from './testing/run-cli.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-crawl-site-tests';
 /** CLI processes start in the hooks; a loaded CI machine takes seconds for each. */
@@ -124,23 +123,12 @@ describe('crawl_site queues as `quarry crawl --seed` does, and says what it did'
   });
 
   describe('over HTTP (POST /mcp of quarry serve, with the admin token)', () => {
-    let served: ChildProcessWithoutNullStreams;
+    let served: RunningCli | undefined;
     let client: Client;
 
     beforeAll(async () => {
-      served = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
-        env: { PATH: process.env.PATH ?? '', ...env(), QUARRY_HOST: '127.0.0.1', QUARRY_METRICS_PORT: '' },
-      });
-      served.stdout.resume();
-      const base = await new Promise<string>((resolve, reject) => {
-        let stderr = '';
-        served.stderr.on('data', (d) => {
-          stderr += d;
-          const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-          if (m?.[1]) resolve(m[1]);
-        });
-        served.once('exit', (code) => reject(new Error(`quarry serve exited (${code}):\n${stderr}`)));
-      });
+      served = spawnCli(['serve', '--port', '0'], { ...env(), QUARRY_HOST: '127.0.0.1', QUARRY_METRICS_PORT: '' });
+      const base = await served.listening(STARTUP_TIMEOUT_MS);
       client = new Client({ name: 'quarry-crawl-site-test', version: '1.0.0' });
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
@@ -150,11 +138,7 @@ describe('crawl_site queues as `quarry crawl --seed` does, and says what it did'
     }, STARTUP_TIMEOUT_MS);
     afterAll(async () => {
       await client?.close();
-      if (served && served.exitCode === null) {
-        const exited = new Promise((resolve) => served.once('exit', resolve));
-        served.kill('SIGTERM');
-        await exited;
-      }
+      await served?.stop();
     });
 
     it('refuses a private address and tells a spent budget, as on stdio', async () => {
