@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { pageIdForUrl } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { openBullmqQueues, type Queues } from '@quarry/queue';
 import { describeWithServer, type RedisServer, type Site, startRedis, startSite } from '@quarry/testkit';
-import { BIN, requireBuiltCli, spawnCli } from './testing/run-cli.js';
+import { requireBuiltCli, spawnCli } from './testing/run-cli.js';
 
 const PAGES = 120;
 /** Every wait of the test together, on a loaded CI machine; jest's timeout (300 s) leaves room to report. */
@@ -32,14 +32,10 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
   const children: ChildProcess[] = [];
   let env: Record<string, string>;
 
-  const quarry = (args: string[]) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr?.resume();
-    children.push(child);
-    return child;
+  const quarry = (args: string[], more: Record<string, string> = {}) => {
+    const cli = spawnCli(args, { ...env, ...more });
+    children.push(cli.child);
+    return cli;
   };
 
   beforeAll(async () => {
@@ -70,14 +66,13 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
 
   it('indexes every page exactly once although a worker is SIGKILLed and Redis restarts mid-crawl', async () => {
     const seeded = quarry(['crawl', '--seed', `${site.origin}/p/0.html`, '--max-depth', '20', '--max-pages', '500']);
-    expect(await new Promise((r) => seeded.once('exit', r))).toBe(0);
+    expect(await new Promise((r) => seeded.child.once('exit', r))).toBe(0);
 
     quarry(['worker', '--role', 'index']);
     const doomed = quarry(['worker', '--role', 'crawl']);
     quarry(['worker', '--role', 'crawl']);
     // Port 0: a port picked beforehand can be taken by the time the process binds it.
-    const api = spawnCli(['serve'], { ...env, PORT: '0', QUARRY_HOST: '127.0.0.1' });
-    children.push(api.child);
+    const api = quarry(['serve'], { PORT: '0', QUARRY_HOST: '127.0.0.1' });
     const base = await api.listening(60_000);
 
     // One time budget for every wait, inside jest's timeout, so a slow machine fails naming the phase
@@ -94,7 +89,7 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
     };
     const doneAtLeast = (n: number) => async () => (await queues.crawl.stats()).done >= n;
     await until(`${PAGES / 4} pages done`, doneAtLeast(PAGES / 4));
-    doomed.kill('SIGKILL');
+    doomed.child.kill('SIGKILL');
     await until(`${PAGES / 2} pages done`, doneAtLeast(PAGES / 2));
     await redis.restart();
 
