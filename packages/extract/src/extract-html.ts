@@ -164,7 +164,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const dates = facts.postAuthor === null ? null : postDates(doc);
     const article = runReadability(doc, reparse, dates);
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
-    const page = { html, url, baseUrl, dom, thread, dates };
+    const page: PageSource = { html, url, baseUrl, dom, thread, dates };
     // A thread that writes each post as an <article> is no one article, whatever it declares.
     const onePost = isOnePostOfMany(postSizes, visibleChars(article.text));
     const chosen = chooseMainContent(article, region, declaresArticle && !onePost, product, page, options);
@@ -324,6 +324,18 @@ function plainText(text: string, url: string, dom: DomImpl): string {
   }
 }
 
+/** The page as chooseMainContent may parse it again to build its main region. */
+interface PageSource {
+  html: string;
+  url: string;
+  baseUrl: string;
+  dom: DomImpl;
+  /** Whether the page is a forum thread (its posts or its starter marked, see dom-facts.ts). */
+  thread: boolean;
+  /** The dates of posts marked with their posters (forum-posts.ts `postDates`); null on other pages. */
+  dates: ReadonlyMap<string, string> | null;
+}
+
 /**
  * Readability's article, unless the page's main region (see {@link mainRegion}; `region` is its
  * size) holds more than {@link REGION_OVER_ARTICLE} times its text ({@link REGION_OVER_DECLARED_ARTICLE}
@@ -337,21 +349,7 @@ function chooseMainContent(
   region: RegionSize,
   declaresArticle: boolean,
   product: boolean,
-  {
-    html,
-    url,
-    baseUrl,
-    dom,
-    thread,
-    dates,
-  }: {
-    html: string;
-    url: string;
-    baseUrl: string;
-    dom: DomImpl;
-    thread: boolean;
-    dates: ReadonlyMap<string, string> | null;
-  },
+  { html, url, baseUrl, dom, thread, dates }: PageSource,
   options: ExtractHtmlOptions,
 ): { text: string; markdown: string } {
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
