@@ -155,13 +155,13 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
             return fresh;
           }
         : undefined;
-    const { lead, firstPoster } = dropPageChrome(doc, product, baseUrl);
+    const { lead, firstPoster, markedPosts } = dropPageChrome(doc, product, baseUrl);
     const region = mainRegionSize(doc, declaresArticle);
     const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
     // Read before Readability edits the page; only a declared article can be a thread of them.
     const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
     // Posts marked with their posters (forum-posts.ts): only then are their headers looked after.
-    const dates = facts.postAuthor === null ? null : postDates(doc);
+    const dates = facts.postAuthor === null && markedPosts === 0 ? null : postDates(doc);
     const article = runReadability(doc, reparse, dates);
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
     const page: PageSource = { html, url, baseUrl, dom, thread, dates };
@@ -426,14 +426,15 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
  * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole
  * body; the captions of pictures marked, to be left out of the plain text (see captions.ts).
  * Returns copies of the article's lead paragraphs when its header is a box named like page chrome
- * (see article-header.ts), and the name opening a thread's first poster panel (see dropPostChrome).
+ * (see article-header.ts), the name opening a thread's first poster panel, and how many posts were
+ * marked with their posters (see dropPostChrome).
  */
 function dropPageChrome(
   doc: Document,
   product: boolean,
   baseUrl: string,
-): { lead: Element[]; firstPoster: string | null } {
-  if (!doc.body) return { lead: [], firstPoster: null };
+): { lead: Element[]; firstPoster: string | null; markedPosts: number } {
+  if (!doc.body) return { lead: [], firstPoster: null, markedPosts: 0 };
   // One walk of the body for both (linkedom answers each selector query with a walk of its own).
   const elements = Array.from(doc.body.querySelectorAll('*'));
   revealHiddenPage(doc.body, elements);
@@ -446,13 +447,13 @@ function dropPageChrome(
   markCodeLanguages(elements);
   markEmojiImages(elements);
   raiseSuperscripts(elements);
-  const { firstPoster } = dropPostChrome(doc.body);
+  const { firstPoster, marked } = dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements, baseUrl);
   dropAuthorBoxes(elements);
   dropInterfaceText(elements);
   flattenCodeLines(elements);
-  return { lead, firstPoster };
+  return { lead, firstPoster, markedPosts: marked };
 }
 
 /** An author box is at most this long; a longer block so named holds more than the biography. */

@@ -147,6 +147,91 @@ describe('dropPostChrome', () => {
   });
 });
 
+describe('info panels as MyBB and phpBB write them', () => {
+  /** A MyBB post: the panel's statistics are lines of one block, parted by `<br>`. */
+  const mybb = (n: number, user: string, text: string) =>
+    `<div class="post" id="post_${n}"><div class="post_author"><div class="author_avatar"><a href="/u/${n}"><img src="/a.gif" alt=""></a></div>` +
+    `<div class="author_information"><strong><span class="largetext"><a href="/u/${n}">${user}</a></span></strong><br>` +
+    `<span class="smalltext">Member</span></div><div class="author_statistics">Posts: ${100 + n}<br>Threads: ${n}<br>` +
+    `Joined: Feb 2019<br>Reputation: <a href="/rep/${n}"><strong>7</strong></a></div></div>` +
+    `<div class="post_content"><div class="post_head"><span class="post_date">2019-02-2${n}, 09:14 PM ` +
+    '<span class="edited_post">(This post was last modified: 2024-01-05, 03:27 AM by someone. Edited 1 time in total.)</span></span></div>' +
+    `<div class="post_body">${text}</div></div></div>`;
+
+  it('removes statistics written as lines of one block, and marks each post with its poster', () => {
+    const d = doc(
+      `<div id="posts">${mybb(1, 'StarredSkies', 'Which is better, SMF or MyBB?')}${mybb(2, 'vbgamer45', 'Try both.')}</div>`,
+    );
+    const { firstPoster, marked } = dropPostChrome(d.body);
+    expect(firstPoster).toBe('StarredSkies');
+    expect(marked).toBe(2);
+    expect(Array.from(d.querySelectorAll('[data-author]'), (el) => [el.id, el.getAttribute('data-author')])).toEqual([
+      ['post_1', 'StarredSkies'],
+      ['post_2', 'vbgamer45'],
+    ]);
+    const text = squashed(d.body);
+    for (const gone of ['Posts:', 'Threads:', 'Joined:', 'Reputation:', 'last modified'])
+      expect(text).not.toContain(gone);
+    expect(text).toContain('Which is better, SMF or MyBB?');
+  });
+
+  it('keeps a block of lines that are not all statistics, and marks nothing on a page with one post', () => {
+    const d = doc(
+      '<div class="card">Posts: 12<br>Joined: 2020<br>Favourite colour: green and blue</div>' +
+        '<div class="card">Posts: 14<br>Joined: 2021<br>Favourite colour: red</div><p>Our members.</p>',
+    );
+    expect(dropPostChrome(d.body)).toEqual({ removed: 0, firstPoster: null, marked: 0 });
+    const lone = doc(mybb(1, 'StarredSkies', 'Which is better, SMF or MyBB?'));
+    expect(dropPostChrome(lone.body).marked).toBe(0);
+    expect(lone.querySelector('[data-author]')).toBeNull();
+    expect(squashed(lone.body)).not.toContain('Posts:');
+  });
+
+  it('takes one statistic shown in three panels as panels, not in two', () => {
+    /** A phpBB post whose panel shows only the poster's post count. */
+    const phpbb = (n: number, user: string) =>
+      `<div class="post" id="p${n}"><dl class="postprofile"><dt><a href="/u/${n}">${user}</a></dt><dd>Posts: ${n * 1000 + 17}</dd></dl>` +
+      `<div class="postbody"><div class="content">Reply number ${n} of this thread, with some words.</div></div></div>`;
+    const three = doc(phpbb(1, 'Minoa') + phpbb(2, 'Ayytaly') + phpbb(3, 'Minoa'));
+    expect(dropPostChrome(three.body).marked).toBe(3);
+    expect(squashed(three.body)).not.toContain('Posts:');
+    const two = doc(phpbb(1, 'Minoa') + phpbb(2, 'Ayytaly'));
+    expect(dropPostChrome(two.body)).toEqual({ removed: 0, firstPoster: null, marked: 0 });
+    expect(squashed(two.body)).toContain('Posts: 2017');
+  });
+
+  it('takes no statistic or its label for a poster: `Join Date` over its value, `28 posts`', () => {
+    /** A vBulletin-like post whose panel opens with a label, or a count, where its name is a picture. */
+    const post = (n: number, opening: string) =>
+      `<div class="post"><div class="panel"><img src="/a/${n}.png" alt=""><div>${opening}</div><div>Join Date: Mar 2019</div>` +
+      `<div>Posts: ${n * 100}</div></div><div class="body">Reply number ${n} of this thread, with some words in it.</div></div>`;
+    for (const opening of ['Join Date', '28 posts', 'Location']) {
+      const d = doc(post(1, opening) + post(2, opening) + post(3, opening));
+      expect(dropPostChrome(d.body)).toMatchObject({ firstPoster: null, marked: 0 });
+      expect(d.querySelector('[data-author]')).toBeNull();
+    }
+    const named = doc(post(1, 'Minoa') + post(2, 'Ayytaly') + post(3, 'Minoa'));
+    expect(dropPostChrome(named.body)).toMatchObject({ firstPoster: 'Minoa', marked: 3 });
+  });
+
+  it.each(['linkedom', 'jsdom'] as const)('lets extractHtml keep who wrote each post of a MyBB thread (%s)', (dom) => {
+    const body = (words: string) => `${words}, and the converter kept every member and post when we moved. `.repeat(4);
+    const html =
+      '<html lang="en"><head><title>SMF vs MyBB? | MyBB Community</title></head><body><div id="header"><a href="/">Home</a></div>' +
+      `<table><tr><td id="posts_container"><div id="posts">${mybb(1, 'StarredSkies', body('I run an SMF forum'))}` +
+      `${mybb(2, 'User 37079', body('Why not try it out'))}${mybb(3, 'dragonexpert', body('The last time I used SMF'))}</div></td></tr></table></body></html>`;
+    const text = extractHtml(html, { url: 'https://community.example/thread-1.html', dom }).body_text;
+    const lines = text.split('\n').filter((line) => line !== '');
+    expect(lines.filter((line) => ['StarredSkies', 'User 37079', 'dragonexpert'].includes(line))).toEqual([
+      'StarredSkies',
+      'User 37079',
+      'dragonexpert',
+    ]);
+    expect(lines[lines.indexOf('User 37079') + 1]).toBe('2019-02-22, 09:14 PM');
+    expect(text).not.toMatch(/Posts:|Reputation:|last modified/);
+  });
+});
+
 describe('revealNoscriptContent', () => {
   const paragraph = '<p>The goal of forum software is to facilitate online community discussion among members.</p>';
   it('unwraps the crawler version a script-built page keeps in <noscript> when the rest is a shell', () => {

@@ -5,16 +5,21 @@
  * (`Reply with quote`, `Quote`, `Report`, `Link to comment`, `Share on other sites`; also as the
  * headings of a post's share menu, as Invision writes them), post-number
  * permalinks (`#3`), signatures (the `signature` blocks of phpBB, vBulletin, XenForo, SMF and
- * Invision) and `Last edited by ...` notes. Every rule needs the pattern repeated on the page (a
- * thread has several posts), so an article with one `Share` link or one `Posts: 3` line keeps it.
+ * Invision) and `Last edited by ...` notes (MyBB's `(This post was last modified: ...)`). Every
+ * rule needs the pattern repeated on the page (a thread has several posts), so an article with one
+ * `Share` link or one `Posts: 3` line keeps it. Where a panel alone names its post's poster, the
+ * post is marked with the name first (see markPosters).
  */
 
 import { visibleChars } from './content.js';
-import { squash, walkElements } from './text.js';
+import { BLOCK, squash, walkElements } from './text.js';
 
 /** Counters of a poster's info panel: the label and a number. */
 const STAT_COUNT =
   /^(?:posts|messages|reputation|reaction score|reactions?|likes(?: received)?|points|threads|topics|solutions|trophies|trophy points|karma|credits|thanks|rep(?: power)?|kudos)\s*:?\s*[\d.,]+\s*[km]?$/i;
+/** The labels of a poster's statistics, alone (`Join Date` over its value) or after a number (`28 posts`). */
+const STAT_LABEL =
+  /^(?:[\d.,]+\s*[km]?\s+)?(?:posts|messages|reputation|reaction score|reactions?|likes(?: received)?|points|threads|topics|solutions|trophies|trophy points|karma|credits|thanks|kudos|joined|join date|registered|member since|location|gender|age|occupation)$/i;
 /** Dates of a poster's info panel: the label and a short value with a digit. */
 const STAT_DATE = /^(?:joined|join date|registered|member since)\s*:?\s*(?=[^\d]{0,20}\d).{1,30}$/i;
 /** Kept unless the panel is confirmed by a counter or a date above. */
@@ -31,7 +36,8 @@ const ACTION_ROW = new RegExp(`^${ACTION_WORD}(?:(?:\\s*[|·•]\\s*|\\s*)${ACTI
 /** The number of a post, a link to it: `#3`, `Post #3`. */
 const POST_NUMBER = /^(?:post\s*)?#\s?\d{1,6}$/i;
 /** An edit note under a post's text. */
-const EDIT_NOTE = /^(?:last )?edited(?: by| on| at|:)\s.{1,100}$/i;
+const EDIT_NOTE =
+  /^(?:(?:last )?edited(?: by| on| at|:)\s.{1,100}|\(?this post was last (?:modified|edited)[:\s].{1,120})$/i;
 /** Signature blocks by the class and id conventions of common forum engines. */
 const SIGNATURE_CLASS = /(?:^|[\s_-])(?:signature|[a-z]+Signature)(?:$|[\s_-])/;
 const SIGNATURE_ID = /^sig(?:nature)?[_-]?\d+$/i;
@@ -47,6 +53,8 @@ const PANEL_CLASS =
   /(?:^|\s)(userTitle|userBanner|message-userExtras|message-avatar|profile-rank|usertitle|user-title|bbCodeBlock-expandLink)(?=\s|$)/;
 /** Only elements with at most this much text are read line by line (cheap, and lines are short). */
 const MAX_LINE_CHARS = 140;
+/** A statistic shown in this many panels confirms them alone (`Posts: 6217` in each post). */
+const MIN_PANELS = 3;
 /** A signature holding more than this share of the root's text is the content itself. */
 const MAX_SIGNATURE_SHARE = 0.3;
 
@@ -54,6 +62,12 @@ const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 
 const HEADINGS = /^h[1-6]$/;
 
 type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature' | 'panel';
+/** What {@link kindOf} makes of an element; `labels` are the statistics a block of lines gives. */
+interface Found {
+  kind: Kind;
+  key: string;
+  labels?: readonly string[];
+}
 
 /** What {@link dropPostChrome} removed, and whom the thread's first poster panel names. */
 export interface PostChrome {
@@ -63,17 +77,19 @@ export interface PostChrome {
    * `Registered: 2025-11-01`, `Posts: 1`): the thread's starter; null when there is none.
    */
   firstPoster: string | null;
+  /** How many posts were marked with their poster's name (see markPosters). */
+  marked: number;
 }
 
 /**
- * Removes post chrome (see the module comment) from `root`; says how many blocks were removed and
- * who opens the first poster's panel.
- * Panel statistics go when at least two counters or dates are found; buttons, post numbers, edit
- * notes and panel parts marked by class when the same kind occurs at least twice; signatures when
- * there are at least two.
+ * Removes post chrome (see the module comment) from `root`; says how many blocks were removed, who
+ * opens the first poster's panel, and how many posts it marked with their posters (see markPosters).
+ * Panel statistics go when at least two kinds of counters or dates are found, or one kind
+ * {@link MIN_PANELS} times; buttons, post numbers, edit notes and panel parts marked by class when
+ * the same kind occurs at least twice; signatures when there are at least two.
  */
 export function dropPostChrome(root: Element): PostChrome {
-  const found: Array<{ el: Element; kind: Kind; key: string }> = [];
+  const found: Array<Found & { el: Element }> = [];
   const { lengths, visible: total } = textLengths(root);
   // In document order; a matched element's descendants are not looked at.
   walkElements(root, (el) => {
@@ -81,7 +97,7 @@ export function dropPostChrome(root: Element): PostChrome {
     if (SKIP.has(name)) return false;
     const kind = kindOf(el, name, total, lengths.get(el) ?? 0);
     if (kind === null) return true;
-    found.push({ el, kind: kind.kind, key: kind.key });
+    found.push({ el, ...kind });
     return false;
   });
   const counts = new Map<string, number>();
@@ -89,15 +105,16 @@ export function dropPostChrome(root: Element): PostChrome {
   const numbers = new Set<number>();
   for (const f of found) {
     counts.set(f.key, (counts.get(f.key) ?? 0) + 1);
-    if (f.kind === 'count' || f.kind === 'date') statLabels.add(f.key);
+    if (f.kind === 'count' || f.kind === 'date') for (const label of f.labels ?? [f.key]) statLabels.add(label);
     if (f.kind === 'number') numbers.add(Number(f.key.slice(1)));
   }
-  // A poster's panel shows two statistics at least (posts and a join date); a page with one
-  // `Joined Feb 1999` line is a profile or a shop.
-  const panels = statLabels.size >= 2;
+  // A poster's panel shows two statistics at least (posts and a join date), or one in each of
+  // several posts (`Posts: 6217` only); a page with one `Joined Feb 1999` line is a profile or a shop.
+  const panels = statLabels.size >= 2 || Array.from(statLabels).some((l) => (counts.get(l) ?? 0) >= MIN_PANELS);
   // Posts are numbered in sequence; other `#123` links (issues, tags) are not.
   const numbered = Array.from(numbers).some((n) => numbers.has(n + 1));
   const firstPoster = panels ? firstPanelName(found, lengths) : null;
+  const marked = panels ? markPosters(found, lengths) : 0;
   let removed = 0;
   for (const f of found) {
     const keep =
@@ -111,7 +128,7 @@ export function dropPostChrome(root: Element): PostChrome {
       removed++;
     }
   }
-  return { removed, firstPoster };
+  return { removed, firstPoster, marked };
 }
 
 /** A poster's panel (name, rank, statistics) holds at most this much text, as textContent counts it. */
@@ -122,33 +139,85 @@ const MAX_POSTER_NAME_CHARS = 40;
 
 /**
  * The name opening the first poster's panel, when its first statistic's label (`Posts`) comes again
- * further on (a second panel: a thread, not a profile). The panel is the largest block around that
- * statistic with at most {@link MAX_PANEL_CHARS} of text that does not reach the second; its first
- * line, when it looks like a user name, names the poster. Null otherwise.
+ * further on (a second panel: a thread, not a profile); null otherwise (see panelOf, panelName).
  */
-function firstPanelName(
-  found: ReadonlyArray<{ el: Element; kind: Kind; key: string }>,
-  lengths: Map<Element, number>,
-): string | null {
+function firstPanelName(found: ReadonlyArray<Found & { el: Element }>, lengths: Map<Element, number>): string | null {
   const stats = found.filter((f) => f.kind === 'count' || f.kind === 'date');
   const first = stats[0];
   const second = stats.find((f) => f !== first && f.key === first?.key);
   if (first === undefined || second === undefined) return null;
-  let panel = first.el;
+  return panelName(panelOf(first.el, [second.el], lengths));
+}
+
+/**
+ * The panel around a statistic: the largest block around it with at most {@link MAX_PANEL_CHARS}
+ * of text that reaches neither neighbour (the same statistic of the panels before and after).
+ */
+function panelOf(
+  stat: Element,
+  neighbours: ReadonlyArray<Element | undefined>,
+  lengths: Map<Element, number>,
+): Element {
+  let panel = stat;
   for (
     let up = panel.parentElement;
-    up !== null && (lengths.get(up) ?? Number.POSITIVE_INFINITY) <= MAX_PANEL_CHARS && !up.contains(second.el);
+    up !== null &&
+    (lengths.get(up) ?? Number.POSITIVE_INFINITY) <= MAX_PANEL_CHARS &&
+    !neighbours.some((n) => n !== undefined && up?.contains(n));
     up = up.parentElement
   ) {
     panel = up;
   }
+  return panel;
+}
+
+/** A panel's first line, when it looks like a user name (the poster's); null otherwise. */
+function panelName(panel: Element): string | null {
   const name = firstLine(panel);
   const looksLikeName =
     name.length <= MAX_POSTER_NAME_CHARS &&
     POSTER_NAME.test(name) &&
     /\p{L}/u.test(name) &&
-    ![STAT_COUNT, STAT_DATE, STAT_OTHER, ACTION_ROW, POST_NUMBER, EDIT_NOTE].some((pattern) => pattern.test(name));
+    ![STAT_COUNT, STAT_LABEL, STAT_DATE, STAT_OTHER, ACTION_ROW, POST_NUMBER, EDIT_NOTE].some((pattern) =>
+      pattern.test(name),
+    );
   return looksLikeName ? name : null;
+}
+
+/**
+ * Marks each post of a thread whose poster is named only in an info panel (MyBB, phpBB, vBulletin)
+ * with `data-author`, as XenForo and Discourse mark theirs, before the panel's statistics go: the
+ * reader drops the panel's name (a link) with them, and restorePostHeaders gives it back. The post
+ * is the largest block around the panel that holds no other panel. Only when two posts or more are
+ * so found, none marked already; returns how many were marked.
+ */
+function markPosters(found: ReadonlyArray<Found & { el: Element }>, lengths: Map<Element, number>): number {
+  const stats = found.filter((f) => f.kind === 'count' || f.kind === 'date');
+  const panels: Element[] = [];
+  stats.forEach((stat, i) => {
+    const before = stats.slice(0, i).findLast((f) => f.key === stat.key);
+    const after = stats.slice(i + 1).find((f) => f.key === stat.key);
+    const panel = panelOf(stat.el, [before?.el, after?.el], lengths);
+    if (!panels.some((p) => p === panel || p.contains(panel) || panel.contains(p))) panels.push(panel);
+  });
+  const posts: Array<{ post: Element; name: string }> = [];
+  for (const panel of panels) {
+    const name = panelName(panel);
+    if (name === null) continue;
+    let post = panel;
+    for (
+      let up = post.parentElement;
+      up !== null && !panels.some((p) => p !== panel && up?.contains(p));
+      up = up.parentElement
+    ) {
+      post = up;
+    }
+    if (post.closest('[data-author]') !== null || post.querySelector('[data-author]') !== null) continue;
+    posts.push({ post, name });
+  }
+  if (posts.length < 2) return 0;
+  for (const { post, name } of posts) post.setAttribute('data-author', name);
+  return posts.length;
 }
 
 /** The first non-blank text of an element, whitespace squashed. */
@@ -172,7 +241,7 @@ function firstLine(el: Element): string {
  * What kind of post chrome `el` is, if any. `length` is its text's length as `textContent` counts
  * it (see textLengths): a container's text is not read again at every level of it.
  */
-function kindOf(el: Element, name: string, total: number, length: number): { kind: Kind; key: string } | null {
+function kindOf(el: Element, name: string, total: number, length: number): Found | null {
   const cls = el.getAttribute('class');
   const id = el.getAttribute('id');
   if ((cls !== null && cls.length < 200 && SIGNATURE_CLASS.test(cls)) || (id !== null && SIGNATURE_ID.test(id))) {
@@ -211,7 +280,39 @@ function kindOf(el: Element, name: string, total: number, length: number): { kin
   ) {
     return { kind: 'panel', key: 'panel:postprofile' };
   }
-  return null;
+  return statLines(el);
+}
+
+/**
+ * A poster's statistics written as lines parted by `<br>` in one element (MyBB's
+ * `author_statistics`: `Posts: 116<br>Threads: 23<br>Joined: Feb 2019`): two lines at least, each
+ * a counter, a date or another panel line, one a counter or a date. Null for anything else.
+ */
+function statLines(el: Element): Found | null {
+  const lines: string[] = [];
+  let line = '';
+  let breaks = 0;
+  for (let child = el.firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType === ELEMENT_NODE) {
+      const tag = (child as Element).localName.toLowerCase();
+      if (tag === 'br') {
+        breaks++;
+        lines.push(line);
+        line = '';
+        continue;
+      }
+      if (BLOCK.has(tag)) return null;
+    }
+    line += ` ${child.textContent ?? ''}`;
+  }
+  if (breaks === 0) return null;
+  lines.push(line);
+  const stats = lines.map(squash).filter((l) => l !== '');
+  if (stats.length < 2 || !stats.every((l) => STAT_COUNT.test(l) || STAT_DATE.test(l) || STAT_OTHER.test(l)))
+    return null;
+  if (!stats.some((l) => STAT_COUNT.test(l) || STAT_DATE.test(l))) return null;
+  const labels = stats.map(statLabel);
+  return { kind: 'count', key: `lines:${labels.join(',')}`, labels };
 }
 
 /**
