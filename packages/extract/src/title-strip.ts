@@ -4,6 +4,8 @@ import { stripSiteName } from './dom-facts.js';
 export const SEPARATOR = /\s+(?:\||-{1,2}|–|—|•|·|::|»|«|\/|~)\s+/;
 /** A tail that dates the headline (`- March 2026`, `/ 2027`) rather than naming the site. */
 const DATE_TAIL = /^(?:\p{L}+\.?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d{2}$/u;
+/** What forum engines write before a topic's title (phpBB's `Site • View topic - Headline`). */
+const PAGE_KIND = /^view (?:topic|thread|forum)$/i;
 /** A trailing segment of at most this many words, shorter than the rest, names the site. */
 const MAX_TAIL_WORDS = 3;
 
@@ -112,6 +114,9 @@ export function stripTitle(
   let last = segments.length - 1;
   while (last > first && namesSiteHere(segments[last] ?? '')) last--;
   while (first < last && namesSiteHere(segments[first] ?? '')) first++;
+  // `Site • View topic - Headline`: a forum engine's name for the kind of page ends its prefix.
+  const kind = segments.slice(first, last).findLastIndex((s) => PAGE_KIND.test(s));
+  if (kind >= 0) first += kind + 1;
   const rest = rejoin(stripped, first, last);
   // What is left of `Headline | Anything`: a pipe separates a section, and so does any separator
   // before a short tail (`Lorem ipsum dolor sit amet – My website`, `Question / Forum Section`).

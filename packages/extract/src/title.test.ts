@@ -34,6 +34,18 @@ describe('reconcileTitle', () => {
     expect(title({ docTitle: 'Lorem ipsum dolor sit amet – My website' })).toBe('Lorem ipsum dolor sit amet');
   });
 
+  it("drops a forum engine's page kind and what comes before it: `Site • View topic - Headline`", () => {
+    const url = 'http://192.0.2.7/viewtopic.php?t=487157';
+    expect(title({ url, docTitle: 'NationStates • View topic - 2025-26 Football Season: MLS is Back!' })).toBe(
+      '2025-26 Football Season: MLS is Back!',
+    );
+    expect(title({ url, docTitle: 'View topic - Solar panels on a north-facing roof' })).toBe(
+      'Solar panels on a north-facing roof',
+    );
+    // Only as a whole segment: a headline about viewing a topic keeps its words.
+    expect(title({ url, docTitle: 'How to view topic history in Teams' })).toBe('How to view topic history in Teams');
+  });
+
   it('keeps separators that belong to the headline', () => {
     expect(title({ docTitle: 'Wool-Runner review: soft - and warm, really warm' })).toBe(
       'Wool-Runner review: soft - and warm, really warm',
