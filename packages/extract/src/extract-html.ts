@@ -14,6 +14,7 @@ import { flattenDeepHtml, parseDocument, stripInert } from './dom.js';
 import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
 import {
   dropPostChrome,
+  firstPostOpening,
   isOnePostOfMany,
   outerArticleSizes,
   postDates,
@@ -162,6 +163,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
     // Posts marked with their posters (forum-posts.ts): only then are their headers looked after.
     const dates = facts.postAuthor === null && markedPosts === 0 ? null : postDates(doc);
+    // A thread is dated by its first post: the opening of the first post marked with its poster.
+    const firstPost = facts.postAuthor === null && markedPosts === 0 ? '' : firstPostOpening(doc);
     const article = runReadability(doc, reparse, dates);
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
     const page: PageSource = { html, url, baseUrl, dom, thread, dates };
@@ -240,6 +243,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
       () => (listOfDated ? null : parsePageDate(facts.articleTime, offset)),
       () => parsePageDate(article.publishedTime, offset),
       () => (listOfDated ? null : textDate()),
+      // A thread without an `<h1>` (phpBB's topic title is an `<h2>`) has no dateline by one.
+      () => (firstPost === '' ? null : findDatelineDate(firstPost, offset, [lang])),
       () => dateFromUrl(url, offset),
       // Chinese articles often close with their date or issue (`——《北京之春》1998年3月号`).
       () => (cjk ? findTextDate(bodyText.slice(-CLOSING_BYLINE_CHARS), offset, true) : null),

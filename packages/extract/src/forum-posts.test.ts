@@ -4,6 +4,7 @@ import { parseDocument } from './dom.js';
 import { extractHtml } from './extract-html.js';
 import {
   dropPostChrome,
+  firstPostOpening,
   isOnePostOfMany,
   postDates,
   restorePostHeaders,
@@ -212,6 +213,30 @@ describe('info panels as MyBB and phpBB write them', () => {
     }
     const named = doc(post(1, 'Minoa') + post(2, 'Ayytaly') + post(3, 'Minoa'));
     expect(dropPostChrome(named.body)).toMatchObject({ firstPoster: 'Minoa', marked: 3 });
+  });
+
+  it('reads the opening of the first post marked with its poster, never a quote', () => {
+    const d = doc(
+      '<blockquote data-author="quoted">Quoted words.</blockquote><div data-author="Minoa"><p class="author">by Minoa » Tue Aug 27, 2019 5:58 am</p>' +
+        `<p>${'Thanks for the suggestion. '.repeat(20)}</p></div><div data-author="Ayytaly">Later.</div>`,
+    );
+    const opening = firstPostOpening(d);
+    expect(opening.startsWith('by Minoa » Tue Aug 27, 2019 5:58 am Thanks')).toBe(true);
+    expect(opening).toHaveLength(300);
+    expect(firstPostOpening(doc('<p>No posts.</p>'))).toBe('');
+  });
+
+  it.each(['linkedom', 'jsdom'] as const)('dates a phpBB thread without an <h1> by its first post (%s)', (dom) => {
+    const post = (n: number, user: string, day: number) =>
+      `<div class="post" id="p${n}"><dl class="postprofile"><dt><a href="/u/${n}">${user}</a></dt><dd>Posts: ${n * 1000 + 17}</dd></dl>` +
+      `<div class="postbody"><h3><a href="#p${n}">Re: Football</a></h3><p class="author">by <strong>${user}</strong> » Tue Aug ${day}, 2019 4:08 am</p>` +
+      `<div class="content">${`Reply number ${n} of this thread, about the new football season and its fixtures. `.repeat(4)}</div></div></div>`;
+    const html =
+      '<html lang="en"><head><title>Forum • View topic - Football Season</title></head><body><div id="wrap">' +
+      `<h2><a href="./viewtopic.php?t=1">Football Season</a></h2>${post(1, 'Minoa', 27)}${post(2, 'Ayytaly', 28)}${post(3, 'Minoa', 29)}</div></body></html>`;
+    const page = extractHtml(html, { url: 'https://forum.example/viewtopic.php?t=1', dom });
+    expect(page.published_at?.slice(0, 10)).toBe('2019-08-27');
+    expect(page.title).toBe('Football Season');
   });
 
   it.each(['linkedom', 'jsdom'] as const)('lets extractHtml keep who wrote each post of a MyBB thread (%s)', (dom) => {

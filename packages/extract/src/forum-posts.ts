@@ -12,7 +12,7 @@
  */
 
 import { visibleChars } from './content.js';
-import { BLOCK, squash, walkElements } from './text.js';
+import { BLOCK, blockText, squash, walkElements } from './text.js';
 
 /** Counters of a poster's info panel: the label and a number. */
 const STAT_COUNT =
@@ -480,4 +480,16 @@ export function restorePostHeaders(root: Element, dates: ReadonlyMap<string, str
     restored++;
   }
   return restored;
+}
+
+/** A post's opening this long holds its header: the poster's name and the post's date. */
+const POST_OPENING_CHARS = 300;
+
+/**
+ * The opening text of a thread's first post marked with its poster (`data-author`, not a quote's):
+ * where its date is written (`by Minoa » Tue Aug 27, 2019 5:58 am`); '' when there is none.
+ */
+export function firstPostOpening(doc: Document): string {
+  const post = Array.from(doc.querySelectorAll('[data-author]')).find((el) => el.closest('blockquote') === null);
+  return post ? squash(blockText(post).slice(0, POST_OPENING_CHARS * 2)).slice(0, POST_OPENING_CHARS) : '';
 }
