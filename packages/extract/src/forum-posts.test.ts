@@ -199,6 +199,11 @@ describe('info panels as MyBB and phpBB write them', () => {
     const two = doc(phpbb(1, 'Minoa') + phpbb(2, 'Ayytaly'));
     expect(dropPostChrome(two.body)).toEqual({ removed: 0, firstPoster: null, marked: 0 });
     expect(squashed(two.body)).toContain('Posts: 2017');
+    // A leaderboard's points are no poster's panel, however many rows show them.
+    const rows = [1, 2, 3, 4].map((n) => `<li><b>Player ${n}</b><span>Points: ${500 - n * 10}</span></li>`).join('');
+    const board = doc(`<ol>${rows}</ol>`);
+    expect(dropPostChrome(board.body)).toEqual({ removed: 0, firstPoster: null, marked: 0 });
+    expect(squashed(board.body)).toContain('Points: 490');
   });
 
   it('takes no statistic or its label for a poster: `Join Date` over its value, `28 posts`', () => {

@@ -53,8 +53,13 @@ const PANEL_CLASS =
   /(?:^|\s)(userTitle|userBanner|message-userExtras|message-avatar|profile-rank|usertitle|user-title|bbCodeBlock-expandLink)(?=\s|$)/;
 /** Only elements with at most this much text are read line by line (cheap, and lines are short). */
 const MAX_LINE_CHARS = 140;
-/** A statistic shown in this many panels confirms them alone (`Posts: 6217` in each post). */
+/**
+ * A statistic shown in this many panels confirms them alone (`Posts: 6217` in each post), when it
+ * can only be a poster's (not `Points` or `Likes`, which a leaderboard or a feed shows too).
+ */
 const MIN_PANELS = 3;
+const POSTER_STAT =
+  /^(?:posts|messages|joined|join date|registered|member since|reputation|reaction score|trophy points)$/;
 /** A signature holding more than this share of the root's text is the content itself. */
 const MAX_SIGNATURE_SHARE = 0.3;
 
@@ -110,7 +115,9 @@ export function dropPostChrome(root: Element): PostChrome {
   }
   // A poster's panel shows two statistics at least (posts and a join date), or one in each of
   // several posts (`Posts: 6217` only); a page with one `Joined Feb 1999` line is a profile or a shop.
-  const panels = statLabels.size >= 2 || Array.from(statLabels).some((l) => (counts.get(l) ?? 0) >= MIN_PANELS);
+  const panels =
+    statLabels.size >= 2 ||
+    Array.from(statLabels).some((l) => POSTER_STAT.test(l) && (counts.get(l) ?? 0) >= MIN_PANELS);
   // Posts are numbered in sequence; other `#123` links (issues, tags) are not.
   const numbered = Array.from(numbers).some((n) => numbers.has(n + 1));
   const firstPoster = panels ? firstPanelName(found, lengths) : null;
