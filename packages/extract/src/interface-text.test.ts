@@ -48,6 +48,23 @@ describe('dropInterfaceText', () => {
     ]);
   });
 
+  it("removes a date's copy for machines, keeps one in a table, in code or in a sentence", () => {
+    expect(
+      kept(
+        '<p><span>Aug 08, 2006</span><time class="hide" datetime="2006-08-08T22:13+00:00">2006-08-08T22:13+00:00</time></p>' +
+          '<span class="updated rich-snippet-hidden">2025-10-30T10:45:07-04:00</span><div>2024-01-02T03:04:05.123Z</div>' +
+          '<table><tr><td>2025-10-30T10:45:07Z</td></tr></table><pre><code>2025-10-30T10:45:07Z</code></pre>' +
+          '<p>The feed writes 2025-10-30T10:45:07Z.</p><p>2025-10-30</p>',
+      ),
+    ).toEqual([
+      'Aug 08, 2006',
+      '2025-10-30T10:45:07Z',
+      '2025-10-30T10:45:07Z',
+      'The feed writes 2025-10-30T10:45:07Z.',
+      '2025-10-30',
+    ]);
+  });
+
   it('leaves the words out of the extracted text of a page', () => {
     const paragraph = 'The river floods every spring, and the town has learnt to live with it. '.repeat(6);
     const page = extractHtml(

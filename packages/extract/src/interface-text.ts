@@ -3,7 +3,8 @@ import { textUpTo } from './text.js';
 /**
  * Words a page's interface shows that are no part of what it says: the skip links offered to
  * keyboard users (`Skip to main content`, `Jump to recipe`) and a loading indicator's word
- * (`Loading…`, the fallback of a part a script fills in). A reader never reads them as the page's
+ * (`Loading…`, the fallback of a part a script fills in), and a date's copy written for machines
+ * (`2006-08-08T22:13+00:00`). A reader never reads them as the page's
  * text; an index that keeps them matches `loading` on every app shell, and an answer quoting the
  * page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
  * test and demonstration pages, Mozilla Readability's own among them.)
@@ -23,6 +24,8 @@ const LOADING =
   /^(?:loading(?:(?: \p{L}+)?\s*(?:\.{2,3}|…))?|(?:chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|載入中|読み込み中)\s*(?:\.{2,3}|…))$/iu;
 /** How a loading word starts, in the languages of {@link LOADING}. */
 const LOADING_START = /^(?:loading|chargement|cargando|carregando|caricamento|wird|laden|加载|載入|読み込み)/i;
+/** An ISO 8601 date and time, whole (`2025-10-30T10:45:07-04:00`, `2006-08-08T22:13Z`). */
+const ISO_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 /** Text read from a link or button at most: a label and its markup's spacing. */
 const MAX_LABEL_MARKUP_CHARS = 1_000;
 /** Elements whose whole text may be the word `Loading` and still say something (a heading, a table's state). */
@@ -45,9 +48,25 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     if (name === 'body' || name === 'main' || name === 'article') continue;
     // The element's own first words: the whole text is read only when they are a loading word.
     const first = firstOwnWords(el);
-    if (first === null || !LOADING_START.test(first) || !el.isConnected) continue;
+    if (first === null || !el.isConnected) continue;
+    if (isMachineTimestamp(el, first)) {
+      el.remove();
+      continue;
+    }
+    if (!LOADING_START.test(first)) continue;
     if (isLoadingIndicator(name, (el.textContent ?? '').trim()) && standsAlone(el)) el.remove();
   }
+}
+
+/**
+ * Whether an element's whole text is a timestamp written for machines (`2006-08-08T22:13+00:00`):
+ * the copy of a date a page keeps for microformats and feeds (`<time class="hide">`, hCard's
+ * `updated rich-snippet-hidden`), beside the date it shows. Not in a table or code, where such a
+ * stamp is a value shown.
+ */
+function isMachineTimestamp(el: Element, first: string): boolean {
+  if (!ISO_STAMP.test(first) || el.firstElementChild !== null) return false;
+  return ISO_STAMP.test((el.textContent ?? '').trim()) && el.closest('table, pre, code, samp, kbd') === null;
 }
 
 function isSkipLink(el: Element, name: string, text: string): boolean {
