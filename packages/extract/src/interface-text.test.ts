@@ -65,6 +65,15 @@ describe('dropInterfaceText', () => {
     ]);
   });
 
+  it("removes a <time>'s short form beside its long one, and nothing from a <time> without both", () => {
+    expect(
+      kept(
+        '<time datetime="2024-04-02T05:03:15Z" data-short="1 yr"><span class="ipsTime__long">April 2, 2024</span><span class="ipsTime__short">1 yr</span></time>' +
+          '<time datetime="2024-04-02" data-short="1 yr">1 yr</time><time datetime="2024-04-02"><span>April 2, 2024</span><span>1 yr</span></time>',
+      ),
+    ).toEqual(['April 2, 2024', '1 yr', 'April 2, 20241 yr']);
+  });
+
   it('leaves the words out of the extracted text of a page', () => {
     const paragraph = 'The river floods every spring, and the town has learnt to live with it. '.repeat(6);
     const page = extractHtml(

@@ -3,8 +3,8 @@ import { textUpTo } from './text.js';
 /**
  * Words a page's interface shows that are no part of what it says: the skip links offered to
  * keyboard users (`Skip to main content`, `Jump to recipe`) and a loading indicator's word
- * (`Loading…`, the fallback of a part a script fills in), and a date's copy written for machines
- * (`2006-08-08T22:13+00:00`). A reader never reads them as the page's
+ * (`Loading…`, the fallback of a part a script fills in), a date's copy written for machines
+ * (`2006-08-08T22:13+00:00`) and its short form for narrow screens (`1 yr`). A reader never reads them as the page's
  * text; an index that keeps them matches `loading` on every app shell, and an answer quoting the
  * page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
  * test and demonstration pages, Mozilla Readability's own among them.)
@@ -46,6 +46,7 @@ export function dropInterfaceText(elements: readonly Element[]): void {
       continue;
     }
     if (name === 'body' || name === 'main' || name === 'article') continue;
+    if (name === 'time') dropShortForm(el);
     // The element's own first words: the whole text is read only when they are a loading word.
     const first = firstOwnWords(el);
     if (first === null || !el.isConnected) continue;
@@ -56,6 +57,19 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     if (!LOADING_START.test(first)) continue;
     if (isLoadingIndicator(name, (el.textContent ?? '').trim()) && standsAlone(el)) el.remove();
   }
+}
+
+/**
+ * Removes the short form a `<time>` holds beside its long one, for narrow screens (Invision's
+ * `<time data-short="1 yr"><span>April 2, 2024</span><span>1 yr</span></time>`): CSS shows one of
+ * them, and the text read them as one word (`April 2, 20241 yr`).
+ */
+function dropShortForm(time: Element): void {
+  const short = time.getAttribute('data-short')?.trim();
+  if (!short) return;
+  const children = Array.from(time.children);
+  if (children.length < 2) return;
+  for (const child of children) if ((child.textContent ?? '').trim() === short) child.remove();
 }
 
 /**
