@@ -25,6 +25,18 @@ describe('blockText', () => {
     );
   });
 
+  it('sets apart the words on either side of a picture, but not in Chinese, in code, or beside a space', () => {
+    expect(blockText(body('<p>Updated: December 9, 2024<img src="a.png" alt="">If you are serving food</p>'))).toBe(
+      'Updated: December 9, 2024 If you are serving food',
+    );
+    expect(blockText(body('<p>1<img src="det.svg">DET <svg><path/></svg>Pistons</p>'))).toBe('1 DET Pistons');
+    expect(
+      blockText(
+        body('<p>北京<img src="a.png">天气</p><p><code>a<img src="b.png">b</code></p><p>x <img src="c.png"> y</p>'),
+      ),
+    ).toBe('北京天气\n\nab\n\nx y');
+  });
+
   it('runs on a drop cap, a word split in lower case, text after a text node, and code', () => {
     expect(blockText(body('<p><strong><span>I</span></strong><span>f you are here</span></p>'))).toBe(
       'If you are here',

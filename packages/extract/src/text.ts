@@ -44,6 +44,11 @@ export const BLOCK = new Set([
   'tr',
   'ul',
 ]);
+/** A letter or digit of a language that spaces its words (not Chinese or Japanese), ending a text or starting one. */
+const WORD_END = /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}]$/u;
+const WORD_START = /^(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}]/u;
+/** Pictures shown between words, which a reader sees as apart. */
+const PICTURES = new Set(['img', 'picture', 'svg', 'video', 'iframe', 'canvas', 'object', 'embed']);
 /** Elements whose content is never visible text. */
 export const INVISIBLE = new Set([
   'script',
@@ -79,7 +84,8 @@ export interface BlockTextOptions {
 
 /**
  * The visible text of a DOM subtree as plain text: block elements become paragraphs separated by
- * a blank line (`\n\n`), `<br>` a line break, table cells are joined with a space, runs of
+ * a blank line (`\n\n`), `<br>` a line break, table cells are joined with a space, words on either
+ * side of a picture are two (`2024<img>If` reads `2024 If`; not in Chinese or Japanese), runs of
  * whitespace collapse to one space (a `<pre>` block keeps its lines and their indentation), no HTML
  * remains. The captions of pictures are left out (see captions.ts).
  */
@@ -93,18 +99,23 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
   };
   // Set after an inline element that another element follows directly (see startsWord).
   let gap = false;
+  // Set after a picture: the words on either side of it are not one word (`2024<img>If you…`).
+  let afterPicture = false;
   const walk = (node: Node, pre: boolean, code: boolean): void => {
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
       if (child.nodeType === 3) {
         const value = child.nodeValue ?? '';
         if (gap && child.previousSibling === null && startsWord(current, value)) current += ' ';
+        else if (afterPicture && WORD_END.test(current) && WORD_START.test(value)) current += ' ';
         gap = false;
+        afterPicture = false;
         current += pre ? value.replace(/\n/g, '\u2028') : value;
         continue;
       }
       if (child.nodeType !== 1) continue;
       const el = child as Element;
       const name = el.nodeName.toLowerCase();
+      if (PICTURES.has(name) && !pre && !code) afterPicture = true;
       if (INVISIBLE.has(name) || isHidden(el) || el.hasAttribute(CAPTION_ATTRIBUTE)) continue;
       if (options.skipBoilerplate && (BOILERPLATE.has(name) || el.getAttribute('role') === 'navigation')) continue;
       if (name === 'br') {
