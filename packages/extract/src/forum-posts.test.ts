@@ -140,6 +140,21 @@ describe('dropPostChrome', () => {
     expect(squashed(d.body)).toContain('Founder');
   });
 
+  it("removes a thread's one signature, and keeps one on a page that is no thread", () => {
+    const post = (n: number, user: string, signature: string) =>
+      `<article data-author="${user}" id="post-${n}"><div class="bbWrapper">Reply number ${n} of this thread, with some words in it to read.</div>${signature}</article>`;
+    const thread = doc(
+      post(1, 'Ed', '<aside class="message-signature">My photos: ed.example</aside>') + post(2, 'Al', ''),
+    );
+    dropPostChrome(thread.body);
+    expect(squashed(thread.body)).not.toContain('My photos');
+    const letter = doc(
+      `<article><p>${'Dear members, the club meets on Friday at the hall as usual. '.repeat(4)}</p><div class="signature">The committee</div></article>`,
+    );
+    expect(dropPostChrome(letter.body).removed).toBe(0);
+    expect(squashed(letter.body)).toContain('The committee');
+  });
+
   it('does not read code, and keeps a signature that is most of the page', () => {
     const d = doc(
       '<pre><code>flag</code></pre><p><code>flag</code> sets it.</p><div class="signature">A long letter body.</div>',

@@ -91,7 +91,8 @@ export interface PostChrome {
  * opens the first poster's panel, and how many posts it marked with their posters (see markPosters).
  * Panel statistics go when at least two kinds of counters or dates are found, or one kind
  * {@link MIN_PANELS} times; buttons, post numbers, edit notes and panel parts marked by class when
- * the same kind occurs at least twice; signatures when there are at least two.
+ * the same kind occurs at least twice; signatures when there are at least two, or one in a thread
+ * whose posts are marked with their posters (`data-author`).
  */
 export function dropPostChrome(root: Element): PostChrome {
   const found: Array<Found & { el: Element }> = [];
@@ -122,6 +123,8 @@ export function dropPostChrome(root: Element): PostChrome {
   const numbered = Array.from(numbers).some((n) => numbers.has(n + 1));
   const firstPoster = panels ? firstPanelName(found, lengths) : null;
   const marked = panels ? markPosters(found, lengths) : 0;
+  // A thread's posts are marked with their posters (by the engine, or above): its one signature is one.
+  const thread = marked > 0 || root.querySelector('[data-author]') !== null;
   let removed = 0;
   for (const f of found) {
     const keep =
@@ -129,7 +132,9 @@ export function dropPostChrome(root: Element): PostChrome {
         ? !panels
         : f.kind === 'number'
           ? !numbered
-          : (counts.get(f.key) ?? 0) < 2;
+          : f.kind === 'signature' && thread
+            ? false
+            : (counts.get(f.key) ?? 0) < 2;
     if (!keep) {
       f.el.remove();
       removed++;
