@@ -301,6 +301,12 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
  * a counter, a date or another panel line, one a counter or a date. Null for anything else.
  */
 function statLines(el: Element): Found | null {
+  // Most elements have no <br> among their children: looked for before any text is read.
+  let br = false;
+  for (let child = el.firstElementChild; child !== null && !br; child = child.nextElementSibling) {
+    br = child.localName.toLowerCase() === 'br';
+  }
+  if (!br) return null;
   const lines: string[] = [];
   let line = '';
   let breaks = 0;
