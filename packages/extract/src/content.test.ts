@@ -293,15 +293,32 @@ withWcxb('extractHtml on a Discourse thread', () => {
   });
 });
 
-withWcxb('extractHtml on XenForo threads', () => {
+withWcxb('extractHtml on forum threads', () => {
   it.each([
     // 0519 (AVForums): Readability drops each post's panel (a link and a picture) and its dated header.
     ['0519', ['Chris Hall · Sep 21, 2024', 'lgans316 · Sep 21, 2024', 'Ed Selley · Sep 21, 2024']],
     // 0528 (AVS Forum, nested replies): the main region drops each post's <header>, name and all.
     ['0528', ['eljaycanuck\n', 'JosephF\n', 'bud16415\n']],
+    // 0558 (MyBB): each poster is named only in a panel whose statistics are <br> lines.
+    ['0558', ['StarredSkies\n\n2019-02-23, 09:14 PM', 'vbgamer45\n\n2019-02-24, 06:39 PM']],
+    // 0546 (Invision): each poster is named in the panel and in the quote button's JSON.
+    ['0546', ['ron1cne\n', 'paul2009\n']],
   ])('keeps who wrote each post of %s', (id, headers) => {
     const { html, url } = wcxbPage(id);
     const text = extractHtml(html, { url }).body_text;
     for (const header of headers) expect(text).toContain(header);
+  });
+
+  it.each([
+    // 0558 (MyBB): panel statistics as <br> lines, and its own wording of an edit note.
+    ['0558', ['Posts: 116', 'Reputation:', 'This post was last modified']],
+    // 0546 (Invision): the thread's one signature, and each date's short form (`August 26, 20241 yr`).
+    ['0546', ['Tip of the week', '1 yr']],
+    // 0560 (Tapatalk): the copy of each post's date written for machines.
+    ['0560', ['2006-08-08T22:13+00:00']],
+  ])('leaves the post chrome of %s out', (id, gone) => {
+    const { html, url } = wcxbPage(id);
+    const text = extractHtml(html, { url }).body_text;
+    for (const chrome of gone) expect(text).not.toContain(chrome);
   });
 });

@@ -259,6 +259,25 @@ describe('info panels as MyBB and phpBB write them', () => {
     expect(page.title).toBe('Football Season');
   });
 
+  it("marks an Invision thread's posts with the poster its quote button names, not a lone post or bad JSON", () => {
+    const wrap = (n: number, data: string) =>
+      `<article id="elComment_${n}"><aside class="ipsComment_author"><h3><a href="/profile/${n}">someone</a></h3></aside>` +
+      `<div id="comment-${n}_wrap" data-commentid="${n}" data-quotedata="${data}"><p>Post number ${n} of the topic.</p></div></article>`;
+    const json = (user: string) =>
+      JSON.stringify({ userid: 1, username: user, timestamp: 1724689771 }).replace(/"/g, '&quot;');
+    const d = doc(wrap(1, json('ron1cne')) + wrap(2, json('paul2009')));
+    expect(dropPostChrome(d.body).marked).toBe(2);
+    expect(Array.from(d.querySelectorAll('[data-author]'), (el) => el.getAttribute('data-author'))).toEqual([
+      'ron1cne',
+      'paul2009',
+    ]);
+    const lone = doc(wrap(1, json('ron1cne')));
+    expect(dropPostChrome(lone.body).marked).toBe(0);
+    const broken = doc(wrap(1, '{not json') + wrap(2, json('Posted by the editors of this magazine')));
+    expect(dropPostChrome(broken.body).marked).toBe(0);
+    expect(broken.querySelector('[data-author]')).toBeNull();
+  });
+
   it.each(['linkedom', 'jsdom'] as const)('lets extractHtml keep who wrote each post of a MyBB thread (%s)', (dom) => {
     const body = (words: string) => `${words}, and the converter kept every member and post when we moved. `.repeat(4);
     const html =

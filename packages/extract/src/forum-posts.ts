@@ -95,6 +95,7 @@ export interface PostChrome {
  * whose posts are marked with their posters (`data-author`).
  */
 export function dropPostChrome(root: Element): PostChrome {
+  const quoted = markQuotedPosters(root);
   const found: Array<Found & { el: Element }> = [];
   const { lengths, visible: total } = textLengths(root);
   // In document order; a matched element's descendants are not looked at.
@@ -122,7 +123,7 @@ export function dropPostChrome(root: Element): PostChrome {
   // Posts are numbered in sequence; other `#123` links (issues, tags) are not.
   const numbered = Array.from(numbers).some((n) => numbers.has(n + 1));
   const firstPoster = panels ? firstPanelName(found, lengths) : null;
-  const marked = panels ? markPosters(found, lengths) : 0;
+  const marked = quoted + (panels ? markPosters(found, lengths) : 0);
   // A thread's posts are marked with their posters (by the engine, or above): its one signature is one.
   const thread = marked > 0 || root.querySelector('[data-author]') !== null;
   let removed = 0;
@@ -226,6 +227,31 @@ function markPosters(found: ReadonlyArray<Found & { el: Element }>, lengths: Map
     }
     if (post.closest('[data-author]') !== null || post.querySelector('[data-author]') !== null) continue;
     posts.push({ post, name });
+  }
+  if (posts.length < 2) return 0;
+  for (const { post, name } of posts) post.setAttribute('data-author', name);
+  return posts.length;
+}
+
+/**
+ * Marks each post of an Invision Community thread with its poster: Invision names the poster of
+ * each post only in its panel (dropped by the reader with its link) and in the JSON its quote
+ * button copies (`data-quotedata='{"username":"ron1cne","timestamp":…}'`) on the post's wrapper.
+ * Only when two posts or more name one, none marked already; returns how many were marked.
+ */
+function markQuotedPosters(root: Element): number {
+  const posts: Array<{ post: Element; name: string }> = [];
+  for (const post of Array.from(root.querySelectorAll('[data-quotedata]'))) {
+    if (post.closest('[data-author]') !== null || post.querySelector('[data-author]') !== null) continue;
+    let name: unknown;
+    try {
+      name = (JSON.parse(post.getAttribute('data-quotedata') ?? '') as { username?: unknown }).username;
+    } catch {
+      continue;
+    }
+    if (typeof name === 'string' && POSTER_NAME.test(name.trim()) && name.trim().length <= MAX_POSTER_NAME_CHARS) {
+      posts.push({ post, name: name.trim() });
+    }
   }
   if (posts.length < 2) return 0;
   for (const { post, name } of posts) post.setAttribute('data-author', name);
