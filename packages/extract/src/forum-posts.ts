@@ -125,7 +125,8 @@ export function dropPostChrome(root: Element): PostChrome {
   const firstPoster = panels ? firstPanelName(found, lengths) : null;
   const marked = quoted + (panels ? markPosters(found, lengths) : 0);
   // A thread's posts are marked with their posters (by the engine, or above): its one signature is one.
-  const thread = marked > 0 || root.querySelector('[data-author]') !== null;
+  const thread =
+    marked > 0 || (found.some((f) => f.kind === 'signature') && root.querySelector('[data-author]') !== null);
   let removed = 0;
   for (const f of found) {
     const keep =
@@ -225,9 +226,18 @@ function markPosters(found: ReadonlyArray<Found & { el: Element }>, lengths: Map
     ) {
       post = up;
     }
-    if (post.closest('[data-author]') !== null || post.querySelector('[data-author]') !== null) continue;
-    posts.push({ post, name });
+    if (!markedAlready(post)) posts.push({ post, name });
   }
+  return markAll(posts);
+}
+
+/** Whether a post, or a block in or around it, is marked with its poster already (`data-author`). */
+function markedAlready(post: Element): boolean {
+  return post.closest('[data-author]') !== null || post.querySelector('[data-author]') !== null;
+}
+
+/** Marks each post with its poster when there are two or more (one is no thread); returns how many. */
+function markAll(posts: ReadonlyArray<{ post: Element; name: string }>): number {
   if (posts.length < 2) return 0;
   for (const { post, name } of posts) post.setAttribute('data-author', name);
   return posts.length;
@@ -242,7 +252,7 @@ function markPosters(found: ReadonlyArray<Found & { el: Element }>, lengths: Map
 function markQuotedPosters(root: Element): number {
   const posts: Array<{ post: Element; name: string }> = [];
   for (const post of Array.from(root.querySelectorAll('[data-quotedata]'))) {
-    if (post.closest('[data-author]') !== null || post.querySelector('[data-author]') !== null) continue;
+    if (markedAlready(post)) continue;
     let name: unknown;
     try {
       name = (JSON.parse(post.getAttribute('data-quotedata') ?? '') as { username?: unknown }).username;
@@ -253,9 +263,7 @@ function markQuotedPosters(root: Element): number {
       posts.push({ post, name: name.trim() });
     }
   }
-  if (posts.length < 2) return 0;
-  for (const { post, name } of posts) post.setAttribute('data-author', name);
-  return posts.length;
+  return markAll(posts);
 }
 
 /** The first non-blank text of an element, whitespace squashed. */
@@ -335,12 +343,10 @@ function statLines(el: Element): Found | null {
   if (!br) return null;
   const lines: string[] = [];
   let line = '';
-  let breaks = 0;
   for (let child = el.firstChild; child !== null; child = child.nextSibling) {
     if (child.nodeType === ELEMENT_NODE) {
       const tag = (child as Element).localName.toLowerCase();
       if (tag === 'br') {
-        breaks++;
         lines.push(line);
         line = '';
         continue;
@@ -349,7 +355,6 @@ function statLines(el: Element): Found | null {
     }
     line += ` ${child.textContent ?? ''}`;
   }
-  if (breaks === 0) return null;
   lines.push(line);
   const stats = lines.map(squash).filter((l) => l !== '');
   if (stats.length < 2 || !stats.every((l) => STAT_COUNT.test(l) || STAT_DATE.test(l) || STAT_OTHER.test(l)))

@@ -2,11 +2,11 @@ import { textUpTo } from './text.js';
 
 /**
  * Words a page's interface shows that are no part of what it says: the skip links offered to
- * keyboard users (`Skip to main content`, `Jump to recipe`) and a loading indicator's word
+ * keyboard users (`Skip to main content`, `Jump to recipe`), a loading indicator's word
  * (`Loading…`, the fallback of a part a script fills in), a date's copy written for machines
- * (`2006-08-08T22:13+00:00`) and its short form for narrow screens (`1 yr`). A reader never reads them as the page's
- * text; an index that keeps them matches `loading` on every app shell, and an answer quoting the
- * page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
+ * (`2006-08-08T22:13+00:00`) and a date's short form for narrow screens (`1 yr`). A reader never
+ * reads them as the page's text; an index that keeps them matches `loading` on every app shell,
+ * and an answer quoting the page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
  * test and demonstration pages, Mozilla Readability's own among them.)
  */
 
@@ -34,7 +34,8 @@ const MEANINGFUL_WORD_HOLDERS = /^(?:h[1-6]|td|th|dt|dd|code|pre|kbd|option|titl
 /**
  * Removes the interface's words (see the module's comment) from `elements` (a document's
  * elements): skip links (in-page links and buttons) and elements whose whole text is a loading
- * indicator's, when they are not a part of a sentence.
+ * indicator's, when they are not a part of a sentence; elements whose whole text is a date and
+ * time for machines (see isMachineTimestamp); a `<time>`'s short form (see dropShortForm).
  */
 export function dropInterfaceText(elements: readonly Element[]): void {
   for (const el of elements) {
