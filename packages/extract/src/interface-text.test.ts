@@ -69,9 +69,10 @@ describe('dropInterfaceText', () => {
     expect(
       kept(
         '<time datetime="2024-04-02T05:03:15Z" data-short="1 yr"><span class="ipsTime__long">April 2, 2024</span><span class="ipsTime__short">1 yr</span></time>' +
-          '<time datetime="2024-04-02" data-short="1 yr">1 yr</time><time datetime="2024-04-02"><span>April 2, 2024</span><span>1 yr</span></time>',
+          '<time datetime="2024-04-02" data-short="1 yr">1 yr</time><time datetime="2024-04-02"><span>April 2, 2024</span><span>1 yr</span></time>' +
+          '<time datetime="2024-04-02" data-short="1 yr"><span class="ipsTime__long">1 yr</span><span class="ipsTime__short">1 yr</span></time>',
       ),
-    ).toEqual(['April 2, 2024', '1 yr', 'April 2, 20241 yr']);
+    ).toEqual(['April 2, 2024', '1 yr', 'April 2, 20241 yr', '1 yr']);
   });
 
   it('leaves the words out of the extracted text of a page', () => {

@@ -70,7 +70,10 @@ function dropShortForm(time: Element): void {
   if (!short) return;
   const children = Array.from(time.children);
   if (children.length < 2) return;
-  for (const child of children) if ((child.textContent ?? '').trim() === short) child.remove();
+  const shorts = children.filter((child) => (child.textContent ?? '').trim() === short);
+  // Both forms may read the same (`1 yr` and `1 yr`): one of them stays.
+  const drop = shorts.length === children.length ? shorts.slice(1) : shorts;
+  for (const child of drop) child.remove();
 }
 
 /**
