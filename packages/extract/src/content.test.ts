@@ -313,7 +313,7 @@ withWcxb('extractHtml on forum threads', () => {
     // 0558 (MyBB): panel statistics as <br> lines, and its own wording of an edit note.
     ['0558', ['Posts: 116', 'Reputation:', 'This post was last modified']],
     // 0546 (Invision): the thread's one signature, and each date's short form (`August 26, 20241 yr`).
-    ['0546', ['Tip of the week', '1 yr']],
+    ['0546', ['Tip of the week', '20241 yr']],
     // 0560 (Tapatalk): the copy of each post's date written for machines.
     ['0560', ['2006-08-08T22:13+00:00']],
   ])('leaves the post chrome of %s out', (id, gone) => {
