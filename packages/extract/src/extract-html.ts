@@ -162,9 +162,10 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl)
     // Read before Readability edits the page; only a declared article can be a thread of them.
     const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
     // Posts marked with their posters (forum-posts.ts): only then are their headers looked after.
-    const dates = facts.postAuthor === null && markedPosts === 0 ? null : postDates(doc);
+    const markedThread = facts.postAuthor !== null || markedPosts > 0;
+    const dates = markedThread ? postDates(doc) : null;
     // A thread is dated by its first post: the opening of the first post marked with its poster.
-    const firstPost = facts.postAuthor === null && markedPosts === 0 ? '' : firstPostOpening(doc);
+    const firstPost = markedThread ? firstPostOpening(doc) : '';
     const article = runReadability(doc, reparse, dates);
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
     const page: PageSource = { html, url, baseUrl, dom, thread, dates };

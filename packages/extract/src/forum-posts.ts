@@ -208,10 +208,22 @@ function panelName(panel: Element): string | null {
 function markPosters(found: ReadonlyArray<Found & { el: Element }>, lengths: Map<Element, number>): number {
   const stats = found.filter((f) => f.kind === 'count' || f.kind === 'date');
   const panels: Element[] = [];
+  // The same statistic of the panels before and after each one, found in one pass each way.
+  const before: Array<Element | undefined> = [];
+  const after: Array<Element | undefined> = [];
+  const seen = new Map<string, Element>();
   stats.forEach((stat, i) => {
-    const before = stats.slice(0, i).findLast((f) => f.key === stat.key);
-    const after = stats.slice(i + 1).find((f) => f.key === stat.key);
-    const panel = panelOf(stat.el, [before?.el, after?.el], lengths);
+    before[i] = seen.get(stat.key);
+    seen.set(stat.key, stat.el);
+  });
+  seen.clear();
+  for (let i = stats.length - 1; i >= 0; i--) {
+    const stat = stats[i] as Found & { el: Element };
+    after[i] = seen.get(stat.key);
+    seen.set(stat.key, stat.el);
+  }
+  stats.forEach((stat, i) => {
+    const panel = panelOf(stat.el, [before[i], after[i]], lengths);
     if (!panels.some((p) => p === panel || p.contains(panel) || panel.contains(p))) panels.push(panel);
   });
   const posts: Array<{ post: Element; name: string }> = [];
