@@ -1,3 +1,5 @@
+import { segmentsOf } from '@quarry/text';
+
 /**
  * Scripts written without spaces between words. Text in them is split with `Intl.Segmenter`;
  * everything else counts whitespace-separated words.
@@ -43,6 +45,6 @@ function countSegmented(token: string): number {
   // 'zh' picks ICU's CJK dictionary, which also covers Japanese; Thai and the others have their own.
   segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
   let count = 0;
-  for (const segment of segmenter.segment(token)) if (segment.isWordLike) count += 1;
+  for (const segment of segmentsOf(segmenter, token)) if (segment.isWordLike) count += 1;
   return count;
 }

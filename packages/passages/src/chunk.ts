@@ -1,3 +1,4 @@
+import { segmentsOf } from '@quarry/text';
 import { markdownLines } from './markdown.js';
 import { countTokens } from './tokens.js';
 
@@ -154,7 +155,7 @@ function lines(text: string): Span[] {
 
 function sentences(text: string, line: Span): Span[] {
   const spans: Span[] = [];
-  for (const segment of sentenceSegmenter.segment(text.slice(line.start, line.end))) {
+  for (const segment of segmentsOf(sentenceSegmenter, text.slice(line.start, line.end))) {
     const start = line.start + segment.index;
     const span = trimSpan(text, start, start + segment.segment.length);
     if (span) spans.push(span);

@@ -24,6 +24,8 @@
  *   character pairs are for Chinese, Japanese and Korean only).
  */
 
+import { segmentsOf } from './segment.js';
+
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 // U+30FC (prolonged sound mark) and U+3005 (iteration mark) belong inside Japanese/Chinese words.
 // Hangul too: Korean is spaced, but its particles and endings are written onto the word (`서울의`,
@@ -212,14 +214,14 @@ const SEA_LOCALES = [
 /** A run of Thai, Lao, Khmer or Myanmar as the words of its script's dictionary. */
 function segmentSea(tokens: string[], run: string): void {
   const locale = SEA_LOCALES.find(([script]) => script.test(run))?.[1] ?? 'my';
-  for (const segment of segmenterFor(locale).segment(run)) {
+  for (const segment of segmentsOf(segmenterFor(locale), run)) {
     if (segment.isWordLike) tokens.push(segment.segment);
   }
 }
 
 function segmentCjk(tokens: string[], run: string): void {
   const segmenter = segmenterFor(KANA.test(run) ? 'ja' : 'zh');
-  for (const segment of segmenter.segment(run)) {
+  for (const segment of segmentsOf(segmenter, run)) {
     if (segment.isWordLike) tokens.push(segment.segment);
   }
 }
