@@ -24,6 +24,18 @@ describe('readDomFacts', () => {
     expect(f.htmlLang).toBe('en');
   });
 
+  it('measures how deep elements nest, across siblings and back up', () => {
+    expect(facts('<html><head></head><body></body></html>').maxDepth).toBe(2);
+    // html 1, body 2, div 3, section 4, p 5, b 6; the aside after them is 3 again.
+    const f = facts(
+      '<html><body><div><section><p><b>x</b></p></section><p>y</p></div><aside><i>z</i></aside></body></html>',
+    );
+    expect(f.maxDepth).toBe(6);
+    expect(facts(`<html><body>${'<div>'.repeat(600)}x${'</div>'.repeat(600)}<p>after</p></body></html>`).maxDepth).toBe(
+      602,
+    );
+  });
+
   it('leaves a dateline, a byline and an unclosed next heading out of an <h1>', () => {
     const f = facts(
       '<html><body><h1><a href="/p"><time datetime="2025-12-18">Dec 18 2025</time> Preparing a transition</a></h1>' +

@@ -55,6 +55,8 @@ export interface DomFacts {
    * one line per block as {@link blockText} reads it; '' when it has none.
    */
   footerText: string;
+  /** How deep elements nest below the root element (`<html>` is 1, `<body>` 2). */
+  maxDepth: number;
 }
 
 /** Classes and ids that mark a byline; `rel=author` and `itemprop=author` are checked too. */
@@ -126,6 +128,7 @@ export function readDomFacts(doc: Document): DomFacts {
     linkElements: [],
     baseHref: null,
     footerText: '',
+    maxDepth: 0,
   };
   let footer: Element | null = null;
   const body = doc.body;
@@ -146,7 +149,9 @@ export function readDomFacts(doc: Document): DomFacts {
   for (const top of Array.from(doc.childNodes)) {
     if (top.nodeType !== 1) continue;
     let node: Element | null = top as Element;
+    let depth = 1;
     while (node !== null) {
+      if (depth > facts.maxDepth) facts.maxDepth = depth;
       const el: Element = node;
       const name = el.localName.toLowerCase();
       if (el === body) inBody = true;
@@ -181,6 +186,7 @@ export function readDomFacts(doc: Document): DomFacts {
       if (child !== null) {
         if (name === 'article' || name === 'main') articleDepth++;
         node = child;
+        depth++;
         continue;
       }
       // No element children: the next element in document order is a following sibling of this
@@ -194,6 +200,7 @@ export function readDomFacts(doc: Document): DomFacts {
         if (parentName === 'article' || parentName === 'main') articleDepth--;
         if (parent === body) inBody = false;
         at = parent;
+        depth--;
         if (at === near.run) near.run = null;
         if (at !== top) node = firstElement(at.nextSibling);
       }

@@ -308,7 +308,11 @@ export const MAX_TREE_DEPTH = 512;
 export function flattenDeepHtml(html: string, maxDepth = MAX_TREE_DEPTH): string {
   const { document } = parseHTML(html);
   const root = document.documentElement as unknown as Element | null;
-  if (!root) return html;
+  return root ? flattenDeep(root, maxDepth) : html;
+}
+
+/** {@link flattenDeepHtml} on a parsed document's root element, in place; returns the page's HTML. */
+export function flattenDeep(root: Element, maxDepth = MAX_TREE_DEPTH): string {
   const stack: Array<{ el: Element; depth: number }> = [{ el: root, depth: 1 }];
   while (stack.length > 0) {
     const { el, depth } = stack.pop() as { el: Element; depth: number };

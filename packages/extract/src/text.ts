@@ -219,3 +219,12 @@ function tidy(text: string): string {
 export function squash(text: string | null | undefined): string {
   return (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
 }
+
+/** {@link squash}ed text of at most `maxChars`, cut after a word when one ends past half of it, with `…`. */
+export function truncate(text: string, maxChars: number): string {
+  const flat = squash(text);
+  if (flat.length <= maxChars) return flat;
+  const cut = flat.slice(0, maxChars - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > maxChars / 2 ? cut.slice(0, space) : cut}…`;
+}

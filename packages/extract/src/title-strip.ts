@@ -70,16 +70,34 @@ export function namesSite(
 }
 
 /**
- * The ways a title's segments can be read as its headline, folded: each contiguous run of them that
- * holds its longest segment (`Shop` alone, in `How ML Personalizes Shopping | Shop`, is not one).
+ * The longest folded run worth keeping: runs are matched against `<h1>` texts, which are read up to
+ * this length (see title.ts), so a longer run matches none.
  */
-export function segmentRuns(title: string): Set<string> {
+export const MAX_RUN_CHARS = 300;
+
+/**
+ * The ways a title's segments can be read as its headline, folded: each contiguous run of them that
+ * holds its longest segment (`Shop` alone, in `How ML Personalizes Shopping | Shop`, is not one), up
+ * to `maxChars` folded characters (a title of a thousand parts gives a bounded set, not millions of
+ * characters).
+ */
+export function segmentRuns(title: string, maxChars = MAX_RUN_CHARS): Set<string> {
   const segments = title.split(SEPARATOR);
   const words = segments.map((s) => s.split(/\s+/).filter(Boolean).length);
   const longest = words.indexOf(Math.max(...words));
+  // Folding drops the spaces a join would add, so a run's folded text is its folded parts joined.
+  const folded = segments.map(fold);
   const runs = new Set<string>();
-  for (let i = 0; i <= longest; i++) {
-    for (let j = longest; j < segments.length; j++) runs.add(fold(segments.slice(i, j + 1).join(' ')));
+  let head = '';
+  for (let i = longest; i >= 0; i--) {
+    head = (folded[i] ?? '') + head;
+    if (head.length > maxChars) break;
+    let run = head;
+    for (let j = longest; run.length <= maxChars; ) {
+      runs.add(run);
+      if (++j >= segments.length) break;
+      run += folded[j] ?? '';
+    }
   }
   return runs;
 }

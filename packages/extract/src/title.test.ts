@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { reconcileTitle, type TitleSources } from './title.js';
+import { MAX_RUN_CHARS, segmentRuns } from './title-strip.js';
 
 const base: TitleSources = {
   ogTitle: null,
@@ -17,6 +18,14 @@ describe('reconcileTitle', () => {
     expect(title({ ogTitle: 'OG', jsonLdHeadline: 'LD', docTitle: 'Doc', h1: 'H1' })).toBe('OG');
     expect(title({ jsonLdHeadline: 'LD', docTitle: 'Doc', h1: 'H1' })).toBe('LD');
     expect(title({ docTitle: '', h1: 'The headline' })).toBe('The headline');
+  });
+
+  it('cuts a declared title of more than 1,000 characters after a word, and prefers one that says less', () => {
+    const stuffed = Array.from({ length: 400 }, (_, i) => `keyword${i}`).join(' ');
+    const cut = title({ docTitle: stuffed });
+    expect(cut.length).toBeLessThanOrEqual(1_000);
+    expect(cut).toMatch(/^keyword0 keyword1 .* keyword\d+…$/);
+    expect(title({ ogTitle: stuffed, docTitle: 'Cheap flights to Lisbon' })).toBe('Cheap flights to Lisbon');
   });
 
   it('is never a bare URL or empty while a source has a title', () => {
@@ -315,5 +324,27 @@ describe('reconcileTitle', () => {
 
   it('repairs UTF-8 read as Windows-1252', () => {
     expect(title({ docTitle: 'A DIY Investor\u00e2\u20ac\u2122s Guide' })).toBe('A DIY Investor’s Guide');
+  });
+});
+
+describe('segmentRuns', () => {
+  it("reads every run of a title's parts that holds its longest part, folded", () => {
+    expect([...segmentRuns('News - The Long Headline Here | Site')]).toEqual([
+      'thelongheadlinehere',
+      'thelongheadlineheresite',
+      'newsthelongheadlinehere',
+      'newsthelongheadlineheresite',
+    ]);
+  });
+
+  it('keeps no run longer than an <h1> it is compared with, however many parts the title has', () => {
+    const parts = Array.from({ length: 5_000 }, (_, i) => `Part ${i}`);
+    parts[2_500] = 'The longest part of them all';
+    const runs = [...segmentRuns(parts.join(' - '))];
+    expect(runs).toContain('thelongestpartofthemall');
+    expect(runs).toContain('part2499thelongestpartofthemallpart2501');
+    expect(Math.max(...runs.map((run) => run.length))).toBeLessThanOrEqual(MAX_RUN_CHARS);
+    // Runs of up to 300 characters around the longest part: a few hundred, not millions of characters.
+    expect(runs.length).toBeLessThan(2_000);
   });
 });

@@ -1,7 +1,17 @@
 import { stripSiteName } from './dom-facts.js';
 import { repairMojibake } from './mojibake.js';
+import { truncate } from './text.js';
 import { slugCoverage, slugWords } from './title-slug.js';
-import { fold, hostLabels, isHomePage, namesSite, SEPARATOR, segmentRuns, stripTitle } from './title-strip.js';
+import {
+  fold,
+  hostLabels,
+  isHomePage,
+  MAX_RUN_CHARS,
+  namesSite,
+  SEPARATOR,
+  segmentRuns,
+  stripTitle,
+} from './title-strip.js';
 import { titleText } from './title-text.js';
 
 /** What a page says its title is, from each source ('' or null when it says nothing). */
@@ -23,7 +33,9 @@ export interface TitleSources {
   declaresArticle?: boolean;
 }
 
-const MAX_H1_CHARS = 300;
+const MAX_H1_CHARS = MAX_RUN_CHARS;
+/** The longest declared title read whole (the longest of the 1,458 shared pages' is 257 characters). */
+const MAX_TITLE_CHARS = 1_000;
 /** What a `<title>` calls a page when it names none (`Best Sharpening Stones | Home Page`). */
 const GENERIC_PAGE_NAME = /^(?:home(?:\s*page)?|homepage|index|untitled(?: document)?|welcome)$/i;
 /** A declared title this long that an `<h1>` continues mid-word was cut from it (see cutFrom). */
@@ -58,10 +70,16 @@ function nearlySame(a: string, b: string): boolean {
 
 /** The folded runs of a title's `: `-separated parts, short of the whole (`A: B : C` → `a`, `b`, `ab`, `bc`...). */
 function colonRuns(title: string): string[] {
-  const parts = title.split(/\s?:\s/);
+  const parts = title.split(/\s?:\s/).map(fold);
   const runs: string[] = [];
   for (let i = 0; i < parts.length; i++) {
-    for (let j = i; j < parts.length && j - i < parts.length - 1; j++) runs.push(fold(parts.slice(i, j + 1).join(' ')));
+    let run = '';
+    for (let j = i; j < parts.length && j - i < parts.length - 1; j++) {
+      run += parts[j];
+      // No `<h1>` read is longer (see MAX_RUN_CHARS).
+      if (run.length > MAX_RUN_CHARS) break;
+      runs.push(run);
+    }
   }
   return runs;
 }
@@ -177,7 +195,8 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   const mainH1 = PATH_H1.test(h1) ? '' : h1;
   const clean = (t: string | null | undefined): string | null => {
     const text = usable(t) ? titleText(repairMojibake(t.trim())) : '';
-    return text === '' ? null : text;
+    // A keyword dump, not a title: cut, and marked cut, so that a source that says less comes first.
+    return text === '' ? null : text.length > MAX_TITLE_CHARS ? truncate(text, MAX_TITLE_CHARS) : text;
   };
   const og = clean(sources.ogTitle);
   const docTitle = clean(sources.docTitle);
