@@ -3,6 +3,7 @@ import { parseHTML } from 'linkedom';
 import { marked } from 'marked';
 import { extractHtml } from './extract-html.js';
 import { contentMarkdown, htmlChunks } from './markdown.js';
+import { LINE_START_ESCAPE_OPTION } from './markdown-escapes.js';
 import { collapseSpaceRuns } from './markdown-whitespace.js';
 import { blockText } from './text.js';
 
@@ -378,5 +379,22 @@ describe('contentMarkdown', () => {
   it('is empty for no element or an empty one', () => {
     expect(contentMarkdown(null)).toBe('');
     expect(contentMarkdown(element('  '))).toBe('');
+  });
+});
+
+describe('LINE_START_ESCAPE_OPTION', () => {
+  const escaped = (text: string) => text.replace(...LINE_START_ESCAPE_OPTION);
+
+  it('escapes what would start a list, a heading or a quote at the start of a line only', () => {
+    expect(escaped('1. First')).toBe('1\\. First');
+    expect(escaped('  12. Twelfth')).toBe('  12\\. Twelfth');
+    expect(escaped('- item')).toBe('\\- item');
+    expect(escaped('+ item')).toBe('\\+ item');
+    expect(escaped('## Heading')).toBe('\\## Heading');
+    expect(escaped('> quote')).toBe('\\> quote');
+    expect(escaped('one\n2. two')).toBe('one\n2\\. two');
+    // node-html-markdown's own pattern escaped a number and a full stop anywhere: `in 2024\. Then`.
+    expect(escaped('It happened in 2024. Then it rained')).toBe('It happened in 2024. Then it rained');
+    expect(escaped('3.14159 and 2. more')).toBe('3.14159 and 2. more');
   });
 });

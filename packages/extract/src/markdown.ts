@@ -4,7 +4,13 @@ import { fenceAroundFences, fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { loadLazyImages } from './image-sources.js';
-import { GLOBAL_ESCAPE, mendLineEscapes, mendLinkText, unescapeLineStart } from './markdown-escapes.js';
+import {
+  GLOBAL_ESCAPE,
+  LINE_START_ESCAPE_OPTION,
+  mendLineEscapes,
+  mendLinkText,
+  unescapeLineStart,
+} from './markdown-escapes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
 import { alignSpannedCells } from './markdown-table-spans.js';
@@ -34,6 +40,7 @@ function markdownConverter(): NodeHtmlMarkdown {
       useLinkReferenceDefinitions: false,
       useInlineLinks: true,
       globalEscape: GLOBAL_ESCAPE,
+      lineStartEscape: LINE_START_ESCAPE_OPTION,
     },
     {
       // A formula's TeX (math-tex.ts), as math-aware markdown writes it, its backslashes and
