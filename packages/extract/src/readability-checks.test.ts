@@ -127,6 +127,48 @@ describe('withCheapChecksFirst', () => {
     expect(reads[1]).not.toContain('<p>');
   });
 
+  it("reads a long list's children once while testing it, and removes what Readability removes", () => {
+    // Items a script fills (an icon each): a list with no text, which Readability removes.
+    const items = '<li><i class="icon"></i></li>'.repeat(300);
+    const html =
+      '<html><body><article><h1>Tides</h1>' +
+      `${'<p>The moon pulls the sea, and the sea follows it around the earth twice a day.</p>'.repeat(12)}` +
+      `<ul id="all">${items}</ul></article></body></html>`;
+    const results: Array<{ html: string; reads: number }> = [];
+    for (const cheap of [false, true]) {
+      const doc = parseDocument(html, 'https://example.org/tides', 'linkedom').document;
+      const list = doc.getElementById('all') as Element;
+      // The prototype's getter, counted for the list alone.
+      let owner: object | null = list;
+      while (owner !== null && !Object.hasOwn(owner, 'children')) owner = Object.getPrototypeOf(owner);
+      const descriptor = Object.getOwnPropertyDescriptor(owner as object, 'children') as PropertyDescriptor;
+      let reads = 0;
+      Object.defineProperty(owner as object, 'children', {
+        ...descriptor,
+        get(this: Element) {
+          if (this === list) reads++;
+          return descriptor.get?.call(this);
+        },
+      });
+      try {
+        const reader = new Readability<Node>(doc, { serializer: (node) => node });
+        if (cheap) withCheapChecksFirst(reader);
+        const content = reader.parse()?.content as unknown as Element;
+        results.push({ html: content.innerHTML, reads });
+      } finally {
+        Object.defineProperty(owner as object, 'children', descriptor);
+      }
+    }
+    const [own, cheap] = results as [{ html: string; reads: number }, { html: string; reads: number }];
+    // Readability removes the list from the article, with and without the copy.
+    expect(own.html).toContain('The moon pulls the sea');
+    expect(own.html).not.toContain('<li>');
+    expect(cheap.html).toBe(own.html);
+    // Readability's test read the list's children once per item (twice, in fact), the copy once.
+    expect(own.reads).toBeGreaterThan(300);
+    expect(cheap.reads).toBeLessThan(5);
+  });
+
   it("leaves _grabArticle as it is where parse logs no article's HTML", () => {
     const doc = parseDocument('<html><body><p>Text.</p></body></html>', 'https://example.org/', 'linkedom').document;
     const reader = new Readability<Node>(doc) as unknown as ReadabilityChecks & { parse: () => unknown };
