@@ -1,0 +1,88 @@
+import { describe, expect, it } from '@jest/globals';
+import { extractHtml } from './extract-html.js';
+
+/*
+ * Pages whose shape made one step of extraction grow faster than the page: each took from tens of
+ * seconds to many minutes before, or ran out of memory, so the crawler's extraction thread gave up
+ * on it at its time limit (30 s, `EXTRACT_TIMEOUT_MS`) and the page was lost. Each test has that
+ * limit as its own: it fails where the page would be lost, and checks what comes out. How fast
+ * they go now is measured by `npm run bench -- extract` (its hostile pages table).
+ */
+const LIMIT_MS = 30_000;
+const extract = (html: string) => extractHtml(html, { url: 'https://example.org/page', dom: 'linkedom' });
+const page = (body: string, head = '') => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
+
+describe('extractHtml on hostile pages', () => {
+  it(
+    'reads a page nested 2,500 deep (Readability read each text once per ancestor: 47 s)',
+    () => {
+      const depth = 2_500;
+      const got = extract(page(`${'<div>'.repeat(depth)}<p>Deep text at the bottom.</p>${'</div>'.repeat(depth)}`));
+      expect(got.body_text).toBe('Deep text at the bottom.');
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'reads 10,000 unclosed inline tags (30,000 deep) as their text',
+    () => {
+      const got = extract(page(`<h1>Unclosed</h1>${'<p><b><i>word '.repeat(10_000)}`));
+      expect(got.word_count).toBeGreaterThanOrEqual(10_000);
+      expect(got.body_text).toContain('word word word');
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'counts the words of a 480,000-character Chinese paragraph (ICU slows down past 65,536: minutes)',
+    () => {
+      const got = extract(
+        page(`<article><h1>标题</h1><p>${'中文字是一种文字，我们今天说。'.repeat(32_000)}</p></article>`),
+      );
+      // 中文 字 是 一种 文字 我们 今天 说: 8 words a sentence.
+      expect(got.word_count).toBe(8 * 32_000 + 1);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'converts a run of 600,000 digits to markdown (the converter read on from every digit: minutes)',
+    () => {
+      const digits = '1415926535'.repeat(60_000);
+      const got = extract(page(`<article><h1>Pi</h1><p>3.${digits}</p></article>`));
+      expect(got.body_text).toContain(digits);
+      expect(got.body_markdown).toContain(digits);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'reads a title of 20,000 parts (its runs were held in memory whole: out of memory), cut to 1,000 characters',
+    () => {
+      const keywords = 'Cheap flights - '.repeat(20_000);
+      const got = extract(page(`<h1>${keywords}</h1><p>Text.</p>`, `<title>${keywords}</title>`));
+      expect(got.title.length).toBeLessThanOrEqual(1_000);
+      expect(got.title.length).toBeGreaterThan(500);
+      expect(got.title.startsWith('Cheap flights - Cheap flights')).toBe(true);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'reads 100,000 non-breaking spaces (each walked back over all before it: minutes)',
+    () => {
+      const got = extract(page(`<article><h1>Gap</h1><p>before${'&nbsp;'.repeat(100_000)}after</p></article>`));
+      expect(got.body_text).toMatch(/before\s+after/);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'drops a list of 50,000 empty items (each item read the whole list again: minutes)',
+    () => {
+      const got = extract(page(`<article><h1>Items</h1><p>Some text.</p><ul>${'<li>'.repeat(50_000)}</ul></article>`));
+      expect(got.body_text).toContain('Some text.');
+    },
+    LIMIT_MS,
+  );
+});
