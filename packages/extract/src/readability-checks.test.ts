@@ -169,6 +169,74 @@ describe('withCheapChecksFirst', () => {
     expect(cheap.reads).toBeLessThan(5);
   });
 
+  it('marks the same tables as data or layout tables as Readability does', () => {
+    const cell = (n: number) => '<td>x</td>'.repeat(n);
+    const rows = (r: number, c: number) => `<tr>${cell(c)}</tr>`.repeat(r);
+    const tables = [
+      `<table role="presentation">${rows(12, 6)}</table>`,
+      `<table datatable="0">${rows(12, 6)}</table>`,
+      `<table summary="Prices">${rows(1, 1)}</table>`,
+      `<table><caption>Prices</caption>${rows(1, 1)}</table>`,
+      `<table><caption></caption>${rows(1, 1)}</table>`,
+      `<table><thead><tr><th>a</th></tr></thead>${rows(1, 1)}</table>`,
+      `<table><colgroup><col></colgroup>${rows(2, 2)}</table>`,
+      `<table>${rows(3, 3)}<tr><td><table>${rows(12, 6)}</table></td></tr></table>`,
+      `<table>${rows(1, 8)}</table>`,
+      `<table>${rows(10, 2)}</table>`,
+      `<table>${rows(3, 5)}</table>`,
+      `<table>${rows(3, 4)}</table>`,
+      `<table>${rows(2, 3)}</table>`,
+      `<table><tr><td colspan="4">x</td><td rowspan="3">y</td></tr>${rows(2, 2)}</table>`,
+      // A caption in a nested table is the outer table's first caption too.
+      `<table><tr><td><table><caption>Inner</caption>${rows(1, 1)}</table></td></tr></table>`,
+    ];
+    const html = `<html><body>${tables.map((t) => `<div>${t}</div>`).join('')}</body></html>`;
+    const marks = (cheap: boolean, dom: 'linkedom' | 'jsdom', source = html) => {
+      const doc = parseDocument(source, 'https://example.com/', dom).document;
+      const reader = new Readability(doc) as unknown as ReadabilityChecks;
+      if (cheap) withCheapChecksFirst(reader);
+      reader._markDataTables(doc.documentElement);
+      return Array.from(
+        doc.getElementsByTagName('table'),
+        (t) => (t as { _readabilityDataTable?: boolean })._readabilityDataTable,
+      );
+    };
+    const own = marks(false, 'linkedom');
+    expect(marks(true, 'linkedom')).toEqual(own);
+    // The cases are live: both marks, and each rule, are met.
+    expect(own).toEqual([
+      false,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      false,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+    ]);
+    let withJsdom: [unknown[], unknown[]] | null = null;
+    try {
+      withJsdom = [marks(true, 'jsdom'), marks(false, 'jsdom')];
+    } catch {
+      console.warn('jsdom comparison skipped: jsdom cannot load in this test runtime');
+    }
+    if (withJsdom) expect(withJsdom[0]).toEqual(withJsdom[1]);
+    if (!existsSync(DIR)) return;
+    for (const name of readdirSync(DIR)) {
+      const page = readFileSync(join(DIR, name, 'source.html'), 'utf8');
+      expect({ name, marks: marks(true, 'linkedom', page) }).toEqual({ name, marks: marks(false, 'linkedom', page) });
+    }
+  });
+
   it("leaves _grabArticle as it is where parse logs no article's HTML", () => {
     const doc = parseDocument('<html><body><p>Text.</p></body></html>', 'https://example.org/', 'linkedom').document;
     const reader = new Readability<Node>(doc) as unknown as ReadabilityChecks & { parse: () => unknown };

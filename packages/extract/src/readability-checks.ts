@@ -13,6 +13,8 @@ export interface ReadabilityChecks {
   _getAllNodesWithTag(node: ParentNode, tagNames: readonly string[]): ArrayLike<Element>;
   _grabArticle(page?: Element): Element | null;
   _removeNodes(nodes: ArrayLike<Element>, filter?: NodeFilterFn): void;
+  _markDataTables(root: Element): void;
+  _getRowAndColumnCount(table: Element): { rows: number; columns: number };
 }
 
 /** The test `_removeNodes` asks of each element, called with the Readability instance as `this`. */
@@ -33,6 +35,10 @@ type NodeFilterFn = (this: unknown, node: Element, index: number, nodes: ArrayLi
  *   `node.children[x]` of each item of a list it would remove), and linkedom builds that list anew
  *   at each read: a list of 8,000 links took 8 s. While a test runs on an element with many
  *   children, they are read from a copy made once (no test changes the document);
+ * - `_markDataTables` searches each table's whole subtree for seven tags one after another (a
+ *   caption, `col`, `th`… or a nested table): tables nested in tables made it quadratic (10,000
+ *   nested tables took 20 s). Here one walk of the root, from the leaves up, gives every table the
+ *   tags below it, and each table gets the same mark by the same rules;
  * - `parse` serializes the article it grabbed to HTML for a debug message, debugging or not
  *   (`this.log("Grabbed: " + articleContent.innerHTML)`): where its source still says so, the
  *   article's first `innerHTML` read, which is that one, gives '' (the serializer, if it reads
@@ -50,6 +56,8 @@ export function withCheapChecksFirst(readability: object): void {
     typeof reader._isProbablyVisible !== 'function' ||
     typeof reader._grabArticle !== 'function' ||
     typeof reader._removeNodes !== 'function' ||
+    typeof reader._markDataTables !== 'function' ||
+    typeof reader._getRowAndColumnCount !== 'function' ||
     !(reader.REGEXPS?.byline instanceof RegExp)
   ) {
     return;
@@ -78,6 +86,7 @@ export function withCheapChecksFirst(readability: object): void {
     return node.getAttribute('aria-hidden') !== 'true' || hasClassText(node, 'fallback-image');
   };
   reader._getAllNodesWithTag = (node, tagNames) => elementsByTagNames(node, tagNames);
+  reader._markDataTables = (root) => markDataTables(reader, root);
   const removeNodes = reader._removeNodes.bind(reader);
   reader._removeNodes = (nodes, filter) =>
     removeNodes(
@@ -126,6 +135,89 @@ function skipFirstSerialization(el: Element): void {
       el.innerHTML = html;
     },
   });
+}
+
+/** The tags whose presence under a table settles Readability's data-table test, as bits. */
+const TABLE_TAG_BITS: Readonly<Record<string, number>> = {
+  col: 1,
+  colgroup: 2,
+  tfoot: 4,
+  thead: 8,
+  th: 16,
+  table: 32,
+};
+/** Any of the tags that make a table a data table (Readability's `dataTableDescendants`). */
+const DATA_TABLE_TAGS = 1 | 2 | 4 | 8 | 16;
+
+/** What is below an element: its tags' bits, and its first `<caption>` in document order. */
+interface Below {
+  tags: number;
+  caption: Element | null;
+}
+
+/**
+ * Readability 0.6's `_markDataTables`, rule for rule and in the same order (role, `datatable`,
+ * summary, a caption with content, a data table's tags, a nested table, then the size), with the
+ * tags below each table read from one walk instead of a search of its subtree for each tag.
+ */
+function markDataTables(reader: ReadabilityChecks, root: Element): void {
+  const tables = Array.from(root.getElementsByTagName('table'));
+  const below = new Map<Element, Below>();
+  for (const table of tables) {
+    // A table inside one already walked was read with it.
+    if (!below.has(table)) readBelow(table, below);
+  }
+  for (const table of tables) {
+    const marked = table as Element & { _readabilityDataTable?: boolean };
+    const { tags, caption } = below.get(table) as Below;
+    if (table.getAttribute('role') === 'presentation' || table.getAttribute('datatable') === '0') {
+      marked._readabilityDataTable = false;
+    } else if (table.getAttribute('summary') || (caption !== null && caption.childNodes.length > 0)) {
+      marked._readabilityDataTable = true;
+    } else if (tags & DATA_TABLE_TAGS) {
+      marked._readabilityDataTable = true;
+    } else if (tags & (TABLE_TAG_BITS.table as number)) {
+      marked._readabilityDataTable = false;
+    } else {
+      const { rows, columns } = reader._getRowAndColumnCount(table);
+      marked._readabilityDataTable = columns !== 1 && rows !== 1 && (rows >= 10 || columns > 4 || rows * columns > 10);
+    }
+  }
+}
+
+/** What is below `top` and below each element under it, into `below`, from the leaves up. */
+function readBelow(top: Element, below: Map<Element, Below>): void {
+  const order = descendantsInOrder(top);
+  order.unshift(top);
+  for (let i = order.length - 1; i >= 0; i--) {
+    const el = order[i] as Element;
+    let tags = 0;
+    let caption: Element | null = null;
+    for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
+      const name = child.localName.toLowerCase();
+      const under = below.get(child) as Below;
+      tags |= (TABLE_TAG_BITS[name] ?? 0) | under.tags;
+      caption ??= name === 'caption' ? child : under.caption;
+    }
+    below.set(el, { tags, caption });
+  }
+}
+
+/** The elements under `root`, in document order, walked without recursion. */
+function descendantsInOrder(root: Element): Element[] {
+  const found: Element[] = [];
+  let el = root.firstElementChild;
+  while (el !== null) {
+    found.push(el);
+    if (el.firstElementChild !== null) {
+      el = el.firstElementChild;
+      continue;
+    }
+    let at: Element | null = el;
+    while (at !== null && at !== root && at.nextElementSibling === null) at = at.parentElement;
+    el = at === null || at === root ? null : at.nextElementSibling;
+  }
+  return found;
 }
 
 /** An element with more children than this gives a copy of them to Readability's tests. */
