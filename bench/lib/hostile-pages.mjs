@@ -15,6 +15,7 @@ export function hostilePages() {
     ['1,000,000 digits', wrap(`<article><h1>Pi</h1><p>3.${'1415926535'.repeat(100_000)}</p></article>`)],
     ['title of 20,000 parts', wrap(`<h1>${keywords}</h1><p>Text.</p>`, `<title>${keywords}</title>`)],
     ['300,000 &nbsp;', wrap(`<article><h1>Gap</h1><p>a${'&nbsp;'.repeat(300_000)}b</p></article>`)],
+    ['10,000 nested <table><tr><td>', wrap(`${'<table><tr><td>'.repeat(10_000)}x`)],
     [
       'list of 50,000 empty items',
       wrap(`<article><h1>Items</h1><p>Text.</p><ul>${'<li>'.repeat(50_000)}</ul></article>`),
