@@ -187,8 +187,11 @@ function markDataTables(reader: ReadabilityChecks, root: Element): void {
 
 /** What is below `top` and below each element under it, into `below`, from the leaves up. */
 function readBelow(top: Element, below: Map<Element, Below>): void {
-  const order = descendantsInOrder(top);
-  order.unshift(top);
+  const order: Element[] = [top];
+  walkElements(top, (el) => {
+    order.push(el);
+    return true;
+  });
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i] as Element;
     let tags = 0;
@@ -201,23 +204,6 @@ function readBelow(top: Element, below: Map<Element, Below>): void {
     }
     below.set(el, { tags, caption });
   }
-}
-
-/** The elements under `root`, in document order, walked without recursion. */
-function descendantsInOrder(root: Element): Element[] {
-  const found: Element[] = [];
-  let el = root.firstElementChild;
-  while (el !== null) {
-    found.push(el);
-    if (el.firstElementChild !== null) {
-      el = el.firstElementChild;
-      continue;
-    }
-    let at: Element | null = el;
-    while (at !== null && at !== root && at.nextElementSibling === null) at = at.parentElement;
-    el = at === null || at === root ? null : at.nextElementSibling;
-  }
-  return found;
 }
 
 /** An element with more children than this gives a copy of them to Readability's tests. */
