@@ -25,6 +25,18 @@ describe('blockText', () => {
     );
   });
 
+  it('tells where words meet by the text read so far, over elements of one character and astral letters', () => {
+    // The word before the capital is written one element a letter: `ab` ends it, not `b`.
+    expect(blockText(body('<div><span>a</span><span>b</span><span>Cd</span></div>'))).toBe('ab Cd');
+    // Mathematical bold letters take two UTF-16 units each.
+    expect(blockText(body('<div><span>\u{1d41a}\u{1d41b}</span><span>Cd</span></div>'))).toBe('\u{1d41a}\u{1d41b} Cd');
+    expect(blockText(body('<p>x<span>\u{1d41a}</span><span>Cd</span></p><p>A<span>Bc</span></p>'))).toBe(
+      'x\u{1d41a} Cd\n\nABc',
+    );
+    // After a picture: the word before it ended in a one-letter element.
+    expect(blockText(body('<p><span>2</span>4<img src="a.png">If</p>'))).toBe('24 If');
+  });
+
   it('sets apart the words on either side of a picture, but not in Chinese, in code, or beside a space', () => {
     expect(blockText(body('<p>Updated: December 9, 2024<img src="a.png" alt="">If you are serving food</p>'))).toBe(
       'Updated: December 9, 2024 If you are serving food',
