@@ -1,4 +1,5 @@
 import { parseHTML } from 'linkedom';
+import { idLookup } from './element-ids.js';
 import { markFootnotes } from './footnotes.js';
 import { dropLineNumbers } from './line-numbers.js';
 import { mathAsTex, mathJaxAsTex } from './math-tex.js';
@@ -196,12 +197,13 @@ function normalizeRoot(doc: Document): void {
  * when the boundary's comments mark where it ends; a page saved without comments keeps it.
  */
 function revealStreamedParts(doc: Document): void {
+  const byId = idLookup(doc);
   for (const part of Array.from(doc.querySelectorAll('div[hidden]'))) {
     const id = part.getAttribute('id') ?? '';
     if (!id.startsWith('S:')) continue;
     // A segment (`$RS`) replaces the placeholder of its own number; a boundary's content (`$RC`)
     // goes where its boundary is, whose number the stripped script gave (the same one, most often).
-    const placeholder = doc.getElementById(`P:${id.slice(2)}`) ?? doc.getElementById(`B:${id.slice(2)}`);
+    const placeholder = byId(`P:${id.slice(2)}`) ?? byId(`B:${id.slice(2)}`);
     const parent = placeholder?.parentNode;
     if (placeholder && parent && !part.contains(placeholder)) {
       const at = boundaryEnd(placeholder) ?? placeholder;

@@ -1,3 +1,4 @@
+import { idLookup } from './element-ids.js';
 import { fragmentOf } from './links.js';
 
 /**
@@ -35,6 +36,7 @@ export function markFootnotes(doc: Document): number {
     for (const id of [sup.getAttribute('id'), link.getAttribute('id')]) if (id) referenceIds.add(id);
   }
   let changed = 0;
+  const byId = idLookup(doc);
   for (const { sup, link, label } of raised) {
     if (referenceIds.has(fragmentOf(link) ?? '')) continue; // A link back: below.
     let marked = sup;
@@ -46,7 +48,7 @@ export function markFootnotes(doc: Document): number {
     }
     link.textContent = `[${label}]`;
     marked.setAttribute(FOOTNOTE_ATTRIBUTE, label);
-    const note = noteOf(doc, link);
+    const note = noteOf(byId, link);
     if (note !== null && !note.hasAttribute(FOOTNOTE_NOTE_ATTRIBUTE)) note.setAttribute(FOOTNOTE_NOTE_ATTRIBUTE, label);
     changed++;
   }
@@ -91,9 +93,9 @@ function referenceLink(sup: Element): Element | null {
 }
 
 /** The list item the reference `link` leads to, when it is one. */
-function noteOf(doc: Document, link: Element): Element | null {
+function noteOf(byId: (id: string) => Element | null, link: Element): Element | null {
   const id = fragmentOf(link);
-  const target = id === null ? null : doc.getElementById(id);
+  const target = id === null ? null : byId(id);
   return target?.localName.toLowerCase() === 'li' ? target : null;
 }
 

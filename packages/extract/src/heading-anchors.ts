@@ -6,6 +6,7 @@
  * `## Setup[¶](https://example.org/guide#setup "Permalink to this heading")`.
  */
 
+import { idLookup } from './element-ids.js';
 import { fragmentOf } from './links.js';
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -24,11 +25,16 @@ function namesHeading(heading: Element, id: string): boolean {
  * Whether `anchor` links to another part of this page (`href="#…"`), to a link there, and holds all
  * of the heading's words: Sphinx's link from each heading back to its entry in the table of contents.
  */
-function holdsHeading(heading: Element, anchor: Element, fragment: string): boolean {
+function holdsHeading(
+  heading: Element,
+  anchor: Element,
+  fragment: string,
+  byId: (id: string) => Element | null,
+): boolean {
   const href = anchor.getAttribute('href') ?? '';
   if (!href.startsWith('#') || (anchor.textContent ?? '').trim() !== (heading.textContent ?? '').trim()) return false;
   // Where it leads is the contents' own link to the heading (an accordion's toggle leads to a panel).
-  return heading.ownerDocument.getElementById(fragment)?.localName.toLowerCase() === 'a';
+  return byId(fragment)?.localName.toLowerCase() === 'a';
 }
 
 /**
@@ -41,6 +47,8 @@ function holdsHeading(heading: Element, anchor: Element, fragment: string): bool
  */
 export function dropHeadingAnchors(elements: readonly Element[]): number {
   let changed = 0;
+  const doc = elements[0]?.ownerDocument;
+  const byId = doc ? idLookup(doc) : () => null;
   for (const heading of elements) {
     if (!HEADINGS.has(heading.localName.toLowerCase())) continue;
     const words: { anchor: Element; fragment: string }[] = [];
@@ -57,7 +65,7 @@ export function dropHeadingAnchors(elements: readonly Element[]): number {
     }
     // Asked once the glyphs are gone, which the heading's text counted.
     for (const { anchor, fragment } of words) {
-      if (namesHeading(heading, fragment) || holdsHeading(heading, anchor, fragment)) {
+      if (namesHeading(heading, fragment) || holdsHeading(heading, anchor, fragment, byId)) {
         anchor.replaceWith(...Array.from(anchor.childNodes));
         changed++;
       }

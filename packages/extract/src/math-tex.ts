@@ -1,3 +1,4 @@
+import { idLookup } from './element-ids.js';
 import { isHidden, textUpTo } from './text.js';
 
 /**
@@ -62,6 +63,7 @@ const MATHJAX_TEX_TYPE = /^\s*math\/tex\s*(;\s*mode\s*=\s*display\s*)?$/i;
  */
 export function mathJaxAsTex(doc: Document): number {
   let replaced = 0;
+  const byId = idLookup(doc);
   for (const script of Array.from(doc.getElementsByTagName('script'))) {
     const type = MATHJAX_TEX_TYPE.exec(script.getAttribute('type') ?? '');
     if (type === null) continue;
@@ -69,7 +71,7 @@ export function mathJaxAsTex(doc: Document): number {
     span.setAttribute(TEX_ATTRIBUTE, type[1] === undefined ? 'inline' : 'block');
     span.textContent = (script.textContent ?? '').trim();
     const id = script.getAttribute('id');
-    const drawing = id ? doc.getElementById(`${id}-Frame`) : null;
+    const drawing = id ? byId(`${id}-Frame`) : null;
     // The preview comes before the drawing (or the display box holding it), the drawing before the script.
     let before = script.previousElementSibling;
     if (drawing && before && (before === drawing || before.contains(drawing))) before = before.previousElementSibling;
