@@ -84,6 +84,39 @@ describe('extractHtml with code lines in blocks', () => {
   );
 });
 
+// Hugo's Chroma: each line a flex <span>, its indentation and line break in spans of their own.
+const CHROMA_YAML =
+  '<pre tabindex="0"><code class="language-yaml" data-lang="yaml">' +
+  ['apiVersion: v1', 'metadata:', '  name: nginx', 'spec:', '  containers:', '  - name: nginx']
+    .map((line) => {
+      const [, indent = '', rest = ''] = /^( *)(.*)$/.exec(line) ?? [];
+      const [key, value] = rest.split(':');
+      return (
+        `<span style="display:flex"><span><span style="color:#bbb">${indent}</span>` +
+        `<span style="color:green">${key}</span>:${value ? `<span style="color:#bbb"> </span>${value.trim()}` : ''}` +
+        '<span style="color:#bbb">\n</span></span></span>'
+      );
+    })
+    .join('') +
+  '</code></pre>';
+
+describe('extractHtml with a highlighter that writes spaces in spans', () => {
+  const page =
+    '<!DOCTYPE html><html><head><title>Pods</title></head><body><main><h1>Pods</h1>' +
+    `<p>${'A Pod is the smallest unit of computing that you can create and manage in Kubernetes. '.repeat(6)}</p>` +
+    CHROMA_YAML +
+    `<p>${'To create the Pod shown above, run the following command with the file it is in. '.repeat(6)}</p>` +
+    '</main></body></html>';
+
+  it.each(['linkedom', 'jsdom'] as const)('keeps the lines and their indentation in the markdown (%s)', (dom) => {
+    const got = extractHtml(page, { url: 'https://docs.example.org/pods', dom });
+    expect(got.body_markdown).toContain(
+      '```yaml\napiVersion: v1\nmetadata:\n  name: nginx\nspec:\n  containers:\n  - name: nginx\n```',
+    );
+    expect(got.body_text).toContain('apiVersion: v1\nmetadata:\n  name: nginx\nspec:');
+  });
+});
+
 describe('fenceAroundFences', () => {
   const markdownOf = (html: string): string =>
     contentMarkdown(

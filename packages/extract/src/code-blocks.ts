@@ -51,11 +51,42 @@ export function fenceCodeBlocks(root: Element): void {
       pre.appendChild(code);
     }
     trimTrailingSpace(code);
+    writeAsText(code);
     const language = codeLanguage(pre, code);
     if (language !== null && !/(?:^|\s)language-/.test(code.getAttribute('class') ?? '')) {
       code.setAttribute('class', `language-${language} ${code.getAttribute('class') ?? ''}`.trim());
     }
   }
+}
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * Replaces a code block's markup (a highlighter's spans, one or more per token) by the text
+ * node-html-markdown writes for it: its text, `<br>` a line break, `<hr>` `---`, a heading in brackets,
+ * no pictures (its code block translators). The converter parses the block again and takes time
+ * that grows with the square of the children of one element: a block of 20,000 highlighted lines
+ * took 7 s.
+ */
+function writeAsText(code: Element): void {
+  if (code.firstElementChild === null) return;
+  let text = '';
+  const read = (node: Node): void => {
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === 3) text += child.nodeValue ?? '';
+      if (child.nodeType !== 1) continue;
+      const name = (child as Element).localName.toLowerCase();
+      if (name === 'br') text += '\n';
+      else if (name === 'hr') text += '---';
+      else if (HEADINGS.has(name)) {
+        text += '[';
+        read(child);
+        text += ']';
+      } else if (name !== 'img') read(child);
+    }
+  };
+  read(code);
+  code.textContent = text;
 }
 
 /** Removes the blank lines and spaces a code block ends with (they would stand before its closing fence). */
