@@ -1,5 +1,7 @@
 // Generated pages whose shape once made a step of extraction grow faster than the page (see
 // packages/extract/src/hostile-pages.test.ts): how long each takes, against the crawler's 30 s limit.
+const PARAGRAPH = 'Some words of the article that make a paragraph long enough to count as text.';
+const times = (n, part) => Array.from({ length: n }, (_, i) => part(i)).join('');
 const wrap = (body, head = '') => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
 
 /** [name, html] pairs, each about as large as the ones that took minutes before. */
@@ -19,6 +21,40 @@ export function hostilePages() {
     [
       'list of 50,000 empty items',
       wrap(`<article><h1>Items</h1><p>Text.</p><ul>${'<li>'.repeat(50_000)}</ul></article>`),
+    ],
+    [
+      '20,000 footnote references',
+      wrap(
+        `<article><h1>Notes</h1><p>${'word<sup><a href="#fn1">1</a></sup> '.repeat(20_000)}</p><ol><li id="fn1">The note.</li></ol></article>`,
+      ),
+    ],
+    [
+      '20,000 headings linking to their contents entries',
+      wrap(
+        `<article><h1>Headings</h1><ul>${times(20_000, (i) => `<li><a id="toc${i}" href="#h${i}">Heading ${i}</a></li>`)}</ul>${times(20_000, (i) => `<h2 id="h${i}"><a href="#toc${i}">Heading ${i}</a></h2><p>${PARAGRAPH}</p>`)}</article>`,
+      ),
+    ],
+    [
+      '20,000 MathJax 2 formulas',
+      wrap(
+        `<article><h1>Formulas</h1><p>${PARAGRAPH}</p><p>${times(20_000, (i) => `<span class="MathJax_Preview"></span><span id="MathJax-Element-${i}-Frame">x</span><script type="math/tex" id="MathJax-Element-${i}">x_${i}</script> `)}</p></article>`,
+      ),
+    ],
+    [
+      '20,000 streamed React parts',
+      wrap(
+        `<article><h1>Streamed</h1><p>${PARAGRAPH}</p>${times(20_000, (i) => `<template id="P:${i}"></template>`)}</article>${times(20_000, (i) => `<div hidden id="S:${i}"><p>Part ${i}.</p></div>`)}`,
+      ),
+    ],
+    [
+      '300,000 inline elements in a paragraph',
+      wrap(`<article><h1>Spans</h1><p>${'<span>w</span>'.repeat(300_000)}</p></article>`),
+    ],
+    [
+      'code block of 20,000 highlighted lines',
+      wrap(
+        `<article><h1>Code</h1><p>${PARAGRAPH}</p><pre><code>${times(20_000, (i) => `<span class="line"><span class="ln">${i}</span>code ${i}</span>\n`)}</code></pre></article>`,
+      ),
     ],
   ];
 }

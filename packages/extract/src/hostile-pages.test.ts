@@ -10,6 +10,8 @@ import { extractHtml } from './extract-html.js';
  */
 const LIMIT_MS = 30_000;
 const extract = (html: string) => extractHtml(html, { url: 'https://example.org/page', dom: 'linkedom' });
+const PARAGRAPH = 'Some words of the article that make a paragraph long enough to count as text.';
+const times = (n: number, part: (i: number) => string): string => Array.from({ length: n }, (_, i) => part(i)).join('');
 const page = (body: string, head = '') => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
 
 describe('extractHtml on hostile pages', () => {
@@ -82,6 +84,71 @@ describe('extractHtml on hostile pages', () => {
     () => {
       const got = extract(page(`<article><h1>Items</h1><p>Some text.</p><ul>${'<li>'.repeat(50_000)}</ul></article>`));
       expect(got.body_text).toContain('Some text.');
+    },
+    LIMIT_MS,
+  );
+
+  // Each of these looked an id up with a walk of the whole page (linkedom's getElementById).
+  it(
+    'marks 20,000 footnote references (each looked for its note in the whole page: 157 s)',
+    () => {
+      const got = extract(
+        page(
+          `<article><h1>Notes</h1><p>${'word<sup><a href="#fn1">1</a></sup> '.repeat(20_000)}</p><ol><li id="fn1">The note.</li></ol></article>`,
+        ),
+      );
+      expect(got.body_text).toContain('word[1] word[1]');
+      expect(got.body_markdown).toMatch(/^\[\^1\]: The note\.$/m);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'reads 20,000 headings that link back to a table of contents (each looked for its target: 37 s)',
+    () => {
+      const headings = times(
+        20_000,
+        (i) => `<h2 id="h${i}"><a href="#toc${i}">Heading ${i}</a></h2><p>${PARAGRAPH}</p>`,
+      );
+      const contents = times(20_000, (i) => `<li><a id="toc${i}" href="#h${i}">Heading ${i}</a></li>`);
+      const got = extract(page(`<article><h1>Headings</h1><ul>${contents}</ul>${headings}</article>`));
+      expect(got.body_markdown).toContain('## Heading 19999');
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'reads 20,000 MathJax 2 formulas (each looked for its drawing: 81 s for 25,000)',
+    () => {
+      const formulas = times(
+        20_000,
+        (i) =>
+          `<span class="MathJax_Preview"></span><span id="MathJax-Element-${i}-Frame">x</span><script type="math/tex" id="MathJax-Element-${i}">x_${i}</script> `,
+      );
+      const got = extract(page(`<article><h1>Formulas</h1><p>${PARAGRAPH}</p><p>${formulas}</p></article>`));
+      expect(got.body_markdown).toContain('$x_0$ $x_1$');
+      expect(got.body_markdown).toContain('$x_19999$');
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'puts 25,000 streamed React parts in place (each looked for its placeholder: 63 s)',
+    () => {
+      const placeholders = times(25_000, (i) => `<template id="P:${i}"></template>`);
+      const parts = times(25_000, (i) => `<div hidden id="S:${i}"><p>Part ${i}.</p></div>`);
+      const got = extract(page(`<article><h1>Streamed</h1><p>${PARAGRAPH}</p>${placeholders}</article>${parts}`));
+      expect(got.body_text).toContain('Part 0.\n\nPart 1.');
+      expect(got.body_text).toContain('Part 24999.');
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'reads a paragraph of 330,000 inline elements (the text read so far was copied for each: 37 s)',
+    () => {
+      const got = extract(page(`<article><h1>Spans</h1><p>${'<span>w</span>'.repeat(330_000)}</p></article>`));
+      expect(got.body_text).toContain('w'.repeat(330_000));
     },
     LIMIT_MS,
   );
