@@ -75,6 +75,28 @@ describe('dropInterfaceText', () => {
     ).toEqual(['April 2, 2024', '1 yr', 'April 2, 20241 yr', '1 yr']);
   });
 
+  it("reads a parent's own words once for all the skip links it holds", () => {
+    const body = (parseHTML('<html><body></body></html>').document as unknown as Document).body;
+    body.innerHTML = `${'<a href="#main">Skip to content</a><p>Text.</p>'.repeat(50)}`;
+    let proto = Object.getPrototypeOf(body);
+    while (proto !== null && !Object.getOwnPropertyDescriptor(proto, 'firstChild'))
+      proto = Object.getPrototypeOf(proto);
+    const firstChild = Object.getOwnPropertyDescriptor(proto, 'firstChild');
+    expect(firstChild?.get).toBeDefined();
+    let reads = 0;
+    // Counted on the body alone: each skip link asks whether its parent has words of its own.
+    Object.defineProperty(body, 'firstChild', {
+      get() {
+        reads++;
+        return firstChild?.get?.call(body) as ChildNode | null;
+      },
+    });
+    dropInterfaceText(Array.from(body.querySelectorAll('*')));
+    expect(body.querySelectorAll('a')).toHaveLength(0);
+    expect(body.querySelectorAll('p')).toHaveLength(50);
+    expect(reads).toBeLessThanOrEqual(1);
+  });
+
   it('leaves the words out of the extracted text of a page', () => {
     const paragraph = 'The river floods every spring, and the town has learnt to live with it. '.repeat(6);
     const page = extractHtml(

@@ -34,10 +34,24 @@ const MEANINGFUL_WORD_HOLDERS = /^(?:h[1-6]|td|th|dt|dd|code|pre|kbd|option|titl
 /**
  * Removes the interface's words (see the module's comment) from `elements` (a document's
  * elements): skip links (in-page links and buttons) and elements whose whole text is a loading
- * indicator's, when they are not a part of a sentence; elements whose whole text is a date and
+ * indicator's, when they are not a part of a sentence (their parent has no words of its own: `You can
+ * <a href="#end">jump to the end</a> of the list` and `<b>Loading</b> speed: …` are prose); elements whose whole text is a date and
  * time for machines (see isMachineTimestamp); a `<time>`'s short form (see dropShortForm).
  */
 export function dropInterfaceText(elements: readonly Element[]): void {
+  // A parent's own words, read once: the skip links of a page may all be children of one parent,
+  // whose children were read again for each (10,000 took 3 s). Removing an element leaves them.
+  const ownWords = new Map<Element, string | null>();
+  const standsAlone = (el: Element): boolean => {
+    const parent = el.parentElement;
+    if (parent === null) return true;
+    let words = ownWords.get(parent);
+    if (words === undefined) {
+      words = firstOwnWords(parent);
+      ownWords.set(parent, words);
+    }
+    return words === null;
+  };
   for (const el of elements) {
     const name = el.localName.toLowerCase();
     if (name === 'a' || name === 'button') {
@@ -94,15 +108,6 @@ function isSkipLink(el: Element, name: string, text: string): boolean {
 
 function isLoadingIndicator(name: string, text: string): boolean {
   return text.length <= 40 && !MEANINGFUL_WORD_HOLDERS.test(name) && LOADING.test(text);
-}
-
-/**
- * Whether the element is not a part of a sentence: its parent has no words of its own
- * (`You can <a href="#end">jump to the end</a> of the list`, `<b>Loading</b> speed: …` are prose).
- */
-function standsAlone(el: Element): boolean {
-  const parent = el.parentElement;
-  return parent === null || firstOwnWords(parent) === null;
 }
 
 /** The element's first own text node (not a descendant's) that is not blank, trimmed; null if none. */
