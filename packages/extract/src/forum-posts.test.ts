@@ -221,6 +221,21 @@ describe('info panels as MyBB and phpBB write them', () => {
     expect(squashed(board.body)).toContain('Points: 490');
   });
 
+  it('takes a panel inside one found before as part of it, and marks no block holding the whole thread', () => {
+    /** A post whose panel shows a post count; the first also its join date, and quotes a panel. */
+    const post = (n: number, user: string, extra = '', quoted = '') =>
+      `<div class="post" id="p${n}"><dl class="postprofile"><dt><a href="/u/${n}">${user}</a></dt>${extra}` +
+      `<dd>Posts: ${n * 1000 + 17}</dd></dl><div class="postbody"><div class="content">Reply ${n} with words.${quoted}</div></div></div>`;
+    // The join date is the first post's alone: its panel grows to the whole (short) thread, which
+    // then holds every other panel. Taken apart, the thread itself would be marked as Minoa's.
+    const d = doc(
+      `<div id="posts">${post(1, 'Minoa', '<dd>Joined: Mar 3, 2019</dd>', '<dl><dd>Posts: 5</dd></dl>')}` +
+        `${post(2, 'Ayytaly')}${post(3, 'Kiro')}</div><footer>${'Words of the footer. '.repeat(30)}</footer>`,
+    );
+    expect(dropPostChrome(d.body).marked).toBe(0);
+    expect(d.querySelector('[data-author]')).toBeNull();
+  });
+
   it('takes no statistic or its label for a poster: `Join Date` over its value, `28 posts`', () => {
     /** A vBulletin-like post whose panel opens with a label, or a count, where its name is a picture. */
     const post = (n: number, opening: string) =>

@@ -222,22 +222,29 @@ function markPosters(found: ReadonlyArray<Found & { el: Element }>, lengths: Map
     after[i] = seen.get(stat.key);
     seen.set(stat.key, stat.el);
   }
+  // How many panels each element holds, itself included: a panel inside or around one found
+  // before is the same panel, and a post is the largest block around its panel that holds no other.
+  // (Asked of every panel in turn, it took time growing with the square of the posts.)
+  const held = new Map<Element, number>();
+  const panelsIn = (el: Element): number => held.get(el) ?? 0;
+  const isPanel = new Set<Element>();
+  const inPanel = (el: Element): boolean => {
+    for (let up = el.parentElement; up !== null; up = up.parentElement) if (isPanel.has(up)) return true;
+    return false;
+  };
   stats.forEach((stat, i) => {
     const panel = panelOf(stat.el, [before[i], after[i]], lengths);
-    if (!panels.some((p) => p === panel || p.contains(panel) || panel.contains(p))) panels.push(panel);
+    if (panelsIn(panel) > 0 || inPanel(panel)) return;
+    panels.push(panel);
+    isPanel.add(panel);
+    for (let el: Element | null = panel; el !== null; el = el.parentElement) held.set(el, panelsIn(el) + 1);
   });
   const posts: Array<{ post: Element; name: string }> = [];
   for (const panel of panels) {
     const name = panelName(panel);
     if (name === null) continue;
     let post = panel;
-    for (
-      let up = post.parentElement;
-      up !== null && !panels.some((p) => p !== panel && up?.contains(p));
-      up = up.parentElement
-    ) {
-      post = up;
-    }
+    for (let up = post.parentElement; up !== null && panelsIn(up) < 2; up = up.parentElement) post = up;
     if (!markedAlready(post)) posts.push({ post, name });
   }
   return markAll(posts);
