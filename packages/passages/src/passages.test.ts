@@ -105,6 +105,20 @@ describe('chunkText', () => {
     expect(pathOf('Aphids eat leaves.')).toEqual(['Pests']);
   });
 
+  it('aligns a line a few lines ahead only when the lookahead holds it once, whatever comes after', () => {
+    const text = 'Soil\n\nUse rich soil with compost.';
+    const after = Array.from({ length: 300 }, (_, i) => `Other line ${i}.`).join('\n\n');
+    const markdown = (later: string) =>
+      `Intro one.\n\nIntro two.\n\nIntro three.\n\n## Soil\n\nUse rich soil with compost.\n\n${later}`;
+    const pathOf = (md: string) => chunkText(text, { markdown: md, targetTokens: 8 }).at(-1)?.headingPath;
+    // `Soil` again 300 lines on, past the 200 lines looked ahead: the heading is still found.
+    expect(pathOf(markdown(`${after}\n\nSoil`))).toEqual(['Soil']);
+    // Again within them, it could be either: the heading is not taken.
+    expect(pathOf(markdown('Soil\n\nMore.'))).toEqual([]);
+    // Only past them: not looked for.
+    expect(pathOf(`${after}\n\n## Soil\n\nUse rich soil with compost.`)).toEqual([]);
+  });
+
   it('never cuts a sentence, even one longer than the target', () => {
     const long = `Long ${'word '.repeat(60).trim()}.`;
     const text = `Short one. ${long} Another short one.`;
