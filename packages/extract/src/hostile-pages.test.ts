@@ -152,4 +152,35 @@ describe('extractHtml on hostile pages', () => {
     },
     LIMIT_MS,
   );
+  // Spans and ragged rows let a small page ask for a grid of millions of cells in the markdown.
+  const table = (rows: string) => page(`<article><h1>Table</h1><p>${PARAGRAPH}</p><table>${rows}</table></article>`);
+
+  it(
+    'lays out a 3 KB table whose cells ask for billions of cells within a budget (22 s, 900 MB, 3.8 MB of markdown)',
+    () => {
+      const got = extract(table('<tr><td rowspan="999999999" colspan="999999999">a</td></tr>'.repeat(50)));
+      expect(got.body_text).toContain(PARAGRAPH);
+      expect(got.body_markdown.length).toBeLessThan(10_000);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'lays out a 10 KB table whose cells carry into ever more columns (out of stack after 14 s and 3.4 GB)',
+    () => {
+      const got = extract(table('<tr><td rowspan="65534" colspan="1000">a</td></tr>'.repeat(200)));
+      expect(got.body_markdown.length).toBeLessThan(100_000);
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'writes as lines a table whose row of 20,000 cells would pad 2,000 short rows (9.5 s, 160 MB of markdown)',
+    () => {
+      const got = extract(table(`<tr>${'<td>x</td>'.repeat(20_000)}</tr>${'<tr><td>y</td></tr>'.repeat(2_000)}`));
+      expect(got.body_markdown.length).toBeLessThan(1_000_000);
+      expect(got.body_markdown).toMatch(/^y$/m);
+    },
+    LIMIT_MS,
+  );
 });

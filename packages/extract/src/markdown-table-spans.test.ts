@@ -3,7 +3,7 @@ import { JSDOM } from 'jsdom';
 import { parseHTML } from 'linkedom';
 import { marked, type Tokens } from 'marked';
 import { contentMarkdown } from './markdown.js';
-import { alignSpannedCells } from './markdown-table-spans.js';
+import { alignSpannedCells, unfoldRaggedTables } from './markdown-table-spans.js';
 
 const DOMS = {
   linkedom: (html: string) =>
@@ -80,6 +80,23 @@ describe.each(['linkedom', 'jsdom'] as const)('alignSpannedCells (%s)', (dom) =>
     ]);
   });
 
+  it('lays out no more than 20,000 added cells a page: a table asking for more is left as written', () => {
+    // 15 cells each spanning 1,000 columns (14,985 added), then again: the second is over the budget.
+    const wide = (text: string) =>
+      `<table>${Array.from({ length: 15 }, () => `<tr><td colspan="1000">${text}</td></tr>`).join('')}</table>`;
+    const small = '<table><tr><td rowspan="2">a</td><td>b</td></tr><tr><td>c</td></tr></table>';
+    const root = DOMS[dom](small + wide('x') + wide('y') + small);
+    expect(alignSpannedCells(root)).toBe(3);
+    const tables = Array.from(root.querySelectorAll('table'));
+    expect(tables.map((table) => table.querySelectorAll('td').length)).toEqual([4, 15_000, 15, 4]);
+    expect(tables[2]?.querySelectorAll('[colspan]')).toHaveLength(15);
+    // Spans no page could need (a 3 KB page asked for billions of cells): each is taken as 1,000
+    // columns, so twenty of the fifty tables fill the budget and the others are left as written.
+    const huge = DOMS[dom]('<table><tr><td rowspan="999999999" colspan="999999999">a</td></tr></table>'.repeat(50));
+    expect(alignSpannedCells(huge)).toBe(20);
+    expect(huge.querySelectorAll('td')).toHaveLength(20 * 1_000 + 30);
+  });
+
   it('lays out a nested table on its own', () => {
     const html =
       '<table><tr><th>Outer</th><th>Inner</th></tr><tr><td rowspan="2">o</td><td>' +
@@ -94,5 +111,32 @@ describe.each(['linkedom', 'jsdom'] as const)('alignSpannedCells (%s)', (dom) =>
       ).map((c) => c.textContent);
     expect(cells(inner, 0)).toEqual(['n', '', 'm']);
     expect(cells(outer, 2)).toEqual(['o', 'p']);
+  });
+});
+
+describe.each(['linkedom', 'jsdom'] as const)('unfoldRaggedTables (%s)', (dom) => {
+  const row = (cells: number, text = 'v') => `<tr>${`<td>${text}</td>`.repeat(cells)}</tr>`;
+
+  it('writes as lines a table whose short rows would be padded with more empty cells than it has', () => {
+    // One row of 1,100 cells over ten of one: 10,990 empty cells to pad.
+    const html = `<table>${row(1_100, 'h')}${row(1, 'first')}${row(1).repeat(9)}</table>`;
+    const root = DOMS[dom](html);
+    expect(unfoldRaggedTables(root)).toBe(1);
+    expect(root.querySelector('table')).toBeNull();
+    const lines = Array.from(root.querySelectorAll('p'), (p) => p.textContent);
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe(Array(1_100).fill('h').join(' | '));
+    expect(lines.slice(1, 3)).toEqual(['first', 'v']);
+    // Padded, the ten short rows alone would write 11,000 cells.
+    expect(contentMarkdown(DOMS[dom](html)).length).toBeLessThan(10_000);
+  });
+
+  it('leaves a big table of full rows, and one whose padding is small or no more than its cells', () => {
+    const root = DOMS[dom](
+      `<table>${row(10).repeat(2_000)}</table><table>${row(5)}${row(1)}</table>` +
+        `<table>${row(1_000)}${row(10).repeat(9)}</table><table>${row(200)}${row(100).repeat(200)}</table>`,
+    );
+    expect(unfoldRaggedTables(root)).toBe(0);
+    expect(root.querySelectorAll('table')).toHaveLength(4);
   });
 });

@@ -8,6 +8,14 @@
 /** The most rows or columns one cell is taken to span (HTML caps `colspan` at 1,000 and `rowspan` at 65,534). */
 const MAX_SPAN = 1_000;
 
+/**
+ * The most cells the layout adds to the tables of one page. Spans let a page of 3 KB ask for
+ * millions of cells (fifty cells each spanning 1,000 columns and 65,534 rows took 52 s and 1.4 GB;
+ * two hundred took the stack): a table that would take more than is left is written as the page
+ * has it. The tables of the 1,458 shared pages gain 331 cells at most (a whole page's).
+ */
+const MAX_ADDED_CELLS = 20_000;
+
 /** A cell that a `rowspan` carries into the rows below it. */
 interface Carried {
   cell: Element;
@@ -23,21 +31,74 @@ interface Carried {
  */
 export function alignSpannedCells(root: Element): number {
   let changed = 0;
+  let budget = MAX_ADDED_CELLS;
   for (const table of Array.from(root.querySelectorAll('table'))) {
     if (!table.querySelector('[colspan], [rowspan]')) continue;
-    if (alignTable(table)) changed++;
+    const rows = Array.from(table.querySelectorAll('tr')).filter((row) => row.closest('table') === table);
+    const added = cellsAdded(rows, budget);
+    if (added < 0) continue;
+    budget -= added;
+    if (alignTable(table, rows)) changed++;
   }
   return changed;
 }
 
-function alignTable(table: Element): boolean {
+/** The cells of a row (not those of a table nested in it). */
+const cellsOf = (row: Element): Element[] => Array.from(row.children).filter((c) => /^t[dh]$/i.test(c.localName));
+
+/** The greatest column a cell is carried into, or -1. */
+function lastCarried(carried: ReadonlyMap<number, unknown>): number {
+  let last = -1;
+  for (const column of carried.keys()) if (column > last) last = column;
+  return last;
+}
+
+/**
+ * How many cells {@link alignTable} would add to `rows`, counted as it lays them out; -1 as soon as
+ * that is more than `limit` (so that counting costs no more than the limit).
+ */
+function cellsAdded(rows: readonly Element[], limit: number): number {
+  // Column → how many more rows the cell carried into it covers.
+  const carried = new Map<number, number>();
+  let added = 0;
+  for (const row of rows) {
+    let column = 0;
+    const fill = (): void => {
+      for (let left = carried.get(column); left !== undefined && added <= limit; left = carried.get(column)) {
+        if (left === 1) carried.delete(column);
+        else carried.set(column, left - 1);
+        column++;
+        added++;
+      }
+    };
+    for (const cell of cellsOf(row)) {
+      fill();
+      const columns = span(cell.getAttribute('colspan'));
+      const rowsBelow = span(cell.getAttribute('rowspan')) - 1;
+      added += columns - 1;
+      if (added > limit) return -1;
+      if (rowsBelow > 0) for (let extra = 0; extra < columns; extra++) carried.set(column + extra, rowsBelow);
+      column += columns;
+    }
+    for (const last = lastCarried(carried); column <= last && added <= limit; ) {
+      if (carried.has(column)) fill();
+      else {
+        added++;
+        column++;
+      }
+    }
+    if (added > limit) return -1;
+  }
+  return added;
+}
+
+function alignTable(table: Element, rows: readonly Element[]): boolean {
   const doc = table.ownerDocument;
-  const rows = Array.from(table.querySelectorAll('tr')).filter((row) => row.closest('table') === table);
   // Column → the cell carried down into it and how many more rows it covers.
   const carried = new Map<number, Carried>();
   let changed = false;
   for (const row of rows) {
-    const cells = Array.from(row.children).filter((c) => /^t[dh]$/i.test(c.localName));
+    const cells = cellsOf(row);
     let column = 0;
     const fill = (before: Element | null): void => {
       for (let next = carried.get(column); next !== undefined; next = carried.get(column)) {
@@ -67,7 +128,7 @@ function alignTable(table: Element): boolean {
       column += columns;
     }
     // Cells carried into the columns after the row's last own cell.
-    const last = Math.max(-1, ...carried.keys());
+    const last = lastCarried(carried);
     while (column <= last) {
       if (carried.has(column)) fill(null);
       else {
@@ -79,6 +140,47 @@ function alignTable(table: Element): boolean {
     if (isBlank(row)) row.remove();
   }
   return changed;
+}
+
+/**
+ * The most empty cells the converter may add to a table's short rows (it pads every row to the
+ * widest). A row of 20,000 cells over 2,000 rows of one made 160 MB of markdown from 238 KB and took
+ * 9 s; no table of the 1,458 shared pages gets near it.
+ */
+const MAX_PADDING_CELLS = 10_000;
+
+/**
+ * Writes each table under `root` (edits `root`) whose short rows the converter would pad with more
+ * empty cells than it has cells, and than {@link MAX_PADDING_CELLS}, as lines instead: a paragraph
+ * a row, its cells parted by ` | `. Returns how many tables were so written.
+ */
+export function unfoldRaggedTables(root: Element): number {
+  let unfolded = 0;
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    const rows = Array.from(table.querySelectorAll('tr')).filter((row) => row.closest('table') === table);
+    const widths = rows.map((row) => cellsOf(row).length);
+    let cells = 0;
+    let most = 0;
+    for (const width of widths) {
+      cells += width;
+      if (width > most) most = width;
+    }
+    const padding = most * rows.length - cells;
+    if (padding <= MAX_PADDING_CELLS || padding <= cells) continue;
+    const doc = table.ownerDocument;
+    const lines = doc.createElement('div');
+    for (const row of rows) {
+      const line = doc.createElement('p');
+      cellsOf(row).forEach((cell, i) => {
+        if (i > 0) line.append(' | ');
+        line.append(...Array.from(cell.childNodes));
+      });
+      lines.append(line);
+    }
+    table.replaceWith(lines);
+    unfolded++;
+  }
+  return unfolded;
 }
 
 /** Whether a row shows nothing: no text but white space, and no picture. */

@@ -13,7 +13,7 @@ import {
 } from './markdown-escapes.js';
 import { listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
-import { alignSpannedCells } from './markdown-table-spans.js';
+import { alignSpannedCells, unfoldRaggedTables } from './markdown-table-spans.js';
 import {
   BLOCKS,
   blankInlinesAsSpaces,
@@ -103,6 +103,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   const whole = isStructure(content);
   unwrapLayoutTables(content);
   alignSpannedCells(content);
+  unfoldRaggedTables(content);
   fenceCodeBlocks(content);
   loadLazyImages(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
