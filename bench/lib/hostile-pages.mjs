@@ -47,6 +47,18 @@ export function hostilePages() {
       ),
     ],
     [
+      '40,000 skip links in one parent',
+      wrap(
+        `<article><h1>Skips</h1>${times(40_000, () => `<a href="#main">Skip to content</a><p>${PARAGRAPH}</p>`)}</article>`,
+      ),
+    ],
+    [
+      '20,000 posts with poster panels',
+      wrap(
+        `<main><h1>Topic</h1>${times(20_000, (i) => `<div class="postprofile"><dl><dt><a href="/u${i}" class="username">user${i}</a></dt><dd>Posts: ${i}</dd></dl></div><div class="postbody"><p>Post ${i} text.</p></div>`)}</main>`,
+      ),
+    ],
+    [
       '300,000 inline elements in a paragraph',
       wrap(`<article><h1>Spans</h1><p>${'<span>w</span>'.repeat(300_000)}</p></article>`),
     ],
@@ -54,6 +66,18 @@ export function hostilePages() {
       'code block of 20,000 highlighted lines',
       wrap(
         `<article><h1>Code</h1><p>${PARAGRAPH}</p><pre><code>${times(20_000, (i) => `<span class="line"><span class="ln">${i}</span>code ${i}</span>\n`)}</code></pre></article>`,
+      ),
+    ],
+    [
+      '3 KB table of 50 cells spanning 999,999,999',
+      wrap(
+        `<article><h1>Table</h1><p>${PARAGRAPH}</p><table>${'<tr><td rowspan="999999999" colspan="999999999">a</td></tr>'.repeat(50)}</table></article>`,
+      ),
+    ],
+    [
+      'table of 20,000 cells over 2,000 rows of one',
+      wrap(
+        `<article><h1>Table</h1><p>${PARAGRAPH}</p><table><tr>${'<td>x</td>'.repeat(20_000)}</tr>${'<tr><td>y</td></tr>'.repeat(2_000)}</table></article>`,
       ),
     ],
   ];
