@@ -75,6 +75,33 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('code blocks in list items (%s)', 
     expect(run('<ol><li>One<br>two</li></ol>')).toContain('1. One  \n   two');
   });
 
+  it("writes a nested item's lines at its own content column, not indented again by each item around it", () => {
+    const nested = (tag: string, depth: number) =>
+      `${`<${tag}><li>`.repeat(depth)}<p>para one</p><p>para two</p>${`</li></${tag}>`.repeat(depth)}`;
+    expect(run(nested('ol', 4))).toContain('1. 1. 1. 1. para one  \n            para two');
+    expect(run(nested('ul', 4))).toContain('- - - - para one  \n        para two');
+    // A line left blank but for spaces (a paragraph opening with <br>) keeps the lines after it in the item.
+    expect(run('<ol><li><div>Cover</div><p><br>Book title</p></li></ol>')).toMatch(
+      /^1\. Cover {2}\n *\n {3}Book title$/m,
+    );
+    expect(run('<ul><li>Shelf<ul><li><div>Cover</div><p><br>Book title</p></li></ul></li></ul>')).toMatch(
+      /^ {2}- Cover {2}\n *\n {4}Book title$/m,
+    );
+  });
+
+  it('lays out flat the lists nested deeper than sixteen items, and the quotes deeper than sixteen', () => {
+    // Each level indents all it holds: 250 levels of 20,000 paragraphs asked for more than a string holds.
+    const lists = run(`${'<ul><li>level '.repeat(20)}<p>deepest</p>${'</li></ul>'.repeat(20)}`);
+    expect(lists).toContain('deepest');
+    expect(lists.match(/^ *- /gm)).toHaveLength(16);
+    const quotes = extractHtml(page(`${'<blockquote><p>said</p>'.repeat(20)}${'</blockquote>'.repeat(20)}`), {
+      url: 'https://example.com/install',
+      dom,
+    }).body_markdown;
+    expect(quotes.match(/said/g)).toHaveLength(20);
+    expect(Math.max(...(quotes.match(/^[> ]+/gm) ?? []).map((marks) => marks.replace(/ /g, '').length))).toBe(16);
+  });
+
   it('nests a list in an ordered item at that item’s content column, three spaces past `1.`', () => {
     // node-html-markdown indented every level by two spaces: under `1. ` a CommonMark reader ended
     // the ordered list there and read the sub-items as a list of their own.

@@ -11,7 +11,7 @@ import {
   mendLinkText,
   unescapeLineStart,
 } from './markdown-escapes.js';
-import { listItem } from './markdown-list-items.js';
+import { flattenDeepNesting, listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
 import { alignSpannedCells, unfoldRaggedTables } from './markdown-table-spans.js';
 import {
@@ -104,6 +104,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   unwrapLayoutTables(content);
   alignSpannedCells(content);
   unfoldRaggedTables(content);
+  flattenDeepNesting(content);
   fenceCodeBlocks(content);
   loadLazyImages(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
