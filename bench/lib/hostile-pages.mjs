@@ -80,5 +80,11 @@ export function hostilePages() {
         `<article><h1>Table</h1><p>${PARAGRAPH}</p><table><tr>${'<td>x</td>'.repeat(20_000)}</tr>${'<tr><td>y</td></tr>'.repeat(2_000)}</table></article>`,
       ),
     ],
+    [
+      '20,000 paragraphs 250 list items deep',
+      wrap(
+        `<article><h1>Deep</h1><p>${PARAGRAPH}</p>${'<ol><li>'.repeat(250)}${'<p>para</p>'.repeat(20_000)}${'</li></ol>'.repeat(250)}</article>`,
+      ),
+    ],
   ];
 }
