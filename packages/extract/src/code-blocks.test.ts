@@ -66,13 +66,16 @@ describe.each(['linkedom', 'jsdom'] as const)('flattenCodeLines (%s)', (dom) => 
   });
 });
 
+/** A documentation page: a heading, a paragraph, the code block, another paragraph. */
+const docPage = (title: string, code: string): string =>
+  `<!DOCTYPE html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>` +
+  `<p>${`The ${title.toLowerCase()} of this guide are shown below with the code that makes them work. `.repeat(6)}</p>` +
+  code +
+  `<p>${'Running the code above does what the paragraph before it says, as shown in the guide. '.repeat(6)}</p>` +
+  '</main></body></html>';
+
 describe('extractHtml with code lines in blocks', () => {
-  const page =
-    '<!DOCTYPE html><html><head><title>Functions</title></head><body><main><h1>Functions</h1>' +
-    `<p>${'A function is defined with the def keyword, and it returns a value to its caller. '.repeat(6)}</p>` +
-    TOKEN_LINES +
-    `<p>${'Calling it runs its body with the arguments bound to its parameters, as shown above. '.repeat(6)}</p>` +
-    '</main></body></html>';
+  const page = docPage('Functions', TOKEN_LINES);
 
   it.each(['linkedom', 'jsdom'] as const)(
     'keeps the lines and their indentation in the text and the markdown (%s)',
@@ -101,12 +104,7 @@ const CHROMA_YAML =
   '</code></pre>';
 
 describe('extractHtml with a highlighter that writes spaces in spans', () => {
-  const page =
-    '<!DOCTYPE html><html><head><title>Pods</title></head><body><main><h1>Pods</h1>' +
-    `<p>${'A Pod is the smallest unit of computing that you can create and manage in Kubernetes. '.repeat(6)}</p>` +
-    CHROMA_YAML +
-    `<p>${'To create the Pod shown above, run the following command with the file it is in. '.repeat(6)}</p>` +
-    '</main></body></html>';
+  const page = docPage('Pods', CHROMA_YAML);
 
   it.each(['linkedom', 'jsdom'] as const)('keeps the lines and their indentation in the markdown (%s)', (dom) => {
     const got = extractHtml(page, { url: 'https://docs.example.org/pods', dom });
