@@ -13,7 +13,7 @@ import {
 } from './markdown-escapes.js';
 import { flattenDeepNesting, listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
-import { alignSpannedCells, unfoldRaggedTables } from './markdown-table-spans.js';
+import { alignSpannedCells, rowsOf, unfoldRaggedTables } from './markdown-table-spans.js';
 import {
   BLOCKS,
   blankInlinesAsSpaces,
@@ -235,7 +235,7 @@ const DELIMITER_ROW = /^\|[\s|:-]*-[\s|:-]*$/m;
  * Only the first group has the caption.
  */
 function tableChunks(table: Element): HtmlChunk[] {
-  const rows = Array.from(table.querySelectorAll('tr')).filter((row) => row.closest('table') === table);
+  const rows = rowsOf(table);
   if (rows.length < 2) return [];
   const header = rows[0]?.outerHTML ?? '';
   const caption = Array.from(table.children).find((child) => child.localName.toLowerCase() === 'caption');
