@@ -24,6 +24,7 @@ import {
   trimImageAlts,
 } from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
+import { walkElements } from './text.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
@@ -117,6 +118,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   spaceStyledWords(content);
   collapseSpaceRuns(content);
   trimImageAlts(content);
+  wrapCrowdedTexts(content);
   const converter = markdownConverter();
   let markdown = '';
   for (const chunk of htmlChunks(content, whole)) {
@@ -126,6 +128,39 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
   return mendLineEscapes(markdown.replace(/\n{3,}/g, '\n\n'));
+}
+
+/** More texts than this beside the elements of one element, and the converter's parser slows (below). */
+const MAX_TEXT_CHILDREN = 1_000;
+
+/**
+ * Wraps in a `<span>` each text of an element that holds more than {@link MAX_TEXT_CHILDREN} texts
+ * (a table cell of 50,000 lines parted by `<br>`, 250 KB, took 45 s). node-html-markdown's parser,
+ * node-html-parser, appends each text to its parent by copying the parent's children first
+ * (taoqf/node-html-parser#317), and each element without. A row, a list item and a code block are
+ * converted whole, however big; other blocks are converted in pieces (see htmlChunks).
+ */
+function wrapCrowdedTexts(root: Element): void {
+  const doc = root.ownerDocument;
+  const crowded: Element[] = [];
+  const texts = (el: Element): number => {
+    let n = 0;
+    for (let child = el.firstChild; child !== null; child = child.nextSibling) if (child.nodeType === 3) n++;
+    return n;
+  };
+  if (texts(root) > MAX_TEXT_CHILDREN) crowded.push(root);
+  walkElements(root, (el) => {
+    if (texts(el) > MAX_TEXT_CHILDREN) crowded.push(el);
+    return true;
+  });
+  for (const el of crowded) {
+    for (const text of Array.from(el.childNodes)) {
+      if (text.nodeType !== 3) continue;
+      const span = doc.createElement('span');
+      text.replaceWith(span);
+      span.appendChild(text);
+    }
+  }
 }
 
 /** Containers that only group blocks: a big one is converted child by child. */
