@@ -86,5 +86,11 @@ export function hostilePages() {
         `<article><h1>Deep</h1><p>${PARAGRAPH}</p>${'<ol><li>'.repeat(250)}${'<p>para</p>'.repeat(20_000)}${'</li></ol>'.repeat(250)}</article>`,
       ),
     ],
+    [
+      'table cell of 50,000 lines parted by <br>',
+      wrap(
+        `<article><h1>Table</h1><p>${PARAGRAPH}</p><table><tr><td>${'line<br>'.repeat(50_000)}</td><td>end</td></tr></table></article>`,
+      ),
+    ],
   ];
 }
