@@ -35,10 +35,11 @@ export function alignSpannedCells(root: Element): number {
   for (const table of Array.from(root.querySelectorAll('table'))) {
     if (!table.querySelector('[colspan], [rowspan]')) continue;
     const rows = rowsOf(table);
-    const added = cellsAdded(rows, budget);
+    // Counted first, editing nothing, so that a table over the budget is left as it is.
+    const added = layOut(rows, budget, false).added;
     if (added < 0) continue;
     budget -= added;
-    if (alignTable(table, rows)) changed++;
+    if (layOut(rows, added, true).changed) changed++;
   }
   return changed;
 }
@@ -58,92 +59,71 @@ function lastCarried(carried: ReadonlyMap<number, unknown>): number {
 }
 
 /**
- * How many cells {@link alignTable} would add to `rows`, counted as it lays them out; -1 as soon as
- * that is more than `limit` (so that counting costs no more than the limit).
+ * Lays out a table's `rows` so that each cell stands in its column (see alignSpannedCells), or with
+ * `apply` false only counts the cells that would be added. `added` is -1 as soon as they are more
+ * than `limit` (so that counting costs no more than the limit); `changed`, whether anything was
+ * (or would be) edited.
  */
-function cellsAdded(rows: readonly Element[], limit: number): number {
-  // Column → how many more rows the cell carried into it covers.
-  const carried = new Map<number, number>();
-  let added = 0;
-  for (const row of rows) {
-    let column = 0;
-    const fill = (): void => {
-      for (let left = carried.get(column); left !== undefined && added <= limit; left = carried.get(column)) {
-        if (left === 1) carried.delete(column);
-        else carried.set(column, left - 1);
-        column++;
-        added++;
-      }
-    };
-    for (const cell of cellsOf(row)) {
-      fill();
-      const columns = span(cell.getAttribute('colspan'));
-      const rowsBelow = span(cell.getAttribute('rowspan')) - 1;
-      added += columns - 1;
-      if (added > limit) return -1;
-      if (rowsBelow > 0) for (let extra = 0; extra < columns; extra++) carried.set(column + extra, rowsBelow);
-      column += columns;
-    }
-    for (const last = lastCarried(carried); column <= last && added <= limit; ) {
-      if (carried.has(column)) fill();
-      else {
-        added++;
-        column++;
-      }
-    }
-    if (added > limit) return -1;
-  }
-  return added;
-}
-
-function alignTable(table: Element, rows: readonly Element[]): boolean {
-  const doc = table.ownerDocument;
+function layOut(rows: readonly Element[], limit: number, apply: boolean): { added: number; changed: boolean } {
   // Column → the cell carried down into it and how many more rows it covers.
   const carried = new Map<number, Carried>();
+  let added = 0;
   let changed = false;
   for (const row of rows) {
-    const cells = cellsOf(row);
+    const doc = row.ownerDocument;
     let column = 0;
     const fill = (before: Element | null): void => {
-      for (let next = carried.get(column); next !== undefined; next = carried.get(column)) {
-        const copy = next.cell.cloneNode(true) as Element;
-        copy.removeAttribute('rowspan');
-        row.insertBefore(copy, before);
+      for (let next = carried.get(column); next !== undefined && added <= limit; next = carried.get(column)) {
+        if (apply) {
+          const copy = next.cell.cloneNode(true) as Element;
+          copy.removeAttribute('rowspan');
+          row.insertBefore(copy, before);
+        }
         if (--next.rows === 0) carried.delete(column);
         column++;
+        added++;
         changed = true;
       }
     };
-    for (const cell of cells) {
+    for (const cell of cellsOf(row)) {
       fill(cell);
       const columns = span(cell.getAttribute('colspan'));
       const rowsBelow = span(cell.getAttribute('rowspan')) - 1;
+      added += columns - 1;
+      if (added > limit) return { added: -1, changed };
       if (cell.hasAttribute('colspan') || cell.hasAttribute('rowspan')) changed = true;
-      cell.removeAttribute('colspan');
-      cell.removeAttribute('rowspan');
+      if (apply) {
+        cell.removeAttribute('colspan');
+        cell.removeAttribute('rowspan');
+      }
       if (rowsBelow > 0) carried.set(column, { cell, rows: rowsBelow });
       let after: Node | null = cell.nextSibling;
       for (let extra = 1; extra < columns; extra++) {
-        const empty = doc.createElement(cell.localName.toLowerCase());
-        row.insertBefore(empty, after);
-        after = empty.nextSibling;
+        // Counting, the cell itself stands for the empty ones: nothing is copied from them.
+        let empty = cell;
+        if (apply) {
+          empty = doc.createElement(cell.localName.toLowerCase());
+          row.insertBefore(empty, after);
+          after = empty.nextSibling;
+        }
         if (rowsBelow > 0) carried.set(column + extra, { cell: empty, rows: rowsBelow });
       }
       column += columns;
     }
     // Cells carried into the columns after the row's last own cell.
-    const last = lastCarried(carried);
-    while (column <= last) {
+    for (const last = lastCarried(carried); column <= last && added <= limit; ) {
       if (carried.has(column)) fill(null);
       else {
-        row.appendChild(doc.createElement('td'));
+        if (apply) row.appendChild(doc.createElement('td'));
+        added++;
         column++;
       }
     }
+    if (added > limit) return { added: -1, changed };
     // A spacer row (`<td colspan="2">&nbsp;</td>`), padded, would show as an empty row.
-    if (isBlank(row)) row.remove();
+    if (apply && isBlank(row)) row.remove();
   }
-  return changed;
+  return { added, changed };
 }
 
 /**
