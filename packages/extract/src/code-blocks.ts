@@ -1,5 +1,5 @@
 import type { NodeHtmlMarkdown, TranslatorConfigFactory } from 'node-html-markdown';
-import { BLOCK, INVISIBLE, isHidden } from './text.js';
+import { BLOCK, HEADINGS, INVISIBLE, isHidden } from './text.js';
 
 /**
  * Code blocks for the markdown (see markdown.ts): every `<pre>` fenced, with the language its
@@ -58,8 +58,6 @@ export function fenceCodeBlocks(root: Element): void {
     }
   }
 }
-
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /**
  * Replaces a code block's markup (a highlighter's spans, one or more per token) by the text

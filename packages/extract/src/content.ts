@@ -1,7 +1,7 @@
 import { isDataTable } from './data-tables.js';
 import { dropItemFilters } from './repeated-blocks.js';
 import { dropQuotedCopies, dropRepeatedBlocks } from './repeated-text.js';
-import { blockText, HIDDEN_STYLE, hasHiddenAttribute } from './text.js';
+import { blockText, HEADINGS, HIDDEN_STYLE, hasHiddenAttribute } from './text.js';
 
 /** Elements that are page chrome wherever they appear (HTML5 sectioning and ARIA landmarks). */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'template']);
@@ -190,8 +190,6 @@ export interface RegionSize {
   chars: number;
   linkChars: number;
 }
-
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Containers that are navigation when nearly all their text is in several links. */
 const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'table', 'tbody', 'p', 'span', 'li', 'article']);

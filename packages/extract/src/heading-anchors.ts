@@ -8,8 +8,8 @@
 
 import { idLookup } from './element-ids.js';
 import { fragmentOf } from './links.js';
+import { HEADINGS } from './text.js';
 
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Zero-width characters a permalink uses as its text, so that it takes no room until hovered. */
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 

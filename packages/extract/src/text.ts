@@ -44,6 +44,8 @@ export const BLOCK = new Set([
   'tr',
   'ul',
 ]);
+/** The heading elements. */
+export const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** A letter or digit of a language that spaces its words (not Chinese or Japanese), ending a text or starting one. */
 const WORD_END = /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}]$/u;
 const WORD_START = /^(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}]/u;
