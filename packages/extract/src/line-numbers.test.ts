@@ -24,6 +24,10 @@ const HIGHLIGHTED: Record<string, string> = {
     '<td class="code"><div class="container"><div class="line number1 index0 alt2"><code class="python keyword">import</code> <code class="python plain">os</code></div><div class="line number2 index1 alt1"><code class="python plain">print(os.getcwd())</code></div></div></td></tr></tbody></table></div>',
   'Pygments, numbers inline':
     '<div class="highlight"><pre><span></span><span class="linenos">1</span><span class="kn">import</span> os\n<span class="linenos">2</span>print(os.getcwd())\n</pre></div>',
+  "Twilio's Paste, rows of a number and a line (hashed classes, a <style> beside the first of each)":
+    '<pre data-lang="python"><div style="min-width:fit-content"><div class="css-roynbj"><style>.css-519pyc{user-select:none}</style><span class="css-519pyc">1</span><style>.css-luzz01{display:inline-block}</style>' +
+    '<div class="css-luzz01"><div><span style="color:#FFA657">import</span> <span>os</span> </div></div></div>' +
+    '<div class="css-roynbj"><span class="css-519pyc">2</span><div class="css-luzz01"><div><span>print(os.getcwd())</span></div></div></div></div></pre>',
   'Chroma, numbers inline':
     '<div class="highlight"><pre tabindex="0" class="chroma"><code class="language-python" data-lang="python"><span class="line"><span class="ln">1</span><span class="cl"><span class="kn">import</span> os\n</span></span><span class="line"><span class="ln">2</span><span class="cl">print(os.getcwd())\n</span></span></code></pre></div>',
 };
@@ -64,5 +68,14 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('line numbers beside code (%s)', (
       '<pre><span class="linenos">+</span>added line\n<span class="linenos">-</span>removed line\n</pre>',
     );
     expect(marked.body_text).toContain('+added line\n-removed line');
+    // Lines laid out as rows, each opening with a number token: data, not a gutter.
+    const data = run(
+      '<pre><div><span class="mi">1</span><span class="p">,</span></div><div><span class="mi">2</span><span class="p">,</span></div></pre>',
+    );
+    expect(data.body_text).toContain('1,\n2,');
+    const prose = run('<pre><div><span>1</span> first</div><div><span>2</span> second</div></pre>');
+    expect(prose.body_text).toContain('1 first\n2 second');
+    const skipped = run('<pre><div><span>1</span><div>one</div></div><div><span>3</span><div>three</div></div></pre>');
+    expect(skipped.body_text).toContain('1\none\n3\nthree');
   });
 });

@@ -4,7 +4,8 @@
  * `highlighttable`, Rouge, Hugo's Chroma, MkDocs, WordPress's SyntaxHighlighter) the block was read
  * as a row of two cells, the numbers above the code in the text and the code squashed into a table
  * cell in the markdown. Printed at the start of each line (Pygments' and Chroma's inline numbers)
- * they were glued to it: `1import os`.
+ * they were glued to it: `1import os`. Laid out as a row per line, each opening with its number in
+ * an element of its own (Twilio's Paste, styled by hashed class names), they stood a line above it.
  */
 
 /** The most lines a gutter is read for; a longer block keeps its table. */
@@ -19,7 +20,7 @@ export function dropLineNumbers(doc: Document): number {
     if (table.isConnected && unwrapNumberedTable(table)) changed++;
   }
   for (const pre of Array.from(doc.getElementsByTagName('pre'))) {
-    if (pre.isConnected && dropInlineNumbers(pre)) changed++;
+    if (pre.isConnected && (dropInlineNumbers(pre) || dropRowNumbers(pre))) changed++;
   }
   return changed;
 }
@@ -101,4 +102,49 @@ function dropInlineNumbers(pre: Element): boolean {
     dropped = true;
   }
   return dropped;
+}
+
+/** Elements that lay a code block out as one row per line (not spans parted by newlines). */
+const ROW = new Set(['div', 'p', 'li']);
+/** Elements in a row that show nothing. */
+const UNSHOWN = new Set(['style', 'script', 'template']);
+
+/**
+ * Removes the numbers that open the rows of a code block laid out as blocks, one per line (`<div>`
+ * rows, each a number element then a block holding the line's code), when every row of their
+ * parent opens that way and the numbers count up by one. A number token followed by more of its
+ * line in spans or text (`<span>1</span><span>,</span>`) is the code's own.
+ */
+function dropRowNumbers(pre: Element): boolean {
+  const rows = rowsOf(pre);
+  if (rows === null || rows.length < 2 || rows.length > MAX_LINES) return false;
+  const numbers: Element[] = [];
+  for (const row of rows) {
+    // CSS-in-JS writes a `<style>` beside the first element of each class.
+    const [number, code, ...more] = Array.from(row.children).filter((el) => !UNSHOWN.has(el.localName));
+    if (!number || !code || more.length > 0 || number.firstElementChild !== null || !ROW.has(code.localName))
+      return false;
+    // Nothing but space around the two: the number stands alone beside the line.
+    for (let c = row.firstChild; c !== null; c = c.nextSibling) {
+      if (c.nodeType === 3 && (c.nodeValue ?? '').trim() !== '') return false;
+    }
+    const text = (number.textContent ?? '').trim();
+    if (!/^\d{1,6}$/.test(text) || Number(text) !== Number(numbers[0]?.textContent ?? text) + numbers.length)
+      return false;
+    numbers.push(number);
+  }
+  for (const number of numbers) number.remove();
+  return true;
+}
+
+/**
+ * The rows of a code block laid out as blocks: the element children of the first element under
+ * `pre` (through single-child wrappers such as `<code>`) that has more than one, all of them row
+ * elements; null otherwise.
+ */
+function rowsOf(pre: Element): Element[] | null {
+  const shown = (el: Element) => Array.from(el.children).filter((child) => !UNSHOWN.has(child.localName));
+  let rows = shown(pre);
+  while (rows.length === 1 && rows[0]) rows = shown(rows[0]);
+  return rows.every((row) => ROW.has(row.localName)) ? rows : null;
 }
