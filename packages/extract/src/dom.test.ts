@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { flattenDeepHtml, parseDocument, stripInert } from './dom.js';
+import { blockText } from './text.js';
 
 describe('stripInert', () => {
   it('removes scripts, styles, comments and inline SVG, keeps JSON-LD', () => {
@@ -104,6 +105,17 @@ describe('parseDocument (linkedom)', () => {
     const rows = Array.from(doc.querySelectorAll('tr'));
     expect(rows.map((tr) => tr.parentElement?.localName)).toEqual(['tbody', 'tbody']);
     expect(doc.querySelectorAll('tbody')).toHaveLength(1);
+  });
+
+  it('sets apart inline tabs, menu items and buttons that meet without a space, not other inline elements', () => {
+    const doc = parse(
+      '<html><body><div role="tablist"><span role="tab">PHP</span><span role="TAB">C# (.NET Core)</span><span role="tab">Java</span></div>' +
+        '<p><a role="button" href="#a">Save</a><a role="button" href="#b">Share</a> and <b>bold</b><i>italic</i> <span role="note">x</span><span>y</span></p>' +
+        '<ul role="menu"><li role="menuitem">Home</li><li role="menuitem">Docs</li></ul></body></html>',
+    );
+    expect(blockText(doc.body)).toBe('PHP C# (.NET Core) Java\n\nSave Share and bolditalic xy\n\nHome\n\nDocs');
+    // Block elements are apart already: no space is added after them.
+    expect(doc.querySelector('li')?.nextSibling?.nodeType).toBe(1);
   });
 
   it("shows the parts React's streaming rendering sends hidden, not other hidden blocks", () => {

@@ -4,6 +4,7 @@ import { markFootnotes } from './footnotes.js';
 import { dropLineNumbers } from './line-numbers.js';
 import { mathAsTex, mathJaxAsTex } from './math-tex.js';
 import { flattenShadowRoots } from './shadow-roots.js';
+import { BLOCK } from './text.js';
 
 type JsdomModule = typeof import('jsdom');
 let jsdomModule: JsdomModule | undefined;
@@ -110,7 +111,7 @@ export function stripInert(html: string): string {
 /**
  * Makes the parsed `doc` read as a browser shows the page (edits it), on either DOM: streamed parts
  * put in place, shadow trees composed, formulas as their TeX, line numbers beside code removed,
- * footnotes marked, ruby readings left out. Each pass walks the tree, so it runs only on a page
+ * footnotes marked, ruby readings left out, controls set apart. Each pass walks the tree, so it runs only on a page
  * whose `html` can need it.
  */
 function readAsShown(doc: Document, html: string): void {
@@ -121,6 +122,7 @@ function readAsShown(doc: Document, html: string): void {
   if (html.includes('<pre') || html.includes('<table')) dropLineNumbers(doc);
   if (html.includes('<sup')) markFootnotes(doc);
   if (html.includes('<rt')) dropRubyText(doc);
+  if (html.includes('role=')) spaceWidgets(doc);
 }
 
 /**
@@ -249,6 +251,38 @@ function boundaryEnd(placeholder: Element): ChildNode | null {
  */
 function dropRubyText(doc: Document): void {
   for (const el of Array.from(doc.querySelectorAll('rt, rtc, rp'))) el.remove();
+}
+
+/**
+ * ARIA roles of controls and items a browser draws as boxes of their own: a row of tabs, a menu's
+ * items, a list's options or a group of buttons each stand apart however their tags meet.
+ */
+const WIDGET_ROLES = new Set([
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'button',
+  'radio',
+  'checkbox',
+  'switch',
+  'treeitem',
+  'listitem',
+]);
+
+/**
+ * Puts a space after each inline element with a control's or an item's role (see
+ * {@link WIDGET_ROLES}) that the next element follows directly: `<span role="tab">PHP</span><span
+ * role="tab">C#</span>` read `PHPC#`, one word that matches neither.
+ */
+function spaceWidgets(doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll('[role]'))) {
+    const next = el.nextSibling;
+    if (next === null || next.nodeType !== 1 || BLOCK.has(el.localName)) continue;
+    if (!WIDGET_ROLES.has((el.getAttribute('role') ?? '').trim().toLowerCase())) continue;
+    el.after(doc.createTextNode(' '));
+  }
 }
 
 /**
