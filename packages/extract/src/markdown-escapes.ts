@@ -73,8 +73,11 @@ export function mendLinkText(converter: NodeHtmlMarkdown): void {
 
 /** What may stand before a line's content: list, quote and heading markers, and indentation. */
 const LINE_OPENING = /^(?:\s*(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*\s*$/;
-/** A code span (written as it is), or a line-start escape not after an escaped backslash. */
-const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])/g;
+/**
+ * A code span (written as it is), a line-start escape not after an escaped backslash, or an escaped
+ * underscore between two letters or digits.
+ */
+const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])|(?<=[\p{L}\p{N}])\\(_)(?=[\p{L}\p{N}])/gu;
 
 /**
  * `markdown` with its escapes mended line by line, outside code, in one walk:
@@ -84,6 +87,10 @@ const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])/g;
  *   heading markers) the escape stays: there it keeps a list from starting. Links and table cells
  *   lose theirs in their translators already (see mendLinkText and mendTableCells), before the
  *   converter pads a table's columns to the text they show;
+ * - an underscore between two letters or digits loses its escape (`balance\_transaction`): the
+ *   converter escapes an underscore that starts or ends a text (see GLOBAL_ESCAPE), and a page may
+ *   split a word there (`balance<!-- -->_<wbr/>transaction`). Inside a word it cannot open or close
+ *   emphasis;
  * - a line that holds only a marker (`1.`, `2)`, `+`, `#`) is escaped: a page's numbered badge
  *   (`<div>1.</div>`) or a lone `+` came out as an empty list item, a lone `#` as an empty heading.
  *   node-html-markdown escapes these only when a space and text follow them.
@@ -102,8 +109,12 @@ function unescapeMidLine(line: string): string {
       digits: string | undefined,
       dot: string | undefined,
       mark: string | undefined,
+      underscore: string | undefined,
       at: number,
-    ) => (span !== undefined || LINE_OPENING.test(line.slice(0, at)) ? match : `${digits ?? ''}${dot ?? mark}`),
+    ) => {
+      if (underscore !== undefined) return underscore;
+      return span !== undefined || LINE_OPENING.test(line.slice(0, at)) ? match : `${digits ?? ''}${dot ?? mark}`;
+    },
   );
 }
 

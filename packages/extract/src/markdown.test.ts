@@ -136,6 +136,7 @@ describe('contentMarkdown', () => {
     const md = contentMarkdown(
       element(
         '<p>Set balance_transaction, not __init__ or *all*; released in December 2024. Microsoft</p>' +
+          '<p><span>payment<!-- -->_<wbr>method</span>_<b>types</b>, <code>a\\_b</code>, C:\\_x and _lead_</p>' +
           '<p>DNS<b>-related</b> and <a href="/d">Desktop</a> - Budgie, <code>a\\-b</code></p>' +
           '<ul><li>1. Step</li><li><b>2. Bold</b></li></ul><p>a<br>- still text</p><p>Type C:\\-x</p>',
       ),
@@ -143,6 +144,9 @@ describe('contentMarkdown', () => {
     expect(md).toContain(
       'Set balance_transaction, not \\_\\_init\\_\\_ or \\*all\\*; released in December 2024. Microsoft',
     );
+    // An underscore a page splits a word at (a text of its own) is an underscore in the word; one
+    // before emphasis could close emphasis, and one after a backslash is the page's own.
+    expect(md).toContain('payment_method\\_**types**, `a\\_b`, C:\\\\\\_x and \\_lead\\_');
     expect(md).toContain('DNS**-related** and [Desktop](/d) - Budgie, `a\\-b`');
     expect(md).toContain('- 1\\. Step\n- **2. Bold**');
     expect(md).toMatch(/a *\n\\- still text/);
