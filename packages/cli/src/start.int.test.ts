@@ -67,6 +67,9 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
       expect(url).toBe(`http://127.0.0.1:${port}`);
       const tokenFile = join(dir, 'admin-token');
       expect(quarry.stderr).toContain(`admin:   ${url}/admin/  (token: ${tokenFile})`);
+      // Its stderr is a pipe here, as a container's log is: the token stays in its file.
+      expect(quarry.stderr).toContain(`Generated an admin token, stored in ${tokenFile}`);
+      expect(quarry.stderr).not.toContain(readFileSync(tokenFile, 'utf8').trim());
       const [, metricsPort] = await quarry.waitFor(
         /metrics: http:\/\/127\.0\.0\.1:\d+\/metrics \(admin token\); without a token on 0\.0\.0\.0:(\d+)\/metrics/,
       );

@@ -16,8 +16,9 @@ function storedAdminToken(config: QuarryConfig): string | null {
 }
 
 /**
- * The admin token: from QUARRY_ADMIN_TOKEN, else generated once into the data dir (mode 0600) and
- * printed that one time, so /admin is never open.
+ * The admin token: from QUARRY_ADMIN_TOKEN, else generated once into the data dir (mode 0600), so
+ * /admin is never open. It is shown that one time on a terminal; where stderr is not one (a
+ * container's or a service manager's log, CI) only its file is named: a secret does not go to logs.
  */
 export function ensureAdminToken(config: QuarryConfig): string {
   if (config.adminToken) return config.adminToken;
@@ -27,7 +28,11 @@ export function ensureAdminToken(config: QuarryConfig): string {
   mkdirSync(config.dataDir, { recursive: true });
   const token = randomBytes(24).toString('base64url');
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  process.stderr.write(`Generated an admin token (shown once; stored in ${file}):\n  ${token}\n`);
+  process.stderr.write(
+    process.stderr.isTTY
+      ? `Generated an admin token (shown once; stored in ${file}):\n  ${token}\n`
+      : `Generated an admin token, stored in ${file} (readable by this user only; not written to this log).\n`,
+  );
   return token;
 }
 
