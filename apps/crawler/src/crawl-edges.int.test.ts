@@ -67,6 +67,7 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
           '/plain-html',
           '/no-type',
           '/cp1252.html',
+          '/untitled.html',
         ]
           .map((href) => `<li><a href="${href}">${href}</a></li>`)
           .join('')}</ul></body></html>`,
@@ -92,6 +93,10 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
       '/no-type': (_req, res) => {
         res.writeHead(200);
         res.end(page('Served without a type', 'iguana'));
+      },
+      // No <title>, og:title or <h1>: named by its first line of text, on one line, cut at a word.
+      '/untitled.html': {
+        body: `<html lang="en"><body><div><p>\n  ${'The caracal flaw lets one client\n crash a whole server with a few packets. '.repeat(3)}<br>Second line.</p>${'<p>The caracal flaw is fixed in the next release of the server.</p>'.repeat(8)}</div></body></html>`,
       },
       // windows-1252, whose bytes 0x80-0x9F Node's own decoder reads as latin1.
       '/cp1252.html': (_req, res) => {
@@ -160,6 +165,11 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
     const cp1252 = await hit('axolotl');
     expect(cp1252?.title).toBe('Café – quotes');
     expect(cp1252?.snippet).toContain('“subject” €');
+    expect(await hit('caracal')).toMatchObject({
+      url: `${home.origin}/untitled.html`,
+      title:
+        'The caracal flaw lets one client crash a whole server with a few packets. The caracal flaw lets one client crash a…',
+    });
   });
 
   it("reads the sitemaps robots.txt declares on the site's own host, past one that is missing", async () => {

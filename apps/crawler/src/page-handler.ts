@@ -17,7 +17,7 @@ import {
   filetypeFromUrl,
   sniffFiletype,
 } from '@quarry/documents';
-import { countWords, detectTextLanguage, type ExtractedPage } from '@quarry/extract';
+import { countWords, detectTextLanguage, type ExtractedPage, leadLine } from '@quarry/extract';
 import {
   decodeHtml,
   type Fetcher,
@@ -293,7 +293,7 @@ function pageCrawler(
     const doc: PageDocument = {
       id: pageIdForUrl(url),
       url,
-      title: page.title || page.body_text.slice(0, 80),
+      title: page.title || leadLine(page.body_text, MAX_TEXT_TITLE_CHARS) || titleFromUrl(url),
       body_text: page.body_text,
       lang: page.lang,
       author: page.author,
@@ -405,9 +405,8 @@ function simhashOf(text: string): { simhash?: string } {
 }
 
 function plainTextPage(text: string, url: string): PageText {
-  const firstLine = text.split('\n', 1)[0]?.trim() ?? '';
   return {
-    title: firstLine.slice(0, 200) || titleFromUrl(url),
+    title: leadLine(text, MAX_TEXT_TITLE_CHARS) || titleFromUrl(url),
     body_text: text.trim(),
     word_count: countWords(text),
     author: null,
@@ -466,6 +465,12 @@ async function documentPage(res: FetchResult, filetype: Exclude<Filetype, 'html'
     site_name: null,
   };
 }
+
+/**
+ * A page that declares no title and shows no headline is named by its first line of text, cut to
+ * this many characters at a word.
+ */
+const MAX_TEXT_TITLE_CHARS = 120;
 
 function titleFromUrl(url: string): string {
   const last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';

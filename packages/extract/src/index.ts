@@ -8,6 +8,7 @@ export { classifyLlmsTxt } from './llms-txt.js';
 export { extractMarkdown, type MarkdownDocument } from './markdown-source.js';
 export { tokenF1 } from './quality.js';
 export { type LinkFacts, linkFacts, qualityPrior } from './quality-prior.js';
+export { leadLine } from './text.js';
 export type { ExtractedPage, ExtractHtmlOptions } from './types.js';
 export { EXTRACT_DEFAULTS } from './types.js';
 export { countWords } from './word-count.js';

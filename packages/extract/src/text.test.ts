@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
-import { blockText } from './text.js';
+import { blockText, leadLine } from './text.js';
 
 const body = (html: string): Element =>
   (parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document).body;
@@ -55,5 +55,14 @@ describe('blockText', () => {
     );
     expect(blockText(body('<p><em>multi</em><em>media</em> and <b>Bold</b>Text</p>'))).toBe('multimedia and BoldText');
     expect(blockText(body('<p><code><span>getElement</span><span>ById</span></code></p>'))).toBe('getElementById');
+  });
+});
+
+describe('leadLine', () => {
+  it('gives the first line with words, on one line and cut at a word', () => {
+    expect(leadLine('\n  \n\tFirst  words\there\nSecond', 80)).toBe('First words here');
+    expect(leadLine('Herons wade in the shallow water', 20)).toBe('Herons wade in the…');
+    expect(leadLine('only', 80)).toBe('only');
+    expect(leadLine(' \n\n ', 80)).toBe('');
   });
 });

@@ -230,6 +230,20 @@ export function squash(text: string | null | undefined): string {
   return (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
+/**
+ * The first line of `text` that has words, on one line and cut at a word to at most `maxChars`
+ * (see {@link truncate}); '' when it has none. What names a page that names itself nowhere.
+ */
+export function leadLine(text: string, maxChars: number): string {
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end < 0 ? text.length : end);
+    if (line.trim() !== '') return truncate(line, maxChars);
+    at = end < 0 ? text.length : end + 1;
+  }
+  return '';
+}
+
 /** {@link squash}ed text of at most `maxChars`, cut after a word when one ends past half of it, with `…`. */
 export function truncate(text: string, maxChars: number): string {
   const flat = squash(text);
