@@ -178,8 +178,16 @@ function chineseSet(root) {
   };
 }
 
-/** Lower-cased `\w+` words of a markdown element's text, space-joined: the same text however marked up. */
-const partText = (text) => words(text).join(' ');
+/** A markdown picture, then a link, with their targets: `![alt](src)`, `[text](target "title")`. */
+const PICTURE = /!\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g;
+const LINK = /\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g;
+
+/**
+ * Lower-cased `\w+` words of a markdown element's text, space-joined: the same text however marked
+ * up. A link counts as its text and a picture as its alt text: the words of their targets are not
+ * the element's (`### [Name](/p/1)` is the heading `Name`).
+ */
+const partText = (text) => words(text.replace(PICTURE, '$1').replace(LINK, '$1')).join(' ');
 
 /**
  * The texts of a markdown's fenced code blocks, each closed by a fence as long as its opening one. A
