@@ -4,6 +4,7 @@ import { fenceAroundFences, fenceCodeBlocks } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { loadLazyImages } from './image-sources.js';
+import { linkCardTitles } from './markdown-card-links.js';
 import {
   GLOBAL_ESCAPE,
   LINE_START_ESCAPE_OPTION,
@@ -109,6 +110,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   fenceCodeBlocks(content);
   loadLazyImages(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
+  linkCardTitles(content);
   emphasizeCaptions(content);
   unnestEmphasis(content);
   emojiImagesAsText(content);
