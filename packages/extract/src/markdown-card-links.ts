@@ -1,4 +1,4 @@
-import { BLOCK, HEADINGS } from './text.js';
+import { BLOCK } from './text.js';
 
 /**
  * Cards written as one link around blocks (`<a href><img><h3>Name</h3><p>$14</p></a>`, a shop's
