@@ -128,10 +128,13 @@ export function parseImportLine(
   if (filetype === null) {
     return { ok: false, reason: `filetype: must be one of ${FILETYPES.join(', ')}` };
   }
-  const title = input.title.trim();
+  // Names are shown on one line: a title, author or site name pasted with its line breaks and tabs
+  // has them as single spaces.
+  const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+  const title = oneLine(input.title);
   const fingerprint = simhash(input.body_text);
-  const siteName = input.site_name?.trim();
-  const author = input.author?.trim();
+  const siteName = input.site_name == null ? undefined : oneLine(input.site_name);
+  const author = input.author == null ? undefined : oneLine(input.author);
   return {
     ok: true,
     doc: {

@@ -39,6 +39,23 @@ describe('parseImportLine', () => {
     });
   });
 
+  it('writes the title, author and site name on one line', () => {
+    const r = parseImportLine(
+      JSON.stringify({
+        url: 'https://a.org/',
+        title: ' Line one\n\nLine\t two ',
+        author: 'Ada\nLovelace',
+        site_name: '\tThe  Site\r\n',
+        body_text: 'b\n\nc',
+      }),
+      { ...helpers, now },
+    );
+    expect(r).toMatchObject({
+      ok: true,
+      doc: { title: 'Line one Line two', author: 'Ada Lovelace', site_name: 'The Site', body_text: 'b\n\nc' },
+    });
+  });
+
   it("takes any real date a user gives: an archive's old paper, an event ahead, epoch seconds", () => {
     const dates = (fields: Record<string, unknown>) => {
       const r = parseImportLine(JSON.stringify({ url: 'https://a.org/', title: 't', body_text: 'b', ...fields }), {
