@@ -111,8 +111,8 @@ export function stripInert(html: string): string {
 /**
  * Makes the parsed `doc` read as a browser shows the page (edits it), on either DOM: streamed parts
  * put in place, shadow trees composed, formulas as their TeX, line numbers beside code removed,
- * footnotes marked, ruby readings left out, controls set apart. Each pass walks the tree, so it runs only on a page
- * whose `html` can need it.
+ * footnotes marked, ruby readings left out, controls set apart. Each pass walks the tree, so it
+ * runs only on a page whose `html` can need it.
  */
 function readAsShown(doc: Document, html: string): void {
   if (html.includes('id="S:')) revealStreamedParts(doc);

@@ -5,8 +5,8 @@ import { BLOCK } from './text.js';
  * product, a team member, a related article) lose their structure in markdown: a link holds only
  * inline text, so the converter ran the card into one line (`[![Name](img) Name $14](/p)`), its
  * heading gone. Each such link becomes its card's blocks, with the link on the card's title: its
- * heading of the highest rank, else the run of inline text around its first words (else its first picture):
- * `![Name](img)`, `### [Name](/p)`, `$14`.
+ * heading of the highest rank, else the run of inline text around its first words, else its first
+ * picture (`![Name](img)`, `### [Name](/p)`, `$14`). Returns how many links were so written.
  */
 export function linkCardTitles(root: Element): number {
   let changed = 0;
