@@ -116,6 +116,8 @@ export interface UrlStanding {
   readonly reason?: string;
   /** True when it was in one of the asked states and is queued again now. */
   readonly requeued: boolean;
+  /** The meta it finished with (its seed's settings among them), when it finished. */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 /** Options of `CrawlQueue.work`. */
@@ -154,6 +156,13 @@ export interface CrawlQueue {
    * not charged twice. Other URLs are left alone. Resolves to where each URL stood, in order.
    */
   requeue(urls: readonly string[], states: readonly FinishedState[]): Promise<UrlStanding[]>;
+  /**
+   * Queues again every finished URL that was queued for `seed` (its task's `seed`), with a fresh try
+   * count and `meta` laid over the meta it finished with (a key set to '' is removed; `render`, when
+   * given, is the task's render mode too): a seed given again with other settings. The scope budget
+   * they were admitted under is not charged twice. Resolves to how many were queued.
+   */
+  requeueSeed(seed: string, meta: Readonly<Record<string, string>>): Promise<number>;
   /** Closes the queue's own resources; close workers first. */
   close(): Promise<void>;
 }

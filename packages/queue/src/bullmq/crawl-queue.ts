@@ -46,6 +46,10 @@ const RECRAWL_RECEIPT_TTL_MS = 600_000;
 /** How often a job waiting for a full host's in-flight slot looks again, at the least. */
 const SLOT_TICK_MS = 50;
 const TOP_FAILURES = 10;
+/** Entries of the finished tasks' hash read per HSCAN when a seed's URLs are looked for. */
+const SEED_SCAN_COUNT = 1_000;
+/** URLs of a seed queued again per script call. */
+const SEED_REQUEUE_BATCH = 500;
 const QUEUE_NAME = 'crawl';
 
 /** Redis keys of Quarry's own crawl state, beside BullMQ's `<prefix>:crawl:*` keys. */
@@ -195,6 +199,35 @@ export class BullmqCrawlQueue implements CrawlQueue {
   }
 
   async requeue(urls: readonly string[], states: readonly FinishedState[]): Promise<UrlStanding[]> {
+    return this.#requeueNamed(urls, states, undefined);
+  }
+
+  async requeueSeed(seed: string, meta: Readonly<Record<string, string>>): Promise<number> {
+    // The finished URLs of the seed, from the job data each finished with.
+    const urls: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, entries] = await this.#redis.hscan(this.#keys.tasks, cursor, 'COUNT', SEED_SCAN_COUNT);
+      cursor = next;
+      for (let i = 1; i < entries.length; i += 2) {
+        const data = JSON.parse(entries[i] ?? '{}') as Partial<JobData>;
+        if (data.seed === seed && typeof data.url === 'string') urls.push(data.url);
+      }
+    } while (cursor !== '0');
+    let queued = 0;
+    for (let i = 0; i < urls.length; i += SEED_REQUEUE_BATCH) {
+      const standings = await this.#requeueNamed(urls.slice(i, i + SEED_REQUEUE_BATCH), FINISHED_ORDER, meta);
+      queued += standings.filter((s) => s.requeued).length;
+    }
+    return queued;
+  }
+
+  /** `requeue`, with `meta` laid over the meta of each URL queued again when it is given. */
+  async #requeueNamed(
+    urls: readonly string[],
+    states: readonly FinishedState[],
+    meta: Readonly<Record<string, string>> | undefined,
+  ): Promise<UrlStanding[]> {
     if (urls.length === 0) return [];
     const keys = [this.#keys.seen, this.#keys.tasks, this.#keys.counts, ...FINISHED_ORDER.map(this.#keys.finished)];
     const flat = (await REQUEUE_NAMED.run(this.#redis, keys, [
@@ -204,17 +237,23 @@ export class BullmqCrawlQueue implements CrawlQueue {
     const stamp = Date.now().toString(36);
     const jobs: { name: string; data: JobData; opts: { jobId: string } }[] = [];
     const standings = urls.map((url, i): UrlStanding => {
-      const state = flat[2 * i] as UrlStanding['state'];
-      const data = flat[2 * i + 1] ?? '';
-      if (data !== '') {
+      const state = flat[3 * i] as UrlStanding['state'];
+      const requeued = flat[3 * i + 1] === '1';
+      const json = flat[3 * i + 2] ?? '';
+      const data = json === '' ? undefined : (JSON.parse(json) as JobData);
+      if (requeued && data !== undefined) {
+        const settled: JobData =
+          meta === undefined
+            ? data
+            : {
+                ...data,
+                meta: mergeMeta(data.meta, meta),
+                ...(meta.render ? { render: meta.render as JobData['render'] } : {}),
+              };
         // A new job id, as in recrawl(): the finished job of the URL may still be kept under the old one.
-        jobs.push({
-          name: 'page',
-          data: JSON.parse(data) as JobData,
-          opts: { jobId: `s${stamp}${urlHash(url).toString('base64url')}` },
-        });
+        jobs.push({ name: 'page', data: settled, opts: { jobId: `s${stamp}${urlHash(url).toString('base64url')}` } });
       }
-      return { url, state, requeued: data !== '' };
+      return { url, state, requeued, ...(data === undefined ? {} : { meta: { ...data.meta } }) };
     });
     // A crash between the script and addBulk loses these re-seeds (one round trip), as in add().
     if (jobs.length > 0) await this.#queue.addBulk(jobs);

@@ -8,30 +8,33 @@ export const FINISHED_ORDER: readonly FinishedState[] = ['done', 'skipped', 'fai
 /**
  * Where named URLs stand, queueing again those finished in an asked state. KEYS: seen set, task
  * hash, counts hash, then the finished zsets of done, skipped, failed. ARGV: the asked states
- * between spaces (` skipped failed `), then URL hashes. Returns, per URL, its state (`unknown`,
- * `pending` or a finished state) and the job data when it was taken ('' otherwise).
+ * between spaces (` skipped failed `), then URL hashes. Returns, per URL, three values: its state
+ * (`unknown`, `pending` or a finished state), '1' when it was taken (else '0'), and the job data it
+ * finished with ('' when it has not finished).
  */
 export const REQUEUE_NAMED = new LuaScript(`
 local states = {'done', 'skipped', 'failed'}
 local out = {}
 for i = 2, #ARGV do
   local hash = ARGV[i]
-  local state, data = 'unknown', ''
+  local state, requeued, data = 'unknown', '0', ''
   if redis.call('SISMEMBER', KEYS[1], hash) == 1 then
     state = 'pending'
     for s = 1, 3 do
       if redis.call('ZSCORE', KEYS[3 + s], hash) then
         state = states[s]
+        data = redis.call('HGET', KEYS[2], hash) or ''
         if string.find(ARGV[1], ' ' .. state .. ' ', 1, true) then
           redis.call('ZREM', KEYS[3 + s], hash)
           redis.call('HINCRBY', KEYS[3], state, -1)
-          data = redis.call('HGET', KEYS[2], hash) or ''
+          requeued = '1'
         end
         break
       end
     end
   end
   out[#out + 1] = state
+  out[#out + 1] = requeued
   out[#out + 1] = data
 end
 return out

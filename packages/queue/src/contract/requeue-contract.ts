@@ -88,6 +88,38 @@ export function describeRequeueContract(open: OpenQueues): void {
     expect(await crawl.stats()).toMatchObject({ queued: 0, done: 1, skipped: 1, failed: 1 });
   });
 
+  it("queues a seed's finished URLs again with new settings laid over their meta, and says what each finished with", async () => {
+    const { crawl } = await start();
+    const seed = 'http://a.test/';
+    const settings = { maxPages: '2', maxDepth: '1', etag: '"e"' };
+    await crawl.add([
+      task(seed, { meta: settings, render: 'auto' }),
+      task('http://a.test/blocked', { seed, meta: settings, render: 'auto' }),
+      task('http://b.test/other', { meta: settings }),
+    ]);
+    const worker = crawl.work(handler([]), { concurrency: 2 });
+    await waitIdle(crawl);
+    await worker.close();
+    // Queued, not finished: left as it is.
+    await crawl.add([task('http://a.test/queued', { seed, meta: settings })]);
+    // What the seed finished with, asked without queueing it.
+    const [standing] = await crawl.requeue([seed], []);
+    expect(standing).toMatchObject({ state: 'done', requeued: false, meta: settings });
+
+    // Its two finished URLs, not the queued one nor another seed's.
+    expect(await crawl.requeueSeed(seed, { maxPages: '50', etag: '', render: 'always' })).toBe(2);
+    expect(await crawl.requeueSeed('http://never.test/', { maxPages: '50' })).toBe(0);
+    expect(await crawl.stats()).toMatchObject({ queued: 3, done: 1, skipped: 0 });
+    const seen: CrawlTask[] = [];
+    workers.push(crawl.work(handler(seen), { concurrency: 2 }));
+    await waitIdle(crawl);
+    expect(seen.map((t) => [t.url, t.attempt, t.render ?? null, t.meta]).sort()).toEqual([
+      ['http://a.test/', 1, 'always', { maxPages: '50', maxDepth: '1', render: 'always' }],
+      ['http://a.test/blocked', 1, 'always', { maxPages: '50', maxDepth: '1', render: 'always' }],
+      ['http://a.test/queued', 1, null, settings],
+    ]);
+  });
+
   it('does not charge the scope budget again for a requeued URL', async () => {
     const { crawl } = await start();
     await crawl.add([task('http://a.test/blocked', { scope: 's', maxPagesInScope: 1 })]);

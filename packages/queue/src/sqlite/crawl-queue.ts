@@ -75,6 +75,12 @@ export class SqliteCrawlQueue implements CrawlQueue {
     return standings;
   }
 
+  async requeueSeed(seed: string, meta: Readonly<Record<string, string>>): Promise<number> {
+    const queued = this.#frontier.requeueSeed(seed, meta, Date.now());
+    if (queued > 0) this.#wakeup.notify();
+    return queued;
+  }
+
   async isIdle(): Promise<boolean> {
     return this.#frontier.isIdle();
   }

@@ -134,8 +134,18 @@ export class Frontier {
       examples: db.prepare<[string, string, number], { url: string }>(
         'SELECT url FROM frontier WHERE state = ? AND reason = ? ORDER BY seq DESC LIMIT ?',
       ),
-      standing: db.prepare<[string], { state: string; reason: string | null; host: string }>(
-        'SELECT state, reason, host FROM frontier WHERE url = ?',
+      standing: db.prepare<[string], { state: string; reason: string | null; host: string; meta: string | null }>(
+        'SELECT state, reason, host, meta FROM frontier WHERE url = ?',
+      ),
+      requeueSeed: db.prepare<
+        { seed: string; now: number; meta: string | null; render: string | null },
+        { host: string }
+      >(
+        `UPDATE frontier SET state = 'queued', attempt = 0, reason = NULL, not_before = 0, updated_at = @now,
+           meta = CASE WHEN @meta IS NULL THEN meta ELSE json_patch(coalesce(meta, '{}'), @meta) END,
+           render = coalesce(@render, render)
+         WHERE seed = @seed AND state IN ('done', 'skipped', 'failed')
+         RETURNING host`,
       ),
       requeue: db.prepare(
         `UPDATE frontier SET state = 'queued', attempt = 0, reason = NULL, not_before = 0, updated_at = @now
@@ -285,9 +295,23 @@ export class Frontier {
             this.#stmts.requeue.run({ url, now });
             this.#stmts.hostRequeued.run(1, row.host);
           }
-          return { url, state, ...(row.reason === null ? {} : { reason: row.reason }), requeued };
+          const meta = row.meta === null ? {} : (JSON.parse(row.meta) as Record<string, string>);
+          return { url, state, ...(row.reason === null ? {} : { reason: row.reason }), requeued, meta };
         }),
       )
+      .immediate();
+  }
+
+  /** Queues again every finished URL of `seed` with `meta` laid over its own; returns how many. */
+  requeueSeed(seed: string, meta: Readonly<Record<string, string>>, now: number): number {
+    return this.#db
+      .transaction(() => {
+        const rows = this.#stmts.requeueSeed.all({ seed, now, meta: metaPatch(meta), render: meta.render || null });
+        const perHost = new Map<string, number>();
+        for (const { host } of rows) perHost.set(host, (perHost.get(host) ?? 0) + 1);
+        for (const [host, n] of perHost) this.#stmts.hostRequeued.run(n, host);
+        return rows.length;
+      })
       .immediate();
   }
 
