@@ -17,11 +17,20 @@ import { browserRequestGuard } from './browser-guard.js';
 import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';
 import { createPageHandler } from './page-handler.js';
-import { followUps, type Seed } from './seeds.js';
+import { followUps, reachesFurther, type Seed, seedMeta } from './seeds.js';
 import { SideRequests } from './side-requests.js';
 
-/** Where an explicitly given seed stood: `new` (added now) or its {@link UrlStanding}. */
-export type SeedStanding = UrlStanding | { readonly url: string; readonly state: 'new'; readonly requeued: false };
+/**
+ * Where an explicitly given seed stood: `new` (added now) or its {@link UrlStanding}; `widened` when
+ * it was crawled before with a smaller budget, depth or scope and its pages (`pages` of them) are
+ * queued again under the new settings.
+ */
+export type SeedStanding =
+  | (UrlStanding & { readonly widened?: { readonly pages: number } })
+  | { readonly url: string; readonly state: 'new'; readonly requeued: false };
+
+/** The states a URL ends in. */
+const FINISHED: ReadonlySet<string> = new Set(['done', 'skipped', 'failed']);
 
 export interface CrawlerOptions {
   readonly config: QuarryConfig;
@@ -88,16 +97,30 @@ export class Crawler {
   /**
    * Queues seeds given explicitly: new ones are added, and known ones that ended skipped or failed
    * are queued again (budgets and robots.txt still apply when they are crawled); done ones are left
-   * alone (a recrawl is what takes them again). Resolves to where each seed stood, in order.
+   * alone (a recrawl is what takes them again). A known seed given with a larger page budget or
+   * depth, or a wider scope, than it was crawled with (see reachesFurther) has its pages queued
+   * again under the new settings, fetched whole (no conditional request: an unchanged page would
+   * not be read for its links), so that the crawl goes on where the old settings stopped it.
+   * Resolves to where each seed stood, in order.
    */
   async reseed(seeds: readonly Seed[]): Promise<SeedStanding[]> {
+    const { crawl } = this.#options.queues;
     const standings: SeedStanding[] = [];
     for (const seed of seeds) {
-      if ((await this.#options.queues.crawl.add(followUps([seed.url], seed, 0))) > 0) {
+      if ((await crawl.add(followUps([seed.url], seed, 0))) > 0) {
         standings.push({ url: seed.url, state: 'new', requeued: false });
         continue;
       }
-      const [standing] = await this.#options.queues.crawl.requeue([seed.url], ['skipped', 'failed']);
+      // Where it stands and what it finished with, nothing queued yet.
+      const [known] = await crawl.requeue([seed.url], []);
+      if (known !== undefined && FINISHED.has(known.state) && reachesFurther(known.meta, seed)) {
+        const pages = await crawl.requeueSeed(seed.url, { ...seedMeta(seed), etag: '', lastModified: '' });
+        if (pages > 0) {
+          standings.push({ ...known, requeued: true, widened: { pages } });
+          continue;
+        }
+      }
+      const [standing] = await crawl.requeue([seed.url], ['skipped', 'failed']);
       // `unknown` after a refused add: the seed's scope budget is spent.
       standings.push(standing ?? { url: seed.url, state: 'unknown', requeued: false });
     }

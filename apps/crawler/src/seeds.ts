@@ -143,6 +143,23 @@ export function seedMeta(seed: Seed): Record<string, string> {
   return { maxDepth: String(seed.maxDepth), maxPages: String(seed.maxPages), scope: seed.scope, render: seed.render };
 }
 
+/** Scopes from the narrowest: a path's pages, a host's, a domain's, any site's. */
+const SCOPE_WIDTH: Readonly<Record<CrawlScope, number>> = { prefix: 0, host: 1, domain: 2, any: 3 };
+
+/**
+ * Whether `seed` reaches further than the settings `meta` carries (see {@link seedMeta}; a task
+ * without them has the defaults): a larger page budget or depth, or a wider scope. A seed given
+ * again so is crawled again under its new settings; one that asks for as much or less is not.
+ */
+export function reachesFurther(meta: Readonly<Record<string, string>> | undefined, seed: Seed): boolean {
+  const before = seedOf({ url: seed.url, seed: seed.url, depth: 0, scope: '', attempt: 1, meta: meta ?? {} });
+  return (
+    seed.maxPages > before.maxPages ||
+    seed.maxDepth > before.maxDepth ||
+    (SCOPE_WIDTH[seed.scope] ?? 1) > (SCOPE_WIDTH[before.scope] ?? 1)
+  );
+}
+
 /** The seed a task was queued for, from the settings its `meta` carries (see {@link seedMeta}). */
 export function seedOf(task: CrawlTask): Seed {
   const meta = task.meta ?? {};
