@@ -118,7 +118,26 @@ describe('crawl_site queues as `quarry crawl --seed` does, and says what it did'
       expect(again.structuredContent).toMatchObject({ outcome: 'already_queued', queued: 0 });
       const done = await crawlSite({ url: `${site.origin}/` });
       expect(done.structuredContent).toMatchObject({ outcome: 'already_crawled', queued: 0 });
-      expect(textOf(done)).toContain('was crawled before and is left alone');
+      expect(textOf(done)).toContain('was crawled before with as large a depth and page budget and is left alone');
+    });
+
+    it('crawls a site again when asked to go deeper than it was crawled', async () => {
+      // `quarry crawl` crawled it to depth 3: depth 5 reaches further.
+      const deeper = await crawlSite({ url: `${site.origin}/`, max_depth: 5 });
+      expect(deeper.structuredContent).toMatchObject({
+        url: `${site.origin}/`,
+        outcome: 'recrawled',
+        queued: expect.any(Number),
+        max_depth: 5,
+        max_pages: 50,
+      });
+      const { queued } = deeper.structuredContent as { queued: number };
+      expect(queued).toBeGreaterThanOrEqual(1);
+      expect(await queuedNow()).toBeGreaterThanOrEqual(queued);
+      expect(textOf(deeper)).toContain('was crawled before with a smaller depth or page budget');
+      // Queued now: asked again, it waits.
+      const again = await crawlSite({ url: `${site.origin}/`, max_depth: 5 });
+      expect(again.structuredContent).toMatchObject({ outcome: 'already_queued', queued: 0 });
     });
   });
 

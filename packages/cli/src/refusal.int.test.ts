@@ -78,7 +78,9 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     );
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(`${site.origin}/later.html (was failed: http_404)`);
-    expect(again.stderr).toContain('left alone, already crawled (--recrawl AGE crawls pages again) (1):');
+    expect(again.stderr).toContain(
+      'left alone, already crawled with as large a budget, depth and scope (--recrawl AGE crawls pages again) (1):',
+    );
     expect(again.stdout).toMatch(/crawl finished: 2 done, 0 skipped, 0 failed/);
     // Only the failed seed was fetched again.
     expect(pageHits() - before).toBe(1);

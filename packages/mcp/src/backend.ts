@@ -26,7 +26,13 @@ export interface CrawlSiteRequest {
  * ended skipped or failed), `already_queued` (waiting or in flight), `already_crawled` (done, left
  * alone) or `budget_spent` (not queued: its site's page budget is used up).
  */
-export type CrawlSiteOutcome = 'queued' | 'queued_again' | 'already_queued' | 'already_crawled' | 'budget_spent';
+export type CrawlSiteOutcome =
+  | 'queued'
+  | 'queued_again'
+  | 'recrawled'
+  | 'already_queued'
+  | 'already_crawled'
+  | 'budget_spent';
 
 /** What `crawl_site` reports. */
 export type CrawlSiteResult =
@@ -36,6 +42,8 @@ export type CrawlSiteResult =
       readonly outcome: CrawlSiteOutcome;
       /** For `queued_again`: how the URL had ended, and why when the queue kept the reason. */
       readonly previous?: { readonly state: 'skipped' | 'failed'; readonly reason?: string };
+      /** For `recrawled`: how many of its pages are queued again under the new depth and budget. */
+      readonly pages?: number;
       readonly maxDepth: number;
       readonly maxPages: number;
     }

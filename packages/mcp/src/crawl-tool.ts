@@ -30,7 +30,7 @@ const inputSchema = {
     .describe('Most pages to crawl from this site.'),
 };
 
-const OUTCOMES = ['queued', 'queued_again', 'already_queued', 'already_crawled', 'budget_spent'] as const;
+const OUTCOMES = ['queued', 'queued_again', 'recrawled', 'already_queued', 'already_crawled', 'budget_spent'] as const;
 
 // snake_case like the input (max_depth, max_pages) and the search tool's results.
 const outputSchema = {
@@ -39,14 +39,15 @@ const outputSchema = {
     .enum(OUTCOMES)
     .describe(
       'queued: new, will be crawled. queued_again: it had ended skipped or failed and is crawled again. ' +
-        'already_queued: waiting to be crawled. already_crawled: crawled before, left alone. ' +
+        'recrawled: crawled before with a smaller depth or page budget; its pages are crawled again with the new ones. ' +
+        'already_queued: waiting to be crawled. already_crawled: crawled before with as large a depth and budget, left alone. ' +
         "budget_spent: not queued, its site's page budget is used up.",
     ),
-  queued: z.number().int().describe('URLs this call queued (0 or 1).'),
+  queued: z.number().int().describe('URLs this call queued (0 or 1; with recrawled, the pages queued again).'),
   previous_state: z.enum(['skipped', 'failed']).optional().describe('With queued_again: how it had ended.'),
   previous_reason: z.string().optional().describe('With queued_again: why, e.g. http_404.'),
-  max_depth: z.number().int().optional().describe('With queued: the depth it is crawled to.'),
-  max_pages: z.number().int().optional().describe("With queued: the page budget of the URL's site."),
+  max_depth: z.number().int().optional().describe('With queued or recrawled: the depth it is crawled to.'),
+  max_pages: z.number().int().optional().describe("With queued or recrawled: the page budget of the URL's site."),
 };
 
 /** Registers `crawl_site` (admin only): queue a seed with a depth and a page budget. */
@@ -62,7 +63,8 @@ export function registerCrawlTool(
       description:
         'Queue a web site for crawling so its pages become searchable. Give a start URL, how many links deep ' +
         'to follow and a page budget. Says what happened: queued; queued again (it had ended skipped or ' +
-        'failed); already queued or already crawled (left alone); or not queued because the page budget of ' +
+        'failed); recrawled (crawled before with a smaller depth or budget: its pages are crawled again with ' +
+        'the new ones); already queued or already crawled (left alone); or not queued because the page budget of ' +
         'its site is spent. Pages appear in search once crawled (seconds to minutes, politely paced per ' +
         'host). Private and reserved addresses are refused unless the operator allows them.',
       inputSchema,
@@ -76,14 +78,21 @@ export function registerCrawlTool(
         return toolResult(describe(result), {
           url: result.url,
           outcome: result.outcome,
-          queued: result.outcome === 'queued' || result.outcome === 'queued_again' ? 1 : 0,
+          queued:
+            result.outcome === 'recrawled'
+              ? (result.pages ?? 0)
+              : result.outcome === 'queued' || result.outcome === 'queued_again'
+                ? 1
+                : 0,
           ...(result.previous
             ? {
                 previous_state: result.previous.state,
                 ...(result.previous.reason ? { previous_reason: result.previous.reason } : {}),
               }
             : {}),
-          ...(result.outcome === 'queued' ? { max_depth: result.maxDepth, max_pages: result.maxPages } : {}),
+          ...(result.outcome === 'queued' || result.outcome === 'recrawled'
+            ? { max_depth: result.maxDepth, max_pages: result.maxPages }
+            : {}),
         });
       }),
   );
@@ -111,10 +120,12 @@ function describe(result: Exclude<CrawlSiteResult, { outcome: 'refused' }>): str
         : '';
       return `Queued ${url} again${was}, with the depth and page budget it was first queued with.`;
     }
+    case 'recrawled':
+      return `${url} was crawled before with a smaller depth or page budget: its ${result.pages ?? 0} pages are queued again and crawled to depth ${result.maxDepth}, at most ${result.maxPages} pages.`;
     case 'already_queued':
       return `${url} is already queued and waits to be crawled; nothing new was queued.`;
     case 'already_crawled':
-      return `${url} was crawled before and is left alone; nothing new was queued.`;
+      return `${url} was crawled before with as large a depth and page budget and is left alone; nothing new was queued.`;
     case 'budget_spent':
       return `${url} was not queued: the page budget of its site is spent, so no more of its pages are crawled.`;
   }

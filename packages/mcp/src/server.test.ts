@@ -180,7 +180,7 @@ describe('crawl_site', () => {
     expect(textOf(res)).toBe(`Queued ${url} (depth 3, at most 20 pages); its pages appear in search once crawled.`);
   });
 
-  it('tells a URL queued again, already queued, already crawled and a spent budget apart', async () => {
+  it('tells a URL queued again, recrawled, already queued, already crawled and a spent budget apart', async () => {
     const asked = { url, maxDepth: 2, maxPages: 50 };
     const again = await (
       await crawlClient({ ...asked, outcome: 'queued_again', previous: { state: 'failed', reason: 'http_404' } })
@@ -193,9 +193,17 @@ describe('crawl_site', () => {
       previous_reason: 'http_404',
     });
     expect(textOf(again)).toContain('again (it had ended failed: http_404)');
+    const deeper = await (await crawlClient({ ...asked, outcome: 'recrawled', pages: 12 })).callTool({
+      name: 'crawl_site',
+      arguments: { url },
+    });
+    expect(deeper.structuredContent).toEqual({ url, outcome: 'recrawled', queued: 12, max_depth: 2, max_pages: 50 });
+    expect(textOf(deeper)).toBe(
+      `${url} was crawled before with a smaller depth or page budget: its 12 pages are queued again and crawled to depth 2, at most 50 pages.`,
+    );
     const cases = [
       ['already_queued', 'is already queued'],
-      ['already_crawled', 'was crawled before'],
+      ['already_crawled', 'was crawled before with as large a depth'],
       ['budget_spent', 'the page budget of its site is spent'],
     ] as const;
     for (const [outcome, says] of cases) {

@@ -41,7 +41,11 @@ export function createSiteCrawler(seeder: Seeder): SiteCrawler {
 function outcomeOf(standing: SeedStanding | undefined): {
   outcome: CrawlSiteOutcome;
   previous?: { state: 'skipped' | 'failed'; reason?: string };
+  pages?: number;
 } {
+  if (standing !== undefined && 'widened' in standing && standing.widened) {
+    return { outcome: 'recrawled', pages: standing.widened.pages };
+  }
   switch (standing?.state) {
     case 'new':
       return { outcome: 'queued' };

@@ -37,14 +37,20 @@ export function seedReport(standings: readonly SeedStanding[]): string {
     for (const s of picked.slice(0, MAX_LISTED)) lines.push(`  ${s.url}${describe(s)}`);
     if (picked.length > MAX_LISTED) lines.push(`  ... and ${picked.length - MAX_LISTED} more`);
   };
+  const widened = (s: SeedStanding): number | undefined => ('widened' in s ? s.widened?.pages : undefined);
+  list(
+    'crawled again with a larger page budget, depth or scope: their pages are queued again',
+    standings.filter((s) => widened(s) !== undefined),
+    (s) => ` (${widened(s)} page${widened(s) === 1 ? '' : 's'})`,
+  );
   list(
     'queued again, as they ended skipped or failed',
-    standings.filter((s) => s.requeued),
+    standings.filter((s) => s.requeued && widened(s) === undefined),
     (s) => ` (was ${s.state}${'reason' in s && s.reason ? `: ${s.reason}` : ''})`,
   );
   list(
-    'left alone, already crawled (--recrawl AGE crawls pages again)',
-    standings.filter((s) => s.state === 'done'),
+    'left alone, already crawled with as large a budget, depth and scope (--recrawl AGE crawls pages again)',
+    standings.filter((s) => s.state === 'done' && widened(s) === undefined),
     () => '',
   );
   list(
