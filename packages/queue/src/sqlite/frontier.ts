@@ -273,9 +273,7 @@ export class Frontier {
     return this.#db
       .transaction(() => {
         const rows = this.#stmts.recrawl.all({ now, cutoff, limit, states: JSON.stringify(states) });
-        const perHost = new Map<string, number>();
-        for (const { host } of rows) perHost.set(host, (perHost.get(host) ?? 0) + 1);
-        for (const [host, n] of perHost) this.#stmts.hostRequeued.run(n, host);
+        this.#countRequeued(rows);
         return rows.length;
       })
       .immediate();
@@ -307,12 +305,17 @@ export class Frontier {
     return this.#db
       .transaction(() => {
         const rows = this.#stmts.requeueSeed.all({ seed, now, meta: metaPatch(meta), render: meta.render || null });
-        const perHost = new Map<string, number>();
-        for (const { host } of rows) perHost.set(host, (perHost.get(host) ?? 0) + 1);
-        for (const [host, n] of perHost) this.#stmts.hostRequeued.run(n, host);
+        this.#countRequeued(rows);
         return rows.length;
       })
       .immediate();
+  }
+
+  /** Adds the URLs queued again to their hosts' queued counts (inside the caller's transaction). */
+  #countRequeued(rows: ReadonlyArray<{ host: string }>): void {
+    const perHost = new Map<string, number>();
+    for (const { host } of rows) perHost.set(host, (perHost.get(host) ?? 0) + 1);
+    for (const [host, n] of perHost) this.#stmts.hostRequeued.run(n, host);
   }
 
   /** Extends the leases of everything `owner` has in flight (a heartbeat while handlers run). */
