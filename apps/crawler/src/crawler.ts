@@ -105,24 +105,37 @@ export class Crawler {
    */
   async reseed(seeds: readonly Seed[]): Promise<SeedStanding[]> {
     const { crawl } = this.#options.queues;
-    const standings: SeedStanding[] = [];
+    // Where each known seed stands and what it finished with, nothing queued yet.
+    const known = new Map<Seed, UrlStanding>();
+    const wider = new Map<string, Record<string, string>>();
+    const added = new Set<Seed>();
     for (const seed of seeds) {
       if ((await crawl.add(followUps([seed.url], seed, 0))) > 0) {
-        standings.push({ url: seed.url, state: 'new', requeued: false });
+        added.add(seed);
         continue;
       }
-      // Where it stands and what it finished with, nothing queued yet.
-      const [known] = await crawl.requeue([seed.url], []);
-      if (known !== undefined && FINISHED.has(known.state) && reachesFurther(known.meta, seed)) {
-        const pages = await crawl.requeueSeed(seed.url, { ...seedMeta(seed), etag: '', lastModified: '' });
-        if (pages > 0) {
-          standings.push({ ...known, requeued: true, widened: { pages } });
-          continue;
-        }
+      const [standing] = await crawl.requeue([seed.url], []);
+      if (standing === undefined) continue;
+      known.set(seed, standing);
+      if (FINISHED.has(standing.state) && reachesFurther(standing.meta, seed)) {
+        wider.set(seed.url, { ...seedMeta(seed), etag: '', lastModified: '' });
       }
-      const [standing] = await crawl.requeue([seed.url], ['skipped', 'failed']);
-      // `unknown` after a refused add: the seed's scope budget is spent.
-      standings.push(standing ?? { url: seed.url, state: 'unknown', requeued: false });
+    }
+    // Their pages found in one pass over the frontier, however many seeds reach further.
+    const widened = wider.size > 0 ? await crawl.requeueSeeds(wider) : new Map<string, number>();
+    const standings: SeedStanding[] = [];
+    for (const seed of seeds) {
+      const pages = widened.get(seed.url) ?? 0;
+      const standing = known.get(seed);
+      if (added.has(seed)) {
+        standings.push({ url: seed.url, state: 'new', requeued: false });
+      } else if (pages > 0 && standing !== undefined) {
+        standings.push({ ...standing, requeued: true, widened: { pages } });
+      } else {
+        const [again] = await crawl.requeue([seed.url], ['skipped', 'failed']);
+        // `unknown` after a refused add: the seed's scope budget is spent.
+        standings.push(again ?? { url: seed.url, state: 'unknown', requeued: false });
+      }
     }
     return standings;
   }

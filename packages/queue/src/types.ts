@@ -157,12 +157,13 @@ export interface CrawlQueue {
    */
   requeue(urls: readonly string[], states: readonly FinishedState[]): Promise<UrlStanding[]>;
   /**
-   * Queues again every finished URL that was queued for `seed` (its task's `seed`), with a fresh try
-   * count and `meta` laid over the meta it finished with (a key set to '' is removed; `render`, when
-   * given, is the task's render mode too): a seed given again with other settings. The scope budget
-   * they were admitted under is not charged twice. Resolves to how many were queued.
+   * Queues again every finished URL that was queued for one of the seeds `settings` names (its
+   * task's `seed`), with a fresh try count and that seed's meta laid over the meta it finished with
+   * (a key set to '' is removed; `render`, when given, is the task's render mode too): seeds given
+   * again with other settings. The scope budget they were admitted under is not charged twice.
+   * Resolves to how many were queued per seed (0 for a seed with none).
    */
-  requeueSeed(seed: string, meta: Readonly<Record<string, string>>): Promise<number>;
+  requeueSeeds(settings: ReadonlyMap<string, Readonly<Record<string, string>>>): Promise<Map<string, number>>;
   /** Closes the queue's own resources; close workers first. */
   close(): Promise<void>;
 }

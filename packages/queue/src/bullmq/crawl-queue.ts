@@ -202,22 +202,27 @@ export class BullmqCrawlQueue implements CrawlQueue {
     return this.#requeueNamed(urls, states, undefined);
   }
 
-  async requeueSeed(seed: string, meta: Readonly<Record<string, string>>): Promise<number> {
-    // The finished URLs of the seed, from the job data each finished with.
-    const urls: string[] = [];
+  async requeueSeeds(settings: ReadonlyMap<string, Readonly<Record<string, string>>>): Promise<Map<string, number>> {
+    // The finished URLs of the seeds, from the job data each finished with: one scan for all.
+    const urls = new Map<string, string[]>([...settings.keys()].map((seed) => [seed, []]));
     let cursor = '0';
     do {
       const [next, entries] = await this.#redis.hscan(this.#keys.tasks, cursor, 'COUNT', SEED_SCAN_COUNT);
       cursor = next;
       for (let i = 1; i < entries.length; i += 2) {
         const data = JSON.parse(entries[i] ?? '{}') as Partial<JobData>;
-        if (data.seed === seed && typeof data.url === 'string') urls.push(data.url);
+        if (typeof data.seed === 'string' && typeof data.url === 'string') urls.get(data.seed)?.push(data.url);
       }
     } while (cursor !== '0');
-    let queued = 0;
-    for (let i = 0; i < urls.length; i += SEED_REQUEUE_BATCH) {
-      const standings = await this.#requeueNamed(urls.slice(i, i + SEED_REQUEUE_BATCH), FINISHED_ORDER, meta);
-      queued += standings.filter((s) => s.requeued).length;
+    const queued = new Map<string, number>();
+    for (const [seed, meta] of settings) {
+      const own = urls.get(seed) ?? [];
+      let n = 0;
+      for (let i = 0; i < own.length; i += SEED_REQUEUE_BATCH) {
+        const standings = await this.#requeueNamed(own.slice(i, i + SEED_REQUEUE_BATCH), FINISHED_ORDER, meta);
+        n += standings.filter((s) => s.requeued).length;
+      }
+      queued.set(seed, n);
     }
     return queued;
   }

@@ -107,8 +107,16 @@ export function describeRequeueContract(open: OpenQueues): void {
     expect(standing).toMatchObject({ state: 'done', requeued: false, meta: settings });
 
     // Its two finished URLs, not the queued one nor another seed's.
-    expect(await crawl.requeueSeed(seed, { maxPages: '50', etag: '', render: 'always' })).toBe(2);
-    expect(await crawl.requeueSeed('http://never.test/', { maxPages: '50' })).toBe(0);
+    const wider = new Map<string, Record<string, string>>([
+      [seed, { maxPages: '50', etag: '', render: 'always' }],
+      ['http://never.test/', { maxPages: '50' }],
+    ]);
+    expect(await crawl.requeueSeeds(wider)).toEqual(
+      new Map([
+        [seed, 2],
+        ['http://never.test/', 0],
+      ]),
+    );
     expect(await crawl.stats()).toMatchObject({ queued: 3, done: 1, skipped: 0 });
     const seen: CrawlTask[] = [];
     workers.push(crawl.work(handler(seen), { concurrency: 2 }));

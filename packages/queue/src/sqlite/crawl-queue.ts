@@ -75,9 +75,9 @@ export class SqliteCrawlQueue implements CrawlQueue {
     return standings;
   }
 
-  async requeueSeed(seed: string, meta: Readonly<Record<string, string>>): Promise<number> {
-    const queued = this.#frontier.requeueSeed(seed, meta, Date.now());
-    if (queued > 0) this.#wakeup.notify();
+  async requeueSeeds(settings: ReadonlyMap<string, Readonly<Record<string, string>>>): Promise<Map<string, number>> {
+    const queued = this.#frontier.requeueSeeds(settings, Date.now());
+    if ([...queued.values()].some((n) => n > 0)) this.#wakeup.notify();
     return queued;
   }
 

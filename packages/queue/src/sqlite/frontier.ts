@@ -300,13 +300,17 @@ export class Frontier {
       .immediate();
   }
 
-  /** Queues again every finished URL of `seed` with `meta` laid over its own; returns how many. */
-  requeueSeed(seed: string, meta: Readonly<Record<string, string>>, now: number): number {
+  /** Queues again every finished URL of each seed with its meta laid over their own; how many per seed. */
+  requeueSeeds(settings: ReadonlyMap<string, Readonly<Record<string, string>>>, now: number): Map<string, number> {
     return this.#db
       .transaction(() => {
-        const rows = this.#stmts.requeueSeed.all({ seed, now, meta: metaPatch(meta), render: meta.render || null });
-        this.#countRequeued(rows);
-        return rows.length;
+        const queued = new Map<string, number>();
+        for (const [seed, meta] of settings) {
+          const rows = this.#stmts.requeueSeed.all({ seed, now, meta: metaPatch(meta), render: meta.render || null });
+          this.#countRequeued(rows);
+          queued.set(seed, rows.length);
+        }
+        return queued;
       })
       .immediate();
   }

@@ -30,6 +30,7 @@ CREATE INDEX IF NOT EXISTS frontier_host_ready ON frontier (host, state, not_bef
 CREATE INDEX IF NOT EXISTS frontier_state_reason ON frontier (state, reason);
 CREATE INDEX IF NOT EXISTS frontier_state_not_before ON frontier (state, not_before);
 CREATE INDEX IF NOT EXISTS frontier_state_updated ON frontier (state, updated_at);
+CREATE INDEX IF NOT EXISTS frontier_seed ON frontier (seed);
 CREATE TABLE IF NOT EXISTS hosts (
   host TEXT PRIMARY KEY,
   next_allowed_at INTEGER NOT NULL DEFAULT 0,
