@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
+import type { QuarryConfig } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import type { Queues } from '@quarry/queue';
 import { type Route, type Site, startSite } from '@quarry/testkit';
@@ -55,6 +56,7 @@ describeOnEachQueue('reseed', (backend, open) => {
   describe(`a seed given again with a larger budget or depth (${backend})`, () => {
     let site: Site;
     let dir: string;
+    let config: QuarryConfig;
     let queues: Queues;
     let index: LanceSearchIndex;
     /** Requests for the six sections, and for any page but robots.txt, so far. */
@@ -67,6 +69,7 @@ describeOnEachQueue('reseed', (backend, open) => {
       site = await startSite(routes());
       const local = localCrawlConfig(`reseed-${backend}`, '127.0.0.1');
       dir = local.dir;
+      config = local.config;
       queues = await open(dir);
       index = await LanceSearchIndex.open({ path: join(dir, 'index') });
     }, 60_000);
@@ -80,7 +83,7 @@ describeOnEachQueue('reseed', (backend, open) => {
     const crawl = async (line: string): Promise<SeedStanding[]> => {
       let standings: SeedStanding[] = [];
       await crawlUntilIdle({
-        config: localCrawlConfig(`reseed-${backend}-cfg`, '127.0.0.1').config,
+        config,
         queues,
         index,
         blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
