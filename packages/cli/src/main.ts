@@ -142,8 +142,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--seed <url...>', 'seed URLs (one or more; repeatable)')
     .option('--seeds <file>', 'seeds file: one URL per line, # comments')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
-    .option('--max-pages <n>', 'page budget per seed site', positiveInt)
-    .option('--max-depth <n>', 'link depth from the seed', nonNegativeInt)
+    .option(
+      '--max-pages <n>',
+      'page budget per seed site (default 1000; larger than a crawled seed had: its pages are crawled again under it)',
+      positiveInt,
+    )
+    .option(
+      '--max-depth <n>',
+      'link depth from the seed (default 3; deeper than a crawled seed had: its pages are crawled again under it)',
+      nonNegativeInt,
+    )
     .option(
       '--recrawl <age>',
       'queue pages last crawled at least AGE ago again, with conditional requests (7d, 12h, 0 = all)',
