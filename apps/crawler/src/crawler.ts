@@ -9,7 +9,7 @@ import {
   type RobotsStore,
   refusedAddress,
 } from '@quarry/fetcher';
-import type { CrawlHandler, CrawlWorker, Queues, UrlStanding } from '@quarry/queue';
+import { type CrawlHandler, type CrawlWorker, FINISHED_STATES, type Queues, type UrlStanding } from '@quarry/queue';
 import { BrowserPool, findChromium } from '@quarry/render';
 import type { Logger } from 'pino';
 import { BackoffWatch, type HostBackoff } from './backoffs.js';
@@ -28,9 +28,6 @@ import { SideRequests } from './side-requests.js';
 export type SeedStanding =
   | (UrlStanding & { readonly widened?: { readonly pages: number } })
   | { readonly url: string; readonly state: 'new'; readonly requeued: false };
-
-/** The states a URL ends in. */
-const FINISHED: ReadonlySet<string> = new Set(['done', 'skipped', 'failed']);
 
 export interface CrawlerOptions {
   readonly config: QuarryConfig;
@@ -117,7 +114,8 @@ export class Crawler {
       const [standing] = await crawl.requeue([seed.url], []);
       if (standing === undefined) continue;
       known.set(seed, standing);
-      if (FINISHED.has(standing.state) && reachesFurther(standing.meta, seed)) {
+      const finished = FINISHED_STATES.some((state) => state === standing.state);
+      if (finished && reachesFurther(standing.meta, seed)) {
         wider.set(seed.url, { ...seedMeta(seed), etag: '', lastModified: '' });
       }
     }
@@ -131,10 +129,13 @@ export class Crawler {
         standings.push({ url: seed.url, state: 'new', requeued: false });
       } else if (pages > 0 && standing !== undefined) {
         standings.push({ ...standing, requeued: true, widened: { pages } });
-      } else {
+      } else if (standing?.state === 'skipped' || standing?.state === 'failed') {
         const [again] = await crawl.requeue([seed.url], ['skipped', 'failed']);
-        // `unknown` after a refused add: the seed's scope budget is spent.
-        standings.push(again ?? { url: seed.url, state: 'unknown', requeued: false });
+        standings.push(again ?? standing);
+      } else {
+        // Done or pending: where it stands already. `unknown` after a refused add: the seed's scope
+        // budget is spent.
+        standings.push(standing ?? { url: seed.url, state: 'unknown', requeued: false });
       }
     }
     return standings;

@@ -1,13 +1,12 @@
 import { hostOf, QuarryError, RetryableError } from '@quarry/core';
 import { DEFAULTS } from './options.js';
-import type { CrawlOutcome, FinishedState, RecrawlOptions } from './types.js';
+import { type CrawlOutcome, FINISHED_STATES, type FinishedState, type RecrawlOptions } from './types.js';
 
 /** Bounds of a stored task meta: it travels with every task and is kept for every URL. */
 const MAX_META_KEYS = 32;
 const MAX_META_VALUE_CHARS = 1024;
 /** Ceiling of `RecrawlOptions.limit`. */
 const RECRAWL_MAX_LIMIT = 1_000_000;
-const FINISHED_STATES: readonly FinishedState[] = ['done', 'skipped', 'failed'];
 
 /** What to do with a task whose handler threw. */
 export interface FailureDecision {

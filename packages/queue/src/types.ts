@@ -50,6 +50,9 @@ export interface CrawlOutcome {
 /** The states a finished URL can be in, and so the states `recrawl` can take URLs from. */
 export type FinishedState = 'done' | 'skipped' | 'failed';
 
+/** Every {@link FinishedState}. */
+export const FINISHED_STATES: readonly FinishedState[] = ['done', 'skipped', 'failed'];
+
 /** Which finished URLs `CrawlQueue.recrawl` queues again. */
 export interface RecrawlOptions {
   /** Only URLs that finished at least this long ago (0: all of them). */
