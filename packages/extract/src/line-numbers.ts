@@ -116,7 +116,7 @@ const UNSHOWN = new Set(['style', 'script', 'template']);
  * line in spans or text (`<span>1</span><span>,</span>`) is the code's own.
  */
 function dropRowNumbers(pre: Element): boolean {
-  const rows = rowsOf(pre);
+  const rows = codeRowsOf(pre);
   if (rows === null || rows.length < 2 || rows.length > MAX_LINES) return false;
   const numbers: Element[] = [];
   for (const row of rows) {
@@ -142,7 +142,7 @@ function dropRowNumbers(pre: Element): boolean {
  * `pre` (through single-child wrappers such as `<code>`) that has more than one, all of them row
  * elements; null otherwise.
  */
-function rowsOf(pre: Element): Element[] | null {
+function codeRowsOf(pre: Element): Element[] | null {
   const shown = (el: Element) => Array.from(el.children).filter((child) => !UNSHOWN.has(child.localName));
   let rows = shown(pre);
   while (rows.length === 1 && rows[0]) rows = shown(rows[0]);
