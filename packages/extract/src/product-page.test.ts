@@ -150,6 +150,49 @@ describe('dropProductExtras', () => {
     }
   });
 
+  it('removes the buy box around an add-to-cart control, up to the name and the description', () => {
+    const root = doc(
+      `<div class="info"><h1>Backpack</h1><div class="summary"><p>${description}</p>` +
+        '<div class="buy"><div class="price"><span>Current price is $179.00</span><span>Free 90-day returns</span></div>' +
+        '<div class="plans"><label>3-Year Plan - $24.00</label><label>4-Year Plan - $34.00</label></div>' +
+        '<div class="cta"><input name="qty" value="1"><button type="button">Add to cart</button></div>' +
+        '<p>Arrives by Today. Order within 3 hr 52 min</p></div></div></div>' +
+        '<div class="details"><h2>Specifications</h2><p>Volume: 20 litres.</p></div>',
+    ).body;
+    expect(dropProductExtras(root)).toBe(1);
+    expect(root.querySelector('.buy')).toBeNull();
+    const text = root.textContent ?? '';
+    for (const kept of ['Backpack', 'waxed canvas', 'Volume: 20 litres.']) expect(text).toContain(kept);
+    for (const gone of ['$179.00', 'returns', 'Year Plan', 'Arrives by', 'Add to cart'])
+      expect(text).not.toContain(gone);
+  });
+
+  it("finds a buy box by its control's label, test id or cart form, and keeps a control holding a sentence", () => {
+    const box = (control: string) =>
+      `<div class="info"><h1>Backpack</h1><p>${description}</p><div class="box"><span>$49.00</span>${control}</div></div>`;
+    for (const control of [
+      '<button aria-label="Add to cart - Backpack, waxed canvas">+</button>',
+      '<div><button data-automation-id="add-to-cart">Buy</button></div>',
+      '<form method="post" action="/cart/add"><input type="hidden" name="id" value="7"><button>Buy now</button></form>',
+      '<form data-type="add-to-cart-form"><button>Buy now</button></form>',
+    ]) {
+      const root = doc(box(control)).body;
+      expect(dropProductExtras(root)).toBe(1);
+      expect(root.textContent).not.toContain('$49.00');
+      expect(root.textContent).toContain('waxed canvas');
+    }
+    // Not a cart: a newsletter form, an `/cart/added` page, a button written around a sentence.
+    for (const control of [
+      '<form action="/subscribe"><button>Sign up</button></form>',
+      '<form action="/cart/added"><button>Go</button></form>',
+      '<button class="add-to-cart">Add the backpack to your cart now and we will pack it the same day, ship it by courier and take it back within a month</button>',
+    ]) {
+      const root = doc(box(control)).body;
+      expect(dropProductExtras(root)).toBe(0);
+      expect(root.textContent).toContain('$49.00');
+    }
+  });
+
   it('keeps a section whose long heading only mentions related words', () => {
     const root = doc(
       `<h1>Backpack</h1><h2>How the straps are related to the frame and why it matters on long rides</h2><p>${description}</p>`,

@@ -3,13 +3,14 @@ import { walkElements } from './text.js';
 
 /**
  * The page of one product in a shop. Besides the product's name, description and details, it shows
- * what the shop puts around every product: the customers' reviews, shipping and delivery terms, the
- * seller's card, legal small print, blocks the shop hides until a script shows them (a variant's
- * data, a size guide, a popup), dialogs over the page (cookie prompts), other products under a
- * heading that says so (`Customers also bought`, `Products related to this item`), and the name and
- * description again for each layout (desktop, mobile, a sticky bar, a tab). A reader of the product skips these, as WCXB's references do; they
- * are removed from the body of a page declaring one product (see {@link isProductPage}) before its
- * main text is looked for.
+ * what the shop puts around every product: the buy box (price, quantity, delivery terms, plans and
+ * payment offers around the add-to-cart button), the customers' reviews, shipping and delivery
+ * terms, the seller's card, legal small print, blocks the shop hides until a script shows them (a
+ * variant's data, a size guide, a popup), dialogs over the page (cookie prompts), other products
+ * under a heading that says so (`Customers also bought`, `Products related to this item`), and the
+ * name and description again for each layout (desktop, mobile, a sticky bar, a tab). A reader of
+ * the product skips these, as WCXB's references do; they are removed from the body of a page
+ * declaring one product (see {@link isProductPage}) before its main text is looked for.
  */
 
 /** `og:type` values of a product's page (a shop's category page says `product.group`). */
@@ -77,7 +78,7 @@ const MIN_COPY_CHARS = 30;
 const HIDING_CLASSES = new Set(['hide', 'hidden', 'd-none', 'is-hidden', 'invisible']);
 
 /**
- * Removes the reviews, shipping terms, seller cards, small print, hidden blocks and repeated copies
+ * Removes the buy boxes, reviews, shipping terms, seller cards, small print, hidden blocks and repeated copies
  * (see the module comment)
  * from `root`, the body of a product's page; returns how many blocks were removed. An `<h1>` (the
  * product's name) and a block holding one are kept.
@@ -90,7 +91,73 @@ export function dropProductExtras(root: Element): number {
     return false;
   });
   for (const el of doomed) el.remove();
-  return doomed.length + dropRecommendations(root) + dropLaterCopies(root);
+  return doomed.length + dropBuyBoxes(root) + dropRecommendations(root) + dropLaterCopies(root);
+}
+
+/**
+ * Attributes that name a control on shops built by scripts, beyond those {@link controlText} reads:
+ * `aria-label="Add to cart - …"`, `data-type="add-to-cart-form"`, `data-testid`, `data-automation-id`.
+ */
+const NAMING_ATTRS = ['aria-label', 'data-type', 'data-testid', 'data-automation-id'];
+/** The action of a cart's form (Shopify's and its imitators'). */
+const CART_ACTION = /\/cart\/add(?:$|[/?.])/i;
+/** A text node of this many words is a sentence of the description, not a price, label or term. */
+const SENTENCE_WORDS = 20;
+
+/**
+ * Removes the buy box around each add-to-cart control: the largest block around it that holds no
+ * sentence (see {@link SENTENCE_WORDS}) and no `<h1>` or `<h2>`. That is the price, the quantity,
+ * the variant's stock, the delivery estimate, protection plans and payment offers (`Free 90-day
+ * returns`, `3-Year Plan - $24.00`, `Arrives by Today`); the product's name and description stop
+ * it. Returns how many boxes were removed.
+ */
+function dropBuyBoxes(root: Element): number {
+  const boxes: Element[] = [];
+  for (const control of Array.from(root.querySelectorAll(CONTROLS))) {
+    if (!isBuyControl(control) || boxes.some((box) => box.contains(control)) || holdsProse(control)) continue;
+    let box = control;
+    // `box` holds no prose, so its parent does only if one of box's siblings does.
+    for (let up = box.parentElement; up !== null && up !== root; up = up.parentElement) {
+      if (siblingsOf(box).some(holdsProse)) break;
+      box = up;
+    }
+    boxes.push(box);
+  }
+  for (const box of boxes) box.remove();
+  return boxes.length;
+}
+
+function isBuyControl(el: Element): boolean {
+  if (ADD_TO_CART.test(controlText(el))) return true;
+  if (ADD_TO_CART.test(NAMING_ATTRS.map((a) => el.getAttribute(a) ?? '').join(' '))) return true;
+  return el.localName.toLowerCase() === 'form' && CART_ACTION.test(el.getAttribute('action') ?? '');
+}
+
+function siblingsOf(el: Element): Node[] {
+  return Array.from(el.parentNode?.childNodes ?? []).filter((n) => n !== el);
+}
+
+/** Whether `node` holds a sentence or a main heading (see {@link dropBuyBoxes}); scripts and styles hold neither. */
+function holdsProse(node: Node): boolean {
+  const stack: Node[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop() as Node;
+    if (n.nodeType === 3) {
+      if (wordsIn(n.nodeValue ?? '') >= SENTENCE_WORDS) return true;
+      continue;
+    }
+    if (n.nodeType !== 1) continue;
+    const name = (n as Element).localName.toLowerCase();
+    if (name === 'h1' || name === 'h2') return true;
+    if (name === 'script' || name === 'style' || name === 'template') continue;
+    for (let c = n.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  }
+  return false;
+}
+
+function wordsIn(text: string): number {
+  const words = text.trim();
+  return words === '' ? 0 : words.split(/\s+/).length;
 }
 
 /**
