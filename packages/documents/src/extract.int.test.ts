@@ -156,6 +156,29 @@ withData('extractDocument on real documents', () => {
     expect(odt).toMatchObject({ title: 'DOCX Demo', author: 'Kovid Goyal', published_at: '2025-11-29T07:48:00Z' });
   });
 
+  it('reads a Word document with its structure: title, headings, emphasis, lists, a table, footnotes', () => {
+    const docx = read({ file: join(OFFICEPARSER, 'files', 'test.docx'), filetype: 'docx', expected: null });
+    const md = docx.markdown;
+    expect(md).toMatch(/^# Demonstration of DOCX support in calibre$/m);
+    expect(md).toMatch(/^## Inline formatting$/m);
+    expect(md).toMatch(/^\| ITEM +\| NEEDED +\|\n\| -+ \| -+ \|\n\| Books +\| 1 +\|$/m);
+    expect(md).toMatch(/^1\. One\n {3}1\. Two\n {6}1\. Three$/m);
+    // Emphasis closes on the word, outside Word's trailing space: `**bold **` is not bold in markdown.
+    expect(md).toContain('using the **“Add Books”** button');
+    expect(md).toContain('Here is some **bold,** _italic,_');
+    // Word's bookmarks are not raw HTML; a cross-reference keeps its text, a web link its target.
+    expect(md).not.toContain('<a id=');
+    expect(md).toContain('points back to the section on paragraph level formatting in this document');
+    expect(md).toContain('[calibre download page](http://calibre-ebook.com/download)');
+    // Footnotes as markdown writes them, each note in a block of its own; the table of contents left out.
+    expect(md).toContain('Footnotes[^1] and endnotes[^2] are automatically recognized');
+    expect(md).toMatch(/\n\n\[\^1\]: In paged media, footnotes are usually displayed/);
+    expect(md).not.toContain('↑');
+    expect(md).not.toMatch(/Text Formatting \d/);
+    // The text, what search reads, keeps every word of it.
+    expect(flat(docx.text)).toContain('here is a link pointing to the calibre download page');
+  });
+
   it('reads an OpenDocument text served as a .doc', async () => {
     const doc = await extractDocument(readFileSync(join(TEXTRACT, 'doc', 'standardized_text_1.odt')), 'doc');
     expect(flat(doc.text)).toBe('the quick brown fox jumps over the lazy dog');

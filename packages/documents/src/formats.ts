@@ -92,15 +92,28 @@ async function readPackage(entries: ZipEntries, claimed: 'doc' | 'ppt' | 'xls', 
 
 async function readDocx(entries: ZipEntries): Promise<ExtractedDocument> {
   if (!entries['word/document.xml']) throw new Error('not a Word package');
-  const { default: mammoth } = await import('mammoth');
+  const [{ default: mammoth }, { htmlMarkdown }] = await Promise.all([import('mammoth'), import('@quarry/extract')]);
   const buffer = Buffer.from(rezip(entries));
   const { value } = await mammoth.extractRawText({ buffer });
-  // Word's own structure (heading styles, lists, tables) as Markdown, images left out.
-  const markdown = await (mammoth as unknown as MammothMarkdown).convertToMarkdown(
+  // Word's structure (headings, lists, tables, footnotes) as HTML, converted as a page's content
+  // is: mammoth's own Markdown writer kept bookmarks as raw `<a id>` tags and wrote `**bold **`.
+  const html = await mammoth.convertToHtml(
     { buffer },
-    { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
+    { styleMap: DOCX_STYLES, convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
   );
-  return { text: value, markdown: unescapeMammoth(markdown.value), ...ooxmlCoreProperties(entries) };
+  return { text: value, markdown: htmlMarkdown(dropBlankImages(html.value)), ...ooxmlCoreProperties(entries) };
+}
+
+/**
+ * What mammoth's default styles leave out: the document's title (style `Title`) is its first
+ * heading, and a table of contents' lines (styles `TOC 1`, `toc 2`, …: each heading again with its
+ * page number) are left out, since the headings are there.
+ */
+const DOCX_STYLES = ["p[style-name='Title'] => h1:fresh", "p[style-name^='TOC'] => !", "p[style-name^='toc'] => !"];
+
+/** Images, which the reader keeps no source for. */
+function dropBlankImages(html: string): string {
+  return html.replace(/<img src=""[^>]*>/g, '');
 }
 
 async function readDoc(bytes: Uint8Array): Promise<ExtractedDocument> {
@@ -162,26 +175,6 @@ async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<Extr
     author: props?.Author?.trim() || null,
     published_at: parseTimestamp(props?.CreatedDate ?? null),
   };
-}
-
-/**
- * mammoth escapes every `.`, `!`, `(`, `)` and `-` of the text; only a line-opening `1.` or `-`
- * needs it. Images (left without a source) are dropped.
- */
-function unescapeMammoth(markdown: string): string {
-  return markdown
-    .replace(/!\[[^\]]*\]\(\)/g, '')
-    .split('\n')
-    .map((line) => {
-      const guard = /^(\s*(?:\d+\\\.|\\-))/.exec(line)?.[1] ?? '';
-      return guard + line.slice(guard.length).replace(/\\([.!()-])/g, '$1');
-    })
-    .join('\n');
-}
-
-/** The part of mammoth's API this reader uses that its typings leave out. */
-interface MammothMarkdown {
-  convertToMarkdown(input: { buffer: Buffer }, options?: object): Promise<{ value: string }>;
 }
 
 /**

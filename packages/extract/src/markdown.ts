@@ -129,7 +129,16 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     if (part === '') continue;
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
-  return mendLineEscapes(markdown.replace(/\n{3,}/g, '\n\n'));
+  return mendLineEscapes(separateNotes(markdown.replace(/\n{3,}/g, '\n\n')));
+}
+
+/**
+ * A blank line before the first of a run of footnotes' notes (`[^1]: …`): the converter joins a
+ * list to the list after it with one line break, and a note right under a list's last item reads
+ * as more of that item's text.
+ */
+function separateNotes(markdown: string): string {
+  return markdown.replace(/^(?!\[\^)(.+)\n(?=\[\^[^\]\n]+\]: )/gm, '$1\n\n');
 }
 
 /** More texts than this beside the elements of one element, and the converter's parser slows (below). */
