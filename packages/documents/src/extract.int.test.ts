@@ -179,6 +179,26 @@ withData('extractDocument on real documents', () => {
     expect(flat(docx.text)).toContain('here is a link pointing to the calibre download page');
   });
 
+  it('reads a PDF as paragraphs, headings and lists from where its text sits', () => {
+    const pdf = read({ file: join(OFFICEPARSER, 'files', 'test.pdf'), filetype: 'pdf', expected: null });
+    const md = pdf.markdown;
+    expect(md).toMatch(/^# Demonstration of DOCX support in calibre$/m);
+    expect(md).toMatch(/^#+ Inline formatting$/m);
+    // One paragraph on one line, not the page's lines.
+    expect(md).toMatch(
+      /^This document demonstrates the ability of the calibre DOCX Input plugin to convert the various typographic features in a Microsoft Word \(2007 and newer\) document\. .* to see it in action\.$/m,
+    );
+    expect(md).toMatch(/^You can do crazy things with paragraphs/m);
+    expect(md).toContain('#### Bulleted List\n\n- One\n- Two\n');
+    expect(md).toContain(
+      '1. One, with a very long line to demonstrate that the hanging indent for the list is working correctly\n2. Two',
+    );
+    // The table of contents' dotted entries are left out; the text keeps the page's lines as they were.
+    expect(md).not.toMatch(/\.{5}/);
+    expect(pdf.text).toMatch(/\.{5}/);
+    expect(pdf.text).toContain('This document demonstrates the ability of the calibre DOCX Input plugin to\nconvert');
+  });
+
   it('reads an OpenDocument text served as a .doc', async () => {
     const doc = await extractDocument(readFileSync(join(TEXTRACT, 'doc', 'standardized_text_1.odt')), 'doc');
     expect(flat(doc.text)).toBe('the quick brown fox jumps over the lazy dog');

@@ -1,5 +1,6 @@
 import { parseTimestamp } from '@quarry/core';
 import { getDocumentProxy } from 'unpdf';
+import { type PdfLine, type PdfRun, pdfLines, pdfMarkdown } from './pdf-layout.js';
 import type { ExtractedDocument } from './types.js';
 
 /** Text and Info-dictionary properties of a PDF, page by page until `maxChars` is reached. */
@@ -13,24 +14,29 @@ export async function extractPdf(bytes: Uint8Array, maxChars: number): Promise<E
   });
   try {
     const pages: string[] = [];
+    const layout: PdfLine[][] = [];
     let total = 0;
     for (let n = 1; n <= pdf.numPages && total < maxChars; n++) {
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
       let text = '';
+      const runs: PdfRun[] = [];
       for (const item of content.items) {
-        if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+        if (!('str' in item)) continue;
+        text += item.str + (item.hasEOL ? '\n' : '');
+        const [, , c = 0, d = 0, x = 0, y = 0] = item.transform as number[];
+        runs.push({ text: item.str, x, y, width: item.width, size: Math.hypot(c, d), eol: item.hasEOL });
       }
       page.cleanup();
       pages.push(text);
+      layout.push(pdfLines(runs));
       total += text.length;
     }
     const info = (await pdf.getMetadata()).info as Record<string, unknown> | undefined;
     const text = pages.join('\n\n');
     return {
       text,
-      // PDF text has no structure beyond lines and pages.
-      markdown: text,
+      markdown: pdfMarkdown(layout),
       title: stringField(info?.Title),
       author: stringField(info?.Author),
       published_at: pdfDate(stringField(info?.CreationDate)),

@@ -1,0 +1,97 @@
+import { describe, expect, it } from '@jest/globals';
+import { type PdfLine, type PdfRun, pdfLines, pdfMarkdown } from './pdf-layout.js';
+
+/** A run that ends its line, half an em a character wide. */
+const run = (text: string, x: number, y: number, size = 12, eol = true): PdfRun => ({
+  text,
+  x,
+  y,
+  size,
+  width: text.length * size * 0.5,
+  eol,
+});
+/** A page of runs, one a line, 16 units apart from `top` down, at the left margin 72 unless given. */
+const page = (...lines: (string | [string, number, number?])[]): PdfLine[] =>
+  pdfLines(
+    lines.map((line, i) => {
+      const [text, x, size] = typeof line === 'string' ? [line, 72, 12] : [line[0], line[1], line[2] ?? 12];
+      return run(text, x, 700 - 16 * i, size);
+    }),
+  );
+const LONG = 'x'.repeat(70);
+
+describe('pdfLines', () => {
+  it('starts a line where pdf.js marks one, or where the text goes down and back left', () => {
+    const lines = pdfLines([
+      run('Mentors train', 72, 700, 12, false),
+      run(' ', 150, 700, 12, false),
+      run('1,2', 152, 704, 7, false),
+      run('their students', 72, 684, 12, false),
+      run('', 72, 668, 12, true),
+      run('and so on.', 72, 668, 12, true),
+    ]);
+    expect(lines.map((l) => l.text)).toEqual(['Mentors train 1,2', 'their students', 'and so on.']);
+    // The superscript's size is not the line's.
+    expect(lines[0]?.size).toBe(12);
+  });
+});
+
+describe('pdfMarkdown', () => {
+  it('joins the lines of a paragraph, and opens one at a gap, an indent or a short line ending a sentence', () => {
+    const md = pdfMarkdown([
+      page(
+        `${LONG} one`,
+        `${LONG} two.`,
+        ['First line indented, after a full line that ends a sentence', 93],
+        `${LONG} three`,
+        'ends short.',
+        `${LONG} four`,
+      ),
+    ]);
+    expect(md).toBe(
+      `${LONG} one ${LONG} two.\n\nFirst line indented, after a full line that ends a sentence ${LONG} three ends short.\n\n${LONG} four`,
+    );
+  });
+
+  it('makes a short paragraph set larger than the text a heading, each larger size a higher level', () => {
+    const md = pdfMarkdown([
+      page(['Annual Report', 72, 24], ['Sales', 72, 16], `${LONG} text`, ['Costs', 72, 16], `${LONG} more`),
+    ]);
+    expect(md).toBe(`# Annual Report\n\n## Sales\n\n${LONG} text\n\n## Costs\n\n${LONG} more`);
+    // A larger sentence, or a drop cap, is no heading.
+    expect(pdfMarkdown([page(['It rained all week.', 72, 16], `${LONG} text`)])).toBe(
+      `It rained all week.\n\n${LONG} text`,
+    );
+    expect(pdfMarkdown([page(['D', 72, 30], `${LONG} text`)])).toBe(`D\n\n${LONG} text`);
+  });
+
+  it('joins a word broken at a line end, and keeps the hyphen of a compound the text writes whole elsewhere', () => {
+    const md = pdfMarkdown([page(`${LONG} import-`, 'ance and the church-', 'key, as the church-key opens it')]);
+    expect(md).toBe(`${LONG} importance and the church-key, as the church-key opens it`);
+  });
+
+  it('writes bulleted and numbered lines as list items, a hanging line part of its item', () => {
+    const md = pdfMarkdown([
+      page('Bring:', '• a tent', ['that sleeps two', 82], '• a stove', '1. Pack', '2. Go', 'Then rest.'),
+    ]);
+    expect(md).toBe('Bring:\n\n- a tent that sleeps two\n- a stove\n\n1. Pack\n2. Go\n\nThen rest.');
+  });
+
+  it('leaves out running heads, page numbers and dotted table of contents entries', () => {
+    const names = ['one', 'two', 'three', 'four'];
+    const body = (n: number) =>
+      ['a', 'b', 'c', 'd', 'e'].map((l) => `Line ${l} of page ${names[n - 1]} says what it says.`);
+    const pages = [1, 2, 3, 4].map((n) => page('Quarterly Review', ...body(n), `Page ${n} of 4`));
+    pages[0] = page('Quarterly Review', 'Sales ........................ 2', ...body(1), '1');
+    const md = pdfMarkdown(pages);
+    expect(md).not.toMatch(/Quarterly Review|Page \d of 4|Sales|\n1$/);
+    for (const name of names) expect(md).toContain(`Line e of page ${name}`);
+    // A page of a line or two is all text, though every page opens the same way.
+    const slides = [1, 2, 3].map((n) => page('Thank you for listening', `Slide ${n}`));
+    expect(pdfMarkdown(slides)).toContain('Thank you for listening');
+  });
+
+  it('escapes what would read as Markdown', () => {
+    expect(pdfMarkdown([page('# 1 seed_size *[draft]*')])).toBe('\\# 1 seed\\_size \\*\\[draft\\]\\*');
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * A PDF's text as Markdown, from where its text sits. A PDF holds positioned runs of text and no
+ * paragraphs or headings; pdf.js gives each run its baseline, left edge, width and font size, and
+ * marks where a line ends. From those, lines are joined into paragraphs (a line that breaks a word
+ * with a hyphen is joined without it) and a short paragraph set larger than the body text is a
+ * heading. A paragraph ends where the font size changes, the space between lines opens, the next
+ * line is indented, or a line ends short of the column with a sentence's end; a line that starts
+ * with a bullet or a number (`1.`, `2)`) is a list item. The running head and foot of the pages (a
+ * title or a page number on most pages) and a table of contents' dotted entries are left out.
+ */
+
+/** One run of text as pdf.js gives it (`TextItem`: `str`, `transform`, `width`, `hasEOL`). */
+export interface PdfRun {
+  text: string;
+  /** Left edge and baseline, in the page's units (y grows upwards). */
+  x: number;
+  y: number;
+  width: number;
+  /** The font's size on the page (the transform's vertical scale). */
+  size: number;
+  /** The line ends after this run. */
+  eol: boolean;
+}
+
+/** One line of a page. */
+export interface PdfLine {
+  text: string;
+  x: number;
+  right: number;
+  y: number;
+  /** The size of the line's longest run (a superscript's smaller size is not the line's). */
+  size: number;
+}
+
+/** The lines of one page, in the order pdf.js gives its runs. */
+export function pdfLines(runs: readonly PdfRun[]): PdfLine[] {
+  const lines: PdfLine[] = [];
+  let line: (PdfLine & { longest: number }) | null = null;
+  let broken = true;
+  const end = () => {
+    if (line !== null && line.text.trim() !== '') {
+      const { longest: _, ...done } = line;
+      lines.push({ ...done, text: done.text.replace(/\s+/g, ' ').trim() });
+    }
+    line = null;
+  };
+  for (const run of runs) {
+    const blank = run.text.trim() === '';
+    // A run lower down and back to the left starts a line, even when pdf.js did not mark the end.
+    if (line !== null && !blank && !broken && Math.abs(run.y - line.y) > 0.5 * line.size && run.x < line.right) end();
+    if (broken && !blank) end();
+    if (!blank || line !== null) {
+      if (line === null) line = { text: '', x: run.x, right: run.x, y: run.y, size: run.size, longest: 0 };
+      line.text += run.text;
+      if (!blank) {
+        line.right = Math.max(line.right, run.x + run.width);
+        if (run.text.length > line.longest) {
+          line.longest = run.text.length;
+          line.size = run.size;
+          line.y = run.y;
+        }
+      }
+    }
+    if (!blank) broken = false;
+    if (run.eol) broken = true;
+  }
+  end();
+  return lines;
+}
+
+/** A paragraph at least this much larger than the body text is a heading… */
+const HEADING_SCALE = 1.08;
+/** …when it is this short, and does not end as a sentence does. */
+const MAX_HEADING_CHARS = 150;
+/** Space between lines beyond this many times the page's usual space for their size opens a paragraph. */
+const PARAGRAPH_GAP = 1.35;
+/** A line this much of its size further right than the paragraph's left edge is indented. */
+const INDENT = 0.8;
+/** A line ending this share of the column short of its right edge, after a sentence, ends a paragraph. */
+const SHORT_LINE = 0.15;
+/** A line on this share of the pages (at least 3), at the top or bottom, is a running head or foot. */
+const RUNNING_SHARE = 0.5;
+const BULLET = /^[•●◦▪■‣∙·–-]\s+/u;
+/** A numbered item's opening: `1.`, `2)`, `1.2.`, `iv.`, `b)`. */
+const NUMBERED = /^(?:\d{1,3}(?:\.\d{1,3})*|[ivx]{1,5}|[a-z])[.)]\s/;
+const SENTENCE_END = /[.!?:;。！？”"')]$/u;
+
+interface Paragraph {
+  lines: PdfLine[];
+  size: number;
+  bullet: boolean;
+  /** Opens with its number (`1.`, `2)`), kept as written: a list item in Markdown when it is one. */
+  numbered: boolean;
+  /** The left edge of its leftmost line. */
+  left: number;
+}
+
+/** The Markdown of a document's pages, each given as its lines (see {@link pdfLines}). */
+export function pdfMarkdown(pages: readonly (readonly PdfLine[])[]): string {
+  const running = runningLines(pages);
+  // A table of contents' entries go: the headings they list are in the text.
+  const kept = pages.map((lines) => withoutRunning(lines, running).filter((l) => !CONTENTS_ENTRY.test(l.text)));
+  const paragraphs = kept.flatMap(pageParagraphs);
+  const body = bodySize(paragraphs);
+  const headingSizes = [...new Set(paragraphs.filter((p) => isHeading(p, body)).map((p) => roundSize(p.size)))].sort(
+    (a, b) => b - a,
+  );
+  const compounds = hyphenatedWords(kept);
+  const blocks = paragraphs.map((p) => {
+    const text = joinLines(
+      p.lines.map((l) => l.text),
+      compounds,
+    );
+    if (isHeading(p, body))
+      return `${'#'.repeat(Math.min(headingSizes.indexOf(roundSize(p.size)) + 1, 6))} ${escapeInline(text)}`;
+    if (p.bullet) return `- ${escapeInline(text.replace(BULLET, ''))}`;
+    if (p.numbered) return escapeInline(text);
+    return escapeLineStart(escapeInline(text));
+  });
+  // A list's items on consecutive lines, a tight list.
+  return blocks.reduce((md, block, i) => {
+    if (i === 0) return block;
+    const [a, b] = [paragraphs[i - 1] as Paragraph, paragraphs[i] as Paragraph];
+    const tight = isItem(a) && isItem(b) && a.bullet === b.bullet;
+    return `${md}${tight ? '\n' : '\n\n'}${block}`;
+  }, '');
+}
+
+const isItem = (p: Paragraph): boolean => p.bullet || (p.numbered && /^\d{1,3}[.)]\s/.test(p.lines[0]?.text ?? ''));
+
+function pageParagraphs(lines: readonly PdfLine[]): Paragraph[] {
+  const leading = usualLeading(lines);
+  // Folded, not spread: a page can hold more lines than a call takes arguments.
+  const right = lines.reduce((max, l) => Math.max(max, l.right), 0);
+  const paragraphs: Paragraph[] = [];
+  let current: Paragraph | null = null;
+  for (const [i, line] of lines.entries()) {
+    const before = lines[i - 1];
+    const bullet = BULLET.test(line.text);
+    const numbered = NUMBERED.test(line.text);
+    const opens = before === undefined || opensParagraph(before, line, lines[i + 1], current, leading, right);
+    if (current === null || bullet || numbered || opens) {
+      current = { lines: [line], size: line.size, bullet, numbered, left: line.x };
+      paragraphs.push(current);
+    } else {
+      current.lines.push(line);
+      current.left = Math.min(current.left, line.x);
+    }
+  }
+  return paragraphs;
+}
+
+function opensParagraph(
+  before: PdfLine,
+  line: PdfLine,
+  after: PdfLine | undefined,
+  paragraph: Paragraph | null,
+  leading: Map<number, number>,
+  right: number,
+): boolean {
+  if (Math.abs(line.size - before.size) > 0.05 * before.size) return true;
+  const gap = before.y - line.y;
+  // Up the page: the next column or a float; down by more than the usual space: a new block.
+  if (gap <= 0 || gap > PARAGRAPH_GAP * (leading.get(roundSize(line.size)) ?? 1.2 * line.size)) return true;
+  const left = paragraph?.left ?? before.x;
+  const first = paragraph?.lines[0];
+  if (first !== undefined && paragraph !== null && (paragraph.bullet || paragraph.numbered)) {
+    // A list item's lines after the first stand in from its marker; one that does not is the text after the list.
+    return line.x <= first.x + 0.5 * line.size;
+  }
+  // A first line's indent: the line after it is back at the left (a hanging indent's lines stay in).
+  const indented = (l: PdfLine, from: number) => l.x > from + INDENT * l.size;
+  if (indented(line, left) && indented(line, before.x) && (after === undefined || !indented(after, left))) return true;
+  const column = right - left;
+  return SENTENCE_END.test(before.text) && before.right < right - SHORT_LINE * column;
+}
+
+/** The most common space between consecutive lines of one size, per size. */
+function usualLeading(lines: readonly PdfLine[]): Map<number, number> {
+  const counts = new Map<number, Map<number, number>>();
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = [lines[i - 1] as PdfLine, lines[i] as PdfLine];
+    const gap = a.y - b.y;
+    if (roundSize(a.size) !== roundSize(b.size) || gap <= 0 || gap > 3 * a.size) continue;
+    const bySize = counts.get(roundSize(a.size)) ?? new Map<number, number>();
+    const key = Math.round(gap * 2) / 2;
+    bySize.set(key, (bySize.get(key) ?? 0) + 1);
+    counts.set(roundSize(a.size), bySize);
+  }
+  const leading = new Map<number, number>();
+  for (const [size, gaps] of counts) {
+    const [usual] = [...gaps.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    if (usual !== undefined) leading.set(size, usual[0]);
+  }
+  return leading;
+}
+
+/** The size most of the text is set in. */
+function bodySize(paragraphs: readonly Paragraph[]): number {
+  const chars = new Map<number, number>();
+  for (const p of paragraphs) {
+    for (const l of p.lines) chars.set(roundSize(l.size), (chars.get(roundSize(l.size)) ?? 0) + l.text.length);
+  }
+  return [...chars.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+}
+
+function isHeading(p: Paragraph, body: number): boolean {
+  const text = joinLines(p.lines.map((l) => l.text));
+  return (
+    body > 0 &&
+    p.size >= HEADING_SCALE * body &&
+    p.lines.length <= 3 &&
+    text.length <= MAX_HEADING_CHARS &&
+    !/[.,;]$/.test(text) &&
+    // A drop cap is one letter.
+    /\p{L}.*\p{L}/u.test(text)
+  );
+}
+
+/** A table of contents' entry: its title, a leader of dots, the page (`Tables ........ 2`). */
+const CONTENTS_ENTRY = /(?:\.\s?){5,}\s*\d{1,4}\s*$/;
+
+const roundSize = (size: number): number => Math.round(size * 2) / 2;
+
+/**
+ * Lines joined with a space. A word broken by a hyphen at a line's end is joined whole
+ * (`import-` `ance`), unless the document writes it with the hyphen within a line too
+ * (`church-key`), as a compound it is (see {@link hyphenatedWords}).
+ */
+function joinLines(lines: readonly string[], compounds: ReadonlySet<string> = new Set()): string {
+  let text = '';
+  for (const line of lines) {
+    const head = /(\p{L}+)-$/u.exec(text)?.[1];
+    const tail = /^(\p{Ll}+)/u.exec(line)?.[1];
+    if (text === '') text = line;
+    else if (head === undefined || tail === undefined) text += ` ${line}`;
+    else text = compounds.has(`${head}-${tail}`.toLowerCase()) ? text + line : text.slice(0, -1) + line;
+  }
+  return text;
+}
+
+/** The words written with a hyphen inside a line (`church-key`), lower-cased. */
+function hyphenatedWords(pages: readonly (readonly PdfLine[])[]): Set<string> {
+  const words = new Set<string>();
+  for (const lines of pages) {
+    for (const line of lines) for (const [word] of line.text.matchAll(/\p{L}+-\p{L}+/gu)) words.add(word.toLowerCase());
+  }
+  return words;
+}
+
+/**
+ * The texts (digits read as `#`, so `Page 3` and `Page 4` are one) of the lines that open or close
+ * at least {@link RUNNING_SHARE} of the pages, and 3 of them.
+ */
+function runningLines(pages: readonly (readonly PdfLine[])[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const lines of pages) {
+    const keys = new Set(pageEnds(lines).map(runningKey));
+    for (const key of keys) seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  const least = Math.max(3, RUNNING_SHARE * pages.length);
+  return new Set([...seen].filter(([, n]) => n >= least).map(([key]) => key));
+}
+
+const runningKey = (line: PdfLine): string => line.text.replace(/\d+/g, '#').toLowerCase();
+/** A running head or foot is a short line. */
+const MAX_RUNNING_CHARS = 120;
+
+/**
+ * The lines a running head or foot can be: the first and last, and on a page of 6 lines or more
+ * the second and the last but one (a title over a section's name, a page number under a note). A
+ * page of 3 lines or fewer (a slide) has none: its lines are what it says.
+ */
+function pageEnds(lines: readonly PdfLine[]): PdfLine[] {
+  if (lines.length <= 3) return [];
+  const ends = lines.length >= 6 ? [lines[0], lines[1], lines.at(-2), lines.at(-1)] : [lines[0], lines.at(-1)];
+  return ends.filter((l): l is PdfLine => l !== undefined && l.text.length <= MAX_RUNNING_CHARS);
+}
+/** A page number alone: `12`, `- 12 -`, `Page 12 of 40`, `xii`. */
+const PAGE_NUMBER = /^(?:[-–—]\s*)?(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*[-–—])?$/i;
+
+/** A page's lines without its running head and foot and a page number at its top or bottom. */
+function withoutRunning(lines: readonly PdfLine[], running: Set<string>): PdfLine[] {
+  const ends = new Set(pageEnds(lines));
+  return lines.filter((l) => !(ends.has(l) && (running.has(runningKey(l)) || PAGE_NUMBER.test(l.text))));
+}
+
+/** Characters that would read as emphasis, links, code or HTML, escaped. */
+function escapeInline(text: string): string {
+  return text.replace(/([\\`*_[\]<])/g, '\\$1');
+}
+
+/** A paragraph that opens as a heading, quote, list item or rule would in Markdown, escaped. */
+function escapeLineStart(text: string): string {
+  return text.replace(/^(#|>|[-+*](?=\s)|\d+(?=[.)]\s))/, (m) => (/^\d/.test(m) ? `${m}\\` : `\\${m}`));
+}
