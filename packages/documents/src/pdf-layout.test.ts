@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { type PdfLine, type PdfRun, pdfLines, pdfMarkdown } from './pdf-layout.js';
+import { type PdfLine, type PdfRun, pdfLines, pdfParagraphs } from './pdf-layout.js';
+
+const pdfMarkdown = (pages: PdfLine[][]): string => pdfParagraphs(pages).markdown;
 
 /** A run that ends its line, half an em a character wide. */
 const run = (text: string, x: number, y: number, size = 12, eol = true): PdfRun => ({

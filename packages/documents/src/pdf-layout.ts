@@ -1,5 +1,5 @@
 /**
- * A PDF's text as Markdown, from where its text sits. A PDF holds positioned runs of text and no
+ * A PDF's text as paragraphs and as Markdown, from where its text sits. A PDF holds positioned runs of text and no
  * paragraphs or headings; pdf.js gives each run its baseline, left edge, width and font size, and
  * marks where a line ends. From those, lines are joined into paragraphs (a line that breaks a word
  * with a hyphen is joined without it) and a short paragraph set larger than the body text is a
@@ -7,6 +7,7 @@
  * line is indented, or a line ends short of the column with a sentence's end; a line that starts
  * with a bullet or a number (`1.`, `2)`) is a list item. The running head and foot of the pages (a
  * title or a page number on most pages) and a table of contents' dotted entries are left out.
+ * The text is the same paragraphs without the Markdown: a word a line broke is found whole by search.
  */
 
 /** One run of text as pdf.js gives it (`TextItem`: `str`, `transform`, `width`, `hasEOL`). */
@@ -95,8 +96,11 @@ interface Paragraph {
   left: number;
 }
 
-/** The Markdown of a document's pages, each given as its lines (see {@link pdfLines}). */
-export function pdfMarkdown(pages: readonly (readonly PdfLine[])[]): string {
+/**
+ * The text and the Markdown of a document's pages, each page given as its lines (see
+ * {@link pdfLines}): the same paragraphs, the text without the Markdown's marks and escapes.
+ */
+export function pdfParagraphs(pages: readonly (readonly PdfLine[])[]): { text: string; markdown: string } {
   const running = runningLines(pages);
   // A table of contents' entries go: the headings they list are in the text.
   const kept = pages.map((lines) => withoutRunning(lines, running).filter((l) => !CONTENTS_ENTRY.test(l.text)));
@@ -106,24 +110,29 @@ export function pdfMarkdown(pages: readonly (readonly PdfLine[])[]): string {
     (a, b) => b - a,
   );
   const compounds = hyphenatedWords(kept);
-  const blocks = paragraphs.map((p) => {
-    const text = joinLines(
+  const texts = paragraphs.map((p) =>
+    joinLines(
       p.lines.map((l) => l.text),
       compounds,
-    );
+    ),
+  );
+  const blocks = paragraphs.map((p, i) => {
+    const text = texts[i] ?? '';
     if (isHeading(p, body))
       return `${'#'.repeat(Math.min(headingSizes.indexOf(roundSize(p.size)) + 1, 6))} ${escapeInline(text)}`;
     if (p.bullet) return `- ${escapeInline(text.replace(BULLET, ''))}`;
     if (p.numbered) return escapeInline(text);
     return escapeLineStart(escapeInline(text));
   });
-  // A list's items on consecutive lines, a tight list.
-  return blocks.reduce((md, block, i) => {
-    if (i === 0) return block;
-    const [a, b] = [paragraphs[i - 1] as Paragraph, paragraphs[i] as Paragraph];
-    const tight = isItem(a) && isItem(b) && a.bullet === b.bullet;
-    return `${md}${tight ? '\n' : '\n\n'}${block}`;
-  }, '');
+  // A list's items on consecutive lines (a tight list), other paragraphs apart.
+  const join = (parts: readonly string[]) =>
+    parts.reduce((all, part, i) => {
+      if (i === 0) return part;
+      const [a, b] = [paragraphs[i - 1] as Paragraph, paragraphs[i] as Paragraph];
+      const tight = isItem(a) && isItem(b) && a.bullet === b.bullet;
+      return `${all}${tight ? '\n' : '\n\n'}${part}`;
+    }, '');
+  return { text: join(texts), markdown: join(blocks) };
 }
 
 const isItem = (p: Paragraph): boolean => p.bullet || (p.numbered && /^\d{1,3}[.)]\s/.test(p.lines[0]?.text ?? ''));

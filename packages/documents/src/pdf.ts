@@ -1,9 +1,12 @@
 import { parseTimestamp } from '@quarry/core';
 import { getDocumentProxy } from 'unpdf';
-import { type PdfLine, type PdfRun, pdfLines, pdfMarkdown } from './pdf-layout.js';
+import { type PdfLine, type PdfRun, pdfLines, pdfParagraphs } from './pdf-layout.js';
 import type { ExtractedDocument } from './types.js';
 
-/** Text and Info-dictionary properties of a PDF, page by page until `maxChars` is reached. */
+/**
+ * Text, Markdown and Info-dictionary properties of a PDF, page by page until `maxChars` is reached;
+ * the text and Markdown are its paragraphs, rebuilt from its layout (pdf-layout.ts).
+ */
 export async function extractPdf(bytes: Uint8Array, maxChars: number): Promise<ExtractedDocument> {
   const pdf = await getDocumentProxy(new Uint8Array(bytes), {
     // Untrusted input: no eval'd font programs, no font loading, no console noise.
@@ -13,30 +16,26 @@ export async function extractPdf(bytes: Uint8Array, maxChars: number): Promise<E
     verbosity: 0,
   });
   try {
-    const pages: string[] = [];
-    const layout: PdfLine[][] = [];
+    const pages: PdfLine[][] = [];
     let total = 0;
     for (let n = 1; n <= pdf.numPages && total < maxChars; n++) {
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
-      let text = '';
       const runs: PdfRun[] = [];
       for (const item of content.items) {
         if (!('str' in item)) continue;
-        text += item.str + (item.hasEOL ? '\n' : '');
         const [, , c = 0, d = 0, x = 0, y = 0] = item.transform as number[];
         runs.push({ text: item.str, x, y, width: item.width, size: Math.hypot(c, d), eol: item.hasEOL });
+        total += item.str.length;
       }
       page.cleanup();
-      pages.push(text);
-      layout.push(pdfLines(runs));
-      total += text.length;
+      pages.push(pdfLines(runs));
     }
     const info = (await pdf.getMetadata()).info as Record<string, unknown> | undefined;
-    const text = pages.join('\n\n');
+    const { text, markdown } = pdfParagraphs(pages);
     return {
       text,
-      markdown: pdfMarkdown(layout),
+      markdown,
       title: stringField(info?.Title),
       author: stringField(info?.Author),
       published_at: pdfDate(stringField(info?.CreationDate)),
