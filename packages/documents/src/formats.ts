@@ -3,8 +3,9 @@ import type XLSX from 'xlsx';
 import { markdownTable } from './markdown-table.js';
 import { odfKind, odfMetadata, readOdp, readOdt } from './odf.js';
 import { oleSummary, openOle, pptText } from './ole.js';
-import { ooxmlCoreProperties, pptxSlides, rezip, unzipBounded, type ZipEntries } from './ooxml.js';
+import { ooxmlCoreProperties, rezip, unzipBounded, type ZipEntries } from './ooxml.js';
 import { looksLikePdf } from './pdf-sniff.js';
+import { pptxSlides } from './pptx.js';
 import type { DocumentFiletype, ExtractedDocument } from './types.js';
 
 /** The limits the format readers need (resolved, no defaults left). */
@@ -124,16 +125,10 @@ async function readDoc(bytes: Uint8Array): Promise<ExtractedDocument> {
 }
 
 function readPptx(entries: ZipEntries, limits: ReaderLimits): ExtractedDocument {
-  const slides = pptxSlides(entries, limits.maxTextChars);
+  const slides = pptxSlides(entries, limits.maxTextChars).filter((s) => s.text.trim() !== '');
   return {
     text: slides.map((s) => s.text).join('\n\n'),
-    markdown: slides
-      .filter((s) => s.text.trim() !== '')
-      .map((s) => {
-        const [heading = '', ...rest] = s.text.split('\n');
-        return [`## ${heading}`, ...rest].join('\n\n');
-      })
-      .join('\n\n'),
+    markdown: slides.map((s) => s.markdown).join('\n\n'),
     ...ooxmlCoreProperties(entries),
   };
 }
