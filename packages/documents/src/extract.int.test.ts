@@ -139,6 +139,12 @@ withData('extractDocument on real documents', () => {
     expect(pptx.markdown).toMatch(/^## I love PowerPoint\. A lot\.$/m);
     const xlsx = read({ file: join(TEXTRACT, 'xlsx', 'raw_text.xlsx'), filetype: 'xlsx', expected: null });
     expect(xlsx.markdown).toMatch(/^## Sheet1\n\n\| Category \| Function \|.*\n\|( --- \|)+\n\| Logical \| IFERROR \|/);
+    // A sheet of one column is its lines, not a table of one column.
+    const column = read({ file: join(OFFICEPARSER, 'files', 'test.xlsx'), filetype: 'xlsx', expected: null });
+    expect(column.markdown).toMatch(
+      /^## Sheet1\n\nDemonstration of DOCX support in calibre\n\nThis document demonstrates/,
+    );
+    expect(column.markdown).not.toMatch(/^## Sheet1\n\n\|/m);
     const docx = read({ file: join(TEXTRACT, 'docx', 'paragraphs_and_tables.docx'), filetype: 'docx', expected: null });
     expect(docx.markdown).toContain('This is the paragraph before the table. It should appear first.');
   });

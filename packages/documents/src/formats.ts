@@ -1,6 +1,6 @@
 import { filetypeFamily, NonRetryableError, parseTimestamp } from '@quarry/core';
 import type XLSX from 'xlsx';
-import { markdownTable } from './markdown-table.js';
+import { escapeLineStart, markdownTable } from './markdown-table.js';
 import { odfKind, odfMetadata, readOdp, readOdt } from './odf.js';
 import { oleSummary, openOle, pptText } from './ole.js';
 import { ooxmlCoreProperties, rezip, unzipBounded, type ZipEntries } from './ooxml.js';
@@ -159,7 +159,7 @@ async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<Extr
     const rows = sheetRows(XLSX, sheet);
     const text = rows.map((row) => row.join('\t')).join('\n');
     parts.push(text);
-    if (rows.length > 0) sections.push(`## ${name}\n\n${markdownTable(rows)}`);
+    if (rows.length > 0) sections.push(`## ${name}\n\n${sheetMarkdown(rows)}`);
     total += text.length;
   }
   const props = book.Props;
@@ -170,6 +170,15 @@ async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<Extr
     author: props?.Author?.trim() || null,
     published_at: parseTimestamp(props?.CreatedDate ?? null),
   };
+}
+
+/**
+ * A sheet as a table, or, when no row has more than one cell (text pasted down a column, a list),
+ * as paragraphs: a table of one column is a list of lines in a frame.
+ */
+function sheetMarkdown(rows: string[][]): string {
+  if (rows.some((row) => row.length > 1)) return markdownTable(rows);
+  return rows.map((row) => escapeLineStart(row.join('').replace(/\s+/g, ' ').trim())).join('\n\n');
 }
 
 /**

@@ -6,3 +6,8 @@ export function markdownTable(rows: string[][]): string {
   const [header = [], ...body] = rows;
   return [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
 }
+
+/** A paragraph whose opening would read as a heading, quote or list item in Markdown, escaped (`\#`, `1\.`). */
+export function escapeLineStart(text: string): string {
+  return text.replace(/^(#|>|[-+*](?=\s)|\d+(?=[.)]\s))/, (mark) => (/^\d/.test(mark) ? `${mark}\\` : `\\${mark}`));
+}

@@ -1,3 +1,5 @@
+import { escapeLineStart } from './markdown-table.js';
+
 /**
  * A PDF's text as paragraphs and as Markdown, from where its text sits. A PDF holds positioned runs of text and no
  * paragraphs or headings; pdf.js gives each run its baseline, left edge, width and font size, and
@@ -297,9 +299,4 @@ function withoutRunning(lines: readonly PdfLine[], running: Set<string>): PdfLin
 /** Characters that would read as emphasis, links, code or HTML, escaped. */
 function escapeInline(text: string): string {
   return text.replace(/([\\`*_[\]<])/g, '\\$1');
-}
-
-/** A paragraph that opens as a heading, quote, list item or rule would in Markdown, escaped. */
-function escapeLineStart(text: string): string {
-  return text.replace(/^(#|>|[-+*](?=\s)|\d+(?=[.)]\s))/, (m) => (/^\d/.test(m) ? `${m}\\` : `\\${m}`));
 }

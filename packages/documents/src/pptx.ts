@@ -1,5 +1,5 @@
 import { strFromU8 } from 'fflate';
-import { markdownTable } from './markdown-table.js';
+import { escapeLineStart, markdownTable } from './markdown-table.js';
 import type { ZipEntries } from './ooxml.js';
 
 /** One slide of a .pptx, its speaker notes included, as text and as a Markdown section. */
@@ -64,22 +64,15 @@ function slideMarkdown(shapes: readonly Shape[], notes: readonly Shape[]): strin
   const title = shapes.find((s) => s.kind === 'title');
   const rest = shapes.filter((s) => s !== title);
   const blocks = rest.flatMap((s) =>
-    s.kind === 'table' && s.rows !== undefined ? [markdownTable(s.rows)] : s.lines.map(escapeParagraph),
+    s.kind === 'table' && s.rows !== undefined ? [markdownTable(s.rows)] : s.lines.map(escapeLineStart),
   );
   const heading = title?.lines.join(' ') ?? (rest[0]?.kind === 'table' ? undefined : blocks.shift());
-  const noteLines = notes.flatMap((s) => s.lines).map((line) => `> ${escapeParagraph(line)}`);
+  const noteLines = notes.flatMap((s) => s.lines).map((line) => `> ${escapeLineStart(line)}`);
   return [
     ...(heading === undefined ? [] : [`## ${heading}`]),
     ...blocks,
     ...(noteLines.length > 0 ? [noteLines.join('\n>\n')] : []),
   ].join('\n\n');
-}
-
-/** A paragraph that would open a heading, quote or list in Markdown, escaped. */
-function escapeParagraph(line: string): string {
-  return line.replace(/^(\s*)([#>]|[-+*](?=\s)|\d+(?=[.)]\s))/, (_, space: string, mark: string) =>
-    /^\d/.test(mark) ? `${space}${mark}\\` : `${space}\\${mark}`,
-  );
 }
 
 /**
