@@ -22,7 +22,7 @@ describe('pptxSlides', () => {
       ...slides(
         `<p:sld><p:txBody><a:p><a:pPr algn="l"/>${run('Q3 ')}<a:r><a:t xml:space="preserve">review</a:t></a:r></a:p>` +
           `<a:p><a:endParaRPr/></a:p><a:p>${run('Tom &amp; Jerry &#8212; notes')}<a:tab/></a:p></p:txBody></p:sld>`,
-        `<p:sld>${para('Second')}</p:sld>`,
+        `<p:sld><a:p>${run('Second')}<a:br><a:rPr lang="en-US"/></a:br>${run('line')}</a:p></p:sld>`,
       ),
       'ppt/notesSlides/notesSlide1.xml': strToU8(`<p:notes>${para('Speaker note')}</p:notes>`),
     };
@@ -31,7 +31,7 @@ describe('pptxSlides', () => {
         text: 'Q3 review\nTom & Jerry — notes\nSpeaker note',
         markdown: '## Q3 review\n\nTom & Jerry — notes\n\n> Speaker note',
       },
-      { text: 'Second', markdown: '## Second' },
+      { text: 'Second\nline', markdown: '## Second line' },
     ]);
   });
 

@@ -69,7 +69,7 @@ function slideMarkdown(shapes: readonly Shape[], notes: readonly Shape[]): strin
   const heading = title?.lines.join(' ') ?? (rest[0]?.kind === 'table' ? undefined : blocks.shift());
   const noteLines = notes.flatMap((s) => s.lines).map((line) => `> ${escapeLineStart(line)}`);
   return [
-    ...(heading === undefined ? [] : [`## ${heading}`]),
+    ...(heading === undefined ? [] : [`## ${heading.replace(/\n/g, ' ')}`]),
     ...blocks,
     ...(noteLines.length > 0 ? [noteLines.join('\n>\n')] : []),
   ].join('\n\n');
@@ -126,7 +126,8 @@ function elements(source: string, tag: string): string[] {
 }
 
 /**
- * Paragraphs (`<a:p>`) of DrawingML, their runs (`<a:t>`) joined and trimmed, blank ones left out. A
+ * Paragraphs (`<a:p>`) of DrawingML, their runs (`<a:t>`) joined and trimmed (a line break a
+ * `\n`), blank ones left out. A
  * paragraph ends at the first `</a:p>` after it, found once: a lazy `[\s\S]*?` looked for it again
  * from every unclosed `<a:p>` to the end of the slide (quadratic: 1 MB of them took 23 s). Tags are
  * not read past the next `<` for the same reason (1 MB of `<a:t ` took 71 s).
@@ -134,9 +135,11 @@ function elements(source: string, tag: string): string[] {
 function drawingMLText(source: string): string[] {
   return elements(source, 'a:p')
     .map((paragraph) =>
-      [...paragraph.matchAll(/<a:t(?:\s[^<>]*)?>([^<]*)<\/a:t>/g)]
-        .map((r) => decodeXml(r[1] ?? ''))
+      // A line break (`<a:br>`) inside a paragraph parts its words.
+      [...paragraph.matchAll(/<a:t(?:\s[^<>]*)?>([^<]*)<\/a:t>|<a:br\b/g)]
+        .map((r) => (r[0].startsWith('<a:br') ? '\n' : decodeXml(r[1] ?? '')))
         .join('')
+        .replace(/[^\S\n]*\n[^\S\n]*/g, '\n')
         .trim(),
     )
     .filter((line) => line !== '');
