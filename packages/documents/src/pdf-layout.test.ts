@@ -94,6 +94,6 @@ describe('pdfMarkdown', () => {
   });
 
   it('escapes what would read as Markdown', () => {
-    expect(pdfMarkdown([page('# 1 seed_size *[draft]*')])).toBe('\\# 1 seed\\_size \\*\\[draft\\]\\*');
+    expect(pdfMarkdown([page('# 1 seed_size *[draft]* _new_')])).toBe('\\# 1 seed_size \\*\\[draft\\]\\* \\_new\\_');
   });
 });

@@ -108,9 +108,6 @@ export function pdfParagraphs(pages: readonly (readonly PdfLine[])[]): { text: s
   const kept = pages.map((lines) => withoutRunning(lines, running).filter((l) => !CONTENTS_ENTRY.test(l.text)));
   const paragraphs = kept.flatMap(pageParagraphs);
   const body = bodySize(paragraphs);
-  const headingSizes = [...new Set(paragraphs.filter((p) => isHeading(p, body)).map((p) => roundSize(p.size)))].sort(
-    (a, b) => b - a,
-  );
   const compounds = hyphenatedWords(kept);
   const texts = paragraphs.map((p) =>
     joinLines(
@@ -118,9 +115,13 @@ export function pdfParagraphs(pages: readonly (readonly PdfLine[])[]): { text: s
       compounds,
     ),
   );
+  const headings = paragraphs.map((p, i) => isHeading(p, texts[i] ?? '', body));
+  const headingSizes = [...new Set(paragraphs.filter((_, i) => headings[i]).map((p) => roundSize(p.size)))].sort(
+    (a, b) => b - a,
+  );
   const blocks = paragraphs.map((p, i) => {
     const text = texts[i] ?? '';
-    if (isHeading(p, body))
+    if (headings[i])
       return `${'#'.repeat(Math.min(headingSizes.indexOf(roundSize(p.size)) + 1, 6))} ${escapeInline(text)}`;
     if (p.bullet) return `- ${escapeInline(text.replace(BULLET, ''))}`;
     if (p.numbered) return escapeInline(text);
@@ -215,8 +216,7 @@ function bodySize(paragraphs: readonly Paragraph[]): number {
   return [...chars.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
 }
 
-function isHeading(p: Paragraph, body: number): boolean {
-  const text = joinLines(p.lines.map((l) => l.text));
+function isHeading(p: Paragraph, text: string, body: number): boolean {
   return (
     body > 0 &&
     p.size >= HEADING_SCALE * body &&
@@ -298,5 +298,6 @@ function withoutRunning(lines: readonly PdfLine[], running: Set<string>): PdfLin
 
 /** Characters that would read as emphasis, links, code or HTML, escaped. */
 function escapeInline(text: string): string {
-  return text.replace(/([\\`*_[\]<])/g, '\\$1');
+  // An underscore inside a word (`seed_size`) opens no emphasis.
+  return text.replace(/([\\`*[\]<])|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (m) => `\\${m}`);
 }
