@@ -38,6 +38,12 @@ function nonNegativeInt(value: string): number {
   return n;
 }
 
+/** `--max-pages` and `--max-depth` of `start` and `crawl`: the seeds' budgets. */
+const MAX_PAGES_HELP =
+  'page budget per seed site (default 1000; larger than a crawled seed had: its pages are crawled again under it)';
+const MAX_DEPTH_HELP =
+  'link depth from the seed (default 3; deeper than a crawled seed had: its pages are crawled again under it)';
+
 function duration(value: string): number {
   const ms = parseDurationMs(value);
   if (ms === null) throw new InvalidArgumentError('must be a duration such as 7d, 12h, 30m or 0');
@@ -97,9 +103,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--seed <url...>', 'seed URLs to crawl (one or more; repeatable)')
     .option('--seeds <file>', 'seeds file: one URL per line, # comments')
-    .action(async (flags: CommonFlags & { seed?: string[]; seeds?: string }) => {
+    .option('--max-pages <n>', MAX_PAGES_HELP, positiveInt)
+    .option('--max-depth <n>', MAX_DEPTH_HELP, nonNegativeInt)
+    .action(async (flags: CommonFlags & { seed?: string[]; seeds?: string; maxPages?: number; maxDepth?: number }) => {
       const { runStart } = await import('./commands/start.js');
-      exitCode = await runStart(config(flags), { seeds: flags.seed ?? [], seedsFile: flags.seeds });
+      exitCode = await runStart(config(flags), {
+        seeds: flags.seed ?? [],
+        seedsFile: flags.seeds,
+        maxPages: flags.maxPages,
+        maxDepth: flags.maxDepth,
+      });
     });
 
   program
@@ -142,16 +155,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--seed <url...>', 'seed URLs (one or more; repeatable)')
     .option('--seeds <file>', 'seeds file: one URL per line, # comments')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
-    .option(
-      '--max-pages <n>',
-      'page budget per seed site (default 1000; larger than a crawled seed had: its pages are crawled again under it)',
-      positiveInt,
-    )
-    .option(
-      '--max-depth <n>',
-      'link depth from the seed (default 3; deeper than a crawled seed had: its pages are crawled again under it)',
-      nonNegativeInt,
-    )
+    .option('--max-pages <n>', MAX_PAGES_HELP, positiveInt)
+    .option('--max-depth <n>', MAX_DEPTH_HELP, nonNegativeInt)
     .option(
       '--recrawl <age>',
       'queue pages last crawled at least AGE ago again, with conditional requests (7d, 12h, 0 = all)',

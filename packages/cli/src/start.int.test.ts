@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type Route, type Site, startSite } from '@quarry/testkit';
-import { requireBuiltCli, spawnCli } from './testing/run-cli.js';
+import { requireBuiltCli, runCli, spawnCli } from './testing/run-cli.js';
 
 // Depth 3 from the seed (the default): pages 0 to 3.
 const PAGES = 4;
@@ -145,4 +145,20 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
       expect(await served.stop()).toBe(0);
     }
   }, 400_000);
+
+  it('gives its seeds the budget and depth of --max-pages and --max-depth, as crawl does', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'quarry-start-depth-'));
+    const env = { QUARRY_DATA_DIR: own, PORT: '0', QUARRY_ALLOW_HOSTS: '127.0.0.1', QUARRY_HOST_DELAY_MS: '100' };
+    const quarry = start(['--seed', `${site.origin}/p/0.html`, '--max-depth', '1'], { ...env, LOG_LEVEL: 'silent' });
+    try {
+      // Pages 0 and 1 of the 4 a depth of 3 reaches.
+      await quarry.waitFor(/crawl idle: 2 done, 0 queued/, 60_000);
+    } finally {
+      expect(await quarry.stop()).toBe(0);
+      rmSync(own, { recursive: true, force: true });
+    }
+    const refused = await runCli(['start', '--max-pages', '0'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("'--max-pages <n>' argument '0' is invalid");
+  }, 120_000);
 });

@@ -78,6 +78,14 @@ export function submitterFor(crawler: Crawler, logger: Logger): UrlSubmitter {
   };
 }
 
+/** The settings `--max-pages` and `--max-depth` give every seed that does not set its own. */
+export function seedDefaults(flags: { maxPages?: number | undefined; maxDepth?: number | undefined }): Partial<Seed> {
+  const defaults: { -readonly [K in keyof Seed]?: Seed[K] } = {};
+  if (flags.maxPages !== undefined) defaults.maxPages = flags.maxPages;
+  if (flags.maxDepth !== undefined) defaults.maxDepth = flags.maxDepth;
+  return defaults;
+}
+
 /** The periodic recrawl of QUARRY_RECRAWL_AFTER, or null when recrawling is off. */
 export function recrawlScheduleFor(config: QuarryConfig, queues: Queues, logger: Logger): RecrawlSchedule | null {
   if (config.recrawlAfterMs === null) return null;
@@ -103,10 +111,7 @@ export async function runCrawl(
     wait: boolean;
   },
 ): Promise<number> {
-  const defaults: { -readonly [K in keyof Seed]?: Seed[K] } = {};
-  if (options.maxPages !== undefined) defaults.maxPages = options.maxPages;
-  if (options.maxDepth !== undefined) defaults.maxDepth = options.maxDepth;
-  const seeds = await loadSeeds(options.seeds, options.seedsFile, defaults);
+  const seeds = await loadSeeds(options.seeds, options.seedsFile, seedDefaults(options));
   const logger = createLogger(config);
   const queues = await openQueues(config);
   const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);

@@ -2,7 +2,7 @@ import type { QuarryConfig } from '@quarry/core';
 import { startIndexer } from '@quarry/crawler';
 import { createLogger, openQueues, openServices } from '../runtime.js';
 import { ensureAdminToken } from './admin-token.js';
-import { openCrawler, recrawlScheduleFor, submitterFor } from './crawl.js';
+import { openCrawler, recrawlScheduleFor, seedDefaults, submitterFor } from './crawl.js';
 import { openMetrics } from './metrics.js';
 import { reportProgress } from './progress.js';
 import { seedReport, warnRefusedSeeds } from './seed-report.js';
@@ -16,9 +16,14 @@ import { announce, startApi, untilSignal } from './serve.js';
  */
 export async function runStart(
   baseConfig: QuarryConfig,
-  options: { seeds: readonly string[]; seedsFile: string | undefined },
+  options: {
+    seeds: readonly string[];
+    seedsFile: string | undefined;
+    maxPages?: number | undefined;
+    maxDepth?: number | undefined;
+  },
 ): Promise<number> {
-  const seeds = await loadSeeds(options.seeds, options.seedsFile, {});
+  const seeds = await loadSeeds(options.seeds, options.seedsFile, seedDefaults(options));
   const config = { ...baseConfig, adminToken: ensureAdminToken(baseConfig) };
   const logger = createLogger(config);
   const services = await openServices(config);
