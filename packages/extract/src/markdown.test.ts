@@ -27,6 +27,22 @@ describe('contentMarkdown', () => {
     },
   );
 
+  it('drops bold or italics around a whole heading, and keeps a bold word beside plain ones', () => {
+    const md = contentMarkdown(
+      element(
+        '<h2><strong>What are the trends?</strong></h2><p>Text.</p>' +
+          '<h3><a id="top"></a><b>1. Plan</b> </h3><p>Text.</p>' +
+          '<h3><a href="https://example.com/kit"><strong><em>The kit</em></strong></a></h3><p>Text.</p>' +
+          '<h4><b>My Top 10</b> <b>Art Books</b></h4><p>Text.</p>' +
+          '<h4>Grow <b>fast</b></h4><p>Text.</p><p><strong>Bold in a paragraph</strong> stays.</p>',
+      ),
+    );
+    expect(md).toBe(
+      '## What are the trends?\n\nText.\n\n### 1. Plan\n\nText.\n\n### [The kit](https://example.com/kit)\n\nText.\n\n' +
+        '#### My Top 10 Art Books\n\nText.\n\n#### Grow **fast**\n\nText.\n\n**Bold in a paragraph** stays.',
+    );
+  });
+
   it('keeps headings, paragraphs, lists, links, code, tables and image alt text', () => {
     const md = contentMarkdown(
       element(
