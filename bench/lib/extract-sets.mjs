@@ -239,6 +239,8 @@ const MARKDOWN_DEFECTS = {
   'escape opening a link': (line) => (line.match(/\[\\[-+#>=]/g) ?? []).length,
   'escape opening a heading': (line) => (/^#{1,6} +(?:\d+\\[.)]|\\[-+#>=])/.test(line) ? 1 : 0),
   'empty heading': (line) => (/^#{1,6}\s*$/.test(line) ? 1 : 0),
+  // `## **What are the trends?**`: marks a heading's own setting makes void.
+  'heading in emphasis': (line) => (/^#{1,6} +(\*\*|__|\*|_)(?!\s).*(?<!\s)\1$/.test(line) ? 1 : 0),
   // A line whose content is only a marker (a badge's `1.`, a lone `+`): an empty list item.
   'empty list item': (line) => (/^(?:\s*(?:[-+*]|\d+[.)]|>)\s+)*\s*(?:[-+*]|\d{1,9}[.)])\s*$/.test(line) ? 1 : 0),
   'empty link': (line) => (line.match(/(?<!!)\[\]\(/g) ?? []).length,
