@@ -72,6 +72,13 @@ describe('pdfMarkdown', () => {
     expect(md).toBe(`${LONG} importance and the church-key, as the church-key opens it`);
   });
 
+  it('joins lines of Chinese or Japanese without a space, and Latin lines with one', () => {
+    expect(
+      pdfMarkdown([page('北京是中华人民共和国的首都', '也是全国的政治中心和文化中心', '東京は日本の首都で')]),
+    ).toBe('北京是中华人民共和国的首都也是全国的政治中心和文化中心東京は日本の首都で');
+    expect(pdfMarkdown([page(`${LONG} Beijing is`, 'the capital')])).toBe(`${LONG} Beijing is the capital`);
+  });
+
   it('writes bulleted and numbered lines as list items, a hanging line part of its item', () => {
     const md = pdfMarkdown([
       page('Bring:', '• a tent', ['that sleeps two', 82], '• a stove', '1. Pack', '2. Go', 'Then rest.'),

@@ -233,8 +233,12 @@ const CONTENTS_ENTRY = /(?:\.\s?){5,}\s*\d{1,4}\s*$/;
 
 const roundSize = (size: number): number => Math.round(size * 2) / 2;
 
+/** Chinese and Japanese write no space between words: a line break between their characters is none. */
+const CJK_END = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
+const CJK_START = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
 /**
- * Lines joined with a space. A word broken by a hyphen at a line's end is joined whole
+ * Lines joined with a space (none between Chinese or Japanese characters). A word broken by a hyphen at a line's end is joined whole
  * (`import-` `ance`), unless the document writes it with the hyphen within a line too
  * (`church-key`), as a compound it is (see {@link hyphenatedWords}).
  */
@@ -244,6 +248,7 @@ function joinLines(lines: readonly string[], compounds: ReadonlySet<string> = ne
     const head = /(\p{L}+)-$/u.exec(text)?.[1];
     const tail = /^(\p{Ll}+)/u.exec(line)?.[1];
     if (text === '') text = line;
+    else if (CJK_END.test(text) && CJK_START.test(line)) text += line;
     else if (head === undefined || tail === undefined) text += ` ${line}`;
     else text = compounds.has(`${head}-${tail}`.toLowerCase()) ? text + line : text.slice(0, -1) + line;
   }
