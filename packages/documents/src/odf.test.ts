@@ -24,7 +24,7 @@ describe('OpenDocument', () => {
     );
     expect(doc.text).toBe('Quarterly review\n\nRevenue up\nCosts & risks\n\nSay the numbers slowly.\n\nNext steps');
     expect(doc.markdown).toBe(
-      '## Quarterly review\n\n- Revenue up\n- Costs & risks\n\nSay the numbers slowly.\n\n## Next steps',
+      '## Quarterly review\n\n- Revenue up\n- Costs & risks\n\n> Say the numbers slowly.\n\n## Next steps',
     );
     expect(doc).toMatchObject({ title: 'Review deck', author: 'Ada Lovelace', published_at: '2026-03-04T10:20:30Z' });
   });

@@ -288,12 +288,17 @@ export function readOdp(entries: ZipEntries, maxChars: number): ExtractedDocumen
     for (const child of children) {
       if (nameOf(child) === 'presentation:notes') notes.read(childrenOf(child, 'presentation:notes'));
     }
-    const blocks = [...slide.blocks, ...notes.blocks];
-    if (blocks.length === 0) continue;
-    const { text, markdown } = render(blocks, []);
+    if (slide.blocks.length + notes.blocks.length === 0) continue;
+    const shown = render(slide.blocks, []);
+    const said = render(notes.blocks, []);
+    const text = [shown.text, said.text].filter((t) => t !== '').join('\n\n');
     texts.push(text);
-    const [heading = '', ...rest] = markdown.split('\n\n');
-    sections.push([`## ${heading.replace(/^#+ |^- /, '')}`, ...rest].join('\n\n'));
+    const [heading = '', ...rest] = shown.markdown === '' ? [] : shown.markdown.split('\n\n');
+    // The notes a quote under the slide, as a .pptx's are (pptx.ts).
+    const quote = said.markdown === '' ? [] : [said.markdown.replace(/^/gm, '> ').replace(/^> $/gm, '>')];
+    sections.push(
+      [...(shown.markdown === '' ? [] : [`## ${heading.replace(/^#+ |^- /, '')}`]), ...rest, ...quote].join('\n\n'),
+    );
     chars += text.length;
   }
   return { text: texts.join('\n\n'), markdown: sections.join('\n\n'), ...odfMetadata(entries) };
