@@ -1,3 +1,4 @@
+import { filetypeFamily } from '@quarry/core';
 import { readDocument } from './formats.js';
 import { tidyMarkdown, tidyText } from './text.js';
 import type { DocumentFiletype, ExtractedDocument } from './types.js';
@@ -16,10 +17,31 @@ export async function extractHere(job: ExtractJob): Promise<ExtractedDocument> {
   return {
     text: tidyText(doc.text, job.maxTextChars),
     markdown: tidyMarkdown(doc.markdown, job.maxTextChars),
-    title: documentTitle(tidyProperty(doc.title)),
+    title:
+      documentTitle(tidyProperty(doc.title)) ??
+      (filetypeFamily(job.filetype) === 'xls' ? null : firstHeading(doc.markdown)),
     author: tidyProperty(doc.author),
     published_at: doc.published_at,
   };
+}
+
+/** How far into the Markdown a document's first heading can name it. */
+const HEADING_WITHIN_CHARS = 3_000;
+
+/**
+ * The first heading near the top of a document's Markdown (a PDF's largest line on its first page,
+ * a Word file's `Title`, a deck's first slide title), unescaped: the title of a document whose
+ * properties give none. A sheet's headings are its sheets' names, and are not asked.
+ */
+export function firstHeading(markdown: string): string | null {
+  const heading = /^#{1,6} +(.+)$/m.exec(markdown.slice(0, HEADING_WITHIN_CHARS))?.[1];
+  if (heading === undefined) return null;
+  const plain = heading
+    .replace(/\[\^[^\]]*\]/g, '')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\\([\\`*_[\]<>#|.\-+!()])/g, '$1');
+  const text = tidyProperty(plain);
+  return text !== null && /\p{L}/u.test(text) ? text.slice(0, 200) : null;
 }
 
 /** One line, no control characters, bounded; null when nothing is left. */

@@ -44,7 +44,8 @@ describe('OpenDocument', () => {
     expect(doc.markdown).toBe(
       '## Findings\n\nWater boils at 100 degrees.\n\n| Place | Boils at |\n| --- | --- |\n| Everest | 70 |\n\nAt sea level.',
     );
-    expect(doc).toMatchObject({ title: null, author: null, published_at: null });
+    // Its properties name nobody and nothing: its first heading titles it.
+    expect(doc).toMatchObject({ title: 'Findings', author: null, published_at: null });
   });
 
   it('reads a spreadsheet written by SheetJS as tables, one section per sheet', async () => {
