@@ -208,6 +208,15 @@ withData('extractDocument on real documents', () => {
     expect(pdf.text).toContain('• One\n• Two');
   });
 
+  it('heads each slide of a legacy .ppt with its title in the markdown', () => {
+    const ppt = read({ file: join(OFFICEPARSER, 'files', 'test.ppt'), filetype: 'ppt', expected: null });
+    expect(ppt.markdown).toMatch(/^## Lorem ipsum\n\nLorem ipsum dolor sit amet, consectetur adipiscing elit\./);
+    expect(ppt.markdown).toContain('## Chart\n\n## Table\n\nColumn 1\n\nColumn 2');
+    // The text is as before: the slides' texts, one per line, the slide-number placeholders left out.
+    expect(ppt.text).toMatch(/^Lorem ipsum\nLorem ipsum dolor sit amet/);
+    expect(ppt.text).not.toMatch(/^\*$/m);
+  });
+
   it('reads an OpenDocument text served as a .doc', async () => {
     const doc = await extractDocument(readFileSync(join(TEXTRACT, 'doc', 'standardized_text_1.odt')), 'doc');
     expect(flat(doc.text)).toBe('the quick brown fox jumps over the lazy dog');

@@ -135,8 +135,7 @@ function readPptx(entries: ZipEntries, limits: ReaderLimits): ExtractedDocument 
 
 function readPpt(bytes: Uint8Array, limits: ReaderLimits): ExtractedDocument {
   const ole = openOle(bytes);
-  const text = pptText(ole, limits.maxTextChars);
-  return { text, markdown: text, ...oleSummary(ole) };
+  return { ...pptText(ole, limits.maxTextChars), ...oleSummary(ole) };
 }
 
 async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<ExtractedDocument> {

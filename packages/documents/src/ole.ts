@@ -1,5 +1,6 @@
 import { parseTimestamp } from '@quarry/core';
 import CFB from 'cfb';
+import { escapeLineStart } from './markdown-table.js';
 import type { DocumentMetadata } from './types.js';
 
 type Container = ReturnType<typeof CFB.read>;
@@ -109,21 +110,30 @@ function cleanString(text: string): string | null {
 
 const RT_TEXT_CHARS_ATOM = 0x0fa0;
 const RT_TEXT_BYTES_ATOM = 0x0fa8;
+const RT_TEXT_HEADER_ATOM = 0x0f9f;
 const RT_MAIN_MASTER = 0x03f8;
+const RT_SLIDE = 0x03ee;
+const RT_NOTES = 0x03f0;
 const CONTAINER_VERSION = 0x0f;
 const MAX_RECORD_DEPTH = 32;
+/** TextHeaderAtom types ([MS-PPT] 2.13.33 TextTypeEnum): a title, a centred title, notes. */
+const TX_TITLE = new Set([0, 6]);
+const TX_NOTES = 2;
 
 /**
  * Text of a legacy PowerPoint file: the TextCharsAtom / TextBytesAtom records of the
  * `PowerPoint Document` stream ([MS-PPT]), skipping master slides (their text is the template's
- * "Click to edit" placeholders, not the author's).
+ * "Click to edit" placeholders, not the author's). Its Markdown heads each slide's section with
+ * the slide's title (the text a TextHeaderAtom says is one), and writes speaker notes as quotes.
  */
-export function pptText(ole: Container, maxChars: number): string {
+export function pptText(ole: Container, maxChars: number): { text: string; markdown: string } {
   const stream = streamBytes(ole, 'PowerPoint Document');
   if (!stream) throw new Error('no PowerPoint Document stream');
   const parts: string[] = [];
+  const blocks: string[] = [];
   let total = 0;
-  const walk = (start: number, end: number, depth: number): void => {
+  let textType = -1;
+  const walk = (start: number, end: number, depth: number, inNotes: boolean): void => {
     let at = start;
     while (at + 8 <= end && total < maxChars) {
       const version = stream.readUInt16LE(at) & 0x0f;
@@ -131,19 +141,37 @@ export function pptText(ole: Container, maxChars: number): string {
       const length = stream.readUInt32LE(at + 4);
       const bodyEnd = Math.min(at + 8 + length, end);
       if (version === CONTAINER_VERSION) {
-        if (type !== RT_MAIN_MASTER && depth < MAX_RECORD_DEPTH) walk(at + 8, bodyEnd, depth + 1);
+        if (type !== RT_MAIN_MASTER && depth < MAX_RECORD_DEPTH) {
+          walk(at + 8, bodyEnd, depth + 1, type === RT_NOTES || (inNotes && type !== RT_SLIDE));
+        }
+      } else if (type === RT_TEXT_HEADER_ATOM && bodyEnd - at >= 12) {
+        textType = stream.readUInt32LE(at + 8);
       } else if (type === RT_TEXT_CHARS_ATOM || type === RT_TEXT_BYTES_ATOM) {
         const body = stream.subarray(at + 8, bodyEnd);
         const text = type === RT_TEXT_CHARS_ATOM ? body.toString('utf16le') : body.toString('latin1');
         // A lone `*` is the placeholder PowerPoint stores for the slide-number field.
         if (text.trim() !== '*') {
-          parts.push(text.replace(/\r|\v/g, '\n'));
+          const plain = text.replace(/\r|\v/g, '\n');
+          parts.push(plain);
+          blocks.push(...slideBlocks(plain, TX_TITLE.has(textType) && !inNotes, inNotes && textType === TX_NOTES));
           total += text.length;
         }
       }
       at = bodyEnd;
     }
   };
-  walk(0, stream.length, 0);
-  return parts.join('\n');
+  walk(0, stream.length, 0, false);
+  return { text: parts.join('\n'), markdown: blocks.join('\n\n') };
+}
+
+/** One text of a slide as Markdown blocks: a title as the section's heading, notes as a quote. */
+function slideBlocks(text: string, title: boolean, notes: boolean): string[] {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (lines.length === 0) return [];
+  if (title) return [`## ${lines.join(' ')}`];
+  if (notes) return [lines.map((line) => `> ${escapeLineStart(line)}`).join('\n>\n')];
+  return lines.map(escapeLineStart);
 }
