@@ -11,3 +11,8 @@ export function markdownTable(rows: string[][]): string {
 export function escapeLineStart(text: string): string {
   return text.replace(/^(#|>|[-+*](?=\s)|\d+(?=[.)]\s))/, (mark) => (/^\d/.test(mark) ? `${mark}\\` : `\\${mark}`));
 }
+
+/** Markdown as a quote (speaker notes under their slide): each line behind `> `, a blank one `>`. */
+export function quoted(markdown: string): string {
+  return markdown.replace(/^/gm, '> ').replace(/^> $/gm, '>');
+}

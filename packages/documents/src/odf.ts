@@ -1,7 +1,7 @@
 import { parseTimestamp } from '@quarry/core';
 import { XMLParser } from 'fast-xml-parser';
 import { strFromU8 } from 'fflate';
-import { markdownTable } from './markdown-table.js';
+import { markdownTable, quoted } from './markdown-table.js';
 import type { ZipEntries } from './ooxml.js';
 import type { DocumentMetadata, ExtractedDocument } from './types.js';
 
@@ -295,7 +295,7 @@ export function readOdp(entries: ZipEntries, maxChars: number): ExtractedDocumen
     texts.push(text);
     const [heading = '', ...rest] = shown.markdown === '' ? [] : shown.markdown.split('\n\n');
     // The notes a quote under the slide, as a .pptx's are (pptx.ts).
-    const quote = said.markdown === '' ? [] : [said.markdown.replace(/^/gm, '> ').replace(/^> $/gm, '>')];
+    const quote = said.markdown === '' ? [] : [quoted(said.markdown)];
     sections.push(
       [...(shown.markdown === '' ? [] : [`## ${heading.replace(/^#+ |^- /, '')}`]), ...rest, ...quote].join('\n\n'),
     );

@@ -1,6 +1,6 @@
 import { parseTimestamp } from '@quarry/core';
 import CFB from 'cfb';
-import { escapeLineStart } from './markdown-table.js';
+import { escapeLineStart, quoted } from './markdown-table.js';
 import type { DocumentMetadata } from './types.js';
 
 type Container = ReturnType<typeof CFB.read>;
@@ -172,6 +172,6 @@ function slideBlocks(text: string, title: boolean, notes: boolean): string[] {
     .filter((line) => line !== '');
   if (lines.length === 0) return [];
   if (title) return [`## ${lines.join(' ')}`];
-  if (notes) return [lines.map((line) => `> ${escapeLineStart(line)}`).join('\n>\n')];
+  if (notes) return [quoted(lines.map(escapeLineStart).join('\n\n'))];
   return lines.map(escapeLineStart);
 }

@@ -1,5 +1,5 @@
 import { strFromU8 } from 'fflate';
-import { escapeLineStart, markdownTable } from './markdown-table.js';
+import { escapeLineStart, markdownTable, quoted } from './markdown-table.js';
 import type { ZipEntries } from './ooxml.js';
 
 /** One slide of a .pptx, its speaker notes included, as text and as a Markdown section. */
@@ -67,11 +67,11 @@ function slideMarkdown(shapes: readonly Shape[], notes: readonly Shape[]): strin
     s.kind === 'table' && s.rows !== undefined ? [markdownTable(s.rows)] : s.lines.map(escapeLineStart),
   );
   const heading = title?.lines.join(' ') ?? (rest[0]?.kind === 'table' ? undefined : blocks.shift());
-  const noteLines = notes.flatMap((s) => s.lines).map((line) => `> ${escapeLineStart(line)}`);
+  const noteLines = notes.flatMap((s) => s.lines).map(escapeLineStart);
   return [
     ...(heading === undefined ? [] : [`## ${heading.replace(/\n/g, ' ')}`]),
     ...blocks,
-    ...(noteLines.length > 0 ? [noteLines.join('\n>\n')] : []),
+    ...(noteLines.length > 0 ? [quoted(noteLines.join('\n\n'))] : []),
   ].join('\n\n');
 }
 
