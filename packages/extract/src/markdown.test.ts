@@ -276,6 +276,24 @@ describe('contentMarkdown', () => {
     expect(md).not.toContain('javascript');
   });
 
+  it.each(['linkedom', 'jsdom'] as const)(
+    "keeps a link's query string as written, where its parameters' names begin like entities (%s)",
+    (dom) => {
+      // `&sect`, `&reg`, `&copy`, `&not` and `&lang` are character references when read in text;
+      // the converter reads the content's serialized HTML, so an `&` written unescaped became `§ion`.
+      const query = 'a=1&section=2&region=us&copy=3&not=5&lang=en&para=6';
+      const para = 'The river rose through the night and the town woke to water in every street. ';
+      const html =
+        `<html><head><title>Flood</title></head><body><article><h1>Flood</h1><p>${para.repeat(3)}` +
+        `See <a href="/report?${query.replace(/&/g, '&amp;')}">the report</a> and <a title="Edit &amp; share" href="/x?${query}">this</a>.</p>` +
+        `<p>${para.repeat(3)}</p><p><img src="/map.png?w=1&amp;copy=2" alt="The map"></p></article></body></html>`;
+      const md = extractHtml(html, { url: 'https://example.com/flood', dom }).body_markdown;
+      expect(md).toContain(`[the report](https://example.com/report?${query})`);
+      expect(md).toContain(`[this](https://example.com/x?${query} "Edit & share")`);
+      expect(md).toContain('![The map](https://example.com/map.png?w=1&copy=2)');
+    },
+  );
+
   it("sets a picture's marked caption in emphasis", () => {
     const root = element(
       '<p>Text before.</p><figure><img src="https://example.com/t.jpg" alt="Tent">' +
