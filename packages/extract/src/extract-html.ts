@@ -21,7 +21,7 @@ import {
   restorePostHeaders,
   revealNoscriptContent,
 } from './forum-posts.js';
-import { dropHeadingAnchors } from './heading-anchors.js';
+import { dropEditSections, dropHeadingAnchors } from './heading-anchors.js';
 import { dropInterfaceText } from './interface-text.js';
 import { decideLanguage, declaredLanguage } from './lang.js';
 import {
@@ -456,6 +456,7 @@ function dropPageChrome(
   const lead = keepArticleHeaders(elements);
   markPictureCaptions(elements);
   dropDataText(elements);
+  dropEditSections(elements);
   dropHeadingAnchors(elements);
   markCodeLanguages(elements);
   markEmojiImages(elements);

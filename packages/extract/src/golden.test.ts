@@ -3,7 +3,8 @@
  * text against expected.html and metadata against expected-metadata.json. Floors are the measured
  * figures minus a small margin, so a regression fails them. Readability keeps the captions of
  * pictures, which Quarry's plain text leaves out on purpose (see captions.ts), and shows a formula
- * MediaWiki draws as an image only (its alt the TeX), which Quarry reads as that TeX (math-tex.ts):
+ * MediaWiki draws as an image only (its alt the TeX), which Quarry reads as that TeX (math-tex.ts),
+ * and MediaWiki's `[edit]` beside each heading, which Quarry leaves out (heading-anchors.ts):
  * expected.html is read as that text.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { parseHTML } from 'linkedom';
 import { markPictureCaptions } from './captions.js';
 import type { DomImpl } from './dom.js';
 import { extractHtml } from './extract-html.js';
+import { dropEditSections } from './heading-anchors.js';
 import { unwrapTexStyle } from './math-tex.js';
 import { tokenF1 } from './quality.js';
 import { blockText } from './text.js';
@@ -42,6 +44,7 @@ function loadCases(): Case[] {
     const expectedHtml = readFileSync(join(DIR, name, 'expected.html'), 'utf8');
     const expected = parseHTML(`<html><body>${expectedHtml}</body></html>`).document.body;
     markPictureCaptions(Array.from(expected.querySelectorAll('*')));
+    dropEditSections(Array.from(expected.querySelectorAll('*')));
     for (const img of Array.from(expected.querySelectorAll('img'))) {
       const alt = img.getAttribute('alt') ?? '';
       if (alt.startsWith('{\\displaystyle')) img.replaceWith(unwrapTexStyle(alt));

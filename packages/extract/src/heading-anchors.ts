@@ -79,3 +79,45 @@ export function dropHeadingAnchors(elements: readonly Element[]): number {
   }
   return changed;
 }
+
+/** A wiki's link to edit a section: MediaWiki's `?title=Page&action=edit&section=2`, VisualEditor's `veaction=edit`. */
+const EDIT_HREF = /[?&](?:ve)?action=edit(?:&|$)/i;
+
+/** Text beside an edit link that belongs to it: its brackets and separators (`[edit | edit source]`). */
+const EDIT_FRAME = /^[\s[\]|·]*$/;
+
+/**
+ * Removes a wiki's `[edit]` controls from the headings among `elements`: MediaWiki's
+ * `mw-editsection` (inside its heading, or beside it in a `mw-heading` wrapper since MediaWiki 1.42)
+ * and, in a heading, a link that edits a section, with the brackets around it. In the page's text
+ * they were words of the heading (`History[edit]`). Returns how many were removed.
+ */
+export function dropEditSections(elements: readonly Element[]): number {
+  let removed = 0;
+  for (const el of elements) {
+    if (el.classList.contains('mw-editsection')) {
+      // Gone already when its heading, read before it, held it.
+      if (!el.isConnected) continue;
+      el.remove();
+      removed++;
+      continue;
+    }
+    if (!HEADINGS.has(el.localName.toLowerCase()) || !el.isConnected) continue;
+    for (const link of Array.from(el.querySelectorAll('a[href]'))) {
+      if (!EDIT_HREF.test(link.getAttribute('href') ?? '')) continue;
+      // A control's word or two (`edit`, `Quelltext bearbeiten`), beside the heading's own words.
+      const label = (link.textContent ?? '').trim();
+      if (label.length > 24 || (el.textContent ?? '').replace(label, '').replace(/[\s[\]|·]/g, '') === '') continue;
+      // The link, or the heading's part that holds only it and its brackets.
+      let part: Element = link;
+      while (part.parentElement !== null && part.parentElement !== el) {
+        const rest = (part.parentElement.textContent ?? '').replace(part.textContent ?? '', '');
+        if (!EDIT_FRAME.test(rest)) break;
+        part = part.parentElement;
+      }
+      part.remove();
+      removed++;
+    }
+  }
+  return removed;
+}
