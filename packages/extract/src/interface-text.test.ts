@@ -65,6 +65,22 @@ describe('dropInterfaceText', () => {
     ]);
   });
 
+  it("removes a template's unfilled expressions, keeps them in code and in a sentence", () => {
+    expect(
+      kept(
+        '<div class="error">{{ DiscussionBoard.errors[11793116].message }}</div><p>{{hire-ai-eng="/case-banners/hire"}} {{ b }}</p>' +
+          '<pre><code>{{ person }}</code></pre><p>Write <code>{{ name }}</code> where the name goes.</p>' +
+          '<p>Hello {{ person }}!</p><p>{{ a }} and more</p><p>{ single }</p>',
+      ),
+    ).toEqual([
+      '{{ person }}',
+      'Write {{ name }} where the name goes.',
+      'Hello {{ person }}!',
+      '{{ a }} and more',
+      '{ single }',
+    ]);
+  });
+
   it("removes a <time>'s short form beside its long one, and nothing from a <time> without both", () => {
     expect(
       kept(

@@ -4,7 +4,8 @@ import { textUpTo } from './text.js';
  * Words a page's interface shows that are no part of what it says: the skip links offered to
  * keyboard users (`Skip to main content`, `Jump to recipe`), a loading indicator's word
  * (`Loading…`, the fallback of a part a script fills in), a date's copy written for machines
- * (`2006-08-08T22:13+00:00`) and a date's short form for narrow screens (`1 yr`). A reader never
+ * (`2006-08-08T22:13+00:00`), a date's short form for narrow screens (`1 yr`) and a template's
+ * expression that no script filled in (`{{ DiscussionBoard.errors[11793116].message }}`). A reader never
  * reads them as the page's text; an index that keeps them matches `loading` on every app shell,
  * and an answer quoting the page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
  * test and demonstration pages, Mozilla Readability's own among them.)
@@ -24,6 +25,11 @@ const LOADING =
   /^(?:loading(?:(?: \p{L}+)?\s*(?:\.{2,3}|…))?|(?:chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|載入中|読み込み中)\s*(?:\.{2,3}|…))$/iu;
 /** How a loading word starts, in the languages of {@link LOADING}. */
 const LOADING_START = /^(?:loading|chargement|cargando|carregando|caricamento|wird|laden|加载|載入|読み込み)/i;
+/**
+ * A template's expressions, the whole of a text (`{{ person.name }}`, `{{hire-ai-eng="/banners/x"}}`):
+ * Angular, Vue, Handlebars or a CMS's shortcode, left for a script or a server to fill in.
+ */
+const TEMPLATE_EXPRESSIONS = /^(?:\{\{[^{}]*\}\}\s*)+$/;
 /** An ISO 8601 date and time, whole (`2025-10-30T10:45:07-04:00`, `2006-08-08T22:13Z`). */
 const ISO_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 /** Text read from a link or button at most: a label and its markup's spacing. */
@@ -36,7 +42,8 @@ const MEANINGFUL_WORD_HOLDERS = /^(?:h[1-6]|td|th|dt|dd|code|pre|kbd|option|titl
  * elements): skip links (in-page links and buttons) and elements whose whole text is a loading
  * indicator's, when they are not a part of a sentence (their parent has no words of its own: `You can
  * <a href="#end">jump to the end</a> of the list` and `<b>Loading</b> speed: …` are prose); elements whose whole text is a date and
- * time for machines (see isMachineTimestamp); a `<time>`'s short form (see dropShortForm).
+ * time for machines (see isMachineTimestamp) or a template's expressions (see isTemplateExpression);
+ * a `<time>`'s short form (see dropShortForm).
  */
 export function dropInterfaceText(elements: readonly Element[]): void {
   // A parent's own words, read once: the skip links of a page may all be children of one parent,
@@ -65,7 +72,7 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     // The element's own first words: the whole text is read only when they are a loading word.
     const first = firstOwnWords(el);
     if (first === null || !el.isConnected) continue;
-    if (isMachineTimestamp(el, first)) {
+    if (isMachineTimestamp(el, first) || isTemplateExpression(el, first)) {
       el.remove();
       continue;
     }
@@ -99,6 +106,14 @@ function dropShortForm(time: Element): void {
 function isMachineTimestamp(el: Element, first: string): boolean {
   if (!ISO_STAMP.test(first) || el.firstElementChild !== null) return false;
   return ISO_STAMP.test((el.textContent ?? '').trim()) && el.closest('table, pre, code, samp, kbd') === null;
+}
+
+/** Whether an element's whole text is a template's expressions (see TEMPLATE_EXPRESSIONS); not in code, where it is shown. */
+function isTemplateExpression(el: Element, first: string): boolean {
+  if (!first.startsWith('{{') || el.firstElementChild !== null) return false;
+  return (
+    TEMPLATE_EXPRESSIONS.test((el.textContent ?? '').trim()) && el.closest('pre, code, samp, kbd, textarea') === null
+  );
 }
 
 function isSkipLink(el: Element, name: string, text: string): boolean {
