@@ -58,6 +58,41 @@ describe('parseDocument (linkedom)', () => {
     expect(seen).toEqual(['inner', 'outer:inner', 'inner']);
   });
 
+  // The same patch lower-cases an HTML element's attribute names, as the HTML tree builder does:
+  // linkedom kept `<A HREF>` as `HREF`, so `getAttribute('href')` and `a[href]` found nothing on
+  // pages written in upper case (their links were neither followed nor resolved).
+  it("reads an HTML element's attribute names in lower case, the first of two that differ in case, SVG's as written", () => {
+    const doc = parse(
+      '<DIV ID="a" CLASS="Post"><A HREF="../up" Href="second" TITLE="Up">up</A><a href="one" HREF="two">x</a>' +
+        '<svg viewBox="0 0 2 2"><path D="M0 0"/></svg></DIV>',
+    );
+    const div = doc.getElementById('a') as Element;
+    expect([div.className, div.querySelectorAll('a[href]').length]).toEqual(['Post', 2]);
+    const [up, x] = Array.from(div.querySelectorAll('a'));
+    expect([up?.getAttribute('href'), up?.getAttribute('title'), x?.getAttribute('href')]).toEqual([
+      '../up',
+      'Up',
+      'one',
+    ]);
+    expect(up?.outerHTML).toBe('<a href="../up" title="Up">up</a>');
+    expect(div.querySelector('svg')?.getAttribute('viewBox')).toBe('0 0 2 2');
+  });
+
+  // The same patch writes an attribute value's `&` as `&amp;`, as the HTML serialization algorithm
+  // does: written as it was, `?a=1&section=2` read again is `?a=1§ion=2` (see markdown.test.ts).
+  it('escapes & and " in the attribute values it writes, and reads them back as they were', () => {
+    const doc = parse('<a id="l" href="/x?a=1&amp;section=2&region=us" title=\'Say "hi" &amp; go\'>l</a>');
+    const link = doc.getElementById('l') as Element;
+    expect(link.outerHTML).toBe(
+      '<a id="l" href="/x?a=1&amp;section=2&amp;region=us" title="Say &quot;hi&quot; &amp; go">l</a>',
+    );
+    const again = parse(link.outerHTML).getElementById('l') as Element;
+    expect([again.getAttribute('href'), again.getAttribute('title')]).toEqual([
+      '/x?a=1&section=2&region=us',
+      'Say "hi" & go',
+    ]);
+  });
+
   // The same patch reads `className` (and `getAttribute('class')`) from the attribute and no longer
   // builds a class list for every element parsed: the attribute and the list must still agree.
   it('keeps className, the class attribute and classList in step without building a list per element', () => {
