@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { restorePostHeaders } from './forum-posts.js';
+import { dropTemplateExpressions } from './interface-text.js';
 import { withCheapChecksFirst } from './readability-checks.js';
 import { dropQuotedCopies } from './repeated-text.js';
 import { blockText, squash } from './text.js';
@@ -58,6 +59,7 @@ export function runReadability(
   const content = (article?.content as Element | null | undefined) ?? null;
   if (content) {
     dropQuotedCopies(content);
+    dropTemplateExpressions(content);
     if (postDates !== null) restorePostHeaders(content, postDates);
   }
   return {

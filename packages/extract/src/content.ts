@@ -1,4 +1,5 @@
 import { isDataTable } from './data-tables.js';
+import { dropTemplateExpressions } from './interface-text.js';
 import { dropItemFilters } from './repeated-blocks.js';
 import { dropQuotedCopies, dropRepeatedBlocks } from './repeated-text.js';
 import { blockText, HEADINGS, HIDDEN_STYLE, hasHiddenAttribute } from './text.js';
@@ -425,6 +426,7 @@ export function mainRegion(doc: Document, article = false): ContentCandidate | n
   dropRepeatedBlocks(root);
   const focused = focus(root);
   dropQuotedCopies(focused);
+  dropTemplateExpressions(focused);
   return { element: focused, text: blockText(focused) };
 }
 

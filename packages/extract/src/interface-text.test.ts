@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
-import { dropInterfaceText } from './interface-text.js';
+import { dropInterfaceText, dropTemplateExpressions } from './interface-text.js';
 
 /** The body's text, each element's text on its own line, after dropInterfaceText. */
 function kept(html: string): string[] {
@@ -65,22 +65,6 @@ describe('dropInterfaceText', () => {
     ]);
   });
 
-  it("removes a template's unfilled expressions, keeps them in code and in a sentence", () => {
-    expect(
-      kept(
-        '<div class="error">{{ DiscussionBoard.errors[11793116].message }}</div><p>{{hire-ai-eng="/case-banners/hire"}} {{ b }}</p>' +
-          '<pre><code>{{ person }}</code></pre><p>Write <code>{{ name }}</code> where the name goes.</p>' +
-          '<p>Hello {{ person }}!</p><p>{{ a }} and more</p><p>{ single }</p>',
-      ),
-    ).toEqual([
-      '{{ person }}',
-      'Write {{ name }} where the name goes.',
-      'Hello {{ person }}!',
-      '{{ a }} and more',
-      '{ single }',
-    ]);
-  });
-
   it("removes a <time>'s short form beside its long one, and nothing from a <time> without both", () => {
     expect(
       kept(
@@ -123,5 +107,40 @@ describe('dropInterfaceText', () => {
     );
     expect(page.body_text).toContain('The river floods every spring');
     expect(page.body_text).not.toMatch(/Skip to main content|Loading comments/);
+  });
+});
+
+describe('dropTemplateExpressions', () => {
+  it("removes a template's unfilled expressions, keeps them in code and in a sentence", () => {
+    const root = (
+      parseHTML('<html><body><div id="c"></div></body></html>').document as unknown as Document
+    ).createElement('div');
+    root.innerHTML =
+      '<div class="error">{{ DiscussionBoard.errors[11793116].message }}</div><p>{{hire-ai-eng="/case-banners/hire"}} {{ b }}</p>' +
+      '<pre><code>{{ person }}</code></pre><p>Write <code>{{ name }}</code> where the name goes.</p>' +
+      '<p>Hello {{ person }}!</p><p>{{ a }} and more</p><p>{ single }</p>';
+    // A detached element, as Readability's content is.
+    expect(dropTemplateExpressions(root)).toBe(2);
+    expect(Array.from(root.children).map((el) => (el.textContent ?? '').trim())).toEqual([
+      '{{ person }}',
+      'Write {{ name }} where the name goes.',
+      'Hello {{ person }}!',
+      '{{ a }} and more',
+      '{ single }',
+    ]);
+  });
+
+  it("leaves a forum thread's replies in its text and their unfilled error messages out", () => {
+    const reply = (n: number) =>
+      `<li class="post"><div class="message">Reply ${n}: the landing pages work, but the traffic costs more than it used to, and the networks suspend accounts without a reason.</div>` +
+      `<div class="alert" ng-show="errors[${n}]"><strong>{{ DiscussionBoard.errors[${n}].message }}</strong></div></li>`;
+    const html =
+      '<html><head><title>Is affiliate marketing still worth it?</title></head><body><main><h1>Is affiliate marketing still worth it?</h1><ul class="thread">' +
+      Array.from({ length: 6 }, (_, i) => reply(i + 1)).join('') +
+      '</ul></main></body></html>';
+    const page = extractHtml(html, { url: 'https://forum.example.com/t/1' });
+    expect(page.body_text).toContain('Reply 1: the landing pages work');
+    expect(page.body_text).toContain('Reply 6: the landing pages work');
+    expect(page.body_text).not.toContain('{{');
   });
 });

@@ -42,8 +42,8 @@ const MEANINGFUL_WORD_HOLDERS = /^(?:h[1-6]|td|th|dt|dd|code|pre|kbd|option|titl
  * elements): skip links (in-page links and buttons) and elements whose whole text is a loading
  * indicator's, when they are not a part of a sentence (their parent has no words of its own: `You can
  * <a href="#end">jump to the end</a> of the list` and `<b>Loading</b> speed: …` are prose); elements whose whole text is a date and
- * time for machines (see isMachineTimestamp) or a template's expressions (see isTemplateExpression);
- * a `<time>`'s short form (see dropShortForm).
+ * time for machines (see isMachineTimestamp); a `<time>`'s short form (see dropShortForm). A
+ * template's expressions go later, from the main text alone (see dropTemplateExpressions).
  */
 export function dropInterfaceText(elements: readonly Element[]): void {
   // A parent's own words, read once: the skip links of a page may all be children of one parent,
@@ -72,7 +72,7 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     // The element's own first words: the whole text is read only when they are a loading word.
     const first = firstOwnWords(el);
     if (first === null || !el.isConnected) continue;
-    if (isMachineTimestamp(el, first) || isTemplateExpression(el, first)) {
+    if (isMachineTimestamp(el, first)) {
       el.remove();
       continue;
     }
@@ -106,6 +106,25 @@ function dropShortForm(time: Element): void {
 function isMachineTimestamp(el: Element, first: string): boolean {
   if (!ISO_STAMP.test(first) || el.firstElementChild !== null) return false;
   return ISO_STAMP.test((el.textContent ?? '').trim()) && el.closest('table, pre, code, samp, kbd') === null;
+}
+
+/**
+ * Removes from the main text `root` the elements whose whole text is a template's expressions (see
+ * TEMPLATE_EXPRESSIONS), outside code. Done once the main text is chosen: an expression's words
+ * count in Readability's scores as any text does, and a thread whose every reply held one
+ * (`{{ DiscussionBoard.errors[11793116].message }}`) was read as its first post without them.
+ * Returns how many were removed.
+ */
+export function dropTemplateExpressions(root: Element): number {
+  if (!(root.textContent ?? '').includes('{{')) return 0;
+  let removed = 0;
+  for (const el of Array.from(root.querySelectorAll('*'))) {
+    const first = firstOwnWords(el);
+    if (first === null || !isTemplateExpression(el, first)) continue;
+    el.remove();
+    removed++;
+  }
+  return removed;
 }
 
 /** Whether an element's whole text is a template's expressions (see TEMPLATE_EXPRESSIONS); not in code, where it is shown. */
