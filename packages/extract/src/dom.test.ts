@@ -78,6 +78,21 @@ describe('parseDocument (linkedom)', () => {
     expect(div.querySelector('svg')?.getAttribute('viewBox')).toBe('0 0 2 2');
   });
 
+  // patches/htmlparser2+10.1.0.patch: a link's start tag closes an open link (and the inline
+  // elements opened in it), a heading's an open heading, as the HTML tree builder does; linkedom
+  // built a link inside a link and a heading inside a heading (`# ## [Titomic](…)` in markdown).
+  it('closes an open link at the next link and an open heading at the next heading', () => {
+    const body = parse(
+      '<p><a href="/one">one <b>bold<a href="/two">two</a> after</p>' +
+        '<h1>Title<h2>Part</h2><div><a href="/card"><div>card <a href="/inner">inner</a></div></a></div>',
+    ).body;
+    expect(body.querySelectorAll('a a')).toHaveLength(1);
+    expect(body.querySelector('a a')?.getAttribute('href')).toBe('/inner');
+    expect(body.querySelector('p')?.innerHTML).toBe('<a href="/one">one <b>bold</b></a><a href="/two">two</a> after');
+    expect(body.querySelectorAll('h1 h2')).toHaveLength(0);
+    expect(body.querySelector('h1')?.textContent).toBe('Title');
+  });
+
   // The same patch writes an attribute value's `&` as `&amp;`, as the HTML serialization algorithm
   // does: written as it was, `?a=1&section=2` read again is `?a=1§ion=2` (see markdown.test.ts).
   it('escapes & and " in the attribute values it writes, and reads them back as they were', () => {
