@@ -93,6 +93,20 @@ describe('parseDocument (linkedom)', () => {
     expect(body.querySelector('h1')?.textContent).toBe('Title');
   });
 
+  // The same patch drops the line break right after `<pre>`, `<listing>` or `<textarea>`, as the
+  // HTML tree builder does: linkedom kept it, and a code block's markdown opened with an empty line.
+  it('reads <pre> without the line break right after its start tag, and only that one', () => {
+    const body = parse(
+      '<pre>\nnpm install\n</pre><pre>\r\n\nsecond</pre><pre><code>\nkept</code></pre><pre>\n</pre>',
+    ).body;
+    expect(Array.from(body.querySelectorAll('pre')).map((pre) => pre.textContent)).toEqual([
+      'npm install\n',
+      '\nsecond',
+      '\nkept',
+      '',
+    ]);
+  });
+
   // The same patch writes an attribute value's `&` as `&amp;`, as the HTML serialization algorithm
   // does: written as it was, `?a=1&section=2` read again is `?a=1§ion=2` (see markdown.test.ts).
   it('escapes & and " in the attribute values it writes, and reads them back as they were', () => {
