@@ -80,7 +80,11 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(got.body_markdown).toContain('[die Arbeiten](https://erikdemaine.org/papers/)');
     expect(got.body_markdown).toContain('![Eine Faltung](https://erikdemaine.org/foldcut/img/fold.png)');
     expect(got.links).toContain('https://erikdemaine.org/papers/');
-    expect([got.author, got.site_name, got.excerpt]).toEqual(['Erik Demaine', 'Faltarchiv', 'Ein Schnitt nach dem Falten.']);
+    expect([got.author, got.site_name, got.excerpt]).toEqual([
+      'Erik Demaine',
+      'Faltarchiv',
+      'Ein Schnitt nach dem Falten.',
+    ]);
   });
 
   it('prefers og:title and strips the site name', () => {
