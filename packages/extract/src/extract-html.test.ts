@@ -70,16 +70,20 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(about).body_text).toBe(blurb);
   });
 
-  it('reads a page written in upper case as one in lower case: its links, language and metadata', () => {
+  it('reads a page written in upper case as one in lower case: its links, robots directives and metadata', () => {
     const html =
       '<HTML LANG="de"><HEAD><TITLE>Faltschnitt</TITLE><META NAME="author" CONTENT="Erik Demaine">' +
       '<META PROPERTY="og:site_name" CONTENT="Faltarchiv"><META NAME="description" CONTENT="Ein Schnitt nach dem Falten.">' +
+      '<META NAME="ROBOTS" CONTENT="NOINDEX"><LINK REL="canonical" HREF="https://erikdemaine.org/foldcut/index.html">' +
       `</HEAD><BODY><H1>Faltschnitt</H1><P CLASS="lead">${PARA.repeat(3)} Siehe <A HREF="../papers/">die Arbeiten</A>.</P>` +
       `<P>${PARA.repeat(3)}</P><P><IMG SRC="img/fold.png" ALT="Eine Faltung"></P></BODY></HTML>`;
     const got = extractHtml(html, { url: 'https://erikdemaine.org/foldcut/', dom });
     expect(got.body_markdown).toContain('[die Arbeiten](https://erikdemaine.org/papers/)');
     expect(got.body_markdown).toContain('![Eine Faltung](https://erikdemaine.org/foldcut/img/fold.png)');
     expect(got.links).toContain('https://erikdemaine.org/papers/');
+    // A page that asks in upper case not to be indexed is not.
+    expect(got.robots).toEqual({ noindex: true, nofollow: false });
+    expect(got.canonicalUrl).toBe('https://erikdemaine.org/foldcut/index.html');
     expect([got.author, got.site_name, got.excerpt]).toEqual([
       'Erik Demaine',
       'Faltarchiv',
