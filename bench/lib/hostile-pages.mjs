@@ -87,6 +87,12 @@ export function hostilePages() {
       ),
     ],
     [
+      '20,000 unclosed <b>s, then 20,000 links',
+      wrap(
+        `<article><h1>Links</h1><p>${PARAGRAPH}</p><p>${'<b>bold '.repeat(20_000)}${'<a href="/l">link</a> '.repeat(20_000)}</p></article>`,
+      ),
+    ],
+    [
       'table cell of 50,000 lines parted by <br>',
       wrap(
         `<article><h1>Table</h1><p>${PARAGRAPH}</p><table><tr><td>${'line<br>'.repeat(50_000)}</td><td>end</td></tr></table></article>`,

@@ -365,7 +365,10 @@ export function flattenDeep(root: Element, maxDepth = MAX_TREE_DEPTH): string {
     while (pending.length > 0) {
       const node = pending.pop() as Node;
       descendants.push(node);
-      for (let i = node.childNodes.length - 1; i >= 0; i--) pending.push(node.childNodes[i] as Node);
+      // linkedom builds `childNodes` anew at each read: read once, or a node of 10,000 children
+      // takes 10,000 readings of 10,000 (20,000 links after 20,000 unclosed <b>s: 128 s).
+      const children = node.childNodes;
+      for (let i = children.length - 1; i >= 0; i--) pending.push(children[i] as Node);
     }
     for (let i = descendants.length - 1; i >= 0; i--) el.insertBefore(descendants[i] as Node, el.firstChild);
   }

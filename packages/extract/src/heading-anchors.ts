@@ -8,7 +8,7 @@
 
 import { idLookup } from './element-ids.js';
 import { fragmentOf } from './links.js';
-import { HEADINGS } from './text.js';
+import { HEADINGS, unwrap } from './text.js';
 
 /** Zero-width characters a permalink uses as its text, so that it takes no room until hovered. */
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
@@ -66,7 +66,7 @@ export function dropHeadingAnchors(elements: readonly Element[]): number {
     // Asked once the glyphs are gone, which the heading's text counted.
     for (const { anchor, fragment } of words) {
       if (namesHeading(heading, fragment) || holdsHeading(heading, anchor, fragment, byId)) {
-        anchor.replaceWith(...Array.from(anchor.childNodes));
+        unwrap(anchor);
         changed++;
       }
     }

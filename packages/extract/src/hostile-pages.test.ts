@@ -36,6 +36,20 @@ describe('extractHtml on hostile pages', () => {
   );
 
   it(
+    'reads 20,000 links after 20,000 unclosed <b>s (each link start looks for an open link among them)',
+    () => {
+      const got = extract(
+        page(
+          `<h1>Links</h1><p>${PARAGRAPH}</p><p>${'<b>bold '.repeat(20_000)}${'<a href="/l">link</a> '.repeat(20_000)}</p>`,
+        ),
+      );
+      expect(got.body_text).toContain('bold bold link link');
+      expect(got.word_count).toBeGreaterThanOrEqual(40_000);
+    },
+    LIMIT_MS,
+  );
+
+  it(
     'counts the words of a 480,000-character Chinese paragraph (ICU slows down past 65,536: minutes)',
     () => {
       const got = extract(

@@ -1,6 +1,7 @@
 import { parseDocument } from './dom.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { contentMarkdown } from './markdown.js';
+import { unwrap } from './text.js';
 
 /**
  * The markdown of an HTML document that is content from end to end, as a Word file is once mammoth
@@ -19,7 +20,7 @@ export function htmlMarkdown(html: string): string {
   );
   try {
     for (const link of Array.from(document.body.querySelectorAll('a[href^="#"]'))) {
-      if (link.closest(`[${FOOTNOTE_ATTRIBUTE}]`) === null) link.replaceWith(...Array.from(link.childNodes));
+      if (link.closest(`[${FOOTNOTE_ATTRIBUTE}]`) === null) unwrap(link);
     }
     return contentMarkdown(document.body);
   } finally {

@@ -1,4 +1,4 @@
-import { BLOCK } from './text.js';
+import { BLOCK, unwrap } from './text.js';
 
 /**
  * Cards written as one link around blocks (`<a href><img><h3>Name</h3><p>$14</p></a>`, a shop's
@@ -24,7 +24,7 @@ export function linkCardTitles(root: Element): number {
     } else {
       wrapFirstRun(card, link);
     }
-    card.replaceWith(...Array.from(card.childNodes));
+    unwrap(card);
     changed++;
   }
   return changed;

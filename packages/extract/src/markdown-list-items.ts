@@ -1,5 +1,6 @@
 import { PostProcessResult, type TranslatorConfigFactory } from 'node-html-markdown';
 import { FOOTNOTE_NOTE_ATTRIBUTE } from './footnotes.js';
+import { appendChildrenOf, unwrap } from './text.js';
 
 /**
  * A fenced code block in a list item's markdown, from its opening fence line to the closing one;
@@ -166,11 +167,11 @@ export function flattenDeepNesting(root: Element): number {
     for (const item of Array.from(list.children)) {
       if (item.localName.toLowerCase() !== 'li') continue;
       const block = doc.createElement('div');
-      block.append(...Array.from(item.childNodes));
+      appendChildrenOf(item, block);
       item.replaceWith(block);
     }
-    list.replaceWith(...Array.from(list.childNodes));
+    unwrap(list);
   }
-  for (const quote of quotes) quote.replaceWith(...Array.from(quote.childNodes));
+  for (const quote of quotes) unwrap(quote);
   return lists.length + quotes.length;
 }

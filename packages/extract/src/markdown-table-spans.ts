@@ -5,6 +5,8 @@
  * the year spanning both rows) and a reader of the markdown, a model among them, read wrong data.
  */
 
+import { appendChildrenOf } from './text.js';
+
 /** The most rows or columns one cell is taken to span (HTML caps `colspan` at 1,000 and `rowspan` at 65,534). */
 const MAX_SPAN = 1_000;
 
@@ -157,7 +159,7 @@ export function unfoldRaggedTables(root: Element): number {
       const line = doc.createElement('p');
       cellsOf(row).forEach((cell, i) => {
         if (i > 0) line.append(' | ');
-        line.append(...Array.from(cell.childNodes));
+        appendChildrenOf(cell, line);
       });
       lines.append(line);
     }

@@ -25,7 +25,7 @@ import {
   trimImageAlts,
 } from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
-import { walkElements } from './text.js';
+import { unwrap, walkElements } from './text.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
@@ -429,7 +429,7 @@ function unnestEmphasis(root: Element): void {
   for (const selector of EMPHASIS) {
     for (const el of Array.from(root.querySelectorAll(selector))) {
       if (el.parentElement?.closest(selector) == null) continue;
-      el.replaceWith(...Array.from(el.childNodes));
+      unwrap(el);
     }
   }
 }
@@ -451,7 +451,7 @@ function plainHeadings(root: Element): void {
       const shown = shownChildren(el);
       if (shown === null || shown.length === 0) break;
       if (shown.every((child) => HEADING_EMPHASIS.has(child.localName.toLowerCase()))) {
-        for (const child of shown) child.replaceWith(...Array.from(child.childNodes));
+        for (const child of shown) unwrap(child);
         continue;
       }
       el = shown.length === 1 ? (shown[0] as Element) : null;

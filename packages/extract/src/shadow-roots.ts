@@ -8,6 +8,8 @@
  * composed tree in the light DOM, as a reader sees it.
  */
 
+import { unwrap } from './text.js';
+
 /** Nested components each add a round; past this many the rest stay as they are. */
 const MAX_ROUNDS = 16;
 
@@ -67,7 +69,7 @@ function flatten(doc: Document, host: Element, template: Element): void {
     const assigned = filled.has(name) ? undefined : bySlot.get(name);
     filled.add(name); // Only the first slot of a name is filled.
     if (assigned === undefined || assigned.every(isBlank)) {
-      slot.replaceWith(...Array.from(slot.childNodes));
+      unwrap(slot);
       continue;
     }
     slot.replaceWith(...assigned);

@@ -252,3 +252,20 @@ export function truncate(text: string, maxChars: number): string {
   const space = cut.lastIndexOf(' ');
   return `${space > maxChars / 2 ? cut.slice(0, space) : cut}…`;
 }
+
+/**
+ * Puts an element's children in its place and removes it, moving them one by one:
+ * `el.replaceWith(...el.childNodes)` spreads them as arguments, and an element of tens of
+ * thousands of children (40,000 links and words inside one unclosed `<b>`) overflows the stack.
+ */
+export function unwrap(el: Element): void {
+  const parent = el.parentNode;
+  if (parent === null) return;
+  for (let child = el.firstChild; child !== null; child = el.firstChild) parent.insertBefore(child, el);
+  el.remove();
+}
+
+/** Moves `from`'s children to the end of `to`, one by one (see {@link unwrap}). */
+export function appendChildrenOf(from: Node, to: Node): void {
+  for (let child = from.firstChild; child !== null; child = from.firstChild) to.appendChild(child);
+}
