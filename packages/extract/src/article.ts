@@ -3,7 +3,7 @@ import { restorePostHeaders } from './forum-posts.js';
 import { dropTemplateExpressions } from './interface-text.js';
 import { withCheapChecksFirst } from './readability-checks.js';
 import { dropQuotedCopies } from './repeated-text.js';
-import { blockText, squash } from './text.js';
+import { appendChildrenOf, blockText, squash } from './text.js';
 
 /** What Readability found in a page; each text null when it found nothing. */
 export interface ArticleFacts {
@@ -101,7 +101,7 @@ function deferBodySnapshot(
       }
       const fresh = reparse().body;
       body.textContent = '';
-      while (fresh?.firstChild) body.appendChild(fresh.firstChild);
+      if (fresh) appendChildrenOf(fresh, body);
       reader._unwrapNoscriptImages(doc);
       reader._removeScripts(doc);
       reader._prepDocument();

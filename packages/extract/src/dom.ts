@@ -4,7 +4,7 @@ import { markFootnotes } from './footnotes.js';
 import { dropLineNumbers } from './line-numbers.js';
 import { mathAsTex, mathJaxAsTex } from './math-tex.js';
 import { flattenShadowRoots } from './shadow-roots.js';
-import { BLOCK } from './text.js';
+import { appendChildrenOf, BLOCK } from './text.js';
 
 type JsdomModule = typeof import('jsdom');
 let jsdomModule: JsdomModule | undefined;
@@ -182,7 +182,7 @@ function normalizeRoot(doc: Document): void {
     const name = child.localName;
     if (beforeBody && head && HEAD_TAGS.has(name)) head.appendChild(child);
     else if (name === 'body') {
-      while (child.firstChild) body.appendChild(child.firstChild);
+      appendChildrenOf(child, body);
       child.remove();
     } else if (beforeBody) body.insertBefore(child, body.firstChild);
     else body.appendChild(child);

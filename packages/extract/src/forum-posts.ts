@@ -12,7 +12,7 @@
  */
 
 import { visibleChars } from './content.js';
-import { BLOCK, blockText, squash, walkElements } from './text.js';
+import { BLOCK, blockText, squash, unwrap, walkElements } from './text.js';
 
 /** Counters of a poster's info panel: the label and a number. */
 const STAT_COUNT =
@@ -455,10 +455,8 @@ export function revealNoscriptContent(doc: Document): boolean {
   if (best === null || bestChars < MIN_NOSCRIPT_CHARS) return false;
   const outside = visibleChars(body.textContent ?? '') - inside - scriptChars(body);
   if (outside > MAX_SHELL_CHARS) return false;
-  const parent = best.parentNode;
-  if (parent === null) return false;
-  while (best.firstChild) parent.insertBefore(best.firstChild, best);
-  best.remove();
+  if (best.parentNode === null) return false;
+  unwrap(best);
   return true;
 }
 

@@ -1,4 +1,4 @@
-import { BLOCK, unwrap } from './text.js';
+import { appendChildrenOf, BLOCK, unwrap } from './text.js';
 
 /**
  * Cards written as one link around blocks (`<a href><img><h3>Name</h3><p>$14</p></a>`, a shop's
@@ -19,7 +19,7 @@ export function linkCardTitles(root: Element): number {
     }
     const title = headingOf(card);
     if (title !== null) {
-      while (title.firstChild) link.appendChild(title.firstChild);
+      appendChildrenOf(title, link);
       title.appendChild(link);
     } else {
       wrapFirstRun(card, link);

@@ -25,7 +25,7 @@ import {
   trimImageAlts,
 } from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
-import { unwrap, walkElements } from './text.js';
+import { appendChildrenOf, unwrap, walkElements } from './text.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
@@ -398,7 +398,7 @@ function unwrapLayoutTables(root: Element): void {
   }
   for (const part of parts) {
     const block = doc.createElement('div');
-    while (part.firstChild) block.appendChild(part.firstChild);
+    appendChildrenOf(part, block);
     part.replaceWith(block);
   }
 }
@@ -412,7 +412,7 @@ function emphasizeCaptions(root: Element): void {
   for (const caption of Array.from(root.querySelectorAll(`[${CAPTION_ATTRIBUTE}]`))) {
     if ((caption.textContent ?? '').trim() === '') continue;
     const em = doc.createElement('em');
-    while (caption.firstChild) em.appendChild(caption.firstChild);
+    appendChildrenOf(caption, em);
     caption.appendChild(em);
   }
 }

@@ -8,7 +8,7 @@
  * composed tree in the light DOM, as a reader sees it.
  */
 
-import { unwrap } from './text.js';
+import { appendChildrenOf, unwrap } from './text.js';
 
 /** Nested components each add a round; past this many the rest stay as they are. */
 const MAX_ROUNDS = 16;
@@ -49,7 +49,7 @@ function flatten(doc: Document, host: Element, template: Element): void {
   // its content fragment.
   const source: ParentNode =
     template.firstChild !== null ? template : ((template as HTMLTemplateElement).content ?? template);
-  while (source.firstChild) tree.appendChild(source.firstChild);
+  appendChildrenOf(source, tree);
   template.remove();
 
   // The host's own children, by the slot they ask for ('' for the unnamed slot).
@@ -72,7 +72,9 @@ function flatten(doc: Document, host: Element, template: Element): void {
       unwrap(slot);
       continue;
     }
-    slot.replaceWith(...assigned);
+    const parent = slot.parentNode;
+    for (const node of assigned) parent?.insertBefore(node, slot);
+    slot.remove();
   }
   for (const child of Array.from(host.childNodes)) child.remove();
   host.appendChild(tree);
