@@ -83,6 +83,9 @@ export function dropHeadingAnchors(elements: readonly Element[]): number {
 /** A wiki's link to edit a section: MediaWiki's `?title=Page&action=edit&section=2`, VisualEditor's `veaction=edit`. */
 const EDIT_HREF = /[?&](?:ve)?action=edit(?:&|$)/i;
 
+/** MediaWiki's class for a heading's edit control. */
+const EDIT_SECTION_CLASS = /(?:^|\s)mw-editsection(?:\s|$)/;
+
 /** Text beside an edit link that belongs to it: its brackets and separators (`[edit | edit source]`). */
 const EDIT_FRAME = /^[\s[\]|·]*$/;
 
@@ -95,7 +98,8 @@ const EDIT_FRAME = /^[\s[\]|·]*$/;
 export function dropEditSections(elements: readonly Element[]): number {
   let removed = 0;
   for (const el of elements) {
-    if (el.classList.contains('mw-editsection')) {
+    // Read from the class attribute: `classList` would build a token list for every element.
+    if (EDIT_SECTION_CLASS.test(el.className)) {
       // Gone already when its heading, read before it, held it.
       if (!el.isConnected) continue;
       el.remove();
