@@ -39,6 +39,7 @@ import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { linkFacts, qualityPrior } from './quality-prior.js';
+import { keepSubheadings } from './readability-names.js';
 import { raiseSuperscripts } from './superscripts.js';
 import { blockText, squash, textUpTo, truncate } from './text.js';
 import { reconcileTitle } from './title.js';
@@ -453,6 +454,7 @@ function dropPageChrome(
   revealHiddenPage(doc.body, elements);
   revealPanels(elements);
   keepDataTables(elements);
+  keepSubheadings(elements);
   const lead = keepArticleHeaders(elements);
   markPictureCaptions(elements);
   dropDataText(elements);

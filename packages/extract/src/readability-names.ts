@@ -28,3 +28,23 @@ export function dropUnlikelyNames(el: Element): void {
   else el.removeAttribute('class');
   if (UNLIKELY.test(el.getAttribute('id') ?? '')) el.removeAttribute('id');
 }
+
+const SUBHEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * Keeps the section headings among `elements` (a body's elements) from Readability's removal of
+ * unlikely blocks, which reads only their class and id: page builders name a card's or a section's
+ * own heading after its place (Divi's `<h4 class="et_pb_module_header">`, `section-header`,
+ * `card-header`), and `header` is an unlikely name, so a service page lost the title of each of its
+ * services and kept their text. A heading is the text's own: a heading in a sidebar or a menu goes
+ * with its box, which keeps its names. Returns how many headings were kept so.
+ */
+export function keepSubheadings(elements: readonly Element[]): number {
+  let kept = 0;
+  for (const el of elements) {
+    if (!SUBHEADINGS.has(el.localName) || !hasUnlikelyNames(el)) continue;
+    dropUnlikelyNames(el);
+    kept++;
+  }
+  return kept;
+}
