@@ -22,7 +22,7 @@ import {
   revealNoscriptContent,
 } from './forum-posts.js';
 import { dropEditSections, dropHeadingAnchors } from './heading-anchors.js';
-import { dropInterfaceText } from './interface-text.js';
+import { dropConsentPrompts, dropInterfaceText } from './interface-text.js';
 import { decideLanguage, declaredLanguage } from './lang.js';
 import {
   baseUrlOf,
@@ -468,6 +468,7 @@ function dropPageChrome(
   dropInPageTocs(elements, baseUrl);
   dropAuthorBoxes(elements);
   dropInterfaceText(elements);
+  dropConsentPrompts(elements);
   flattenCodeLines(elements);
   return { lead, firstPoster, markedPosts: marked };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
-import { dropInterfaceText, dropTemplateExpressions } from './interface-text.js';
+import { dropConsentPrompts, dropInterfaceText, dropTemplateExpressions } from './interface-text.js';
 
 /** The body's text, each element's text on its own line, after dropInterfaceText. */
 function kept(html: string): string[] {
@@ -142,5 +142,58 @@ describe('dropTemplateExpressions', () => {
     expect(page.body_text).toContain('Reply 1: the landing pages work');
     expect(page.body_text).toContain('Reply 6: the landing pages work');
     expect(page.body_text).not.toContain('{{');
+  });
+});
+
+describe('dropConsentPrompts', () => {
+  const prompt =
+    'We use cookies on our website to give you the most relevant experience. Accept or reject them in the settings.';
+
+  it("removes a cookie prompt's box, named by consent plugins' words, and what it holds", () => {
+    const body = (
+      parseHTML(
+        '<html><body><p>Text.</p>' +
+          `<div id="cookie-law-info-bar"><span>${prompt}</span><a role="button">Accept</a></div>` +
+          `<aside class="moove-gdpr-info-bar-hidden"><p>${prompt}</p></aside>` +
+          `<div id="CybotCookiebotDialog"><h2>Diese Webseite verwendet Cookies</h2></div>` +
+          `<div class="cmp-consent-banner"><p>Ce site utilise des cookies.</p></div></body></html>`,
+      ).document as unknown as Document
+    ).body;
+    expect(dropConsentPrompts(Array.from(body.querySelectorAll('*')))).toBe(4);
+    expect((body.textContent ?? '').trim()).toBe('Text.');
+  });
+
+  it('keeps a recipe named for its cookies, consent that is no cookie prompt, and a long block so named', () => {
+    const body = (
+      parseHTML(
+        '<html><body><div class="cookie-recipe"><p>Bake the cookies for twelve minutes.</p></div>' +
+          '<div class="consent-form"><p>I consent to the treatment described above.</p></div>' +
+          `<div class="gdpr-guide"><p>${'What the law says about cookies and consent, article by article. '.repeat(120)}</p></div>` +
+          '</body></html>',
+      ).document as unknown as Document
+    ).body;
+    expect(dropConsentPrompts(Array.from(body.querySelectorAll('*')))).toBe(0);
+    expect(body.querySelectorAll('p')).toHaveLength(3);
+  });
+
+  it("keeps a section page's teasers as its text, not the cookie prompt Readability would take for it", () => {
+    // A news site's section: short teasers, and a consent plugin's settings in the page's HTML, whose
+    // paragraphs are the longest prose on the page.
+    const teaser = (n: number) =>
+      `<article class="teaser"><h3><a href="/economy/${n}">Markets story ${n}</a></h3><p>Short summary of story ${n}.</p></article>`;
+    const settings = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<p>Cookies of kind ${i} are stored in your browser and perform functions such as recognising you when you return to our website and helping our team to understand which sections of the website you find most interesting and useful.</p>`,
+    ).join('');
+    const html =
+      '<html><head><title>Economy</title></head><body><h1>Economy</h1>' +
+      `<section class="feed">${Array.from({ length: 12 }, (_, i) => teaser(i + 1)).join('')}</section>` +
+      `<div id="moove_gdpr_cookie_modal" class="gdpr_lightbox-hide"><div class="moove-gdpr-modal-content">${settings}</div></div>` +
+      '</body></html>';
+    const page = extractHtml(html, { url: 'https://news.example.com/economy/' });
+    expect(page.body_text).toContain('Short summary of story 1.');
+    expect(page.body_text).toContain('Short summary of story 12.');
+    expect(page.body_text).not.toMatch(/cookies/i);
   });
 });

@@ -153,3 +153,39 @@ function firstOwnWords(el: Element): string | null {
   }
   return null;
 }
+
+/**
+ * The names of a cookie prompt's box: `consent` or `gdpr` anywhere (`moove-gdpr-modal`,
+ * `onetrust-consent-sdk`, `cmplz-consent`), or `cookie` with a word for a prompt (`cookie-law-info-bar`,
+ * `cookie-notice-container`, `CybotCookiebotDialog`). `cookie` alone names a recipe's card as well.
+ */
+const CONSENT_NAMES =
+  /consent|gdpr|cookie[-_]?(?:law|notice|banner|bar|popup|modal|dialog|policy|info|settings|preferences|message|alert|warning|disclaimer|compliance|box|container|wrapper|overlay|prompt|bot|yes)/i;
+/** The word every cookie prompt says, as most languages write it, Polish and Japanese as theirs. */
+const COOKIE_WORD = /cookie|ciasteczk|クッキー/i;
+/** A cookie prompt with its settings lists a few kinds of cookie; a longer block so named is more. */
+const MAX_CONSENT_PROMPT_CHARS = 5_000;
+
+/**
+ * Removes the cookie prompts among `elements` (a body's elements): a box named for one (see
+ * CONSENT_NAMES) whose text speaks of cookies, at most {@link MAX_CONSENT_PROMPT_CHARS} long. Consent
+ * plugins write theirs in the page's HTML, after its content, where Readability may take it in with
+ * the article (`We use cookies on our website to give you the most relevant experience…`). Returns
+ * how many were removed.
+ */
+export function dropConsentPrompts(elements: readonly Element[]): number {
+  let removed = 0;
+  for (const el of elements) {
+    const name = el.localName;
+    if (name === 'body' || name === 'main' || name === 'article' || !el.isConnected) continue;
+    const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+    if (names.length > 300 || !CONSENT_NAMES.test(names)) continue;
+    // Markup's spacing is read too, but not counted.
+    const text = textUpTo(el, 4 * MAX_CONSENT_PROMPT_CHARS);
+    if (text.replace(/\s+/g, '').length > MAX_CONSENT_PROMPT_CHARS || !COOKIE_WORD.test(text)) continue;
+    if (el.querySelector('h1') !== null) continue;
+    el.remove();
+    removed++;
+  }
+  return removed;
+}
