@@ -152,7 +152,7 @@ describe('dropConsentPrompts', () => {
   it("removes a cookie prompt's box, named by consent plugins' words, and what it holds", () => {
     const body = (
       parseHTML(
-        '<html><body><p>Text.</p>' +
+        `<html><body><p>${'The text of the page, which is longer than its prompts. '.repeat(12)}</p>` +
           `<div id="cookie-law-info-bar"><span>${prompt}</span><a role="button">Accept</a></div>` +
           `<aside class="moove-gdpr-info-bar-hidden"><p>${prompt}</p></aside>` +
           `<div id="CybotCookiebotDialog"><h2>Diese Webseite verwendet Cookies</h2></div>` +
@@ -160,7 +160,8 @@ describe('dropConsentPrompts', () => {
       ).document as unknown as Document
     ).body;
     expect(dropConsentPrompts(Array.from(body.querySelectorAll('*')))).toBe(4);
-    expect((body.textContent ?? '').trim()).toBe('Text.');
+    expect((body.textContent ?? '').trim()).toMatch(/^The text of the page[^]*prompts\.$/);
+    expect(body.textContent).not.toMatch(/cookie/i);
   });
 
   it('keeps a recipe named for its cookies, consent that is no cookie prompt, and a long block so named', () => {
@@ -176,11 +177,23 @@ describe('dropConsentPrompts', () => {
     expect(body.querySelectorAll('p')).toHaveLength(3);
   });
 
+  it("keeps a cookie policy's own page, whose text is named for it", () => {
+    const policy =
+      '<div class="cookie-policy"><p>This policy explains how we use cookies and similar technologies on this website.</p>' +
+      '<p>You can accept or reject the cookies that are not necessary in your browser settings.</p></div>';
+    const body = (
+      parseHTML(`<html><body><h1>Cookie policy</h1>${policy}<footer>Contact us</footer></body></html>`)
+        .document as unknown as Document
+    ).body;
+    expect(dropConsentPrompts(Array.from(body.querySelectorAll('*')))).toBe(0);
+    expect(body.querySelectorAll('p')).toHaveLength(2);
+  });
+
   it("keeps a section page's teasers as its text, not the cookie prompt Readability would take for it", () => {
     // A news site's section: short teasers, and a consent plugin's settings in the page's HTML, whose
     // paragraphs are the longest prose on the page.
     const teaser = (n: number) =>
-      `<article class="teaser"><h3><a href="/economy/${n}">Markets story ${n}</a></h3><p>Short summary of story ${n}.</p></article>`;
+      `<article class="teaser"><h3><a href="/economy/${n}">Markets story ${n}</a></h3><p>Short summary of story ${n}.</p><p>Updated an hour ago</p></article>`;
     const settings = Array.from(
       { length: 4 },
       (_, i) =>
@@ -188,12 +201,12 @@ describe('dropConsentPrompts', () => {
     ).join('');
     const html =
       '<html><head><title>Economy</title></head><body><h1>Economy</h1>' +
-      `<section class="feed">${Array.from({ length: 12 }, (_, i) => teaser(i + 1)).join('')}</section>` +
+      `<section class="feed">${Array.from({ length: 20 }, (_, i) => teaser(i + 1)).join('')}</section>` +
       `<div id="moove_gdpr_cookie_modal" class="gdpr_lightbox-hide"><div class="moove-gdpr-modal-content">${settings}</div></div>` +
       '</body></html>';
     const page = extractHtml(html, { url: 'https://news.example.com/economy/' });
     expect(page.body_text).toContain('Short summary of story 1.');
-    expect(page.body_text).toContain('Short summary of story 12.');
+    expect(page.body_text).toContain('Short summary of story 20.');
     expect(page.body_text).not.toMatch(/cookies/i);
   });
 });

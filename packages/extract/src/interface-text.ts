@@ -168,13 +168,16 @@ const MAX_CONSENT_PROMPT_CHARS = 5_000;
 
 /**
  * Removes the cookie prompts among `elements` (a body's elements): a box named for one (see
- * CONSENT_NAMES) whose text speaks of cookies, at most {@link MAX_CONSENT_PROMPT_CHARS} long. Consent
+ * CONSENT_NAMES) whose text speaks of cookies, at most {@link MAX_CONSENT_PROMPT_CHARS} long and
+ * half the page's text (a cookie policy's own page may name its text so). Consent
  * plugins write theirs in the page's HTML, after its content, where Readability may take it in with
  * the article (`We use cookies on our website to give you the most relevant experience…`). Returns
  * how many were removed.
  */
 export function dropConsentPrompts(elements: readonly Element[]): number {
   let removed = 0;
+  // Read when a prompt is found (few pages have one), before any is removed.
+  let bodyChars: number | undefined;
   for (const el of elements) {
     const name = el.localName;
     if (name === 'body' || name === 'main' || name === 'article' || !el.isConnected) continue;
@@ -182,8 +185,11 @@ export function dropConsentPrompts(elements: readonly Element[]): number {
     if (names.length > 300 || !CONSENT_NAMES.test(names)) continue;
     // Markup's spacing is read too, but not counted.
     const text = textUpTo(el, 4 * MAX_CONSENT_PROMPT_CHARS);
-    if (text.replace(/\s+/g, '').length > MAX_CONSENT_PROMPT_CHARS || !COOKIE_WORD.test(text)) continue;
-    if (el.querySelector('h1') !== null) continue;
+    const chars = text.replace(/\s+/g, '').length;
+    if (chars > MAX_CONSENT_PROMPT_CHARS || !COOKIE_WORD.test(text) || el.querySelector('h1') !== null) continue;
+    // A cookie policy's own page (`<div class="cookie-policy">`) is that text: a prompt is a small part of its page.
+    bodyChars ??= (el.ownerDocument.body?.textContent ?? '').replace(/\s+/g, '').length;
+    if (chars * 2 > bodyChars) continue;
     el.remove();
     removed++;
   }
