@@ -165,15 +165,9 @@ const CONSENT_NAMES =
 const COOKIE_WORD = /cookie|ciasteczk|クッキー/i;
 /** A cookie prompt with its settings lists a few kinds of cookie; a longer block so named is more. */
 const MAX_CONSENT_PROMPT_CHARS = 5_000;
+/** ...and so many nodes at most: a box named so that holds more is read no further (nested boxes each read theirs). */
+const MAX_CONSENT_PROMPT_NODES = 2_000;
 
-/**
- * Removes the cookie prompts among `elements` (a body's elements): a box named for one (see
- * CONSENT_NAMES) whose text speaks of cookies, at most {@link MAX_CONSENT_PROMPT_CHARS} long and
- * half the page's text (a cookie policy's own page may name its text so). Consent
- * plugins write theirs in the page's HTML, after its content, where Readability may take it in with
- * the article (`We use cookies on our website to give you the most relevant experience…`). Returns
- * how many were removed.
- */
 export function dropConsentPrompts(elements: readonly Element[]): number {
   let removed = 0;
   // Read when a prompt is found (few pages have one), before any is removed.
@@ -183,15 +177,39 @@ export function dropConsentPrompts(elements: readonly Element[]): number {
     if (name === 'body' || name === 'main' || name === 'article' || !el.isConnected) continue;
     const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
     if (names.length > 300 || !CONSENT_NAMES.test(names)) continue;
-    // Markup's spacing is read too, but not counted.
-    const text = textUpTo(el, 4 * MAX_CONSENT_PROMPT_CHARS);
-    const chars = text.replace(/\s+/g, '').length;
-    if (chars > MAX_CONSENT_PROMPT_CHARS || !COOKIE_WORD.test(text) || el.querySelector('h1') !== null) continue;
+    const prompt = promptText(el);
+    if (prompt === null || !COOKIE_WORD.test(prompt.text)) continue;
     // A cookie policy's own page (`<div class="cookie-policy">`) is that text: a prompt is a small part of its page.
     bodyChars ??= (el.ownerDocument.body?.textContent ?? '').replace(/\s+/g, '').length;
-    if (chars * 2 > bodyChars) continue;
+    if (prompt.chars * 2 > bodyChars) continue;
     el.remove();
     removed++;
   }
   return removed;
+}
+
+/**
+ * The text of a box named for a cookie prompt and its characters but spacing, or null when it is no
+ * prompt's: more than {@link MAX_CONSENT_PROMPT_CHARS} characters or {@link MAX_CONSENT_PROMPT_NODES}
+ * nodes, or a page's `<h1>`. Stops there, so that boxes so named inside each other cost their size once each.
+ */
+function promptText(box: Element): { text: string; chars: number } | null {
+  let text = '';
+  let chars = 0;
+  let nodes = 0;
+  const stack: Node[] = [box];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (++nodes > MAX_CONSENT_PROMPT_NODES) return null;
+    if (node.nodeType === 3) {
+      const value = node.nodeValue ?? '';
+      text += value;
+      chars += value.replace(/\s+/g, '').length;
+      if (chars > MAX_CONSENT_PROMPT_CHARS) return null;
+    } else if (node.nodeType === 1) {
+      if ((node as Element).localName === 'h1') return null;
+      for (let child = node.lastChild; child !== null; child = child.previousSibling) stack.push(child);
+    }
+  }
+  return { text, chars };
 }
