@@ -168,6 +168,14 @@ const MAX_CONSENT_PROMPT_CHARS = 5_000;
 /** ...and so many nodes at most: a box named so that holds more is read no further (nested boxes each read theirs). */
 const MAX_CONSENT_PROMPT_NODES = 2_000;
 
+/**
+ * Removes the cookie prompts among `elements` (a body's elements): a box named for one (see
+ * CONSENT_NAMES) whose text speaks of cookies, at most {@link MAX_CONSENT_PROMPT_CHARS} long and
+ * under half of its page's text (a cookie policy's own page may name its text so). Consent plugins
+ * write theirs in the page's HTML, after its content, where Readability may take it in with the
+ * article or for it (`We use cookies on our website to give you the most relevant experience…`).
+ * Returns how many were removed.
+ */
 export function dropConsentPrompts(elements: readonly Element[]): number {
   let removed = 0;
   // Read when a prompt is found (few pages have one), before any is removed.
@@ -175,8 +183,8 @@ export function dropConsentPrompts(elements: readonly Element[]): number {
   for (const el of elements) {
     const name = el.localName;
     if (name === 'body' || name === 'main' || name === 'article' || !el.isConnected) continue;
-    const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-    if (names.length > 300 || !CONSENT_NAMES.test(names)) continue;
+    // Read on every element of every page: the class and the id each, not a string joining them.
+    if (!namesPrompt(el.getAttribute('class')) && !namesPrompt(el.getAttribute('id'))) continue;
     const prompt = promptText(el);
     if (prompt === null || !COOKIE_WORD.test(prompt.text)) continue;
     // A cookie policy's own page (`<div class="cookie-policy">`) is that text: a prompt is a small part of its page.
@@ -186,6 +194,11 @@ export function dropConsentPrompts(elements: readonly Element[]): number {
     removed++;
   }
   return removed;
+}
+
+/** Whether a class or id names a cookie prompt's box (see CONSENT_NAMES); a longer one is a list of utility classes. */
+function namesPrompt(name: string | null): boolean {
+  return name !== null && name.length <= 300 && CONSENT_NAMES.test(name);
 }
 
 /**
