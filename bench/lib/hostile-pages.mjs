@@ -9,6 +9,10 @@ export function hostilePages() {
   const keywords = 'Cheap flights - '.repeat(20_000);
   return [
     ['5,000 nested <div>s', wrap(`${'<div>'.repeat(5_000)}<p>Deep.</p>${'</div>'.repeat(5_000)}`)],
+    [
+      '7,000 nested <div>s of a few words each',
+      wrap(`${'<div>some words here '.repeat(7_000)}${'</div>'.repeat(7_000)}`),
+    ],
     ['20,000 unclosed <p><b><i>', wrap(`<h1>Unclosed</h1>${'<p><b><i>word '.repeat(20_000)}`)],
     [
       '480 KB Chinese paragraph',

@@ -50,6 +50,35 @@ const EDGES = `<!DOCTYPE html><html><head><title>t</title></head><body>
   <p>Para <a href="#x">link</a></p><noscript><img src="a.png"></noscript><script>var x = 1;</script>
 </body></html>`;
 
+interface Parsed {
+  html: string;
+  reads: number;
+}
+
+/** Readability's article (its HTML) from linkedom, with or without the cheaper checks, and its `textContent` reads. */
+function parseCounted(html: string, cheap: boolean): Parsed {
+  const doc = parseDocument(html, 'http://fakehost/test/page.html', 'linkedom').document;
+  let owner: object | null = doc.body;
+  while (owner !== null && !Object.hasOwn(owner, 'textContent')) owner = Object.getPrototypeOf(owner);
+  const descriptor = Object.getOwnPropertyDescriptor(owner as object, 'textContent') as PropertyDescriptor;
+  let reads = 0;
+  Object.defineProperty(owner as object, 'textContent', {
+    ...descriptor,
+    get(this: Element) {
+      reads++;
+      return descriptor.get?.call(this);
+    },
+  });
+  try {
+    const reader = new Readability<Node>(doc, { serializer: (node) => node });
+    if (cheap) withCheapChecksFirst(reader);
+    const content = reader.parse()?.content as unknown as Element | undefined;
+    return { html: content?.innerHTML ?? '', reads };
+  } finally {
+    Object.defineProperty(owner as object, 'textContent', descriptor);
+  }
+}
+
 describe('withCheapChecksFirst', () => {
   it('answers as Readability does on edge cases, with linkedom', () => {
     const doc = parseDocument(EDGES, 'https://example.com/', 'linkedom').document;
@@ -234,6 +263,34 @@ describe('withCheapChecksFirst', () => {
     for (const name of readdirSync(DIR)) {
       const page = readFileSync(join(DIR, name, 'source.html'), 'utf8');
       expect({ name, marks: marks(true, 'linkedom', page) }).toEqual({ name, marks: marks(false, 'linkedom', page) });
+    }
+  });
+
+  it("reads each element's text once per cleaning pass over nested blocks, and keeps what Readability keeps", () => {
+    // Blocks nested 60 deep around 300 short ones: each nested block's density reads all below it
+    // (a block with ten commas is kept untested, so the text has none).
+    const depth = 60;
+    const blocks = 300;
+    const html =
+      '<html><body><article><h1>Layers</h1>' +
+      `${'<div>'.repeat(depth)}${'<div>A layer of sediment and under it another and older one.</div>'.repeat(blocks)}` +
+      `${'</div>'.repeat(depth)}</article></body></html>`;
+    const runs = [false, true].map((cheap) => parseCounted(html, cheap));
+    const [own, cheap] = runs as [Parsed, Parsed];
+    expect(own.html).toContain('older one');
+    expect(cheap.html).toBe(own.html);
+    // Readability read the text of every block below for each nested block it tested.
+    expect(own.reads).toBeGreaterThan(depth * blocks);
+    expect(cheap.reads).toBeLessThan(own.reads / 10);
+  });
+
+  (existsSync(DIR) ? it : it.skip)('keeps what Readability keeps on real pages', () => {
+    const pages = readdirSync(DIR).filter((_, i) => i % 3 === 1);
+    expect(pages.length).toBeGreaterThan(10);
+    for (const name of pages) {
+      const html = readFileSync(join(DIR, name, 'source.html'), 'utf8');
+      const [own, cheap] = [false, true].map((c) => parseCounted(html, c).html);
+      expect({ name, same: cheap === own }).toEqual({ name, same: true });
     }
   });
 

@@ -15,6 +15,8 @@ export interface ReadabilityChecks {
   _removeNodes(nodes: ArrayLike<Element>, filter?: NodeFilterFn): void;
   _markDataTables(root: Element): void;
   _getRowAndColumnCount(table: Element): { rows: number; columns: number };
+  _getInnerText(node: Element, normalizeSpaces?: boolean): string;
+  _getTextDensity(node: Element, tags: readonly string[]): number;
 }
 
 /** The test `_removeNodes` asks of each element, called with the Readability instance as `this`. */
@@ -39,6 +41,13 @@ type NodeFilterFn = (this: unknown, node: Element, index: number, nodes: ArrayLi
  *   caption, `col`, `th`… or a nested table): tables nested in tables made it quadratic (10,000
  *   nested tables took 20 s). Here one walk of each outermost table, from the leaves up, gives every
  *   table the tags below it, and each table gets the same mark by the same rules;
+ * - `_cleanConditionally` asks, for each element it would remove, the text density of its
+ *   descendants of about twenty tags (`_getTextDensity`): the whitespace-collapsed text of each
+ *   descendant, read anew for every ancestor tested, so nested blocks made it cubic (5,000 nested
+ *   `<div>`s of a few words took 35 s). While one `_removeNodes` runs, each element's text length is
+ *   read once. No text read in it changes before the call ends: the list is in document order and
+ *   is tested from its end, so an element is tested (and removed) before every element around it,
+ *   whose densities are the ones that read its text and the text around it;
  * - `parse` serializes the article it grabbed to HTML for a debug message, debugging or not
  *   (`this.log("Grabbed: " + articleContent.innerHTML)`): where its source still says so, the
  *   article's first `innerHTML` read, which is that one, gives '' (the serializer, if it reads
@@ -58,6 +67,8 @@ export function withCheapChecksFirst(readability: object): void {
     typeof reader._removeNodes !== 'function' ||
     typeof reader._markDataTables !== 'function' ||
     typeof reader._getRowAndColumnCount !== 'function' ||
+    typeof reader._getInnerText !== 'function' ||
+    typeof reader._getTextDensity !== 'function' ||
     !(reader.REGEXPS?.byline instanceof RegExp)
   ) {
     return;
@@ -87,15 +98,39 @@ export function withCheapChecksFirst(readability: object): void {
   };
   reader._getAllNodesWithTag = (node, tagNames) => elementsByTagNames(node, tagNames);
   reader._markDataTables = (root) => markDataTables(reader, root);
+  // The text lengths read during the running `_removeNodes` (see textLength); null outside one.
+  let lengths: Map<Element, number> | null = null;
+  const textLength = (el: Element): number => {
+    let length = lengths?.get(el);
+    if (length === undefined) {
+      length = reader._getInnerText(el, true).length;
+      lengths?.set(el, length);
+    }
+    return length;
+  };
+  reader._getTextDensity = (node, tags) => {
+    const length = textLength(node);
+    if (length === 0) return 0;
+    let below = 0;
+    for (const el of Array.from(reader._getAllNodesWithTag(node, tags))) below += textLength(el);
+    return below / length;
+  };
   const removeNodes = reader._removeNodes.bind(reader);
-  reader._removeNodes = (nodes, filter) =>
-    removeNodes(
-      nodes,
-      filter &&
-        function (this: unknown, node, index, list) {
-          return withChildrenCopied(node, () => filter.call(this, node, index, list));
-        },
-    );
+  reader._removeNodes = (nodes, filter) => {
+    const outer = lengths;
+    lengths = filter ? new Map() : null;
+    try {
+      removeNodes(
+        nodes,
+        filter &&
+          function (this: unknown, node, index, list) {
+            return withChildrenCopied(node, () => filter.call(this, node, index, list));
+          },
+      );
+    } finally {
+      lengths = outer;
+    }
+  };
   // Only where parse still logs the grabbed article's HTML, which is then its first read.
   if (!logsGrabbedHtml(reader)) return;
   const grab = reader._grabArticle.bind(reader);
