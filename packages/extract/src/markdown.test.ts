@@ -369,6 +369,34 @@ describe('contentMarkdown', () => {
     expect(body.filter((line, i) => !new RegExp(`^\\| row ${i} +\\| \\[link ${i}\\]`).test(line))).toEqual([]);
   });
 
+  it('splits wrappers nested deep around big content without serializing each of them', () => {
+    const depth = 500;
+    const paragraphs = Array.from({ length: 60 }, (_, i) => `<p>Paragraph ${i} ${'of some words '.repeat(28)}</p>`);
+    const root = element(`${'<div class="layer">'.repeat(depth)}${paragraphs.join('')}${'</div>'.repeat(depth)}`);
+    // The prototype's getter, counted for the wrappers alone.
+    let owner: object | null = root;
+    while (owner !== null && !Object.hasOwn(owner, 'outerHTML')) owner = Object.getPrototypeOf(owner);
+    const descriptor = Object.getOwnPropertyDescriptor(owner as object, 'outerHTML') as PropertyDescriptor;
+    let reads = 0;
+    Object.defineProperty(owner as object, 'outerHTML', {
+      ...descriptor,
+      get(this: Element) {
+        if (this.getAttribute('class') === 'layer') reads++;
+        return descriptor.get?.call(this);
+      },
+    });
+    let chunks: ReturnType<typeof htmlChunks>;
+    try {
+      chunks = htmlChunks(root);
+    } finally {
+      Object.defineProperty(owner as object, 'outerHTML', descriptor);
+    }
+    // Only the outermost wrapper, a child of the root, is serialized (with the root's children).
+    expect(reads).toBe(1);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.map((chunk) => chunk.html).join('')).toBe(paragraphs.join(''));
+  });
+
   it('converts a big list in groups of items that read as one list, an ordered one numbered on', () => {
     const items = Array.from({ length: 1500 }, (_, i) => `<li><a href="/p/${i}">item ${i}</a></li>`).join('');
     const ordered = element(`<ol>${items}</ol>`);

@@ -226,8 +226,22 @@ export function htmlChunks(root: Element, whole = isStructure(root)): HtmlChunk[
     pending = '';
   };
   const queue = children.map((node, i) => ({ node, html: serializedChildren[i] as string | undefined })).reverse();
+  let least: Map<Node, number> | null = null;
   while (queue.length > 0) {
     const next = queue.pop() as { node: Node; html: string | undefined };
+    if (next.html === undefined && next.node.nodeType === 1) {
+      // A wrapper surely too big is split without serializing it: wrappers nested a thousand deep
+      // around the content were each serialized whole, the square of the content's size.
+      const el = next.node as Element;
+      if (WRAPPERS.has(el.localName.toLowerCase())) {
+        least ??= leastHtmlLengths(root);
+        if ((least.get(el) ?? 0) > MAX_CHUNK_HTML_CHARS) {
+          flush();
+          for (const node of Array.from(el.childNodes).reverse()) queue.push({ node, html: undefined });
+          continue;
+        }
+      }
+    }
     const outer = next.html ?? serialized(next.node);
     if (next.node.nodeType !== 1) {
       pending += outer;
@@ -253,6 +267,33 @@ export function htmlChunks(root: Element, whole = isStructure(root)): HtmlChunk[
   }
   flush();
   return chunks;
+}
+
+/**
+ * For `root` and each element and text under it, a length its HTML has at least: its texts'
+ * lengths (escaping only lengthens them) and each element's name and brackets once (`<b>`), in
+ * one walk from the leaves up.
+ */
+function leastHtmlLengths(root: Element): Map<Node, number> {
+  const order: Node[] = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    order.push(node);
+    if (node.nodeType === 1) for (let c = node.firstChild; c !== null; c = c.nextSibling) stack.push(c);
+  }
+  const least = new Map<Node, number>();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i] as Node;
+    if (node.nodeType === 3) {
+      least.set(node, node.nodeValue?.length ?? 0);
+    } else if (node.nodeType === 1) {
+      let length = (node as Element).localName.length + 2;
+      for (let c = node.firstChild; c !== null; c = c.nextSibling) length += least.get(c) ?? 0;
+      least.set(node, length);
+    }
+  }
+  return least;
 }
 
 /**
