@@ -5,6 +5,7 @@ import { extractHtml } from './extract-html.js';
 import { contentMarkdown, htmlChunks } from './markdown.js';
 import { LINE_START_ESCAPE_OPTION } from './markdown-escapes.js';
 import { collapseSpaceRuns } from './markdown-whitespace.js';
+import { withCountedGetter } from './testing/getter-reads.js';
 import { blockText } from './text.js';
 
 const element = (inner: string): Element =>
@@ -373,24 +374,12 @@ describe('contentMarkdown', () => {
     const depth = 500;
     const paragraphs = Array.from({ length: 60 }, (_, i) => `<p>Paragraph ${i} ${'of some words '.repeat(28)}</p>`);
     const root = element(`${'<div class="layer">'.repeat(depth)}${paragraphs.join('')}${'</div>'.repeat(depth)}`);
-    // The prototype's getter, counted for the wrappers alone.
-    let owner: object | null = root;
-    while (owner !== null && !Object.hasOwn(owner, 'outerHTML')) owner = Object.getPrototypeOf(owner);
-    const descriptor = Object.getOwnPropertyDescriptor(owner as object, 'outerHTML') as PropertyDescriptor;
-    let reads = 0;
-    Object.defineProperty(owner as object, 'outerHTML', {
-      ...descriptor,
-      get(this: Element) {
-        if (this.getAttribute('class') === 'layer') reads++;
-        return descriptor.get?.call(this);
-      },
-    });
-    let chunks: ReturnType<typeof htmlChunks>;
-    try {
-      chunks = htmlChunks(root);
-    } finally {
-      Object.defineProperty(owner as object, 'outerHTML', descriptor);
-    }
+    const { result: chunks, reads } = withCountedGetter(
+      root,
+      'outerHTML',
+      (el) => el.getAttribute('class') === 'layer',
+      () => htmlChunks(root),
+    );
     // Only the outermost wrapper, a child of the root, is serialized (with the root's children).
     expect(reads).toBe(1);
     expect(chunks.length).toBeGreaterThan(1);

@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Readability } from '@mozilla/readability';
 import { parseDocument } from './dom.js';
 import { type ReadabilityChecks, withCheapChecksFirst } from './readability-checks.js';
+import { withCountedGetter } from './testing/getter-reads.js';
 
 const DIR = join(import.meta.dirname, '../../../../shared/testdata/readability-pages');
 
@@ -58,25 +59,18 @@ interface Parsed {
 /** Readability's article (its HTML) from linkedom, with or without the cheaper checks, and its `textContent` reads. */
 function parseCounted(html: string, cheap: boolean): Parsed {
   const doc = parseDocument(html, 'http://fakehost/test/page.html', 'linkedom').document;
-  let owner: object | null = doc.body;
-  while (owner !== null && !Object.hasOwn(owner, 'textContent')) owner = Object.getPrototypeOf(owner);
-  const descriptor = Object.getOwnPropertyDescriptor(owner as object, 'textContent') as PropertyDescriptor;
-  let reads = 0;
-  Object.defineProperty(owner as object, 'textContent', {
-    ...descriptor,
-    get(this: Element) {
-      reads++;
-      return descriptor.get?.call(this);
+  const { result, reads } = withCountedGetter(
+    doc.body,
+    'textContent',
+    () => true,
+    () => {
+      const reader = new Readability<Node>(doc, { serializer: (node) => node });
+      if (cheap) withCheapChecksFirst(reader);
+      const content = reader.parse()?.content as unknown as Element | undefined;
+      return content?.innerHTML ?? '';
     },
-  });
-  try {
-    const reader = new Readability<Node>(doc, { serializer: (node) => node });
-    if (cheap) withCheapChecksFirst(reader);
-    const content = reader.parse()?.content as unknown as Element | undefined;
-    return { html: content?.innerHTML ?? '', reads };
-  } finally {
-    Object.defineProperty(owner as object, 'textContent', descriptor);
-  }
+  );
+  return { html: result, reads };
 }
 
 describe('withCheapChecksFirst', () => {
@@ -168,25 +162,18 @@ describe('withCheapChecksFirst', () => {
       const doc = parseDocument(html, 'https://example.org/tides', 'linkedom').document;
       const list = doc.getElementById('all') as Element;
       // The prototype's getter, counted for the list alone.
-      let owner: object | null = list;
-      while (owner !== null && !Object.hasOwn(owner, 'children')) owner = Object.getPrototypeOf(owner);
-      const descriptor = Object.getOwnPropertyDescriptor(owner as object, 'children') as PropertyDescriptor;
-      let reads = 0;
-      Object.defineProperty(owner as object, 'children', {
-        ...descriptor,
-        get(this: Element) {
-          if (this === list) reads++;
-          return descriptor.get?.call(this);
+      const { result, reads } = withCountedGetter(
+        list,
+        'children',
+        (el) => el === list,
+        () => {
+          const reader = new Readability<Node>(doc, { serializer: (node) => node });
+          if (cheap) withCheapChecksFirst(reader);
+          const content = reader.parse()?.content as unknown as Element | undefined;
+          return content?.innerHTML ?? '';
         },
-      });
-      try {
-        const reader = new Readability<Node>(doc, { serializer: (node) => node });
-        if (cheap) withCheapChecksFirst(reader);
-        const content = reader.parse()?.content as unknown as Element;
-        results.push({ html: content.innerHTML, reads });
-      } finally {
-        Object.defineProperty(owner as object, 'children', descriptor);
-      }
+      );
+      results.push({ html: result, reads });
     }
     const [own, cheap] = results as [{ html: string; reads: number }, { html: string; reads: number }];
     // Readability removes the list from the article, with and without the copy.
