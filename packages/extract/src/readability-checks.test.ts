@@ -56,19 +56,22 @@ interface Parsed {
   reads: number;
 }
 
-/** Readability's article (its HTML) from linkedom, with or without the cheaper checks, and its `textContent` reads. */
+/** The HTML of the article Readability finds in `doc`, with or without the cheaper checks. */
+function articleHtml(doc: Document, cheap: boolean): string {
+  const reader = new Readability<Node>(doc, { serializer: (node) => node });
+  if (cheap) withCheapChecksFirst(reader);
+  const content = reader.parse()?.content as unknown as Element | undefined;
+  return content?.innerHTML ?? '';
+}
+
+/** {@link articleHtml} of `html` parsed by linkedom, and the `textContent` reads it made. */
 function parseCounted(html: string, cheap: boolean): Parsed {
   const doc = parseDocument(html, 'http://fakehost/test/page.html', 'linkedom').document;
   const { result, reads } = withCountedGetter(
     doc.body,
     'textContent',
     () => true,
-    () => {
-      const reader = new Readability<Node>(doc, { serializer: (node) => node });
-      if (cheap) withCheapChecksFirst(reader);
-      const content = reader.parse()?.content as unknown as Element | undefined;
-      return content?.innerHTML ?? '';
-    },
+    () => articleHtml(doc, cheap),
   );
   return { html: result, reads };
 }
@@ -166,12 +169,7 @@ describe('withCheapChecksFirst', () => {
         list,
         'children',
         (el) => el === list,
-        () => {
-          const reader = new Readability<Node>(doc, { serializer: (node) => node });
-          if (cheap) withCheapChecksFirst(reader);
-          const content = reader.parse()?.content as unknown as Element | undefined;
-          return content?.innerHTML ?? '';
-        },
+        () => articleHtml(doc, cheap),
       );
       results.push({ html: result, reads });
     }

@@ -112,7 +112,7 @@ export function withCheapChecksFirst(readability: object): void {
     const length = textLength(node);
     if (length === 0) return 0;
     let below = 0;
-    for (const el of Array.from(reader._getAllNodesWithTag(node, tags))) below += textLength(el);
+    for (const el of elementsByTagNames(node, tags)) below += textLength(el);
     return below / length;
   };
   const removeNodes = reader._removeNodes.bind(reader);
