@@ -28,16 +28,25 @@ function codeLanguage(pre: Element, code: Element | null): string | null {
   return null;
 }
 
+/** What a block of no text may still show. */
+const PICTURES = 'img, picture, svg, video, canvas, iframe, object, embed';
+
 /**
  * Makes every `<pre>` under `root` a code block for node-html-markdown (edits `root`): it fences
  * only a `<pre>` whose one child is a `<code>`, and writes any other (Sphinx's and Pygments'
  * `<pre><span>…`, a man page's `<pre>`) as loose lines, where its indentation then reads as markdown.
- * The block's language, where its markup names one, goes on the `<code>` as `language-…`.
+ * The block's language, where its markup names one, goes on the `<code>` as `language-…`. A blank
+ * `<pre>` goes.
  */
 export function fenceCodeBlocks(root: Element): void {
   const doc = root.ownerDocument;
   for (const pre of Array.from(root.querySelectorAll('pre'))) {
-    if ((pre.textContent ?? '').trim() === '' || pre.parentElement?.closest('pre') != null) continue;
+    if (pre.parentElement?.closest('pre') != null) continue;
+    if ((pre.textContent ?? '').trim() === '') {
+      // A blank block shows nothing; the converter wrote it as an empty fenced block.
+      if (pre.querySelector(PICTURES) === null) pre.remove();
+      continue;
+    }
     const children = Array.from(pre.childNodes);
     const blank = (node: Node): boolean => node.nodeType === 3 && (node.nodeValue ?? '').trim() === '';
     const only = children.filter((node) => !blank(node));

@@ -127,14 +127,18 @@ const STYLING = ['strong', 'b', 'em', 'i', 'u', 's', 'span', 'font', 'mark', 'sm
 /**
  * Replaces each styling element that holds only a space by that space (edits `root`):
  * node-html-markdown drops it, space and all, so `</a><strong> </strong>that` joined two words.
+ * A blank `<code>` goes too, outside a code block: the converter wrote it as an empty code span,
+ * two backticks (`a <code> </code> b` came out `a ``b`).
  */
 export function blankInlinesAsSpaces(root: Element): void {
   const doc = root.ownerDocument;
-  for (const name of STYLING) {
+  for (const name of [...STYLING, 'code']) {
     for (const el of Array.from(root.getElementsByTagName(name))) {
       if (el.firstElementChild !== null || el.parentNode === null) continue;
+      if (name === 'code' && el.closest('pre') !== null) continue;
       const text = el.textContent ?? '';
       if (text !== '' && /^[^\S\u00a0]+$/.test(text)) el.replaceWith(doc.createTextNode(' '));
+      else if (text === '' && name === 'code') el.remove();
     }
   }
 }

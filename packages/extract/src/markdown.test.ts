@@ -205,6 +205,17 @@ describe('contentMarkdown', () => {
     expect(page.body_markdown).toContain('See [the docs](https://example.com/d) first.');
   });
 
+  it('writes a blank inline code element as its space or nothing, not an empty code span', () => {
+    const md = contentMarkdown(
+      element(
+        '<p>Split on space (<code></code>) or comma (<code>,</code>), run <code> </code>and go.</p>' +
+          '<p><code>\n\t </code></p><p>Next</p><pre><code>\n  \n</code></pre>',
+      ),
+    );
+    expect(md).toContain('Split on space () or comma (`,`), run and go.\n\nNext');
+    expect(md).not.toContain('``\n');
+  });
+
   it('shows one space where spaces meet across inline elements, as a browser does, but not in preformatted text', () => {
     const md = contentMarkdown(
       element(
