@@ -14,6 +14,14 @@ export function hostilePages() {
       wrap(`${'<div>some words here '.repeat(7_000)}${'</div>'.repeat(7_000)}`),
     ],
     ['20,000 unclosed <p><b><i>', wrap(`<h1>Unclosed</h1>${'<p><b><i>word '.repeat(20_000)}`)],
+    // Without the paragraphs' closing (see the htmlparser2 patch), inline elements nest for good.
+    ['20,000 unclosed <span><b><i>', wrap(`<h1>Unclosed</h1>${'<span><b><i>word '.repeat(20_000)}`)],
+    [
+      '20,000 nested <section>s of a heading and a paragraph',
+      wrap(
+        `<article><h1>Parts</h1>${'<section><h2>Part</h2><p>A sentence of some thirty characters, with a comma.</p>'.repeat(20_000)}${'</section>'.repeat(20_000)}</article>`,
+      ),
+    ],
     [
       '480 KB Chinese paragraph',
       wrap(`<article><h1>标题</h1><p>${'中文字是一种文字，我们今天说。'.repeat(32_000)}</p></article>`),
