@@ -1,5 +1,5 @@
 import type { NodeHtmlMarkdown, TranslatorConfigFactory } from 'node-html-markdown';
-import { BLOCK, HEADINGS, INVISIBLE, isHidden } from './text.js';
+import { BLOCK, HEADINGS, INVISIBLE, isHidden, PICTURES } from './text.js';
 
 /**
  * Code blocks for the markdown (see markdown.ts): every `<pre>` fenced, with the language its
@@ -29,7 +29,7 @@ function codeLanguage(pre: Element, code: Element | null): string | null {
 }
 
 /** What a block of no text may still show. */
-const PICTURES = 'img, picture, svg, video, canvas, iframe, object, embed';
+const PICTURE_SELECTOR = Array.from(PICTURES).join(', ');
 
 /**
  * Makes every `<pre>` under `root` a code block for node-html-markdown (edits `root`): it fences
@@ -44,7 +44,7 @@ export function fenceCodeBlocks(root: Element): void {
     if (pre.parentElement?.closest('pre') != null) continue;
     if ((pre.textContent ?? '').trim() === '') {
       // A blank block shows nothing; the converter wrote it as an empty fenced block.
-      if (pre.querySelector(PICTURES) === null) pre.remove();
+      if (pre.querySelector(PICTURE_SELECTOR) === null) pre.remove();
       continue;
     }
     const children = Array.from(pre.childNodes);

@@ -49,8 +49,8 @@ export const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** A letter or digit of a language that spaces its words (not Chinese or Japanese), ending a text or starting one. */
 const WORD_END = /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}]$/u;
 const WORD_START = /^(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}]/u;
-/** Pictures shown between words, which a reader sees as apart. */
-const PICTURES = new Set(['img', 'picture', 'svg', 'video', 'iframe', 'canvas', 'object', 'embed']);
+/** Pictures shown between words, which a reader sees as apart (and which show in a block of no text). */
+export const PICTURES = new Set(['img', 'picture', 'svg', 'video', 'iframe', 'canvas', 'object', 'embed']);
 /** Elements whose content is never visible text. */
 export const INVISIBLE = new Set([
   'script',
