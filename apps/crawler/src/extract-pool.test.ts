@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import iconv from 'iconv-lite';
 import { createExtractPool } from './extract-pool.js';
@@ -46,6 +46,32 @@ describe('ExtractPool', () => {
       // The one thread was stopped and replaced: the next page is extracted.
       const next = await pool.extract({ html: '', url: 'https://example.com/next', contentLanguage: null });
       expect(next.body_text).toBe('ok');
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a page plainly when its full reading outlasts the deadline', async () => {
+    // The crawler's own worker (built), except that a full reading of a page never ends.
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-extract-pool-'));
+    const worker = join(dir, 'slow-worker.mjs');
+    const real = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../dist/extract-worker.js')).href;
+    writeFileSync(
+      worker,
+      `import extract from ${JSON.stringify(real)};\nexport default function (job) { if (!job.plain) for (;;) {} return extract(job); }\n`,
+    );
+    const pool = createExtractPool({ threads: 1, timeoutMs: 3_000, workerUrl: pathToFileURL(worker) });
+    try {
+      const page = await pool.extractBody({
+        body: iconv.encode(html, 'gbk'),
+        contentType: 'text/html; charset=gbk',
+        url: URL,
+        contentLanguage: null,
+      });
+      expect(page.plain).toBe(true);
+      expect(page.body_text).toContain(SENTENCE);
+      expect(page).toMatchObject({ title: '经济数据', lang: 'zh' });
     } finally {
       await pool.close();
       rmSync(dir, { recursive: true, force: true });

@@ -19,9 +19,9 @@ export interface ExtractPool {
 export const EXTRACT_THREAD_HEAP_MB = 256;
 
 /**
- * Longest extraction of one page (a 5 MB page, the most extraction reads, takes about 1 s here): past it the page fails with
- * `extraction_timeout` and its thread is stopped and replaced, so no page can hold a thread for good
- * (a hostile page that sends some pattern into long backtracking, a DOM no one expected).
+ * Longest extraction of one page (a 5 MB page, the most extraction reads, takes about 1 s here): past it the thread is
+ * stopped and replaced, so no page can hold a thread for good (a hostile page that sends some
+ * pattern into long backtracking, a DOM no one expected), and the page is read again plainly.
  * @defaultValue 30 s
  */
 export const EXTRACT_TIMEOUT_MS = 30_000;
@@ -29,10 +29,10 @@ export const EXTRACT_TIMEOUT_MS = 30_000;
 /**
  * A worker-thread pool for extraction (one thread per core by default). When running from the
  * TypeScript sources (tests), worker threads cannot load `.ts` files, so extraction runs inline.
- * A page whose extraction fails (malformed beyond repair, or over the thread's heap cap) fails
- * with `extraction_failed` and the thread is replaced; one that takes longer than `timeoutMs` fails
- * with `extraction_timeout`, its thread stopped and replaced. `workerUrl`: another worker module
- * (tests).
+ * A page whose extraction fails (malformed beyond repair, or over the thread's heap cap) or takes
+ * longer than `timeoutMs` (its thread then stopped and replaced) is read again plainly (see
+ * ExtractHtmlOptions.plain; the result's `plain` is set); when that fails too, the page fails with
+ * `extraction_failed` or `extraction_timeout`. `workerUrl`: another worker module (tests).
  */
 export function createExtractPool(
   options: { threads?: number; maxHeapMb?: number; timeoutMs?: number; workerUrl?: URL } = {},
@@ -72,9 +72,22 @@ export function createExtractPool(
   };
   // The body is copied to the thread, not transferred: the caller may still read it, and a small
   // Buffer's memory belongs to Node's shared allocation pool.
+  // A page whose full reading fails or runs out of time is read plainly (linear in its size), so
+  // that it is indexed with its text rather than lost; if that fails too, the first error stands.
+  const runHtml = async (job: ExtractJob | ExtractBodyJob): Promise<ExtractedPage> => {
+    try {
+      return await run<ExtractedPage>(job);
+    } catch (error) {
+      try {
+        return await run<ExtractedPage>({ ...job, plain: true });
+      } catch {
+        throw error;
+      }
+    }
+  };
   return {
-    extract: (job) => run<ExtractedPage>(job),
-    extractBody: (job) => run<ExtractedPage>(job),
+    extract: runHtml,
+    extractBody: runHtml,
     extractMarkdown: (job) => run<MarkdownDocument>({ kind: 'markdown', ...job }),
     close: () => pool.destroy(),
   };

@@ -8,6 +8,8 @@ export interface ExtractJob {
   readonly contentLanguage: string | null;
   /** The crawler's bot name, whose `<meta name>` is read like robots (see ExtractHtmlOptions). */
   readonly robotsAgent?: string;
+  /** Read the page plainly (see ExtractHtmlOptions.plain): the pool's second try at a page. */
+  readonly plain?: boolean;
 }
 
 /**
@@ -22,6 +24,7 @@ export interface ExtractBodyJob {
   readonly url: string;
   readonly contentLanguage: string | null;
   readonly robotsAgent?: string;
+  readonly plain?: boolean;
 }
 
 /** A markdown file's body in bytes (a 1 MB llms-full.txt takes about a second to render and read). */
@@ -40,5 +43,6 @@ export default function extract(job: ExtractJob | ExtractBodyJob | MarkdownBodyJ
     url: job.url,
     contentLanguage: job.contentLanguage,
     ...(job.robotsAgent ? { robotsAgent: job.robotsAgent } : {}),
+    ...(job.plain ? { plain: true } : {}),
   });
 }

@@ -359,6 +359,9 @@ async function extractPage(
     contentLanguage,
     robotsAgent,
   });
+  if (extracted.plain) {
+    deps.logger.warn({ url: res.finalUrl }, 'extraction failed or ran out of time; the page was read plainly');
+  }
   const html = () => decodeHtml(res.body, { contentType }).text;
   const wantsBrowser =
     render === 'always' || (render === 'auto' && needsRendering({ html, extractedTextLength: extracted.textLength }));

@@ -592,3 +592,50 @@ describe('extractHtml on Chinese datelines', () => {
     expect(page.published_at).toBe('1998-02-28T16:00:00Z');
   });
 });
+
+describe('extractHtml read plainly', () => {
+  const head =
+    '<title>Plain Story - Example News</title><meta property="og:title" content="Plain Story">' +
+    '<meta name="author" content="Ann Writer"><meta property="article:published_time" content="2024-05-17T08:00:00Z">';
+  const html = page(
+    head,
+    `<h2>Heading</h2><p>Star *power* and #tags.</p><p>- not a list</p><form><p>Sign up for our newsletter</p></form>${body(2)}`,
+  );
+
+  it('gives the visible text without chrome, and the metadata read as always', () => {
+    const plain = extractHtml(html, { url: URL, plain: true });
+    expect(plain.plain).toBe(true);
+    expect(plain.body_text.startsWith('Heading\n\nStar *power* and #tags.\n\n- not a list\n\nThis paragraph')).toBe(
+      true,
+    );
+    expect(plain.body_text).not.toMatch(/Home|Footer text|newsletter/);
+    expect(plain.body_markdown.split('\n\n').slice(0, 3)).toEqual([
+      'Heading',
+      'Star \\*power\\* and \\#tags.',
+      '\\- not a list',
+    ]);
+    expect(plain).toMatchObject({
+      title: 'Plain Story',
+      author: 'Ann Writer',
+      published_at: '2024-05-17T08:00:00Z',
+      lang: 'en',
+      links: ['https://news.example.com/home'],
+    });
+    // The full reading gives the same metadata and is not so marked.
+    const full = extractHtml(html, { url: URL });
+    expect(full.plain).toBeUndefined();
+    expect(full).toMatchObject({ title: plain.title, author: plain.author, published_at: plain.published_at });
+  });
+
+  it("honours the page's robots directives and leaves out the markdown when asked", () => {
+    const plain = extractHtml(page('<meta name="robots" content="noindex, nofollow">'), {
+      url: URL,
+      plain: true,
+      markdown: false,
+    });
+    expect(plain.robots).toMatchObject({ noindex: true, nofollow: true });
+    expect(plain.links).toEqual([]);
+    expect(plain.body_markdown).toBe('');
+    expect(plain.word_count).toBeGreaterThan(100);
+  });
+});

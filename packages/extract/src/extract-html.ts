@@ -9,9 +9,9 @@ import { keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import { revealHiddenPage, revealPanels } from './disclosure.js';
-import type { DomImpl } from './dom.js';
+import type { DomImpl, ParsedDocument } from './dom.js';
 import { flattenDeep, flattenDeepHtml, MAX_TREE_DEPTH, parseDocument, stripInert } from './dom.js';
-import { agreesWith, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
+import { agreesWith, type DomFacts, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
 import {
   dropPostChrome,
   firstPostOpening,
@@ -35,6 +35,7 @@ import {
 } from './links.js';
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown, markEmojiImages } from './markdown.js';
+import { escapeMarkdown } from './markdown-escapes.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
@@ -155,37 +156,18 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
       jsonLdProducts: jsonLd.products,
       declaresArticle,
     });
-    // jsdom keeps Readability's own body snapshot; on linkedom a re-parse is cheaper (see article.ts).
-    const reparse =
-      parsed.impl === 'linkedom'
-        ? () => {
-            const fresh = parseDocument(html, url, 'linkedom').document;
-            dropPageChrome(fresh, product, baseUrl);
-            return fresh;
-          }
-        : undefined;
-    const { lead, firstPoster, markedPosts } = dropPageChrome(doc, product, baseUrl);
-    const region = mainRegionSize(doc, declaresArticle);
-    const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
-    // Read before Readability edits the page; only a declared article can be a thread of them.
-    const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
-    // Posts marked with their posters (forum-posts.ts): only then are their headers looked after.
-    const markedThread = facts.postAuthor !== null || markedPosts > 0;
-    const dates = markedThread ? postDates(doc) : null;
-    // A thread is dated by its first post: the opening of the first post marked with its poster.
-    const firstPost = markedThread ? firstPostOpening(doc) : '';
-    const article = runReadability(doc, reparse, dates);
     const thread = facts.postAuthor !== null || facts.threadAuthor !== null;
-    const page: PageSource = { html, url, baseUrl, dom, thread, dates };
-    // A thread that writes each post as an <article> is no one article, whatever it declares.
-    const onePost = isOnePostOfMany(postSizes, visibleChars(article.text));
-    const chosen = chooseMainContent(article, region, declaresArticle && !onePost, product, page, options);
-    // A page its scripts build serves little but its footer, which Readability then falls back to.
-    const shown = isFooterOnly(chosen.text, facts.footerText, region)
-      ? { text: '', markdown: '' }
-      : withArticleLead(chosen, lead, baseUrl);
-    const declared = product ? jsonLd.productDescription : null;
-    const described = declared ? withDeclaredDescription(shown, plainText(declared, url, dom)) : shown;
+    const reading: PageReading = {
+      parsed,
+      facts,
+      source: { html, url, baseUrl, dom, thread, dates: null },
+      declaresArticle,
+      product,
+      productDescription: product ? jsonLd.productDescription : null,
+    };
+    const { article, quality, firstPoster, firstPost, ...described } = options.plain
+      ? plainContent(reading, options)
+      : mainContent(reading, options);
     // A source saved twice as UTF-8 shows `letâ€™s` where a reader expects `let’s`.
     const repair = mojibakeRepairOf(described.text);
     const main = repair ? { text: repair(described.text), markdown: repair(described.markdown) } : described;
@@ -317,10 +299,99 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
       canonicalUrl,
       robots,
       textLength: bodyText.length,
+      ...(options.plain ? { plain: true as const } : {}),
     };
   } finally {
     parsed.close();
   }
+}
+
+/** A parsed page, about to have its main content read (see mainContent and plainContent). */
+interface PageReading {
+  parsed: ParsedDocument;
+  facts: DomFacts;
+  /** `dates` is null here: mainContent reads them. */
+  source: PageSource;
+  declaresArticle: boolean;
+  product: boolean;
+  /** A product's description as its JSON-LD declares it, null on other pages. */
+  productDescription: string | null;
+}
+
+/** A page's main content, and what was learnt about the page while reading it. */
+interface PageContent {
+  /** Readability's findings (the plain reading finds none but the text). */
+  article: ArticleFacts;
+  text: string;
+  markdown: string;
+  /** The quality prior (see quality-prior.ts). */
+  quality: number;
+  /** The name opening a thread's first poster panel (see dropPostChrome), or null. */
+  firstPoster: string | null;
+  /** The opening of a thread's first post marked with its poster; '' on other pages. */
+  firstPost: string;
+}
+
+/**
+ * The main content as Readability and Quarry's own readings of page chrome, forums, products and
+ * pages of items find it (see chooseMainContent). Edits the parsed document.
+ */
+function mainContent(reading: PageReading, options: ExtractHtmlOptions): PageContent {
+  const { parsed, facts, declaresArticle, product } = reading;
+  const { html, url, baseUrl, dom } = reading.source;
+  const doc = parsed.document;
+  // jsdom keeps Readability's own body snapshot; on linkedom a re-parse is cheaper (see article.ts).
+  const reparse =
+    parsed.impl === 'linkedom'
+      ? () => {
+          const fresh = parseDocument(html, url, 'linkedom').document;
+          dropPageChrome(fresh, product, baseUrl);
+          return fresh;
+        }
+      : undefined;
+  const { lead, firstPoster, markedPosts } = dropPageChrome(doc, product, baseUrl);
+  const region = mainRegionSize(doc, declaresArticle);
+  const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
+  // Read before Readability edits the page; only a declared article can be a thread of them.
+  const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
+  // Posts marked with their posters (forum-posts.ts): only then are their headers looked after.
+  const markedThread = facts.postAuthor !== null || markedPosts > 0;
+  const dates = markedThread ? postDates(doc) : null;
+  // A thread is dated by its first post: the opening of the first post marked with its poster.
+  const firstPost = markedThread ? firstPostOpening(doc) : '';
+  const article = runReadability(doc, reparse, dates);
+  const page: PageSource = { ...reading.source, dates };
+  // A thread that writes each post as an <article> is no one article, whatever it declares.
+  const onePost = isOnePostOfMany(postSizes, visibleChars(article.text));
+  const chosen = chooseMainContent(article, region, declaresArticle && !onePost, product, page, options);
+  // A page its scripts build serves little but its footer, which Readability then falls back to.
+  const shown = isFooterOnly(chosen.text, facts.footerText, region)
+    ? { text: '', markdown: '' }
+    : withArticleLead(chosen, lead, baseUrl);
+  const declared = reading.productDescription;
+  const described = declared ? withDeclaredDescription(shown, plainText(declared, url, dom)) : shown;
+  return { article, ...described, quality, firstPoster, firstPost };
+}
+
+/**
+ * The main content read plainly (see ExtractHtmlOptions.plain): the body's visible text without
+ * its nav, header, footer, aside, forms and menus, each block a paragraph, in one walk.
+ */
+function plainContent({ parsed, declaresArticle }: PageReading, options: ExtractHtmlOptions): PageContent {
+  const doc = parsed.document;
+  const text = doc.body ? blockText(doc.body, { skipBoilerplate: true }) : '';
+  const article: ArticleFacts = {
+    text,
+    content: null,
+    title: null,
+    byline: null,
+    excerpt: null,
+    siteName: null,
+    publishedTime: null,
+  };
+  const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
+  const markdown = options.markdown === false ? '' : escapeMarkdown(text);
+  return { article, text, markdown, quality, firstPoster: null, firstPost: '' };
 }
 
 /** Text that may hold HTML (a JSON-LD description) as plain paragraphs. */

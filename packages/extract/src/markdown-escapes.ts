@@ -149,3 +149,8 @@ function mapLinesOutsideFences(markdown: string, map: (line: string) => string):
     })
     .join('\n');
 }
+
+/** Plain paragraphs as Markdown: characters that would start a heading, list or emphasis escaped. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]<>#|])/g, '\\$1').replace(/^(\s*)([-+]|\d+\.)(\s)/gm, '$1\\$2$3');
+}

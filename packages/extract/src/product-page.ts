@@ -1,3 +1,4 @@
+import { escapeMarkdown } from './markdown-escapes.js';
 import { textTokens } from './quality.js';
 import { walkElements } from './text.js';
 
@@ -267,9 +268,4 @@ export function withDeclaredDescription(
   if (own.filter((word) => shown.has(word)).length >= SHOWN_SHARE * own.length) return main;
   const join = (a: string, b: string) => (a === '' ? b : `${a}\n\n${b}`);
   return { text: join(main.text, description), markdown: join(main.markdown, escapeMarkdown(description)) };
-}
-
-/** Plain paragraphs as Markdown: characters that would start a heading, list or emphasis escaped. */
-function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_[\]<>#|])/g, '\\$1').replace(/^(\s*)([-+]|\d+\.)(\s)/gm, '$1\\$2$3');
 }

@@ -40,6 +40,15 @@ export interface ExtractHtmlOptions {
    * @defaultValue true
    */
   markdown?: boolean;
+  /**
+   * Read the page plainly: no Readability and none of the readings of page chrome, forums,
+   * products and pages of items; the main content is the body's visible text minus nav, header,
+   * footer, aside, forms and menus (its markdown that text's paragraphs). Title, author, date,
+   * language, links and robots are read as always. Linear in the page's size: what the crawler
+   * falls back to when a page's full extraction runs past its time or memory.
+   * @defaultValue false
+   */
+  plain?: boolean;
 }
 
 /** The defaults of {@link ExtractHtmlOptions}, in one place. */
@@ -49,6 +58,7 @@ export const EXTRACT_DEFAULTS = {
   maxHtmlChars: 5_000_000,
   minArticleChars: 250,
   markdown: true,
+  plain: false,
 } as const satisfies Required<Omit<ExtractHtmlOptions, 'url' | 'contentLanguage' | 'robotsAgent'>>;
 
 /** What {@link extractHtml} finds in a page: the metadata of a PageDocument plus crawl hints. */
@@ -83,4 +93,6 @@ export interface ExtractedPage {
   robots: RobotsDirectives;
   /** Characters of `body_text`. */
   textLength: number;
+  /** Set when the page was read plainly (see ExtractHtmlOptions.plain). */
+  plain?: true;
 }
