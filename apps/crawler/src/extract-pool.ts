@@ -70,8 +70,6 @@ export function createExtractPool(
       throw new NonRetryableError('extraction failed', 'extraction_failed', error);
     }
   };
-  // The body is copied to the thread, not transferred: the caller may still read it, and a small
-  // Buffer's memory belongs to Node's shared allocation pool.
   // A page whose full reading fails or runs out of time is read plainly (linear in its size), so
   // that it is indexed with its text rather than lost; if that fails too, the first error stands.
   const runHtml = async (job: ExtractJob | ExtractBodyJob): Promise<ExtractedPage> => {
@@ -85,6 +83,8 @@ export function createExtractPool(
       }
     }
   };
+  // The body is copied to the thread, not transferred: the caller may still read it, and a small
+  // Buffer's memory belongs to Node's shared allocation pool.
   return {
     extract: runHtml,
     extractBody: runHtml,
