@@ -120,6 +120,17 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.site_name).toBe('Graph Site');
   });
 
+  it("reads a site name without the tagline og:site_name adds to its JSON-LD publisher's name", () => {
+    const ld = { '@context': 'https://schema.org', '@type': 'NewsArticle', publisher: { name: 'Zpravy.cz' } };
+    const head = (siteName: string) =>
+      `<meta property="og:site_name" content="${siteName}"><script type="application/ld+json">${JSON.stringify(ld)}</script>`;
+    expect(run(page(head('Zpravy.cz - Víte, co se děje'))).site_name).toBe('Zpravy.cz');
+    expect(run(page(head('Zpravy.cz | Zprávy z domova'))).site_name).toBe('Zpravy.cz');
+    // Another name, or the name going on in words, is the site's own.
+    expect(run(page(head('Zpravy.cz Sport'))).site_name).toBe('Zpravy.cz Sport');
+    expect(run(page(head('Denik'))).site_name).toBe('Denik');
+  });
+
   it('takes meta author and article:published_time, cleaned', () => {
     const head =
       '<title>X</title><meta name="author" content="By Jane Doe"><meta property="article:published_time" content="2023-01-02T03:04:05Z">';

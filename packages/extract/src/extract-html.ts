@@ -180,7 +180,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
     };
     const lang = decideLanguage(languageHints, bodyText);
     const siteName =
-      meta.get('og:site_name') ??
+      withoutTagline(meta.get('og:site_name'), jsonLd.publisherName ?? jsonLd.websiteName) ??
       jsonLd.publisherName ??
       jsonLd.websiteName ??
       meta.get('application-name') ??
@@ -393,6 +393,18 @@ function plainContent({ parsed, declaresArticle }: PageReading, options: Extract
   const markdown = options.markdown === false ? '' : escapeMarkdown(text);
   return { article, text, markdown, quality, firstPoster: null, firstPost: '' };
 }
+
+/**
+ * A declared site name (og:site_name) that is the name the page's JSON-LD gives its publisher or
+ * site followed by a tagline (`Aktuálně.cz - Víte, co se právě děje`) is that name alone.
+ */
+function withoutTagline(siteName: string | undefined, declared: string | null | undefined): string | undefined {
+  if (siteName === undefined || !declared || declared.length >= siteName.length) return siteName;
+  return siteName.startsWith(declared) && TAGLINE.test(siteName.slice(declared.length)) ? declared : siteName;
+}
+
+/** What follows a site's name before its tagline: a dash, a bar, a colon or a middle dot. */
+const TAGLINE = /^\s*[-|:·–—]\s*\S/u;
 
 /** Text that may hold HTML (a JSON-LD description) as plain paragraphs. */
 function plainText(text: string, url: string, dom: DomImpl): string {
