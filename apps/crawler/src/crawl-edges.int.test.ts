@@ -83,7 +83,17 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
       '/nav-target.html': { body: page('Navigation target', 'narwhal') },
       '/plain.html': { body: page('Plain page', 'okapi') },
       // Pages whose canonical cannot be indexed: it is gone, it redirects back, it says noindex.
-      '/c-gone.html': { body: page('Canonical gone', 'ibex', '<link rel="canonical" href="/gone-target.html">') },
+      // Served as a static file server serves it: with validators, unchanged (304) when asked with them.
+      '/c-gone.html': (req, res) => {
+        const validators = { etag: '"c-gone-1"', 'last-modified': 'Tue, 01 Dec 2026 01:00:00 GMT' };
+        if (req.headers['if-none-match'] === validators.etag || req.headers['if-modified-since']) {
+          res.writeHead(304, validators);
+          res.end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...validators });
+        res.end(page('Canonical gone', 'ibex', '<link rel="canonical" href="/gone-target.html">'));
+      },
       '/c-back.html': { body: page('Canonical loops', 'lynx', '<link rel="canonical" href="/t-redir">') },
       '/t-redir': { status: 301, headers: { location: '/c-back.html' } },
       '/c-noindex.html': { body: page('Canonical noindex', 'marmot', '<link rel="canonical" href="/t-noindex.html">') },

@@ -201,11 +201,15 @@ function pageCrawler(
     if (afterLlms) return afterLlms;
     if (task.depth === 0) await queueSeedSitemaps(deps, task.url, seed);
 
+    // A conditional request only for a page its last crawl indexed: "unchanged" then keeps its
+    // entry. A page left out for another page's sake (its canonical, the page it duplicates) may
+    // be wanted now although it has not changed: its canonical turned out gone, say.
+    const indexed = task.meta?.indexed === '1';
     let res: FetchResult;
     try {
       res = await deps.fetcher.fetch(task.url, {
-        ...(task.meta?.etag ? { etag: task.meta.etag } : {}),
-        ...(task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
+        ...(indexed && task.meta?.etag ? { etag: task.meta.etag } : {}),
+        ...(indexed && task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,
         // The target site's llms.txt verdict (its document's has_llms_txt) is asked before its page.
         beforeRedirect: (target) => redirectGate(deps, target, deps.llms),
