@@ -39,7 +39,7 @@ import { escapeMarkdown } from './markdown-escapes.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
-import { linkFacts, qualityPrior } from './quality-prior.js';
+import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
 import { keepSubheadings } from './readability-names.js';
 import { raiseSuperscripts } from './superscripts.js';
 import { blockText, squash, textUpTo, truncate } from './text.js';
@@ -351,7 +351,7 @@ function mainContent(reading: PageReading, options: ExtractHtmlOptions): PageCon
       : undefined;
   const { lead, firstPoster, markedPosts } = dropPageChrome(doc, product, baseUrl);
   const region = mainRegionSize(doc, declaresArticle);
-  const quality = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
+  const prior = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
   // Read before Readability edits the page; only a declared article can be a thread of them.
   const postSizes = declaresArticle ? outerArticleSizes(doc) : [];
   // Posts marked with their posters (forum-posts.ts): only then are their headers looked after.
@@ -363,7 +363,13 @@ function mainContent(reading: PageReading, options: ExtractHtmlOptions): PageCon
   const page: PageSource = { ...reading.source, dates };
   // A thread that writes each post as an <article> is no one article, whatever it declares.
   const onePost = isOnePostOfMany(postSizes, visibleChars(article.text));
-  const chosen = chooseMainContent(article, region, declaresArticle && !onePost, product, page, options);
+  const { quality, ...chosen } = chooseMainContent(
+    article,
+    region,
+    { article: declaresArticle && !onePost, product, prior },
+    page,
+    options,
+  );
   // A page its scripts build serves little but its footer, which Readability then falls back to.
   const shown = isFooterOnly(chosen.text, facts.footerText, region)
     ? { text: '', markdown: '' }
@@ -439,16 +445,16 @@ interface PageSource {
  * when the page `declaresArticle`): on forums, product, listing and service pages Readability picks
  * one block of many. It also replaces an article that is mostly links (see {@link isLinkyArticle}):
  * Readability fell back to the menus of a page of items. Below `minArticleChars` the region is used whenever it has any text. The
- * region is built (from a fresh parse) only when used.
+ * region is built (from a fresh parse) only when used. `quality` is the page's `prior`, or 1 when
+ * the content chosen has running text (see quality-prior.ts).
  */
 function chooseMainContent(
   article: ArticleFacts,
   region: RegionSize,
-  declaresArticle: boolean,
-  product: boolean,
+  { article: declaresArticle, product, prior }: { article: boolean; product: boolean; prior: number },
   { html, url, baseUrl, dom, thread, dates }: PageSource,
   options: ExtractHtmlOptions,
-): { text: string; markdown: string } {
+): { text: string; markdown: string; quality: number } {
   const minArticleChars = options.minArticleChars ?? EXTRACT_DEFAULTS.minArticleChars;
   const short = article.text.length < minArticleChars;
   const articleChars = visibleChars(article.text);
@@ -456,7 +462,17 @@ function chooseMainContent(
   const linky = !short && isLinkyArticle(article, region, articleChars);
   const wantsRegion = short || linky || region.chars > overArticle * articleChars;
   const toMarkdown = (el: Element | null): string => (options.markdown === false ? '' : contentMarkdown(el, baseUrl));
-  if (!wantsRegion) return { text: article.text, markdown: toMarkdown(article.content) };
+  // A page whose text outside its chrome reads as a list of links has running text after all when
+  // its main content does: its chrome held the page (an article written in a <header>, a forum's
+  // posts in a <form>).
+  const qualityOf = (el: Element | null): number =>
+    prior < 1 && el !== null && hasRunningText(linkFacts(el)) ? 1 : prior;
+  const fromArticle = () => ({
+    text: article.text,
+    markdown: toMarkdown(article.content),
+    quality: qualityOf(article.content),
+  });
+  if (!wantsRegion) return fromArticle();
   const parsed = parseDocument(html, url, dom);
   try {
     revealNoscriptContent(parsed.document);
@@ -467,13 +483,11 @@ function chooseMainContent(
     // The region is narrowed when built (see mainRegion); it must still hold more than the article
     // (a part of it, when the article is link lists).
     const minChars = short ? 0 : linky ? MIN_REGION_OVER_LINKY_ARTICLE * articleChars : articleChars;
-    if (region === null || visibleChars(region.text) <= minChars) {
-      return { text: article.text, markdown: toMarkdown(article.content) };
-    }
+    if (region === null || visibleChars(region.text) <= minChars) return fromArticle();
     // The region drops each post's <header>, with its poster and date, as page chrome.
     const restored = dates !== null && restorePostHeaders(region.element, dates) > 0;
     const text = restored ? blockText(region.element) : region.text;
-    return { text, markdown: toMarkdown(region.element) };
+    return { text, markdown: toMarkdown(region.element), quality: qualityOf(region.element) };
   } finally {
     parsed.close();
   }

@@ -60,6 +60,24 @@ describe('qualityPrior', () => {
     const article = `<html><body><article><h1>Airships</h1>${'<p>Airship hangars need careful humidity control, and the envelope is inspected weekly by the crew.</p>'.repeat(12)}</article></body></html>`;
     expect(quality(article)).toBe(1);
   });
+
+  it('keeps 1 for running text its chrome holds (an article in a <header>, posts in a <form>), not for links', () => {
+    const cards = Array.from(
+      { length: 12 },
+      (_, i) => `<a href="/related-${i}">Related story number ${i} of the day</a>`,
+    );
+    const paragraphs =
+      '<p>Airship hangars need careful humidity control, and the envelope is inspected weekly by the crew.</p>'.repeat(
+        14,
+      );
+    for (const wrapper of ['header', 'form']) {
+      const running = `<html><body><${wrapper}><h1>Airships</h1>${paragraphs}</${wrapper}><div>${cards.join(' ')}</div></body></html>`;
+      expect(quality(running)).toBe(1);
+      // The same wrapper around a list of links (an ASP.NET page's form) leaves the page a link list.
+      const links = `<html><body><${wrapper}><h1>Latest</h1><ul>${cards.map((c) => `<li>${c}</li>`).join('')}</ul></${wrapper}><div>${cards.join(' ')}</div></body></html>`;
+      expect(quality(links)).toBeLessThan(1);
+    }
+  });
 });
 
 const readabilityPresent = existsSync(READABILITY);

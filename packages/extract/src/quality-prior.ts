@@ -11,6 +11,8 @@
  * - otherwise the share of its text inside links decides: {@link LINK_LIST_SHARE} or more is a link
  *   list ({@link LINK_LIST_QUALITY}), {@link LINKY_SHARE} or more a page mostly of links
  *   ({@link LINKY_QUALITY}).
+ * extract-html.ts raises a lowered page back to 1 when the main content it extracts has running text
+ * (see {@link hasRunningText}): the chrome left out here held the page (an article in a `<header>`).
  * Listings with descriptions, forums and product pages keep 1 (they have running text); the README
  * gives the figures measured on the shared Readability and WCXB pages (quality-prior.test.ts).
  */
@@ -36,11 +38,16 @@ export const LINK_LIST_QUALITY = 0.25;
 /** The prior of a page mostly of links: the index's 0.5 bucket. */
 export const LINKY_QUALITY = 0.5;
 
+/** Whether text of these {@link LinkFacts} holds at least {@link RUNNING_TEXT_CHARS} characters outside links. */
+export function hasRunningText(facts: LinkFacts): boolean {
+  return facts.chars - facts.linkChars >= RUNNING_TEXT_CHARS;
+}
+
 /** The quality prior from a page's {@link LinkFacts}; see the module comment for the rule. */
 export function qualityPrior(facts: LinkFacts): number {
   const { chars, linkChars } = facts;
   if (chars === 0) return 1;
-  if (chars - linkChars >= RUNNING_TEXT_CHARS) return 1;
+  if (hasRunningText(facts)) return 1;
   const linkShare = linkChars / chars;
   if (linkShare >= LINK_LIST_SHARE) return LINK_LIST_QUALITY;
   if (linkShare >= LINKY_SHARE) return LINKY_QUALITY;
@@ -54,15 +61,16 @@ const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'menu',
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar']);
 
 /**
- * Measures {@link LinkFacts} over the body (one walk, no recursion, the document untouched).
+ * Measures {@link LinkFacts} over the body, or over the element given (one walk, no recursion, the
+ * document untouched).
  *
  * @example qualityPrior(linkFacts(document))
  */
-export function linkFacts(doc: Document): LinkFacts {
+export function linkFacts(root: Document | Element): LinkFacts {
   const facts = { chars: 0, linkChars: 0 };
-  const body = doc.body;
-  if (!body) return facts;
-  const stack: Array<[Node, boolean]> = [[body, false]];
+  const top = 'body' in root ? root.body : root;
+  if (!top) return facts;
+  const stack: Array<[Node, boolean]> = [[top, false]];
   while (stack.length > 0) {
     const [node, inLink] = stack.pop() as [Node, boolean];
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
