@@ -44,6 +44,7 @@ import {
 import type { ExtractPool } from './extract-pool.js';
 import type { LlmsTxtCache } from './llms-cache.js';
 import {
+  crawlDelayMsOf,
   hostDelayOf,
   ROBOTS_DISALLOWED,
   ROBOTS_UNREACHABLE,
@@ -163,7 +164,10 @@ function pageCrawler(
   return async (task, signal) => {
     const seed = seedOf(task);
     const verdict = await deps.robots.check(task.url);
-    const hostDelayMs = hostDelayOf(deps, verdict);
+    // The queue is told what the host asks (its Crawl-delay), which it keeps for the host's later
+    // tasks; it adds the crawler's own delay itself, so that a changed QUARRY_HOST_DELAY_MS applies
+    // to hosts already crawled (it had been kept with them for good).
+    const hostDelayMs = crawlDelayMsOf(verdict);
     if (!verdict.allowed) {
       if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(task.url);
       return { status: 'skipped', reason: ROBOTS_DISALLOWED, hostDelayMs, meta: NO_VALIDATORS };
@@ -171,7 +175,7 @@ function pageCrawler(
     // robots.txt (and below, llms.txt) asked just now: the next request waits the host's delay, as
     // the queue has each task wait, and so the task goes back until then (not using a try).
     const rested = (): CrawlOutcome | null => {
-      const restMs = deps.sideRequests.restMs(task.url, hostDelayMs);
+      const restMs = deps.sideRequests.restMs(task.url, hostDelayOf(deps, verdict));
       return restMs > 0 ? { status: 'postponed', restMs, hostDelayMs } : null;
     };
     const afterRobots = rested();

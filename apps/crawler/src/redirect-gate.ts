@@ -25,7 +25,12 @@ export interface RedirectGateDeps {
 
 /** A host's delay: the crawler's own, or its robots.txt's Crawl-delay when longer (up to the cap). */
 export function hostDelayOf(deps: Pick<RedirectGateDeps, 'hostDelayMs'>, verdict: RobotsVerdict): number {
-  return Math.max(deps.hostDelayMs, Math.min(MAX_CRAWL_DELAY_MS, (verdict.crawlDelaySecs ?? 0) * 1000));
+  return Math.max(deps.hostDelayMs, crawlDelayMsOf(verdict));
+}
+
+/** The delay a host's robots.txt asks for (its Crawl-delay, up to the cap); 0 when none. */
+export function crawlDelayMsOf(verdict: RobotsVerdict): number {
+  return Math.min(MAX_CRAWL_DELAY_MS, (verdict.crawlDelaySecs ?? 0) * 1000);
 }
 
 /**

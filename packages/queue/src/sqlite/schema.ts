@@ -73,6 +73,23 @@ export function migrate(db: Database.Database): void {
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
   moveIndexDocs(db);
+  forgetDefaultDelays(db);
+}
+
+/**
+ * Releases before 2026-12-01 kept in `hosts.delay_ms` the delay the crawler used for a host, its
+ * own QUARRY_HOST_DELAY_MS included, for good: a lower setting never applied to a host crawled
+ * before. It now holds only what the host's robots.txt asks (the queue adds the setting itself);
+ * the old values are cleared once (`user_version` 1), and each host's Crawl-delay is read again
+ * on its next task.
+ */
+function forgetDefaultDelays(db: Database.Database): void {
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  if (version() >= 1) return;
+  db.transaction(() => {
+    if (version() >= 1) return;
+    db.exec('UPDATE hosts SET delay_ms = 0; PRAGMA user_version = 1;');
+  }).immediate();
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { doc, waitFor } from '../contract/helpers.js';
+import { doc, task, waitFor } from '../contract/helpers.js';
 import { describeQueueContract } from '../contract.js';
 import type { IndexItem } from '../types.js';
 import { openSqliteQueues } from './open.js';
@@ -49,5 +49,33 @@ describe('sqlite index queue written by an earlier release', () => {
     db.close();
     expect(columns.map((c) => c.name)).not.toContain('doc');
     expect(left?.n).toBe(0);
+  });
+});
+
+describe('sqlite host delays written by an earlier release', () => {
+  it("no longer holds a host to the crawler's own delay an earlier release kept with it", async () => {
+    const path = join(dir, 'old-delays.db');
+    const seeding = openSqliteQueues({ path, hostDelayMs: 0 });
+    await seeding.crawl.add([1, 2, 3].map((i) => task(`http://a.test/${i}`)));
+    await seeding.close();
+    // As an earlier release left it: the 5 s the crawler was set to then, kept with the host.
+    const old = new Database(path);
+    old.exec("UPDATE hosts SET delay_ms = 5000 WHERE host = 'a.test'; PRAGMA user_version = 0;");
+    old.close();
+
+    const queues = openSqliteQueues({ path, hostDelayMs: 0, pollIntervalMs: 10 });
+    const starts: number[] = [];
+    const worker = queues.crawl.work(
+      async () => {
+        starts.push(Date.now());
+        return { status: 'done' };
+      },
+      { concurrency: 1 },
+    );
+    await waitFor('three tasks', () => starts.length === 3);
+    await worker.close();
+    await queues.close();
+    const gaps = starts.slice(1).map((at, i) => at - (starts[i] ?? at));
+    expect(Math.max(...gaps)).toBeLessThan(2_500);
   });
 });
