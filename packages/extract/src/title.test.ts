@@ -197,6 +197,23 @@ describe('reconcileTitle', () => {
     expect(title({ ...blog, h1s: ["RogerBW's Blog", 'Day 7'] })).toBe('Day 7');
   });
 
+  it("treats an <h1> after a space at the end of a Chinese <title> as the site's name", () => {
+    const page = {
+      docTitle: '土豆不“土” 土豆无“土” 松花江网',
+      readabilityTitle: '土豆不“土” 土豆无“土” 松花江网',
+      h1: '松花江网',
+      h1s: ['松花江网'],
+      url: 'http://www.shj.example.cn/system/2022/01/20/015.shtml',
+    };
+    expect(title(page)).toBe('土豆不“土” 土豆无“土”');
+    // Not the site's <h1>: the title stays whole.
+    expect(title({ ...page, h1: '土豆', h1s: ['土豆'] })).not.toBe('土豆不“土” 土豆无“土”');
+    // A space inside Latin text is a word's, not a separator.
+    expect(title({ docTitle: 'Getting started with React', h1: 'React', h1s: ['React'] })).not.toBe(
+      'Getting started with',
+    );
+  });
+
   it("treats an <h1> equal to the <title>'s last part as the book or site's name", () => {
     const book = {
       docTitle: 'What is Ownership? - The Rust Programming Language',

@@ -135,6 +135,23 @@ function lastSegment(docTitle: string | null): string {
   return segments.length >= 2 ? fold(segments.at(-1) ?? '') : '';
 }
 
+/**
+ * A CJK `<title>` whose last space-separated part is one of the page's `<h1>` texts (its logo):
+ * Chinese and Japanese write no spaces between words, so a space there parts the headline from the
+ * site's name (`土豆不“土” 土豆无“土” 松花江网`). The head and that tail; null otherwise.
+ */
+function spacedCjkTail(docTitle: string | null, h1s: readonly string[]): { head: string; tail: string } | null {
+  const match = docTitle === null ? null : /^(.*\S)\s+(\S+)$/u.exec(docTitle);
+  if (!match) return null;
+  const [, head = '', tail = ''] = match;
+  if (!CJK.test(head) || !CJK.test(tail) || Array.from(tail).length > MAX_CJK_LOGO_CHARS) return null;
+  const folded = fold(tail);
+  return h1s.some((h) => h !== '' && fold(h) === folded) ? { head, tail } : null;
+}
+
+/** A site's name after a space in a CJK title is at most this many characters. */
+const MAX_CJK_LOGO_CHARS = 16;
+
 /** Pages with this many `<h1>` elements use them as section headings (`Day 7`, `Day 8`...). */
 const MANY_H1S = 3;
 
@@ -199,12 +216,17 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
     return text === '' ? null : text.length > MAX_TITLE_CHARS ? truncate(text, MAX_TITLE_CHARS) : text;
   };
   const og = clean(sources.ogTitle);
-  const docTitle = clean(sources.docTitle);
+  // `土豆不“土” 土豆无“土” 松花江网` beside an `<h1>` 松花江网: the site's logo, after a space.
+  const spaced = spacedCjkTail(clean(sources.docTitle), [mainH1, ...(sources.h1s ?? []).map(shown)]);
+  const docTitle = spaced?.head ?? clean(sources.docTitle);
+  // Readability's title is the `<title>` too, and may end with the logo.
+  const withoutLogo = (t: string | null) => (spaced && t?.endsWith(` ${spaced.tail}`) ? spaced.head : t);
   const declared = [og, clean(sources.twitterTitle), clean(sources.jsonLdHeadline), clean(sources.readabilityTitle)]
+    .map(withoutLogo)
     .concat(docTitle)
     .filter((t): t is string => t !== null);
   const main = declared.find((t) => !namesSite(t, sources.siteName, labels, 0) && !TRUNCATED.test(t)) ?? declared[0];
-  const tail = lastSegment(docTitle);
+  const tail = spaced ? fold(spaced.tail) : lastSegment(docTitle);
   // The `<h1>` of a book or site's logo is the declared title's last part, not its headline.
   const logo = (h: string) => tail !== '' && fold(h) === tail;
   const stripH1 = logo(mainH1) ? '' : mainH1;
