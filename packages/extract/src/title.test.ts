@@ -206,6 +206,8 @@ describe('reconcileTitle', () => {
       url: 'http://www.shj.example.cn/system/2022/01/20/015.shtml',
     };
     expect(title(page)).toBe('土豆不“土” 土豆无“土”');
+    // Another declared title loses the same logo, and keeps its own words.
+    expect(title({ ...page, ogTitle: '土豆不土 松花江网' })).toBe('土豆不土');
     // Not the site's <h1>: the title stays whole.
     expect(title({ ...page, h1: '土豆', h1s: ['土豆'] })).not.toBe('土豆不“土” 土豆无“土”');
     // A space inside Latin text is a word's, not a separator.

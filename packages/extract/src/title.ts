@@ -219,8 +219,9 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   // `土豆不“土” 土豆无“土” 松花江网` beside an `<h1>` 松花江网: the site's logo, after a space.
   const spaced = spacedCjkTail(clean(sources.docTitle), [mainH1, ...(sources.h1s ?? []).map(shown)]);
   const docTitle = spaced?.head ?? clean(sources.docTitle);
-  // Readability's title is the `<title>` too, and may end with the logo.
-  const withoutLogo = (t: string | null) => (spaced && t?.endsWith(` ${spaced.tail}`) ? spaced.head : t);
+  // Readability's title is the `<title>` too, and another declared title may end with the logo.
+  const withoutLogo = (t: string | null) =>
+    spaced && t?.endsWith(` ${spaced.tail}`) ? t.slice(0, t.length - spaced.tail.length).trimEnd() : t;
   const declared = [og, clean(sources.twitterTitle), clean(sources.jsonLdHeadline), clean(sources.readabilityTitle)]
     .map(withoutLogo)
     .concat(docTitle)
