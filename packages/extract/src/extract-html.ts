@@ -160,7 +160,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
     const reading: PageReading = {
       parsed,
       facts,
-      source: { html, url, baseUrl, dom, thread, dates: null },
+      source: { html, url, baseUrl, dom, thread },
       declaresArticle,
       product,
       productDescription: product ? jsonLd.productDescription : null,
@@ -310,8 +310,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
 interface PageReading {
   parsed: ParsedDocument;
   facts: DomFacts;
-  /** `dates` is null here: mainContent reads them. */
-  source: PageSource;
+  /** Where the page came from; mainContent reads its posts' dates. */
+  source: Omit<PageSource, 'dates'>;
   declaresArticle: boolean;
   product: boolean;
   /** A product's description as its JSON-LD declares it, null on other pages. */

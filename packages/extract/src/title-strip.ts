@@ -25,7 +25,7 @@ const UNSPACED_SEPARATOR = new RegExp(
   'gu',
 );
 /** A trailing part of a CJK title this short (in characters) names the site or its section. */
-const MAX_CJK_TAIL_CHARS = 16;
+export const MAX_CJK_TAIL_CHARS = 16;
 
 /** Case, punctuation and spacing folded away: how two titles are compared. */
 export const fold = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');

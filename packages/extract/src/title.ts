@@ -6,6 +6,7 @@ import {
   fold,
   hostLabels,
   isHomePage,
+  MAX_CJK_TAIL_CHARS,
   MAX_RUN_CHARS,
   namesSite,
   SEPARATOR,
@@ -144,13 +145,10 @@ function spacedCjkTail(docTitle: string | null, h1s: readonly string[]): { head:
   const match = docTitle === null ? null : /^(.*\S)\s+(\S+)$/u.exec(docTitle);
   if (!match) return null;
   const [, head = '', tail = ''] = match;
-  if (!CJK.test(head) || !CJK.test(tail) || Array.from(tail).length > MAX_CJK_LOGO_CHARS) return null;
+  if (!CJK.test(head) || !CJK.test(tail) || Array.from(tail).length > MAX_CJK_TAIL_CHARS) return null;
   const folded = fold(tail);
   return h1s.some((h) => h !== '' && fold(h) === folded) ? { head, tail } : null;
 }
-
-/** A site's name after a space in a CJK title is at most this many characters. */
-const MAX_CJK_LOGO_CHARS = 16;
 
 /** Pages with this many `<h1>` elements use them as section headings (`Day 7`, `Day 8`...). */
 const MANY_H1S = 3;
