@@ -142,9 +142,18 @@ describe('planFast', () => {
       'heat (transfer OR flow)',
       'site:example.com',
       '"solar panel" OR wind',
+      // One CJK character: a prefix of pairs (see charPrefix), alone, quoted, beside words, excluded.
+      '猫',
+      '"猫"',
+      'intitle:猫',
+      '猫 OR 狗',
+      '北京 猫',
+      '北京 -猫',
     ]) {
       expect([q, plan(q)]).toEqual([q, null]);
     }
     expect(plan('"solar panel" wind', { match: 'any' })).toBeNull();
+    expect(plan('猫', { match: 'any' })).toBeNull();
+    expect(plan('猫咪')).not.toBeNull();
   });
 });

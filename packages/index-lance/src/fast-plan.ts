@@ -1,5 +1,5 @@
 import type { IndexQuery, QueryNode } from '@quarry/core';
-import { isStopTerm, looseWords, questionWords, wordForms } from './fts-query.js';
+import { charPrefix, isStopTerm, looseWords, questionWords, wordForms } from './fts-query.js';
 import { COLUMNS } from './rows.js';
 
 /**
@@ -49,7 +49,7 @@ export interface FastPlan {
 /** The fast plan of a query, or null when it needs the general one. */
 export function planFast(query: IndexQuery): FastPlan | null {
   const root = query.query.root;
-  if (!root) return null;
+  if (!root || hasCharPrefix(root)) return null;
   const any = query.match === 'any';
   if (root.type === 'or') return orPlan(root.children);
   const children = root.type === 'and' ? root.children : [root];
@@ -209,6 +209,23 @@ function allAlternatives(positives: readonly QueryNode[]): Planned | null {
     alternatives: [query(stemmed, stemmedRuns), query(typed, typedRuns)],
     forms: stemmed.map((token, i) => [token, typed[i]!] as const),
   };
+}
+
+/**
+ * Whether a word of the query is one CJK character, searched as a prefix of pairs (see charPrefix):
+ * a match of any of some 21,000 tokens, which only the general plan asks.
+ */
+function hasCharPrefix(node: QueryNode): boolean {
+  switch (node.type) {
+    case 'term':
+    case 'phrase':
+      return charPrefix(node.text) !== null;
+    case 'not':
+      return hasCharPrefix(node.child);
+    case 'and':
+    case 'or':
+      return node.children.some(hasCharPrefix);
+  }
 }
 
 function isTitleTerm(node: QueryNode): boolean {

@@ -94,6 +94,19 @@ describe('planQuery', () => {
     expect(bodyForms(plan('搜索引擎').fts)).toEqual(['"搜索 索引 引擎"']);
   });
 
+  it('asks a word of one CJK character as a prefix of pairs, quoted, in the title and excluded too', () => {
+    const prefix = (node: FtsNode | null) =>
+      node?.kind === 'match' && node.prefix ? `${node.token}@${node.column}` : null;
+    expect(prefix(plan('猫').fts)).toBe('猫@t_text');
+    expect(prefix(plan('"猫"').fts)).toBe('猫@t_text');
+    expect(prefix(plan('intitle:猫').fts)).toBe('猫@t_title');
+    expect(prefix(plan('집').fts)).toBe('집@t_text');
+    const excluded = plan('北京 -猫').fts;
+    expect(excluded?.kind === 'bool' && excluded.mustNot.map(prefix)).toEqual(['猫@t_text']);
+    // Longer words are phrases of pairs, which find them anywhere; Latin letters are no prefix.
+    for (const q of ['猫咪', '"小猫"', 'a', 'x 5']) expect([q, prefix(plan(q).fts)]).toEqual([q, null]);
+  });
+
   it('leaves the priors out of the tree: they multiply scores, which the engine boost does not', () => {
     expect(plan('tea', { langPriority: 'fr' }).fts).toEqual({
       kind: 'match',

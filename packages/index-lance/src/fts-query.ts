@@ -16,6 +16,12 @@ export type FtsNode =
       readonly boost: number;
       /** On one of a word's two forms (stemmed, as typed): both, which set its weight (see weighForms). */
       readonly forms?: readonly [stemmed: string, typed: string];
+      /**
+       * The token is one Chinese, Japanese or Korean character, matched wherever it is written: as
+       * itself (the index holds a lone character only where a run ends) or as the first of a pair
+       * (see {@link charPrefix}).
+       */
+      readonly prefix?: true;
     }
   | { readonly kind: 'phrase'; readonly tokens: readonly string[]; readonly column: string }
   | {
@@ -207,9 +213,11 @@ export function isStopTerm(text: string): boolean {
  * indexed stemmed and other pages as typed, so each form is tried where the two differ.
  */
 function textNode(text: string, field: QueryField, quoted: boolean): FtsNode | null {
+  const column = field === 'title' ? COLUMNS.title : COLUMNS.text;
+  const char = charPrefix(text);
+  if (char !== null) return { kind: 'match', token: char, column, boost: 1, prefix: true };
   const forms = wordForms(text);
   if (forms.length === 0) return null;
-  const column = field === 'title' ? COLUMNS.title : COLUMNS.text;
   const [stemmed, typed] = forms;
   const pair = typed?.length === 1 && stemmed?.length === 1 ? ([stemmed[0]!, typed[0]!] as const) : undefined;
   const alternatives = forms.map(
@@ -292,6 +300,17 @@ export function formTokens(node: FtsNode): (readonly [column: string, token: str
   };
   visit(node);
   return [...found.values()];
+}
+
+/**
+ * The character a word of one Chinese, Japanese or Korean character is (`猫`, `"反"`), or null. The
+ * index holds pairs of characters and a run's last character alone, so such a character is searched
+ * as a prefix: itself, or any pair it begins. A longer word ending in a lone character (`5个`) is
+ * searched as its tokens (see bigramQueryTokens): where that character begins a pair, it is missed.
+ */
+export function charPrefix(text: string): string | null {
+  const { tokens, lastIsPrefix } = bigramQueryTokens(text);
+  return lastIsPrefix && tokens.length === 1 ? tokens[0]! : null;
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { IndexQuery } from '@quarry/core';
 import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
-import { hasCjk, tokenize } from '@quarry/text';
+import { hasCjk, isStopWord, tokenize } from '@quarry/text';
 import { splitCjkWords } from './cjk-words.js';
 import { LanceSearchIndex } from './lance-index.js';
 
@@ -77,6 +77,41 @@ function hanRun(text: string, length: number): string | null {
     }
     expect(asked).toBeGreaterThan(20);
     expect(split).toBeGreaterThan(5);
+  });
+
+  it('finds every page holding a character by that character alone, folded or not yet', async () => {
+    // The index holds pairs, and a character alone only where its run ends: `反` was found on 4 of
+    // the 20 pages holding it before one character was asked as a prefix of pairs.
+    const chars = new Set<string>();
+    const runs: string[] = [];
+    for (const page of pages.filter((_, i) => i % 3 === 0)) {
+      const run = hanRun(page.text, 4);
+      // A stop word (`的`, `被`) beside other words only scores: a page without it matches too.
+      if (run && !isStopWord(run[1]!)) chars.add(run[1]!);
+      if (run && !isStopWord(run[3]!)) runs.push(run);
+    }
+    let spread = 0;
+    for (const char of chars) {
+      const holding = pages.filter((page) => textOf(page.id).includes(char)).map((page) => page.id);
+      if (holding.length >= 3) spread++;
+      for (const q of [char, `"${char}"`]) {
+        const { hits, total } = await index.search({ query: parseQuery(q), limit: 100, offset: 0 });
+        expect([q, hits.map((hit) => hit.id).sort()]).toEqual([q, holding]);
+        expect(total).toBe(holding.length);
+      }
+      const titled = pages.filter((page) => page.text.slice(0, 20).includes(char)).map((page) => page.id);
+      const { hits } = await index.search({ query: parseQuery(`intitle:${char}`), limit: 100, offset: 0 });
+      expect([char, hits.map((hit) => hit.id).sort()]).toEqual([char, titled]);
+    }
+    // Beside a phrase, which pages not folded yet are checked for here (see unindexed.ts).
+    for (const run of runs) {
+      const [pair, char] = [run.slice(0, 2), run[3]!];
+      const holding = pages.filter((page) => textOf(page.id).includes(pair) && textOf(page.id).includes(char));
+      const { hits } = await index.search({ query: parseQuery(`"${pair}" ${char}`), limit: 100, offset: 0 });
+      expect([run, hits.map((hit) => hit.id).sort()]).toEqual([run, holding.map((page) => page.id)]);
+    }
+    expect(chars.size).toBeGreaterThan(8);
+    expect(spread).toBeGreaterThan(4);
   });
 
   it('finds a page holding the words of a run apart from each other (北京天气 → 北京 AND 天气)', async () => {

@@ -7,6 +7,7 @@ import {
   Operator,
   PhraseQuery,
 } from '@lancedb/lancedb';
+import { pairsBeginningWith } from '@quarry/text';
 import type { FastQuery } from './fast-plan.js';
 import type { FtsNode } from './fts-query.js';
 
@@ -14,6 +15,7 @@ import type { FtsNode } from './fts-query.js';
 export function toLanceQuery(node: FtsNode): FullTextQuery {
   switch (node.kind) {
     case 'match':
+      if (node.prefix) return prefixMatch(node.token, node.column, node.boost);
       return new MatchQuery(node.token, node.column, node.boost === 1 ? {} : { boost: node.boost });
     case 'phrase':
       return new PhraseQuery(node.tokens.join(' '), node.column);
@@ -26,6 +28,18 @@ export function toLanceQuery(node: FtsNode): FullTextQuery {
         ...node.mustNot.map((child): [Occur, FullTextQuery] => [Occur.MustNot, toLanceQuery(child)]),
       ]);
   }
+}
+
+/**
+ * A one-character token and every pair it may begin, as one match query of any of them. LanceDB's
+ * fuzzy match would be the natural query (one edit after a fixed prefix), but 0.37 gets it wrong for
+ * characters of several bytes: `反` at one edit, its 3 bytes fixed, finds `反一` but not `反对`.
+ */
+function prefixMatch(token: string, column: string, boost: number): FullTextQuery {
+  return new MatchQuery(pairsBeginningWith(token).join(' '), column, {
+    operator: Operator.Or,
+    ...(boost === 1 ? {} : { boost }),
+  });
 }
 
 /** The engine's query of a fast-plan query, over `column` (its own column unless given). */

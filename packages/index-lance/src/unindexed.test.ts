@@ -39,4 +39,17 @@ describe('the check of unindexed pages', () => {
     expect(matchesRow(relaxed, row)).toBe(true);
     expect(matchesRow(tree, row)).toBe(false);
   });
+
+  it('matches a one-character word wherever the character is written: alone or first of a pair', () => {
+    // 猫咪和小猫: the pairs 猫咪 咪和 和小 小猫, and 猫 alone where the run ends.
+    const cat = (column = 't_text'): FtsNode => ({ kind: 'match', token: '猫', column, boost: 1, prefix: true });
+    expect(matchesRow(cat(), { t_text: '猫咪 咪和 和小 小猫 猫' })).toBe(true);
+    expect(matchesRow(cat(), { t_text: '我的 的猫咪 猫咪' })).toBe(true);
+    expect(matchesRow(cat(), { t_text: '猫咪' })).toBe(true);
+    // A pair it ends is not a place it begins; the same run always holds it first or alone too.
+    expect(matchesRow(cat(), { t_text: '小猫' })).toBe(false);
+    expect(matchesRow(cat(), { t_text: '猫咪咪' })).toBe(false);
+    expect(matchesRow(cat('t_title'), { t_title: '狗', t_text: '猫' })).toBe(false);
+    expect(matchesRow(word('猫'), { t_text: '猫咪' })).toBe(false);
+  });
 });

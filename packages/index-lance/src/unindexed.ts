@@ -65,7 +65,9 @@ export function matchesRow(node: FtsNode, row: AnalysedColumns): boolean {
   const test = (n: FtsNode): boolean => {
     switch (n.kind) {
       case 'match':
-        return columnTokens(n.column).includes(n.token);
+        return n.prefix
+          ? columnTokens(n.column).some((token) => beginsPair(token, n.token))
+          : columnTokens(n.column).includes(n.token);
       case 'phrase':
         return containsRun(columnTokens(n.column), n.tokens);
       case 'boost':
@@ -75,6 +77,11 @@ export function matchesRow(node: FtsNode, row: AnalysedColumns): boolean {
     }
   };
   return test(node);
+}
+
+/** Whether a token is the character itself or a pair it begins (a prefix match, see `charPrefix`). */
+function beginsPair(token: string, char: string): boolean {
+  return token === char || (token.startsWith(char) && token.length > char.length && Array.from(token).length === 2);
 }
 
 function containsRun(haystack: readonly string[], run: readonly string[]): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { bigramQueryTokens, foldText, hasCjk, tokenize } from './tokenize.js';
+import { bigramQueryTokens, foldText, hasCjk, pairsBeginningWith, tokenize } from './tokenize.js';
 
 describe('tokenize', () => {
   it('lower-cases and splits ASCII text on anything that is not a letter or digit', () => {
@@ -104,6 +104,32 @@ describe('tokenize', () => {
       'x',
     ]);
     expect(tokenize('Café re:Invent', { cjk: 'bigrams' })).toEqual(tokenize('Café re:Invent'));
+  });
+});
+
+describe('pairsBeginningWith', () => {
+  it('gives the character and every pair of the index that it begins, in the tokens tokenize writes', () => {
+    const tokens = pairsBeginningWith('猫');
+    expect(tokens[0]).toBe('猫');
+    expect(new Set(tokens).size).toBe(tokens.length);
+    expect(tokens.every((token) => token.startsWith('猫') && Array.from(token).length <= 2)).toBe(true);
+    // Every pair a real run gives that begins with 猫, Chinese and Japanese.
+    const written = ['小猫和猫咪吃猫粮', '猫々', '猫カフェ', '猫のしっぽ', '黒猫ー'].flatMap((text) =>
+      tokenize(text, { cjk: 'bigrams' }).filter((token) => token.startsWith('猫')),
+    );
+    expect(written.length).toBeGreaterThan(5);
+    for (const token of written) expect(tokens).toContain(token);
+    expect(tokens).not.toContain('小猫');
+    expect(tokens.length).toBeGreaterThan(20_000);
+    expect(tokens.length).toBeLessThan(22_000);
+  });
+
+  it('pairs a Hangul syllable with Hangul syllables', () => {
+    const tokens = pairsBeginningWith('집');
+    for (const token of tokenize('우리집에 집들이', { cjk: 'bigrams' }).filter((t) => t.startsWith('집'))) {
+      expect(tokens).toContain(token);
+    }
+    expect(tokens).toHaveLength(1 + 11_172);
   });
 });
 

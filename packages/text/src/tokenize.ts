@@ -236,6 +236,34 @@ function pushBigrams(tokens: string[], run: string): void {
   tokens.push(chars.at(-1)!);
 }
 
+/** Code point ranges a pair of a Han or kana character may end in (see {@link pairsBeginningWith}). */
+const HAN_KANA_RANGES: readonly (readonly [number, number])[] = [
+  [0x3005, 0x3005], // 々
+  [0x3041, 0x30ff], // Hiragana, Katakana, ー
+  [0x4e00, 0x9fff], // CJK Unified Ideographs
+];
+/** Code point ranges a pair of a Hangul syllable may end in. */
+const HANGUL_RANGES: readonly (readonly [number, number])[] = [[0xac00, 0xd7a3]];
+const HANGUL = /\p{Script=Hangul}/u;
+
+/**
+ * Every token an index built with `tokenize(text, { cjk: 'bigrams' })` may hold for the places a
+ * character is written: the character alone (where a run ends) and each pair it begins, which for a
+ * Han or kana character is followed by a kana character or a CJK Unified Ideograph, and for a Hangul
+ * syllable by a Hangul syllable (about 21,000 and 11,000 tokens). A pair ending in any other
+ * character (an ideograph of an extension block, Hangul after Han) is not among them: asking each
+ * token costs the engine about 1.7 µs, and Extension A alone would add 6,592 rare ones.
+ *
+ * @example pairsBeginningWith('猫').slice(0, 3) // ['猫', '猫々', '猫ぁ']
+ */
+export function pairsBeginningWith(char: string): string[] {
+  const tokens = [char];
+  for (const [from, to] of HANGUL.test(char) ? HANGUL_RANGES : HAN_KANA_RANGES) {
+    for (let code = from; code <= to; code++) tokens.push(char + String.fromCharCode(code));
+  }
+  return tokens;
+}
+
 /** What {@link bigramQueryTokens} returns. */
 export interface BigramQueryTokens {
   readonly tokens: string[];
