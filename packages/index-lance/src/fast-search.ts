@@ -182,6 +182,20 @@ export class FastSearch {
   }
 
   /**
+   * The tokens of the pages not folded yet, from the fresh tier brought to this version (see
+   * {@link search}): whether one of them holds a token in a column, and the fold watermark it holds
+   * the pages after. Null when the tier is off or too many pages are unfolded for it.
+   */
+  async freshTokens(
+    facts: VersionFacts,
+  ): Promise<{ readonly holds: (column: string, token: string) => boolean; readonly watermark: number } | null> {
+    if (facts.unindexedRows === 0 || !this.#options.freshTier) return null;
+    const view = await this.#viewAt(await this.#table.version(), facts);
+    const tier = view.tier;
+    return tier ? { holds: (column, token) => tier.holds(column, token), watermark: view.watermark } : null;
+  }
+
+  /**
    * Brings the fresh tier to the table's version now, as a search would (see {@link search}), and
    * resolves once it holds that version's pages: after a write, so that searches need not wait for
    * it (reading a write's pages and indexing them takes 10–30 ms).

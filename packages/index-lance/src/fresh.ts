@@ -87,6 +87,11 @@ export class FreshTier {
     return this.#unstemmed;
   }
 
+  /** Whether a page held (or one dropped since the tier last started over) has a token in a column. */
+  holds(column: string, token: string): boolean {
+    return (column === COLUMNS.title ? this.#title : this.#text).has(token);
+  }
+
   /** Mean length of the pages held, in tokens of a column (0 when empty). */
   averageLength(column: string): number {
     const total = column === COLUMNS.title ? this.#totalTitleLength : this.#totalLength;

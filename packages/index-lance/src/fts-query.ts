@@ -22,6 +22,11 @@ export type FtsNode =
        * (see {@link charPrefix}).
        */
       readonly prefix?: true;
+      /**
+       * With `prefix`, the tokens asked (the character first): all it may begin unless given (see
+       * `pairsBeginningWith`); for pages not folded yet, those their fresh tier holds.
+       */
+      readonly pairs?: readonly string[];
     }
   | { readonly kind: 'phrase'; readonly tokens: readonly string[]; readonly column: string }
   | {

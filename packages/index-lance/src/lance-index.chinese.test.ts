@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { IndexQuery } from '@quarry/core';
+import type { IndexQuery, IndexSearchResult } from '@quarry/core';
 import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { hasCjk, isStopWord, tokenize } from '@quarry/text';
@@ -112,6 +112,26 @@ function hanRun(text: string, length: number): string | null {
     }
     expect(chars.size).toBeGreaterThan(8);
     expect(spread).toBeGreaterThan(4);
+  });
+
+  it('asks pages not folded yet only the pairs they hold, and ranks them as the engine scan does', async () => {
+    // The same index read without the fresh tier: the engine's scan asks every pair of those pages.
+    const flat = await LanceSearchIndex.open({ path: dir, autoMaintain: false, freshTier: false });
+    const unfolded = new Set(pages.slice(pages.length / 2).map((page) => page.id));
+    let fromUnfolded = 0;
+    try {
+      for (const q of ['国', '"人"', '中 -国', 'intitle:中', '"中国" 人']) {
+        const asked = { query: parseQuery(q), limit: 100, offset: 0 };
+        const [split, scanned] = await Promise.all([index.search(asked), flat.search(asked)]);
+        const shown = (result: IndexSearchResult) => result.hits.map((hit) => `${hit.id} ${hit.score.toFixed(4)}`);
+        expect([q, shown(split)]).toEqual([q, shown(scanned)]);
+        expect(split.total).toBe(scanned.total);
+        fromUnfolded += split.hits.filter((hit) => unfolded.has(hit.id)).length;
+      }
+    } finally {
+      await flat.close();
+    }
+    expect(fromUnfolded).toBeGreaterThan(10);
   });
 
   it('finds a page holding the words of a run apart from each other (北京天气 → 北京 AND 天气)', async () => {

@@ -36,7 +36,7 @@ import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
 import { openTable, TABLE, unindexedRows } from './table.js';
-import { hasPhrase, matchesRow, relax } from './unindexed.js';
+import { hasPhrase, hasPrefix, matchesRow, relax, withHeldPairs } from './unindexed.js';
 import { definedOnly, useEveryCore } from './util.js';
 
 /** Options of {@link LanceSearchIndex.open}. */
@@ -288,13 +288,15 @@ export class LanceSearchIndex implements SearchIndex {
     // One ranked list of ids and scores serves both the page and the count; only the page's rows
     // are then read in full (by row id, checked against the id). The priors multiply the scores of
     // these matches (the best `cap` by BM25), and the page is cut after them.
-    const [counted, unindexed] = await Promise.all([
-      this.#fts(tree, plan.where)
-        .select([COLUMNS.id, '_score', COLUMNS.lang, 'quality'])
-        .withRowId()
-        .limit(cap)
-        .toArrow(),
-      hasPhrase(tree) ? this.#unindexedMatches(tree, plan.where) : null,
+    // A one-character prefix asks some 21,000 pairs, which the engine's scan of pages not folded
+    // yet pays for on each page: those pages are asked apart, only the pairs they hold.
+    const held = hasPrefix(tree) ? await this.#fast.freshTokens(facts).catch(() => null) : null;
+    const unfoldedTree = held ? withHeldPairs(tree, held.holds) : tree;
+    const unfoldedWhere = held ? and(plan.where ?? undefined, `${COLUMNS.seq} > ${held.watermark}`) : null;
+    const [folded, unfolded, unindexed] = await Promise.all([
+      this.#matches(tree, plan.where, cap, held?.watermark),
+      unfoldedWhere ? this.#matches(unfoldedTree, unfoldedWhere, cap) : [],
+      hasPhrase(tree) ? this.#unindexedMatches(unfoldedTree, plan.where) : null,
     ]);
     const score = (row: Record<string, unknown>) =>
       Number(row._score) *
@@ -304,18 +306,8 @@ export class LanceSearchIndex implements SearchIndex {
         this.#options,
         qualityPrior,
       );
-    const [ids, rowIds, scores, langs, quality] = [
-      columnOf<string>(counted, COLUMNS.id),
-      columnOf<bigint>(counted, '_rowid'),
-      columnOf<number>(counted, '_score'),
-      columnOf<string>(counted, COLUMNS.lang),
-      columnOf<number>(counted, 'quality'),
-    ];
-    let ranked = Array.from({ length: counted.numRows }, (_, i) => ({
-      id: ids[i]!,
-      rowId: rowIds[i]!,
-      score: score({ _score: scores[i], lang: langs[i], quality: quality[i] }),
-    }))
+    let ranked = [...folded, ...unfolded]
+      .map((match) => ({ id: match.id, rowId: match.rowId, score: score(match) }))
       // Equal scores in row order, as the fast plan breaks ties.
       .sort((a, b) => b.score - a.score || (a.rowId < b.rowId ? -1 : 1));
     const estimate = ranked.length >= cap;
@@ -346,7 +338,17 @@ export class LanceSearchIndex implements SearchIndex {
       const row = rows.get(hit.id);
       return row ? [toHit(row, Math.max(MIN_SCORE, hit.score), plan.snippetTerms)] : [];
     });
-    const total = estimate ? await this.#estimateTotal(tree, plan.where, ranked.length, facts.rows) : ranked.length;
+    const total = estimate
+      ? await this.#estimateTotal(
+          tree,
+          plan.where,
+          ranked.length,
+          facts.rows,
+          held
+            ? { tree: unfoldedTree, where: unfoldedWhere!, counted: unfolded.length < cap ? unfolded.length : null }
+            : null,
+        )
+      : ranked.length;
     return { total, totalIsEstimate: estimate, hits };
   }
 
@@ -415,18 +417,62 @@ export class LanceSearchIndex implements SearchIndex {
    * the top-k itself (every match must be scored), so past it a sample a sixty-fourth the size is
    * counted instead.
    */
-  async #estimateTotal(tree: FtsNode, where: string | null, counted: number, pages: number): Promise<number> {
-    const sample = `${COLUMNS.bucket} = 0`;
-    const rows = await this.#fts(tree, where ? `(${where}) AND ${sample}` : sample)
-      .select([COLUMNS.id, '_score'])
-      .limit(this.#options.maxSampledMatches)
-      .toArray();
-    return Math.max(counted, Math.min(rows.length * SAMPLE_BUCKETS, pages));
+  async #estimateTotal(
+    tree: FtsNode,
+    where: string | null,
+    counted: number,
+    pages: number,
+    unfolded: { readonly tree: FtsNode; readonly where: string; readonly counted: number | null } | null,
+  ): Promise<number> {
+    const inSample = (where: string | null) => and(where ?? undefined, `${COLUMNS.bucket} = 0`);
+    const sampled = (q: lancedb.Query) =>
+      q
+        .select([COLUMNS.id])
+        .limit(this.#options.maxSampledMatches)
+        .toArray()
+        .then((rows) => rows.length);
+    // Pages not folded yet asked apart (see #ranked): counted when all were, or sampled too.
+    const [folded, fresh] = await Promise.all([
+      sampled(unfolded ? this.#fts(tree, inSample(where)).fastSearch() : this.#fts(tree, inSample(where))),
+      unfolded === null
+        ? 0
+        : (unfolded.counted ??
+          sampled(this.#fts(unfolded.tree, inSample(unfolded.where))).then((n) => n * SAMPLE_BUCKETS)),
+    ]);
+    return Math.max(counted, Math.min(folded * SAMPLE_BUCKETS + fresh, pages));
   }
 
-  #fts(tree: FtsNode, where: string | null) {
+  #fts(tree: FtsNode, where: string | null): lancedb.Query {
     const q = this.#table.query().fullTextSearch(toLanceQuery(tree));
     return where ? q.where(where) : q;
+  }
+
+  /**
+   * The engine's best `limit` matches of a tree, scored, with what the priors read. With
+   * `foldedThrough`, folded pages only: the indexes alone are asked, and a page written after that
+   * watermark (folded since, by another process) is left to the search of unfolded pages.
+   */
+  async #matches(tree: FtsNode, where: string | null, limit: number, foldedThrough?: number) {
+    let q = this.#fts(tree, where)
+      .select([COLUMNS.id, '_score', COLUMNS.lang, 'quality', COLUMNS.seq])
+      .withRowId()
+      .limit(limit);
+    if (foldedThrough !== undefined) q = q.fastSearch();
+    const found = await q.toArrow();
+    const [ids, rowIds, scores, langs, quality, seqs] = [
+      columnOf<string>(found, COLUMNS.id),
+      columnOf<bigint>(found, '_rowid'),
+      columnOf<number>(found, '_score'),
+      columnOf<string>(found, COLUMNS.lang),
+      columnOf<number>(found, 'quality'),
+      columnOf<number>(found, COLUMNS.seq),
+    ];
+    const matches: { id: string; rowId: bigint; _score: number; lang: string; quality: number }[] = [];
+    for (let i = 0; i < found.numRows; i++) {
+      if (foldedThrough !== undefined && seqs[i]! > foldedThrough) continue;
+      matches.push({ id: ids[i]!, rowId: rowIds[i]!, _score: scores[i]!, lang: langs[i]!, quality: quality[i]! });
+    }
+    return matches;
   }
 
   /** Pages not yet folded in that the relaxed query finds, split into true matches and the rest. */

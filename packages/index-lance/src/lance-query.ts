@@ -15,7 +15,7 @@ import type { FtsNode } from './fts-query.js';
 export function toLanceQuery(node: FtsNode): FullTextQuery {
   switch (node.kind) {
     case 'match':
-      if (node.prefix) return prefixMatch(node.token, node.column, node.boost);
+      if (node.prefix) return prefixMatch(node.pairs ?? pairsBeginningWith(node.token), node.column, node.boost);
       return new MatchQuery(node.token, node.column, node.boost === 1 ? {} : { boost: node.boost });
     case 'phrase':
       return new PhraseQuery(node.tokens.join(' '), node.column);
@@ -35,8 +35,8 @@ export function toLanceQuery(node: FtsNode): FullTextQuery {
  * fuzzy match would be the natural query (one edit after a fixed prefix), but 0.37 gets it wrong for
  * characters of several bytes: `反` at one edit, its 3 bytes fixed, finds `反一` but not `反对`.
  */
-function prefixMatch(token: string, column: string, boost: number): FullTextQuery {
-  return new MatchQuery(pairsBeginningWith(token).join(' '), column, {
+function prefixMatch(tokens: readonly string[], column: string, boost: number): FullTextQuery {
+  return new MatchQuery(tokens.join(' '), column, {
     operator: Operator.Or,
     ...(boost === 1 ? {} : { boost }),
   });

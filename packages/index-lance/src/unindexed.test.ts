@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FtsNode } from './fts-query.js';
-import { hasPhrase, matchesRow, relax } from './unindexed.js';
+import { hasPhrase, hasPrefix, matchesRow, relax, withHeldPairs } from './unindexed.js';
 
 const word = (token: string, column = 't_text'): FtsNode => ({ kind: 'match', token, column, boost: 1 });
 const phrase = (text: string, column = 't_text'): FtsNode => ({ kind: 'phrase', tokens: text.split(' '), column });
@@ -51,5 +51,18 @@ describe('the check of unindexed pages', () => {
     expect(matchesRow(cat(), { t_text: '猫咪咪' })).toBe(false);
     expect(matchesRow(cat('t_title'), { t_title: '狗', t_text: '猫' })).toBe(false);
     expect(matchesRow(word('猫'), { t_text: '猫咪' })).toBe(false);
+  });
+
+  it('asks a prefix of pages not folded yet only the pairs they hold, wherever it is in the tree', () => {
+    const cat: FtsNode = { kind: 'match', token: '猫', column: 't_text', boost: 1, prefix: true };
+    const tree = bool([word('狗')], [cat], [{ ...cat, column: 't_title' }]);
+    expect(hasPrefix(tree)).toBe(true);
+    expect(hasPrefix(bool([word('狗')], [phrase('猫咪')]))).toBe(false);
+    const held = new Set(['t_text 猫咪', 't_text 猫粮', 't_title 猫砂', 't_text 小猫']);
+    const trimmed = withHeldPairs(tree, (column, token) => held.has(`${column} ${token}`));
+    const pairsOf = (node: FtsNode) => (node.kind === 'match' ? node.pairs : undefined);
+    expect(trimmed.kind === 'bool' && trimmed.should.map(pairsOf)).toEqual([['猫', '猫咪', '猫粮']]);
+    expect(trimmed.kind === 'bool' && trimmed.mustNot.map(pairsOf)).toEqual([['猫', '猫砂']]);
+    expect(trimmed.kind === 'bool' && trimmed.must).toEqual([word('狗')]);
   });
 });
