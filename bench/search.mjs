@@ -73,6 +73,8 @@ export const QUERY_MIX = [
   { shape: 'common word + 30 days', params: { q: 'information', time_range: '30d' } },
   { shape: 'lang_priority', params: { q: 'system', lang_priority: 'de' } },
   { shape: 'Chinese', params: { q: '记者' } },
+  // One character: any of the ~21,000 tokens it may begin (see `pairsBeginningWith`).
+  { shape: 'Chinese, one character', params: { q: '记' } },
   { shape: 'stop word only', params: { q: 'the' } },
 ];
 

@@ -104,12 +104,19 @@ function hanRun(text: string, length: number): string | null {
       expect([char, hits.map((hit) => hit.id).sort()]).toEqual([char, titled]);
     }
     // Beside a phrase, which pages not folded yet are checked for here (see unindexed.ts).
+    let excludedSome = false;
     for (const run of runs) {
       const [pair, char] = [run.slice(0, 2), run[3]!];
       const holding = pages.filter((page) => textOf(page.id).includes(pair) && textOf(page.id).includes(char));
       const { hits } = await index.search({ query: parseQuery(`"${pair}" ${char}`), limit: 100, offset: 0 });
       expect([run, hits.map((hit) => hit.id).sort()]).toEqual([run, holding.map((page) => page.id)]);
+      // Excluded: the pages holding the pair and not the character.
+      const without = pages.filter((page) => textOf(page.id).includes(pair) && !textOf(page.id).includes(char));
+      const excluded = await index.search({ query: parseQuery(`${pair} -${char}`), limit: 100, offset: 0 });
+      expect([run, excluded.hits.map((hit) => hit.id).sort()]).toEqual([run, without.map((page) => page.id)]);
+      excludedSome ||= without.length > 0;
     }
+    expect(excludedSome).toBe(true);
     expect(chars.size).toBeGreaterThan(8);
     expect(spread).toBeGreaterThan(4);
   });
