@@ -81,6 +81,16 @@ describe('splitCjkWords', () => {
   it('keeps a word of one character, which has nothing else', () => {
     expect(splitCjkWords(ask('猫')).query.root).toEqual({ type: 'term', text: '猫', field: 'any' });
   });
+  it('keeps a character beside letters and digits only as a word: a unit or counter, not a particle', () => {
+    expect(clauses(splitCjkWords(ask('2024年')))).toEqual(['2024', '年']);
+    expect(clauses(splitCjkWords(ask('第5章')))).toEqual(['第', '5', '章']);
+    expect(clauses(splitCjkWords(ask('100元', 'any')))).toEqual(['100', '元']);
+    expect(clauses(splitCjkWords(ask('iPhone手')))).toEqual(['iphone', '手']);
+    // Beside a word of its script it is still a particle, or joins it at an end.
+    expect(clauses(splitCjkWords(ask('5个苹果')))).toEqual(['5', '苹果']);
+    expect(clauses(splitCjkWords(ask('iPhone的价格')))).toEqual(['iphone', '价格']);
+    expect(clauses(splitCjkWords(ask('价格5元')))).toEqual(['价格', '5', '元']);
+  });
   it('leaves OR groups and queries without CJK words as typed', () => {
     const or = ask('北京天气 OR 上海天气', 'any');
     expect(splitCjkWords(or)).toBe(or);

@@ -71,14 +71,17 @@ function runWords(text: string): string[] {
       parts.push(token);
     }
     if (singles) parts.push(singles);
-    // A lone character at either end belongs to its neighbour (`计算` `机`); between two words it
-    // is a particle (`北京` `的` `天气`), left out.
+    // A lone character at either end belongs to its neighbour (`计算` `机`); beside a word of its
+    // script it is a particle (`北京` `的` `天气`), left out; with only letters and digits beside it,
+    // it is a unit or a counter of theirs (`2024年`, `第5章`, `100元`), a word of its own.
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
       const lone = isOneCjkChar(part) && parts.length > 1;
+      const [before, after] = [parts[i - 1], parts[i + 1]];
       if (!lone) words.push(part);
-      else if (i === 0 && hasCjk(parts[1]!)) parts[1] = part + parts[1];
-      else if (i === parts.length - 1 && hasCjk(parts[i - 1]!)) words[words.length - 1] += part;
+      else if (i === 0 && hasCjk(after!)) parts[1] = part + after;
+      else if (i === parts.length - 1 && hasCjk(before!)) words[words.length - 1] += part;
+      else if (!hasCjk(before ?? '') && !hasCjk(after ?? '')) words.push(part);
     }
   }
   return words.length > 0 ? words : [text];
