@@ -62,6 +62,15 @@ describe('makeSnippet', () => {
     expect(snippet.length).toBeLessThanOrEqual(320);
   });
 
+  it('finds a Chinese word written in the other script, traditional or simplified', () => {
+    const traditional = `${'這是一段很長的新聞文本，講述了城市的發展。'.repeat(30)}我們使用搜索引擎查找資料。${'天氣晴朗，適合出行。'.repeat(30)}`;
+    expect(makeSnippet(traditional, [{ text: '资料' }])).toContain('查找資料');
+    const simplified = `${'这是一段很长的新闻文本，讲述了城市的发展。'.repeat(30)}我们使用搜索引擎查找资料。${'天气晴朗，适合出行。'.repeat(30)}`;
+    expect(makeSnippet(simplified, [{ text: '資料' }])).toContain('查找资料');
+    expect(makeSnippet(traditional, [{ text: '資料' }])).toContain('查找資料');
+    expect(makeSnippet(traditional, [{ text: '"搜索引擎查找资料"' }])).toContain('搜索引擎查找資料');
+  });
+
   it('finds Thai words inside runs of text', () => {
     const text = `${'ภาษาไทยเป็นภาษาที่สวยงาม มีตัวอักษรของตัวเอง '.repeat(20)}ต้มยำกุ้งเป็นอาหารที่มีชื่อเสียง ${'ประเทศไทยมีประวัติศาสตร์ยาวนาน '.repeat(20)}`;
     const snippet = makeSnippet(text, [{ text: 'ต้มยำกุ้ง' }]);

@@ -1,3 +1,4 @@
+import { mayHoldTraditional, simplifyHan } from './han-variants.js';
 import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
 import { foldText, hasUnspacedScript, tokenize } from './tokenize.js';
@@ -91,11 +92,11 @@ function collapse(text: string): string {
 
 /** The query's clauses of several words (phrases, `re:invent`), as their tokens. */
 function queryPhrases(clauses: readonly SnippetClause[]): string[][] {
-  return clauses.map((clause) => tokenize(clause.text)).filter((tokens) => tokens.length > 1);
+  return clauses.map((clause) => tokenize(clause.text).map(simplifyHan)).filter((tokens) => tokens.length > 1);
 }
 
 function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
-  const all = clauses.flatMap((clause) => tokenize(clause.text));
+  const all = clauses.flatMap((clause) => tokenize(clause.text).map(simplifyHan));
   const meaningful = all.filter((token) => !isStopWord(token));
   return new Set(meaningful.length > 0 ? meaningful : all);
 }
@@ -110,13 +111,16 @@ const NEEDS_FOLD = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff\uff10-\uff19\uff21-
 
 /**
  * Folds text for matching without changing its length, so a position in the folded text is the
- * same position in the original: lower case, and letters with diacritics or full-width forms
- * mapped to their base letter when that is one character (`é` → `e`, `Ａ` → `a`).
+ * same position in the original: lower case, letters with diacritics or full-width forms mapped to
+ * their base letter when that is one character (`é` → `e`, `Ａ` → `a`), traditional Chinese
+ * characters to simplified ones (`學` → `学`).
  */
 function foldSameLength(text: string): string {
   const lower = text.toLowerCase();
   if (lower.length !== text.length) return text;
-  return lower.replace(NEEDS_FOLD, foldChar);
+  // Traditional Chinese as simplified (as tokens are), unless a character's other form is longer.
+  const simplified = simplifyHan(lower);
+  return (simplified.length === lower.length ? simplified : lower).replace(NEEDS_FOLD, foldChar);
 }
 
 /** Folded forms of single characters (NFKC and NFD per character are slow; pages repeat them). */
@@ -159,10 +163,11 @@ type Finder = (token: string) => (from: number) => number;
 function findHits(text: string, tokens: Set<string>, phrases: readonly string[][] = []): Hit[] {
   if (tokens.size === 0) return [];
   // Folding a whole page (ICU lower-casing, a replace over every character) costs more than the
-  // rest of the snippet: text without foldable letters is searched case-insensitively as it is.
+  // rest of the snippet: text without foldable letters or traditional Chinese characters is
+  // searched case-insensitively as it is.
   let searched = text;
   let hits: Hit[];
-  if (!MAY_NEED_FOLD.test(text)) {
+  if (!MAY_NEED_FOLD.test(text) && !mayHoldTraditional(text)) {
     hits = findHitsIn(text, tokens, (token) => {
       const regex = new RegExp(token.replace(REGEX_SYNTAX, '\\$&'), 'gi');
       return (from) => {

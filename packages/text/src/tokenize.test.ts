@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { SIMPLIFIED_CHARACTERS } from './han-variants.js';
 import { bigramQueryTokens, foldText, hasCjk, pairsBeginningWith, tokenize } from './tokenize.js';
 
 describe('tokenize', () => {
@@ -104,6 +105,21 @@ describe('tokenize', () => {
       'x',
     ]);
     expect(tokenize('Café re:Invent', { cjk: 'bigrams' })).toEqual(tokenize('Café re:Invent'));
+  });
+});
+
+describe('traditional Chinese', () => {
+  it('is indexed as simplified, so either script finds the other', () => {
+    const pairs = (text: string) => tokenize(text, { cjk: 'bigrams' });
+    expect(pairs('臺灣的學生喜歡讀書')).toEqual(pairs('台湾的学生喜欢读书'));
+    expect(bigramQueryTokens('經濟發展').tokens).toEqual(bigramQueryTokens('经济发展').tokens);
+    expect(foldText('東京の天氣')).toBe('东京の天气');
+    // Words keep their script: ICU's dictionary segments them as written.
+    expect(tokenize('東京都に住んでいます')).toContain('東京');
+    // Characters both scripts write, and other scripts, are left alone.
+    expect(pairs('著名的后来')).toEqual(['著名', '名的', '的后', '后来', '来']);
+    expect(tokenize('Straße café')).toEqual(['straße', 'cafe']);
+    expect(SIMPLIFIED_CHARACTERS).toBeGreaterThan(2500);
   });
 });
 

@@ -5,6 +5,9 @@
  * Decisions:
  * - NFKC first, so full-width letters, ligatures and compatibility forms match their plain forms.
  * - Case-folded with `toLowerCase` (locale-independent).
+ * - Traditional Chinese characters folded to simplified ones (`學` → `学`, see `han-variants.ts`)
+ *   in the index's character pairs (`cjk: 'bigrams'`), which every query word also becomes; words
+ *   (`cjk: 'words'`) stay as written, since ICU's dictionary knows `東京都` and not `东京都`.
  * - Diacritics are removed from Latin, Greek and Cyrillic letters only (`café` → `cafe`,
  *   `Müller` → `muller`, the marks of U+0300 to U+036F), as most web search engines do, because
  *   users rarely type them. Other scripts' combining marks are vowel signs or kana voicing that
@@ -24,6 +27,7 @@
  *   character pairs are for Chinese, Japanese and Korean only).
  */
 
+import { simplifyHan } from './han-variants.js';
 import { segmentsOf } from './segment.js';
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
@@ -113,12 +117,12 @@ export function hasUnspacedScript(text: string): boolean {
 }
 
 /**
- * Normalizes text the way tokens are compared: NFKC, lower case, diacritics removed from Latin,
- * Greek and Cyrillic letters. Punctuation is kept; use {@link tokenize} to get words.
+ * Normalizes text the way tokens are compared: NFKC, lower case, traditional Chinese characters
+ * as simplified ones, diacritics removed from Latin, Greek and Cyrillic letters. Punctuation is kept; use {@link tokenize} to get words.
  */
 export function foldText(text: string): string {
   if (ASCII_ONLY.test(text)) return text.toLowerCase();
-  return stripDiacritics(text.normalize('NFKC').toLowerCase());
+  return stripDiacritics(simplifyHan(text.normalize('NFKC').toLowerCase()));
 }
 
 function stripDiacritics(text: string): string {
@@ -228,10 +232,11 @@ function segmentCjk(tokens: string[], run: string): void {
 
 /**
  * Overlapping character pairs of a CJK run, then its last character alone (`北京天气` →
- * `北京 京天 天气 气`; a one-character run is that character). Astral characters count as one.
+ * `北京 京天 天气 气`; a one-character run is that character), traditional characters as simplified
+ * ones. Astral characters count as one.
  */
 function pushBigrams(tokens: string[], run: string): void {
-  const chars = Array.from(run);
+  const chars = Array.from(simplifyHan(run));
   for (let i = 0; i + 1 < chars.length; i++) tokens.push(chars[i]! + chars[i + 1]!);
   tokens.push(chars.at(-1)!);
 }
