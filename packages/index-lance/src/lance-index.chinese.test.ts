@@ -1,13 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { IndexQuery, IndexSearchResult } from '@quarry/core';
-import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { hasCjk, isStopWord, tokenize } from '@quarry/text';
 import { splitCjkWords } from './cjk-words.js';
 import { LanceSearchIndex } from './lance-index.js';
+import { CHINESE_CLEANED, chinesePages, halfFoldedIndex, hanRun } from './testing/chinese-pages.js';
 
 /** The words and phrases of a query's root, as their text. */
 function wordsOf(query: IndexQuery): string[] {
@@ -16,45 +14,23 @@ function wordsOf(query: IndexQuery): string[] {
   return children.flatMap((child) => (child.type === 'term' || child.type === 'phrase' ? [child.text] : []));
 }
 
-const CLEANED = new URL('../../../../shared/testdata/chinese-pages/cleaned', import.meta.url).pathname;
-const present = existsSync(CLEANED);
-if (!present) console.warn(`Chinese search: ${CLEANED} is absent, skipping`);
-
-/** A run of `length` Han characters from the middle of a text (the query a reader might copy). */
-function hanRun(text: string, length: number): string | null {
-  const runs = text.match(/\p{Script=Han}{8,}/gu) ?? [];
-  const run = runs[Math.floor(runs.length / 2)];
-  if (!run) return null;
-  const start = Math.floor((run.length - length) / 2);
-  return run.slice(start, start + length);
-}
+const present = existsSync(CHINESE_CLEANED);
+if (!present) console.warn(`Chinese search: ${CHINESE_CLEANED} is absent, skipping`);
 
 (present ? describe : describe.skip)('Chinese search over the shared Chinese pages', () => {
-  let dir: string;
+  let opened: Awaited<ReturnType<typeof halfFoldedIndex>>;
   let index: LanceSearchIndex;
-  const pages = present
-    ? readdirSync(CLEANED)
-        .filter((name) => name.endsWith('.txt'))
-        .sort()
-        .map((name) => ({ id: name.replace(/\.txt$/, ''), text: readFileSync(join(CLEANED, name), 'utf8') }))
-    : [];
+  const pages = present ? chinesePages() : [];
 
   const textOf = (id: string) => pages.find((p) => p.id === id)?.text.replace(/\s+/g, '') ?? '';
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-zh-'));
-    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
-    const docs = pages.map((p) =>
-      makePage(p.id, `https://zh.example.cn/${p.id}`, p.text.slice(0, 20), p.text, { lang: 'zh' }),
-    );
     // Half folded into the indexes, half still waiting: both must be found.
-    await index.upsert(docs.slice(0, docs.length / 2));
-    await index.flush();
-    await index.upsert(docs.slice(docs.length / 2));
+    opened = await halfFoldedIndex(pages);
+    index = opened.index;
   });
   afterAll(async () => {
-    await index.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   it('finds every page by a four-character run from its text, as its words and as a phrase', async () => {
@@ -123,7 +99,7 @@ function hanRun(text: string, length: number): string | null {
 
   it('asks pages not folded yet only the pairs they hold, and ranks them as the engine scan does', async () => {
     // The same index read without the fresh tier: the engine's scan asks every pair of those pages.
-    const flat = await LanceSearchIndex.open({ path: dir, autoMaintain: false, freshTier: false });
+    const flat = await LanceSearchIndex.open({ path: opened.dir, autoMaintain: false, freshTier: false });
     const unfolded = new Set(pages.slice(pages.length / 2).map((page) => page.id));
     let fromUnfolded = 0;
     try {

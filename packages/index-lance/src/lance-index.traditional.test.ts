@@ -1,15 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { Converter } from 'opencc-js';
-import { LanceSearchIndex } from './lance-index.js';
+import type { LanceSearchIndex } from './lance-index.js';
+import { CHINESE_CLEANED, chinesePages, halfFoldedIndex, hanRun } from './testing/chinese-pages.js';
 
-const CLEANED = new URL('../../../../shared/testdata/chinese-pages/cleaned', import.meta.url).pathname;
-const present = existsSync(CLEANED);
-if (!present) console.warn(`traditional Chinese search: ${CLEANED} is absent, skipping`);
+const present = existsSync(CHINESE_CLEANED);
+if (!present) console.warn(`traditional Chinese search: ${CHINESE_CLEANED} is absent, skipping`);
 
 /**
  * Taiwan's characters (OpenCC, phrase tables first, so `发展` becomes `發展` and `头发` `頭髮`), without
@@ -18,46 +15,23 @@ if (!present) console.warn(`traditional Chinese search: ${CLEANED} is absent, sk
  */
 const toTaiwan = Converter({ from: 'cn', to: 'tw' });
 
-/** A run of `length` Han characters from the middle of a text. */
-function hanRun(text: string, length: number): string | null {
-  const runs = text.match(/\p{Script=Han}{8,}/gu) ?? [];
-  const run = runs[Math.floor(runs.length / 2)];
-  return run ? run.slice(Math.floor((run.length - length) / 2)).slice(0, length) : null;
-}
-
 (present ? describe : describe.skip)('traditional and simplified Chinese find each other', () => {
-  let dir: string;
+  let opened: Awaited<ReturnType<typeof halfFoldedIndex>>;
   let index: LanceSearchIndex;
-  // The shared pages (simplified); every other one written in traditional characters.
-  const pages = present
-    ? readdirSync(CLEANED)
-        .filter((name) => name.endsWith('.txt'))
-        .sort()
-        .map((name, i) => {
-          const simplified = readFileSync(join(CLEANED, name), 'utf8');
-          return {
-            id: name.replace(/\.txt$/, ''),
-            simplified,
-            traditional: i % 2 === 1,
-            text: i % 2 === 1 ? toTaiwan(simplified) : simplified,
-          };
-        })
-    : [];
+  // The shared pages (simplified), every other one written in traditional characters.
+  const pages = (present ? chinesePages() : []).map((page, i) => ({
+    id: page.id,
+    simplified: page.text,
+    traditional: i % 2 === 1,
+    text: i % 2 === 1 ? toTaiwan(page.text) : page.text,
+  }));
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-zh-hant-'));
-    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
-    const docs = pages.map((page) =>
-      makePage(page.id, `https://zh.example.tw/${page.id}`, page.text.slice(0, 20), page.text, { lang: 'zh' }),
-    );
-    // Half folded into the indexes, half still waiting.
-    await index.upsert(docs.slice(0, docs.length / 2));
-    await index.flush();
-    await index.upsert(docs.slice(docs.length / 2));
+    opened = await halfFoldedIndex(pages);
+    index = opened.index;
   });
   afterAll(async () => {
-    await index.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   it('finds each page by a run of its text typed in either script, quoted or not', async () => {
