@@ -1,13 +1,14 @@
-import { to } from 'opencc-js/preset/t2cn';
-
 /**
  * Traditional Chinese characters folded to their simplified forms, one character for one (OpenCC's
  * `TSCharacters`, through `opencc-js`), on both the index and the query side: `學生` finds `学生` and
- * `学生` finds `學生`, as Algolia and Meilisearch's tokenizer (kvariants) fold them. Phrase tables
+ * `学生` finds `學生`, as Algolia and Meilisearch's tokenizer (its kvariants) fold them. Phrase tables
  * (`TSPhrases`) are left out: which simplified character an ambiguous traditional one becomes
  * matters for display, not for matching, as long as both sides fold alike. A character that both
  * scripts write (`著`, `后`) is left as it is.
  */
+
+import { to } from 'opencc-js/preset/t2cn';
+
 /** Simplified code unit by traditional one, 0 for none (a table: tokenizing looks up every character). */
 const SIMPLIFIED_UNITS = new Uint16Array(0x10000);
 /** The few pairs with a character outside the Basic Multilingual Plane. */
@@ -32,17 +33,21 @@ for (const group of to.cn ?? []) {
   }
 }
 
-/** Where the first character that may be traditional Chinese is (any outside the BMP may), or -1. */
+/** Where the first traditional Chinese character is, or -1. */
 function firstTraditional(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (SIMPLIFIED_UNITS[unit] !== 0 || (unit >= 0xd800 && unit <= 0xdfff)) return i;
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      // Outside the Basic Multilingual Plane (CJK Extension B, and emoji): looked up as a pair.
+      if (SIMPLIFIED_ASTRAL.has(text.slice(i, i + 2))) return i;
+      i++;
+    } else if (SIMPLIFIED_UNITS[unit] !== 0) return i;
   }
   return -1;
 }
 
-/** Whether the text may hold a traditional Chinese character that {@link simplifyHan} changes. */
-export function mayHoldTraditional(text: string): boolean {
+/** Whether the text holds a traditional Chinese character that {@link simplifyHan} changes. */
+export function holdsTraditional(text: string): boolean {
   return firstTraditional(text) !== -1;
 }
 

@@ -1,4 +1,4 @@
-import { mayHoldTraditional, simplifyHan } from './han-variants.js';
+import { holdsTraditional, simplifyHan } from './han-variants.js';
 import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
 import { foldText, hasUnspacedScript, tokenize } from './tokenize.js';
@@ -167,7 +167,7 @@ function findHits(text: string, tokens: Set<string>, phrases: readonly string[][
   // searched case-insensitively as it is.
   let searched = text;
   let hits: Hit[];
-  if (!MAY_NEED_FOLD.test(text) && !mayHoldTraditional(text)) {
+  if (!MAY_NEED_FOLD.test(text) && !holdsTraditional(text)) {
     hits = findHitsIn(text, tokens, (token) => {
       const regex = new RegExp(token.replace(REGEX_SYNTAX, '\\$&'), 'gi');
       return (from) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { SIMPLIFIED_CHARACTERS } from './han-variants.js';
+import { to } from 'opencc-js/preset/t2cn';
+import { holdsTraditional, SIMPLIFIED_CHARACTERS, simplifyHan } from './han-variants.js';
 import { bigramQueryTokens, foldText, hasCjk, pairsBeginningWith, tokenize } from './tokenize.js';
 
 describe('tokenize', () => {
@@ -120,6 +121,17 @@ describe('traditional Chinese', () => {
     expect(pairs('著名的后来')).toEqual(['著名', '名的', '的后', '后来', '来']);
     expect(tokenize('Straße café')).toEqual(['straße', 'cafe']);
     expect(SIMPLIFIED_CHARACTERS).toBeGreaterThan(2500);
+  });
+
+  it('folds characters outside the Basic Multilingual Plane too, and leaves emoji alone', () => {
+    const dicts: readonly unknown[] = to.cn?.[0] ?? [];
+    const table = dicts.find((dict): dict is string => typeof dict === 'string' && dict.includes('乾 干'));
+    const entries: string[][] = (table ?? '').split('|').map((entry: string) => entry.split(' '));
+    const astral = entries.find(([t, s]) => t?.length === 2 && Array.from(t).length === 1 && s !== undefined);
+    expect(astral).toBeDefined();
+    expect(simplifyHan(`a${astral![0]}b`)).toBe(`a${Array.from(astral![1]!)[0]}b`);
+    expect(holdsTraditional('emoji 😀 and 中文')).toBe(false);
+    expect(simplifyHan('emoji 😀 學')).toBe('emoji 😀 学');
   });
 });
 
