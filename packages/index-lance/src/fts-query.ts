@@ -310,8 +310,9 @@ export function formTokens(node: FtsNode): (readonly [column: string, token: str
 /**
  * The character a word of one Chinese, Japanese or Korean character is (`猫`, `"反"`), or null. The
  * index holds pairs of characters and a run's last character alone, so such a character is searched
- * as a prefix: itself, or any pair it begins. A longer word ending in a lone character (`5个`) is
- * searched as its tokens (see bigramQueryTokens): where that character begins a pair, it is missed.
+ * as a prefix: itself, or any pair it begins. A quoted phrase ending in a lone character (`"5个"`;
+ * unquoted, it is two words, see `cjk-words.ts`) is searched as its tokens (see bigramQueryTokens):
+ * where that character begins a pair, it is missed.
  */
 export function charPrefix(text: string): string | null {
   const { tokens, lastIsPrefix } = bigramQueryTokens(text);
