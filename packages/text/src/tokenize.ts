@@ -118,7 +118,8 @@ export function hasUnspacedScript(text: string): boolean {
 
 /**
  * Normalizes text the way tokens are compared: NFKC, lower case, traditional Chinese characters
- * as simplified ones, diacritics removed from Latin, Greek and Cyrillic letters. Punctuation is kept; use {@link tokenize} to get words.
+ * as simplified ones, diacritics removed from Latin, Greek and Cyrillic letters. Punctuation is
+ * kept; use {@link tokenize} to get words.
  */
 export function foldText(text: string): string {
   if (ASCII_ONLY.test(text)) return text.toLowerCase();
