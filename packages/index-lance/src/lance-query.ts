@@ -15,7 +15,7 @@ import type { FtsNode } from './fts-query.js';
 export function toLanceQuery(node: FtsNode): FullTextQuery {
   switch (node.kind) {
     case 'match':
-      if (node.prefix) return prefixMatch(node.pairs ?? pairsBeginningWith(node.token), node.column, node.boost);
+      if (node.prefix) return prefixMatch(node.pairs?.join(' ') ?? allPairsText(node.token), node.column, node.boost);
       return new MatchQuery(node.token, node.column, node.boost === 1 ? {} : { boost: node.boost });
     case 'phrase':
       return new PhraseQuery(node.tokens.join(' '), node.column);
@@ -35,11 +35,29 @@ export function toLanceQuery(node: FtsNode): FullTextQuery {
  * fuzzy match would be the natural query (one edit after a fixed prefix), but 0.37 gets it wrong for
  * characters of several bytes: `反` at one edit, its 3 bytes fixed, finds `反一` but not `反对`.
  */
-function prefixMatch(tokens: readonly string[], column: string, boost: number): FullTextQuery {
-  return new MatchQuery(tokens.join(' '), column, {
+function prefixMatch(text: string, column: string, boost: number): FullTextQuery {
+  return new MatchQuery(text, column, {
     operator: Operator.Or,
     ...(boost === 1 ? {} : { boost }),
   });
+}
+
+/** Query texts of all the pairs of recent characters (about 60,000 characters each), newest last. */
+const allPairsTexts = new Map<string, string>();
+const MAX_ALL_PAIRS_TEXTS = 16;
+
+/**
+ * Every pair a character may begin, as the engine's query text. Building it takes 3–6 ms, and a
+ * search asks it twice (its matches, then a sample to count them), so recent ones are kept.
+ */
+function allPairsText(char: string): string {
+  let text = allPairsTexts.get(char);
+  if (text === undefined) {
+    text = pairsBeginningWith(char).join(' ');
+    if (allPairsTexts.size >= MAX_ALL_PAIRS_TEXTS) allPairsTexts.delete(allPairsTexts.keys().next().value!);
+  } else allPairsTexts.delete(char);
+  allPairsTexts.set(char, text);
+  return text;
 }
 
 /** The engine's query of a fast-plan query, over `column` (its own column unless given). */

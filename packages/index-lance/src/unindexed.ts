@@ -10,32 +10,22 @@ import type { FtsNode } from './fts-query.js';
  * checked against the real query on its analysed columns here.
  */
 
+/** Whether a node of the tree, or the tree itself, passes `test`. */
+function anyNode(node: FtsNode, test: (node: FtsNode) => boolean): boolean {
+  if (test(node)) return true;
+  if (node.kind === 'boost') return anyNode(node.positive, test) || anyNode(node.negative, test);
+  if (node.kind === 'bool') return [...node.must, ...node.should, ...node.mustNot].some((n) => anyNode(n, test));
+  return false;
+}
+
 /** Whether a tree has a phrase anywhere (only then is the check needed). */
 export function hasPhrase(node: FtsNode): boolean {
-  switch (node.kind) {
-    case 'match':
-      return false;
-    case 'phrase':
-      return true;
-    case 'boost':
-      return hasPhrase(node.positive) || hasPhrase(node.negative);
-    case 'bool':
-      return [...node.must, ...node.should, ...node.mustNot].some(hasPhrase);
-  }
+  return anyNode(node, (n) => n.kind === 'phrase');
 }
 
 /** Whether a tree asks a one-character prefix anywhere (see `charPrefix`). */
 export function hasPrefix(node: FtsNode): boolean {
-  switch (node.kind) {
-    case 'match':
-      return node.prefix === true;
-    case 'phrase':
-      return false;
-    case 'boost':
-      return hasPrefix(node.positive) || hasPrefix(node.negative);
-    case 'bool':
-      return [...node.must, ...node.should, ...node.mustNot].some(hasPrefix);
-  }
+  return anyNode(node, (n) => n.kind === 'match' && n.prefix === true);
 }
 
 /**
