@@ -110,6 +110,33 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
     }
   });
 
+  it('keeps the index’s notices on the dashboard as it refreshes, as text', async () => {
+    const fx = await startAdminFixture({ refreshIntervalMs: 200 }, { earlierAnalysis: true });
+    const offHost: string[] = [];
+    const errors: string[] = [];
+    try {
+      const page = await loopbackPage(browser, offHost, errors);
+      await logIn(page, fx);
+      const notice = page.locator('#notices p');
+      await expect(notice.textContent()).resolves.toMatch(/^the search index at .*<i>.*quarry reindex$/);
+      // After a refresh drawn by the page's script, the same single notice.
+      await page.waitForFunction(
+        () =>
+          document.getElementById('status')?.textContent?.startsWith('Updated ') === true &&
+          !/T\d\d:/.test(document.getElementById('status')?.textContent ?? ''),
+        null,
+        { timeout: 5000 },
+      );
+      await expect(notice.count()).resolves.toBe(1);
+      await expect(notice.textContent()).resolves.toMatch(/^the search index at .*<i>.*quarry reindex$/);
+      await expect(page.locator('#notices i').count()).resolves.toBe(0);
+      expect(offHost).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await fx.close();
+    }
+  });
+
   itWithServer('redis', 'shows Bull Board with the crawl queue after logging in', async () => {
     const redis: RedisServer = await startRedis();
     let queues: Queues | undefined;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { escapeHtml } from './pages/html.js';
 import type { AdminStats } from './stats.js';
 import { type AdminFixture, page, startAdminFixture, TOKEN } from './testing/fixture.js';
 
@@ -84,6 +85,25 @@ describe('admin router', () => {
       // Issue 10: the table lists skip reasons as well as failures (it was "Most common failure reasons").
       expect(dash.text).toContain('Why pages were skipped or failed');
     });
+  });
+
+  it('shows what the operator should act on, as text, in the stats and on the dashboard', async () => {
+    const stale = await startAdminFixture({}, { earlierAnalysis: true });
+    try {
+      const auth = { Authorization: `Bearer ${TOKEN}` };
+      const [notice, ...rest] = ((await request(stale.server).get('/admin/api/stats').set(auth)).body as AdminStats)
+        .notices;
+      expect(rest).toEqual([]);
+      expect(notice).toContain('<i>');
+      expect(notice).toMatch(/quarry reindex$/);
+      const dash = await request(stale.server).get('/admin/').set(auth);
+      expect(dash.text).toContain(`<p>${escapeHtml(notice ?? '')}</p>`);
+      expect(dash.text).not.toContain('<i>');
+      const fresh = (await request(fx.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+      expect(fresh.notices).toEqual([]);
+    } finally {
+      await stale.close();
+    }
   });
 
   describe('login form', () => {

@@ -7,6 +7,8 @@ export interface AdminStats {
   readonly index: IndexStats;
   /** Documents in the search index. */
   readonly documents: number;
+  /** What the operator should act on (an index whose older pages need `quarry reindex`). */
+  readonly notices: readonly string[];
   /** When these counts were read, ISO 8601 UTC. */
   readonly at: string;
 }
@@ -36,7 +38,8 @@ export async function collectStats(
       Promise.all([sources.crawl.stats(), sources.index.stats(), sources.searchIndex.count()]),
       timeout,
     ]);
-    return { crawl, index, documents, at: toIsoUtc(new Date()) };
+    const notices = sources.searchIndex.notices?.() ?? [];
+    return { crawl, index, documents, notices, at: toIsoUtc(new Date()) };
   } finally {
     clearTimeout(timer);
   }

@@ -76,4 +76,27 @@ describe('quarry import, and quarry reindex after an upgrade', () => {
     },
     TIMEOUT_MS,
   );
+
+  it(
+    'says when the index holds pages analysed by an earlier release, until quarry reindex reads them again',
+    async () => {
+      // A release before the analysis record leaves no record beside its pages.
+      rmSync(join(dir, 'index', 'analysis.json'));
+      const status = quarry('status');
+      expect(status.status).toBe(0);
+      expect(status.stdout).toMatch(
+        /^notice: the search index at .* holds pages analysed by an earlier release.*quarry reindex$/m,
+      );
+      expect(JSON.parse(quarry('status', '--json').stdout).notices).toHaveLength(1);
+      const imported = quarry('import', join(dir, 'docs.jsonl'));
+      expect(imported.status).toBe(0);
+      expect(imported.stderr).toMatch(/^quarry: the search index at .*quarry reindex$/m);
+
+      expect(quarry('reindex').status).toBe(0);
+      const after = quarry('status', '--json');
+      expect(JSON.parse(after.stdout)).toMatchObject({ documents: DOCS, notices: [] });
+      expect(quarry('status').stdout).not.toContain('notice:');
+    },
+    TIMEOUT_MS,
+  );
 });

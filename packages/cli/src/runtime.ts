@@ -32,10 +32,23 @@ export interface OpenIndexOptions {
   readonly maintain?: boolean;
   /** Open this folder instead of the data dir's index (a rebuild writes a new one beside it). */
   readonly path?: string;
+  /**
+   * Write the index's notices (an index whose older pages need `quarry reindex`) to stderr once it
+   * is open; `quarry status` lists them itself. @defaultValue true
+   */
+  readonly reportNotices?: boolean;
 }
 
 /** Opens the search index for a configuration: Meilisearch when MEILI_URL is set, else LanceDB in the data dir. */
 export async function openIndex(config: QuarryConfig, options: OpenIndexOptions = {}): Promise<SearchIndex> {
+  const index = await openIndexOnly(config, options);
+  if (options.reportNotices !== false) {
+    for (const notice of index.notices?.() ?? []) process.stderr.write(`quarry: ${notice}\n`);
+  }
+  return index;
+}
+
+async function openIndexOnly(config: QuarryConfig, options: OpenIndexOptions): Promise<SearchIndex> {
   if (config.meiliUrl) {
     const { MeiliSearchIndex } = await import('@quarry/index-meili');
     return MeiliSearchIndex.open({

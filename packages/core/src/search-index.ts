@@ -80,5 +80,10 @@ export interface SearchIndex {
   flush?(): Promise<void>;
   /** Throws a `BackendUnavailableError` when the backend cannot serve. */
   ping(): Promise<void>;
+  /**
+   * What the operator should act on, each a sentence naming the action (an index whose older pages
+   * need `quarry reindex`); logged at startup, shown by `quarry status` and the dashboard.
+   */
+  notices?(): readonly string[];
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ import {
   type SearchIndex,
 } from '@quarry/core';
 import { AnalysisPool } from './analysis-pool.js';
+import { analysisNotice, readAnalysisVersion, recordAnalysisVersion } from './analysis-version.js';
 import { rowsToArrow } from './arrow-rows.js';
 import { splitCjkWords } from './cjk-words.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
@@ -147,10 +148,19 @@ export class LanceSearchIndex implements SearchIndex {
   #searched = false;
   readonly #fast: FastSearch;
   readonly #analysis: AnalysisPool;
+  /** Set when the index's oldest pages were analysed by an earlier release. */
+  readonly #analysisNotice: string | null;
   #closed = false;
 
-  private constructor(db: lancedb.Connection, table: lancedb.Table, options: Settings, fullyIndexed: boolean) {
+  private constructor(
+    db: lancedb.Connection,
+    table: lancedb.Table,
+    options: Settings,
+    fullyIndexed: boolean,
+    analysisVersion: number,
+  ) {
     this.#db = db;
+    this.#analysisNotice = analysisNotice(options.path, analysisVersion);
     this.#table = table;
     this.#options = options;
     const statePath = join(options.path, FOLD_STATE_FILE);
@@ -180,7 +190,10 @@ export class LanceSearchIndex implements SearchIndex {
         session,
       );
       const { table, created } = await openTable(db, options.path);
-      return new LanceSearchIndex(db, table, settings, created || (await unindexedRows(table)) === 0);
+      // Pages written from now on are analysed by this release; an index holding none is current.
+      if (created || (await table.countRows()) === 0) recordAnalysisVersion(options.path);
+      const analysisVersion = readAnalysisVersion(options.path);
+      return new LanceSearchIndex(db, table, settings, created || (await unindexedRows(table)) === 0, analysisVersion);
     } catch (error) {
       if (error instanceof BackendUnavailableError || error instanceof ConfigError) throw error;
       throw new BackendUnavailableError(`cannot open the search index at ${options.path}`, error);
@@ -263,6 +276,10 @@ export class LanceSearchIndex implements SearchIndex {
   /** Folds written pages into the full-text indexes now (otherwise done in the background). */
   async flush(): Promise<void> {
     await this.#maintainer.run();
+  }
+
+  notices(): readonly string[] {
+    return this.#analysisNotice === null ? [] : [this.#analysisNotice];
   }
 
   async close(): Promise<void> {

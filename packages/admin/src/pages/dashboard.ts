@@ -16,6 +16,7 @@ th, td { text-align: left; padding: .45rem .75rem; border-bottom: 1px solid var(
 td.count { text-align: right; font-variant-numeric: tabular-nums; }
 td.examples { font-size: .8rem; color: var(--muted); word-break: break-all; }
 #status { font-size: .85rem; }
+#notices p { border-left: 4px solid var(--bad); background: var(--card); padding: .6rem .9rem; margin: 0 0 .5rem; }
 `;
 
 /** [stats path, label, tile class] of every tile, in page order; the path also names the element. */
@@ -61,6 +62,11 @@ function reasonRows(stats: AdminStats | null): string {
     .join('');
 }
 
+/** The notices' paragraphs (as text); none when there is nothing to act on. */
+function noticeParagraphs(stats: AdminStats | null): string {
+  return (stats?.notices ?? []).map((notice) => `<p>${escapeHtml(notice)}</p>`).join('');
+}
+
 // Runs in the browser: polls the stats and writes them with textContent only (reasons are data).
 const SCRIPT = `
 (() => {
@@ -88,6 +94,9 @@ const SCRIPT = `
       for (const u of r.examples || []) { const d = document.createElement('div'); d.textContent = u; examples.append(d); }
       tr.append(state, reason, count, examples); body.append(tr);
     }
+    const notices = document.getElementById('notices');
+    notices.replaceChildren();
+    for (const n of s.notices || []) { const p = document.createElement('p'); p.textContent = n; notices.append(p); }
     status.className = 'muted'; status.textContent = 'Updated ' + new Date(s.at).toLocaleTimeString();
   }
   async function refresh() {
@@ -122,6 +131,7 @@ export function sendDashboard(
       adminHeader(baseUrl, 'dashboard') +
       `<main data-stats-url="${escapeHtml(`${baseUrl}/api/stats`)}" data-login-url="${escapeHtml(`${baseUrl}/login`)}"` +
       ` data-refresh-ms="${options.refreshIntervalMs}">${status}` +
+      `<div id="notices" role="status">${noticeParagraphs(stats)}</div>` +
       `<section aria-labelledby="crawl-h"><h2 id="crawl-h">Crawl</h2><div class="tiles">${tiles(stats, 'crawl.')}</div></section>` +
       `<section aria-labelledby="fail-h"><h2 id="fail-h">Why pages were skipped or failed</h2>` +
       `<table><thead><tr><th>State</th><th>Reason</th><th class="count">Pages</th><th>Examples</th></tr></thead>` +

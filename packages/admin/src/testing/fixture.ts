@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PageDocument, pageIdForUrl } from '@quarry/core';
-import { LanceSearchIndex } from '@quarry/index-lance';
+import { ANALYSIS_FILE, LanceSearchIndex } from '@quarry/index-lance';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import express from 'express';
 import { type AdminRouterOptions, createAdminRouter } from '../index.js';
@@ -24,12 +24,23 @@ export interface AdminFixture {
   close(): Promise<void>;
 }
 
-/** Starts a fixture on a free loopback port; extra router options override the defaults. */
+/**
+ * Starts a fixture on a free loopback port; extra router options override the defaults. With
+ * `earlierAnalysis`, the index holds a page analysed by an earlier release (it has a notice), in a
+ * folder whose name holds markup.
+ */
 export async function startAdminFixture(
   extra: Partial<Omit<AdminRouterOptions, 'crawl' | 'index' | 'searchIndex'>> = {},
+  { earlierAnalysis = false } = {},
 ): Promise<AdminFixture> {
-  const dir = mkdtempSync(join(tmpdir(), 'quarry-admin-'));
+  const dir = mkdtempSync(join(tmpdir(), earlierAnalysis ? 'quarry-admin-<i>-' : 'quarry-admin-'));
   const queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0, pollIntervalMs: 10 });
+  if (earlierAnalysis) {
+    const written = await LanceSearchIndex.open({ path: join(dir, 'index') });
+    await written.upsert([page(0)]);
+    await written.close();
+    rmSync(join(dir, 'index', ANALYSIS_FILE));
+  }
   const searchIndex = await LanceSearchIndex.open({ path: join(dir, 'index') });
   const app = express();
   app.use(

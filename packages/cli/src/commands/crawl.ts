@@ -213,18 +213,20 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
 /** `quarry status`: queue depths, crawl counts by state, skip and failure reasons with example URLs. */
 export async function runStatus(config: QuarryConfig, json: boolean): Promise<number> {
   const queues = await openQueues(config);
-  const services = await openServices(config, { maintain: false });
+  const services = await openServices(config, { maintain: false, reportNotices: false });
   try {
     const [crawl, index, documents] = await Promise.all([
       queues.crawl.stats(),
       queues.index.stats(),
       services.index.count(),
     ]);
+    const notices = services.index.notices?.() ?? [];
     if (json) {
-      process.stdout.write(`${JSON.stringify({ crawl, index, documents }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ crawl, index, documents, notices }, null, 2)}\n`);
       return 0;
     }
     const out = [
+      ...notices.map((notice) => `notice: ${notice}`),
       `documents indexed: ${documents}`,
       `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${countsOf(crawl)}`,
       `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
