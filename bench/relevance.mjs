@@ -293,20 +293,23 @@ function halfRows(name, collection, reference, figures) {
       ['words joined with OR', 'or'],
       ['sentence, match=any', 'any'],
       ['question as typed, default parameters', 'question'],
+      ['2 rarest words, AND (keywords)', 'keywords'],
     ].map(([mode, key]) => {
-      const bm25 = meanOf(reference.perQuery, half);
+      // The keyword queries have no reference: BM25 over the question's words answers another query.
+      const bm25 = key === 'keywords' ? null : meanOf(reference.perQuery, half);
       const api = meanOf(figures.fresh.perQuery[key], half);
       const buried = meanOf(figures.buried.perQuery[key], half);
+      const minus = (x) => (bm25 === null ? '-' : (x - bm25).toFixed(4));
       return {
         collection: name,
         half,
         queries: halfOfQuery.filter((h) => h === half).length,
         mode,
-        'BM25 exhaustive': bm25.toFixed(4),
+        'BM25 exhaustive': bm25 === null ? '-' : bm25.toFixed(4),
         API: api.toFixed(4),
-        'API − BM25': (api - bm25).toFixed(4),
+        'API − BM25': minus(api),
         'API, +20k newer pages': buried.toFixed(4),
-        '+20k − BM25': (buried - bm25).toFixed(4),
+        '+20k − BM25': minus(buried),
       };
     }),
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FORM_RERANK_DEPTH, OTHER_FORM_FACTOR, rerankByForms } from './exact-forms.js';
+import { FORM_BOOST, formsText, RERANK_WINDOW, rerankByForms, TITLE_WORD_BOOST } from './exact-forms.js';
 
 interface Item {
   readonly id: string;
@@ -18,41 +18,54 @@ function reader(texts: Record<string, string>) {
 
 const byId = (a: Item, b: Item) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-describe('re-ranking by word forms', () => {
-  it('reads only the page when no later candidate can enter it', async () => {
-    const ranked = [10, 9, 5, 4, 3, 2].map((score, i) => ({ id: `p${i}`, score }));
-    const { read, textOf } = reader({ p0: 'running', p1: 'running' });
-    const out = await rerankByForms(ranked, ['running'], 2, textOf, byId);
-    expect(out.map((item) => item.id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5']);
-    expect(read).toEqual(['p0', 'p1']);
-  });
-
-  it('reads every candidate that could still displace a penalised one, and ranks exactly', async () => {
-    const f = OTHER_FORM_FACTOR;
-    const ranked = [10, 9.99, 10 * f + 0.2, 10 * f, 5].map((score, i) => ({ id: `p${i}`, score }));
-    // p0 and p1 hold only another form and fall to 10f and 9.99f; p2 and p3 hold the exact one.
-    const { read, textOf } = reader({ p0: 'runs', p1: 'runs', p2: 'running', p3: 'running', p4: 'running' });
-    const out = await rerankByForms(ranked, ['running'], 2, textOf, byId);
-    expect(out.slice(0, 2).map((item) => item.id)).toEqual(['p2', 'p0']);
-    expect(out[1]!.score).toBeCloseTo(10 * f);
-    // p0 (10f) ties p3 (10f) and wins on id; p4 (5) could never reach the page, so it is not read.
-    expect(read).toEqual(['p0', 'p1', 'p2', 'p3']);
-  });
-
-  it('reads at most FORM_RERANK_DEPTH pages of candidates', async () => {
+describe('re-ranking by word forms and titles', () => {
+  it('reads the first RERANK_WINDOW matches, whatever page is asked for, and leaves the rest in place', async () => {
     const ranked = Array.from({ length: 50 }, (_, i) => ({
       id: `p${String(i).padStart(2, '0')}`,
-      score: 100 - i * 0.01,
+      score: 100 - i,
     }));
-    const { read, textOf } = reader(Object.fromEntries(ranked.map((item) => [item.id, 'runs'])));
-    await rerankByForms(ranked, ['running'], 3, textOf, byId);
-    expect(read).toHaveLength(3 * FORM_RERANK_DEPTH);
+    // (Texts as formsText writes them: the title, a line break, the body; here untitled.)
+    const { read, textOf } = reader({ p00: '\nShe runs', [`p${RERANK_WINDOW - 1}`]: '\nShe is running' });
+    const out = await rerankByForms(ranked, ['running'], textOf, byId);
+    expect(read).toEqual(ranked.slice(0, RERANK_WINDOW).map((item) => item.id));
+    expect(out.slice(RERANK_WINDOW)).toEqual(ranked.slice(RERANK_WINDOW));
+    // Relative to a page holding the word as asked (or not at all: unknown here), one holding only
+    // another form is worth 0.95: p01 (99) passes p00 (100) as 99 / 0.95 = 104.2.
+    expect(out[0]!.id).toBe('p01');
+    expect(out.find((item) => item.id === 'p00')!.score).toBe(100);
+    expect(out.map((item) => item.id).sort()).toEqual(ranked.map((item) => item.id));
+  });
+
+  it('ranks exactly within the window: a page with the exact form passes one within 5% holding only another', async () => {
+    const ranked = [10, 9.6, 9.55, 5].map((score, i) => ({ id: `p${i}`, score }));
+    const { textOf } = reader({ p0: '\nruns', p1: '\nrunning', p2: '\nrunning', p3: '\nrunning' });
+    const out = await rerankByForms(ranked, ['running'], textOf, byId);
+    expect(out.map((item) => item.id)).toEqual(['p1', 'p2', 'p0', 'p3']);
+    expect(out[0]!.score).toBeCloseTo(9.6 * FORM_BOOST);
+    expect(out[2]!.score).toBe(10);
+  });
+
+  it('raises a page by TITLE_WORD_BOOST for each required word its title holds in some form', async () => {
+    const ranked = [10, 9.5, 9, 8.9].map((score, i) => ({ id: `p${i}`, score }));
+    const { textOf } = reader({
+      p0: formsText({ title: 'Notes', snippet_src: 'Site reliability, site after site.' })!,
+      p1: formsText({ title: 'Reliability\nof a site', snippet_src: 'Site reliability.' })!,
+      p2: formsText({ title: 'Site Reliability Engineering', snippet_src: 'A site.' })!,
+      p3: formsText({ title: 'Sites', snippet_src: 'Site reliability.' })!,
+    });
+    const out = await rerankByForms(ranked, ['site', 'reliability'], textOf, byId);
+    expect(out.map((item) => item.id)).toEqual(['p1', 'p2', 'p3', 'p0']);
+    const forms = FORM_BOOST ** 2;
+    expect(out[0]!.score).toBeCloseTo(9.5 * forms * TITLE_WORD_BOOST ** 2);
+    expect(out[3]!.score).toBeCloseTo(10 * forms);
+    // Another form in the title counts as the word there (`Sites`).
+    expect(out[2]!.score).toBeCloseTo(8.9 * forms * TITLE_WORD_BOOST);
   });
 
   it('leaves the order alone without words whose form counts', async () => {
     const ranked = [3, 2, 1].map((score, i) => ({ id: `p${i}`, score }));
     const { read, textOf } = reader({});
-    expect(await rerankByForms(ranked, [], 2, textOf, byId)).toEqual(ranked);
+    expect(await rerankByForms(ranked, [], textOf, byId)).toEqual(ranked);
     expect(read).toEqual([]);
   });
 });

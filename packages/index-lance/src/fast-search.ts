@@ -1,7 +1,7 @@
 import type * as lancedb from '@lancedb/lancedb';
 import type { IndexQuery, IndexSearchResult } from '@quarry/core';
 import { stemmedLanguages, stemsLanguage } from '@quarry/text';
-import { exactWords, FORM_RERANK_DEPTH, formsText, rerankByForms } from './exact-forms.js';
+import { exactWords, formsText, RERANK_WINDOW, rerankByForms } from './exact-forms.js';
 import type { FastPlan, FastQuery } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier, splitTokens } from './fresh.js';
 import { and, bm25Idf, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
@@ -96,6 +96,7 @@ export interface FastSearchOptions {
   readonly maxExcludedMatches: number;
   readonly langPriorityBoost: number;
   readonly freshTier: boolean;
+  readonly textRerank: boolean;
 }
 
 /** What the index knows of its current version. */
@@ -404,12 +405,14 @@ export class FastSearch {
       (exclusion) => this.#sampleLists(view, countedPlan, where, exclusion),
       () => null,
     );
-    // Enough matches are read that `depth` remain after removing those missing a phrase and the
-    // excluded ones not known in advance (more in rounds, each new candidate checked), and `base`
-    // after removing the excluded ones known in advance.
-    // The best matches are re-ranked by the priors and by word forms: more than the page are read.
-    const words = exactWords(query);
-    const base = qualityPrior ? QUALITY_RERANK_DEPTH * depth : words.length > 0 ? FORM_RERANK_DEPTH * depth : depth;
+    // Enough matches are read that the page and the window re-ranked by word forms (the same
+    // whatever page is asked for, see exact-forms.ts) remain after removing those missing a phrase
+    // and the excluded ones not known in advance (more in rounds, each new candidate checked), and
+    // `base` after removing the excluded ones known in advance. The best matches are re-ranked by
+    // the priors and by word forms: more than the page are read.
+    const words = this.#options.textRerank ? exactWords(query) : [];
+    const window = Math.max(depth, words.length > 0 ? RERANK_WINDOW : 0);
+    const base = (qualityPrior ? QUALITY_RERANK_DEPTH : 1) * window;
     const runs = plan.alternatives.some(hasRuns);
     let k = base + (plan.exclude || runs ? depth : 0);
     const priority =
@@ -465,7 +468,7 @@ export class FastSearch {
         await this.#checkExclusion(view, plan.exclude!, exclusion, candidates, texts);
       }
       const left = [...candidates].filter((rowId) => !exclusion?.excluded.has(rowId)).length;
-      const enough = exclusion?.complete && !runs ? base : depth;
+      const enough = exclusion?.complete && !runs ? base : window;
       if (left >= enough || lists.every((list) => !list.full)) break;
       // (The first round read before the excluded words were known does not count.)
       if (round >= EXCLUSION_ROUNDS + (plan.exclude ? 1 : 0)) return null;
@@ -508,7 +511,6 @@ export class FastSearch {
     const ranked = await rerankByForms(
       [...scores].map(([key, score]) => ({ key, score })).sort(byScore),
       words,
-      depth,
       async (candidates) => {
         const keys = candidates.map((candidate) => candidate.key);
         await this.#readRows(

@@ -36,10 +36,17 @@ describe('the fast plan answers as the general plan does', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quarry-lance-fast-'));
-    fast = await LanceSearchIndex.open({ path: dir, autoMaintain: false, maxCountedMatches: 200 });
+    // The plans' arithmetic, BM25 with the priors: the re-ranking by text is tested on its own below.
+    fast = await LanceSearchIndex.open({ path: dir, autoMaintain: false, maxCountedMatches: 200, textRerank: false });
     await fast.upsert(pages(1500));
     await fast.flush();
-    general = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan: false, maxCountedMatches: 200 });
+    general = await LanceSearchIndex.open({
+      path: dir,
+      autoMaintain: false,
+      fastPlan: false,
+      maxCountedMatches: 200,
+      textRerank: false,
+    });
   }, 120_000);
   afterAll(async () => {
     await fast.close();
@@ -117,6 +124,44 @@ describe('the fast plan answers as the general plan does', () => {
     expect(a.total).toBeLessThan(loose.total);
   });
 
+  it('re-ranked by word forms and titles, gives the same pages in both plans, page after page', async () => {
+    const open = (fastPlan: boolean) =>
+      LanceSearchIndex.open({ path: dir, autoMaintain: false, maxCountedMatches: 200, fastPlan });
+    const [reFast, reGeneral] = await Promise.all([open(true), open(false)]);
+    try {
+      // The plans score one word and an exclusion alike (see the cases above), the words of an AND
+      // each their own way.
+      const alike = ['glacier', 'flow -turbulent'];
+      for (const q of [...alike, '"boundary layer"', 'museum river', '"boundary layer" heat', 'water energy']) {
+        const query = { query: parseQuery(q), limit: 60, offset: 0 };
+        const [a, b, raw] = await Promise.all([reFast.search(query), reGeneral.search(query), fast.search(query)]);
+        if (alike.includes(q)) expect([q, summary(a)]).toEqual([q, summary(b)]);
+        // The re-ranking moved something (the titles are made of the same words as the text).
+        expect([q, a.hits.map((hit) => hit.id)]).not.toEqual([q, raw.hits.map((hit) => hit.id)]);
+        // Each page of results continues the one before, whatever its size.
+        for (const [index, full] of [
+          [reFast, a],
+          [reGeneral, b],
+        ] as const) {
+          const paged: string[] = [];
+          for (const [offset, limit] of [
+            [0, 5],
+            [5, 10],
+            [15, 3],
+            [18, 12],
+            [30, 30],
+          ] as const) {
+            const page = await index.search({ ...query, offset, limit });
+            paged.push(...page.hits.map((hit) => hit.id));
+          }
+          expect([q, index === reFast, paged]).toEqual([q, index === reFast, full.hits.map((hit) => hit.id)]);
+        }
+      }
+    } finally {
+      await Promise.all([reFast.close(), reGeneral.close()]);
+    }
+  });
+
   it('subtracts excluded words known in advance, reading past them when they crowd the best matches', async () => {
     // Every page holding the excluded words is read first (up to 100,000): the speculative first
     // round of top matches is then mostly excluded pages, and more are read.
@@ -125,6 +170,7 @@ describe('the fast plan answers as the general plan does', () => {
       autoMaintain: false,
       maxCountedMatches: 200,
       maxExcludedMatches: 100_000,
+      textRerank: false,
     });
     try {
       for (const q of ['flow -turbulent', 'glacier -the -water', 'heat -glacier -river -solar']) {
@@ -154,6 +200,7 @@ describe('the fast plan answers as the general plan does', () => {
       autoMaintain: false,
       maxCountedMatches: 200,
       maxExcludedMatches: 3,
+      textRerank: false,
     });
     try {
       for (const [q, extra] of [

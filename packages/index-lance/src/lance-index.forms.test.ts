@@ -145,3 +145,39 @@ for (const otherLanguage of [false, true]) {
     });
   });
 }
+
+// A long page titled with the query's words, beside shorter ones that say them more often in the
+// body, as the web has them: a book's chapter under the book's title against pages in passing.
+const long = 'Alerts page a human only for symptoms that matter, and dashboards show the rest. '.repeat(8);
+const titlePages = (): PageDocument[] => [
+  // Pages holding neither word, so that both are rare as on the web.
+  ...Array.from({ length: 20 }, (_, n) =>
+    makePage(`other-${n}`, `https://other.example.org/${n}`, `Notes ${n}`, filler),
+  ),
+  ...[1, 2, 3].map((n) =>
+    makePage(
+      `passing-${n}`,
+      `https://shop${n}.example.org/about`,
+      `About shop ${n}`,
+      `${filler.repeat(6)} Visit our site. The site lists reliability figures; site visitors trust our reliability. ${filler.repeat(6)}`,
+    ),
+  ),
+  makePage(
+    'titled',
+    'https://sre.example.org/monitoring',
+    'Site Reliability Engineering',
+    `Monitoring distributed systems. ${long} A site's reliability is what its users see. ${long}`,
+  ),
+];
+
+eachPlan(
+  'a page whose title holds every required word ranks above pages that only mention them',
+  titlePages,
+  async (ids) => {
+    expect((await ids('site reliability'))[0]).toBe('titled');
+    expect((await ids('reliability site'))[0]).toBe('titled');
+    // Optional words (OR, `match=any`) are left to BM25.
+    expect((await ids('site OR reliability'))[0]).not.toBe('titled');
+    expect((await ids('site reliability', 'any'))[0]).not.toBe('titled');
+  },
+);

@@ -78,10 +78,11 @@ function indexOf(name: string, docs: () => PageDocument[]) {
   const at = { dir: '', index: null as unknown as LanceSearchIndex, engine: null as unknown as LanceSearchIndex };
   beforeAll(async () => {
     at.dir = mkdtempSync(join(tmpdir(), `quarry-lance-languages-${name}-`));
-    at.index = await LanceSearchIndex.open({ path: at.dir, autoMaintain: false });
+    // BM25 as the engine scores it, without the re-ranking by word forms and titles.
+    at.index = await LanceSearchIndex.open({ path: at.dir, autoMaintain: false, textRerank: false });
     await at.index.upsert(docs());
     await at.index.flush();
-    at.engine = await LanceSearchIndex.open({ path: at.dir, autoMaintain: false, fastPlan: false });
+    at.engine = await LanceSearchIndex.open({ path: at.dir, autoMaintain: false, fastPlan: false, textRerank: false });
   }, 120_000);
   afterAll(async () => {
     await at.index.close();

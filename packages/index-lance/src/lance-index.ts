@@ -86,6 +86,11 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
    */
   readonly freshTier?: boolean;
   /**
+   * Re-rank the best matches by the word forms and titles they hold (`exact-forms.ts`); off, scores
+   * are BM25 with the priors (for tests of the plans' arithmetic). @defaultValue true
+   */
+  readonly textRerank?: boolean;
+  /**
    * Pages an excluded word (`-word`) may have for the fast plan to look them all up at once and
    * subtract them; past this, candidates are checked against it as they are read. @defaultValue 5000
    */
@@ -114,6 +119,7 @@ const DEFAULTS = {
   analysisThreads: helperThreads(3),
   fastPlan: true,
   freshTier: true,
+  textRerank: true,
 } as const;
 
 type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>> & Partial<MaintenanceOptions>;
@@ -343,8 +349,7 @@ export class LanceSearchIndex implements SearchIndex {
     const read = new Map(fresh);
     ranked = await rerankByForms(
       ranked,
-      exactWords(query),
-      depth,
+      this.#options.textRerank ? exactWords(query) : [],
       (candidates) => this.#formsTexts(candidates, read),
       (a, b) => (a.rowId < b.rowId ? -1 : 1),
     );
