@@ -12,7 +12,7 @@ import {
   type SearchIndex,
 } from '@quarry/core';
 import { AnalysisPool } from './analysis-pool.js';
-import { analysisNotice, readAnalysisVersion, recordAnalysisVersion } from './analysis-version.js';
+import { ANALYSIS_VERSION, analysisNotice, readAnalysisVersion, recordAnalysisVersion } from './analysis-version.js';
 import { rowsToArrow } from './arrow-rows.js';
 import { splitCjkWords } from './cjk-words.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
@@ -196,9 +196,15 @@ export class LanceSearchIndex implements SearchIndex {
         session,
       );
       const { table, created } = await openTable(db, options.path);
-      // Pages written from now on are analysed by this release; an index holding none is current.
-      if (created || (await table.countRows()) === 0) recordAnalysisVersion(options.path);
-      const analysisVersion = readAnalysisVersion(options.path);
+      // Pages written from now on are analysed by this release; an index holding none is current
+      // (recorded when the folder can be written: a reader of a read-only one needs no record).
+      const empty = created || (await table.countRows()) === 0;
+      if (empty) {
+        try {
+          recordAnalysisVersion(options.path);
+        } catch {}
+      }
+      const analysisVersion = empty ? ANALYSIS_VERSION : readAnalysisVersion(options.path);
       return new LanceSearchIndex(db, table, settings, created || (await unindexedRows(table)) === 0, analysisVersion);
     } catch (error) {
       if (error instanceof BackendUnavailableError || error instanceof ConfigError) throw error;
