@@ -69,9 +69,10 @@ describeWithServer('redis', 'Redis stores of the robots.txt and llms.txt caches'
       decode: decodeRobotsRecord,
       maxValueBytes: 100,
     });
-    await store.set('short', { kind: 'allow_all', reason: 'robots_unavailable' }, 50);
+    // A second to live: long enough to be read back on a loaded machine (50 ms was not, in CI).
+    await store.set('short', { kind: 'allow_all', reason: 'robots_unavailable' }, 1000);
     expect(await store.get('short')).not.toBeNull();
-    await sleep(80);
+    await sleep(1200);
     expect(await store.get('short')).toBeNull();
     await client.set(`${prefix}:bad-json`, '{not json', 'PX', 60_000);
     await client.set(`${prefix}:wrong-shape`, '{"kind":"rules","body":7}', 'PX', 60_000);
