@@ -1,5 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomically } from './util.js';
 
 /** A change to how pages are analysed into the index's tokens, which pages indexed before it lack. */
 export interface AnalysisChange {
@@ -45,11 +46,7 @@ export function readAnalysisVersion(dir: string): number {
 
 /** Records that every page in the index in `dir` is analysed by this release (a new or empty index). */
 export function recordAnalysisVersion(dir: string): void {
-  const path = join(dir, ANALYSIS_FILE);
-  // Renamed into place: a process opening the index at the same moment reads the old record or the new.
-  const partial = `${path}.${process.pid}.tmp`;
-  writeFileSync(partial, `${JSON.stringify({ version: ANALYSIS_VERSION })}\n`);
-  renameSync(partial, path);
+  writeFileAtomically(join(dir, ANALYSIS_FILE), `${JSON.stringify({ version: ANALYSIS_VERSION })}\n`);
 }
 
 /** What an operator should hear about an index whose oldest pages are analysed as `version`, if anything. */

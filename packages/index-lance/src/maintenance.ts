@@ -1,9 +1,9 @@
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Table } from '@lancedb/lancedb';
 import { type FoldResult, foldOnce } from './fold.js';
 import type { FoldProcess } from './fold-process.js';
 import { COLUMNS } from './rows.js';
-import { definedOnly } from './util.js';
+import { definedOnly, writeFileAtomically } from './util.js';
 
 export { foldedThrough } from './fold.js';
 
@@ -258,9 +258,7 @@ export class Maintainer {
       indexedThroughSeq: this.#indexedThroughSeq,
       ...(version === undefined ? {} : { version }),
     };
-    const temp = `${this.#statePath}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(state));
-    renameSync(temp, this.#statePath);
+    writeFileAtomically(this.#statePath, JSON.stringify(state));
   }
 
   /** Pages left unindexed by an earlier process count too, and so do the small files a bulk import left. */

@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 /** The entries of `value` that are not undefined, so that spreading them over defaults keeps the defaults. */
@@ -15,4 +16,14 @@ export function definedOnly<T extends object>(value: T): Partial<T> {
  */
 export function useEveryCore(): void {
   process.env.LANCE_CPU_THREADS ??= String(availableParallelism());
+}
+
+/**
+ * Writes `text` to `path` through a file of this process renamed into place: another process
+ * reading it at the same moment sees the old content or the new, never a part.
+ */
+export function writeFileAtomically(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, path);
 }
