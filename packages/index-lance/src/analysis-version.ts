@@ -23,6 +23,11 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
     date: '2026-12-01',
     change: 'traditional and simplified Chinese characters find each other',
   },
+  {
+    version: 3,
+    date: '2026-12-01',
+    change: "a contraction of not is one word, so `won` no longer finds `won't` (nor `haven` `haven't`)",
+  },
 ];
 
 /** The version this release analyses pages with. */

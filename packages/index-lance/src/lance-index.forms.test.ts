@@ -95,6 +95,26 @@ eachPlan('words holding characters that show nothing are found as a reader sees 
   expect(await ids('verfassungs')).toEqual([]);
 });
 
+// A contraction of not is one word (`won't` → `wont`): `won` and `haven` are other words.
+const contractionPages = (): PageDocument[] => [
+  makePage('won', 'https://a.example.org/won', 'Results', 'Our team won the election last night in the town.'),
+  makePage('wont', 'https://b.example.org/wont', 'Results', "Voters won't forget the election in the town."),
+  makePage('haven', 'https://c.example.org/haven', 'Harbour', 'A safe haven for boats near the town.'),
+  makePage('havent', 'https://d.example.org/havent', 'Harbour', 'We haven’t seen boats near the town.'),
+];
+
+eachPlan('a contraction of not is one word, not the word before its apostrophe', contractionPages, async (ids) => {
+  expect(await ids('won election')).toEqual(['won']);
+  expect(await ids('haven boats')).toEqual(['haven']);
+  expect(await ids('haven')).toEqual(['haven']);
+  // The contraction finds itself, written with either apostrophe, alone and in a phrase.
+  expect(await ids("won't")).toEqual(['wont']);
+  expect(await ids('"haven\'t seen"')).toEqual(['havent']);
+  expect(await ids('wont forget')).toEqual(['wont']);
+  // Like `not` and `do`, it is a stop word: a question need not find it on the page.
+  expect(await ids("why don't voters forget the election")).toEqual(['wont']);
+});
+
 // `nutritionally` is stemmed to `nutrition`, which is `nutrition` as typed; `nutrition` to `nutrit`.
 const stemPages = (otherLanguage: boolean): PageDocument[] => [
   makePage(

@@ -19,6 +19,13 @@ describe('word forms in a text', () => {
     expect(formInText('The plant dies in winter', 'died')).toBe('other');
   });
 
+  it('does not take the start of a contraction of not for a word, and finds the contraction', () => {
+    expect(formInText("We won't go", 'won')).toBe('unseen');
+    expect(formInText("We haven't been", 'haven')).toBe('unseen');
+    expect(formInText("We won't go, we won", 'won')).toBe('exact');
+    expect(formInText('We WON’T go', 'wont')).toBe('exact');
+  });
+
   it('does not take a longer word or another stem for a form', () => {
     expect(formInText('rerunning the numbers', 'running')).toBe('unseen');
     expect(formInText('a runway and a rung', 'running')).toBe('unseen');

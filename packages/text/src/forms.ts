@@ -1,4 +1,5 @@
 import { stemToken } from './stem.js';
+import { isNotContraction, writtenTokenPattern } from './tokenize.js';
 
 /** How a text holds a query word: in the exact form, only in other forms of its stem, or neither. */
 export type FormMatch = 'exact' | 'other' | 'unseen';
@@ -18,15 +19,17 @@ const MAX_OTHER_FORMS = 64;
  * built once, for every text the matcher reads.
  */
 export function formMatcher(word: string): FormMatcher {
-  const exact = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'u');
+  const exact = new RegExp(`(?<![\\p{L}\\p{N}])${writtenTokenPattern(word)}(?![\\p{L}\\p{N}])`, 'gu');
   const stem = stemToken(word);
   const start = escapeRegExp(stem.slice(0, Math.max(2, stem.length - 1)));
   const others = new RegExp(`(?<![\\p{L}\\p{N}])${start}[a-z]*(?![\\p{L}\\p{N}])`, 'gu');
+  // `won` in `won't` is not the word `won` (see tokenize).
+  const whole = (text: string, match: RegExpExecArray) => !isNotContraction(text, match.index + match[0].length);
   return (lowerText) => {
-    if (exact.test(lowerText)) return 'exact';
+    for (const match of lowerText.matchAll(exact)) if (whole(lowerText, match)) return 'exact';
     let seen = 0;
-    for (const [candidate] of lowerText.matchAll(others)) {
-      if (stemToken(candidate) === stem) return 'other';
+    for (const match of lowerText.matchAll(others)) {
+      if (whole(lowerText, match) && stemToken(match[0]) === stem) return 'other';
       if (++seen >= MAX_OTHER_FORMS) break;
     }
     return 'unseen';

@@ -125,6 +125,21 @@ describe('queryTermsIn', () => {
     expect(queryTermsIn('New Solar-panels here', [{ text: 'solar panels' }])).toMatchObject({ phrasesFound: 1 });
   });
 
+  it("does not find a word in the start of a contraction of not (`won` in `won't`)", () => {
+    expect(queryTermsIn("We won't say. We haven't.", [{ text: 'won' }, { text: 'haven' }])).toMatchObject({
+      found: 0,
+      of: 2,
+    });
+    expect(queryTermsIn("We won't say, a safe haven.", [{ text: 'won' }, { text: 'haven' }])).toMatchObject({
+      found: 1,
+    });
+    // The contraction itself is found, with either apostrophe or none, alone and in a phrase.
+    expect(queryTermsIn('They won’t, or wont', [{ text: "won't" }])).toMatchObject({ found: 1, of: 1 });
+    expect(queryTermsIn("Cats won't purr", [{ text: "won't purr" }])).toMatchObject({ phrasesFound: 1 });
+    const text = `Hopes won't win votes. ${'Filler words go here. '.repeat(30)}She won the vote.`;
+    expect(makeSnippet(text, [{ text: 'won' }, { text: 'vote' }], { maxChars: 80 })).toContain('won the vote');
+  });
+
   it('leaves stop words out unless the query has nothing else', () => {
     expect(queryTermsIn('the cat', [{ text: 'the dog' }])).toMatchObject({ found: 0, of: 1 });
     expect(queryTermsIn('to be', [{ text: 'to be or not' }])).toMatchObject({ found: 2, of: 4 });

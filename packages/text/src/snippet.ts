@@ -1,7 +1,7 @@
 import { holdsTraditional, simplifyHan } from './han-variants.js';
 import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
-import { foldText, hasUnspacedScript, tokenize } from './tokenize.js';
+import { foldText, hasUnspacedScript, isNotContraction, tokenize, writtenTokenPattern } from './tokenize.js';
 
 /** A positive query clause as `@quarry/query`'s `positiveClauses` returns it; only `text` is used. */
 export interface SnippetClause {
@@ -208,7 +208,7 @@ const UNSPACED_GAP = /[^\p{L}\p{N}\p{M}]{0,3}/uy;
  * matched from there, while `work` (see {@link MAX_PHRASE_WORK}) lasts.
  */
 function phraseHits(text: string, tokens: readonly string[], work: { left: number }): Hit[] {
-  const literal = (token: string) => token.replace(REGEX_SYNTAX, '\\$&');
+  const literal = writtenTokenPattern;
   const gap = (token: string) =>
     hasUnspacedScript(token) ? '[^\\p{L}\\p{N}\\p{M}]{0,3}' : '[^\\p{L}\\p{N}\\p{M}]{1,3}';
   const first = new RegExp(literal(tokens[0]!), 'gi');
@@ -310,9 +310,14 @@ function wordHits(text: string, token: string): Hit[] | null {
     const at = match.index;
     let end = at + match[0].length;
     while (end < text.length && isAsciiLetter(text.charCodeAt(end))) end++;
+    let word = text.slice(at, end).toLowerCase();
+    // `won't` is the word `wont` (see tokenize), not `won`.
+    if (isNotContraction(text, end)) {
+      word += 't';
+      end += 2;
+    }
     start.lastIndex = end;
     if (WORD_CHAR.test(text[at - 1] ?? ' ') || WORD_CHAR.test(text[end] ?? ' ')) continue;
-    const word = text.slice(at, end).toLowerCase();
     if (word === token) {
       if (exact < MAX_HITS_PER_TOKEN) hits.push({ start: at, token, exact: true });
       exact++;

@@ -6,6 +6,9 @@ describe('isStopWord', () => {
     expect(isStopWord('the')).toBe(true);
     expect(isStopWord('of')).toBe(true);
     expect(isStopWord('的')).toBe(true);
+    // Contractions of not, as tokenize writes them (`don't` → `dont`), are auxiliaries too.
+    expect(isStopWord('dont')).toBe(true);
+    expect(isStopWord('wouldnt')).toBe(true);
   });
 
   it('does not treat content words as stop words', () => {

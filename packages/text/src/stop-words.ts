@@ -4,9 +4,14 @@
  * for no gain); phrases always keep them. Lists hold folded tokens as {@link tokenize} produces them.
  */
 
-/** Common English function words (articles, pronouns, auxiliaries, prepositions, conjunctions). */
+/**
+ * Common English function words (articles, pronouns, auxiliaries, prepositions, conjunctions), and
+ * the auxiliaries' contractions with `not` as {@link tokenize} writes them (`don't` → `dont`).
+ */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
   (
+    'aint arent cant couldnt didnt doesnt dont hadnt hasnt havent isnt mightnt mustnt neednt shant shouldnt ' +
+    'wasnt werent wont wouldnt ' +
     'a about above after again against all am an and any are as at be because been before being below between ' +
     'both but by can could did do does doing down during each few for from further had has have having he her ' +
     'here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not ' +

@@ -16,6 +16,35 @@ describe('tokenize', () => {
     ]);
   });
 
+  it('keeps a contraction of not one word, without its apostrophe, and splits at other apostrophes', () => {
+    expect(tokenize("Who won't, isn’t and DIDN'T? We won.")).toEqual([
+      'who',
+      'wont',
+      'isnt',
+      'and',
+      'didnt',
+      'we',
+      'won',
+    ]);
+    expect(tokenize("haven't")).not.toContain('haven');
+    // An elided article and a name: the word after the apostrophe is found alone.
+    expect(tokenize("l'état o'reilly l'n't")).toEqual(['l', 'etat', 'o', 'reilly', 'l', 'n', 't']);
+    // Only a `t` that ends the word: not a possessive, a quote or `n't` without a word before it.
+    expect(tokenize("rock 'n' roll, the dogs' toys, 'n't', can'tx")).toEqual([
+      'rock',
+      'n',
+      'roll',
+      'the',
+      'dogs',
+      'toys',
+      'n',
+      't',
+      'can',
+      'tx',
+    ]);
+    expect(tokenize("can't-miss won't🎉")).toEqual(['cant', 'miss', 'wont']);
+  });
+
   it('applies NFKC so full-width and ligature forms match plain ones', () => {
     expect(tokenize('ＡＢＣ１２３ ﬁle')).toEqual(['abc123', 'file']);
   });

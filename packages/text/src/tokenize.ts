@@ -14,6 +14,11 @@
  *   change the word, so they stay.
  * - A token is a run of letters, numbers and combining marks; everything else (punctuation,
  *   symbols, emoji, whitespace) separates tokens and is dropped.
+ * - But a contraction of `not` is one word, without its apostrophe (`won't` → `wont`, `isn’t` →
+ *   `isnt`), as Unicode's word boundaries (UAX #29) and Lucene's standard tokenizer keep it: split
+ *   at the apostrophe, `won't` would be found by `won`, `haven't` by `haven` and `don't` by `don`.
+ *   Other apostrophes still separate (`l'état` → `l`, `etat`; `o'reilly` → `o`, `reilly`), so an
+ *   elided French or Italian article does not hide the word it is written onto.
  * - Characters that show nothing (Unicode's default-ignorable code points: soft hyphens, zero-width
  *   spaces and joiners, word joiners, direction marks, variation selectors, byte-order marks) are
  *   removed, inside a word too, as Lucene's `nfkc_cf` folding does: `Bundes&shy;gericht` and
@@ -50,6 +55,8 @@ const SEPARATOR = 0;
 const WORD = 1;
 const CJK = 2;
 const SEA = 3;
+const APOSTROPHE = 0x27;
+const RIGHT_QUOTE = 0x2019;
 /** Shows nothing: left out of a word, and neither starts nor ends one. */
 const IGNORABLE = 4;
 const UNKNOWN = 255;
@@ -160,6 +167,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   let runHasSea = false;
   let runIsAscii = true;
   let runHasIgnorable = false;
+  let runHasContraction = false;
   for (let i = 0; i <= length; i++) {
     const code = i < length ? folded.charCodeAt(i) : 0x20;
     let cls: number;
@@ -179,20 +187,52 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
         runHasSea = false;
         runIsAscii = true;
         runHasIgnorable = false;
+        runHasContraction = false;
       }
       if (code >= 0x80) runIsAscii = false;
       if (cls === CJK) runHasCjk = true;
       else if (cls === SEA) runHasSea = true;
       i += width - 1;
+    } else if (start !== -1 && isNotContraction(folded, i)) {
+      runHasContraction = true;
     } else if (start !== -1) {
-      const slice = folded.slice(start, i);
-      const word = runHasIgnorable ? slice.replace(IGNORABLE_CHARS, '') : slice;
+      let word = folded.slice(start, i);
+      if (runHasIgnorable) word = word.replace(IGNORABLE_CHARS, '');
+      if (runHasContraction) word = word.replace(APOSTROPHES, '');
       if (runHasCjk || runHasSea) pushMixed(tokens, word, segment);
       else tokens.push(runIsAscii ? word : stripDiacritics(word));
       start = -1;
     }
   }
   return tokens;
+}
+
+const APOSTROPHES = /['\u2019]/g;
+
+/**
+ * Whether the character at `at` in `text` is the apostrophe of a contraction of `not` (see
+ * {@link tokenize}): `'` or `’` after an `n` that follows a letter (`won't`, `isn’t`, not `n't`
+ * alone) and before a `t` that ends the word. ASCII letters in either case, so the text as written
+ * may be asked: the word ending at `at` then goes on to its `t`.
+ */
+export function isNotContraction(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code !== APOSTROPHE && code !== RIGHT_QUOTE) return false;
+  if ((text.charCodeAt(at - 1) | 0x20) !== 0x6e || (text.charCodeAt(at + 1) | 0x20) !== 0x74) return false;
+  const before = text.charCodeAt(at - 2) | 0x20;
+  if (!(before >= 0x61 && before <= 0x7a)) return false;
+  const after = text.charCodeAt(at + 2);
+  return Number.isNaN(after) || bmpClassOf(after) === SEPARATOR;
+}
+
+/**
+ * A regular expression's source that finds `token` (as {@link tokenize} gives it) as a text writes
+ * it: the token, or for what may be a contraction of `not` also with its apostrophe (`wont`:
+ * `won't`, `won’t`). Without flags or bounds: the caller adds them.
+ */
+export function writtenTokenPattern(token: string): string {
+  const literal = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return /[a-z]nt$/.test(token) ? `${literal.slice(0, -1)}['\u2019]?t` : literal;
 }
 
 /** A run of CJK characters (group 1) or of one Southeast Asian script's letters, marks and digits. */
