@@ -26,7 +26,8 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
   {
     version: 3,
     date: '2026-12-01',
-    change: "a contraction of not is one word, so `won` no longer finds `won't` (nor `haven` `haven't`)",
+    change:
+      "a contraction of not is one word, so `won` no longer finds `won't`, and an English clitic is dropped, so the phrase `rust ownership` finds `Rust's ownership`",
   },
 ];
 

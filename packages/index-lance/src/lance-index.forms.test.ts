@@ -115,6 +115,20 @@ eachPlan('a contraction of not is one word, not the word before its apostrophe',
   expect(await ids("why don't voters forget the election")).toEqual(['wont']);
 });
 
+// An English clitic is no word of its own (`Rust's` → `rust`).
+const cliticPages = (): PageDocument[] => [
+  makePage('possessive', 'https://a.example.org/p', 'Rust notes', "Rust's ownership model frees memory."),
+  makePage('plain', 'https://b.example.org/q', 'Rust notes', 'The Rust ownership model, explained.'),
+  makePage('other', 'https://c.example.org/r', 'Go notes', "Go's garbage collector frees memory."),
+];
+
+eachPlan('an English clitic after an apostrophe is no word of its own', cliticPages, async (ids) => {
+  // A possessive in the query needs none on the page, and a phrase finds the page that writes one.
+  expect((await ids("Rust's ownership")).sort()).toEqual(['plain', 'possessive']);
+  expect((await ids('"rust ownership model"')).sort()).toEqual(['plain', 'possessive']);
+  expect(await ids('"go garbage collector"')).toEqual(['other']);
+});
+
 // `nutritionally` is stemmed to `nutrition`, which is `nutrition` as typed; `nutrition` to `nutrit`.
 const stemPages = (otherLanguage: boolean): PageDocument[] => [
   makePage(

@@ -140,6 +140,13 @@ describe('queryTermsIn', () => {
     expect(makeSnippet(text, [{ text: 'won' }, { text: 'vote' }], { maxChars: 80 })).toContain('won the vote');
   });
 
+  it("finds a phrase whose page writes a clitic onto one of its words (`Rust's ownership`)", () => {
+    expect(queryTermsIn("Rust's ownership model", [{ text: 'rust ownership' }])).toMatchObject({ phrasesFound: 1 });
+    expect(queryTermsIn('RUST’S OWNERSHIP', [{ text: 'rust ownership' }])).toMatchObject({ phrasesFound: 1 });
+    expect(queryTermsIn("Rust'd ownership", [{ text: 'rust ownership' }])).toMatchObject({ phrasesFound: 1 });
+    expect(queryTermsIn("Rust'x ownership", [{ text: 'rust ownership' }])).toMatchObject({ phrasesFound: 0 });
+  });
+
   it('leaves stop words out unless the query has nothing else', () => {
     expect(queryTermsIn('the cat', [{ text: 'the dog' }])).toMatchObject({ found: 0, of: 1 });
     expect(queryTermsIn('to be', [{ text: 'to be or not' }])).toMatchObject({ found: 2, of: 4 });

@@ -1,7 +1,14 @@
 import { holdsTraditional, simplifyHan } from './han-variants.js';
 import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
-import { foldText, hasUnspacedScript, isNotContraction, tokenize, writtenTokenPattern } from './tokenize.js';
+import {
+  CLITIC_PATTERN,
+  foldText,
+  hasUnspacedScript,
+  isNotContraction,
+  tokenize,
+  writtenTokenPattern,
+} from './tokenize.js';
 
 /** A positive query clause as `@quarry/query`'s `positiveClauses` returns it; only `text` is used. */
 export interface SnippetClause {
@@ -197,8 +204,12 @@ const MAX_PHRASE_TOKENS = 32;
  * length times the phrase's. A normal page needs far fewer.
  */
 const MAX_PHRASE_WORK = 1 << 18;
-/** What may stand between two words of a phrase: the same as in {@link phraseHits}' pattern. */
-const SPACED_GAP = /[^\p{L}\p{N}\p{M}]{1,3}/uy;
+/**
+ * What may stand between two words of a phrase: one to three characters that are not letters or
+ * digits, after a clitic the tokens leave out (`Rust's ownership` for `rust ownership`).
+ */
+const SPACED_GAP_SOURCE = `(?:${CLITIC_PATTERN})?[^\\p{L}\\p{N}\\p{M}]{1,3}`;
+const SPACED_GAP = new RegExp(SPACED_GAP_SOURCE, 'iuy');
 const UNSPACED_GAP = /[^\p{L}\p{N}\p{M}]{0,3}/uy;
 
 /**
@@ -209,8 +220,7 @@ const UNSPACED_GAP = /[^\p{L}\p{N}\p{M}]{0,3}/uy;
  */
 function phraseHits(text: string, tokens: readonly string[], work: { left: number }): Hit[] {
   const literal = writtenTokenPattern;
-  const gap = (token: string) =>
-    hasUnspacedScript(token) ? '[^\\p{L}\\p{N}\\p{M}]{0,3}' : '[^\\p{L}\\p{N}\\p{M}]{1,3}';
+  const gap = (token: string) => (hasUnspacedScript(token) ? '[^\\p{L}\\p{N}\\p{M}]{0,3}' : SPACED_GAP_SOURCE);
   const first = new RegExp(literal(tokens[0]!), 'gi');
   const head = tokens.slice(0, MAX_PHRASE_TOKENS);
   const rest = new RegExp(

@@ -45,6 +45,31 @@ describe('tokenize', () => {
     expect(tokenize("can't-miss won't🎉")).toEqual(['cant', 'miss', 'wont']);
   });
 
+  it("drops an English clitic after a word's apostrophe, the possessive `'s` too", () => {
+    expect(tokenize("Rust's model, you’re, I'm, we've, he'd, they'll")).toEqual([
+      'rust',
+      'model',
+      'you',
+      'i',
+      'we',
+      'he',
+      'they',
+    ]);
+    // Only a clitic that ends the word, after a word: a name, a plural's possessive and a town stay.
+    expect(tokenize("it'sx o'shea the dogs' toys 's-Hertogenbosch")).toEqual([
+      'it',
+      'sx',
+      'o',
+      'shea',
+      'the',
+      'dogs',
+      'toys',
+      's',
+      'hertogenbosch',
+    ]);
+    expect(tokenize("Macy's🎉 sale")).toEqual(['macy', 'sale']);
+  });
+
   it('applies NFKC so full-width and ligature forms match plain ones', () => {
     expect(tokenize('ＡＢＣ１２３ ﬁle')).toEqual(['abc123', 'file']);
   });

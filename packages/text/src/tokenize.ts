@@ -17,8 +17,11 @@
  * - But a contraction of `not` is one word, without its apostrophe (`won't` → `wont`, `isn’t` →
  *   `isnt`), as Unicode's word boundaries (UAX #29) and Lucene's standard tokenizer keep it: split
  *   at the apostrophe, `won't` would be found by `won`, `haven't` by `haven` and `don't` by `don`.
- *   Other apostrophes still separate (`l'état` → `l`, `etat`; `o'reilly` → `o`, `reilly`), so an
- *   elided French or Italian article does not hide the word it is written onto.
+ *   And an English clitic after a word's apostrophe is dropped (`rust's` → `rust`, `you're` →
+ *   `you`), as Lucene's English possessive filter drops `'s`: `Rust's` finds `Rust` and a phrase
+ *   `"rust ownership"` finds `Rust's ownership`. Other apostrophes still separate (`l'état` → `l`,
+ *   `etat`; `o'reilly` → `o`, `reilly`), so an elided French or Italian article does not hide the
+ *   word it is written onto.
  * - Characters that show nothing (Unicode's default-ignorable code points: soft hyphens, zero-width
  *   spaces and joiners, word joiners, direction marks, variation selectors, byte-order marks) are
  *   removed, inside a word too, as Lucene's `nfkc_cf` folding does: `Bundes&shy;gericht` and
@@ -202,6 +205,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
       if (runHasCjk || runHasSea) pushMixed(tokens, word, segment);
       else tokens.push(runIsAscii ? word : stripDiacritics(word));
       start = -1;
+      i += cliticLength(folded, i);
     }
   }
   return tokens;
@@ -224,6 +228,27 @@ export function isNotContraction(text: string, at: number): boolean {
   const after = text.charCodeAt(at + 2);
   return Number.isNaN(after) || bmpClassOf(after) === SEPARATOR;
 }
+
+/** English clitics written onto a word after an apostrophe (`rust's`, `you're`, `I'm`), lower-cased. */
+const CLITIC = /^['\u2019](?:s|re|ve|ll|d|m)(?![\p{L}\p{N}\p{M}])/u;
+
+/**
+ * How many characters from `at` in lower-cased `text`, where a word ends, are an English clitic
+ * with its apostrophe (`'s` of `rust's`, `’re` of `you’re`), which is then no word of its own; 0
+ * when there is none. Lucene's English analyzer drops the possessive the same way.
+ */
+function cliticLength(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code !== APOSTROPHE && code !== RIGHT_QUOTE) return 0;
+  return CLITIC.exec(text.slice(at, at + 4))?.[0].length ?? 0;
+}
+
+/**
+ * What may follow a word before the next in a text: the source of a regular expression matching an
+ * English clitic with its apostrophe (`'s`, `’re`; see {@link tokenize}), without flags; a caller
+ * makes it optional before the gap it allows between words.
+ */
+export const CLITIC_PATTERN = "['\u2019](?:s|re|ve|ll|d|m)";
 
 /**
  * A regular expression's source that finds `token` (as {@link tokenize} gives it) as a text writes
