@@ -129,6 +129,26 @@ eachPlan('an English clitic after an apostrophe is no word of its own', cliticPa
   expect(await ids('"go garbage collector"')).toEqual(['other']);
 });
 
+// A one-letter word with `++` or `#` is a language's name, not the letter.
+const languagePages = (): PageDocument[] => [
+  makePage(
+    'cpp',
+    'https://a.example.org/cpp',
+    'Notes',
+    'Templates in C++ are resolved at compile time, also in C++17.',
+  ),
+  makePage('csharp', 'https://b.example.org/cs', 'Notes', 'Templates? C# has generics, and async in C# is easy.'),
+  makePage('c', 'https://c.example.org/c', 'Notes', 'The C language has no templates, only macros; no async.'),
+];
+
+eachPlan('a one-letter word with ++ or # is a word of its own', languagePages, async (ids) => {
+  expect(await ids('c++ templates')).toEqual(['cpp']);
+  expect(await ids('C# async')).toEqual(['csharp']);
+  expect(await ids('c templates')).toEqual(['c']);
+  expect(await ids('"templates in c++"')).toEqual(['cpp']);
+  expect((await ids('templates -c#')).sort()).toEqual(['c', 'cpp']);
+});
+
 // `nutritionally` is stemmed to `nutrition`, which is `nutrition` as typed; `nutrition` to `nutrit`.
 const stemPages = (otherLanguage: boolean): PageDocument[] => [
   makePage(

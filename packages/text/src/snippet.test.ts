@@ -147,6 +147,14 @@ describe('queryTermsIn', () => {
     expect(queryTermsIn("Rust'x ownership", [{ text: 'rust ownership' }])).toMatchObject({ phrasesFound: 0 });
   });
 
+  it('finds a language written with symbols (`C++`, `C#`), a version number after it too', () => {
+    expect(queryTermsIn('Modern C++17 and C# code', [{ text: 'c++' }, { text: 'c#' }])).toMatchObject({
+      found: 2,
+      of: 2,
+    });
+    expect(queryTermsIn('Modern Cx++ and AC# code', [{ text: 'c++' }, { text: 'c#' }])).toMatchObject({ found: 0 });
+  });
+
   it('leaves stop words out unless the query has nothing else', () => {
     expect(queryTermsIn('the cat', [{ text: 'the dog' }])).toMatchObject({ found: 0, of: 1 });
     expect(queryTermsIn('to be', [{ text: 'to be or not' }])).toMatchObject({ found: 2, of: 4 });

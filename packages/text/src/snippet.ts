@@ -284,11 +284,14 @@ function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
     // Words of Chinese, Japanese, Thai and the like (and Korean ones, with the particles a page writes
     // onto them) are found as substrings: the text is not segmented here.
     const wholeWord = !hasUnspacedScript(token);
+    // A word ending in symbols (`c++`, see tokenize) may have a number written after it (`C++17`).
+    const endsWord = WORD_CHAR.test(token.at(-1) ?? ' ');
     const find = finder(token);
     let found = 0;
     for (let at = find(0); at !== -1 && found < MAX_HITS_PER_TOKEN; at = find(at + 1)) {
       const end = at + token.length;
-      if (wholeWord && (WORD_CHAR.test(text[at - 1] ?? ' ') || WORD_CHAR.test(text[end] ?? ' '))) continue;
+      const joined = WORD_CHAR.test(text[at - 1] ?? ' ') || (endsWord && WORD_CHAR.test(text[end] ?? ' '));
+      if (wholeWord && joined) continue;
       hits.push({ start: at, token, exact: true });
       found++;
     }

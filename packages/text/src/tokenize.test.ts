@@ -70,6 +70,32 @@ describe('tokenize', () => {
     expect(tokenize("Macy's🎉 sale")).toEqual(['macy', 'sale']);
   });
 
+  it('keeps ++ or # written onto a one-letter word, and nowhere else', () => {
+    expect(tokenize('C++ and C#, F#; C++17 or C#10 (i++)')).toEqual([
+      'c++',
+      'and',
+      'c#',
+      'f#',
+      'c++',
+      '17',
+      'or',
+      'c#',
+      '10',
+      'i++',
+    ]);
+    expect(tokenize('c#x c+++ abc# #rust issue#12 objective-c')).toEqual([
+      'c',
+      'x',
+      'c',
+      'abc',
+      'rust',
+      'issue',
+      '12',
+      'objective',
+      'c',
+    ]);
+  });
+
   it('applies NFKC so full-width and ligature forms match plain ones', () => {
     expect(tokenize('ＡＢＣ１２３ ﬁle')).toEqual(['abc123', 'file']);
   });

@@ -22,6 +22,9 @@
  *   `"rust ownership"` finds `Rust's ownership`. Other apostrophes still separate (`l'état` → `l`,
  *   `etat`; `o'reilly` → `o`, `reilly`), so an elided French or Italian article does not hide the
  *   word it is written onto.
+ * - A one-letter word followed by `++` or `#` keeps them (`C++` → `c++`, `C#` → `c#`, `F#` →
+ *   `f#`), so that `c# async` does not find every page with a `c` and `async`; `++` and `#`
+ *   elsewhere still separate.
  * - Characters that show nothing (Unicode's default-ignorable code points: soft hyphens, zero-width
  *   spaces and joiners, word joiners, direction marks, variation selectors, byte-order marks) are
  *   removed, inside a word too, as Lucene's `nfkc_cf` folding does: `Bundes&shy;gericht` and
@@ -199,13 +202,15 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
     } else if (start !== -1 && isNotContraction(folded, i)) {
       runHasContraction = true;
     } else if (start !== -1) {
-      let word = folded.slice(start, i);
+      // `c++`, `c#`: the symbols are part of a one-letter word (a language's name, not the letter).
+      const symbols = i - start === 1 ? symbolSuffixLength(folded, start, i) : 0;
+      let word = folded.slice(start, i + symbols);
       if (runHasIgnorable) word = word.replace(IGNORABLE_CHARS, '');
       if (runHasContraction) word = word.replace(APOSTROPHES, '');
       if (runHasCjk || runHasSea) pushMixed(tokens, word, segment);
       else tokens.push(runIsAscii ? word : stripDiacritics(word));
       start = -1;
-      i += cliticLength(folded, i);
+      i += symbols > 0 ? symbols - 1 : cliticLength(folded, i);
     }
   }
   return tokens;
@@ -227,6 +232,22 @@ export function isNotContraction(text: string, at: number): boolean {
   if (!(before >= 0x61 && before <= 0x7a)) return false;
   const after = text.charCodeAt(at + 2);
   return Number.isNaN(after) || bmpClassOf(after) === SEPARATOR;
+}
+
+/**
+ * How many characters from `at` in lower-cased `text` are `++` or `#` written onto the one-letter
+ * word at `start` (`c++`, `c#`, `f#`, `g++`), so that the word is that language (or note), not the
+ * letter; 0 when there are none, or when a letter or more of the symbols follows them (`c#x`,
+ * `c+++`). A number may follow: `c++17` is `c++` and `17`.
+ */
+function symbolSuffixLength(text: string, start: number, at: number): number {
+  const letter = text.charCodeAt(start);
+  if (!(letter >= 0x61 && letter <= 0x7a)) return 0;
+  const length = text.startsWith('++', at) ? 2 : text.charCodeAt(at) === 0x23 ? 1 : 0;
+  if (length === 0) return 0;
+  const after = text.charCodeAt(at + length);
+  const blocked = (after >= 0x61 && after <= 0x7a) || after === 0x2b || after === 0x23;
+  return blocked ? 0 : length;
 }
 
 /** English clitics written onto a word after an apostrophe (`rust's`, `you're`, `I'm`), lower-cased. */
