@@ -436,6 +436,25 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_text).not.toContain('â€');
   });
 
+  it('leaves out paragraphs and lines that show nothing (a zero-width joiner), mojibake repaired or not', () => {
+    // Webflow fills empty paragraphs with a joiner; saved twice as UTF-8 it reads `â€\u008d`.
+    const zwj = `<div class="w-richtext"><p>Intro here.</p><p>\u200d</p><p>\u200b\u00a0</p>${body(2)}<p>Outro there.<br>\u200d</p><p>\u200d</p></div>`;
+    const broken = `<p>Now letâ€™s see â€” theyâ€™re low.</p><p>â€\u008d</p>${body(2)}<p>End.<br>â€\u008d</p>`;
+    for (const main of [zwj, broken]) {
+      const result = extractHtml(page('<title>Rates</title>', main), { url: URL, dom });
+      for (const text of [result.body_text, result.body_markdown]) {
+        expect(text.split('\n').filter((line) => /^[\s\u200b\u200d]+$/.test(line))).toEqual([]);
+        expect(text).not.toMatch(/\n{3,}/);
+      }
+    }
+    // A joiner inside a word or an emoji stays.
+    const kept = extractHtml(page('<title>Rates</title>', `<p>Family \u{1f468}\u200d\u{1f469} day.</p>${body(2)}`), {
+      url: URL,
+      dom,
+    });
+    expect(kept.body_text).toContain('Family \u{1f468}\u200d\u{1f469} day.');
+  });
+
   it('drops the stray \u00c2 of no-break spaces and signs saved twice as UTF-8, in the text and the markdown', () => {
     const broken = `<h2>1.\u00c2\u00a0\u00c2\u00a0Myth: all fat is bad</h2><p>Rates start at $12 with Embrace\u00c2\u00a0</p><p>Prices vary widely. \u00c2\u00a0\u00c2\u00a0\u00c2\u00a0</p><p>\u00c2\u00a9 2025 Embrace Pet Insurance.</p>${body(3)}`;
     const result = extractHtml(page('<title>Rates</title>', broken), { url: URL, dom });

@@ -42,7 +42,7 @@ import { dropProductExtras, isProductPage, withDeclaredDescription } from './pro
 import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
 import { keepSubheadings } from './readability-names.js';
 import { raiseSuperscripts } from './superscripts.js';
-import { blockText, squash, textUpTo, truncate } from './text.js';
+import { blockText, squash, textUpTo, truncate, withoutInvisibleParagraphs } from './text.js';
 import { reconcileTitle } from './title.js';
 import type { ExtractedPage, ExtractHtmlOptions } from './types.js';
 import { EXTRACT_DEFAULTS } from './types.js';
@@ -170,7 +170,13 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
       : mainContent(reading, options);
     // A source saved twice as UTF-8 shows `letâ€™s` where a reader expects `let’s`.
     const repair = mojibakeRepairOf(described.text);
-    const main = repair ? { text: repair(described.text), markdown: repair(described.markdown) } : described;
+    // The repair may give back a paragraph of nothing visible (`â€\u008d` is a zero-width joiner).
+    const main = repair
+      ? {
+          text: withoutInvisibleParagraphs(repair(described.text)),
+          markdown: withoutInvisibleParagraphs(repair(described.markdown)),
+        }
+      : described;
     const bodyText = main.text;
     const languageHints = {
       htmlLang: facts.htmlLang,

@@ -130,8 +130,16 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     if (part === '') continue;
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
-  return mendLineEscapes(separateNotes(markdown.replace(/\n{3,}/g, '\n\n')));
+  const lines = markdown
+    .replace(INVISIBLE_LINE, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return mendLineEscapes(separateNotes(lines));
 }
+
+/** A line of nothing a reader sees (an empty paragraph holding a zero-width joiner; see VISIBLE). */
+const INVISIBLE_LINE =
+  /^(?:[^\S\n]|\p{Default_Ignorable_Code_Point})*\p{Default_Ignorable_Code_Point}(?:[^\S\n]|\p{Default_Ignorable_Code_Point})*$/gmu;
 
 /**
  * A blank line before the first of a run of footnotes' notes (`[^1]: …`): the converter joins a

@@ -221,8 +221,33 @@ function tidy(text: string): string {
   return text
     .split('\u2028')
     .map((line) => line.replace(/[\s\u00a0]+/g, ' ').trim())
-    .filter((line) => line !== '')
+    .filter((line) => VISIBLE.test(line))
     .join('\n');
+}
+
+/**
+ * A character a reader sees: not whitespace, and not one that shows nothing (a zero-width joiner or
+ * space, a soft hyphen). Page builders fill empty paragraphs with one (Webflow writes `<p>&zwj;</p>`),
+ * which is no line of text.
+ */
+export const VISIBLE = /[^\s\p{Default_Ignorable_Code_Point}]/u;
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
+
+/**
+ * Text or markdown without its lines that show nothing, and without the paragraphs (parted by a
+ * blank line) left empty by that: a zero-width joiner the mojibake repair gave back (`â€\u008d` →
+ * `\u200d`), as tidy leaves out such a line of the page. Blank lines stay (inside a code block too).
+ */
+export function withoutInvisibleParagraphs(text: string): string {
+  if (!IGNORABLE.test(text)) return text;
+  return text
+    .split('\n\n')
+    .flatMap((paragraph) => {
+      if (!IGNORABLE.test(paragraph)) return [paragraph];
+      const lines = paragraph.split('\n').filter((line) => line === '' || VISIBLE.test(line));
+      return lines.some((line) => line !== '') ? [lines.join('\n')] : [];
+    })
+    .join('\n\n');
 }
 
 /** Collapses all whitespace of a short string (titles, names) to single spaces. */
