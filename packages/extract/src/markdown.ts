@@ -25,7 +25,7 @@ import {
   trimImageAlts,
 } from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
-import { appendChildrenOf, unwrap, walkElements } from './text.js';
+import { appendChildrenOf, unwrap, walkElements, withoutInvisibleParagraphs } from './text.js';
 
 /** One converter for the process: its options and translators are compiled once. */
 let converter: NodeHtmlMarkdown | undefined;
@@ -130,16 +130,9 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     if (part === '') continue;
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
-  const lines = markdown
-    .replace(INVISIBLE_LINE, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return mendLineEscapes(separateNotes(lines));
+  // An empty paragraph holding a zero-width joiner (Webflow's `<p>&zwj;</p>`) is no paragraph.
+  return mendLineEscapes(separateNotes(withoutInvisibleParagraphs(markdown).replace(/\n{3,}/g, '\n\n')));
 }
-
-/** A line of nothing a reader sees (an empty paragraph holding a zero-width joiner; see VISIBLE). */
-const INVISIBLE_LINE =
-  /^(?:[^\S\n]|\p{Default_Ignorable_Code_Point})*\p{Default_Ignorable_Code_Point}(?:[^\S\n]|\p{Default_Ignorable_Code_Point})*$/gmu;
 
 /**
  * A blank line before the first of a run of footnotes' notes (`[^1]: …`): the converter joins a

@@ -230,7 +230,7 @@ function tidy(text: string): string {
  * space, a soft hyphen). Page builders fill empty paragraphs with one (Webflow writes `<p>&zwj;</p>`),
  * which is no line of text.
  */
-export const VISIBLE = /[^\s\p{Default_Ignorable_Code_Point}]/u;
+const VISIBLE = /[^\s\p{Default_Ignorable_Code_Point}]/u;
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
 
 /**
