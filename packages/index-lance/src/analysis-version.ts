@@ -27,7 +27,7 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
     version: 3,
     date: '2026-12-01',
     change:
-      "a contraction of not is one word, so `won` no longer finds `won't`; an English clitic is dropped, so the phrase `rust ownership` finds `Rust's ownership`; and `c++` and `c#` are words, not the letter `c`",
+      "apostrophes and `c++`, `c#` are read as words (`won` no longer finds `won't`, `Rust's` finds `Rust`, `c#` is not the letter `c`)",
   },
 ];
 
