@@ -1,5 +1,5 @@
 import { stemToken } from './stem.js';
-import { isNotContraction, writtenTokenPattern } from './tokenize.js';
+import { escapeRegExp, isNotContraction, writtenTokenPattern } from './tokenize.js';
 
 /** How a text holds a query word: in the exact form, only in other forms of its stem, or neither. */
 export type FormMatch = 'exact' | 'other' | 'unseen';
@@ -43,8 +43,4 @@ export function formMatcher(word: string): FormMatcher {
  */
 export function formInText(text: string, word: string): FormMatch {
   return formMatcher(word)(text.toLowerCase());
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

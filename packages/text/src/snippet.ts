@@ -3,6 +3,7 @@ import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
 import {
   CLITIC_PATTERN,
+  escapeRegExp,
   foldText,
   hasUnspacedScript,
   isNotContraction,
@@ -162,7 +163,6 @@ const MAX_HITS_PER_TOKEN = 64;
 
 /** Same characters as {@link NEEDS_FOLD}, for a yes/no test. */
 const MAY_NEED_FOLD = new RegExp(NEEDS_FOLD.source);
-const REGEX_SYNTAX = /[.*+?^${}()|[\]\\]/g;
 
 /** Finds a token in a text from a position on: its start, or -1. Matches are `token.length` long. */
 type Finder = (token: string) => (from: number) => number;
@@ -176,7 +176,7 @@ function findHits(text: string, tokens: Set<string>, phrases: readonly string[][
   let hits: Hit[];
   if (!MAY_NEED_FOLD.test(text) && !holdsTraditional(text)) {
     hits = findHitsIn(text, tokens, (token) => {
-      const regex = new RegExp(token.replace(REGEX_SYNTAX, '\\$&'), 'gi');
+      const regex = new RegExp(escapeRegExp(token), 'gi');
       return (from) => {
         regex.lastIndex = from;
         return regex.exec(text)?.index ?? -1;
@@ -323,14 +323,13 @@ function wordHits(text: string, token: string): Hit[] | null {
     const at = match.index;
     let end = at + match[0].length;
     while (end < text.length && isAsciiLetter(text.charCodeAt(end))) end++;
-    let word = text.slice(at, end).toLowerCase();
     // `won't` is the word `wont` (see tokenize), not `won`.
-    if (isNotContraction(text, end)) {
-      word += 't';
-      end += 2;
-    }
+    const contraction = isNotContraction(text, end);
+    const letters = end;
+    if (contraction) end += 2;
     start.lastIndex = end;
     if (WORD_CHAR.test(text[at - 1] ?? ' ') || WORD_CHAR.test(text[end] ?? ' ')) continue;
+    const word = text.slice(at, letters).toLowerCase() + (contraction ? 't' : '');
     if (word === token) {
       if (exact < MAX_HITS_PER_TOKEN) hits.push({ start: at, token, exact: true });
       exact++;

@@ -277,8 +277,13 @@ export const CLITIC_PATTERN = "['\u2019](?:s|re|ve|ll|d|m)";
  * `won't`, `won’t`). Without flags or bounds: the caller adds them.
  */
 export function writtenTokenPattern(token: string): string {
-  const literal = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = escapeRegExp(token);
   return /[a-z]nt$/.test(token) ? `${literal.slice(0, -1)}['\u2019]?t` : literal;
+}
+
+/** `text` as a regular expression's source that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A run of CJK characters (group 1) or of one Southeast Asian script's letters, marks and digits. */
