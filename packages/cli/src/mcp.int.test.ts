@@ -97,6 +97,47 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
     const again = await client.callTool({ name: 'search', arguments: { q: 'bicycle chain oil' } });
     expect((again.structuredContent as Structured).results?.[0]?.url).toBe(OTHER.url);
   });
+
+  it(
+    'answers every call written before stdin closed, as a script piping requests gets them',
+    () => {
+      const call = (id: number, name: string, args: Record<string, unknown>) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      });
+      const lines = [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        call(2, 'search', { q: 'bicycle chain oil' }),
+        call(3, 'get_content', { id: pageIdForUrl(GUIDE.url) }),
+      ];
+      const piped = spawnSync(process.execPath, [BIN, 'mcp'], {
+        env: env(),
+        encoding: 'utf8',
+        input: `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
+        timeout: STARTUP_TIMEOUT_MS,
+      });
+      expect(piped.status).toBe(0);
+      const answers = new Map<number, { result?: { structuredContent?: Structured } }>(
+        piped.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line))
+          .map((answer) => [answer.id, answer]),
+      );
+      expect([...answers.keys()].sort()).toEqual([1, 2, 3]);
+      expect(answers.get(2)?.result?.structuredContent?.results?.[0]?.url).toBe(OTHER.url);
+      expect(answers.get(3)?.result?.structuredContent?.body_text).toBe(GUIDE.body_text);
+    },
+    STARTUP_TIMEOUT_MS,
+  );
 });
 
 describe('quarry mcp --help', () => {

@@ -1,5 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryBackend } from './backend.js';
 import { registerContentTool } from './content-tool.js';
 import { registerCrawlTool } from './crawl-tool.js';
@@ -35,12 +37,17 @@ export function createQuarryMcpServer(backend: QuarryBackend, options: QuarryMcp
   return server;
 }
 
+/** How long the end of stdin (or a signal) waits for the calls already made to be answered. */
+const DRAIN_MS = 30_000;
+
 /**
  * Serves the server on this process's stdin/stdout until the client closes stdin or `signal`
- * aborts. Nothing else may write to stdout meanwhile: it carries the protocol (log to stderr).
+ * aborts; the requests already read are answered first (for up to 30 s), so a client that writes
+ * its calls and closes stdin, as a script piping requests does, gets every answer. Nothing else
+ * may write to stdout meanwhile: it carries the protocol (log to stderr).
  */
 export async function serveStdio(server: McpServer, signal?: AbortSignal): Promise<void> {
-  const transport = new StdioServerTransport();
+  const transport = new AnsweringTransport(new StdioServerTransport());
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     process.stdin.once('end', resolve);
@@ -48,5 +55,56 @@ export async function serveStdio(server: McpServer, signal?: AbortSignal): Promi
   });
   await server.connect(transport);
   await closed;
+  await transport.answered(DRAIN_MS);
   await server.close();
+}
+
+/**
+ * A transport that knows which requests it has read and not yet answered, so that closing can
+ * wait for them (the SDK's `close` drops them: their answers would go nowhere).
+ */
+class AnsweringTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  readonly #inner: Transport;
+  readonly #open = new Set<RequestId>();
+  #settle: (() => void) | undefined;
+
+  constructor(inner: Transport) {
+    this.#inner = inner;
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message, extra) => {
+      if ('method' in message && 'id' in message) this.#open.add(message.id);
+      this.onmessage?.(message, extra);
+    };
+  }
+
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    await this.#inner.send(message, options);
+    if ('method' in message || !('id' in message) || message.id === undefined) return;
+    this.#open.delete(message.id);
+    if (this.#open.size === 0) this.#settle?.();
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+
+  /** Resolves once every request read has been answered, or after `ms`, whichever is first. */
+  answered(ms: number): Promise<void> {
+    if (this.#open.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#settle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
 }
