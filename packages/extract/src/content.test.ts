@@ -25,6 +25,23 @@ describe('mainRegion', () => {
     expect(size).toEqual({ chars: 8, linkChars: 4 });
     expect(mainRegion(doc('<div>Text</div><aside>Side</aside>'))?.text).toBe('Text');
   });
+  it("uses a page's one <article> when it has no <main>, not when each item is one", () => {
+    const teasers = Array.from(
+      { length: 4 },
+      (_, i) => `<div class="teaser"><h3>Story ${i}</h3><p>Teaser text of story ${i}.</p></div>`,
+    );
+    const story = '<article><h1>Headline</h1><p>The story itself.</p></article>';
+    const region = mainRegion(
+      doc(`<div id="columns"><div id="left">${story}</div><div id="right">${teasers.join('')}</div></div>`),
+    );
+    expect(region?.element.localName).toBe('article');
+    expect(region?.text).toBe('Headline\n\nThe story itself.');
+    const items = teasers.map((teaser) => `<article>${teaser}</article>`).join('');
+    expect(mainRegion(doc(`<div id="list">${items}</div>`))?.text).toContain('Story 3');
+    const inMain = mainRegion(doc(`<main>${story}<p>Text of the main beside the article.</p></main><aside>x</aside>`));
+    expect(inMain?.element.localName).toBe('main');
+  });
+
   it('is the thread, not the post whose long log holds nearly all its text', () => {
     const log = Array.from(
       { length: 60 },
@@ -159,6 +176,20 @@ describe('extractHtml main content', () => {
     expect(page.body_text).toContain('Reply number 11');
     expect(page.body_text).not.toContain('Forum');
     expect(page.body_markdown).toContain('Reply number 11');
+  });
+});
+
+describe('extractHtml on a news page whose story is its one <article>', () => {
+  const dir = join(import.meta.dirname, '../../../../shared/testdata/readability-pages/heise');
+  const run = existsSync(join(dir, 'source.html')) ? it : it.skip;
+
+  run("reads heise's story, not the columns of teasers and ads beside it", () => {
+    const html = readFileSync(join(dir, 'source.html'), 'utf8');
+    const page = extractHtml(html, { url: 'https://www.heise.de/mac-and-i/meldung/2596987.html' });
+    expect(page.body_text).toContain('1Password kostet aktuell knapp 50 Euro im Mac App Store');
+    expect(page.body_text).not.toContain('Heft 2/2015');
+    expect(page.body_text).not.toContain('Vorige');
+    expect(page.body_text).not.toContain('Apple stopft Sicherheitslücken');
   });
 });
 

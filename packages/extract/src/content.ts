@@ -33,11 +33,19 @@ const CHROME_WORDS =
  */
 const SITE_FOOTER = /(?:^|\s)(?:(?:site|page|global|main)[-_]?)?footer(?:$|\s)/i;
 
-/** The main region a page declares: `<main>` or `role="main"`, when there is exactly one. */
+/**
+ * The main region a page declares: `<main>` or `role="main"`, when there is exactly one; else its
+ * `<article>`, when it has exactly one outside any other (a news page whose story is the one
+ * `<article>` beside unmarked columns of teasers). Pages of items mark each item an `<article>`.
+ */
 function declaredMain(body: Element): Element | null {
   const found = Array.from(body.querySelectorAll('main, [role="main"]'));
   const outer = found.filter((el) => !found.some((other) => other !== el && other.contains(el)));
-  return outer.length === 1 ? (outer[0] ?? null) : null;
+  if (outer.length === 1) return outer[0] ?? null;
+  if (outer.length > 1) return null;
+  const articles = Array.from(body.querySelectorAll('article'));
+  const outerArticles = articles.filter((el) => !articles.some((other) => other !== el && other.contains(el)));
+  return outerArticles.length === 1 ? (outerArticles[0] ?? null) : null;
 }
 
 /** Not chrome; chrome whatever its size; chrome unless it holds most of the region's text. */
