@@ -116,6 +116,26 @@ function defectsRow(half, results) {
   return row;
 }
 
+/**
+ * The reference's snippets found in the text, per half: `with` (lines of the main text) and
+ * `without` (boilerplate lines beside it: menus, calls to action, related links). evaluate.py's
+ * rate: each page's share of its snippets found, averaged over the pages that list any.
+ */
+function snippetsRow(half, results) {
+  const rate = (key) => {
+    const listed = results.map((r) => r[key]).filter((s) => s !== null && s !== undefined);
+    const mean = listed.reduce((a, s) => a + s.found / s.total, 0) / Math.max(1, listed.length);
+    const found = listed.reduce((a, s) => a + s.found, 0);
+    const total = listed.reduce((a, s) => a + s.total, 0);
+    return `${(100 * mean).toFixed(1)}% (${found}/${total} in ${listed.length} pages)`;
+  };
+  return {
+    half: half === 'A' ? 'A (tuning)' : 'B (held out)',
+    'main-text lines found (higher is better)': rate('withSnippets'),
+    'boilerplate lines found (lower is better)': rate('withoutSnippets'),
+  };
+}
+
 function qualityRow(setId, half, results) {
   const ms = results.reduce((a, r) => a + r.ms, 0);
   return {
@@ -180,6 +200,7 @@ export async function runExtractBench(options = {}) {
   const byType = [];
   const structure = [];
   const defects = [];
+  const snippets = [];
   const dumped = [];
   for (const set of sets) {
     for (const half of halves) {
@@ -197,6 +218,7 @@ export async function runExtractBench(options = {}) {
         byType.push(row);
         structure.push(markdownRow(half, results));
         defects.push(defectsRow(half, results));
+        snippets.push(snippetsRow(half, results));
       }
       if (options.dump) {
         for (const r of results) dumped.push({ set: set.id, ...r });
@@ -217,6 +239,15 @@ export async function runExtractBench(options = {}) {
     },
   ];
   if (byType.length > 0) tables.push({ title: 'WCXB dev word F1 per page type and half', rows: byType, notes: [] });
+  if (snippets.length > 0) {
+    tables.push({
+      title: "WCXB dev reference snippets per half (evaluate.py's snippet_check on body_text)",
+      rows: snippets,
+      notes: [
+        "each page's ground truth lists lines that belong to its main text (`with`) and boilerplate lines that do not (`without`); a line is found when body_text holds it, case-insensitive. The rate is evaluate.py's: each page's share, averaged over the pages that list such lines (evaluate.py also counts a page that lists none as 100%)",
+      ],
+    });
+  }
   if (structure.length > 0) {
     tables.push({
       title: 'WCXB dev markdown structure per half (body_markdown against the reference markdown)',

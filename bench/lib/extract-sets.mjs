@@ -289,6 +289,14 @@ export function markdownDefects(markdown) {
   return counts;
 }
 
+/** How many of `snippets` `text` holds, as evaluate.py's snippet_check finds them; null without any. */
+function snippetsFound(text, snippets) {
+  if (!Array.isArray(snippets) || snippets.length === 0) return null;
+  const lower = (text ?? '').toLowerCase();
+  const found = snippets.filter((s) => lower.includes(String(s).toLowerCase())).length;
+  return { found, total: snippets.length };
+}
+
 /** WCXB dev pages (7 page types): its own word F1, exact title, author and day of publication. */
 function wcxbSet(root) {
   const dir = join(root, 'wcxb-dev', 'dev');
@@ -328,6 +336,10 @@ function wcxbSet(root) {
         noDate: t.publish_date ? undefined : got.published_at === null,
         markdown: t.main_content_markdown ? markdownStructure(got.body_markdown, t.main_content_markdown) : undefined,
         defects: markdownDefects(got.body_markdown),
+        // evaluate.py's snippet_check: the reference's `with` lines (main text) and `without` lines
+        // (boilerplate) found in the text, case-insensitive substrings.
+        withSnippets: snippetsFound(got.body_text, t.with),
+        withoutSnippets: snippetsFound(got.body_text, t.without),
       };
     },
   };
