@@ -98,43 +98,73 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
     expect((again.structuredContent as Structured).results?.[0]?.url).toBe(OTHER.url);
   });
 
+  /** A client's opening: `initialize`, then `notifications/initialized`. */
+  const OPENING = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+  ];
+  const call = (id: number, name: string, args: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+
+  /** `quarry mcp` given `messages` on a stdin that then closes, as a script piping them does. */
+  const piped = (messages: readonly object[], timeout: number) => {
+    const run = spawnSync(process.execPath, [BIN, 'mcp'], {
+      env: env(),
+      encoding: 'utf8',
+      input: `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`,
+      timeout,
+      // SIGTERM would be handled: the server closes cleanly on it, after the calls in flight.
+      killSignal: 'SIGKILL',
+    });
+    const answers = new Map<number, { result?: { structuredContent?: Structured } }>(
+      run.stdout
+        .trim()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line))
+        .map((answer) => [answer.id, answer]),
+    );
+    return { status: run.status, signal: run.signal, answers };
+  };
+
   it(
     'answers every call written before stdin closed, as a script piping requests gets them',
     () => {
-      const call = (id: number, name: string, args: Record<string, unknown>) => ({
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: { name, arguments: args },
-      });
-      const lines = [
-        {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
-        },
-        { jsonrpc: '2.0', method: 'notifications/initialized' },
-        call(2, 'search', { q: 'bicycle chain oil' }),
-        call(3, 'get_content', { id: pageIdForUrl(GUIDE.url) }),
-      ];
-      const piped = spawnSync(process.execPath, [BIN, 'mcp'], {
-        env: env(),
-        encoding: 'utf8',
-        input: `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
-        timeout: STARTUP_TIMEOUT_MS,
-      });
-      expect(piped.status).toBe(0);
-      const answers = new Map<number, { result?: { structuredContent?: Structured } }>(
-        piped.stdout
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line))
-          .map((answer) => [answer.id, answer]),
+      const run = piped(
+        [
+          ...OPENING,
+          call(2, 'search', { q: 'bicycle chain oil' }),
+          call(3, 'get_content', { id: pageIdForUrl(GUIDE.url) }),
+        ],
+        STARTUP_TIMEOUT_MS,
       );
-      expect([...answers.keys()].sort()).toEqual([1, 2, 3]);
-      expect(answers.get(2)?.result?.structuredContent?.results?.[0]?.url).toBe(OTHER.url);
-      expect(answers.get(3)?.result?.structuredContent?.body_text).toBe(GUIDE.body_text);
+      expect(run.status).toBe(0);
+      expect([...run.answers.keys()].sort()).toEqual([1, 2, 3]);
+      expect(run.answers.get(2)?.result?.structuredContent?.results?.[0]?.url).toBe(OTHER.url);
+      expect(run.answers.get(3)?.result?.structuredContent?.body_text).toBe(GUIDE.body_text);
+    },
+    STARTUP_TIMEOUT_MS,
+  );
+
+  it(
+    'does not wait for the answer to a call the client cancelled before closing stdin',
+    () => {
+      const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'left' } };
+      // A cancelled call is never answered: waiting for it would hold the process for the whole
+      // 30 s the end of stdin gives the calls in flight, past this timeout.
+      const run = piped([...OPENING, call(2, 'search', { q: 'tomatoes' }), cancel], 25_000);
+      expect(run.signal).toBeNull();
+      expect(run.status).toBe(0);
+      expect([...run.answers.keys()]).toEqual([1]);
     },
     STARTUP_TIMEOUT_MS,
   );

@@ -77,6 +77,11 @@ class AnsweringTransport implements Transport {
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
       if ('method' in message && 'id' in message) this.#open.add(message.id);
+      // A request the client cancels gets no answer (MCP's cancellation): none is awaited.
+      else if ('method' in message && message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+        if (id !== undefined) this.#answer(id);
+      }
       this.onmessage?.(message, extra);
     };
   }
@@ -88,7 +93,11 @@ class AnsweringTransport implements Transport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     await this.#inner.send(message, options);
     if ('method' in message || !('id' in message) || message.id === undefined) return;
-    this.#open.delete(message.id);
+    this.#answer(message.id);
+  }
+
+  #answer(id: RequestId): void {
+    this.#open.delete(id);
     if (this.#open.size === 0) this.#settle?.();
   }
 
