@@ -25,7 +25,7 @@ describe('mainRegion', () => {
     expect(size).toEqual({ chars: 8, linkChars: 4 });
     expect(mainRegion(doc('<div>Text</div><aside>Side</aside>'))?.text).toBe('Text');
   });
-  it("uses a page's one <article> when it has no <main>, not when each item is one", () => {
+  it("uses a page's one <article> when it has no <main>, not when each item is one or the headline is outside", () => {
     const teasers = Array.from(
       { length: 4 },
       (_, i) => `<div class="teaser"><h3>Story ${i}</h3><p>Teaser text of story ${i}.</p></div>`,
@@ -38,6 +38,9 @@ describe('mainRegion', () => {
     expect(region?.text).toBe('Headline\n\nThe story itself.');
     const items = teasers.map((teaser) => `<article>${teaser}</article>`).join('');
     expect(mainRegion(doc(`<div id="list">${items}</div>`))?.text).toContain('Story 3');
+    // A category page whose featured post is its one <article>, under the category's own <h1>.
+    const featured = `<h1>Recipes</h1><article><h2>Featured</h2><p>One post.</p></article>${teasers.join('')}`;
+    expect(mainRegion(doc(featured))?.text).toContain('Story 3');
     const inMain = mainRegion(doc(`<main>${story}<p>Text of the main beside the article.</p></main><aside>x</aside>`));
     expect(inMain?.element.localName).toBe('main');
   });

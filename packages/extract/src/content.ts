@@ -35,8 +35,9 @@ const SITE_FOOTER = /(?:^|\s)(?:(?:site|page|global|main)[-_]?)?footer(?:$|\s)/i
 
 /**
  * The main region a page declares: `<main>` or `role="main"`, when there is exactly one; else its
- * `<article>`, when it has exactly one outside any other (a news page whose story is the one
- * `<article>` beside unmarked columns of teasers). Pages of items mark each item an `<article>`.
+ * `<article>`, when it has exactly one outside any other and no `<h1>` outside it (a news page
+ * whose story is the one `<article>` beside unmarked columns of teasers). Pages of items mark each
+ * item an `<article>`, or show their own headline above a featured one.
  */
 function declaredMain(body: Element): Element | null {
   const found = Array.from(body.querySelectorAll('main, [role="main"]'));
@@ -45,7 +46,11 @@ function declaredMain(body: Element): Element | null {
   if (outer.length > 1) return null;
   const articles = Array.from(body.querySelectorAll('article'));
   const outerArticles = articles.filter((el) => !articles.some((other) => other !== el && other.contains(el)));
-  return outerArticles.length === 1 ? (outerArticles[0] ?? null) : null;
+  const story = outerArticles.length === 1 ? (outerArticles[0] ?? null) : null;
+  // A page's headline outside it: the page is about something else (a category whose featured
+  // post is the one `<article>`).
+  if (story === null || Array.from(body.querySelectorAll('h1')).some((h1) => !story.contains(h1))) return null;
+  return story;
 }
 
 /** Not chrome; chrome whatever its size; chrome unless it holds most of the region's text. */
