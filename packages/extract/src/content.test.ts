@@ -25,6 +25,7 @@ describe('mainRegion', () => {
     expect(size).toEqual({ chars: 8, linkChars: 4 });
     expect(mainRegion(doc('<div>Text</div><aside>Side</aside>'))?.text).toBe('Text');
   });
+
   it("uses a page's one <article> when it has no <main>, not when each item is one or the headline is outside", () => {
     const teasers = Array.from(
       { length: 4 },
