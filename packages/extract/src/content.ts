@@ -40,17 +40,23 @@ const SITE_FOOTER = /(?:^|\s)(?:(?:site|page|global|main)[-_]?)?footer(?:$|\s)/i
  * item an `<article>`, or show their own headline above a featured one.
  */
 function declaredMain(body: Element): Element | null {
-  const found = Array.from(body.querySelectorAll('main, [role="main"]'));
-  const outer = found.filter((el) => !found.some((other) => other !== el && other.contains(el)));
-  if (outer.length === 1) return outer[0] ?? null;
-  if (outer.length > 1) return null;
-  const articles = Array.from(body.querySelectorAll('article'));
-  const outerArticles = articles.filter((el) => !articles.some((other) => other !== el && other.contains(el)));
-  const story = outerArticles.length === 1 ? (outerArticles[0] ?? null) : null;
+  // One walk of the body for all three (linkedom answers each selector query with a walk of its own).
+  const found = Array.from(body.querySelectorAll('main, [role="main"], article, h1'));
+  const mains = outermost(
+    found.filter((el) => el.localName.toLowerCase() === 'main' || el.getAttribute('role') === 'main'),
+  );
+  if (mains.length > 0) return mains.length === 1 ? (mains[0] ?? null) : null;
+  const articles = outermost(found.filter((el) => el.localName.toLowerCase() === 'article'));
+  const story = articles.length === 1 ? (articles[0] ?? null) : null;
   // A page's headline outside it: the page is about something else (a category whose featured
   // post is the one `<article>`).
-  if (story === null || Array.from(body.querySelectorAll('h1')).some((h1) => !story.contains(h1))) return null;
+  if (story === null || found.some((el) => el.localName.toLowerCase() === 'h1' && !story.contains(el))) return null;
   return story;
+}
+
+/** The elements of `elements` that no other of them contains. */
+function outermost(elements: readonly Element[]): Element[] {
+  return elements.filter((el) => !elements.some((other) => other !== el && other.contains(el)));
 }
 
 /** Not chrome; chrome whatever its size; chrome unless it holds most of the region's text. */
