@@ -7,7 +7,18 @@ main(process.argv).then(
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`quarry: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`quarry: ${explain(error)}\n`);
     process.exitCode = 1;
   },
 );
+
+/** An unexpected error's message and those of its causes: what the operator needs to find out why. */
+function explain(error) {
+  const parts = [];
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 5; e = e.cause, depth++) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (message && !parts.includes(message)) parts.push(message);
+    if (!(e instanceof Error)) break;
+  }
+  return parts.join(': ');
+}

@@ -85,6 +85,17 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
     120_000,
   );
 
+  it("a damaged index fails with the engine's reason, not only that it cannot be opened (exit 1)", async () => {
+    const data = join(dir, 'damaged');
+    const versions = join(data, 'index', 'pages.lance', '_versions');
+    mkdirSync(versions, { recursive: true });
+    writeFileSync(join(versions, '1.manifest'), 'garbage\n');
+    const run = await quarry(['status', '--data', data]);
+    expect(run.stderr).toMatch(new RegExp(`^quarry: cannot open the search index at ${join(data, 'index')}: \\S`));
+    expect(run.stderr).toContain('garbage');
+    expect(run.code).toBe(1);
+  }, 60_000);
+
   // Served all the same (an agent's config may come before the first crawl), with the reason on
   // stderr, which MCP clients show in their logs; stdin closed at once ends the server.
   const mcpWith = (data: string) =>
