@@ -252,4 +252,22 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       await expect(index.ping()).resolves.toBeUndefined();
     });
   });
+
+  describe(`SearchIndex contract (closing): ${name}`, () => {
+    it('answers the searches and ends the writes under way before it closes, and refuses writes after', async () => {
+      const { index, cleanup } = await open();
+      try {
+        await index.upsert([makePage('c1', 'https://example.com/c1', 'Apricots', 'Apricot jam recipe.')]);
+        const searching = index.search({ query: parseQuery('apricot'), limit: 10, offset: 0 });
+        const writing = index.upsert([makePage('c2', 'https://example.com/c2', 'Plums', 'Plum jam recipe.')]);
+        const closing = index.close();
+        expect((await searching).hits.map((hit) => hit.id)).toEqual(['c1']);
+        await expect(writing).resolves.toBeUndefined();
+        await closing;
+        await expect(index.upsert([makePage('c3', 'https://example.com/c3', 'Figs', 'Fig jam.')])).rejects.toThrow();
+      } finally {
+        await cleanup();
+      }
+    });
+  });
 }

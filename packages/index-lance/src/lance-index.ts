@@ -157,6 +157,8 @@ export class LanceSearchIndex implements SearchIndex {
   /** Set when the index's oldest pages were analysed by an earlier release. */
   readonly #analysisNotice: string | null;
   #closed = false;
+  /** The reads and writes under way: closing waits for them, as the engine's handles must outlive them. */
+  readonly #busy = new Set<Promise<unknown>>();
 
   private constructor(
     db: lancedb.Connection,
@@ -216,7 +218,11 @@ export class LanceSearchIndex implements SearchIndex {
    * Inserts or replaces pages by id in one commit (the last of duplicate ids in a batch wins).
    * Resolves once the pages are searchable. Writes keep call order.
    */
-  async upsert(docs: readonly PageDocument[]): Promise<void> {
+  upsert(docs: readonly PageDocument[]): Promise<void> {
+    return this.#whileOpen(() => this.#upsert(docs));
+  }
+
+  async #upsert(docs: readonly PageDocument[]): Promise<void> {
     if (docs.length === 0) return;
     const byId = new Map<string, PageRow>();
     for (const row of await this.#analysis.rows(docs)) byId.set(row.id, row);
@@ -238,7 +244,11 @@ export class LanceSearchIndex implements SearchIndex {
     }
   }
 
-  async delete(ids: readonly string[]): Promise<void> {
+  delete(ids: readonly string[]): Promise<void> {
+    return this.#whileOpen(() => this.#delete(ids));
+  }
+
+  async #delete(ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += DELETE_CHUNK) {
       const list = ids
         .slice(i, i + DELETE_CHUNK)
@@ -297,6 +307,9 @@ export class LanceSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // A search or write under way finishes first: closing the engine's handles under it fails it,
+    // or crashes the process.
+    await Promise.allSettled([...this.#busy]);
     await this.#maintainer.close();
     await this.#analysis.close();
     await this.#writes.catch(() => undefined);
@@ -627,14 +640,31 @@ export class LanceSearchIndex implements SearchIndex {
    * fold's cleanup keeps only the newest version (see `keepVersionsMs`), and this handle looks for
    * other processes' commits once per read-consistency interval.
    */
-  async #read<T>(job: () => Promise<T>): Promise<T> {
-    try {
-      return await job();
-    } catch (error) {
-      if (!isVersionGone(error)) throw error;
-      await this.#serialized(() => this.#table.checkoutLatest());
-      return job();
-    }
+  #read<T>(job: () => Promise<T>): Promise<T> {
+    return this.#tracked(async () => {
+      try {
+        return await job();
+      } catch (error) {
+        if (!isVersionGone(error)) throw error;
+        await this.#serialized(() => this.#table.checkoutLatest());
+        return job();
+      }
+    });
+  }
+
+  /** A write, refused once the index is closing. */
+  #whileOpen<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error('the search index is closed'));
+    return this.#tracked(work);
+  }
+
+  /** Runs `work`, which {@link close} waits for. */
+  #tracked<T>(work: () => Promise<T>): Promise<T> {
+    const running = work();
+    this.#busy.add(running);
+    const done = () => this.#busy.delete(running);
+    running.then(done, done);
+    return running;
   }
 
   #serialized<T>(job: () => Promise<T>): Promise<T> {
