@@ -26,7 +26,11 @@ const TABLE_INDEXES: readonly { readonly column: string; readonly config: () => 
   { column: COLUMNS.bucket, config: () => lancedb.Index.bitmap() },
   { column: COLUMNS.sites, config: () => lancedb.Index.labelList() },
 ];
-/** Attempts at creating the indexes when other processes create them at the same time. */
+/**
+ * Failed attempts at creating the missing indexes in a row during which no index appeared: other
+ * processes creating them at the same time make an attempt fail, but then each failure shows one
+ * more index and does not count.
+ */
 const CREATE_ATTEMPTS = 10;
 
 /**
@@ -43,17 +47,21 @@ export async function openTable(
     ? await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true })
     : await db.openTable(TABLE);
   if (!created) await refuseOtherLayout(table, path);
-  for (let attempt = 1; ; attempt++) {
+  let seen = -1;
+  for (let failed = 0; ; ) {
+    let have = new Set<string>();
     try {
       await table.checkoutLatest();
-      const have = new Set((await table.listIndices()).flatMap((index) => index.columns));
+      have = new Set((await table.listIndices()).flatMap((index) => index.columns));
       for (const { column, config } of TABLE_INDEXES) {
         // An Index object is consumed by the call that creates it, hence a new one each time.
         if (!have.has(column)) await table.createIndex(column, { config: config(), replace: false });
       }
       return { table, created };
     } catch (error) {
-      if (attempt >= CREATE_ATTEMPTS) throw error;
+      failed = have.size > seen ? 1 : failed + 1;
+      seen = Math.max(seen, have.size);
+      if (failed >= CREATE_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
     }
   }
