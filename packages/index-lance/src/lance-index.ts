@@ -31,8 +31,10 @@ import {
   sqlString,
   stemsOnly,
   weighForms,
+  wordForms,
 } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
+import { hyphenatedWords, type JoinedWord, withJoinedWords } from './joined-words.js';
 import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
@@ -262,11 +264,13 @@ export class LanceSearchIndex implements SearchIndex {
     // Searching a closed index is a programming error, not an outage of the backend.
     if (this.#closed) throw new Error('the search index is closed');
     this.#searched = true;
-    const query = splitCjkWords(asked);
-    const plan = planQuery(query);
-    if (matchesNothing(query, plan)) return { total: 0, totalIsEstimate: false, hits: [] };
+    const typed = splitCjkWords(asked);
+    const typedPlan = planQuery(typed);
+    if (matchesNothing(typed, typedPlan)) return { total: 0, totalIsEstimate: false, hits: [] };
     try {
       return await this.#read(async () => {
+        const query = await this.#withJoinedWords(typed);
+        const plan = query === typed ? typedPlan : planQuery(query);
         if (!plan.fts) return this.#filterOnly(query, plan);
         const fast = this.#options.fastPlan ? planFast(query) : null;
         const facts = await this.#versionFacts();
@@ -277,6 +281,24 @@ export class LanceSearchIndex implements SearchIndex {
     } catch (error) {
       throw new BackendUnavailableError('the search index could not answer', error);
     }
+  }
+
+  /**
+   * The query with its hyphenated words also found written as one (`e-mail` as `email`), those
+   * whose joined word some page holds (see `joined-words.ts`); the query itself when none does, or
+   * when the count fails.
+   */
+  async #withJoinedWords(query: IndexQuery): Promise<IndexQuery> {
+    const words = hyphenatedWords(query);
+    if (words.length === 0) return query;
+    const column = (word: JoinedWord) => (word.term.field === 'title' ? COLUMNS.title : COLUMNS.text);
+    const wanted = words.flatMap((word) => wordForms(word.joined).map((tokens) => [column(word), tokens[0]!] as const));
+    const counts = await this.#fast.formFrequencies(wanted).catch(() => null);
+    if (counts === null) return query;
+    const held = words.filter((word) =>
+      wordForms(word.joined).some((tokens) => (counts.get(`${column(word)} ${tokens[0]}`) ?? 0) > 0),
+    );
+    return withJoinedWords(query, held);
   }
 
   async has(id: string): Promise<boolean> {

@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { makePage } from '@quarry/index-contract';
+import { parseQuery } from '@quarry/query';
+import { LanceSearchIndex } from './lance-index.js';
+
+const cases: [string, { fastPlan: boolean; fold: boolean }][] = [
+  ['fast plan, folded pages', { fastPlan: true, fold: true }],
+  ['fast plan, pages in the fresh tier', { fastPlan: true, fold: false }],
+  ['general plan', { fastPlan: false, fold: true }],
+];
+
+const pages = () => [
+  makePage('joined', 'https://a.example.org/1', 'Newsletters', 'Email marketing keeps customers coming back.'),
+  makePage('hyphen', 'https://b.example.org/2', 'Campaigns', 'E-mail marketing for small shops, step by step.'),
+  makePage('apart', 'https://c.example.org/3', 'Letters', 'An e for effort; mail marketing by post still works.'),
+  makePage('other', 'https://d.example.org/4', 'Shops', 'Marketing on social networks.'),
+  makePage('books', 'https://e.example.org/5', 'Reading', 'An e-book reader for the train.'),
+];
+
+describe('a hyphenated word finds the pages that write it as one word (e-mail, email)', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it.each(cases)('%s', async (_name, { fastPlan, fold }) => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-joined-'));
+    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan });
+    const ranked = async (q: string, match: 'all' | 'any' = 'all') =>
+      (await index.search({ query: parseQuery(q), match, limit: 10, offset: 0 })).hits.map((hit) => hit.id);
+    const ids = async (q: string) => (await ranked(q)).sort();
+    try {
+      await index.upsert(pages());
+      if (fold) await index.flush();
+      // Either spelling, and the parts still in a row only.
+      expect(await ids('e-mail marketing')).toEqual(['hyphen', 'joined']);
+      expect(await ids('e-mail')).toEqual(['hyphen', 'joined']);
+      expect(await ids('intitle:e-mail')).toEqual([]);
+      // Optional words: the pages with the word, either spelling, above its parts apart.
+      expect((await ranked('e-mail marketing', 'any')).slice(0, 2).sort()).toEqual(['hyphen', 'joined']);
+      // No page writes `ebook`: the word as typed.
+      expect(await ids('e-book')).toEqual(['books']);
+      // Quoted, as typed.
+      expect(await ids('"e-mail marketing"')).toEqual(['hyphen']);
+    } finally {
+      await index.close();
+    }
+  });
+});
