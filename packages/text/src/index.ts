@@ -1,4 +1,5 @@
 export * from './forms.js';
+export * from './joined.js';
 export * from './segment.js';
 export * from './simhash.js';
 export * from './snippet.js';

@@ -155,6 +155,15 @@ describe('queryTermsIn', () => {
     expect(queryTermsIn('Modern Cx++ and AC# code', [{ text: 'c++' }, { text: 'c#' }])).toMatchObject({ found: 0 });
   });
 
+  it('finds a word written in two parts joined by a hyphen (`COVID-19` for `covid19`), not in a longer chain', () => {
+    expect(
+      queryTermsIn('COVID-19 shots by e\u2011mail', [{ text: 'covid19' }, { text: 'email' }, { text: 'shots' }]),
+    ).toMatchObject({ found: 3, of: 3 });
+    expect(queryTermsIn('a x-covid-19 case, co-vid19x, covid 19', [{ text: 'covid19' }])).toMatchObject({ found: 0 });
+    const text = `${filler(200)} Reminders go out by E-mail the day before. ${filler(200, 'ipsum')}`;
+    expect(makeSnippet(text, [{ text: 'email' }])).toContain('Reminders go out by E-mail the day before.');
+  });
+
   it('leaves stop words out unless the query has nothing else', () => {
     expect(queryTermsIn('the cat', [{ text: 'the dog' }])).toMatchObject({ found: 0, of: 1 });
     expect(queryTermsIn('to be', [{ text: 'to be or not' }])).toMatchObject({ found: 2, of: 4 });

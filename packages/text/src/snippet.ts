@@ -274,29 +274,61 @@ function wordsEnd(text: string, from: number, words: readonly { gap: RegExp; wor
 function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
   const hits: Hit[] = [];
   for (const token of tokens) {
-    if (STEMMED_WORD.test(token)) {
-      const forms = wordHits(text, token);
-      if (forms !== null) {
-        hits.push(...forms);
-        continue;
-      }
-    }
-    // Words of Chinese, Japanese, Thai and the like (and Korean ones, with the particles a page writes
-    // onto them) are found as substrings: the text is not segmented here.
-    const wholeWord = !hasUnspacedScript(token);
-    // A word ending in symbols (`c++`, see tokenize) may have a number written after it (`C++17`).
-    const endsWord = WORD_CHAR.test(token.at(-1) ?? ' ');
-    const find = finder(token);
-    let found = 0;
-    for (let at = find(0); at !== -1 && found < MAX_HITS_PER_TOKEN; at = find(at + 1)) {
-      const end = at + token.length;
-      const joined = WORD_CHAR.test(text[at - 1] ?? ' ') || (endsWord && WORD_CHAR.test(text[end] ?? ' '));
-      if (wholeWord && joined) continue;
-      hits.push({ start: at, token, exact: true });
-      found++;
-    }
+    const before = hits.length;
+    findTokenHits(text, token, finder, hits);
+    // Not found as one word: written in two parts joined by a hyphen (`COVID-19` for `covid19`,
+    // `e-mail` for `email`), which the index also holds as the joined word.
+    if (hits.length === before) hits.push(...hyphenatedHits(text, token));
   }
   return hits;
+}
+
+/** The longest word looked for in two hyphen-joined parts (one pattern per place the hyphen may be). */
+const MAX_HYPHENATED_CHARS = 32;
+const HYPHENATABLE = /^[\p{L}\p{N}\p{M}]+$/u;
+
+/** Where `text` holds `token` in two parts joined by a hyphen, neither part of a longer chain. */
+function hyphenatedHits(text: string, token: string): Hit[] {
+  if (token.length < 2 || token.length > MAX_HYPHENATED_CHARS || !HYPHENATABLE.test(token)) return [];
+  if (hasUnspacedScript(token) || !/[-\u2010\u2011]/.test(text)) return [];
+  const splits = Array.from(
+    { length: token.length - 1 },
+    (_, i) => `${escapeRegExp(token.slice(0, i + 1))}[-\u2010\u2011]${escapeRegExp(token.slice(i + 1))}`,
+  );
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\p{N}\\p{M}\u2010\u2011-])(?:${splits.join('|')})(?![\\p{L}\\p{N}\\p{M}]|[-\u2010\u2011][\\p{L}\\p{N}\\p{M}])`,
+    'giu',
+  );
+  const hits: Hit[] = [];
+  for (let match = pattern.exec(text); match !== null && hits.length < MAX_HITS_PER_TOKEN; match = pattern.exec(text)) {
+    hits.push({ start: match.index, token, exact: true });
+  }
+  return hits;
+}
+
+/** Adds the hits of one token to `hits` (see {@link findHitsIn}). */
+function findTokenHits(text: string, token: string, finder: Finder, hits: Hit[]): void {
+  if (STEMMED_WORD.test(token)) {
+    const forms = wordHits(text, token);
+    if (forms !== null) {
+      hits.push(...forms);
+      return;
+    }
+  }
+  // Words of Chinese, Japanese, Thai and the like (and Korean ones, with the particles a page writes
+  // onto them) are found as substrings: the text is not segmented here.
+  const wholeWord = !hasUnspacedScript(token);
+  // A word ending in symbols (`c++`, see tokenize) may have a number written after it (`C++17`).
+  const endsWord = WORD_CHAR.test(token.at(-1) ?? ' ');
+  const find = finder(token);
+  let found = 0;
+  for (let at = find(0); at !== -1 && found < MAX_HITS_PER_TOKEN; at = find(at + 1)) {
+    const end = at + token.length;
+    const joined = WORD_CHAR.test(text[at - 1] ?? ' ') || (endsWord && WORD_CHAR.test(text[end] ?? ' '));
+    if (wholeWord && joined) continue;
+    hits.push({ start: at, token, exact: true });
+    found++;
+  }
 }
 
 /** Query words whose other forms are looked for: those {@link stemToken} stems. */
