@@ -29,6 +29,11 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
     change:
       "apostrophes and `c++`, `c#` are read as words (`won` no longer finds `won't`, `Rust's` finds `Rust`, `c#` is not the letter `c`)",
   },
+  {
+    version: 4,
+    date: '2026-12-01',
+    change: 'a hyphenated word is also found written as one (`covid19` finds `COVID-19`, `ebook` finds `e-book`)',
+  },
 ];
 
 /** The version this release analyses pages with. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IndexQuery } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
-import { hyphenatedWords, joinedWord, withJoinedWords } from './joined-words.js';
+import { hyphenatedWords, withJoinedWords } from './joined-words.js';
 
 const query = (q: string, match: 'all' | 'any' = 'all'): IndexQuery => ({
   query: parseQuery(q),
@@ -15,27 +15,19 @@ const rewritten = (q: string, match: 'all' | 'any' = 'all') => {
   return withJoinedWords(asked, hyphenatedWords(asked)).query.root;
 };
 
-describe('joinedWord', () => {
-  it('joins the two parts of a hyphenated word', () => {
-    expect(joinedWord('e-mail')).toBe('email');
-    expect(joinedWord('Wi-Fi')).toBe('WiFi');
-    expect(joinedWord('covid-19')).toBe('covid19');
-    // A non-breaking hyphen (U+2011) and the hyphen (U+2010) too.
-    expect(joinedWord('e\u2011book')).toBe('ebook');
-    expect(joinedWord('on\u2010line')).toBe('online');
-  });
-
-  it('leaves alone what is not a word of two parts', () => {
-    expect(joinedWord('email')).toBeNull();
-    expect(joinedWord('2020-21')).toBeNull(); // a range of numbers
-    expect(joinedWord('state-of-the-art')).toBeNull();
-    expect(joinedWord('re:invent')).toBeNull();
-    expect(joinedWord('-mail')).toBeNull();
-    expect(joinedWord('北京-上海')).toBeNull();
-  });
-});
-
 describe('withJoinedWords', () => {
+  it('makes the word its joined word where every page holds joined spellings', () => {
+    const asked = query('e-mail marketing -spam');
+    expect(withJoinedWords(asked, hyphenatedWords(asked), true).query.root).toEqual({
+      type: 'and',
+      children: [
+        { type: 'term', text: 'email', field: 'any' },
+        { type: 'term', text: 'marketing', field: 'any' },
+        { type: 'not', child: { type: 'term', text: 'spam', field: 'any' } },
+      ],
+    });
+  });
+
   it('makes a required word the group of its phrase and its joined word', () => {
     expect(rewritten('e-mail marketing')).toEqual({
       type: 'and',

@@ -34,7 +34,7 @@ import {
   wordForms,
 } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
-import { hyphenatedWords, type JoinedWord, withJoinedWords } from './joined-words.js';
+import { hyphenatedWords, JOINED_SINCE_ANALYSIS, type JoinedWord, withJoinedWords } from './joined-words.js';
 import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
@@ -158,6 +158,8 @@ export class LanceSearchIndex implements SearchIndex {
   readonly #analysis: AnalysisPool;
   /** Set when the index's oldest pages were analysed by an earlier release. */
   readonly #analysisNotice: string | null;
+  /** Whether every page holds the joined spelling of its hyphenated words (see `joined-words.ts`). */
+  readonly #joinedIndexed: boolean;
   #closed = false;
   /** The reads and writes under way: closing waits for them, as the engine's handles must outlive them. */
   readonly #busy = new Set<Promise<unknown>>();
@@ -171,6 +173,7 @@ export class LanceSearchIndex implements SearchIndex {
   ) {
     this.#db = db;
     this.#analysisNotice = analysisNotice(options.path, analysisVersion);
+    this.#joinedIndexed = analysisVersion >= JOINED_SINCE_ANALYSIS;
     this.#table = table;
     this.#options = options;
     const statePath = join(options.path, FOLD_STATE_FILE);
@@ -286,7 +289,8 @@ export class LanceSearchIndex implements SearchIndex {
   /**
    * The query with its hyphenated words also found written as one (`e-mail` as `email`), those
    * whose joined word some page holds (see `joined-words.ts`); the query itself when none does, or
-   * when the count fails.
+   * when the count fails. Pages hold the joined spelling of their own hyphenated words too, unless
+   * some were analysed before that (an index not reindexed since).
    */
   async #withJoinedWords(query: IndexQuery): Promise<IndexQuery> {
     const words = hyphenatedWords(query);
@@ -298,7 +302,7 @@ export class LanceSearchIndex implements SearchIndex {
     const held = words.filter((word) =>
       wordForms(word.joined).some((tokens) => (counts.get(`${column(word)} ${tokens[0]}`) ?? 0) > 0),
     );
-    return withJoinedWords(query, held);
+    return withJoinedWords(query, held, this.#joinedIndexed);
   }
 
   async has(id: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { type PageDocument, pageSiteLabels } from '@quarry/core';
-import { indexTokens } from '@quarry/text';
+import { indexTokens, joinedTokens } from '@quarry/text';
 import { Field, Float32, Float64, Int32, List, Schema, Utf8 } from 'apache-arrow';
 
 /**
@@ -154,9 +154,11 @@ export function toRow(doc: PageDocument, limits: RowLimits): PageRow {
     doc.body_text.length > limits.maxIndexedChars ? doc.body_text.slice(0, limits.maxIndexedChars) : doc.body_text;
   const meta = [META_ALL, langMetaToken(lang)];
   const crawledMs = Date.parse(doc.crawled_at);
-  const title = indexTokens(doc.title, lang).join(' ');
+  // Each hyphenated word's joined spelling after the text's own tokens (see joinedTokens).
+  const title = [...indexTokens(doc.title, lang), ...joinedTokens(doc.title, lang)].join(' ');
   const siteName = doc.site_name ? indexTokens(doc.site_name, lang).join(' ') : '';
-  const text = searchText(title, siteName, indexTokens(body, lang).join(' '), limits.titleRepeat);
+  const bodyTokens = [...indexTokens(body, lang), ...joinedTokens(body, lang)];
+  const text = searchText(title, siteName, bodyTokens.join(' '), limits.titleRepeat);
   const bucket = sampleBucket(doc.id);
   const hit: StoredHit = {
     id: doc.id,
