@@ -194,6 +194,19 @@ describe('selectPassages', () => {
     expect(exact.every((p) => p.score === 0)).toBe(true);
   });
 
+  it('finds a hyphenated word by its joined spelling and the other way round, as search does', () => {
+    const text = 'Wind farms grow every year.\n\nThe clinic offers COVID-19 shots.\n\nReminders come by email.';
+    const found = (query: string) =>
+      selectPassages({ bodyText: text, query, lang: 'en', maxTokens: 16 })
+        .filter((p) => p.score > 0)
+        .map((p) => p.text)
+        .join(' | ');
+    expect(found('covid19')).toContain('The clinic offers COVID-19 shots.');
+    expect(found('covid19')).not.toContain('email');
+    expect(found('e-mail')).toContain('Reminders come by email.');
+    expect(found('e-mail')).not.toContain('COVID');
+  });
+
   it('cuts a sentence longer than the budget around its query word rather than answer without it', () => {
     const long = `The executor ${'runs every queued task in order and then '.repeat(8)}reports back.`;
     const text = `Opening words here.\n\n${long}\n\nClosing words here.`;

@@ -1,4 +1,4 @@
-import { indexTokens } from '@quarry/text';
+import { indexTokens, joinedTokens } from '@quarry/text';
 import { CHUNK_DEFAULTS, chunkText } from './chunk.js';
 import { queryTerms, scoreChunks } from './score.js';
 import { countTokens } from './tokens.js';
@@ -117,9 +117,10 @@ function windowAround(
     start: span.start + m.index,
     end: span.start + m.index + m[0].length,
   }));
-  const hit = words.findIndex((w) =>
-    indexTokens(text.slice(w.start, w.end), lang ?? 'und').some((t) => termSet.has(t)),
-  );
+  const hit = words.findIndex((w) => {
+    const word = text.slice(w.start, w.end);
+    return [...indexTokens(word, lang ?? 'und'), ...joinedTokens(word, lang ?? 'und')].some((t) => termSet.has(t));
+  });
   if (hit === -1) return null;
   const tokensOf = (from: number, to: number) => countTokens(text.slice(words[from]!.start, words[to]!.end));
   if (tokensOf(hit, hit) > maxTokens) return null;

@@ -1,4 +1,4 @@
-import { indexTokens, isStopWord, stemsLanguage, stemToken, tokenize } from '@quarry/text';
+import { indexTokens, isStopWord, joinedTokens, stemsLanguage, stemToken, tokenize } from '@quarry/text';
 
 /** BM25 parameters, the usual ones (Robertson); chunks are short, so length matters little. */
 const BM25_K1 = 1.2;
@@ -20,7 +20,9 @@ export function queryTerms(query: string, lang = 'und'): string[] {
   const tokens = tokenize(query, { cjk: 'bigrams' });
   const content = tokens.filter((t) => !isStopWord(t));
   const kept = content.length > 0 ? content : tokens;
-  return [...new Set(stemsLanguage(lang) ? kept.map(stemToken) : kept)];
+  // A hyphenated word's joined spelling too (`e-mail` → `email`), as search finds it.
+  const joined = joinedTokens(query, lang);
+  return [...new Set([...(stemsLanguage(lang) ? kept.map(stemToken) : kept), ...joined])];
 }
 
 /**
@@ -34,7 +36,7 @@ export function scoreChunks(chunks: readonly ScoredText[], query: string, lang =
   if (terms.length === 0 || chunks.length === 0) return chunks.map(() => 0);
   const termSet = new Set(terms);
   const stats = chunks.map((chunk) => {
-    const tokens = indexTokens(chunk.text, lang);
+    const tokens = [...indexTokens(chunk.text, lang), ...joinedTokens(chunk.text, lang)];
     const tf = new Map<string, number>();
     for (const token of tokens) if (termSet.has(token)) tf.set(token, (tf.get(token) ?? 0) + 1);
     for (const token of indexTokens(chunk.headingPath.join(' '), lang)) {
