@@ -17,13 +17,20 @@ const ANY_HYPHEN = /[-\u2010\u2011]/;
  * word delimiter filter indexes both spellings (`catenate_words`).
  */
 export function joinedTokens(text: string, lang: string): string[] {
-  if (!ANY_HYPHEN.test(text)) return [];
   const tokens: string[] = [];
-  for (const [word] of text.matchAll(HYPHENATED_IN_TEXT)) {
-    const joined = joinedWord(word);
-    if (joined !== null) tokens.push(...indexTokens(joined, lang));
-  }
+  for (const { joined } of hyphenatedIn(text)) tokens.push(...indexTokens(joined, lang));
   return tokens;
+}
+
+/** The words of two hyphen-joined parts in `text` (see {@link joinedWord}): where each starts, and its parts joined. */
+export function hyphenatedIn(text: string): { readonly start: number; readonly joined: string }[] {
+  if (!ANY_HYPHEN.test(text)) return [];
+  const found: { start: number; joined: string }[] = [];
+  for (const match of text.matchAll(HYPHENATED_IN_TEXT)) {
+    const joined = joinedWord(match[0]);
+    if (joined !== null) found.push({ start: match.index, joined });
+  }
+  return found;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { holdsTraditional, simplifyHan } from './han-variants.js';
+import { hyphenatedIn } from './joined.js';
 import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
 import {
@@ -273,37 +274,31 @@ function wordsEnd(text: string, from: number, words: readonly { gap: RegExp; wor
 /** Hits of each token (up to a bound per token), whole words unless its script has no spaces between words. */
 function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
   const hits: Hit[] = [];
+  let hyphenated: Map<string, number[]> | undefined;
   for (const token of tokens) {
     const before = hits.length;
     findTokenHits(text, token, finder, hits);
+    if (hits.length > before) continue;
     // Not found as one word: written in two parts joined by a hyphen (`COVID-19` for `covid19`,
     // `e-mail` for `email`), which the index also holds as the joined word.
-    if (hits.length === before) hits.push(...hyphenatedHits(text, token));
+    hyphenated ??= hyphenatedWords(text);
+    for (const start of (hyphenated.get(token) ?? []).slice(0, MAX_HITS_PER_TOKEN)) {
+      hits.push({ start, token, exact: true });
+    }
   }
   return hits;
 }
 
-/** The longest word looked for in two hyphen-joined parts (one pattern per place the hyphen may be). */
-const MAX_HYPHENATED_CHARS = 32;
-const HYPHENATABLE = /^[\p{L}\p{N}\p{M}]+$/u;
-
-/** Where `text` holds `token` in two parts joined by a hyphen, neither part of a longer chain. */
-function hyphenatedHits(text: string, token: string): Hit[] {
-  if (token.length < 2 || token.length > MAX_HYPHENATED_CHARS || !HYPHENATABLE.test(token)) return [];
-  if (hasUnspacedScript(token) || !/[-\u2010\u2011]/.test(text)) return [];
-  const splits = Array.from(
-    { length: token.length - 1 },
-    (_, i) => `${escapeRegExp(token.slice(0, i + 1))}[-\u2010\u2011]${escapeRegExp(token.slice(i + 1))}`,
-  );
-  const pattern = new RegExp(
-    `(?<![\\p{L}\\p{N}\\p{M}\u2010\u2011-])(?:${splits.join('|')})(?![\\p{L}\\p{N}\\p{M}]|[-\u2010\u2011][\\p{L}\\p{N}\\p{M}])`,
-    'giu',
-  );
-  const hits: Hit[] = [];
-  for (let match = pattern.exec(text); match !== null && hits.length < MAX_HITS_PER_TOKEN; match = pattern.exec(text)) {
-    hits.push({ start: match.index, token, exact: true });
+/** Where `text` (as searched: folded, or case-insensitively) holds each word of two hyphen-joined parts, by the joined word. */
+function hyphenatedWords(text: string): Map<string, number[]> {
+  const words = new Map<string, number[]>();
+  for (const { start, joined } of hyphenatedIn(text)) {
+    const key = joined.toLowerCase();
+    const starts = words.get(key);
+    if (starts) starts.push(start);
+    else words.set(key, [start]);
   }
-  return hits;
+  return words;
 }
 
 /** Adds the hits of one token to `hits` (see {@link findHitsIn}). */
