@@ -5,10 +5,9 @@ import { hasUnspacedScript, tokenize } from './tokenize.js';
 const HYPHENATED = /^([\p{L}\p{N}\p{M}]+)[-\u2010\u2011]([\p{L}\p{N}\p{M}]+)$/u;
 const LETTER = /\p{L}/u;
 
-/** A word of two hyphen-joined parts in running text, not part of a longer chain (`state-of-the-art`). */
-const HYPHENATED_IN_TEXT =
-  /(?<![\p{L}\p{N}\p{M}\u2010\u2011-])[\p{L}\p{N}\p{M}]+[-\u2010\u2011][\p{L}\p{N}\p{M}]+(?![\p{L}\p{N}\p{M}]|[-\u2010\u2011][\p{L}\p{N}\p{M}])/gu;
-const ANY_HYPHEN = /[-\u2010\u2011]/;
+const HYPHENS = /[-\u2010\u2011]/g;
+const HYPHEN_CHARS = '-\u2010\u2011';
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 
 /**
  * The index tokens of the joined words of the text's hyphenated words (`COVID-19` → `covid19`,
@@ -24,11 +23,23 @@ export function joinedTokens(text: string, lang: string): string[] {
 
 /** The words of two hyphen-joined parts in `text` (see {@link joinedWord}): where each starts, and its parts joined. */
 export function hyphenatedIn(text: string): { readonly start: number; readonly joined: string }[] {
-  if (!ANY_HYPHEN.test(text)) return [];
   const found: { start: number; joined: string }[] = [];
-  for (const match of text.matchAll(HYPHENATED_IN_TEXT)) {
-    const joined = joinedWord(match[0]);
-    if (joined !== null) found.push({ start: match.index, joined });
+  // From each hyphen out to the word's ends: hyphens are few, and a pattern run over the whole
+  // text cost more than tokenizing it.
+  const hyphens = new RegExp(HYPHENS.source, 'g');
+  const isWord = (at: number) => at >= 0 && at < text.length && WORD_CHAR.test(text[at]!);
+  const isHyphen = (at: number) => at >= 0 && at < text.length && HYPHEN_CHARS.includes(text[at]!);
+  for (let match = hyphens.exec(text); match !== null; match = hyphens.exec(text)) {
+    const at = match.index;
+    let start = at;
+    while (isWord(start - 1)) start--;
+    let end = at + 1;
+    while (isWord(end)) end++;
+    hyphens.lastIndex = Math.max(hyphens.lastIndex, end);
+    // Two parts, not a chain (`state-of-the-art`) nor a dash (`- x`, `x -`).
+    if (start === at || end === at + 1 || isHyphen(start - 1) || (isHyphen(end) && isWord(end + 1))) continue;
+    const joined = joinedWord(text.slice(start, end));
+    if (joined !== null) found.push({ start, joined });
   }
   return found;
 }
