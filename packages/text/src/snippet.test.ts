@@ -162,6 +162,9 @@ describe('queryTermsIn', () => {
     expect(queryTermsIn('a x-covid-19 case, co-vid19x, covid 19', [{ text: 'covid19' }])).toMatchObject({ found: 0 });
     const text = `${filler(200)} Reminders go out by E-mail the day before. ${filler(200, 'ipsum')}`;
     expect(makeSnippet(text, [{ text: 'email' }])).toContain('Reminders go out by E-mail the day before.');
+    // And a hyphenated query word written as one word on the page.
+    const joined = `A book club. ${filler(200)} Download the eBook for free. ${filler(200, 'ipsum')}`;
+    expect(makeSnippet(joined, [{ text: 'e-book' }])).toContain('Download the eBook for free.');
   });
 
   it('leaves stop words out unless the query has nothing else', () => {

@@ -1,5 +1,5 @@
 import { holdsTraditional, simplifyHan } from './han-variants.js';
-import { hyphenatedIn } from './joined.js';
+import { hyphenatedIn, joinedWord } from './joined.js';
 import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
 import {
@@ -58,7 +58,7 @@ export function makeSnippet(source: string, clauses: readonly SnippetClause[], o
   const maxChars = Math.max(1, options.maxChars ?? DEFAULT_MAX_CHARS);
   const minChars = Math.min(options.minChars ?? DEFAULT_MIN_CHARS, maxChars);
   if (text.length <= maxChars) return collapse(text).trim();
-  const hits = findHits(text, queryTokens(clauses), queryPhrases(clauses));
+  const hits = findHits(text, queryTokens(clauses), queryPhrases(clauses), joinedClauses(clauses));
   const first = bestWindowStart(hits, maxChars);
   const from = first === null ? 0 : Math.max(0, first - LEAD_CHARS);
   // Whitespace is collapsed only around the window: on a whole page that costs more than the rest.
@@ -102,6 +102,20 @@ function collapse(text: string): string {
 /** The query's clauses of several words (phrases, `re:invent`), as their tokens. */
 function queryPhrases(clauses: readonly SnippetClause[]): string[][] {
   return clauses.map((clause) => tokenize(clause.text).map(simplifyHan)).filter((tokens) => tokens.length > 1);
+}
+
+/**
+ * The hyphenated clauses (`e-book`) by their joined word (`ebook`), which search finds too: where
+ * the page writes the joined word, the clause shows whole, as its phrase would.
+ */
+function joinedClauses(clauses: readonly SnippetClause[]): Map<string, string> {
+  const joined = new Map<string, string>();
+  for (const clause of clauses) {
+    const word = joinedWord(clause.text);
+    const tokens = word === null ? [] : tokenize(word);
+    if (tokens.length === 1) joined.set(tokens[0]!, tokenize(clause.text).map(simplifyHan).join(' '));
+  }
+  return joined;
 }
 
 function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
@@ -168,28 +182,33 @@ const MAY_NEED_FOLD = new RegExp(NEEDS_FOLD.source);
 /** Finds a token in a text from a position on: its start, or -1. Matches are `token.length` long. */
 type Finder = (token: string) => (from: number) => number;
 
-function findHits(text: string, tokens: Set<string>, phrases: readonly string[][] = []): Hit[] {
+function findHits(
+  text: string,
+  tokens: Set<string>,
+  phrases: readonly string[][] = [],
+  joined: ReadonlyMap<string, string> = new Map(),
+): Hit[] {
   if (tokens.size === 0) return [];
   // Folding a whole page (ICU lower-casing, a replace over every character) costs more than the
   // rest of the snippet: text without foldable letters or traditional Chinese characters is
   // searched case-insensitively as it is.
-  let searched = text;
-  let hits: Hit[];
-  if (!MAY_NEED_FOLD.test(text) && !holdsTraditional(text)) {
-    hits = findHitsIn(text, tokens, (token) => {
-      const regex = new RegExp(escapeRegExp(token), 'gi');
-      return (from) => {
-        regex.lastIndex = from;
-        return regex.exec(text)?.index ?? -1;
-      };
-    });
-  } else {
-    const folded = foldSameLength(text);
-    searched = folded;
-    hits = findHitsIn(folded, tokens, (token) => (from) => folded.indexOf(token, from));
-  }
+  const plain = !MAY_NEED_FOLD.test(text) && !holdsTraditional(text);
+  const searched = plain ? text : foldSameLength(text);
+  const finder: Finder = plain
+    ? (token) => {
+        const regex = new RegExp(escapeRegExp(token), 'gi');
+        return (from) => {
+          regex.lastIndex = from;
+          return regex.exec(text)?.index ?? -1;
+        };
+      }
+    : (token) => (from) => searched.indexOf(token, from);
+  const hits = findHitsIn(searched, tokens, finder);
   const work = { left: MAX_PHRASE_WORK };
   for (const phrase of phrases) hits.push(...phraseHits(searched, phrase, work));
+  // A hyphenated clause written as one word (`eBook` for `e-book`) shows whole, as its phrase.
+  const words = joined.size > 0 ? findHitsIn(searched, new Set(joined.keys()), finder) : [];
+  for (const hit of words) hits.push({ start: hit.start, token: joined.get(hit.token)!, exact: true, phrase: true });
   return hits.sort((a, b) => a.start - b.start);
 }
 
