@@ -165,6 +165,7 @@ describe('queryTermsIn', () => {
     // And a hyphenated query word written as one word on the page.
     const joined = `A book club. ${filler(200)} Download the eBook for free. ${filler(200, 'ipsum')}`;
     expect(makeSnippet(joined, [{ text: 'e-book' }])).toContain('Download the eBook for free.');
+    expect(queryTermsIn('the eBook', [{ text: 'e-book' }])).toMatchObject({ phrasesFound: 1, phrases: 1 });
   });
 
   it('leaves stop words out unless the query has nothing else', () => {

@@ -86,7 +86,7 @@ export function queryTermsIn(
 ): { found: number; of: number; phrasesFound: number; phrases: number } {
   const tokens = queryTokens(clauses);
   const phrases = queryPhrases(clauses);
-  const hits = findHits(shownText(text), tokens, phrases);
+  const hits = findHits(shownText(text), tokens, phrases, joinedClauses(clauses));
   const found = new Set(hits.filter((hit) => !hit.phrase).map((hit) => hit.token)).size;
   const phrasesFound = new Set(hits.filter((hit) => hit.phrase).map((hit) => hit.token)).size;
   return { found, of: tokens.size, phrasesFound, phrases: new Set(phrases.map((p) => p.join(' '))).size };
