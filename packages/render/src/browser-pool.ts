@@ -1,5 +1,13 @@
 import { NonRetryableError, RetryableError } from '@quarry/core';
-import { type Browser, type BrowserContext, chromium, errors, type Route, type WebSocketRoute } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  errors,
+  type Route,
+  type WebSocketRoute,
+} from 'playwright-core';
 import { startPolicyProxy } from './policy-proxy.js';
 import { Slots } from './slots.js';
 
@@ -179,22 +187,20 @@ export class BrowserPool {
     }
     await this.#slots.acquire();
     try {
-      const browser = await this.#ensureBrowser();
       // Routing sees only first requests; the proxy also sees redirect hops and tunnels.
       const proxy = await startPolicyProxy((target) => allowed(options.allowRequest, target));
-      const context = await browser
-        .newContext({
-          // `<-loopback>` removes Chromium's implicit bypass, so local addresses are checked too.
-          proxy: { server: proxy.server, bypass: '<-loopback>' },
-          userAgent: this.#options.userAgent,
-          serviceWorkers: 'block',
-          acceptDownloads: false,
-          javaScriptEnabled: true,
-        })
-        .catch(async (error: unknown) => {
-          await proxy.close();
-          throw new RetryableError('cannot open a browser context', 'render_failed', { cause: error });
-        });
+      const context = await this.#newContext({
+        // `<-loopback>` removes Chromium's implicit bypass, so local addresses are checked too.
+        proxy: { server: proxy.server, bypass: '<-loopback>' },
+        userAgent: this.#options.userAgent,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        javaScriptEnabled: true,
+      }).catch(async (error: unknown) => {
+        await proxy.close();
+        if (error instanceof RetryableError) throw error;
+        throw new RetryableError('cannot open a browser context', 'render_failed', { cause: error });
+      });
       let timer: NodeJS.Timeout | undefined;
       const work = this.#renderIn(context, url, options);
       work.catch(() => {}); // may settle after the hard timeout; its outcome no longer matters
@@ -259,6 +265,22 @@ export class BrowserPool {
     const withShadowRoots = await page.evaluate<string | null>(SERIALIZE_WITH_SHADOW_ROOTS).catch(() => null);
     const html = truncateUtf8(withShadowRoots ?? (await page.content()), this.#options.maxHtmlBytes);
     return { html, finalUrl: page.url(), status };
+  }
+
+  /**
+   * A fresh context. A browser that died before Playwright noticed (killed, crashed: it still
+   * counts as connected for a moment) fails to open one: it is dropped and relaunched, once.
+   */
+  async #newContext(options: BrowserContextOptions): Promise<BrowserContext> {
+    const browser = await this.#ensureBrowser();
+    try {
+      return await browser.newContext(options);
+    } catch (error) {
+      if (this.#closed) throw error;
+      if (this.#browser === browser) this.#browser = null;
+      browser.close().catch(() => {});
+      return (await this.#ensureBrowser()).newContext(options);
+    }
   }
 
   async #ensureBrowser(): Promise<Browser> {
