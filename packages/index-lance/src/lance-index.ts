@@ -34,7 +34,7 @@ import {
   wordForms,
 } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
-import { hyphenatedWords, JOINED_SINCE_ANALYSIS, type JoinedWord, withJoinedWords } from './joined-words.js';
+import { hyphenatedWords, JOINED_SINCE_ANALYSIS, withJoinedWords } from './joined-words.js';
 import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
@@ -295,13 +295,16 @@ export class LanceSearchIndex implements SearchIndex {
   async #withJoinedWords(query: IndexQuery): Promise<IndexQuery> {
     const words = hyphenatedWords(query);
     if (words.length === 0) return query;
-    const column = (word: JoinedWord) => (word.term.field === 'title' ? COLUMNS.title : COLUMNS.text);
-    const wanted = words.flatMap((word) => wordForms(word.joined).map((tokens) => [column(word), tokens[0]!] as const));
-    const counts = await this.#fast.formFrequencies(wanted).catch(() => null);
+    // Each word's joined forms (stemmed, as typed) in the column it is asked in.
+    const asked = words.map((word) => {
+      const column = word.term.field === 'title' ? COLUMNS.title : COLUMNS.text;
+      return { word, pairs: wordForms(word.joined).map((tokens) => [column, tokens[0]!] as const) };
+    });
+    const counts = await this.#fast.formFrequencies(asked.flatMap(({ pairs }) => pairs)).catch(() => null);
     if (counts === null) return query;
-    const held = words.filter((word) =>
-      wordForms(word.joined).some((tokens) => (counts.get(`${column(word)} ${tokens[0]}`) ?? 0) > 0),
-    );
+    const held = asked
+      .filter(({ pairs }) => pairs.some(([column, token]) => (counts.get(`${column} ${token}`) ?? 0) > 0))
+      .map(({ word }) => word);
     return withJoinedWords(query, held, this.#joinedIndexed);
   }
 

@@ -26,7 +26,8 @@ export function hyphenatedIn(text: string): { readonly start: number; readonly j
   const found: { start: number; joined: string }[] = [];
   // From each hyphen out to the word's ends: hyphens are few, and a pattern run over the whole
   // text cost more than tokenizing it.
-  const hyphens = new RegExp(HYPHENS.source, 'g');
+  const hyphens = HYPHENS;
+  hyphens.lastIndex = 0;
   const isWord = (at: number) => at >= 0 && at < text.length && WORD_CHAR.test(text[at]!);
   const isHyphen = (at: number) => at >= 0 && at < text.length && HYPHEN_CHARS.includes(text[at]!);
   for (let match = hyphens.exec(text); match !== null; match = hyphens.exec(text)) {
