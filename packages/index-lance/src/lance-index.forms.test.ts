@@ -6,40 +6,7 @@ import type { PageDocument } from '@quarry/core';
 import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { LanceSearchIndex } from './lance-index.js';
-
-/** The ids a query finds, in order. */
-type Ids = (q: string, match?: 'all' | 'any') => Promise<string[]>;
-
-const cases: [string, { fastPlan: boolean; fold: boolean }][] = [
-  ['fast plan, folded pages', { fastPlan: true, fold: true }],
-  ['fast plan, pages in the fresh tier', { fastPlan: true, fold: false }],
-  ['general plan', { fastPlan: false, fold: true }],
-];
-
-/** `check` run on an index of `docs`, once for each plan, the pages folded or in the fresh tier. */
-function eachPlan(title: string, docs: () => PageDocument[], check: (ids: Ids) => Promise<void>): void {
-  describe(title, () => {
-    let dir: string | undefined;
-    afterEach(() => {
-      if (dir) rmSync(dir, { recursive: true, force: true });
-      dir = undefined;
-    });
-
-    it.each(cases)('%s', async (_name, { fastPlan, fold }) => {
-      dir = mkdtempSync(join(tmpdir(), 'quarry-lance-forms-'));
-      const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan });
-      try {
-        await index.upsert(docs());
-        if (fold) await index.flush();
-        await check(async (q, match = 'all') =>
-          (await index.search({ query: parseQuery(q), match, limit: 10, offset: 0 })).hits.map((hit) => hit.id),
-        );
-      } finally {
-        await index.close();
-      }
-    });
-  });
-}
+import { eachPlan, PLANS } from './testing/each-plan.js';
 
 // Two pages alike but for the form of one word; each query's exact form is on the page written
 // LAST, so that without word forms the tie (equal BM25) would put the other page first.
@@ -180,7 +147,7 @@ for (const otherLanguage of [false, true]) {
     });
 
     // The general plan asks every form when some pages are not indexed by stems.
-    const plans = otherLanguage ? cases.filter(([, c]) => c.fastPlan) : cases;
+    const plans = otherLanguage ? PLANS.filter(([, c]) => c.fastPlan) : PLANS;
     it.each(plans)('%s', async (_name, { fastPlan, fold }) => {
       dir = mkdtempSync(join(tmpdir(), 'quarry-lance-stems-'));
       const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan });

@@ -6,12 +6,7 @@ import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { ANALYSIS_FILE } from './analysis-version.js';
 import { LanceSearchIndex } from './lance-index.js';
-
-const cases: [string, { fastPlan: boolean; fold: boolean }][] = [
-  ['fast plan, folded pages', { fastPlan: true, fold: true }],
-  ['fast plan, pages in the fresh tier', { fastPlan: true, fold: false }],
-  ['general plan', { fastPlan: false, fold: true }],
-];
+import { eachPlan } from './testing/each-plan.js';
 
 const pages = () => [
   makePage('joined', 'https://a.example.org/1', 'Newsletters', 'Email marketing keeps customers coming back.'),
@@ -22,40 +17,26 @@ const pages = () => [
   makePage('covid', 'https://f.example.org/6', 'Wi-Fi in clinics', 'COVID-19 vaccines, state-of-the-art care.'),
 ];
 
-describe('a hyphenated word and its joined spelling find each other (e-mail, email; covid-19, covid19)', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-
-  it.each(cases)('%s', async (_name, { fastPlan, fold }) => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-joined-'));
-    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false, fastPlan });
-    const ranked = async (q: string, match: 'all' | 'any' = 'all') =>
-      (await index.search({ query: parseQuery(q), match, limit: 10, offset: 0 })).hits.map((hit) => hit.id);
+eachPlan(
+  'a hyphenated word and its joined spelling find each other (e-mail, email; covid-19, covid19)',
+  pages,
+  async (ranked) => {
     const ids = async (q: string) => (await ranked(q)).sort();
-    try {
-      await index.upsert(pages());
-      if (fold) await index.flush();
-      // Either spelling, either way; the parts apart are not the word.
-      expect(await ids('e-mail marketing')).toEqual(['hyphen', 'joined']);
-      expect(await ids('e-mail')).toEqual(['hyphen', 'joined']);
-      expect(await ids('email')).toEqual(['hyphen', 'joined']);
-      expect(await ids('ebook')).toEqual(['books']);
-      expect(await ids('covid19 vaccines')).toEqual(['covid']);
-      expect(await ids('intitle:e-mail')).toEqual([]);
-      expect(await ids('intitle:wifi')).toEqual(['covid']);
-      // Optional words: the pages with the word, either spelling, above its parts apart.
-      expect((await ranked('e-mail marketing', 'any')).slice(0, 2).sort()).toEqual(['hyphen', 'joined']);
-      expect(await ids('e-book')).toEqual(['books']);
-      // Quoted, as typed.
-      expect(await ids('"e-mail marketing"')).toEqual(['hyphen']);
-    } finally {
-      await index.close();
-    }
-  });
-});
+    // Either spelling, either way; the parts apart are not the word.
+    expect(await ids('e-mail marketing')).toEqual(['hyphen', 'joined']);
+    expect(await ids('e-mail')).toEqual(['hyphen', 'joined']);
+    expect(await ids('email')).toEqual(['hyphen', 'joined']);
+    expect(await ids('ebook')).toEqual(['books']);
+    expect(await ids('covid19 vaccines')).toEqual(['covid']);
+    expect(await ids('intitle:e-mail')).toEqual([]);
+    expect(await ids('intitle:wifi')).toEqual(['covid']);
+    // Optional words: the pages with the word, either spelling, above its parts apart.
+    expect((await ranked('e-mail marketing', 'any')).slice(0, 2).sort()).toEqual(['hyphen', 'joined']);
+    expect(await ids('e-book')).toEqual(['books']);
+    // Quoted, as typed.
+    expect(await ids('"e-mail marketing"')).toEqual(['hyphen']);
+  },
+);
 
 describe('in an index analysed before joined spellings were indexed (not reindexed since)', () => {
   let dir: string | undefined;
