@@ -34,6 +34,11 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
     date: '2026-12-01',
     change: 'a hyphenated word is also found written as one (`covid19` finds `COVID-19`, `ebook` finds `e-book`)',
   },
+  {
+    version: 5,
+    date: '2026-12-01',
+    change: 'a number written in groups is also found written as one (`10000` finds `10,000` and `10.000`)',
+  },
 ];
 
 /** The version this release analyses pages with. */

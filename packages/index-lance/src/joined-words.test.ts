@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IndexQuery } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
-import { hyphenatedWords, withJoinedWords } from './joined-words.js';
+import { ANALYSIS_VERSION } from './analysis-version.js';
+import { HYPHENATED_JOINED_SINCE, joinableWords, NUMBERS_JOINED_SINCE, withJoinedWords } from './joined-words.js';
 
 const query = (q: string, match: 'all' | 'any' = 'all'): IndexQuery => ({
   query: parseQuery(q),
@@ -12,13 +13,13 @@ const query = (q: string, match: 'all' | 'any' = 'all'): IndexQuery => ({
 /** The query's root after every hyphenated word is taken as held by the index. */
 const rewritten = (q: string, match: 'all' | 'any' = 'all') => {
   const asked = query(q, match);
-  return withJoinedWords(asked, hyphenatedWords(asked)).query.root;
+  return withJoinedWords(asked, joinableWords(asked)).query.root;
 };
 
 describe('withJoinedWords', () => {
   it('makes the word its joined word where every page holds joined spellings', () => {
     const asked = query('e-mail marketing -spam');
-    expect(withJoinedWords(asked, hyphenatedWords(asked), true).query.root).toEqual({
+    expect(withJoinedWords(asked, joinableWords(asked), ANALYSIS_VERSION).query.root).toEqual({
       type: 'and',
       children: [
         { type: 'term', text: 'email', field: 'any' },
@@ -71,6 +72,33 @@ describe('withJoinedWords', () => {
           ],
         },
         { type: 'term', text: 'tips', field: 'any' },
+      ],
+    });
+  });
+
+  it('asks a grouped number as its digits from the analysis version that joins numbers, before as either', () => {
+    const asked = query('$10,000 grants');
+    const words = joinableWords(asked);
+    expect(words.map(({ joined, since }) => [joined, since])).toEqual([['10000', NUMBERS_JOINED_SINCE]]);
+    expect(withJoinedWords(asked, words, NUMBERS_JOINED_SINCE).query.root).toEqual({
+      type: 'and',
+      children: [
+        { type: 'term', text: '10000', field: 'any' },
+        { type: 'term', text: 'grants', field: 'any' },
+      ],
+    });
+    // An index whose pages hold joined hyphenated words but not yet joined numbers.
+    expect(withJoinedWords(asked, words, HYPHENATED_JOINED_SINCE).query.root).toEqual({
+      type: 'and',
+      children: [
+        {
+          type: 'or',
+          children: [
+            { type: 'phrase', text: '$10,000', field: 'any' },
+            { type: 'term', text: '10000', field: 'any' },
+          ],
+        },
+        { type: 'term', text: 'grants', field: 'any' },
       ],
     });
   });

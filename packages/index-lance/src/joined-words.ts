@@ -1,42 +1,50 @@
 import type { IndexQuery, QueryField, QueryNode, TermNode } from '@quarry/core';
 import { joinedWord } from '@quarry/text';
 
-/** A query word written with a hyphen, and the one word its parts make. */
+/** A query word written in parts (`e-mail`, `10,000`), and the one word its parts make. */
 export interface JoinedWord {
   readonly term: TermNode;
-  /** The parts written together: `email` for `e-mail`. */
+  /** The parts written together: `email` for `e-mail`, `10000` for `10,000`. */
   readonly joined: string;
-}
-
-/** The query's unquoted words written with a hyphen, in a query of words all required or all optional. */
-export function hyphenatedWords(query: IndexQuery): JoinedWord[] {
-  return wordsOf(query).flatMap((node) => {
-    const joined = node.type === 'term' ? joinedWord(node.text) : null;
-    return node.type !== 'term' || joined === null ? [] : [{ term: node, joined }];
-  });
+  /** The analysis version from which every page holds this kind of word's joined spelling too. */
+  readonly since: number;
 }
 
 /** The analysis version from which the index holds each hyphenated word's joined spelling (see joinedTokens). */
-export const JOINED_SINCE_ANALYSIS = 4;
+export const HYPHENATED_JOINED_SINCE = 4;
+/** The analysis version from which the index holds each grouped number's digits (`10,000` as `10000`). */
+export const NUMBERS_JOINED_SINCE = 5;
+
+/** The query's unquoted words written in parts (see joinedWord), in a query of words all required or all optional. */
+export function joinableWords(query: IndexQuery): JoinedWord[] {
+  return wordsOf(query).flatMap((node) => {
+    const joined = node.type === 'term' ? joinedWord(node.text) : null;
+    if (node.type !== 'term' || joined === null) return [];
+    const since = /^\d+$/.test(joined) ? NUMBERS_JOINED_SINCE : HYPHENATED_JOINED_SINCE;
+    return [{ term: node, joined, since }];
+  });
+}
 
 /**
- * The query with each of `words` (see {@link hyphenatedWords}) found either as typed or as its
- * parts written together (`e-mail` and `email`, `on-line` and `online`). In an index whose pages
- * all hold the joined spelling of their hyphenated words (`joinedIndexed`), the word becomes its
- * joined word, which then finds both spellings. Otherwise a required word becomes the group
- * `e-mail OR email`, and with `match=any` the joined word is one more optional word. Meilisearch
- * does the same on its own (its concatenated and split queries).
+ * The query with each of `words` (see {@link joinableWords}) found either as typed or as its
+ * parts written together (`e-mail` and `email`, `10,000` and `10000`). In an index whose pages all
+ * hold the joined spelling of such words (analysed as `analysisVersion`, at least the word's
+ * `since`), the word becomes its joined word, which then finds both spellings. Otherwise a
+ * required word becomes the group `e-mail OR email`, and with `match=any` the joined word is one
+ * more optional word. Meilisearch does the same for hyphenated words on its own (its concatenated
+ * and split queries).
  */
-export function withJoinedWords(query: IndexQuery, words: readonly JoinedWord[], joinedIndexed = false): IndexQuery {
+export function withJoinedWords(query: IndexQuery, words: readonly JoinedWord[], analysisVersion = 1): IndexQuery {
   if (words.length === 0) return query;
-  const joinedOf = new Map(words.map((word) => [word.term, word.joined]));
+  const wordOf = new Map(words.map((word) => [word.term, word]));
   const any = query.match === 'any';
   const alike = (text: string, field: QueryField): TermNode => ({ type: 'term', text, field });
   const extra: QueryNode[] = [];
   const children = wordsOf(query).map((child): QueryNode => {
-    const joined = child.type === 'term' ? joinedOf.get(child) : undefined;
-    if (child.type !== 'term' || joined === undefined) return child;
-    if (joinedIndexed) return alike(joined, child.field);
+    const word = child.type === 'term' ? wordOf.get(child) : undefined;
+    if (child.type !== 'term' || word === undefined) return child;
+    const joined = word.joined;
+    if (analysisVersion >= word.since) return alike(joined, child.field);
     // `intitle:` words stay required in either mode.
     if (any && child.field === 'any') {
       extra.push(alike(joined, child.field));

@@ -34,7 +34,7 @@ import {
   wordForms,
 } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
-import { hyphenatedWords, JOINED_SINCE_ANALYSIS, withJoinedWords } from './joined-words.js';
+import { joinableWords, withJoinedWords } from './joined-words.js';
 import { toLanceQuery } from './lance-query.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
@@ -158,8 +158,8 @@ export class LanceSearchIndex implements SearchIndex {
   readonly #analysis: AnalysisPool;
   /** Set when the index's oldest pages were analysed by an earlier release. */
   readonly #analysisNotice: string | null;
-  /** Whether every page holds the joined spelling of its hyphenated words (see `joined-words.ts`). */
-  readonly #joinedIndexed: boolean;
+  /** The analysis version of the index's oldest pages: which joined spellings every page holds (see `joined-words.ts`). */
+  readonly #analysisVersion: number;
   #closed = false;
   /** The reads and writes under way: closing waits for them, as the engine's handles must outlive them. */
   readonly #busy = new Set<Promise<unknown>>();
@@ -173,7 +173,7 @@ export class LanceSearchIndex implements SearchIndex {
   ) {
     this.#db = db;
     this.#analysisNotice = analysisNotice(options.path, analysisVersion);
-    this.#joinedIndexed = analysisVersion >= JOINED_SINCE_ANALYSIS;
+    this.#analysisVersion = analysisVersion;
     this.#table = table;
     this.#options = options;
     const statePath = join(options.path, FOLD_STATE_FILE);
@@ -287,13 +287,13 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   /**
-   * The query with its hyphenated words also found written as one (`e-mail` as `email`), those
-   * whose joined word some page holds (see `joined-words.ts`); the query itself when none does, or
-   * when the count fails. Pages hold the joined spelling of their own hyphenated words too, unless
-   * some were analysed before that (an index not reindexed since).
+   * The query with its words written in parts also found written as one (`e-mail` as `email`,
+   * `10,000` as `10000`), those whose joined word some page holds (see `joined-words.ts`); the query
+   * itself when none does, or when the count fails. Pages hold the joined spelling of their own such
+   * words too, unless some were analysed before that (an index not reindexed since).
    */
   async #withJoinedWords(query: IndexQuery): Promise<IndexQuery> {
-    const words = hyphenatedWords(query);
+    const words = joinableWords(query);
     if (words.length === 0) return query;
     // Each word's joined forms (stemmed, as typed) in the column it is asked in.
     const asked = words.map((word) => {
@@ -305,7 +305,7 @@ export class LanceSearchIndex implements SearchIndex {
     const held = asked
       .filter(({ pairs }) => pairs.some(([column, token]) => (counts.get(`${column} ${token}`) ?? 0) > 0))
       .map(({ word }) => word);
-    return withJoinedWords(query, held, this.#joinedIndexed);
+    return withJoinedWords(query, held, this.#analysisVersion);
   }
 
   async has(id: string): Promise<boolean> {

@@ -168,6 +168,21 @@ describe('queryTermsIn', () => {
     expect(queryTermsIn('the eBook', [{ text: 'e-book' }])).toMatchObject({ phrasesFound: 1, phrases: 1 });
   });
 
+  it('finds a number written in groups for its digits, and its digits for the number in groups', () => {
+    expect(queryTermsIn('Grants of $10,000 and 1.250.000 €', [{ text: '10000' }, { text: '1250000' }])).toMatchObject({
+      found: 2,
+      of: 2,
+    });
+    expect(queryTermsIn('Rows 10 and 000; v1.234.567', [{ text: '10000' }, { text: '1234567' }])).toMatchObject({
+      found: 0,
+    });
+    const text = `${filler(200)} Each team gets 10 000 euros a year. ${filler(200, 'ipsum')}`;
+    expect(makeSnippet(text, [{ text: '10000' }])).toContain('Each team gets 10 000 euros a year.');
+    const plain = `${filler(200)} Each team gets 10000 dollars a year. ${filler(200, 'ipsum')}`;
+    expect(makeSnippet(plain, [{ text: '$10,000' }])).toContain('Each team gets 10000 dollars a year.');
+    expect(queryTermsIn('gets 10000 dollars', [{ text: '10,000' }])).toMatchObject({ phrasesFound: 1, phrases: 1 });
+  });
+
   it('leaves stop words out unless the query has nothing else', () => {
     expect(queryTermsIn('the cat', [{ text: 'the dog' }])).toMatchObject({ found: 0, of: 1 });
     expect(queryTermsIn('to be', [{ text: 'to be or not' }])).toMatchObject({ found: 2, of: 4 });

@@ -1,5 +1,5 @@
 import { holdsTraditional, simplifyHan } from './han-variants.js';
-import { hyphenatedIn, joinedWord } from './joined.js';
+import { joinedIn, joinedWord } from './joined.js';
 import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
 import {
@@ -105,7 +105,7 @@ function queryPhrases(clauses: readonly SnippetClause[]): string[][] {
 }
 
 /**
- * The hyphenated clauses (`e-book`) by their joined word (`ebook`), which search finds too: where
+ * The clauses written in parts (`e-book`, `10,000`) by their joined word (`ebook`, `10000`), which search finds too: where
  * the page writes the joined word, the clause shows whole, as its phrase would.
  */
 function joinedClauses(clauses: readonly SnippetClause[]): Map<string, string> {
@@ -293,25 +293,25 @@ function wordsEnd(text: string, from: number, words: readonly { gap: RegExp; wor
 /** Hits of each token (up to a bound per token), whole words unless its script has no spaces between words. */
 function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
   const hits: Hit[] = [];
-  let hyphenated: Map<string, number[]> | undefined;
+  let joined: Map<string, number[]> | undefined;
   for (const token of tokens) {
     const before = hits.length;
     findTokenHits(text, token, finder, hits);
     if (hits.length > before) continue;
-    // Not found as one word: written in two parts joined by a hyphen (`COVID-19` for `covid19`,
-    // `e-mail` for `email`), which the index also holds as the joined word.
-    hyphenated ??= hyphenatedWords(text);
-    for (const start of (hyphenated.get(token) ?? []).slice(0, MAX_HITS_PER_TOKEN)) {
+    // Not found as one word: written in parts (`COVID-19` for `covid19`, `e-mail` for `email`,
+    // `10,000` for `10000`), which the index also holds as the joined word.
+    joined ??= joinedWords(text);
+    for (const start of (joined.get(token) ?? []).slice(0, MAX_HITS_PER_TOKEN)) {
       hits.push({ start, token, exact: true });
     }
   }
   return hits;
 }
 
-/** Where `text` (as searched: folded, or case-insensitively) holds each word of two hyphen-joined parts, by the joined word. */
-function hyphenatedWords(text: string): Map<string, number[]> {
+/** Where `text` (as searched: folded, or case-insensitively) holds each word written in parts, by the joined word. */
+function joinedWords(text: string): Map<string, number[]> {
   const words = new Map<string, number[]>();
-  for (const { start, joined } of hyphenatedIn(text)) {
+  for (const { start, joined } of joinedIn(text)) {
     const key = joined.toLowerCase();
     const starts = words.get(key);
     if (starts) starts.push(start);
