@@ -83,9 +83,13 @@ describe('GET /api/v1/search', () => {
     const fewUrls = (few.body.results as Result[]).map((r) => r.url);
     expect(fewUrls[0]).toBe('https://example.com/quarry');
     expect(fewUrls).toContain('https://docs.example.com/quarry-api');
-    const paged = await search('q=quarry+search+engine+retrieval&limit=1');
-    expect(paged.headers['quarry-match']).toBeUndefined();
-    expect(paged.body.total).toBe(1);
+    // However a client pages through them: the same results, the same total, one by one.
+    const paged = await Promise.all(
+      fewUrls.map((_url, offset) => search(`q=quarry+search+engine+retrieval&limit=1&offset=${offset}`)),
+    );
+    expect(paged.map((page) => page.headers['quarry-match'])).toEqual(fewUrls.map(() => 'any'));
+    expect(paged.flatMap((page) => (page.body.results as Result[]).map((r) => r.url))).toEqual(fewUrls);
+    expect(paged.map((page) => page.body.total)).toEqual(fewUrls.map(() => few.body.total));
   });
 
   it('pages through results consistently', async () => {

@@ -110,7 +110,7 @@ export const OPENAPI_DOCUMENT = {
             description:
               '`all` (default): every word must occur; a question typed whole is searched as `any` instead, and ' +
               'the response carries `Quarry-Match: any`, when no page holds all its words and it has at least three ' +
-              'plain words besides stop words, or when fewer pages than `limit` do and it has four (an explicit ' +
+              'plain words besides stop words, or when fewer than ten pages do and it has four, whatever `limit` (an explicit ' +
               '`match=all` never is). `any`: words are optional and pages matching more (and ' +
               'rarer) words rank first, and a page must hold one that is not a stop word (`what`, `is`, `the`) ' +
               'unless the query has no other; a word of several parts (`heat-transfer`) counts as its parts, each ' +
@@ -257,7 +257,7 @@ export const OPENAPI_DOCUMENT = {
       },
       'Quarry-Match': {
         description:
-          '`any` when the query was searched with its words optional because no page, or fewer than `limit`, ' +
+          '`any` when the query was searched with its words optional because no page, or fewer than ten, ' +
           'holds all of them (the default `match`; see the `match` parameter); absent otherwise.',
         schema: { type: 'string', enum: ['any'] },
       },

@@ -9,11 +9,17 @@ import { searchLocal, withWholeBodySnippets } from './snippets.js';
  * or a page or two (nDCG@10 of the Cranfield and CISI questions asked so: 0.015 and 0.013). Such a
  * query is searched again with its words optional (`match=any`) when no page holds all its words
  * and it has at least {@link MIN_WORDS_NONE_FOUND} plain words besides stop words, or when fewer
- * pages than the page of results holds do and it has {@link MIN_WORDS_FEW_FOUND}. Shorter queries
- * stay an AND: `cats dogs` on no page together means no page, as "all must match" says.
+ * than {@link FEW_FOUND} pages do and it has {@link MIN_WORDS_FEW_FOUND}. Shorter queries stay an
+ * AND: `cats dogs` on no page together means no page, as "all must match" says.
  */
 export const MIN_WORDS_NONE_FOUND = 3;
 export const MIN_WORDS_FEW_FOUND = 4;
+/**
+ * Fewer pages than this holding every word of a long query relax it: a default page of results. A
+ * fixed count, not the request's `limit`, so that a query finds the same results however a client
+ * pages through them (`limit=1` page by page, or `limit=100` at once).
+ */
+export const FEW_FOUND = 10;
 
 /** The response header that tells a client its query was searched with optional words. */
 export const RELAXED_MATCH_HEADER = 'Quarry-Match';
@@ -46,16 +52,16 @@ export function plainWordCount(query: ParsedQuery): number {
 }
 
 /**
- * Whether a query searched as an AND that `found` pages match, for a page of `limit` results, is
- * searched again with its words optional (see the module's constants).
+ * Whether a query searched as an AND that `found` pages match is searched again with its words
+ * optional (see the module's constants).
  */
-export function shouldRelax(query: ParsedQuery, found: number, limit: number): boolean {
-  return relaxes(plainWordCount(query), found, limit);
+export function shouldRelax(query: ParsedQuery, found: number): boolean {
+  return relaxes(plainWordCount(query), found);
 }
 
 /** {@link shouldRelax} of a query of `words` plain words. */
-function relaxes(words: number, found: number, limit: number): boolean {
-  return found < limit && words >= (found === 0 ? MIN_WORDS_NONE_FOUND : MIN_WORDS_FEW_FOUND);
+function relaxes(words: number, found: number): boolean {
+  return found < FEW_FOUND && words >= (found === 0 ? MIN_WORDS_NONE_FOUND : MIN_WORDS_FEW_FOUND);
 }
 
 /** The local results of a search with the default `match`, and whether its words were made optional. */
@@ -87,7 +93,7 @@ export async function searchRelaxing(
         )
       : null;
   const strict = await searchLocal(deps, query);
-  if (!relaxes(words, strict.total, query.limit) || gone()) return { result: strict, relaxed: false };
+  if (!relaxes(words, strict.total) || gone()) return { result: strict, relaxed: false };
   const asked = early === null ? null : await early;
   if (asked !== null && 'error' in asked) throw asked.error;
   const result =
