@@ -85,10 +85,10 @@ describe('search collapses near-copies', () => {
     expect(simhashDistance(a!.simhash!, b!.simhash!)).toBeGreaterThan(SIMHASH_NEAR_BITS);
   });
 
-  it('shows one result per page, with the index total', async () => {
+  it('shows one result per page, and counts them so in total', async () => {
     const res = await search({ limit: '20' });
     expect(res.status).toBe(200);
-    expect(res.body.total).toBe(9);
+    expect(res.body.total).toBe(6);
     expect(res.body.results).toHaveLength(6);
     const hosts = res.body.results.map((r: { url: string }) => r.url);
     // One of each group: the first two pages appear once, under whichever URL ranked best.
@@ -101,7 +101,8 @@ describe('search collapses near-copies', () => {
     const pages: string[] = [];
     for (const offset of [0, 2, 4, 6]) {
       const res = await search({ limit: '2', offset: String(offset) });
-      expect(res.body.total).toBe(9);
+      // The same total on every page, however little of the ranking it shows.
+      expect(res.body.total).toBe(6);
       expect(res.body.results.length).toBe(offset < 6 ? 2 : 0);
       pages.push(...res.body.results.map((r: { id: string }) => r.id));
     }
@@ -127,7 +128,7 @@ describe('search collapses the head of a long ranking and pages through the rest
     await fx?.cleanup();
   });
 
-  it('serves each page once, one of each near-copy pair, across the end of the collapsed head', async () => {
+  it('serves each page once, one of each near-copy pair, across the end of the collapsed head (the index total)', async () => {
     const seen: string[] = [];
     for (let offset = 0; offset < 140; offset += 20) {
       const res = await request(createApp(fx.deps()))

@@ -20,7 +20,9 @@ export const COLLAPSE_HEAD_HITS = SEARCH_BOUNDS.limit.max;
  * {@link COLLAPSE_HEAD_HITS} hits of the ranking, collapsed, then the rest of the ranking as it is.
  * A request reads the head from rank 0 (a few more hits than asked, reading on while near-copies
  * use them up) until `offset + limit` results are known; a page past the collapsed head reads the
- * head, then the index's hits after it. A result never appears on two pages. `total` stays the
+ * head, then the index's hits after it. A result never appears on two pages. A ranking no longer
+ * than the head (its count exact) is read whole on every page, and `total` counts its results
+ * after the collapse, so that no page short of `total` comes back empty; a longer one keeps the
  * index's count. Collapsed positions that would need a raw offset past the index's bound (990) are
  * not served.
  */
@@ -30,18 +32,22 @@ export async function searchCollapsed(index: SearchIndex, query: IndexQuery): Pr
   let first: IndexSearchResult | undefined;
   let rawOffset = 0;
   let exhausted = false;
-  while (kept.length < wanted && rawOffset < COLLAPSE_HEAD_HITS) {
+  // Set once the first call shows a ranking short enough to read whole: how many hits it has.
+  let whole: number | null = null;
+  while ((whole === null ? kept.length < wanted : rawOffset < whole) && rawOffset < COLLAPSE_HEAD_HITS) {
     const missing = wanted - kept.length;
-    const limit = Math.min(COLLAPSE_HEAD_HITS - rawOffset, missing + overFetch(missing));
+    const asked = whole === null ? missing + overFetch(missing) : whole - rawOffset;
+    const limit = Math.min(COLLAPSE_HEAD_HITS - rawOffset, asked);
     const page = await index.search({ ...query, offset: rawOffset, limit });
     first ??= page;
+    if (whole === null && !page.totalIsEstimate && page.total <= COLLAPSE_HEAD_HITS) whole = page.total;
     for (const hit of page.hits) keepUnlessNearCopy(kept, hit);
     rawOffset += page.hits.length;
-    exhausted = page.hits.length < limit;
+    exhausted = page.hits.length < limit || (whole !== null && rawOffset >= whole);
     if (exhausted) break;
   }
   const result = (hits: IndexHit[]): IndexSearchResult => ({
-    total: first?.total ?? 0,
+    total: whole !== null && exhausted ? kept.length : (first?.total ?? 0),
     totalIsEstimate: first?.totalIsEstimate ?? false,
     hits,
   });
