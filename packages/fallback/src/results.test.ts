@@ -73,6 +73,22 @@ describe('toSearchResults', () => {
     expect(results.every((r) => r.lang === 'en')).toBe(true);
   });
 
+  it('keeps a hit without a language for a requested language only when its script can be that language', () => {
+    const hits = [
+      hit('https://a.org/latin', { title: 'Async Rust: a guide to tokio and its runtime' }),
+      hit('https://a.org/han', { title: 'Rust 异步编程：tokio 运行时入门指南与实践经验总结' }),
+      hit('https://a.org/short', { title: 'Tokio' }),
+      hit('https://a.org/said', { title: 'Async Rust: a guide to tokio and its runtime', lang: 'zh' }),
+    ];
+    const urls = (lang: string) => toSearchResults(hits, request(term('x'), { lang }), NOW).map((r) => r.url);
+    // A Latin title is not Chinese; too short to tell is kept; the provider's own tag is believed.
+    expect(urls('zh')).toEqual(['https://a.org/han', 'https://a.org/short', 'https://a.org/said']);
+    expect(urls('ja')).toEqual(['https://a.org/han', 'https://a.org/short']);
+    // Nor is a Chinese title English; Latin languages are not told apart by their script.
+    expect(urls('en')).toEqual(['https://a.org/latin', 'https://a.org/short']);
+    expect(urls('de')).toEqual(['https://a.org/latin', 'https://a.org/short']);
+  });
+
   it('keeps only the pages under a requested site path', () => {
     const hits = [hit('https://docs.a.org/Guide/x'), hit('https://a.org/guidebook'), hit('https://a.org/guide')];
     const results = toSearchResults(hits, request(term('x'), { sites: ['a.org/guide'] }), NOW);

@@ -13,6 +13,7 @@ import {
   urlMatchesSite,
 } from '@quarry/core';
 import { htmlToText } from './html-text.js';
+import { mayBeInLanguage } from './script.js';
 import { effectiveSites } from './translate.js';
 
 /** One provider hit, already validated, before it becomes a {@link SearchResult}. */
@@ -38,8 +39,9 @@ const MAX_SITE_NAME_CHARS = 100;
  * Turns provider hits (in the provider's rank order) into complete external results: skips hits
  * without a usable http(s) URL, duplicates by normalized URL, hits outside the requested sites,
  * not of a requested filetype (by the URL's extension: a provider may not know `filetype:`), in
- * another language than the requested one (when the provider says), or dated before the requested
- * time range; scores decrease with rank and stay in (0, 1).
+ * another language than the requested one (as the provider says, or, when it says none, as the
+ * script of the title and snippet shows: see {@link mayBeInLanguage}), or dated before the
+ * requested time range; scores decrease with rank and stay in (0, 1).
  */
 export function toSearchResults(
   hits: readonly ProviderHit[],
@@ -66,13 +68,16 @@ export function toSearchResults(
     if (wantedLang !== null && hitLang !== null && hitLang !== wantedLang) continue;
     const publishedAt = providerDate(hit.date, now);
     if (oldestMs !== null && publishedAt !== null && Date.parse(publishedAt) < oldestMs) continue;
+    const title = htmlToText(hit.title, MAX_TITLE_CHARS);
+    const snippet = htmlToText(hit.description ?? '', MAX_SNIPPET_CHARS);
+    if (wantedLang !== null && hitLang === null && !mayBeInLanguage(`${title} ${snippet}`, wantedLang)) continue;
     seen.add(key);
     const siteName = hit.siteName ? htmlToText(hit.siteName, MAX_SITE_NAME_CHARS) : '';
     results.push({
       id: '',
       url,
-      title: htmlToText(hit.title, MAX_TITLE_CHARS) || domain,
-      snippet: htmlToText(hit.description ?? '', MAX_SNIPPET_CHARS),
+      title: title || domain,
+      snippet,
       domain,
       ...(siteName ? { site_name: siteName } : {}),
       lang: hitLang ?? wantedLang ?? UNKNOWN_LANG,
