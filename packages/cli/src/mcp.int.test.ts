@@ -115,25 +115,27 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
     params: { name, arguments: args },
   });
 
-  /** `quarry mcp` given `messages` on a stdin that then closes, as a script piping them does. */
-  const piped = (messages: readonly object[], timeout: number) => {
+  /** `quarry mcp` given `messages` (a string as the line it is) on a stdin that then closes, as a script piping them does. */
+  const piped = (messages: readonly (object | string)[], timeout: number) => {
+    const line = (message: object | string) => (typeof message === 'string' ? message : JSON.stringify(message));
     const run = spawnSync(process.execPath, [BIN, 'mcp'], {
       env: env(),
       encoding: 'utf8',
-      input: `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`,
+      input: `${messages.map(line).join('\n')}\n`,
       timeout,
       // SIGTERM would be handled: the server closes cleanly on it, after the calls in flight.
       killSignal: 'SIGKILL',
     });
-    const answers = new Map<number, { result?: { structuredContent?: Structured } }>(
-      run.stdout
-        .trim()
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line))
-        .map((answer) => [answer.id, answer]),
-    );
-    return { status: run.status, signal: run.signal, answers };
+    type Answer = { id: number | null; result?: { structuredContent?: Structured }; error?: { code: number } };
+    const all: Answer[] = run.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+    const answers = new Map(all.filter((answer) => answer.id !== null).map((answer) => [answer.id, answer]));
+    // The answers to lines that were not read as messages: their id is unknown.
+    const unreadable = all.filter((answer) => answer.id === null);
+    return { status: run.status, signal: run.signal, answers, unreadable };
   };
 
   it(
@@ -151,6 +153,21 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
       expect([...run.answers.keys()].sort()).toEqual([1, 2, 3]);
       expect(run.answers.get(2)?.result?.structuredContent?.results?.[0]?.url).toBe(OTHER.url);
       expect(run.answers.get(3)?.result?.structuredContent?.body_text).toBe(GUIDE.body_text);
+    },
+    STARTUP_TIMEOUT_MS,
+  );
+
+  it(
+    'answers a line that is not JSON, or not JSON-RPC, with its error (id null), and serves on',
+    () => {
+      const run = piped(
+        [...OPENING, 'this is not json', '{"hello":"world"}', call(2, 'search', { q: 'bicycle chain oil' })],
+        STARTUP_TIMEOUT_MS,
+      );
+      expect(run.status).toBe(0);
+      const errors = run.unreadable.map((answer) => answer.error?.code);
+      expect(errors).toEqual([-32700, -32600]);
+      expect(run.answers.get(2)?.result?.structuredContent?.results?.[0]?.url).toBe(OTHER.url);
     },
     STARTUP_TIMEOUT_MS,
   );

@@ -107,7 +107,8 @@ export function registerSearchTool(server: McpServer, backend: QuarryBackend, on
 export function renderResults(args: Pick<SearchToolArgs, 'q' | 'offset' | 'match'>, response: SearchResponse): string {
   const { q } = args;
   if (response.results.length === 0) return noResults(args, response.total);
-  const lines = [`${response.total} matches for "${q}"; showing ${response.results.length}:`, ''];
+  const matches = response.total === 1 ? '1 match' : `${response.total} matches`;
+  const lines = [`${matches} for "${q}"; showing ${response.results.length}:`, ''];
   response.results.forEach((r, i) => {
     const when = r.published_at ? `published ${r.published_at}` : `crawled ${r.crawled_at}`;
     const id = r.id ? `id ${r.id}` : 'external result (no stored text)';

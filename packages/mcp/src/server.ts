@@ -60,6 +60,20 @@ export async function serveStdio(server: McpServer, signal?: AbortSignal): Promi
 }
 
 /**
+ * The JSON-RPC error answering a line the transport could not read as a message (its id unknown,
+ * so null): `-32700` for one that is not JSON, `-32600` for JSON that is no JSON-RPC message.
+ * Null for other errors (of the stream, or of a handler, which the protocol answers itself).
+ */
+export function unreadableReply(error: unknown): object | null {
+  const answer = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
+  if (error instanceof SyntaxError) return answer(-32700, `Parse error: the line is not JSON (${error.message})`);
+  if (error instanceof Error && error.name === 'ZodError') {
+    return answer(-32600, 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message');
+  }
+  return null;
+}
+
+/**
  * A transport that knows which requests it has read and not yet answered, so that closing can
  * wait for them (the SDK's `close` drops them: their answers would go nowhere).
  */
@@ -74,7 +88,12 @@ class AnsweringTransport implements Transport {
   constructor(inner: Transport) {
     this.#inner = inner;
     inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
+    inner.onerror = (error) => {
+      // A line that is no JSON-RPC message is answered as JSON-RPC says, not dropped unseen.
+      const reply = unreadableReply(error);
+      if (reply) this.#inner.send(reply as unknown as JSONRPCMessage).catch(() => {});
+      this.onerror?.(error);
+    };
     inner.onmessage = (message, extra) => {
       if ('method' in message && 'id' in message) this.#open.add(message.id);
       // A request the client cancels gets no answer (MCP's cancellation): none is awaited.

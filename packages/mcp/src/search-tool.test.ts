@@ -1,0 +1,37 @@
+import { describe, expect, it } from '@jest/globals';
+import type { SearchResult } from '@quarry/core';
+import { renderResults } from './search-tool.js';
+
+const RESULT: SearchResult = {
+  id: 'AAAAAAAAAAAAAAAAAAAAAA',
+  url: 'https://example.com/otters',
+  title: 'Otters',
+  snippet: 'Otters hold hands while they sleep.',
+  domain: 'example.com',
+  lang: 'en',
+  score: 1.5,
+  source: 'local',
+  has_llms_txt: false,
+  published_at: null,
+  crawled_at: '2026-11-30T10:00:00Z',
+};
+
+describe('renderResults', () => {
+  it('counts the matches in words, one match as one', () => {
+    const args = { q: 'otters', offset: 0, match: 'all' as const };
+    expect(renderResults(args, { total: 1, took_ms: 1, results: [RESULT] })).toMatch(
+      /^1 match for "otters"; showing 1:/,
+    );
+    expect(renderResults(args, { total: 12, took_ms: 1, results: [RESULT] })).toMatch(
+      /^12 matches for "otters"; showing 1:/,
+    );
+  });
+
+  it('shows each result with its title, URL, id, language, date and snippet', () => {
+    const text = renderResults({ q: 'otters', offset: 0, match: 'all' }, { total: 1, took_ms: 1, results: [RESULT] });
+    expect(text).toContain(
+      '1. Otters\n   https://example.com/otters\n   id AAAAAAAAAAAAAAAAAAAAAA · en · crawled 2026-11-30T10:00:00Z',
+    );
+    expect(text).toContain('Otters hold hands while they sleep.');
+  });
+});
