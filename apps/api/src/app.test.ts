@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { PageDocument } from '@quarry/core';
+import { MAX_SITE_INPUT_CHARS, type PageDocument } from '@quarry/core';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -211,15 +211,28 @@ describe('GET /api/v1/content/:id', () => {
   );
 
   it('answers a 4xx problem for a path that does not decode', async () => {
-    const res = valid(await request(app).get('/api/v1/content/%ZZ'), CONTENT);
-    expect(res.status).toBe(400);
-    // Not an invalid-parameter problem, which always names its parameter: the path is malformed.
-    expect(JSON.parse(res.text)).toEqual({
-      type: '/docs#problem-client-error',
-      title: 'Bad Request',
-      status: 400,
-      detail: expect.stringContaining('percent-escape'),
-    });
+    // Not a hex digit after %, and escapes that are not UTF-8 (an overlong `/`).
+    for (const path of ['/api/v1/content/%ZZ', '/api/v1/content/%C0%AF']) {
+      const res = valid(await request(app).get(path), CONTENT);
+      expect(res.status).toBe(400);
+      // Not an invalid-parameter problem, which always names its parameter: the path is malformed.
+      expect(JSON.parse(res.text)).toEqual({
+        type: '/docs#problem-client-error',
+        title: 'Bad Request',
+        status: 400,
+        detail: expect.stringContaining('bytes must spell UTF-8'),
+      });
+    }
+  });
+
+  it('takes a site parameter with a path as long as the document says, and no longer', async () => {
+    const site = (chars: number) => `example.com/docs/${'x'.repeat(chars - 'example.com/docs/'.length)}`;
+    const max = MAX_SITE_INPUT_CHARS;
+    expect(max).toBeGreaterThan(253);
+    expect((await search(`q=quarry&site=${site(max)}`)).status).toBe(200);
+    const over = await search(`q=quarry&site=${site(max + 1)}`);
+    expect(over.status).toBe(400);
+    expect(over.body.param).toBe('site');
   });
 
   it('answers 404 for an external result (empty id)', async () => {

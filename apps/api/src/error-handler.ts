@@ -6,7 +6,8 @@ import { type ProblemKind, sendGenericProblem, sendProblem } from './problem.js'
 export const BACKEND_RETRY_AFTER_SECS = 5;
 
 const MALFORMED_PATH_DETAIL =
-  'The URL path holds a malformed percent-escape: % must be followed by two hex digits (write a literal % as %25).';
+  'The URL path holds a malformed percent-escape: % must be followed by two hex digits, and the escaped ' +
+  'bytes must spell UTF-8 (%C3%A9 for é; write a literal % as %25).';
 
 const KIND_BY_STATUS: Readonly<Record<number, ProblemKind>> = {
   400: 'invalid-parameter',

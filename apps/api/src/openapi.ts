@@ -1,3 +1,4 @@
+import { MAX_SITE_INPUT_CHARS } from '@quarry/core';
 import { PASSAGE_BOUNDS } from '@quarry/passages';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
 import { CONTENT_FORMATS } from './content-route.js';
@@ -96,7 +97,7 @@ export const OPENAPI_DOCUMENT = {
             in: 'query',
             description:
               'Only this host and its subdomains; with a path (`example.com/docs`), only their pages under it (the first 5 segments, case-insensitive). ANDed with `site:` operators in `q`.',
-            schema: { type: 'string', maxLength: 253 },
+            schema: { type: 'string', maxLength: MAX_SITE_INPUT_CHARS },
           },
           {
             name: 'lang_priority',

@@ -94,8 +94,8 @@ export function hostOf(url: string): string {
   return new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
-/** Longest `site` value looked at: a host has at most 253 characters, a URL naming one rarely over 2,048. */
-const MAX_SITE_INPUT_CHARS = 2048;
+/** Longest `site` value taken: a host has at most 253 characters, a URL naming one rarely over 2,048. */
+export const MAX_SITE_INPUT_CHARS = 2048;
 
 /** Without leading and trailing dots; in linear time (`/\.+$/` tries again from every dot of a run). */
 function trimDots(value: string): string {
