@@ -77,19 +77,27 @@ describe('GET /api/v1/search', () => {
     const held = await search('q=quarry+search+engine');
     expect((held.body.results as Result[]).map((r) => r.url)).toEqual(['https://example.com/quarry']);
     expect(held.headers['quarry-match']).toBeUndefined();
-    // Four words that fewer pages than a page of results hold together: the page is their best matches.
-    const few = await search('q=quarry+search+engine+retrieval');
+    // A question of four words that fewer than ten pages hold together: the page is their best matches.
+    const asked = 'q=quarry+search+engine+retrieval%3F';
+    const few = await search(asked);
     expect(few.headers['quarry-match']).toBe('any');
     const fewUrls = (few.body.results as Result[]).map((r) => r.url);
     expect(fewUrls[0]).toBe('https://example.com/quarry');
     expect(fewUrls).toContain('https://docs.example.com/quarry-api');
     // However a client pages through them: the same results, the same total, one by one.
-    const paged = await Promise.all(
-      fewUrls.map((_url, offset) => search(`q=quarry+search+engine+retrieval&limit=1&offset=${offset}`)),
-    );
+    const paged = await Promise.all(fewUrls.map((_url, offset) => search(`${asked}&limit=1&offset=${offset}`)));
     expect(paged.map((page) => page.headers['quarry-match'])).toEqual(fewUrls.map(() => 'any'));
     expect(paged.flatMap((page) => (page.body.results as Result[]).map((r) => r.url))).toEqual(fewUrls);
     expect(paged.map((page) => page.body.total)).toEqual(fewUrls.map(() => few.body.total));
+    // The same words as keywords are an AND, as the spec says: only the pages holding all of them.
+    const keywords = await search('q=quarry+search+engine+retrieval');
+    expect(keywords.headers['quarry-match']).toBeUndefined();
+    expect(keywords.body.total).toBeLessThan(few.body.total);
+    expect(keywords.body.results.length).toBeGreaterThan(0);
+    for (const result of keywords.body.results as Result[]) {
+      const text = JSON.stringify(CORPUS.find((d) => d.url === result.url)).toLowerCase();
+      for (const word of ['quarry', 'search', 'engine', 'retrieval']) expect(text).toContain(word);
+    }
   });
 
   it('pages through results consistently', async () => {

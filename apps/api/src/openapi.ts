@@ -111,7 +111,8 @@ export const OPENAPI_DOCUMENT = {
             description:
               '`all` (default): every word must occur; a question typed whole is searched as `any` instead, and ' +
               'the response carries `Quarry-Match: any`, when no page holds all its words and it has at least three ' +
-              'plain words besides stop words, or when fewer than ten pages do and it has four, whatever `limit` (an explicit ' +
+              'plain words besides stop words, or when fewer than ten pages do (whatever `limit`) and it has four and reads ' +
+              'as a sentence (a question mark or a function word such as `what`, `the`) or has five (an explicit ' +
               '`match=all` never is). `any`: words are optional and pages matching more (and ' +
               'rarer) words rank first, and a page must hold one that is not a stop word (`what`, `is`, `the`) ' +
               'unless the query has no other; a word of several parts (`heat-transfer`) counts as its parts, each ' +

@@ -9,11 +9,19 @@ import { searchLocal, withWholeBodySnippets } from './snippets.js';
  * or a page or two (nDCG@10 of the Cranfield and CISI questions asked so: 0.015 and 0.013). Such a
  * query is searched again with its words optional (`match=any`) when no page holds all its words
  * and it has at least {@link MIN_WORDS_NONE_FOUND} plain words besides stop words, or when fewer
- * than {@link FEW_FOUND} pages do and it has {@link MIN_WORDS_FEW_FOUND}. Shorter queries stay an
- * AND: `cats dogs` on no page together means no page, as "all must match" says.
+ * than {@link FEW_FOUND} pages do and it has {@link MIN_WORDS_FEW_FOUND} and reads as a sentence
+ * (see {@link readsAsSentence}) or has {@link MIN_WORDS_UNWRITTEN}. Other queries stay an AND:
+ * `cats dogs` on no page together means no page, as "all must match" says, and keywords that some
+ * pages hold together (`solar panel efficiency roofs`) find those pages only.
  */
 export const MIN_WORDS_NONE_FOUND = 3;
 export const MIN_WORDS_FEW_FOUND = 4;
+/**
+ * Plain words from which a query that found a few pages is relaxed though it does not read as a
+ * sentence: a list of keywords that long is a description (`solar roof panel efficiency winter
+ * loss`), which pages rarely repeat whole. Below it, keywords are what a client means to AND.
+ */
+export const MIN_WORDS_UNWRITTEN = 5;
 /**
  * Fewer pages than this holding every word of a long query relax it: a default page of results. A
  * fixed count, not the request's `limit`, so that a query finds the same results however a client
@@ -52,16 +60,30 @@ export function plainWordCount(query: ParsedQuery): number {
 }
 
 /**
+ * Whether a query reads as a sentence rather than a list of keywords: a question mark, or a
+ * function word (`what`, `the`, `of`, `的`) among its plain words.
+ */
+export function readsAsSentence(query: ParsedQuery): boolean {
+  const sentence = (node: QueryNode): boolean => {
+    if (node.type === 'and') return node.children.some(sentence);
+    if (node.type !== 'term' || node.field !== 'any') return false;
+    return /[?？]/.test(node.text) || tokenize(node.text).some(isStopWord);
+  };
+  return query.root !== null && sentence(query.root);
+}
+
+/**
  * Whether a query searched as an AND that `found` pages match is searched again with its words
  * optional (see the module's constants).
  */
 export function shouldRelax(query: ParsedQuery, found: number): boolean {
-  return relaxes(plainWordCount(query), found);
+  return relaxes(plainWordCount(query), readsAsSentence(query), found);
 }
 
-/** {@link shouldRelax} of a query of `words` plain words. */
-function relaxes(words: number, found: number): boolean {
-  return found < FEW_FOUND && words >= (found === 0 ? MIN_WORDS_NONE_FOUND : MIN_WORDS_FEW_FOUND);
+/** {@link shouldRelax} of a query of `words` plain words, which reads as a sentence or not. */
+function relaxes(words: number, sentence: boolean, found: number): boolean {
+  if (found === 0) return words >= MIN_WORDS_NONE_FOUND;
+  return found < FEW_FOUND && words >= MIN_WORDS_FEW_FOUND && (sentence || words >= MIN_WORDS_UNWRITTEN);
 }
 
 /** The local results of a search with the default `match`, and whether its words were made optional. */
@@ -72,8 +94,8 @@ export interface RelaxedSearch {
 
 /**
  * The local results of `query` (its `match` unset) as its AND finds them, or, when {@link shouldRelax}
- * says so, with its words optional. A query of {@link MIN_WORDS_FEW_FOUND} plain words or more is
- * a question that the AND rarely satisfies: it is asked both ways at once, and the optional words'
+ * says so, with its words optional. A query of {@link MIN_WORDS_FEW_FOUND} plain words or more that
+ * may be relaxed is a question that the AND rarely satisfies: it is asked both ways at once, and the optional words'
  * snippets are made only when their results are the ones shown (a second query after the first
  * made a typed question wait for both). A shorter query is asked again only when the AND finds
  * nothing. `gone()` is true once the client left: nothing more is asked then.
@@ -85,15 +107,16 @@ export async function searchRelaxing(
 ): Promise<RelaxedSearch> {
   const loose: IndexQuery = { ...query, match: 'any' };
   const words = plainWordCount(query.query);
+  const sentence = readsAsSentence(query.query);
   const early =
-    words >= MIN_WORDS_FEW_FOUND
+    words >= MIN_WORDS_FEW_FOUND && (sentence || words >= MIN_WORDS_UNWRITTEN)
       ? searchCollapsed(deps.index, loose).then(
           (result) => ({ result }),
           (error: unknown) => ({ error }),
         )
       : null;
   const strict = await searchLocal(deps, query);
-  if (!relaxes(words, strict.total) || gone()) return { result: strict, relaxed: false };
+  if (!relaxes(words, sentence, strict.total) || gone()) return { result: strict, relaxed: false };
   const asked = early === null ? null : await early;
   if (asked !== null && 'error' in asked) throw asked.error;
   const result =

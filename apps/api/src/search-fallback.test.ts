@@ -122,7 +122,7 @@ describe('search with an external fallback', () => {
 
   describe('a question the local pages do not answer', () => {
     // The 15 widget pages hold `widget` (on most pages, so it weighs little) and none of the rest.
-    const unanswered = 'widget electric scooter commuting';
+    const unanswered = 'widget electric scooter for commuting';
 
     it('keeps the best third of a page of local results, then the fallback answer, REST default and match=any', async () => {
       for (const q of [`q=${encodeURIComponent(unanswered)}&match=any`, `q=${encodeURIComponent(unanswered)}`]) {
