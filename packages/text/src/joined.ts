@@ -14,9 +14,9 @@ const EDGES = /^[^\p{L}\p{N}\p{M}]+|[^\p{L}\p{N}\p{M}]+$/gu;
 /**
  * A number written in groups of three digits (`10,000`, `1.000.000`, `10 000` with a space, as SI
  * and French write it, non-breaking or thin too, `1'000`), one separator throughout, or in India's
- * groups (`1,00,000`); never with a leading zero (`0.500` is a decimal). Not a
- * digit, letter or grouped number's part before it (`v1.234.567`, `1.2.345`), nor after it (a group
- * of four digits); a decimal part may follow (`10,000.50`, `1.000,50`).
+ * groups (`1,00,000`); never with a leading zero (`0.500` is a decimal). Not a digit, letter or
+ * grouped number's part before it (`v1.234.567`, `1.2.345`), nor after it (a group of four
+ * digits); a decimal part may follow (`10,000.50`, `1.000,50`).
  */
 const GROUPED_NUMBER =
   /(?=\d)(?<![\p{L}\p{N}\p{M}])(?<!\d[,.'\u2019 \u00a0\u202f\u2009])(?:[1-9]\d{0,2}([,.'\u2019 \u00a0\u202f\u2009])\d{3}(?:\1\d{3})*|[1-9]\d?(?:(,)\d{2})*,\d{2},\d{3})(?![\p{L}\p{N}\p{M}]|\1\d|\2\d)/gu;
