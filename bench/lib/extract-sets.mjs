@@ -228,6 +228,9 @@ export function markdownStructure(ours, reference) {
 
 /** A line with its code spans blanked out, each character a space (positions kept). */
 const outsideCodeSpans = (line) => line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length));
+/** A line with its code spans and its links' and pictures' addresses blanked out (`](…)`, where `__` is part of a URL). */
+const outsideCodeAndAddresses = (line) =>
+  outsideCodeSpans(line).replace(/\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)/g, (address) => ' '.repeat(address.length));
 
 /**
  * Defects of a page's markdown that need no reference, counted outside code blocks: each a way a
@@ -246,7 +249,7 @@ const MARKDOWN_DEFECTS = {
   'empty link': (line) => (line.match(/(?<!!)\[\]\(/g) ?? []).length,
   // Marks of bold in bold or italics in italics: `****hide caption**`, `__it_`.
   'doubled emphasis': (line) =>
-    (outsideCodeSpans(line).match(/\*{4,}|(?<![\w_.])__(?=[^_\s])[^_\n]*[^_\s]_(?!_)/g) ?? []).length,
+    (outsideCodeAndAddresses(line).match(/\*{4,}|(?<![\w_.])__(?=[^_\s])[^_\n]*[^_\s]_(?!_)/g) ?? []).length,
   // Outside code spans; not where a line's content starts (after list, quote and heading markers).
   'escape inside a line': (line) =>
     [...outsideCodeSpans(line).matchAll(/(?<!\\)(?:\d+\\[.)]|\\[-+=>#])/g)].filter(

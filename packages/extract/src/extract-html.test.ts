@@ -324,7 +324,7 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.body_text).not.toContain('Credit');
     expect(result.body_text).toContain('Table 1: miles walked each day');
     expect(result.body_markdown).toContain('A tent by the lake');
-    expect(result.body_markdown).toContain('_Our camp on the second night. Credit: Chris McNamara_');
+    expect(result.body_markdown).toContain('*Our camp on the second night. Credit: Chris McNamara*');
     expect(result.body_markdown).toContain('Table 1: miles walked each day');
   });
 

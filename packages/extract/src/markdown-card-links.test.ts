@@ -38,7 +38,7 @@ describe('linkCardTitles', () => {
     );
     expect(person).toContain('[**Ada** Lovelace](https://shop.example/team/ada)\n\nAnalyst');
     const loose = markdown('<a href="/t">Title text <em>here</em><div>The description.</div></a>');
-    expect(loose).toContain('[Title text _here_](https://shop.example/t)\n\nThe description.');
+    expect(loose).toContain('[Title text *here*](https://shop.example/t)\n\nThe description.');
     const picture = markdown('<a href="/g"><div><img alt="Gallery" src="/g.jpg"></div><div> </div></a>');
     expect(picture).toBe('[![Gallery](https://shop.example/g.jpg)](https://shop.example/g)');
   });

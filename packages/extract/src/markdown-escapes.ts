@@ -2,6 +2,7 @@ import {
   type NodeHtmlMarkdown,
   type NodeHtmlMarkdownOptions,
   PostProcessResult,
+  type TranslatorConfig,
   type TranslatorConfigFactory,
 } from 'node-html-markdown';
 
@@ -53,7 +54,7 @@ export function mendLinkText(converter: NodeHtmlMarkdown): void {
     const link = translators.get('a');
     if (typeof link !== 'function') continue;
     const mended: TranslatorConfigFactory = (context) => {
-      const config = link(context);
+      const config = withUnderscores(link(context));
       const postprocess = config.postprocess;
       if (postprocess === undefined) return config;
       return {
@@ -69,6 +70,21 @@ export function mendLinkText(converter: NodeHtmlMarkdown): void {
     };
     translators.set('a', mended);
   }
+}
+
+/**
+ * A link's address with its underscores as the page wrote them: the converter writes each as `%5F`
+ * (`#what%5Fis%5Fgit`, `tree/nbt%5Fexploit`), which CommonMark does not need in a destination and
+ * a reader or a fragment lookup does not expect. An underscore is unreserved in a URL, so either
+ * spelling names the same resource (RFC 3986, 2.3).
+ */
+function withUnderscores(config: TranslatorConfig): TranslatorConfig {
+  const fix = (text: string | undefined) => text?.replaceAll('%5F', '_');
+  return {
+    ...config,
+    ...(config.postfix !== undefined ? { postfix: fix(config.postfix) } : {}),
+    ...(config.content !== undefined ? { content: fix(config.content) } : {}),
+  };
 }
 
 /** What may stand before a line's content: list, quote and heading markers, and indentation. */

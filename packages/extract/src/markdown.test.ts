@@ -110,11 +110,11 @@ describe('contentMarkdown', () => {
     const md = contentMarkdown(
       element('<h3>1. Personalized <em>nutrition</em> </h3><h2>Two<br>lines</h2><h2> </h2><p>Text.</p><h4>- Dash</h4>'),
     );
-    expect(md).toBe('### 1. Personalized _nutrition_\n\n## Two lines\n\nText.\n\n#### - Dash');
+    expect(md).toBe('### 1. Personalized *nutrition*\n\n## Two lines\n\nText.\n\n#### - Dash');
     // A reader of the markdown sees the same headings.
     const headings = marked.lexer(md).filter((token) => token.type === 'heading');
     expect(headings.map((token) => (token as { text: string }).text)).toEqual([
-      '1. Personalized _nutrition_',
+      '1. Personalized *nutrition*',
       'Two lines',
       '- Dash',
     ]);
@@ -189,7 +189,7 @@ describe('contentMarkdown', () => {
     expect(md).toMatch(/How much\?\*\* *\nFour cups\./);
     // A link of blocks is its blocks, the link on the first words (see markdown-card-links.ts).
     expect(md).toContain('![Flea](/f.png)\n\n[Fleas](/c)\n\nFelis');
-    expect(md).toContain('**Note:** In this [link](/x) and _more_ text.');
+    expect(md).toContain('**Note:** In this [link](/x) and *more* text.');
     expect(md).toContain('```\na\n  b\n```');
   });
 
@@ -242,10 +242,26 @@ describe('contentMarkdown', () => {
       '<span>19942h 22m</span><span>R</span></p><pre><span>let</span><span>Foo</span></pre>';
     const md = contentMarkdown(element(html));
     expect(md).toContain('#### amountinteger Required\n');
-    expect(md).toContain('Henry Modisett Head of Design and **Mar**_ket_, 19942h 22m R');
+    // The converter spaces two runs of one mark apart (`**Mar** *ket*`): `*a**b*` would read as one.
+    expect(md).toContain('Henry Modisett Head of Design and **Mar** *ket*, 19942h 22m R');
     expect(md).toContain('```\nletFoo\n```');
     // The plain text reads the same words.
     expect(blockText(element(html))).toContain('amountinteger Required\n\nHenry Modisett Head of Design and Market');
+  });
+
+  it('keeps the underscores of an emphasized identifier and of a link address', () => {
+    const md = contentMarkdown(
+      element(
+        '<p>The <em>cached_property</em> decorator, or cache(<i>user_function</i>); see ' +
+          '<a href="https://docs.example.org/git#what_is_git">what_is git</a>.</p>',
+      ),
+    );
+    expect(md).toBe(
+      'The *cached_property* decorator, or cache(*user_function*); see [what_is git](https://docs.example.org/git#what_is_git).',
+    );
+    // A reader of the markdown sees the identifiers whole, emphasized.
+    expect(marked.parseInline(md)).toContain('<em>cached_property</em>');
+    expect(marked.parseInline(md)).toContain('href="https://docs.example.org/git#what_is_git"');
   });
 
   it('writes bold in bold and italics in italics with the outer marks only', () => {
@@ -255,7 +271,7 @@ describe('contentMarkdown', () => {
           '<p><em><i>it</i></em> and <b>bold <i>it <em>x</em></i></b></p>',
       ),
     );
-    expect(md).toBe('a **hide caption** z\n\n**Last word**\n\n_it_ and **bold _it x_**');
+    expect(md).toBe('a **hide caption** z\n\n**Last word**\n\n*it* and **bold *it x***');
   });
 
   it('leaves out a link that shows no text nor picture, in text and in table cells', () => {
@@ -313,7 +329,7 @@ describe('contentMarkdown', () => {
         '<figcaption data-quarry-caption="">Our camp. <em>Credit</em>: Chris</figcaption></figure>',
     );
     const md = contentMarkdown(root);
-    expect(md).toContain('_Our camp. Credit: Chris_');
+    expect(md).toContain('*Our camp. Credit: Chris*');
   });
 
   it('turns layout tables (nested or role=presentation) into plain blocks and keeps data tables', () => {

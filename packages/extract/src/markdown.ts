@@ -35,6 +35,10 @@ function markdownConverter(): NodeHtmlMarkdown {
   converter = new NodeHtmlMarkdown(
     {
       bulletMarker: '-',
+      // Not `_`: the converter drops every unescaped delimiter inside emphasis, and an underscore
+      // inside a word is left unescaped (`<em>cached_property</em>` came out `_cachedproperty_`);
+      // and `*` also emphasizes part of a word, which `_` cannot.
+      emDelimiter: '*',
       codeBlockStyle: 'fenced',
       maxConsecutiveNewlines: 2,
       // Inline images as data: URIs can be megabytes each; their alt text is what a reader needs.
