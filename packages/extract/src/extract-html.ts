@@ -22,6 +22,7 @@ import {
   revealNoscriptContent,
 } from './forum-posts.js';
 import { dropEditSections, dropHeadingAnchors } from './heading-anchors.js';
+import { spaceHiddenSeparators } from './hidden-separators.js';
 import { dropConsentPrompts, dropInterfaceText } from './interface-text.js';
 import { decideLanguage, declaredLanguage } from './lang.js';
 import {
@@ -556,6 +557,7 @@ function dropPageChrome(
   const elements = Array.from(doc.body.querySelectorAll('*'));
   revealHiddenPage(doc.body, elements);
   revealPanels(elements);
+  spaceHiddenSeparators(elements);
   keepDataTables(elements);
   keepSubheadings(elements);
   const lead = keepArticleHeaders(elements);
