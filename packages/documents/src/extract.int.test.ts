@@ -171,7 +171,7 @@ withData('extractDocument on real documents', () => {
     expect(md).toMatch(/^1\. One\n {3}1\. Two\n {6}1\. Three$/m);
     // Emphasis closes on the word, outside Word's trailing space: `**bold **` is not bold in markdown.
     expect(md).toContain('using the **“Add Books”** button');
-    expect(md).toContain('Here is some **bold,** _italic,_');
+    expect(md).toContain('Here is some **bold,** *italic,*');
     // Word's bookmarks are not raw HTML; a cross-reference keeps its text, a web link its target.
     expect(md).not.toContain('<a id=');
     expect(md).toContain('points back to the section on paragraph level formatting in this document');
