@@ -83,7 +83,12 @@ export function shouldRelax(query: ParsedQuery, found: number): boolean {
 /** {@link shouldRelax} of a query of `words` plain words, which reads as a sentence or not. */
 function relaxes(words: number, sentence: boolean, found: number): boolean {
   if (found === 0) return words >= MIN_WORDS_NONE_FOUND;
-  return found < FEW_FOUND && words >= MIN_WORDS_FEW_FOUND && (sentence || words >= MIN_WORDS_UNWRITTEN);
+  return found < FEW_FOUND && relaxesWhenFew(words, sentence);
+}
+
+/** Whether a query of `words` plain words, a sentence or not, is relaxed when a few pages hold it whole. */
+function relaxesWhenFew(words: number, sentence: boolean): boolean {
+  return words >= MIN_WORDS_FEW_FOUND && (sentence || words >= MIN_WORDS_UNWRITTEN);
 }
 
 /** The local results of a search with the default `match`, and whether its words were made optional. */
@@ -94,8 +99,8 @@ export interface RelaxedSearch {
 
 /**
  * The local results of `query` (its `match` unset) as its AND finds them, or, when {@link shouldRelax}
- * says so, with its words optional. A query of {@link MIN_WORDS_FEW_FOUND} plain words or more that
- * may be relaxed is a question that the AND rarely satisfies: it is asked both ways at once, and the optional words'
+ * says so, with its words optional. A query that would be relaxed when a few pages hold it whole is
+ * a question that the AND rarely satisfies: it is asked both ways at once, and the optional words'
  * snippets are made only when their results are the ones shown (a second query after the first
  * made a typed question wait for both). A shorter query is asked again only when the AND finds
  * nothing. `gone()` is true once the client left: nothing more is asked then.
@@ -108,13 +113,12 @@ export async function searchRelaxing(
   const loose: IndexQuery = { ...query, match: 'any' };
   const words = plainWordCount(query.query);
   const sentence = readsAsSentence(query.query);
-  const early =
-    words >= MIN_WORDS_FEW_FOUND && (sentence || words >= MIN_WORDS_UNWRITTEN)
-      ? searchCollapsed(deps.index, loose).then(
-          (result) => ({ result }),
-          (error: unknown) => ({ error }),
-        )
-      : null;
+  const early = relaxesWhenFew(words, sentence)
+    ? searchCollapsed(deps.index, loose).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      )
+    : null;
   const strict = await searchLocal(deps, query);
   if (!relaxes(words, sentence, strict.total) || gone()) return { result: strict, relaxed: false };
   const asked = early === null ? null : await early;
