@@ -258,6 +258,26 @@ withWcxb('extractHtml when Readability falls back to the menus', () => {
 });
 
 withWcxb('markdown of documentation pages', () => {
+  it("leaves out mdBook's keyboard help and the example lines its reader hides", () => {
+    // wcxb-dev 0499 (an mdBook): `<div id="mdbook-help-popup">` before the chapter, which
+    // Readability kept; 2860 (the Rust book): `<span class="boring">fn main() {</span>` in examples.
+    const book = wcxbPage('0499');
+    const page = extractHtml(book.html, { url: book.url });
+    expect(page.body_text).not.toContain('Keyboard shortcuts');
+    expect(page.body_markdown).toMatch(/^## Introduction$/m);
+    const rust = wcxbPage('2860');
+    const md = extractHtml(rust.html, { url: rust.url }).body_markdown;
+    expect(md).toContain('```rust\nlet s = 3.to_string();\n```');
+    expect(md).not.toContain('#![allow(unused)]');
+  });
+
+  it("keeps Gatsby's highlighted code lines apart", () => {
+    // wcxb-dev 4401 (legacy.reactjs.org): `<span class="gatsby-highlight-code-line">` lines without newlines.
+    const { html, url } = wcxbPage('4401');
+    const page = extractHtml(html, { url });
+    expect(page.body_text).toContain('which we\'ll call "count"\n  const [count, setCount] = useState(0);');
+  });
+
   it("fences Sphinx's code blocks in their language and drops the headings' permalinks", () => {
     // wcxb-dev 0662 (Flask quickstart): `<div class="highlight-python"><div class="highlight"><pre>`
     // with no <code>, and `<a class="headerlink">¶</a>` in every heading.

@@ -4,6 +4,7 @@ import { cleanAuthor, cleanByline, findZhByline } from './author.js';
 import { chooseAuthor } from './author-choice.js';
 import { markPictureCaptions } from './captions.js';
 import { flattenCodeLines, markCodeLanguages } from './code-blocks.js';
+import { mendCodeLines } from './code-line-breaks.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
@@ -39,6 +40,7 @@ import { contentMarkdown, markEmojiImages } from './markdown.js';
 import { escapeMarkdown } from './markdown-escapes.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
+import { dropPopups } from './popups.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
 import { keepSubheadings } from './readability-names.js';
@@ -558,6 +560,7 @@ function dropPageChrome(
   revealHiddenPage(doc.body, elements);
   revealPanels(elements);
   spaceHiddenSeparators(elements);
+  mendCodeLines(elements);
   keepDataTables(elements);
   keepSubheadings(elements);
   const lead = keepArticleHeaders(elements);
@@ -574,6 +577,7 @@ function dropPageChrome(
   dropAuthorBoxes(elements);
   dropInterfaceText(elements);
   dropConsentPrompts(elements);
+  if (!product) dropPopups(elements);
   flattenCodeLines(elements);
   return { lead, firstPoster, markedPosts: marked };
 }
