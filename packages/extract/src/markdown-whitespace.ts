@@ -183,14 +183,22 @@ export function collapseSpaceRuns(root: Element): void {
 }
 
 /**
+ * A template's value written where it had none (`alt="null"`, `alt="undefined"`, a JavaScript
+ * object's `[object Object]`): no words for the picture.
+ */
+const UNFILLED_ALT = /^(?:null|undefined|nan|\[object object\])$/i;
+
+/**
  * Writes each picture's alternative text with its white space collapsed and trimmed (edits
- * `root`): node-html-markdown writes it as it stands, `![Car Maintenance Schedule ](…)`.
+ * `root`): node-html-markdown writes it as it stands, `![Car Maintenance Schedule ](…)`. An
+ * unfilled template value is no text (`![null](…)`, found dogfooding a docs site).
  */
 export function trimImageAlts(root: Element): void {
   for (const img of Array.from(root.getElementsByTagName('img'))) {
     const alt = img.getAttribute('alt');
     if (alt === null) continue;
-    const trimmed = alt.replace(/\s+/g, ' ').trim();
+    const collapsed = alt.replace(/\s+/g, ' ').trim();
+    const trimmed = UNFILLED_ALT.test(collapsed) ? '' : collapsed;
     if (trimmed !== alt) img.setAttribute('alt', trimmed);
   }
 }

@@ -235,6 +235,13 @@ describe('contentMarkdown', () => {
     expect(root.innerHTML).toBe('a<p>b</p><span>c</span>');
   });
 
+  it("writes no words for a picture whose alt is a template's unfilled value", () => {
+    const md = contentMarkdown(
+      element('<p><img src="/a.png" alt="null"> <img src="/b.png" alt="undefined"> <img src="/c.png" alt="Null hypothesis"></p>'),
+    );
+    expect(md).toContain('![](/a.png) ![](/b.png) ![Null hypothesis](/c.png)');
+  });
+
   it('parts words that only styles set apart, as the plain text does, but not in code or a lower-case run', () => {
     const html =
       '<h4><span><span>amount</span></span><span>integer</span><span>Required</span></h4>' +
