@@ -222,3 +222,75 @@ function describeOneDocument(backend: string, open: (dir: string) => Promise<Que
 }
 
 describeOnEachQueue('dup', describeOneDocument);
+
+/** A crawl whose page budget is spent before a page's canonical can be queued. */
+function describeSpentBudget(backend: string, open: (dir: string) => Promise<Queues>): void {
+  describe(`a canonical the crawl has no room for: ${backend}`, () => {
+    let site: Site;
+    let dir: string;
+    let config: QuarryConfig;
+    let queues: Queues;
+    let index: LanceSearchIndex;
+    let blobs: FileBlobStore;
+
+    beforeAll(async () => {
+      site = await startSite({
+        '/': (_req, res) => {
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(
+              articlePage('Otter holts', 'otter holt by the river', { lead: '<a href="/amp/beaver.html">Beavers</a>' }),
+            );
+        },
+        '/amp/beaver.html': (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+            articlePage('Beaver dams', 'beaver dam on the creek', {
+              head: '<link rel="canonical" href="/beaver.html">',
+            }),
+          );
+        },
+        '/beaver.html': (_req, res) => {
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(articlePage('Beaver dams', 'beaver dam on the creek'));
+        },
+      });
+      dir = mkdtempSync(join(tmpdir(), 'quarry-dup-budget-'));
+      config = loadConfig({
+        QUARRY_DATA_DIR: dir,
+        QUARRY_ALLOW_HOSTS: '127.0.0.1',
+        QUARRY_HOST_DELAY_MS: '0',
+        LOG_LEVEL: 'silent',
+      });
+      queues = await open(dir);
+      index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+      blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
+      // Three pages in scope: the front page, its index-file check (`/index.html`) and the copy; the
+      // canonical would be the fourth.
+      await crawlUntilIdle({
+        config,
+        queues,
+        index,
+        blobs,
+        queue: (crawler) => crawler.addSeeds([parseSeed(`${site.origin}/ depth=2 pages=3`)]),
+        pollMs: 300,
+      });
+    }, 90_000);
+
+    afterAll(async () => {
+      await queues?.close();
+      await index?.close();
+      await site?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('indexes the page that names it, which would otherwise be lost', async () => {
+      expect(site.hits.get('/beaver.html') ?? 0).toBe(0);
+      expect(await index.has(pageIdForUrl(`${site.origin}/amp/beaver.html`))).toBe(true);
+      const stats = await queues.crawl.stats();
+      expect(stats.reasons.find((r) => r.reason === 'canonical_elsewhere')).toBeUndefined();
+    });
+  });
+}
+
+describeOnEachQueue('dupb', describeSpentBudget);

@@ -28,7 +28,15 @@ import {
   type RobotsCache,
   robotsTagOf,
 } from '@quarry/fetcher';
-import type { CrawlHandler, CrawlOutcome, CrawlQueue, CrawlTask, FingerprintStore, IndexQueue } from '@quarry/queue';
+import type {
+  CrawlHandler,
+  CrawlOutcome,
+  CrawlQueue,
+  CrawlTask,
+  FingerprintStore,
+  IndexQueue,
+  NewCrawlTask,
+} from '@quarry/queue';
 import { type BrowserPool, needsRendering } from '@quarry/render';
 import { simhash } from '@quarry/text';
 import type { Logger } from 'pino';
@@ -292,8 +300,7 @@ function pageCrawler(
     const elsewhere = crawlInstead(url, canonicalUrl, task.meta);
     const instead =
       elsewhere && !(await canonicalFellThrough(deps, task, elsewhere)) ? followUps([elsewhere], seed, task.depth) : [];
-    if (instead.length > 0) {
-      await deps.crawl.add(instead.map((t) => ({ ...t, meta: { ...t.meta, canonicalOf: url } })));
+    if (instead.length > 0 && (await queuedInstead(deps, instead, url))) {
       return { status: 'skipped', reason: CANONICAL_ELSEWHERE, hostDelayMs, meta };
     }
 
@@ -334,6 +341,22 @@ function pageCrawler(
 async function canonicalNotIndexed(deps: PageHandlerDeps, task: CrawlTask): Promise<void> {
   const source = task.meta?.canonicalOf;
   if (source) await deps.crawl.requeue([source], ['skipped']);
+}
+
+/**
+ * Queues a page's canonical in its place (`instead`, one task); whether it will be indexed in the
+ * page's place: queued here, or queued or indexed before. A canonical the crawl refused (its
+ * `maxPagesInScope` spent), or one that ended skipped or failed, is not: the page is indexed
+ * itself, or neither would be in the index.
+ */
+async function queuedInstead(deps: PageHandlerDeps, instead: readonly NewCrawlTask[], url: string): Promise<boolean> {
+  if ((await deps.crawl.add(instead.map((t) => ({ ...t, meta: { ...t.meta, canonicalOf: url } })))) > 0) return true;
+  // `requeue` with no states queues nothing: it only says where the URL stands.
+  const [standing] = await deps.crawl.requeue(
+    instead.map((t) => t.url),
+    [],
+  );
+  return standing?.state === 'pending' || standing?.state === 'done';
 }
 
 /**
