@@ -97,4 +97,21 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     // Queued, not crawled: this command does not wait.
     expect(site.hits.get('/queued.html')).toBeUndefined();
   }, 180_000);
+  it("logs to stderr while crawling, leaving stdout to the crawl's counts", async () => {
+    const logDir = mkdtempSync(join(tmpdir(), 'quarry-refusal-log-'));
+    try {
+      const run = await runCli(['crawl', '--seed', `${site.origin}/`, '--wait'], {
+        QUARRY_DATA_DIR: logDir,
+        QUARRY_HOST_DELAY_MS: '0',
+        LOG_LEVEL: 'debug',
+        ...allowed,
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^crawl finished: 1 done, 0 skipped, 0 failed/m);
+      expect(run.stdout).not.toContain('{"level"');
+      expect(run.stderr).toMatch(/^\{"level":\d+/m);
+    } finally {
+      rmSync(logDir, { recursive: true, force: true });
+    }
+  });
 });

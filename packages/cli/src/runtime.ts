@@ -4,7 +4,7 @@ import { FileBlobStore } from '@quarry/blobstore';
 import { type BlobStore, ConfigError, type KeyStore, type QuarryConfig, type SearchIndex } from '@quarry/core';
 import { SqliteKeyStore } from '@quarry/keys';
 import type { Queues } from '@quarry/queue';
-import { type Logger, pino } from 'pino';
+import { destination, type Logger, pino } from 'pino';
 import { DATA_LAYOUT } from './data-dir.js';
 
 export { DATA_LAYOUT } from './data-dir.js';
@@ -127,7 +127,15 @@ export async function openServices(config: QuarryConfig, options: OpenIndexOptio
   };
 }
 
-/** The JSON logger for long-running commands (stdout, pino). */
-export function createLogger(config: QuarryConfig): Logger {
-  return pino({ level: config.logLevel, base: { service: 'quarry' } });
+/** File descriptor of standard error. */
+const STDERR_FD = 2;
+
+/**
+ * The JSON logger (pino): on stdout for the long-running commands (`start`, `serve`, `worker`),
+ * whose output is their log; on stderr with `toStderr`, for a command whose stdout is its answer
+ * (`crawl --wait` ends with its counts there: a warning logged on the way was read as one of them).
+ */
+export function createLogger(config: QuarryConfig, options: { toStderr?: boolean } = {}): Logger {
+  const settings = { level: config.logLevel, base: { service: 'quarry' } };
+  return options.toStderr ? pino(settings, destination(STDERR_FD)) : pino(settings);
 }

@@ -112,7 +112,7 @@ export async function runCrawl(
   },
 ): Promise<number> {
   const seeds = await loadSeeds(options.seeds, options.seedsFile, seedDefaults(options));
-  const logger = createLogger(config);
+  const logger = createLogger(config, { toStderr: true });
   const queues = await openQueues(config);
   const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
   const refused = await warnRefusedSeeds(crawler, seeds, options.wait);
