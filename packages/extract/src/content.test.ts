@@ -238,7 +238,7 @@ const wcxbPresent = existsSync(WCXB);
 if (!wcxbPresent) console.warn(`wcxb main-content tests skipped: ${WCXB} is absent`);
 const withWcxb = wcxbPresent ? describe : describe.skip;
 
-/** A WCXB dev page (half A) and its URL. */
+/** A WCXB dev page and its URL (each test names its half: a page of half B is a regression check, not a tuning one). */
 function wcxbPage(id: string): { html: string; url: string } {
   const truth = JSON.parse(readFileSync(join(WCXB, 'ground-truth', `${id}.json`), 'utf8')) as { url: string };
   return { html: gunzipSync(readFileSync(join(WCXB, 'html', `${id}.html.gz`))).toString('utf8'), url: truth.url };
@@ -254,6 +254,18 @@ withWcxb('extractHtml when Readability falls back to the menus', () => {
     expect(page.body_text).not.toContain('Backpacking Packs');
     expect(page.body_text).toContain('Tarantulace Climbing Shoes - Men');
     expect(page.body_text).toContain('111 reviews with an average rating of 4.5 out of 5 stars');
+  });
+});
+
+withWcxb('extractHtml on a thread whose posts are named comments', () => {
+  it("reads old Reddit's posts, not its sidebar", () => {
+    // wcxb-dev 0562 (old.reddit.com, half B; found dogfooding): `<div class="thing comment"
+    // data-author>` posts in `<div class="commentarea">`, each post's text in a `<form>`.
+    const { html, url } = wcxbPage('0562');
+    const text = extractHtml(html, { url }).body_text;
+    expect(text).toContain('Might this also be a potential cure for tinnitus');
+    expect(text).toContain('Pretty sure I was born with this.');
+    expect(text).not.toContain('Submission Rules');
   });
 });
 

@@ -5,6 +5,7 @@ import { chooseAuthor } from './author-choice.js';
 import { markPictureCaptions } from './captions.js';
 import { flattenCodeLines, markCodeLanguages } from './code-blocks.js';
 import { mendCodeLines } from './code-line-breaks.js';
+import { unnameCommentPosts } from './comment-posts.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
 import { keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
@@ -354,11 +355,11 @@ function mainContent(reading: PageReading, options: ExtractHtmlOptions): PageCon
     parsed.impl === 'linkedom'
       ? () => {
           const fresh = parseDocument(html, url, 'linkedom').document;
-          dropPageChrome(fresh, product, baseUrl);
+          dropPageChrome(fresh, { product, article: declaresArticle }, baseUrl);
           return fresh;
         }
       : undefined;
-  const { lead, firstPoster, markedPosts } = dropPageChrome(doc, product, baseUrl);
+  const { lead, firstPoster, markedPosts } = dropPageChrome(doc, { product, article: declaresArticle }, baseUrl);
   const region = mainRegionSize(doc, declaresArticle);
   const prior = declaresArticle ? 1 : qualityPrior(linkFacts(doc));
   // Read before Readability edits the page; only a declared article can be a thread of them.
@@ -485,7 +486,7 @@ function chooseMainContent(
   const parsed = parseDocument(html, url, dom);
   try {
     revealNoscriptContent(parsed.document);
-    dropPageChrome(parsed.document, product, baseUrl);
+    dropPageChrome(parsed.document, { product, article: declaresArticle }, baseUrl);
     // The buttons every card of a page of items repeats (listing-page.ts) are not its text.
     if (parsed.document.body) dropCardControls(parsed.document.body, thread);
     const region = mainRegion(parsed.document, declaresArticle);
@@ -551,7 +552,7 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
  */
 function dropPageChrome(
   doc: Document,
-  product: boolean,
+  { product, article }: { product: boolean; article: boolean },
   baseUrl: string,
 ): { lead: Element[]; firstPoster: string | null; markedPosts: number } {
   if (!doc.body) return { lead: [], firstPoster: null, markedPosts: 0 };
@@ -559,6 +560,7 @@ function dropPageChrome(
   const elements = Array.from(doc.body.querySelectorAll('*'));
   revealHiddenPage(doc.body, elements);
   revealPanels(elements);
+  unnameCommentPosts(elements, article);
   spaceHiddenSeparators(elements);
   mendCodeLines(elements);
   keepDataTables(elements);
