@@ -36,7 +36,8 @@ export function dropPopups(elements: readonly Element[]): number {
   let bodyChars: number | undefined;
   for (const el of elements) {
     const name = el.localName.toLowerCase();
-    if (!BOXES.has(name) || !el.isConnected || !isPopup(el, name)) continue;
+    // isConnected last: linkedom answers it with a walk up the tree.
+    if (!BOXES.has(name) || !isPopup(el, name) || !el.isConnected) continue;
     if (!standsApart(el) || el.querySelector(PAGE_PARTS) !== null) continue;
     bodyChars ??= chars(el.ownerDocument.body?.textContent ?? '');
     if (chars(el.textContent ?? '') > MAX_SHARE * bodyChars) continue;
