@@ -237,7 +237,9 @@ describe('contentMarkdown', () => {
 
   it("writes no words for a picture whose alt is a template's unfilled value", () => {
     const md = contentMarkdown(
-      element('<p><img src="/a.png" alt="null"> <img src="/b.png" alt="undefined"> <img src="/c.png" alt="Null hypothesis"></p>'),
+      element(
+        '<p><img src="/a.png" alt="null"> <img src="/b.png" alt="undefined"> <img src="/c.png" alt="Null hypothesis"></p>',
+      ),
     );
     expect(md).toContain('![](/a.png) ![](/b.png) ![Null hypothesis](/c.png)');
   });
