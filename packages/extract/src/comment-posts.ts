@@ -31,9 +31,15 @@ export function unnameCommentPosts(elements: readonly Element[], declaresArticle
     return poster !== null && poster.trim() !== '' && poster.length <= MAX_POSTER_CHARS;
   });
   if (posts.length < MIN_POSTS || !posts.some((post) => namesComments(post))) return 0;
-  const outer = posts.filter((post) => !posts.some((other) => other !== post && other.contains(post)));
   const body = posts[0]?.ownerDocument.body;
   if (!body) return 0;
+  // A walk up from each post, not a comparison of each pair: a thread may have thousands.
+  const isPost = new Set(posts);
+  const outer = posts.filter((post) => {
+    for (let el = post.parentElement; el !== null && el !== body; el = el.parentElement)
+      if (isPost.has(el)) return false;
+    return true;
+  });
   const postChars = outer.reduce((sum, post) => sum + visibleChars(post.textContent ?? ''), 0);
   if (postChars * 2 < visibleChars(body.textContent ?? '')) return 0;
   const renamed = new Set<Element>();

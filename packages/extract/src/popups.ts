@@ -1,3 +1,5 @@
+import { visibleChars } from './content.js';
+
 /**
  * Popups and dialogs a page keeps in its markup for a script to open (edits the page): mdBook's
  * keyboard help (`<div id="mdbook-help-popup">`, "Keyboard shortcuts… Press ? to show this
@@ -39,8 +41,8 @@ export function dropPopups(elements: readonly Element[]): number {
     // isConnected last: linkedom answers it with a walk up the tree.
     if (!BOXES.has(name) || !isPopup(el, name) || !el.isConnected) continue;
     if (!standsApart(el) || el.querySelector(PAGE_PARTS) !== null) continue;
-    bodyChars ??= chars(el.ownerDocument.body?.textContent ?? '');
-    if (chars(el.textContent ?? '') > MAX_SHARE * bodyChars) continue;
+    bodyChars ??= visibleChars(el.ownerDocument.body?.textContent ?? '');
+    if (visibleChars(el.textContent ?? '') > MAX_SHARE * bodyChars) continue;
     el.remove();
     removed++;
   }
@@ -67,8 +69,4 @@ function standsApart(el: Element): boolean {
     if (parent.childElementCount > 1) return false;
   }
   return false;
-}
-
-function chars(text: string): number {
-  return text.replace(/\s+/g, '').length;
 }
