@@ -96,12 +96,41 @@ function siteRoutes(origin: () => string, state: SiteState): Record<string, Rout
   };
 }
 
+/** A crawl's stores in a fresh data dir: queues from `open`, the embedded index, the page texts. */
+interface Stores {
+  dir: string;
+  config: QuarryConfig;
+  queues: Queues;
+  index: LanceSearchIndex;
+  blobs: FileBlobStore;
+}
+
+async function openStores(prefix: string, open: (dir: string) => Promise<Queues>): Promise<Stores> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const config = loadConfig({
+    QUARRY_DATA_DIR: dir,
+    QUARRY_ALLOW_HOSTS: '127.0.0.1',
+    QUARRY_HOST_DELAY_MS: '0',
+    LOG_LEVEL: 'silent',
+  });
+  const queues = await open(dir);
+  const index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+  return { dir, config, queues, index, blobs: new FileBlobStore({ dir: join(dir, 'blobs') }) };
+}
+
+async function closeStores(stores: Stores | undefined, site: Site | undefined): Promise<void> {
+  await stores?.queues.close();
+  await stores?.index.close();
+  await site?.close();
+  if (stores) rmSync(stores.dir, { recursive: true, force: true });
+}
+
 /** The scenario on one crawl-state backend; `open` gives fresh queues in a data dir. */
 function describeOneDocument(backend: string, open: (dir: string) => Promise<Queues>): void {
   describe(`one page, one document (issue 10, point 3): ${backend}`, () => {
     const state: SiteState = { version: 1 };
     let site: Site;
-    let dir: string;
+    let stores: Stores;
     let config: QuarryConfig;
     let queues: Queues;
     let index: LanceSearchIndex;
@@ -111,28 +140,15 @@ function describeOneDocument(backend: string, open: (dir: string) => Promise<Que
       let origin = '';
       site = await startSite(siteRoutes(() => origin, state));
       origin = site.origin;
-      dir = mkdtempSync(join(tmpdir(), 'quarry-dup-'));
-      config = loadConfig({
-        QUARRY_DATA_DIR: dir,
-        QUARRY_ALLOW_HOSTS: '127.0.0.1',
-        QUARRY_HOST_DELAY_MS: '0',
-        LOG_LEVEL: 'silent',
-      });
-      queues = await open(dir);
-      index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-      blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
+      stores = await openStores('quarry-dup-', open);
+      ({ config, queues, index, blobs } = stores);
       await crawl((crawler) => crawler.addSeeds([parseSeed(`${origin}/ depth=2 pages=100`)]));
     }, 90_000);
 
     /** Runs a crawler and an indexer from `queue` until both queues are idle. */
     const crawl = (queue: CrawlRun['queue']) => crawlUntilIdle({ config, queues, index, blobs, queue, pollMs: 300 });
 
-    afterAll(async () => {
-      await queues?.close();
-      await index?.close();
-      await site?.close();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => closeStores(stores, site));
 
     const urls = async (q: string): Promise<string[]> => {
       const res = await request(createApp({ config, index, blobs, logger: pino({ level: 'silent' }) }))
@@ -227,67 +243,31 @@ describeOnEachQueue('dup', describeOneDocument);
 function describeSpentBudget(backend: string, open: (dir: string) => Promise<Queues>): void {
   describe(`a canonical the crawl has no room for: ${backend}`, () => {
     let site: Site;
-    let dir: string;
-    let config: QuarryConfig;
-    let queues: Queues;
-    let index: LanceSearchIndex;
-    let blobs: FileBlobStore;
+    let stores: Stores;
 
     beforeAll(async () => {
+      const html = (body: string) => (_req: unknown, res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+      };
+      const beaver = (head = '') => articlePage('Beaver dams', 'beaver dam on the creek', { head });
       site = await startSite({
-        '/': (_req, res) => {
-          res
-            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-            .end(
-              articlePage('Otter holts', 'otter holt by the river', { lead: '<a href="/amp/beaver.html">Beavers</a>' }),
-            );
-        },
-        '/amp/beaver.html': (_req, res) => {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-            articlePage('Beaver dams', 'beaver dam on the creek', {
-              head: '<link rel="canonical" href="/beaver.html">',
-            }),
-          );
-        },
-        '/beaver.html': (_req, res) => {
-          res
-            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-            .end(articlePage('Beaver dams', 'beaver dam on the creek'));
-        },
+        '/': html(articlePage('Otter holts', 'otter holt', { lead: '<a href="/amp/beaver.html">Beavers</a>' })),
+        '/amp/beaver.html': html(beaver('<link rel="canonical" href="/beaver.html">')),
+        '/beaver.html': html(beaver()),
       });
-      dir = mkdtempSync(join(tmpdir(), 'quarry-dup-budget-'));
-      config = loadConfig({
-        QUARRY_DATA_DIR: dir,
-        QUARRY_ALLOW_HOSTS: '127.0.0.1',
-        QUARRY_HOST_DELAY_MS: '0',
-        LOG_LEVEL: 'silent',
-      });
-      queues = await open(dir);
-      index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-      blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
+      stores = await openStores('quarry-dup-budget-', open);
       // Three pages in scope: the front page, its index-file check (`/index.html`) and the copy; the
       // canonical would be the fourth.
-      await crawlUntilIdle({
-        config,
-        queues,
-        index,
-        blobs,
-        queue: (crawler) => crawler.addSeeds([parseSeed(`${site.origin}/ depth=2 pages=3`)]),
-        pollMs: 300,
-      });
+      const seed = parseSeed(`${site.origin}/ depth=2 pages=3`);
+      await crawlUntilIdle({ ...stores, queue: (crawler) => crawler.addSeeds([seed]), pollMs: 300 });
     }, 90_000);
 
-    afterAll(async () => {
-      await queues?.close();
-      await index?.close();
-      await site?.close();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => closeStores(stores, site));
 
     it('indexes the page that names it, which would otherwise be lost', async () => {
       expect(site.hits.get('/beaver.html') ?? 0).toBe(0);
-      expect(await index.has(pageIdForUrl(`${site.origin}/amp/beaver.html`))).toBe(true);
-      const stats = await queues.crawl.stats();
+      expect(await stores.index.has(pageIdForUrl(`${site.origin}/amp/beaver.html`))).toBe(true);
+      const stats = await stores.queues.crawl.stats();
       expect(stats.reasons.find((r) => r.reason === 'canonical_elsewhere')).toBeUndefined();
     });
   });
