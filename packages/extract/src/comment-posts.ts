@@ -1,4 +1,5 @@
 import { visibleChars } from './content.js';
+import { appendChildrenOf } from './text.js';
 
 /**
  * The posts of a discussion page that its markup names comments (edits the page): old Reddit's
@@ -58,7 +59,7 @@ export function unnameCommentPosts(elements: readonly Element[], declaresArticle
         const value = form.getAttribute(attr);
         if (value !== null) div.setAttribute(attr, value);
       }
-      div.append(...Array.from(form.childNodes));
+      appendChildrenOf(form, div);
       form.replaceWith(div);
       count++;
     }
