@@ -36,6 +36,7 @@ import type {
   FingerprintStore,
   IndexQueue,
   NewCrawlTask,
+  UrlStanding,
 } from '@quarry/queue';
 import { type BrowserPool, needsRendering } from '@quarry/render';
 import { simhash } from '@quarry/text';
@@ -351,12 +352,15 @@ async function canonicalNotIndexed(deps: PageHandlerDeps, task: CrawlTask): Prom
  */
 async function queuedInstead(deps: PageHandlerDeps, instead: readonly NewCrawlTask[], url: string): Promise<boolean> {
   if ((await deps.crawl.add(instead.map((t) => ({ ...t, meta: { ...t.meta, canonicalOf: url } })))) > 0) return true;
+  const state = await stateOf(deps, instead[0]?.url ?? '');
+  return state === 'pending' || state === 'done';
+}
+
+/** Where a URL stands in the frontier (`unknown` when never added); asking queues nothing. */
+async function stateOf(deps: PageHandlerDeps, url: string): Promise<UrlStanding['state'] | undefined> {
   // `requeue` with no states queues nothing: it only says where the URL stands.
-  const [standing] = await deps.crawl.requeue(
-    instead.map((t) => t.url),
-    [],
-  );
-  return standing?.state === 'pending' || standing?.state === 'done';
+  const [standing] = await deps.crawl.requeue([url], []);
+  return standing?.state;
 }
 
 /**
@@ -366,9 +370,8 @@ async function queuedInstead(deps: PageHandlerDeps, instead: readonly NewCrawlTa
  */
 async function canonicalFellThrough(deps: PageHandlerDeps, task: CrawlTask, canonical: string): Promise<boolean> {
   if (task.meta?.canonical !== canonical) return false;
-  // `requeue` with no states queues nothing: it only says where the URL stands.
-  const [standing] = await deps.crawl.requeue([canonical], []);
-  return standing?.state === 'skipped' || standing?.state === 'failed';
+  const state = await stateOf(deps, canonical);
+  return state === 'skipped' || state === 'failed';
 }
 
 async function extractPage(
