@@ -194,7 +194,8 @@ describe('reconcileTitle', () => {
     };
     expect(title(blog)).toBe('Advent of Code 2025 week 2');
     // With only two, the one after the logo is the headline.
-    expect(title({ ...blog, h1s: ["RogerBW's Blog", 'Day 7'] })).toBe('Day 7');
+    const second = 'Advent of Code: the second week';
+    expect(title({ ...blog, h1s: ["RogerBW's Blog", second] })).toBe(second);
   });
 
   it("treats an <h1> after a space at the end of a Chinese <title> as the site's name", () => {
@@ -248,8 +249,34 @@ describe('reconcileTitle', () => {
       url: 'https://pestrus.com/pest-control-coupons/',
     };
     expect(title(coupons)).toBe('Pest Control Coupons');
+    const wrapUp = {
+      docTitle: 'Metasploit Weekly Wrap-Up',
+      ogTitle: 'Metasploit Weekly Wrap-Up',
+      h1: 'Metasploit Wrap-Up 12/19/2025',
+      url: 'https://www.rapid7.com/blog/post/metasploit-wrap-up-12-19-2025',
+    };
+    expect(title(wrapUp)).toBe('Metasploit Wrap-Up 12/19/2025');
     // Without a slug the agreement rules decide alone.
-    expect(title({ ...coupons, url: 'https://pestrus.com/?p=12' })).toBe('Special Offers');
+    expect(title({ ...wrapUp, url: 'https://www.rapid7.com/blog/post/?p=12' })).toBe('Metasploit Weekly Wrap-Up');
+  });
+
+  it("takes on an article the declared title over an <h1> that shares no word with it (a section's banner)", () => {
+    const post = {
+      ogTitle: "Actuary's Industry Choice - Consulting or Insurance?",
+      jsonLdHeadline: "Actuary's Industry Choice: Consulting or Insurance?",
+      docTitle: "Actuary's Industry Choice - Consulting or Insurance?",
+      h1: 'Our BLOG',
+      h1s: ['Our BLOG'],
+      declaresArticle: true,
+      url: 'https://www.example.com/?p=4120',
+    };
+    expect(title(post)).toBe("Actuary's Industry Choice - Consulting or Insurance?");
+    const coupons = { ogTitle: 'Pest Control Coupons | Pest-R-Us', h1: 'Special Offers', declaresArticle: true };
+    expect(title({ ...coupons, url: 'https://pestrus.com/?p=12' })).toBe('Pest Control Coupons');
+    // An <h1> in the declared title's words, worded its own way, is still the article's headline.
+    expect(title({ ...post, h1: 'Consulting or insurance: where actuaries work', h1s: [] })).toBe(
+      'Consulting or insurance: where actuaries work',
+    );
   });
 
   it('drops a bracketed site name, and the site from an <h1> that repeats the whole <title>', () => {

@@ -115,6 +115,13 @@ function rewordsDeclared(headline: string, declared: string): boolean {
   return !capitals && !tail && !lost && !fold(headline).endsWith(fold(declared));
 }
 
+/** Whether two titles have a word of three letters or more in common. */
+function sharesWord(a: string, b: string): boolean {
+  const words = (t: string) => (t.toLowerCase().match(WORD) ?? []).filter((w) => w.length >= 3 || CJK.test(w));
+  const wb = new Set(words(b));
+  return words(a).some((w) => wb.has(w));
+}
+
 /** Whether two titles give the same numbers (`in 2025` and `in 2026` do not: one is out of date). */
 function sameNumbers(a: string, b: string): boolean {
   const numbers = (t: string) => (t.match(/\d+/g) ?? []).join(' ');
@@ -176,7 +183,8 @@ function unconfirmedHeadline(headlines: readonly string[], mainH1: string, h1s: 
  * - an `<h1>` that repeats the declared title with a ` | Section` tail loses the tail, and one with
  *   a dateline after the headline is the declared title;
  * - on a page that declares itself an article its `<h1>` wins unless it only rewords the declared
- *   title (a later `<h1>` only on a page with few), and so does an `<h1>` that is a shorter run of
+ *   title or shares no word with it (`Our BLOG`, a section's banner; a later `<h1>` only on a page
+ *   with few), and so does an `<h1>` that is a shorter run of
  *   the declared title's words, and one that words it a little differently (see rewordsDeclared);
  * - else the declared title, unless it is a generic `Home Page`; else the first `<h1>`;
  * - last, of the declared title and the `<h1>`, the one the URL's slug was made from replaces the
@@ -271,7 +279,12 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
     return done(ogRewords ? stripped : h);
   }
   const headline = unconfirmedHeadline(headlines, mainH1, sources.h1s ?? []);
-  if (sources.declaresArticle && headline !== undefined && !(stripped !== '' && nearlySame(headline, stripped))) {
+  if (
+    sources.declaresArticle &&
+    headline !== undefined &&
+    !(stripped !== '' && nearlySame(headline, stripped)) &&
+    (stripped === '' || sharesWord(headline, stripped))
+  ) {
     return done(headline);
   }
   // A shorter `<h1>` in the declared title's own words is the page's name for itself (`Headlamps`
