@@ -260,6 +260,30 @@ describe('reconcileTitle', () => {
     expect(title({ ...wrapUp, url: 'https://www.rapid7.com/blog/post/?p=12' })).toBe('Metasploit Weekly Wrap-Up');
   });
 
+  it('does not take an <h1> of sentences (a summary in the wrong element) over a declared title', () => {
+    const declared = 'The 10 Best Home Improvement ROI Projects of 2023 (According to Experts)';
+    const summary =
+      'Learn which home renovations have the best ROI (return on investment)? Get expert tips on how to ' +
+      "calculate home improvement ROI. We'll help you learn everything you need to know.";
+    const page = {
+      ogTitle: `${declared} | RenoFi`,
+      jsonLdHeadline: `${declared} | RenoFi`,
+      docTitle: `${declared} | RenoFi | RenoFi`,
+      h1: summary,
+      h1s: [summary],
+      declaresArticle: true,
+      // The slug's words are the summary's more than the title's.
+      url: 'https://www.renofi.com/home-renovations/renovation-best-return-on-investment/',
+    };
+    expect(title(page)).toBe(declared);
+    // Alone, it is the page's title; initials are no sentence's end.
+    expect(title({ ...page, ogTitle: null, jsonLdHeadline: null, docTitle: '' })).toBe(summary);
+    const book =
+      'Once and Future World: Nature as It Was, as It Is, as It Could Be by J. B. MacKinnon (2013, Hardcover) for sale online, new and used';
+    const listing = { ogTitle: 'Once and Future World', h1: book, h1s: [book], declaresArticle: true, url: page.url };
+    expect(title(listing)).toBe(book);
+  });
+
   it("takes on an article the declared title over an <h1> that shares no word with it (a section's banner)", () => {
     const post = {
       ogTitle: "Actuary's Industry Choice - Consulting or Insurance?",

@@ -115,6 +115,20 @@ function rewordsDeclared(headline: string, declared: string): boolean {
   return !capitals && !tail && !lost && !fold(headline).endsWith(fold(declared));
 }
 
+/**
+ * A sentence's end inside a text, before the next one's capital (`…investment)? Get`, `ROI. We'll`);
+ * not an initial's period (`J. B. MacKinnon`, `U.S. Army`).
+ */
+const SENTENCE_BREAKS = /(?:(?<!(?:^|[\s.(])\p{Lu})\.|[!?…])(?=["'”’)]*\s+["'“‘(]*\p{Lu})/gu;
+
+/** A headline of sentences is at least this long (`Mr. Smith Goes. To Washington` is none). */
+const MIN_PROSE_CHARS = 120;
+
+/** Whether a text is sentences, not a headline: a long one that goes on after two sentence ends or more. */
+function isProse(text: string): boolean {
+  return text.length >= MIN_PROSE_CHARS && (text.match(SENTENCE_BREAKS) ?? []).length >= 2;
+}
+
 /** Whether two titles have a word of three letters or more in common. */
 function sharesWord(a: string, b: string): boolean {
   const words = (t: string) => (t.toLowerCase().match(WORD) ?? []).filter((w) => w.length >= 3 || CJK.test(w));
@@ -253,7 +267,9 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
     .map((h) => stripSiteName(h, sources.siteName))
     // An `<h1>` that repeats the whole `<title>`, site and all, loses the site as the title does.
     .map((h) => (docTitle !== null && fold(h) === fold(docTitle) && SEPARATOR.test(h) ? stripDoc(h) : h));
-  const done = (title: string) => ({ title, stripped, headline: headlines[0] ?? '' });
+  // The `<h1>` the URL's slug may prefer (see preferSlugMatch): not one of sentences beside a declared title.
+  const slugHeadline = headlines[0] !== undefined && !(stripped !== '' && isProse(headlines[0])) ? headlines[0] : '';
+  const done = (title: string) => ({ title, stripped, headline: slugHeadline });
 
   const confirming = [og, clean(sources.jsonLdHeadline), clean(sources.readabilityTitle), docTitle];
   const confirmed = new Set<string>();
@@ -278,7 +294,9 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
     const ogRewords = og !== null && !byOgOrJsonLd.has(folded) && nearlySame(h, stripped) && sameNumbers(h, stripped);
     return done(ogRewords ? stripped : h);
   }
-  const headline = unconfirmedHeadline(headlines, mainH1, sources.h1s ?? []);
+  const shownHeadline = unconfirmedHeadline(headlines, mainH1, sources.h1s ?? []);
+  // An `<h1>` of sentences is the page's summary put in the wrong element, no headline to prefer.
+  const headline = shownHeadline !== undefined && stripped !== '' && isProse(shownHeadline) ? undefined : shownHeadline;
   if (
     sources.declaresArticle &&
     headline !== undefined &&
