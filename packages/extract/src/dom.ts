@@ -39,7 +39,7 @@ export interface ParsedDocument {
 const COMMENT_NODE = 8;
 
 /** Openings of what no extractor reads; attribute text is bounded so a stray `<script` stays linear. */
-const INERT_OPEN = /<(script|style|svg)\b([^>]{0,1000})>|<!--/gi;
+const INERT_OPEN = /<(script|style|svg)\b([^>]{0,1000})>|<!--|<!\[CDATA\[/gi;
 /** Scripts kept: JSON-LD, and the TeX source of MathJax 2's formulas (read by mathJaxAsTex). */
 const KEPT_SCRIPT = /application\/ld\+json|\btype\s*=\s*["']?\s*math\/tex/i;
 const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
@@ -57,7 +57,7 @@ const REACT_BOUNDARY_COMMENTS = ['<!--$?-->', '<!--/$-->', '<!--$-->', '<!--$!--
 
 /**
  * Drops what no extractor reads (scripts but JSON-LD and TeX, styles, comments but React's boundary marks,
- * inline SVG) before parsing, so the DOM is smaller. One forward scan, linear in the input whatever
+ * inline SVG, a stray `<![CDATA[` up to its `>`) before parsing, so the DOM is smaller. One forward scan, linear in the input whatever
  * its shape (a regex with a lazy body would rescan to the end for every unclosed `<script`). Like
  * the HTML tokenizer, an unclosed script, style or comment runs to the end of the document.
  */
@@ -69,7 +69,13 @@ export function stripInert(html: string): string {
   for (let m = open.exec(html); m !== null; m = open.exec(html)) {
     const start = m.index;
     let end: number;
-    if (m[0] === '<!--') {
+    if (m[0].startsWith('<![')) {
+      // `<![CDATA[` in HTML (outside SVG and MathML) is a bogus comment that ends at the first `>`,
+      // as browsers parse it; the parser read it as a section running to `]]>` (a broken template's
+      // stray `<![CDATA[` hid the whole page).
+      const close = html.indexOf('>', open.lastIndex);
+      end = close < 0 ? html.length : close + 1;
+    } else if (m[0] === '<!--') {
       if (html[start + 4] === '$' || html[start + 4] === '/') {
         const mark = REACT_BOUNDARY_COMMENTS.find((c) => html.startsWith(c, start));
         if (mark) {
