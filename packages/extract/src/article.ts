@@ -43,6 +43,13 @@ export function runReadability(
   reparse?: () => Document,
   postDates: ReadonlyMap<string, string> | null = null,
 ): ArticleFacts {
+  // Readability's search drops an element whose class or id reads as chrome (`sidebar`, `header`,
+  // `menu`...), sparing only <body> and links: on an <html> so classed (mdBook's `sidebar-visible`,
+  // Avada's `avada-html-header-position-top`, XenForo's `sidebarNav--active`) it dropped the whole
+  // page and searched again with no such rule, taking the sidebar and menus with the article.
+  // The root's class and id say how the page is styled, never where its content is.
+  doc.documentElement?.removeAttribute('class');
+  doc.documentElement?.removeAttribute('id');
   const reader = new Readability<Node>(doc, { serializer: (node) => node });
   withCheapChecksFirst(reader);
   const restore = reparse ? deferBodySnapshot(doc, reader as unknown as ReadabilityPreparation, reparse) : null;
