@@ -342,15 +342,40 @@ export async function run() {
 if (!isMainThread) {
   parentPort?.postMessage(pagesPerSecond(readabilitySources(), workerData.dom, workerData.minMs).wall);
 } else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({
-    options: {
-      set: { type: 'string', multiple: true },
-      half: { type: 'string', multiple: true },
-      dom: { type: 'string', multiple: true },
-      dump: { type: 'string' },
-      'no-speed': { type: 'boolean' },
-    },
-  });
+  const usage =
+    'usage: node bench/extract.mjs [--set readability|chinese|wcxb]... [--half A|B]... [--dom linkedom|jsdom|linkedom-nomd]... [--no-speed] [--dump FILE.json]';
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        set: { type: 'string', multiple: true },
+        half: { type: 'string', multiple: true },
+        dom: { type: 'string', multiple: true },
+        dump: { type: 'string' },
+        'no-speed': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    console.error(`${error.message}\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const allowed = {
+    set: ['readability', 'chinese', 'wcxb'],
+    half: ['A', 'B'],
+    dom: ['linkedom', 'jsdom', 'linkedom-nomd'],
+  };
+  for (const [option, known] of Object.entries(allowed)) {
+    const unknown = (values[option] ?? []).filter((v) => !known.includes(v));
+    if (unknown.length > 0) {
+      console.error(`unknown --${option} ${unknown.join(', ')} (have: ${known.join(', ')})\n${usage}`);
+      process.exit(2);
+    }
+  }
   const { printResults } = await import('./lib/table.mjs');
   const tables = await runExtractBench({
     sets: values.set,
