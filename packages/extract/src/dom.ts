@@ -39,7 +39,7 @@ export interface ParsedDocument {
 const COMMENT_NODE = 8;
 
 /** Openings of what no extractor reads; attribute text is bounded so a stray `<script` stays linear. */
-const INERT_OPEN = /<(script|style|svg)\b([^>]{0,1000})>|<!--|<!\[CDATA\[/gi;
+const INERT_OPEN = /<(script|style|svg)\b([^>]{0,1000})>|<!(?:--|\[CDATA\[)/gi;
 /** Scripts kept: JSON-LD, and the TeX source of MathJax 2's formulas (read by mathJaxAsTex). */
 const KEPT_SCRIPT = /application\/ld\+json|\btype\s*=\s*["']?\s*math\/tex/i;
 const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
