@@ -56,10 +56,11 @@ const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
 const REACT_BOUNDARY_COMMENTS = ['<!--$?-->', '<!--/$-->', '<!--$-->', '<!--$!-->'];
 
 /**
- * Drops what no extractor reads (scripts but JSON-LD and TeX, styles, comments but React's boundary marks,
- * inline SVG, a stray `<![CDATA[` up to its `>`) before parsing, so the DOM is smaller. One forward scan, linear in the input whatever
- * its shape (a regex with a lazy body would rescan to the end for every unclosed `<script`). Like
- * the HTML tokenizer, an unclosed script, style or comment runs to the end of the document.
+ * Drops what no extractor reads (scripts but JSON-LD and TeX, styles, comments but React's boundary
+ * marks, inline SVG, a stray `<![CDATA[` up to its `>`) before parsing, so the DOM is smaller. One
+ * forward scan, linear in the input whatever its shape (a regex with a lazy body would rescan to the
+ * end for every unclosed `<script`). Like the HTML tokenizer, an unclosed script, style or comment
+ * runs to the end of the document.
  */
 export function stripInert(html: string): string {
   const open = new RegExp(INERT_OPEN.source, 'gi');

@@ -61,11 +61,13 @@ const TRAILING_DATE =
 const usable = (text: string | null | undefined): text is string =>
   typeof text === 'string' && text.trim() !== '' && !/^(?:https?:\/\/|www\.)\S+$/i.test(text.trim());
 
+/** A title's words, lower-cased (a Chinese or Japanese character is one, see {@link WORD}). */
+const titleWords = (title: string): string[] => title.toLowerCase().match(WORD) ?? [];
+
 /** Whether two titles share most of their words (`The Best X of 2025` and `Best X of 2025`). */
 function nearlySame(a: string, b: string): boolean {
-  const words = (t: string) => t.toLowerCase().match(WORD) ?? [];
-  const wa = words(a);
-  const wb = new Set(words(b));
+  const wa = titleWords(a);
+  const wb = new Set(titleWords(b));
   return wa.filter((w) => wb.has(w)).length >= NEARLY_SAME * Math.max(wa.length, wb.size);
 }
 
@@ -131,7 +133,7 @@ function isProse(text: string): boolean {
 
 /** Whether two titles have a word of three letters or more in common. */
 function sharesWord(a: string, b: string): boolean {
-  const words = (t: string) => (t.toLowerCase().match(WORD) ?? []).filter((w) => w.length >= 3 || CJK.test(w));
+  const words = (t: string) => titleWords(t).filter((w) => w.length >= 3 || CJK.test(w));
   const wb = new Set(words(b));
   return words(a).some((w) => wb.has(w));
 }
@@ -198,8 +200,9 @@ function unconfirmedHeadline(headlines: readonly string[], mainH1: string, h1s: 
  *   a dateline after the headline is the declared title;
  * - on a page that declares itself an article its `<h1>` wins unless it only rewords the declared
  *   title or shares no word with it (`Our BLOG`, a section's banner; a later `<h1>` only on a page
- *   with few), and so does an `<h1>` that is a shorter run of
- *   the declared title's words, and one that words it a little differently (see rewordsDeclared);
+ *   with few), and so does an `<h1>` that is a shorter run of the declared title's words, and one
+ *   that words it a little differently (see rewordsDeclared); an `<h1>` of sentences (see isProse)
+ *   does neither;
  * - else the declared title, unless it is a generic `Home Page`; else the first `<h1>`;
  * - last, of the declared title and the `<h1>`, the one the URL's slug was made from replaces the
  *   other (see preferSlugMatch).
