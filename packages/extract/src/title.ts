@@ -270,8 +270,11 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
     .map((h) => stripSiteName(h, sources.siteName))
     // An `<h1>` that repeats the whole `<title>`, site and all, loses the site as the title does.
     .map((h) => (docTitle !== null && fold(h) === fold(docTitle) && SEPARATOR.test(h) ? stripDoc(h) : h));
-  // The `<h1>` the URL's slug may prefer (see preferSlugMatch): not one of sentences beside a declared title.
-  const slugHeadline = headlines[0] !== undefined && !(stripped !== '' && isProse(headlines[0])) ? headlines[0] : '';
+  // An `<h1>` of sentences beside a declared title is the page's summary put in the wrong element:
+  // no headline to prefer, by the rules below or by the URL's slug (see preferSlugMatch).
+  const asHeadline = (h: string | undefined): string | undefined =>
+    h !== undefined && stripped !== '' && isProse(h) ? undefined : h;
+  const slugHeadline = asHeadline(headlines[0]) ?? '';
   const done = (title: string) => ({ title, stripped, headline: slugHeadline });
 
   const confirming = [og, clean(sources.jsonLdHeadline), clean(sources.readabilityTitle), docTitle];
@@ -297,9 +300,7 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
     const ogRewords = og !== null && !byOgOrJsonLd.has(folded) && nearlySame(h, stripped) && sameNumbers(h, stripped);
     return done(ogRewords ? stripped : h);
   }
-  const shownHeadline = unconfirmedHeadline(headlines, mainH1, sources.h1s ?? []);
-  // An `<h1>` of sentences is the page's summary put in the wrong element, no headline to prefer.
-  const headline = shownHeadline !== undefined && stripped !== '' && isProse(shownHeadline) ? undefined : shownHeadline;
+  const headline = asHeadline(unconfirmedHeadline(headlines, mainH1, sources.h1s ?? []));
   if (
     sources.declaresArticle &&
     headline !== undefined &&
