@@ -232,6 +232,13 @@ withData('extractDocument on real documents', () => {
     expect(doc.published_at).toBe('2010-05-25T03:08:57Z');
   });
 
+  it('joins the accents TeX draws apart to their letters', () => {
+    const doc = read({ file: join(TEXTRACT, 'pdf', 'two_column.pdf'), filetype: 'pdf', expected: null });
+    expect(doc.text).toContain('The role of mentorship in protégé performance');
+    expect(doc.text).toContain('Luís A. Nunes Amaral');
+    expect(doc.text).not.toMatch(/\p{L}´|´\p{L}/u);
+  });
+
   it('reads a file by what it is, not by the type it was served as', async () => {
     const docx = readFileSync(join(TEXTRACT, 'docx', 'standardized_text.docx'));
     expect(flat((await extractDocument(docx, 'doc')).text)).toContain('quick brown fox');

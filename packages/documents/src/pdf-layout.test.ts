@@ -36,6 +36,18 @@ describe('pdfLines', () => {
     // The superscript's size is not the line's.
     expect(lines[0]?.size).toBe(12);
   });
+
+  it('joins an accent drawn as a glyph of its own to its letter, by where it is drawn', () => {
+    // As pdf.js gives TeX's `prot\\'eg\\'e`: each accent starts a run back over the letter before it.
+    const lines = pdfLines([
+      run('in prote', 72, 700, 12, false),
+      run('´ge', 72 + 8 * 6 - 5, 700, 12, false),
+      run('´ performance', 72 + 10 * 6 - 5, 700, 12, true),
+    ]);
+    expect(lines.map((l) => l.text)).toEqual(['in protégé performance']);
+    // Not drawn back, it is the next letter's.
+    expect(pdfLines([run('Caf', 72, 700, 12, false), run('´e', 72 + 3 * 6, 700, 12, true)])[0]?.text).toBe('Café');
+  });
 });
 
 describe('pdfMarkdown', () => {

@@ -1,4 +1,5 @@
 import { escapeLineStart } from './markdown-table.js';
+import { placeRunAccent } from './pdf-accents.js';
 
 /**
  * A PDF's text as paragraphs and as Markdown, from where its text sits. A PDF holds positioned runs of text and no
@@ -35,6 +36,9 @@ export interface PdfLine {
   size: number;
 }
 
+/** A run starting this share of its size before the line's right edge starts over the line's last glyph. */
+const ACCENT_OVERLAP = 0.1;
+
 /** The lines of one page, in the order pdf.js gives its runs. */
 export function pdfLines(runs: readonly PdfRun[]): PdfLine[] {
   const lines: PdfLine[] = [];
@@ -54,7 +58,9 @@ export function pdfLines(runs: readonly PdfRun[]): PdfLine[] {
     if (broken && !blank) end();
     if (!blank || line !== null) {
       if (line === null) line = { text: '', x: run.x, right: run.x, y: run.y, size: run.size, longest: 0 };
-      line.text += run.text;
+      // An accent drawn as a glyph of its own joins its letter: back over the line's end, that one.
+      const [before, text] = placeRunAccent(line.text, run.text, run.x < line.right - ACCENT_OVERLAP * run.size);
+      line.text = before + text;
       if (!blank) {
         line.right = Math.max(line.right, run.x + run.width);
         if (run.text.length > line.longest) {
