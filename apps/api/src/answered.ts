@@ -128,7 +128,8 @@ async function documentFrequency(index: SearchIndex, word: string): Promise<numb
  * optional and they do not answer it (see {@link isUnanswered}), their best share (see
  * {@link UNANSWERED_LOCAL_SHARE}) followed by the fallback's answer. Null when the local results
  * are served alone: they fill the page and answer the query, or they do not answer it and the
- * fallback has nothing either.
+ * fallback has nothing either. `listed` reads the first results of the list `local` is a page of
+ * when that is not the index's own ranking of `query` (see RelaxedSearch.before in relax.ts).
  */
 export async function withFallback(
   deps: AnsweredDeps,
@@ -136,13 +137,14 @@ export async function withFallback(
   local: IndexSearchResult,
   ask: (count: number) => Promise<readonly SearchResult[]>,
   now: Date,
+  listed?: (count: number) => Promise<readonly IndexHit[]>,
 ): Promise<ToppedUpPage | null> {
   const unanswered =
     query.match === 'any' &&
     local.total > 0 &&
     (await isUnanswered(deps, query, query.offset === 0 ? local.hits[0] : undefined));
   if (!unanswered && local.hits.length >= query.limit) return null;
-  const before = (count: number) => collapsedBefore(deps.index, query, count);
+  const before = listed ?? ((count: number) => collapsedBefore(deps.index, query, count));
   const kept = unanswered ? keptLocal(query, local, before) : { local, before };
   const topped = await withExternal(query, kept.local, ask, kept.before, now);
   return !unanswered || topped.total > kept.local.total ? topped : null;

@@ -1,6 +1,10 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseQuery } from '@quarry/query';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from './app.js';
 import { plainWordCount, readsAsSentence, shouldRelax } from './relax.js';
+import { createFixture, type Fixture, page } from './test-support/fixture.js';
 
 const count = (q: string): number => plainWordCount(parseQuery(q));
 
@@ -59,5 +63,66 @@ describe('shouldRelax', () => {
     expect(shouldRelax(q('solar panel'), 0)).toBe(false);
     expect(shouldRelax(q('the solar panel'), 0)).toBe(false);
     expect(shouldRelax(q('solar panel?'), 0)).toBe(false);
+  });
+});
+
+describe('a relaxed query that a few pages hold whole', () => {
+  // Pasted from a page: the words of one of its sentences. One page holds them all, once: a list
+  // of news teasers, which the index ranks lower as a list of links; others hold most of them
+  // often, which BM25 alone then ranks higher.
+  const SENTENCE = 'the first modern resort using the approach opened in Spain';
+  const filler = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of the travel news digest covers fares.`);
+  const source = page('https://news.example.com/all-inclusive', {
+    title: 'Latest travel news',
+    quality: 0.25,
+    body_text: [...filler.slice(0, 30), `In 1950 ${SENTENCE}, with tents and straw huts.`, ...filler.slice(30)].join(
+      '\n\n',
+    ),
+  });
+  const echoes = Array.from({ length: 12 }, (_, i) =>
+    page(`https://resorts.example.org/${i}`, {
+      title: `Modern resort ${i}`,
+      body_text: `The first modern resort opened: resort ${i}, a modern resort that opened with a modern approach.`,
+    }),
+  );
+  let fx: Fixture;
+  let app: Express;
+  beforeAll(async () => {
+    fx = await createFixture([source, ...echoes]);
+    app = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }));
+  });
+  afterAll(async () => {
+    await fx.cleanup();
+  });
+  const search = async (query: string) => {
+    const res = await request(app).get(`/api/v1/search?${query}`);
+    expect(res.status).toBe(200);
+    return res;
+  };
+  const q = `q=${encodeURIComponent(SENTENCE)}`;
+
+  it('ranks the pages holding every word first, then the others by their optional words', async () => {
+    // What each way alone finds: the AND the one page, the optional words that page below the others.
+    expect((await search(`${q}&match=all`)).body.results.map((r: { url: string }) => r.url)).toEqual([source.url]);
+    const any = (await search(`${q}&match=any&limit=20`)).body.results.map((r: { url: string }) => r.url);
+    expect(any.indexOf(source.url)).toBeGreaterThan(0);
+    const res = await search(q);
+    expect(res.headers['quarry-match']).toBe('any');
+    const results = res.body.results as { url: string; score: number }[];
+    expect(results[0]?.url).toBe(source.url);
+    expect(results.slice(1).map((r) => r.url)).toEqual(any.filter((url: string) => url !== source.url).slice(0, 9));
+    // Scores still fall down the list.
+    const scores = results.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(res.body.total).toBe(13);
+  });
+
+  it('gives every result once however a client pages through them', async () => {
+    const all = (await search(`${q}&limit=20`)).body.results.map((r: { url: string }) => r.url);
+    expect(all).toHaveLength(13);
+    const pages = await Promise.all([0, 4, 8, 12].map((offset) => search(`${q}&limit=4&offset=${offset}`)));
+    expect(pages.flatMap((p) => p.body.results.map((r: { url: string }) => r.url))).toEqual(all);
+    expect(pages.map((p) => p.body.total)).toEqual([13, 13, 13, 13]);
+    expect(pages.map((p) => p.headers['quarry-match'])).toEqual(['any', 'any', 'any', 'any']);
   });
 });

@@ -1,4 +1,4 @@
-import type { FallbackSearcher, IndexSearchResult, SearchResponse, SearchResult } from '@quarry/core';
+import type { FallbackSearcher, IndexHit, IndexSearchResult, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { withFallback } from './answered.js';
 import type { ApiDeps } from './deps.js';
@@ -21,9 +21,11 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     // whole, whose words no page (or only a few) hold together: its words made optional, unless
     // the client asked for `match=all` itself (see relax.ts).
     let local: IndexSearchResult;
+    let before: ((count: number) => Promise<IndexHit[]>) | undefined;
     if (params.indexQuery.match === undefined) {
       const found = await searchRelaxing(deps, params.indexQuery, () => gone.aborted);
       local = found.result;
+      before = found.before;
       if (found.relaxed) {
         params = { ...params, indexQuery: { ...params.indexQuery, match: 'any' } };
         res.setHeader(RELAXED_MATCH_HEADER, 'any');
@@ -45,6 +47,7 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
           return askFallback(fallback, params, count, gone, deps.config.fallback.timeoutMs);
         },
         now,
+        before,
       );
       if (topped !== null) {
         page = topped;
