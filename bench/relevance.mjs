@@ -11,7 +11,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { indexTokens, isStopWord, stemToken, tokenize } from '@quarry/text';
 import { halfOf } from './lib/extract-sets.mjs';
+import { freePort, waitForHealth } from './lib/served.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -506,30 +506,6 @@ function exhaustiveBm25(collection) {
   }
   const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
   return { or: mean, any: mean, question: mean, perQuery: scores };
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(port) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('quarry serve did not become healthy');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
