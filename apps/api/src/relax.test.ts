@@ -8,6 +8,12 @@ import { createFixture, type Fixture, page } from './test-support/fixture.js';
 
 const count = (q: string): number => plainWordCount(parseQuery(q));
 
+/** The URLs the index itself ranks for `q` (BM25 and its priors alone), the first 20. */
+async function indexed(fx: Fixture, q: string, match: 'all' | 'any'): Promise<string[]> {
+  const found = await fx.index.search({ query: parseQuery(q), match, limit: 20, offset: 0 });
+  return found.hits.map((hit) => hit.url);
+}
+
 describe('plainWordCount', () => {
   it('counts distinct words besides stop words', () => {
     expect(count('what are the structural problems of high speed aircraft?')).toBe(5);
@@ -102,9 +108,9 @@ describe('a relaxed query that a few pages hold whole', () => {
   const q = `q=${encodeURIComponent(SENTENCE)}`;
 
   it('ranks the pages holding every word first, then the others by their optional words', async () => {
-    // What each way alone finds: the AND the one page, the optional words that page below the others.
-    expect((await search(`${q}&match=all`)).body.results.map((r: { url: string }) => r.url)).toEqual([source.url]);
-    const any = (await search(`${q}&match=any&limit=20`)).body.results.map((r: { url: string }) => r.url);
+    // What the index finds each way: the AND the one page, the optional words that page below the others.
+    expect(await indexed(fx, SENTENCE, 'all')).toEqual([source.url]);
+    const any = await indexed(fx, SENTENCE, 'any');
     expect(any.indexOf(source.url)).toBeGreaterThan(0);
     const res = await search(q);
     expect(res.headers['quarry-match']).toBe('any');
@@ -115,6 +121,9 @@ describe('a relaxed query that a few pages hold whole', () => {
     const scores = results.map((r) => r.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(res.body.total).toBe(13);
+    // Asked for `match=any` itself, a client gets the same order.
+    const explicit = (await search(`${q}&match=any`)).body.results.map((r: { url: string }) => r.url);
+    expect(explicit).toEqual(results.map((r) => r.url));
   });
 
   it('gives every result once however a client pages through them', async () => {
@@ -124,5 +133,82 @@ describe('a relaxed query that a few pages hold whole', () => {
     expect(pages.flatMap((p) => p.body.results.map((r: { url: string }) => r.url))).toEqual(all);
     expect(pages.map((p) => p.body.total)).toEqual([13, 13, 13, 13]);
     expect(pages.map((p) => p.headers['quarry-match'])).toEqual(['any', 'any', 'any', 'any']);
+  });
+});
+
+describe('a query whose words a few pages hold in a row', () => {
+  const WORDS = 'quick brown fox jumps';
+  const source = page('https://stories.example.com/fox', {
+    title: 'A story',
+    body_text: [
+      ...Array.from({ length: 40 }, (_, i) => `Line ${i} of a long story about the forest.`),
+      `Then the ${WORDS} over the lazy dog.`,
+    ].join('\n\n'),
+  });
+  // Every word often, never in a row: BM25 ranks these above the story.
+  const scattered = Array.from({ length: 12 }, (_, i) =>
+    page(`https://foxes.example.org/${i}`, {
+      title: `Foxes ${i}`,
+      body_text: `A fox jumps; a brown fox is quick. Quick foxes, brown foxes: it jumps, fox ${i}.`,
+    }),
+  );
+  // The words in a row on ten pages or more, shared phrasing, each in a long text; and a few
+  // pages with every word often, never in a row, which BM25 ranks above them.
+  const shared = Array.from({ length: 10 }, (_, i) =>
+    page(`https://typing.example.net/${i}`, {
+      title: `Typing drill ${i}`,
+      body_text: [
+        ...Array.from({ length: 30 }, (_, j) => `Drill ${i} line ${j}: type each key in turn.`),
+        'Then type: lazy dog sleeps soundly.',
+      ].join('\n\n'),
+    }),
+  );
+  const dogs = Array.from({ length: 3 }, (_, i) =>
+    page(`https://dogs.example.org/${i}`, {
+      title: `Dogs ${i}`,
+      body_text: `A dog sleeps; a lazy dog. Soundly the dog sleeps, lazy and soundly, dog ${i}.`,
+    }),
+  );
+  let fx: Fixture;
+  let app: Express;
+  beforeAll(async () => {
+    fx = await createFixture([source, ...scattered, ...shared, ...dogs]);
+    app = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }));
+  });
+  afterAll(async () => {
+    await fx.cleanup();
+  });
+  const urls = async (query: string): Promise<string[]> => {
+    const res = await request(app).get(`/api/v1/search?${query}`);
+    expect(res.status).toBe(200);
+    return res.body.results.map((r: { url: string }) => r.url);
+  };
+
+  it('ranks the pages holding the words in a row first, then the others as they rank', async () => {
+    const q = `q=${encodeURIComponent(WORDS)}`;
+    const all = await indexed(fx, WORDS, 'all');
+    expect(all).toHaveLength(13);
+    expect(all.indexOf(source.url)).toBeGreaterThan(0);
+    const typed = await urls(`${q}&limit=20`);
+    expect(typed).toEqual([source.url, ...all.filter((url) => url !== source.url)]);
+    // So with `match=all` or `match=any` given.
+    expect(await urls(`${q}&match=all&limit=20`)).toEqual(typed);
+    expect((await urls(`${q}&match=any&limit=20`))[0]).toBe(source.url);
+    // Paged one at a time, the same list.
+    const paged = await Promise.all(typed.map((_url, offset) => urls(`${q}&limit=1&offset=${offset}`)));
+    expect(paged.flat()).toEqual(typed);
+  });
+
+  it('moves nothing for words in a row on ten pages or more, or for fewer than three words', async () => {
+    const q = `q=${encodeURIComponent('lazy dog sleeps soundly')}`;
+    const all = await indexed(fx, 'lazy dog sleeps soundly', 'all');
+    expect(all).toHaveLength(13);
+    expect(dogs.map((d) => all.indexOf(d.url)).sort()).toEqual([0, 1, 2]);
+    expect(await urls(`${q}&limit=20`)).toEqual(all);
+    // Two words in a row only on the story: as they rank.
+    const two = `q=${encodeURIComponent('quick brown')}`;
+    const pair = await indexed(fx, 'quick brown', 'all');
+    expect(pair.indexOf(source.url)).toBeGreaterThan(0);
+    expect(await urls(`${two}&limit=20`)).toEqual(pair);
   });
 });

@@ -6,6 +6,7 @@ import type {
   ParsedQuery,
   QueryNode,
   SearchIndex,
+  TermNode,
 } from '@quarry/core';
 import { isStopWord, tokenize } from '@quarry/text';
 import { collapsedBefore, searchCollapsed } from './collapse.js';
@@ -117,8 +118,9 @@ export interface RelaxedSearch {
  * a question that the AND rarely satisfies: it is asked both ways at once, and the optional words'
  * snippets are made only when their results are the ones shown (a second query after the first
  * made a typed question wait for both). A shorter query is asked again only when the AND finds
- * nothing. When the AND found a few pages, they come first (see {@link allWordsFirst}). `gone()` is
- * true once the client left: nothing more is asked then.
+ * nothing. When the AND found a few pages, they come first (see {@link allWordsFirst}); before
+ * them, the few pages holding the query's words in a row (see {@link asPhrase}). `gone()` is true
+ * once the client left: nothing more is asked then.
  */
 export async function searchRelaxing(
   deps: { readonly index: SearchIndex; readonly blobs: BlobStore },
@@ -128,58 +130,125 @@ export async function searchRelaxing(
   const loose: IndexQuery = { ...query, match: 'any' };
   const words = plainWordCount(query.query);
   const sentence = readsAsSentence(query.query);
-  const early = relaxesWhenFew(words, sentence)
-    ? searchCollapsed(deps.index, loose).then(
-        (result) => ({ result }),
-        (error: unknown) => ({ error }),
-      )
-    : null;
+  const early = relaxesWhenFew(words, sentence) ? settled(searchCollapsed(deps.index, loose)) : null;
   const strict = await searchLocal(deps, query);
-  if (!relaxes(words, sentence, strict.total) || gone()) return { result: strict, relaxed: false };
-  const asked = early === null ? null : await early;
-  if (asked !== null && 'error' in asked) throw asked.error;
-  if (asked === null) return { result: await searchLocal(deps, loose), relaxed: true };
-  if (strict.total === 0) {
-    return { result: await withWholeBodySnippets(asked.result, query.query, deps.blobs), relaxed: true };
+  // Asked while the optional words' search runs on.
+  const row = askInARow(deps.index, query, strict.total);
+  const relaxed = relaxes(words, sentence, strict.total) && !gone();
+  let list: Ranked;
+  if (!relaxed) list = ranked(deps.index, query, strict);
+  else {
+    const asked = early === null ? null : await early;
+    if (asked !== null && 'error' in asked) throw asked.error;
+    if (asked === null) list = ranked(deps.index, loose, await searchLocal(deps, loose));
+    else if (strict.total === 0) list = ranked(deps.index, loose, asked.result);
+    else list = await allWordsFirst(deps.index, query, strict, ranked(deps.index, loose, asked.result));
   }
-  const ranked = await allWordsFirst(deps.index, query, strict, asked.result);
+  list = await inARowFirst(query, row, list, gone);
   return {
-    result: await withWholeBodySnippets(ranked.page, query.query, deps.blobs),
-    relaxed: true,
-    before: ranked.before,
+    result: list.page === strict ? strict : await withWholeBodySnippets(list.page, query.query, deps.blobs),
+    relaxed,
+    before: list.before,
   };
 }
 
 /**
- * The page of a relaxed query that a few pages hold whole (`strict`, its AND's results, fewer than
- * {@link FEW_FOUND}), those pages first in the AND's order, then the other pages its optional words
- * find (`loose`, their page at `query`'s offset) in theirs. Ranked by BM25 alone, a page holding
- * every word of a pasted sentence once came below pages holding three of them often, or below a
- * hundred others when it was a list of links (the index lowers those); the words' all being there
- * is what a client typing them as an AND asked for first. Measured on 982 WCXB pages crawled from
- * loopback, each asked 8 consecutive words of its own text: first for 729 of them before, 759
- * after; the IR collections' questions, which AND rarely finds, moved by 0.002 at most (README).
- *
- * Each page is a slice of one list, so that paging through gives every result once: the AND's
- * pages (all of them: fewer than {@link FEW_FOUND}) with the best optional-word score added to
- * theirs, so that scores still fall down the list, then the optional words' results from rank 0
- * less those pages.
+ * The local results of `query` with `match` given: as the index ranks them, with the same few
+ * pages first as a query with `match` unset puts first (see {@link searchRelaxing}): those holding
+ * its words in a row and, for `any`, those holding every word. `match=any` asks the AND too (its
+ * first {@link FEW_FOUND} results), and the words in a row when it found any.
  */
-async function allWordsFirst(
-  index: SearchIndex,
+export async function searchExplicit(
+  deps: { readonly index: SearchIndex; readonly blobs: BlobStore },
   query: IndexQuery,
-  strict: IndexSearchResult,
-  loose: IndexSearchResult,
-): Promise<{ page: IndexSearchResult; before: (count: number) => Promise<IndexHit[]> }> {
-  const whole = query.offset === 0 && strict.hits.length >= strict.total;
-  const held = whole ? strict.hits : (await searchCollapsed(index, { ...query, offset: 0, limit: FEW_FOUND })).hits;
+  gone: () => boolean,
+): Promise<RelaxedSearch> {
+  let list: Ranked;
+  let strict: IndexSearchResult | null = null;
+  if (query.match !== 'any') {
+    strict = await searchLocal(deps, query);
+    list = await inARowFirst(
+      query,
+      askInARow(deps.index, query, strict.total),
+      ranked(deps.index, query, strict),
+      gone,
+    );
+  } else {
+    const [page, all] = await Promise.all([
+      searchCollapsed(deps.index, query),
+      searchCollapsed(deps.index, { ...query, match: 'all', offset: 0, limit: FEW_FOUND }),
+    ]);
+    const row = askInARow(deps.index, query, all.total);
+    list = ranked(deps.index, query, page);
+    if (all.total > 0 && all.total < FEW_FOUND && !gone()) list = await heldFirst(query, all.hits, list);
+    list = await inARowFirst(query, row, list, gone);
+  }
+  return {
+    result: list.page === strict ? strict : await withWholeBodySnippets(list.page, query.query, deps.blobs),
+    relaxed: false,
+    before: list.before,
+  };
+}
+
+/** A promise's value or its error, so that a search asked early and never awaited rejects nothing. */
+type Settled<T> = Promise<{ result: T } | { error: unknown }>;
+
+function settled<T>(promise: Promise<T>): Settled<T> {
+  return promise.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+/**
+ * The first {@link FEW_FOUND} pages holding `query`'s words in a row (see {@link asPhrase}), asked
+ * when its AND found pages (`found`: a page holding them in a row holds them all); null when not
+ * asked.
+ */
+function askInARow(index: SearchIndex, query: IndexQuery, found: number): Settled<IndexSearchResult> | null {
+  const phrase = found > 0 ? asPhrase(query.query) : null;
+  if (phrase === null) return null;
+  return settled(searchCollapsed(index, { ...query, query: phrase, match: 'all', offset: 0, limit: FEW_FOUND }));
+}
+
+/** `list` with the pages {@link askInARow} found first, when they are fewer than {@link FEW_FOUND}. */
+async function inARowFirst(
+  query: IndexQuery,
+  asked: Settled<IndexSearchResult> | null,
+  list: Ranked,
+  gone: () => boolean,
+): Promise<Ranked> {
+  const row = asked === null ? null : await asked;
+  if (row === null || gone()) return list;
+  if ('error' in row) throw row.error;
+  return row.result.total > 0 && row.result.total < FEW_FOUND ? heldFirst(query, row.result.hits, list) : list;
+}
+
+/** A ranked list of results: its page at a query's offset, and its first `count` results. */
+interface Ranked {
+  readonly page: IndexSearchResult;
+  readonly before: (count: number) => Promise<IndexHit[]>;
+}
+
+/** The list `query` ranks, of which `page` is the page at its offset. */
+function ranked(index: SearchIndex, query: IndexQuery, page: IndexSearchResult): Ranked {
+  return {
+    page,
+    before: async (count) =>
+      query.offset === 0 && count <= query.limit ? page.hits.slice(0, count) : collapsedBefore(index, query, count),
+  };
+}
+
+/**
+ * `held` (every one of some few results) first, in their order, then `list` less them: its page
+ * at `query`'s offset, and its first results. The held results' scores have the list's best added,
+ * so that scores still fall down the list; every page is a slice of this one list, so that paging
+ * through gives each result once.
+ */
+async function heldFirst(query: IndexQuery, held: readonly IndexHit[], list: Ranked): Promise<Ranked> {
   const ids = new Set(held.map((hit) => hit.id));
-  const optional: IndexQuery = { ...query, match: 'any' };
-  const list = async (count: number): Promise<IndexHit[]> => {
-    // The optional words' first `count` results hold the list's first `count` once the held pages
-    // are taken out; at offset 0, `loose` is the first `limit` of them.
-    const found =
-      query.offset === 0 && count <= query.limit ? loose.hits : await collapsedBefore(index, optional, count);
+  const before = async (count: number): Promise<IndexHit[]> => {
+    const found = await list.before(count);
     const top = found[0]?.score ?? 0;
     return [
       ...held.map((hit) => ({ ...hit, score: hit.score + top })),
@@ -187,9 +256,48 @@ async function allWordsFirst(
     ].slice(0, count);
   };
   const end = query.offset + query.limit;
-  const hits = (await list(end)).slice(query.offset, end);
+  const hits = (await before(end)).slice(query.offset, end);
   return {
-    page: { total: Math.max(loose.total, held.length), totalIsEstimate: loose.totalIsEstimate, hits },
-    before: list,
+    page: { total: Math.max(list.page.total, held.length), totalIsEstimate: list.page.totalIsEstimate, hits },
+    before,
   };
+}
+
+/**
+ * A relaxed query that a few pages hold whole (`strict`, its AND's results, fewer than
+ * {@link FEW_FOUND}): those pages first in the AND's order, then the other pages its optional words
+ * find (`loose`) in theirs. Ranked by BM25 alone, a page holding every word of a pasted sentence
+ * once came below pages holding three of them often, or below a hundred others when it was a list
+ * of links (the index lowers those); the words' all being there is what a client typing them as
+ * an AND asked for first. On the known-item benchmark (`npm run bench -- known-item`) as typed:
+ * the page first for 948 of 1,331 before, 986 after; the IR collections' questions, which AND
+ * rarely finds, moved by 0.002 at most (README).
+ */
+async function allWordsFirst(
+  index: SearchIndex,
+  query: IndexQuery,
+  strict: IndexSearchResult,
+  loose: Ranked,
+): Promise<Ranked> {
+  const whole = query.offset === 0 && strict.hits.length >= strict.total;
+  const held = whole ? strict.hits : (await searchCollapsed(index, { ...query, offset: 0, limit: FEW_FOUND })).hits;
+  return heldFirst(query, held, loose);
+}
+
+/** Plain words from which a query's words in a row are looked for (see {@link asPhrase}). */
+export const MIN_WORDS_IN_A_ROW = 3;
+
+/**
+ * The query as one phrase, its words in a row as typed, when it is plain words only (no phrase,
+ * operator, exclusion or OR group) and has {@link MIN_WORDS_IN_A_ROW} plain words; else null.
+ * When fewer than {@link FEW_FOUND} pages hold it so, they come first: a sentence pasted from a
+ * page is found on that page in that order, and BM25 scores no order (MEASURED). Words in a row
+ * on ten pages or more are shared phrasing (`if you have any questions`) and move nothing.
+ */
+export function asPhrase(query: ParsedQuery): ParsedQuery | null {
+  const root = query.root;
+  if (root === null || root.type !== 'and') return null;
+  const terms = root.children.filter((node): node is TermNode => node.type === 'term' && node.field === 'any');
+  if (terms.length !== root.children.length || plainWordCount(query) < MIN_WORDS_IN_A_ROW) return null;
+  return { ...query, root: { type: 'phrase', text: terms.map((term) => term.text).join(' '), field: 'any' } };
 }

@@ -1,11 +1,10 @@
-import type { FallbackSearcher, IndexHit, IndexSearchResult, SearchResponse, SearchResult } from '@quarry/core';
+import type { FallbackSearcher, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { withFallback } from './answered.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, type ToppedUpPage, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { RELAXED_MATCH_HEADER, searchRelaxing } from './relax.js';
-import { searchLocal } from './snippets.js';
+import { RELAXED_MATCH_HEADER, searchExplicit, searchRelaxing } from './relax.js';
 
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
 const FALLBACK_GRACE_MS = 250;
@@ -20,18 +19,14 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     // Near-copies collapsed, long pages' snippets cut from their whole text. A question typed
     // whole, whose words no page (or only a few) hold together: its words made optional, unless
     // the client asked for `match=all` itself (see relax.ts).
-    let local: IndexSearchResult;
-    let before: ((count: number) => Promise<IndexHit[]>) | undefined;
-    if (params.indexQuery.match === undefined) {
-      const found = await searchRelaxing(deps, params.indexQuery, () => gone.aborted);
-      local = found.result;
-      before = found.before;
-      if (found.relaxed) {
-        params = { ...params, indexQuery: { ...params.indexQuery, match: 'any' } };
-        res.setHeader(RELAXED_MATCH_HEADER, 'any');
-      }
-    } else {
-      local = await searchLocal(deps, params.indexQuery);
+    const found =
+      params.indexQuery.match === undefined
+        ? await searchRelaxing(deps, params.indexQuery, () => gone.aborted)
+        : await searchExplicit(deps, params.indexQuery, () => gone.aborted);
+    const local = found.result;
+    if (found.relaxed) {
+      params = { ...params, indexQuery: { ...params.indexQuery, match: 'any' } };
+      res.setHeader(RELAXED_MATCH_HEADER, 'any');
     }
     let page: ToppedUpPage = { results: local.hits.map(toLocalResult), total: local.total, added: [] };
     const { fallback } = deps;
@@ -47,7 +42,7 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
           return askFallback(fallback, params, count, gone, deps.config.fallback.timeoutMs);
         },
         now,
-        before,
+        found.before,
       );
       if (topped !== null) {
         page = topped;

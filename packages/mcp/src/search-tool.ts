@@ -54,7 +54,8 @@ const inputSchema = {
     .default('any')
     .describe(
       'any (the default here, because questions contain words a page need not repeat): pages matching more ' +
-        'and rarer words rank first. all: every word must occur (the REST API default), for precise keywords.',
+        'and rarer words rank first (a few pages holding every word, or the words in a row as given, before ' +
+        'the others). all: every word must occur (the REST API default), for precise keywords.',
     ),
 };
 
