@@ -129,7 +129,7 @@ async function documentFrequency(index: SearchIndex, word: string): Promise<numb
  * {@link UNANSWERED_LOCAL_SHARE}) followed by the fallback's answer. Null when the local results
  * are served alone: they fill the page and answer the query, or they do not answer it and the
  * fallback has nothing either. `listed` reads the first results of the list `local` is a page of
- * when that is not the index's own ranking of `query` (see RelaxedSearch.before in relax.ts).
+ * (see RelaxedSearch.before in relax.ts); without it, the index's own ranking of `query`.
  */
 export async function withFallback(
   deps: AnsweredDeps,

@@ -100,16 +100,15 @@ function relaxesWhenFew(words: number, sentence: boolean): boolean {
   return words >= MIN_WORDS_FEW_FOUND && (sentence || words >= MIN_WORDS_UNWRITTEN);
 }
 
-/** The local results of a search with the default `match`, and whether its words were made optional. */
+/** The local results of a search, and whether its words were made optional (`match` unset only). */
 export interface RelaxedSearch {
   readonly result: IndexSearchResult;
   readonly relaxed: boolean;
   /**
-   * The first `count` results of the list the page is a slice of, when that list is not the
-   * index's own ranking of the query (its pages holding every word put first): what a fallback
-   * that tops the page up reads as the results before it.
+   * The first `count` results of the list the page is a slice of (a few pages put first, then the
+   * index's ranking): what a fallback that tops the page up reads as the results before it.
    */
-  readonly before?: (count: number) => Promise<IndexHit[]>;
+  readonly before: (count: number) => Promise<IndexHit[]>;
 }
 
 /**

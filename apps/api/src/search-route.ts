@@ -18,7 +18,8 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     const gone = clientGone(res);
     // Near-copies collapsed, long pages' snippets cut from their whole text. A question typed
     // whole, whose words no page (or only a few) hold together: its words made optional, unless
-    // the client asked for `match=all` itself (see relax.ts).
+    // the client gave `match` itself; either way a few pages holding the words in a row, or all
+    // of them, first (see relax.ts).
     const found =
       params.indexQuery.match === undefined
         ? await searchRelaxing(deps, params.indexQuery, () => gone.aborted)
