@@ -4,7 +4,7 @@ import { withFallback } from './answered.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
-import { searchLocal } from './snippets.js';
+import { searchExplicit } from './relax.js';
 
 /** What the MCP tools need of the API's services. */
 export type McpBackendDeps = Pick<ApiDeps, 'config' | 'index' | 'blobs' | 'fallback'>;
@@ -32,10 +32,12 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
   }
   const params = parseSearchParams(raw, now);
   const indexQuery = { ...params.indexQuery, match: args.match };
-  const local = await searchLocal(deps, indexQuery);
-  // As the REST search: topped up when short, or after the best local results that do not answer.
+  // As the REST search with `match` given: a few pages holding the words in a row (or, optional,
+  // all of them) first; topped up when short, or after the best local results that do not answer.
+  const found = await searchExplicit(deps, indexQuery, () => false);
+  const local = found.result;
   const topped = deps.fallback
-    ? await withFallback(deps, indexQuery, local, (count) => askFallback(deps, params, count), now)
+    ? await withFallback(deps, indexQuery, local, (count) => askFallback(deps, params, count), now, found.before)
     : null;
   const page = topped ?? { results: local.hits.map(toLocalResult), total: local.total };
   return { total: page.total, took_ms: Math.round(performance.now() - startedMs), results: page.results };

@@ -3,6 +3,7 @@ import { parseQuery } from '@quarry/query';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
+import { createMcpBackend } from './mcp-backend.js';
 import { plainWordCount, readsAsSentence, shouldRelax } from './relax.js';
 import { createFixture, type Fixture, page } from './test-support/fixture.js';
 
@@ -191,9 +192,11 @@ describe('a query whose words a few pages hold in a row', () => {
     expect(all.indexOf(source.url)).toBeGreaterThan(0);
     const typed = await urls(`${q}&limit=20`);
     expect(typed).toEqual([source.url, ...all.filter((url) => url !== source.url)]);
-    // So with `match=all` or `match=any` given.
+    // So with `match=all` or `match=any` given, and through MCP (which asks `any`).
     expect(await urls(`${q}&match=all&limit=20`)).toEqual(typed);
     expect((await urls(`${q}&match=any&limit=20`))[0]).toBe(source.url);
+    const mcp = await createMcpBackend(fx.deps()).search({ q: WORDS, limit: 20, offset: 0, match: 'any' });
+    expect(mcp.results[0]?.url).toBe(source.url);
     // Paged one at a time, the same list.
     const paged = await Promise.all(typed.map((_url, offset) => urls(`${q}&limit=1&offset=${offset}`)));
     expect(paged.flat()).toEqual(typed);
