@@ -9,7 +9,6 @@ import type {
 } from '@quarry/core';
 import { foldText, hasUnspacedScript, indexTokens, isStopWord } from '@quarry/text';
 import { LRUCache } from 'lru-cache';
-import { collapsedBefore } from './collapse.js';
 import { type ToppedUpPage, withExternal } from './fallback-merge.js';
 import { MIN_WORDS_NONE_FOUND, plainWords } from './relax.js';
 
@@ -129,7 +128,7 @@ async function documentFrequency(index: SearchIndex, word: string): Promise<numb
  * {@link UNANSWERED_LOCAL_SHARE}) followed by the fallback's answer. Null when the local results
  * are served alone: they fill the page and answer the query, or they do not answer it and the
  * fallback has nothing either. `listed` reads the first results of the list `local` is a page of
- * (see RelaxedSearch.before in relax.ts); without it, the index's own ranking of `query`.
+ * (RelaxedSearch.before in relax.ts).
  */
 export async function withFallback(
   deps: AnsweredDeps,
@@ -137,15 +136,14 @@ export async function withFallback(
   local: IndexSearchResult,
   ask: (count: number) => Promise<readonly SearchResult[]>,
   now: Date,
-  listed?: (count: number) => Promise<readonly IndexHit[]>,
+  listed: (count: number) => Promise<readonly IndexHit[]>,
 ): Promise<ToppedUpPage | null> {
   const unanswered =
     query.match === 'any' &&
     local.total > 0 &&
     (await isUnanswered(deps, query, query.offset === 0 ? local.hits[0] : undefined));
   if (!unanswered && local.hits.length >= query.limit) return null;
-  const before = listed ?? ((count: number) => collapsedBefore(deps.index, query, count));
-  const kept = unanswered ? keptLocal(query, local, before) : { local, before };
+  const kept = unanswered ? keptLocal(query, local, listed) : { local, before: listed };
   const topped = await withExternal(query, kept.local, ask, kept.before, now);
   return !unanswered || topped.total > kept.local.total ? topped : null;
 }
@@ -153,7 +151,7 @@ export async function withFallback(
 /**
  * What an unanswered question keeps of its local results (see {@link UNANSWERED_LOCAL_SHARE}): the
  * list's first `ceil(limit / 3)`, of which `local` (the page at `query.offset`) holds those before
- * that bound; `before` reads the local list's first results as collapsedBefore does.
+ * that bound; `before` reads the local list's first results.
  */
 function keptLocal(
   query: IndexQuery,

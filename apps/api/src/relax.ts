@@ -139,16 +139,12 @@ export async function searchRelaxing(
   else {
     const asked = early === null ? null : await early;
     if (asked !== null && 'error' in asked) throw asked.error;
-    if (asked === null) list = ranked(deps.index, loose, await searchLocal(deps, loose));
+    if (asked === null) list = ranked(deps.index, loose, await searchCollapsed(deps.index, loose));
     else if (strict.total === 0) list = ranked(deps.index, loose, asked.result);
     else list = await allWordsFirst(deps.index, query, strict, ranked(deps.index, loose, asked.result));
   }
   list = await inARowFirst(query, row, list, gone);
-  return {
-    result: list.page === strict ? strict : await withWholeBodySnippets(list.page, query.query, deps.blobs),
-    relaxed,
-    before: list.before,
-  };
+  return shown(deps, query, list, strict, relaxed);
 }
 
 /**
@@ -182,11 +178,22 @@ export async function searchExplicit(
     if (all.total > 0 && all.total < FEW_FOUND && !gone()) list = await heldFirst(query, all.hits, list);
     list = await inARowFirst(query, row, list, gone);
   }
-  return {
-    result: list.page === strict ? strict : await withWholeBodySnippets(list.page, query.query, deps.blobs),
-    relaxed: false,
-    before: list.before,
-  };
+  return shown(deps, query, list, strict, false);
+}
+
+/**
+ * The search's answer from its `list`: the page's long snippets cut from the whole text, unless
+ * the page is `strict` as searchLocal gave it (cut already).
+ */
+async function shown(
+  deps: { readonly blobs: BlobStore },
+  query: IndexQuery,
+  list: Ranked,
+  strict: IndexSearchResult | null,
+  relaxed: boolean,
+): Promise<RelaxedSearch> {
+  const result = list.page === strict ? strict : await withWholeBodySnippets(list.page, query.query, deps.blobs);
+  return { result, relaxed, before: list.before };
 }
 
 /** A promise's value or its error, so that a search asked early and never awaited rejects nothing. */
