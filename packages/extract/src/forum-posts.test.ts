@@ -236,6 +236,44 @@ describe('info panels as MyBB and phpBB write them', () => {
     expect(d.querySelector('[data-author]')).toBeNull();
   });
 
+  it('measures a panel by its visible text, its indentation aside', () => {
+    // phpBB indents its panels: 240 to 320 characters of textContent around 60 visible ones.
+    const indent = `\n${' '.repeat(48)}`;
+    const phpbb = (n: number, user: string) =>
+      `<div class="post" id="p${n}"><div class="inner">${indent}<dl class="postprofile">${indent}<dt>${indent}` +
+      `<a href="/u/${n}">${user}</a>${indent}</dt>${indent}<dd>Technical Moderator</dd>${indent}<dd>&nbsp;</dd>${indent}` +
+      `<dd><strong>Posts:</strong> ${n * 1000 + 17}</dd>${indent}<dd><strong>Founded:</strong> Dec 11, 2021</dd>${indent}` +
+      `<dd>New York Times Democracy</dd>${indent}</dl>${indent}<div class="postbody"><div class="content">` +
+      `Reply number ${n} of this thread, with enough words to be a post of its own and more than its panel.</div></div></div></div>`;
+    const d = doc(
+      `<div id="posts">${phpbb(1, 'Outer Armatonisdaristan')}${phpbb(2, 'The BlAAtschApen')}${phpbb(3, 'Minoa')}</div>`,
+    );
+    expect(dropPostChrome(d.body)).toMatchObject({ firstPoster: 'Outer Armatonisdaristan', marked: 3 });
+    expect(Array.from(d.querySelectorAll('[data-author]'), (el) => el.getAttribute('data-author'))).toEqual([
+      'Outer Armatonisdaristan',
+      'The BlAAtschApen',
+      'Minoa',
+    ]);
+  });
+
+  it("takes the largest block around a statistic that opens with a name, not a short post's dated block", () => {
+    // vBulletin: the post's date over a row of its panel and its text; a short post is within
+    // the panel's bound with it, and the block around both opens with the date.
+    const vb = (n: number, user: string, text: string) =>
+      `<div id="post${n}"><div class="thead">2nd April 2025, 13:5${n} #${n}</div><table><tr>` +
+      `<td class="alt2"><a href="/u/${n}">${user}</a><div>Registered User</div><div>Join Date: Mar 2016</div>` +
+      `<div>Posts: ${n * 100 + 1}</div></td><td class="alt1">${text}</td></tr></table></div>`;
+    const d = doc(
+      `<div id="posts">${vb(1, 'microfast', `<p>${'The encoder drops frames when hardware decoding is on. '.repeat(6)}</p>`)}` +
+        `${vb(2, 'GeoffreyA', 'Does disabling hardware decoding do anything?')}</div>`,
+    );
+    expect(dropPostChrome(d.body).marked).toBe(2);
+    expect(Array.from(d.querySelectorAll('[data-author]'), (el) => el.getAttribute('data-author'))).toEqual([
+      'microfast',
+      'GeoffreyA',
+    ]);
+  });
+
   it('takes no statistic or its label for a poster: `Join Date` over its value, `28 posts`', () => {
     /** A vBulletin-like post whose panel opens with a label, or a count, where its name is a picture. */
     const post = (n: number, opening: string) =>

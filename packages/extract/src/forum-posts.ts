@@ -97,7 +97,7 @@ export interface PostChrome {
 export function dropPostChrome(root: Element): PostChrome {
   const quoted = markQuotedPosters(root);
   const found: Array<Found & { el: Element }> = [];
-  const { lengths, visible: total } = textLengths(root);
+  const { lengths, shown, visible: total } = textLengths(root);
   // In document order; a matched element's descendants are not looked at.
   walkElements(root, (el) => {
     const name = el.localName.toLowerCase();
@@ -122,8 +122,8 @@ export function dropPostChrome(root: Element): PostChrome {
     Array.from(statLabels).some((l) => POSTER_STAT.test(l) && (counts.get(l) ?? 0) >= MIN_PANELS);
   // Posts are numbered in sequence; other `#123` links (issues, tags) are not.
   const numbered = Array.from(numbers).some((n) => numbers.has(n + 1));
-  const firstPoster = panels ? firstPanelName(found, lengths) : null;
-  const marked = quoted + (panels ? markPosters(found, lengths) : 0);
+  const firstPoster = panels ? firstPanelName(found, shown) : null;
+  const marked = quoted + (panels ? markPosters(found, shown) : 0);
   // A thread's posts are marked with their posters (by the engine, or above): its one signature is one.
   const thread =
     marked > 0 || (found.some((f) => f.kind === 'signature') && root.querySelector('[data-author]') !== null);
@@ -145,7 +145,11 @@ export function dropPostChrome(root: Element): PostChrome {
   return { removed, firstPoster, marked };
 }
 
-/** A poster's panel (name, rank, statistics) holds at most this much text, as textContent counts it. */
+/**
+ * A poster's panel (name, rank, statistics) holds at most this many visible characters (see
+ * visibleChars): counted as `textContent` counts them, the indentation of phpBB's panels took
+ * 240 to 320 of them, and the panels of longer names or ranks were not found.
+ */
 const MAX_PANEL_CHARS = 300;
 /** A user name: one to four words, no colon or bar (`Registered: …`, `Quote | Reply`). */
 const POSTER_NAME = /^[^\s:|]{2,}(?: [^\s:|]+){0,3}$/u;
@@ -155,34 +159,35 @@ const MAX_POSTER_NAME_CHARS = 40;
  * The name opening the first poster's panel, when its first statistic's label (`Posts`) comes again
  * further on (a second panel: a thread, not a profile); null otherwise (see panelOf, panelName).
  */
-function firstPanelName(found: ReadonlyArray<Found & { el: Element }>, lengths: Map<Element, number>): string | null {
+function firstPanelName(found: ReadonlyArray<Found & { el: Element }>, shown: Map<Element, number>): string | null {
   const stats = found.filter((f) => f.kind === 'count' || f.kind === 'date');
   const first = stats[0];
   const second = stats.find((f) => f !== first && f.key === first?.key);
   if (first === undefined || second === undefined) return null;
-  return panelName(panelOf(first.el, [second.el], lengths));
+  return panelName(panelOf(first.el, [second.el], shown));
 }
 
 /**
  * The panel around a statistic: the largest block around it with at most {@link MAX_PANEL_CHARS}
- * of text that reaches neither neighbour (the same statistic of the panels before and after).
+ * visible characters (`shown`, see textLengths) that reaches neither neighbour (the same statistic
+ * of the panels before and after) and opens with a user name (see panelName); without such a
+ * block, the largest one. A short post is within the bound with its panel, and the block around
+ * both opens with the post's date (`2nd April 2025, 13:59 #2`), not the poster.
  */
-function panelOf(
-  stat: Element,
-  neighbours: ReadonlyArray<Element | undefined>,
-  lengths: Map<Element, number>,
-): Element {
+function panelOf(stat: Element, neighbours: ReadonlyArray<Element | undefined>, shown: Map<Element, number>): Element {
   let panel = stat;
+  let named: Element | null = null;
   for (
     let up = panel.parentElement;
     up !== null &&
-    (lengths.get(up) ?? Number.POSITIVE_INFINITY) <= MAX_PANEL_CHARS &&
+    (shown.get(up) ?? Number.POSITIVE_INFINITY) <= MAX_PANEL_CHARS &&
     !neighbours.some((n) => n !== undefined && up?.contains(n));
     up = up.parentElement
   ) {
     panel = up;
+    if (panelName(panel) !== null) named = panel;
   }
-  return panel;
+  return named ?? panel;
 }
 
 /** A panel's first line, when it looks like a user name (the poster's); null otherwise. */
@@ -205,7 +210,7 @@ function panelName(panel: Element): string | null {
  * is the largest block around the panel that holds no other panel. Only when two posts or more are
  * so found, none marked already; returns how many were marked.
  */
-function markPosters(found: ReadonlyArray<Found & { el: Element }>, lengths: Map<Element, number>): number {
+function markPosters(found: ReadonlyArray<Found & { el: Element }>, shown: Map<Element, number>): number {
   const stats = found.filter((f) => f.kind === 'count' || f.kind === 'date');
   const panels: Element[] = [];
   // The same statistic of the panels before and after each one, found in one pass each way.
@@ -233,7 +238,7 @@ function markPosters(found: ReadonlyArray<Found & { el: Element }>, lengths: Map
     return false;
   };
   stats.forEach((stat, i) => {
-    const panel = panelOf(stat.el, [before[i], after[i]], lengths);
+    const panel = panelOf(stat.el, [before[i], after[i]], shown);
     if (panelsIn(panel) > 0 || inPanel(panel)) return;
     panels.push(panel);
     isPanel.add(panel);
@@ -384,35 +389,42 @@ function statLines(el: Element): Found | null {
 }
 
 /**
- * The length of each element's `textContent` under `root`, and the root's visible characters (see
- * visibleChars), from one pass over its nodes: every element of the page is looked at, and
- * reading the text of each container at every level of it took 40% of this module's time.
+ * The length of each element's `textContent` under `root` (`lengths`), its visible characters (see
+ * visibleChars; `shown`), and the root's, from one pass over its nodes: every element of the page
+ * is looked at, and reading the text of each container at every level of it took 40% of this
+ * module's time.
  */
-function textLengths(root: Element): { lengths: Map<Element, number>; visible: number } {
+function textLengths(root: Element): { lengths: Map<Element, number>; shown: Map<Element, number>; visible: number } {
   const lengths = new Map<Element, number>();
-  let visible = 0;
+  const shown = new Map<Element, number>();
   // Post-order without recursion: an element's length is known once its last child's is.
-  const stack: Array<{ el: Element; child: Node | null; sum: number }> = [{ el: root, child: root.firstChild, sum: 0 }];
+  const stack: Array<{ el: Element; child: Node | null; sum: number; seen: number }> = [
+    { el: root, child: root.firstChild, sum: 0, seen: 0 },
+  ];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     const node = top.child;
     if (node === null) {
       stack.pop();
       lengths.set(top.el, top.sum);
+      shown.set(top.el, top.seen);
       const up = stack[stack.length - 1];
-      if (up) up.sum += top.sum;
+      if (up) {
+        up.sum += top.sum;
+        up.seen += top.seen;
+      }
       continue;
     }
     top.child = node.nextSibling;
     if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_NODE) {
       const data = (node as CharacterData).data;
       top.sum += data.length;
-      visible += visibleChars(data);
+      top.seen += visibleChars(data);
     } else if (node.nodeType === ELEMENT_NODE) {
-      stack.push({ el: node as Element, child: node.firstChild, sum: 0 });
+      stack.push({ el: node as Element, child: node.firstChild, sum: 0, seen: 0 });
     }
   }
-  return { lengths, visible };
+  return { lengths, shown, visible: shown.get(root) ?? 0 };
 }
 
 const ELEMENT_NODE = 1;
