@@ -3,6 +3,7 @@ import { restorePostHeaders } from './forum-posts.js';
 import { dropTemplateExpressions } from './interface-text.js';
 import { withCheapChecksFirst } from './readability-checks.js';
 import { dropQuotedCopies } from './repeated-text.js';
+import { sparePosts } from './spare-posts.js';
 import { appendChildrenOf, blockText, squash } from './text.js';
 
 /** What Readability found in a page; each text null when it found nothing. */
@@ -36,7 +37,7 @@ const LAZY_SNAPSHOT = '<!-- quarry: body restored by re-parsing -->';
  * before its search is deferred: it serializes the whole body to HTML on every page only to parse
  * it back on the few pages whose first search finds too little text (about 6% of extraction time).
  * With `postDates` (a thread's, see forum-posts.ts `postDates`), posts the article took without
- * their headers get them back.
+ * their headers get them back, and none is dropped as link-dense (see spare-posts.ts).
  */
 export function runReadability(
   doc: Document,
@@ -52,6 +53,8 @@ export function runReadability(
   doc.documentElement?.removeAttribute('id');
   const reader = new Readability<Node>(doc, { serializer: (node) => node });
   withCheapChecksFirst(reader);
+  // A thread's posts are its content, however many links they hold (see spare-posts.ts).
+  if (postDates !== null) sparePosts(reader);
   const restore = reparse ? deferBodySnapshot(doc, reader as unknown as ReadabilityPreparation, reparse) : null;
   let article: ReturnType<typeof reader.parse>;
   try {
