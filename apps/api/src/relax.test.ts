@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { IndexQuery } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -200,6 +201,43 @@ describe('a query whose words a few pages hold in a row', () => {
     // Paged one at a time, the same list.
     const paged = await Promise.all(typed.map((_url, offset) => urls(`${q}&limit=1&offset=${offset}`)));
     expect(paged.flat()).toEqual(typed);
+  });
+
+  it('asks for the words in a row only when the AND found two pages or more', async () => {
+    const asked: IndexQuery[] = [];
+    const index = fx.index;
+    const recording = createApp(
+      fx.deps(
+        { QUARRY_RATE_LIMIT_PUBLIC: '1000' },
+        {
+          index: {
+            ...index,
+            upsert: (docs) => index.upsert(docs),
+            delete: (ids) => index.delete(ids),
+            has: (id) => index.has(id),
+            count: () => index.count(),
+            ping: () => index.ping(),
+            close: () => index.close(),
+            search: (query) => {
+              asked.push(query);
+              return index.search(query);
+            },
+          },
+        },
+      ),
+    );
+    const phrases = () => asked.filter((query) => query.query.root?.type === 'phrase').length;
+    // The story alone holds these words: it comes first without a phrase query, whatever the match.
+    for (const match of ['', '&match=all', '&match=any']) {
+      asked.length = 0;
+      const res = await request(recording).get(`/api/v1/search?q=${encodeURIComponent('story forest jumps')}${match}`);
+      expect(res.body.results[0]?.url).toBe(source.url);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(phrases()).toBe(0);
+    }
+    asked.length = 0;
+    await request(recording).get(`/api/v1/search?q=${encodeURIComponent(WORDS)}`);
+    expect(phrases()).toBe(1);
   });
 
   it('moves nothing for words in a row on ten pages or more, or for fewer than three words', async () => {
