@@ -243,4 +243,24 @@ describe('readDomFacts bylines', () => {
     expect(f.threadAuthor).toBe('JosephF\nJosephFMember');
     expect(f.postAuthor).toBe('Kevin');
   });
+
+  it("reads a thread's starter from the one label that names it, not from a page of threads", () => {
+    // XenForo: the thread's header names its starter for screen readers; the posts below may be
+    // another page's, another poster's first.
+    const header = (name: string) =>
+      `<ul class="listInline"><li><span class="u-srOnly">Thread starter</span> <a href="/members/1" class="username">${name}</a></li>` +
+      '<li><span class="u-srOnly">Start date</span> <a href="/threads/1"><time datetime="2025-06-14T08:33:11-0400">Jun 14, 2025</time></a></li></ul>';
+    const thread = facts(
+      `<html><body><h1>Graphics card guide</h1>${header('SamuelMIz')}<article data-author="Ralston18"><p>Reply.</p></article></body></html>`,
+    );
+    expect(thread.threadAuthor).toBe('SamuelMIz');
+    expect(thread.postAuthor).toBe('Ralston18');
+    // Said for each thread of a list, or of no user name: none.
+    const list = facts(`<html><body><h1>Forum</h1>${header('Perseus Legend')}${header('B. Diddy')}</body></html>`);
+    expect(list.threadAuthor).toBeNull();
+    const sentence = facts(
+      '<html><body><span>Thread starter</span><span>this is where the discussion: begins</span></body></html>',
+    );
+    expect(sentence.threadAuthor).toBeNull();
+  });
 });

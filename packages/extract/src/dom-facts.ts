@@ -29,7 +29,8 @@ export interface DomFacts {
   textBylines: string[];
   /**
    * The byline text of the author of a forum thread or question as its microdata declares it
-   * (`itemprop="author"` of a schema.org `DiscussionForumPosting` or `Question`); null when none.
+   * (`itemprop="author"` of a schema.org `DiscussionForumPosting` or `Question`), else the name
+   * after the page's one `Thread starter` label (XenForo); null when none.
    */
   threadAuthor: string | null;
   /** The first `data-author` attribute: forum software marks each post with its poster's name. */
@@ -145,6 +146,8 @@ export function readDomFacts(doc: Document): DomFacts {
   let inBody = false;
   /** How many `<article>`/`<main>` elements enclose the current one. */
   let articleDepth = 0;
+  /** Names after a `Thread starter` label, up to two (see starterName). */
+  const starters: string[] = [];
   // Every top-level element, not just the root: linkedom keeps markup after `</html>` beside it.
   for (const top of Array.from(doc.childNodes)) {
     if (top.nodeType !== 1) continue;
@@ -175,7 +178,7 @@ export function readDomFacts(doc: Document): DomFacts {
           if (el.getAttribute('type') === 'application/ld+json') facts.jsonLdScripts.push(el);
           break;
       }
-      if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0);
+      if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0, starters);
       if (inBody && (name === 'footer' || el.getAttribute('role') === 'contentinfo') && !footer?.contains(el)) {
         footer = el;
         facts.footerText += `${blockText(el)}\n`;
@@ -208,6 +211,8 @@ export function readDomFacts(doc: Document): DomFacts {
   }
   facts.docTitle = squash(title?.textContent);
   facts.nearHeadline = nearHeadlineText(near);
+  // A label said once names the thread's starter; a page of threads says it for each.
+  if (facts.threadAuthor === null && starters.length === 1) facts.threadAuthor = starters[0] ?? null;
   return facts;
 }
 
@@ -316,7 +321,7 @@ function firstElement(start: Node | null | undefined): Element | null {
   return (node as Element | null | undefined) ?? null;
 }
 
-function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: boolean): void {
+function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: boolean, starters: string[]): void {
   if (name === 'h1') readHeading(el, facts, inArticle);
   const itemprop = el.getAttribute('itemprop');
   if (itemprop === 'datePublished' && facts.itempropDate === null) {
@@ -344,6 +349,10 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
     if (byline && flat.length <= MAX_AUTHOR_BOX_CHARS)
       facts.bylines.push(short ? text : (text.split('\n', 1)[0] ?? ''));
   }
+  if (starters.length < 2 && el.firstElementChild === null) {
+    const starter = starterName(el);
+    if (starter !== null) starters.push(starter);
+  }
   if (facts.postAuthor === null) {
     const poster = squash(el.getAttribute('data-author'));
     if (poster !== '' && poster.length <= MAX_POSTER_CHARS) facts.postAuthor = poster;
@@ -368,6 +377,22 @@ function labelledName(el: Element): string | null {
   const next = el.nextElementSibling;
   const name = next === null ? '' : squash(next.textContent);
   return name.length <= MAX_TEXT_BYLINE_CHARS && NAME_ONLY.test(name) ? name : null;
+}
+
+/** What a forum writes before the name of a thread's starter (XenForo: `Thread starter`, for screen readers). */
+const STARTER_LABEL = /^(?:thread starter|topic starter|original poster)$/i;
+/** A user name: one to four words, no colon or bar, a letter in it. */
+const USER_NAME = /^(?=.*\p{L})[^\s:|]+(?: [^\s:|]+){0,3}$/u;
+
+/**
+ * The user name in the element after `el` when `el` is only a thread starter's label (see
+ * {@link STARTER_LABEL}), else null.
+ */
+function starterName(el: Element): string | null {
+  const label = el.textContent ?? '';
+  if (label.length > 30 || !STARTER_LABEL.test(label.trim())) return null;
+  const name = squash(el.nextElementSibling?.textContent);
+  return name.length <= MAX_POSTER_CHARS && USER_NAME.test(name) ? name : null;
 }
 
 function readHeading(el: Element, facts: DomFacts, inArticle: boolean): void {
