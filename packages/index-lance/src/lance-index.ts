@@ -495,9 +495,11 @@ export class LanceSearchIndex implements SearchIndex {
     unfolded: { readonly tree: FtsNode; readonly where: string; readonly counted: number | null } | null,
   ): Promise<number> {
     const inSample = (where: string | null) => and(where ?? undefined, `${COLUMNS.bucket} = 0`);
+    // `_score` selected: a full-text search whose columns leave it out logs Lance's deprecation
+    // warning (the score will stop being added), once a query.
     const sampled = (q: lancedb.Query) =>
       q
-        .select([COLUMNS.id])
+        .select(['_score'])
         .limit(this.#options.maxSampledMatches)
         .toArray()
         .then((rows) => rows.length);
