@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
 import type { DomImpl } from './dom.js';
 import { extractHtml } from './extract-html.js';
+import { sparePosts } from './spare-posts.js';
 
 /** A phpBB post: the poster's panel, a button, the text, a signature. */
 const post = (n: number, user: string, text: string): string =>
@@ -53,25 +56,57 @@ describe('sparePosts', () => {
     for (const reply of replies) expect(text).toContain(reply);
   });
 
-  it("still removes a post's row of links that is most of a short post", () => {
+  it("still removes a post's furniture: a row of links, a footer that is a small part of it", () => {
     const shares =
       '<div class="links"><a href="/s/f">Send to Facebook</a> <a href="/s/t">Send to Twitter</a> <a href="/s/r">Send to Reddit</a> ' +
       '<a href="/s/e">Email this post to a friend</a> <a href="/s/p">Print this page</a></div>';
-    const text = extractHtml(
-      page(linkList, (posts) =>
-        posts.replace(
+    const footer =
+      '<div class="post-meta"><a href="/u/3">The BlAAtschApen</a>, May 12, 2024 <a href="/ip/3">IP</a> · ' +
+      '<a href="/u/9">MargoFarrel</a> likes this.</div>';
+    const html = page(linkList, (posts) =>
+      posts
+        .replace(
           /<div class="content">[^<]*<\/div><div class="signature">Minoa/,
           `<div class="content">Agreed.</div>${shares}<div class="signature">Minoa`,
-        ),
-      ),
-      {
-        url: 'https://forum.example/viewtopic.php?t=487157',
-      },
-    ).body_text;
+        )
+        .replace(/(<div class="content">[^<]*<\/div>)(<div class="signature">The BlAAtschApen)/, `$1${footer}$2`),
+    );
+    const text = extractHtml(html, { url: 'https://forum.example/viewtopic.php?t=487157' }).body_text;
     expect(text).toContain(replies[1]);
+    expect(text).toContain(replies[2]);
     expect(text).toContain('Agreed.');
     expect(text).toContain('one of the greatest seasons in recent history');
     expect(text).not.toContain('Email this post');
+    expect(text).not.toContain('likes this');
+  });
+
+  it("spares a block that holds posts from the reader's conditional cleaning, however many links they hold", () => {
+    // Invision writes a thread's posts in a moderation <form>; short posts that link what they are
+    // about make it a third links or more, and the form went with every post in it.
+    const thread = () => {
+      const posts = [0, 1, 2]
+        .map(
+          (n) =>
+            `<article data-author="${POSTERS[n]}" id="c${n}"><p>Reply ${n}: agreed, see ` +
+            `<a href="/t/${n}">the thread on fixtures</a> and <a href="/t/${n}/l">the league tables</a>.</p></article>`,
+        )
+        .join('');
+      const { document } = parseHTML(
+        `<html><body><div id="root"><form action="/topic/1/?do=multimod" method="post">${posts}</form></div></body></html>`,
+      );
+      return document as unknown as Document;
+    };
+    const clean = (spared: boolean): string => {
+      const doc = thread();
+      const reader = new Readability(doc) as unknown as { _cleanConditionally(root: Element, tag: string): void };
+      if (spared) sparePosts(reader);
+      reader._cleanConditionally(doc.getElementById('root') as Element, 'form');
+      return doc.getElementById('root')?.textContent ?? '';
+    };
+    // The reader alone removes the form, posts and all.
+    expect(clean(false)).not.toContain('Reply 0');
+    const spared = clean(true);
+    for (const n of [0, 1, 2]) expect(spared).toContain(`Reply ${n}: agreed`);
   });
 
   it('keeps the same block judged as before on a page that is no thread', () => {

@@ -8,9 +8,6 @@ import { visibleChars } from './content.js';
  * all; the chrome around them went before the reader ran (see forum-posts.ts `dropPostChrome`).
  */
 
-/** The post a block is the text of: the block holds at least this share of the post's text outside links. */
-const POST_TEXT_SHARE = 0.5;
-
 /** The parts of Readability 0.6 this patches (private methods of the pinned version, checked before use). */
 interface ConditionalCleaning {
   _cleanConditionally(root: Element, tag: string): void;
@@ -21,10 +18,9 @@ type RemoveFilter = (this: unknown, node: Element, index: number, nodes: ArrayLi
 
 /**
  * Makes a Readability instance's conditional cleaning spare each post of a thread marked with its
- * poster (`data-author`, see forum-posts.ts; not a quote's) and each block that holds one or that
- * is most of one's text. Blocks inside a post that are a small part of it (a list of links under
- * a long post) are judged as before. An instance whose methods are not those of Readability 0.6 is
- * left as it is.
+ * poster (`data-author`, see forum-posts.ts; not a quote's), each block that holds one, and each
+ * block inside one that is its words (see {@link POST_TEXT_SHARE}). A post's furniture and its
+ * blocks of links alone (its buttons) are judged as before. An instance whose methods are not those of Readability 0.6 is left as it is.
  */
 export function sparePosts(readability: object): void {
   const reader = readability as ConditionalCleaning;
@@ -36,6 +32,9 @@ export function sparePosts(readability: object): void {
     const holding = new Set<Element>();
     for (const post of posts)
       for (let up = post.parentElement; up !== null && !holding.has(up); up = up.parentElement) holding.add(up);
+    // Read once a call, when a block in a post is first judged removable. Blocks go as the call
+    // tests them, but in a post only blocks of links alone go, which add nothing to what is read.
+    let texts: PostTexts | null = null;
     const remove = reader._removeNodes;
     reader._removeNodes = (nodes, filter) =>
       remove.call(
@@ -43,7 +42,10 @@ export function sparePosts(readability: object): void {
         nodes,
         filter &&
           function (this: unknown, node, index, list) {
-            return filter.call(this, node, index, list) && !isPostText(node, posts, holding);
+            if (!filter.call(this, node, index, list)) return false;
+            if (posts.has(node) || holding.has(node)) return false;
+            texts ??= postTexts(posts);
+            return !isPostText(node, texts);
           },
       );
     try {
@@ -63,37 +65,69 @@ function threadPosts(root: Element): Set<Element> {
 }
 
 /**
- * Whether `node` is a post, holds one, or holds most of the text outside links of the post it is
- * in (a post's row of buttons, `permalink embed save parent report`, is links only).
+ * A block inside a post with text outside links and at least this share of the post's text is
+ * that post's words (a short reply's `Agreed, see this thread`, under its poster's name and date);
+ * less is the post's furniture (`Spartan14, May 12, 2024 IP`, `MargoFarrel likes this.`).
  */
-function isPostText(node: Element, posts: ReadonlySet<Element>, holding: ReadonlySet<Element>): boolean {
-  if (posts.has(node) || holding.has(node)) return true;
-  for (let up = node.parentElement; up !== null; up = up.parentElement) {
-    if (!posts.has(up)) continue;
-    const postChars = charsOutsideLinks(up);
-    return postChars > 0 && charsOutsideLinks(node) >= POST_TEXT_SHARE * postChars;
+const POST_TEXT_SHARE = 1 / 3;
+
+/**
+ * The post each element of a thread's posts is in (the nearest), each one's visible characters
+ * (see visibleChars), and those outside links.
+ */
+interface PostTexts {
+  readonly postOf: Map<Element, Element>;
+  readonly chars: Map<Element, number>;
+  readonly unlinked: Map<Element, number>;
+}
+
+/**
+ * Whether `node` is inside a post and is its words (see {@link POST_TEXT_SHARE}), not a row of its
+ * buttons (`permalink embed save parent report`, links only).
+ */
+function isPostText(node: Element, { postOf, chars, unlinked }: PostTexts): boolean {
+  const post = postOf.get(node);
+  if (post === undefined || (unlinked.get(node) ?? 0) === 0) return false;
+  return (chars.get(node) ?? 0) >= POST_TEXT_SHARE * (chars.get(post) ?? 0);
+}
+
+/**
+ * The {@link PostTexts} of a thread's posts, in one walk of each outermost post: every block of a
+ * long thread may be judged, and reading each one's post anew made it quadratic.
+ */
+function postTexts(posts: ReadonlySet<Element>): PostTexts {
+  const postOf = new Map<Element, Element>();
+  const chars = new Map<Element, number>();
+  const unlinked = new Map<Element, number>();
+  const order: Element[] = [];
+  // In document order, an outer post before the posts nested in it, which its walk reaches.
+  for (const outer of posts) {
+    if (postOf.has(outer)) continue;
+    const stack: Array<[Element, Element]> = [[outer, outer]];
+    while (stack.length > 0) {
+      const [el, around] = stack.pop() as [Element, Element];
+      const post = posts.has(el) ? el : around;
+      postOf.set(el, post);
+      order.push(el);
+      for (let child = el.lastElementChild; child !== null; child = child.previousElementSibling)
+        stack.push([child, post]);
+    }
   }
-  return false;
-}
-
-/** The visible characters of an element's text outside its links (see visibleChars). */
-function charsOutsideLinks(el: Element): number {
-  let chars = 0;
-  walkTextOutsideLinks(el, (text) => {
-    chars += visibleChars(text);
-  });
-  return chars;
-}
-
-function walkTextOutsideLinks(root: Element, visit: (text: string) => void): void {
-  const stack: Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    if (node.nodeType === TEXT_NODE) visit((node as CharacterData).data);
-    else if (node.nodeType === ELEMENT_NODE && (node as Element).localName.toLowerCase() !== 'a')
-      for (let child = node.lastChild; child !== null; child = child.previousSibling) stack.push(child);
+  // Children before parents: each element's own text, then its children's (a link's, all linked).
+  for (let i = order.length - 1; i >= 0; i--) {
+    const el = order[i] as Element;
+    let all = 0;
+    for (let node = el.firstChild; node !== null; node = node.nextSibling)
+      if (node.nodeType === TEXT_NODE) all += visibleChars((node as CharacterData).data);
+    let free = all;
+    for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
+      all += chars.get(child) ?? 0;
+      free += unlinked.get(child) ?? 0;
+    }
+    chars.set(el, all);
+    unlinked.set(el, el.localName.toLowerCase() === 'a' ? 0 : free);
   }
+  return { postOf, chars, unlinked };
 }
 
-const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
