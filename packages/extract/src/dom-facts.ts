@@ -389,7 +389,10 @@ const USER_NAME = /^(?=.*\p{L})[^\s:|]+(?: [^\s:|]+){0,3}$/u;
  * {@link STARTER_LABEL}), else null.
  */
 function starterName(el: Element): string | null {
-  const label = el.textContent ?? '';
+  // Asked of every element without children: a label is one short text node.
+  const only = el.firstChild;
+  if (only === null || only !== el.lastChild || only.nodeType !== 3) return null;
+  const label = (only as CharacterData).data;
   if (label.length > 30 || !STARTER_LABEL.test(label.trim())) return null;
   const name = squash(el.nextElementSibling?.textContent);
   return name.length <= MAX_POSTER_CHARS && USER_NAME.test(name) ? name : null;
