@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
 import { errorHandler } from './error-handler.js';
-import { createFixture, type Fixture } from './test-support/fixture.js';
+import { createFixture, type Fixture, recording } from './test-support/fixture.js';
 
 const SEARCH = '/api/v1/search';
 
@@ -15,27 +15,7 @@ const asked: IndexQuery[] = [];
 
 beforeAll(async () => {
   fx = await createFixture();
-  const index = fx.index;
-  app = createApp(
-    fx.deps(
-      {},
-      {
-        index: {
-          ...index,
-          upsert: (docs) => index.upsert(docs),
-          delete: (ids) => index.delete(ids),
-          has: (id) => index.has(id),
-          count: () => index.count(),
-          ping: () => index.ping(),
-          close: () => index.close(),
-          search: (query) => {
-            asked.push(query);
-            return index.search(query);
-          },
-        },
-      },
-    ),
-  );
+  app = createApp(fx.deps({}, { index: recording(fx.index, asked) }));
 });
 afterAll(async () => {
   await fx.cleanup();

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { createApp } from './app.js';
 import { createMcpBackend } from './mcp-backend.js';
 import { plainWordCount, readsAsSentence, shouldRelax } from './relax.js';
-import { createFixture, type Fixture, page } from './test-support/fixture.js';
+import { createFixture, type Fixture, page, recording } from './test-support/fixture.js';
 
 const count = (q: string): number => plainWordCount(parseQuery(q));
 
@@ -205,38 +205,18 @@ describe('a query whose words a few pages hold in a row', () => {
 
   it('asks for the words in a row only when the AND found two pages or more', async () => {
     const asked: IndexQuery[] = [];
-    const index = fx.index;
-    const recording = createApp(
-      fx.deps(
-        { QUARRY_RATE_LIMIT_PUBLIC: '1000' },
-        {
-          index: {
-            ...index,
-            upsert: (docs) => index.upsert(docs),
-            delete: (ids) => index.delete(ids),
-            has: (id) => index.has(id),
-            count: () => index.count(),
-            ping: () => index.ping(),
-            close: () => index.close(),
-            search: (query) => {
-              asked.push(query);
-              return index.search(query);
-            },
-          },
-        },
-      ),
-    );
+    const watched = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }, { index: recording(fx.index, asked) }));
     const phrases = () => asked.filter((query) => query.query.root?.type === 'phrase').length;
     // The story alone holds these words: it comes first without a phrase query, whatever the match.
     for (const match of ['', '&match=all', '&match=any']) {
       asked.length = 0;
-      const res = await request(recording).get(`/api/v1/search?q=${encodeURIComponent('story forest jumps')}${match}`);
+      const res = await request(watched).get(`/api/v1/search?q=${encodeURIComponent('story forest jumps')}${match}`);
       expect(res.body.results[0]?.url).toBe(source.url);
       expect(asked.length).toBeGreaterThan(0);
       expect(phrases()).toBe(0);
     }
     asked.length = 0;
-    await request(recording).get(`/api/v1/search?q=${encodeURIComponent(WORDS)}`);
+    await request(watched).get(`/api/v1/search?q=${encodeURIComponent(WORDS)}`);
     expect(phrases()).toBe(1);
   });
 

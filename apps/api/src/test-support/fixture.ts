@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { FileBlobStore } from '@quarry/blobstore';
 import {
   type ConfigOverrides,
+  type IndexQuery,
   loadConfig,
   type PageDocument,
   pageIdForUrl,
@@ -96,6 +97,23 @@ export async function createFixture(docs: readonly PageDocument[] = CORPUS): Pro
     cleanup: async () => {
       await index.close().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `index` answering as itself, each query it is asked pushed to `asked` first. */
+export function recording(index: SearchIndex, asked: IndexQuery[]): SearchIndex {
+  return {
+    ...index,
+    upsert: (docs) => index.upsert(docs),
+    delete: (ids) => index.delete(ids),
+    has: (id) => index.has(id),
+    count: () => index.count(),
+    ping: () => index.ping(),
+    close: () => index.close(),
+    search: (query) => {
+      asked.push(query);
+      return index.search(query);
     },
   };
 }
