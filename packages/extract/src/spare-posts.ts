@@ -26,12 +26,17 @@ export function sparePosts(readability: object): void {
   const reader = readability as ConditionalCleaning;
   if (typeof reader._cleanConditionally !== 'function' || typeof reader._removeNodes !== 'function') return;
   const clean = reader._cleanConditionally.bind(reader);
+  // Readability cleans one article root tag after tag (form, fieldset, table, ul, div...), and no
+  // cleaning removes a post or a block holding one: they are found once a root.
+  const threads = new WeakMap<Element, Thread>();
   reader._cleanConditionally = (root, tag) => {
-    const posts = threadPosts(root);
+    let thread = threads.get(root);
+    if (thread === undefined) {
+      thread = threadOf(root);
+      threads.set(root, thread);
+    }
+    const { posts, holding } = thread;
     if (posts.size < 2) return clean(root, tag);
-    const holding = new Set<Element>();
-    for (const post of posts)
-      for (let up = post.parentElement; up !== null && !holding.has(up); up = up.parentElement) holding.add(up);
     // Read once a call, when a block in a post is first judged removable. Blocks go as the call
     // tests them, but in a post only blocks of links alone go, which add nothing to what is read.
     let texts: PostTexts | null = null;
@@ -56,12 +61,22 @@ export function sparePosts(readability: object): void {
   };
 }
 
-/** The posts marked with their posters under `root`, quotes' marks left out. */
-function threadPosts(root: Element): Set<Element> {
+/** A thread's posts under an article root and the blocks holding them. */
+interface Thread {
+  readonly posts: ReadonlySet<Element>;
+  readonly holding: ReadonlySet<Element>;
+}
+
+/** The posts marked with their posters under `root` (quotes' marks left out), and the blocks holding them. */
+function threadOf(root: Element): Thread {
   const posts = new Set<Element>();
   for (const el of Array.from(root.querySelectorAll('[data-author]')))
     if (el.closest('blockquote') === null) posts.add(el);
-  return posts;
+  const holding = new Set<Element>();
+  if (posts.size >= 2)
+    for (const post of posts)
+      for (let up = post.parentElement; up !== null && !holding.has(up); up = up.parentElement) holding.add(up);
+  return { posts, holding };
 }
 
 /**

@@ -3,6 +3,8 @@
 // and prints each total; the test reads this process's stderr, where the engine's native code logs.
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
+// The fixtures alone: the package's entry point loads Jest's globals, which a plain process cannot.
+import { makePage } from '../../../index-contract/dist/fixtures.js';
 
 const index = await LanceSearchIndex.open({
   path: process.argv[2],
@@ -11,24 +13,22 @@ const index = await LanceSearchIndex.open({
   maxUnindexedAgeMs: 100,
 });
 await index.upsert(
-  Array.from({ length: 120 }, (_, n) => ({
-    id: `doc${n}`,
-    url: `https://quiet.example.org/${n}`,
-    title: n % 2 ? `Harbour page ${n}` : `记者 ${n}`,
-    body_text:
-      n % 2
-        ? `The harbour ferry timetable, page ${n}. ${'Boats leave the harbour at dawn. '.repeat(5)}`
-        : `记者报道了港口的渡轮时刻表。第${n}页。${'船在黎明离开港口。'.repeat(5)}`,
-    lang: n % 2 ? 'en' : 'zh',
-    author: null,
-    published_at: null,
-    crawled_at: '2026-11-01T00:00:00Z',
-    site_name: null,
-    has_llms_txt: false,
-    filetype: 'html',
-    domain: 'quiet.example.org',
-    word_count: 30,
-  })),
+  Array.from({ length: 120 }, (_, n) =>
+    n % 2
+      ? makePage(
+          `doc${n}`,
+          `https://quiet.example.org/${n}`,
+          `Harbour page ${n}`,
+          `The harbour ferry timetable, page ${n}. ${'Boats leave the harbour at dawn. '.repeat(5)}`,
+        )
+      : makePage(
+          `doc${n}`,
+          `https://quiet.example.org/${n}`,
+          `记者 ${n}`,
+          `记者报道了港口的渡轮时刻表。第${n}页。${'船在黎明离开港口。'.repeat(5)}`,
+          { lang: 'zh' },
+        ),
+  ),
 );
 await index.flush();
 // Folded into the full-text indexes (maxUnindexedAgeMs), as pages are once an index has run a while.
