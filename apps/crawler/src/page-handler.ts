@@ -77,7 +77,10 @@ export interface PageHandlerDeps {
   readonly fetcher: Fetcher;
   readonly robots: RobotsCache;
   readonly llms: LlmsTxtCache;
-  /** When robots.txt and llms.txt were last asked of each host: a page after one waits its turn. */
+  /**
+   * When robots.txt and llms.txt were last asked of each host (a page after one waits its turn),
+   * and when this process last sent each host a page or a sitemap request (the next waits a delay).
+   */
   readonly sideRequests: SideRequests;
   readonly extractor: ExtractPool;
   /** The browser pool, launched on first use; null when Chromium is unavailable. */
@@ -189,6 +192,12 @@ function pageCrawler(
     };
     const afterRobots = rested();
     if (afterRobots) return afterRobots;
+    // The task's own request a delay after this process's last one to the host was sent: the queue
+    // spaces the tasks' starts, and the checks between a start and its request take their time.
+    const paced = async (): Promise<CrawlOutcome | null> => {
+      const restMs = await deps.sideRequests.pace(task.url, hostDelayOf(deps, verdict), signal);
+      return restMs > 0 ? { status: 'postponed', restMs, hostDelayMs } : null;
+    };
 
     // A redirect whose target host was just asked its robots.txt (or llms.txt): the task goes back
     // until that host has rested, and follows the redirect then (see redirectGate).
@@ -199,6 +208,8 @@ function pageCrawler(
 
     // The seed's sitemaps (and an index's) are tasks of their own, paced like pages.
     if (isSitemapTask(task)) {
+      const sitemapPaced = await paced();
+      if (sitemapPaced) return sitemapPaced;
       const beforeRedirect = (target: string) => redirectGate(deps, target);
       return await readSitemap(deps, task, seed, { signal, beforeRedirect }).then(
         (outcome) => ({ ...outcome, hostDelayMs }),
@@ -218,6 +229,8 @@ function pageCrawler(
     // entry. A page left out for another page's sake (its canonical, the page it duplicates) may
     // be wanted now although it has not changed: its canonical turned out gone, say.
     const indexed = task.meta?.indexed === '1';
+    const pagePaced = await paced();
+    if (pagePaced) return pagePaced;
     let res: FetchResult;
     try {
       res = await deps.fetcher.fetch(task.url, {
@@ -252,7 +265,7 @@ function pageCrawler(
     // A canonical named in the Link header (a document's only way); a page's own element comes first.
     let canonicalUrl = canonicalFromLinkHeader(res.headers.link, res.finalUrl);
     if (filetype === 'html') {
-      const extracted = await extractPage(deps, res, seed.render, agent);
+      const extracted = await extractPage(deps, res, seed.render, agent, signal);
       const { refresh } = extracted;
       // An instant meta refresh is a redirect, as search engines read it: the target is crawled
       // in the page's place (a later one is a link like any other).
@@ -379,6 +392,7 @@ async function extractPage(
   res: FetchResult,
   render: RenderMode,
   robotsAgent: string,
+  signal: AbortSignal,
 ): Promise<ExtractedPage> {
   if (isProbablyBinary(res.body)) throw new NonRetryableError('binary content served as HTML', 'binary_as_html');
   const contentType = res.headers['content-type'];
@@ -402,8 +416,15 @@ async function extractPage(
   if (!wantsBrowser) return extracted;
   const browser = await deps.browser();
   if (!browser) return extracted;
+  // The browser asks the page again: a delay after the fetch, waited here (a render takes longer).
+  // When its requests left is the browser's business, so the host's next request is counted from
+  // the render's end.
+  const verdict = await deps.robots.check(res.finalUrl);
+  await deps.sideRequests.pace(res.finalUrl, hostDelayOf(deps, verdict), signal, Number.POSITIVE_INFINITY);
   try {
-    const rendered = await browser.render(res.finalUrl, { allowRequest: deps.allowRequest });
+    const rendered = await browser
+      .render(res.finalUrl, { allowRequest: deps.allowRequest })
+      .finally(() => deps.sideRequests.sentNow(res.finalUrl));
     // The page's script went to another page (or the browser showed its own error page): what was
     // rendered is not this page's text. An http(s) target is crawled in the page's place, as an
     // instant meta refresh is (and with its robots.txt and scope checks); the static text stays

@@ -1,8 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hostOf } from '@quarry/core';
 import type { Fetcher } from '@quarry/fetcher';
 
 /** Hosts remembered at once; the oldest is dropped beyond (its request is long past any delay). */
 const MAX_HOSTS = 10_000;
+/**
+ * Longest wait a task's own request makes in place for its host's delay to pass; a longer rest
+ * sends the task back to the queue, holding no worker.
+ */
+export const MAX_INLINE_REST_MS = 500;
 
 /**
  * When this process last sent each host a request of the crawler's own, beside the pages the queue
@@ -10,9 +16,15 @@ const MAX_HOSTS = 10_000;
  * these requests come inside a task, just before its page; a task that made one is postponed until
  * the delay has passed since (see `restMs`), so a new site is asked robots.txt, llms.txt and its
  * first page a delay apart, as for every later request.
+ *
+ * It also paces the tasks' own requests (see `pace`): the queue counts a host's delay from the
+ * start of its last task, and a request leaves some time after its task starts (the checks before
+ * it, a busy event loop), so two pages could reach a site closer than the delay it asked for.
  */
 export class SideRequests {
   readonly #lastAt = new Map<string, number>();
+  /** When this process last sent each host a task's own request (a page, a sitemap). */
+  readonly #pageAt = new Map<string, number>();
   readonly #clock: () => number;
 
   constructor(clock: () => number = Date.now) {
@@ -46,6 +58,33 @@ export class SideRequests {
     return lastAt === undefined ? 0 : Math.max(0, lastAt + delayMs - this.#clock());
   }
 
+  /**
+   * Paces a task's own request to `url` (its page or its sitemap): waits in place until `delayMs`
+   * has passed since the last such request this process sent the host, and notes this one as sent.
+   * Resolves to 0 then, or, sending nothing, to how long the host must still rest when that is
+   * longer than `maxWaitMs` (the task goes back to the queue until then). Counted between
+   * the moments the requests are handed to the fetcher, so the gap a site sees is the delay at
+   * least, whatever ran before each request in its task. Requests of other processes are the
+   * queue's to space.
+   */
+  async pace(url: string, delayMs: number, signal?: AbortSignal, maxWaitMs = MAX_INLINE_REST_MS): Promise<number> {
+    const host = hostOf(url);
+    const lastAt = this.#pageAt.get(host);
+    const restMs = lastAt === undefined ? 0 : lastAt + delayMs - this.#clock();
+    if (restMs > maxWaitMs) return restMs;
+    if (restMs > 0) await sleep(restMs, undefined, { signal });
+    remember(this.#pageAt, host, this.#clock());
+    return 0;
+  }
+
+  /**
+   * Notes a task's own request to `url`'s host as sent now: for requests whose leaving the crawler
+   * does not see (a browser's, noted when its render ends).
+   */
+  sentNow(url: string): void {
+    remember(this.#pageAt, hostOf(url), this.#clock());
+  }
+
   #note(url: string): void {
     let host: string;
     try {
@@ -53,8 +92,13 @@ export class SideRequests {
     } catch {
       return; // Not a URL the fetcher would send either.
     }
-    this.#lastAt.delete(host);
-    this.#lastAt.set(host, this.#clock());
-    if (this.#lastAt.size > MAX_HOSTS) this.#lastAt.delete(this.#lastAt.keys().next().value ?? '');
+    remember(this.#lastAt, host, this.#clock());
   }
+}
+
+/** Sets `host`'s time as the newest entry of `times`, dropping the oldest beyond MAX_HOSTS. */
+function remember(times: Map<string, number>, host: string, at: number): void {
+  times.delete(host);
+  times.set(host, at);
+  if (times.size > MAX_HOSTS) times.delete(times.keys().next().value ?? '');
 }

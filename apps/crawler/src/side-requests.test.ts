@@ -1,0 +1,66 @@
+import { describe, expect, it } from '@jest/globals';
+import { MAX_INLINE_REST_MS, SideRequests } from './side-requests.js';
+
+const A = 'http://a.example/page';
+const A2 = 'http://a.example/other';
+const B = 'http://b.example/page';
+
+describe('SideRequests.pace', () => {
+  it("lets a host's first request go at once", async () => {
+    const started = performance.now();
+    expect(await new SideRequests().pace(A, 10_000)).toBe(0);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it("waits in place for the rest of the host's delay after its last request", async () => {
+    const requests = new SideRequests();
+    await requests.pace(A, 300);
+    const started = performance.now();
+    expect(await requests.pace(A2, 300)).toBe(0);
+    // Timers may fire a millisecond early; the delay is the point.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(295);
+  });
+
+  it('paces each host on its own', async () => {
+    const requests = new SideRequests();
+    await requests.pace(A, 10_000);
+    const started = performance.now();
+    expect(await requests.pace(B, 10_000)).toBe(0);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('answers a rest longer than a short wait, sending nothing, so that the task goes back to the queue', async () => {
+    let now = 1_000_000;
+    const requests = new SideRequests(() => now);
+    await requests.pace(A, 2000);
+    now += 200;
+    expect(await requests.pace(A, 2000)).toBe(1800);
+    // Nothing was noted as sent: the rest is still counted from the first request.
+    now += 1800 - MAX_INLINE_REST_MS;
+    const started = performance.now();
+    expect(await requests.pace(A, 2000, undefined, 0)).toBe(MAX_INLINE_REST_MS);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('waits as long as asked when allowed to, and counts from a request noted as sent when it ended', async () => {
+    let now = 1_000_000;
+    const requests = new SideRequests(() => now);
+    await requests.pace(A, 700);
+    now += 100;
+    requests.sentNow(A);
+    now += 50;
+    const started = performance.now();
+    expect(await requests.pace(A, 700, undefined, Number.POSITIVE_INFINITY)).toBe(0);
+    // 700 ms after the request noted 50 ms ago, not after the first.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(645);
+  });
+
+  it('stops waiting when the task is aborted', async () => {
+    const requests = new SideRequests();
+    await requests.pace(A, 5000);
+    const controller = new AbortController();
+    const waiting = requests.pace(A, 5000, controller.signal, Number.POSITIVE_INFINITY);
+    controller.abort();
+    await expect(waiting).rejects.toThrow(/abort/i);
+  });
+});
