@@ -122,6 +122,16 @@ const NO_VALIDATORS = { etag: '', lastModified: '' };
  * that is now gone (404, 410, robots.txt), noindex, empty, or moved elsewhere is removed.
  */
 export function createPageHandler(deps: PageHandlerDeps): CrawlHandler {
+  const handle = pageHandler(deps);
+  return async (task, signal) => {
+    const outcome = await handle(task, signal);
+    // The queue counts the host's next delay from this task's request when it left after the start.
+    const agoMs = deps.sideRequests.sinceSentMs(task.url);
+    return agoMs === undefined ? outcome : { ...outcome, lastRequestAgoMs: agoMs };
+  };
+}
+
+function pageHandler(deps: PageHandlerDeps): CrawlHandler {
   const crawlPage = pageCrawler(deps);
   return async (task, signal) => {
     const ownId = pageIdForUrl(task.url);

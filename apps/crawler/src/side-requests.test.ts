@@ -55,6 +55,18 @@ describe('SideRequests.pace', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(645);
   });
 
+  it("says how long ago the host's last request was sent, for the queue to count the next delay from", async () => {
+    let now = 1_000_000;
+    const requests = new SideRequests(() => now);
+    expect(requests.sinceSentMs(A)).toBeUndefined();
+    await requests.pace(A, 1000);
+    now += 40;
+    expect(requests.sinceSentMs(A2)).toBe(40);
+    expect(requests.sinceSentMs(B)).toBeUndefined();
+    requests.sentNow(A);
+    expect(requests.sinceSentMs(A)).toBe(0);
+  });
+
   it('stops waiting when the task is aborted', async () => {
     const requests = new SideRequests();
     await requests.pace(A, 5000);

@@ -78,6 +78,15 @@ export class SideRequests {
   }
 
   /**
+   * How long ago this process sent `url`'s host a task's own request (see `pace`); undefined when
+   * it has sent none (or none it still remembers).
+   */
+  sinceSentMs(url: string): number | undefined {
+    const sentAt = this.#pageAt.get(hostOf(url));
+    return sentAt === undefined ? undefined : Math.max(0, this.#clock() - sentAt);
+  }
+
+  /**
    * Notes a task's own request to `url`'s host as sent now: for requests whose leaving the crawler
    * does not see (a browser's, noted when its render ends).
    */

@@ -77,6 +77,15 @@ export function checkOutcome(outcome: unknown): CrawlOutcome {
   return { status: 'failed', reason: INTERNAL_REASON };
 }
 
+/**
+ * The outcome's `lastRequestAgoMs` as a whole number of milliseconds, 0 or more; -1 when it gives
+ * none (or nonsense, which is ignored rather than trusted).
+ */
+export function requestAgoOf(outcome: CrawlOutcome): number {
+  const ago = outcome.lastRequestAgoMs;
+  return typeof ago === 'number' && Number.isFinite(ago) && ago >= 0 ? Math.round(ago) : -1;
+}
+
 /** Keeps string entries only, within bounds (an oversized value is dropped, not truncated). */
 function checkMeta(meta: unknown): Record<string, string> | undefined {
   if (typeof meta !== 'object' || meta === null) return undefined;

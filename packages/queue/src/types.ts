@@ -41,6 +41,13 @@ export interface CrawlOutcome {
    */
   readonly restMs?: number;
   /**
+   * How long ago the handler's last request to the task's host was sent (0: just now): the host's
+   * next task starts no sooner than the host's delay after it, where the delay counted from this
+   * task's start would end sooner (a request leaves some time after its task starts). An age, not
+   * a time, so that the queue's clock (Redis's) need not agree with the handler's.
+   */
+  readonly lastRequestAgoMs?: number;
+  /**
    * Merged into the task's `meta` and kept with the URL, so a recrawl hands it back (HTTP validators
    * such as `etag`, what was indexed). An empty string clears a key.
    */

@@ -7,6 +7,7 @@ import {
   checkRecrawlOptions,
   classifyError,
   hostKey,
+  requestAgoOf,
   restMsOf,
   retryDelayMs,
   safeReason,
@@ -385,12 +386,13 @@ class BullmqCrawlWorker implements CrawlWorker {
     try {
       const outcome = checkOutcome(await this.#handler(task, controller.signal));
       const raisedMs = Math.min(Math.round(outcome.hostDelayMs ?? 0), this.#settings.maxRetryDelayMs);
+      const agoMs = requestAgoOf(outcome);
       if (outcome.status === 'postponed') {
         const restMs = restMsOf(outcome, this.#settings);
-        await this.#release(id, hostKeys, raisedMs, restMs);
+        await this.#release(id, hostKeys, raisedMs, restMs, agoMs);
         return await this.#postpone(job, token, restMs);
       }
-      await this.#release(id, hostKeys, raisedMs, 0);
+      await this.#release(id, hostKeys, raisedMs, 0, agoMs);
       const data = outcome.meta ? { ...job.data, meta: mergeMeta(job.data.meta, outcome.meta) } : job.data;
       await this.#finish(data, outcome.status, outcome.status === 'done' ? undefined : safeReason(outcome.reason));
       return outcome.status;
@@ -421,8 +423,9 @@ class BullmqCrawlWorker implements CrawlWorker {
     throw new DelayedError();
   }
 
-  async #release(id: string, hostKeys: string[], raisedMs: number, backoffMs: number): Promise<void> {
-    await RELEASE.run(this.#redis, hostKeys, [id, raisedMs, backoffMs, HOST_KEY_TTL_MS]);
+  /** `agoMs`: how long ago the task's last request to the host was sent (see requestAgoOf); -1 for none. */
+  async #release(id: string, hostKeys: string[], raisedMs: number, backoffMs: number, agoMs = -1): Promise<void> {
+    await RELEASE.run(this.#redis, hostKeys, [id, raisedMs, backoffMs, HOST_KEY_TTL_MS, agoMs]);
   }
 
   /** Counts the outcome and keeps the task (with its meta) for a later recrawl. */

@@ -95,12 +95,16 @@ return math.max(1, at - now)
 
 /**
  * Gives a slot back. KEYS: host hash, in-flight zset. ARGV: job id, raised delay ms (0: none),
- * host backoff ms (0: none), key TTL ms.
+ * host backoff ms (0: none), key TTL ms, how long ago the job's last request to the host was sent
+ * (-1: not said; when later than the job's start, the host's next delay counts from it).
  */
 export const RELEASE = new LuaScript(`${NOW}
 local hostKey, slots, job = KEYS[1], KEYS[2], ARGV[1]
-local raised, backoff, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local raised, backoff, ttl, ago = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]) or -1
 redis.call('ZREM', slots, job)
+if ago >= 0 and now - ago > (tonumber(redis.call('HGET', hostKey, 'last')) or 0) then
+  redis.call('HSET', hostKey, 'last', now - ago)
+end
 if raised > (tonumber(redis.call('HGET', hostKey, 'delay')) or 0) then
   redis.call('HSET', hostKey, 'delay', raised)
 end

@@ -98,6 +98,29 @@ export function describeCrawlContract(open: OpenQueues): void {
       expect(Math.abs((firstB ?? 0) - (firstA ?? 0))).toBeLessThan(delayMs);
     });
 
+    it("counts a host's delay from its last request when a task says it was sent after the task's start", async () => {
+      const delayMs = 300;
+      const lateMs = 200;
+      const { crawl } = await start({ hostDelayMs: delayMs });
+      await crawl.add(['http://a.test/1', 'http://a.test/2', 'http://a.test/3'].map((u) => task(u)));
+      const log = new StartLog();
+      workers.push(
+        crawl.work(
+          async (t) => {
+            log.record(t.url, t.attempt);
+            // The task's request leaves late (checks before it, a busy event loop) and ends at once.
+            await new Promise((resolve) => setTimeout(resolve, lateMs));
+            return { status: 'done', lastRequestAgoMs: 0 };
+          },
+          { concurrency: 3 },
+        ),
+      );
+      await waitIdle(crawl);
+      expect(log.on('a.test')).toHaveLength(3);
+      // A delay after the request, not after the start the request came lateMs after.
+      expect(log.minGapOn('a.test')).toBeGreaterThanOrEqual(lateMs + delayMs - JITTER_MS);
+    });
+
     it('keeps at most perHostConcurrency tasks in flight on one host', async () => {
       const { crawl } = await start({ hostDelayMs: 0, perHostConcurrency: 2 });
       await crawl.add([1, 2, 3, 4, 5, 6].map((n) => task(`http://a.test/${n}`)));

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ResolvedCommonOptions } from '../options.js';
-import { checkOutcome, checkRecrawlOptions, classifyError, restMsOf, retryDelayMs, safeReason } from '../policy.js';
+import {
+  checkOutcome,
+  checkRecrawlOptions,
+  classifyError,
+  requestAgoOf,
+  restMsOf,
+  retryDelayMs,
+  safeReason,
+} from '../policy.js';
 import type {
   CrawlHandler,
   CrawlQueue,
@@ -172,14 +180,17 @@ class SqliteCrawlWorker implements CrawlWorker {
       const outcome = checkOutcome(await this.#handler(task, signal));
       const reason = outcome.status === 'done' ? null : safeReason(outcome.reason);
       const hostDelayMs = Math.min(outcome.hostDelayMs ?? 0, this.#settings.maxRetryDelayMs);
+      const ago = requestAgoOf(outcome);
+      const sent = ago < 0 ? {} : { lastRequestAt: Date.now() - ago };
       settlement =
         outcome.status === 'postponed'
-          ? { kind: 'release', hostDelayMs, hostBackoffUntil: Date.now() + restMsOf(outcome, this.#settings) }
+          ? { kind: 'release', hostDelayMs, hostBackoffUntil: Date.now() + restMsOf(outcome, this.#settings), ...sent }
           : {
               kind: 'finished',
               state: outcome.status,
               reason,
               hostDelayMs,
+              ...sent,
               ...(outcome.meta ? { meta: outcome.meta } : {}),
             };
     } catch (err) {

@@ -35,12 +35,14 @@ export type Settlement =
       reason: string | null;
       hostDelayMs?: number;
       hostBackoffUntil?: number;
+      /** When the handler's last request to the host was sent: the host's next delay counts from it when later. */
+      lastRequestAt?: number;
       /** Merged into the stored meta (an empty string clears a key). */
       meta?: Readonly<Record<string, string>>;
     }
   | { kind: 'retry'; notBefore: number; reason: string; hostBackoffUntil: number }
   /** Not a try: aborted by close(), or postponed by its handler (which may raise the host's delay and rest). */
-  | { kind: 'release'; hostDelayMs?: number; hostBackoffUntil?: number };
+  | { kind: 'release'; hostDelayMs?: number; hostBackoffUntil?: number; lastRequestAt?: number };
 
 const TOP_FAILURES = 10;
 
@@ -114,8 +116,9 @@ export class Frontier {
       endHost: db.prepare(
         `UPDATE hosts SET in_flight = max(in_flight - 1, 0), queued = queued + @requeued,
            delay_ms = max(delay_ms, @raisedDelayMs),
+           last_start_at = max(last_start_at, @lastRequestAt),
            next_allowed_at = max(next_allowed_at, @backoffUntil,
-             last_start_at + max(delay_ms, @raisedDelayMs, @defaultDelayMs))
+             max(last_start_at, @lastRequestAt) + max(delay_ms, @raisedDelayMs, @defaultDelayMs))
          WHERE host = @host`,
       ),
       renew: db.prepare(
@@ -224,6 +227,7 @@ export class Frontier {
         let requeued = 0;
         let raisedDelayMs = 0;
         let backoffUntil = 0;
+        const lastRequestAt = settlement.kind === 'retry' ? 0 : (settlement.lastRequestAt ?? 0);
         if (settlement.kind === 'finished') {
           changed = this.#stmts.settle.run({
             ...common,
@@ -262,7 +266,7 @@ export class Frontier {
         }
         if (changed > 0) {
           const defaultDelayMs = this.#settings.hostDelayMs;
-          this.#stmts.endHost.run({ host, requeued, raisedDelayMs, defaultDelayMs, backoffUntil });
+          this.#stmts.endHost.run({ host, requeued, raisedDelayMs, defaultDelayMs, backoffUntil, lastRequestAt });
         }
       })
       .immediate();
