@@ -110,6 +110,8 @@ const GONE_CODES = new Set(['http_404', 'http_410']);
 /** The fetcher's code for an address the policy refuses (QUARRY_ALLOW_HOSTS lists exceptions). */
 const BLOCKED_ADDRESS = 'blocked_address';
 const NO_VALIDATORS = { etag: '', lastModified: '' };
+/** Longest wait before the browser asks a page fetched just before (the host's delay after the fetch). */
+const MAX_RENDER_WAIT_MS = 10_000;
 
 /**
  * The crawl step for one URL: robots.txt, fetch (conditional when the last crawl left validators),
@@ -426,11 +428,19 @@ async function extractPage(
   if (!wantsBrowser) return extracted;
   const browser = await deps.browser();
   if (!browser) return extracted;
-  // The browser asks the page again: a delay after the fetch, waited here (a render takes longer).
-  // When its requests left is the browser's business, so the host's next request is counted from
-  // the render's end.
+  // The browser asks the page again: a delay after the fetch, waited here (a render takes longer),
+  // unless the host asks for more than MAX_RENDER_WAIT_MS (a worker would be held that long: the
+  // static text is kept). When the browser's requests left is its business, so the host's next
+  // request is counted from the render's end.
   const verdict = await deps.robots.check(res.finalUrl);
-  await deps.sideRequests.pace(res.finalUrl, hostDelayOf(deps, verdict), signal, Number.POSITIVE_INFINITY);
+  const restMs = await deps.sideRequests.pace(res.finalUrl, hostDelayOf(deps, verdict), signal, MAX_RENDER_WAIT_MS);
+  if (restMs > 0) {
+    deps.logger.info(
+      { url: res.finalUrl, delayMs: hostDelayOf(deps, verdict) },
+      "not rendered: the host's delay is longer than a render waits; using static HTML",
+    );
+    return extracted;
+  }
   try {
     const rendered = await browser
       .render(res.finalUrl, { allowRequest: deps.allowRequest })
