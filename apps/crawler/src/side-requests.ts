@@ -17,9 +17,12 @@ export const MAX_INLINE_REST_MS = 500;
  * the delay has passed since (see `restMs`), so a new site is asked robots.txt, llms.txt and its
  * first page a delay apart, as for every later request.
  *
- * It also paces the tasks' own requests (see `pace`): the queue counts a host's delay from the
- * start of its last task, and a request leaves some time after its task starts (the checks before
- * it, a busy event loop), so two pages could reach a site closer than the delay it asked for.
+ * It also paces the tasks' own requests (see `pace`). The queue counts a host's delay from the
+ * start of its last task, or from the request that task reports (`sinceSentMs`), but a request
+ * leaves some time after its task starts (the checks before it, a busy event loop), and a task that
+ * fails reports nothing, a host may run two tasks at once (`perHostConcurrency`), and a rendered
+ * page is asked twice in one task: without this, two requests could reach a site closer than the
+ * delay it asked for.
  */
 export class SideRequests {
   readonly #lastAt = new Map<string, number>();
