@@ -432,11 +432,11 @@ async function extractPage(
   // unless the host asks for more than MAX_RENDER_WAIT_MS (a worker would be held that long: the
   // static text is kept). When the browser's requests left is its business, so the host's next
   // request is counted from the render's end.
-  const verdict = await deps.robots.check(res.finalUrl);
-  const restMs = await deps.sideRequests.pace(res.finalUrl, hostDelayOf(deps, verdict), signal, MAX_RENDER_WAIT_MS);
+  const delayMs = hostDelayOf(deps, await deps.robots.check(res.finalUrl));
+  const restMs = await deps.sideRequests.pace(res.finalUrl, delayMs, signal, MAX_RENDER_WAIT_MS);
   if (restMs > 0) {
     deps.logger.info(
-      { url: res.finalUrl, delayMs: hostDelayOf(deps, verdict) },
+      { url: res.finalUrl, delayMs },
       "not rendered: the host's delay is longer than a render waits; using static HTML",
     );
     return extracted;
