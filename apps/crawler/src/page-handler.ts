@@ -57,7 +57,7 @@ import {
   hostDelayOf,
   ROBOTS_DISALLOWED,
   ROBOTS_UNREACHABLE,
-  redirectGate,
+  redirectsOf,
   robotsUnreachable,
   TargetResting,
 } from './redirect-gate.js';
@@ -154,7 +154,7 @@ function pageHandler(deps: PageHandlerDeps): CrawlHandler {
         );
         return { status: 'skipped', reason: BLOCKED_ADDRESS, meta: NO_VALIDATORS };
       }
-      // A redirect to a page its robots.txt disallows (see redirectGate).
+      // A redirect to a page its robots.txt disallows (see redirectsOf).
       if (error instanceof QuarryError && error.code === ROBOTS_DISALLOWED) {
         return { status: 'skipped', reason: ROBOTS_DISALLOWED, meta: NO_VALIDATORS };
       }
@@ -211,8 +211,9 @@ function pageCrawler(
       return restMs > 0 ? { status: 'postponed', restMs, hostDelayMs } : null;
     };
 
-    // A redirect whose target host was just asked its robots.txt (or llms.txt): the task goes back
-    // until that host has rested, and follows the redirect then (see redirectGate).
+    // A redirect whose target host was just asked its robots.txt (or llms.txt, or a page a while
+    // under its delay ago): the task goes back until that host has rested, and follows the
+    // redirect then (see redirectsOf).
     const targetResting = (error: unknown): CrawlOutcome => {
       if (!(error instanceof TargetResting)) throw error;
       return { status: 'postponed', restMs: error.restMs, hostDelayMs };
@@ -222,7 +223,7 @@ function pageCrawler(
     if (isSitemapTask(task)) {
       const sitemapPaced = await paced();
       if (sitemapPaced) return sitemapPaced;
-      const beforeRedirect = (target: string) => redirectGate(deps, target);
+      const beforeRedirect = redirectsOf(deps, task.url, { signal });
       return await readSitemap(deps, task, seed, { signal, beforeRedirect }).then(
         (outcome) => ({ ...outcome, hostDelayMs }),
         targetResting,
@@ -250,7 +251,7 @@ function pageCrawler(
         ...(indexed && task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,
         // The target site's llms.txt verdict (its document's has_llms_txt) is asked before its page.
-        beforeRedirect: (target) => redirectGate(deps, target, deps.llms),
+        beforeRedirect: redirectsOf(deps, task.url, { llms: deps.llms, signal }),
       });
     } catch (error) {
       return targetResting(error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RobotsVerdict } from '@quarry/fetcher';
-import { redirectGate, TargetResting } from './redirect-gate.js';
+import { redirectGate, redirectsOf, TargetResting } from './redirect-gate.js';
 import { SideRequests } from './side-requests.js';
 
 describe('redirectGate', () => {
@@ -28,9 +28,9 @@ describe('redirectGate', () => {
   });
 
   it('lets it go on when robots.txt was asked long enough ago, or was cached, or the host has no delay', async () => {
-    await expect(gate({ allowed: true, crawlDelaySecs: 1 }, 0, now - 1000)()).resolves.toBeUndefined();
-    await expect(gate({ allowed: true, crawlDelaySecs: 5 }, 1000, null)()).resolves.toBeUndefined();
-    await expect(gate({ allowed: true, crawlDelaySecs: null }, 0, now)()).resolves.toBeUndefined();
+    await expect(gate({ allowed: true, crawlDelaySecs: 1 }, 0, now - 1000)()).resolves.toBe(1000);
+    await expect(gate({ allowed: true, crawlDelaySecs: 5 }, 1000, null)()).resolves.toBe(5000);
+    await expect(gate({ allowed: true, crawlDelaySecs: null }, 0, now)()).resolves.toBe(0);
   });
 
   it("asks a page's target llms.txt once its robots.txt has rested, and holds the page back after it", async () => {
@@ -50,9 +50,9 @@ describe('redirectGate', () => {
     expect(asked).toEqual([target]);
     expect((error as TargetResting).restMs).toBe(1000);
     // Without llms (a sitemap's redirect), nothing is asked.
-    await expect(
-      redirectGate({ robots, sideRequests: new SideRequests(), hostDelayMs: 0 }, target),
-    ).resolves.toBeUndefined();
+    await expect(redirectGate({ robots, sideRequests: new SideRequests(), hostDelayMs: 0 }, target)).resolves.toBe(
+      1000,
+    );
     expect(asked).toEqual([target]);
   });
 
@@ -63,5 +63,44 @@ describe('redirectGate', () => {
     await expect(
       gate({ allowed: false, crawlDelaySecs: null, reason: 'robots_unreachable' }, 0, now)(),
     ).rejects.toMatchObject({ code: 'robots_unreachable', retryable: true });
+  });
+});
+
+describe('redirectsOf', () => {
+  const robots = { check: async () => ({ allowed: true, crawlDelaySecs: 1 }) };
+  /** The gate of a fetch of a.example's page, with b.example sent a page `agoMs` ago (the clock stands still). */
+  const setUp = (agoMs: number) => {
+    const clock = { now: 1_000_000 };
+    const sideRequests = new SideRequests(() => clock.now);
+    clock.now -= agoMs;
+    sideRequests.sentNow('https://b.example/other');
+    clock.now += agoMs;
+    return { sideRequests, gate: redirectsOf({ robots, sideRequests, hostDelayMs: 0 }, 'https://a.example/moved') };
+  };
+
+  it("holds a hop to another host back for the rest of that host's delay since its last page", async () => {
+    const { gate } = setUp(300);
+    const error = await gate('https://b.example/landing').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TargetResting);
+    expect((error as TargetResting).restMs).toBe(700);
+  });
+
+  it("waits a short rest in place, and counts the hop as the host's latest page", async () => {
+    const { gate, sideRequests } = setUp(900);
+    const started = performance.now();
+    await gate('https://b.example/landing');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+    expect(sideRequests.sinceSentMs('https://b.example/next')).toBe(0);
+  });
+
+  it('follows a hop to a host the fetch has asked already at once (a bounce back, http to https)', async () => {
+    const { gate, sideRequests } = setUp(5000);
+    // a.example's page was just sent (by this fetch); a hop back to it is no new exchange.
+    sideRequests.sentNow('https://a.example/moved');
+    await expect(gate('https://a.example/moved/')).resolves.toBeUndefined();
+    await gate('https://b.example/landing');
+    sideRequests.sentNow('https://b.example/landing');
+    await expect(gate('https://a.example/signed-in')).resolves.toBeUndefined();
+    await expect(gate('https://b.example/again')).resolves.toBeUndefined();
   });
 });

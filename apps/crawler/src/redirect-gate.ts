@@ -1,4 +1,4 @@
-import { NonRetryableError, QuarryError, RetryableError } from '@quarry/core';
+import { hostOf, NonRetryableError, QuarryError, RetryableError } from '@quarry/core';
 import type { RobotsCache, RobotsVerdict } from '@quarry/fetcher';
 import type { LlmsTxtCache } from './llms-cache.js';
 import type { SideRequests } from './side-requests.js';
@@ -18,7 +18,7 @@ const ROBOTS_RETRY_SECS = 600;
 /** What a redirect gate needs of the page handler's parts. */
 export interface RedirectGateDeps {
   readonly robots: Pick<RobotsCache, 'check'>;
-  readonly sideRequests: Pick<SideRequests, 'restMs'>;
+  readonly sideRequests: Pick<SideRequests, 'restMs' | 'pace'>;
   /** The crawler's own delay between two requests to a host. */
   readonly hostDelayMs: number;
 }
@@ -35,8 +35,9 @@ export function crawlDelayMsOf(verdict: RobotsVerdict): number {
 
 /**
  * Thrown by {@link redirectGate} when the redirect's target host was just sent a request of the
- * crawler's own (its robots.txt or llms.txt): the task is postponed for `restMs`, and on its next
- * try the redirect goes on to the target, whose answer is cached by then.
+ * crawler's own (its robots.txt or llms.txt), and by {@link redirectsOf} when it was sent a page
+ * too recently: the task is postponed for `restMs`, and on its next try the redirect goes on to
+ * the target, whose answer is cached by then.
  */
 export class TargetResting extends QuarryError {
   readonly restMs: number;
@@ -61,12 +62,13 @@ export class TargetResting extends QuarryError {
  * With `llms` (a page's redirect, whose document records the target site's llms.txt verdict), the
  * target's llms.txt is asked next, in its own turn, as a new site's is: robots.txt, llms.txt, then
  * the page, a delay apart. Each hop is asked, as the gate cannot know which one is the last.
+ * Resolves to the target host's delay.
  */
 export async function redirectGate(
   deps: RedirectGateDeps,
   target: string,
   llms?: Pick<LlmsTxtCache, 'has'>,
-): Promise<void> {
+): Promise<number> {
   const verdict = await deps.robots.check(target);
   if (!verdict.allowed) {
     if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(target);
@@ -78,9 +80,36 @@ export async function redirectGate(
     if (restMs > 0) throw new TargetResting(target, restMs);
   };
   rested();
-  if (!llms) return;
+  if (!llms) return delayMs;
   await llms.has(target);
   rested();
+  return delayMs;
+}
+
+/**
+ * The redirect gate of one fetch of `url` (the fetcher's `beforeRedirect`): each hop passes
+ * {@link redirectGate}, and a hop to a host the fetch has not asked yet is paced as a page of that
+ * host would be (SideRequests' `pace`): it waits in place for the rest of the host's delay since
+ * this process last sent it a page, or throws {@link TargetResting} when that rest is longer. The
+ * queue spaces a host's own tasks, not the redirects other hosts send to it: a site whose links
+ * name both `example.com` and `www.example.com`, one redirecting to the other, had its pages asked
+ * twice as often as its delay allows. A hop back to a host of the same fetch (a sign-in bounce, or
+ * `http:` to `https:` on one host) is one exchange with it, and follows at once.
+ */
+export function redirectsOf(
+  deps: RedirectGateDeps,
+  url: string,
+  { llms, signal }: { llms?: Pick<LlmsTxtCache, 'has'>; signal?: AbortSignal } = {},
+): (target: string) => Promise<void> {
+  const asked = new Set([hostOf(url)]);
+  return async (target) => {
+    const delayMs = await redirectGate(deps, target, llms);
+    const host = hostOf(target);
+    if (asked.has(host)) return;
+    const restMs = await deps.sideRequests.pace(target, delayMs, signal);
+    if (restMs > 0) throw new TargetResting(target, restMs);
+    asked.add(host);
+  };
 }
 
 /**
