@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ResolvedCommonOptions } from '../options.js';
 import {
   checkOutcome,
@@ -23,6 +22,7 @@ import type {
 } from '../types.js';
 import { settlesWithin } from '../util.js';
 import type { Frontier, Settlement } from './frontier.js';
+import { isGoneOwner, newOwner } from './owners.js';
 import { Wakeup } from './wakeup.js';
 
 /** Timing of the embedded crawl workers. */
@@ -115,7 +115,7 @@ class SqliteCrawlWorker implements CrawlWorker {
   readonly #handler: CrawlHandler;
   readonly #concurrency: number;
   readonly #settings: WorkerSettings;
-  readonly #owner = randomUUID();
+  readonly #owner = newOwner();
   readonly #running = new Map<string, Running>();
   readonly #loop: Promise<void>;
   readonly #heartbeat: NodeJS.Timeout;
@@ -129,6 +129,7 @@ class SqliteCrawlWorker implements CrawlWorker {
     this.#settings = settings;
     this.#heartbeat = setInterval(() => this.#renew(), Math.max(10, Math.floor(settings.leaseMs / 3)));
     this.#heartbeat.unref();
+    this.#takeUpGoneOwners();
     this.#loop = this.#run();
   }
 
@@ -223,7 +224,17 @@ class SqliteCrawlWorker implements CrawlWorker {
     return { kind: 'finished', state: 'failed', reason: decision.code, hostBackoffUntil };
   }
 
+  /** Tasks a killed process of this machine left leased are taken up now, not a lease later. */
+  #takeUpGoneOwners(): void {
+    try {
+      this.#frontier.expireGoneOwners(isGoneOwner);
+    } catch (err) {
+      this.#settings.onError(err);
+    }
+  }
+
   #renew(): void {
+    this.#takeUpGoneOwners();
     if (this.#running.size === 0) return;
     try {
       this.#frontier.renew(this.#owner, Date.now());

@@ -49,7 +49,7 @@ const TOP_FAILURES = 10;
 /**
  * The embedded crawl frontier: synchronous, every state change in one SQLite transaction, so a
  * process killed at any point leaves a consistent file (in-flight rows come back when their lease
- * expires; done rows stay done).
+ * expires, or once a process of the same machine sees their owner gone; done rows stay done).
  */
 export class Frontier {
   readonly #db: Database.Database;
@@ -123,6 +123,12 @@ export class Frontier {
       ),
       renew: db.prepare(
         `UPDATE frontier SET lease_until = @leaseUntil WHERE lease_owner = @owner AND state = 'in_flight'`,
+      ),
+      owners: db.prepare<[], { owner: string }>(
+        `SELECT DISTINCT lease_owner AS owner FROM frontier WHERE state = 'in_flight' AND lease_owner IS NOT NULL`,
+      ),
+      expireOwner: db.prepare<[string]>(
+        `UPDATE frontier SET lease_until = 0 WHERE lease_owner = ? AND state = 'in_flight'`,
       ),
       counts: db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM frontier GROUP BY state'),
       topFailures: db.prepare<[number], { reason: string; count: number }>(
@@ -324,6 +330,19 @@ export class Frontier {
     const perHost = new Map<string, number>();
     for (const { host } of rows) perHost.set(host, (perHost.get(host) ?? 0) + 1);
     for (const [host, n] of perHost) this.#stmts.hostRequeued.run(n, host);
+  }
+
+  /**
+   * Ends at once the leases of the owners `isGone` says no longer run (a process of this machine
+   * killed mid-crawl): their tasks go back to the queue at the next lease, with the try counted, as
+   * when a lease runs out. Returns how many tasks were in flight for them.
+   */
+  expireGoneOwners(isGone: (owner: string) => boolean): number {
+    let expired = 0;
+    for (const { owner } of this.#stmts.owners.all()) {
+      if (isGone(owner)) expired += this.#stmts.expireOwner.run(owner).changes;
+    }
+    return expired;
   }
 
   /** Extends the leases of everything `owner` has in flight (a heartbeat while handlers run). */

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { DEFAULTS, type ResolvedCommonOptions } from '../options.js';
 import { isIndexOutage } from '../policy.js';
 import type { IndexItem, IndexQueue, IndexStats, IndexWorker, IndexWorkOptions } from '../types.js';
 import { indexRetryDelayMs, settlesWithin } from '../util.js';
 import type { SqliteCrawlTiming } from './crawl-queue.js';
+import { isGoneOwner, newOwner } from './owners.js';
 import { Wakeup } from './wakeup.js';
 
 interface Row {
@@ -104,7 +104,7 @@ class SqliteIndexWorker implements IndexWorker {
   readonly #db: Database.Database;
   readonly #handler: (items: IndexItem[]) => Promise<void>;
   readonly #settings: IndexWorkerSettings;
-  readonly #owner = randomUUID();
+  readonly #owner = newOwner();
   readonly #stmts;
   readonly #loop: Promise<void>;
   #closing = false;
@@ -134,6 +134,10 @@ class SqliteIndexWorker implements IndexWorker {
          WHERE id = @id AND lease_owner = @owner`,
       ),
       renew: db.prepare('UPDATE index_queue SET lease_until = @leaseUntil WHERE lease_owner = @owner'),
+      owners: db.prepare<[number], { owner: string }>(
+        'SELECT DISTINCT lease_owner AS owner FROM index_queue WHERE lease_until >= ? AND lease_owner IS NOT NULL',
+      ),
+      expireOwner: db.prepare<[string]>('UPDATE index_queue SET lease_until = 0 WHERE lease_owner = ?'),
     };
     this.#loop = this.#run();
   }
@@ -144,9 +148,16 @@ class SqliteIndexWorker implements IndexWorker {
   }
 
   async #run(): Promise<void> {
+    let lookedForGoneAt = Number.NEGATIVE_INFINITY;
     while (!this.#closing) {
       let waitMs = this.#settings.pollIntervalMs;
       try {
+        // Batches a killed process of this machine left leased are delivered now, not a lease
+        // later (see isGoneOwner); looked for at the start and then as often as a lease is renewed.
+        if (Date.now() - lookedForGoneAt >= this.#settings.leaseMs / 3) {
+          lookedForGoneAt = Date.now();
+          this.#expireGoneOwners(lookedForGoneAt);
+        }
         const batch = this.#takeBatch(Date.now());
         if (Array.isArray(batch)) {
           this.#current = this.#deliver(batch);
@@ -159,6 +170,12 @@ class SqliteIndexWorker implements IndexWorker {
         this.#settings.onError(err);
       }
       await this.#settings.wakeup.wait(Math.max(1, waitMs));
+    }
+  }
+
+  #expireGoneOwners(now: number): void {
+    for (const { owner } of this.#stmts.owners.all(now)) {
+      if (isGoneOwner(owner)) this.#stmts.expireOwner.run(owner);
     }
   }
 

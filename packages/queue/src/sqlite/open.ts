@@ -15,7 +15,8 @@ export interface SqliteQueueOptions extends CommonQueueOptions {
   readonly path: string;
   /**
    * How long a leased task or index batch stays in flight without a heartbeat. After a crash, its
-   * work is handed out again once this has passed. @defaultValue 60000
+   * work is handed out again once this has passed, or at once by a worker of this machine that
+   * sees the crashed process gone (see owners.ts). @defaultValue 60000
    */
   readonly leaseMs?: number;
   /** Longest sleep of an idle worker before it looks at the database again. @defaultValue 250 */
