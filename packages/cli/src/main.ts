@@ -124,12 +124,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       const [
         { createLogger, openQueues, openServices },
         { openMetrics },
-        { announce, startApi, untilSignal },
+        { announce, startApi },
+        { untilSignal },
         { withStoredAdminToken },
       ] = await Promise.all([
         import('./runtime.js'),
         import('./commands/metrics.js'),
         import('./commands/serve.js'),
+        import('./commands/signals.js'),
         import('./commands/admin-token.js'),
       ]);
       const cfg = withStoredAdminToken(config(flags));
@@ -230,7 +232,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--json', 'print JSON')
     .action(async (flags: CommonFlags & { json?: boolean }) => {
-      const { runStatus } = await import('./commands/crawl.js');
+      const { runStatus } = await import('./commands/status.js');
       exitCode = await runStatus(config(flags), flags.json === true);
     });
 

@@ -1,13 +1,5 @@
 import { NonRetryableError, RetryableError } from '@quarry/core';
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-  errors,
-  type Route,
-  type WebSocketRoute,
-} from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Route, WebSocketRoute } from 'playwright-core';
 import { startPolicyProxy } from './policy-proxy.js';
 import { Slots } from './slots.js';
 
@@ -295,6 +287,9 @@ export class BrowserPool {
   async #launch(): Promise<Browser> {
     let browser: Browser;
     try {
+      // Loaded at the first launch: a crawler process that renders nothing (most crawls, and
+      // `quarry crawl` queueing seeds) need not load the driver.
+      const { chromium } = await import('playwright-core');
       browser = await chromium.launch({
         executablePath: this.#options.executablePath,
         headless: true,
@@ -338,7 +333,8 @@ function isHttpUrl(url: string): boolean {
 
 function navigationError(url: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof errors.TimeoutError) {
+  // playwright-core's errors.TimeoutError, told by its name (the driver is loaded lazily).
+  if (error instanceof Error && error.name === 'TimeoutError') {
     return new RetryableError(`page did not finish loading: ${url}`, 'render_timeout', { cause: error });
   }
   if (message.includes('ERR_BLOCKED_BY_CLIENT')) {

@@ -15,11 +15,10 @@ import type { CrawlStats, Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
-import { openMetrics } from './metrics.js';
 import { backoffNote } from './progress.js';
-import { reasonLines, seedReport, warnRefusedSeeds } from './seed-report.js';
+import { seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
-import { untilSignal } from './serve.js';
+import { untilSignal } from './signals.js';
 
 /** A command stopped by a signal exits with this plus the signal's number, as the shell reports. */
 const SIGNAL_EXIT_BASE = 128;
@@ -188,6 +187,8 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   const logger = createLogger(config);
   const queues = await openQueues(config);
   const services = roles.index ? await openServices(config) : null;
+  // Loaded here: `quarry crawl`, which shares this module, serves no metrics.
+  const { openMetrics } = await import('./metrics.js');
   const metrics = await openMetrics(config, queues, services?.index);
   const opened = roles.crawl
     ? openCrawler(config, queues, logger, (state, reason) => metrics.metrics.crawlOutcome(state, reason))
@@ -210,45 +211,6 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   return 0;
 }
 
-/** `quarry status`: queue depths, crawl counts by state, skip and failure reasons with example URLs. */
-export async function runStatus(config: QuarryConfig, json: boolean): Promise<number> {
-  const queues = await openQueues(config);
-  const services = await openServices(config, { maintain: false, reportNotices: false });
-  try {
-    const [crawl, index, documents] = await Promise.all([
-      queues.crawl.stats(),
-      queues.index.stats(),
-      services.index.count(),
-    ]);
-    const notices = services.index.notices?.() ?? [];
-    if (json) {
-      process.stdout.write(`${JSON.stringify({ crawl, index, documents, notices }, null, 2)}\n`);
-      return 0;
-    }
-    const out = [
-      ...notices.map((notice) => `notice: ${notice}`),
-      `documents indexed: ${documents}`,
-      `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${countsOf(crawl)}`,
-      `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
-    ];
-    if (index.failed > 0) {
-      out.push('  failed documents get one more attempt each time an indexer starts (quarry start, quarry worker)');
-    }
-    out.push(...reasonLines(crawl.reasons));
-    process.stdout.write(`${out.join('\n')}\n`);
-    return 0;
-  } finally {
-    await queues.close();
-    await services.close();
-  }
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** `N done, N skipped, N failed`, with the sitemaps and feeds read apart (see finishedCounts). */
-function countsOf(stats: CrawlStats): string {
-  const { done, skipped, failed, lists } = finishedCounts(stats);
-  return `${done} done, ${skipped} skipped, ${failed} failed${lists}`;
 }

@@ -91,19 +91,6 @@ async function redisRateLimitStores(redisUrl: string) {
   };
 }
 
-/** Resolves on the first SIGTERM or SIGINT. */
-export function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', on);
-      process.off('SIGINT', on);
-      resolve(signal);
-    };
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
-}
-
 /**
  * Prints, on every start, where everything is, for people (logs go to stdout as JSON): the address
  * really listened on, the search URL, the admin page and where its token is, the metrics, the data.

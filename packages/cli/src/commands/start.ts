@@ -7,7 +7,8 @@ import { openMetrics } from './metrics.js';
 import { reportProgress } from './progress.js';
 import { seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
-import { announce, startApi, untilSignal } from './serve.js';
+import { announce, startApi } from './serve.js';
+import { untilSignal } from './signals.js';
 
 /**
  * `quarry start`: API, crawler and indexer in one process until SIGTERM/SIGINT. Says on every start
