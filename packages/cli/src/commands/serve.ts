@@ -6,7 +6,7 @@ import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import type { Services } from '../runtime.js';
 import { adminTokenSource } from './admin-token.js';
-import { createSiteCrawler, seedingCrawler } from './mcp.js';
+import { createSiteCrawler, seedingCrawler } from './site-crawler.js';
 
 export interface RunningApi {
   /** Base URL from this machine (`http://127.0.0.1:8080`). */
