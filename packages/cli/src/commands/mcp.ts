@@ -3,7 +3,7 @@ import type { QuarryConfig } from '@quarry/core';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
 import { createQuarryMcpServer, type SiteCrawler, serveStdio } from '@quarry/mcp';
 import type { Queues } from '@quarry/queue';
-import { destination, type Logger, pino } from 'pino';
+import { destination, pino } from 'pino';
 import { openQueues, openServices } from '../runtime.js';
 
 /** File descriptor of stderr: on stdio, stdout carries the protocol and nothing else. */
