@@ -11,7 +11,7 @@ import {
   scheduleRecrawls,
   startIndexer,
 } from '@quarry/crawler';
-import type { CrawlStats, Queues } from '@quarry/queue';
+import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { createLogger, openQueues, openServices } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
