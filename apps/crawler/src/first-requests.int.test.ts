@@ -214,9 +214,10 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
     it('adds no wait on a site without a delay', () => {
       const { requests } = prompt;
       expect(requests.map((r) => r.path).sort()).toEqual(ALL_PATHS);
-      const first = requests[0]?.at ?? 0;
-      const last = requests.at(-1)?.at ?? Number.POSITIVE_INFINITY;
-      expect(last - first).toBeLessThan(CRAWL_DELAY_MS - SLACK_MS);
+      // Each gap shorter than a delay would make it: the whole run's span was bounded first, and a
+      // loaded machine (load 9 on 2 cores) stretched seven unpaced requests to 2.2 s.
+      const gaps = requests.slice(1).map((r, i) => r.at - (requests[i]?.at ?? 0));
+      expect(gaps.filter((ms) => ms >= CRAWL_DELAY_MS - SLACK_MS)).toEqual([]);
     });
   });
 }
