@@ -224,7 +224,8 @@ function pageCrawler(
       const sitemapPaced = await paced();
       if (sitemapPaced) return sitemapPaced;
       const beforeRedirect = redirectsOf(deps, task.url, { signal });
-      return await readSitemap(deps, task, seed, { signal, beforeRedirect }).then(
+      const fetcher = deps.sideRequests.ending(deps.fetcher);
+      return await readSitemap({ ...deps, fetcher }, task, seed, { signal, beforeRedirect }).then(
         (outcome) => ({ ...outcome, hostDelayMs }),
         targetResting,
       );
@@ -246,7 +247,7 @@ function pageCrawler(
     if (pagePaced) return pagePaced;
     let res: FetchResult;
     try {
-      res = await deps.fetcher.fetch(task.url, {
+      res = await deps.sideRequests.ending(deps.fetcher).fetch(task.url, {
         ...(indexed && task.meta?.etag ? { etag: task.meta.etag } : {}),
         ...(indexed && task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,

@@ -77,4 +77,25 @@ describe('SideRequests.pace', () => {
     controller.abort();
     await expect(waiting).rejects.toThrow(/abort/i);
   });
+
+  it('counts a request from its end, for the host asked and the host that answered', async () => {
+    let now = 1_000_000;
+    const requests = new SideRequests(() => now);
+    const fetcher = {
+      fetch: async (url: string) => {
+        now += 300; // a slow answer
+        if (url.endsWith('/fails')) throw new Error('connection reset');
+        return { url, finalUrl: B } as never;
+      },
+    };
+    await requests.pace(A, 1000);
+    await requests.ending(fetcher).fetch(A);
+    expect(requests.sinceSentMs(A)).toBe(0);
+    expect(requests.sinceSentMs(B)).toBe(0);
+    // A delay after the end: the host's next request rests 1000 ms from here, not 700.
+    expect(await requests.pace(A2, 1000, undefined, 0)).toBe(1000);
+    now += 5000;
+    await expect(requests.ending(fetcher).fetch('http://a.example/fails')).rejects.toThrow('connection reset');
+    expect(requests.sinceSentMs(A)).toBe(0);
+  });
 });
