@@ -88,10 +88,10 @@ export class SideRequests {
    * Paces a task's own request to `url` (its page or its sitemap): waits in place until `delayMs`
    * has passed since the last such request this process sent the host, and notes this one as sent.
    * Resolves to 0 then, or, sending nothing, to how long the host must still rest when that is
-   * longer than `maxWaitMs` (the task goes back to the queue until then). Counted between
-   * the moments the requests are handed to the fetcher, so the gap a site sees is the delay at
-   * least, whatever ran before each request in its task. Requests of other processes are the
-   * queue's to space.
+   * longer than `maxWaitMs` (the task goes back to the queue until then). Counted from when the
+   * last request was handed to the fetcher, or from its end when it went through `ending`, so the
+   * gap a site sees is the delay at least, whatever ran before each request in its task. Requests
+   * of other processes are the queue's to space.
    */
   async pace(url: string, delayMs: number, signal?: AbortSignal, maxWaitMs = MAX_INLINE_REST_MS): Promise<number> {
     const host = hostOf(url);
