@@ -185,6 +185,8 @@ function pageCrawler(
   // The bot names whose indexing rules the crawler follows: its own product token, and googlebot.
   const agent = productToken(deps.fetcher.userAgent).toLowerCase();
   const agents = [agent, 'googlebot'];
+  // A task's own requests (its page, its sitemap): the host's next one is counted from their end.
+  const ownFetcher = deps.sideRequests.ending(deps.fetcher);
   return async (task, signal) => {
     const seed = seedOf(task);
     const verdict = await deps.robots.check(task.url);
@@ -224,8 +226,7 @@ function pageCrawler(
       const sitemapPaced = await paced();
       if (sitemapPaced) return sitemapPaced;
       const beforeRedirect = redirectsOf(deps, task.url, { signal });
-      const fetcher = deps.sideRequests.ending(deps.fetcher);
-      return await readSitemap({ ...deps, fetcher }, task, seed, { signal, beforeRedirect }).then(
+      return await readSitemap({ ...deps, fetcher: ownFetcher }, task, seed, { signal, beforeRedirect }).then(
         (outcome) => ({ ...outcome, hostDelayMs }),
         targetResting,
       );
@@ -247,7 +248,7 @@ function pageCrawler(
     if (pagePaced) return pagePaced;
     let res: FetchResult;
     try {
-      res = await deps.sideRequests.ending(deps.fetcher).fetch(task.url, {
+      res = await ownFetcher.fetch(task.url, {
         ...(indexed && task.meta?.etag ? { etag: task.meta.etag } : {}),
         ...(indexed && task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,

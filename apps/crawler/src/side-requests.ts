@@ -113,27 +113,26 @@ export class SideRequests {
   }
 
   /**
-   * Notes a task's own request to `url`'s host as sent now: for requests whose leaving the crawler
-   * does not see (a browser's, noted when its render ends).
+   * Notes a task's own request to `url`'s host as sent now: when it ends (see `ending`), and for
+   * requests whose leaving the crawler does not see (a browser's, noted when its render ends).
    */
   sentNow(url: string): void {
+    this.#mark(this.#pageAt, url);
+  }
+
+  #note(url: string): void {
+    this.#mark(this.#lastAt, url);
+  }
+
+  /** Sets the host of `url` as the newest entry of `times`, now; nothing for what is not a URL. */
+  #mark(times: Map<string, number>, url: string): void {
     let host: string;
     try {
       host = hostOf(url);
     } catch {
       return; // Not a URL a request was sent to.
     }
-    remember(this.#pageAt, host, this.#clock());
-  }
-
-  #note(url: string): void {
-    let host: string;
-    try {
-      host = hostOf(url);
-    } catch {
-      return; // Not a URL the fetcher would send either.
-    }
-    remember(this.#lastAt, host, this.#clock());
+    remember(times, host, this.#clock());
   }
 }
 
