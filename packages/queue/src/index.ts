@@ -1,4 +1,4 @@
-export * from './bullmq/open.js';
+export * from './distributed.js';
 export * from './fingerprints.js';
 export * from './options.js';
 export * from './sqlite/open.js';

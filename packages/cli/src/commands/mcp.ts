@@ -5,6 +5,7 @@ import { createQuarryMcpServer, type SiteCrawler, serveStdio } from '@quarry/mcp
 import type { Queues } from '@quarry/queue';
 import { destination, pino } from 'pino';
 import { openQueues, openServices } from '../runtime.js';
+import { createSiteCrawler } from './site-crawler.js';
 
 /** File descriptor of stderr: on stdio, stdout carries the protocol and nothing else. */
 const STDERR_FD = 2;
@@ -23,10 +24,7 @@ export async function runMcp(config: QuarryConfig): Promise<number> {
     let siteCrawler: SiteCrawler | undefined;
     if (config.adminToken) {
       queues = await openQueues(config);
-      // Loaded only for `crawl_site`: an agent's client waits for the server to start (`initialize`
-      // answered in 2.2–3.0 s with the crawler's modules loaded, 1.5–1.7 s without).
-      const { createSiteCrawler, seedingCrawler } = await import('./site-crawler.js');
-      siteCrawler = createSiteCrawler(seedingCrawler(config, queues, logger));
+      siteCrawler = createSiteCrawler(config, queues, logger);
     }
     const fallback = createFallbackSearcher({
       ...fallbackOptionsFromConfig(config),

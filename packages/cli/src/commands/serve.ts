@@ -6,7 +6,7 @@ import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import type { Services } from '../runtime.js';
 import { adminTokenSource } from './admin-token.js';
-import { createSiteCrawler, seedingCrawler } from './site-crawler.js';
+import { createSiteCrawler } from './site-crawler.js';
 
 export interface RunningApi {
   /** Base URL from this machine (`http://127.0.0.1:8080`). */
@@ -55,9 +55,7 @@ export async function startApi(
     ...(adminRouter ? { adminRouter } : {}),
     ...(extras.metrics ? { metrics: extras.metrics } : {}),
     // The MCP crawl_site tool, for clients presenting the admin token on /mcp.
-    ...(config.adminToken && extras.queues
-      ? { siteCrawler: createSiteCrawler(seedingCrawler(config, extras.queues, logger)) }
-      : {}),
+    ...(config.adminToken && extras.queues ? { siteCrawler: createSiteCrawler(config, extras.queues, logger) } : {}),
   });
   const server = await startServer(app, { port: config.port, host: config.host });
   const close = server.close.bind(server);

@@ -1,28 +1,30 @@
 import type { QuarryConfig } from '@quarry/core';
-import { Crawler, parseSeed, type SeedStanding } from '@quarry/crawler';
+import type { Crawler, SeedStanding } from '@quarry/crawler';
 import type { CrawlSiteOutcome, SiteCrawler } from '@quarry/mcp';
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 
 /** The part of a {@link Crawler} that queues explicitly given seeds, as `quarry crawl` does. */
-export type Seeder = Pick<Crawler, 'refusedSeeds' | 'reseed'>;
-
-/**
- * A crawler that only queues seeds: never started, it runs no workers, threads or browser and
- * opens no connection, so it needs no closing. What `crawl_site` seeds through.
- */
-export function seedingCrawler(config: QuarryConfig, queues: Queues, logger: Logger): Seeder {
-  return new Crawler({ config, queues, logger, extractThreads: 0 });
-}
+type Seeder = Pick<Crawler, 'refusedSeeds' | 'reseed'>;
 
 /**
  * `crawl_site` through the seeding of `quarry crawl --seed`: a URL the address policy refuses
  * (QUARRY_ALLOW_HOSTS) is refused and not queued; a new one is queued with the requested depth and
  * page budget; one that ended skipped or failed is queued again; one queued or done is left alone;
  * one whose site's page budget is spent is not queued. A worker or `quarry start` then crawls it.
+ *
+ * It seeds through a crawler that is never started (no workers, threads or browser, no connection
+ * of its own, nothing to close), whose modules load at the first call: `quarry serve` and `quarry
+ * mcp` start without them (about 40 MB and a second less).
  */
-export function createSiteCrawler(seeder: Seeder): SiteCrawler {
+export function createSiteCrawler(config: QuarryConfig, queues: Queues, logger: Logger): SiteCrawler {
+  let loading: Promise<{ seeder: Seeder; parseSeed: typeof import('@quarry/crawler').parseSeed }> | undefined;
   return async ({ url, maxDepth, maxPages }) => {
+    loading ??= import('@quarry/crawler').then(({ Crawler, parseSeed }) => ({
+      seeder: new Crawler({ config, queues, logger, extractThreads: 0 }),
+      parseSeed,
+    }));
+    const { seeder, parseSeed } = await loading;
     const seed = parseSeed(url, { maxDepth, maxPages });
     const [refused] = await seeder.refusedSeeds([seed]);
     if (refused) return { url: seed.url, outcome: 'refused', address: refused.address };
