@@ -26,7 +26,7 @@ describeWithServer('redis', 'Redis stores of the robots.txt and llms.txt caches'
   beforeAll(async () => {
     server = await startRedis();
     client = new Redis(server.url);
-    caches = createRedisCrawlCaches(server.url, { prefix: 'quarry', onError: (err) => errors.push(err) });
+    caches = await createRedisCrawlCaches(server.url, { prefix: 'quarry', onError: (err) => errors.push(err) });
     fetcher = createFetcher({ allowHosts: ['127.0.0.1'], userAgent: UA, headersTimeoutMs: 500, totalTimeoutMs: 1500 });
     site = await startSite({
       '/robots.txt': {
@@ -125,7 +125,10 @@ describeWithServer('redis', 'Redis stores of the robots.txt and llms.txt caches'
   it('keeps crawling when Redis goes away: every cache fetches for itself and errors are reported', async () => {
     const lost = await startRedis();
     const lostErrors: unknown[] = [];
-    const lostCaches = createRedisCrawlCaches(lost.url, { commandTimeoutMs: 300, onError: (e) => lostErrors.push(e) });
+    const lostCaches = await createRedisCrawlCaches(lost.url, {
+      commandTimeoutMs: 300,
+      onError: (e) => lostErrors.push(e),
+    });
     try {
       const origin = site.origin;
       const robotsBefore = site.hits.get('/robots.txt') ?? 0;

@@ -1,5 +1,5 @@
 import { decodeRobotsRecord, type RobotsStore, type TtlEntry, type TtlStore } from '@quarry/fetcher';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { LlmsStore } from './llms-cache.js';
 
 /** Options of {@link RedisTtlStore}. */
@@ -102,11 +102,15 @@ const PREFIX = /^[A-Za-z0-9_.-]{1,64}$/;
 /**
  * Opens the stores through which every crawler process on one Redis shares robots.txt and
  * llms.txt results: one fetch per origin per TTL serves them all. Pass them to
- * `new Crawler({ ..., caches: { robots, llms } })` and close them after the crawler.
+ * `new Crawler({ ..., caches: { robots, llms } })` and close them after the crawler. ioredis
+ * loads with the first call: a crawler on the embedded queues never loads it.
  *
- * @example const caches = createRedisCrawlCaches(config.redisUrl, { onError: (err) => logger.warn({ err }, 'cache') });
+ * @example const caches = await createRedisCrawlCaches(config.redisUrl, { onError: (err) => logger.warn({ err }, 'cache') });
  */
-export function createRedisCrawlCaches(redisUrl: string, options: RedisCrawlCachesOptions = {}): RedisCrawlCaches {
+export async function createRedisCrawlCaches(
+  redisUrl: string,
+  options: RedisCrawlCachesOptions = {},
+): Promise<RedisCrawlCaches> {
   const prefix = options.prefix ?? 'quarry';
   if (!PREFIX.test(prefix)) throw new TypeError('prefix must be 1-64 letters, digits, _ . -');
   const onError = options.onError ?? (() => {});
@@ -114,6 +118,7 @@ export function createRedisCrawlCaches(redisUrl: string, options: RedisCrawlCach
   // Commands wait at most commandTimeoutMs (offline queue included) and are retried once: a cache
   // lookup is worth less than a fetch delayed for long. Closing after Redis died leaves a timer of
   // disconnectTimeout behind (ioredis), which would hold the process open: keep it as short.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(redisUrl, {
     maxRetriesPerRequest: 1,
     commandTimeout: commandTimeoutMs,

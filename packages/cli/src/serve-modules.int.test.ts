@@ -5,22 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { requireBuiltCli, spawnCli } from './testing/run-cli.js';
 
 const TOKEN = 'serve-modules-admin-token-0123456789abcdef';
+/** The Redis client and BullMQ (which loads it) and Bull Board: the embedded queues are SQLite. */
+const DISTRIBUTED = ['ioredis', '@bull-board/api'];
+/** The crawler's extraction: `crawl_site` only queues, and loads the crawler at its first call. */
+const CRAWLING = ['@mozilla/readability'];
 
-/**
- * The packages a process on the embedded default never needs: the Redis client and BullMQ (the
- * queues are SQLite), Bull Board (the admin's queue page is a note), and the crawler's extraction
- * (Mozilla Readability; `crawl_site` only queues, and loads the crawler when first called). Each
- * is a CommonJS package or loads one, so it shows in `require.cache` once loaded.
- */
-const NOT_LOADED = ['ioredis', '@bull-board/api', '@mozilla/readability'];
-
-describe('quarry serve on the embedded default starts without the distributed and crawling packages', () => {
+describe('the embedded default starts without the distributed packages, and quarry serve without the crawler', () => {
   let dir: string;
 
   beforeAll(() => {
     requireBuiltCli();
     dir = mkdtempSync(join(tmpdir(), 'quarry-serve-modules-'));
-    // Preloaded into the process: the CommonJS modules it loaded, written when it exits.
+    // Preloaded into the process: the CommonJS modules it loaded (each package above is one or
+    // loads one), written when it exits.
     writeFileSync(
       join(dir, 'record.cjs'),
       `process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, JSON.stringify(Object.keys(require.cache))));\n`,
@@ -28,10 +25,11 @@ describe('quarry serve on the embedded default starts without the distributed an
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('answers searches and the admin pages with none of them loaded', async () => {
-    const out = join(dir, 'modules.json');
-    const served = spawnCli(['serve'], {
-      QUARRY_DATA_DIR: join(dir, 'data'),
+  /** Runs `quarry COMMAND` with an admin token, asks a search and the admin pages, stops it: what it loaded. */
+  async function loadedBy(command: 'serve' | 'start'): Promise<string[]> {
+    const out = join(dir, `${command}-modules.json`);
+    const running = spawnCli([command], {
+      QUARRY_DATA_DIR: join(dir, command),
       PORT: '0',
       QUARRY_ADMIN_TOKEN: TOKEN,
       LOG_LEVEL: 'silent',
@@ -39,7 +37,7 @@ describe('quarry serve on the embedded default starts without the distributed an
       MODULES_OUT: out,
     });
     try {
-      const url = await served.listening();
+      const url = await running.listening();
       expect((await fetch(`${url}/api/v1/search?q=heron`)).status).toBe(200);
       const auth = { authorization: `Bearer ${TOKEN}` };
       const queues = await fetch(`${url}/admin/queues`, { headers: auth });
@@ -47,13 +45,25 @@ describe('quarry serve on the embedded default starts without the distributed an
       expect(await queues.text()).toContain('there is no Bull Board here');
       expect((await fetch(`${url}/admin/api/stats`, { headers: auth })).status).toBe(200);
     } finally {
-      expect(await served.stop()).toBe(0);
+      expect(await running.stop()).toBe(0);
     }
     const loaded: string[] = JSON.parse(readFileSync(out, 'utf8'));
     // The recording works: the process did load CommonJS packages (Express is one).
     expect(loaded.some((path) => path.includes('/node_modules/express/'))).toBe(true);
-    for (const name of NOT_LOADED) {
-      expect(loaded.filter((path) => path.includes(`/node_modules/${name}/`))).toEqual([]);
-    }
+    return loaded;
+  }
+
+  const packagesIn = (loaded: string[], names: string[]) =>
+    names.filter((name) => loaded.some((path) => path.includes(`/node_modules/${name}/`)));
+
+  it('quarry serve answers searches and the admin pages with none of them loaded', async () => {
+    expect(packagesIn(await loadedBy('serve'), [...DISTRIBUTED, ...CRAWLING])).toEqual([]);
+  }, 120_000);
+
+  it('quarry start runs its crawler without the Redis client, BullMQ or Bull Board', async () => {
+    const loaded = await loadedBy('start');
+    expect(packagesIn(loaded, DISTRIBUTED)).toEqual([]);
+    // Its crawler is loaded, as it should be.
+    expect(packagesIn(loaded, CRAWLING)).toEqual(CRAWLING);
   }, 120_000);
 });

@@ -31,14 +31,14 @@ const PROGRESS_LOG_MS = 10_000;
  * A crawler for this process; in distributed mode its robots.txt and llms.txt caches are shared
  * through Redis, so each origin is asked once per TTL for every worker process. `close` stops both.
  */
-export function openCrawler(
+export async function openCrawler(
   config: QuarryConfig,
   queues: Queues,
   logger: Logger,
   onOutcome?: CrawlerOptions['onOutcome'],
-): { crawler: Crawler; close(): Promise<void> } {
+): Promise<{ crawler: Crawler; close(): Promise<void> }> {
   const caches = config.redisUrl
-    ? createRedisCrawlCaches(config.redisUrl, {
+    ? await createRedisCrawlCaches(config.redisUrl, {
         onError: (err) =>
           logger.warn({ err: (err as Error).message }, 'robots/llms cache: Redis error, fetching instead'),
       })
@@ -113,7 +113,7 @@ export async function runCrawl(
   const seeds = await loadSeeds(options.seeds, options.seedsFile, seedDefaults(options));
   const logger = createLogger(config, { toStderr: true });
   const queues = await openQueues(config);
-  const { crawler, close: closeCrawler } = openCrawler(config, queues, logger);
+  const { crawler, close: closeCrawler } = await openCrawler(config, queues, logger);
   const refused = await warnRefusedSeeds(crawler, seeds, options.wait);
   if (seeds.length > 0) {
     const report = seedReport(await crawler.reseed(seeds));
@@ -191,7 +191,7 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   const { openMetrics } = await import('./metrics.js');
   const metrics = await openMetrics(config, queues, services?.index);
   const opened = roles.crawl
-    ? openCrawler(config, queues, logger, (state, reason) => metrics.metrics.crawlOutcome(state, reason))
+    ? await openCrawler(config, queues, logger, (state, reason) => metrics.metrics.crawlOutcome(state, reason))
     : null;
   opened?.crawler.start();
   const recrawls = opened ? recrawlScheduleFor(config, queues, logger) : null;

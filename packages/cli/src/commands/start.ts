@@ -30,7 +30,7 @@ export async function runStart(
   const services = await openServices(config);
   const queues = await openQueues(config);
   const metrics = await openMetrics(config, queues, services.index);
-  const { crawler, close: closeCrawler } = openCrawler(config, queues, logger, (state, reason) =>
+  const { crawler, close: closeCrawler } = await openCrawler(config, queues, logger, (state, reason) =>
     metrics.metrics.crawlOutcome(state, reason),
   );
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
