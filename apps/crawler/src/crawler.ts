@@ -48,6 +48,12 @@ export interface CrawlerOptions {
    * or `retry` with the code of a retryable error (the queue tries again up to its limit).
    */
   readonly onOutcome?: (state: 'done' | 'skipped' | 'failed' | 'retry', reason: string | undefined) => void;
+  /**
+   * Longest wait for a host's delay before the browser asks a page fetched just before; a host
+   * asking for more has the page's static text kept, unrendered (a worker would be held that long).
+   * @defaultValue 10,000 ms
+   */
+  readonly maxRenderWaitMs?: number;
 }
 
 /**
@@ -176,6 +182,7 @@ export class Crawler {
       fingerprints: queues.fingerprints,
       logger,
       hostDelayMs: config.hostDelayMs,
+      ...(this.#options.maxRenderWaitMs !== undefined ? { maxRenderWaitMs: this.#options.maxRenderWaitMs } : {}),
     });
     const worker = queues.crawl.work(counted(handler, this.#options.onOutcome, this.#backoffs), {
       concurrency: config.crawlConcurrency,

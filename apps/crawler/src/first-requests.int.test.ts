@@ -5,7 +5,7 @@ import { FileBlobStore } from '@quarry/blobstore';
 import { pageIdForUrl } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
-import type { Queues } from '@quarry/queue';
+import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { itWithServer, type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
 import { crawlUntilIdle, describeOnEachQueue, localCrawlConfig } from './testing.js';
@@ -223,3 +223,67 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
 }
 
 describeOnEachQueue('first', describeFirstRequests);
+
+describe('a render that would wait longer than a render waits for the host', () => {
+  // The browser asks a page again a host's delay after its fetch, waiting at most maxRenderWaitMs
+  // (10 s by default): the paced host's 1 s Crawl-delay is past this crawler's 300 ms.
+  const MAX_RENDER_WAIT_MS = 300;
+  /** A page whose script adds a paragraph on the `added` bird, as a script-built page does. */
+  const scripted = (title: string, word: string, added: string) =>
+    page(title, word).replace(
+      '</body>',
+      `<script>const p = document.createElement('p'); p.textContent = '${`The ${added} came with the script. `.repeat(8)}'; document.querySelector('article').append(p);</script></body>`,
+    );
+  let paced: Awaited<ReturnType<typeof loggedSite>>;
+  let prompt: Awaited<ReturnType<typeof loggedSite>>;
+  let dir: string;
+  let queues: Queues;
+  let index: LanceSearchIndex;
+
+  beforeAll(async () => {
+    paced = await loggedSite('127.0.0.6', () => ({
+      '/robots.txt': text(`User-agent: *\nCrawl-delay: ${CRAWL_DELAY_MS / 1000}\n`),
+      '/app.html': { body: scripted('The avocet', 'avocet', 'godwit') },
+    }));
+    prompt = await loggedSite('127.0.0.7', () => ({
+      '/robots.txt': text('User-agent: *\nAllow: /\n'),
+      '/app.html': { body: scripted('The stilt', 'stilt', 'curlew') },
+    }));
+    const local = localCrawlConfig('render-wait', '127.0.0.6,127.0.0.7');
+    dir = local.dir;
+    queues = await openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
+    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+    await crawlUntilIdle({
+      config: local.config,
+      queues,
+      index,
+      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+      maxRenderWaitMs: MAX_RENDER_WAIT_MS,
+      queue: (crawler) =>
+        crawler.addSeeds([
+          parseSeed(`${paced.site.origin}/app.html depth=0 render=always`),
+          parseSeed(`${prompt.site.origin}/app.html depth=0 render=always`),
+        ]),
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await queues?.close();
+    await index?.close();
+    await Promise.all([paced, prompt].map((logged) => logged?.site.close()));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const found = async (word: string) =>
+    (await index.search({ query: parseQuery(word), limit: 10, offset: 0 })).hits.map((hit) => hit.url);
+
+  itWithServer('chromium', "keeps the page's static text, and the browser never asks it", async () => {
+    expect(paced.requests.filter((r) => r.path === '/app.html')).toHaveLength(1);
+    expect(await found('avocet')).toEqual([`${paced.site.origin}/app.html`]);
+    expect(await found('godwit')).toEqual([]);
+    expect(shortGaps(paced.requests)).toEqual([]);
+    // A host without a delay has its page rendered: the browser asks it again, and the script's text is indexed.
+    expect(prompt.requests.filter((r) => r.path === '/app.html')).toHaveLength(2);
+    expect(await found('curlew')).toEqual([`${prompt.site.origin}/app.html`]);
+  });
+});

@@ -94,6 +94,8 @@ export interface PageHandlerDeps {
   readonly logger: Logger;
   /** Minimum delay between two requests to one host. */
   readonly hostDelayMs: number;
+  /** Longest wait for the host's delay before a render (see CrawlerOptions). @defaultValue MAX_RENDER_WAIT_MS */
+  readonly maxRenderWaitMs?: number;
   readonly now?: () => Date;
 }
 
@@ -432,11 +434,16 @@ async function extractPage(
   const browser = await deps.browser();
   if (!browser) return extracted;
   // The browser asks the page again: a delay after the fetch, waited here (a render takes longer),
-  // unless the host asks for more than MAX_RENDER_WAIT_MS (a worker would be held that long: the
+  // unless the host asks for more than maxRenderWaitMs (a worker would be held that long: the
   // static text is kept). When the browser's requests left is its business, so the host's next
   // request is counted from the render's end.
   const delayMs = hostDelayOf(deps, await deps.robots.check(res.finalUrl));
-  const restMs = await deps.sideRequests.pace(res.finalUrl, delayMs, signal, MAX_RENDER_WAIT_MS);
+  const restMs = await deps.sideRequests.pace(
+    res.finalUrl,
+    delayMs,
+    signal,
+    deps.maxRenderWaitMs ?? MAX_RENDER_WAIT_MS,
+  );
   if (restMs > 0) {
     deps.logger.info(
       { url: res.finalUrl, delayMs },
