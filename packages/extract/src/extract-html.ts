@@ -41,6 +41,7 @@ import { contentMarkdown, markEmojiImages } from './markdown.js';
 import { escapeMarkdown } from './markdown-escapes.js';
 import { readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
+import { dropNoSnippetBlocks } from './no-snippet.js';
 import { dropPopups } from './popups.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
@@ -48,6 +49,7 @@ import { keepSubheadings } from './readability-names.js';
 import { raiseSuperscripts } from './superscripts.js';
 import { blockText, squash, textUpTo, truncate, withoutInvisibleParagraphs } from './text.js';
 import { reconcileTitle } from './title.js';
+import { isHomePage } from './title-strip.js';
 import type { ExtractedPage, ExtractHtmlOptions } from './types.js';
 import { EXTRACT_DEFAULTS } from './types.js';
 import { countWords } from './word-count.js';
@@ -545,7 +547,7 @@ function withTimeOfDay(date: string | null, dateline: () => string | null, offse
 /**
  * The post chrome of a forum thread (see forum-posts.ts) and, on a `product` page, its reviews,
  * shipping terms, hidden blocks and repeated copies (see product-page.ts), removed from the whole
- * body; the captions of pictures marked, to be left out of the plain text (see captions.ts).
+ * body, as are blocks marked `data-nosnippet` (see no-snippet.ts); the captions of pictures marked, to be left out of the plain text (see captions.ts).
  * Returns copies of the article's lead paragraphs when its header is a box named like page chrome
  * (see article-header.ts), the name opening a thread's first poster panel, and how many posts were
  * marked with their posters (see dropPostChrome).
@@ -579,6 +581,8 @@ function dropPageChrome(
   dropAuthorBoxes(elements);
   dropInterfaceText(elements);
   dropConsentPrompts(elements);
+  // A site's front page marks its changing lists of stories so, not only its chrome (InfoQ's).
+  if (!isHomePage(baseUrl)) dropNoSnippetBlocks(elements);
   if (!product) dropPopups(elements);
   flattenCodeLines(elements);
   return { lead, firstPoster, markedPosts: marked };
