@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,4 +37,20 @@ describe('a new index opened by several processes at once (a worker and the API 
       await index.close();
     }
   }, 120_000);
+
+  it('waits out a table that another process has begun to create (its folder there, no version yet)', async () => {
+    const path = join(dir, 'half-created');
+    // What a process creating the table leaves for a moment: the table's folder, listed as a table.
+    mkdirSync(join(path, 'pages.lance'), { recursive: true });
+    const opening = LanceSearchIndex.open({ path, autoMaintain: false });
+    // The other process "gives up" (or finishes) a little later: the folder goes.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    rmSync(join(path, 'pages.lance'), { recursive: true, force: true });
+    const index = await opening;
+    try {
+      await expect(index.count()).resolves.toBe(0);
+    } finally {
+      await index.close();
+    }
+  }, 60_000);
 });

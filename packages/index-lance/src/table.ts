@@ -42,10 +42,7 @@ export async function openTable(
   db: lancedb.Connection,
   path: string,
 ): Promise<{ table: lancedb.Table; created: boolean }> {
-  const created = !(await db.tableNames()).includes(TABLE);
-  const table = created
-    ? await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true })
-    : await db.openTable(TABLE);
+  const { table, created } = await openOrCreate(db);
   if (!created) await refuseOtherLayout(table, path);
   let seen = -1;
   for (let failed = 0; ; ) {
@@ -62,6 +59,30 @@ export async function openTable(
       failed = have.size > seen ? 1 : failed + 1;
       seen = Math.max(seen, have.size);
       if (failed >= CREATE_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
+    }
+  }
+}
+
+/**
+ * Attempts at opening the table, or creating it when missing. A table another process is creating
+ * at that moment is listed (its folder exists) before its first version is written, and opening it
+ * then fails (`Table 'pages' exists but could not be loaded … _versions not found`: one of 8
+ * processes started together, in a CI run of `open-race.int.test.ts`). Failures are spaced as the
+ * indexes' are, so a table that cannot be opened at all fails after about 5 s.
+ */
+const OPEN_ATTEMPTS = 10;
+
+async function openOrCreate(db: lancedb.Connection): Promise<{ table: lancedb.Table; created: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const created = !(await db.tableNames()).includes(TABLE);
+      const table = created
+        ? await db.createEmptyTable(TABLE, pagesSchema(), { existOk: true })
+        : await db.openTable(TABLE);
+      return { table, created };
+    } catch (error) {
+      if (attempt >= OPEN_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
     }
   }
