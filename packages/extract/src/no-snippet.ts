@@ -1,4 +1,5 @@
 import { visibleChars } from './content.js';
+import { PAGE_PARTS } from './popups.js';
 
 /**
  * Blocks a page marks `data-nosnippet`: Google's attribute for text that a search engine is not to
@@ -14,8 +15,6 @@ import { visibleChars } from './content.js';
  * (a paywalled one, say) still has its article read.
  */
 const MAX_SHARE = 0.5;
-/** What a marked block never holds: the page's headline or its declared main content. */
-const PAGE_PARTS = 'h1, main, article, [role="main"]';
 
 /** Removes the blocks among `elements` (a body's elements) marked `data-nosnippet`; returns how many. */
 export function dropNoSnippetBlocks(elements: readonly Element[]): number {

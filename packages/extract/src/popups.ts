@@ -25,8 +25,8 @@ const MAX_SHARE = 0.15;
  * link in a sentence).
  */
 const BOXES = new Set(['div', 'section', 'aside', 'dialog', 'form']);
-/** What a popup never holds: the page's headline or its declared main content. */
-const PAGE_PARTS = 'h1, main, article, [role="main"]';
+/** What a popup (or another block removed as not the page's) never holds: the page's headline or its declared main content. */
+export const PAGE_PARTS = 'h1, main, article, [role="main"]';
 
 /**
  * Removes the popups among `elements` (a body's elements; see the module's comment); returns how

@@ -33,6 +33,9 @@ const TABLE_INDEXES: readonly { readonly column: string; readonly config: () => 
  */
 const CREATE_ATTEMPTS = 10;
 
+/** A pause long enough to see another process's commit, varied so that racing processes part. */
+const pauseBeforeRetry = () => new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
+
 /**
  * Opens the table, creating it and any missing index. Several processes may open a new data dir at
  * once (`quarry serve` beside `quarry worker`): a creation that loses the commit race to another
@@ -59,7 +62,7 @@ export async function openTable(
       failed = have.size > seen ? 1 : failed + 1;
       seen = Math.max(seen, have.size);
       if (failed >= CREATE_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
+      await pauseBeforeRetry();
     }
   }
 }
@@ -69,7 +72,7 @@ export async function openTable(
  * at that moment is listed (its folder exists) before its first version is written, and opening it
  * then fails (`Table 'pages' exists but could not be loaded … _versions not found`: one of 8
  * processes started together, in a CI run of `open-race.int.test.ts`). Failures are spaced as the
- * indexes' are, so a table that cannot be opened at all fails after about 5 s.
+ * indexes' are ({@link pauseBeforeRetry}), so a table that cannot be opened at all fails after about 5 s.
  */
 const OPEN_ATTEMPTS = 10;
 
@@ -83,7 +86,7 @@ async function openOrCreate(db: lancedb.Connection): Promise<{ table: lancedb.Ta
       return { table, created };
     } catch (error) {
       if (attempt >= OPEN_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
+      await pauseBeforeRetry();
     }
   }
 }
