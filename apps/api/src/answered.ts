@@ -20,7 +20,8 @@ import { MIN_WORDS_NONE_FOUND, plainWords } from './relax.js';
  * inverse document frequency in the index (a word no page has weighs most).
  *
  * Measured with `npm run bench -- relevance` (its "Questions the index cannot answer" table): each
- * IR collection's own questions against the other's, questions of 3 to 12 words. See the README.
+ * IR collection's own questions against the other's, questions of 3 to 12 words. See the
+ * README's External fallback.
  */
 export const MIN_WEIGHT_HELD = 0.3;
 /**

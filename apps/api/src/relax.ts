@@ -278,7 +278,7 @@ async function heldFirst(query: IndexQuery, held: readonly IndexHit[], list: Ran
  * of links (the index lowers those); the words' all being there is what a client typing them as
  * an AND asked for first. On the known-item benchmark (`npm run bench -- known-item`) as typed:
  * the page first for 948 of 1,331 before, 986 after; the IR collections' questions, which AND
- * rarely finds, moved by 0.002 at most (README).
+ * rarely finds, moved by 0.002 at most (docs/benchmark-results.md).
  */
 async function allWordsFirst(
   index: SearchIndex,

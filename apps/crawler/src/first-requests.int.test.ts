@@ -13,7 +13,7 @@ import { crawlUntilIdle, describeOnEachQueue, localCrawlConfig } from './testing
 /**
  * The Crawl-delay the paced site asks for, and the slack allowed for timers and the loopback: a
  * request is handed to the fetcher a delay after the last, and the site, in this process, logs it
- * when its own event loop gets to it (README, Politeness; 906 ms for 1 s failed a slack of 50 when
+ * when its own event loop gets to it (docs/crawler.md, Politeness; 906 ms for 1 s failed a slack of 50 when
  * only the tasks' starts were spaced).
  */
 const CRAWL_DELAY_MS = 1000;

@@ -1,7 +1,7 @@
 /**
  * Measures the near-copy threshold (SIMHASH_NEAR_BITS) on the shared Readability pages
  * (../shared/testdata/readability-pages): copies of a real page with another date line or footer
- * must come within it, and different pages must not. Prints the figures the README quotes.
+ * must come within it, and different pages must not. Prints the figures docs/crawler.md quotes.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

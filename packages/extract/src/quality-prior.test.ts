@@ -2,7 +2,7 @@
  * The quality prior: its rule on small pages, and its figures on the shared pages: articles
  * (../shared/testdata/readability-pages) keep 1; home and tag pages built from those pages' own
  * link lists get less; WCXB listing and collection pages (which have main content) are mostly left
- * alone. Prints the figures the README quotes; the testdata parts skip when it is absent.
+ * alone. Prints the figures docs/crawler.md quotes; the testdata parts skip when it is absent.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

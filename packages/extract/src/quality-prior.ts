@@ -13,8 +13,9 @@
  *   ({@link LINKY_QUALITY}).
  * extract-html.ts raises a lowered page back to 1 when the main content it extracts has running text
  * (see {@link hasRunningText}): the chrome left out here held the page (an article in a `<header>`).
- * Listings with descriptions, forums and product pages keep 1 (they have running text); the README
- * gives the figures measured on the shared Readability and WCXB pages (quality-prior.test.ts).
+ * Listings with descriptions, forums and product pages keep 1 (they have running text);
+ * docs/crawler.md gives the figures measured on the shared Readability and WCXB pages
+ * (quality-prior.test.ts).
  */
 
 /** Visible text of a page outside its chrome: all of it, and the part inside links. */
