@@ -76,6 +76,13 @@ d('Chinese news pages', () => {
     expect(f1.filter((x) => x >= 0.8).length / f1.length).toBeGreaterThanOrEqual(0.75);
   });
 
+  it("leaves out a table-built blog's sidebar column (its archive, its profile) and keeps its posts", () => {
+    const blog = results[stems.indexOf('59562291-5657-476d-9902-ad76b53ef82b')];
+    expect(blog?.page.body_text).toContain('湘菜粤菜兵分两路');
+    expect(blog?.page.body_text).not.toContain('归档备份');
+    expect(blog?.page.body_text).not.toContain('12/01/2004 - 01/01/2005');
+  });
+
   it('detects every page as Chinese', () => {
     expect(results.filter((r) => r.page.lang === 'zh').length).toBe(results.length);
   });

@@ -128,6 +128,32 @@ describe('mainRegion pruning', () => {
     expect(text).not.toContain('About us');
   });
 
+  it("drops a table-built page's column of links beside its text, not a data table's column of names", () => {
+    const archive = Array.from({ length: 8 }, (_, i) => `<a href="/archive/${i}">Archive of month ${i}</a><br>`).join(
+      '',
+    );
+    const posts =
+      '<h2>First post</h2><p>The first post of this blog, long enough to be read as the page text, and it goes on.</p>' +
+      '<h2>Second post</h2><p>The second post of this blog tells another story in more sentences than the first.</p>' +
+      '<p>It also has a second paragraph, because posts on such old pages often ran long.</p>' +
+      '<p>And a third one, with the weather, the food and a promise to write again next week.</p>';
+    const layout = `<table><tr><td><h3>Archive</h3>${archive}</td><td>${posts}</td></tr></table>`;
+    const text = mainRegion(doc(layout))?.text ?? '';
+    expect(text).toContain('The first post of this blog');
+    expect(text).not.toContain('Archive of month');
+    // The column is links beside a cell of twice its text: a narrower text cell keeps it.
+    const short = `<table><tr><td>${archive}</td><td><p>One post beside the archive, with a few sentences. It is not much longer than the archive itself, and so the two are read together.</p></td></tr></table>`;
+    expect(mainRegion(doc(short))?.text).toContain('Archive of month 3');
+    // A data table's cells are its data, whatever their links.
+    const rows = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `<tr><td>${archive}</td><td>${'Package number ' + i + ' does something useful with files. '.repeat(12)}</td></tr>`,
+    ).join('');
+    const data = mainRegion(doc(`<table><tr><th>Links</th><th>Description</th></tr>${rows}</table>`))?.text ?? '';
+    expect(data).toContain('Archive of month 5');
+  });
+
   it('keeps a form or a block named comments when it holds most of the text, and the posts in it', () => {
     const posts = Array.from(
       { length: 5 },

@@ -356,6 +356,41 @@ function isNavigation(m: Measured, i: number): boolean {
   );
 }
 
+/** A layout column of links holds at least this many, and this share of its text in them. */
+const MIN_COLUMN_LINKS = 5;
+const COLUMN_LINK_SHARE = 0.7;
+/** Its row's text column holds at least this many times its text, at most this share in links. */
+const TEXT_COLUMN_OVER_LINKS = 2;
+const TEXT_COLUMN_LINK_SHARE = 0.3;
+
+/**
+ * A cell of a layout table that is a column of links beside the page's text: a table-built page's
+ * sidebar (its archive, its other posts, its categories), which may carry a few headings and so
+ * is no {@link isNavigation} block. Its row has a cell of mostly plain text with
+ * {@link TEXT_COLUMN_OVER_LINKS} times its characters. A data table's cells are never layout.
+ */
+function isLinkColumn(m: Measured, i: number): boolean {
+  const chars = m.chars[i] as number;
+  if ((m.links[i] as number) < MIN_COLUMN_LINKS || (m.linkChars[i] as number) < COLUMN_LINK_SHARE * chars) return false;
+  const el = m.els[i] as Element;
+  if (el.localName.toLowerCase() !== 'td') return false;
+  const row = m.parent[i] as number;
+  if (row < 0) return false;
+  // The row's cells follow it in depth-first order, each after the last one's subtree.
+  const rowEnd = row + (m.size[row] as number);
+  let textColumn = false;
+  for (let j = row + 1; j < rowEnd && !textColumn; j += m.size[j] as number) {
+    const cellChars = m.chars[j] as number;
+    textColumn =
+      j !== i &&
+      cellChars >= TEXT_COLUMN_OVER_LINKS * chars &&
+      (m.linkChars[j] as number) <= TEXT_COLUMN_LINK_SHARE * cellChars;
+  }
+  if (!textColumn) return false;
+  const table = el.closest('table');
+  return table === null || !isDataTable(table);
+}
+
 /**
  * Goes through the measured region in document order, calling `drop` for each chrome or navigation
  * block (and skipping what it holds); returns the size of what is kept. When hidden blocks held
@@ -394,7 +429,7 @@ function pruneOnce(
     const big = chars > (chrome === Chrome.Hidden ? maxHiddenChars : maxSoftChars);
     const keepSoft = soft && (big || i < keptSoftEnd);
     if (keepSoft) keptSoftEnd = Math.max(keptSoftEnd, i + (m.size[i] as number));
-    if ((!keepSoft && chrome !== Chrome.None) || isNavigation(m, i)) {
+    if ((!keepSoft && chrome !== Chrome.None) || isNavigation(m, i) || isLinkColumn(m, i)) {
       if (chrome === Chrome.Hidden) largestHidden = Math.max(largestHidden, chars);
       kept.chars -= chars;
       kept.linkChars -= m.linkChars[i] as number;
