@@ -83,6 +83,12 @@ d('Chinese news pages', () => {
     expect(blog?.page.body_text).not.toContain('12/01/2004 - 01/01/2005');
   });
 
+  it("leaves out a news page's box of related headlines that Readability keeps as a data table", () => {
+    const news = results[stems.indexOf('2bac7fb2-efbd-4444-99c8-51c72acf5c7d')];
+    expect(news?.page.body_text).toContain('妻子变成替代母亲');
+    expect(news?.page.body_text).not.toContain('内蒙一弱智少女惨遭强奸');
+  });
+
   it('detects every page as Chinese', () => {
     expect(results.filter((r) => r.page.lang === 'zh').length).toBe(results.length);
   });

@@ -2,7 +2,7 @@ import { isDataTable } from './data-tables.js';
 import { dropTemplateExpressions } from './interface-text.js';
 import { dropItemFilters } from './repeated-blocks.js';
 import { dropQuotedCopies, dropRepeatedBlocks } from './repeated-text.js';
-import { blockText, HEADINGS, HIDDEN_STYLE, hasHiddenAttribute } from './text.js';
+import { blockText, HEADINGS, HIDDEN_STYLE, hasHiddenAttribute, visibleChars } from './text.js';
 
 /** Elements that are page chrome wherever they appear (HTML5 sectioning and ARIA landmarks). */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'menu', 'dialog', 'template']);
@@ -157,15 +157,8 @@ const INVISIBLE = new Set([
   'button',
 ]);
 
-/** Characters of a string that are not whitespace. */
-export function visibleChars(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 32 && c !== 0xa0) n++;
-  }
-  return n;
-}
+/** Characters of a string that are not whitespace (see text.ts), for this module's importers. */
+export { visibleChars };
 
 /**
  * `visibleChars(el.textContent)`, counted on `el`'s text nodes: a big subtree's text is not copied

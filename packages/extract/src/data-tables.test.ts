@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { linkShareOf } from './content.js';
-import { isDataTable, keepDataTables } from './data-tables.js';
+import { dropLinkTables, isDataTable, keepDataTables } from './data-tables.js';
 
 const body = (html: string): Element =>
   (parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document).body;
@@ -50,6 +50,29 @@ describe('keepDataTables', () => {
     expect(keepDataTables(Array.from(root.querySelectorAll('*')))).toBe(0);
     expect(root.querySelector('table')?.getAttribute('class')).toBe('footer-links');
     expect(root.querySelector('div')?.getAttribute('class')).toBe('sticky-header');
+  });
+});
+
+describe('dropLinkTables', () => {
+  const story = `<p>${'The story of the day, told in full sentences with no link in them at all. '.repeat(16)}</p>`;
+  const headlines = (n: number): string =>
+    `<table>${Array.from({ length: n }, (_, i) => `<tr><td>[News] <a href="/n${i}">Headline number ${i} of the day, and what it means</a></td></tr>`).join('')}</table>`;
+
+  it("removes a table of links from an article, not a data table's, a short one or one that is the article", () => {
+    const root = body(`${story}${headlines(12)}`);
+    expect(dropLinkTables(root)).toBe(1);
+    expect(root.querySelector('table')).toBeNull();
+    expect(root.textContent).toContain('The story of the day');
+    // A data table (a header cell), fewer than five links, or half the article's text: kept.
+    const data = body(`${story}${headlines(12).replace('<table>', '<table><tr><th>Headlines</th></tr>')}`);
+    expect(dropLinkTables(data)).toBe(0);
+    expect(dropLinkTables(body(`${story}${headlines(4)}`))).toBe(0);
+    expect(dropLinkTables(body(`<p>A short introduction.</p>${headlines(12)}`))).toBe(0);
+    // Links under 80% of its text: a table of descriptions, kept.
+    const described = body(
+      `${story}<table>${Array.from({ length: 6 }, (_, i) => `<tr><td><a href="/p${i}">Item ${i}</a></td><td>A description of the item in a sentence of its own.</td></tr>`).join('')}</table>`,
+    );
+    expect(dropLinkTables(described)).toBe(0);
   });
 });
 

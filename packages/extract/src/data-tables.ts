@@ -1,4 +1,5 @@
 import { dropUnlikelyNames, hasUnlikelyNames } from './readability-names.js';
+import { visibleChars } from './text.js';
 
 /** A table with a header cell and at least this many rows holds data, not layout. */
 const MIN_DATA_ROWS = 3;
@@ -31,4 +32,37 @@ export function keepDataTables(elements: readonly Element[]): number {
     kept++;
   }
   return kept;
+}
+
+/** A table of links holds at least this many and this share of its visible text in them. */
+const MIN_LINK_TABLE_LINKS = 5;
+const LINK_TABLE_SHARE = 0.8;
+/** Above this share of the article's text, a table of links is the article (a page of links). */
+const MAX_LINK_TABLE_SHARE = 0.5;
+
+/**
+ * Removes from Readability's article (`content`) the tables that are lists of links: at least
+ * {@link MIN_LINK_TABLE_LINKS} links holding {@link LINK_TABLE_SHARE} of the table's visible text,
+ * no header cell, and under {@link MAX_LINK_TABLE_SHARE} of the article's text. Readability keeps any
+ * table of ten rows or more as data and so never cleans it: an old news page's box of related
+ * headlines, each row a link, came into the article. Returns how many tables were removed.
+ */
+export function dropLinkTables(content: Element): number {
+  const tables = Array.from(content.querySelectorAll('table'));
+  if (tables.length === 0) return 0;
+  const total = visibleChars(content.textContent ?? '');
+  let removed = 0;
+  for (const table of tables) {
+    // A table inside one removed before is gone with it.
+    if (!content.contains(table) || table.querySelector('th') !== null) continue;
+    const chars = visibleChars(table.textContent ?? '');
+    if (chars === 0 || chars >= MAX_LINK_TABLE_SHARE * total) continue;
+    const links = Array.from(table.querySelectorAll('a[href]'));
+    if (links.length < MIN_LINK_TABLE_LINKS) continue;
+    const linkChars = links.reduce((sum, a) => sum + visibleChars(a.textContent ?? ''), 0);
+    if (linkChars < LINK_TABLE_SHARE * chars) continue;
+    table.remove();
+    removed++;
+  }
+  return removed;
 }

@@ -7,7 +7,7 @@ import { flattenCodeLines, markCodeLanguages } from './code-blocks.js';
 import { mendCodeLines } from './code-line-breaks.js';
 import { unnameCommentPosts } from './comment-posts.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
-import { keepDataTables } from './data-tables.js';
+import { dropLinkTables, keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
 import { revealHiddenPage, revealPanels } from './disclosure.js';
@@ -479,11 +479,16 @@ function chooseMainContent(
   // posts in a <form>).
   const qualityOf = (el: Element | null): number =>
     prior < 1 && el !== null && hasRunningText(linkFacts(el)) ? 1 : prior;
-  const fromArticle = () => ({
-    text: article.text,
-    markdown: toMarkdown(article.content),
-    quality: qualityOf(article.content),
-  });
+  // Readability keeps a table of ten rows as data, so a box of related headlines stayed in the
+  // article (see dropLinkTables); it is left out once the article is chosen over the region.
+  const fromArticle = () => {
+    const relinked = article.content !== null && dropLinkTables(article.content) > 0;
+    return {
+      text: relinked && article.content !== null ? blockText(article.content) : article.text,
+      markdown: toMarkdown(article.content),
+      quality: qualityOf(article.content),
+    };
+  };
   if (!wantsRegion) return fromArticle();
   const parsed = parseDocument(html, url, dom);
   try {

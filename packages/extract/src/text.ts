@@ -294,3 +294,13 @@ export function unwrap(el: Element): void {
 export function appendChildrenOf(from: Node, to: Node): void {
   for (let child = from.firstChild; child !== null; child = from.firstChild) to.appendChild(child);
 }
+
+/** Characters of a string that are not whitespace. */
+export function visibleChars(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 0xa0) n++;
+  }
+  return n;
+}
