@@ -323,7 +323,8 @@ function wcxbSet(root) {
     id: 'wcxb',
     pages,
     metric: 'word F1 (evaluate.py)',
-    score(page, got) {
+    /** `declared`, when given: what the page states in structured data (declared-metadata.mjs). */
+    score(page, got, declared) {
       const t = page.truth;
       const { p, r, f1 } = wcxbWordScores(got.body_text, t.main_content ?? '');
       return {
@@ -337,6 +338,10 @@ function wcxbSet(root) {
         // Pages whose ground truth has none: right when none is given.
         noAuthor: t.author ? undefined : got.author === null,
         noDate: t.publish_date ? undefined : got.published_at === null,
+        // Whether the page's structured data states the reference's author and day.
+        authorDeclared: t.author && declared ? declared.authors.some((name) => sameAuthor(name, t.author)) : undefined,
+        dateDeclared:
+          t.publish_date && declared ? declared.dates.some((date) => sameDay(date, t.publish_date)) : undefined,
         markdown: t.main_content_markdown ? markdownStructure(got.body_markdown, t.main_content_markdown) : undefined,
         defects: markdownDefects(got.body_markdown),
         // evaluate.py's snippet_check: the reference's `with` lines (main text) and `without` lines
