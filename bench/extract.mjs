@@ -12,7 +12,6 @@ import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createExtractPool } from '@quarry/crawler';
 import { extractHtml } from '@quarry/extract';
-import { declaredMetadata } from './lib/declared-metadata.mjs';
 import { halfOf, loadExtractSets } from './lib/extract-sets.mjs';
 import { hostilePages } from './lib/hostile-pages.mjs';
 
@@ -76,9 +75,7 @@ function scoreSet(set, half, dom) {
     const got = extractHtml(html, { url: page.url, dom });
     const ms = performance.now() - start;
     const seen = { gotTitle: got.title, gotAuthor: got.author, gotDate: got.published_at, chars: got.textLength };
-    // Parsed again, outside the timing: only the WCXB pages have author and date references enough.
-    const declared = set.id === 'wcxb' ? declaredMetadata(html) : undefined;
-    results.push({ name: page.name, half: pageHalf, type: page.type, ms, ...seen, ...set.score(page, got, declared) });
+    results.push({ name: page.name, half: pageHalf, type: page.type, ms, ...seen, ...set.score(page, got, html) });
   }
   return results;
 }

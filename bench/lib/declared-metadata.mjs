@@ -2,6 +2,8 @@
 // meta tags and schema.org microdata. The extraction benchmark splits its author and date accuracy
 // by it: a page that declares the reference's answer tests that Quarry reads what is declared; a
 // page that does not tests the visible-byline and dateline rules, the part that can be overfitted.
+// Read here on its own, not through Quarry's meta.ts: the split must not depend on the reader it
+// grades.
 import { parseHTML } from 'linkedom';
 
 const AUTHOR_METAS = [

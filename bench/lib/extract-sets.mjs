@@ -10,6 +10,7 @@ import { normalizeLang, parseTimestamp } from '@quarry/core';
 import { tokenF1 } from '@quarry/extract';
 import { decodeHtml } from '@quarry/fetcher';
 import { parseHTML } from 'linkedom';
+import { declaredMetadata } from './declared-metadata.mjs';
 
 /** The half a page belongs to: 'A' (tuning) or 'B' (held out), fixed by the SHA-1 of its name. */
 export function halfOf(name) {
@@ -323,9 +324,10 @@ function wcxbSet(root) {
     id: 'wcxb',
     pages,
     metric: 'word F1 (evaluate.py)',
-    /** `declared`, when given: what the page states in structured data (declared-metadata.mjs). */
-    score(page, got, declared) {
+    /** `html`, when given, is read for what the page declares (declared-metadata.mjs), outside the timing. */
+    score(page, got, html) {
       const t = page.truth;
+      const declared = html !== undefined && (t.author || t.publish_date) ? declaredMetadata(html) : undefined;
       const { p, r, f1 } = wcxbWordScores(got.body_text, t.main_content ?? '');
       return {
         f1,
