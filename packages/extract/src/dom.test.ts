@@ -83,6 +83,26 @@ describe('parseDocument (linkedom)', () => {
     expect(div.querySelector('svg')?.getAttribute('viewBox')).toBe('0 0 2 2');
   });
 
+  // The same patch upper-cases each tag name once (`tagName`, `nodeName`: Readability asks them of
+  // every element many times), compares an all-lower-case name without upper-casing each element
+  // in `getElementsByTagName`, and builds `textContent` without an array of pieces.
+  it('gives tag names in upper case, finds elements by either case and reads text without comments', () => {
+    const doc = parse('<div id="a">one <!-- note --><span>two <b>three</b></span><p>four</p></div><section></section>');
+    const div = doc.getElementById('a') as Element;
+    expect([
+      div.tagName,
+      div.nodeName,
+      div.querySelector('b')?.tagName,
+      doc.querySelector('section')?.nodeName,
+    ]).toEqual(['DIV', 'DIV', 'B', 'SECTION']);
+    expect(doc.getElementsByTagName('div')).toHaveLength(1);
+    expect(doc.getElementsByTagName('DIV')).toHaveLength(1);
+    expect(Array.from(div.getElementsByTagName('B'), (b) => b.textContent)).toEqual(['three']);
+    expect(div.getElementsByTagName('p')).toHaveLength(1);
+    expect(div.textContent).toBe('one two threefour');
+    expect(doc.querySelector('section')?.textContent).toBe('');
+  });
+
   // patches/htmlparser2+10.1.0.patch: a link's start tag closes an open link (and the inline
   // elements opened in it), a heading's an open heading, as the HTML tree builder does; linkedom
   // built a link inside a link and a heading inside a heading (`# ## [Titomic](…)` in markdown).

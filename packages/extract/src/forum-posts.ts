@@ -327,8 +327,8 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
   }
   // A heading is chrome only as a post's button or menu (`Share on other sites` over its links).
   const heading = HEADINGS.test(name);
-  // Lines only: an element with a long text is a container, looked into.
-  if (length > MAX_LINE_CHARS * 4) return null;
+  // Lines only: an element with a long text is a container, looked into; one without is nothing.
+  if (length > MAX_LINE_CHARS * 4 || length === 0) return null;
   const raw = el.textContent ?? '';
   const text = raw.replace(/\s+/g, ' ').trim();
   if (text.length === 0 || text.length > MAX_LINE_CHARS) return null;

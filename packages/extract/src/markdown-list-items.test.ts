@@ -134,6 +134,9 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('code blocks in list items (%s)', 
       'beta',
     ]);
     expect(doc.querySelector('body > ol > li > ol')?.getAttribute('start')).toBe('3');
+    // However long the item's line (the line is read in one pass, not backtracked over).
+    const long = `Step ${'word '.repeat(4_000)}end`;
+    expect(run(`<ol><li>${long}<ol start="3"><li>alpha</li></ol></li></ol>`)).toContain(`end\n\n   3. alpha`);
     // A sub-list from 1, and the items of one list, stay as they were.
     expect(run('<ul><li>Item<ol><li>one</li><li>two</li></ol></li></ul>')).toContain('- Item\n  1. one\n  2. two');
     expect(run('<ul><li>Item<ol start="2"><li>two</li></ol></li></ul>')).toContain('- Item\n\n  2. two');

@@ -104,8 +104,12 @@ function startOf(list: ListNode): number {
   return Number.isInteger(start) && start + 1_000 <= MAX_START ? start : 1;
 }
 
-/** A line of text, then an ordered item at least as far in: group 3 is the item's number. */
-const TEXT_THEN_ORDERED = /^([^\n]*\S[^\n]*)\n( *)(\d{1,9})(?=[.)] )/gm;
+/**
+ * A line, then an ordered item at least as far in: group 3 is the item's number. The line's words
+ * are looked for after the match: `[^\n]*\S[^\n]*` backtracks over every line the square of its
+ * length (0.9% of all extraction time on the Readability pages).
+ */
+const LINE_THEN_ORDERED = /^([^\n]*)\n( *)(\d{1,9})(?=[.)] )/gm;
 /** A list item's first line (its marker, then a space). */
 const ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 
@@ -117,10 +121,10 @@ const ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
  */
 function partNestedStarts(content: string, column: number): string {
   return content.replace(
-    TEXT_THEN_ORDERED,
+    LINE_THEN_ORDERED,
     (whole: string, text: string, indent: string, start: string, at: number) => {
-      // A code block or quote set aside (see PLACEHOLDER) is no paragraph.
-      if (Number(start) === 1 || ITEM_LINE.test(text) || text.includes('\u0000')) return whole;
+      // A blank line ends a paragraph; a code block or quote set aside (see PLACEHOLDER) is none.
+      if (Number(start) === 1 || !/\S/.test(text) || ITEM_LINE.test(text) || text.includes('\u0000')) return whole;
       const textColumn = at === 0 ? column : text.length - text.trimStart().length;
       return indent.length >= textColumn ? `${text}\n\n${indent}${start}` : whole;
     },
