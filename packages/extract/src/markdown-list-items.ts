@@ -58,7 +58,9 @@ export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarke
           /([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)(?=([^\S\r\n]*))/g,
           (_: string, last: string, spaces: string) => `${last}  \n${spaces.length >= indent.length ? '' : indent}`,
         )
-        .replace(/(\S+?)[^\S\r\n]+$/gm, '$1  ');
+        // The blanks ending a line after its last word become a hard break's two spaces (the
+        // converter's own `(\S+?)[^\S\r\n]+$` tried every word of every line, a word's length each).
+        .replace(/(\S)[^\S\r\n]+$/gm, '$1  ');
       const parted = partNestedStarts(joined, prefix.length);
       if (blocks.length === 0) return parted;
       return parted
