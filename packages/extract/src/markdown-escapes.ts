@@ -87,8 +87,13 @@ function withUnderscores(config: TranslatorConfig): TranslatorConfig {
   };
 }
 
-/** What may stand before a line's content: list, quote and heading markers, and indentation. */
-const LINE_OPENING = /^(?:\s*(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*\s*$/;
+/**
+ * What may stand before a line's content: list, quote and heading markers, and indentation. Each
+ * run of blanks is read one way only: written `(?:\s*marker\s+)*\s*`, the blanks between two markers
+ * could be split between `\s+` and the next `\s*` in exponentially many ways (`1)  1)  1)  …x`,
+ * twenty-two markers a tenth of a second, thirty half a minute, forty hours).
+ */
+const LINE_OPENING = /^\s*(?:(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*$/;
 /**
  * A code span (written as it is), a line-start escape not after an escaped backslash, or an escaped
  * underscore between two letters or digits.
@@ -138,7 +143,7 @@ function unescapeMidLine(line: string): string {
  * A line whose content is only a list item's or a heading's marker (`1.`, `+`, `#`), after any list
  * and quote markers of its own: it would start one.
  */
-const BARE_MARKER = /^((?:\s*(?:[-+*]|\d+[.)]|>)\s+)*\s*)(?:(\d{1,9})([.)])|([+#]))(#{0,5})\s*$/;
+const BARE_MARKER = /^(\s*(?:(?:[-+*]|\d+[.)]|>)\s+)*)(?:(\d{1,9})([.)])|([+#]))(#{0,5})\s*$/;
 
 function escapeBareMarker(line: string): string {
   return line.replace(BARE_MARKER, (_, space: string, digits?: string, dot?: string, mark?: string, more?: string) =>
