@@ -10,14 +10,17 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadExtractSets } from './lib/extract-sets.mjs';
+import { loadExtractSets, readabilitySources } from './lib/extract-sets.mjs';
 import { printResults } from './lib/table.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const TESTDATA = join(HERE, '../../shared/testdata');
 const BUILT = 'packages/extract/dist/index.js';
 
-/** Speed of `extract` page by page interleaved with `other`'s, the order alternating per page and pass. */
+/**
+ * Each build's time over `pages` (`builds[0]` the other checkout, `builds[1]` this one), page by page
+ * interleaved, which goes first alternating per page and pass; and this one's time over the other's per pass.
+ */
 function interleaved(builds, pages, passes, markdown) {
   const totals = builds.map(() => 0);
   const ratios = [];
@@ -83,12 +86,11 @@ async function main() {
     await import(pathToFileURL(join(other, BUILT)).href),
     await import(pathToFileURL(join(HERE, '..', BUILT)).href),
   ];
-  const readability = loadExtractSets(TESTDATA, ['readability'])[0]?.pages ?? [];
-  if (readability.length === 0) {
+  const pages = readabilitySources(TESTDATA);
+  if (pages.length === 0) {
     console.log(`skipped: no Readability test pages under ${TESTDATA}`);
     return;
   }
-  const pages = readability.map((page) => ({ url: page.url, html: page.html() }));
   const markdown = !values['no-markdown'];
   const { totals, ratios } = interleaved(builds, pages, passes, markdown);
   const rate = (ms) => ((passes * pages.length * 1000) / ms).toFixed(1);

@@ -12,17 +12,12 @@ import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createExtractPool } from '@quarry/crawler';
 import { extractHtml } from '@quarry/extract';
-import { halfOf, loadExtractSets } from './lib/extract-sets.mjs';
+import { halfOf, loadExtractSets, readabilitySources } from './lib/extract-sets.mjs';
 import { hostilePages } from './lib/hostile-pages.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const TESTDATA = join(HERE, '../../shared/testdata');
 const WCXB_TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'];
-
-function readabilitySources() {
-  const pages = loadExtractSets(TESTDATA, ['readability'])[0]?.pages ?? [];
-  return pages.map((page) => ({ url: page.url, html: page.html() }));
-}
 
 /** Extracts every page once; returns elapsed milliseconds. `dom` may end in `-nomd` (no markdown). */
 function timePass(sources, dom) {
@@ -299,7 +294,7 @@ export async function runExtractBench(options = {}) {
       ],
     });
   }
-  const speedSources = sets.some((s) => s.id === 'readability') ? readabilitySources() : [];
+  const speedSources = sets.some((s) => s.id === 'readability') ? readabilitySources(TESTDATA) : [];
   if (speedSources.length > 0 && options.doms?.length !== 0) {
     const doms = options.doms ?? ['linkedom', 'linkedom-nomd', 'jsdom'];
     const minMs = options.minMs ?? 5_000;
@@ -372,7 +367,7 @@ export async function run() {
 }
 
 if (!isMainThread) {
-  parentPort?.postMessage(pagesPerSecond(readabilitySources(), workerData.dom, workerData.minMs).wall);
+  parentPort?.postMessage(pagesPerSecond(readabilitySources(TESTDATA), workerData.dom, workerData.minMs).wall);
 } else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const usage =
     'usage: node bench/extract.mjs [--set readability|chinese|wcxb]... [--half A|B]... [--dom linkedom|jsdom|linkedom-nomd]... [--no-speed] [--dump FILE.json]';

@@ -371,3 +371,9 @@ export function loadExtractSets(root, only) {
     .map(([, load]) => load(root))
     .filter((set) => set !== null);
 }
+
+/** The Readability test pages as `{ url, html }`, read once: the pages the extraction speed is measured on ([] when absent). */
+export function readabilitySources(root) {
+  const pages = loadExtractSets(root, ['readability'])[0]?.pages ?? [];
+  return pages.map((page) => ({ url: page.url, html: page.html() }));
+}
