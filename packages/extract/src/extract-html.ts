@@ -46,6 +46,7 @@ import { dropPopups } from './popups.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
 import { keepSubheadings } from './readability-names.js';
+import { dropRelatedLinks } from './related-links.js';
 import { raiseSuperscripts } from './superscripts.js';
 import { blockText, squash, textUpTo, truncate, withoutInvisibleParagraphs } from './text.js';
 import { reconcileTitle } from './title.js';
@@ -482,7 +483,8 @@ function chooseMainContent(
   // Readability keeps a table of ten rows as data, so a box of related headlines stayed in the
   // article (see dropLinkTables); it is left out once the article is chosen over the region.
   const fromArticle = () => {
-    const relinked = article.content !== null && dropLinkTables(article.content) > 0;
+    const relinked =
+      article.content !== null && dropLinkTables(article.content) + dropRelatedLinks(article.content) > 0;
     return {
       text: relinked && article.content !== null ? blockText(article.content) : article.text,
       markdown: toMarkdown(article.content),
