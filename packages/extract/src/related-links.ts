@@ -74,7 +74,8 @@ export function dropRelatedLinks(content: Element): number {
     const list = listAfter(label);
     const last = list.at(-1);
     if (last === undefined) continue;
-    const { total, after } = charsAround(content, last);
+    const after = charsAfter(last, content);
+    const total = visibleChars(content.textContent ?? '');
     const chars = list.reduce((n, item) => n + visibleChars(item.textContent ?? ''), 0);
     if (after > MAX_CHARS_AFTER || chars * 3 > total) continue;
     label.remove();
@@ -106,23 +107,14 @@ function labelTexts(content: Element): Node[] {
   return found;
 }
 
-/** The visible characters of `content`'s text in all, and after `el` ends. */
-function charsAround(content: Element, el: Element): { total: number; after: number } {
-  let total = 0;
-  let upToEl = -1;
-  const stack: Node[] = [content];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    if (node === el) {
-      total += visibleChars(node.textContent ?? '');
-      upToEl = total;
-      continue;
-    }
-    const type = node.nodeType;
-    if (type === 3 || type === 4) total += visibleChars(node.nodeValue ?? '');
-    else if (type === 1) for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+/** The visible characters of the text that follows `el` up to the end of `content`. */
+function charsAfter(el: Element, content: Element): number {
+  let after = 0;
+  for (let up: Element | null = el; up !== null && up !== content; up = up.parentElement) {
+    for (let next = up.nextSibling; next !== null; next = next.nextSibling)
+      after += visibleChars(next.textContent ?? '');
   }
-  return { total, after: upToEl < 0 ? total : total - upToEl };
+  return after;
 }
 
 /** The outermost element around `el` whose whole text is the label (`<div><p><strong>Label`). */
