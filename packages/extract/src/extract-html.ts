@@ -7,6 +7,7 @@ import { flattenCodeLines, markCodeLanguages } from './code-blocks.js';
 import { mendCodeLines } from './code-line-breaks.js';
 import { unnameCommentPosts } from './comment-posts.js';
 import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize, visibleChars } from './content.js';
+import { dropCopyrightNotices } from './copyright-notice.js';
 import { dropLinkTables, keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
@@ -481,10 +482,13 @@ function chooseMainContent(
   const qualityOf = (el: Element | null): number =>
     prior < 1 && el !== null && hasRunningText(linkFacts(el)) ? 1 : prior;
   // Readability keeps a table of ten rows as data, so a box of related headlines stayed in the
-  // article (see dropLinkTables); it is left out once the article is chosen over the region.
+  // article (see dropLinkTables); it is left out once the article is chosen over the region, as are
+  // labelled lists of other pages (related-links.ts) and the site's copyright line at its end
+  // (copyright-notice.ts).
   const fromArticle = () => {
     const relinked =
-      article.content !== null && dropLinkTables(article.content) + dropRelatedLinks(article.content) > 0;
+      article.content !== null &&
+      dropLinkTables(article.content) + dropRelatedLinks(article.content) + dropCopyrightNotices(article.content) > 0;
     return {
       text: relinked && article.content !== null ? blockText(article.content) : article.text,
       markdown: toMarkdown(article.content),
@@ -503,9 +507,11 @@ function chooseMainContent(
     // (a part of it, when the article is link lists).
     const minChars = short ? 0 : linky ? MIN_REGION_OVER_LINKY_ARTICLE * articleChars : articleChars;
     if (region === null || visibleChars(region.text) <= minChars) return fromArticle();
-    // The region drops each post's <header>, with its poster and date, as page chrome.
+    // The region drops each post's <header>, with its poster and date, as page chrome; a copyright
+    // line outside a <footer> is left to drop here.
     const restored = dates !== null && restorePostHeaders(region.element, dates) > 0;
-    const text = restored ? blockText(region.element) : region.text;
+    const changed = dropCopyrightNotices(region.element) > 0 || restored;
+    const text = changed ? blockText(region.element) : region.text;
     return { text, markdown: toMarkdown(region.element), quality: qualityOf(region.element) };
   } finally {
     parsed.close();

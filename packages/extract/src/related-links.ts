@@ -1,5 +1,5 @@
 import { linkShareOf } from './content.js';
-import { squash, visibleChars } from './text.js';
+import { charsAfter, squash, visibleChars } from './text.js';
 
 /**
  * Lists of links to a site's other pages that a label introduces inside an article: `You might also
@@ -105,16 +105,6 @@ function labelTexts(content: Element): Node[] {
     } else if (type === 1) for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
   }
   return found;
-}
-
-/** The visible characters of the text that follows `el` up to the end of `content`. */
-function charsAfter(el: Element, content: Element): number {
-  let after = 0;
-  for (let up: Element | null = el; up !== null && up !== content; up = up.parentElement) {
-    for (let next = up.nextSibling; next !== null; next = next.nextSibling)
-      after += visibleChars(next.textContent ?? '');
-  }
-  return after;
 }
 
 /** The outermost element around `el` whose whole text is the label (`<div><p><strong>Label`). */

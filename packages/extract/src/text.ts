@@ -304,3 +304,13 @@ export function visibleChars(text: string): number {
   }
   return n;
 }
+
+/** The visible characters of the text that follows `el` up to the end of `root` (its following siblings', up the tree). */
+export function charsAfter(el: Element, root: Element): number {
+  let after = 0;
+  for (let up: Element | null = el; up !== null && up !== root; up = up.parentElement) {
+    for (let next = up.nextSibling; next !== null; next = next.nextSibling)
+      after += visibleChars(next.textContent ?? '');
+  }
+  return after;
+}
