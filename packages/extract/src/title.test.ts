@@ -62,6 +62,21 @@ describe('reconcileTitle', () => {
     expect(title({ docTitle: 'Site', siteName: 'Site' })).toBe('Site');
   });
 
+  it("drops a separator a template's empty part left, and the site's name left alone gives way to the <h1>", () => {
+    const url = 'https://www.nutsvolts.com/magazine/gadgets';
+    expect(title({ docTitle: 'The 16 Best Clothing Subscription Boxes in 2025 |', url })).toBe(
+      'The 16 Best Clothing Subscription Boxes in 2025',
+    );
+    expect(title({ docTitle: ' - My Blog', url })).toBe('My Blog');
+    expect(title({ docTitle: '| Nuts & Volts Magazine', h1: 'Electronic Gadgets', url })).toBe('Electronic Gadgets');
+    expect(title({ docTitle: '| Nuts & Volts Magazine', url })).toBe('Nuts & Volts Magazine');
+    expect(title({ ogTitle: ' | Nuts & Volts', docTitle: 'Electronic Gadgets | Nuts & Volts', url })).toBe(
+      'Electronic Gadgets',
+    );
+    // A minus sign is not a separator.
+    expect(title({ docTitle: '-40 degrees in Winnipeg', url })).toBe('-40 degrees in Winnipeg');
+  });
+
   it('takes the <h1> a declared title confirms, whole or as one of its parts', () => {
     const sources = { ogTitle: 'Using ML To Personalize Shopping', docTitle: 'How ML Personalizes Shopping | Shop' };
     expect(title({ ...sources, h1s: ['Shop', 'How ML Personalizes Shopping'] })).toBe('How ML Personalizes Shopping');

@@ -58,6 +58,15 @@ const PATH_H1 = /^\/\S*$/;
 const TRAILING_DATE =
   /\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2})$/i;
 
+/**
+ * A separator at either end of a declared title, its headline or site left empty by the page's
+ * template (`| Nuts & Volts Magazine`, `Real Headline |`): the empty part goes with it. Not a sign
+ * or a dash that a word follows closely (`-40 degrees`).
+ */
+const EDGE_SEPARATOR = /^(?:\||-{1,2}|–|—|•|·|::|»|«|~)\s+|\s+(?:\||-{1,2}|–|—|•|·|::|»|«|~)$/gu;
+/** The empty part is the first: what is left names the site (`| Nuts & Volts Magazine`). */
+const LEADING_SEPARATOR = /^(?:\||-{1,2}|–|—|•|·|::|»|«|~)\s/u;
+
 const usable = (text: string | null | undefined): text is string =>
   typeof text === 'string' && text.trim() !== '' && !/^(?:https?:\/\/|www\.)\S+$/i.test(text.trim());
 
@@ -203,10 +212,12 @@ function unconfirmedHeadline(headlines: readonly string[], mainH1: string, h1s: 
  *   with few), and so does an `<h1>` that is a shorter run of the declared title's words, and one
  *   that words it a little differently (see rewordsDeclared); an `<h1>` of sentences (see isProse)
  *   does neither;
- * - else the declared title, unless it is a generic `Home Page`; else the first `<h1>`;
+ * - else the declared title, unless it is a generic `Home Page` or the site's name that a template
+ *   left alone (`| Site`, see LEADING_SEPARATOR); else the first `<h1>`;
  * - last, of the declared title and the `<h1>`, the one the URL's slug was made from replaces the
  *   other (see preferSlugMatch).
- * Every source is read as shown (see titleText); an `<h1>` that is a path (`/writeup.md`) is none.
+ * Every source is read as shown (see titleText), without a separator left at its ends by an empty
+ * part (see EDGE_SEPARATOR); an `<h1>` that is a path (`/writeup.md`) is none.
  * Never a bare URL; '' only when the page gives none of these.
  */
 export function reconcileTitle(sources: TitleSources): string {
@@ -233,8 +244,12 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   const shown = (h: string) => titleText(repairMojibake(h));
   const h1 = sources.h1.length <= MAX_H1_CHARS ? shown(sources.h1) : '';
   const mainH1 = PATH_H1.test(h1) ? '' : h1;
+  // Declared titles whose headline the page's template left empty (see LEADING_SEPARATOR).
+  const headless = new Set<string>();
   const clean = (t: string | null | undefined): string | null => {
-    const text = usable(t) ? titleText(repairMojibake(t.trim())) : '';
+    const shownTitle = usable(t) ? titleText(repairMojibake(t.trim())) : '';
+    const text = shownTitle.replace(EDGE_SEPARATOR, '').trim();
+    if (text !== '' && LEADING_SEPARATOR.test(shownTitle)) headless.add(text);
     // A keyword dump, not a title: cut, and marked cut, so that a source that says less comes first.
     return text === '' ? null : text.length > MAX_TITLE_CHARS ? truncate(text, MAX_TITLE_CHARS) : text;
   };
@@ -314,6 +329,8 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   if (headline !== undefined && shortNameOf(headline, stripped)) return done(headline);
   // The shown `<h1>` over a declared title that words it a little differently (see rewordsDeclared).
   if (headline !== undefined && rewordsDeclared(headline, stripped)) return done(headline);
-  if (stripped !== '' && !GENERIC_PAGE_NAME.test(stripped)) return done(stripped);
+  // A declared title without its headline is the site's name: the `<h1>` names the page better.
+  const named = main !== undefined && headless.has(main) && headline !== undefined;
+  if (stripped !== '' && !GENERIC_PAGE_NAME.test(stripped) && !named) return done(stripped);
   return done(headline ?? (usable(mainH1) ? mainH1 : stripped));
 }
