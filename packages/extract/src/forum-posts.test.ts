@@ -163,6 +163,30 @@ describe('dropPostChrome', () => {
   });
 });
 
+it('removes the vote and comment counts microdata marks beside each post, and keeps a lone one or one with words', () => {
+  // As Stack Exchange writes a question and its answers.
+  const post = (kind: string, votes: number, comments: number, text: string) =>
+    `<div itemprop="${kind}" itemscope itemtype="https://schema.org/Answer"><div class="votecell">` +
+    `<button>Up vote</button><div class="js-vote-count" itemprop="upvoteCount" data-value="${votes}"> ${votes} </div></div>` +
+    `<div class="postcell"><div itemprop="text"><p>${text}</p></div>` +
+    `<span class="d-none" itemprop="commentCount">${comments}</span></div></div>`;
+  const thread = doc(
+    post('mainEntity', 26, 4, 'How do I back up my entire system?') +
+      post('suggestedAnswer', 16, 3, 'Use rsync and exclude /proc, /sys and /dev.') +
+      post('acceptedAnswer', 8, 0, 'Here is a solution I use with SquashFS.'),
+  );
+  expect(dropPostChrome(thread.body).removed).toBe(6);
+  const left = squashed(thread.body);
+  expect(left).toContain('Use rsync and exclude /proc, /sys and /dev.');
+  expect(left).not.toMatch(/\b(?:26|16|4|3)\b/);
+  const one = doc(`<p>Our answer count:</p><span itemprop="answerCount">12</span>`);
+  expect(dropPostChrome(one.body).removed).toBe(0);
+  const worded = doc(
+    '<span itemprop="commentCount">12 comments</span><p>Text.</p><span itemprop="commentCount">3 comments</span>',
+  );
+  expect(dropPostChrome(worded.body).removed).toBe(0);
+});
+
 describe('info panels as MyBB and phpBB write them', () => {
   /** A MyBB post: the panel's statistics are lines of one block, parted by `<br>`. */
   const mybb = (n: number, user: string, text: string) =>

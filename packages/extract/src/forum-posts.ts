@@ -3,7 +3,8 @@
  * of the poster's info panel (`Posts: 4032`, `Joined: Dec 11, 2021`; phpBB's `postprofile`,
  * vBulletin's `userinfo`, XenForo's `message-userExtras`), the row of buttons under or over each post
  * (`Reply with quote`, `Quote`, `Report`, `Link to comment`, `Share on other sites`; also as the
- * headings of a post's share menu, as Invision writes them), post-number
+ * headings of a post's share menu, as Invision writes them), the counters microdata marks beside
+ * each post (votes, comments: see COUNTER_PROP), post-number
  * permalinks (`#3`), signatures (the `signature` blocks of phpBB, vBulletin, XenForo, SMF and
  * Invision) and `Last edited by ...` notes (MyBB's `(This post was last modified: ...)`). Every
  * rule needs the pattern repeated on the page (a thread has several posts), so an article with one
@@ -51,6 +52,15 @@ const SIGNATURE_ID = /^sig(?:nature)?[_-]?\d+$/i;
  */
 const PANEL_CLASS =
   /(?:^|\s)(userTitle|userBanner|message-userExtras|message-avatar|profile-rank|usertitle|user-title|bbCodeBlock-expandLink)(?=\s|$)/;
+/**
+ * A count that schema.org microdata marks as one of a post's (`itemprop="upvoteCount"` on Stack
+ * Exchange's vote tally, `commentCount`, `answerCount`; `userInteractionCount` of an
+ * `InteractionCounter`): shown as a bare number beside each post, it is no part of what anyone
+ * wrote.
+ */
+const COUNTER_PROP = /^(?:upvoteCount|downvoteCount|commentCount|answerCount|userInteractionCount|interactionCount)$/;
+/** A counter's text: a number, maybe abbreviated (`1,024`, `3.4k`). */
+const BARE_COUNT = /^[\d.,]+\s*[km]?$/i;
 /** Only elements with at most this much text are read line by line (cheap, and lines are short). */
 const MAX_LINE_CHARS = 140;
 /**
@@ -66,7 +76,7 @@ const MAX_SIGNATURE_SHARE = 0.3;
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'code', 'pre', 'kbd', 'samp']);
 const HEADINGS = /^h[1-6]$/;
 
-type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature' | 'panel';
+type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature' | 'panel' | 'counter';
 /** What {@link kindOf} makes of an element; `labels` are the statistics a block of lines gives. */
 interface Found {
   kind: Kind;
@@ -90,8 +100,8 @@ export interface PostChrome {
  * Removes post chrome (see the module comment) from `root`; says how many blocks were removed, who
  * opens the first poster's panel, and how many posts it marked with their posters (see markPosters).
  * Panel statistics go when at least two kinds of counters or dates are found, or one kind
- * {@link MIN_PANELS} times; buttons, post numbers, edit notes and panel parts marked by class when
- * the same kind occurs at least twice; signatures when there are at least two, or one in a thread
+ * {@link MIN_PANELS} times; buttons, post numbers, edit notes, counters and panel parts marked by
+ * class when the same kind occurs at least twice; signatures when there are at least two, or one in a thread
  * whose posts are marked with their posters (`data-author`).
  */
 export function dropPostChrome(root: Element): PostChrome {
@@ -341,6 +351,9 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
     return { kind: 'number', key: `#${text.replace(/\D/g, '')}` };
   }
   if (EDIT_NOTE.test(text)) return { kind: 'edit', key: 'edit' };
+  const prop = el.getAttribute('itemprop');
+  if (prop !== null && COUNTER_PROP.test(prop) && BARE_COUNT.test(text))
+    return { kind: 'counter', key: `counter:${prop}` };
   // phpBB's panel is a list: the name its term, the rank and other lines its definitions (the
   // statistics among them are found by the rules above, for the panels' count).
   if (
