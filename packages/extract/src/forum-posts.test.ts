@@ -161,30 +161,53 @@ describe('dropPostChrome', () => {
     );
     expect(dropPostChrome(d.body).removed).toBe(0);
   });
-});
 
-it('removes the vote and comment counts microdata marks beside each post, and keeps a lone one or one with words', () => {
-  // As Stack Exchange writes a question and its answers.
-  const post = (kind: string, votes: number, comments: number, text: string) =>
-    `<div itemprop="${kind}" itemscope itemtype="https://schema.org/Answer"><div class="votecell">` +
-    `<button>Up vote</button><div class="js-vote-count" itemprop="upvoteCount" data-value="${votes}"> ${votes} </div></div>` +
-    `<div class="postcell"><div itemprop="text"><p>${text}</p></div>` +
-    `<span class="d-none" itemprop="commentCount">${comments}</span></div></div>`;
-  const thread = doc(
-    post('mainEntity', 26, 4, 'How do I back up my entire system?') +
-      post('suggestedAnswer', 16, 3, 'Use rsync and exclude /proc, /sys and /dev.') +
-      post('acceptedAnswer', 8, 0, 'Here is a solution I use with SquashFS.'),
-  );
-  expect(dropPostChrome(thread.body).removed).toBe(6);
-  const left = squashed(thread.body);
-  expect(left).toContain('Use rsync and exclude /proc, /sys and /dev.');
-  expect(left).not.toMatch(/\b(?:26|16|4|3)\b/);
-  const one = doc(`<p>Our answer count:</p><span itemprop="answerCount">12</span>`);
-  expect(dropPostChrome(one.body).removed).toBe(0);
-  const worded = doc(
-    '<span itemprop="commentCount">12 comments</span><p>Text.</p><span itemprop="commentCount">3 comments</span>',
-  );
-  expect(dropPostChrome(worded.body).removed).toBe(0);
+  it('removes the vote and comment counts microdata marks beside each post, and keeps a lone one or one with words', () => {
+    // As Stack Exchange writes a question and its answers.
+    const post = (kind: string, votes: number, comments: number, text: string) =>
+      `<div itemprop="${kind}" itemscope itemtype="https://schema.org/Answer"><div class="votecell">` +
+      `<button>Up vote</button><div class="js-vote-count" itemprop="upvoteCount" data-value="${votes}"> ${votes} </div></div>` +
+      `<div class="postcell"><div itemprop="text"><p>${text}</p></div>` +
+      `<span class="d-none" itemprop="commentCount">${comments}</span></div></div>`;
+    const thread = doc(
+      post('mainEntity', 26, 4, 'How do I back up my entire system?') +
+        post('suggestedAnswer', 16, 3, 'Use rsync and exclude /proc, /sys and /dev.') +
+        post('acceptedAnswer', 8, 0, 'Here is a solution I use with SquashFS.'),
+    );
+    expect(dropPostChrome(thread.body).removed).toBe(6);
+    const left = squashed(thread.body);
+    expect(left).toContain('Use rsync and exclude /proc, /sys and /dev.');
+    expect(left).not.toMatch(/\b(?:26|16|4|3)\b/);
+    const one = doc(`<p>Our answer count:</p><span itemprop="answerCount">12</span>`);
+    expect(dropPostChrome(one.body).removed).toBe(0);
+    const worded = doc(
+      '<span itemprop="commentCount">12 comments</span><p>Text.</p><span itemprop="commentCount">3 comments</span>',
+    );
+    expect(dropPostChrome(worded.body).removed).toBe(0);
+  });
+
+  it("removes the like counts of Discourse's crawler view, and keeps an interaction statistic that says more", () => {
+    const post = (n: number, likes: string, text: string) =>
+      `<div id="post_${n}" itemprop="comment" itemscope itemtype="http://schema.org/Comment">` +
+      `<div class="post" itemprop="text"><p>${text}</p></div>` +
+      '<div itemprop="interactionStatistic" itemscope itemtype="http://schema.org/InteractionCounter">' +
+      '<meta itemprop="interactionType" content="http://schema.org/LikeAction"/>' +
+      `<meta itemprop="userInteractionCount" content="${likes.replace(/\D/g, '')}" />` +
+      `<span class="post-likes">${likes}</span></div></div>`;
+    const thread = doc(
+      post(1, '79 Likes', 'Which asyncio pattern avoids the deadlock?') +
+        post(2, '1 Like', 'Await the queue before you close the loop.'),
+    );
+    expect(dropPostChrome(thread.body).removed).toBe(2);
+    expect(squashed(thread.body)).toBe(
+      'Which asyncio pattern avoids the deadlock?Await the queue before you close the loop.',
+    );
+    const prose = doc(
+      '<p itemprop="interactionStatistic">Liked by 79 readers who tried the recipe</p><p>Text.</p>' +
+        '<p itemprop="interactionStatistic">Shared 12 times since Monday morning</p>',
+    );
+    expect(dropPostChrome(prose.body).removed).toBe(0);
+  });
 });
 
 describe('info panels as MyBB and phpBB write them', () => {

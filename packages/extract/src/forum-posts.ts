@@ -4,7 +4,7 @@
  * vBulletin's `userinfo`, XenForo's `message-userExtras`), the row of buttons under or over each post
  * (`Reply with quote`, `Quote`, `Report`, `Link to comment`, `Share on other sites`; also as the
  * headings of a post's share menu, as Invision writes them), the counters microdata marks beside
- * each post (votes, comments: see COUNTER_PROP), post-number
+ * each post (votes, comments, likes: see COUNTER_PROP, LABELLED_COUNT), post-number
  * permalinks (`#3`), signatures (the `signature` blocks of phpBB, vBulletin, XenForo, SMF and
  * Invision) and `Last edited by ...` notes (MyBB's `(This post was last modified: ...)`). Every
  * rule needs the pattern repeated on the page (a thread has several posts), so an article with one
@@ -61,6 +61,11 @@ const PANEL_CLASS =
 const COUNTER_PROP = /^(?:upvoteCount|downvoteCount|commentCount|answerCount|userInteractionCount|interactionCount)$/;
 /** A counter's text: a number, maybe abbreviated (`1,024`, `3.4k`). */
 const BARE_COUNT = /^[\d.,]+\s*[km]?$/i;
+/**
+ * An `interactionStatistic` (a schema.org `InteractionCounter`, as Discourse's crawler view writes one
+ * under each post): the number with a word or two, `79 Likes`, `3 replies`, `1.2k views`.
+ */
+const LABELLED_COUNT = /^[\d.,]+\s*[km]?(?:\s+\p{L}+){0,2}$/iu;
 /** Only elements with at most this much text are read line by line (cheap, and lines are short). */
 const MAX_LINE_CHARS = 140;
 /**
@@ -354,6 +359,7 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
   const prop = el.getAttribute('itemprop');
   if (prop !== null && COUNTER_PROP.test(prop) && BARE_COUNT.test(text))
     return { kind: 'counter', key: `counter:${prop}` };
+  if (prop === 'interactionStatistic' && LABELLED_COUNT.test(text)) return { kind: 'counter', key: `counter:${prop}` };
   // phpBB's panel is a list: the name its term, the rank and other lines its definitions (the
   // statistics among them are found by the rules above, for the panels' count).
   if (
