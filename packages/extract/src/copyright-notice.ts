@@ -1,4 +1,4 @@
-import { charsAfter, squash, visibleChars } from './text.js';
+import { charsAfter, shortTextNodes, squash, visibleChars } from './text.js';
 
 /**
  * The site's copyright line at the end of the main text: `Copyright © 2025 WABC-TV. All Rights
@@ -56,19 +56,9 @@ export function dropCopyrightNotices(content: Element): number {
   return removed;
 }
 
-/** The text nodes of `content` that open a notice, in document order (one walk over short texts). */
+/** The text nodes of `content` that open a notice, in document order. */
 function noticeTexts(content: Element): Node[] {
-  const found: Node[] = [];
-  const stack: Node[] = [content];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    const type = node.nodeType;
-    if (type === 3) {
-      const value = node.nodeValue ?? '';
-      if (value.length <= MAX_NODE_CHARS && OPENS_NOTICE.test(value.trimStart())) found.push(node);
-    } else if (type === 1) for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
-  }
-  return found;
+  return shortTextNodes(content, MAX_NODE_CHARS, (value) => OPENS_NOTICE.test(value.trimStart()));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { linkShareOf } from './content.js';
-import { charsAfter, squash, visibleChars } from './text.js';
+import { charsAfter, shortTextNodes, squash, visibleChars } from './text.js';
 
 /**
  * Lists of links to a site's other pages that a label introduces inside an article: `You might also
@@ -85,26 +85,13 @@ export function dropRelatedLinks(content: Element): number {
   return removed;
 }
 
-/**
- * The text nodes of `content` that are a label's whole words (see {@link RELATED_LABEL}), in document
- * order: one walk that reads only short texts, not every element's (a copy of its whole text each).
- */
+/** The text nodes of `content` that are a label's whole words (see {@link RELATED_LABEL}), in document order. */
 function labelTexts(content: Element): Node[] {
-  const found: Node[] = [];
-  const stack: Node[] = [content];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    const type = node.nodeType;
-    if (type === 3) {
-      const value = node.nodeValue ?? '';
-      // Room for the markup's blanks around a label's words.
-      if (value.length <= 2 * MAX_LABEL_CHARS) {
-        const text = squash(value);
-        if (text.length > 0 && text.length <= MAX_LABEL_CHARS && RELATED_LABEL.test(text)) found.push(node);
-      }
-    } else if (type === 1) for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
-  }
-  return found;
+  // Room for the markup's blanks around a label's words.
+  return shortTextNodes(content, 2 * MAX_LABEL_CHARS, (value) => {
+    const text = squash(value);
+    return text.length > 0 && text.length <= MAX_LABEL_CHARS && RELATED_LABEL.test(text);
+  });
 }
 
 /** The outermost element around `el` whose whole text is the label (`<div><p><strong>Label`). */

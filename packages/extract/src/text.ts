@@ -314,3 +314,21 @@ export function charsAfter(el: Element, root: Element): number {
   }
   return after;
 }
+
+/**
+ * The text nodes under `root`, in document order, of at most `maxChars` characters that `test`
+ * accepts: one walk that reads only short texts, not every element's (a copy of its whole text each).
+ */
+export function shortTextNodes(root: Node, maxChars: number, test: (value: string) => boolean): Node[] {
+  const found: Node[] = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const type = node.nodeType;
+    if (type === 3) {
+      const value = node.nodeValue ?? '';
+      if (value.length <= maxChars && test(value)) found.push(node);
+    } else if (type === 1) for (let c = node.lastChild; c !== null; c = c.previousSibling) stack.push(c);
+  }
+  return found;
+}
