@@ -186,9 +186,10 @@ describe('dropPostChrome', () => {
     expect(dropPostChrome(worded.body).removed).toBe(0);
   });
 
-  it("removes the like counts of Discourse's crawler view, and keeps an interaction statistic that says more", () => {
+  it("removes the like counts and post positions of Discourse's crawler view, and keeps an interaction statistic that says more", () => {
     const post = (n: number, likes: string, text: string) =>
       `<div id="post_${n}" itemprop="comment" itemscope itemtype="http://schema.org/Comment">` +
+      `<span class="crawler-post-infos"><span itemprop="position">${n}</span></span>` +
       `<div class="post" itemprop="text"><p>${text}</p></div>` +
       '<div itemprop="interactionStatistic" itemscope itemtype="http://schema.org/InteractionCounter">' +
       '<meta itemprop="interactionType" content="http://schema.org/LikeAction"/>' +
@@ -198,7 +199,7 @@ describe('dropPostChrome', () => {
       post(1, '79 Likes', 'Which asyncio pattern avoids the deadlock?') +
         post(2, '1 Like', 'Await the queue before you close the loop.'),
     );
-    expect(dropPostChrome(thread.body).removed).toBe(2);
+    expect(dropPostChrome(thread.body).removed).toBe(4);
     expect(squashed(thread.body)).toBe(
       'Which asyncio pattern avoids the deadlock?Await the queue before you close the loop.',
     );

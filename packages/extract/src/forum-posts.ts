@@ -4,7 +4,7 @@
  * vBulletin's `userinfo`, XenForo's `message-userExtras`), the row of buttons under or over each post
  * (`Reply with quote`, `Quote`, `Report`, `Link to comment`, `Share on other sites`; also as the
  * headings of a post's share menu, as Invision writes them), the counters microdata marks beside
- * each post (votes, comments, likes: see COUNTER_PROP, LABELLED_COUNT), post-number
+ * each post (votes, comments, likes, its place: see COUNTER_PROP, LABELLED_COUNT), post-number
  * permalinks (`#3`), signatures (the `signature` blocks of phpBB, vBulletin, XenForo, SMF and
  * Invision) and `Last edited by ...` notes (MyBB's `(This post was last modified: ...)`). Every
  * rule needs the pattern repeated on the page (a thread has several posts), so an article with one
@@ -55,10 +55,11 @@ const PANEL_CLASS =
 /**
  * A count that schema.org microdata marks as one of a post's (`itemprop="upvoteCount"` on Stack
  * Exchange's vote tally, `commentCount`, `answerCount`; `userInteractionCount` of an
- * `InteractionCounter`): shown as a bare number beside each post, it is no part of what anyone
- * wrote.
+ * `InteractionCounter`), or its place in the thread (`position`, Discourse's crawler view): shown as
+ * a bare number beside each post, it is no part of what anyone wrote.
  */
-const COUNTER_PROP = /^(?:upvoteCount|downvoteCount|commentCount|answerCount|userInteractionCount|interactionCount)$/;
+const COUNTER_PROP =
+  /^(?:upvoteCount|downvoteCount|commentCount|answerCount|userInteractionCount|interactionCount|position)$/;
 /** A counter's text: a number, maybe abbreviated (`1,024`, `3.4k`). */
 const BARE_COUNT = /^[\d.,]+\s*[km]?$/i;
 /**
