@@ -75,6 +75,32 @@ describe('dropInterfaceText', () => {
     ).toEqual(['April 2, 2024', '1 yr', 'April 2, 20241 yr', '1 yr']);
   });
 
+  it("removes a form control's label, and keeps a choice's, a long one and one that names no control", () => {
+    expect(
+      kept(
+        '<label for="sort">Sorted by:</label><select id="sort"><option>Highest score</option></select>' +
+          '<label for="email">Email address</label><input id="email" type="email">' +
+          '<label>Your message <textarea></textarea></label><p>Text.</p>',
+      ),
+    ).toEqual(['Highest score', '', 'Text.']);
+    expect(
+      kept(
+        '<label for="c1">Walnut brown</label><input id="c1" type="radio" name="colour">' +
+          '<label><input type="checkbox"> Machine learning</label>' +
+          `<label for="terms">${'I have read the terms of service and agree to them, '.repeat(2)}</label><input id="terms">` +
+          '<label for="nothing">Orphan label</label><label>Plain label</label>',
+      ),
+    ).toEqual([
+      'Walnut brown',
+      '',
+      'Machine learning',
+      'I have read the terms of service and agree to them, I have read the terms of service and agree to them,',
+      '',
+      'Orphan label',
+      'Plain label',
+    ]);
+  });
+
   it("reads a parent's own words once for all the skip links it holds", () => {
     const body = (parseHTML('<html><body></body></html>').document as unknown as Document).body;
     body.innerHTML = `${'<a href="#main">Skip to content</a><p>Text.</p>'.repeat(50)}`;

@@ -4,7 +4,8 @@ import { textUpTo } from './text.js';
  * Words a page's interface shows that are no part of what it says: the skip links offered to
  * keyboard users (`Skip to main content`, `Jump to recipe`), a loading indicator's word
  * (`Loading…`, the fallback of a part a script fills in), a date's copy written for machines
- * (`2006-08-08T22:13+00:00`), a date's short form for narrow screens (`1 yr`) and a template's
+ * (`2006-08-08T22:13+00:00`), a date's short form for narrow screens (`1 yr`), the label of a
+ * form control (`Sorted by:` over a sort menu, `Email address`) and a template's
  * expression that no script filled in (`{{ DiscussionBoard.errors[11793116].message }}`). A reader never
  * reads them as the page's text; an index that keeps them matches `loading` on every app shell,
  * and an answer quoting the page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
@@ -32,6 +33,12 @@ const LOADING_START = /^(?:loading|chargement|cargando|carregando|caricamento|wi
 const TEMPLATE_EXPRESSIONS = /^(?:\{\{[^{}]*\}\}\s*)+$/;
 /** An ISO 8601 date and time, whole (`2025-10-30T10:45:07-04:00`, `2006-08-08T22:13Z`). */
 const ISO_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+/** A form control's label is a few words (`Sorted by:`, `Email address`); a longer one explains. */
+const MAX_CONTROL_LABEL_CHARS = 60;
+/** The controls a `<label>` names, which Readability removes and leaves their labels behind. */
+const LABELLED_CONTROLS = new Set(['input', 'select', 'textarea']);
+/** Inputs whose label is what the page offers, not the interface's words. */
+const CHOICES = /^\s*(?:radio|checkbox)\s*$/i;
 /** Text read from a link or button at most: a label and its markup's spacing. */
 const MAX_LABEL_MARKUP_CHARS = 1_000;
 /** Elements whose whole text may be the word `Loading` and still say something (a heading, a table's state). */
@@ -68,6 +75,10 @@ export function dropInterfaceText(elements: readonly Element[]): void {
       continue;
     }
     if (name === 'body' || name === 'main' || name === 'article') continue;
+    if (name === 'label') {
+      if (isControlLabel(el)) el.remove();
+      continue;
+    }
     if (name === 'time') dropShortForm(el);
     // The element's own first words: the whole text is read only when they are a loading word.
     const first = firstOwnWords(el);
@@ -133,6 +144,21 @@ function isTemplateExpression(el: Element, first: string): boolean {
   return (
     TEMPLATE_EXPRESSIONS.test((el.textContent ?? '').trim()) && el.closest('pre, code, samp, kbd, textarea') === null
   );
+}
+
+/**
+ * Whether a `<label>` names a form control (by `for`, or holding it) in a few words: `Sorted by:`
+ * over a sort menu, `Email address` in a newsletter box, `Quantity`. Readability drops the control
+ * and kept its label as a line of the text. Not a radio button's or a check box's (see CHOICES).
+ */
+function isControlLabel(label: Element): boolean {
+  const text = textUpTo(label, MAX_LABEL_MARKUP_CHARS).trim();
+  if (text === '' || text.length > MAX_CONTROL_LABEL_CHARS) return false;
+  const id = label.getAttribute('for');
+  const target = id ? label.ownerDocument.getElementById(id) : label.querySelector('input, select, textarea');
+  if (target === null || !LABELLED_CONTROLS.has(target.localName.toLowerCase())) return false;
+  // A radio button's or a check box's label is the choice itself (a product's colours and sizes).
+  return !CHOICES.test(target.getAttribute('type') ?? '');
 }
 
 function isSkipLink(el: Element, name: string, text: string): boolean {
