@@ -105,6 +105,24 @@ export function hostilePages() {
       ),
     ],
     [
+      "20,000 copyright lines at an article's end",
+      wrap(
+        `<article><h1>Notice</h1>${`<p>${PARAGRAPH}</p>`.repeat(5)}${'<p>© 2025 Example Inc.</p>'.repeat(20_000)}</article>`,
+      ),
+    ],
+    [
+      '5,000 labelled lists of related posts',
+      wrap(
+        `<article><h1>Related</h1>${`<p>${PARAGRAPH}</p>`.repeat(5)}${'<h3>Related posts</h3><ul><li><a href="/a">Another post of the site</a></li><li><a href="/b">One more post of the site</a></li></ul>'.repeat(5_000)}</article>`,
+      ),
+    ],
+    [
+      '20,000 labels of one form control',
+      wrap(
+        `<article><h1>Form</h1><p>${PARAGRAPH}</p>${'<label for="email">Email address</label>'.repeat(20_000)}<input id="email"></article>`,
+      ),
+    ],
+    [
       'table cell of 50,000 lines parted by <br>',
       wrap(
         `<article><h1>Table</h1><p>${PARAGRAPH}</p><table><tr><td>${'line<br>'.repeat(50_000)}</td><td>end</td></tr></table></article>`,

@@ -232,4 +232,43 @@ describe('extractHtml on hostile pages', () => {
     },
     LIMIT_MS,
   );
+  it(
+    "reads the last few of 20,000 copyright lines at an article's end, not each (every line measured the whole article: 100 s)",
+    () => {
+      const got = extract(
+        page(
+          `<article><h1>Notice</h1>${times(5, () => `<p>${PARAGRAPH}</p>`)}${'<p>© 2025 Example Inc.</p>'.repeat(20_000)}</article>`,
+        ),
+      );
+      expect(got.body_text).toContain(PARAGRAPH);
+      expect(got.body_text.match(/© 2025 Example Inc\./g)?.length).toBeGreaterThan(19_900);
+    },
+    LIMIT_MS,
+  );
+  it(
+    'reads the last few of 5,000 labelled lists of related posts, not each (every list measured the whole article: 29 s)',
+    () => {
+      const list =
+        '<h3>Related posts</h3><ul><li><a href="/a">Another post of the site</a></li><li><a href="/b">One more post of the site</a></li></ul>';
+      const got = extract(
+        page(`<article><h1>Related</h1>${times(5, () => `<p>${PARAGRAPH}</p>`)}${list.repeat(5_000)}</article>`),
+      );
+      expect(got.body_text).toContain(PARAGRAPH);
+      expect(got.body_text.match(/Another post of the site/g)?.length).toBeGreaterThan(4_900);
+    },
+    LIMIT_MS,
+  );
+  it(
+    "removes 20,000 labels of one form control, finding it once (each label's lookup walked the page: 20 s)",
+    () => {
+      const got = extract(
+        page(
+          `<article><h1>Form</h1><p>${PARAGRAPH}</p>${'<label for="email">Email address</label>'.repeat(20_000)}<input id="email"></article>`,
+        ),
+      );
+      expect(got.body_text).toContain(PARAGRAPH);
+      expect(got.body_text).not.toContain('Email address');
+    },
+    LIMIT_MS,
+  );
 });

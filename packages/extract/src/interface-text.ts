@@ -66,6 +66,9 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     }
     return words === null;
   };
+  // The form controls by id, read once when a page has a label: a label's lookup by id walked the
+  // whole page (20,000 labels took 20 s).
+  let controls: Map<string, Element> | undefined;
   for (const el of elements) {
     const name = el.localName.toLowerCase();
     if (name === 'a' || name === 'button') {
@@ -76,7 +79,8 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     }
     if (name === 'body' || name === 'main' || name === 'article') continue;
     if (name === 'label') {
-      if (isControlLabel(el)) el.remove();
+      controls ??= controlsById(elements);
+      if (isControlLabel(el, controls)) el.remove();
       continue;
     }
     if (name === 'time') dropShortForm(el);
@@ -151,14 +155,24 @@ function isTemplateExpression(el: Element, first: string): boolean {
  * over a sort menu, `Email address` in a newsletter box, `Quantity`. Readability drops the control
  * and kept its label as a line of the text. Not a radio button's or a check box's (see CHOICES).
  */
-function isControlLabel(label: Element): boolean {
+function isControlLabel(label: Element, controls: ReadonlyMap<string, Element>): boolean {
   const text = textUpTo(label, MAX_LABEL_MARKUP_CHARS).trim();
   if (text === '' || text.length > MAX_CONTROL_LABEL_CHARS) return false;
   const id = label.getAttribute('for');
-  const target = id ? label.ownerDocument.getElementById(id) : label.querySelector('input, select, textarea');
-  if (target === null || !LABELLED_CONTROLS.has(target.localName.toLowerCase())) return false;
+  const target = id ? controls.get(id) : label.querySelector('input, select, textarea');
+  if (target == null || !LABELLED_CONTROLS.has(target.localName.toLowerCase())) return false;
   // A radio button's or a check box's label is the choice itself (a product's colours and sizes).
   return !CHOICES.test(target.getAttribute('type') ?? '');
+}
+
+/** The form controls among `elements` (see LABELLED_CONTROLS) by their id, the first of each id. */
+function controlsById(elements: readonly Element[]): Map<string, Element> {
+  const controls = new Map<string, Element>();
+  for (const el of elements) {
+    const id = el.getAttribute('id');
+    if (id && LABELLED_CONTROLS.has(el.localName.toLowerCase()) && !controls.has(id)) controls.set(id, el);
+  }
+  return controls;
 }
 
 function isSkipLink(el: Element, name: string, text: string): boolean {
