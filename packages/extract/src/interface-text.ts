@@ -49,7 +49,8 @@ const MEANINGFUL_WORD_HOLDERS = /^(?:h[1-6]|td|th|dt|dd|code|pre|kbd|option|titl
  * elements): skip links (in-page links and buttons) and elements whose whole text is a loading
  * indicator's, when they are not a part of a sentence (their parent has no words of its own: `You can
  * <a href="#end">jump to the end</a> of the list` and `<b>Loading</b> speed: …` are prose); elements whose whole text is a date and
- * time for machines (see isMachineTimestamp); a `<time>`'s short form (see dropShortForm). A
+ * time for machines (see isMachineTimestamp); a `<time>`'s short form (see dropShortForm); a form
+ * control's short label (see isControlLabel). A
  * template's expressions go later, from the main text alone (see dropTemplateExpressions).
  */
 export function dropInterfaceText(elements: readonly Element[]): void {
