@@ -208,6 +208,17 @@ describe('dropPostChrome', () => {
         '<p itemprop="interactionStatistic">Shared 12 times since Monday morning</p>',
     );
     expect(dropPostChrome(prose.body).removed).toBe(0);
+    // A chart's ranks are its own: the `position` of a list's item is no post's place.
+    const chart = doc(
+      ['The Godfather', 'Casablanca']
+        .map(
+          (film, i) =>
+            `<li itemprop="itemListElement" itemscope itemtype="https://schema.org/ListItem"><span itemprop="position">${i + 1}</span> ${film}</li>`,
+        )
+        .join(''),
+    );
+    expect(dropPostChrome(chart.body).removed).toBe(0);
+    expect(squashed(chart.body)).toBe('1 The Godfather2 Casablanca');
   });
 });
 

@@ -55,11 +55,15 @@ const PANEL_CLASS =
 /**
  * A count that schema.org microdata marks as one of a post's (`itemprop="upvoteCount"` on Stack
  * Exchange's vote tally, `commentCount`, `answerCount`; `userInteractionCount` of an
- * `InteractionCounter`), or its place in the thread (`position`, Discourse's crawler view): shown as
- * a bare number beside each post, it is no part of what anyone wrote.
+ * `InteractionCounter`), or a post's place in the thread (`position`, Discourse's crawler view;
+ * see POST_ITEM): shown as a bare number beside each post, it is no part of what anyone wrote.
  */
-const COUNTER_PROP =
-  /^(?:upvoteCount|downvoteCount|commentCount|answerCount|userInteractionCount|interactionCount|position)$/;
+const COUNTER_PROP = /^(?:upvoteCount|downvoteCount|commentCount|answerCount|userInteractionCount|interactionCount)$/;
+/**
+ * The schema.org types of a post, whose `position` is its place in a thread; the `position` of a
+ * ranked list's item (`ListItem`: `1` before a chart's first film) is the page's own.
+ */
+const POST_ITEM = /schema\.org\/(?:Comment|Answer|Question|DiscussionForumPosting|SocialMediaPosting)$/i;
 /** A counter's text: a number, maybe abbreviated (`1,024`, `3.4k`). */
 const BARE_COUNT = /^[\d.,]+\s*[km]?$/i;
 /**
@@ -360,6 +364,8 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
   const prop = el.getAttribute('itemprop');
   if (prop !== null && COUNTER_PROP.test(prop) && BARE_COUNT.test(text))
     return { kind: 'counter', key: `counter:${prop}` };
+  if (prop === 'position' && BARE_COUNT.test(text) && isPostItem(el))
+    return { kind: 'counter', key: 'counter:position' };
   if (prop === 'interactionStatistic' && LABELLED_COUNT.test(text)) return { kind: 'counter', key: `counter:${prop}` };
   // phpBB's panel is a list: the name its term, the rank and other lines its definitions (the
   // statistics among them are found by the rules above, for the panels' count).
@@ -371,6 +377,13 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
     return { kind: 'panel', key: 'panel:postprofile' };
   }
   return statLines(el);
+}
+
+/** Whether the microdata item a property of `el` belongs to (its nearest `itemscope`) is a post (see POST_ITEM). */
+function isPostItem(el: Element): boolean {
+  let item = el.parentElement;
+  while (item !== null && !item.hasAttribute('itemscope')) item = item.parentElement;
+  return item !== null && POST_ITEM.test((item.getAttribute('itemtype') ?? '').trim());
 }
 
 /**
