@@ -66,3 +66,43 @@ describe('a fold watermark from another process', () => {
     }
   });
 });
+
+describe("a maintainer's first look at its table", () => {
+  it('runs in turn with the writes, and close() waits for it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-lance-first-look-'));
+    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable('pages');
+    // A queue that holds every job until released: the look must wait in it, as a write would.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let queued = 0;
+    const serialize = <T>(job: () => Promise<T>): Promise<T> => {
+      queued++;
+      return held.then(job);
+    };
+    const maintainer = new Maintainer(table, { autoMaintain: true }, serialize, join(dir, 'look.json'), 0);
+    try {
+      expect(queued).toBe(1);
+      let closed = false;
+      const closing = maintainer.close().then(() => {
+        closed = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The table's handles are closed after close(): not while the look still reads them.
+      expect(closed).toBe(false);
+      release();
+      await closing;
+      expect(closed).toBe(true);
+    } finally {
+      release();
+      await maintainer.close();
+      table.close();
+      db.close();
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

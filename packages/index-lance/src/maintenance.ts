@@ -108,6 +108,8 @@ export class Maintainer {
   #oldestWriteAt: number | null = null;
   #notBefore = 0;
   #running: Promise<void> | null = null;
+  /** The first look at the table (see lookAtTable), which close() waits for. */
+  #looking: Promise<void> = Promise.resolve();
   #closed = false;
 
   /**
@@ -134,7 +136,9 @@ export class Maintainer {
     if (this.#options.autoMaintain) {
       this.#timer = setInterval(() => this.#check(), CHECK_INTERVAL_MS);
       this.#timer.unref();
-      void this.#lookAtTable();
+      // In turn with the writes, and waited for by close(): the engine's handles closed under its
+      // reads crashed the process (a panic in lance's cache, then a corrupted heap).
+      this.#looking = this.#serialize(() => this.#lookAtTable());
     }
   }
 
@@ -178,6 +182,7 @@ export class Maintainer {
     // A background fold is cut short (it commits nothing); one asked for with run() is waited for.
     this.#foldProcess?.close();
     await this.#running?.catch(() => undefined);
+    await this.#looking;
   }
 
   #check(): void {
