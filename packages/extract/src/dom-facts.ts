@@ -449,7 +449,7 @@ const MAX_POSTER_CHARS = 60;
 const THREAD_ITEM = /schema\.org\/(?:DiscussionForumPosting|Question)$/i;
 
 /** The microdata item a property of `el` belongs to: its nearest ancestor with `itemscope`. */
-function itemScopeOf(el: Element): Element | null {
+export function itemScopeOf(el: Element): Element | null {
   let at = el.parentElement;
   while (at !== null && !at.hasAttribute('itemscope')) at = at.parentElement;
   return at;

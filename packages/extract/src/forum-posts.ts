@@ -13,6 +13,7 @@
  */
 
 import { visibleChars } from './content.js';
+import { itemScopeOf } from './dom-facts.js';
 import { BLOCK, blockText, squash, unwrap, walkElements } from './text.js';
 
 /** Counters of a poster's info panel: the label and a number. */
@@ -379,10 +380,9 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
   return statLines(el);
 }
 
-/** Whether the microdata item a property of `el` belongs to (its nearest `itemscope`) is a post (see POST_ITEM). */
+/** Whether the microdata item a property of `el` belongs to (see itemScopeOf) is a post (see POST_ITEM). */
 function isPostItem(el: Element): boolean {
-  let item = el.parentElement;
-  while (item !== null && !item.hasAttribute('itemscope')) item = item.parentElement;
+  const item = itemScopeOf(el);
   return item !== null && POST_ITEM.test((item.getAttribute('itemtype') ?? '').trim());
 }
 
