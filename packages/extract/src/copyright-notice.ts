@@ -1,4 +1,4 @@
-import { charsAfter, shortTextNodes, squash, visibleChars } from './text.js';
+import { hasTextAfter, shortTextNodes, squash, visibleChars } from './text.js';
 
 /**
  * The site's copyright line at the end of the main text: `Copyright © 2025 WABC-TV. All Rights
@@ -54,7 +54,7 @@ export function dropCopyrightNotices(content: Element): number {
     if (el === null || el === content || !content.contains(el)) continue;
     const block = outerBlock(el, content);
     // The texts before this one are followed by its text as well: none of them ends the content.
-    if (charsAfter(block, content) > MAX_CHARS_AFTER) break;
+    if (hasTextAfter(block, content, MAX_CHARS_AFTER)) break;
     if (!isCopyrightNotice(block.textContent ?? '')) continue;
     const own = visibleChars(block.textContent ?? '');
     total ??= visibleChars(content.textContent ?? '');

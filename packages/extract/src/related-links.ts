@@ -1,5 +1,5 @@
 import { linkShareOf } from './content.js';
-import { charsAfter, shortTextNodes, squash, visibleChars } from './text.js';
+import { hasTextAfter, shortTextNodes, squash, visibleChars } from './text.js';
 
 /**
  * Lists of links to a site's other pages that a label introduces inside an article: `You might also
@@ -82,7 +82,7 @@ export function dropRelatedLinks(content: Element): number {
     const last = list.at(-1);
     if (last === undefined) continue;
     // The lists before this one are followed by its text as well: none of them ends the content.
-    if (charsAfter(last, content) > MAX_CHARS_AFTER) break;
+    if (hasTextAfter(last, content, MAX_CHARS_AFTER)) break;
     total ??= visibleChars(content.textContent ?? '');
     const chars = list.reduce((n, item) => n + visibleChars(item.textContent ?? ''), 0);
     if (chars * 3 > total) continue;

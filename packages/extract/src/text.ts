@@ -305,14 +305,20 @@ export function visibleChars(text: string): number {
   return n;
 }
 
-/** The visible characters of the text that follows `el` up to the end of `root` (its following siblings', up the tree). */
-export function charsAfter(el: Element, root: Element): number {
+/**
+ * Whether more than `max` visible characters of text follow `el` up to the end of `root` (its
+ * following siblings', up the tree): the count stops once past `max`, so an element early in a long
+ * text costs a few siblings, not the rest of the text.
+ */
+export function hasTextAfter(el: Element, root: Element, max: number): boolean {
   let after = 0;
   for (let up: Element | null = el; up !== null && up !== root; up = up.parentElement) {
-    for (let next = up.nextSibling; next !== null; next = next.nextSibling)
+    for (let next = up.nextSibling; next !== null; next = next.nextSibling) {
       after += visibleChars(next.textContent ?? '');
+      if (after > max) return true;
+    }
   }
-  return after;
+  return false;
 }
 
 /**
