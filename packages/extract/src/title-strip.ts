@@ -1,7 +1,9 @@
 import { stripSiteName } from './dom-facts.js';
 
+/** The marks that part a headline from a site or section name (`|`, `-`, `–`, `»`…); a slash too, between two parts. */
+export const SEPARATOR_MARK = '(?:\\||-{1,2}|–|—|•|·|::|»|«|~)';
 /** A separator between a headline and a site or section name, with space around it. */
-export const SEPARATOR = /\s+(?:\||-{1,2}|–|—|•|·|::|»|«|\/|~)\s+/;
+export const SEPARATOR = new RegExp(`\\s+(?:${SEPARATOR_MARK}|\\/)\\s+`);
 /** A tail that dates the headline (`- March 2026`, `/ 2027`) rather than naming the site. */
 const DATE_TAIL = /^(?:\p{L}+\.?\s+)?(?:\d{1,2},?\s+)?(?:19|20)\d{2}$/u;
 /** What forum engines write before a topic's title (phpBB's `Site • View topic - Headline`). */

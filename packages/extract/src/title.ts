@@ -10,6 +10,7 @@ import {
   MAX_RUN_CHARS,
   namesSite,
   SEPARATOR,
+  SEPARATOR_MARK,
   segmentRuns,
   stripTitle,
 } from './title-strip.js';
@@ -61,11 +62,11 @@ const TRAILING_DATE =
 /**
  * A separator at either end of a declared title, its headline or site left empty by the page's
  * template (`| Nuts & Volts Magazine`, `Real Headline |`): the empty part goes with it. Not a sign
- * or a dash that a word follows closely (`-40 degrees`).
+ * or a dash that a word follows closely (`-40 degrees`). When the empty part is the first, what is
+ * left names the site.
  */
-const EDGE_SEPARATOR = /^(?:\||-{1,2}|–|—|•|·|::|»|«|~)\s+|\s+(?:\||-{1,2}|–|—|•|·|::|»|«|~)$/gu;
-/** The empty part is the first: what is left names the site (`| Nuts & Volts Magazine`). */
-const LEADING_SEPARATOR = /^(?:\||-{1,2}|–|—|•|·|::|»|«|~)\s/u;
+const LEADING_SEPARATOR = new RegExp(`^${SEPARATOR_MARK}\\s+`, 'u');
+const TRAILING_SEPARATOR = new RegExp(`\\s+${SEPARATOR_MARK}$`, 'u');
 
 const usable = (text: string | null | undefined): text is string =>
   typeof text === 'string' && text.trim() !== '' && !/^(?:https?:\/\/|www\.)\S+$/i.test(text.trim());
@@ -217,7 +218,7 @@ function unconfirmedHeadline(headlines: readonly string[], mainH1: string, h1s: 
  * - last, of the declared title and the `<h1>`, the one the URL's slug was made from replaces the
  *   other (see preferSlugMatch).
  * Every source is read as shown (see titleText), without a separator left at its ends by an empty
- * part (see EDGE_SEPARATOR); an `<h1>` that is a path (`/writeup.md`) is none.
+ * part (see LEADING_SEPARATOR); an `<h1>` that is a path (`/writeup.md`) is none.
  * Never a bare URL; '' only when the page gives none of these.
  */
 export function reconcileTitle(sources: TitleSources): string {
@@ -248,7 +249,7 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   const headless = new Set<string>();
   const clean = (t: string | null | undefined): string | null => {
     const shownTitle = usable(t) ? titleText(repairMojibake(t.trim())) : '';
-    const text = shownTitle.replace(EDGE_SEPARATOR, '').trim();
+    const text = shownTitle.replace(LEADING_SEPARATOR, '').replace(TRAILING_SEPARATOR, '').trim();
     if (text !== '' && LEADING_SEPARATOR.test(shownTitle)) headless.add(text);
     // A keyword dump, not a title: cut, and marked cut, so that a source that says less comes first.
     return text === '' ? null : text.length > MAX_TITLE_CHARS ? truncate(text, MAX_TITLE_CHARS) : text;
