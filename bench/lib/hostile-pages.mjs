@@ -123,6 +123,12 @@ export function hostilePages() {
       ),
     ],
     [
+      '5,000 nested blocks named as search filters',
+      wrap(
+        `<main><h1>Nested</h1>${`<p>${PARAGRAPH}</p>`.repeat(5)}${'<div class="filters"><a href="/f">Option</a> word '.repeat(5_000)}${'</div>'.repeat(5_000)}</main>`,
+      ),
+    ],
+    [
       'table cell of 50,000 lines parted by <br>',
       wrap(
         `<article><h1>Table</h1><p>${PARAGRAPH}</p><table><tr><td>${'line<br>'.repeat(50_000)}</td><td>end</td></tr></table></article>`,

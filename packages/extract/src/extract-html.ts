@@ -48,6 +48,7 @@ import { dropProductExtras, isProductPage, withDeclaredDescription } from './pro
 import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
 import { keepSubheadings } from './readability-names.js';
 import { dropRelatedLinks } from './related-links.js';
+import { dropSearchFilters } from './search-filters.js';
 import { raiseSuperscripts } from './superscripts.js';
 import { blockText, squash, textUpTo, truncate, withoutInvisibleParagraphs } from './text.js';
 import { reconcileTitle } from './title.js';
@@ -594,6 +595,7 @@ function dropPageChrome(
   dropAuthorBoxes(elements);
   dropInterfaceText(elements);
   dropConsentPrompts(elements);
+  dropSearchFilters(elements);
   // A site's front page marks its changing lists of stories so, not only its chrome (InfoQ's).
   if (!isHomePage(baseUrl)) dropNoSnippetBlocks(elements);
   if (!product) dropPopups(elements);
