@@ -150,30 +150,40 @@ const REPLACED = new Set(['img', 'picture', 'video', 'audio', 'iframe', 'svg', '
  * Drops the white space a text starts with when the text before it in the same line (across inline
  * elements) ends with some, as a browser shows it (edits `root`), outside preformatted text:
  * node-html-markdown collapses spaces inside one text only, so `Sale <span> Sold out</span>` and
- * `</a> <span> (Score:5)` came out with two spaces.
+ * `</a> <span> (Score:5)` came out with two spaces. At a line's start no-break spaces go too:
+ * a browser indents with them, markdown cannot, and the converter wrote them as spaces that opened
+ * the line (` Free for 10 Users`, after an icon font's empty `<i>`), four of them a code block.
  */
 export function collapseSpaceRuns(root: Element): void {
   // At a line's start, a space shows nothing.
   let spaceBefore = true;
+  let lineStart = true;
   const walk = (el: Element): void => {
     for (let child = el.firstChild; child !== null; child = child.nextSibling) {
       if (child.nodeType === 3) {
         let text = child.nodeValue ?? '';
-        if (spaceBefore && /^[^\S\u00a0]/.test(text)) {
-          text = text.replace(/^[^\S\u00a0]+/, '');
+        const leading = lineStart ? /^\s+/ : spaceBefore ? /^[^\S\u00a0]+/ : null;
+        if (leading !== null && leading.test(text)) {
+          text = text.replace(leading, '');
           child.nodeValue = text;
         }
-        if (text !== '') spaceBefore = /[^\S\u00a0]$/.test(text);
+        if (text !== '') {
+          spaceBefore = /[^\S\u00a0]$/.test(text);
+          lineStart = false;
+        }
         continue;
       }
       if (child.nodeType !== 1) continue;
       const name = (child as Element).localName.toLowerCase();
       if (PREFORMATTED.has(name) || REPLACED.has(name)) {
         spaceBefore = false;
+        lineStart = false;
       } else if (BLOCKS.has(name) || name === 'br') {
         spaceBefore = true;
+        lineStart = true;
         walk(child as Element);
         spaceBefore = true;
+        lineStart = true;
       } else {
         walk(child as Element);
       }
@@ -191,7 +201,9 @@ const UNFILLED_ALT = /^(?:null|undefined|nan|\[object object\])$/i;
 /**
  * Writes each picture's alternative text with its white space collapsed and trimmed (edits
  * `root`): node-html-markdown writes it as it stands, `![Car Maintenance Schedule ](…)`. An
- * unfilled template value is no text (`![null](…)`, found dogfooding a docs site).
+ * unfilled template value is no text (`![null](…)`, found dogfooding a docs site). The titles of
+ * pictures and links, which it writes in quotes after the address, are collapsed the same way
+ * (`"Frowning face    :frowning2:"`, a forum's emoji).
  */
 export function trimImageAlts(root: Element): void {
   for (const img of Array.from(root.getElementsByTagName('img'))) {
@@ -200,6 +212,11 @@ export function trimImageAlts(root: Element): void {
     const collapsed = alt.replace(/\s+/g, ' ').trim();
     const trimmed = UNFILLED_ALT.test(collapsed) ? '' : collapsed;
     if (trimmed !== alt) img.setAttribute('alt', trimmed);
+  }
+  for (const el of Array.from(root.querySelectorAll('img[title], a[title]'))) {
+    const title = el.getAttribute('title') ?? '';
+    const collapsed = title.replace(/\s+/g, ' ').trim();
+    if (collapsed !== title) el.setAttribute('title', collapsed);
   }
 }
 

@@ -235,6 +235,30 @@ describe('contentMarkdown', () => {
     expect(root.innerHTML).toBe('a<p>b</p><span>c</span>');
   });
 
+  it('drops no-break spaces that open a line, which markdown cannot indent with, but keeps them inside one', () => {
+    const md = contentMarkdown(
+      element(
+        '<h2>Free CRM</h2><div><i class="fa fa-check"></i>&nbsp;Free for 10 Users</div>' +
+          '<p>&nbsp;&nbsp;&nbsp;&nbsp;Indented by hand</p><p>12&nbsp; months<br>&nbsp;next</p>',
+      ),
+    );
+    expect(md).toContain('\n\nFree for 10 Users\n\nIndented by hand\n\n');
+    // Four spaces at a line's start would have made the paragraph a code block.
+    expect(md).not.toMatch(/^ +\S/m);
+    expect(md).toMatch(/12 +months *\nnext/);
+  });
+
+  it('writes the titles of pictures and links with their white space collapsed', () => {
+    const md = contentMarkdown(
+      element(
+        '<p>Lost a customer <img src="/f.png" alt="☹️" title="Frowning face    :frowning2:"> ' +
+          '<a href="/p" title=" Genesis E-415 +\n pizza stone ">the pack</a></p>',
+      ),
+    );
+    expect(md).toContain('"Frowning face :frowning2:"');
+    expect(md).toContain('[the pack](/p "Genesis E-415 + pizza stone")');
+  });
+
   it("writes no words for a picture whose alt is a template's unfilled value", () => {
     const md = contentMarkdown(
       element(
