@@ -163,7 +163,7 @@ export function collapseSpaceRuns(root: Element): void {
       if (child.nodeType === 3) {
         let text = child.nodeValue ?? '';
         const leading = lineStart ? /^\s+/ : spaceBefore ? /^[^\S\u00a0]+/ : null;
-        if (leading !== null && leading.test(text)) {
+        if (leading?.test(text)) {
           text = text.replace(leading, '');
           child.nodeValue = text;
         }
@@ -205,18 +205,18 @@ const UNFILLED_ALT = /^(?:null|undefined|nan|\[object object\])$/i;
  * pictures and links, which it writes in quotes after the address, are collapsed the same way
  * (`"Frowning face    :frowning2:"`, a forum's emoji).
  */
-export function trimImageAlts(root: Element): void {
-  for (const img of Array.from(root.getElementsByTagName('img'))) {
-    const alt = img.getAttribute('alt');
-    if (alt === null) continue;
-    const collapsed = alt.replace(/\s+/g, ' ').trim();
-    const trimmed = UNFILLED_ALT.test(collapsed) ? '' : collapsed;
-    if (trimmed !== alt) img.setAttribute('alt', trimmed);
-  }
-  for (const el of Array.from(root.querySelectorAll('img[title], a[title]'))) {
-    const title = el.getAttribute('title') ?? '';
-    const collapsed = title.replace(/\s+/g, ' ').trim();
-    if (collapsed !== title) el.setAttribute('title', collapsed);
+export function trimAltsAndTitles(root: Element): void {
+  const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
+  // One walk for both: a picture's alt and title, a link's title.
+  for (const el of Array.from(root.querySelectorAll('img, a[title]'))) {
+    const alt = el.localName.toLowerCase() === 'img' ? el.getAttribute('alt') : null;
+    if (alt !== null) {
+      const collapsed = collapse(alt);
+      const trimmed = UNFILLED_ALT.test(collapsed) ? '' : collapsed;
+      if (trimmed !== alt) el.setAttribute('alt', trimmed);
+    }
+    const title = el.getAttribute('title');
+    if (title !== null && collapse(title) !== title) el.setAttribute('title', collapse(title));
   }
 }
 

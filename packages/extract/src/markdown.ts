@@ -22,7 +22,7 @@ import {
   collapseSpaceRuns,
   spaceOutsideLinks,
   spaceStyledWords,
-  trimImageAlts,
+  trimAltsAndTitles,
 } from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
 import { appendChildrenOf, unwrap, walkElements, withoutInvisibleParagraphs } from './text.js';
@@ -124,7 +124,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   blankInlinesAsSpaces(content);
   spaceStyledWords(content);
   collapseSpaceRuns(content);
-  trimImageAlts(content);
+  trimAltsAndTitles(content);
   wrapCrowdedTexts(content);
   const converter = markdownConverter();
   let markdown = '';
