@@ -48,6 +48,35 @@ describe('dropInterfaceText', () => {
     ]);
   });
 
+  it("removes an advertisement's label, in English and the common languages, and the line that says the text goes on", () => {
+    expect(
+      kept(
+        '<div class="ad-disclaimer">Advertisement - Continue Reading Below</div><p>Text.</p>' +
+          '<div class="aside-breaker"><span>Article Continues Below</span></div>' +
+          '<p><span style="color: grey">Sponsored</span></p><div>ADVERTISEMENT</div><div>Story continues below\n  advertisement</div>' +
+          '<span role="button" aria-label="Leave feedback on Sponsored ad">Sponsored<b class="sprite"></b></span>' +
+          '<a href="/ads">Anzeige</a><div>广告</div><div>Publicité</div>',
+      ),
+    ).toEqual(['Text.', '', '']); // the breaker's div and the paragraph, without the label they held
+  });
+
+  it('keeps the words in a sentence, a table, a list and a longer line, and a sponsor named', () => {
+    expect(
+      kept(
+        '<p>Advertisement <a href="/rates">rates</a> rise in spring.</p><p>Advertisement is how the site pays.</p>' +
+          '<table><tr><td>Advertisement</td><td>$40</td></tr></table><ul><li>Sponsored</li><li>Organic</li></ul>' +
+          '<div>Sponsored by Wind River</div><p>The story continues below the fold of the front page.</p>',
+      ),
+    ).toEqual([
+      'Advertisement rates rise in spring.',
+      'Advertisement is how the site pays.',
+      'Advertisement$40',
+      'SponsoredOrganic',
+      'Sponsored by Wind River',
+      'The story continues below the fold of the front page.',
+    ]);
+  });
+
   it("removes a date's copy for machines, keeps one in a table, in code or in a sentence", () => {
     expect(
       kept(
@@ -128,11 +157,11 @@ describe('dropInterfaceText', () => {
     const page = extractHtml(
       `<html><head><title>Floods</title></head><body><a class="skip" href="#main">Skip to main content</a>` +
         `<main id="main"><article><h1>Floods</h1><p>${paragraph}</p><div>Loading comments...</div>` +
-        `<p>${paragraph}</p></article></main></body></html>`,
+        `<div class="ad-slot"><p>Advertisement - Continue Reading Below</p></div><p>${paragraph}</p></article></main></body></html>`,
       { url: 'https://example.com/floods' },
     );
     expect(page.body_text).toContain('The river floods every spring');
-    expect(page.body_text).not.toMatch(/Skip to main content|Loading comments/);
+    expect(page.body_text).not.toMatch(/Skip to main content|Loading comments|Advertisement|Continue Reading/);
   });
 });
 

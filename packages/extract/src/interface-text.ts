@@ -6,7 +6,8 @@ import { textUpTo } from './text.js';
  * (`Loading…`, the fallback of a part a script fills in), a date's copy written for machines
  * (`2006-08-08T22:13+00:00`), a date's short form for narrow screens (`1 yr`), the label of a
  * form control (`Sorted by:` over a sort menu, `Email address`) and a template's
- * expression that no script filled in (`{{ DiscussionBoard.errors[11793116].message }}`). A reader never
+ * expression that no script filled in (`{{ DiscussionBoard.errors[11793116].message }}`) and an
+ * advertisement's label (`Advertisement`, `Article continues below`, `Sponsored`). A reader never
  * reads them as the page's text; an index that keeps them matches `loading` on every app shell,
  * and an answer quoting the page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
  * test and demonstration pages, Mozilla Readability's own among them.)
@@ -26,6 +27,23 @@ const LOADING =
   /^(?:loading(?:(?: \p{L}+)?\s*(?:\.{2,3}|…))?|(?:chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|載入中|読み込み中)\s*(?:\.{2,3}|…))$/iu;
 /** How a loading word starts, in the languages of {@link LOADING}. */
 const LOADING_START = /^(?:loading|chargement|cargando|carregando|caricamento|wird|laden|加载|載入|読み込み)/i;
+/**
+ * An advertisement's label, the whole of a text: the word set over an ad's slot (`Advertisement`,
+ * `Sponsored`, `Anzeige`, `广告`) and the line that tells the reader the text goes on past it
+ * (`Advertisement - Continue Reading Below`, `Story continues below advertisement`, `Article
+ * Continues Below`). The ad itself is a script's and never in the page's HTML; its label is.
+ */
+const AD_LABEL = new RegExp(
+  '^(?:advertisements?|advertisement\\s*[-–—:|]\\s*(?:continue|scroll)[\\p{L} ]{0,30}|sponsored(?: (?:content|links?|posts?|ads?|by))?' +
+    '|(?:the )?(?:story|article|content|text|post) continues (?:below|after (?:the )?(?:advertisement|ad))(?: (?:the )?advertisement)?' +
+    '|continue reading below|scroll (?:down )?to continue(?: (?:reading|with content))?' +
+    '|anzeige|werbung|publicité|publicidad|pubblicità|advertentie|publicidade|reklama|广告|廣告|広告|スポンサーリンク)$',
+  'iu',
+);
+/** An advertisement's label is a few words; a longer text that starts so is the page's. */
+const MAX_AD_LABEL_CHARS = 60;
+/** Elements whose whole text may be an ad's label and still be the page's: a table's value, a list's item, code. */
+const DATA_HOLDERS = /^(?:td|th|dt|dd|li|code|pre|kbd|samp|option|title)$/;
 /**
  * A template's expressions, the whole of a text (`{{ person.name }}`, `{{hire-ai-eng="/banners/x"}}`):
  * Angular, Vue, Handlebars or a CMS's shortcode, left for a script or a server to fill in.
@@ -75,7 +93,8 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     if (name === 'a' || name === 'button') {
       // A card made one link holds a page's worth of text: read only as much as a label can be.
       const text = textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim();
-      if ((isSkipLink(el, name, text) || isLoadingIndicator(name, text)) && standsAlone(el)) el.remove();
+      const label = isSkipLink(el, name, text) || isLoadingIndicator(name, text) || isAdLabel(el, text);
+      if (label && standsAlone(el)) el.remove();
       continue;
     }
     if (name === 'body' || name === 'main' || name === 'article') continue;
@@ -90,6 +109,10 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     if (first === null || !el.isConnected) continue;
     if (isMachineTimestamp(el, first)) {
       el.remove();
+      continue;
+    }
+    if (first.length <= MAX_AD_LABEL_CHARS && AD_LABEL.test(first.replace(/\s+/g, ' '))) {
+      if (isAdLabel(el, textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim()) && standsAlone(el)) el.remove();
       continue;
     }
     if (!LOADING_START.test(first)) continue;
@@ -183,6 +206,15 @@ function isSkipLink(el: Element, name: string, text: string): boolean {
 
 function isLoadingIndicator(name: string, text: string): boolean {
   return text.length <= 40 && !MEANINGFUL_WORD_HOLDERS.test(name) && LOADING.test(text);
+}
+
+/**
+ * Whether `text`, an element's whole text, is an advertisement's label (see AD_LABEL), outside a
+ * table, a list's item and code, where the word is a value the page shows.
+ */
+function isAdLabel(el: Element, text: string): boolean {
+  if (text.length > MAX_AD_LABEL_CHARS || !AD_LABEL.test(text.replace(/\s+/g, ' '))) return false;
+  return !DATA_HOLDERS.test(el.localName.toLowerCase()) && el.closest('td, th, li, pre, code, table') === null;
 }
 
 /** The element's first own text node (not a descendant's) that is not blank, trimmed; null if none. */
