@@ -77,6 +77,23 @@ describe('dropInterfaceText', () => {
     ]);
   });
 
+  it("removes an empty list's message, keeps one in a table or a list and a sentence that starts so", () => {
+    expect(
+      kept(
+        '<div class="portable-archive-list"><div class="empty">No posts</div></div><h3>No Reviews Yet</h3>' +
+          '<p>No results found.</p><span>Be the first to comment</span><p>Text.</p>' +
+          '<table><tr><td>Query</td><td>No results</td></tr></table><ul><li>No comments</li></ul>' +
+          '<p>No comments yet from the council, whose members meet on Monday.</p>',
+      ),
+    ).toEqual([
+      '', // the archive's list, without its message
+      'Text.',
+      'QueryNo results',
+      'No comments',
+      'No comments yet from the council, whose members meet on Monday.',
+    ]);
+  });
+
   it("removes a date's copy for machines, keeps one in a table, in code or in a sentence", () => {
     expect(
       kept(

@@ -6,8 +6,9 @@ import { textUpTo } from './text.js';
  * (`Loading…`, the fallback of a part a script fills in), a date's copy written for machines
  * (`2006-08-08T22:13+00:00`), a date's short form for narrow screens (`1 yr`), the label of a
  * form control (`Sorted by:` over a sort menu, `Email address`) and a template's
- * expression that no script filled in (`{{ DiscussionBoard.errors[11793116].message }}`) and an
- * advertisement's label (`Advertisement`, `Article continues below`, `Sponsored`). A reader never
+ * expression that no script filled in (`{{ DiscussionBoard.errors[11793116].message }}`), an
+ * advertisement's label (`Advertisement`, `Article continues below`, `Sponsored`) and an empty
+ * list's message (`No posts`, `Be the first to comment`). A reader never
  * reads them as the page's text; an index that keeps them matches `loading` on every app shell,
  * and an answer quoting the page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
  * test and demonstration pages, Mozilla Readability's own among them.)
@@ -40,9 +41,16 @@ const AD_LABEL = new RegExp(
     '|anzeige|werbung|publicité|publicidad|pubblicità|advertentie|publicidade|reklama|广告|廣告|広告|スポンサーリンク)$',
   'iu',
 );
-/** An advertisement's label is a few words; a longer text that starts so is the page's. */
-const MAX_AD_LABEL_CHARS = 60;
-/** Elements whose whole text may be an ad's label and still be the page's: a table's value, a list's item, code. */
+/**
+ * An empty list's message, the whole of a text: what a widget shows in place of the posts,
+ * comments, reviews or results it has none of (`No posts`, `No Reviews Yet`, `No results found.`,
+ * `Be the first to comment`).
+ */
+const EMPTY_LIST =
+  /^(?:(?:there are )?no (?:posts|comments|reviews|results|items|replies|answers|ratings)(?: yet)?(?: found)?|be the first to (?:comment|review|reply|answer|rate)(?: on this (?:post|article|product))?)[.!]?$/i;
+/** An ad's label or an empty list's message is a few words; a longer text that starts so is the page's. */
+const MAX_NOTICE_CHARS = 60;
+/** Elements whose whole text may be such a notice and still be the page's: a table's value, a list's item, code. */
 const DATA_HOLDERS = /^(?:td|th|dt|dd|li|code|pre|kbd|samp|option|title)$/;
 /**
  * A template's expressions, the whole of a text (`{{ person.name }}`, `{{hire-ai-eng="/banners/x"}}`):
@@ -93,7 +101,7 @@ export function dropInterfaceText(elements: readonly Element[]): void {
     if (name === 'a' || name === 'button') {
       // A card made one link holds a page's worth of text: read only as much as a label can be.
       const text = textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim();
-      const label = isSkipLink(el, name, text) || isLoadingIndicator(name, text) || isAdLabel(el, text);
+      const label = isSkipLink(el, name, text) || isLoadingIndicator(name, text) || isNotice(el, text);
       if (label && standsAlone(el)) el.remove();
       continue;
     }
@@ -111,8 +119,8 @@ export function dropInterfaceText(elements: readonly Element[]): void {
       el.remove();
       continue;
     }
-    if (first.length <= MAX_AD_LABEL_CHARS && AD_LABEL.test(first.replace(/\s+/g, ' '))) {
-      if (isAdLabel(el, textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim()) && standsAlone(el)) el.remove();
+    if (first.length <= MAX_NOTICE_CHARS && isNoticeText(first)) {
+      if (isNotice(el, textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim()) && standsAlone(el)) el.remove();
       continue;
     }
     if (!LOADING_START.test(first)) continue;
@@ -209,12 +217,18 @@ function isLoadingIndicator(name: string, text: string): boolean {
 }
 
 /**
- * Whether `text`, an element's whole text, is an advertisement's label (see AD_LABEL), outside a
- * table, a list's item and code, where the word is a value the page shows.
+ * Whether `text`, an element's whole text, is an advertisement's label or an empty list's message
+ * (see AD_LABEL, EMPTY_LIST), outside a table, a list's item and code, where the words are a value
+ * the page shows.
  */
-function isAdLabel(el: Element, text: string): boolean {
-  if (text.length > MAX_AD_LABEL_CHARS || !AD_LABEL.test(text.replace(/\s+/g, ' '))) return false;
+function isNotice(el: Element, text: string): boolean {
+  if (text.length > MAX_NOTICE_CHARS || !isNoticeText(text)) return false;
   return !DATA_HOLDERS.test(el.localName.toLowerCase()) && el.closest('td, th, li, pre, code, table') === null;
+}
+
+function isNoticeText(text: string): boolean {
+  const flat = text.replace(/\s+/g, ' ');
+  return AD_LABEL.test(flat) || EMPTY_LIST.test(flat);
 }
 
 /** The element's first own text node (not a descendant's) that is not blank, trimmed; null if none. */
