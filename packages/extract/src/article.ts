@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { restorePostHeaders } from './forum-posts.js';
-import { dropTemplateExpressions } from './interface-text.js';
+import { dropSignInPrompts, dropTemplateExpressions } from './interface-text.js';
 import { withCheapChecksFirst } from './readability-checks.js';
 import { dropQuotedCopies } from './repeated-text.js';
 import { sparePosts } from './spare-posts.js';
@@ -70,6 +70,7 @@ export function runReadability(
   if (content) {
     dropQuotedCopies(content);
     dropTemplateExpressions(content);
+    dropSignInPrompts(content);
     if (postDates !== null) restorePostHeaders(content, postDates);
   }
   return {

@@ -1,5 +1,5 @@
 import { isDataTable } from './data-tables.js';
-import { dropTemplateExpressions } from './interface-text.js';
+import { dropSignInPrompts, dropTemplateExpressions } from './interface-text.js';
 import { dropItemFilters } from './repeated-blocks.js';
 import { dropQuotedCopies, dropRepeatedBlocks } from './repeated-text.js';
 import { blockText, HEADINGS, HIDDEN_STYLE, hasHiddenAttribute, visibleChars } from './text.js';
@@ -474,6 +474,7 @@ export function mainRegion(doc: Document, article = false): ContentCandidate | n
   const focused = focus(root);
   dropQuotedCopies(focused);
   dropTemplateExpressions(focused);
+  dropSignInPrompts(focused);
   return { element: focused, text: blockText(focused) };
 }
 

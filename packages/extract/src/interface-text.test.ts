@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
-import { dropConsentPrompts, dropInterfaceText, dropTemplateExpressions } from './interface-text.js';
+import { dropConsentPrompts, dropInterfaceText, dropSignInPrompts, dropTemplateExpressions } from './interface-text.js';
+import { squash } from './text.js';
 
 /** The body's text, each element's text on its own line, after dropInterfaceText. */
 function kept(html: string): string[] {
@@ -179,6 +180,44 @@ describe('dropInterfaceText', () => {
     );
     expect(page.body_text).toContain('The river floods every spring');
     expect(page.body_text).not.toMatch(/Skip to main content|Loading comments|Advertisement|Continue Reading/);
+  });
+});
+
+describe('dropSignInPrompts', () => {
+  /** The main text's lines after dropSignInPrompts, and how many it removed. */
+  function prompted(html: string): [string[], number] {
+    const body = (parseHTML(`<html><body><div id="root">${html}</div></body></html>`).document as unknown as Document)
+      .body;
+    const root = body.firstElementChild as Element;
+    const removed = dropSignInPrompts(root);
+    return [Array.from(root.children).map((el) => squash(el.textContent)), removed];
+  }
+
+  it('removes a prompt to sign in, its sign-in words plain or a link, and the box left empty', () => {
+    expect(
+      prompted(
+        '<p>The answer is to restart the service.</p>' +
+          '<h2 class="bottom-notice">You must <a href="/users/login">log in</a> to answer this question.</h2>' +
+          '<div class="exif"><a href="/register"><i>Join</i></a> to see EXIF info for this image (if available)</div>' +
+          '<div><h4>Create an account or sign in to comment</h4><p>You need to be a member in order to leave a comment</p></div>' +
+          '<p>Please create an account or <a href="/login">log in</a> to access all these features</p>',
+      ),
+    ).toEqual([['The answer is to restart the service.', ''], 5]);
+  });
+
+  it("keeps a sentence on registering to vote, a longer sentence, a list's item, a table's cell and a button", () => {
+    const html =
+      '<p>You must register to vote by October 7.</p><p>Sign up to read the report, the council said, before it votes ' +
+      'on the budget next week and the week after.</p><ul><li>Log in to see your orders</li></ul>' +
+      '<table><tr><td>Sign in to continue</td></tr></table><button>Sign in</button><p>Join the club.</p>';
+    expect(prompted(html)[1]).toBe(0);
+  });
+
+  it('leaves a main text without sign-in words as it is', () => {
+    expect(prompted('<p>You must see the river to understand the town.</p>')).toEqual([
+      ['You must see the river to understand the town.'],
+      0,
+    ]);
   });
 });
 

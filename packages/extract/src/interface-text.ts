@@ -7,8 +7,9 @@ import { textUpTo } from './text.js';
  * (`2006-08-08T22:13+00:00`), a date's short form for narrow screens (`1 yr`), the label of a
  * form control (`Sorted by:` over a sort menu, `Email address`) and a template's
  * expression that no script filled in (`{{ DiscussionBoard.errors[11793116].message }}`), an
- * advertisement's label (`Advertisement`, `Article continues below`, `Sponsored`) and an empty
- * list's message (`No posts`, `Be the first to comment`). A reader never
+ * advertisement's label (`Advertisement`, `Article continues below`, `Sponsored`), an empty
+ * list's message (`No posts`, `Be the first to comment`) and a prompt to sign in (`You must log in
+ * to answer this question.`, removed from the main text alone: see dropSignInPrompts). A reader never
  * reads them as the page's text; an index that keeps them matches `loading` on every app shell,
  * and an answer quoting the page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
  * test and demonstration pages, Mozilla Readability's own among them.)
@@ -48,8 +49,30 @@ const AD_LABEL = new RegExp(
  */
 const EMPTY_LIST =
   /^(?:(?:there are )?no (?:posts|comments|reviews|results|items|replies|answers|ratings)(?: yet)?(?: found)?|be the first to (?:comment|review|reply|answer|rate)(?: on this (?:post|article|product))?)[.!]?$/i;
-/** An ad's label or an empty list's message is a few words; a longer text that starts so is the page's. */
-const MAX_NOTICE_CHARS = 60;
+/**
+ * A prompt to sign in, the whole of a text: what a site shows a visitor in place of what members
+ * can do (`Create an account or sign in to comment`, `You must log in to answer this question.`,
+ * `Sign in to view additional items selected just for you.`, `Join to see EXIF info for this image`).
+ */
+const SIGN_IN_PROMPT = new RegExp(
+  '^(?:please )?(?:you (?:need|must|have) (?:to )?(?:be (?:a member|logged in|signed in|registered)|log ?in|sign ?in|register)' +
+    '|log ?in|sign ?in|sign up|register|join(?: now)?|create an account)' +
+    '(?: (?:or|and|/) (?:log ?in|sign ?in|sign up|register|create an account))?(?: now)? (?:in order )?to ' +
+    '(?:comment|reply|post|answer|see|view|save|leave|add|download|read|continue|access|like|follow)\\b[^.!?]{0,60}[.!]?$',
+  'i',
+);
+/**
+ * An element's first own words that may open a prompt to sign in whose sign-in words are a link
+ * (`You must <a>log in</a> to answer…`, `<a>Join</a> to see EXIF info…`): the whole text is read then.
+ */
+const SIGN_IN_WORDS =
+  /^(?:you (?:need|must|have)\b|please\b|(?:or |and )?(?:log ?in|sign ?in|sign up|register|join|create an account)\b|to (?:comment|reply|post|answer|see|view|save|leave|add|download|read|continue|access|like|follow)\b)/i;
+/** Words a prompt to sign in holds (see SIGN_IN_PROMPT): a main text without them is not read for one. */
+const SIGN_IN_HINT = /\b(?:log ?in|sign ?in|sign up|register|join|create an account|member)\b/i;
+/** A prompt to sign in is a sentence at most, with its link's markup. */
+const MAX_SIGN_IN_PROMPT_CHARS = 120;
+/** A notice (an ad's label, an empty list's message) is a few words; a longer text that starts so is the page's. */
+const MAX_NOTICE_CHARS = 80;
 /** Elements whose whole text may be such a notice and still be the page's: a table's value, a list's item, code. */
 const DATA_HOLDERS = /^(?:td|th|dt|dd|li|code|pre|kbd|samp|option|title)$/;
 /**
@@ -168,6 +191,30 @@ export function dropTemplateExpressions(root: Element): number {
   for (const el of Array.from(root.querySelectorAll('*'))) {
     const first = firstOwnWords(el);
     if (first === null || !isTemplateExpression(el, first)) continue;
+    el.remove();
+    removed++;
+  }
+  return removed;
+}
+
+/**
+ * Removes from the main text `root` the prompts to sign in (see SIGN_IN_PROMPT) that stand alone,
+ * outside a table, a list's item and code. Done once the main text is chosen, as
+ * dropTemplateExpressions is: a forum's `You must log in or register to reply here.` under its
+ * last post is a part of what marks the thread's end, and removed before, a thread was read as the
+ * site's notice over it. Returns how many were removed.
+ */
+export function dropSignInPrompts(root: Element): number {
+  if (!SIGN_IN_HINT.test(root.textContent ?? '')) return 0;
+  let removed = 0;
+  for (const el of Array.from(root.querySelectorAll('*'))) {
+    const first = firstOwnWords(el);
+    if (first === null || first.length > MAX_SIGN_IN_PROMPT_CHARS || !SIGN_IN_WORDS.test(first)) continue;
+    const text = textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim().replace(/\s+/g, ' ');
+    if (text.length > MAX_SIGN_IN_PROMPT_CHARS || !SIGN_IN_PROMPT.test(text) || !el.isConnected) continue;
+    if (DATA_HOLDERS.test(el.localName.toLowerCase()) || el.closest('td, th, li, pre, code, table') !== null) continue;
+    const parent = el.parentElement;
+    if (parent !== null && parent !== root && firstOwnWords(parent) !== null) continue;
     el.remove();
     removed++;
   }
