@@ -215,6 +215,24 @@ describe('readDomFacts bylines', () => {
     expect(f.textBylines).toEqual(['By Sofia Gonzalez', 'Written by Cassidy Horton']);
   });
 
+  it('takes the name of a byline dated on its line, the date after the name or before the label', () => {
+    const read = (html: string): string[] => facts(`<html><body><h1>Headline</h1>${html}</body></html>`).textBylines;
+    expect(read('<div class="m-article__meta"> by <span>ALLIN ONE</span> on <span>Jan 22, 2025</span> </div>')).toEqual(
+      ['By ALLIN ONE'],
+    );
+    // Markup's white space runs past the label's 60 characters, the line read squashed.
+    expect(
+      read('<p>by Jon Foster\n              -\n             \n      2025-09-13<br> Updated: 2025-09-13</p>'),
+    ).toEqual(['By Jon Foster']);
+    expect(
+      read('<div><time datetime="2017-03-01">03/01/2017</time> by Agatha Caleo, Candidate Representative</div>'),
+    ).toEqual(['By Agatha Caleo']);
+    expect(read('<p>Written by Ann Lee | 22 January 2025</p>')).toEqual(['By Ann Lee']);
+    // A sentence that opens with `By` and has no date after its name, a date that is no byline's.
+    expect(read('<p>By Friday Morning, 300 people had left the square.</p>')).toEqual([]);
+    expect(read('<div><time>2025-09-13</time> by the river, where the town began</div>')).toEqual([]);
+  });
+
   it('takes a byline label and the name in the element after it', () => {
     const read = (html: string): string[] => facts(`<html><body><h1>Headline</h1>${html}</body></html>`).textBylines;
     expect(

@@ -93,6 +93,24 @@ const NAME_PARTICLE = '(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al)';
 /** A label and two to four name words, and nothing else (see {@link DomFacts.textBylines}). */
 const NAME = `${NAME_WORD}(?: (?:${NAME_PARTICLE} )*${NAME_WORD}){1,3}`;
 const TEXT_BYLINE = new RegExp(`^${BY_WORDS}:? ${NAME}$`, 'u');
+/** A month's name or its abbreviation, in English as {@link BY_WORDS} are. */
+const MONTH =
+  '(?:[Jj]an(?:uary)?|[Ff]eb(?:ruary)?|[Mm]ar(?:ch)?|[Aa]pr(?:il)?|[Mm]ay|[Jj]une?|[Jj]uly?|[Aa]ug(?:ust)?|[Ss]ep(?:t(?:ember)?)?|[Oo]ct(?:ober)?|[Nn]ov(?:ember)?|[Dd]ec(?:ember)?)';
+/** A date written out (`2025-09-13`, `03/01/2017`, `Jan 22, 2025`, `22 January 2025`). */
+const WRITTEN_DATE = `(?:\\d{1,4}[-/.]\\d{1,2}[-/.]\\d{1,4}|${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?,? \\d{4}|\\d{1,2} ${MONTH}\\.?,? \\d{4})`;
+/**
+ * A byline and its date on one line under the headline (`by ALLIN ONE on Jan 22, 2025`, `by Jon
+ * Foster - 2025-09-13 Updated: 2025-09-13`, `03/01/2017 by Agatha Caleo, Candidate Representative…`):
+ * the name is what stands between the label and the date, or between the label and the end or a
+ * comma when the date comes first. A sentence that opens with `By` (`By Friday Morning, 300 people
+ * had left`) has no date after its name.
+ */
+const DATED_BYLINES = [
+  new RegExp(`^${BY_WORDS}:? (${NAME})\\s*(?:[-–—|·,]\\s*|\\s)(?:on )?${WRITTEN_DATE}`, 'u'),
+  new RegExp(`^${WRITTEN_DATE} ${BY_WORDS}:? (${NAME})(?:,|$)`, 'u'),
+];
+/** A dated byline's line is short: a longer text is prose. */
+const MAX_DATED_BYLINE_CHARS = 160;
 /**
  * An element that is only a byline's label (`By`, `Written by`, `Article by`, `Author:`), set apart
  * from the name in the element after it (`<p>Written by</p><p>Edzel Tabing</p>`).
@@ -358,8 +376,10 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
     if (poster !== '' && poster.length <= MAX_POSTER_CHARS) facts.postAuthor = poster;
   }
   if (facts.textBylines.length < MAX_TEXT_BYLINES && facts.h1 !== '') {
-    const text = startsWithByLabel(el) ? squash(el.textContent) : '';
+    const text = startsWithByLabel(el) || startsWithDateThenBy(el) ? squash(el.textContent) : '';
+    const dated = text.length <= MAX_DATED_BYLINE_CHARS ? datedBylineName(text) : null;
     if (TEXT_BYLINE.test(text)) facts.textBylines.push(text);
+    else if (dated !== null) facts.textBylines.push(`By ${dated}`);
     else if (el.firstElementChild === null) {
       const name = labelledName(el);
       if (name !== null) facts.textBylines.push(`By ${name}`);
@@ -480,7 +500,25 @@ function startsWithByLabel(el: Element): boolean {
   let node = el.firstChild;
   while (node !== null && node.nodeType === 3 && (node.nodeValue ?? '').trim() === '') node = node.nextSibling;
   const text = node !== null && node.nodeType === 3 ? (node.nodeValue ?? '') : '';
-  return text.trim().length <= MAX_TEXT_BYLINE_CHARS && BY_LABEL.test(text);
+  return squash(text).length <= MAX_TEXT_BYLINE_CHARS && BY_LABEL.test(text);
+}
+
+/** Whether `el` opens with a `<time>` and then a byline's label (`<time>03/01/2017</time> by Agatha Caleo`). */
+function startsWithDateThenBy(el: Element): boolean {
+  let node = el.firstChild;
+  while (node !== null && node.nodeType === 3 && (node.nodeValue ?? '').trim() === '') node = node.nextSibling;
+  if (node === null || node.nodeType !== 1 || (node as Element).localName.toLowerCase() !== 'time') return false;
+  const next = node.nextSibling;
+  return next !== null && next.nodeType === 3 && BY_LABEL.test(next.nodeValue ?? '');
+}
+
+/** The name of a byline dated on its line (see DATED_BYLINES), else null. */
+function datedBylineName(text: string): string | null {
+  for (const pattern of DATED_BYLINES) {
+    const name = pattern.exec(text)?.[1];
+    if (name !== undefined) return name;
+  }
+  return null;
 }
 
 /** Class words of the element of a byline that holds the name alone: `author-name`, `byline__name`, `username`. */
