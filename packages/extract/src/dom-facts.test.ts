@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseDocument } from './dom.js';
-import { readDomFacts } from './dom-facts.js';
+import { type DomFacts, readDomFacts } from './dom-facts.js';
 
 const facts = (html: string) => readDomFacts(parseDocument(html, 'https://example.com/', 'linkedom').document);
 
@@ -231,6 +231,21 @@ describe('readDomFacts bylines', () => {
     // A sentence that opens with `By` and has no date after its name, a date that is no byline's.
     expect(read('<p>By Friday Morning, 300 people had left the square.</p>')).toEqual([]);
     expect(read('<div><time>2025-09-13</time> by the river, where the town began</div>')).toEqual([]);
+  });
+
+  it('reads text bylines after a lower heading that the title holds when the page has no <h1>', () => {
+    const page = (heading: string): DomFacts =>
+      facts(
+        '<html><head><title>Homestead gardening makes rural communities more self-reliant | District</title></head><body>' +
+          `<div class="headline_section">${heading}</div><p>By <strong>Md Aynal Haque</strong></p></body></html>`,
+      );
+    const titled = page('<h4>Homestead gardening makes rural communities more self-reliant</h4>');
+    expect(titled.titledSubheading).toBe('Homestead gardening makes rural communities more self-reliant');
+    expect(titled.textBylines).toEqual(['By Md Aynal Haque']);
+    // A heading the title does not hold is a section's, not the headline.
+    const untitled = page('<h4>Latest district news</h4>');
+    expect(untitled.titledSubheading).toBe('');
+    expect(untitled.textBylines).toEqual([]);
   });
 
   it('takes a byline label and the name in the element after it', () => {

@@ -6,6 +6,12 @@ export interface DomFacts {
   htmlLang: string | null;
   docTitle: string;
   h1: string;
+  /**
+   * With no `<h1>` before it, the first `<h2>`–`<h4>` whose words the page's `<title>` holds: a
+   * headline set in a lower heading (`<h4 class="headline">`); '' when none. Text bylines are read
+   * after it as after an `<h1>`.
+   */
+  titledSubheading: string;
   /** The first `<h1>` inside `<article>`/`<main>`, '' when none. */
   mainH1: string;
   /** The texts of the first few non-empty `<h1>` elements, in document order (see headingText). */
@@ -130,6 +136,7 @@ export function readDomFacts(doc: Document): DomFacts {
     htmlLang: root?.getAttribute('lang') ?? root?.getAttribute('xml:lang') ?? null,
     docTitle: '',
     h1: '',
+    titledSubheading: '',
     mainH1: '',
     h1s: [],
     nearHeadline: '',
@@ -197,6 +204,10 @@ export function readDomFacts(doc: Document): DomFacts {
           break;
       }
       if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0, starters);
+      if (inBody && facts.h1 === '' && facts.titledSubheading === '' && SUBHEADINGS.test(name)) {
+        const text = headingText(el);
+        if (isTitled(text, squash(title?.textContent))) facts.titledSubheading = text;
+      }
       if (inBody && (name === 'footer' || el.getAttribute('role') === 'contentinfo') && !footer?.contains(el)) {
         footer = el;
         facts.footerText += `${blockText(el)}\n`;
@@ -375,7 +386,7 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
     const poster = squash(el.getAttribute('data-author'));
     if (poster !== '' && poster.length <= MAX_POSTER_CHARS) facts.postAuthor = poster;
   }
-  if (facts.textBylines.length < MAX_TEXT_BYLINES && facts.h1 !== '') {
+  if (facts.textBylines.length < MAX_TEXT_BYLINES && (facts.h1 !== '' || facts.titledSubheading !== '')) {
     const text = startsWithByLabel(el) || startsWithDateThenBy(el) ? squash(el.textContent) : '';
     const dated = text.length <= MAX_DATED_BYLINE_CHARS ? datedBylineName(text) : null;
     if (TEXT_BYLINE.test(text)) facts.textBylines.push(text);
@@ -426,6 +437,9 @@ function readHeading(el: Element, facts: DomFacts, inArticle: boolean): void {
   if (inArticle && facts.mainH1 === '') facts.mainH1 = text;
   if (text !== '' && facts.h1s.length < MAX_H1S) facts.h1s.push(text);
 }
+
+/** The headings a headline is set in when a page has no `<h1>` (see DomFacts.titledSubheading). */
+const SUBHEADINGS = /^h[2-4]$/;
 
 /** Tags inside a heading that are not its words: a dateline's `<time>`, a heading left unclosed. */
 const NOT_HEADLINE_TAG = /^(?:time|button|h[2-6])$/;
