@@ -242,10 +242,29 @@ describe('readDomFacts bylines', () => {
     const titled = page('<h4>Homestead gardening makes rural communities more self-reliant</h4>');
     expect(titled.titledSubheading).toBe('Homestead gardening makes rural communities more self-reliant');
     expect(titled.textBylines).toEqual(['By Md Aynal Haque']);
+    // The window around the headline starts there: the dateline under it is read.
+    expect(titled.nearHeadline).toContain('By Md Aynal Haque');
     // A heading the title does not hold is a section's, not the headline.
     const untitled = page('<h4>Latest district news</h4>');
     expect(untitled.titledSubheading).toBe('');
     expect(untitled.textBylines).toEqual([]);
+    // A heading that links elsewhere is a teaser's.
+    const teaser = page(
+      '<h3><a href="/news/other">Homestead gardening makes rural communities more self-reliant</a></h3>',
+    );
+    expect(teaser.titledSubheading).toBe('');
+  });
+
+  it("gives the window around the headline to a later <h1> the title holds, over a lower heading's", () => {
+    // A stream of cards fills the window after the lower heading before the `<h1>` comes.
+    const cards = Array.from({ length: 40 }, (_, i) => `<p>Story card ${i} about another launch of a cargo ship</p>`);
+    const f = facts(
+      '<html><head><title>Space ship breaks up over Siberia</title></head><body>' +
+        `<h3>Space ship breaks up over Siberia</h3>${cards.join('')}` +
+        '<h1>Space ship breaks up over Siberia</h1><p>December 2, 2016</p></body></html>',
+    );
+    expect(f.titledSubheading).toBe('Space ship breaks up over Siberia');
+    expect(f.nearHeadline).toContain('December 2, 2016');
   });
 
   it('takes a byline label and the name in the element after it', () => {

@@ -7,8 +7,8 @@ export interface DomFacts {
   docTitle: string;
   h1: string;
   /**
-   * With no `<h1>` before it, the first `<h2>`–`<h4>` whose words the page's `<title>` holds: a
-   * headline set in a lower heading (`<h4 class="headline">`); '' when none. Text bylines are read
+   * With no `<h1>` before it, the first `<h2>`–`<h4>` whose words the page's `<title>` holds and
+   * that links nowhere: a headline set in a lower heading (`<h4 class="headline">`); '' when none. Text bylines are read
    * after it as after an `<h1>`.
    */
   titledSubheading: string;
@@ -168,6 +168,8 @@ export function readDomFacts(doc: Document): DomFacts {
     run: null,
   };
   let title: Element | null = null;
+  /** The element of {@link DomFacts.titledSubheading}, null until one is found. */
+  let subheading: Element | null = null;
   let inBody = false;
   /** How many `<article>`/`<main>` elements enclose the current one. */
   let articleDepth = 0;
@@ -204,16 +206,24 @@ export function readDomFacts(doc: Document): DomFacts {
           break;
       }
       if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0, starters);
-      if (inBody && facts.h1 === '' && facts.titledSubheading === '' && SUBHEADINGS.test(name)) {
+      // A heading that links elsewhere is a teaser's (a stream of stories above the article).
+      const subheadingWanted = inBody && facts.h1 === '' && facts.titledSubheading === '';
+      if (subheadingWanted && SUBHEADINGS.test(name) && el.querySelector('a[href]') === null) {
         const text = headingText(el);
-        if (isTitled(text, squash(title?.textContent))) facts.titledSubheading = text;
+        if (isTitled(text, squash(title?.textContent))) {
+          facts.titledSubheading = text;
+          subheading = el;
+        }
       }
       if (inBody && (name === 'footer' || el.getAttribute('role') === 'contentinfo') && !footer?.contains(el)) {
         footer = el;
         facts.footerText += `${blockText(el)}\n`;
       }
       const child = name === 'template' ? null : firstElement(el.firstChild);
+      // The window around the headline is anchored at a lower heading the title holds when no
+      // `<h1>` came before it.
       if (inBody && name === 'h1') anchorNearHeadline(el, near, title);
+      else if (inBody && el === subheading) anchorNearHeadline(el, near, title, true);
       else if (inBody && (child === null || isTextRun(el, near))) collectNearHeadline(el, near);
       if (child !== null) {
         if (name === 'article' || name === 'main') articleDepth++;
@@ -296,11 +306,13 @@ function leafText(el: Element): string {
 
 /**
  * Anchors the window at an `<h1>`: the first one, or a later one whose words the page's title holds
- * when it did not hold the first one's (the window after the headline starts again there).
+ * when it did not hold the first one's (the window after the headline starts again there). A lower
+ * heading the title holds (`provisional`, see DomFacts.titledSubheading) anchors it as an `<h1>`
+ * the title does not hold would: a later `<h1>` the title holds takes the window.
  */
-function anchorNearHeadline(h1: Element, near: NearHeadline, title: Element | null): void {
+function anchorNearHeadline(h1: Element, near: NearHeadline, title: Element | null, provisional = false): void {
   if (near.seen && near.titled) return;
-  const titled = isTitled(headingText(h1), squash(title?.textContent));
+  const titled = !provisional && isTitled(headingText(h1), squash(title?.textContent));
   if (near.seen && !titled) return;
   near.before = near.recent.slice();
   near.after = [];
