@@ -213,6 +213,17 @@ describe('dropSignInPrompts', () => {
     expect(prompted(html)[1]).toBe(0);
   });
 
+  it("removes them from a tree outside any document, as Readability's article is", () => {
+    const { document } = parseHTML('<html><body></body></html>');
+    const root = (document as unknown as Document).createElement('div');
+    root.innerHTML =
+      '<article><p>The answer is to restart the service.</p>' +
+      '<p>You must <a href="/users/login">log in</a> to answer this question.</p></article>';
+    expect(root.isConnected).toBe(false);
+    expect(dropSignInPrompts(root)).toBe(1);
+    expect(squash(root.textContent)).toBe('The answer is to restart the service.');
+  });
+
   it('leaves a main text without sign-in words as it is', () => {
     expect(prompted('<p>You must see the river to understand the town.</p>')).toEqual([
       ['You must see the river to understand the town.'],

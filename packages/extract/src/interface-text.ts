@@ -69,8 +69,10 @@ const SIGN_IN_WORDS =
   /^(?:you (?:need|must|have)\b|please\b|(?:or |and )?(?:log ?in|sign ?in|sign up|register|join|create an account)\b|to (?:comment|reply|post|answer|see|view|save|leave|add|download|read|continue|access|like|follow)\b)/i;
 /** Words a prompt to sign in holds (see SIGN_IN_PROMPT): a main text without them is not read for one. */
 const SIGN_IN_HINT = /\b(?:log ?in|sign ?in|sign up|register|join|create an account|member)\b/i;
-/** A prompt to sign in is a sentence at most, with its link's markup. */
+/** A prompt to sign in is a sentence at most. */
 const MAX_SIGN_IN_PROMPT_CHARS = 120;
+/** Text read of an element for a prompt at most: the sentence and its markup's white space. */
+const MAX_SIGN_IN_PROMPT_MARKUP_CHARS = 400;
 /** A notice (an ad's label, an empty list's message) is a few words; a longer text that starts so is the page's. */
 const MAX_NOTICE_CHARS = 80;
 /** Elements whose whole text may be such a notice and still be the page's: a table's value, a list's item, code. */
@@ -207,15 +209,30 @@ export function dropTemplateExpressions(root: Element): number {
 export function dropSignInPrompts(root: Element): number {
   if (!SIGN_IN_HINT.test(root.textContent ?? '')) return 0;
   let removed = 0;
+  // A parent's own words, read once: a thread's prompts may all be children of one parent, whose
+  // children were read again for each (see dropInterfaceText).
+  const ownWords = new Map<Element, string | null>();
+  const ownWordsOf = (parent: Element): string | null => {
+    let words = ownWords.get(parent);
+    if (words === undefined) {
+      words = firstOwnWords(parent);
+      ownWords.set(parent, words);
+    }
+    return words;
+  };
+  // The last prompt removed: the elements inside it come next in document order. (Not isConnected:
+  // Readability's article is a tree of its own, outside any document.)
+  let last: Element | null = null;
   for (const el of Array.from(root.querySelectorAll('*'))) {
     const first = firstOwnWords(el);
     if (first === null || first.length > MAX_SIGN_IN_PROMPT_CHARS || !SIGN_IN_WORDS.test(first)) continue;
-    const text = textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim().replace(/\s+/g, ' ');
-    if (text.length > MAX_SIGN_IN_PROMPT_CHARS || !SIGN_IN_PROMPT.test(text) || !el.isConnected) continue;
+    const text = textUpTo(el, MAX_SIGN_IN_PROMPT_MARKUP_CHARS).trim().replace(/\s+/g, ' ');
+    if (text.length > MAX_SIGN_IN_PROMPT_CHARS || !SIGN_IN_PROMPT.test(text) || last?.contains(el)) continue;
     if (DATA_HOLDERS.test(el.localName.toLowerCase()) || el.closest('td, th, li, pre, code, table') !== null) continue;
     const parent = el.parentElement;
-    if (parent !== null && parent !== root && firstOwnWords(parent) !== null) continue;
+    if (parent !== null && parent !== root && ownWordsOf(parent) !== null) continue;
     el.remove();
+    last = el;
     removed++;
   }
   return removed;
