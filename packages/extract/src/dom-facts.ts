@@ -170,6 +170,7 @@ export function readDomFacts(doc: Document): DomFacts {
   let title: Element | null = null;
   /** The element of {@link DomFacts.titledSubheading}, null until one is found. */
   let subheading: Element | null = null;
+  let subheadingsRead = 0;
   let inBody = false;
   /** How many `<article>`/`<main>` elements enclose the current one. */
   let articleDepth = 0;
@@ -208,9 +209,9 @@ export function readDomFacts(doc: Document): DomFacts {
       if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0, starters);
       // A heading that links elsewhere is a teaser's (a stream of stories above the article).
       const subheadingWanted = inBody && facts.h1 === '' && facts.titledSubheading === '';
-      if (subheadingWanted && SUBHEADINGS.test(name) && el.querySelector('a[href]') === null) {
+      if (subheadingWanted && SUBHEADINGS.test(name) && subheadingsRead++ < MAX_SUBHEADINGS_READ) {
         const text = headingText(el);
-        if (isTitled(text, squash(title?.textContent))) {
+        if (isTitled(text, squash(title?.textContent)) && el.querySelector('a[href]') === null) {
           facts.titledSubheading = text;
           subheading = el;
         }
@@ -452,6 +453,11 @@ function readHeading(el: Element, facts: DomFacts, inArticle: boolean): void {
 
 /** The headings a headline is set in when a page has no `<h1>` (see DomFacts.titledSubheading). */
 const SUBHEADINGS = /^h[2-4]$/;
+/**
+ * Lower headings read for the headline at most: each read walks the heading, and a page nesting
+ * thousands would cost their square. A headline so set is among a page's first headings.
+ */
+const MAX_SUBHEADINGS_READ = 20;
 
 /** Tags inside a heading that are not its words: a dateline's `<time>`, a heading left unclosed. */
 const NOT_HEADLINE_TAG = /^(?:time|button|h[2-6])$/;
