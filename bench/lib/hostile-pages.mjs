@@ -129,6 +129,31 @@ export function hostilePages() {
       ),
     ],
     [
+      '5,000 nested lower headings of the title, no <h1>',
+      wrap(
+        `${'<h2>Space ship breaks up over Siberia '.repeat(5_000)}${'</h2>'.repeat(5_000)}<p>By Ann Lee</p>`,
+        '<title>Space ship breaks up over Siberia</title>',
+      ),
+    ],
+    [
+      '20,000 prompts to sign in',
+      wrap(
+        `<article><h1>Prompts</h1>${`<p>${PARAGRAPH}</p>`.repeat(5)}${'<p>You must <a href="/login">log in</a> to answer this question.</p>'.repeat(20_000)}</article>`,
+      ),
+    ],
+    [
+      '5,000 nested prompts to sign in',
+      wrap(
+        `<article><h1>Prompts</h1><p>${PARAGRAPH}</p>${'<div>Please <a href="/l">log in</a> to see '.repeat(5_000)}${'</div>'.repeat(5_000)}</article>`,
+      ),
+    ],
+    [
+      '20,000 advertisement labels',
+      wrap(
+        `<article><h1>Ads</h1><p>${PARAGRAPH}</p>${'<div><span>Advertisement</span></div><p>Text between the ads.</p>'.repeat(20_000)}</article>`,
+      ),
+    ],
+    [
       'table cell of 50,000 lines parted by <br>',
       wrap(
         `<article><h1>Table</h1><p>${PARAGRAPH}</p><table><tr><td>${'line<br>'.repeat(50_000)}</td><td>end</td></tr></table></article>`,
