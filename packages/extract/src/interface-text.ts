@@ -73,6 +73,9 @@ const SIGN_IN_HINT = /\b(?:log ?in|sign ?in|sign up|register|join|create an acco
 const MAX_SIGN_IN_PROMPT_CHARS = 120;
 /** Text read of an element for a prompt at most: the sentence and its markup's white space. */
 const MAX_SIGN_IN_PROMPT_MARKUP_CHARS = 400;
+/** How a notice (see AD_LABEL, EMPTY_LIST) starts: the cheap test every element's first words take. */
+const NOTICE_START =
+  /^(?:adv|spons|(?:the )?(?:story|article|content|text|post) |continue|scroll|anzeige|werbung|publici|pubblici|reklam|广告|廣告|広告|スポンサー|no |there |be the)/i;
 /** A notice (an ad's label, an empty list's message) is a few words; a longer text that starts so is the page's. */
 const MAX_NOTICE_CHARS = 80;
 /** Elements whose whole text may be such a notice and still be the page's: a table's value, a list's item, code. */
@@ -144,7 +147,7 @@ export function dropInterfaceText(elements: readonly Element[]): void {
       el.remove();
       continue;
     }
-    if (first.length <= MAX_NOTICE_CHARS && isNoticeText(first)) {
+    if (first.length <= MAX_NOTICE_CHARS && NOTICE_START.test(first) && isNoticeText(first)) {
       if (isNotice(el, textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim()) && standsAlone(el)) el.remove();
       continue;
     }
@@ -286,7 +289,7 @@ function isLoadingIndicator(name: string, text: string): boolean {
  * the page shows.
  */
 function isNotice(el: Element, text: string): boolean {
-  if (text.length > MAX_NOTICE_CHARS || !isNoticeText(text)) return false;
+  if (text.length > MAX_NOTICE_CHARS || !NOTICE_START.test(text) || !isNoticeText(text)) return false;
   return !DATA_HOLDERS.test(el.localName.toLowerCase()) && el.closest('td, th, li, pre, code, table') === null;
 }
 
