@@ -220,6 +220,17 @@ describe('parseDocument (linkedom)', () => {
     expect(doc.documentElement.querySelectorAll('body')).toHaveLength(1);
   });
 
+  it('shows what a template printed after </html> at the end of the body, as browsers do', () => {
+    const doc = parse(
+      '<html><head><title>t</title></head><body><nav>Menu</nav></body></html>\n' +
+        '<div class="post"><h1>The headline</h1><p>The story.</p></div><!-- cache --><footer>Footer</footer>',
+    );
+    expect(doc.body.textContent).toBe('Menu\nThe headlineThe story.Footer');
+    expect(doc.querySelector('h1')?.closest('body')).toBe(doc.body);
+    expect(doc.documentElement.nextSibling?.nodeType).toBe(8);
+    expect(doc.body.lastElementChild?.localName).toBe('footer');
+  });
+
   it('adds the tbody the HTML5 parser implies around rows written in a table', () => {
     const doc = parse('<html><body><table><tr><td>a</td></tr><tr><td>b</td></tr></table></body></html>');
     const rows = Array.from(doc.querySelectorAll('tr'));

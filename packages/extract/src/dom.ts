@@ -170,7 +170,10 @@ const HEAD_TAGS = new Set(['link', 'meta', 'style', 'script', 'base', 'title', '
  * Puts `<html>`'s stray children where the HTML5 parser would: linkedom keeps an element between
  * `</head>` and `<body>` (a `<link>`) as a child of `<html>`, and its `document.body` then builds a
  * new empty body instead of returning the page's. Head elements before the body move into the
- * head, anything else (and a second body's content) into the body. Must run before `.body` is read.
+ * head, anything else (and a second body's content) into the body. So does what a template printed
+ * after `</html>` (a whole article, on some sites), which linkedom leaves beside the root and a
+ * browser shows at the body's end; comments stay where they are, as there. Must run before `.body`
+ * is read.
  */
 function normalizeRoot(doc: Document): void {
   const root = doc.documentElement;
@@ -179,6 +182,11 @@ function normalizeRoot(doc: Document): void {
   const head = children.find((el) => el.localName === 'head');
   const body = children.find((el) => el.localName === 'body');
   if (!body) return;
+  for (let node = root.nextSibling; node !== null; ) {
+    const next = node.nextSibling;
+    if (node.nodeType !== COMMENT_NODE) body.appendChild(node);
+    node = next;
+  }
   let beforeBody = true;
   for (const child of children) {
     if (child === body) {
