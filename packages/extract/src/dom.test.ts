@@ -231,6 +231,17 @@ describe('parseDocument (linkedom)', () => {
     expect(doc.body.lastElementChild?.localName).toBe('footer');
   });
 
+  it("moves what cannot be in <head> but was written there to the body's start, in order, and keeps the head's own", () => {
+    const doc = parse(
+      '<html><head><title>t</title><div class="notice">Closed on Monday</div><meta name="a" content="1">' +
+        '<a href="#main">Skip</a><script type="application/ld+json">{}</script></head>' +
+        '<link rel="stylesheet" href="/a.css"><body><p>Content</p></body></html>',
+    );
+    expect(doc.body.textContent).toBe('Closed on MondaySkipContent');
+    expect(Array.from(doc.head.children, (el) => el.localName)).toEqual(['title', 'meta', 'script', 'link']);
+    expect(doc.body.firstElementChild?.className).toBe('notice');
+  });
+
   it('adds the tbody the HTML5 parser implies around rows written in a table', () => {
     const doc = parse('<html><body><table><tr><td>a</td></tr><tr><td>b</td></tr></table></body></html>');
     const rows = Array.from(doc.querySelectorAll('tr'));

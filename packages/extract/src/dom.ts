@@ -37,6 +37,8 @@ export interface ParsedDocument {
 }
 
 const COMMENT_NODE = 8;
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
 
 /** Openings of what no extractor reads; attribute text is bounded so a stray `<script` stays linear. */
 const INERT_OPEN = /<(script|style|svg)\b([^>]{0,1000})>|<!(?:--|\[CDATA\[)/gi;
@@ -172,8 +174,10 @@ const HEAD_TAGS = new Set(['link', 'meta', 'style', 'script', 'base', 'title', '
  * new empty body instead of returning the page's. Head elements before the body move into the
  * head, anything else (and a second body's content) into the body. So does what a template printed
  * after `</html>` (a whole article, on some sites), which linkedom leaves beside the root and a
- * browser shows at the body's end; comments stay where they are, as there. Must run before `.body`
- * is read.
+ * browser shows at the body's end; comments stay where they are, as there. An element that cannot
+ * be in `<head>` but was written there (a notice bar's `<div>`, a skip link), which linkedom keeps
+ * in the head, opens the body in a browser: it moves to the body's start, in page order, while the
+ * head's own elements stay. Must run before `.body` is read.
  */
 function normalizeRoot(doc: Document): void {
   const root = doc.documentElement;
@@ -187,6 +191,19 @@ function normalizeRoot(doc: Document): void {
     if (node.nodeType !== COMMENT_NODE) body.appendChild(node);
     node = next;
   }
+  // What goes to the body's start keeps its order: each is put before the body's first node.
+  const start = body.firstChild;
+  if (head) {
+    for (let node = head.firstChild; node !== null; ) {
+      const next = node.nextSibling;
+      const stray =
+        node.nodeType === ELEMENT_NODE
+          ? !HEAD_TAGS.has((node as Element).localName)
+          : node.nodeType === TEXT_NODE && (node as Text).data.trim() !== '';
+      if (stray) body.insertBefore(node, start);
+      node = next;
+    }
+  }
   let beforeBody = true;
   for (const child of children) {
     if (child === body) {
@@ -199,7 +216,7 @@ function normalizeRoot(doc: Document): void {
     else if (name === 'body') {
       appendChildrenOf(child, body);
       child.remove();
-    } else if (beforeBody) body.insertBefore(child, body.firstChild);
+    } else if (beforeBody) body.insertBefore(child, start);
     else body.appendChild(child);
   }
 }
