@@ -242,6 +242,14 @@ describe('parseDocument (linkedom)', () => {
     expect(doc.body.firstElementChild?.className).toBe('notice');
   });
 
+  it('reads a page saved with Windows or old Mac line ends with line feeds, as the HTML5 input stream does', () => {
+    const doc = parse(
+      '<html><head><title>t</title></head><body><pre>one\r\ntwo\rthree</pre><p title="a\r\nb">x</p></body></html>',
+    );
+    expect(doc.querySelector('pre')?.textContent).toBe('one\ntwo\nthree');
+    expect(doc.querySelector('p')?.getAttribute('title')).toBe('a\nb');
+  });
+
   it('adds the tbody the HTML5 parser implies around rows written in a table', () => {
     const doc = parse('<html><body><table><tr><td>a</td></tr><tr><td>b</td></tr></table></body></html>');
     const rows = Array.from(doc.querySelectorAll('tr'));

@@ -151,7 +151,7 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
   }
   // linkedom does not build the implied <html>/<body> of the HTML5 tree construction rules, and
   // anything before <html> becomes the root; when the shape is still wrong, jsdom parses it.
-  const { document } = parseHTML(withBody(fromHtmlTag(html)));
+  const { document } = parseHTML(withBody(fromHtmlTag(withLineFeeds(html))));
   normalizeRoot(document as unknown as Document);
   if (document.documentElement?.nodeName !== 'HTML' || !document.body) {
     try {
@@ -163,6 +163,15 @@ export function parseDocument(html: string, url: string, dom: DomImpl): ParsedDo
   readAsShown(document as unknown as Document, html);
   if (/<tr[\s>]/i.test(html)) addImpliedTbody(document as unknown as Document);
   return { document: document as unknown as Document, impl: 'linkedom', close: () => {} };
+}
+
+/**
+ * The input with each line break as a line feed, as the HTML5 input stream gives it to the parser
+ * (`\r\n` and a lone `\r` become `\n`); linkedom skips that step, so a page saved with Windows
+ * line ends kept `\r` in its code blocks' text and markdown.
+ */
+function withLineFeeds(html: string): string {
+  return html.includes('\r') ? html.replace(/\r\n?/g, '\n') : html;
 }
 
 /** Elements that belong in `<head>` when they stray between it and `<body>`. */
