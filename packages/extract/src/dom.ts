@@ -320,7 +320,7 @@ const WIDGET_ROLES = new Set([
 function spaceWidgets(doc: Document): void {
   for (const el of Array.from(doc.querySelectorAll('[role]'))) {
     const next = el.nextSibling;
-    if (next === null || next.nodeType !== 1 || BLOCK.has(el.localName)) continue;
+    if (next === null || next.nodeType !== ELEMENT_NODE || BLOCK.has(el.localName)) continue;
     if (!WIDGET_ROLES.has((el.getAttribute('role') ?? '').trim().toLowerCase())) continue;
     el.after(doc.createTextNode(' '));
   }
@@ -336,7 +336,7 @@ function addImpliedTbody(doc: Document): void {
     let body: Element | null = null;
     for (let child = table.firstChild; child !== null; ) {
       const next = child.nextSibling;
-      if (child.nodeType === 1) {
+      if (child.nodeType === ELEMENT_NODE) {
         if ((child as Element).localName === 'tr') {
           if (body === null) {
             body = doc.createElement('tbody');
