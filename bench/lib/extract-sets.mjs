@@ -258,6 +258,11 @@ const MARKDOWN_DEFECTS = {
     ).length,
   'escaped underscore in a word': (line) => (line.match(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu) ?? []).length,
   'line opening with a space': (line) => (/^ \S/.test(line) ? 1 : 0),
+  // A table's delimiter row with a cell of no dash (`| --- |  |`): GitHub's syntax reads no table there.
+  'table column without a dash': (line) => {
+    const cells = /^[ >]*\|((?:[ :-]*\|)+)\s*$/.exec(line)?.[1].split('|').slice(0, -1);
+    return cells?.some((cell) => cell.includes('-')) && cells.some((cell) => !cell.includes('-')) ? 1 : 0;
+  },
   // Not a table row's padding, nor a list's indent inside a quote (`>    - item`).
   'two spaces between words': (line) =>
     /^\s*\|/.test(line)

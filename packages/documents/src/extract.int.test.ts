@@ -168,6 +168,12 @@ withData('extractDocument on real documents', () => {
     expect(md).toMatch(/^# Demonstration of DOCX support in calibre$/m);
     expect(md).toMatch(/^## Inline formatting$/m);
     expect(md).toMatch(/^\| ITEM +\| NEEDED +\|\n\| -+ \| -+ \|\n\| Books +\| 1 +\|$/m);
+    // The calendar's month spans its first two columns: its delimiter row has a dash in every cell,
+    // and each day stands under its weekday.
+    expect(md).toMatch(
+      /^\| December 2007 (?:\| +)+\|\n\| -+ (?:\| -+ )+\|\n\| Sun +\| Mon +\| Tue +\| Wed +\| Thu +\| Fri +\| Sat +\|$/m,
+    );
+    expect(md).toMatch(/^\| 2 +\| 3 +\| 4 +\| 5 +\| 6 +\| 7 +\| 8 +\|$/m);
     expect(md).toMatch(/^1\. One\n {3}1\. Two\n {6}1\. Three$/m);
     // Emphasis closes on the word, outside Word's trailing space: `**bold **` is not bold in markdown.
     expect(md).toContain('using the **“Add Books”** button');

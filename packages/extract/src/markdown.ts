@@ -14,6 +14,7 @@ import {
 } from './markdown-escapes.js';
 import { flattenDeepNesting, listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
+import { dropEmptyColumns } from './markdown-table-columns.js';
 import { alignSpannedCells, rowsOf, unfoldRaggedTables } from './markdown-table-spans.js';
 import {
   BLOCKS,
@@ -135,7 +136,9 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
   // An empty paragraph holding a zero-width joiner (Webflow's `<p>&zwj;</p>`) is no paragraph.
-  return mendLineEscapes(separateNotes(withoutInvisibleParagraphs(markdown).replace(/\n{3,}/g, '\n\n')));
+  // A table left empty goes (markdown-table-columns.ts), with the blank lines around it.
+  const mended = withoutInvisibleParagraphs(dropEmptyColumns(markdown)).replace(/\n{3,}/g, '\n\n');
+  return mendLineEscapes(separateNotes(mended.replace(/^\n+|\n+$/g, '')));
 }
 
 /**
