@@ -5,6 +5,7 @@ import {
   type TranslatorConfig,
   type TranslatorConfigFactory,
 } from 'node-html-markdown';
+import { fencedLines } from './markdown-lines.js';
 
 /**
  * The escapes node-html-markdown puts before what would start a list, a heading or a quote at the
@@ -153,22 +154,9 @@ function escapeBareMarker(line: string): string {
 
 /** `markdown` with `map` applied to each line outside its fenced code blocks (fences included, as they are). */
 function mapLinesOutsideFences(markdown: string, map: (line: string) => string): string {
-  let fence: string | null = null;
-  return markdown
-    .split('\n')
-    .map((line) => {
-      const opener = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-      if (fence !== null) {
-        if (opener !== undefined && opener[0] === fence[0] && opener.length >= fence.length) fence = null;
-        return line;
-      }
-      if (opener !== undefined) {
-        fence = opener;
-        return line;
-      }
-      return map(line);
-    })
-    .join('\n');
+  const lines = markdown.split('\n');
+  const fenced = fencedLines(lines);
+  return lines.map((line, i) => (fenced[i] ? line : map(line))).join('\n');
 }
 
 /** Plain paragraphs as Markdown: characters that would start a heading, list or emphasis escaped. */

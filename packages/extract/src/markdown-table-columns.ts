@@ -1,3 +1,5 @@
+import { fencedLines } from './markdown-lines.js';
+
 /**
  * Removes from each table of `markdown` (as the converter writes tables: every row between pipes,
  * cells parted by ` | `, a `|` inside a cell escaped) the columns empty in every row, and a table
@@ -12,17 +14,12 @@
 export function dropEmptyColumns(markdown: string): string {
   if (!markdown.includes('|')) return markdown;
   const lines = markdown.split('\n');
+  const fenced = fencedLines(lines);
   const out: string[] = [];
-  let fence: string | null = null;
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const opener = FENCE.exec(line)?.[2];
-    if (fence === null && opener !== undefined) fence = opener;
-    else if (fence !== null && opener !== undefined && opener[0] === fence[0] && opener.length >= fence.length) {
-      fence = null;
-    }
-    const table = fence === null ? tableAt(lines, i) : null;
+    const table = fenced[i] ? null : tableAt(lines, i);
     if (table === null) {
       out.push(line);
       continue;
@@ -36,9 +33,6 @@ export function dropEmptyColumns(markdown: string): string {
   }
   return changed ? out.join('\n') : markdown;
 }
-
-/** A code fence's opening or closing line, after any quote markers: its fence in group 2. */
-const FENCE = /^((?:\s*>)*\s*)(`{3,}|~{3,})/;
 
 /** A table row: optional quote markers and indent, then the row between pipes. */
 const ROW = /^((?:[ \t]*>)*[ \t]*)(\|.*\|)[ \t]*$/;

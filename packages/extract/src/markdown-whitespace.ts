@@ -127,20 +127,41 @@ const STYLING = ['strong', 'b', 'em', 'i', 'u', 's', 'span', 'font', 'mark', 'sm
 /**
  * Replaces each styling element that holds only a space by that space (edits `root`):
  * node-html-markdown drops it, space and all, so `</a><strong> </strong>that` joined two words.
- * A blank `<code>` goes too, outside a code block: the converter wrote it as an empty code span,
- * two backticks (`a <code> </code> b` came out `a ``b`).
+ * One that holds only line breaks is replaced by them: the converter dropped those too, so
+ * `<b>Skin Types:</b><b><br></b>Suitable` came out `**Skin Types:**Suitable`, which markdown does
+ * not read as bold. A blank `<code>` goes too, outside a code block: the converter wrote it as an
+ * empty code span, two backticks (`a <code> </code> b` came out `a ``b`).
  */
 export function blankInlinesAsSpaces(root: Element): void {
   const doc = root.ownerDocument;
   for (const name of [...STYLING, 'code']) {
     for (const el of Array.from(root.getElementsByTagName(name))) {
-      if (el.firstElementChild !== null || el.parentNode === null) continue;
+      if (el.parentNode === null) continue;
+      if (el.firstElementChild !== null) {
+        if (name !== 'code' && holdsOnlyLineBreaks(el)) el.replaceWith(...Array.from(el.getElementsByTagName('br')));
+        continue;
+      }
       if (name === 'code' && el.closest('pre') !== null) continue;
       const text = el.textContent ?? '';
       if (text !== '' && /^[^\S\u00a0]+$/.test(text)) el.replaceWith(doc.createTextNode(' '));
       else if (text === '' && name === 'code') el.remove();
     }
   }
+}
+
+/**
+ * Whether an element holds line breaks and nothing else but white space, as its own children (a
+ * look at each element's children only, so that nested styling costs no more than its size).
+ */
+function holdsOnlyLineBreaks(el: Element): boolean {
+  let breaks = 0;
+  for (let child = el.firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType === 1) {
+      if ((child as Element).localName.toLowerCase() !== 'br') return false;
+      breaks++;
+    } else if (child.nodeType === 3 && !/^[^\S\u00a0]*$/.test(child.nodeValue ?? '')) return false;
+  }
+  return breaks > 0;
 }
 
 /** Elements shown as something, not as text: a space after one still parts it from a word. */

@@ -217,6 +217,28 @@ describe('contentMarkdown', () => {
     expect(md).not.toContain('``\n');
   });
 
+  it('keeps a line break that the page styles on its own after bold text, so that the bold reads as bold', () => {
+    const md = contentMarkdown(
+      element(
+        '<ol><li><b>Social Media Apps (e.g., Facebook)</b><b><br></b><span>Focus on connecting users.</span></li></ol>' +
+          '<p><em><strong>Every creator is flying blind.</strong></em><strong><br/></strong><span>Not because.</span></p>',
+      ),
+    );
+    // Without the break, `**…)**Focus`: a closing mark after punctuation and before a letter closes nothing.
+    expect(md).toContain('1. **Social Media Apps (e.g., Facebook)**  \n   Focus on connecting users.');
+    expect(md).toContain('**Every creator is flying blind.**  \nNot because.');
+    const html = marked.parse(md, { async: false });
+    expect(html).toContain('<strong>Social Media Apps (e.g., Facebook)</strong><br>');
+    expect(html).toContain('<strong>Every creator is flying blind.</strong><br>');
+  });
+
+  it('writes no line break where a block ends, nor a line of spaces for a second one', () => {
+    const md = contentMarkdown(
+      element('<p>End of a paragraph<br></p><p>A<br><br>B<br></p><pre><code>x  \n  \ny</code></pre><p>C</p>'),
+    );
+    expect(md).toBe('End of a paragraph\n\nA\n\nB\n\n```\nx  \n  \ny\n```\n\nC');
+  });
+
   it('shows one space where spaces meet across inline elements, as a browser does, but not in preformatted text', () => {
     const md = contentMarkdown(
       element(

@@ -12,6 +12,7 @@ import {
   mendLinkText,
   unescapeLineStart,
 } from './markdown-escapes.js';
+import { trimBlockEndBreaks } from './markdown-lines.js';
 import { flattenDeepNesting, listItem } from './markdown-list-items.js';
 import { mendTableCells } from './markdown-table-cells.js';
 import { dropEmptyColumns } from './markdown-table-columns.js';
@@ -136,8 +137,9 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
     markdown += markdown === '' ? part : `${chunk.glue ?? '\n\n'}${part}`;
   }
   // An empty paragraph holding a zero-width joiner (Webflow's `<p>&zwj;</p>`) is no paragraph.
-  // A table left empty goes (markdown-table-columns.ts), with the blank lines around it.
-  const mended = withoutInvisibleParagraphs(dropEmptyColumns(markdown)).replace(/\n{3,}/g, '\n\n');
+  // A table left empty goes (markdown-table-columns.ts), and a line of spaces is emptied, with the
+  // blank lines around them.
+  const mended = trimBlockEndBreaks(withoutInvisibleParagraphs(dropEmptyColumns(markdown))).replace(/\n{3,}/g, '\n\n');
   return mendLineEscapes(separateNotes(mended.replace(/^\n+|\n+$/g, '')));
 }
 
