@@ -5,6 +5,7 @@ import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { loadLazyImages } from './image-sources.js';
 import { linkCardTitles } from './markdown-card-links.js';
+import { fitEmphasisMarks } from './markdown-emphasis.js';
 import {
   GLOBAL_ESCAPE,
   LINE_START_ESCAPE_OPTION,
@@ -126,6 +127,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   blankInlinesAsSpaces(content);
   spaceStyledWords(content);
   collapseSpaceRuns(content);
+  fitEmphasisMarks(content);
   trimAltsAndTitles(content);
   wrapCrowdedTexts(content);
   const converter = markdownConverter();

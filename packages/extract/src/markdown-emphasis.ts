@@ -1,0 +1,130 @@
+import { BLOCKS } from './markdown-whitespace.js';
+import { PICTURES, unwrap } from './text.js';
+
+/*
+ * Markdown reads `**` as closing bold only when it does not stand between punctuation and a letter
+ * (CommonMark's flanking rules), and as opening bold only when it does not stand between a letter
+ * and punctuation. A page's bold that ends in punctuation right before a word, `<b>李金泽：</b>政府`
+ * or `<b>Burek (UK)</b>Reviewed`, came out `**李金泽：**政府`: no bold, and its stars showing.
+ */
+
+const EMPHASIS = 'strong, b, em, i';
+
+/** A character markdown counts as punctuation (Unicode P and S, as CommonMark 0.31 does). */
+const PUNCTUATION = /[\p{P}\p{S}]/u;
+const WORD = /[\p{L}\p{N}]/u;
+/** Scripts written without spaces between words: punctuation moves out of the marks, no space goes in. */
+const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
+
+/** How many nodes the look for the character beside an element walks before it gives up. */
+const MAX_STEPS = 64;
+
+/**
+ * Fits each bold or italic element's marks where markdown reads them (edits `root`), outside code.
+ * Emphasis of punctuation alone beside a word is unwrapped (`Win<b>+</b>Space`, `top<b>.</b>`): it
+ * shows nothing a reader misses. Punctuation that opens the emphasis right after a word moves
+ * before it (`real<b>: Those cups</b>` reads `real: **Those cups**`). Punctuation that ends it right
+ * before a word moves after it where that word runs on (`**Gallery**’s`) or the text is written
+ * without spaces (`**李金泽**：政府`); before a capital or a digit a space parts the two (`**Burek
+ * (UK)** Reviewed`), as the page's layout does where it shows a bold label apart from its text.
+ */
+export function fitEmphasisMarks(root: Element): void {
+  for (const el of Array.from(root.querySelectorAll(EMPHASIS))) {
+    if (el.parentNode === null || el.closest('code, pre') !== null) continue;
+    const text = el.textContent ?? '';
+    if (text.trim() === '') continue;
+    if (!WORD.test(text)) {
+      if (
+        el.querySelector('img, picture, svg') === null &&
+        (isWord(charBeside(el, false)) || isWord(charBeside(el, true)))
+      ) {
+        unwrap(el);
+      }
+      continue;
+    }
+    if (PUNCTUATION.test(edgeText(el, true).charAt(0)) && isWord(charBeside(el, false))) moveOut(el, true);
+    const end = edgeText(el, false);
+    const last = end.charAt(end.length - 1);
+    const after = charBeside(el, true);
+    if (!PUNCTUATION.test(last) || after === null || !isWord(after)) continue;
+    // A word that runs on in small letters (`Gallery’s`) or without spaces takes the punctuation.
+    if (/\p{Ll}/u.test(after) || UNSPACED.test(after) || UNSPACED.test(last)) moveOut(el, false);
+    else el.after(el.ownerDocument.createTextNode(' '));
+  }
+}
+
+const isWord = (char: string | null): boolean => char !== null && WORD.test(char);
+
+/** The text of the element's first (`start`) or last child, when that child is a text; else ''. */
+function edgeText(el: Element, start: boolean): string {
+  const edge = start ? el.firstChild : el.lastChild;
+  return edge?.nodeType === 3 ? (edge.nodeValue ?? '') : '';
+}
+
+/**
+ * Moves the punctuation that starts (`start`, with the spaces after it) or ends the element's text
+ * out of it, when that text is the element's own first or last child; the words stay inside.
+ */
+function moveOut(el: Element, start: boolean): void {
+  const edge = start ? el.firstChild : el.lastChild;
+  if (edge === null || edge.nodeType !== 3) return;
+  const value = edge.nodeValue ?? '';
+  const run = (start ? /^[\p{P}\p{S}\s]+/u : /[\p{P}\p{S}]+$/u).exec(value)?.[0] ?? '';
+  if (run === '' || run.length === value.length) return;
+  edge.nodeValue = start ? value.slice(run.length) : value.slice(0, -run.length);
+  const moved = el.ownerDocument.createTextNode(run);
+  if (start) el.before(moved);
+  else el.after(moved);
+}
+
+/**
+ * The mark markdown writes where a walk meets an element's edge: a link's brackets and parentheses,
+ * a code span's backtick, emphasis marks. Null for an element written as its content alone.
+ */
+function markAt(name: string, forward: boolean, entering: boolean): string | null {
+  if (name === 'a') return forward === entering ? (forward ? '[' : ')') : forward ? ']' : '[';
+  if (name === 'code' || name === 'kbd' || name === 'samp') return '`';
+  if (name === 'strong' || name === 'b' || name === 'em' || name === 'i') return '*';
+  return null;
+}
+
+/**
+ * The character markdown shows right after (`forward`) or before the element in its line, a mark
+ * of markdown's own included: null at a block's edge, a line break or a picture, or past
+ * {@link MAX_STEPS} nodes walked.
+ */
+function charBeside(el: Element, forward: boolean): string | null {
+  let node: Node = el;
+  // Into the node's children next: never into the element itself.
+  let enter = false;
+  for (let steps = 0; steps < MAX_STEPS; steps++) {
+    let next: Node | null = enter ? (forward ? node.firstChild : node.lastChild) : null;
+    if (next === null) {
+      next = forward ? node.nextSibling : node.previousSibling;
+      if (next === null) {
+        const parent = node.parentNode;
+        if (parent === null || parent.nodeType !== 1 || BLOCKS.has(nameOf(parent))) return null;
+        const mark = markAt(nameOf(parent), forward, false);
+        if (mark !== null) return mark;
+        node = parent;
+        enter = false;
+        continue;
+      }
+    }
+    node = next;
+    if (node.nodeType === 3) {
+      const value = node.nodeValue ?? '';
+      if (value !== '') return forward ? value.charAt(0) : value.charAt(value.length - 1);
+      enter = false;
+      continue;
+    }
+    const name = node.nodeType === 1 ? nameOf(node) : '';
+    if (BLOCKS.has(name) || name === 'br' || PICTURES.has(name)) return null;
+    const mark = markAt(name, forward, true);
+    if (mark !== null) return mark;
+    enter = name !== '';
+  }
+  return null;
+}
+
+const nameOf = (node: Node): string => (node as Element).localName.toLowerCase();
