@@ -29,6 +29,19 @@ describe('contentMarkdown', () => {
     },
   );
 
+  it('keeps a heading or a list that bold or italics wrap, and the emphasis of paragraphs', () => {
+    const md = contentMarkdown(
+      element(
+        '<em><h2><a href="/s">Stories</a></h2></em><strong><ul><li>First</li><li>Second</li></ul></strong>' +
+          '<b><p>First para.</p><p>Second para.</p></b>',
+      ),
+    );
+    expect(md).toBe('## [Stories](/s)\n\n- First\n- Second\n\n**First para.**\n\n**Second para.**');
+    const html = marked.parse(md, { async: false });
+    expect(html).toContain('<h2><a href="/s">Stories</a></h2>');
+    expect(html).toContain('<li>First</li>');
+  });
+
   it('drops bold or italics around a whole heading, and keeps a bold word beside plain ones', () => {
     const md = contentMarkdown(
       element(

@@ -120,6 +120,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   linkCardTitles(content);
   emphasizeCaptions(content);
   unnestEmphasis(content);
+  unwrapEmphasisAroundBlocks(content);
   plainHeadings(content);
   emojiImagesAsText(content);
   collapseLineBreaks(content);
@@ -484,6 +485,22 @@ function unnestEmphasis(root: Element): void {
       if (el.parentElement?.closest(selector) == null) continue;
       unwrap(el);
     }
+  }
+}
+
+/** Blocks that markdown marks at their lines' start, where emphasis around them cannot go. */
+const MARKED_BLOCKS = 'h1, h2, h3, h4, h5, h6, ul, ol, li, dl, table, pre, blockquote';
+
+/**
+ * Unwraps bold or italics around a heading, a list, a table, a code block or a quote (edits
+ * `root`): the converter wrote the marks around each line, markers included, so
+ * `<strong><ul><li>a</li></ul></strong>` came out `**- a**`, a paragraph where the list was, and
+ * `<em><h2>Stories</h2></em>` came out `*## Stories*`. Their structure is kept; the emphasis, which
+ * markdown cannot put around blocks, goes. Around paragraphs it stays (each is written in marks).
+ */
+function unwrapEmphasisAroundBlocks(root: Element): void {
+  for (const el of Array.from(root.querySelectorAll(EMPHASIS.join(', ')))) {
+    if (el.querySelector(MARKED_BLOCKS) !== null) unwrap(el);
   }
 }
 
