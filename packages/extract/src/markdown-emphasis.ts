@@ -8,7 +8,9 @@ import { PICTURES, unwrap } from './text.js';
  * or `<b>Burek (UK)</b>Reviewed`, came out `**李金泽：**政府`: no bold, and its stars showing.
  */
 
-const EMPHASIS = 'strong, b, em, i';
+/** Bold and italics, which the converter writes between marks. */
+export const EMPHASIS_TAGS: ReadonlySet<string> = new Set(['strong', 'b', 'em', 'i']);
+const EMPHASIS = Array.from(EMPHASIS_TAGS).join(', ');
 
 /** A character markdown counts as punctuation (Unicode P and S, as CommonMark 0.31 does). */
 const PUNCTUATION = /[\p{P}\p{S}]/u;
@@ -84,7 +86,7 @@ function moveOut(el: Element, start: boolean): void {
 function markAt(name: string, forward: boolean, entering: boolean): string | null {
   if (name === 'a') return forward === entering ? (forward ? '[' : ')') : forward ? ']' : '[';
   if (name === 'code' || name === 'kbd' || name === 'samp') return '`';
-  if (name === 'strong' || name === 'b' || name === 'em' || name === 'i') return '*';
+  if (EMPHASIS_TAGS.has(name)) return '*';
   return null;
 }
 

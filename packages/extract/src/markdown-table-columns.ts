@@ -7,7 +7,8 @@ import { fencedLines } from './markdown-lines.js';
  * beside it (`December 2007` over a calendar) or a column of icons. The converter writes its
  * delimiter cell without a dash (`| --- |  | --- |`), and GitHub's table syntax does not read that
  * as a table: the whole table showed as lines of pipes. Tables in quotes are read too; code blocks
- * are left as they are.
+ * are left as they are. It reads the markdown, not the converter's table: a big table is converted
+ * in parts (markdown.ts tableChunks), and a column is empty only if it is in all of them.
  *
  * @example dropEmptyColumns('| a |  |\n| - |  |\n| 1 |  |') // '| a |\n| - |\n| 1 |'
  */

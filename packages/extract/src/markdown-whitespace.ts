@@ -138,7 +138,7 @@ export function blankInlinesAsSpaces(root: Element): void {
     for (const el of Array.from(root.getElementsByTagName(name))) {
       if (el.parentNode === null) continue;
       if (el.firstElementChild !== null) {
-        if (name !== 'code' && holdsOnlyLineBreaks(el)) el.replaceWith(...Array.from(el.getElementsByTagName('br')));
+        if (name !== 'code' && holdsOnlyLineBreaks(el)) el.replaceWith(...Array.from(el.children));
         continue;
       }
       if (name === 'code' && el.closest('pre') !== null) continue;

@@ -5,7 +5,7 @@ import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { loadLazyImages } from './image-sources.js';
 import { linkCardTitles } from './markdown-card-links.js';
-import { fitEmphasisMarks } from './markdown-emphasis.js';
+import { EMPHASIS_TAGS, fitEmphasisMarks } from './markdown-emphasis.js';
 import {
   GLOBAL_ESCAPE,
   LINE_START_ESCAPE_OPTION,
@@ -504,9 +504,6 @@ function unwrapEmphasisAroundBlocks(root: Element): void {
   }
 }
 
-/** The elements whose text a heading's marks already set apart: bold and italics. */
-const HEADING_EMPHASIS = new Set(['strong', 'b', 'em', 'i']);
-
 /**
  * Unwraps bold or italics around the whole of a heading (edits `root`), through a link or span
  * that is all of it: a heading is set apart already, and `## **What are the trends?**` writes
@@ -520,7 +517,7 @@ function plainHeadings(root: Element): void {
     while (el !== null) {
       const shown = shownChildren(el);
       if (shown === null || shown.length === 0) break;
-      if (shown.every((child) => HEADING_EMPHASIS.has(child.localName.toLowerCase()))) {
+      if (shown.every((child) => EMPHASIS_TAGS.has(child.localName.toLowerCase()))) {
         for (const child of shown) unwrap(child);
         continue;
       }
