@@ -19,10 +19,11 @@ const LINE_START_ESCAPE = /^(\s*)(?:\\([-+=>#])|(\d+)\\([.)]))/;
  * `lineStartEscape`), as node-html-markdown's own but with its numbered-item case held to a line's
  * start too. node-html-markdown's pattern tries that case at every digit, and each try reads on to
  * the end of the digits: a text of 200,000 digits took 13 s to convert, 1,000,000 would take
- * minutes. Anchored, a long text is read once.
+ * minutes. Anchored, a long text is read once. A number closed by `)` is escaped too (`2\) Take`):
+ * CommonMark starts an ordered list with it as with `.`, and the converter's own left it.
  */
 export const LINE_START_ESCAPE_OPTION: NodeHtmlMarkdownOptions['lineStartEscape'] = [
-  /^(\s*?)(?:((?:\+\s)|[=>-]|(?:#{1,6}\s))|(\d+)(\.\s))/gm,
+  /^(\s*?)(?:((?:\+\s)|[=>-]|(?:#{1,6}\s))|(\d+)([.)]\s))/gm,
   '$1$3\\$2$4',
 ];
 

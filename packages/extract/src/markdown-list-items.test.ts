@@ -147,4 +147,55 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('code blocks in list items (%s)', 
       ),
     ).toContain('      go mod init\n      ```\n   2. Get:');
   });
+
+  it('keeps in its item a paragraph in emphasis, or one starting with a dash, a plus or a star', () => {
+    // A line starting `*`, `-` or `+` was kept from the join as if it opened a nested item: it
+    // stood at the left edge and ended the list, and the item's lines after it read as code.
+    const doc = readBack(
+      run(
+        '<ul><li><h4>Re: Rust</h4><div><p><em>The problems are well known.</em></p><p>+1 for this.</p><p>In most cases, I agree.</p></div>' +
+          '<ul><li>A reply.</li></ul></li><li>Second</li></ul>',
+      ),
+    );
+    const items = doc.querySelectorAll('body > ul > li');
+    expect(items).toHaveLength(2);
+    expect(items[0]?.querySelector('em')?.textContent).toBe('The problems are well known.');
+    expect(items[0]?.textContent).toContain('+1 for this.');
+    expect(items[0]?.textContent).toContain('In most cases, I agree.');
+    expect(items[0]?.querySelector('ul > li')?.textContent?.trim()).toBe('A reply.');
+    expect(doc.querySelector('pre')).toBeNull();
+  });
+
+  it('keeps a table in its item, between blank lines, and a rule under the item’s text', () => {
+    const md = run(
+      '<ol><li><p>Compare:</p><table><tr><th>Plan</th><th>Price</th></tr><tr><td>Pro</td><td>$10</td></tr></table><p>Then pick one.</p><hr><p>After the rule.</p></li>' +
+        '<li><table><tr><th>Size</th></tr><tr><td>XL</td></tr></table></li></ol>',
+    );
+    expect(md).toContain('1. Compare:\n\n   | Plan | Price |\n');
+    const doc = readBack(md);
+    const items = doc.querySelectorAll('body > ol > li');
+    expect(items).toHaveLength(2);
+    expect(Array.from(items[0]?.querySelectorAll('table td') ?? [], (td) => td.textContent)).toEqual(['Pro', '$10']);
+    // Not one more row of the table.
+    expect(items[0]?.querySelector('table')?.textContent).not.toContain('Then pick one.');
+    expect(items[0]?.querySelector('p:last-child')?.textContent).toBe('After the rule.');
+    expect(items[0]?.querySelector('hr')).not.toBeNull();
+    // The rule did not make the text above it a heading.
+    expect(doc.querySelector('h2')).toBeNull();
+    expect(items[1]?.querySelector('table th')?.textContent).toBe('Size');
+  });
+
+  it('parts the item’s text after a nested list from the nested list’s last item', () => {
+    // Joined by a line break, it read as more of the last nested item's text.
+    const doc = readBack(
+      run(
+        '<ul><li>Materials<ul><li>Oak</li><li>Steel</li></ul><p><strong>Dimensions</strong></p>120 cm wide</li></ul>',
+      ),
+    );
+    expect(Array.from(doc.querySelectorAll('body > ul > li > ul > li'), (li) => li.textContent)).toEqual([
+      'Oak',
+      'Steel',
+    ]);
+    expect(doc.querySelector('body > ul > li > p:last-child')?.textContent).toBe('Dimensions120 cm wide');
+  });
 });

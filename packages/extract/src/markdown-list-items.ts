@@ -9,6 +9,11 @@ import { appendChildrenOf, unwrap } from './text.js';
 const FENCED_BLOCK = /^([^\S\n]*)(`{3,}|~{3,})[^\n]*\n(?:[^\n]*\n)*?[^\S\n]*\2[^\S\n]*$/gm;
 /** A block quote in a list item's markdown (Sphinx sets a command's example in one): its run of `>` lines. */
 const QUOTE_BLOCK = /^([^\S\n]*)>[^\n]*(?:\n[^\S\n]*>[^\n]*)*$/gm;
+/**
+ * A table in a list item's markdown: a row between pipes, a delimiter row under it, then the rows
+ * after; group 1 is the first row's indentation.
+ */
+const TABLE_BLOCK = /^([^\S\n]*)\|[^\n]*\n[^\S\n]*\|(?:[^\S\n]*:?-+:?[^\S\n]*\|)+[^\S\n]*(?:\n[^\S\n]*\|[^\n]*)*$/gm;
 /** Where a code block was set aside: its number between two NULs (never in converted text). */
 const PLACEHOLDER = /[^\S\n]*\n?[^\S\n]*\u0000(\d+)\u0000[^\S\n]*(?:\n|$)/g;
 
@@ -37,38 +42,59 @@ export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarke
     surroundingNewlines: 1,
     postprocess: ({ content }) => {
       if (!/\S/.test(content)) return PostProcessResult.RemoveNode;
-      const blocks: string[] = [];
-      const setAside = (block: string, own: string, at: number): string => {
+      const blocks: Array<{ text: string; apart: string }> = [];
+      const setAside = (block: string, own: string, at: number, apart = '\n'): string => {
         // The item's own block comes unindented; a nested item's comes placed in that item already.
-        blocks.push(own === '' ? indentLines(block, prefix.length, at === 0) : block);
+        blocks.push({ text: own === '' ? indentLines(block, prefix.length, at === 0) : block, apart });
         return `\u0000${blocks.length - 1}\u0000`;
       };
-      // Quotes first: a code block in a quote goes with the quote.
+      // Quotes first: a code block in a quote goes with the quote. A table stands between blank
+      // lines: a line of text under it would be read as one more row.
       const text = content
         .trim()
         .replace(QUOTE_BLOCK, (block: string, own: string, at: number) => setAside(block, own, at))
-        .replace(FENCED_BLOCK, (block: string, own: string, _fence: string, at: number) => setAside(block, own, at));
+        .replace(FENCED_BLOCK, (block: string, own: string, _fence: string, at: number) => setAside(block, own, at))
+        .replace(TABLE_BLOCK, (block: string, own: string, at: number) => setAside(block, own, at, '\n\n'));
       // The converter's own joining, for everything else (see its `li` translator). A line indented
       // to the item's column or further is a nested item's, placed already: indented again at each
       // level, its lines grew with the square of the depth (250 levels of 20,000 paragraphs asked
       // for more than a string can hold).
       const indent = ' '.repeat(prefix.length);
       const joined = text
-        .replace(
-          /([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)(?=([^\S\r\n]*))/g,
-          (_: string, last: string, spaces: string) => `${last}  \n${spaces.length >= indent.length ? '' : indent}`,
-        )
+        .replace(LINE_AFTER_LINE, (_: string, last: string, spaces: string, rule: string | undefined, at: number) => {
+          if (spaces.length >= indent.length) return `${last}  \n`;
+          // The item's own line after a nested item's (placed already, so indented to the item's
+          // column at least) stands apart from it: joined, it read as more of the nested item's text.
+          const lineStart = text.lastIndexOf('\n', at) + 1;
+          const nested = lineStart > 0 && text.startsWith(indent, lineStart);
+          return `${last}${rule === undefined && !nested ? '  \n' : '\n\n'}${indent}`;
+        })
         // The blanks ending a line after its last word become a hard break's two spaces (the
         // converter's own `(\S+?)[^\S\r\n]+$` tried every word of every line, a word's length each).
         .replace(/(\S)[^\S\r\n]+$/gm, '$1  ');
       const parted = partNestedStarts(joined, prefix.length);
       if (blocks.length === 0) return parted;
       return parted
-        .replace(PLACEHOLDER, (_: string, i: string, at: number) => `${at === 0 ? '' : '\n'}${blocks[Number(i)]}\n`)
+        .replace(PLACEHOLDER, (_: string, i: string, at: number) => {
+          const { text, apart } = blocks[Number(i)] as { text: string; apart: string };
+          return `${at === 0 ? '' : apart}${text}${apart}`;
+        })
         .trimEnd();
     },
   };
 };
+
+/**
+ * A line break in a list item's markdown, and the line after it (group 2 its indentation), unless
+ * that line opens a nested item (a marker, then a space): the item's lines are joined there. Group
+ * 3 is the line when it is a thematic break (`---`), which needs a blank line above it: under a
+ * line of text it would make that line a heading. The converter's own pattern kept every line
+ * starting with `-`, `*` or `+` from the join, so a paragraph in emphasis (`*The problems…*`, a
+ * quoted reply) or one starting `+1` stood at the left edge and ended the list, and the lines
+ * after it, indented, read as code.
+ */
+const LINE_AFTER_LINE =
+  /([^\r\n])(?:\r?\n)+(?!\s*(?:[-*+]|\d+\.)\s)(?=([^\S\r\n]*)((?:-{3,}|\*{3,}|_{3,})[^\S\r\n]*(?:\r?\n|$))?)/g;
 
 /** A list item's node as node-html-markdown hands it over (node-html-parser's element). */
 interface ListNode {
