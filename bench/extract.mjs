@@ -291,6 +291,7 @@ export async function runExtractBench(options = {}) {
       rows: defects,
       notes: [
         "space inside a link: `[ text](` or `[text ](`; link then a letter: `](url)word` (also the pages' own `<a>word</a>s`); escape opening a link or a heading: `[\\-`, `## 1\\.`, which cannot start a list there; line opening with a space: one space before a line's first word; two spaces between words: outside table rows, where a browser shows one; empty link: `[](url)`, which shows nothing; empty list item: a line that is only a marker (a badge's `1.`, a lone `+`); doubled emphasis: `****hide caption**`, `__it_`, the marks of bold in bold or italics in italics; heading in emphasis: `## **Title**`, marks the heading's own setting makes void; escape inside a line: `DNS\\-related`, `2024\\. Microsoft`, where nothing can start; escaped underscore in a word: `balance\\_transaction`; sub-list short of its item: a list item indented past the item before it but short of that item's content (`1. Step` then `  - detail`), which CommonMark reads as the outer list's; unclosed code block: pages whose last fence is left open; table column without a dash: a delimiter row with a cell of no dash (`| --- |  |`), which GitHub's syntax does not read as a table",
+        "marks shown when read back: the markdown read by a GFM parser (marked), the `**`, `](`, `![` and backticks its text shows beyond those of the page's body_text (bold ending in punctuation before a word, a link inside code, a title's unescaped quote)",
       ],
     });
   }

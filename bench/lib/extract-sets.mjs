@@ -10,6 +10,7 @@ import { normalizeLang, parseTimestamp } from '@quarry/core';
 import { tokenF1 } from '@quarry/extract';
 import { decodeHtml } from '@quarry/fetcher';
 import { parseHTML } from 'linkedom';
+import { marked } from 'marked';
 import { declaredMetadata } from './declared-metadata.mjs';
 
 /** The half a page belongs to: 'A' (tuning) or 'B' (held out), fixed by the SHA-1 of its name. */
@@ -270,11 +271,33 @@ const MARKDOWN_DEFECTS = {
       : [...line.matchAll(/\S {2,}(?=\S)/g)].filter((m) => !/^[\s>]*$/.test(line.slice(0, m.index + 1))).length,
 };
 
-/** How many of each of {@link MARKDOWN_DEFECTS} `markdown` has, and whether a code fence is left open. */
-export function markdownDefects(markdown) {
+/** Markup that shows as text when markdown is read wrongly: bold's stars, a link's or a picture's brackets, backticks. */
+const SHOWN_MARKS = ['**', '](', '![', '`'];
+
+/**
+ * How many of {@link SHOWN_MARKS} the markdown shows as text when read back by a GFM parser
+ * (marked) more than `text` (the page's body_text) holds: marks the converter wrote where markdown
+ * does not read them (bold ending in punctuation before a word, a link inside code, a title's
+ * unescaped quote), not the page's own.
+ */
+function marksShown(markdown, text) {
+  const shown = marked
+    .parse(markdown, { gfm: true, async: false })
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" })[e]);
+  const count = (s, mark) => s.split(mark).length - 1;
+  return SHOWN_MARKS.reduce((n, mark) => n + Math.max(0, count(shown, mark) - count(text, mark)), 0);
+}
+
+/**
+ * How many of each of {@link MARKDOWN_DEFECTS} `markdown` has, whether a code fence is left open,
+ * and, given the page's `text`, the marks it shows when read back (see marksShown).
+ */
+export function markdownDefects(markdown, text) {
   const counts = Object.fromEntries(
     [...Object.keys(MARKDOWN_DEFECTS), 'sub-list short of its item', 'unclosed code block'].map((k) => [k, 0]),
   );
+  if (text !== undefined) counts['marks shown when read back'] = marksShown(markdown, text);
   let fence = null;
   // The list item before: where its marker stands and where its content starts.
   let item = null;
@@ -350,7 +373,7 @@ function wcxbSet(root) {
         dateDeclared:
           t.publish_date && declared ? declared.dates.some((date) => sameDay(date, t.publish_date)) : undefined,
         markdown: t.main_content_markdown ? markdownStructure(got.body_markdown, t.main_content_markdown) : undefined,
-        defects: markdownDefects(got.body_markdown),
+        defects: markdownDefects(got.body_markdown, got.body_text),
         // evaluate.py's snippet_check: the reference's `with` lines (main text) and `without` lines
         // (boilerplate) found in the text, case-insensitive substrings.
         withSnippets: snippetsFound(got.body_text, t.with),

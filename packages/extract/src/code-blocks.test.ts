@@ -138,3 +138,52 @@ describe('fenceAroundFences', () => {
     expect(markdownOf('<pre><code>```\nx\n````</code></pre>')).toBe('`````\n```\nx\n````\n`````');
   });
 });
+
+describe('plainCodeSpans', () => {
+  const markdownOf = (html: string): string =>
+    contentMarkdown(
+      parseHTML(`<html><body><div id="c">${html}</div></body></html>`).document.getElementById(
+        'c',
+      ) as unknown as Element,
+    );
+  const codes = (md: string): string[] =>
+    Array.from(marked.parse(md, { async: false }).matchAll(/<code>([^<]*)<\/code>/g), (m) => m[1] as string);
+
+  it('writes the text of inline code without the marks of the bold, italics or code in it', () => {
+    // nginx's `<code><strong>break</strong>;</code>`, ArchWiki's `<code>-H <i>user</i>@<i>host</i></code>`.
+    const md = markdownOf(
+      '<p>Use <code><strong>break</strong>;</code> or <code>-H <i>user</i>@<i>host</i></code>, ' +
+        'and <code><b>if</b> (<code><i>condition</i></code>) {<br>…}</code>.</p>',
+    );
+    expect(md).toBe('Use `break;` or `-H user@host`, and `if (condition) { …}`.');
+    expect(codes(md)).toEqual(['break;', '-H user@host', 'if (condition) { …}']);
+  });
+
+  it('takes a link out of inline code, around the code of its own text', () => {
+    // A Gentoo package's flags, rustdoc's `From<T> for U`.
+    const md = markdownOf(
+      '<p>Flags: <code><a href="https://packages.gentoo.org/useflags/+ipc">+ipc</a></code>; ' +
+        'the <code><a href="https://doc.rust-lang.org/std/convert/trait.From.html" title="trait From">From</a>&lt;T&gt; for U</code> impl.</p>',
+    );
+    expect(md).toBe(
+      'Flags: [`+ipc`](https://packages.gentoo.org/useflags/+ipc); the [`From`](https://doc.rust-lang.org/std/convert/trait.From.html "trait From")`<T> for U` impl.',
+    );
+    const html = marked.parse(md, { async: false });
+    expect(html).toContain('<a href="https://packages.gentoo.org/useflags/+ipc"><code>+ipc</code></a>');
+    expect(html).toContain(
+      '<a href="https://doc.rust-lang.org/std/convert/trait.From.html" title="trait From"><code>From</code></a><code>&lt;T&gt; for U</code>',
+    );
+  });
+
+  it('writes a link’s code as code, in a table cell too, and leaves code blocks as they are', () => {
+    const md = markdownOf(
+      '<p>See <a href="https://docs.python.org/3/library/exceptions.html#ValueError"><code>ValueError</code></a>.</p>' +
+        '<table><tr><th>Type</th></tr><tr><td><a href="https://x.test/t"><code>a|b</code></a></td></tr></table>' +
+        '<pre><code>x = <b>1</b></code></pre>',
+    );
+    expect(md).toContain('See [`ValueError`](https://docs.python.org/3/library/exceptions.html#ValueError).');
+    expect(md).toContain('| [`a\\|b`](https://x.test/t) |');
+    expect(md).toContain('```\nx = 1\n```');
+    expect(codes(md)).toEqual(['ValueError', 'a|b', 'x = 1\n']);
+  });
+});

@@ -96,6 +96,73 @@ function writeAsText(code: Element): void {
   code.textContent = text;
 }
 
+/**
+ * Inline code as markdown can write it (edits `root`; after {@link fenceCodeBlocks}): a code span
+ * shows its text as it stands, so bold, italics or code inside one showed their marks
+ * (`` `**break**;` ``, nginx's directives; `` `-H *user*@*host*` ``, ArchWiki's placeholders) and
+ * a link inside one its brackets and address (`` `[+ipc](…)` ``, a Gentoo package's flags). Each
+ * `<code>` outside code blocks keeps only its text, a line break as a space; a link in it is taken
+ * out around a `<code>` of its own text: `<code><a href="…">From</a>&lt;T&gt;</code>` is written
+ * ``[`From`](…)`<T>` ``. Returns how many were rewritten.
+ */
+export function plainCodeSpans(root: Element): number {
+  const spans: Element[] = [];
+  const walk = (el: Element): void => {
+    for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
+      const name = child.localName.toLowerCase();
+      if (name === 'pre') continue;
+      if (name !== 'code') walk(child);
+      else if (child.firstElementChild !== null) spans.push(child);
+    }
+  };
+  walk(root);
+  for (const code of spans) {
+    // In a link already, a link in it can only be written as text.
+    const parts = spanParts(code, code.parentElement?.closest('a') != null);
+    if (!parts.some((part) => part.link !== null)) {
+      code.textContent = parts.map((part) => part.text).join('');
+      continue;
+    }
+    const doc = code.ownerDocument;
+    for (const { link, text } of parts) {
+      if (text === '') continue;
+      const span = doc.createElement('code');
+      span.textContent = text;
+      if (link === null) code.before(span);
+      else {
+        const outer = link.cloneNode(false) as Element;
+        outer.appendChild(span);
+        code.before(outer);
+      }
+    }
+    code.remove();
+  }
+  return spans.length;
+}
+
+/** The text of inline `code`, in runs each inside one link (with its link) or in none. */
+function spanParts(code: Element, inLink: boolean): Array<{ link: Element | null; text: string }> {
+  const parts: Array<{ link: Element | null; text: string }> = [];
+  const add = (link: Element | null, text: string): void => {
+    const last = parts.at(-1);
+    if (last !== undefined && last.link === link) last.text += text;
+    else parts.push({ link, text });
+  };
+  const read = (node: Node, link: Element | null): void => {
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) add(link, child.nodeValue ?? '');
+      if (child.nodeType !== ELEMENT_NODE) continue;
+      const el = child as Element;
+      const name = el.localName.toLowerCase();
+      if (name === 'br') add(link, ' ');
+      else if (name === 'a' && link === null && !inLink && el.hasAttribute('href')) read(el, el);
+      else if (name !== 'img') read(el, link);
+    }
+  };
+  read(code, null);
+  return parts;
+}
+
 /** Removes the blank lines and spaces a code block ends with (they would stand before its closing fence). */
 function trimTrailingSpace(code: Element): void {
   // Bounded: a block ending in a thousand empty spans is left with some.

@@ -41,6 +41,18 @@ describe('emphasis marks where markdown reads them', () => {
     expect(rendered(md)).toContain('<strong>&quot;://&quot;</strong>');
   });
 
+  it('moves punctuation out of the element at the emphasis’ edge, however deep', () => {
+    // Black & Decker's review: `real<strong><span>: Those cups…</span></strong>` showed its stars.
+    const md = markdownOf(
+      '<p>But let’s be real<strong><span>: Those cups are small.</span></strong> Then <b><span><i>Gallery</i>.</span></b>s opened.</p>',
+    );
+    expect(md).toBe('But let’s be real: **Those cups are small.** Then ***Gallery***.s opened.');
+    const html = rendered(md);
+    expect(html).toContain('real: <strong>Those cups are small.</strong>');
+    expect(html).toContain('<em><strong>Gallery</strong></em>.s');
+    expect(html).not.toContain('*');
+  });
+
   it('leaves emphasis that markdown reads as it is, and code', () => {
     const html =
       '<p>A <b>bold</b> word, <a href="/h"><b>Hive</b></a><b>.</b> and <i>(aside)</i>.</p><pre><code>x<b>:</b>y</code></pre>';

@@ -57,22 +57,45 @@ export function fitEmphasisMarks(root: Element): void {
 
 const isWord = (char: string | null): boolean => char !== null && WORD.test(char);
 
-/** The text of the element's first (`start`) or last child, when that child is a text; else ''. */
+/** How many elements deep the text at an emphasis' edge is looked for. */
+const MAX_EDGE_DEPTH = 8;
+
+/**
+ * The text node at the element's start (`start`) or end: its first or last child, or that of an
+ * element there written as its content alone or as emphasis (`<b><span>: Those cups</span></b>`);
+ * null when a link, code, a picture, a line break or a block stands at the edge.
+ */
+function edgeTextNode(el: Element, start: boolean): Node | null {
+  let node: Node = el;
+  for (let depth = 0; depth < MAX_EDGE_DEPTH; depth++) {
+    const edge = start ? node.firstChild : node.lastChild;
+    if (edge === null) return null;
+    if (edge.nodeType === 3) return edge;
+    if (edge.nodeType !== 1) return null;
+    const name = nameOf(edge);
+    if (BLOCKS.has(name) || name === 'br' || PICTURES.has(name)) return null;
+    if (markAt(name, start, true) !== null && !EMPHASIS_TAGS.has(name)) return null;
+    node = edge;
+  }
+  return null;
+}
+
+/** The text at the element's start (`start`) or end (see edgeTextNode); '' when none. */
 function edgeText(el: Element, start: boolean): string {
-  const edge = start ? el.firstChild : el.lastChild;
-  return edge?.nodeType === 3 ? (edge.nodeValue ?? '') : '';
+  return edgeTextNode(el, start)?.nodeValue ?? '';
 }
 
 /**
  * Moves the punctuation that starts (`start`, with the spaces after it) or ends the element's text
- * out of it, when that text is the element's own first or last child; the words stay inside.
+ * out of it, when that text is at the element's edge (see edgeTextNode); the words stay inside.
  */
 function moveOut(el: Element, start: boolean): void {
-  const edge = start ? el.firstChild : el.lastChild;
-  if (edge === null || edge.nodeType !== 3) return;
+  const edge = edgeTextNode(el, start);
+  if (edge === null) return;
   const value = edge.nodeValue ?? '';
   const run = (start ? /^[\p{P}\p{S}\s]+/u : /[\p{P}\p{S}]+$/u).exec(value)?.[0] ?? '';
-  if (run === '' || run.length === value.length) return;
+  // All of the edge's text may go: the element holds words elsewhere (see fitEmphasisMarks).
+  if (run === '') return;
   edge.nodeValue = start ? value.slice(run.length) : value.slice(0, -run.length);
   const moved = el.ownerDocument.createTextNode(run);
   if (start) el.before(moved);

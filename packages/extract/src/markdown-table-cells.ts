@@ -25,11 +25,14 @@ export function mendTableCells(converter: NodeHtmlMarkdown): void {
     });
     translators.set('th,td', mended);
   }
-  converter.tableCellTranslators.set('code,kbd,samp', inlineCode);
+  converter.tableCellTranslators.set('code,kbd,samp', CODE_SPAN);
 }
 
-/** Inline code in a cell: between backticks, one more than the longest run inside it. */
-const inlineCode: TranslatorConfig = {
+/**
+ * Inline code in a cell or a link (the converter's translators for either have none): between
+ * backticks, one more than the longest run inside it.
+ */
+export const CODE_SPAN: TranslatorConfig = {
   spaceIfRepeatingChar: true,
   noEscape: true,
   postprocess: ({ content }) => {

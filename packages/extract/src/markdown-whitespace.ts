@@ -220,24 +220,38 @@ export function collapseSpaceRuns(root: Element): void {
 const UNFILLED_ALT = /^(?:null|undefined|nan|\[object object\])$/i;
 
 /**
- * Writes each picture's alternative text with its white space collapsed and trimmed (edits
- * `root`): node-html-markdown writes it as it stands, `![Car Maintenance Schedule ](…)`. An
- * unfilled template value is no text (`![null](…)`, found dogfooding a docs site). The titles of
- * pictures and links, which it writes in quotes after the address, are collapsed the same way
- * (`"Frowning face    :frowning2:"`, a forum's emoji).
+ * What markdown would read as markup in a picture's alternative text, escaped: a backtick opened a
+ * code span that ran past the `](` (`![the `ls` output](…)` showed as text), a bracket ended the
+ * text, a star or an underscore made emphasis. The same characters as a text's (GLOBAL_ESCAPE in
+ * markdown-escapes.ts), and `<`, which opens an HTML tag.
  */
-export function trimAltsAndTitles(root: Element): void {
+const ALT_ESCAPE = /[\\`*~[\]<]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+/** A backslash and a double quote in a title, which markdown writes between double quotes. */
+const TITLE_ESCAPE = /[\\"]/g;
+
+/**
+ * Writes each picture's alternative text with its white space collapsed and trimmed, and escaped
+ * for markdown (edits `root`; see ALT_ESCAPE): node-html-markdown writes it as it stands,
+ * `![Car Maintenance Schedule ](…)`. An unfilled template value is no text (`![null](…)`, found
+ * dogfooding a docs site). The titles of pictures and links, which it writes in double quotes
+ * after the address, are collapsed the same way (`"Frowning face    :frowning2:"`, a forum's
+ * emoji), and a double quote in one escaped: `"See who reacted "Like""` ended the title early, and
+ * the whole link showed as text.
+ */
+export function writeAltsAndTitles(root: Element): void {
   const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
   // One walk for both: a picture's alt and title, a link's title.
   for (const el of Array.from(root.querySelectorAll('img, a[title]'))) {
     const alt = el.localName.toLowerCase() === 'img' ? el.getAttribute('alt') : null;
     if (alt !== null) {
       const collapsed = collapse(alt);
-      const trimmed = UNFILLED_ALT.test(collapsed) ? '' : collapsed;
-      if (trimmed !== alt) el.setAttribute('alt', trimmed);
+      const written = UNFILLED_ALT.test(collapsed) ? '' : collapsed.replace(ALT_ESCAPE, '\\$&');
+      if (written !== alt) el.setAttribute('alt', written);
     }
     const title = el.getAttribute('title');
-    if (title !== null && collapse(title) !== title) el.setAttribute('title', collapse(title));
+    if (title === null) continue;
+    const written = collapse(title).replace(TITLE_ESCAPE, '\\$&');
+    if (written !== title) el.setAttribute('title', written);
   }
 }
 

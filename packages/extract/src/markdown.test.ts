@@ -29,6 +29,24 @@ describe('contentMarkdown', () => {
     },
   );
 
+  it('escapes what markdown reads in a picture’s alternative text and in a title', () => {
+    // A backtick in an alt opened a code span past the `](`; a double quote in a link's title
+    // (`See who reacted "Like"`, a forum's reactions) closed the title early: both showed as text.
+    const md = contentMarkdown(
+      element(
+        '<p><img src="https://x.test/a.png" alt="the `ls` output [1] *all* _x_ snake_case <b>"> and ' +
+          '<a href="https://x.test/r" title="See who reacted &quot;Like&quot; \\o/">2</a></p>',
+      ),
+    );
+    expect(md).toBe(
+      '![the \\`ls\\` output \\[1\\] \\*all\\* \\_x\\_ snake_case \\<b>](https://x.test/a.png) and ' +
+        '[2](https://x.test/r "See who reacted \\"Like\\" \\\\o/")',
+    );
+    const doc = parseHTML(`<html><body>${marked.parse(md, { async: false })}</body></html>`).document;
+    expect(doc.querySelector('img')?.getAttribute('alt')).toBe('the `ls` output [1] *all* _x_ snake_case <b>');
+    expect(doc.querySelector('a')?.getAttribute('title')).toBe('See who reacted "Like" \\o/');
+  });
+
   it('keeps a heading or a list that bold or italics wrap, and the emphasis of paragraphs', () => {
     const md = contentMarkdown(
       element(
@@ -580,5 +598,9 @@ describe('LINE_START_ESCAPE_OPTION', () => {
     // node-html-markdown's own pattern escaped a number and a full stop anywhere: `in 2024\. Then`.
     expect(escaped('It happened in 2024. Then it rained')).toBe('It happened in 2024. Then it rained');
     expect(escaped('3.14159 and 2. more')).toBe('3.14159 and 2. more');
+    // A number closed by `)` starts an ordered list in CommonMark as one closed by `.` does.
+    expect(escaped('1) Back to growth')).toBe('1\\) Back to growth');
+    expect(escaped('Point 2) stays')).toBe('Point 2) stays');
+    expect(marked.parse(escaped('2) Check the tank'), { async: false })).toBe('<p>2) Check the tank</p>\n');
   });
 });

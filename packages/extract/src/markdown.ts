@@ -1,6 +1,6 @@
 import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfigFactory } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
-import { fenceAroundFences, fenceCodeBlocks } from './code-blocks.js';
+import { fenceAroundFences, fenceCodeBlocks, plainCodeSpans } from './code-blocks.js';
 import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { loadLazyImages } from './image-sources.js';
@@ -15,7 +15,7 @@ import {
 } from './markdown-escapes.js';
 import { trimBlockEndBreaks } from './markdown-lines.js';
 import { flattenDeepNesting, listItem } from './markdown-list-items.js';
-import { mendTableCells } from './markdown-table-cells.js';
+import { CODE_SPAN, mendTableCells } from './markdown-table-cells.js';
 import { dropEmptyColumns } from './markdown-table-columns.js';
 import { alignSpannedCells, rowsOf, unfoldRaggedTables } from './markdown-table-spans.js';
 import {
@@ -25,7 +25,7 @@ import {
   collapseSpaceRuns,
   spaceOutsideLinks,
   spaceStyledWords,
-  trimAltsAndTitles,
+  writeAltsAndTitles,
 } from './markdown-whitespace.js';
 import { TEX_ATTRIBUTE } from './math-tex.js';
 import { appendChildrenOf, unwrap, walkElements, withoutInvisibleParagraphs } from './text.js';
@@ -77,6 +77,8 @@ function markdownConverter(): NodeHtmlMarkdown {
     translators.set('br', { content: '\n', recurse: false });
   }
   converter.tableCellTranslators.set('sup', footnoteReference);
+  // A link's code as code (`[`From`](…)`): the converter wrote its text only.
+  converter.aTagTranslators.set('code', CODE_SPAN);
   return converter;
 }
 
@@ -117,6 +119,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   fenceCodeBlocks(content);
   loadLazyImages(content);
   if (baseUrl !== undefined) resolveTargets(content, baseUrl);
+  plainCodeSpans(content);
   linkCardTitles(content);
   emphasizeCaptions(content);
   unnestEmphasis(content);
@@ -129,7 +132,7 @@ export function contentMarkdown(content: Element | null, baseUrl?: string): stri
   spaceStyledWords(content);
   collapseSpaceRuns(content);
   fitEmphasisMarks(content);
-  trimAltsAndTitles(content);
+  writeAltsAndTitles(content);
   wrapCrowdedTexts(content);
   const converter = markdownConverter();
   let markdown = '';
