@@ -284,7 +284,10 @@ function marksShown(markdown, text) {
   const shown = marked
     .parse(markdown, { gfm: true, async: false })
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" })[e]);
+    .replace(
+      /&(?:amp|lt|gt|quot|#39);/g,
+      (e) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" })[e],
+    );
   const count = (s, mark) => s.split(mark).length - 1;
   return SHOWN_MARKS.reduce((n, mark) => n + Math.max(0, count(shown, mark) - count(text, mark)), 0);
 }
