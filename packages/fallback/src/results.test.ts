@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { ParsedQuery } from '@quarry/core';
 import { htmlToText } from './html-text.js';
 import { type ProviderHit, toSearchResults } from './results.js';
-import { request, term } from './test-server.fixture.js';
+import { and, not, or, phrase, request, term } from './test-server.fixture.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const hit = (url: string, extra: Partial<ProviderHit> = {}): ProviderHit => ({ url, title: `T ${url}`, ...extra });
@@ -134,5 +134,48 @@ describe('htmlToText', () => {
     const text = htmlToText(hostile, 300);
     expect(text).toMatch(/^Real description of the page\. <a<a/);
     expect(text.length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('toSearchResults with the query’s exclusions and intitle:', () => {
+  const hits: ProviderHit[] = [
+    hit('https://a.test/1', { title: 'External glacier A', description: 'An article about <b>ice</b>.' }),
+    hit('https://a.test/2', { title: 'Quokka facts', description: 'Quokkas live on Rottnest Island.' }),
+    hit('https://a.test/3', {
+      title: 'Zebra stripes',
+      description: 'Why zebras have stripes, and the glacier article.',
+    }),
+    hit('https://a.test/4', { title: 'Telescopes for beginners', description: 'Buying a first telescope.' }),
+    hit('https://a.test/5', { title: '搜索引擎的历史', description: '从目录到爬虫。' }),
+  ];
+  const urls = (root: Parameters<typeof request>[0]) => toSearchResults(hits, request(root), NOW).map((r) => r.url);
+
+  it('drops a hit whose title or snippet holds an excluded word or phrase, in any form of its stem', () => {
+    expect(urls(and(term('quokka'), not(term('glacier'))))).toEqual([
+      'https://a.test/2',
+      'https://a.test/4',
+      'https://a.test/5',
+    ]);
+    expect(urls(and(term('x'), not(phrase('glacier article'))))).not.toContain('https://a.test/3');
+    expect(urls(and(term('x'), not(phrase('glacier article'))))).toContain('https://a.test/1');
+    // `-telescope` also rules out `Telescopes`, as the local index reads it.
+    expect(urls(and(term('x'), not(term('telescope'))))).not.toContain('https://a.test/4');
+    expect(urls(and(term('x'), not(term('引擎'))))).not.toContain('https://a.test/5');
+    // `-intitle:` looks at the title only.
+    expect(urls(and(term('x'), not(term('ice', 'title'))))).toContain('https://a.test/1');
+    expect(urls(and(term('x'), not(term('glacier', 'title'))))).toEqual(
+      hits.map((h) => h.url).filter((u) => u !== 'https://a.test/1'),
+    );
+  });
+
+  it('keeps only hits whose title holds an intitle: word (either side of an OR)', () => {
+    expect(urls(and(term('quokka'), term('zebra', 'title')))).toEqual(['https://a.test/3']);
+    expect(urls(phrase('glacier a', 'title'))).toEqual(['https://a.test/1']);
+    expect(urls(or(term('zebra', 'title'), term('quokka', 'title')))).toEqual(['https://a.test/2', 'https://a.test/3']);
+    expect(urls(term('搜索', 'title'))).toEqual(['https://a.test/5']);
+  });
+
+  it('keeps a hit whose snippet lacks a plain word or phrase: a snippet is an excerpt', () => {
+    expect(urls(and(term('nonexistentwordzz'), phrase('ice cream')))).toHaveLength(hits.length);
   });
 });

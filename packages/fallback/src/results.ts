@@ -14,6 +14,7 @@ import {
 } from '@quarry/core';
 import { htmlToText } from './html-text.js';
 import { mayBeInLanguage } from './script.js';
+import { shownToMismatch } from './shown-match.js';
 import { effectiveSites } from './translate.js';
 
 /** One provider hit, already validated, before it becomes a {@link SearchResult}. */
@@ -40,8 +41,9 @@ const MAX_SITE_NAME_CHARS = 100;
  * without a usable http(s) URL, duplicates by normalized URL, hits outside the requested sites,
  * not of a requested filetype (by the URL's extension: a provider may not know `filetype:`), in
  * another language than the requested one (as the provider says, or, when it says none, as the
- * script of the title and snippet shows: see {@link mayBeInLanguage}), or dated before the
- * requested time range; scores decrease with rank and stay in (0, 1).
+ * script of the title and snippet shows: see {@link mayBeInLanguage}), dated before the
+ * requested time range, or whose title or snippet shows an excluded word or lacks an `intitle:`
+ * one (see {@link shownToMismatch}); scores decrease with rank and stay in (0, 1).
  */
 export function toSearchResults(
   hits: readonly ProviderHit[],
@@ -71,6 +73,7 @@ export function toSearchResults(
     const title = htmlToText(hit.title, MAX_TITLE_CHARS);
     const snippet = htmlToText(hit.description ?? '', MAX_SNIPPET_CHARS);
     if (wantedLang !== null && hitLang === null && !mayBeInLanguage(`${title} ${snippet}`, wantedLang)) continue;
+    if (request.query.root !== null && shownToMismatch(request.query.root, { title, snippet })) continue;
     seen.add(key);
     const siteName = hit.siteName ? htmlToText(hit.siteName, MAX_SITE_NAME_CHARS) : '';
     results.push({
