@@ -188,6 +188,13 @@ describe('GET /api/v1/search', () => {
     expect(res.body.param).toBe(param);
     expect(res.body.detail).not.toMatch(/\n\s+at /);
   });
+
+  it('says a q of white space and one of characters that are dropped are empty in the same words', async () => {
+    const details = await Promise.all(
+      ['q=%20', 'q=%00', 'q=%E2%80%8B'].map(async (query) => (await search(query)).body.detail),
+    );
+    expect(details).toEqual(['q must not be empty', 'q must not be empty', 'q must not be empty']);
+  });
 });
 
 describe('GET /api/v1/content/:id', () => {

@@ -228,10 +228,10 @@ function collect(tokens: readonly Token[]): Collected {
  * @example parseQuery('cats -dogs site:example.com') // root and(cats, not(dogs)), sites ['example.com']
  */
 export function parseQuery(q: string): ParsedQuery {
-  if (typeof q !== 'string') fail('q must be a string.');
+  if (typeof q !== 'string') fail('q must be a string');
   if (isTooLong(q)) fail(TOO_LONG);
   const clean = sanitizeQuery(q);
-  if (clean.trim() === '') fail('q must not be empty.');
+  if (clean.trim() === '') fail('q must not be empty');
   try {
     return parseClean(clean);
   } catch (err) {
@@ -261,7 +261,7 @@ function parseClean(clean: string): ParsedQuery {
   // "the filtered pages, minus these" and never as a lone `not` it cannot express.
   const root =
     !positive && hasFilter && kept.length > 0 ? { type: 'and' as const, children: dedupe(kept) } : combine('and', kept);
-  if (root === null && !hasFilter) fail('q has no words to search for.');
+  if (root === null && !hasFilter) fail('q has no words to search for');
   if (root !== null && !positive && !hasFilter) {
     fail('q cannot contain only exclusions (-word): add a word, a phrase, site: or filetype: to search for.');
   }
