@@ -53,6 +53,20 @@ describe('emphasis marks where markdown reads them', () => {
     expect(html).not.toContain('*');
   });
 
+  it('puts bold that holds only a link inside the link where a word stands beside it', () => {
+    // Chinese Wikipedia's notice: `**[改善本条目](…)**或在` showed its stars.
+    const md = markdownOf(
+      '<p>请协助<b><a href="/e">改善本条目</a></b>或在<b> <a href="/t">讨论页</a></b>针对。Read the<b> <a href="/g">guide</a> </b>today, or <b><a href="/h">this</a></b>.</p>',
+    );
+    expect(md).toBe(
+      '请协助[**改善本条目**](/e)或在 [**讨论页**](/t)针对。Read the [**guide**](/g) today, or **[this](/h)**.',
+    );
+    const html = rendered(md);
+    expect(html).toContain('请协助<a href="/e"><strong>改善本条目</strong></a>或在');
+    expect(html).toContain('the <a href="/g"><strong>guide</strong></a> today');
+    expect(html).not.toContain('*');
+  });
+
   it('leaves emphasis that markdown reads as it is, and code', () => {
     const html =
       '<p>A <b>bold</b> word, <a href="/h"><b>Hive</b></a><b>.</b> and <i>(aside)</i>.</p><pre><code>x<b>:</b>y</code></pre>';

@@ -29,6 +29,7 @@ const MAX_STEPS = 64;
  * before a word moves after it where that word runs on (`**Gallery**’s`) or the text is written
  * without spaces (`**李金泽**：政府`); before a capital or a digit a space parts the two (`**Burek
  * (UK)** Reviewed`), as the page's layout does where it shows a bold label apart from its text.
+ * Emphasis that holds only a link goes inside the link where a word stands beside it.
  */
 export function fitEmphasisMarks(root: Element): void {
   for (const el of Array.from(root.querySelectorAll(EMPHASIS))) {
@@ -44,6 +45,11 @@ export function fitEmphasisMarks(root: Element): void {
       }
       continue;
     }
+    const link = onlyLink(el);
+    if (link !== null) {
+      if (isWord(charBeside(el, true)) || isWord(charBeside(el, false))) moveInto(el, link);
+      continue;
+    }
     if (PUNCTUATION.test(edgeText(el, true).charAt(0)) && isWord(charBeside(el, false))) moveOut(el, true);
     const end = edgeText(el, false);
     const last = end.charAt(end.length - 1);
@@ -56,6 +62,32 @@ export function fitEmphasisMarks(root: Element): void {
 }
 
 const isWord = (char: string | null): boolean => char !== null && WORD.test(char);
+
+/** The link that is all an emphasis holds (white space aside), or null. */
+function onlyLink(el: Element): Element | null {
+  let link: Element | null = null;
+  for (let child = el.firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType === 3 && (child.nodeValue ?? '').trim() === '') continue;
+    if (link !== null || child.nodeType !== 1 || nameOf(child) !== 'a') return null;
+    link = child as Element;
+  }
+  return link;
+}
+
+/**
+ * Puts the emphasis inside the link it wraps (`<b><a>改善本条目</a></b>` becomes
+ * `<a><b>改善本条目</b></a>`), which shows the same: written around the link, its closing marks
+ * stood after the link's `)`, where markdown does not close emphasis before a letter
+ * (`**[改善本条目](…)**或在` showed its stars).
+ */
+function moveInto(el: Element, link: Element): void {
+  // The white space around the link stays between the words, outside both.
+  for (let child = el.firstChild; child !== null && child !== link; child = el.firstChild) el.before(child);
+  for (let child = el.lastChild; child !== null && child !== link; child = el.lastChild) el.after(child);
+  el.before(link);
+  for (let child = link.firstChild; child !== null; child = link.firstChild) el.appendChild(child);
+  link.appendChild(el);
+}
 
 /** How many elements deep the text at an emphasis' edge is looked for. */
 const MAX_EDGE_DEPTH = 8;
