@@ -175,6 +175,16 @@ describe('plainCodeSpans', () => {
     );
   });
 
+  it('writes keys and a program’s output as code, nested keys as one span', () => {
+    // Super User's `<kbd>Win</kbd><strong>+</strong><kbd>Space</kbd>` came out `Win**+**Space`.
+    const md = markdownOf(
+      '<p>Press <kbd>Win</kbd><strong>+</strong><kbd>Space</kbd>, or <kbd><kbd>Ctrl</kbd>+<kbd>C</kbd></kbd>; it prints <samp>ok *done*</samp>.</p>',
+    );
+    expect(md).toBe('Press `Win`**+**`Space`, or `Ctrl+C`; it prints `ok *done*`.');
+    expect(codes(md)).toEqual(['Win', 'Space', 'Ctrl+C', 'ok *done*']);
+    expect(marked.parse(md, { async: false })).toContain('<code>Win</code><strong>+</strong><code>Space</code>');
+  });
+
   it('writes a link’s code as code, in a table cell too, and leaves code blocks as they are', () => {
     const md = markdownOf(
       '<p>See <a href="https://docs.python.org/3/library/exceptions.html#ValueError"><code>ValueError</code></a>.</p>' +

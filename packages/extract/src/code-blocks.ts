@@ -96,22 +96,26 @@ function writeAsText(code: Element): void {
   code.textContent = text;
 }
 
+/** The elements written as a code span: code, a key or keys pressed, a program's output. */
+export const CODE_SPANS: ReadonlySet<string> = new Set(['code', 'kbd', 'samp']);
+
 /**
  * Inline code as markdown can write it (edits `root`; after {@link fenceCodeBlocks}): a code span
  * shows its text as it stands, so bold, italics or code inside one showed their marks
  * (`` `**break**;` ``, nginx's directives; `` `-H *user*@*host*` ``, ArchWiki's placeholders) and
  * a link inside one its brackets and address (`` `[+ipc](…)` ``, a Gentoo package's flags). Each
- * `<code>` outside code blocks keeps only its text, a line break as a space; a link in it is taken
+ * `<code>`, `<kbd>` and `<samp>` outside code blocks keeps only its text, a line break as a space; a link in it is taken
  * out around a `<code>` of its own text: `<code><a href="…">From</a>&lt;T&gt;</code>` is written
  * ``[`From`](…)`<T>` ``. Returns how many were rewritten.
  */
 export function plainCodeSpans(root: Element): number {
+  // Keys are written as code too (`<kbd><kbd>Ctrl</kbd>+<kbd>C</kbd></kbd>` is `Ctrl+C` in one span).
   const spans: Element[] = [];
   const walk = (el: Element): void => {
     for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {
       const name = child.localName.toLowerCase();
       if (name === 'pre') continue;
-      if (name !== 'code') walk(child);
+      if (!CODE_SPANS.has(name)) walk(child);
       else if (child.firstElementChild !== null) spans.push(child);
     }
   };

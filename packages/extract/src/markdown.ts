@@ -77,8 +77,11 @@ function markdownConverter(): NodeHtmlMarkdown {
     translators.set('br', { content: '\n', recurse: false });
   }
   converter.tableCellTranslators.set('sup', footnoteReference);
-  // A link's code as code (`[`From`](…)`): the converter wrote its text only.
-  converter.aTagTranslators.set('code', CODE_SPAN);
+  // A link's code as code (`[`From`](…)`): the converter wrote its text only. A key pressed, or a
+  // program's output, as code too, as in a table cell (the converter wrote them as plain text:
+  // `Ctrl+C`, and `Win**+**Space` showed its stars beside a key's text).
+  converter.aTagTranslators.set('code,kbd,samp', CODE_SPAN);
+  converter.translators.set('kbd,samp', CODE_SPAN);
   return converter;
 }
 
