@@ -67,6 +67,15 @@ describe('emphasis marks where markdown reads them', () => {
     expect(html).not.toContain('*');
   });
 
+  it('unwraps bold that holds only a picture', () => {
+    // Guide to Iceland: `<strong><span><img …></span></strong>Solo travelers…`.
+    const md = markdownOf(
+      '<p><strong><span><img src="/k.jpg" alt="Kirkjufell"></span></strong>Solo travelers find tours cheaper.</p>',
+    );
+    expect(md).toBe('![Kirkjufell](/k.jpg)Solo travelers find tours cheaper.');
+    expect(rendered(md)).not.toContain('*');
+  });
+
   it('leaves emphasis that markdown reads as it is, and code', () => {
     const html =
       '<p>A <b>bold</b> word, <a href="/h"><b>Hive</b></a><b>.</b> and <i>(aside)</i>.</p><pre><code>x<b>:</b>y</code></pre>';

@@ -29,13 +29,19 @@ const MAX_STEPS = 64;
  * before a word moves after it where that word runs on (`**Gallery**’s`) or the text is written
  * without spaces (`**李金泽**：政府`); before a capital or a digit a space parts the two (`**Burek
  * (UK)** Reviewed`), as the page's layout does where it shows a bold label apart from its text.
- * Emphasis that holds only a link goes inside the link where a word stands beside it.
+ * Emphasis that holds only a link goes inside the link where a word stands beside it, and one that
+ * holds only pictures is unwrapped.
  */
 export function fitEmphasisMarks(root: Element): void {
   for (const el of Array.from(root.querySelectorAll(EMPHASIS))) {
     if (el.parentNode === null || el.closest('code, pre') !== null) continue;
     const text = el.textContent ?? '';
-    if (text.trim() === '') continue;
+    if (text.trim() === '') {
+      // Bold around a picture alone changes nothing a reader sees, and before a word its closing
+      // marks, after the picture's `)`, showed as stars (`**![…](…)**Solo travelers`).
+      if (el.querySelector('img, picture, svg') !== null) unwrap(el);
+      continue;
+    }
     if (!WORD.test(text)) {
       if (
         el.querySelector('img, picture, svg') === null &&
