@@ -11,6 +11,12 @@ const DOMS = {
   jsdom: (html: string) => new JSDOM(`<html><body>${html}</body></html>`).window.document,
 };
 
+/** The markdown of `html` as the content of a page. */
+const markdownOf = (html: string): string =>
+  contentMarkdown(
+    parseHTML(`<html><body><div id="c">${html}</div></body></html>`).document.getElementById('c') as unknown as Element,
+  );
+
 /** The body after flattenCodeLines, and how many blocks it rewrote. */
 function flattened(html: string, dom: keyof typeof DOMS): { body: string; rewritten: number } {
   const doc = DOMS[dom](html);
@@ -116,13 +122,6 @@ describe('extractHtml with a highlighter that writes spaces in spans', () => {
 });
 
 describe('fenceAroundFences', () => {
-  const markdownOf = (html: string): string =>
-    contentMarkdown(
-      parseHTML(`<html><body><div id="c">${html}</div></body></html>`).document.getElementById(
-        'c',
-      ) as unknown as Element,
-    );
-
   it('fences a block that shows a fence with a longer one, so that it is read whole', () => {
     const code = 'Fence it:\n```js\nlet x = 1;\n```\nDone.';
     const md = markdownOf(`<pre><code class="language-markdown">${code}</code></pre><p>After the block.</p>`);
@@ -140,12 +139,6 @@ describe('fenceAroundFences', () => {
 });
 
 describe('plainCodeSpans', () => {
-  const markdownOf = (html: string): string =>
-    contentMarkdown(
-      parseHTML(`<html><body><div id="c">${html}</div></body></html>`).document.getElementById(
-        'c',
-      ) as unknown as Element,
-    );
   const codes = (md: string): string[] =>
     Array.from(marked.parse(md, { async: false }).matchAll(/<code>([^<]*)<\/code>/g), (m) => m[1] as string);
 

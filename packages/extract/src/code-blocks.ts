@@ -104,12 +104,12 @@ export const CODE_SPANS: ReadonlySet<string> = new Set(['code', 'kbd', 'samp']);
  * shows its text as it stands, so bold, italics or code inside one showed their marks
  * (`` `**break**;` ``, nginx's directives; `` `-H *user*@*host*` ``, ArchWiki's placeholders) and
  * a link inside one its brackets and address (`` `[+ipc](…)` ``, a Gentoo package's flags). Each
- * `<code>`, `<kbd>` and `<samp>` outside code blocks keeps only its text, a line break as a space; a link in it is taken
- * out around a `<code>` of its own text: `<code><a href="…">From</a>&lt;T&gt;</code>` is written
+ * of {@link CODE_SPANS} outside code blocks keeps only its text, a line break as a space (nested
+ * keys, `<kbd><kbd>Ctrl</kbd>+<kbd>C</kbd></kbd>`, are one span); a link in it is taken out
+ * around a `<code>` of its own text: `<code><a href="…">From</a>&lt;T&gt;</code>` is written
  * ``[`From`](…)`<T>` ``. Returns how many were rewritten.
  */
 export function plainCodeSpans(root: Element): number {
-  // Keys are written as code too (`<kbd><kbd>Ctrl</kbd>+<kbd>C</kbd></kbd>` is `Ctrl+C` in one span).
   const spans: Element[] = [];
   const walk = (el: Element): void => {
     for (let child = el.firstElementChild; child !== null; child = child.nextElementSibling) {

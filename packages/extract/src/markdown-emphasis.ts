@@ -1,3 +1,4 @@
+import { CODE_SPANS } from './code-blocks.js';
 import { BLOCKS } from './markdown-whitespace.js';
 import { PICTURES, unwrap } from './text.js';
 
@@ -17,6 +18,9 @@ const PUNCTUATION = /[\p{P}\p{S}]/u;
 const WORD = /[\p{L}\p{N}]/u;
 /** Scripts written without spaces between words: punctuation moves out of the marks, no space goes in. */
 const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
+
+/** Pictures, which emphasis changes nothing of. */
+const PICTURE = 'img, picture, svg';
 
 /** How many nodes the look for the character beside an element walks before it gives up. */
 const MAX_STEPS = 64;
@@ -39,14 +43,11 @@ export function fitEmphasisMarks(root: Element): void {
     if (text.trim() === '') {
       // Bold around a picture alone changes nothing a reader sees, and before a word its closing
       // marks, after the picture's `)`, showed as stars (`**![…](…)**Solo travelers`).
-      if (el.querySelector('img, picture, svg') !== null) unwrap(el);
+      if (el.querySelector(PICTURE) !== null) unwrap(el);
       continue;
     }
     if (!WORD.test(text)) {
-      if (
-        el.querySelector('img, picture, svg') === null &&
-        (isWord(charBeside(el, false)) || isWord(charBeside(el, true)))
-      ) {
+      if (el.querySelector(PICTURE) === null && (isWord(charBeside(el, false)) || isWord(charBeside(el, true)))) {
         unwrap(el);
       }
       continue;
@@ -146,7 +147,7 @@ function moveOut(el: Element, start: boolean): void {
  */
 function markAt(name: string, forward: boolean, entering: boolean): string | null {
   if (name === 'a') return forward === entering ? (forward ? '[' : ')') : forward ? ']' : '[';
-  if (name === 'code' || name === 'kbd' || name === 'samp') return '`';
+  if (CODE_SPANS.has(name)) return '`';
   if (EMPHASIS_TAGS.has(name)) return '*';
   return null;
 }

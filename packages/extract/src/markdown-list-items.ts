@@ -42,7 +42,7 @@ export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarke
     surroundingNewlines: 1,
     postprocess: ({ content }) => {
       if (!/\S/.test(content)) return PostProcessResult.RemoveNode;
-      const blocks: Array<{ text: string; apart: string }> = [];
+      const blocks: SetAside[] = [];
       const setAside = (block: string, own: string, at: number, apart = '\n'): string => {
         // The item's own block comes unindented; a nested item's comes placed in that item already.
         blocks.push({ text: own === '' ? indentLines(block, prefix.length, at === 0) : block, apart });
@@ -66,7 +66,7 @@ export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarke
           // The item's own line after a nested item's (placed already, so indented to the item's
           // column at least) stands apart from it: joined, it read as more of the nested item's text.
           const lineStart = text.lastIndexOf('\n', at) + 1;
-          const nested = lineStart > 0 && text.startsWith(indent, lineStart);
+          const nested = text.startsWith(indent, lineStart);
           return `${last}${rule === undefined && !nested ? '  \n' : '\n\n'}${indent}`;
         })
         // The blanks ending a line after its last word become a hard break's two spaces (the
@@ -76,7 +76,7 @@ export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarke
       if (blocks.length === 0) return parted;
       return parted
         .replace(PLACEHOLDER, (_: string, i: string, at: number) => {
-          const { text, apart } = blocks[Number(i)] as { text: string; apart: string };
+          const { text, apart } = blocks[Number(i)] as SetAside;
           return `${at === 0 ? '' : apart}${text}${apart}`;
         })
         .trimEnd();
@@ -95,6 +95,12 @@ export const listItem: TranslatorConfigFactory = ({ node, options: { bulletMarke
  */
 const LINE_AFTER_LINE =
   /([^\r\n])(?:\r?\n)+(?!\s*(?:[-*+]|\d+\.)\s)(?=([^\S\r\n]*)((?:-{3,}|\*{3,}|_{3,})[^\S\r\n]*(?:\r?\n|$))?)/g;
+
+/** A block of a list item set aside while its lines are joined, and what parts it from them. */
+interface SetAside {
+  text: string;
+  apart: string;
+}
 
 /** A list item's node as node-html-markdown hands it over (node-html-parser's element). */
 interface ListNode {

@@ -1,3 +1,4 @@
+import { GLOBAL_ESCAPE } from './markdown-escapes.js';
 import { BLOCK, startsWord, walkElements } from './text.js';
 
 /*
@@ -222,10 +223,10 @@ const UNFILLED_ALT = /^(?:null|undefined|nan|\[object object\])$/i;
 /**
  * What markdown would read as markup in a picture's alternative text, escaped: a backtick opened a
  * code span that ran past the `](` (`![the `ls` output](…)` showed as text), a bracket ended the
- * text, a star or an underscore made emphasis. The same characters as a text's (GLOBAL_ESCAPE in
- * markdown-escapes.ts), and `<`, which opens an HTML tag.
+ * text, a star or an underscore made emphasis. The characters escaped in a text (GLOBAL_ESCAPE),
+ * and `<`, which opens an HTML tag.
  */
-const ALT_ESCAPE = /[\\`*~[\]<]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+const ALT_ESCAPE = new RegExp(`<|${GLOBAL_ESCAPE[0].source}`, 'gu');
 /** A backslash and a double quote in a title, which markdown writes between double quotes. */
 const TITLE_ESCAPE = /[\\"]/g;
 
