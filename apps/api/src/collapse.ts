@@ -22,8 +22,9 @@ export const COLLAPSE_HEAD_HITS = SEARCH_BOUNDS.limit.max;
  * use them up) until `offset + limit` results are known; a page past the collapsed head reads the
  * head, then the index's hits after it. A result never appears on two pages. A ranking no longer
  * than the head (its count exact) is read whole on every page, and `total` counts its results
- * after the collapse, so that no page short of `total` comes back empty; a longer one keeps the
- * index's count. Collapsed positions that would need a raw offset past the index's bound (990) are
+ * after the collapse, so that no page short of `total` comes back empty; a longer one gives the
+ * index's count less the near-copies met in the part of the head read, exact on every page past
+ * the head (reading the whole head for the first page would double its cost). Collapsed positions that would need a raw offset past the index's bound (990) are
  * not served.
  */
 export async function searchCollapsed(index: SearchIndex, query: IndexQuery): Promise<IndexSearchResult> {
@@ -46,8 +47,11 @@ export async function searchCollapsed(index: SearchIndex, query: IndexQuery): Pr
     exhausted = page.hits.length < limit || (whole !== null && rawOffset >= whole);
     if (exhausted) break;
   }
+  // A longer ranking's count, less the near-copies this read of its head has met: exact once the
+  // whole head is read (every page past it), never below what paging can reach.
+  const dropped = rawOffset - kept.length;
   const result = (hits: IndexHit[]): IndexSearchResult => ({
-    total: whole !== null && exhausted ? kept.length : (first?.total ?? 0),
+    total: whole !== null && exhausted ? kept.length : Math.max(kept.length, (first?.total ?? 0) - dropped),
     totalIsEstimate: first?.totalIsEstimate ?? false,
     hits,
   });
