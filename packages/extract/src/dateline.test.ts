@@ -61,6 +61,17 @@ describe('findDatelineDate', () => {
     expect(findDatelineDate('Published on 3 May 2021', 0)).toBe('2021-05-03T00:00:00Z');
   });
 
+  it('reads a date with slashes when one of its first two numbers cannot be a month', () => {
+    expect(findDatelineDate('Updated: 10/31/2024 JUMP TO THE LIST', 0)).toBe('2024-10-31T00:00:00Z');
+    expect(findDatelineDate('By Ann Lee\n2/24/2026', 0)).toBe('2026-02-24T00:00:00Z');
+    expect(findDatelineDate('24/2/2026', 0)).toBe('2026-02-24T00:00:00Z');
+    // Either end of a range of days is another event's (a course, an offer), not the page's.
+    expect(findDatelineDate('Spring 2026 Tuesdays 1/27/2026\u00a0 - 3/24/2026 6:15 PM', 0)).toBeNull();
+    expect(findDatelineDate('Valid 13/1/2026–28/2/2026', 0)).toBeNull();
+    // Not part of a longer run of numbers.
+    expect(findDatelineDate('ref 3/2/31/2024', 0)).toBeNull();
+  });
+
   it('reads no ambiguous or impossible dates', () => {
     expect(findDatelineDate('12/01/2025', 0)).toBeNull();
     // Month 13, a version number, an IP-like run: not days.

@@ -16,6 +16,13 @@ const ISO_DAY = /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b/;
  */
 const DOTTED_DAY = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\d.]\d)/;
 
+/**
+ * `2/24/2026`, `24/2/2026`: slashes with the day or the month first, read only when one of the two
+ * cannot be a month (past 12), which tells them apart; not either end of a range of days
+ * (`1/27/2026 - 3/24/2026`, a course's or an offer's dates).
+ */
+const SLASHED_DAY = /(?<![\d/.])(?<![-–—]\s*)(\d{1,2})\/(\d{1,2})\/((?:19|20)\d{2})(?![\d/])(?!\s*[-–—]\s*\d)/;
+
 /** `2025/12/19`, `2025.12.19`: the year first, as East Asian pages write it; never ambiguous. */
 const YEAR_FIRST_DAY = /(?<![\d./])((?:19|20)\d{2})[./](\d{1,2})[./](\d{1,2})(?![\d/]|\.\d)/;
 
@@ -25,8 +32,8 @@ const YEAR_FIRST_DAY = /(?<![\d./])((?:19|20)\d{2})[./](\d{1,2})[./](\d{1,2})(?!
  * language writes one with its month's name (`19. Dezember 2025`, `19 de diciembre de 2025`,
  * `19 декабря 2025 г.`, `2025. december 19.`, `2025년 12월 19일`; each of `langs`: a page's
  * text and its site's chrome may speak two), as midnight at
- * `offsetMinutes`; null when there is none. Dates with slashes and the day or month first
- * (`12/01/2025`) are ambiguous and not read.
+ * `offsetMinutes`; null when there is none. Dates with slashes and the day or month first are
+ * read only when one number is past 12 (`2/24/2026`); `12/01/2025` is ambiguous and not read.
  */
 export function findDatelineDate(
   text: string,
@@ -45,6 +52,12 @@ export function findDatelineDate(
   const dotted = DOTTED_DAY.exec(text);
   if (dotted?.[1] && dotted[2] && dotted[3] && Number(dotted[2]) <= 12) {
     found.push({ index: dotted.index, y: dotted[3], mo: Number(dotted[2]), d: dotted[1] });
+  }
+  const slashed = SLASHED_DAY.exec(text);
+  if (slashed?.[1] && slashed[2] && slashed[3]) {
+    const [a, b] = [Number(slashed[1]), Number(slashed[2])];
+    if (a <= 12 && b > 12) found.push({ index: slashed.index, y: slashed[3], mo: a, d: slashed[2] });
+    else if (a > 12 && b <= 12) found.push({ index: slashed.index, y: slashed[3], mo: b, d: slashed[1] });
   }
   for (const yearFirst of [ISO_DAY.exec(text), YEAR_FIRST_DAY.exec(text)]) {
     if (yearFirst?.[1] && yearFirst[2] && yearFirst[3]) {
