@@ -88,6 +88,22 @@ describe('readDomFacts', () => {
     expect(untitled.nearHeadline).not.toContain('December 24, 2024');
   });
 
+  it('keeps the words an element holds beside its blocks after the <h1>, each run a line', () => {
+    // A hand-written blog: the post's date is loose text in its fieldset, between legend and body.
+    const blog = facts(
+      '<html><body><h1>Roger&#39;s Blog</h1><fieldset><legend>Advent of Code week 2</legend> 20 December 2025 ' +
+        '<div class="body"><p>I did it again.</p></div></fieldset></body></html>',
+    );
+    expect(blog.nearHeadline).toBe('20 December 2025\nAdvent of Code week 2\nI did it again.');
+    // A label beside an element of its own (GitHub's `Last active <relative-time>`) stays in the window.
+    const gist = facts(
+      '<html><body><h1>writeup.md</h1><div>Last active <relative-time>December 20, 2025</relative-time> <div>Star</div></div></body></html>',
+    );
+    expect(gist.nearHeadline).toBe('Last active\nDecember 20, 2025\nStar');
+    // Before the <h1>: none.
+    expect(facts('<html><body><div>Loose <p>x</p></div><h1>T</h1></body></html>').nearHeadline).toBe('x');
+  });
+
   it('reads a line of words and inline elements around the <h1> whole, and its elements not again', () => {
     const f = facts(
       '<html><body><h1>Story</h1><p>by <b>Jon Foster</b> - 2025-09-13<br></p>' +

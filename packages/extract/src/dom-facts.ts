@@ -226,6 +226,7 @@ export function readDomFacts(doc: Document): DomFacts {
       if (inBody && name === 'h1') anchorNearHeadline(el, near, title);
       else if (inBody && el === subheading) anchorNearHeadline(el, near, title, true);
       else if (inBody && (child === null || isTextRun(el, near))) collectNearHeadline(el, near);
+      else if (inBody) collectLooseText(el, near);
       if (child !== null) {
         if (name === 'article' || name === 'main') articleDepth++;
         node = child;
@@ -344,6 +345,22 @@ function collectNearHeadline(el: Element, near: NearHeadline): void {
   if (text === '') return;
   near.after.push(text);
   near.afterChars += text.length;
+}
+
+/**
+ * The words an element holds beside its blocks, outside any element (`<fieldset><legend>Title</legend>
+ * 20 December 2025 <div>…</div>`): read after the headline, each run a line of its own, before the
+ * element's blocks (a dateline is looked for as the first date of the window).
+ */
+function collectLooseText(el: Element, near: NearHeadline): void {
+  if (!near.seen || near.run !== null || near.afterChars >= NEAR_AFTER_CHARS) return;
+  for (let node = el.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType !== 3) continue;
+    const text = squash(node.nodeValue);
+    if (text === '' || text.length > MAX_LEAF_CHARS) continue;
+    near.after.push(text);
+    near.afterChars += text.length;
+  }
 }
 
 /** The texts around the first `<h1>`, one a line; '' when the page has none. */

@@ -157,6 +157,15 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.author).toBe('Sam Smith');
   });
 
+  it("reads a dateline written as loose text beside the post's blocks, and a label there too", () => {
+    const url = 'https://blog.example.com/post';
+    const blog = `<h1>Roger's Blog</h1><fieldset><legend>Advent of Code week 2</legend> 20 December 2025 <div>${body()}</div></fieldset>`;
+    expect(extractHtml(page('<title>Roger</title>', blog), { url }).published_at).toBe('2025-12-20T00:00:00Z');
+    // `Last active` says when something else happened: not the page's date.
+    const gist = `<h1>writeup.md</h1><div>Last active <relative-time>December 20, 2025</relative-time> <div>${body()}</div></div>`;
+    expect(extractHtml(page('<title>Gist</title>', gist), { url }).published_at).toBeNull();
+  });
+
   it('reads meta date names, itemprop and <time>, then the URL', () => {
     expect(
       run(page('<title>X</title><meta name="parsely-pub-date" content="2022-03-04T05:06:07Z">')).published_at,
