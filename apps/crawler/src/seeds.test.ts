@@ -14,6 +14,11 @@ describe('seeds', () => {
     });
     expect(parseSeed('http://a.org').maxDepth).toBe(3);
   });
+  it('refuses a seed URL longer than the crawler queues, saying so', () => {
+    const long = `https://a.org/${'a'.repeat(2100)}`;
+    expect(() => parseSeed(long)).toThrow(`URL longer than 2048 characters (${long.length})`);
+    expect(parseSeed(`https://a.org/${'a'.repeat(2000)}`).url).toHaveLength(2014);
+  });
   it('reports every bad line with its number', () => {
     const text = '# comment\nhttps://a.org\n\nftp://b.org\nhttps://c.org pages=0\nhttps://d.org # trailing\n';
     expect(() => parseSeedsText(text)).toThrow(ValidationError);

@@ -24,6 +24,9 @@ export const SEED_DEFAULTS = { maxDepth: 3, maxPages: 1000, render: 'auto', scop
 
 const SETTING = /^(depth|pages|render|scope)=(.+)$/;
 
+/** The longest URL the crawler queues, a seed's or a found link's (the fetcher's bound too). */
+const MAX_URL_CHARS = 2048;
+
 /** Parses one seed (a URL plus optional `key=value` settings); throws ValidationError with the reason. */
 export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
   const [rawUrl, ...settings] = line.trim().split(/\s+/);
@@ -33,6 +36,9 @@ export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
     url = normalizeUrl(rawUrl);
   } catch {
     throw new ValidationError(`not an absolute http(s) URL: ${rawUrl}`);
+  }
+  if (url.length > MAX_URL_CHARS) {
+    throw new ValidationError(`URL longer than ${MAX_URL_CHARS} characters (${url.length})`);
   }
   const seed: { -readonly [K in keyof Seed]: Seed[K] } = { ...SEED_DEFAULTS, ...defaults, url };
   for (const setting of settings) {
@@ -184,7 +190,7 @@ export function followUps(urls: readonly string[], seed: Seed, depth: number): N
     } catch {
       continue;
     }
-    if (url.length > 2048 || !scope.contains(url) || isPathologicalPath(url)) continue;
+    if (url.length > MAX_URL_CHARS || !scope.contains(url) || isPathologicalPath(url)) continue;
     tasks.push({
       url,
       depth,
