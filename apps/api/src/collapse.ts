@@ -24,8 +24,8 @@ export const COLLAPSE_HEAD_HITS = SEARCH_BOUNDS.limit.max;
  * than the head (its count exact) is read whole on every page, and `total` counts its results
  * after the collapse, so that no page short of `total` comes back empty; a longer one gives the
  * index's count less the near-copies met in the part of the head read, exact on every page past
- * the head (reading the whole head for the first page would double its cost). Collapsed positions that would need a raw offset past the index's bound (990) are
- * not served.
+ * the head (reading the whole head for the first page would double its cost). Collapsed positions
+ * that would need a raw offset past the index's bound (990) are not served.
  */
 export async function searchCollapsed(index: SearchIndex, query: IndexQuery): Promise<IndexSearchResult> {
   const wanted = query.offset + query.limit;
@@ -47,8 +47,7 @@ export async function searchCollapsed(index: SearchIndex, query: IndexQuery): Pr
     exhausted = page.hits.length < limit || (whole !== null && rawOffset >= whole);
     if (exhausted) break;
   }
-  // A longer ranking's count, less the near-copies this read of its head has met: exact once the
-  // whole head is read (every page past it), never below what paging can reach.
+  // Near-copies met in the head so far (see the comment above on `total`).
   const dropped = rawOffset - kept.length;
   const result = (hits: IndexHit[]): IndexSearchResult => ({
     total: whole !== null && exhausted ? kept.length : Math.max(kept.length, (first?.total ?? 0) - dropped),
