@@ -168,6 +168,64 @@ describe('/mcp limits and keys, as /api/v1/search', () => {
     expect(body.result.content[0]?.text).toMatch(/^Rate limit exceeded; retry in \d+ seconds/);
   });
 
+  it('refuses a JSON-RPC batch (-32600), so a hundred calls cannot pass the limiter as one request', async () => {
+    const keys = new SqliteKeyStore({ path: join(fx.dir, 'keys-batch.sqlite') });
+    try {
+      const { key } = await keys.create('batcher', 3);
+      const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }, { keys });
+      const calls = Array.from({ length: 100 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'search', arguments: { q: 'quarry' } },
+      }));
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${key}`,
+        },
+        body: JSON.stringify(calls),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: 'Invalid Request: batches are not supported; send one JSON-RPC message per POST.',
+        },
+      });
+      // Single calls are each counted against the key's 3 a minute.
+      const auth = { authorization: `Bearer ${key}` };
+      const search = { name: 'search', arguments: { q: 'quarry' } };
+      for (const remaining of ['2', '1', '0']) {
+        const one = await rpc(base, 'tools/call', search, auth);
+        expect(one.headers.get('x-ratelimit-remaining')).toBe(remaining);
+        expect(((await one.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+      }
+      const limited = (await (await rpc(base, 'tools/call', search, auth)).json()) as { result: { isError: boolean } };
+      expect(limited.result.isError).toBe(true);
+    } finally {
+      await keys.close();
+    }
+  });
+
+  it('answers a tools/call without a tool name with -32602 and a sentence, not an internal error', async () => {
+    const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000' });
+    const res = await rpc(base, 'tools/call', { arguments: { q: 'quarry' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: {
+        code: -32602,
+        message: 'Invalid params: tools/call needs params.name, the name of a tool (see tools/list).',
+      },
+    });
+  });
+
   it('honours a dedicated key (own limit, X-RateLimit headers) and refuses an unknown one with 401', async () => {
     const keys = new SqliteKeyStore({ path: join(fx.dir, 'keys.sqlite') });
     try {

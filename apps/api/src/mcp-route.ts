@@ -21,8 +21,9 @@ export interface McpRouteOptions {
  * responses). Behind the same key authentication and rate limiters as `/api/v1` (one counter for
  * both), after an `Origin` check against DNS rebinding. A rate-limited `tools/call` is answered as a
  * tool error (`isError: true`, with the same `Retry-After` and rate-limit headers) so an agent's
- * session survives; other limited requests get the API's 429 problem. `GET` is 405: a stateless
- * server has no stream to offer.
+ * session survives; other limited requests get the API's 429 problem. One POST carries one
+ * message (batches are refused), so each tool call is counted. `GET` is 405: a stateless server
+ * has no stream to offer.
  */
 export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOptions = {}): Router {
   const router = express.Router();
@@ -54,7 +55,8 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
     res.setHeader('Allow', 'POST');
     sendProblem(res, 'method-not-allowed', 'Use POST: this MCP endpoint is stateless and offers no event stream.');
   };
-  router.post('/', checkOrigin, express.json({ limit: MAX_BODY_BYTES }), jsonRpcParseError, authAndLimit, handle);
+  const json = express.json({ limit: MAX_BODY_BYTES });
+  router.post('/', checkOrigin, json, jsonRpcParseError, refuseBatch, authAndLimit, handle);
   router.all('/', checkOrigin, notAllowed);
   return router;
 }
@@ -72,6 +74,26 @@ const jsonRpcParseError: ErrorRequestHandler = (err: unknown, _req, res, next) =
     jsonrpc: '2.0',
     id: null,
     error: { code: JSON_RPC_PARSE_ERROR, message: 'Parse error: the request body is not valid JSON.' },
+  });
+};
+
+/** JSON-RPC 2.0's code for a body that is JSON but not a request Quarry takes. */
+const JSON_RPC_INVALID_REQUEST = -32600;
+
+/**
+ * A JSON-RPC batch (an array of messages) is refused: MCP dropped batching in its 2025-06-18
+ * revision, and the limiters count HTTP requests, so a batch of a hundred tool calls would be
+ * served for the price of one.
+ */
+const refuseBatch: RequestHandler = (req, res, next) => {
+  if (!Array.isArray(req.body)) return next();
+  res.status(400).json({
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: JSON_RPC_INVALID_REQUEST,
+      message: 'Invalid Request: batches are not supported; send one JSON-RPC message per POST.',
+    },
   });
 };
 

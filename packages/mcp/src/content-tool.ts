@@ -2,32 +2,23 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type PageDocument, pageIdsForUrl, toContentResponse } from '@quarry/core';
 import { PASSAGE_BOUNDS, type Passage, pageMarkdown, selectPassages } from '@quarry/passages';
 import { z } from 'zod';
+import { enumArg, intArg, textArg } from './args.js';
 import type { QuarryBackend } from './backend.js';
+import { SEARCH_TOOL_BOUNDS } from './search-tool.js';
 import { type ErrorReporter, guarded, toolError, toolResult } from './tool-result.js';
 
 const inputSchema = {
-  id: z.string().min(1).max(256).optional().describe('The id of a search result whose source is "local".'),
-  url: z
-    .string()
-    .min(1)
-    .max(2048)
+  id: textArg('id', 256).optional().describe('The id of a search result whose source is "local".'),
+  url: textArg('url', 2048)
     .optional()
     .describe('Instead of id: the URL of an indexed page (either scheme; fragment and tracking parameters ignored).'),
-  format: z
-    .enum(['text', 'markdown'])
+  format: enumArg('format', ['text', 'markdown'])
     .default('text')
     .describe('text: plain paragraphs. markdown: headings, lists, links and tables kept. Ignored with query.'),
-  query: z
-    .string()
-    .min(1)
-    .max(2048)
+  query: textArg('query', SEARCH_TOOL_BOUNDS.qMaxChars)
     .optional()
     .describe('Your question: return only the passages of the page most relevant to it, not the whole page.'),
-  max_tokens: z
-    .number()
-    .int()
-    .min(PASSAGE_BOUNDS.minTokens)
-    .max(PASSAGE_BOUNDS.maxTokens)
+  max_tokens: intArg('max_tokens', PASSAGE_BOUNDS.minTokens, PASSAGE_BOUNDS.maxTokens)
     .optional()
     .describe(
       `Token budget for the passages together (o200k tokens; default ${PASSAGE_BOUNDS.defaultTokens}). Only with query.`,

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { intArg } from './args.js';
 import type { CrawlSiteRequest, CrawlSiteResult } from './backend.js';
 import { type ErrorReporter, guarded, toolError, toolResult } from './tool-result.js';
 
@@ -11,21 +12,13 @@ export const CRAWL_TOOL_BOUNDS = {
 
 const inputSchema = {
   url: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
+    .url({ protocol: /^https?$/, error: 'url must be an http or https URL' })
+    .max(2048, { error: 'url must be at most 2048 characters' })
     .describe('The page to start from (http or https).'),
-  max_depth: z
-    .number()
-    .int()
-    .min(0)
-    .max(CRAWL_TOOL_BOUNDS.maxDepth.max)
+  max_depth: intArg('max_depth', 0, CRAWL_TOOL_BOUNDS.maxDepth.max)
     .default(CRAWL_TOOL_BOUNDS.maxDepth.default)
     .describe('Links to follow from the start page (0: that page only).'),
-  max_pages: z
-    .number()
-    .int()
-    .min(1)
-    .max(CRAWL_TOOL_BOUNDS.maxPages.max)
+  max_pages: intArg('max_pages', 1, CRAWL_TOOL_BOUNDS.maxPages.max)
     .default(CRAWL_TOOL_BOUNDS.maxPages.default)
     .describe('Most pages to crawl from this site.'),
 };

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type SearchResponse, TIME_RANGES_MS } from '@quarry/core';
 import { z } from 'zod';
+import { enumArg, intArg, textArg } from './args.js';
 import type { QuarryBackend, SearchToolArgs } from './backend.js';
 import { type ErrorReporter, guarded, toolResult } from './tool-result.js';
 
@@ -12,45 +13,37 @@ export const SEARCH_TOOL_BOUNDS = {
 } as const;
 
 const TIME_RANGES = Object.keys(TIME_RANGES_MS) as [string, ...string[]];
-const LANGUAGE = z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, 'a language code such as en or zh-CN');
+const language = (name: string) =>
+  z
+    .string({ error: `${name} must be a language code such as en or zh-CN` })
+    .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, { error: `${name} must be a language code such as en or zh-CN` });
 
 const inputSchema = {
-  q: z
-    .string()
-    .min(1)
-    .max(SEARCH_TOOL_BOUNDS.qMaxChars)
-    .describe(
-      'What to look for: a plain-language question or keywords. Operators: site:example.com (or a path: ' +
-        'site:example.com/docs), ' +
-        'intitle:word, "exact phrase", -excluded, A OR B, filetype:pdf (also doc, ppt, xls). A URL alone ' +
-        '(https://example.org/page) finds that page when it is indexed.',
-    ),
-  limit: z
-    .number()
-    .int()
-    .min(SEARCH_TOOL_BOUNDS.limit.min)
-    .max(SEARCH_TOOL_BOUNDS.limit.max)
+  q: textArg('q', SEARCH_TOOL_BOUNDS.qMaxChars).describe(
+    'What to look for: a plain-language question or keywords. Operators: site:example.com (or a path: ' +
+      'site:example.com/docs), ' +
+      'intitle:word, "exact phrase", -excluded, A OR B, filetype:pdf (also doc, ppt, xls). A URL alone ' +
+      '(https://example.org/page) finds that page when it is indexed.',
+  ),
+  limit: intArg('limit', SEARCH_TOOL_BOUNDS.limit.min, SEARCH_TOOL_BOUNDS.limit.max)
     .default(SEARCH_TOOL_BOUNDS.limit.default)
     .describe('Number of results (1 to 100).'),
-  offset: z
-    .number()
-    .int()
-    .min(SEARCH_TOOL_BOUNDS.offset.min)
-    .max(SEARCH_TOOL_BOUNDS.offset.max)
+  offset: intArg('offset', SEARCH_TOOL_BOUNDS.offset.min, SEARCH_TOOL_BOUNDS.offset.max)
     .default(SEARCH_TOOL_BOUNDS.offset.default)
     .describe('Results to skip, for the next page (0 to 990).'),
-  lang: LANGUAGE.optional().describe('Only pages in this language, e.g. en or zh.'),
-  lang_priority: LANGUAGE.optional().describe('Rank pages in this language a little higher; others still appear.'),
-  site: z
-    .string()
-    .max(2048)
+  lang: language('lang').optional().describe('Only pages in this language, e.g. en or zh.'),
+  lang_priority: language('lang_priority')
+    .optional()
+    .describe('Rank pages in this language a little higher; others still appear.'),
+  site: textArg('site', 2048)
     .optional()
     .describe(
       'Only this site and its subdomains, e.g. example.com; with a path, only the pages under it (example.com/docs).',
     ),
-  time_range: z.enum(TIME_RANGES).optional().describe('Only pages crawled within this period before now.'),
-  match: z
-    .enum(['all', 'any'])
+  time_range: enumArg('time_range', TIME_RANGES)
+    .optional()
+    .describe('Only pages crawled within this period before now.'),
+  match: enumArg('match', ['all', 'any'])
     .default('any')
     .describe(
       'any (the default here, because questions contain words a page need not repeat): pages matching more ' +

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BackendUnavailableError, type PageDocument, pageIdForUrl, ValidationError } from '@quarry/core';
 import type { CrawlSiteRequest, CrawlSiteResult, QuarryBackend, SearchToolArgs } from './backend.js';
 import { createQuarryMcpServer } from './server.js';
@@ -138,6 +139,70 @@ describe('createQuarryMcpServer', () => {
     expect(textOf(none)).toBe('No results for "nothing". Try other or fewer words, or fewer filters.');
     const all = await client.callTool({ name: 'search', arguments: { q: 'nothing', match: 'all' } });
     expect(textOf(all)).toContain('or match "any"');
+  });
+
+  it("names a bad argument in the REST API's words, and takes a question as long as search does", async () => {
+    const client = await connect([]);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ q: 'answer', limit: 2.5 }, 'limit must be an integer from 1 to 100'],
+      [{ q: 'answer', offset: 991 }, 'offset must be an integer from 0 to 990'],
+      [{ limit: 3 }, 'q is required'],
+      [{ q: '' }, 'q must not be empty'],
+      [{ q: 'answer', match: 'some' }, 'match must be one of all, any'],
+      [{ q: 'answer', lang: 'english' }, 'lang must be a language code such as en or zh-CN'],
+    ];
+    for (const [args, message] of cases) {
+      const res = await client.callTool({ name: 'search', arguments: args });
+      expect(res.isError).toBe(true);
+      expect(textOf(res)).toContain(message);
+      expect(textOf(res)).not.toMatch(/expected|received|Invalid input/);
+    }
+    const long = await client.callTool({
+      name: 'get_content',
+      arguments: { id: PAGE.id, query: `the answer ${'x'.repeat(4000)}` },
+    });
+    expect(long.isError).toBeFalsy();
+    const tooLong = await client.callTool({ name: 'get_content', arguments: { id: PAGE.id, query: 'x'.repeat(4097) } });
+    expect(textOf(tooLong)).toContain('query must be at most 4096 characters');
+  });
+
+  it('answers a tools/call without a tool name or with arguments that are no object with -32602 and a sentence', async () => {
+    const server = createQuarryMcpServer(backend([]));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const replies: JSONRPCMessage[] = [];
+    clientSide.onmessage = (message) => replies.push(message);
+    await server.connect(serverSide);
+    await clientSide.start();
+    // Sent as a client without the SDK would, past the types that would refuse them.
+    const call = (id: number, params?: unknown) =>
+      clientSide.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage);
+    await call(1);
+    await call(2, { arguments: { q: 'answer' } });
+    await call(3, { name: 'search', arguments: 'answer' });
+    await call(4, { name: 'search', arguments: ['answer'] });
+    await call(5, { name: 'search', arguments: { q: 'answer' } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const byId = new Map(replies.map((r) => ['id' in r ? r.id : null, r]));
+    for (const id of [1, 2]) {
+      expect(byId.get(id)).toEqual({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: -32602,
+          message: 'Invalid params: tools/call needs params.name, the name of a tool (see tools/list).',
+        },
+      });
+    }
+    for (const id of [3, 4]) {
+      expect(byId.get(id)).toMatchObject({
+        error: {
+          code: -32602,
+          message: 'Invalid params: params.arguments of search must be an object of its arguments by name.',
+        },
+      });
+    }
+    expect(byId.get(5)).toMatchObject({ id: 5, result: { content: [{ type: 'text' }] } });
+    await server.close();
   });
 });
 

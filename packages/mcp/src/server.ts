@@ -5,6 +5,7 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextp
 import type { QuarryBackend } from './backend.js';
 import { registerContentTool } from './content-tool.js';
 import { registerCrawlTool } from './crawl-tool.js';
+import { answerMalformedRequests } from './envelope.js';
 import { registerSearchTool } from './search-tool.js';
 import type { ErrorReporter } from './tool-result.js';
 
@@ -21,12 +22,20 @@ const INSTRUCTIONS =
   'then get_content with a result id to read one; pass your question as query with max_tokens to receive ' +
   'only the relevant passages, with character offsets for citation.';
 
+/** An MCP server whose transports answer malformed requests with `-32602` and a sentence. */
+class QuarryMcpServer extends McpServer {
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    answerMalformedRequests(transport);
+  }
+}
+
 /**
  * An MCP server with Quarry's tools: `search`, `get_content`, and `crawl_site` when the backend
  * offers crawling. Connect it to any transport; one server serves one connection.
  */
 export function createQuarryMcpServer(backend: QuarryBackend, options: QuarryMcpOptions = {}): McpServer {
-  const server = new McpServer(
+  const server = new QuarryMcpServer(
     { name: 'quarry', title: 'Quarry search', version: options.version ?? '0.1.0' },
     { instructions: INSTRUCTIONS },
   );
