@@ -69,19 +69,23 @@ export function createApp(deps: ApiDeps): Express {
   }
 
   const api = express.Router();
-  api.use(apiCors, authenticate(deps.keys), limiters.api);
-  // The query-string check runs inside each route, so a refused request is counted under its route.
-  api.route('/search').get(rejectMalformedQueryString, searchRoute(deps)).all(notAllowed);
-  api.route('/content/:id').get(rejectMalformedQueryString, contentRoute(deps)).all(notAllowed);
+  api.use(apiCors);
+  // Keys, limits and the query-string check run inside each route, so a refused request (401,
+  // 429, 400) is counted in the metrics under its route rather than as unmatched.
+  const keyAndLimit = [authenticate(deps.keys), limiters.api];
+  api.route('/search').all(keyAndLimit).get(rejectMalformedQueryString, searchRoute(deps)).all(notAllowed);
+  api.route('/content/:id').all(keyAndLimit).get(rejectMalformedQueryString, contentRoute(deps)).all(notAllowed);
   // An external result's empty id makes `/content/`: say why there is nothing there.
   api
     .route('/content')
+    .all(keyAndLimit)
     .get((_req, res) => {
       sendProblem(res, 'not-found', 'The content endpoint needs the id of a local result; external results have none.');
     })
     .all(notAllowed);
   api
     .route('/openapi.json')
+    .all(keyAndLimit)
     .get((_req, res) => {
       res.json(OPENAPI_DOCUMENT);
     })

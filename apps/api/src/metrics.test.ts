@@ -70,6 +70,23 @@ describe('GET /metrics (issue 10, point 7)', () => {
     expect([...s.keys()].some((k) => k.includes('/no/such/path'))).toBe(false);
   });
 
+  it('counts a refused key (401) and a spent limit (429) under their route, not as unmatched', async () => {
+    const limited = new QuarryMetrics();
+    // A refused key spends the caller's public allowance too (3 a minute here).
+    const small = createApp(
+      fx.deps({ QUARRY_ADMIN_TOKEN: TOKEN, QUARRY_RATE_LIMIT_PUBLIC: '3' }, { metrics: limited }),
+    );
+    await request(small).get('/api/v1/search?q=quarry').set('Authorization', 'Bearer not-a-key');
+    await request(small).get('/api/v1/content/nope').set('X-API-Key', 'not-a-key');
+    expect((await request(small).get('/api/v1/search?q=quarry')).status).toBe(200);
+    expect((await request(small).get('/api/v1/search?q=quarry')).status).toBe(429);
+    const s = samples((await limited.render()).body);
+    expect(s.get('quarry_http_requests_total{route="/api/v1/search",method="GET",status="401"}')).toBe(1);
+    expect(s.get('quarry_http_requests_total{route="/api/v1/content/:id",method="GET",status="401"}')).toBe(1);
+    expect(s.get('quarry_http_requests_total{route="/api/v1/search",method="GET",status="429"}')).toBe(1);
+    expect([...s.keys()].some((k) => k.includes('unmatched'))).toBe(false);
+  });
+
   it('reads queue depths, crawl states and indexed documents at scrape time', async () => {
     let s = samples((await scrape()).text);
     expect(s.get('quarry_queue_depth{queue="crawl",state="queued"}')).toBe(3);
