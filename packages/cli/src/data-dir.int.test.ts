@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -86,6 +86,27 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
     120_000,
   );
 
+  // /proc answers ENOENT to mkdir under a directory that exists, where Node 20's recursive
+  // mkdirSync loops for ever: each command must say so and stop.
+  const onLinux = existsSync('/proc/self') ? it : it.skip;
+  onLinux.each(['status', 'serve', 'mcp', 'import DOCS', 'keys list'])(
+    'quarry %s with a data dir the file system will not make stops with the reason',
+    async (command) => {
+      const args = command.split(' ').map((a) => (a === 'DOCS' ? docs : a));
+      const run = await runCli(
+        [...args, '--data', '/proc/quarry-test/data'],
+        { LOG_LEVEL: 'silent' },
+        { timeoutMs: 20_000 },
+      );
+      expect(run.stderr.trim()).toBe(
+        'quarry: QUARRY_DATA_DIR (or --data) "/proc/quarry-test/data" cannot be created: ' +
+          'making /proc/quarry-test failed (no such file or directory)',
+      );
+      expect(run.code).toBe(2);
+    },
+    60_000,
+  );
+
   it("a damaged index fails with the engine's reason, not only that it cannot be opened (exit 1)", async () => {
     const data = join(dir, 'damaged');
     const versions = join(data, 'index', 'pages.lance', '_versions');
@@ -111,7 +132,7 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
     const typo = join(dir, 'dat');
     const run = mcpWith(typo);
     expect(run.stderr).toContain(
-      `quarry: warning: QUARRY_DATA_DIR (or --data) "${typo}" does not exist: it is created empty, and every search finds nothing`,
+      `quarry: warning: QUARRY_DATA_DIR (or --data) "${typo}" did not exist: it was created empty, and every search finds nothing`,
     );
     expect(run.status).toBe(0);
   }, 120_000);

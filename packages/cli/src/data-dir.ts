@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fsProblem, UsageError } from './usage.js';
 
 /** Where each embedded store lives inside the data dir. */
@@ -45,10 +45,11 @@ export function checkDataDir(dataDir: string, use: DataDirUse = 'create'): void 
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== 'ENOENT') throw new UsageError(`${name}: ${fsProblem(error) ?? 'cannot be used'}`);
-    if (use === 'existing') warn(`${name} does not exist: it is created empty, ${NOTHING_FOUND}`);
-    const problem = use === 'create' ? creationProblem(dataDir) : null;
+    if (use === 'none') return;
+    const problem = createDir(dataDir);
     if (problem !== null) throw new UsageError(`${name} cannot be created: ${problem}`);
-    return; // created on first use
+    if (use === 'existing') warn(`${name} did not exist: it was created empty, ${NOTHING_FOUND}`);
+    return;
   }
   if (!isDirectory) throw new UsageError(`${name}: expected a directory, found a file`);
   if (use === 'none') return;
@@ -103,17 +104,34 @@ function accessProblem(path: string): string | null {
   return null;
 }
 
-/** Why a missing dir cannot be created: its nearest existing ancestor is no directory or cannot be written. */
-function creationProblem(dataDir: string): string | null {
-  let ancestor = dirname(dataDir);
-  while (!existsSync(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
+/**
+ * Creates a missing dir and its missing parents, one at a time, or says why it cannot: its nearest
+ * existing ancestor is no directory or cannot be written, or the file system refuses. (Node 20's
+ * recursive `mkdirSync` never returns where a file system answers ENOENT under a directory that
+ * exists, as /proc and /sys do, so it is not used here.)
+ */
+function createDir(dataDir: string): string | null {
+  const missing: string[] = [];
+  let ancestor = resolve(dataDir);
+  while (!existsSync(ancestor) && dirname(ancestor) !== ancestor) {
+    missing.unshift(ancestor);
+    ancestor = dirname(ancestor);
+  }
   if (!statSync(ancestor).isDirectory()) return `${ancestor} is a file, not a directory`;
   try {
     accessSync(ancestor, constants.W_OK | constants.X_OK);
-    return null;
   } catch (error) {
     return `${ancestor} cannot be written (${osReason(error)})`;
   }
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'EEXIST') continue; // made meanwhile by another process
+      return `making ${dir} failed (${osReason(error)})`;
+    }
+  }
+  return null;
 }
 
 /** The operating system's words for a file-system error ("permission denied", "read-only file system"), without the errno name. */
