@@ -26,6 +26,10 @@ describe('parseRateLimit', () => {
       expect(() => parseRateLimit(bad)).toThrow(ValidationError);
     }
     expect(() => parseRateLimit('100/hour')).toThrow(/N\/min/);
+    // A number too large is told the bounds, not that it is no rate limit.
+    for (const large of ['99999999999/min', '9'.repeat(400)]) {
+      expect(() => parseRateLimit(large)).toThrow('limit must be an integer from 1 to 1000000 per minute');
+    }
   });
 });
 

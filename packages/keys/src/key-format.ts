@@ -67,7 +67,7 @@ export function validateLimitPerMin(limitPerMin: number): number {
  * @example parseRateLimit('100/min') // 100
  */
 export function parseRateLimit(input: string): number {
-  const match = /^\s*(\d{1,10})\s*(?:\/\s*(?:min|minute))?\s*$/i.exec(String(input));
+  const match = /^\s*(\d+)\s*(?:\/\s*(?:min|minute))?\s*$/i.exec(String(input));
   if (!match?.[1]) {
     throw new ValidationError(
       `invalid rate limit "${String(input).slice(0, 40)}": expected N/min, N/minute or N`,
