@@ -19,6 +19,24 @@ describe('seeds', () => {
     expect(() => parseSeed(long)).toThrow(`URL longer than 2048 characters (${long.length})`);
     expect(parseSeed(`https://a.org/${'a'.repeat(2000)}`).url).toHaveLength(2014);
   });
+  it('refuses a host name DNS cannot hold, and takes the ones it can', () => {
+    expect(() => parseSeed('https://exa_mple..com/')).toThrow(
+      'host name "exa_mple..com" has an empty label (two dots in a row, or a leading dot)',
+    );
+    expect(() => parseSeed('http://.example.com/')).toThrow('empty label');
+    expect(() => parseSeed(`https://${'a'.repeat(64)}.com/`)).toThrow('has a label longer than 63 characters');
+    expect(() => parseSeed(`https://${'abcdefghi.'.repeat(26)}com/`)).toThrow(
+      'host name longer than 253 characters (263)',
+    );
+    for (const ok of [
+      'https://my_site.example.com/',
+      `https://${'a'.repeat(63)}.com/`,
+      'http://[::1]:8080/',
+      'http://127.0.0.1/',
+    ]) {
+      expect(parseSeed(ok).url).toContain(new URL(ok).host);
+    }
+  });
   it('reports every bad line with its number', () => {
     const text = '# comment\nhttps://a.org\n\nftp://b.org\nhttps://c.org pages=0\nhttps://d.org # trailing\n';
     expect(() => parseSeedsText(text)).toThrow(ValidationError);

@@ -40,6 +40,8 @@ export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
   if (url.length > MAX_URL_CHARS) {
     throw new ValidationError(`URL longer than ${MAX_URL_CHARS} characters (${url.length})`);
   }
+  const hostProblem = hostNameProblem(new URL(url).hostname);
+  if (hostProblem !== null) throw new ValidationError(hostProblem);
   const seed: { -readonly [K in keyof Seed]: Seed[K] } = { ...SEED_DEFAULTS, ...defaults, url };
   for (const setting of settings) {
     const match = SETTING.exec(setting);
@@ -65,6 +67,23 @@ export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
     }
   }
   return seed;
+}
+
+/**
+ * Why a seed's host name can be no DNS name (RFC 1035's lengths: 253 in all, 63 a label), or null.
+ * The URL parser takes `exa..mple.com` and `.example.com`; a seed with such a host would only fail
+ * at its lookup, after it was reported queued. Other characters (`_`) are left to DNS.
+ */
+function hostNameProblem(hostname: string): string | null {
+  if (hostname.startsWith('[')) return null; // an IPv6 literal, checked by the URL parser
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  if (name.length > 253) return `host name longer than 253 characters (${name.length})`;
+  const labels = name.split('.');
+  if (labels.some((label) => label === '')) {
+    return `host name "${hostname}" has an empty label (two dots in a row, or a leading dot)`;
+  }
+  if (labels.some((label) => label.length > 63)) return `host name "${hostname}" has a label longer than 63 characters`;
+  return null;
 }
 
 /** A seeds file: one seed per line, `#` starts a comment, blank lines ignored. Errors name the line. */
