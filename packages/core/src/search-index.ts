@@ -1,6 +1,9 @@
 import type { ParsedQuery } from './query-ast.js';
 import type { PageDocument } from './types.js';
 
+/** The deepest a search reaches: offset 990 plus limit 100 (`offset + limit` is never more). */
+export const MAX_SEARCH_DEPTH = 1090;
+
 /** What a search asks of an index backend, already validated and normalized by the API. */
 export interface IndexQuery {
   readonly query: ParsedQuery;

@@ -1,5 +1,5 @@
 import type * as lancedb from '@lancedb/lancedb';
-import type { IndexQuery, IndexSearchResult } from '@quarry/core';
+import { type IndexQuery, type IndexSearchResult, MAX_SEARCH_DEPTH } from '@quarry/core';
 import { stemmedLanguages, stemsLanguage } from '@quarry/text';
 import { exactWords, formsText, RERANK_WINDOW, rerankByForms } from './exact-forms.js';
 import type { FastPlan, FastQuery } from './fast-plan.js';
@@ -12,6 +12,12 @@ import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
 
 /** With the quality prior on, the top (this × offset + limit) matches are re-ranked by it. */
 const QUALITY_RERANK_DEPTH = 4;
+/**
+ * How far a run of equal scores at the cut of the top matches is read at most: the same for every
+ * `k` a first round asks (the re-ranked window and the page read again for exclusions, at the
+ * deepest page), so that every page of one query sees the same part of an endless run.
+ */
+const TIE_RUN_READ = (QUALITY_RERANK_DEPTH + 1) * MAX_SEARCH_DEPTH + 1;
 /** Fast-plan attempts when the table's version moves between finding matches and reading them. */
 const FAST_ATTEMPTS = 3;
 
@@ -837,8 +843,10 @@ export class FastSearch {
    * the engine's cut falls inside a run of equal scores it returns any of the tied pages there
    * (another set from one search to the next), and the page, where ties are broken by row id, would
    * change with it (`intitle:` words on short titles tie by the dozen). The matches are then read on,
-   * four times as far each time (up to `maxCountedMatches`), until the whole run is in, and the `k`
-   * best by score and row id are kept.
+   * four times as far each time, until the whole run is in, and the `k` best by score and row id are
+   * kept. A run longer than that read (up to {@link TIE_RUN_READ}) is cut where the engine cuts the
+   * same read, whatever `k`: otherwise a page of 10 at offset 980 and one of 100 at 900 kept other
+   * pages of a run of 1,150 equal scores, and paging repeated and skipped results.
    */
   async #top(
     view: View,
@@ -853,7 +861,7 @@ export class FastSearch {
     if (!first.full || first.length <= k || cut === undefined || first[k]!.score !== cut.score) {
       return first.full ? Object.assign(first.slice(0, k), { full: true }) : first;
     }
-    const max = Math.max(k + 1, this.#options.maxCountedMatches);
+    const max = Math.max(k + 1, this.#options.maxCountedMatches, TIE_RUN_READ);
     let found = first;
     for (let limit = Math.min(4 * k, max); ; limit = Math.min(4 * limit, max)) {
       found = await this.#matches(view, query, where, limit, withQuality);

@@ -54,3 +54,46 @@ describe('equal scores', () => {
     expect([...first, ...second]).toEqual(both);
   }, 60_000);
 });
+
+describe('a run of equal scores longer than the matches counted (1,150 pages)', () => {
+  const RUN = 1150;
+  let dir: string;
+  let index: LanceSearchIndex;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-long-run-'));
+    index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    // In several writes, each folded: the engine's cut then takes tied pages of several parts.
+    for (let w = 0; w < 5; w++) {
+      const pages = Array.from({ length: RUN / 5 }, (_, j) => {
+        const n = String(w * (RUN / 5) + j).padStart(4, '0');
+        return makePage(`r${n}`, `https://r${j % 13}.example.com/p/${n}`, `Heat pump ${n}`, `Page ${n} about pumps.`);
+      });
+      await index.upsert(pages);
+      await index.flush();
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await index.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['heat', 'intitle:heat'])(
+    'pages of any size agree down to the deepest offset (%s)',
+    async (q) => {
+      const page = async (offset: number, limit: number) =>
+        (await index.search({ query: parseQuery(q), limit, offset })).hits.map((h) => h.id);
+      // Ranks 900 to 1089 read by pages of 100, of 10 and of 7.
+      const byHundred = [...(await page(900, 90)), ...(await page(990, 100))];
+      const byTen: string[] = [];
+      for (let offset = 900; offset <= 990; offset += 10) byTen.push(...(await page(offset, 10)));
+      const bySeven: string[] = [];
+      for (let offset = 900; offset <= 990; offset += 7) bySeven.push(...(await page(offset, 7)));
+      expect(byHundred).toHaveLength(190);
+      expect(new Set(byHundred).size).toBe(190);
+      expect(byTen).toEqual(byHundred.slice(0, 100));
+      expect(bySeven).toEqual(byHundred.slice(0, bySeven.length));
+    },
+    60_000,
+  );
+});
