@@ -148,3 +148,43 @@ describe('search collapses the head of a long ranking and pages through the rest
     }
   });
 });
+
+describe('search reaches as deep with any page size when the head is mostly near-copies', () => {
+  let fx: Fixture;
+  // 99 copies of one page rank first (otters everywhere), then 1,050 others: the collapsed head
+  // holds 2 results, so collapsed position p is the index's rank p + 98.
+  const copies = Array.from({ length: 99 }, (_, n) =>
+    withSimhash(page(`https://copy${n}.test/a`, { body_text: article(7, 360, 8) })),
+  );
+  const rest = Array.from({ length: 1_050 }, (_, n) =>
+    withSimhash(page(`https://rest${n}.test/a`, { body_text: article(2_000 + n, 360, 300) })),
+  );
+
+  beforeAll(async () => {
+    fx = await createFixture([...copies, ...rest]);
+  }, 120_000);
+  afterAll(async () => {
+    await fx?.cleanup();
+  });
+
+  it('serves the same results at each position to pages of 10 and of 100, down to the index reach', async () => {
+    const app = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '100000' }));
+    const urls = async (offset: number, limit: number): Promise<string[]> => {
+      const res = await request(app)
+        .get('/api/v1/search')
+        .query({ q: 'otter', limit: String(limit), offset: String(offset) });
+      expect(res.status).toBe(200);
+      return res.body.results.map((r: { url: string }) => r.url);
+    };
+    const byHundred: string[] = [];
+    for (let offset = 0; offset <= 900; offset += 100) byHundred.push(...(await urls(offset, 100)));
+    const byTen: string[] = [];
+    for (let offset = 0; offset <= 990; offset += 10) byTen.push(...(await urls(offset, 10)));
+    // Positions 0 to 991: the index's ranks up to 1,089, less the 98 copies collapsed.
+    expect(byTen).toHaveLength(992);
+    expect(new Set(byTen).size).toBe(992);
+    expect(byHundred).toHaveLength(992);
+    expect(byTen).toEqual(byHundred);
+    expect(byTen.filter((u) => u.startsWith('https://copy'))).toHaveLength(1);
+  }, 120_000);
+});

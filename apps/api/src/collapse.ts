@@ -1,4 +1,10 @@
-import type { IndexHit, IndexQuery, IndexSearchResult, SearchIndex } from '@quarry/core';
+import {
+  type IndexHit,
+  type IndexQuery,
+  type IndexSearchResult,
+  MAX_SEARCH_DEPTH,
+  type SearchIndex,
+} from '@quarry/core';
 import { SIMHASH_NEAR_BITS, simhashDistance } from '@quarry/text';
 import { SEARCH_BOUNDS } from './params.js';
 
@@ -25,7 +31,7 @@ export const COLLAPSE_HEAD_HITS = SEARCH_BOUNDS.limit.max;
  * after the collapse, so that no page short of `total` comes back empty; a longer one gives the
  * index's count less the near-copies met in the part of the head read, exact on every page past
  * the head (reading the whole head for the first page would double its cost). Collapsed positions
- * that would need a raw offset past the index's bound (990) are not served.
+ * that would need a raw rank past the index's reach (offset 990 + limit 100) are not served.
  */
 export async function searchCollapsed(index: SearchIndex, query: IndexQuery): Promise<IndexSearchResult> {
   const wanted = query.offset + query.limit;
@@ -56,12 +62,16 @@ export async function searchCollapsed(index: SearchIndex, query: IndexQuery): Pr
   });
   const fromHead = kept.slice(query.offset, wanted);
   if (kept.length >= wanted || exhausted) return result(fromHead);
-  // Collapsed position p >= kept.length is raw rank COLLAPSE_HEAD_HITS + p - kept.length.
+  // Collapsed position p >= kept.length is raw rank COLLAPSE_HEAD_HITS + p - kept.length, served
+  // while that rank is within the index's reach (offset 990 + limit 100): past offset 990 the
+  // index's last page is read and cut, so that a page of 10 reaches as deep as a page of 100.
   const start = Math.max(query.offset, kept.length);
   const tailOffset = COLLAPSE_HEAD_HITS + start - kept.length;
-  if (tailOffset > SEARCH_BOUNDS.offset.max) return result(fromHead);
-  const tail = await index.search({ ...query, offset: tailOffset, limit: wanted - start });
-  return result([...fromHead, ...tail.hits]);
+  const tailEnd = Math.min(tailOffset + wanted - start, MAX_SEARCH_DEPTH);
+  if (tailOffset >= tailEnd) return result(fromHead);
+  const readOffset = Math.min(tailOffset, SEARCH_BOUNDS.offset.max);
+  const tail = await index.search({ ...query, offset: readOffset, limit: tailEnd - readOffset });
+  return result([...fromHead, ...tail.hits.slice(tailOffset - readOffset)]);
 }
 
 /**
