@@ -78,15 +78,29 @@ describe('toSearchResults', () => {
       hit('https://a.org/latin', { title: 'Async Rust: a guide to tokio and its runtime' }),
       hit('https://a.org/han', { title: 'Rust 异步编程：tokio 运行时入门指南与实践经验总结' }),
       hit('https://a.org/short', { title: 'Tokio' }),
+      // Eight Chinese characters are four words: enough to tell (two are not).
+      hit('https://a.org/short-han', { title: '中文标题', description: '中文内容' }),
+      hit('https://a.org/two-han', { title: '指南' }),
       hit('https://a.org/said', { title: 'Async Rust: a guide to tokio and its runtime', lang: 'zh' }),
     ];
     const urls = (lang: string) => toSearchResults(hits, request(term('x'), { lang }), NOW).map((r) => r.url);
     // A Latin title is not Chinese; too short to tell is kept; the provider's own tag is believed.
-    expect(urls('zh')).toEqual(['https://a.org/han', 'https://a.org/short', 'https://a.org/said']);
-    expect(urls('ja')).toEqual(['https://a.org/han', 'https://a.org/short']);
+    expect(urls('zh')).toEqual([
+      'https://a.org/han',
+      'https://a.org/short',
+      'https://a.org/short-han',
+      'https://a.org/two-han',
+      'https://a.org/said',
+    ]);
+    expect(urls('ja')).toEqual([
+      'https://a.org/han',
+      'https://a.org/short',
+      'https://a.org/short-han',
+      'https://a.org/two-han',
+    ]);
     // Nor is a Chinese title English; Latin languages are not told apart by their script.
-    expect(urls('en')).toEqual(['https://a.org/latin', 'https://a.org/short']);
-    expect(urls('de')).toEqual(['https://a.org/latin', 'https://a.org/short']);
+    expect(urls('en')).toEqual(['https://a.org/latin', 'https://a.org/short', 'https://a.org/two-han']);
+    expect(urls('de')).toEqual(['https://a.org/latin', 'https://a.org/short', 'https://a.org/two-han']);
   });
 
   it('keeps only the pages under a requested site path', () => {

@@ -20,6 +20,12 @@ const LATIN = /\p{Script=Latin}/u;
 const LETTER = /\p{L}/u;
 /** Fewer letters than this say too little to contradict the provider. */
 const MIN_LETTERS = 20;
+/**
+ * Except characters of these scripts, each about a word (`中文标题` is two): this many of them
+ * say as much as {@link MIN_LETTERS} Latin letters do (four words or so).
+ */
+const MIN_WORD_CHARACTERS = 6;
+const WORD_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 /** The share of a text's letters its script must have. */
 const DOMINANT_SHARE = 0.6;
 
@@ -28,15 +34,18 @@ const NON_LATIN = new Set(SCRIPTS.flatMap(([, langs]) => [...langs]));
 
 /**
  * False when `text` is plainly written in a script `lang` is not written in (a Latin title for
- * `zh`, a Chinese one for `en`); true otherwise, also when the text is short or mixed.
+ * `zh`, a Chinese one for `en`); true otherwise, also when the text is short (under 20 letters,
+ * or 6 Chinese, Japanese or Korean characters) or mixed.
  */
 export function mayBeInLanguage(text: string, lang: string): boolean {
   const counts = new Array<number>(SCRIPTS.length).fill(0);
   let latin = 0;
   let letters = 0;
+  let wordCharacters = 0;
   for (const char of text) {
     if (!LETTER.test(char)) continue;
     letters++;
+    if (WORD_CHARACTER.test(char)) wordCharacters++;
     if (LATIN.test(char)) {
       latin++;
       continue;
@@ -44,7 +53,7 @@ export function mayBeInLanguage(text: string, lang: string): boolean {
     const at = SCRIPTS.findIndex(([pattern]) => pattern.test(char));
     if (at >= 0) counts[at]!++;
   }
-  if (letters < MIN_LETTERS) return true;
+  if (letters < MIN_LETTERS && wordCharacters < MIN_WORD_CHARACTERS) return true;
   if (latin / letters >= DOMINANT_SHARE) return !NON_LATIN.has(lang);
   const at = counts.findIndex((count) => count / letters >= DOMINANT_SHARE);
   return at < 0 || SCRIPTS[at]![1].has(lang);
