@@ -21,17 +21,19 @@ function result(url: string, score: number, source: 'local' | 'external' = 'loca
 }
 
 describe('externalResults', () => {
-  it('dedupes by normalized URL, keeps order and ranks external after local', () => {
+  it('dedupes by normalized URL under either scheme, keeps order and ranks external after local', () => {
     const local = [result('https://a.example/x', 3), result('https://a.example/y', 0.5)];
     const external = [
       result('HTTPS://A.EXAMPLE/x?utm_source=z#frag', 9, 'external'),
+      result('http://a.example/y', 9, 'external'),
+      result('http://b.example/2', 9, 'external'),
       result('https://b.example/1', 9, 'external'),
       result('https://b.example/1#again', 9, 'external'),
       result('javascript:alert(1)', 9, 'external'),
       result('https://b.example/2', 9, 'external'),
     ];
     const merged = externalResults(local, external, NOW);
-    expect(merged.map((r) => r.url)).toEqual(['https://b.example/1', 'https://b.example/2']);
+    expect(merged.map((r) => r.url)).toEqual(['http://b.example/2', 'https://b.example/1']);
     const [e1, e2] = merged;
     expect(e1!.score).toBeLessThan(0.5);
     expect(e2!.score).toBeLessThan(e1!.score);

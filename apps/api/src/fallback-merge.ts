@@ -96,9 +96,10 @@ export function externalResults(
   return kept.map((r, i) => ({ ...r, score: (ceiling * (kept.length - i)) / (kept.length + 1) }));
 }
 
+/** A URL as pages are told apart: normalized, and either scheme (a page's http and https are one, as a URL lookup finds them). */
 function urlKey(url: string): string | null {
   try {
-    return normalizeUrl(url);
+    return normalizeUrl(url).replace(/^https?:\/\//, '');
   } catch {
     return null;
   }
