@@ -194,8 +194,18 @@ describe('startServer', () => {
       expect(JSON.parse(unencoded.body)).toMatchObject({
         type: '/docs#problem-client-error',
         status: 400,
-        detail: expect.stringContaining('percent-encoded'),
+        detail: expect.stringContaining("curl -G --data-urlencode 'q=北京'"),
       });
+      // In the path (a content id), the hint is not about q.
+      const inPath = await rawExchange(
+        server.url,
+        Buffer.from('GET /api/v1/content/北京 HTTP/1.1\r\nHost: quarry\r\n\r\n', 'utf8'),
+      );
+      expect(inPath.status).toBe(400);
+      const detail = (JSON.parse(inPath.body) as { detail: string }).detail;
+      expect(detail).toContain('not percent-encoded');
+      expect(detail).toContain('in a path');
+      expect(detail).not.toContain('q=');
       const garbage = await rawExchange(server.url, Buffer.from('GET / HTTP/1.1\r\nHost quarry\r\n\r\n'));
       expect(garbage.status).toBe(400);
       expect(JSON.parse(garbage.body)).toMatchObject({ status: 400, detail: 'The request is not valid HTTP/1.1.' });

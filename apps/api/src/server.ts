@@ -141,9 +141,14 @@ function parserErrorDetail(status: number, raw: Buffer | undefined): string {
   if (status === 413) return 'The request has chunk extensions that are too long.';
   const requestLine = raw?.subarray(0, Math.max(0, raw.indexOf(10))) ?? Buffer.alloc(0);
   if (requestLine.some((byte) => byte >= 0x80)) {
+    // Said of the query string where it is there (a typed `q`), else of the path (an id, a URL).
+    const query = requestLine.indexOf(0x3f); // '?'
+    const inQuery = query >= 0 && requestLine.subarray(query).some((byte) => byte >= 0x80);
     return (
       'The URL holds characters that are not percent-encoded, which HTTP does not allow: encode them ' +
-      "(q=%E5%8C%97%E4%BA%AC for 北京; curl -G --data-urlencode 'q=北京' does it)."
+      (inQuery
+        ? "(q=%E5%8C%97%E4%BA%AC for 北京; curl -G --data-urlencode 'q=北京' does it)."
+        : '(北京 is %E5%8C%97%E4%BA%AC in a path; encodeURIComponent does it).')
     );
   }
   return 'The request is not valid HTTP/1.1.';
