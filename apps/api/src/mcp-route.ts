@@ -1,4 +1,4 @@
-import { createQuarryMcpServer, type SiteCrawler, serveHttpRequest } from '@quarry/mcp';
+import { createQuarryMcpServer, JSON_RPC_ERRORS, jsonRpcError, type SiteCrawler, serveHttpRequest } from '@quarry/mcp';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { authenticate, hasBearerToken } from './auth.js';
 import type { ApiDeps } from './deps.js';
@@ -61,24 +61,14 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
   return router;
 }
 
-/** JSON-RPC 2.0's code for a body that is not JSON. */
-const JSON_RPC_PARSE_ERROR = -32700;
-
 /**
  * A body that is not JSON is answered as JSON-RPC 2.0 says (a Parse error, id null), which MCP
  * clients understand, rather than as the API's problem details; other errors go on.
  */
 const jsonRpcParseError: ErrorRequestHandler = (err: unknown, _req, res, next) => {
   if ((err as { type?: unknown } | null)?.type !== 'entity.parse.failed') return next(err);
-  res.status(400).json({
-    jsonrpc: '2.0',
-    id: null,
-    error: { code: JSON_RPC_PARSE_ERROR, message: 'Parse error: the request body is not valid JSON.' },
-  });
+  res.status(400).json(jsonRpcError(null, JSON_RPC_ERRORS.parse, 'Parse error: the request body is not valid JSON.'));
 };
-
-/** JSON-RPC 2.0's code for a body that is JSON but not a request Quarry takes. */
-const JSON_RPC_INVALID_REQUEST = -32600;
 
 /**
  * A JSON-RPC batch (an array of messages) is refused: MCP dropped batching in its 2025-06-18
@@ -87,14 +77,8 @@ const JSON_RPC_INVALID_REQUEST = -32600;
  */
 const refuseBatch: RequestHandler = (req, res, next) => {
   if (!Array.isArray(req.body)) return next();
-  res.status(400).json({
-    jsonrpc: '2.0',
-    id: null,
-    error: {
-      code: JSON_RPC_INVALID_REQUEST,
-      message: 'Invalid Request: batches are not supported; send one JSON-RPC message per POST.',
-    },
-  });
+  const message = 'Invalid Request: batches are not supported; send one JSON-RPC message per POST.';
+  res.status(400).json(jsonRpcError(null, JSON_RPC_ERRORS.invalidRequest, message));
 };
 
 /** The id of a JSON-RPC `tools/call` request body, else undefined (a batch or another method). */

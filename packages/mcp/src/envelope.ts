@@ -1,8 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-
-/** JSON-RPC 2.0's code for a request whose params the method cannot take. */
-const INVALID_PARAMS = -32602;
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSON_RPC_ERRORS, jsonRpcError } from './json-rpc.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -29,8 +27,7 @@ export function malformedRequestReply(message: JSONRPCMessage): JSONRPCMessage |
   if (!('method' in message) || !('id' in message)) return null;
   const problem = envelopeProblem(message.method, (message as { params?: unknown }).params);
   if (problem === null) return null;
-  const id: RequestId = message.id;
-  return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}.` } };
+  return jsonRpcError(message.id, JSON_RPC_ERRORS.invalidParams, `Invalid params: ${problem}.`);
 }
 
 /**

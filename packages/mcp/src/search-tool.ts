@@ -13,10 +13,10 @@ export const SEARCH_TOOL_BOUNDS = {
 } as const;
 
 const TIME_RANGES = Object.keys(TIME_RANGES_MS) as [string, ...string[]];
-const language = (name: string) =>
-  z
-    .string({ error: `${name} must be a language code such as en or zh-CN` })
-    .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, { error: `${name} must be a language code such as en or zh-CN` });
+const language = (name: string) => {
+  const error = `${name} must be a language code such as en or zh-CN`;
+  return z.string({ error }).regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, { error });
+};
 
 const inputSchema = {
   q: textArg('q', SEARCH_TOOL_BOUNDS.qMaxChars).describe(

@@ -6,6 +6,7 @@ import type { QuarryBackend } from './backend.js';
 import { registerContentTool } from './content-tool.js';
 import { registerCrawlTool } from './crawl-tool.js';
 import { answerMalformedRequests } from './envelope.js';
+import { JSON_RPC_ERRORS, jsonRpcError } from './json-rpc.js';
 import { registerSearchTool } from './search-tool.js';
 import type { ErrorReporter } from './tool-result.js';
 
@@ -73,11 +74,16 @@ export async function serveStdio(server: McpServer, signal?: AbortSignal): Promi
  * so null): `-32700` for one that is not JSON, `-32600` for JSON that is no JSON-RPC message.
  * Null for other errors (of the stream, or of a handler, which the protocol answers itself).
  */
-export function unreadableReply(error: unknown): object | null {
-  const answer = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
-  if (error instanceof SyntaxError) return answer(-32700, `Parse error: the line is not JSON (${error.message})`);
+export function unreadableReply(error: unknown): JSONRPCMessage | null {
+  if (error instanceof SyntaxError) {
+    return jsonRpcError(null, JSON_RPC_ERRORS.parse, `Parse error: the line is not JSON (${error.message})`);
+  }
   if (error instanceof Error && error.name === 'ZodError') {
-    return answer(-32600, 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message');
+    return jsonRpcError(
+      null,
+      JSON_RPC_ERRORS.invalidRequest,
+      'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message',
+    );
   }
   return null;
 }
@@ -100,7 +106,7 @@ class AnsweringTransport implements Transport {
     inner.onerror = (error) => {
       // A line that is no JSON-RPC message is answered as JSON-RPC says, not dropped unseen.
       const reply = unreadableReply(error);
-      if (reply) this.#inner.send(reply as unknown as JSONRPCMessage).catch(() => {});
+      if (reply) this.#inner.send(reply).catch(() => {});
       this.onerror?.(error);
     };
     inner.onmessage = (message, extra) => {
