@@ -37,6 +37,17 @@ export function parsePageDate(value: string | null | undefined, offsetMinutes = 
   return parseTimestamp(text);
 }
 
+/**
+ * The earliest of some ISO UTC dates (nulls skipped), or null: of the dates a page gives its
+ * publication (`published-time` the page's build, `published-date` the article's), the first is
+ * when it was published.
+ */
+export function earliestDate(dates: readonly (string | null)[]): string | null {
+  let first: string | null = null;
+  for (const date of dates) if (date !== null && (first === null || date < first)) first = date;
+  return first;
+}
+
 function zoneOffsetMinutes(zone: string): number {
   if (/^(z|utc|gmt)$/i.test(zone)) return 0;
   const sign = zone.startsWith('-') ? -1 : 1;

@@ -189,6 +189,31 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
       run(page(`<title>X</title>${modified}<meta name="date" content="2025-01-02T00:00:00Z">`), 'https://example.com/a')
         .published_at,
     ).toBe('2025-01-02T00:00:00Z');
+    // A template's generic `date` (two-digit year, the same on every page) gives way to a date
+    // that says it is the publication's.
+    const both = `<meta name="date" content="01/07/16"><meta property="og:published_time" content="2024-10-08T00:00:00-04:00">`;
+    expect(run(page(`<title>X</title>${both}`), 'https://example.com/a').published_at).toBe('2024-10-08T04:00:00Z');
+  });
+
+  it("reads a publication date a meta tag names in its vendor's words, the earliest of them", () => {
+    const at = (metas: string) => run(page(`<title>X</title>${metas}`), 'https://example.com/a').published_at;
+    expect(at('<meta name="w-published-date" content="2025-05-27T06:03:43.274Z">')).toBe('2025-05-27T06:03:43Z');
+    expect(at('<meta name="cXenseParse:publishtime" content="2023-10-17T18:01:33-04:00">')).toBe(
+      '2023-10-17T22:01:33Z',
+    );
+    expect(at('<meta property="article:first_published_time" content="2026-01-23T15:02:00+00:00">')).toBe(
+      '2026-01-23T15:02:00Z',
+    );
+    // The page's build time beside the article's date: the earlier is the publication.
+    expect(
+      at(
+        '<meta name="published-time" content="2026-03-09T08:45:32Z"><meta name="published-date" content="2021-02-16">',
+      ),
+    ).toBe('2021-02-16T00:00:00Z');
+    // Other events, a publisher, and values that are no date.
+    expect(at('<meta name="cdc:last_published" content="2024-07-05T14:27:23Z">')).toBeNull();
+    expect(at('<meta name="dcterms.publisher" content="2024-07-05">')).toBeNull();
+    expect(at('<meta name="auto-publish" content="timely"><meta name="publish_time" content="17:00">')).toBeNull();
   });
 
   it("reads the dateline under the headline in the page's language", () => {

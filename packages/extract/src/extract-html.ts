@@ -10,7 +10,7 @@ import { dropDataText, linkShareOf, mainRegion, mainRegionSize, type RegionSize,
 import { dropCopyrightNotices } from './copyright-notice.js';
 import { dropLinkTables, keepDataTables } from './data-tables.js';
 import { findDatelineDate } from './dateline.js';
-import { dateFromUrl, defaultOffsetMinutes, findTextDate, parsePageDate } from './dates.js';
+import { dateFromUrl, defaultOffsetMinutes, earliestDate, findTextDate, parsePageDate } from './dates.js';
 import { revealHiddenPage, revealPanels } from './disclosure.js';
 import type { DomImpl, ParsedDocument } from './dom.js';
 import { flattenDeep, flattenDeepHtml, MAX_TREE_DEPTH, parseDocument, stripInert } from './dom.js';
@@ -40,7 +40,7 @@ import {
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown, markEmojiImages } from './markdown.js';
 import { escapeMarkdown } from './markdown-escapes.js';
-import { readPageMeta, twitterWrittenBy } from './meta.js';
+import { publishedMetaValues, readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
 import { dropNoSnippetBlocks } from './no-snippet.js';
 import { dropPopups } from './popups.js';
@@ -88,7 +88,12 @@ const DATELINE_CHARS = 600;
 const DATELINE_WINDOW_CHARS = 1_500;
 /** The closing `（记者 张三）` of a Chinese article sits in its last characters. */
 const CLOSING_BYLINE_CHARS = 200;
+/**
+ * Meta names that hold a publication date, the ones that say "published" first: a generic `date`
+ * is often the template's (`01/07/16` beside `og:published_time` 2024-10-08).
+ */
 const META_DATE_NAMES = [
+  'og:published_time',
   'date',
   'pubdate',
   'publishdate',
@@ -101,7 +106,6 @@ const META_DATE_NAMES = [
   'parsely-pub-date',
   'citation_publication_date',
   'article.published',
-  'og:published_time',
   'datepublished',
 ];
 
@@ -245,6 +249,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
       () => parsePageDate(meta.get('article:published_time'), offset),
       () => parsePageDate(jsonLd.datePublished, offset),
       ...META_DATE_NAMES.map((name) => () => parsePageDate(meta.get(name), offset)),
+      () => earliestDate(publishedMetaValues(meta).map((value) => parsePageDate(value, offset))),
       () => parsePageDate(facts.itempropDate, offset),
       () => (listOfDated ? null : parsePageDate(facts.articleTime, offset)),
       () => parsePageDate(article.publishedTime, offset),

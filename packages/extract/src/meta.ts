@@ -60,6 +60,30 @@ export function readPageMeta(metas: readonly Element[], jsonLdScripts: readonly 
   return { meta, jsonLd: jsonLdFacts(objects) };
 }
 
+/**
+ * A meta name that says "published" in a vendor's own words: `published`, `publish_date`,
+ * `og:publish_date`, `published-date`, `PublishedDate`, `published_at`, `cXenseParse:publishtime`,
+ * `shareaholic:article_published_time`, `article:first_published_time`, `w-published-date`.
+ * `publisher` names who published, not when.
+ */
+const PUBLISHED_NAME =
+  /(?:^|[:._-])(?:article[:._-]?)?(?:first[:._-]?)?publish(?:ed)?(?:[:._-]?(?:date|time|datetime|at|on))?$/;
+/** ...unless the name says it is another event's: `cdc:last_published`, `unpublish_date`. */
+const OTHER_EVENT_NAME = /last|modif|updat|expir|revis|unpub|end/;
+
+/**
+ * The contents of meta tags named as a publication's date in a vendor's words (see
+ * {@link PUBLISHED_NAME}), in the page's order; what they hold may not be a date at all
+ * (`auto-publish` `timely`, `publish_time` `17:00`).
+ */
+export function publishedMetaValues(meta: ReadonlyMap<string, string>): string[] {
+  const values: string[] = [];
+  for (const [name, content] of meta) {
+    if (PUBLISHED_NAME.test(name) && !OTHER_EVENT_NAME.test(name)) values.push(content);
+  }
+  return values;
+}
+
 /** A Twitter card's label for the name beside it (Yoast SEO writes `Written by`). */
 const WRITTEN_BY_LABEL = /^(?:written by|posted by|by|authors?)$/i;
 
