@@ -78,11 +78,23 @@ describe('a run of equal scores longer than the matches counted (1,150 pages)', 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['heat', 'intitle:heat'])(
-    'pages of any size agree down to the deepest offset (%s)',
-    async (q) => {
+  it.each([
+    ['heat', {}],
+    ['intitle:heat', {}],
+    ['site:example.com', {}],
+    ['heat site:example.com', {}],
+    ['heat OR pump', {}],
+    ['"heat pump"', {}],
+    ['heat pump', { match: 'any' }],
+    ['heat boiler', { match: 'any' }],
+    ['heat', { langPriority: 'en' }],
+    ['heat', { lang: 'en' }],
+    ['-boiler site:example.com', {}],
+  ] as const)(
+    'pages of any size agree down to the deepest offset (%s %j)',
+    async (q, extra) => {
       const page = async (offset: number, limit: number) =>
-        (await index.search({ query: parseQuery(q), limit, offset })).hits.map((h) => h.id);
+        (await index.search({ query: parseQuery(q), limit, offset, ...extra })).hits.map((h) => h.id);
       // Ranks 900 to 1089 read by pages of 100, of 10 and of 7.
       const byHundred = [...(await page(900, 90)), ...(await page(990, 100))];
       const byTen: string[] = [];
