@@ -151,6 +151,22 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(page(`${yoast}<meta name="author" content="Jane Doe">`)).author).toBe('Jane Doe');
   });
 
+  it("reads a paper's authors from its citation_author tags, each `Last, First` turned around", () => {
+    const tags = (names: string[]) => names.map((name) => `<meta name="citation_author" content="${name}">`).join('');
+    const paper = (names: string[]) =>
+      run(page(`<title>Mesh</title>${tags(names)}<meta name="citation_title" content="Mesh">`), 'https://example.org/p')
+        .author;
+    expect(paper(['Berger, Emery D.'])).toBe('Emery D. Berger');
+    expect(paper(['Powers, Bobby', 'Tench, David', 'Berger, Emery D.', 'McGregor, Andrew'])).toBe(
+      'Bobby Powers, David Tench, Emery D. Berger, Andrew McGregor',
+    );
+    expect(paper(['Grace Hopper'])).toBe('Grace Hopper');
+    // A name the page declares as the author comes first.
+    expect(
+      run(page(`<title>Mesh</title><meta name="author" content="Jane Doe">${tags(['Berger, Emery'])}`)).author,
+    ).toBe('Jane Doe');
+  });
+
   it('ignores a URL in article:author and uses a byline element', () => {
     const head = '<title>X</title><meta property="article:author" content="https://facebook.com/jane">';
     const result = run(page(head, `<p class="byline">By Sam Smith</p>${body()}`));

@@ -40,7 +40,7 @@ import {
 import { dropCardControls } from './listing-page.js';
 import { contentMarkdown, markEmojiImages } from './markdown.js';
 import { escapeMarkdown } from './markdown-escapes.js';
-import { publishedMetaValues, readPageMeta, twitterWrittenBy } from './meta.js';
+import { citationByline, publishedMetaValues, readPageMeta, twitterWrittenBy } from './meta.js';
 import { mojibakeRepairOf } from './mojibake.js';
 import { dropNoSnippetBlocks } from './no-snippet.js';
 import { dropPopups } from './popups.js';
@@ -150,7 +150,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
     if (!flat && facts.maxDepth > MAX_TREE_DEPTH + 1 && doc.documentElement) {
       return extractWith(flattenDeep(doc.documentElement), options, dom, true);
     }
-    const { meta, jsonLd } = readPageMeta(facts.metas, facts.jsonLdScripts);
+    const { meta, citationAuthors, jsonLd } = readPageMeta(facts.metas, facts.jsonLdScripts);
     const baseUrl = baseUrlOf(facts.baseHref, url);
     const robots = robotsOf(facts.metas, options.robotsAgent);
     const maxLinks = options.maxLinks ?? EXTRACT_DEFAULTS.maxLinks;
@@ -284,6 +284,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
             meta.get('author'),
             meta.get('article:author'),
             jsonLd.author,
+            citationByline(citationAuthors),
             twitterWrittenBy(meta),
           ],
           zhByline,

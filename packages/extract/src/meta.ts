@@ -4,6 +4,11 @@ import { squash } from './text.js';
 export interface PageMeta {
   /** First non-empty `content` of a meta tag by lower-case name, property, itemprop or http-equiv. */
   meta: ReadonlyMap<string, string>;
+  /**
+   * Every `citation_author` in the page's order (Highwire Press tags, which Google Scholar reads: one
+   * tag per author of a paper, often `Last, First`).
+   */
+  citationAuthors: readonly string[];
   jsonLd: JsonLdFacts;
 }
 
@@ -39,9 +44,11 @@ const STRICT_ARTICLE_TYPE = /^(?:\w*NewsArticle|Article|BlogPosting|TechArticle|
 /** Reads the meta tags and JSON-LD blocks (the elements {@link readDomFacts} collected). */
 export function readPageMeta(metas: readonly Element[], jsonLdScripts: readonly Element[]): PageMeta {
   const meta = new Map<string, string>();
+  const citationAuthors: string[] = [];
   for (const el of metas) {
     const content = squash(el.getAttribute('content'));
     if (content === '') continue;
+    if (el.getAttribute('name')?.trim().toLowerCase() === 'citation_author') citationAuthors.push(content);
     for (const attr of ['property', 'name', 'itemprop', 'http-equiv']) {
       const key = el.getAttribute(attr)?.trim().toLowerCase();
       if (key && !meta.has(key)) meta.set(key, content);
@@ -57,7 +64,23 @@ export function readPageMeta(metas: readonly Element[], jsonLdScripts: readonly 
       // Broken JSON-LD is common and carries nothing we could trust.
     }
   }
-  return { meta, jsonLd: jsonLdFacts(objects) };
+  return { meta, citationAuthors, jsonLd: jsonLdFacts(objects) };
+}
+
+/** How many of a paper's authors are named; a byline of more would not be read as names. */
+const MAX_CITATION_AUTHORS = 10;
+
+/**
+ * A paper's authors as a byline (`Emery D. Berger, Jane Doe`): each `Last, First` turned around,
+ * the first {@link MAX_CITATION_AUTHORS}; null when there are none.
+ */
+export function citationByline(authors: readonly string[]): string | null {
+  if (authors.length === 0) return null;
+  const names = authors.slice(0, MAX_CITATION_AUTHORS).map((name) => {
+    const parts = name.split(/\s*,\s*/);
+    return parts.length === 2 && parts[0] && parts[1] ? `${parts[1]} ${parts[0]}` : name;
+  });
+  return names.join(', ');
 }
 
 /**
