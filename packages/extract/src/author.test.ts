@@ -9,6 +9,9 @@ describe('cleanAuthor', () => {
     expect(cleanAuthor('作者：张三')).toBe('张三');
     expect(cleanAuthor('赵 培')).toBe('赵培');
     expect(cleanAuthor('Article by: Cara Dumaplin')).toBe('Cara Dumaplin');
+    // Drupal's own byline: `Submitted by NAME on DATE`.
+    expect(cleanAuthor('Submitted by Jane Doe on Tue, 03/04/2025 - 10:12')).toBe('Jane Doe');
+    expect(cleanAuthor('Submitted')).toBeNull();
     expect(cleanAuthor('Matteo Laratta| Author')).toBe('Matteo Laratta');
   });
 

@@ -11,7 +11,7 @@ const MAX_AUTHOR_WORDS = 12;
  * Norwegian `Av`, and `Autor`, `Auteur`, `Autore`, `Автор`.
  */
 const BYLINE_PREFIX =
-  /^(?:(?:written|posted|published|reported|authored|words|text|story|article|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|von|par|por|di|door|av|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|autor|auteur|autore|автор|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/iu;
+  /^(?:(?:written|posted|published|submitted|reported|authored|words|text|story|article|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|von|par|por|di|door|av|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|autor|auteur|autore|автор|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/iu;
 const URL_LIKE = /^(?:https?:\/\/|www\.)|\.(?:com|org|net|html?)(?:\/|$)/i;
 const DATE_LIKE =
   /^\s*(?:\d{1,4}[-/.年]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4})/i;
@@ -36,7 +36,7 @@ const BYLINE_TAIL = new RegExp(
     '\\s*[|•·»]\\s+',
     '\\s+[-–—]\\s+(?=\\S*\\s*\\d)',
     '\\s+(?:on|updated|published)\\s+(?=\\w+\\.?\\s+\\d|\\d)',
-    '\\s+on\\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b',
+    '\\s+on\\s+(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\\b',
     '\\s+(?:on behalf of|last (?:updated|modified))\\b',
     '\\s+[\\d,.]+k?\\s+(?:gold|silver|bronze)\\b',
     `\\s*[-–—]?\\s*(?:${MONTHS})\\.?\\s+\\d{1,2}\\b`,
@@ -57,7 +57,7 @@ const DAY_FIRST_TAIL =
  * publishes as it until a writer's name is set).
  */
 const NOT_A_BYLINE =
-  /^(?:full bio|about(?: the)? author|topic author|authors?|name|updated|published|posted|view (?:full )?profile|see all|read more|admin|administrator)$|\*|\ssays:?$/i;
+  /^(?:full bio|about(?: the)? author|topic author|authors?|name|updated|published|posted|submitted|view (?:full )?profile|see all|read more|admin|administrator)$|\*|\ssays:?$/i;
 /**
  * A byline naming who else worked on the article (`Updated by Jon Linkov`, `Medically reviewed by`,
  * `Fact-checked by`): an editor or reviewer, not its author.
