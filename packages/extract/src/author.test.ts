@@ -12,6 +12,10 @@ describe('cleanAuthor', () => {
     // Drupal's own byline: `Submitted by NAME on DATE`.
     expect(cleanAuthor('Submitted by Jane Doe on Tue, 03/04/2025 - 10:12')).toBe('Jane Doe');
     expect(cleanAuthor('Submitted')).toBeNull();
+    // A site's credits, each name after its role.
+    expect(cleanAuthor('content: MarketingSherpa, design: Scott McDaniel, code: Steve Beger, MECLABS')).toBeNull();
+    expect(cleanAuthor('Author: Jane Doe')).toBe('Jane Doe');
+    expect(cleanAuthor('Jane Doe, Senior Editor')).toBe('Jane Doe, Senior Editor');
     expect(cleanAuthor('Matteo Laratta| Author')).toBe('Matteo Laratta');
   });
 

@@ -65,6 +65,11 @@ const NOT_A_BYLINE =
 const OTHER_ROLE =
   /^(?:(?:last\s+)?updated|(?:medically\s+|expert\s+)?reviewed|edited|fact[-\s]?checked|verified|approved)\s+by\b/i;
 /**
+ * A site's credits (`content: MarketingSherpa, design: Scott McDaniel, code: Steve Beger`): names
+ * each after a role and a colon, some meta author tags hold; not who wrote the page.
+ */
+const CREDITS = /(?:^|,\s*)[\p{L} ]{2,20}:\s*\S[^,]*,\s*[\p{L} ]{2,20}:\s*\S/u;
+/**
  * A link or button that author selectors catch (`Follow the author`, `Visit the Apple Store`,
  * `Sign In`, `Read Jane's articles`, `Comment`): it starts with what it asks the reader to do.
  */
@@ -113,7 +118,7 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   let text = squash(raw)
     .slice(0, MAX_AUTHOR_CHARS * 5)
     .replace(LEADING_DATE, '');
-  if (OTHER_ROLE.test(text)) return null;
+  if (OTHER_ROLE.test(text) || CREDITS.test(text)) return null;
   for (let i = 0; i < 2; i++) text = text.replace(BYLINE_PREFIX, '').replace(GLUED_BY, '').trim();
   text = text.replace(AVATAR_INITIAL, '');
   text = text.split(BYLINE_TAIL)[0] ?? '';
