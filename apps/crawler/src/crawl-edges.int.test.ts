@@ -44,7 +44,8 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
       '/robots.txt': (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end(
-          'User-agent: *\nDisallow: /private/\n' +
+          'User-agent: *\nDisallow: /private/\nDisallow: /llms.txt\n' +
+            'Disallow: /index.php?title=Special:\nDisallow: /*sort=price,desc\n' +
             `Sitemap: ${other.origin}/foreign.xml\nSitemap: ${home.origin}/gone.xml\nSitemap: ${home.origin}/real.xml\n`,
         );
       },
@@ -55,6 +56,13 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
         );
       },
       '/only-in-sitemap.html': { body: page('Listed page', 'quetzal') },
+      '/llms.txt': {
+        headers: { 'content-type': 'text/plain' },
+        body: `# Home\n\n> The site.\n\n## Docs\n\n- [Llms page](${'/llms-only.html'})\n`,
+      },
+      '/llms-only.html': { body: page('Llms page', 'kinkajou') },
+      '/index.php?title=Special:Random': { body: page('Random page', 'dugong') },
+      '/c?sort=price,desc': { body: page('Sorted list', 'dugong') },
       '/': {
         body: `<html><head><title>Home</title></head><body><h1>Home</h1><ul>${[
           '/go-private',
@@ -68,6 +76,8 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
           '/no-type',
           '/cp1252.html',
           '/untitled.html',
+          '/index.php?title=Special:Random',
+          '/c?sort=price,desc',
         ]
           .map((href) => `<li><a href="${href}">${href}</a></li>`)
           .join('')}</ul></body></html>`,
@@ -157,9 +167,21 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
     expect(await urlsFor('pangolin')).toEqual([]);
     const stats = await queues.crawl.stats();
     const disallowed = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'robots_disallowed');
-    expect(disallowed?.count).toBe(2);
+    expect(disallowed?.count).toBe(4);
     // The crawl itself goes on.
     expect(await urlsFor('okapi')).toEqual([`${home.origin}/plain.html`]);
+  });
+
+  it('never fetches a URL whose query a robots.txt rule disallows as the page wrote it, nor a disallowed llms.txt', async () => {
+    // `:` and `,` stay as written: the rules `?title=Special:` and `*sort=price,desc` match them.
+    expect(home.hits.get('/index.php?title=Special:Random')).toBeUndefined();
+    expect(home.hits.get('/c?sort=price,desc')).toBeUndefined();
+    expect(home.hits.get('/index.php?title=Special%3ARandom')).toBeUndefined();
+    expect(home.hits.get('/c?sort=price%2Cdesc')).toBeUndefined();
+    expect(await urlsFor('dugong')).toEqual([]);
+    // RFC 9309 exempts only robots.txt itself.
+    expect(home.hits.get('/llms.txt')).toBeUndefined();
+    expect(home.hits.get('/llms-only.html')).toBeUndefined();
   });
 
   it('indexes a page itself when its canonical cannot be: gone, a redirect back to it, or noindex', async () => {

@@ -87,7 +87,11 @@ export class Crawler {
     const { robots, llms } = options.caches ?? {};
     const noted = this.#sideRequests.noting(this.#fetcher);
     this.#robots = new RobotsCache({ fetcher: noted, userAgent: config.userAgent, store: robots });
-    this.#llms = new LlmsTxtCache({ fetcher: noted, store: llms });
+    this.#llms = new LlmsTxtCache({
+      fetcher: noted,
+      store: llms,
+      allowed: async (url) => (await this.#robots.check(url)).allowed,
+    });
   }
 
   /** Queues seeds (depth 0); resolves to how many were new. */

@@ -15,6 +15,12 @@ export type LlmsStore = TtlStore<boolean>;
 export interface LlmsTxtCacheOptions {
   /** Fetches `/llms.txt` (its SSRF guard, timeouts and redirect limit apply). */
   readonly fetcher: Pick<Fetcher, 'fetch'>;
+  /**
+   * Whether robots.txt lets the crawler fetch a URL (RFC 9309 exempts only robots.txt itself): an
+   * origin whose robots.txt disallows `/llms.txt` is not asked for it and counts as having none.
+   * @defaultValue every URL allowed
+   */
+  readonly allowed?: (url: string) => Promise<boolean>;
   /** How long a verdict is trusted. @defaultValue {@link LLMS_TXT_TTL_MS} */
   readonly ttlMs?: number;
   /**
@@ -45,6 +51,7 @@ interface Entry {
  */
 export class LlmsTxtCache {
   readonly #fetcher: Pick<Fetcher, 'fetch'>;
+  readonly #allowed: (url: string) => Promise<boolean>;
   readonly #ttlMs: number;
   readonly #store: LlmsStore | undefined;
   readonly #clock: () => number;
@@ -54,6 +61,7 @@ export class LlmsTxtCache {
 
   constructor(options: LlmsTxtCacheOptions) {
     this.#fetcher = options.fetcher;
+    this.#allowed = options.allowed ?? (async () => true);
     this.#ttlMs = options.ttlMs ?? LLMS_TXT_TTL_MS;
     this.#store = options.store;
     this.#clock = options.clock ?? Date.now;
@@ -122,6 +130,7 @@ export class LlmsTxtCache {
 
   async #check(origin: string): Promise<boolean> {
     try {
+      if (!(await this.#allowed(`${origin}/llms.txt`))) return false;
       const file = await fetchLlmsTxt(this.#fetcher, origin);
       if (file === null) return false;
       this.#listed.set(origin, extractMarkdown(file.body, file.finalUrl).links);

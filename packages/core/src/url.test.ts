@@ -38,6 +38,23 @@ describe('normalizeUrl', () => {
     );
     expect(normalizeUrl('https://example.com/a;b=1/c')).toBe('https://example.com/a;b=1/c');
   });
+  it('keeps each query pair as the page wrote it: no character escaped, decoded or added', () => {
+    // A robots.txt rule for `Special:` or `price,desc` must still match the URL fetched.
+    expect(normalizeUrl('http://w.example/index.php?title=Special:Random')).toBe(
+      'http://w.example/index.php?title=Special:Random',
+    );
+    expect(normalizeUrl('http://a.example/c?sort=price,desc&q=a+b%20c')).toBe(
+      'http://a.example/c?q=a+b%20c&sort=price,desc',
+    );
+    // Escapes of Latin-1 or Shift_JIS bytes are other queries, not U+FFFD.
+    expect(normalizeUrl('http://a.example/search?q=%E9t%E9')).toBe('http://a.example/search?q=%E9t%E9');
+    expect(pageIdForUrl('http://a.example/s?q=%E9%E9')).not.toBe(pageIdForUrl('http://a.example/s?q=%E8%E8'));
+    expect(normalizeUrl('http://a.example/page?print')).toBe('http://a.example/page?print');
+    // Only the case of an escape changes; empty pairs and an empty query go.
+    expect(normalizeUrl('http://a.example/%7ejoe/?q=%c3%a9&&')).toBe('http://a.example/%7Ejoe/?q=%C3%A9');
+    expect(normalizeUrl('http://a.example/?')).toBe('http://a.example/');
+    expect(normalizeUrl('http://a.example/p?q=é')).toBe('http://a.example/p?q=%C3%A9');
+  });
   it('keeps path case and a non-default port', () => {
     expect(normalizeUrl('https://example.com:8443/Path')).toBe('https://example.com:8443/Path');
   });

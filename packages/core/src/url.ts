@@ -45,10 +45,43 @@ export function normalizeUrl(input: string): string {
   url.password = '';
   if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
   if (url.pathname.includes(';')) url.pathname = url.pathname.replace(PATH_SESSION, '');
-  const params = [...url.searchParams.entries()].filter(([key, value]) => !isVisitorParam(key, value));
-  params.sort(([a, av], [b, bv]) => (a === b ? cmp(av, bv) : cmp(a, b)));
-  url.search = params.length > 0 ? new URLSearchParams(params).toString() : '';
+  url.search = normalizeQuery(url.search.slice(1));
+  url.pathname = upperEscapes(url.pathname);
   return url.href;
+}
+
+/**
+ * A query as written, its pairs sorted and visitor parameters removed, each pair kept byte for byte
+ * but for the case of its escapes (`%3a` is `%3A`, RFC 3986 §6.2.2.1). Not decoded and encoded
+ * again: that wrote `title=Special:Random` as `Special%3ARandom`, which a robots.txt rule for
+ * `Special:` no longer matched, turned escapes of Latin-1 or Shift_JIS bytes into U+FFFD (other
+ * queries, and several URLs one id) and `?print` into `?print=`.
+ */
+function normalizeQuery(query: string): string {
+  const pairs: Array<{ key: string; value: string | null }> = [];
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = upperEscapes(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? null : upperEscapes(pair.slice(eq + 1));
+    if (!isVisitorParam(formDecode(key), formDecode(value ?? ''))) pairs.push({ key, value });
+  }
+  pairs.sort((a, b) => (a.key === b.key ? cmp(a.value ?? '', b.value ?? '') : cmp(a.key, b.key)));
+  return pairs.map(({ key, value }) => (value === null ? key : `${key}=${value}`)).join('&');
+}
+
+/** `%3a` as `%3A`: escapes differ only in case mean the same octet. */
+function upperEscapes(text: string): string {
+  return text.includes('%') ? text.replace(/%[0-9a-f]{2}/gi, (octet) => octet.toUpperCase()) : text;
+}
+
+/** A query component as a form reads it (`+` a space), or as written when its escapes are not UTF-8. */
+function formDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }
 
 function cmp(a: string, b: string): number {
