@@ -36,6 +36,11 @@ describe('loadConfig errors', () => {
   it('never echoes a credential', () => {
     const [issue] = issuesOf({ QUARRY_ADMIN_TOKEN: 'short-secret' });
     expect(issue).toBe('QUARRY_ADMIN_TOKEN=(hidden, 12 characters): expected at least 16 characters');
+    // Nor a password inside a URL.
+    const [redis] = issuesOf({ REDIS_URL: 'redis://:S3cretPw-XYZZY@127.0.0.1:notaport' });
+    expect(redis).toMatch(/^REDIS_URL="redis:\/\/\*\*\*@127\.0\.0\.1:notaport"/);
+    expect(redis).not.toContain('S3cret');
+    expect(issuesOf({ QUARRY_SEARXNG_URL: 'http://u:pw@sx:x' }).join(' ')).not.toContain('pw');
   });
 
   it('validates every QUARRY_ALLOW_HOSTS entry with the rest of the configuration', () => {

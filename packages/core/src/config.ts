@@ -244,8 +244,17 @@ const MAX_SHOWN_VALUE_CHARS = 80;
 function shownValue(name: string, value: string | undefined): string {
   if (value === undefined) return '(unset)';
   if (SECRET_VARS.has(name)) return `(hidden, ${value.length} characters)`;
+  value = withoutUserInfo(value);
   const short = value.length > MAX_SHOWN_VALUE_CHARS ? `${value.slice(0, MAX_SHOWN_VALUE_CHARS)}…` : value;
   return JSON.stringify(short);
+}
+
+/**
+ * A URL's credentials (`redis://:password@host`, `http://user:pass@searx`) masked, so that an error
+ * about `REDIS_URL` does not print its password; found by pattern, since a bad value may not parse.
+ */
+function withoutUserInfo(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@');
 }
 
 function deepFreeze<T extends object>(value: T): T {
