@@ -78,6 +78,7 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
           '/untitled.html',
           '/index.php?title=Special:Random',
           '/c?sort=price,desc',
+          '/app.html',
         ]
           .map((href) => `<li><a href="${href}">${href}</a></li>`)
           .join('')}</ul></body></html>`,
@@ -91,6 +92,15 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
 <script>location.replace('/nav-target.html');</script></body></html>`,
       },
       '/nav-target.html': { body: page('Navigation target', 'narwhal') },
+      // Little text of its own, so it is rendered; its script reads a path robots.txt disallows.
+      '/app.html': {
+        body: `<!doctype html><html lang="en"><head><title>App</title></head><body><div id="root"></div>
+<script>fetch('/private/data.txt').then((r) => r.text()).then((t) => { document.getElementById('root').innerHTML = '<article><h1>App</h1><p>' + t + '</p></article>'; });</script></body></html>`,
+      },
+      '/private/data.txt': {
+        headers: { 'content-type': 'text/plain' },
+        body: 'The margay data is private to this site and must never be indexed by a crawler. '.repeat(6),
+      },
       '/plain.html': { body: page('Plain page', 'okapi') },
       // Pages whose canonical cannot be indexed: it is gone, it redirects back, it says noindex.
       // Served as a static file server serves it: with validators, unchanged (304) when asked with them.
@@ -216,6 +226,16 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
     const failed = stats.reasons.find((r) => r.state === 'failed' && r.reason === 'robots_unreachable');
     expect(failed?.count).toBe(1);
   });
+
+  itWithServer(
+    'chromium',
+    "renders a page without its scripts' requests to paths its robots.txt disallows",
+    async () => {
+      expect(home.hits.get('/app.html')).toBe(2);
+      expect(home.hits.get('/private/data.txt')).toBeUndefined();
+      expect(await urlsFor('margay')).toEqual([]);
+    },
+  );
 
   itWithServer('chromium', "crawls the page a script navigates to in the navigating page's place", async () => {
     expect(await urlsFor('narwhal')).toEqual([`${home.origin}/nav-target.html`]);

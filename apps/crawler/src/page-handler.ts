@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import {
   directoryIndexParent,
   type Filetype,
@@ -87,6 +88,12 @@ export interface PageHandlerDeps {
   readonly browser: () => Promise<BrowserPool | null>;
   /** The SSRF policy for requests a rendered page makes. */
   readonly allowRequest: (url: string) => Promise<boolean>;
+  /**
+   * Resolves the rendered page's request hosts when connecting, keeping refused addresses out (the
+   * fetcher's guarded lookup): a name that resolves differently after `allowRequest` (DNS rebinding)
+   * reaches no private address. @defaultValue the system resolver
+   */
+  readonly browserLookup?: LookupFunction;
   readonly crawl: CrawlQueue;
   readonly index: IndexQueue;
   /** Which URL holds each main text: exact duplicates are stored once. */
@@ -109,6 +116,15 @@ type PageText = Pick<
  * it is gone. Timeouts, 5xx and connection errors do not remove anything (the site may be back).
  */
 const GONE_CODES = new Set(['http_404', 'http_410']);
+/** Whether `url` is on `origin` (false for anything that does not parse). */
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
 /** The fetcher's code for an address the policy refuses (QUARRY_ALLOW_HOSTS lists exceptions). */
 const BLOCKED_ADDRESS = 'blocked_address';
 const NO_VALIDATORS = { etag: '', lastModified: '' };
@@ -452,8 +468,14 @@ async function extractPage(
     return extracted;
   }
   try {
+    // The page's own site's robots.txt (already read for the page) rules its scripts' requests
+    // too: what they fetch from a disallowed path is not indexed. Other hosts (a CDN's scripts) are
+    // not asked for theirs, which would cost each a request before the render.
+    const origin = new URL(res.finalUrl).origin;
+    const allowRequest = async (url: string): Promise<boolean> =>
+      (await deps.allowRequest(url)) && (!sameOrigin(url, origin) || (await deps.robots.check(url)).allowed);
     const rendered = await browser
-      .render(res.finalUrl, { allowRequest: deps.allowRequest })
+      .render(res.finalUrl, { allowRequest, ...(deps.browserLookup ? { lookup: deps.browserLookup } : {}) })
       .finally(() => deps.sideRequests.sentNow(res.finalUrl));
     // The page's script went to another page (or the browser showed its own error page): what was
     // rendered is not this page's text. An http(s) target is crawled in the page's place, as an

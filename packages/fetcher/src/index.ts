@@ -18,7 +18,7 @@ export {
   type FetchRequestOptions,
   type FetchResult,
 } from './fetcher.js';
-export { refusedAddress } from './guard.js';
+export { createGuardedLookup, type GuardedLookup, refusedAddress } from './guard.js';
 export { parseRetryAfter } from './retry-after.js';
 export { type ParsedRobots, parseRobotsTxt, productToken, robotsAllows } from './robots.js';
 export { RobotsCache, type RobotsCacheOptions, type RobotsVerdict } from './robots-cache.js';

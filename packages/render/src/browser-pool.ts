@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { NonRetryableError, RetryableError } from '@quarry/core';
 import type { Browser, BrowserContext, BrowserContextOptions, Route, WebSocketRoute } from 'playwright-core';
 import { startPolicyProxy } from './policy-proxy.js';
@@ -52,6 +53,13 @@ export interface RenderOptions {
    * subresource, redirect hop and WebSocket; anything it refuses (or throws on) is blocked.
    */
   allowRequest: (url: string) => Promise<boolean>;
+  /**
+   * Resolves the names the browser's requests go to when connecting, refusing addresses the
+   * crawler may not reach (the fetcher's guarded lookup): `allowRequest` resolved the name once, and a
+   * second answer (DNS rebinding) must not reach a private address.
+   * @defaultValue the system resolver
+   */
+  lookup?: LookupFunction;
 }
 
 /**
@@ -180,7 +188,10 @@ export class BrowserPool {
     await this.#slots.acquire();
     try {
       // Routing sees only first requests; the proxy also sees redirect hops and tunnels.
-      const proxy = await startPolicyProxy((target) => allowed(options.allowRequest, target));
+      const proxy = await startPolicyProxy(
+        (target) => allowed(options.allowRequest, target),
+        options.lookup ? { lookup: options.lookup } : {},
+      );
       const context = await this.#newContext({
         // `<-loopback>` removes Chromium's implicit bypass, so local addresses are checked too.
         proxy: { server: proxy.server, bypass: '<-loopback>' },
