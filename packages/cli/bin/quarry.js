@@ -5,10 +5,13 @@ import { main } from '../dist/main.js';
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
+    // A command that failed has said why; a client it could not close (a Redis connection that
+    // reconnects for ever, say) must not keep the process alive, or a supervisor never restarts it.
+    if (code !== 0) process.exit(code);
   },
   (error) => {
     process.stderr.write(`quarry: ${explain(error)}\n`);
-    process.exitCode = 1;
+    process.exit(1);
   },
 );
 

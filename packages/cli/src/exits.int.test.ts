@@ -45,6 +45,30 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     30_000,
   );
 
+  it('quarry serve whose Redis refuses exits 1, not kept alive by a client reconnecting for ever', async () => {
+    // A port nothing listens on: taken and let go.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as AddressInfo;
+        server.close(() => resolve(free));
+      });
+    });
+    const run = await runCli(
+      ['serve', '--port', '0'],
+      {
+        QUARRY_DATA_DIR: join(dir, 'serve-data'),
+        LOG_LEVEL: 'silent',
+        REDIS_URL: `redis://:S3cretPw@127.0.0.1:${port}`,
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(run.stderr).not.toContain('killed after');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/cannot reach Redis/);
+    expect(run.stderr).not.toContain('S3cretPw');
+  }, 120_000);
+
   it('quarry keys revoke naming no key', async () => {
     const run = await quarry(['keys', 'revoke', 'nope']);
     expect(run.code).toBe(2);

@@ -137,9 +137,21 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       const cfg = withStoredAdminToken(config(flags));
       const logger = createLogger(cfg);
       const services = await openServices(cfg);
-      const queues = await openQueues(cfg);
-      const metrics = await openMetrics(cfg, queues, services.index);
-      const api = await startApi(services, logger, { queues, metrics: metrics.metrics });
+      // What opened is closed when a later step fails (Redis refused, the port taken): a Redis
+      // client left open reconnects for ever and keeps the process alive.
+      let queues: Awaited<ReturnType<typeof openQueues>> | undefined;
+      let metrics: Awaited<ReturnType<typeof openMetrics>> | undefined;
+      let api: Awaited<ReturnType<typeof startApi>>;
+      try {
+        queues = await openQueues(cfg);
+        metrics = await openMetrics(cfg, queues, services.index);
+        api = await startApi(services, logger, { queues, metrics: metrics.metrics });
+      } catch (error) {
+        // Closing a client whose server is gone may wait on it; the error is reported regardless.
+        const closing = Promise.allSettled([metrics?.close(), queues?.close(), services.close()]);
+        await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+        throw error;
+      }
       announce(cfg, api, metrics.listening);
       const signal = await untilSignal();
       logger.info({ signal }, 'shutting down');
