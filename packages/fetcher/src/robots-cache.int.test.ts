@@ -137,6 +137,17 @@ describe('RobotsCache against local servers', () => {
     expect((await cache.check(`${s.origin}/late`)).allowed).toBe(true);
   });
 
+  it('drops the line cut at maxBytes, which would otherwise read as a shorter rule', async () => {
+    // `Disallow: /private-archive/` cut right after its slash reads `Disallow: /`: the whole site.
+    const head = 'User-agent: *\nDisallow: /early\n';
+    const rule = 'Disallow: /private-archive/\n';
+    const pad = `# ${'x'.repeat(4096 - head.length - 'Disallow: /'.length - 3)}\n`;
+    const s = await start(robotsTxt(`${head}${pad}${rule}`));
+    const cache = new RobotsCache({ fetcher, maxBytes: 4096 });
+    expect((await cache.check(`${s.origin}/early`)).allowed).toBe(false);
+    expect((await cache.check(`${s.origin}/blog/post`)).allowed).toBe(true);
+  });
+
   it('refetches after ttlMs and keeps at most maxOrigins', async () => {
     const a = await start(robotsTxt(rules));
     const b = await start(robotsTxt(rules));

@@ -174,7 +174,7 @@ export class RobotsCache {
       return { robots: null, allowAll: record.kind === 'allow_all', reason: record.reason, expiresAt };
     }
     // A shared body may come from a process reading more than this one: parse only what ours would.
-    const body = record.body.length > this.#maxBytes ? record.body.slice(0, this.#maxBytes) : record.body;
+    const body = record.body.length > this.#maxBytes ? wholeLines(record.body.slice(0, this.#maxBytes)) : record.body;
     // Rules govern the origin that was asked for, even when robots.txt was redirected.
     return { robots: parseRobotsTxt(`${origin}/robots.txt`, body), allowAll: true, reason: undefined, expiresAt };
   }
@@ -189,7 +189,8 @@ export class RobotsCache {
         accept: 'text/plain, */*;q=0.5',
       });
       if (response.status >= 200 && response.status < 300) {
-        return { kind: 'rules', body: new TextDecoder('utf-8').decode(response.body) };
+        const text = new TextDecoder('utf-8').decode(response.body);
+        return { kind: 'rules', body: response.truncated ? wholeLines(text) : text };
       }
       if (response.status === 429 || response.status >= 500)
         return { kind: 'disallow_all', reason: 'robots_unreachable' };
@@ -206,4 +207,13 @@ export class RobotsCache {
       return { kind: 'disallow_all', reason: 'robots_unreachable' };
     }
   }
+}
+
+/**
+ * A robots.txt cut at the size limit, without its last, cut line: `Disallow: /private-archive/` cut
+ * to `Disallow: /` would shut the whole site.
+ */
+export function wholeLines(text: string): string {
+  const end = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+  return end < 0 ? '' : text.slice(0, end + 1);
 }
