@@ -26,4 +26,13 @@ describe('BackoffWatch', () => {
     now += BACKOFF_SHOWN_MS;
     expect(backoffs.current()).toEqual([]);
   });
+
+  it('keeps at most 10,000 hosts, the most recent, without being asked for them', () => {
+    const backoffs = watch();
+    for (let i = 0; i <= 10_000; i++) backoffs.note(`https://h${i}.example/`, new RetryableError('t', 'timeout'));
+    const hosts = backoffs.current().map((b) => b.host);
+    expect(hosts).toHaveLength(10_000);
+    expect(hosts[0]).toBe('h10000.example');
+    expect(hosts).not.toContain('h0.example');
+  });
 });

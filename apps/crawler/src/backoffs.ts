@@ -7,6 +7,9 @@ import { hostOf, QuarryError, RetryableError } from '@quarry/core';
  */
 export const BACKOFF_SHOWN_MS = 30_000;
 
+/** Hosts listed at once; the oldest go beyond. */
+const MAX_HOSTS = 10_000;
+
 /** A host the crawler is backing off from: why (the failure's code) and until when, at the latest. */
 export interface HostBackoff {
   readonly host: string;
@@ -42,6 +45,20 @@ export class BackoffWatch {
       reason: error.code,
       untilMs: this.#clock() + Math.max(retryAfterMs, BACKOFF_SHOWN_MS),
     });
+    this.#prune();
+  }
+
+  /**
+   * Drops the oldest entries while they have expired, and beyond {@link MAX_HOSTS}: a worker that
+   * shows no progress lines never asks for {@link current}, and would keep every host that ever
+   * failed.
+   */
+  #prune(): void {
+    const now = this.#clock();
+    for (const [host, backoff] of this.#hosts) {
+      if (backoff.untilMs > now && this.#hosts.size <= MAX_HOSTS) break;
+      this.#hosts.delete(host);
+    }
   }
 
   /** The hosts backed off from now, the most recent first. */
