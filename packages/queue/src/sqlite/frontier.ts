@@ -14,7 +14,17 @@ export interface FrontierSettings {
   readonly hostDelayMs: number;
   readonly perHostConcurrency: number;
   readonly leaseMs: number;
+  /**
+   * Tries a task gets. A task whose tries were all taken without an outcome (its process died on
+   * it: out of memory, a native crash, a supervisor's kill) is failed as `crashed` when it would be
+   * leased again, instead of taking down every process that leases it.
+   * @defaultValue unlimited
+   */
+  readonly maxAttempts?: number;
 }
+
+/** Why a task that never ended in any of its tries was failed. */
+export const CRASHED_REASON = 'crashed';
 
 interface FrontierRow {
   url: string;
@@ -90,6 +100,11 @@ export class Frontier {
         `SELECT seq, url, host, depth, scope, seed, render, attempt, meta FROM frontier
          WHERE host = ? AND state = 'queued' AND not_before <= ? ORDER BY not_before, seq LIMIT 1`,
       ),
+      failCrashed: db.prepare(
+        `UPDATE frontier SET state = 'failed', reason = @reason, lease_until = NULL, lease_owner = NULL,
+           updated_at = @now WHERE seq = @seq AND state = 'queued'`,
+      ),
+      hostUnqueued: db.prepare('UPDATE hosts SET queued = max(0, queued - 1) WHERE host = ?'),
       take: db.prepare(
         `UPDATE frontier SET state = 'in_flight', attempt = attempt + 1, lease_until = @leaseUntil,
            lease_owner = @owner, updated_at = @now WHERE seq = @seq`,
@@ -212,7 +227,12 @@ export class Frontier {
         const leased: CrawlTask[] = [];
         for (const { host } of this.#stmts.readyHosts.all(now, this.#settings.perHostConcurrency)) {
           if (leased.length >= limit) break;
-          const row = this.#stmts.nextTask.get(host, now);
+          let row = this.#stmts.nextTask.get(host, now);
+          while (row !== undefined && row.attempt >= (this.#settings.maxAttempts ?? Number.POSITIVE_INFINITY)) {
+            this.#stmts.failCrashed.run({ seq: row.seq, now, reason: CRASHED_REASON });
+            this.#stmts.hostUnqueued.run(host);
+            row = this.#stmts.nextTask.get(host, now);
+          }
           if (row === undefined) continue;
           this.#stmts.take.run({ seq: row.seq, owner, now, leaseUntil: now + this.#settings.leaseMs });
           this.#stmts.startHost.run({ host, now, defaultDelayMs: this.#settings.hostDelayMs });

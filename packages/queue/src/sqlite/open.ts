@@ -49,6 +49,7 @@ export function openSqliteQueues(options: SqliteQueueOptions): Queues {
     ...timing,
     hostDelayMs: common.hostDelayMs,
     perHostConcurrency: common.perHostConcurrency,
+    maxAttempts: common.maxAttempts,
   });
   const crawl = new SqliteCrawlQueue(frontier, common, timing);
   const index = new SqliteIndexQueue(db, common, timing);

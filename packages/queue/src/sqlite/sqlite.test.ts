@@ -52,6 +52,36 @@ describe('sqlite index queue written by an earlier release', () => {
   });
 });
 
+describe('sqlite crawl tasks that kill their process', () => {
+  it('fails a task as crashed once every try was taken without an outcome, and leases the next', async () => {
+    const path = join(dir, 'crashes.db');
+    const seeding = openSqliteQueues({ path, hostDelayMs: 0, maxAttempts: 3 });
+    await seeding.crawl.add([task('http://a.test/poison'), task('http://a.test/fine')]);
+    await seeding.close();
+    // As three processes left it, each killed while fetching it: three tries taken, leases expired.
+    const db = new Database(path);
+    db.prepare("UPDATE frontier SET attempt = 3 WHERE url = 'http://a.test/poison'").run();
+    db.close();
+
+    const queues = openSqliteQueues({ path, hostDelayMs: 0, pollIntervalMs: 10, maxAttempts: 3 });
+    const handled: string[] = [];
+    const worker = queues.crawl.work(
+      async (t) => {
+        handled.push(t.url);
+        return { status: 'done' };
+      },
+      { concurrency: 1 },
+    );
+    await waitFor('the fine task', () => handled.length === 1);
+    await waitFor('nothing left', async () => (await queues.crawl.stats()).queued === 0);
+    await worker.close();
+    const stats = await queues.crawl.stats();
+    await queues.close();
+    expect(handled).toEqual(['http://a.test/fine']);
+    expect(stats.reasons).toContainEqual(expect.objectContaining({ state: 'failed', reason: 'crashed', count: 1 }));
+  });
+});
+
 describe('sqlite host delays written by an earlier release', () => {
   it("no longer holds a host to the crawler's own delay an earlier release kept with it", async () => {
     const path = join(dir, 'old-delays.db');
