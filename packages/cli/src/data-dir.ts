@@ -48,7 +48,7 @@ export function checkDataDir(dataDir: string, use: DataDirUse = 'create'): void 
     if (use === 'none') return;
     const problem = createDir(dataDir);
     if (problem !== null) throw new UsageError(`${name} cannot be created: ${problem}`);
-    if (use === 'existing') warn(`${name} did not exist: it was created empty, ${NOTHING_FOUND}`);
+    if (use === 'existing') warn(`${name} did not exist: it was created empty, and ${NOTHING_FOUND}`);
     return;
   }
   if (!isDirectory) throw new UsageError(`${name}: expected a directory, found a file`);
@@ -76,7 +76,7 @@ export function checkDataDir(dataDir: string, use: DataDirUse = 'create'): void 
 
 /** What a reader of a data dir without pages answers, and what to check. */
 const NOTHING_FOUND =
-  'and every search finds nothing until pages are crawled or imported there (is the path right? quarry start, crawl or import fill it)';
+  'every search finds nothing until pages are crawled or imported there (is the path right? quarry start, crawl or import fill it)';
 
 /** A warning on stderr: a reader's stdout may carry a protocol (`quarry mcp`). */
 function warn(message: string): void {

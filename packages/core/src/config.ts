@@ -73,7 +73,7 @@ const ENV_SCHEMA = {
   QUARRY_ADMIN_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
   /** Public tier: requests per window per client IP. @defaultValue 60 */
   QUARRY_RATE_LIMIT_PUBLIC: int(1, 1_000_000).default(60),
-  /** Rate-limit window in seconds, for every tier. @defaultValue 60 */
+  /** Rate-limit window in seconds of the public (per-IP) tier; keys count per minute. @defaultValue 60 */
   QUARRY_RATE_LIMIT_WINDOW_SECS: int(1, 86_400).default(60),
   /** Default per-minute limit of a dedicated key created without --limit. @defaultValue 600 */
   QUARRY_RATE_LIMIT_KEY_DEFAULT: int(1, 1_000_000).default(600),
