@@ -84,7 +84,7 @@ export function describeIndexContract(open: OpenQueues): void {
     expect((await index.stats()).failed).toBe(0);
   });
 
-  it('carries removals beside documents, in the order they were pushed', async () => {
+  it("carries removals beside documents, each page's in the order they were pushed", async () => {
     const { index } = await start();
     const page = doc('http://a.test/1');
     await index.push([page]);
@@ -92,12 +92,10 @@ export function describeIndexContract(open: OpenQueues): void {
     const got: IndexItem[] = [];
     workers.push(index.work(async (batch) => void got.push(...batch), { batchSize: 10, maxWaitMs: 50 }));
     await waitFor('three items', () => got.length >= 3);
-    expect(got.map((item) => (isRemoval(item) ? `removed:${item.id}` : item.url))).toEqual([
-      'http://a.test/1',
-      `removed:${page.id}`,
-      'http://a.test/2',
-    ]);
-    expect(got[0]).toEqual(page);
+    const named = got.map((item) => (isRemoval(item) ? `removed:${item.id}` : item.url));
+    expect(named.filter((name) => name !== 'http://a.test/2')).toEqual(['http://a.test/1', `removed:${page.id}`]);
+    expect(named).toContain('http://a.test/2');
+    expect(got.find((item) => !isRemoval(item) && item.url === page.url)).toEqual(page);
   });
 
   it('hands over a partial batch after maxWaitMs', async () => {

@@ -34,7 +34,7 @@ export class SqliteIndexQueue implements IndexQueue {
     this.#db = db;
     this.#options = options;
     this.#timing = timing;
-    this.#insert = db.prepare<[number]>('INSERT INTO index_queue (enqueued_at) VALUES (?)');
+    this.#insert = db.prepare<[number, string]>('INSERT INTO index_queue (enqueued_at, page_id) VALUES (?, ?)');
     this.#insertDoc = db.prepare<[number | bigint, string]>('INSERT INTO index_queue_docs (id, doc) VALUES (?, ?)');
     // The attempts stay spent: the document has this one attempt, then fails again.
     this.#retryFailed = db.prepare<[{ now: number }]>(
@@ -54,7 +54,7 @@ export class SqliteIndexQueue implements IndexQueue {
     this.#db
       .transaction(() => {
         for (const item of items) {
-          const { lastInsertRowid } = this.#insert.run(now);
+          const { lastInsertRowid } = this.#insert.run(now, item.id);
           this.#insertDoc.run(lastInsertRowid, JSON.stringify(item));
         }
       })
@@ -117,8 +117,11 @@ class SqliteIndexWorker implements IndexWorker {
     this.#settings = settings;
     this.#stmts = {
       ready: db.prepare<[number, number, number], Row>(
-        `SELECT id, enqueued_at, attempts FROM index_queue
+        // A page's items in the order they were pushed: one waits while an earlier one of the same
+        // page is waiting its retry or in a batch, so a retried upsert never lands after a removal.
+        `SELECT id, enqueued_at, attempts FROM index_queue q
          WHERE failed = 0 AND not_before <= ? AND (lease_until IS NULL OR lease_until < ?)
+           AND NOT EXISTS (SELECT 1 FROM index_queue o WHERE o.page_id = q.page_id AND o.id < q.id AND o.failed = 0)
          ORDER BY id LIMIT ?`,
       ),
       lease: db.prepare(

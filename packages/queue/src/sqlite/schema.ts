@@ -74,6 +74,27 @@ export function migrate(db: Database.Database): void {
   db.exec(SCHEMA);
   moveIndexDocs(db);
   forgetDefaultDelays(db);
+  addPageIds(db);
+}
+
+/**
+ * Releases before 2026-12-05 kept no page id beside a queued index item, so a failed upsert retried
+ * after its backoff could land after a later removal (or newer version) of the same page, which then
+ * came back. Items are now delivered one page at a time, in order (see the index worker's `ready`);
+ * items queued before keep a null id and their old order.
+ */
+function addPageIds(db: Database.Database): void {
+  const has = () =>
+    db
+      .prepare<[], { name: string }>('PRAGMA table_info(index_queue)')
+      .all()
+      .some((column) => column.name === 'page_id');
+  if (!has()) {
+    db.transaction(() => {
+      if (!has()) db.exec('ALTER TABLE index_queue ADD COLUMN page_id TEXT');
+    }).immediate();
+  }
+  db.exec('CREATE INDEX IF NOT EXISTS index_queue_page ON index_queue (page_id, id)');
 }
 
 /**

@@ -52,6 +52,34 @@ describe('sqlite index queue written by an earlier release', () => {
   });
 });
 
+describe('sqlite index queue order', () => {
+  it("delivers a page's items in the order pushed, a failed upsert's retry before a later removal", async () => {
+    const queues = openSqliteQueues({ path: join(dir, 'index-order.db'), pollIntervalMs: 10, indexRetryDelayMs: 200 });
+    const page = doc('http://a.test/page');
+    const deliveries: string[] = [];
+    let calls = 0;
+    const worker = queues.index.work(
+      async (batch) => {
+        calls += 1;
+        deliveries.push(...batch.map((item) => ('removed' in item ? 'remove' : 'upsert')));
+        if (calls === 1) throw new Error('index write failed');
+      },
+      { batchSize: 10, maxWaitMs: 10 },
+    );
+    await queues.index.push([page]);
+    await waitFor('the failed upsert', () => calls === 1);
+    await queues.index.push([{ id: page.id, removed: true }]);
+    await waitFor('an empty queue', async () => {
+      const stats = await queues.index.stats();
+      return stats.waiting === 0 && stats.active === 0 && calls >= 3;
+    });
+    await worker.close();
+    await queues.close();
+    // Before: upsert (failed), remove, upsert (the retry): the removed page came back.
+    expect(deliveries).toEqual(['upsert', 'upsert', 'remove']);
+  });
+});
+
 describe('sqlite crawl tasks that kill their process', () => {
   it('fails a task as crashed once every try was taken without an outcome, and leases the next', async () => {
     const path = join(dir, 'crashes.db');
