@@ -12,7 +12,7 @@ function samples(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (-?[0-9.e+-]+|NaN|\+Inf)$/.exec(line);
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (-?[0-9.e+-]+|NaN|Nan|\+Inf)$/.exec(line);
     if (!match?.[1] || !match[2]) throw new Error(`not Prometheus text: ${line}`);
     out.set(match[1], Number(match[2]));
   }
@@ -97,6 +97,22 @@ describe('GET /metrics (issue 10, point 7)', () => {
     s = samples((await scrape()).text);
     expect(s.get('quarry_crawl_urls{state="done"}')).toBe(6);
   });
+
+  it('answers without the counts of a backend that does not answer (Redis down), not after it', async () => {
+    const never = <T>() => new Promise<T>(() => {});
+    const stuck = new QuarryMetrics({
+      index: { count: never },
+      crawlStats: never,
+      indexStats: never,
+    });
+    const open = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: TOKEN }, { metrics: stuck }));
+    const res = await request(open).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
+    expect(res.status).toBe(200);
+    const s = samples(res.text);
+    expect([...s.keys()].some((name) => name.startsWith('quarry_crawl_urls'))).toBe(false);
+    expect([...s.keys()].some((name) => name.startsWith('quarry_queue_depth'))).toBe(false);
+    expect(s.get('quarry_index_documents')).toBeNaN();
+  }, 20_000);
 
   it('counts crawl outcomes and fallback calls', async () => {
     metrics.crawlOutcome('skipped', 'blocked_address');

@@ -79,7 +79,9 @@ export class QuarryMetrics {
         labelNames: ['state'],
         registers,
         async collect() {
-          const s = await crawlStats();
+          const s = await soon(crawlStats());
+          this.reset();
+          if (s === undefined) return;
           for (const [state, n] of Object.entries({
             queued: s.queued,
             in_flight: s.inFlight,
@@ -99,7 +101,8 @@ export class QuarryMetrics {
         labelNames: ['queue', 'state'],
         registers,
         async collect() {
-          const [crawl, idx] = await Promise.all([crawlStats?.(), indexStats?.()]);
+          const [crawl, idx] = await Promise.all([soon(crawlStats?.()), soon(indexStats?.())]);
+          this.reset();
           if (crawl) {
             this.set({ queue: 'crawl', state: 'queued' }, crawl.queued);
             this.set({ queue: 'crawl', state: 'in_flight' }, crawl.inFlight);
@@ -118,7 +121,10 @@ export class QuarryMetrics {
         help: 'Documents in the search index.',
         registers,
         async collect() {
-          this.set(await index.count());
+          const count = await soon(index.count());
+          this.reset();
+          // Unknown, not zero, while the index does not answer.
+          this.set(count ?? Number.NaN);
         },
       });
     }
@@ -179,4 +185,26 @@ function watchRoute(req: Request): { pattern: string | undefined } {
     },
   });
   return matched;
+}
+
+/**
+ * How long a scrape waits for the queues' and the index's counts. A backend that is down (Redis
+ * reconnecting) would otherwise hold the scrape until the scraper gives up; its series are left out
+ * of that scrape instead, and the rest answer.
+ */
+export const METRICS_SOURCE_TIMEOUT_MS = 3_000;
+
+/** What `value` resolves to within {@link METRICS_SOURCE_TIMEOUT_MS}; undefined when it fails or takes longer. */
+async function soon<T>(value: Promise<T> | undefined): Promise<T | undefined> {
+  if (value === undefined) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), METRICS_SOURCE_TIMEOUT_MS);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([value.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
