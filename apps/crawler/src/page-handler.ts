@@ -116,15 +116,6 @@ type PageText = Pick<
  * it is gone. Timeouts, 5xx and connection errors do not remove anything (the site may be back).
  */
 const GONE_CODES = new Set(['http_404', 'http_410']);
-/** Whether `url` is on `origin` (false for anything that does not parse). */
-function sameOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
-}
-
 /** The fetcher's code for an address the policy refuses (QUARRY_ALLOW_HOSTS lists exceptions). */
 const BLOCKED_ADDRESS = 'blocked_address';
 const NO_VALIDATORS = { etag: '', lastModified: '' };
@@ -473,7 +464,7 @@ async function extractPage(
     // not asked for theirs, which would cost each a request before the render.
     const origin = new URL(res.finalUrl).origin;
     const allowRequest = async (url: string): Promise<boolean> =>
-      (await deps.allowRequest(url)) && (!sameOrigin(url, origin) || (await deps.robots.check(url)).allowed);
+      (await deps.allowRequest(url)) && (new URL(url).origin !== origin || (await deps.robots.check(url)).allowed);
     const rendered = await browser
       .render(res.finalUrl, { allowRequest, ...(deps.browserLookup ? { lookup: deps.browserLookup } : {}) })
       .finally(() => deps.sideRequests.sentNow(res.finalUrl));

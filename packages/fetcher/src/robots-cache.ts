@@ -213,7 +213,7 @@ export class RobotsCache {
  * A robots.txt cut at the size limit, without its last, cut line: `Disallow: /private-archive/` cut
  * to `Disallow: /` would shut the whole site.
  */
-export function wholeLines(text: string): string {
+function wholeLines(text: string): string {
   const end = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
   return end < 0 ? '' : text.slice(0, end + 1);
 }
