@@ -136,14 +136,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       ]);
       const cfg = withStoredAdminToken(config(flags));
       const logger = createLogger(cfg);
-      const services = await openServices(cfg);
+      const services = await openServices(cfg, logger);
       // What opened is closed when a later step fails (Redis refused, the port taken): a Redis
       // client left open reconnects for ever and keeps the process alive.
       let queues: Awaited<ReturnType<typeof openQueues>> | undefined;
       let metrics: Awaited<ReturnType<typeof openMetrics>> | undefined;
       let api: Awaited<ReturnType<typeof startApi>>;
       try {
-        queues = await openQueues(cfg);
+        queues = await openQueues(cfg, logger);
         metrics = await openMetrics(cfg, queues, services.index);
         api = await startApi(services, logger, { queues, metrics: metrics.metrics });
       } catch (error) {

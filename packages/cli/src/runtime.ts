@@ -6,16 +6,21 @@ import { SqliteKeyStore } from '@quarry/keys';
 import type { Queues } from '@quarry/queue';
 import { destination, type Logger, pino } from 'pino';
 import { DATA_LAYOUT } from './data-dir.js';
+import { type OutageLog, outageLog, watchRedis } from './outage-log.js';
 
 export { DATA_LAYOUT } from './data-dir.js';
 
 /** The stores a command works on, opened from configuration (backends chosen by REDIS_URL / MEILI_URL). */
-export interface Services {
+export interface Stores {
   readonly config: QuarryConfig;
   readonly index: SearchIndex;
   readonly blobs: BlobStore;
-  readonly keys: KeyStore;
   close(): Promise<void>;
+}
+
+/** The stores of a process that serves the API: the pages and the API keys. */
+export interface Services extends Stores {
+  readonly keys: KeyStore;
 }
 
 /** How a command uses the index. */
@@ -78,11 +83,31 @@ function refuseLegacyIndex(dataDir: string): void {
   }
 }
 
-/** Opens the API key store: Redis when REDIS_URL is set, else SQLite in the data dir. */
-export async function openKeyStore(config: QuarryConfig): Promise<KeyStore> {
+/** Longest wait for a Redis command of an API request (a rate-limit count, an API key's check). */
+export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+
+/**
+ * Opens the API key store: Redis when REDIS_URL is set, else SQLite in the data dir. A Redis
+ * connection's errors go to `outages` (a long-running API); without, they are left to the commands,
+ * which fail with them.
+ */
+export async function openKeyStore(config: QuarryConfig, outages?: OutageLog): Promise<KeyStore> {
   if (config.redisUrl) {
-    const [{ Redis }, { RedisKeyStore }] = await Promise.all([import('ioredis'), import('@quarry/keys')]);
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+    const [{ Redis }, { RedisKeyStore }, { assertRedisDatabase }] = await Promise.all([
+      import('ioredis'),
+      import('@quarry/keys'),
+      import('@quarry/queue'),
+    ]);
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+    if (outages) watchRedis(redis, outages);
+    // Without a listener ioredis prints every reconnection attempt with its stack trace.
+    else redis.on('error', () => {});
+    try {
+      await assertRedisDatabase(redis);
+    } catch (err) {
+      redis.disconnect();
+      throw err;
+    }
     const store = new RedisKeyStore({ redis });
     // The store leaves the connection to its creator.
     return {
@@ -100,29 +125,54 @@ export async function openKeyStore(config: QuarryConfig): Promise<KeyStore> {
   return new SqliteKeyStore({ path: join(config.dataDir, DATA_LAYOUT.keys) });
 }
 
-/** Opens the queues for a configuration: BullMQ when REDIS_URL is set, else SQLite in the data dir. */
-export async function openQueues(config: QuarryConfig): Promise<Queues> {
+/**
+ * Opens the queues for a configuration: BullMQ when REDIS_URL is set, else SQLite in the data dir.
+ * Errors the workers survive (a lost Redis connection, a busy database) go to `logger`, a line a
+ * minute at most for the same error (see outageLog).
+ */
+export async function openQueues(config: QuarryConfig, logger?: Logger): Promise<Queues> {
+  const outages = logger && outageLog(logger, config.redisUrl ? 'Redis (queues)' : 'queue database');
+  const onError = outages ? { onError: (err: unknown) => outages.error(err) } : {};
   if (config.redisUrl) {
     const { openBullmqQueues } = await import('@quarry/queue');
-    return openBullmqQueues({ redisUrl: config.redisUrl, prefix: 'quarry', hostDelayMs: config.hostDelayMs });
+    return openBullmqQueues({
+      redisUrl: config.redisUrl,
+      prefix: 'quarry',
+      hostDelayMs: config.hostDelayMs,
+      ...onError,
+    });
   }
   mkdirSync(config.dataDir, { recursive: true });
   const { openSqliteQueues } = await import('@quarry/queue');
-  return openSqliteQueues({ path: join(config.dataDir, DATA_LAYOUT.queue), hostDelayMs: config.hostDelayMs });
+  return openSqliteQueues({
+    path: join(config.dataDir, DATA_LAYOUT.queue),
+    hostDelayMs: config.hostDelayMs,
+    ...onError,
+  });
 }
 
-/** Opens index, blob store and key store. */
-export async function openServices(config: QuarryConfig, options: OpenIndexOptions = {}): Promise<Services> {
+/** Opens the index and the blob store. */
+export async function openStores(config: QuarryConfig, options: OpenIndexOptions = {}): Promise<Stores> {
   const index = await openIndex(config, options);
   const blobs = new FileBlobStore({ dir: join(config.dataDir, DATA_LAYOUT.blobs) });
-  const keys = await openKeyStore(config);
+  return { config, index, blobs, close: () => index.close() };
+}
+
+/** Opens index, blob store and key store; the key store's Redis errors go to `logger` (see outageLog). */
+export async function openServices(config: QuarryConfig, logger?: Logger): Promise<Services> {
+  const stores = await openStores(config);
+  let keys: KeyStore;
+  try {
+    keys = await openKeyStore(config, logger && outageLog(logger, 'Redis (API keys)'));
+  } catch (err) {
+    await stores.close();
+    throw err;
+  }
   return {
-    config,
-    index,
-    blobs,
+    ...stores,
     keys,
     async close() {
-      await Promise.allSettled([index.close(), keys.close()]);
+      await Promise.allSettled([stores.close(), keys.close()]);
     },
   };
 }

@@ -13,7 +13,8 @@ import {
 } from '@quarry/crawler';
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
-import { createLogger, openQueues, openServices } from '../runtime.js';
+import { outageLog } from '../outage-log.js';
+import { createLogger, openQueues, openStores } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
 import { backoffNote } from './progress.js';
 import { seedReport, warnRefusedSeeds } from './seed-report.js';
@@ -37,11 +38,10 @@ export async function openCrawler(
   logger: Logger,
   onOutcome?: CrawlerOptions['onOutcome'],
 ): Promise<{ crawler: Crawler; close(): Promise<void> }> {
+  // A cache that does not answer is fetched past (robots.txt, llms.txt asked of the site again).
+  const cacheOutages = outageLog(logger, 'Redis (robots/llms cache)');
   const caches = config.redisUrl
-    ? await createRedisCrawlCaches(config.redisUrl, {
-        onError: (err) =>
-          logger.warn({ err: (err as Error).message }, 'robots/llms cache: Redis error, fetching instead'),
-      })
+    ? await createRedisCrawlCaches(config.redisUrl, { onError: (err) => cacheOutages.error(err) })
     : undefined;
   const crawler = new Crawler({
     config,
@@ -112,7 +112,7 @@ export async function runCrawl(
 ): Promise<number> {
   const seeds = await loadSeeds(options.seeds, options.seedsFile, seedDefaults(options));
   const logger = createLogger(config, { toStderr: true });
-  const queues = await openQueues(config);
+  const queues = await openQueues(config, logger);
   const { crawler, close: closeCrawler } = await openCrawler(config, queues, logger);
   const refused = await warnRefusedSeeds(crawler, seeds, options.wait);
   if (seeds.length > 0) {
@@ -132,7 +132,7 @@ export async function runCrawl(
     await queues.close();
     return exitCode;
   }
-  const services = await openServices(config);
+  const services = await openStores(config);
   const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
   crawler.start();
   const interrupted = untilSignal();
@@ -185,8 +185,8 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
     return 2;
   }
   const logger = createLogger(config);
-  const queues = await openQueues(config);
-  const services = roles.index ? await openServices(config) : null;
+  const queues = await openQueues(config, logger);
+  const services = roles.index ? await openStores(config) : null;
   // Loaded here: `quarry crawl`, which shares this module, serves no metrics.
   const { openMetrics } = await import('./metrics.js');
   const metrics = await openMetrics(config, queues, services?.index);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { helperThreads, type QuarryConfig } from '@quarry/core';
 import { SingleBar } from 'cli-progress';
-import { openServices } from '../runtime.js';
+import { openStores } from '../runtime.js';
 import { fileProblem } from '../usage.js';
 import { importJsonl } from './importer.js';
 import { IMPORT_HELPERS, pooledLineParser } from './line-parser.js';
@@ -49,7 +49,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
     process.stderr.write(`quarry import: ${file} ${problem}; nothing was imported\n`);
     return 2;
   }
-  const services = await openServices(config, { bulk: true });
+  const services = await openStores(config, { bulk: true });
   const interactive = process.stderr.isTTY === true;
   const bar = interactive
     ? new SingleBar({

@@ -4,7 +4,7 @@ import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallb
 import { createQuarryMcpServer, type SiteCrawler, serveStdio } from '@quarry/mcp';
 import type { Queues } from '@quarry/queue';
 import { destination, pino } from 'pino';
-import { openQueues, openServices } from '../runtime.js';
+import { openQueues, openStores } from '../runtime.js';
 import { createSiteCrawler } from './site-crawler.js';
 
 /** File descriptor of stderr: on stdio, stdout carries the protocol and nothing else. */
@@ -18,7 +18,7 @@ const STDERR_FD = 2;
  */
 export async function runMcp(config: QuarryConfig): Promise<number> {
   const logger = pino({ level: config.logLevel, base: { service: 'quarry-mcp' } }, destination(STDERR_FD));
-  const services = await openServices(config);
+  const services = await openStores(config);
   let queues: Queues | undefined;
   try {
     let siteCrawler: SiteCrawler | undefined;

@@ -4,7 +4,8 @@ import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
-import type { Services } from '../runtime.js';
+import { outageLog, watchRedis } from '../outage-log.js';
+import { REDIS_COMMAND_TIMEOUT_MS, type Services } from '../runtime.js';
 import { adminTokenSource } from './admin-token.js';
 import { createSiteCrawler } from './site-crawler.js';
 
@@ -42,7 +43,7 @@ export async function startApi(
       logger.warn({ provider: config.fallback.provider, reason }, 'fallback failed');
     },
   });
-  const stores = config.redisUrl ? await redisRateLimitStores(config.redisUrl) : null;
+  const stores = config.redisUrl ? await redisRateLimitStores(config.redisUrl, logger) : null;
   const app = createApp({
     config,
     ...(stores ? { rateLimitStore: stores.publicTier, keyRateLimitStore: stores.keyTier } : {}),
@@ -74,9 +75,16 @@ export async function startApi(
  * Rate-limit counters in Redis, shared by every API replica (one store per tier: a store instance
  * cannot serve two limiters).
  */
-async function redisRateLimitStores(redisUrl: string) {
+async function redisRateLimitStores(redisUrl: string, logger: Logger) {
   const [{ Redis }, { RedisStore }] = await Promise.all([import('ioredis'), import('rate-limit-redis')]);
-  const client = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  // A request waits at most 2 s for its count while Redis is away (then 503), not the 10-15 s of
+  // ioredis's reconnection attempts.
+  const client = new Redis(redisUrl, {
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  });
+  watchRedis(client, outageLog(logger, 'Redis (rate limits)'));
   // rate-limit-redis passes the command and its arguments as one list.
   const sendCommand = (...args: string[]) =>
     client.call(args[0] ?? '', ...args.slice(1)) as Promise<number | string | (number | string)[]>;

@@ -27,8 +27,8 @@ export async function runStart(
   const seeds = await loadSeeds(options.seeds, options.seedsFile, seedDefaults(options));
   const config = { ...baseConfig, adminToken: ensureAdminToken(baseConfig) };
   const logger = createLogger(config);
-  const services = await openServices(config);
-  const queues = await openQueues(config);
+  const services = await openServices(config, logger);
+  const queues = await openQueues(config, logger);
   const metrics = await openMetrics(config, queues, services.index);
   const { crawler, close: closeCrawler } = await openCrawler(config, queues, logger, (state, reason) =>
     metrics.metrics.crawlOutcome(state, reason),

@@ -1,6 +1,6 @@
 import type { QuarryConfig } from '@quarry/core';
 import type { CrawlStats } from '@quarry/queue';
-import { openQueues, openServices } from '../runtime.js';
+import { openQueues, openStores } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
 import { reasonLines } from './seed-report.js';
 
@@ -10,7 +10,7 @@ import { reasonLines } from './seed-report.js';
 /** `quarry status`: queue depths, crawl counts by state, skip and failure reasons with example URLs. */
 export async function runStatus(config: QuarryConfig, json: boolean): Promise<number> {
   const queues = await openQueues(config);
-  const services = await openServices(config, { maintain: false, reportNotices: false });
+  const services = await openStores(config, { maintain: false, reportNotices: false });
   try {
     const [crawl, index, documents] = await Promise.all([
       queues.crawl.stats(),

@@ -64,11 +64,13 @@ export function runCli(
   });
 }
 
-/** A `quarry` process left running (`serve`, `start`, a worker); its stderr is collected. */
+/** A `quarry` process left running (`serve`, `start`, a worker); its output is collected. */
 export interface RunningCli {
   readonly child: ChildProcessWithoutNullStreams;
   /** What it printed to stderr so far. */
   readonly stderr: string;
+  /** What it printed to stdout so far (its JSON log lines). */
+  readonly stdout: string;
   /**
    * Resolves with the first match of `pattern` in stderr; rejects, with the stderr, when the process
    * exits first or nothing matches within `timeoutMs` (start-up takes seconds on a busy CI machine).
@@ -88,9 +90,10 @@ export interface RunningCli {
 export function spawnCli(args: readonly string[], env: Readonly<Record<string, string>>): RunningCli {
   const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
   let stderr = '';
+  let stdout = '';
   let exitCode: number | null | undefined;
   child.stderr.on('data', (d) => (stderr += d));
-  child.stdout.resume();
+  child.stdout.on('data', (d) => (stdout += d));
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
       exitCode = code;
@@ -112,6 +115,9 @@ export function spawnCli(args: readonly string[], env: Readonly<Record<string, s
     child,
     get stderr() {
       return stderr;
+    },
+    get stdout() {
+      return stdout;
     },
     waitFor,
     async listening(timeoutMs) {

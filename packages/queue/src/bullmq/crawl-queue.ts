@@ -136,6 +136,8 @@ export class BullmqCrawlQueue implements CrawlQueue {
         removeOnFail: { count: settings.keepFailedJobs },
       },
     });
+    // Without a listener BullMQ prints each connection error with console.error (a flood while Redis is down).
+    this.#queue.on('error', (err) => settings.onError(err));
   }
 
   async add(tasks: readonly NewCrawlTask[]): Promise<number> {

@@ -50,6 +50,8 @@ export class BullmqIndexQueue implements IndexQueue {
         removeOnFail: { count: settings.keepFailedJobs },
       },
     });
+    // Without a listener BullMQ prints each connection error with console.error (a flood while Redis is down).
+    this.#queue.on('error', (err) => settings.onError(err));
   }
 
   async push(items: readonly IndexItem[]): Promise<void> {

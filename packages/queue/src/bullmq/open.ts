@@ -2,6 +2,7 @@ import { BackendUnavailableError } from '@quarry/core';
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type CommonQueueOptions, DEFAULTS, resolveCommonOptions } from '../options.js';
+import { assertRedisDatabase } from '../redis-database.js';
 import type { Queues } from '../types.js';
 import { settlesWithin } from '../util.js';
 import { BullmqCrawlQueue } from './crawl-queue.js';
@@ -35,7 +36,8 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /**
  * Opens the distributed crawl and index queues on Redis. Any number of processes may open the same
  * Redis and prefix: dedup, budgets and per-host politeness hold across all of them. Rejects with a
- * `BackendUnavailableError` when Redis cannot be reached.
+ * `BackendUnavailableError` when Redis cannot be reached, a `ConfigError` when it refuses the
+ * URL's database number.
  *
  * @example const queues = await openBullmqQueues({ redisUrl: 'redis://127.0.0.1:6379', hostDelayMs: 1000 });
  */
@@ -58,6 +60,12 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
     if (owned) redis.disconnect();
     // The URL may hold a password: never put it into the message.
     throw new BackendUnavailableError('cannot reach Redis for the queues', err);
+  }
+  try {
+    await assertRedisDatabase(redis);
+  } catch (err) {
+    if (owned) redis.disconnect();
+    throw err;
   }
   const settings = {
     ...common,

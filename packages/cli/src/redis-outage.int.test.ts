@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
+import { type RunningCli, requireBuiltCli, spawnCli } from './testing/run-cli.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeWithServer('redis', 'quarry serve while its Redis is away', () => {
+  let redis: RedisServer;
+  let dir: string;
+  let api: RunningCli | undefined;
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    redis = await startRedis();
+    dir = mkdtempSync(join(tmpdir(), 'quarry-outage-'));
+  });
+  afterAll(async () => {
+    if (api?.child.exitCode === null) api.child.kill('SIGKILL');
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 503 in seconds, logs a line per client and outage (no stack traces), and says when Redis is back', async () => {
+    api = spawnCli(['serve'], {
+      REDIS_URL: redis.url,
+      QUARRY_DATA_DIR: dir,
+      PORT: '0',
+      QUARRY_HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    });
+    const base = await api.listening(60_000);
+    expect((await fetch(`${base}/api/v1/search?q=anything`)).status).toBe(200);
+
+    await redis.stop({ keepData: true });
+    // ioredis tries to reconnect several times a second meanwhile.
+    await sleep(3_000);
+    const started = Date.now();
+    const res = await fetch(`${base}/api/v1/search?q=anything`);
+    const waited = Date.now() - started;
+    expect(res.status).toBe(503);
+    // Before, a request waited for ioredis's reconnection attempts, 9-15 s.
+    expect(waited).toBeLessThan(6_000);
+
+    await redis.restart();
+    const until = Date.now() + 30_000;
+    while (!/answers again/.test(api.stdout) && Date.now() < until) await sleep(200);
+    expect((await fetch(`${base}/api/v1/search?q=anything`)).status).toBe(200);
+
+    const lines = api.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; err?: unknown });
+    const outage = lines.filter((l) => /: error$/.test(l.msg));
+    const errors = outage.map((l) => l.msg);
+    // One line for each client that noticed, not one per reconnection attempt.
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.length).toBe(new Set(errors).size);
+    expect(lines.map((l) => l.msg)).toContain('Redis (rate limits): answers again');
+    expect(api.stderr).not.toMatch(/Unhandled error event|ECONNREFUSED|at TCPConnectWrap/);
+    // The message alone: a stack trace says nothing about a connection refused.
+    expect(outage.every((l) => typeof l.err === 'string')).toBe(true);
+    expect(await api.stop()).toBe(0);
+  }, 120_000);
+});
