@@ -119,6 +119,8 @@ class SqliteCrawlWorker implements CrawlWorker {
   readonly #running = new Map<string, Running>();
   readonly #loop: Promise<void>;
   readonly #heartbeat: NodeJS.Timeout;
+  readonly #renewEveryMs: number;
+  #renewedAt = Date.now();
   #closing = false;
   #closed: Promise<void> | undefined;
 
@@ -127,7 +129,8 @@ class SqliteCrawlWorker implements CrawlWorker {
     this.#handler = handler;
     this.#concurrency = concurrency;
     this.#settings = settings;
-    this.#heartbeat = setInterval(() => this.#renew(), Math.max(10, Math.floor(settings.leaseMs / 3)));
+    this.#renewEveryMs = Math.max(10, Math.floor(settings.leaseMs / 3));
+    this.#heartbeat = setInterval(() => this.#renew(), this.#renewEveryMs);
     this.#heartbeat.unref();
     this.#takeUpGoneOwners();
     this.#loop = this.#run();
@@ -141,6 +144,10 @@ class SqliteCrawlWorker implements CrawlWorker {
   async #run(): Promise<void> {
     while (!this.#closing) {
       const now = Date.now();
+      // After a stall (a suspended machine, a long synchronous step) the heartbeat is late and this
+      // process's own leases may have run out: renew them before leasing, or its running tasks
+      // would be reclaimed and handed to it a second time.
+      if (this.#running.size > 0 && now - this.#renewedAt >= this.#renewEveryMs) this.#renew();
       let leased: CrawlTask[] = [];
       try {
         leased = this.#frontier.lease(this.#concurrency - this.#running.size, this.#owner, now);
@@ -148,7 +155,8 @@ class SqliteCrawlWorker implements CrawlWorker {
         // A busy or briefly unavailable database: try again on the next tick rather than die.
         this.#settings.onError(err);
       }
-      for (const task of leased) this.#start(task);
+      // A task still running here (its lease reclaimed all the same) is settled by its handler.
+      for (const task of leased) if (!this.#running.has(task.url)) this.#start(task);
       if (leased.length > 0 && this.#running.size < this.#concurrency) continue;
       const wakeAt = this.#safeNextWakeAt(now);
       const sleepMs = Math.min(this.#settings.pollIntervalMs, wakeAt === null ? Infinity : wakeAt - Date.now());
@@ -238,6 +246,7 @@ class SqliteCrawlWorker implements CrawlWorker {
     if (this.#running.size === 0) return;
     try {
       this.#frontier.renew(this.#owner, Date.now());
+      this.#renewedAt = Date.now();
     } catch {
       // Missing one heartbeat is harmless: the lease is three heartbeats long.
     }

@@ -137,3 +137,38 @@ describe('sqlite host delays written by an earlier release', () => {
     expect(Math.max(...gaps)).toBeLessThan(2_500);
   });
 });
+
+describe('sqlite crawl leases of a process that stalled', () => {
+  it('does not hand a task out again to the process still running it when its lease ran out during a stall', async () => {
+    // A stalled event loop (a suspended laptop, a long synchronous step) sends no heartbeat; when
+    // it wakes the worker finds its own lease expired before the heartbeat renews it.
+    const queues = openSqliteQueues({ path: join(dir, 'stall.db'), hostDelayMs: 0, pollIntervalMs: 10, leaseMs: 50 });
+    await queues.crawl.add([task('http://a.test/slow')]);
+    const calls: string[] = [];
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const worker = queues.crawl.work(
+      async (t) => {
+        calls.push(t.url);
+        if (calls.length === 1) {
+          const until = Date.now() + 200;
+          while (Date.now() < until) {
+            // The stall: nothing else runs, the lease (50 ms) runs out.
+          }
+        }
+        await finished;
+        return { status: 'done' };
+      },
+      { concurrency: 2 },
+    );
+    await waitFor('the first call', () => calls.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    finish();
+    await waitFor('the task done', async () => (await queues.crawl.stats()).done === 1);
+    await worker.close();
+    await queues.close();
+    expect(calls).toEqual(['http://a.test/slow']);
+  });
+});
