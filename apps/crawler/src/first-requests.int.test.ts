@@ -287,3 +287,59 @@ describe('a render that would wait longer than a render waits for the host', () 
     expect(await found('curlew')).toEqual([`${prompt.site.origin}/app.html`]);
   });
 });
+
+describe('redirects from several sites to one paced site', () => {
+  // Each seed redirects to a page of its own on the target: the tasks are of other hosts, which the
+  // queue does not space by the target's delay, and come back from the queue at once after the
+  // target's robots.txt and llms.txt.
+  const MOVERS = 6;
+  let target: Awaited<ReturnType<typeof loggedSite>>;
+  let movers: Awaited<ReturnType<typeof loggedSite>>[];
+  let dir: string;
+  let queues: Queues;
+  let index: LanceSearchIndex;
+
+  beforeAll(async () => {
+    target = await loggedSite('127.0.0.8', () => ({
+      '/robots.txt': text(`User-agent: *\nCrawl-delay: ${CRAWL_DELAY_MS / 1000}\n`),
+      ...Object.fromEntries(
+        Array.from({ length: MOVERS }, (_, i) => [`/bird${i}.html`, { body: page(`Bird ${i}`, `bird number ${i}`) }]),
+      ),
+    }));
+    movers = await Promise.all(
+      Array.from({ length: MOVERS }, (_, i) =>
+        loggedSite(`127.0.0.${9 + i}`, () => ({
+          '/robots.txt': text('User-agent: *\nAllow: /\n'),
+          '/moved': { status: 301, headers: { location: `${target.site.origin}/bird${i}.html` }, body: '' },
+        })),
+      ),
+    );
+    const hosts = [target, ...movers].map((logged) => logged.site.host).join(',');
+    const local = localCrawlConfig('redirect-pace', hosts);
+    dir = local.dir;
+    queues = await openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
+    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+    await crawlUntilIdle({
+      config: local.config,
+      queues,
+      index,
+      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+      queue: (crawler) => crawler.addSeeds(movers.map((mover) => parseSeed(`${mover.site.origin}/moved depth=0`))),
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await queues?.close();
+    await index?.close();
+    await Promise.all([target, ...(movers ?? [])].map((logged) => logged?.site.close()));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("asks the target each page a Crawl-delay after the last, whichever site's redirect led there", async () => {
+    const { requests } = target;
+    const pages = Array.from({ length: MOVERS }, (_, i) => `/bird${i}.html`);
+    expect(requests.map((r) => r.path).sort()).toEqual(['/llms.txt', '/robots.txt', ...pages].sort());
+    expect(shortGaps(requests)).toEqual([]);
+    for (const path of pages) expect(await index.has(pageIdForUrl(`${target.site.origin}${path}`))).toBe(true);
+  });
+});

@@ -69,6 +69,20 @@ describe('SideRequests.pace', () => {
     expect(requests.sinceSentMs(A)).toBe(0);
   });
 
+  it('counts a request paced meanwhile from the one that waits, not from the same last request', async () => {
+    let now = 1_000_000;
+    const requests = new SideRequests(() => now);
+    await requests.pace(A, 300);
+    now += 100;
+    const waiting = requests.pace(A2, 300);
+    // The first waits 200 ms more and leaves at 1,000,300: the next, 300 ms after that.
+    expect(await requests.pace(A, 300, undefined, 0)).toBe(500);
+    expect(await waiting).toBe(0);
+    // An earlier request ending while one waits does not give the waiting one's turn away.
+    requests.sentNow(A);
+    expect(await requests.pace(A, 300, undefined, 0)).toBe(500);
+  });
+
   it('stops waiting when the task is aborted', async () => {
     const requests = new SideRequests();
     await requests.pace(A, 5000);

@@ -92,14 +92,20 @@ export class SideRequests {
    * last request was handed to the fetcher, or from its end when it went through `ending`, so the
    * gap a site sees is the delay at least, whatever ran before each request in its task. Requests
    * of other processes are the queue's to space.
+   *
+   * The request is noted before the wait, at the moment it will leave: a request to the host paced
+   * during the wait counts from it, not from the same last request, which both would have waited
+   * out to leave together (redirect hops of tasks of other hosts, back from the queue at once,
+   * reached their target within a millisecond of each other).
    */
   async pace(url: string, delayMs: number, signal?: AbortSignal, maxWaitMs = MAX_INLINE_REST_MS): Promise<number> {
     const host = hostOf(url);
     const lastAt = this.#pageAt.get(host);
-    const restMs = lastAt === undefined ? 0 : lastAt + delayMs - this.#clock();
+    const now = this.#clock();
+    const restMs = lastAt === undefined ? 0 : lastAt + delayMs - now;
     if (restMs > maxWaitMs) return restMs;
+    remember(this.#pageAt, host, now + Math.max(0, restMs));
     if (restMs > 0) await sleep(restMs, undefined, { signal });
-    remember(this.#pageAt, host, this.#clock());
     return 0;
   }
 
@@ -124,7 +130,11 @@ export class SideRequests {
     this.#mark(this.#lastAt, url);
   }
 
-  /** Sets the host of `url` as the newest entry of `times`, now; nothing for what is not a URL. */
+  /**
+   * Sets the host of `url` as the newest entry of `times`, now, or when a request `pace` let wait
+   * will leave if that is later (an earlier request ending must not hand its turn to another);
+   * nothing for what is not a URL.
+   */
   #mark(times: Map<string, number>, url: string): void {
     let host: string;
     try {
@@ -132,7 +142,7 @@ export class SideRequests {
     } catch {
       return; // Not a URL a request was sent to.
     }
-    remember(times, host, this.#clock());
+    remember(times, host, Math.max(this.#clock(), times.get(host) ?? 0));
   }
 }
 
