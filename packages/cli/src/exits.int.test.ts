@@ -164,6 +164,21 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     }
   }, 120_000);
 
+  it('a listen address that does not resolve names QUARRY_HOST, not a raw getaddrinfo error', async () => {
+    const run = await quarry(['serve'], { PORT: '0', QUARRY_HOST: 'no-such-host.invalid' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      'quarry: cannot listen on no-such-host.invalid: QUARRY_HOST is not an address of this machine',
+    );
+  }, 120_000);
+
+  it('a listen address that is no address is a configuration error, listed with the others', async () => {
+    const run = await quarry(['status'], { QUARRY_HOST: '999.1.1.1', PORT: 'abc' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('PORT="abc": expected an integer from 0 to 65535');
+    expect(run.stderr).toContain('QUARRY_HOST="999.1.1.1": expected an IP address');
+  }, 120_000);
+
   it('configuration errors name the variable, the value and what is expected', async () => {
     const run = await quarry(['status'], { QUARRY_ALLOW_HOSTS: '999.1.1.1/99,not a host!!', PORT: 'abc' });
     expect(run.code).toBe(2);

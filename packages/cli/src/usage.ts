@@ -38,14 +38,16 @@ export function fileProblem(path: string): string | null {
 
 /** Why a listening socket could not be opened, in words naming the setting, or null for other errors. */
 export function listenProblem(error: unknown): string | null {
-  const { code, syscall, address, port } = (error ?? {}) as {
+  const { code, syscall, address, port, hostname } = (error ?? {}) as {
     code?: unknown;
     syscall?: unknown;
     address?: unknown;
     port?: unknown;
+    hostname?: unknown;
   };
   if (syscall !== 'listen' && syscall !== 'bind' && syscall !== 'getaddrinfo') return null;
-  const where = typeof port === 'number' ? `${String(address ?? '')}:${port}` : String(address ?? error);
+  // A name that does not resolve fails in getaddrinfo, whose error has a hostname but no address.
+  const where = typeof port === 'number' ? `${String(address ?? '')}:${port}` : String(address ?? hostname ?? error);
   if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is in use (set PORT or --port)`;
   if (code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`;
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {

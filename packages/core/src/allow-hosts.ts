@@ -4,6 +4,11 @@ import { isIP } from 'node:net';
 const HOST_NAME =
   /^(?=.{1,253}\.?$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
 
+/** Whether `value` is a DNS host name; dotted numbers that are no IPv4 address (999.1.1.1) are a typo, not one. */
+export function isHostName(value: string): boolean {
+  return HOST_NAME.test(value) && !/^[\d.]+$/.test(value);
+}
+
 /**
  * Why an entry of `QUARRY_ALLOW_HOSTS` is unusable, or null when it is a host name, an IP address
  * (IPv6 optionally in brackets) or a CIDR range whose prefix fits its family.

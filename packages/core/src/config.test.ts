@@ -57,6 +57,30 @@ describe('loadConfig errors', () => {
   });
 });
 
+describe('QUARRY_HOST', () => {
+  it('is checked with the rest of the configuration, not when the server listens', () => {
+    const expected = 'expected an IP address such as 0.0.0.0 or ::1, or a host name such as localhost';
+    expect(issuesOf({ QUARRY_HOST: 'not a host', PORT: 'abc' })).toEqual([
+      'PORT="abc": expected an integer from 0 to 65535',
+      `QUARRY_HOST="not a host": ${expected}`,
+    ]);
+    expect(issuesOf({ QUARRY_HOST: '999.1.1.1' })).toEqual([`QUARRY_HOST="999.1.1.1": ${expected}`]);
+    expect(issuesOf({ QUARRY_HOST: 'http://localhost' })).toEqual([`QUARRY_HOST="http://localhost": ${expected}`]);
+  });
+
+  it.each([
+    ['0.0.0.0', '0.0.0.0'],
+    ['127.0.0.1', '127.0.0.1'],
+    ['::', '::'],
+    ['::1', '::1'],
+    ['[::1]', '::1'],
+    ['localhost', 'localhost'],
+    ['quarry.internal', 'quarry.internal'],
+  ])('accepts %s as %s', (value, host) => {
+    expect(loadConfig({ QUARRY_HOST: value }).host).toBe(host);
+  });
+});
+
 describe('allowHostProblem', () => {
   it.each(['localhost', 'a.b-c.example', '10.0.0.0/8', '::1', '[::1]', '2001:db8::/32', '192.168.1.7'])(
     'accepts %s',

@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { allowHostProblem } from './allow-hosts.js';
+import { allowHostProblem, isHostName } from './allow-hosts.js';
 import { parseDurationMs } from './time.js';
 
 /**
@@ -46,13 +47,28 @@ const hostList = list.transform((entries, ctx) => {
   }
   return entries;
 });
+/**
+ * A listen address: an IP address or a host name, checked here rather than when the server listens.
+ * IPv6 may be written in brackets as in a URL (`[::1]`); the brackets are dropped, as `listen` wants.
+ */
+const listenHost = z.string().transform((v, ctx) => {
+  const bare = v.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 0 && !isHostName(bare)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'expected an IP address such as 0.0.0.0 or ::1, or a host name such as localhost',
+    });
+    return z.NEVER;
+  }
+  return bare;
+});
 
 /** Environment variable → schema. The key of each entry is the environment variable's name. */
 const ENV_SCHEMA = {
   /** HTTP port of the API. @defaultValue 8080 */
   PORT: int(0, 65_535).default(8080),
-  /** Address the API listens on. @defaultValue 0.0.0.0 */
-  QUARRY_HOST: z.string().default('0.0.0.0'),
+  /** Address the API listens on (IPv6 with or without brackets). @defaultValue 0.0.0.0 */
+  QUARRY_HOST: listenHost.default('0.0.0.0'),
   /** Where the embedded index, queue and page blobs live. @defaultValue ./data */
   QUARRY_DATA_DIR: z.string().min(1, { error: 'expected a directory path' }).default('./data'),
   /** Redis URL; set it to run queues (and rate-limit counters) on Redis/BullMQ. */
