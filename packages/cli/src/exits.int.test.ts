@@ -179,6 +179,13 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(run.stderr).toContain('QUARRY_HOST="999.1.1.1": expected an IP address');
   }, 120_000);
 
+  it('a value of only whitespace is a configuration error, not taken as given', async () => {
+    const run = await quarry(['status'], { QUARRY_USER_AGENT: ' ', QUARRY_ADMIN_TOKEN: ' '.repeat(16) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('QUARRY_USER_AGENT=" ": expected a value, not only whitespace');
+    expect(run.stderr).toContain('QUARRY_ADMIN_TOKEN=(hidden, 16 characters): expected a value, not only whitespace');
+  }, 120_000);
+
   it('configuration errors name the variable, the value and what is expected', async () => {
     const run = await quarry(['status'], { QUARRY_ALLOW_HOSTS: '999.1.1.1/99,not a host!!', PORT: 'abc' });
     expect(run.code).toBe(2);

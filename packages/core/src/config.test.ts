@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { allowHostProblem } from './allow-hosts.js';
-import { ConfigError, loadConfig } from './config.js';
+import { CONFIG_ENV_VARS, ConfigError, loadConfig } from './config.js';
 
 /** The issues loadConfig reports for an environment. */
 function issuesOf(env: Record<string, string>): readonly string[] {
@@ -31,6 +31,19 @@ describe('loadConfig errors', () => {
 
   it('lists every problem at once', () => {
     expect(issuesOf({ PORT: 'x', LOG_LEVEL: 'y', QUARRY_RECRAWL_AFTER: 'soon' })).toHaveLength(3);
+  });
+
+  // Each was once taken as given: a directory named " ", a User-Agent " ", an admin token of 16 spaces.
+  it.each(CONFIG_ENV_VARS)('refuses %s of only whitespace, naming it, rather than using it or a default', (name) => {
+    const [issue, ...others] = issuesOf({ [name]: name === 'QUARRY_ADMIN_TOKEN' ? ' '.repeat(16) : ' \t' });
+    expect(others).toEqual([]);
+    expect(issue).toMatch(new RegExp(`^${name}=.*: expected a value, not only whitespace \\(empty means unset\\)$`));
+  });
+
+  it('refuses a flag of only whitespace too, and lists it with the other problems', () => {
+    expect(() => loadConfig({}, { QUARRY_DATA_DIR: ' ' })).toThrow(/QUARRY_DATA_DIR=" ": expected a value/);
+    expect(issuesOf({ QUARRY_DATA_DIR: ' ', PORT: 'x' })).toHaveLength(2);
+    expect(loadConfig({ QUARRY_DATA_DIR: '' }).dataDir).toBe('./data');
   });
 
   it('never echoes a credential', () => {

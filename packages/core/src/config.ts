@@ -189,25 +189,33 @@ export const CONFIG_ENV_VARS = Object.keys(ENV_SCHEMA) as (keyof typeof ENV_SCHE
 
 /**
  * Parses configuration from an environment (normally `process.env`) and flag overrides.
- * Empty strings count as unset. Throws a {@link ConfigError} listing every problem.
+ * Empty strings count as unset; a value of only whitespace is an error, not unset: it was written
+ * on purpose (quoted), and a default taking its place would go unnoticed (QUARRY_HOST=" " would
+ * listen on every interface). Throws a {@link ConfigError} listing every problem.
  */
 export function loadConfig(
   env: Readonly<Record<string, string | undefined>>,
   overrides: ConfigOverrides = {},
 ): QuarryConfig {
   const input: Record<string, string> = {};
+  const blank: string[] = [];
   for (const key of CONFIG_ENV_VARS) {
     const value = overrides[key] ?? env[key];
-    if (value !== undefined && value !== '') input[key] = value;
+    if (value === undefined || value === '') continue;
+    if (value.trim() === '') {
+      blank.push(`${key}=${shownValue(key, value)}: expected a value, not only whitespace (empty means unset)`);
+    } else input[key] = value;
   }
   const parsed = configSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
+  if (!parsed.success || blank.length > 0) {
+    const invalid = parsed.success ? [] : parsed.error.issues;
+    throw new ConfigError([
+      ...blank,
+      ...invalid.map((issue) => {
         const name = String(issue.path[0] ?? '');
         return `${name}=${shownValue(name, input[name])}: ${issue.message}`;
       }),
-    );
+    ]);
   }
   const c = parsed.data;
   const issues: string[] = [];
