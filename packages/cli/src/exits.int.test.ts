@@ -187,8 +187,13 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
   }, 120_000);
 
   it('configuration errors name the variable, the value and what is expected', async () => {
-    const run = await quarry(['status'], { QUARRY_ALLOW_HOSTS: '999.1.1.1/99,not a host!!', PORT: 'abc' });
+    const run = await quarry(['status'], {
+      QUARRY_ALLOW_HOSTS: '999.1.1.1/99,not a host!!',
+      PORT: 'abc',
+      QUARRY_FALLBACK_PROVIDER: 'searxng',
+    });
     expect(run.code).toBe(2);
+    expect(run.stderr).toContain('QUARRY_SEARXNG_URL=(unset): expected a URL when QUARRY_FALLBACK_PROVIDER=searxng');
     expect(run.stderr).toContain('PORT="abc": expected an integer from 0 to 65535');
     expect(run.stderr).toContain('entry "999.1.1.1/99" is not a CIDR range');
     expect(run.stderr).toContain('entry "not a host!!" is not a host name');

@@ -46,6 +46,26 @@ describe('loadConfig errors', () => {
     expect(loadConfig({ QUARRY_DATA_DIR: '' }).dataDir).toBe('./data');
   });
 
+  // They were once reported only in a second round, after the other problems were fixed.
+  it('lists what the fallback provider needs with the other problems, in one round', () => {
+    expect(issuesOf({ QUARRY_FALLBACK_PROVIDER: 'brave', PORT: 'abc' })).toEqual([
+      'PORT="abc": expected an integer from 0 to 65535',
+      'QUARRY_BRAVE_API_KEY=(unset): expected an API key when QUARRY_FALLBACK_PROVIDER=brave',
+    ]);
+    expect(issuesOf({ QUARRY_FALLBACK_PROVIDER: 'searxng', LOG_LEVEL: 'loud' })).toEqual([
+      'LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent',
+      'QUARRY_SEARXNG_URL=(unset): expected a URL when QUARRY_FALLBACK_PROVIDER=searxng',
+    ]);
+    // A URL given but unusable is reported once, as such, not also as missing.
+    expect(issuesOf({ QUARRY_FALLBACK_PROVIDER: 'searxng', QUARRY_SEARXNG_URL: 'sx' })).toEqual([
+      'QUARRY_SEARXNG_URL="sx": expected an absolute URL such as http://127.0.0.1:8888',
+    ]);
+    expect(issuesOf({ QUARRY_FALLBACK_PROVIDER: 'brave', QUARRY_BRAVE_API_KEY: ' ' })).toHaveLength(1);
+    expect(loadConfig({ QUARRY_FALLBACK_PROVIDER: 'brave', QUARRY_BRAVE_API_KEY: 'k' }).fallback.provider).toBe(
+      'brave',
+    );
+  });
+
   it('never echoes a credential', () => {
     const [issue] = issuesOf({ QUARRY_ADMIN_TOKEN: 'short-secret' });
     expect(issue).toBe('QUARRY_ADMIN_TOKEN=(hidden, 12 characters): expected at least 16 characters');

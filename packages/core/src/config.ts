@@ -198,34 +198,32 @@ export function loadConfig(
   overrides: ConfigOverrides = {},
 ): QuarryConfig {
   const input: Record<string, string> = {};
-  const blank: string[] = [];
+  const issues: string[] = [];
   for (const key of CONFIG_ENV_VARS) {
     const value = overrides[key] ?? env[key];
     if (value === undefined || value === '') continue;
     if (value.trim() === '') {
-      blank.push(`${key}=${shownValue(key, value)}: expected a value, not only whitespace (empty means unset)`);
+      issues.push(`${key}=${shownValue(key, value)}: expected a value, not only whitespace (empty means unset)`);
     } else input[key] = value;
   }
   const parsed = configSchema.safeParse(input);
-  if (!parsed.success || blank.length > 0) {
-    const invalid = parsed.success ? [] : parsed.error.issues;
-    throw new ConfigError([
-      ...blank,
-      ...invalid.map((issue) => {
-        const name = String(issue.path[0] ?? '');
-        return `${name}=${shownValue(name, input[name])}: ${issue.message}`;
-      }),
-    ]);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? '');
+      issues.push(`${name}=${shownValue(name, input[name])}: ${issue.message}`);
+    }
   }
-  const c = parsed.data;
-  const issues: string[] = [];
-  if (c.QUARRY_FALLBACK_PROVIDER === 'searxng' && !c.QUARRY_SEARXNG_URL) {
+  // What the provider needs is checked on the raw values, so that a problem elsewhere does not hide
+  // it until the next start; a given but unusable value has its own issue above.
+  const given = (key: keyof typeof ENV_SCHEMA) => (overrides[key] ?? env[key] ?? '') !== '';
+  if (input.QUARRY_FALLBACK_PROVIDER === 'searxng' && !given('QUARRY_SEARXNG_URL')) {
     issues.push('QUARRY_SEARXNG_URL=(unset): expected a URL when QUARRY_FALLBACK_PROVIDER=searxng');
   }
-  if (c.QUARRY_FALLBACK_PROVIDER === 'brave' && !c.QUARRY_BRAVE_API_KEY) {
+  if (input.QUARRY_FALLBACK_PROVIDER === 'brave' && !given('QUARRY_BRAVE_API_KEY')) {
     issues.push('QUARRY_BRAVE_API_KEY=(unset): expected an API key when QUARRY_FALLBACK_PROVIDER=brave');
   }
-  if (issues.length > 0) throw new ConfigError(issues);
+  if (!parsed.success || issues.length > 0) throw new ConfigError(issues);
+  const c = parsed.data;
   return deepFreeze({
     port: c.PORT,
     host: c.QUARRY_HOST,
