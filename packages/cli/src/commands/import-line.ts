@@ -118,9 +118,12 @@ export function parseImportLine(
   if (input.crawled_at != null) {
     const value = parseDate(input.crawled_at);
     if (value === null) return { ok: false, reason: `crawled_at: not a valid date: ${String(input.crawled_at)}` };
-    // A page cannot have been fetched later than now (a day's grace for clocks and zones).
+    // A page cannot have been fetched later than now (a day's grace for clocks and zones). The
+    // reason shows the time as read (an epoch number means nothing to a reader) and now's.
     if (Date.parse(value) > now.getTime() + DAY_MS) {
-      return { ok: false, reason: `crawled_at: later than now: ${String(input.crawled_at)}` };
+      const given = String(input.crawled_at);
+      const read = given === value ? given : `${given} (${value})`;
+      return { ok: false, reason: `crawled_at: ${read} is later than now (${toIsoUtc(now)})` };
     }
     crawledAt = value;
   }
