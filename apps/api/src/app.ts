@@ -69,10 +69,9 @@ export function createApp(deps: ApiDeps): Express {
   }
 
   const api = express.Router();
-  api.use(apiCors);
-  // Keys, limits and the query-string check run inside each route, so a refused request (401,
-  // 429, 400) is counted in the metrics under its route rather than as unmatched.
-  const keyAndLimit = [authenticate(deps.keys), limiters.api];
+  // CORS, keys, limits and the query-string check run inside each route, so a preflight and a
+  // refused request (401, 429, 400) are counted in the metrics under their route, not as unmatched.
+  const keyAndLimit = [apiCors, authenticate(deps.keys), limiters.api];
   api.route('/search').all(keyAndLimit).get(rejectMalformedQueryString, searchRoute(deps)).all(notAllowed);
   api.route('/content/:id').all(keyAndLimit).get(rejectMalformedQueryString, contentRoute(deps)).all(notAllowed);
   // An external result's empty id makes `/content/`: say why there is nothing there.
@@ -90,6 +89,8 @@ export function createApp(deps: ApiDeps): Express {
       res.json(OPENAPI_DOCUMENT);
     })
     .all(notAllowed);
+  // A path no route has: its 404 is readable cross-origin too.
+  api.use(apiCors);
   app.use('/api/v1', api);
   app.use('/mcp', mcpRoute(deps, limiters, deps.siteCrawler ? { siteCrawler: deps.siteCrawler } : {}));
 

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createAdminRouter } from '@quarry/admin';
+import { openSqliteQueues } from '@quarry/queue';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
@@ -85,6 +88,56 @@ describe('GET /metrics (issue 10, point 7)', () => {
     expect(s.get('quarry_http_requests_total{route="/api/v1/content/:id",method="GET",status="401"}')).toBe(1);
     expect(s.get('quarry_http_requests_total{route="/api/v1/search",method="GET",status="429"}')).toBe(1);
     expect([...s.keys()].some((k) => k.includes('unmatched'))).toBe(false);
+  });
+
+  // Both were once counted as unmatched: the preflight was answered, and the admin guard refused,
+  // before any route was matched.
+  it('counts a CORS preflight and a refused admin request under their route, not as unmatched', async () => {
+    const counted = new QuarryMetrics();
+    const queues = openSqliteQueues({ path: join(fx.dir, 'metrics-admin-queue.sqlite'), hostDelayMs: 0 });
+    try {
+      const adminRouter = createAdminRouter({
+        token: TOKEN,
+        crawl: queues.crawl,
+        index: queues.index,
+        searchIndex: fx.index,
+      });
+      const counting = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: TOKEN }, { metrics: counted, adminRouter }));
+      const preflight = (path: string) =>
+        request(counting)
+          .options(path)
+          .set('Origin', 'https://app.example')
+          .set('Access-Control-Request-Method', 'GET');
+      expect((await preflight('/api/v1/search')).status).toBe(204);
+      expect((await preflight('/api/v1/content/abc')).status).toBe(204);
+      expect((await request(counting).get('/admin/').set('Accept', 'text/html')).status).toBe(303);
+      const wrong = 'Bearer wrong-token-0123456789';
+      expect((await request(counting).get('/admin/api/stats').set('Authorization', wrong)).status).toBe(401);
+      expect((await request(counting).get('/admin/queues')).status).toBe(303);
+      expect((await request(counting).get('/admin/queues/api/queues')).status).toBe(401);
+      expect((await request(counting).get('/admin/api/stats').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(
+        200,
+      );
+      const s = samples((await counted.render()).body);
+      const count = (route: string, method: string, status: number) =>
+        s.get(`quarry_http_requests_total{route="${route}",method="${method}",status="${status}"}`);
+      expect(count('/api/v1/search', 'OPTIONS', 204)).toBe(1);
+      expect(count('/api/v1/content/:id', 'OPTIONS', 204)).toBe(1);
+      expect(count('/admin/', 'GET', 303)).toBe(1);
+      expect(count('/admin/api/stats', 'GET', 401)).toBe(1);
+      expect(count('/admin/api/stats', 'GET', 200)).toBe(1);
+      expect(count('/admin/queues', 'GET', 303)).toBe(1);
+      expect(count('/admin/queues/*path', 'GET', 401)).toBe(1);
+      expect([...s.keys()].some((k) => k.includes('unmatched'))).toBe(false);
+      // A path no route has is still unmatched, refused or not.
+      expect((await preflight('/api/v1/nope')).status).toBe(204);
+      expect((await request(counting).get('/admin/nope')).status).toBe(303);
+      const after = samples((await counted.render()).body);
+      expect(after.get('quarry_http_requests_total{route="unmatched",method="OPTIONS",status="204"}')).toBe(1);
+      expect(after.get('quarry_http_requests_total{route="unmatched",method="GET",status="303"}')).toBe(1);
+    } finally {
+      await queues.close();
+    }
   });
 
   it('reads queue depths, crawl states and indexed documents at scrape time', async () => {

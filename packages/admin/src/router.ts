@@ -71,7 +71,10 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
     res.redirect(303, `${req.baseUrl}/login`);
   });
 
-  router.use(requireAdmin(opts.token, sessions, limiter));
+  // The guard runs inside each route rather than before them all, so that a refused request is
+  // counted in the API's metrics under the route it asked for, not as unmatched; the
+  // `router.use(admin)` after the routes refuses every other path.
+  const admin = requireAdmin(opts.token, sessions, limiter);
 
   const readStats = async (): Promise<AdminStats | null> => {
     try {
@@ -82,22 +85,29 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
     }
   };
 
-  router.get('/', async (req, res) => {
+  router.get('/', admin, async (req, res) => {
     sendDashboard(res, { baseUrl: req.baseUrl, stats: await readStats(), refreshIntervalMs: opts.refreshIntervalMs });
   });
 
-  router.get('/api/stats', async (_req, res) => {
+  router.get('/api/stats', admin, async (_req, res) => {
     const stats = await readStats();
     if (stats) res.json(stats);
     else sendProblem(res, 'backend-unavailable', 'The queue or the search index did not answer; try again shortly.');
   });
 
   const bullQueues = opts.bullQueues ?? [];
+  // The board is mounted, with routes of its own: the routes before it name the board for the
+  // metrics when they refuse (`/queues{/*path}` would put braces in the label); the mount keeps its
+  // own guard, whatever those patterns match.
+  router.all('/queues', admin);
+  router.all('/queues/*path', admin);
   router.use(
     '/queues',
+    admin,
     bullQueues.length > 0 ? bullBoardHandler(bullQueues, opts.bullBoardReadOnly) : embeddedQueuesHandler(),
   );
 
+  router.use(admin);
   router.use((_req, res) => {
     sendProblem(res, 'not-found', 'No such admin page.');
   });
