@@ -76,7 +76,7 @@ describe('pageIdForUrl', () => {
 describe('sites', () => {
   it('normalizes what users type', () => {
     expect(normalizeSite('https://Docs.Example.com/')).toBe('docs.example.com');
-    expect(normalizeSite('https://Docs.Example.com:8080/Path/To/?q=1#x')).toBe('docs.example.com/path/to');
+    expect(normalizeSite('https://Docs.Example.com:8080/Path/To/?q=1#x')).toBe('docs.example.com:8080/path/to');
     expect(normalizeSite('example.com//a///b')).toBe('example.com/a/b');
     expect(normalizeSite('example.com/a/b/c/d/e/f/g')).toBe('example.com/a/b/c/d/e');
     expect(normalizeSite('example.com/ü/~x')).toBe('example.com/%c3%bc/~x');
@@ -95,12 +95,20 @@ describe('sites', () => {
   it('normalizes an IPv6 address, bare or bracketed, to the bracketed form a URL gives its host', () => {
     expect(normalizeSite('2001:DB8:0:0:0:0:0:1')).toBe('[2001:db8::1]');
     expect(normalizeSite('[2001:db8::1]')).toBe('[2001:db8::1]');
-    expect(normalizeSite('http://[2001:db8::1]:8080/Docs/a?x=1')).toBe('[2001:db8::1]/docs/a');
+    expect(normalizeSite('http://[2001:db8::1]:8080/Docs/a?x=1')).toBe('[2001:db8::1]:8080/docs/a');
     expect(normalizeSite('[::1]#x')).toBe('[::1]');
     expect(normalizeSite('::ffff:10.0.0.1')).toBe('[::ffff:a00:1]');
     for (const bad of ['[2001:db8::1', '[nope]', '[::1]x', '1:2:3:4:5:6:7:8:9']) expect(normalizeSite(bad)).toBeNull();
     // One colon is a host and a port, not an address.
-    expect(normalizeSite('example.com:8080')).toBe('example.com');
+    // A port names one of the sites a host serves; the web's own ports name the host.
+    expect(normalizeSite('example.com:8080')).toBe('example.com:8080');
+    expect(normalizeSite('127.0.0.1:8901')).toBe('127.0.0.1:8901');
+    expect(normalizeSite('example.com:80')).toBe('example.com');
+    expect(normalizeSite('https://example.com:443/docs')).toBe('example.com/docs');
+    expect(normalizeSite('example.com:0')).toBeNull();
+    expect(normalizeSite('example.com:65536')).toBeNull();
+    expect(normalizeSite('example.com:')).toBeNull();
+    expect(normalizeSite('[::1]:99999')).toBeNull();
   });
   it('trims dots of any run, and answers null for a value over 2,048 characters before reading it', () => {
     // Took seconds with patterns that were tried again from every dot or slash.
@@ -116,6 +124,19 @@ describe('sites', () => {
     expect(hostMatchesSite('example.com', 'example.com')).toBe(true);
     expect(hostMatchesSite('badexample.com', 'example.com')).toBe(false);
   });
+  it('takes a site with a port as that host on that port alone, one without on every port', () => {
+    expect(hostMatchesSite('example.com:8080', 'example.com')).toBe(true);
+    expect(hostMatchesSite('a.example.com:8080', 'example.com')).toBe(true);
+    expect(hostMatchesSite('example.com:8080', 'example.com:8080')).toBe(true);
+    expect(hostMatchesSite('example.com', 'example.com:8080')).toBe(false);
+    expect(hostMatchesSite('example.com:8081', 'example.com:8080')).toBe(false);
+    expect(siteWithin('example.com:8080/docs', 'example.com:8080')).toBe(true);
+    expect(siteWithin('example.com:8080/docs', 'example.com/docs')).toBe(true);
+    expect(siteWithin('example.com/docs', 'example.com:8080')).toBe(false);
+    expect(urlMatchesSite('http://127.0.0.1:8901/a', '127.0.0.1:8901')).toBe(true);
+    expect(urlMatchesSite('http://127.0.0.1:8902/a', '127.0.0.1:8901')).toBe(false);
+    expect(urlMatchesSite('http://127.0.0.1:8902/a', '127.0.0.1')).toBe(true);
+  });
   it("labels a page with its host, the host's parents, and each of those but the last with its path's start", () => {
     expect(siteLabels('https://Docs.Example.com/Guide/intro.html?x=1')).toEqual([
       'docs.example.com',
@@ -127,7 +148,25 @@ describe('sites', () => {
       'example.com/guide/intro.html',
     ]);
     expect(siteLabels('https://example.com/')).toEqual(['example.com', 'com']);
-    expect(siteLabels('http://127.0.0.1:8080/a/b')).toEqual(['127.0.0.1', '127.0.0.1/a', '127.0.0.1/a/b']);
+    expect(siteLabels('http://127.0.0.1:8080/a/b')).toEqual([
+      '127.0.0.1',
+      '127.0.0.1:8080',
+      '127.0.0.1/a',
+      '127.0.0.1/a/b',
+      '127.0.0.1:8080/a',
+      '127.0.0.1:8080/a/b',
+    ]);
+    expect(siteLabels('http://docs.example.com:8080/x')).toEqual([
+      'docs.example.com',
+      'example.com',
+      'com',
+      'docs.example.com:8080',
+      'docs.example.com/x',
+      'example.com/x',
+      'docs.example.com:8080/x',
+    ]);
+    // The scheme's own port is no port of the URL's.
+    expect(siteLabels('https://example.com:443/x')).toEqual(['example.com', 'com', 'example.com/x']);
     expect(siteLabels('http://[2001:DB8::1]/a')).toEqual(['[2001:db8::1]', '[2001:db8::1]/a']);
     expect(urlMatchesSite('http://[2001:db8::1]/a/b', '[2001:db8::1]/a')).toBe(true);
     // A bare address before a path reads like a prefix length (`2001:db8::/32`): brackets say which.

@@ -145,11 +145,12 @@ export const MAX_SITE_PATH_SEGMENTS = 5;
 
 /**
  * Normalizes a `site` value as users write it (`Example.com`, `https://example.com/docs/`,
- * `.example.com`, `*.example.com`, `example.com:8080/Docs`) to a lower-case host, followed by the
- * first {@link MAX_SITE_PATH_SEGMENTS} segments of its path when it names one (`example.com/docs`;
- * query and fragment dropped, percent-encoded as in a URL, lower case); an IPv6 address in brackets
- * (`[2001:db8::1]`, as a URL's host); null when nothing host-like is left, or for a value longer
- * than 2,048 characters.
+ * `.example.com`, `*.example.com`, `example.com:8080/Docs`) to a lower-case host, with its port
+ * unless that is 80 or 443 (`example.com:8080`: one site of several a host serves on its ports),
+ * followed by the first {@link MAX_SITE_PATH_SEGMENTS} segments of its path when it names one
+ * (`example.com:8080/docs`; query and fragment dropped, percent-encoded as in a URL, lower case); an
+ * IPv6 address in brackets (`[2001:db8::1]`, as a URL's host); null when nothing host-like is left,
+ * for a port out of range, or for a value longer than 2,048 characters.
  */
 export function normalizeSite(input: string): string | null {
   // The value comes from requests: the patterns below cost more than linear time on a long one.
@@ -164,22 +165,41 @@ export function normalizeSite(input: string): string | null {
   const hostEnd = value.search(/[/?#]/);
   const path = hostEnd >= 0 && value[hostEnd] === '/' ? value.slice(hostEnd).replace(/[?#].*$/, '') : '';
   value = hostEnd >= 0 ? value.slice(0, hostEnd) : value;
+  const port = sitePort(value);
+  if (port === null) return null;
   // `*.example.com`, as some search engines write "its subdomains": a site here includes them.
-  value = trimDots(value.replace(/:\d+$/, '').replace(/^\*\./, ''));
+  value = trimDots(value.replace(/:\d*$/, '').replace(/^\*\./, ''));
   if (value === '' || value.length > 253) return null;
   // Letters of any script, digits, hyphens and dots: IDNs are allowed as typed.
   if (!/^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*$/u.test(value)) return null;
   // A label neither starts nor ends with a hyphen (RFC 1123): `-` or `a.-` names no host.
   if (value.split('.').some((label) => label.startsWith('-') || label.endsWith('-'))) return null;
-  return siteOfUrl(`http://${value}${path}`);
+  return siteOfUrl(`http://${value}${port}${path}`);
 }
 
-/** A URL's host and the first of its path's segments, as {@link normalizeSite} writes them; null when it does not parse. */
+/**
+ * The port a `site` host ends with, as `:8080`; empty for none and for the web's own (80, 443),
+ * which a page's URL never shows; null for a port out of range or a colon without one.
+ */
+function sitePort(host: string): string | null {
+  const match = /:(\d*)$/.exec(host);
+  if (!match) return '';
+  const port = Number(match[1]);
+  if (match[1] === '' || !Number.isInteger(port) || port < 1 || port > 65_535) return null;
+  return port === 80 || port === 443 ? '' : `:${port}`;
+}
+
+/** Without a `site` host's port (`example.com:8080` → `example.com`, `[::1]:8080` → `[::1]`). */
+function withoutPort(host: string): string {
+  return host.replace(/:\d+$/, '');
+}
+
+/** A URL's host (with its port) and the first of its path's segments, as {@link normalizeSite} writes them; null when it does not parse. */
 function siteOfUrl(url: string): string | null {
   try {
     const parsed = new URL(url);
     const segments = pathSegments(parsed.pathname);
-    return segments.length === 0 ? parsed.hostname : `${parsed.hostname}/${segments.join('/')}`;
+    return segments.length === 0 ? parsed.host : `${parsed.host}/${segments.join('/')}`;
   } catch {
     return null;
   }
@@ -201,8 +221,12 @@ function ipv6Site(value: string): string | null | undefined {
     const close = value.indexOf(']');
     if (close < 0) return null;
     host = value.slice(0, close + 1);
-    rest = value.slice(close + 1).replace(/^:\d+/, '');
+    rest = value.slice(close + 1);
+    const port = sitePort(/^:\d*/.exec(rest)?.[0] ?? '');
+    if (port === null) return null;
+    rest = rest.replace(/^:\d*/, '');
     if (rest !== '' && !/^[/?#]/.test(rest)) return null;
+    host += port;
   } else if (BARE_IPV6.test(value)) {
     host = `[${value}]`;
   } else {
@@ -220,8 +244,13 @@ function pathSegments(pathname: string): string[] {
     .slice(0, MAX_SITE_PATH_SEGMENTS);
 }
 
-/** Whether `host` is `site` or one of its subdomains (`site` a bare host). */
+/**
+ * Whether `host` is `site` or one of its subdomains (`site` a bare host); a site with a port is that
+ * host on that port alone, one without takes every port.
+ */
 export function hostMatchesSite(host: string, site: string): boolean {
+  if (/:\d+$/.test(site)) return host === site;
+  host = withoutPort(host);
   return host === site || host.endsWith(`.${site}`);
 }
 
@@ -260,7 +289,8 @@ export function hostAndParents(host: string): string[] {
  * What a page answers to as a `site` value: its host and every parent domain (`a.b.example.com`,
  * `b.example.com`, `example.com`, `com`; an IP address alone), and each of those but the last
  * followed by every run of its path's first segments (`example.com/docs`, `example.com/docs/api`...;
- * see {@link normalizeSite}). Throws on a URL that does not parse.
+ * see {@link normalizeSite}); on a port of its own, the host with the port too, alone and with
+ * those paths (`127.0.0.1:8901`, `127.0.0.1:8901/docs`). Throws on a URL that does not parse.
  */
 export function siteLabels(url: string): string[] {
   const parsed = new URL(url);
@@ -269,10 +299,11 @@ export function siteLabels(url: string): string[] {
   const hosts = ip ? [parsed.hostname] : hostAndParents(parsed.hostname);
   const segments = pathSegments(parsed.pathname);
   const scoped: string[] = [];
-  for (const host of hosts.length === 1 ? hosts : hosts.slice(0, -1)) {
+  const withPort = parsed.port === '' ? [] : [parsed.host];
+  for (const host of [...(hosts.length === 1 ? hosts : hosts.slice(0, -1)), ...withPort]) {
     for (let n = 1; n <= segments.length; n++) scoped.push(`${host}/${segments.slice(0, n).join('/')}`);
   }
-  return [...hosts, ...scoped];
+  return [...hosts, ...withPort, ...scoped];
 }
 
 /** File names that servers answer for a bare directory (`/docs/` serves `/docs/index.html`). */

@@ -27,6 +27,11 @@ describe('renderQuery', () => {
     expect(renderQuery(r, plain)).toBe('report site:a.org OR site:b.org filetype:pdf OR filetype:doc');
   });
 
+  it('asks for a site with a port as its host, which web search engines know', () => {
+    const r = request(term('report'), { sites: ['a.org:8080/docs', '[2001:db8::7]:8080', 'b.org'] });
+    expect(renderQuery(r, plain)).toBe('report site:a.org/docs OR site:[2001:db8::7] OR site:b.org');
+  });
+
   it('accepts an operator-only query and rejects an empty one', () => {
     expect(renderQuery(request(null, { sites: ['x.org'] }), plain)).toBe('site:x.org');
     expect(renderQuery(request(null), plain)).toBeNull();

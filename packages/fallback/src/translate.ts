@@ -41,7 +41,8 @@ export function renderQuery(request: FallbackRequest, dialect: QueryDialect): st
   const parts: string[] = [];
   const text = request.query.root ? renderNode(request.query.root, dialect) : '';
   if (text !== '') parts.push(text);
-  if (sites.length > 0) parts.push(sites.map((s) => `site:${s}`).join(' OR '));
+  // Web search engines know no ports: `site:example.com:8080` is asked as the host's.
+  if (sites.length > 0) parts.push(sites.map((s) => `site:${s.replace(/^([^/]*?):\d+(?=\/|$)/, '$1')}`).join(' OR '));
   if (request.query.filetypes.length > 0) {
     parts.push(request.query.filetypes.map((f) => `filetype:${f}`).join(' OR '));
   }

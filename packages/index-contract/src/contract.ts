@@ -108,8 +108,17 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       expect(await ids('moraine site:[2001:DB8:0::7]/field')).toEqual(['moraine-v6']);
       expect(await ids('moraine', { site: '[2001:db8::7]/field/notes' })).toEqual(['moraine-v6']);
       expect(await ids('moraine site:[2001:db8::7]/fields')).toEqual([]);
-      expect(await ids('moraine site:192.0.2.7')).toEqual(['moraine-v4']);
+      expect((await ids('moraine site:192.0.2.7')).sort()).toEqual(['moraine-port', 'moraine-v4']);
       expect(await ids('moraine site:0.2.7')).toEqual([]);
+    });
+
+    it('filters by a host with a port to that port alone, the web ports meaning the host', async () => {
+      expect(await ids('moraine site:192.0.2.7:8901')).toEqual(['moraine-port']);
+      expect(await ids('moraine', { site: '192.0.2.7:8901/field' })).toEqual(['moraine-port']);
+      expect(await ids('moraine', { site: '192.0.2.7:8902' })).toEqual([]);
+      expect(await ids('moraine site:[2001:db8::7]:8080/field')).toEqual(['moraine-v6']);
+      expect(await ids('moraine site:[2001:db8::7]:8081')).toEqual([]);
+      expect((await ids('moraine site:192.0.2.7:80')).sort()).toEqual(['moraine-port', 'moraine-v4']);
     });
 
     it('answers operator-only queries with the matching pages, newest first', async () => {

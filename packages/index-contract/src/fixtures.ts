@@ -110,6 +110,10 @@ export function contractCorpus(): PageDocument[] {
     makePage('moraine-v4', 'http://192.0.2.7/field/notes', 'Moraine notes', 'A moraine of gravel.', {
       domain: '192.0.2.7',
     }),
+    // The same address serving another site on a port of its own.
+    makePage('moraine-port', 'http://192.0.2.7:8901/field/notes', 'Moraine notes', 'A moraine of sand.', {
+      domain: '192.0.2.7',
+    }),
     makePage(
       'zh-search',
       'https://zh.example.cn/1',

@@ -28,7 +28,7 @@ describe('toMeiliDocument', () => {
     expect(hosts('https://badexample.com/', 'badexample.com')).not.toContain('example.com');
     // An address is one name; IPv6 in brackets, as `normalizeSite` writes a `site:` value.
     expect(hosts('http://127.0.0.1/x', '127.0.0.1')).toEqual(['127.0.0.1', '127.0.0.1/x']);
-    expect(hosts('http://[::1]:8080/x', '::1')).toEqual(['[::1]', '[::1]/x']);
+    expect(hosts('http://[::1]:8080/x', '::1')).toEqual(['[::1]', '[::1]:8080', '[::1]/x', '[::1]:8080/x']);
   });
 
   it('stores the searchable, filterable and displayed fields', () => {

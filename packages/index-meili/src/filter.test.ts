@@ -144,7 +144,7 @@ describe('filter builders', () => {
     expect(siteCondition([validSite('example.com/docs', 'site')])).toBe('site_hosts = "example.com/docs"');
     // An IPv6 address as the document labels it (see document.ts), brackets inside the string.
     expect(siteCondition([validSite('2001:DB8::7', 'site')])).toBe('site_hosts = "[2001:db8::7]"');
-    expect(siteCondition([validSite('[2001:db8::7]:8080/Lab', 'site')])).toBe('site_hosts = "[2001:db8::7]/lab"');
+    expect(siteCondition([validSite('[2001:db8::7]:8080/Lab', 'site')])).toBe('site_hosts = "[2001:db8::7]:8080/lab"');
     for (const bad of ['a" OR lang = "en', 'exa mple.com', '', '..']) {
       const error = (() => {
         try {
