@@ -61,6 +61,13 @@ describe('snippets of long pages', () => {
     expect(long!.snippet.length).toBeLessThanOrEqual(320);
   });
 
+  it('are cut where the rarer words are when the opening shows only a common one', async () => {
+    // Every paragraph of the opening says "keepers": the index's snippet showed that word alone.
+    const results = await search('keepers fresnel stepped');
+    const long = results.find((r) => r.url === LONG.url);
+    expect(long?.snippet).toContain('Augustin Fresnel showed his stepped lens');
+  });
+
   it('are cut where a quoted phrase is whole, not where its words are apart', async () => {
     const results = await search('"stepped lens"');
     const late = results.find((r) => r.url === PHRASE_LATE.url);
