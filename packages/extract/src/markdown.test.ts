@@ -137,6 +137,20 @@ describe('contentMarkdown', () => {
     },
   );
 
+  it('parts a disclosure’s summary and a dialog from the text around them, as the plain text does', () => {
+    // An FAQ's question ran into its answer: `Returns?Within 30 days.`
+    const root = element(
+      '<details><summary>Returns?</summary>Within 30 days.</details><details><summary>Shipping?</summary>' +
+        '<p>Three days.</p></details><dialog>Signed in.</dialog>After the dialog.',
+    );
+    expect(blockText(root)).toBe(
+      'Returns?\n\nWithin 30 days.\n\nShipping?\n\nThree days.\n\nSigned in.\n\nAfter the dialog.',
+    );
+    expect(contentMarkdown(root)).toBe(
+      'Returns?\n\nWithin 30 days.\n\nShipping?\n\nThree days.\n\nSigned in.\n\nAfter the dialog.',
+    );
+  });
+
   it('writes a heading on one line, its number unescaped, and leaves an empty one out', () => {
     const md = contentMarkdown(
       element('<h3>1. Personalized <em>nutrition</em> </h3><h2>Two<br>lines</h2><h2> </h2><p>Text.</p><h4>- Dash</h4>'),

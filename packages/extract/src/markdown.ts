@@ -50,6 +50,9 @@ function markdownConverter(): NodeHtmlMarkdown {
       useInlineLinks: true,
       globalEscape: GLOBAL_ESCAPE,
       lineStartEscape: LINE_START_ESCAPE_OPTION,
+      // Blocks the plain text parts too (text.ts BLOCK) that the converter's own list lacks: an FAQ's
+      // `<details><summary>Returns?</summary>Within 30 days.</details>` came out `Returns?Within 30 days.`
+      blockElements: ['details', 'summary', 'dialog'],
     },
     {
       // A formula's TeX (math-tex.ts), as math-aware markdown writes it, its backslashes and
