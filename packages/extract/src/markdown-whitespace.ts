@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import { GLOBAL_ESCAPE } from './markdown-escapes.js';
 import { BLOCK, startsWord, walkElements } from './text.js';
 
@@ -227,6 +228,26 @@ const UNFILLED_ALT = /^(?:null|undefined|nan|\[object object\])$/i;
  * and `<`, which opens an HTML tag.
  */
 const ALT_ESCAPE = new RegExp(`<|${GLOBAL_ESCAPE[0].source}`, 'gu');
+/** A character reference, in an alt that holds text escaped twice (`she&amp;#039;s`, read `she&#039;s`). */
+const CHARACTER_REFERENCE = /&(?:#\d{1,7}|#x[\da-f]{1,6}|[a-z][a-z\d]{1,31});/i;
+/** A closing tag or a line break: an alt that holds markup as text, not a stray `<` (`a < b`, `<b>` alone). */
+const ALT_MARKUP = /<\/[a-z][a-z\d]*\s*>|<br\s*\/?>/i;
+/** A tag of that markup: a line break a space, the rest nothing. */
+const ALT_TAG = /<\/?([a-z][a-z\d]*)(?:\s[^<>]*)?\/?>/gi;
+
+/**
+ * An alt as a reader should see it when a site escaped it twice or wrote HTML into it: its
+ * character references decoded once (`she&#039;s` is `she's`, as titleText reads a title) and its
+ * tags left out (`Can you spot it?<br><small>Photo by <a href="…">Ricardo</a></small>`, a picture's
+ * caption copied into its alt; `Enjoy the beauty of &lt;em&gt;nature&lt;/em&gt;`).
+ */
+function plainAlt(alt: string): string {
+  const decoded = CHARACTER_REFERENCE.test(alt) ? decodeHTML(alt) : alt;
+  return ALT_MARKUP.test(decoded)
+    ? decoded.replace(ALT_TAG, (_, name: string) => (/^br$/i.test(name) ? ' ' : ''))
+    : decoded;
+}
+
 /** A backslash and a double quote in a title, which markdown writes between double quotes. */
 const TITLE_ESCAPE = /[\\"]/g;
 
@@ -234,10 +255,11 @@ const TITLE_ESCAPE = /[\\"]/g;
  * Writes each picture's alternative text with its white space collapsed and trimmed, and escaped
  * for markdown (edits `root`; see ALT_ESCAPE): node-html-markdown writes it as it stands,
  * `![Car Maintenance Schedule ](…)`. An unfilled template value is no text (`![null](…)`, found
- * dogfooding a docs site). The titles of pictures and links, which it writes in double quotes
- * after the address, are collapsed the same way (`"Frowning face    :frowning2:"`, a forum's
- * emoji), and a double quote in one escaped: `"See who reacted "Like""` ended the title early, and
- * the whole link showed as text.
+ * dogfooding a docs site), and an alt escaped twice or holding markup is read as text (see
+ * plainAlt). The titles of pictures and links, which it writes in double quotes after the address,
+ * are collapsed the same way (`"Frowning face    :frowning2:"`, a forum's emoji), and a double
+ * quote in one escaped: `"See who reacted "Like""` ended the title early, and the whole link
+ * showed as text.
  */
 export function writeAltsAndTitles(root: Element): void {
   const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -245,7 +267,7 @@ export function writeAltsAndTitles(root: Element): void {
   for (const el of Array.from(root.querySelectorAll('img, a[title]'))) {
     const alt = el.localName.toLowerCase() === 'img' ? el.getAttribute('alt') : null;
     if (alt !== null) {
-      const collapsed = collapse(alt);
+      const collapsed = collapse(plainAlt(alt));
       const written = UNFILLED_ALT.test(collapsed) ? '' : collapsed.replace(ALT_ESCAPE, '\\$&');
       if (written !== alt) el.setAttribute('alt', written);
     }

@@ -47,6 +47,24 @@ describe('contentMarkdown', () => {
     expect(doc.querySelector('a')?.getAttribute('title')).toBe('See who reacted "Like" \\o/');
   });
 
+  it('reads an alternative text escaped twice, or holding markup, as the text it means', () => {
+    // Real pages: WordPress's `she&amp;#039;s`, a caption's HTML copied into the alt (hakibenita.com).
+    const md = contentMarkdown(
+      element(
+        '<p><img src="https://x.test/a.png" alt="the room she&amp;#039;s in, Source &amp;amp; Photo"></p>' +
+          '<p><img src="https://x.test/b.png" alt="Spot it?&lt;br&gt;&lt;small&gt;Photo by ' +
+          '&lt;a href=&quot;https://u.test/&quot;&gt;Ricardo&lt;/a&gt;&lt;/small&gt;"></p>' +
+          '<p><img src="https://x.test/c.png" alt="Enjoy &amp;lt;em&amp;gt;nature&amp;lt;/em&amp;gt;"></p>' +
+          '<p><img src="https://x.test/d.png" alt="if a &lt; b then <b>"></p>',
+      ),
+    );
+    expect(md).toBe(
+      "![the room she's in, Source & Photo](https://x.test/a.png)\n\n" +
+        '![Spot it? Photo by Ricardo](https://x.test/b.png)\n\n![Enjoy nature](https://x.test/c.png)\n\n' +
+        '![if a \\< b then \\<b>](https://x.test/d.png)',
+    );
+  });
+
   it('keeps a heading or a list that bold or italics wrap, and the emphasis of paragraphs', () => {
     const md = contentMarkdown(
       element(
