@@ -97,10 +97,14 @@ function withUnderscores(config: TranslatorConfig): TranslatorConfig {
  */
 const LINE_OPENING = /^\s*(?:(?:[-+*]|\d+[.)]|>|#{1,6})\s+)*$/;
 /**
- * A code span (written as it is), a line-start escape not after an escaped backslash, or an escaped
- * underscore between two letters or digits.
+ * A code span (written as it is), a line-start escape not after an escaped backslash, an escaped
+ * underscore between two letters or digits, or a pair of escaped brackets around text of no
+ * bracket, backslash or backtick that no `(`, `[` (escaped or not) or `:` follows (group 5 that text).
  */
-const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])|(?<=[\p{L}\p{N}])\\(_)(?=[\p{L}\p{N}])/gu;
+const SPAN_OR_ESCAPE =
+  /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])|(?<=[\p{L}\p{N}])\\(_)(?=[\p{L}\p{N}])|(?<!\\)\\\[([^[\]\\`]*)\\\](?![([:]|\\\[)/gu;
+/** Bracketed text that a GFM reader takes for markup however it is placed: a footnote's `[^1]`, a task's `[ ]` or `[x]`. */
+const BRACKETED_MARKUP = /^(?:\^|[ xX]?$)/;
 
 /**
  * `markdown` with its escapes mended line by line, outside code, in one walk:
@@ -114,6 +118,11 @@ const SPAN_OR_ESCAPE = /(`+)[^`]*?\1|(?<!\\)(\d+)\\([.)])|(?<!\\)\\([-+=>#])|(?<
  *   converter escapes an underscore that starts or ends a text (see GLOBAL_ESCAPE), and a page may
  *   split a word there (`balance<!-- -->_<wbr/>transaction`). Inside a word it cannot open or close
  *   emphasis;
+ * - brackets around a text lose their escapes where they cannot make a link (`\[1\]`,
+ *   `\[email protected\]`, `\[city\]`): the converter escapes every bracket, and a citation's
+ *   or a placeholder's backslashes are noise to a reader. The converter writes no link reference
+ *   definitions, so `[1]` reads as text; balanced in a link's text or an alt it stays text too.
+ *   Before `(`, `[` or `:` (a link, a reference, a definition) the escapes stay;
  * - a line that holds only a marker (`1.`, `2)`, `+`, `#`) is escaped: a page's numbered badge
  *   (`<div>1.</div>`) or a lone `+` came out as an empty list item, a lone `#` as an empty heading.
  *   node-html-markdown escapes these only when a space and text follow them.
@@ -133,9 +142,11 @@ function unescapeMidLine(line: string): string {
       dot: string | undefined,
       mark: string | undefined,
       underscore: string | undefined,
+      bracketed: string | undefined,
       at: number,
     ) => {
       if (underscore !== undefined) return underscore;
+      if (bracketed !== undefined) return BRACKETED_MARKUP.test(bracketed) ? match : `[${bracketed}]`;
       return span !== undefined || LINE_OPENING.test(line.slice(0, at)) ? match : `${digits ?? ''}${dot ?? mark}`;
     },
   );

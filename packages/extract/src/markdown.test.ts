@@ -34,16 +34,16 @@ describe('contentMarkdown', () => {
     // (`See who reacted "Like"`, a forum's reactions) closed the title early: both showed as text.
     const md = contentMarkdown(
       element(
-        '<p><img src="https://x.test/a.png" alt="the `ls` output [1] *all* _x_ snake_case <b>"> and ' +
+        '<p><img src="https://x.test/a.png" alt="the `ls` output [1] *all* _x_ snake_case <b> 2]"> and ' +
           '<a href="https://x.test/r" title="See who reacted &quot;Like&quot; \\o/">2</a></p>',
       ),
     );
     expect(md).toBe(
-      '![the \\`ls\\` output \\[1\\] \\*all\\* \\_x\\_ snake_case \\<b>](https://x.test/a.png) and ' +
+      '![the \\`ls\\` output [1] \\*all\\* \\_x\\_ snake_case \\<b> 2\\]](https://x.test/a.png) and ' +
         '[2](https://x.test/r "See who reacted \\"Like\\" \\\\o/")',
     );
     const doc = parseHTML(`<html><body>${marked.parse(md, { async: false })}</body></html>`).document;
-    expect(doc.querySelector('img')?.getAttribute('alt')).toBe('the `ls` output [1] *all* _x_ snake_case <b>');
+    expect(doc.querySelector('img')?.getAttribute('alt')).toBe('the `ls` output [1] *all* _x_ snake_case <b> 2]');
     expect(doc.querySelector('a')?.getAttribute('title')).toBe('See who reacted "Like" \\o/');
   });
 
@@ -239,6 +239,24 @@ describe('contentMarkdown', () => {
     expect(tokens.filter((t) => t.type === 'list')).toHaveLength(1);
     expect(marked.parse(md)).toContain('balance_transaction');
     expect(marked.parse(md)).not.toContain('<strong>init</strong>');
+  });
+
+  it('escapes brackets only where they could make a link, a footnote or a task', () => {
+    // A citation's `\\[1\\]` and Cloudflare's `\\[email protected\\]` were escaped though they make no link.
+    const md = contentMarkdown(
+      element(
+        '<p>Cited [1] at [email protected] in [city], [a [b] c], <a href="https://x.test/n">[2]</a>.</p>' +
+          '<p>Kept: [a](b) [c][d] [^3] [x] [ ] <code>\\[e\\]</code> a] [f</p><p>[term]: not a definition</p>',
+      ),
+    );
+    expect(md).toBe(
+      'Cited [1] at [email protected] in [city], \\[a [b] c\\], [[2]](https://x.test/n).\n\n' +
+        'Kept: \\[a\\](b) \\[c\\][d] \\[^3\\] \\[x\\] \\[ \\] `\\[e\\]` a\\] \\[f\n\n\\[term\\]: not a definition',
+    );
+    const html = marked.parse(md, { async: false });
+    expect(html).toContain('Cited [1] at [email protected] in [city], [a [b] c], <a href="https://x.test/n">[2]</a>.');
+    expect(html).toContain('Kept: [a](b) [c][d] [^3] [x] [ ] <code>\\[e\\]</code> a] [f');
+    expect(html).toContain('<p>[term]: not a definition</p>');
   });
 
   it('reads a line break in pretty-printed markup as a space, but inside preformatted text', () => {
