@@ -52,4 +52,22 @@ describe.each<DomImpl>(['linkedom', 'jsdom'])('table cells in the markdown (%s)'
       keys?.tokens.filter((token) => token.type === 'codespan').map((token) => (token as Tokens.Codespan).text),
     ).toEqual(['Ctrl', 'C', 'a `tick` b']);
   });
+
+  it('pads no column to its widest cell, and the table reads the same', () => {
+    const md = run(
+      '<table><tr><th>Rank</th><th>Business school</th></tr><tr><td>1</td><td>Chicago Booth School of Business</td></tr>' +
+        '<tr><td>2</td><td></td></tr><tr><td>3 (tie)</td><td>a <code>x | y</code> b</td></tr></table>',
+    );
+    expect(md).toContain(
+      '| Rank | Business school |\n| --- | --- |\n| 1 | Chicago Booth School of Business |\n| 2 | |\n' +
+        '| 3 (tie) | a `x \\| y` b |',
+    );
+    const table = readTable(md);
+    expect(table.header.map((cell) => cell.text)).toEqual(['Rank', 'Business school']);
+    expect(table.rows.map((row) => row.map((cell) => cell.text))).toEqual([
+      ['1', 'Chicago Booth School of Business'],
+      ['2', ''],
+      ['3 (tie)', 'a `x | y` b'],
+    ]);
+  });
 });

@@ -191,7 +191,7 @@ describe('contentMarkdown', () => {
       ),
     );
     expect(md).toContain('Use [--ipython](/i) or [1. Setup](/s).');
-    expect(md).toContain('| -p   | 1. the package |');
+    expect(md).toContain('| -p | 1. the package |');
     // A paragraph that starts so stays a paragraph for a reader of the markdown.
     expect(marked.lexer(md).map((token) => token.type)).toEqual(['paragraph', 'space', 'paragraph', 'space', 'table']);
   });
@@ -421,7 +421,7 @@ describe('contentMarkdown', () => {
     );
     expect(md).toContain('On 3/5, [Dave](/u) said.');
     expect(md).toContain('[![](/a.png)](/y) and x');
-    expect(md).toContain('| Ann  | Profile |');
+    expect(md).toContain('| Ann | Profile |');
     expect(md).not.toMatch(/(?<!!)\[\]\(/);
   });
 

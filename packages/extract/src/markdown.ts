@@ -15,7 +15,7 @@ import {
 } from './markdown-escapes.js';
 import { trimBlockEndBreaks } from './markdown-lines.js';
 import { flattenDeepNesting, listItem } from './markdown-list-items.js';
-import { CODE_SPAN, mendTableCells } from './markdown-table-cells.js';
+import { CODE_SPAN, mendTableCells, unpadTables } from './markdown-table-cells.js';
 import { dropEmptyColumns } from './markdown-table-columns.js';
 import { alignSpannedCells, rowsOf, unfoldRaggedTables } from './markdown-table-spans.js';
 import {
@@ -69,6 +69,7 @@ function markdownConverter(): NodeHtmlMarkdown {
     },
   );
   mendTableCells(converter);
+  unpadTables(converter);
   mendLinkText(converter);
   fenceAroundFences(converter);
   // In a table cell or a link, blocks and lines are written on one line: a line break between two,
