@@ -62,6 +62,22 @@ describe('storeOnce', () => {
     expect(await indexedIds()).toEqual([pageIdForUrl('http://a.test/')]);
   });
 
+  it('keeps a text published in several formats once per format, so filetype: finds each', async () => {
+    const deps = { fingerprints: queues.fingerprints, index: queues.index };
+    const as = (url: string, filetype: PageDocument['filetype']) => ({ ...doc(url), filetype });
+    expect(await storeOnce(as('http://a.test/report.pdf', 'pdf'), false, deps)).toMatchObject({ held: true });
+    expect(await storeOnce(as('http://a.test/r.docx', 'docx'), false, deps)).toMatchObject({ held: true });
+    expect(await storeOnce(as('http://a.test/report.html', 'html'), false, deps)).toMatchObject({ held: true });
+    // One format's copies are still one document: `odt` is of the doc family, as `filetype:doc` says.
+    expect(await storeOnce(as('http://a.test/report.odt', 'odt'), false, deps)).toEqual({
+      held: false,
+      holder: 'http://a.test/r.docx',
+    });
+    expect((await indexedIds()).sort()).toEqual(
+      ['http://a.test/report.pdf', 'http://a.test/r.docx', 'http://a.test/report.html'].map(pageIdForUrl).sort(),
+    );
+  });
+
   it('takes the document out again when a better URL claims the text in the meantime', async () => {
     // The other crawler's claim lands between this one's claim and its check.
     const racing: FingerprintStore = {

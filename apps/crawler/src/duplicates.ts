@@ -84,7 +84,7 @@ export async function storeOnce(
   selfCanonical: boolean,
   deps: { readonly fingerprints: FingerprintStore; readonly index: IndexQueue },
 ): Promise<StoreOutcome> {
-  const fingerprint = textFingerprint(doc.body_text);
+  const fingerprint = textFingerprint(doc.body_text, doc.filetype);
   const claim = await deps.fingerprints.claim(fingerprint, { url: doc.url, canonical: selfCanonical });
   if (claim.owner !== doc.url) return { held: false, holder: claim.owner };
   const removed = claim.replaced === null ? [] : [{ id: pageIdForUrl(claim.replaced), removed: true as const }];
