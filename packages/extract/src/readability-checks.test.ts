@@ -27,7 +27,12 @@ function differences(doc: Document): string[] {
     if (!own._isValidByline(el, match) !== !cheap._isValidByline(el, match)) found.push(`byline ${where}`);
     if (!own._isElementWithoutContent(el) !== !cheap._isElementWithoutContent(el)) found.push(`empty ${where}`);
     // Readability's own answer can be a falsy class name rather than `false`: compared as booleans.
-    if (!own._isProbablyVisible(el) !== !cheap._isProbablyVisible(el)) found.push(`visible ${where}`);
+    // The one difference on purpose: `display: none !important` hides (linkedom's `style.display`
+    // reads `none !important`, which Readability's `== "none"` takes for visible).
+    const important = /(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*!important/i.test(
+      el.getAttribute('style') ?? '',
+    );
+    if (!own._isProbablyVisible(el) !== !cheap._isProbablyVisible(el) && !important) found.push(`visible ${where}`);
   }
   for (const tags of [['a'], ['h1', 'h2'], ['p'], ['img', 'picture', 'figure'], ['br'], ['script', 'noscript']]) {
     for (const root of [doc.body, ...elements.filter((el) => el.localName === 'div').slice(0, 20)]) {
@@ -46,6 +51,7 @@ const EDGES = `<!DOCTYPE html><html><head><title>t</title></head><body>
   <p class="byline">By Jane Doe</p><a rel="author" href="/j">Jane</a><span itemprop="author">J</span>
   <div class="author-bio">${'A long biography of the author. '.repeat(5)}</div><span class="author"> </span>
   <div style="display:none">x</div><div style="visibility: hidden">y</div><div style="color:red">z</div>
+  <div style="color: red; display: none !important">i</div>
   <div hidden>h</div><div aria-hidden="true">a</div><img aria-hidden="true" class="mwe-math-fallback-image-inline">
   <div aria-hidden="false">f</div><svg><g><text>svg text</text></g></svg><h1>One</h1><h2>Two</h2>
   <p>Para <a href="#x">link</a></p><noscript><img src="a.png"></noscript><script>var x = 1;</script>
@@ -91,7 +97,7 @@ describe('withCheapChecksFirst', () => {
     ]);
     expect(['text-and-br', 'tpl'].map((id) => cheap._isElementWithoutContent(byId(id)))).toEqual([false, false]);
     const hidden = Array.from(doc.body.children).filter((el) => !cheap._isProbablyVisible(el));
-    expect(hidden.map((el) => el.textContent)).toEqual(['x', 'y', 'h', 'a']);
+    expect(hidden.map((el) => el.textContent)).toEqual(['x', 'y', 'i', 'h', 'a']);
     const bylines = Array.from(doc.body.querySelectorAll('*')).filter((el) =>
       cheap._isValidByline(el, `${el.getAttribute('class') ?? ''} ${el.id}`),
     );

@@ -1,4 +1,4 @@
-import { hasHiddenAttribute, walkElements } from './text.js';
+import { HIDDEN_STYLE, hasHiddenAttribute, walkElements } from './text.js';
 
 /**
  * Readability 0.6's element tests that read a whole subtree's text on every element of its search
@@ -90,9 +90,10 @@ export function withCheapChecksFirst(readability: object): void {
     return children === 0 || children === breaks;
   };
   reader._isProbablyVisible = (node) => {
-    // Without a style attribute an element's `style` declares nothing (and building it is costly).
-    const style = node.hasAttribute('style') ? (node as HTMLElement).style : null;
-    if (style && (style.display === 'none' || style.visibility === 'hidden')) return false;
+    // Read from the attribute: linkedom's `style.display` keeps the priority (`none !important`),
+    // which Readability's `=== 'none'` took for visible, and building `style` is costly.
+    const style = node.getAttribute('style');
+    if (style !== null && HIDDEN_STYLE.test(style)) return false;
     if (hasHiddenAttribute(node)) return false;
     return node.getAttribute('aria-hidden') !== 'true' || hasClassText(node, 'fallback-image');
   };
