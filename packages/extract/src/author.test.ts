@@ -19,6 +19,24 @@ describe('cleanAuthor', () => {
     expect(cleanAuthor('Matteo Laratta| Author')).toBe('Matteo Laratta');
   });
 
+  it('takes a label left without its name, or a reading time, for no name', () => {
+    // `<p class="authors--byline">By</p>`, the name in an element of its own.
+    expect(cleanAuthor('By')).toBeNull();
+    expect(cleanAuthor('Promoted by')).toBeNull();
+    expect(cleanAuthor('Written By')).toBeNull();
+    expect(cleanAuthor('The Author')).toBeNull();
+    expect(cleanAuthor('on')).toBeNull();
+    // `10` and `mins read` in two elements of a card, the number read as a date line.
+    expect(cleanAuthor('mins read')).toBeNull();
+    expect(cleanAuthor('5 min read')).toBeNull();
+    expect(cleanAuthor('Reading time: 4 minutes')).toBeNull();
+    expect(cleanByline('10\nmins read')).toBeNull();
+    // Names that hold those words are kept.
+    expect(cleanAuthor('By Jane Doe')).toBe('Jane Doe');
+    expect(cleanAuthor('Ole By')).toBe('Ole By');
+    expect(cleanAuthor('Minnie Read')).toBe('Minnie Read');
+  });
+
   it("strips the byline words and trailing dates of other languages' bylines", () => {
     expect(cleanAuthor('Von Max Mustermann')).toBe('Max Mustermann');
     expect(cleanAuthor('Par Jean Dupont, le 3 mars 2024')).toBe('Jean Dupont');

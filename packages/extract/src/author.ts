@@ -59,6 +59,13 @@ const DAY_FIRST_TAIL =
 const NOT_A_BYLINE =
   /^(?:full bio|about(?: the)? author|topic author|authors?|name|updated|published|posted|submitted|view (?:full )?profile|see all|read more|admin|administrator)$|\*|\ssays:?$/i;
 /**
+ * A byline element's label left without its name (`By`, `Promoted by`, `The Author`, a dangling
+ * `on` before a date) or its reading time (`10 mins read`, `mins read` when the number is an element
+ * of its own): page furniture that a byline selector catches, never a name.
+ */
+const LABEL_ONLY =
+  /^(?:(?:(?:written|posted|published|promoted|sponsored|presented|reported|authored|words|story|photos?)\s+)?by|on|the\s+authors?|(?:\d+\s*)?(?:mins?|minutes?)\.?\s+(?:read|reading)|read(?:ing)?\s+time\b.*)$/i;
+/**
  * A byline naming who else worked on the article (`Updated by Jon Linkov`, `Medically reviewed by`,
  * `Fact-checked by`): an editor or reviewer, not its author.
  */
@@ -128,7 +135,7 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   // `jldugger – jldugger`, `raoul (raoul)`: a user card repeats the name.
   text = text.replace(/^(.{2,40}?)\s*(?:[-–—]\s*\1|\(\1\))$/u, '$1');
   const long = text.length > MAX_AUTHOR_CHARS || text.split(/\s+/).length > MAX_AUTHOR_WORDS;
-  if (text === '' || (long && !isNameList(text)) || NOT_A_BYLINE.test(text)) return null;
+  if (text === '' || (long && !isNameList(text)) || NOT_A_BYLINE.test(text) || LABEL_ONLY.test(text)) return null;
   if (CALL_TO_ACTION.test(text) || MONEY.test(text) || SENTENCE_WORD.test(text)) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
   if (!/\p{L}/u.test(text) || (/\d{3,}/.test(text) && !USER_HANDLE.test(text))) return null;

@@ -27,6 +27,16 @@ const doms: DomImpl[] = jsdomLoads() ? ['linkedom', 'jsdom'] : ['linkedom'];
 describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
   const run = (html: string, url = URL) => extractHtml(html, { url, dom });
 
+  it("takes the author's name, not a byline element left with only its label or reading time", () => {
+    const html = (byline: string) =>
+      page('<title>A Story</title>', `<h1>A Story</h1><div class="meta">${byline}</div>${body()}`);
+    // Readability reads `By` from the label's element as the byline.
+    const label = html('<p class="authors--byline">By</p><p itemprop="author">Sara Brown</p>');
+    expect(run(label).author).toBe('Sara Brown');
+    const heading = html('<h3 class="author-title">The Author</h3><p class="author-name">Nicole Burke</p>');
+    expect(run(heading).author).toBe('Nicole Burke');
+  });
+
   it('keeps paragraph breaks and drops markup and chrome', () => {
     const result = run(page('<title>T</title>', `<h2>Heading</h2><p>One <b>bold</b> line.<br>Next line.</p>${body()}`));
     expect(result.body_text.startsWith('Heading\n\nOne bold line.\nNext line.\n\n')).toBe(true);
