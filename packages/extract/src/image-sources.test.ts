@@ -24,6 +24,10 @@ describe('isPlaceholderSource', () => {
       'https://fast-images.static-thomann.de/pics/images/misc/placeholder.svg',
       '/img/loading.svg?v=2',
       '/common/images/blank.gif',
+      // A grey card in a photo's format, named a placeholder.
+      '/themes/mit/src/img/placeholder/placeholder--frontpage--featured-news.jpg',
+      '../theme/luxoft/assets/images/lazy-image-placeholder.jpg',
+      '/img/placeholder.webp?v=3',
     ]) {
       expect([src, isPlaceholderSource(src)]).toEqual([src, true]);
     }
@@ -35,6 +39,8 @@ describe('isPlaceholderSource', () => {
       'https://example.com/placeholder/photo.png',
       'https://example.com/images/pixelated-art.png',
       '/a/lazy-river.jpg',
+      '/reviews/pixel-7-blank-screen.jpg',
+      '/img/placeholders/team-photo.jpg',
     ]) {
       expect([src, isPlaceholderSource(src)]).toEqual([src, false]);
     }
@@ -67,6 +73,13 @@ describe.each(['linkedom', 'jsdom'] as const)('loadLazyImages (%s)', (dom) => {
         '<img id="g" data-src="/no-src.webp">',
     );
     expect(loadLazyImages(root)).toBe(5);
+    // The grey card a news site's template shows until its script loads `data-src` (`class="ondemand"`,
+    // which Readability's own lazy-image fix does not know).
+    const card = element(
+      '<img id="h" loading="lazy" class="ondemand" src="/img/placeholder/placeholder--frontpage--featured-news.jpg" data-src="/files/news-photo.jpg?itok=PCK">',
+    );
+    expect(loadLazyImages(card)).toBe(1);
+    expect(card.querySelector('#h')?.getAttribute('src')).toBe('/files/news-photo.jpg?itok=PCK');
     const src = (id: string) => root.querySelector(`#${id}`)?.getAttribute('src');
     expect([src('a'), src('b'), src('k'), src('d'), src('e'), src('f'), src('g')]).toEqual([
       '/real.jpg',

@@ -23,13 +23,20 @@ const PICTURE_URL = /^(?:https?:)?\/?\/?[^\s"'<>]+\.(?:jpe?g|png|webp|avif|gif)(
 /** A stand-in picture's file: a named pixel, spacer or placeholder, as a GIF, PNG or SVG. */
 const PLACEHOLDER_FILE =
   /(?:^|[\W_])(?:1x1|pixel|blank|spacer|transparent|trans|placeholder|lazy|lazyload|loading|empty)(?:[\W_][^/]*)?\.(?:gif|png|svg)$/i;
+/**
+ * A stand-in in a photo's format, named so (`placeholder--frontpage--featured-news.jpg`,
+ * `lazy-image-placeholder.jpg`): a site's grey card shown until its script loads the picture. Only
+ * the word `placeholder`: a photo's own name may hold `pixel` or `blank` (`pixel-7-review.jpg`).
+ */
+const PLACEHOLDER_PHOTO = /(?:^|[\W_])placeholder(?:[\W_][^/]*)?\.(?:jpe?g|webp|avif)$/i;
 
 /** Whether an image's `src` is a stand-in for its picture: none, a `data:` URI, or a placeholder file. */
 export function isPlaceholderSource(src: string | null): boolean {
   const value = (src ?? '').trim();
   if (value === '' || /^data:/i.test(value)) return true;
   const path = value.split(/[?#]/)[0] ?? '';
-  return PLACEHOLDER_FILE.test(path.slice(path.lastIndexOf('/') + 1));
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  return PLACEHOLDER_FILE.test(file) || PLACEHOLDER_PHOTO.test(file);
 }
 
 /**
