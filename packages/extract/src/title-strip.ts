@@ -18,16 +18,21 @@ const CJK_SIDE =
   '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3000-\\u303f\\uff01-\\uff60]';
 /**
  * Separators a CJK title writes without spaces: underscores (`标题_频道_新浪网`), bars, full-width
- * bars, a doubled hyphen, and a hyphen beside a CJK character (never between Latin letters or
- * digits: `China-Pub`, `2022-02-13`). Long dashes are left alone: `——` is Chinese punctuation
- * inside a headline.
+ * bars, a doubled hyphen, angle marks (`艺术史研究<世纪在线中国艺术网`, `‹`, `›`, `»`), and a hyphen
+ * beside a CJK character (never between Latin letters or digits: `China-Pub`, `2022-02-13`). Long
+ * dashes are left alone: `——` is Chinese punctuation inside a headline, and so are `《》`.
  */
 const UNSPACED_SEPARATOR = new RegExp(
-  `\\s*(?:_+|\\||｜|-{2,})\\s*|(?<=${CJK_SIDE})\\s*-\\s*|\\s*-\\s*(?=${CJK_SIDE})`,
+  `\\s*(?:_+|\\||｜|-{2,}|[<>‹›«»])\\s*|(?<=${CJK_SIDE})\\s*-\\s*|\\s*-\\s*(?=${CJK_SIDE})`,
   'gu',
 );
 /** A trailing part of a CJK title this short (in characters) names the site or its section. */
 export const MAX_CJK_TAIL_CHARS = 16;
+/**
+ * A CJK title's last part that calls itself a web site (`世纪在线中国艺术网`, `…门户网站`, `…官网`):
+ * the site's name even when it is longer than the headline before it.
+ */
+const CJK_SITE_NAME = /(?:网|網|网站|網站)$/u;
 
 /** Case, punctuation and spacing folded away: how two titles are compared. */
 export const fold = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
@@ -152,7 +157,8 @@ export function stripTitle(
  * A CJK title without the site and section names it appends without spaces
  * (`四年前中500万现穷困潦倒__商贸_产业资讯_新浪网`, `…小时_苏银`, `…吗？-报社新闻`): the parts after
  * its longest part go while each is at most {@link MAX_CJK_TAIL_CHARS} characters long and comes
- * after a separator of the same kind as the last one (`标题-副题_网站` keeps `标题-副题`). A part
+ * after a separator of the same kind as the last one (`标题-副题_网站` keeps `标题-副题`), and so does
+ * a last part that calls itself a web site when it is the longest (`艺术史研究<世纪在线中国艺术网`). A part
  * that is the page's `<h1>` is the title. Other titles are returned as they are.
  */
 function stripUnspacedTail(title: string, h1: string): string {
@@ -176,7 +182,14 @@ function stripUnspacedTail(title: string, h1: string): string {
   const longest = sizes.indexOf(Math.max(...sizes));
   const kind = separators.at(-1);
   let last = parts.length - 1;
-  while (last > longest && (sizes[last] ?? 0) <= MAX_CJK_TAIL_CHARS && separators[last - 1] === kind) last--;
+  // The last part may go when it calls itself a web site, the longest or not.
+  const site = (i: number) => i === parts.length - 1 && CJK_SITE_NAME.test(parts[i]?.text.trim() ?? '');
+  while (
+    (last > longest || (last > 0 && site(last))) &&
+    (sizes[last] ?? 0) <= MAX_CJK_TAIL_CHARS &&
+    separators[last - 1] === kind
+  )
+    last--;
   return last === parts.length - 1 ? title : title.slice(0, parts[last]?.end).trim();
 }
 

@@ -334,6 +334,13 @@ describe('reconcileTitle', () => {
     expect(zh('新しい駅ビルが来春開業へ｜示例ニュース')).toBe('新しい駅ビルが来春開業へ');
     // The part the page shows as its <h1> is the headline.
     expect(zh('地方新闻_图片报道_示例网', '图片报道')).toBe('图片报道');
+    // An angle mark parts them too, and a last part that calls itself a web site goes even when it
+    // is longer than the headline.
+    expect(zh('艺术史研究<世纪在线中国艺术网')).toBe('艺术史研究');
+    expect(zh('艺术史研究‹世纪在线中国艺术网')).toBe('艺术史研究');
+    expect(zh('短讯_示例省人民政府门户网站')).toBe('短讯');
+    // A longer last part that is no site's name stays (see the test below).
+    expect(zh('短标题_这是一个相当长的栏目名称')).toBe('短标题_这是一个相当长的栏目名称');
   });
 
   it("keeps a Chinese headline's own dashes, hyphenated words and dates", () => {
