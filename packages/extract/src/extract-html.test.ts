@@ -37,6 +37,25 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(heading).author).toBe('Nicole Burke');
   });
 
+  it("reads a WebPage's mainEntity as the page's JSON-LD: a thread's first post dates it, not a later post", () => {
+    const ld = {
+      '@context': 'https://schema.org',
+      '@type': 'WebPage',
+      mainEntity: {
+        '@type': 'DiscussionForumPosting',
+        headline: 'Digital Cameras: A 2024 status symbol?',
+        datePublished: '2024-01-10T17:47:16+00:00',
+        author: { '@type': 'Person', name: 'Kevin' },
+      },
+    };
+    const html = page(
+      `<title>News - Digital Cameras: A 2024 status symbol? | Cameraderie</title><script type="application/ld+json">${JSON.stringify(ld)}</script>`,
+      `<h1>Digital Cameras: A 2024 status symbol?</h1><p>Posted <time datetime="2024-01-12T00:11:34Z">Jan 12, 2024</time></p>${body()}`,
+    );
+    const got = run(html, 'https://cameraderie.org/threads/digital-cameras.56948/');
+    expect(got.published_at).toBe('2024-01-10T17:47:16Z');
+  });
+
   it('keeps paragraph breaks and drops markup and chrome', () => {
     const result = run(page('<title>T</title>', `<h2>Heading</h2><p>One <b>bold</b> line.<br>Next line.</p>${body()}`));
     expect(result.body_text.startsWith('Heading\n\nOne bold line.\nNext line.\n\n')).toBe(true);

@@ -132,6 +132,9 @@ function collectObjects(value: unknown, out: Record<string, unknown>[], depth: n
   const obj = value as Record<string, unknown>;
   out.push(obj);
   if (Array.isArray(obj['@graph'])) collectObjects(obj['@graph'], out, depth + 1);
+  // A WebPage's `mainEntity` is what the page is about (XenForo's thread: its
+  // DiscussionForumPosting, with the thread's own headline, author and date).
+  if (obj.mainEntity !== null && typeof obj.mainEntity === 'object') collectObjects(obj.mainEntity, out, depth + 1);
 }
 
 function typesOf(obj: Record<string, unknown>): string[] {
