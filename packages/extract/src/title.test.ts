@@ -357,6 +357,27 @@ describe('reconcileTitle', () => {
     );
   });
 
+  it("drops a thread's short label before the JSON-LD headline (`News - …`), and keeps a longer first part", () => {
+    const forum = {
+      docTitle: 'News - Digital Cameras: A 2024 "status symbol"? | Cameraderie',
+      ogTitle: 'News - Digital Cameras: A 2024 "status symbol"?',
+      // The label's own element glued to the headline in the <h1>.
+      h1: 'News Digital Cameras: A 2024 "status symbol"?',
+      siteName: 'Cameraderie',
+      url: 'https://cameraderie.org/threads/digital-cameras-a-2024-status-symbol.56948/',
+    };
+    expect(title({ ...forum, jsonLdHeadline: 'Digital Cameras: A 2024 "status symbol"?' })).toBe(
+      'Digital Cameras: A 2024 "status symbol"?',
+    );
+    // Without the JSON-LD headline nothing says which part is a label.
+    expect(title(forum)).toBe('News - Digital Cameras: A 2024 "status symbol"?');
+    // A first part of more than three words is a headline's own.
+    const series = 'Five Things We Learned This Week - Why the market fell and what comes next';
+    expect(
+      title({ ogTitle: series, docTitle: series, jsonLdHeadline: 'Why the market fell and what comes next' }),
+    ).toBe(series);
+  });
+
   it('keeps a dating tail, which names no site', () => {
     expect(title({ docTitle: 'The Best Cheap Wireless Earbuds under $50 - March 2026' })).toBe(
       'The Best Cheap Wireless Earbuds under $50 - March 2026',

@@ -216,14 +216,46 @@ function unconfirmedHeadline(headlines: readonly string[], mainH1: string, h1s: 
  * - else the declared title, unless it is a generic `Home Page` or the site's name that a template
  *   left alone (`| Site`, see LEADING_SEPARATOR); else the first `<h1>`;
  * - last, of the declared title and the `<h1>`, the one the URL's slug was made from replaces the
- *   other (see preferSlugMatch).
+ *   other (see preferSlugMatch), and a short label before the JSON-LD headline goes (see withoutLabel).
  * Every source is read as shown (see titleText), without a separator left at its ends by an empty
  * part (see LEADING_SEPARATOR); an `<h1>` that is a path (`/writeup.md`) is none.
  * Never a bare URL; '' only when the page gives none of these.
  */
 export function reconcileTitle(sources: TitleSources): string {
   const { title, stripped, headline } = agreedTitle(sources);
-  return preferSlugMatch(title, [stripped, headline], sources.url);
+  return withoutLabel(preferSlugMatch(title, [stripped, headline], sources.url), sources.jsonLdHeadline);
+}
+
+/** A label a forum or blog puts before a headline (`News`, `Solved`, `2024`): a few words at most. */
+const MAX_LABEL_WORDS = 3;
+
+/**
+ * A title that is a short label, a separator and the JSON-LD headline (`News - Digital Cameras: …`
+ * beside a headline `Digital Cameras: …`): the headline, as the page's structured data states it.
+ * The label is a thread's prefix or a section's name, no part of the headline.
+ */
+function withoutLabel(title: string, jsonLdHeadline: string | null): string {
+  const declared = fold(usable(jsonLdHeadline) ? titleText(repairMojibake(jsonLdHeadline)) : '');
+  if (declared === '') return title;
+  const parts = title.split(SEPARATOR);
+  for (let i = 1; i < parts.length; i++) {
+    const label = parts.slice(0, i).join(' ');
+    if (titleWords(label).length > MAX_LABEL_WORDS) break;
+    const rest = rejoinFrom(title, i);
+    if (fold(rest) === declared) return rest;
+  }
+  return title;
+}
+
+/** A title from its `index`th separator-parted segment on, with the separators between them. */
+function rejoinFrom(title: string, index: number): string {
+  let rest = title;
+  for (let i = 0; i < index; i++) {
+    const m = SEPARATOR.exec(rest);
+    if (!m) return '';
+    rest = rest.slice(m.index + m[0].length);
+  }
+  return rest.trim();
 }
 
 /**
