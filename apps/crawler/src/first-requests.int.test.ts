@@ -100,6 +100,27 @@ function shortGaps(requests: Logged): string[] {
     .map(({ gap }) => gap);
 }
 
+/** A crawl of `hosts` run until idle in a data dir of its own; its queues and index stay open for the checks. */
+async function crawlHosts(
+  name: string,
+  hosts: string,
+  run: Pick<Parameters<typeof crawlUntilIdle>[0], 'queue' | 'maxRenderWaitMs'>,
+  open: (dir: string) => Promise<Queues> = async (dir) =>
+    openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 }),
+): Promise<{ dir: string; queues: Queues; index: LanceSearchIndex }> {
+  const { dir, config } = localCrawlConfig(name, hosts);
+  const queues = await open(dir);
+  const index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+  try {
+    await crawlUntilIdle({ config, queues, index, blobs: new FileBlobStore({ dir: join(dir, 'blobs') }), ...run });
+  } catch (err) {
+    await Promise.allSettled([queues.close(), index.close()]);
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return { dir, queues, index };
+}
+
 /**
  * A new site's first requests, robots.txt, llms.txt and the seed page, are spaced by its delay
  * (Crawl-delay here) like every later request, and so is the feed the seed page declares; a site
@@ -138,26 +159,22 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
         },
         '/app2.html': { body: page('The stilt', 'stilt') },
       }));
-      const local = localCrawlConfig('first-requests', '127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5');
-      dir = local.dir;
-      const config = local.config;
-      queues = await open(dir);
-      index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-      await crawlUntilIdle({
-        config,
-        queues,
-        index,
-        blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
-        queue: (crawler) =>
-          // Three pages: the seed, the page its llms.txt lists and the one its feed lists (feeds,
-          // like sitemaps, take none of the page budget).
-          crawler.addSeeds([
-            parseSeed(`${paced.site.origin}/ depth=1 pages=3`),
-            parseSeed(`${prompt.site.origin}/ depth=1 pages=3`),
-            parseSeed(`${mover.site.origin}/moved depth=0`),
-            parseSeed(`${rendered.site.origin}/app.html depth=1 render=always`),
-          ]),
-      });
+      ({ dir, queues, index } = await crawlHosts(
+        'first-requests',
+        '127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5',
+        {
+          queue: (crawler) =>
+            // Three pages: the seed, the page its llms.txt lists and the one its feed lists (feeds,
+            // like sitemaps, take none of the page budget).
+            crawler.addSeeds([
+              parseSeed(`${paced.site.origin}/ depth=1 pages=3`),
+              parseSeed(`${prompt.site.origin}/ depth=1 pages=3`),
+              parseSeed(`${mover.site.origin}/moved depth=0`),
+              parseSeed(`${rendered.site.origin}/app.html depth=1 render=always`),
+            ]),
+        },
+        open,
+      ));
     }, 90_000);
 
     afterAll(async () => {
@@ -249,22 +266,14 @@ describe('a render that would wait longer than a render waits for the host', () 
       '/robots.txt': text('User-agent: *\nAllow: /\n'),
       '/app.html': { body: scripted('The stilt', 'stilt', 'curlew') },
     }));
-    const local = localCrawlConfig('render-wait', '127.0.0.6,127.0.0.7');
-    dir = local.dir;
-    queues = await openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
-    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-    await crawlUntilIdle({
-      config: local.config,
-      queues,
-      index,
-      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+    ({ dir, queues, index } = await crawlHosts('render-wait', '127.0.0.6,127.0.0.7', {
       maxRenderWaitMs: MAX_RENDER_WAIT_MS,
       queue: (crawler) =>
         crawler.addSeeds([
           parseSeed(`${paced.site.origin}/app.html depth=0 render=always`),
           parseSeed(`${prompt.site.origin}/app.html depth=0 render=always`),
         ]),
-    });
+    }));
   }, 90_000);
 
   afterAll(async () => {
@@ -315,17 +324,9 @@ describe('redirects from several sites to one paced site', () => {
       ),
     );
     const hosts = [target, ...movers].map((logged) => logged.site.host).join(',');
-    const local = localCrawlConfig('redirect-pace', hosts);
-    dir = local.dir;
-    queues = await openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
-    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-    await crawlUntilIdle({
-      config: local.config,
-      queues,
-      index,
-      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+    ({ dir, queues, index } = await crawlHosts('redirect-pace', hosts, {
       queue: (crawler) => crawler.addSeeds(movers.map((mover) => parseSeed(`${mover.site.origin}/moved depth=0`))),
-    });
+    }));
   }, 90_000);
 
   afterAll(async () => {
