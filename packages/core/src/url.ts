@@ -189,9 +189,12 @@ function sitePort(host: string): string | null {
   return port === 80 || port === 443 ? '' : `:${port}`;
 }
 
-/** Without a `site` host's port (`example.com:8080` → `example.com`, `[::1]:8080` → `[::1]`). */
-function withoutPort(host: string): string {
-  return host.replace(/:\d+$/, '');
+/**
+ * A normalized `site` value without its host's port (`example.com:8080/docs` → `example.com/docs`,
+ * `[::1]:8080` → `[::1]`).
+ */
+export function siteWithoutPort(site: string): string {
+  return site.replace(/^([^/]*?):\d+(?=\/|$)/, '$1');
 }
 
 /** A URL's host (with its port) and the first of its path's segments, as {@link normalizeSite} writes them; null when it does not parse. */
@@ -250,7 +253,7 @@ function pathSegments(pathname: string): string[] {
  */
 export function hostMatchesSite(host: string, site: string): boolean {
   if (/:\d+$/.test(site)) return host === site;
-  host = withoutPort(host);
+  host = siteWithoutPort(host);
   return host === site || host.endsWith(`.${site}`);
 }
 

@@ -46,6 +46,25 @@ export function unescapeLineStart(text: string): string {
 }
 
 /**
+ * A translator's config whose output, when its own postprocess gives text, goes through `then`
+ * too; a config without a postprocess is left as it is.
+ */
+export function afterPostprocess(
+  config: TranslatorConfig,
+  then: (content: string) => string | PostProcessResult,
+): TranslatorConfig {
+  const postprocess = config.postprocess;
+  if (postprocess === undefined) return config;
+  return {
+    ...config,
+    postprocess: (ctx) => {
+      const content = postprocess(ctx);
+      return typeof content === 'string' ? then(content) : content;
+    },
+  };
+}
+
+/**
  * Links written without that escape (edits `converter`): a link's text follows its `[`, so it never
  * starts a line. A link that shows no text nor picture (an icon font's, a script's `#`) is left out:
  * `[](…)` says nothing to a reader, and sat between words. Bare links (`<https://…>`) and links
@@ -55,21 +74,12 @@ export function mendLinkText(converter: NodeHtmlMarkdown): void {
   for (const translators of [converter.translators, converter.tableCellTranslators]) {
     const link = translators.get('a');
     if (typeof link !== 'function') continue;
-    const mended: TranslatorConfigFactory = (context) => {
-      const config = withUnderscores(link(context));
-      const postprocess = config.postprocess;
-      if (postprocess === undefined) return config;
-      return {
-        ...config,
-        postprocess: (ctx) => {
-          const content = postprocess(ctx);
-          // Trimmed too: the spaces at a link's edges are moved out of it before (see spaceOutsideLinks);
-          // those left are the line breaks around a block in it.
-          if (typeof content !== 'string') return content;
-          return content.trim() === '' ? PostProcessResult.RemoveNode : unescapeLineStart(content.trim());
-        },
-      };
-    };
+    // Trimmed too: the spaces at a link's edges are moved out of it before (see spaceOutsideLinks);
+    // those left are the line breaks around a block in it.
+    const mended: TranslatorConfigFactory = (context) =>
+      afterPostprocess(withUnderscores(link(context)), (content) =>
+        content.trim() === '' ? PostProcessResult.RemoveNode : unescapeLineStart(content.trim()),
+      );
     translators.set('a', mended);
   }
 }

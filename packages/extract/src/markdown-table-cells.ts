@@ -1,5 +1,5 @@
 import type { NodeHtmlMarkdown, TranslatorConfig, TranslatorConfigFactory } from 'node-html-markdown';
-import { unescapeLineStart } from './markdown-escapes.js';
+import { afterPostprocess, unescapeLineStart } from './markdown-escapes.js';
 
 /**
  * Mends two things node-html-markdown does to a table cell (edits `converter`). It escaped only
@@ -38,18 +38,7 @@ export function mendTableCells(converter: NodeHtmlMarkdown): void {
 export function unpadTables(converter: NodeHtmlMarkdown): void {
   const table = converter.translators.get('table');
   if (typeof table !== 'function') return;
-  converter.translators.set('table', (context) => {
-    const config = table(context);
-    const postprocess = config.postprocess;
-    if (postprocess === undefined) return config;
-    return {
-      ...config,
-      postprocess: (ctx) => {
-        const content = postprocess(ctx);
-        return typeof content === 'string' ? unpadded(content) : content;
-      },
-    };
-  });
+  converter.translators.set('table', (context) => afterPostprocess(table(context), unpadded));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FallbackRequest, QueryNode } from '@quarry/core';
-import { normalizeSite, siteWithin } from '@quarry/core';
+import { normalizeSite, siteWithin, siteWithoutPort } from '@quarry/core';
 
 /** How a provider's query language differs from the common web-search syntax. */
 export interface QueryDialect {
@@ -42,7 +42,7 @@ export function renderQuery(request: FallbackRequest, dialect: QueryDialect): st
   const text = request.query.root ? renderNode(request.query.root, dialect) : '';
   if (text !== '') parts.push(text);
   // Web search engines know no ports: `site:example.com:8080` is asked as the host's.
-  if (sites.length > 0) parts.push(sites.map((s) => `site:${s.replace(/^([^/]*?):\d+(?=\/|$)/, '$1')}`).join(' OR '));
+  if (sites.length > 0) parts.push(sites.map((s) => `site:${siteWithoutPort(s)}`).join(' OR '));
   if (request.query.filetypes.length > 0) {
     parts.push(request.query.filetypes.map((f) => `filetype:${f}`).join(' OR '));
   }
