@@ -327,6 +327,24 @@ describe('health, docs and OpenAPI', () => {
     expect(res.headers.ratelimit).toBeUndefined();
   });
 
+  it('reports unhealthy (503, naming it) while another backend a search needs does not answer', async () => {
+    let answering = false;
+    const redis = {
+      name: 'Redis (rate limits and keys)',
+      ping: async () => {
+        if (!answering) throw new Error('Connection is closed.');
+      },
+    };
+    const checked = createApp(fx.deps(undefined, { healthChecks: [redis] }));
+    const down = valid(await request(checked).get('/healthz'), '/healthz');
+    expect(down.status).toBe(503);
+    expect(down.body.detail).toBe('Redis (rate limits and keys) is not answering.');
+    expect(Number(down.headers['retry-after'])).toBeGreaterThan(0);
+    expect(JSON.stringify(down.body)).not.toContain('Connection is closed');
+    answering = true;
+    expect(valid(await request(checked).get('/healthz'), '/healthz').status).toBe(200);
+  });
+
   it('serves the OpenAPI 3.1 document with both endpoints and their bounds', async () => {
     const res = valid(await request(app).get('/api/v1/openapi.json'), '/api/v1/openapi.json');
     expect(res.body.openapi).toBe('3.1.0');

@@ -51,7 +51,7 @@ export function createApp(deps: ApiDeps): Express {
   });
   const notAllowed = methodNotAllowed(READ_ONLY);
 
-  app.route('/healthz').get(healthRoute(deps.index)).all(notAllowed);
+  app.route('/healthz').get(healthRoute(deps.index, deps.healthChecks)).all(notAllowed);
   const docsHtml = renderDocsPage(OPENAPI_DOCUMENT);
   app
     .route('/docs')

@@ -3,6 +3,7 @@ import type { SiteCrawler } from '@quarry/mcp';
 import type { Router } from 'express';
 import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
+import type { HealthCheck } from './health.js';
 import type { QuarryMetrics } from './metrics.js';
 
 /** Everything the HTTP API needs; built by the CLI (embedded or distributed) or by a test. */
@@ -32,6 +33,11 @@ export interface ApiDeps {
   readonly adminRouter?: Router;
   /** Prometheus metrics: every request is timed, and `GET /metrics` serves them to the admin token. */
   readonly metrics?: QuarryMetrics;
+  /**
+   * Backends every search needs besides the index, pinged by `GET /healthz` (Redis in distributed
+   * mode: without it every search is a 503).
+   */
+  readonly healthChecks?: readonly HealthCheck[];
   /** The MCP `crawl_site` tool, offered on `/mcp` to requests presenting the admin token. */
   readonly siteCrawler?: SiteCrawler;
 }

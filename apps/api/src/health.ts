@@ -3,15 +3,34 @@ import type { RequestHandler } from 'express';
 import { BACKEND_RETRY_AFTER_SECS } from './error-handler.js';
 import { sendProblem } from './problem.js';
 
-/** `GET /healthz`: 200 `{status: "ok"}` when the index answers a ping, 503 otherwise. */
-export function healthRoute(index: SearchIndex): RequestHandler {
+/** A backend every search needs besides the index (Redis, for the rate-limit counters and keys). */
+export interface HealthCheck {
+  /** Named in the 503's detail: `Redis (rate limits and keys)`. */
+  readonly name: string;
+  /** Resolves when the backend answers; rejects (within its own timeout) when it does not. */
+  ping(): Promise<unknown>;
+}
+
+/**
+ * `GET /healthz`: 200 `{status: "ok"}` when the index and every other backend a search needs
+ * answer, 503 naming the first that does not: a replica whose Redis is away answers every search
+ * with a 503, so a load balancer must not count it healthy.
+ */
+export function healthRoute(index: SearchIndex, checks: readonly HealthCheck[] = []): RequestHandler {
+  const all: readonly HealthCheck[] = [{ name: 'The search index', ping: () => index.ping() }, ...checks];
   return async (req, res) => {
-    try {
-      await index.ping();
-    } catch (err) {
-      req.log.warn({ err }, 'health check: index unavailable');
+    const results = await Promise.allSettled(all.map((check) => check.ping()));
+    const failed = results.findIndex((result) => result.status === 'rejected');
+    if (failed >= 0) {
+      const { name } = all[failed]!;
+      const reason: unknown = (results[failed] as PromiseRejectedResult).reason;
+      // The message alone: a health check polled every few seconds logs no stack traces.
+      req.log.warn(
+        { err: reason instanceof Error ? reason.message : String(reason), backend: name },
+        'health check failed',
+      );
       res.setHeader('Retry-After', String(BACKEND_RETRY_AFTER_SECS));
-      sendProblem(res, 'backend-unavailable', 'The search index is not answering.');
+      sendProblem(res, 'backend-unavailable', `${name} is not answering.`);
       return;
     }
     res.setHeader('Cache-Control', 'no-store');

@@ -1,6 +1,7 @@
 export { isUnanswered, MAX_JUDGED_WORDS, MIN_WEIGHT_HELD } from './answered.js';
 export * from './app.js';
 export * from './deps.js';
+export type { HealthCheck } from './health.js';
 export * from './mcp-backend.js';
 export * from './metrics.js';
 export { startMetricsServer } from './metrics-route.js';

@@ -203,11 +203,11 @@ export const OPENAPI_DOCUMENT = {
     '/healthz': {
       get: {
         operationId: 'health',
-        summary: 'Liveness and index reachability (not rate-limited)',
+        summary: 'Liveness, and reachability of the index and Redis when used (not rate-limited)',
         security: [{}],
         responses: {
           '200': {
-            description: 'The index answers.',
+            description: 'The index answers, and Redis too where it holds the rate-limit counters and keys.',
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
           },
           '405': ref('responses', 'MethodNotAllowed'),

@@ -23,7 +23,7 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers 503 in seconds, logs a line per client and outage (no stack traces), and says when Redis is back', async () => {
+  it('answers 503 in seconds (searches and /healthz), logs a line per client and outage (no stack traces), and says when Redis is back', async () => {
     api = spawnCli(['serve'], {
       REDIS_URL: redis.url,
       QUARRY_DATA_DIR: dir,
@@ -33,6 +33,7 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     });
     const base = await api.listening(60_000);
     expect((await fetch(`${base}/api/v1/search?q=anything`)).status).toBe(200);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
     await redis.stop({ keepData: true });
     // ioredis tries to reconnect several times a second meanwhile.
@@ -43,11 +44,16 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     expect(res.status).toBe(503);
     // Before, a request waited for ioredis's reconnection attempts, 9-15 s.
     expect(waited).toBeLessThan(6_000);
+    // A replica that answers every search with a 503 is not healthy to a load balancer either.
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { detail: string }).detail).toMatch(/^Redis .* is not answering\.$/);
 
     await redis.restart();
     const until = Date.now() + 30_000;
     while (!/answers again/.test(api.stdout) && Date.now() < until) await sleep(200);
     expect((await fetch(`${base}/api/v1/search?q=anything`)).status).toBe(200);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
     const lines = api.stdout
       .split('\n')

@@ -46,7 +46,9 @@ export async function startApi(
   const stores = config.redisUrl ? await redisRateLimitStores(config.redisUrl, logger) : null;
   const app = createApp({
     config,
-    ...(stores ? { rateLimitStore: stores.publicTier, keyRateLimitStore: stores.keyTier } : {}),
+    ...(stores
+      ? { rateLimitStore: stores.publicTier, keyRateLimitStore: stores.keyTier, healthChecks: [stores.health] }
+      : {}),
     index: services.index,
     blobs: services.blobs,
     keys: services.keys,
@@ -91,6 +93,8 @@ async function redisRateLimitStores(redisUrl: string, logger: Logger) {
   return {
     publicTier: new RedisStore({ sendCommand, prefix: 'quarry:rl:ip:' }),
     keyTier: new RedisStore({ sendCommand, prefix: 'quarry:rl:key:' }),
+    // Every search counts here first: while this Redis is away, /healthz says so.
+    health: { name: 'Redis (rate limits and keys)', ping: () => client.ping() },
     disconnect: async () => {
       client.disconnect();
     },
