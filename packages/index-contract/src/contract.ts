@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { IndexQuery, IndexSearchResult, SearchIndex } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
-import { contractCorpus, daysBefore, makePage } from './fixtures.js';
+import { contractCorpus, daysBefore, LISTING_SITE, listingCorpus, makePage } from './fixtures.js';
 
 /** Opens a fresh, empty index of the backend under test and says how to dispose of it. */
 export type OpenSearchIndex = () => Promise<{ index: SearchIndex; cleanup: () => Promise<void> }>;
@@ -215,6 +215,56 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       expect(await ids('天气')).toEqual(['zh-weather']);
       const [hit] = (await search('搜索引擎')).hits;
       expect(hit?.snippet).toContain('搜索引擎');
+    });
+  });
+
+  describe(`SearchIndex contract (listings): ${name}`, () => {
+    let index: SearchIndex;
+    let cleanup: () => Promise<void>;
+    const { pages, newest } = listingCorpus();
+    const search = (q: string, options: Options = {}): Promise<IndexSearchResult> =>
+      index.search({ query: parseQuery(q), limit: 100, offset: 0, ...options });
+    const ids = async (q: string, options: Options = {}): Promise<string[]> =>
+      (await search(q, options)).hits.map((hit) => hit.id);
+    /** The site's pages newest first, less those `excluded` names. */
+    const newestBut = (...excluded: string[]) => newest.filter((id) => !excluded.includes(id));
+
+    beforeAll(async () => {
+      ({ index, cleanup } = await open());
+      await index.upsert(pages);
+    });
+    afterAll(async () => {
+      await cleanup();
+    });
+
+    it('lists a filter with exclusions only newest crawl first, as a filter alone is listed', async () => {
+      expect(await ids(`site:${LISTING_SITE}`)).toEqual(newest);
+      const result = await search(`site:${LISTING_SITE} -draft`);
+      expect(result.hits.map((hit) => hit.id)).toEqual(newestBut('log-2', 'log-6', 'log-7'));
+      expect(result.total).toBe(7);
+      expect(result.totalIsEstimate).toBe(false);
+      for (const [i, hit] of result.hits.entries()) {
+        expect(hit.score).toBeGreaterThan(0);
+        if (i > 0) expect(hit.score).toBeLessThanOrEqual(result.hits[i - 1]!.score);
+      }
+      expect(await ids(`site:${LISTING_SITE} -draft -"release candidate"`)).toEqual(
+        newestBut('log-2', 'log-3', 'log-6', 'log-7'),
+      );
+      expect(await ids('filetype:pdf -draft')).toEqual(['log-4', 'log-9']);
+    });
+
+    it('pages through a filter with exclusions only consistently, with an exact total', async () => {
+      const q = `site:${LISTING_SITE} -draft`;
+      const whole = await ids(q);
+      for (const limit of [1, 2, 3]) {
+        const paged: string[] = [];
+        for (let offset = 0; offset < whole.length + limit; offset += limit) {
+          const page = await search(q, { limit, offset });
+          expect(page.total).toBe(whole.length);
+          paged.push(...page.hits.map((hit) => hit.id));
+        }
+        expect(paged).toEqual(whole);
+      }
     });
   });
 

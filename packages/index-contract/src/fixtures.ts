@@ -1,4 +1,4 @@
-import type { PageDocument } from '@quarry/core';
+import type { Filetype, PageDocument } from '@quarry/core';
 
 /** A fixed reference time so fixtures never depend on the clock. */
 export const FIXTURE_NOW = '2026-06-01T00:00:00Z';
@@ -175,4 +175,42 @@ export function contractCorpus(): PageDocument[] {
     }
   });
   return pages;
+}
+
+/** The site of {@link listingCorpus}. */
+export const LISTING_SITE = 'changes.example.dev';
+
+/**
+ * One site's pages crawled on different days, written in an order that is not their crawl order
+ * (an index's own order must not pass for newest first), some holding the word `draft` or the
+ * phrase `release candidate`, two of them PDFs; and a page of another site. `newest` lists the
+ * site's ids newest crawl first.
+ */
+export function listingCorpus(): { pages: PageDocument[]; newest: string[] } {
+  // [id, days before FIXTURE_NOW, body, filetype]
+  const site: [string, number, string, Filetype][] = [
+    ['log-5', 50, 'Changelog entry five: faster start-up.', 'html'],
+    ['log-2', 20, 'Changelog entry two: a draft of the upgrade guide.', 'html'],
+    ['log-9', 90, 'Changelog entry nine: first public version.', 'pdf'],
+    ['log-1', 10, 'Changelog entry one: bug fixes for the importer.', 'html'],
+    ['log-7', 70, 'Changelog entry seven: draft notes on the schema.', 'pdf'],
+    ['log-3', 30, 'Changelog entry three: the release candidate is out.', 'html'],
+    ['log-8', 80, 'Changelog entry eight: smaller indexes.', 'html'],
+    ['log-4', 40, 'Changelog entry four: new search operators.', 'pdf'],
+    ['log-6', 60, 'Changelog entry six: a draft for review.', 'html'],
+    ['log-0', 5, 'Changelog entry zero: translations.', 'html'],
+  ];
+  const pages = site.map(([id, days, body, filetype]) =>
+    makePage(id, `https://${LISTING_SITE}/${id}${filetype === 'html' ? '' : `.${filetype}`}`, `Release ${id}`, body, {
+      crawled_at: daysBefore(days),
+      filetype,
+    }),
+  );
+  pages.push(
+    makePage('elsewhere', 'https://other.example.dev/log', 'Release elsewhere', 'Changelog entry, newest of all.', {
+      crawled_at: daysBefore(1),
+    }),
+  );
+  const newest = [...site].sort((a, b) => a[1] - b[1]).map(([id]) => id);
+  return { pages, newest };
 }

@@ -116,12 +116,25 @@ describe('planQuery', () => {
     });
   });
 
-  it('answers exclusions with a filter as every page but the excluded ones', () => {
-    const { fts } = plan('site:example.com -gitlab');
-    expect(fts?.kind).toBe('bool');
-    if (fts?.kind !== 'bool') return;
-    expect(fts.must).toEqual([{ kind: 'match', token: '_all', column: 'meta', boost: 1 }]);
-    expect(fts.mustNot.flatMap(bodyForms)).toEqual(['gitlab']);
+  it('answers exclusions with a filter as a listing of the filtered pages less those any exclusion matches', () => {
+    const single = plan('site:example.com -gitlab');
+    expect(single.fts).toBeNull();
+    expect(single.where).toBe("array_has_any(sites, ['example.com'])");
+    expect(bodyForms(single.exclude)).toEqual(['gitlab']);
+    // Each exclusion as search matches it: both forms of a word, a phrase, a title word.
+    const { exclude } = plan('filetype:pdf -drafts -"for sale" -intitle:old', { match: 'any' });
+    expect(exclude?.kind === 'bool' && exclude.must.length === 0 && exclude.mustNot.length === 0).toBe(true);
+    expect(bodyForms(exclude)).toEqual(['draft', 'drafts', '"for sale"']);
+    expect(exclude?.kind === 'bool' && exclude.should.at(-1)).toEqual({
+      kind: 'match',
+      token: 'old',
+      column: 't_title',
+      boost: 1,
+    });
+    // A word that analyses to nothing beside exclusions leaves exclusions only.
+    expect(bodyForms(plan('site:example.com 🎉 -gitlab').exclude)).toEqual(['gitlab']);
+    expect(plan('gitlab -github').exclude).toBeNull();
+    expect(plan('site:example.com').exclude).toBeNull();
   });
 
   it('matches nothing when no clause has a word', () => {
@@ -129,6 +142,8 @@ describe('planQuery', () => {
     expect(matchesNothing(query, planQuery(query))).toBe(true);
     const filters = { query: parseQuery('site:example.com'), limit: 10, offset: 0 };
     expect(matchesNothing(filters, planQuery(filters))).toBe(false);
+    const exclusions = { query: parseQuery('site:example.com -gitlab'), limit: 10, offset: 0 };
+    expect(matchesNothing(exclusions, planQuery(exclusions))).toBe(false);
   });
 });
 

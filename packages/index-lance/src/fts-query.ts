@@ -46,6 +46,12 @@ export interface RankingWeights {
 /** What a search runs: the full-text tree (null for a filter-only query) and the SQL filter. */
 export interface FtsPlan {
   readonly fts: FtsNode | null;
+  /**
+   * A query of exclusions only beside its filters (`site:x.org -draft`, `fts` null): the tree any
+   * excluded page matches (the exclusions ORed), which a listing of the filtered pages leaves out;
+   * null otherwise.
+   */
+  readonly exclude: FtsNode | null;
   /** SQL predicate for `where`, or null when nothing is filtered. */
   readonly where: string | null;
   /** Query words for snippets (as typed). */
@@ -60,11 +66,21 @@ export interface FtsPlan {
 export function planQuery(query: IndexQuery): FtsPlan {
   const any = query.match === 'any';
   const root = query.query.root;
+  const snippetTerms: string[] = [];
+  if (root) collectPositive(root, snippetTerms);
+  const where = whereClause(query);
+  // Only exclusions (`site:x -word`, valid with a filter): the filtered pages are listed, newest
+  // first, less those any exclusion matches. As a full-text query (every page but the excluded
+  // ones) its matches all scored the same, so they came in the index's order, and past the
+  // matches counted some were never seen.
+  const parts = root?.type === 'and' ? andParts(root.children, any) : null;
+  if (parts && parts.must.length === 0 && parts.should.length === 0 && parts.mustNot.length > 0) {
+    const exclude = parts.mustNot.length === 1 ? parts.mustNot[0]! : anyOf(parts.mustNot);
+    return { fts: null, exclude, where, snippetTerms };
+  }
   // A lone word of a question may be one of several tokens (`heat-transfer`): see looseWords.
   const fts = root ? translate(any && root.type === 'term' ? { type: 'and', children: [root] } : root, any) : null;
-  const snippetTerms: string[] = [];
-  if (query.query.root) collectPositive(query.query.root, snippetTerms);
-  return { fts, where: whereClause(query), snippetTerms };
+  return { fts, exclude: null, where, snippetTerms };
 }
 
 /**
@@ -98,11 +114,16 @@ export function qualityFactor(quality: number): number {
 
 /** Whether the query had words but none survived analysis (`🎉`): it matches nothing. */
 export function matchesNothing(query: IndexQuery, plan: FtsPlan): boolean {
-  return query.query.root !== null && plan.fts === null;
+  return query.query.root !== null && plan.fts === null && plan.exclude === null;
 }
 
 function match(token: string, column: string, boost: number): FtsNode {
   return { kind: 'match', token, column, boost };
+}
+
+/** A page matching any of `nodes`. */
+function anyOf(nodes: readonly FtsNode[]): FtsNode {
+  return { kind: 'bool', must: [], should: nodes, mustNot: [] };
 }
 
 /**
@@ -130,6 +151,21 @@ function translate(node: QueryNode, any: boolean): FtsNode | null {
 }
 
 function andNode(nodes: readonly QueryNode[], any: boolean): FtsNode | null {
+  const { must, should, mustNot } = andParts(nodes, any);
+  // Only exclusions (nested; at the root, see planQuery): every page but the excluded ones.
+  if (must.length === 0 && should.length === 0 && mustNot.length > 0) {
+    return { kind: 'bool', must: [match(META_ALL, COLUMNS.meta, 1)], should: [], mustNot };
+  }
+  if (must.length === 0 && should.length === 0) return null;
+  if (must.length === 1 && should.length === 0 && mustNot.length === 0) return must[0]!;
+  return { kind: 'bool', must, should, mustNot };
+}
+
+/** The clauses of an AND: required, scoring only, and excluded (see {@link translate}). */
+function andParts(
+  nodes: readonly QueryNode[],
+  any: boolean,
+): { must: FtsNode[]; should: FtsNode[]; mustNot: FtsNode[] } {
   const must: FtsNode[] = [];
   const should: FtsNode[] = [];
   const mustNot: FtsNode[] = [];
@@ -151,13 +187,7 @@ function andNode(nodes: readonly QueryNode[], any: boolean): FtsNode | null {
   }
   // An AND of stop words only ("the who"): they are all that is asked for, so they are required.
   if (must.length === 0 && !any) must.push(...should.splice(0));
-  // Only exclusions (`site:x -word`, valid with a filter): every page but the excluded ones.
-  if (must.length === 0 && should.length === 0 && mustNot.length > 0) {
-    return { kind: 'bool', must: [match(META_ALL, COLUMNS.meta, 1)], should: [], mustNot };
-  }
-  if (must.length === 0 && should.length === 0) return null;
-  if (must.length === 1 && should.length === 0 && mustNot.length === 0) return must[0]!;
-  return { kind: 'bool', must, should, mustNot };
+  return { must, should, mustNot };
 }
 
 /** Phrases and `intitle:` stay required in `any` mode; so does an OR made only of them. */

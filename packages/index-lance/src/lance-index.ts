@@ -359,16 +359,12 @@ export class LanceSearchIndex implements SearchIndex {
     // One ranked list of ids and scores serves both the page and the count; only the page's rows
     // are then read in full (by row id, checked against the id). The priors multiply the scores of
     // these matches (the best `cap` by BM25), and the page is cut after them.
-    // A one-character prefix asks some 21,000 pairs, which the engine's scan of pages not folded
-    // yet pays for on each page: those pages are asked apart, only the pairs they hold.
-    const held = hasPrefix(tree) ? await this.#fast.freshTokens(facts).catch(() => null) : null;
-    const unfoldedTree = held ? withHeldPairs(tree, held.holds) : tree;
-    const unfoldedWhere = held ? and(plan.where ?? undefined, `${COLUMNS.seq} > ${held.watermark}`) : null;
-    const [folded, unfolded, unindexed] = await Promise.all([
-      this.#matches(tree, plan.where, cap, held?.watermark),
-      unfoldedWhere ? this.#matches(unfoldedTree, unfoldedWhere, cap) : [],
-      hasPhrase(tree) ? this.#unindexedMatches(unfoldedTree, plan.where) : null,
-    ]);
+    const { held, unfoldedTree, unfoldedWhere, folded, unfolded, unindexed } = await this.#treeMatches(
+      tree,
+      plan.where,
+      cap,
+      facts,
+    );
     const score = (row: Record<string, unknown>) =>
       Number(row._score) *
       priorFactor(
@@ -420,6 +416,25 @@ export class LanceSearchIndex implements SearchIndex {
         )
       : ranked.length;
     return { total, totalIsEstimate: estimate, hits };
+  }
+
+  /**
+   * The engine's best `limit` matches of a tree, on folded pages and on pages not folded yet; with a
+   * phrase, the latter are also searched by the relaxed tree and checked here (`unindexed`: those
+   * passing the check, and those failing it, which the engine's answer must lose).
+   */
+  async #treeMatches(tree: FtsNode, where: string | null, limit: number, facts: VersionFacts) {
+    // A one-character prefix asks some 21,000 pairs, which the engine's scan of pages not folded
+    // yet pays for on each page: those pages are asked apart, only the pairs they hold.
+    const held = hasPrefix(tree) ? await this.#fast.freshTokens(facts).catch(() => null) : null;
+    const unfoldedTree = held ? withHeldPairs(tree, held.holds) : tree;
+    const unfoldedWhere = held ? and(where ?? undefined, `${COLUMNS.seq} > ${held.watermark}`) : null;
+    const [folded, unfolded, unindexed] = await Promise.all([
+      this.#matches(tree, where, limit, held?.watermark),
+      unfoldedWhere ? this.#matches(unfoldedTree, unfoldedWhere, limit) : [],
+      hasPhrase(tree) ? this.#unindexedMatches(unfoldedTree, where) : null,
+    ]);
+    return { held, unfoldedTree, unfoldedWhere, folded, unfolded, unindexed };
   }
 
   /**
@@ -605,46 +620,109 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   /**
-   * A query of operators only (`site:x.org`): every page passing the filters, newest crawl first
-   * (pages in the `lang_priority` language first), scored by rank.
+   * A query of operators only (`site:x.org`), or of operators and exclusions (`site:x.org -draft`):
+   * every page passing the filters (less those an exclusion matches), newest crawl first (pages in
+   * the `lang_priority` language first), scored by rank; the total is exact.
    */
   async #filterOnly(query: IndexQuery, plan: FtsPlan): Promise<IndexSearchResult> {
     const where = plan.where ?? undefined;
-    const total = await this.#table.countRows(where);
-    const groups: (string | undefined)[] = [];
-    if (query.langPriority === undefined) groups.push(where);
+    const filtered = await this.#table.countRows(where);
+    const excluded =
+      plan.exclude && filtered > 0
+        ? await this.#excludedPages(plan.exclude, plan.where, filtered, await this.#versionFacts())
+        : new Map<string, string>();
+    const groups: { filter: string | undefined; excluded: number }[] = [];
+    if (query.langPriority === undefined) groups.push({ filter: where, excluded: excluded.size });
     else {
       const lang = `${COLUMNS.lang} = ${sqlString(query.langPriority)}`;
-      groups.push(and(where, lang), and(where, `NOT (${lang})`));
+      let inLang = 0;
+      for (const pageLang of excluded.values()) if (pageLang === query.langPriority) inLang++;
+      groups.push(
+        { filter: and(where, lang), excluded: inLang },
+        { filter: and(where, `NOT (${lang})`), excluded: excluded.size - inLang },
+      );
     }
     const hits: IndexHit[] = [];
     let skip = query.offset;
     let rank = query.offset;
-    for (const filter of groups) {
+    for (const group of groups) {
       const want = query.limit - hits.length;
       if (want <= 0) break;
-      const size = groups.length === 1 ? total : await this.#table.countRows(filter);
+      const size = (groups.length === 1 ? filtered : await this.#table.countRows(group.filter)) - group.excluded;
       if (skip >= size) {
         skip -= size;
         continue;
       }
-      // With the row id in the plan, a scalar-index filter followed by a sort works (LanceDB 0.37
-      // fails to plan the take of such a query without it). Pages crawled at the same time are
-      // ordered by id: otherwise each cut (offset, limit) may break their tie another way.
-      let q = this.#table.query().select(HIT_COLUMNS).withRowId();
+      const rows = await this.#listed(group.filter, skip, want, excluded, group.excluded);
+      skip = 0;
+      for (const row of rows) hits.push(toHit(row, 1 / (1 + rank++), plan.snippetTerms));
+    }
+    return { total: filtered - excluded.size, totalIsEstimate: false, hits };
+  }
+
+  /**
+   * Rows `skip` to `skip + want` of the pages passing `filter` newest crawl first, less the
+   * `excluded` ones (`excludedHere` of which pass the filter), hits unpacked. Pages crawled at the
+   * same time are ordered by id: otherwise each cut (offset, limit) may break their tie another way.
+   */
+  async #listed(
+    filter: string | undefined,
+    skip: number,
+    want: number,
+    excluded: ReadonlyMap<string, string>,
+    excludedHere: number,
+  ): Promise<Record<string, unknown>[]> {
+    // With the row id in the plan, a scalar-index filter followed by a sort works (LanceDB 0.37
+    // fails to plan the take of such a query without it).
+    const ordered = (columns: string[], offset: number, limit: number) => {
+      let q = this.#table.query().select(columns).withRowId();
       if (filter) q = q.where(filter);
-      const rows = (await q
+      return q
         .orderBy([
           { columnName: COLUMNS.crawledMs, ascending: false },
           { columnName: COLUMNS.id, ascending: true },
         ])
-        .offset(skip)
-        .limit(want)
-        .toArray()) as Record<string, unknown>[];
-      skip = 0;
-      for (const row of rows) hits.push(toHit(unpackHit(row), 1 / (1 + rank++), plan.snippetTerms));
+        .offset(offset)
+        .limit(limit);
+    };
+    if (excludedHere === 0) {
+      return ((await ordered(HIT_COLUMNS, skip, want).toArray()) as Record<string, unknown>[]).map(unpackHit);
     }
-    return { total, totalIsEstimate: false, hits };
+    // The excluded pages may stand anywhere in the order, and the first `skip + want` of the others
+    // are among the first `skip + want + excludedHere` pages: their ids are read (rather than an SQL
+    // list of the excluded ids, whose cost grows with its length), then the page's rows by row id.
+    const order = await ordered([COLUMNS.id], 0, skip + want + excludedHere).toArrow();
+    const [ids, rowIds] = [columnOf<string>(order, COLUMNS.id), columnOf<bigint>(order, '_rowid')];
+    const page: { id: string; rowId: bigint }[] = [];
+    let kept = 0;
+    for (let i = 0; i < order.numRows && page.length < want; i++) {
+      if (excluded.has(ids[i]!) || kept++ < skip) continue;
+      page.push({ id: ids[i]!, rowId: rowIds[i]! });
+    }
+    const rows = await this.#pageRows(page);
+    return page.flatMap((hit) => {
+      const row = rows.get(hit.id);
+      return row ? [row] : [];
+    });
+  }
+
+  /**
+   * The pages passing `where` (`pages` of them) that an exclusion tree matches, by id, with their
+   * language: every one, found as a search finds words (stems, phrases, title words), on folded
+   * pages and on pages not folded yet.
+   */
+  async #excludedPages(
+    tree: FtsNode,
+    where: string | null,
+    pages: number,
+    facts: VersionFacts,
+  ): Promise<Map<string, string>> {
+    const { folded, unfolded, unindexed } = await this.#treeMatches(tree, where, pages, facts);
+    const excluded = new Map<string, string>();
+    for (const match of [...folded, ...unfolded]) excluded.set(match.id, match.lang);
+    for (const row of unindexed?.matched ?? []) excluded.set(row.id as string, row.lang as string);
+    for (const id of unindexed?.rejected ?? []) excluded.delete(id);
+    return excluded;
   }
 
   /**
