@@ -198,6 +198,36 @@ describe('planSearch: OR', () => {
   });
 });
 
+describe('planSearch: operators with exclusions only', () => {
+  // A `q` of exclusions alone is a placeholder search over the documents without them (Meilisearch
+  // drops the excluded documents from the universe, then finds no query term): such a search applies
+  // only the sort and custom ranking rules, so pages come newest crawl first as for a filter alone
+  // (see fields.test.ts), with an exact `estimatedTotalHits`.
+  it('is one search whose q holds only the exclusions, under the filters, with no sort to override', () => {
+    const { q, params } = single(planSearch(UID, query('site:a.org -draft -"release candidate"', { offset: 20 })));
+    expect(q).toBe('-draft -"release candidate"');
+    expect(params.filter).toBe('site_hosts = "a.org"');
+    expect(params.sort).toBeUndefined();
+    expect(params.attributesToSearchOn).toBeUndefined();
+    expect([params.offset, params.limit]).toEqual([20, 10]);
+    expect(single(planSearch(UID, query('filetype:pdf -draft'))).params.filter).toBe('filetype IN ["pdf"]');
+  });
+
+  it('excludes a title word by a filter, leaving q empty: a placeholder search too', () => {
+    const { q, params } = single(planSearch(UID, query('site:a.org -intitle:draft')));
+    expect(q).toBe('');
+    expect(params.filter).toBe('(site_hosts = "a.org") AND (NOT (title_words = "draft"))');
+  });
+
+  it('keeps the exclusions in both queries of a lang_priority federation', () => {
+    const f = federated(planSearch(UID, query('site:a.org -draft', { langPriority: 'de' })));
+    expect(f.queries.map((q) => [q.q, q.filter, q.federationOptions?.weight])).toEqual([
+      ['-draft', '(site_hosts = "a.org") AND (lang = "de")', 1.2],
+      ['-draft', '(site_hosts = "a.org") AND (lang != "de")', 1],
+    ]);
+  });
+});
+
 describe('planSearch: lang_priority', () => {
   it('runs each conjunction twice: the language weighted up, the others at weight 1', () => {
     const f = federated(planSearch(UID, query('solar site:a.org', { langPriority: 'zh-TW', limit: 20, offset: 40 })));
