@@ -672,26 +672,21 @@ export class LanceSearchIndex implements SearchIndex {
     excluded: ReadonlyMap<string, string>,
     excludedHere: number,
   ): Promise<Record<string, unknown>[]> {
-    // With the row id in the plan, a scalar-index filter followed by a sort works (LanceDB 0.37
-    // fails to plan the take of such a query without it).
-    const ordered = (columns: string[], offset: number, limit: number) => {
-      let q = this.#table.query().select(columns).withRowId();
-      if (filter) q = q.where(filter);
-      return q
-        .orderBy([
-          { columnName: COLUMNS.crawledMs, ascending: false },
-          { columnName: COLUMNS.id, ascending: true },
-        ])
-        .offset(offset)
-        .limit(limit);
-    };
-    if (excludedHere === 0) {
-      return ((await ordered(HIT_COLUMNS, skip, want).toArray()) as Record<string, unknown>[]).map(unpackHit);
-    }
-    // The excluded pages may stand anywhere in the order, and the first `skip + want` of the others
-    // are among the first `skip + want + excludedHere` pages: their ids are read (rather than an SQL
-    // list of the excluded ids, whose cost grows with its length), then the page's rows by row id.
-    const order = await ordered([COLUMNS.id], 0, skip + want + excludedHere).toArrow();
+    // Only the ids are sorted, and the page's rows then read by row id: a sort carrying the stored
+    // hits took 85–105 ms at 20,000 pages where the ids and the take took 9–16 ms. The excluded pages
+    // may stand anywhere in the order, so the first `skip + want` of the others are among the first
+    // `skip + want + excludedHere` (rather than an SQL list of the excluded ids, which cost 220–240
+    // ms for 8,000). With the row id in the plan, a scalar-index filter followed by a sort works
+    // (LanceDB 0.37 fails to plan the take of such a query without it).
+    let q = this.#table.query().select([COLUMNS.id]).withRowId();
+    if (filter) q = q.where(filter);
+    const order = await q
+      .orderBy([
+        { columnName: COLUMNS.crawledMs, ascending: false },
+        { columnName: COLUMNS.id, ascending: true },
+      ])
+      .limit(skip + want + excludedHere)
+      .toArrow();
     const [ids, rowIds] = [columnOf<string>(order, COLUMNS.id), columnOf<bigint>(order, '_rowid')];
     const page: { id: string; rowId: bigint }[] = [];
     let kept = 0;
