@@ -234,7 +234,7 @@ function pageCrawler(
     if (isSitemapTask(task)) {
       const sitemapPaced = await paced();
       if (sitemapPaced) return sitemapPaced;
-      const beforeRedirect = redirectsOf(deps, task.url, { signal });
+      const beforeRedirect = redirectsOf(deps, task.url);
       return await readSitemap({ ...deps, fetcher: ownFetcher }, task, seed, { signal, beforeRedirect }).then(
         (outcome) => ({ ...outcome, hostDelayMs }),
         targetResting,
@@ -262,7 +262,7 @@ function pageCrawler(
         ...(indexed && task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,
         // The target site's llms.txt verdict (its document's has_llms_txt) is asked before its page.
-        beforeRedirect: redirectsOf(deps, task.url, { llms: deps.llms, signal }),
+        beforeRedirect: redirectsOf(deps, task.url, { llms: deps.llms }),
       });
     } catch (error) {
       return targetResting(error);

@@ -94,15 +94,16 @@ export async function redirectGate(
  * queue spaces a host's own tasks, not the redirects other hosts send to it: a site whose links
  * name both `example.com` and `www.example.com`, one redirecting to the other, had its pages asked
  * twice as often as its delay allows. A hop back to a host of the same fetch (a sign-in bounce, or
- * `http:` to `https:` on one host) is one exchange with it, and follows at once.
+ * `http:` to `https:` on one host) is one exchange with it, and follows at once. The wait ends
+ * when the fetch's `signal` aborts (its deadline, which counts the gate's time too).
  */
 export function redirectsOf(
   deps: RedirectGateDeps,
   url: string,
-  { llms, signal }: { llms?: Pick<LlmsTxtCache, 'has'>; signal?: AbortSignal } = {},
-): (target: string) => Promise<void> {
+  { llms }: { llms?: Pick<LlmsTxtCache, 'has'> } = {},
+): (target: string, signal?: AbortSignal) => Promise<void> {
   const asked = new Set([hostOf(url)]);
-  return async (target) => {
+  return async (target, signal) => {
     const delayMs = await redirectGate(deps, target, llms);
     const host = hostOf(target);
     if (asked.has(host)) return;

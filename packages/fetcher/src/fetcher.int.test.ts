@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { NonRetryableError, type QuarryError, RetryableError } from '@quarry/core';
@@ -250,6 +251,34 @@ describe('fetcher against hostile local servers', () => {
       }),
     );
     expect(stopped).toBe(refused);
+  });
+
+  it("counts beforeRedirect's time against the deadline, ending the fetch at it and aborting the hook's signal", async () => {
+    // A hook that would take 3 s (a redirect target's slow robots.txt), past the 1.2 s deadline.
+    let hookSignal: AbortSignal | undefined;
+    const started = Date.now();
+    const error = await rejection(
+      fetcher.fetch(`${base}/chain/2`, {
+        beforeRedirect: async (_target, signal) => {
+          hookSignal = signal;
+          await sleep(3000, undefined, { signal });
+        },
+      }),
+    );
+    expect(error).toBeInstanceOf(RetryableError);
+    expect(error.code).toBe('total_timeout');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(hookSignal?.aborted).toBe(true);
+    // The caller's abort ends it as well, as `aborted`.
+    const controller = new AbortController();
+    const pending = fetcher.fetch(`${base}/chain/2`, {
+      signal: controller.signal,
+      beforeRedirect: () => {
+        controller.abort();
+        return new Promise<void>(() => {});
+      },
+    });
+    expect((await rejection(pending)).code).toBe('aborted');
   });
 
   it('reports a body cut short of its Content-Length as truncated_body, retried', async () => {

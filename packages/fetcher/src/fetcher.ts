@@ -22,7 +22,11 @@ export interface FetcherOptions {
   readonly headersTimeoutMs?: number;
   /** Longest silence while the body is streaming. @defaultValue 15_000 */
   readonly bodyTimeoutMs?: number;
-  /** Deadline for the whole fetch, redirects and body included (cuts off servers that drip bytes). @defaultValue 30_000 */
+  /**
+   * Deadline for the whole fetch (cuts off servers that drip bytes): redirects, the body, and the
+   * time `beforeRedirect` takes over each hop (a crawler's robots.txt check and wait for the
+   * target's host) included. @defaultValue 30_000
+   */
   readonly totalTimeoutMs?: number;
   /** Largest body kept, checked on the bytes received and again after decompression. @defaultValue 10 MiB */
   readonly maxBodyBytes?: number;
@@ -55,9 +59,11 @@ export interface FetchRequestOptions {
   readonly rejectBinaryText?: boolean;
   /**
    * Asked before each redirect is followed, with the target's URL (already past the address
-   * policy): a crawler checks the target's robots.txt here. What it throws ends the fetch.
+   * policy): a crawler checks the target's robots.txt here. What it throws ends the fetch. Its time
+   * counts against the fetch's deadline: when that passes (or the caller aborts) the fetch ends at
+   * once, not waiting for it, and `signal` aborts, for it to stop its own waits.
    */
-  readonly beforeRedirect?: (target: string) => Promise<void> | void;
+  readonly beforeRedirect?: (target: string, signal: AbortSignal) => Promise<void> | void;
 }
 
 /** The outcome of one fetch, after redirects. */
@@ -187,6 +193,24 @@ function classifyError(error: unknown, deadline: AbortSignal, caller: AbortSigna
 }
 
 /**
+ * Settles as `work` does, or rejects with the signal's reason as soon as it aborts: the fetch's
+ * deadline bounds what it waits for besides its own requests. Work left behind goes on (a robots.txt
+ * fetch other pages share, bounded by its own deadline); its failure then is nobody's.
+ */
+function untilAborted(work: Promise<void> | void, signal: AbortSignal): Promise<void> {
+  const settled = Promise.resolve(work);
+  if (signal.aborted) {
+    settled.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    settled.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
  * Creates the crawler's HTTP client: SSRF-guarded at connect time and on every redirect hop,
  * bounded in time, size and redirects, decoding gzip/deflate/br itself.
  *
@@ -238,7 +262,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         if (redirects.length > opts.maxRedirects) {
           throw nonRetryable('too_many_redirects', `more than ${opts.maxRedirects} redirects`);
         }
-        await request.beforeRedirect?.(next.href);
+        if (request.beforeRedirect) await untilAborted(request.beforeRedirect(next.href, signal), signal);
         url = next;
         continue;
       }
