@@ -89,8 +89,9 @@ export async function redirectGate(
 /**
  * The redirect gate of one fetch of `url` (the fetcher's `beforeRedirect`): each hop passes
  * {@link redirectGate}, and a hop to a host the fetch has not asked yet is paced as a page of that
- * host would be (SideRequests' `pace`): it waits in place for the rest of the host's delay since
- * this process last sent it a page, or throws {@link TargetResting} when that rest is longer. The
+ * host would be (SideRequests' `pace`): it waits in place for the host's request in flight to end
+ * and for the rest of the host's delay since this process last sent it a page, or throws
+ * {@link TargetResting} when that is longer. The
  * queue spaces a host's own tasks, not the redirects other hosts send to it: a site whose links
  * name both `example.com` and `www.example.com`, one redirecting to the other, had its pages asked
  * twice as often as its delay allows. A hop back to a host of the same fetch (a sign-in bounce, or

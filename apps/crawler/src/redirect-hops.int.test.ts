@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
+import { pageIdForUrl } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { type Route, type Site, startSite } from '@quarry/testkit';
@@ -84,5 +85,125 @@ describe("a page's fetch deadline, over its redirect hops' robots.txt checks", (
     // From the page's request (the fetch's start) to the task's end: the deadline and some slack,
     // where waiting for B's robots.txt and then C's took 1.8 s.
     expect((outcomes[0]?.at ?? 0) - requestedAt).toBeLessThan(FETCH_DEADLINE_MS + 400);
+  });
+});
+
+/** How long the slow site takes over each answer. */
+const SLOW_MS = 600;
+
+/**
+ * A site answering every request `SLOW_MS` late from `routes` (a page, or where it redirects),
+ * noting each request that came while others were unanswered.
+ */
+async function slowSite(host: string, routes: Record<string, string | { location: string }>) {
+  const overlaps: string[] = [];
+  let inFlight: string[] = [];
+  const site = await startSite(
+    {},
+    {
+      host,
+      fallback: (req, res) => {
+        const path = req.url ?? '/';
+        if (inFlight.length > 0) overlaps.push(`${path} while ${inFlight.join(', ')}`);
+        inFlight.push(path);
+        setTimeout(() => {
+          inFlight = inFlight.filter((p) => p !== path);
+          const route = path === '/robots.txt' ? robotsTxt.body : routes[path];
+          if (route === undefined) {
+            res.writeHead(404, { 'content-type': 'text/html' });
+            res.end('<h1>Not found</h1>');
+          } else if (typeof route === 'string') {
+            res.writeHead(200, { 'content-type': path === '/robots.txt' ? 'text/plain' : 'text/html' });
+            res.end(route);
+          } else {
+            res.writeHead(302, { location: route.location });
+            res.end();
+          }
+        }, SLOW_MS);
+      },
+    },
+  );
+  return { site, overlaps, routes };
+}
+
+describe('one request in flight per host, redirect hops and robots.txt included', () => {
+  let slow: Awaited<ReturnType<typeof slowSite>>;
+  let movers: Site[];
+  let bouncer: Site;
+  let dir: string;
+  let queues: Queues;
+  let index: LanceSearchIndex;
+
+  beforeAll(async () => {
+    slow = await slowSite('127.0.0.30', {
+      '/own.html': page('Own page', 'kestrel'),
+      '/a.html': page('Page A', 'merlin'),
+      '/b.html': page('Page B', 'hobby'),
+      // A host redirecting to itself, and a bounce back to the site that sent the crawler here.
+      '/self': { location: '/self-2' },
+      '/self-2': page('Moved on the same site', 'lanner'),
+    });
+    movers = await Promise.all(
+      ['a', 'b'].map((name, i) =>
+        startSite(
+          { '/robots.txt': robotsTxt, '/moved': moved(`${slow.site.origin}/${name}.html`) },
+          {
+            host: `127.0.0.${31 + i}`,
+          },
+        ),
+      ),
+    );
+    bouncer = await startSite(
+      {
+        '/robots.txt': robotsTxt,
+        '/go': moved(`${slow.site.origin}/out`),
+        '/home.html': { body: page('Home again', 'saker') },
+      },
+      { host: '127.0.0.33' },
+    );
+    slow.routes['/out'] = { location: `${bouncer.origin}/home.html` };
+    const hosts = ['127.0.0.30', '127.0.0.31', '127.0.0.32', '127.0.0.33'].join(',');
+    const local = localCrawlConfig('in-flight', hosts);
+    dir = local.dir;
+    queues = await openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
+    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+    await crawlUntilIdle({
+      config: local.config,
+      queues,
+      index,
+      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+      queue: (crawler) =>
+        crawler.addSeeds([
+          parseSeed(`${slow.site.origin}/own.html depth=0`),
+          parseSeed(`${slow.site.origin}/self depth=0`),
+          ...movers.map((mover) => parseSeed(`${mover.origin}/moved depth=0`)),
+          parseSeed(`${bouncer.origin}/go depth=0 scope=any`),
+        ]),
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await queues?.close();
+    await index?.close();
+    await Promise.all([slow?.site, ...(movers ?? []), bouncer].map((site) => site?.close()));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('never sends the slow host a request while another is unanswered', () => {
+    expect(slow.overlaps).toEqual([]);
+  });
+
+  it('crawls every page, through redirects to the host itself and back to the sender', async () => {
+    const stats = await queues.crawl.stats();
+    expect(stats.failed).toBe(0);
+    for (const url of [
+      `${slow.site.origin}/own.html`,
+      `${slow.site.origin}/a.html`,
+      `${slow.site.origin}/b.html`,
+      `${slow.site.origin}/self-2`,
+      `${bouncer.origin}/home.html`,
+    ]) {
+      expect([url, await index.has(pageIdForUrl(url))]).toEqual([url, true]);
+    }
   });
 });

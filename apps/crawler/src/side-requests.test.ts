@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from '@jest/globals';
-import { MAX_INLINE_REST_MS, SideRequests } from './side-requests.js';
+import type { FetchRequestOptions, FetchResult } from '@quarry/fetcher';
+import { BUSY_HOST_REST_MS, MAX_INLINE_REST_MS, SideRequests } from './side-requests.js';
 
 const A = 'http://a.example/page';
 const A2 = 'http://a.example/other';
@@ -111,5 +113,92 @@ describe('SideRequests.pace', () => {
     now += 5000;
     await expect(requests.ending(fetcher).fetch('http://a.example/fails')).rejects.toThrow('connection reset');
     expect(requests.sinceSentMs(A)).toBe(0);
+  });
+});
+
+describe('SideRequests: one request in flight per host', () => {
+  const C = 'http://c.example/go';
+  /**
+   * A fetcher whose every answer takes `answerMs`, following `redirects` (URL to target) through
+   * beforeRedirect as the real one does, noting each request sent while its host had one unanswered.
+   */
+  const slowFetcher = (answerMs: number, redirects: Readonly<Record<string, string>> = {}) => {
+    const unanswered = new Map<string, number>();
+    const overlaps: string[] = [];
+    const ask = async (url: string) => {
+      const host = new URL(url).host;
+      if (unanswered.get(host)) overlaps.push(url);
+      unanswered.set(host, (unanswered.get(host) ?? 0) + 1);
+      await sleep(answerMs);
+      unanswered.set(host, (unanswered.get(host) ?? 1) - 1);
+    };
+    const fetch = async (url: string, options: FetchRequestOptions = {}) => {
+      let at = url;
+      for (let next = redirects[at]; ; next = redirects[at]) {
+        await ask(at);
+        if (next === undefined) break;
+        await options.beforeRedirect?.(next, options.signal ?? new AbortController().signal);
+        at = next;
+      }
+      return { url, finalUrl: at } as FetchResult;
+    };
+    return { userAgent: 'quarry', fetch, overlaps };
+  };
+
+  it("sends a host's requests one at a time, whoever sends them: a page, a redirect's hop, robots.txt", async () => {
+    const requests = new SideRequests();
+    // a.example's page redirects to b.example, c.example's to a.example.
+    const fetcher = slowFetcher(100, { [A]: B, [C]: A2 });
+    const started = performance.now();
+    await Promise.all([
+      requests.ending(fetcher).fetch(A),
+      requests.noting(fetcher).fetch('http://b.example/robots.txt'),
+      requests.ending(fetcher).fetch(C),
+      requests.ending(fetcher).fetch(B),
+    ]);
+    expect(fetcher.overlaps).toEqual([]);
+    // b.example's three (robots.txt, the page, the hop) one after another, beside the other hosts'.
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('follows a redirect to its own host and back to an earlier one without waiting for itself', async () => {
+    const fetcher = slowFetcher(10, { [A]: A2, [A2]: B, [B]: 'http://a.example/third' });
+    await expect(new SideRequests().ending(fetcher).fetch(A)).resolves.toMatchObject({
+      finalUrl: 'http://a.example/third',
+    });
+  });
+
+  it("paces a request a delay after the end of the host's request in flight, or sends the task back", async () => {
+    const requests = new SideRequests();
+    const started = performance.now();
+    const inFlight = requests.ending(slowFetcher(300)).fetch(A);
+    // Past the short wait: back to the queue, for the host's delay or BUSY_HOST_REST_MS.
+    expect(await requests.pace(A2, 0, undefined, 50)).toBe(BUSY_HOST_REST_MS);
+    expect(await requests.pace(A2, 5000, undefined, 50)).toBe(5000);
+    // Within it: sent 200 ms after the answer is in.
+    expect(await requests.pace(A2, 200, undefined, 1000)).toBe(0);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(495);
+    await inFlight;
+  });
+
+  it('lets a hop go when the fetch gives up on it (its deadline), holding the target for nothing', async () => {
+    const requests = new SideRequests();
+    const slow = slowFetcher(300);
+    const busy = requests.ending(slow).fetch(B);
+    // A fetch whose deadline passes while its hop to the busy b.example waits.
+    const deadline = new AbortController();
+    const hopping = {
+      fetch: async (url: string, options: FetchRequestOptions = {}) => {
+        setTimeout(() => deadline.abort(new Error('total_timeout')), 50);
+        await options.beforeRedirect?.(B, deadline.signal);
+        return { url, finalUrl: B } as FetchResult;
+      },
+    };
+    await expect(requests.ending(hopping).fetch(A)).rejects.toThrow('total_timeout');
+    await busy;
+    // b.example is free again at once.
+    const started = performance.now();
+    await requests.ending(slowFetcher(0)).fetch(B);
+    expect(performance.now() - started).toBeLessThan(100);
   });
 });

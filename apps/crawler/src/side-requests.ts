@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hostOf } from '@quarry/core';
-import type { Fetcher } from '@quarry/fetcher';
+import type { Fetcher, FetchRequestOptions, FetchResult } from '@quarry/fetcher';
 
 /** Hosts remembered at once; the oldest is dropped beyond (its request is long past any delay). */
 const MAX_HOSTS = 10_000;
@@ -9,6 +9,12 @@ const MAX_HOSTS = 10_000;
  * sends the task back to the queue, holding no worker.
  */
 export const MAX_INLINE_REST_MS = 500;
+/**
+ * How long a task goes back to the queue for when its host is still answering another request of
+ * this process after the task waited its short while (the host's delay when longer): how long the
+ * host will take is unknown.
+ */
+export const BUSY_HOST_REST_MS = 1_000;
 
 /**
  * When this process last sent each host a request of the crawler's own, beside the pages the queue
@@ -23,11 +29,20 @@ export const MAX_INLINE_REST_MS = 500;
  * fails reports nothing, a host may run two tasks at once (`perHostConcurrency`), and a rendered
  * page is asked twice in one task: without this, two requests could reach a site closer than the
  * delay it asked for.
+ *
+ * And it keeps one request of this process in flight per host, whatever sends it: a task's page, a
+ * redirect hop of another host's task, robots.txt or llms.txt. Spacing arrivals is not enough: a
+ * host slow to answer (3 s) was sent a redirect's hop while the page it was answering was not done.
+ * Each hop of a request through `noting` or `ending` holds its host until its answer is in, and
+ * waits for the host's other request first; `pace` also waits (its short while) for that request
+ * to end, then for the delay after it.
  */
 export class SideRequests {
   readonly #lastAt = new Map<string, number>();
   /** When this process last sent each host a task's own request (a page, a sitemap). */
   readonly #pageAt = new Map<string, number>();
+  /** The hosts answering a request of this process: each resolves when its answer is in. */
+  readonly #busy = new Map<string, Promise<void>>();
   readonly #clock: () => number;
 
   constructor(clock: () => number = Date.now) {
@@ -44,7 +59,7 @@ export class SideRequests {
       userAgent: fetcher.userAgent,
       fetch: async (url, options) => {
         try {
-          return await fetcher.fetch(url, options);
+          return await this.#oneAtATime(fetcher, url, options, (hop) => this.#note(hop));
         } finally {
           this.#note(url);
         }
@@ -64,7 +79,7 @@ export class SideRequests {
       fetch: async (url, options) => {
         let finalUrl: string | undefined;
         try {
-          const res = await fetcher.fetch(url, options);
+          const res = await this.#oneAtATime(fetcher, url, options, (hop) => this.sentNow(hop));
           finalUrl = res.finalUrl;
           return res;
         } finally {
@@ -97,13 +112,22 @@ export class SideRequests {
    * during the wait counts from it, not from the same last request, which both would have waited
    * out to leave together (redirect hops of tasks of other hosts, back from the queue at once,
    * reached their target within a millisecond of each other).
+   *
+   * A host still answering another request of this process is waited for first, within the same
+   * `maxWaitMs`, and the delay counts from its end; when it takes longer, the rest is
+   * {@link BUSY_HOST_REST_MS} or the delay, whichever is longer.
    */
   async pace(url: string, delayMs: number, signal?: AbortSignal, maxWaitMs = MAX_INLINE_REST_MS): Promise<number> {
     const host = hostOf(url);
+    const waitUntil = this.#clock() + maxWaitMs;
+    for (let busy = this.#busy.get(host); busy; busy = this.#busy.get(host)) {
+      const leftMs = waitUntil - this.#clock();
+      if (leftMs <= 0 || !(await endsWithin(busy, leftMs, signal))) return Math.max(delayMs, BUSY_HOST_REST_MS);
+    }
     const lastAt = this.#pageAt.get(host);
     const now = this.#clock();
     const restMs = lastAt === undefined ? 0 : lastAt + delayMs - now;
-    if (restMs > maxWaitMs) return restMs;
+    if (restMs > waitUntil - now) return restMs;
     remember(this.#pageAt, host, now + Math.max(0, restMs));
     if (restMs > 0) await sleep(restMs, undefined, { signal });
     return 0;
@@ -131,6 +155,72 @@ export class SideRequests {
   }
 
   /**
+   * Fetches `url` one request in flight per host: each hop (the first request, then each redirect
+   * followed) waits for its host's other request to end and holds the host until its own answer is
+   * in, when `ended` notes it. A hop lets its host go before the redirect's checks run (the target's
+   * robots.txt, on that host maybe), so a redirect to the same host, or back to an earlier one,
+   * waits for nothing of its own.
+   */
+  async #oneAtATime(
+    fetcher: Pick<Fetcher, 'fetch'>,
+    url: string,
+    options: FetchRequestOptions = {},
+    ended: (url: string) => void,
+  ): Promise<FetchResult> {
+    let hop = url;
+    let release = await this.#hold(url, options.signal);
+    let done = false;
+    const endHop = () => {
+      release();
+      release = () => {};
+      ended(hop);
+    };
+    try {
+      return await fetcher.fetch(url, {
+        ...options,
+        beforeRedirect: async (target, signal) => {
+          endHop();
+          await options.beforeRedirect?.(target, signal);
+          const held = await this.#hold(target, signal);
+          // The fetch ended at its deadline while this hop waited: nothing goes to the target.
+          if (done) return held();
+          hop = target;
+          release = held;
+        },
+      });
+    } finally {
+      done = true;
+      endHop();
+    }
+  }
+
+  /**
+   * Takes the host of `url` for one request once no other request of this process is in flight
+   * there (waiting as long as that takes: every request has its deadline); resolves to the release.
+   */
+  async #hold(url: string, signal: AbortSignal | undefined): Promise<() => void> {
+    let host: string;
+    try {
+      host = hostOf(url);
+    } catch {
+      return () => {}; // No URL a request will be sent to: the fetcher refuses it.
+    }
+    for (let busy = this.#busy.get(host); busy; busy = this.#busy.get(host)) {
+      await endsWithin(busy, Number.POSITIVE_INFINITY, signal);
+    }
+    signal?.throwIfAborted();
+    let resolve = () => {};
+    const answered = new Promise<void>((r) => {
+      resolve = r;
+    });
+    this.#busy.set(host, answered);
+    return () => {
+      if (this.#busy.get(host) === answered) this.#busy.delete(host);
+      resolve();
+    };
+  }
+
+  /**
    * Sets the host of `url` as the newest entry of `times`, now, or when a request `pace` let wait
    * will leave if that is later (an earlier request ending must not hand its turn to another);
    * nothing for what is not a URL.
@@ -151,4 +241,24 @@ function remember(times: Map<string, number>, host: string, at: number): void {
   times.delete(host);
   times.set(host, at);
   if (times.size > MAX_HOSTS) times.delete(times.keys().next().value ?? '');
+}
+
+/**
+ * Resolves true once `answered` resolves, false when `ms` passes first (never with an infinite
+ * `ms`); rejects with the signal's reason when it aborts first. Leaves no timer or listener behind.
+ */
+function endsWithin(answered: Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (finish: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      finish();
+    };
+    const onAbort = () => settle(() => reject(signal?.reason));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (Number.isFinite(ms)) timer = setTimeout(() => settle(() => resolve(false)), ms);
+    void answered.then(() => settle(() => resolve(true)));
+  });
 }
