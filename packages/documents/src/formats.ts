@@ -93,16 +93,16 @@ async function readPackage(entries: ZipEntries, claimed: 'doc' | 'ppt' | 'xls', 
 
 async function readDocx(entries: ZipEntries): Promise<ExtractedDocument> {
   if (!entries['word/document.xml']) throw new Error('not a Word package');
-  const [{ default: mammoth }, { htmlMarkdown }] = await Promise.all([import('mammoth'), import('@quarry/extract')]);
-  const buffer = Buffer.from(rezip(entries));
-  const { value } = await mammoth.extractRawText({ buffer });
-  // Word's structure (headings, lists, tables, footnotes) as HTML, converted as a page's content
-  // is: mammoth's own Markdown writer kept bookmarks as raw `<a id>` tags and wrote `**bold **`.
+  const [{ default: mammoth }, { htmlDocument }] = await Promise.all([import('mammoth'), import('@quarry/extract')]);
+  // Word's structure (headings, lists, tables, footnotes) as HTML, read as a page's content is:
+  // mammoth's own Markdown writer kept bookmarks as raw `<a id>` tags and wrote `**bold **`, and its
+  // raw text wrote each cell of a table as a paragraph of its own. The text and the markdown come
+  // from the one reading, so a table laying the document out is unwrapped in both.
   const html = await mammoth.convertToHtml(
-    { buffer },
+    { buffer: Buffer.from(rezip(entries)) },
     { styleMap: DOCX_STYLES, convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
   );
-  return { text: value, markdown: htmlMarkdown(dropBlankImages(html.value)), ...ooxmlCoreProperties(entries) };
+  return { ...htmlDocument(dropBlankImages(html.value)), ...ooxmlCoreProperties(entries) };
 }
 
 /**

@@ -1,6 +1,6 @@
 export type { DomImpl } from './dom.js';
 export { extractHtml } from './extract-html.js';
-export { htmlMarkdown } from './html-markdown.js';
+export { type HtmlDocument, htmlDocument } from './html-markdown.js';
 export type { LanguageHints, TextLanguage } from './lang.js';
 export { decideLanguage, detectTextLanguage } from './lang.js';
 export type { RobotsDirectives } from './links.js';

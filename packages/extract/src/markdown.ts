@@ -1,9 +1,9 @@
 import { NodeHtmlMarkdown, PostProcessResult, type TranslatorConfigFactory } from 'node-html-markdown';
 import { CAPTION_ATTRIBUTE } from './captions.js';
 import { fenceAroundFences, fenceCodeBlocks, plainCodeSpans } from './code-blocks.js';
-import { visibleChars } from './content.js';
 import { FOOTNOTE_ATTRIBUTE } from './footnotes.js';
 import { loadLazyImages } from './image-sources.js';
+import { isLayoutTable, unwrapLayoutTables } from './layout-tables.js';
 import { linkCardTitles } from './markdown-card-links.js';
 import { EMPHASIS_TAGS, fitEmphasisMarks } from './markdown-emphasis.js';
 import {
@@ -405,66 +405,6 @@ function serialized(node: Node): string {
 
 function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-const TABLE_PARTS = 'table, thead, tbody, tfoot, tr, td, th, caption';
-/** Paragraphs (or lines broken by `<br>`) of a cell that lays an article out. */
-const MIN_CELL_PARAGRAPHS = 2;
-/** Text (visible characters) of a cell that is an article rather than a value. */
-const MAX_CELL_CHARS = 500;
-
-/**
- * Whether a table lays an article out rather than holding data: a cell of it holds more than
- * {@link MAX_CELL_CHARS} characters in two paragraphs or more (an old site's article in the cell of
- * a two-column page). A Markdown table cell is one line: the article's paragraphs would run
- * together into a row. (Cells with two paragraphs alone, or a heading, are data often enough: an
- * address, a product's name over its price.)
- */
-function laysOutArticle(table: Element): boolean {
-  return longCells(table).some((cell) => cell.querySelectorAll('p, br').length >= MIN_CELL_PARAGRAPHS);
-}
-
-/** The cells of `table` itself (not of a table inside) with more than {@link MAX_CELL_CHARS} characters. */
-function longCells(table: Element): Element[] {
-  return Array.from(table.querySelectorAll('td, th')).filter(
-    (cell) => cell.closest('table') === table && visibleChars(cell.textContent ?? '') > MAX_CELL_CHARS,
-  );
-}
-
-/**
- * Whether `table` lays a page out rather than holding data: see {@link unwrapLayoutTables}. A table
- * that is the whole content (`whole`) does when a cell of it holds more than
- * {@link MAX_CELL_CHARS} characters: a forum's posts, each in a row.
- */
-function isLayoutTable(table: Element, whole = false): boolean {
-  const nested = table.querySelector('table') !== null || table.parentElement?.closest('table') != null;
-  if (nested || table.getAttribute('role') === 'presentation') return true;
-  return whole ? longCells(table).length > 0 : laysOutArticle(table);
-}
-
-/**
- * Turns layout tables into plain blocks (edits `root`): tables marked `role="presentation"`, every
- * table that holds or sits in another table, and one that lays an article out (see
- * laysOutArticle). They are not data, and node-html-markdown's table conversion grows much faster
- * than linearly on nested tables (minutes on a wiki page).
- */
-function unwrapLayoutTables(root: Element): void {
-  const layout = new Set<Element>();
-  for (const table of Array.from(root.querySelectorAll('table'))) if (isLayoutTable(table)) layout.add(table);
-  if (layout.size === 0) return;
-  const doc = root.ownerDocument;
-  const parts: Element[] = [];
-  for (const table of layout) {
-    // Parts of a data table nested in a layout table stay that table's.
-    for (const part of Array.from(table.querySelectorAll(TABLE_PARTS)))
-      if (part.closest('table') === table) parts.push(part);
-    parts.push(table);
-  }
-  for (const part of parts) {
-    const block = doc.createElement('div');
-    appendChildrenOf(part, block);
-    part.replaceWith(block);
-  }
 }
 
 /**

@@ -82,7 +82,15 @@ export const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hi
 export interface BlockTextOptions {
   /** Also skip nav, header, footer, aside, form and menu elements. */
   skipBoilerplate?: boolean;
+  /**
+   * Write a table's rows on lines of their own, a row's cells and each cell's blocks parted by a
+   * space (a Word table's cells hold their text in paragraphs, which would each be one).
+   */
+  rowsAsLines?: boolean;
 }
+
+/** A table's parts that, with {@link BlockTextOptions.rowsAsLines}, part no paragraphs. */
+const TABLE_INNER_PARTS = new Set(['thead', 'tbody', 'tfoot', 'tr']);
 
 /**
  * The visible text of a DOM subtree as plain text: block elements become paragraphs separated by
@@ -111,7 +119,7 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
   let gap = false;
   // Set after a picture: the words on either side of it are not one word (`2024<img>If you…`).
   let afterPicture = false;
-  const walk = (node: Node, pre: boolean, code: boolean): void => {
+  const walk = (node: Node, pre: boolean, code: boolean, cell: boolean): void => {
     for (let child = node.firstChild; child !== null; child = child.nextSibling) {
       if (child.nodeType === 3) {
         const value = child.nodeValue ?? '';
@@ -129,20 +137,24 @@ export function blockText(root: Node, options: BlockTextOptions = {}): string {
       if (INVISIBLE.has(name) || isHidden(el) || el.hasAttribute(CAPTION_ATTRIBUTE)) continue;
       if (options.skipBoilerplate && (BOILERPLATE.has(name) || el.getAttribute('role') === 'navigation')) continue;
       if (name === 'br') {
-        append('\u2028');
+        append(cell ? ' ' : '\u2028');
         continue;
       }
       if (name === 'td' || name === 'th') append(' ');
-      const block = BLOCK.has(name);
+      const rowPart = options.rowsAsLines === true && TABLE_INNER_PARTS.has(name);
+      const block = BLOCK.has(name) && !cell && !rowPart;
       if (block) flush();
+      else if (cell && BLOCK.has(name)) append(' ');
       if (child.previousSibling !== null && child.previousSibling.nodeType !== 1) gap = false;
       const inCode = code || pre || name === 'pre' || name === 'code';
-      walk(el, pre || name === 'pre', inCode);
+      const inCell = cell || (options.rowsAsLines === true && (name === 'td' || name === 'th'));
+      walk(el, pre || name === 'pre', inCode, inCell);
       if (block) flush(name === 'pre' && !pre);
+      if (rowPart && name === 'tr') append('\u2028');
       gap = !block && !inCode && el.nextSibling?.nodeType === 1;
     }
   };
-  walk(root, false, false);
+  walk(root, false, false, false);
   flush();
   return paragraphs.join('\n\n');
 }
