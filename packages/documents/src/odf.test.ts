@@ -74,3 +74,64 @@ describe('OpenDocument', () => {
     await expect(extractDocument(other, 'odt')).rejects.toMatchObject({ code: 'document_unreadable' });
   });
 });
+
+describe('OpenDocument tables', () => {
+  // Tables as LibreOffice writes them (a Word file's tables saved as .odt), styles left out.
+  const odt = (body: string) =>
+    odfPackage('application/vnd.oasis.opendocument.text', `<office:text>${body}</office:text>`);
+  const cell = (...paragraphs: string[]) =>
+    `<table:table-cell>${paragraphs.map((p) => (p.startsWith('<') ? p : `<text:p>${p}</text:p>`)).join('')}</table:table-cell>`;
+  const row = (...cells: string[]) => `<table:table-row>${cells.join('')}</table:table-row>`;
+  const table = (...rows: string[]) =>
+    `<table:table table:name="T"><table:table-column/>${rows.join('')}</table:table>`;
+  const cities = table(
+    row(cell('City'), cell('Population')),
+    row(cell('Oslo'), cell('709,000')),
+    row(cell('Lyon'), cell('522,000')),
+  );
+
+  it('reads a table holding a table as its content, the data table inside kept as a table', async () => {
+    const form = table(
+      row(cell('Office'), cell('Ana Lima')),
+      row(cell('Cities'), cell('Our offices:', cities, 'Updated yearly.')),
+    );
+    const doc = await extractDocument(odt(`${form}<text:p>Signed.</text:p>`), 'odt');
+    expect(doc.markdown).toBe(
+      'Office\n\nAna Lima\n\nCities\n\nOur offices:\n\n| City | Population |\n| --- | --- |\n| Oslo | 709,000 |\n' +
+        '| Lyon | 522,000 |\n\nUpdated yearly.\n\nSigned.',
+    );
+    expect(doc.text).toBe(
+      'Office\n\nAna Lima\n\nCities\n\nOur offices:\n\nCity Population\nOslo 709,000\nLyon 522,000\n\nUpdated yearly.\n\nSigned.',
+    );
+  });
+
+  it('reads a table of one row or one column as its paragraphs, headings and lists', async () => {
+    const list = '<text:list><text:list-item><text:p>Grow sales</text:p></text:list-item></text:list>';
+    const box = table(row(cell('<text:h text:outline-level="1">Annual Report</text:h>', 'Sales rose.', list)));
+    const doc = await extractDocument(odt(box), 'odt');
+    expect(doc.markdown).toBe('# Annual Report\n\nSales rose.\n\n- Grow sales');
+    expect(doc.text).toBe('Annual Report\n\nSales rose.\n\nGrow sales');
+    const columns = table(row(cell('Left column', 'Left text.'), cell('Right column', 'Right text.')));
+    expect((await extractDocument(odt(columns), 'odt')).markdown).toBe(
+      'Left column\n\nLeft text.\n\nRight column\n\nRight text.',
+    );
+  });
+
+  it('writes merged cells in their columns, and their text once in the text', async () => {
+    const covered = '<table:covered-table-cell/>';
+    const sales = table(
+      row(
+        '<table:table-cell table:number-rows-spanned="2"><text:p>Region</text:p></table:table-cell>',
+        '<table:table-cell table:number-columns-spanned="2"><text:p>Sales</text:p></table:table-cell>',
+        covered,
+      ),
+      row(covered, cell('2023'), cell('2024')),
+      row(cell('North'), cell('10'), cell('12')),
+    );
+    const doc = await extractDocument(odt(sales), 'odt');
+    expect(doc.markdown).toBe(
+      '| Region | Sales |  |\n| --- | --- | --- |\n| Region | 2023 | 2024 |\n| North | 10 | 12 |',
+    );
+    expect(doc.text).toBe('Region Sales\n2023 2024\nNorth 10 12');
+  });
+});

@@ -67,7 +67,7 @@ type Block =
   | { readonly kind: 'heading'; readonly level: number; readonly text: string }
   | { readonly kind: 'paragraph'; readonly text: string }
   | { readonly kind: 'item'; readonly depth: number; readonly text: string }
-  | { readonly kind: 'table'; readonly rows: string[][] };
+  | { readonly kind: 'table'; readonly rows: string[][]; readonly textRows: string[][] };
 
 /**
  * Walks content.xml into blocks: headings with their outline level, paragraphs, list items with
@@ -166,26 +166,54 @@ class BlockReader {
     return out;
   }
 
+  /**
+   * A table as rows of cells, or, when it lays the document out (see isLayout), as its cells'
+   * blocks in order. A merged cell stands in its columns as in a Word table's markdown (a cell
+   * spanning rows written again in each, one spanning columns followed by empty cells), so that no
+   * value slides under another column; in the text each cell is written once.
+   */
   #table(children: readonly XmlNode[]): void {
+    const cells: Block[][][] = [];
     const rows: string[][] = [];
+    const textRows: string[][] = [];
+    // Column → the text of a cell spanning rows and how many rows below it still covers.
+    const carried = new Map<number, { text: string; rows: number }>();
     const walk = (nodes: readonly XmlNode[]): void => {
       for (const node of nodes) {
+        if (this.full) return;
         const name = nameOf(node);
         if (name === 'table:table-row') {
-          const cells: string[] = [];
-          for (const cell of childrenOf(node, name)) {
-            if (nameOf(cell) !== 'table:table-cell') continue;
+          const row: string[] = [];
+          const textRow: string[] = [];
+          const blocks: Block[][] = [];
+          for (const child of childrenOf(node, name)) {
+            const kind = nameOf(child);
+            const column = row.length;
+            if (kind === 'table:covered-table-cell') {
+              const above = carried.get(column);
+              row.push(above?.text ?? '');
+              if (above && --above.rows === 0) carried.delete(column);
+              continue;
+            }
+            if (kind !== 'table:table-cell') continue;
             const reader = new BlockReader(this.maxChars - this.#chars);
-            reader.read(childrenOf(cell, 'table:table-cell'));
-            cells.push(reader.blocks.map(blockText).join(' '));
+            reader.read(childrenOf(child, kind));
+            const text = reader.blocks.map(blockText).join(' ');
+            blocks.push(reader.blocks);
+            row.push(text);
+            textRow.push(text);
+            const below = spanOf(child, 'table:number-rows-spanned') - 1;
+            if (below > 0) carried.set(column, { text, rows: below });
           }
+          cells.push(blocks);
           // Trailing empty cells (a sheet's repeated blank columns) say nothing.
-          while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
-          if (cells.length > 0) {
-            rows.push(cells);
-            this.#chars += cells.join(' ').length;
+          while (row.length > 0 && row[row.length - 1] === '') row.pop();
+          while (textRow.length > 0 && textRow[textRow.length - 1] === '') textRow.pop();
+          if (row.length > 0) {
+            rows.push(row);
+            textRows.push(textRow);
+            this.#chars += textRow.join(' ').length;
           }
-          if (this.full) return;
         } else if (name !== null && name !== '#text' && name !== 'table:table-column') {
           // Header rows, row groups.
           walk(childrenOf(node, name));
@@ -193,8 +221,34 @@ class BlockReader {
       }
     };
     walk(children);
-    if (rows.length > 0) this.blocks.push({ kind: 'table', rows });
+    if (isLayout(cells)) this.blocks.push(...cells.flat(2));
+    else if (rows.length > 0) this.blocks.push({ kind: 'table', rows, textRows });
   }
+}
+
+/** Text (characters) of a cell that is an article rather than a value, in two blocks or more. */
+const MAX_CELL_CHARS = 500;
+
+/**
+ * Whether a table, as its rows of cells of blocks, lays the document out rather than holding data,
+ * by the rules a Word table is read by (extract's layout-tables.ts): it holds a table, it has one
+ * row or one column, a cell of it holds a heading, or a cell holds over {@link MAX_CELL_CHARS}
+ * characters in two blocks or more (an article in a column).
+ */
+function isLayout(rows: readonly (readonly Block[][])[]): boolean {
+  const cells = rows.flat();
+  if (rows.length <= 1 || rows.every((row) => row.length <= 1)) return true;
+  return cells.some(
+    (blocks) =>
+      blocks.some((block) => block.kind === 'table' || block.kind === 'heading') ||
+      (blocks.length >= 2 && blocks.reduce((sum, block) => sum + blockText(block).length, 0) > MAX_CELL_CHARS),
+  );
+}
+
+/** A span attribute's value: a whole number from 1 to 1,000, else 1. */
+function spanOf(node: XmlNode, name: string): number {
+  const n = Number.parseInt(attribute(node, name) ?? '', 10);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, 1_000) : 1;
 }
 
 function nameOf(node: XmlNode | undefined): string | null {
@@ -220,7 +274,7 @@ function outlineLevel(node: XmlNode): number {
 }
 
 function blockText(block: Block): string {
-  return block.kind === 'table' ? block.rows.map((row) => row.join('\t')).join('\n') : block.text;
+  return block.kind === 'table' ? block.textRows.map((row) => row.join('\t')).join('\n') : block.text;
 }
 
 function blockMarkdown(block: Block): string {
