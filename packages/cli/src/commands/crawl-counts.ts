@@ -1,10 +1,4 @@
-import type { CrawlStats } from '@quarry/queue';
-
-/**
- * Skip reasons of URLs read only for the pages they list: a sitemap or a feed (`link_list`), and a
- * seed's sitemap that is missing or lists nothing (`no_sitemap`). Never pages themselves.
- */
-const LIST_REASONS = new Set(['link_list', 'no_sitemap']);
+import { type CrawlStats, listsRead } from '@quarry/queue';
 
 /** The crawl's finished URLs as a reader counts pages, with the sitemaps and feeds read apart. */
 export interface FinishedCounts {
@@ -23,10 +17,7 @@ export interface FinishedCounts {
  * the crawl's life).
  */
 export function finishedCounts(stats: CrawlStats): FinishedCounts {
-  const read = stats.reasons
-    .filter((r) => r.state === 'skipped' && LIST_REASONS.has(r.reason))
-    .reduce((total, r) => total + r.count, 0);
-  const lists = Math.min(read, stats.skipped);
+  const lists = listsRead(stats);
   return {
     done: stats.done,
     skipped: stats.skipped - lists,

@@ -1,5 +1,5 @@
 import type { Crawler, Seed, SeedStanding } from '@quarry/crawler';
-import type { ReasonCount } from '@quarry/queue';
+import { REASON_NOTES, type ReasonCount } from '@quarry/queue';
 
 /** Lines listed per kind of outcome before the rest are only counted. */
 const MAX_LISTED = 10;
@@ -65,18 +65,6 @@ export function seedReport(standings: readonly SeedStanding[]): string {
   );
   return lines.join('\n');
 }
-
-/** What the reasons that are not self-explanatory mean, printed under the list when they occur. */
-const REASON_NOTES: Readonly<Record<string, string>> = {
-  duplicate: 'the same main text is indexed under another URL (its canonical or shortest one)',
-  canonical_elsewhere: 'the page names another URL of its site as canonical; that URL is crawled instead',
-  no_directory_page: 'a directory checked against its index.html (or index.php...) has no page of its own',
-  soft_404: 'the page answers 200 but says it is not found (a short page titled "Page not found", "404"...)',
-  meta_refresh: 'the page sends readers on at once (<meta http-equiv="refresh">): the target is crawled instead',
-  link_list: 'a feed (RSS, Atom) or a sitemap: the pages it lists are queued, the file itself is not indexed',
-  no_sitemap:
-    "a sitemap tried for a seed (its robots.txt's, else /sitemap.xml) is missing or lists nothing; no failure",
-};
 
 /** `quarry status` lines for skip and failure reasons: count, code and a few example URLs. */
 export function reasonLines(reasons: readonly ReasonCount[]): string[] {

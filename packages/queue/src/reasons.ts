@@ -1,0 +1,31 @@
+import type { CrawlStats } from './types.js';
+
+/**
+ * Skip reasons of URLs read only for the pages they list: a sitemap or a feed (`link_list`), and a
+ * seed's sitemap that is missing or lists nothing (`no_sitemap`). Never pages themselves.
+ */
+const LIST_REASONS: ReadonlySet<string> = new Set(['link_list', 'no_sitemap']);
+
+/**
+ * How many of `stats.skipped` are sitemaps and feeds read (or a seed's sitemap tried and missing)
+ * rather than pages, by the reasons the stats carry: at most the skipped count, as the distributed
+ * queue counts reasons over the crawl's life. `quarry status` and the dashboard show them apart.
+ */
+export function listsRead(stats: CrawlStats): number {
+  const read = stats.reasons
+    .filter((r) => r.state === 'skipped' && LIST_REASONS.has(r.reason))
+    .reduce((total, r) => total + r.count, 0);
+  return Math.min(read, stats.skipped);
+}
+
+/** What the skip and failure reasons that are not self-explanatory mean, for the people reading them. */
+export const REASON_NOTES: Readonly<Record<string, string>> = {
+  duplicate: 'the same main text is indexed under another URL (its canonical or shortest one)',
+  canonical_elsewhere: 'the page names another URL of its site as canonical; that URL is crawled instead',
+  no_directory_page: 'a directory checked against its index.html (or index.php...) has no page of its own',
+  soft_404: 'the page answers 200 but says it is not found (a short page titled "Page not found", "404"...)',
+  meta_refresh: 'the page sends readers on at once (<meta http-equiv="refresh">): the target is crawled instead',
+  link_list: 'a feed (RSS, Atom) or a sitemap: the pages it lists are queued, the file itself is not indexed',
+  no_sitemap:
+    "a sitemap tried for a seed (its robots.txt's, else /sitemap.xml) is missing or lists nothing; no failure",
+};
