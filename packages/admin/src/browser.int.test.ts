@@ -7,7 +7,7 @@ import { CHROMIUM_FLAGS, findChromium } from '@quarry/render';
 import { describeWithServer, itWithServer, type RedisServer, startRedis } from '@quarry/testkit';
 import { Queue } from 'bullmq';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { type AdminFixture, page as doc, startAdminFixture, TOKEN } from './testing/fixture.js';
+import { type AdminFixture, crawlOutcomes, page as doc, startAdminFixture, TOKEN } from './testing/fixture.js';
 
 const shotsDir = mkdtempSync(join(tmpdir(), 'quarry-admin-shots-'));
 
@@ -130,6 +130,50 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
       await expect(notice.count()).resolves.toBe(1);
       await expect(notice.textContent()).resolves.toMatch(/^the search index at .*<i>.*quarry reindex$/);
       await expect(page.locator('#notices i').count()).resolves.toBe(0);
+      expect(offHost).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it('draws the pages skipped apart from the sitemaps read, the reasons’ notes and the other reasons as it refreshes', async () => {
+    const fx = await startAdminFixture({ refreshIntervalMs: 200 });
+    const offHost: string[] = [];
+    const errors: string[] = [];
+    try {
+      const page = await loopbackPage(browser, offHost, errors);
+      await logIn(page, fx);
+      await expect(page.locator('#reasons').textContent()).resolves.toBe('Nothing skipped or failed so far.');
+      // The crawl ends after the page was drawn: only the page's script shows what follows.
+      const failures = Array.from({ length: 12 }, (_, n) => [
+        `https://example.org/f${n}`,
+        { status: 'failed' as const, reason: `http_${400 + n}` },
+      ]);
+      await crawlOutcomes(fx, {
+        'https://example.org/sitemap.xml': { status: 'skipped', reason: 'no_sitemap' },
+        'https://example.org/copy': { status: 'skipped', reason: 'duplicate' },
+        'https://example.org/private': { status: 'skipped', reason: 'robots_disallowed' },
+        ...Object.fromEntries(failures),
+      });
+      await page.waitForFunction(() => document.querySelector('[data-stat="listsRead"]')?.textContent === '1', null, {
+        timeout: 5000,
+      });
+      await expect(page.locator('[data-stat="skippedPages"]').textContent()).resolves.toBe('2');
+      await expect(page.locator('[data-stat="crawl.failed"]').textContent()).resolves.toBe('12');
+      const rows = await page
+        .locator('#reasons tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      expect(rows).toContainEqual([
+        'skipped',
+        'duplicatethe same main text is indexed under another URL (its canonical or shortest one)',
+        '1',
+        'https://example.org/copy',
+      ]);
+      expect(rows).toContainEqual(['skipped', 'robots_disallowed', '1', 'https://example.org/private']);
+      expect(rows.at(-1)).toEqual(['failed', 'other reasons', '2', '']);
+      expect(rows.filter((r) => r[1] === 'other reasons').length).toBe(1);
+      await screenshot(page, 'dashboard-reasons');
       expect(offHost).toEqual([]);
       expect(errors).toEqual([]);
     } finally {

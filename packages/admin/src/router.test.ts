@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { escapeHtml } from './pages/html.js';
 import type { AdminStats } from './stats.js';
-import { type AdminFixture, page, startAdminFixture, TOKEN } from './testing/fixture.js';
+import { type AdminFixture, crawlOutcomes, page, startAdminFixture, TOKEN } from './testing/fixture.js';
 
 /** The session cookie pair (`name=value`) from a login response. */
 function cookieOf(res: request.Response): string {
@@ -263,6 +263,55 @@ describe('admin router', () => {
     );
     expect(html.text).toContain('<code>robots_disallowed</code>');
     expect(html.text).toContain('<div>https://example.org/s2</div>');
+  });
+});
+
+describe('admin router figures', () => {
+  const auth = { Authorization: `Bearer ${TOKEN}` };
+
+  it('counts the sitemaps and feeds read apart from the pages skipped, as quarry status does', async () => {
+    const fx = await startAdminFixture();
+    try {
+      await crawlOutcomes(fx, {
+        'https://example.org/': { status: 'done' },
+        'https://example.org/sitemap.xml': { status: 'skipped', reason: 'no_sitemap' },
+        'https://example.org/feed.xml': { status: 'skipped', reason: 'link_list' },
+        'https://example.org/private': { status: 'skipped', reason: 'robots_disallowed' },
+      });
+      const stats = (await request(fx.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+      expect(stats.crawl.skipped).toBe(3);
+      expect(stats).toEqual(expect.objectContaining({ skippedPages: 1, listsRead: 2 }));
+      const html = (await request(fx.server).get('/admin/').set(auth)).text;
+      expect(html).toContain('<div class="label">Skipped</div><div class="value" data-stat="skippedPages">1</div>');
+      expect(html).toContain(
+        '<div class="label">Sitemaps and feeds read</div><div class="value" data-stat="listsRead">2</div>',
+      );
+      // What a code that does not explain itself means, as quarry status says under its list.
+      expect(html).toContain('<code>no_sitemap</code><div class="note">a sitemap tried for a seed');
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it('adds a row for the reasons beyond the ten listed, so the rows add up to the tiles', async () => {
+    const fx = await startAdminFixture();
+    try {
+      const outcomes = Object.fromEntries(
+        Array.from({ length: 13 }, (_, n) => [
+          `https://example.org/f${n}`,
+          { status: 'failed' as const, reason: `http_${400 + n}` },
+        ]),
+      );
+      await crawlOutcomes(fx, outcomes);
+      const stats = (await request(fx.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+      expect(stats.crawl.failed).toBe(13);
+      expect(stats.crawl.reasons.length).toBe(10);
+      const html = (await request(fx.server).get('/admin/').set(auth)).text;
+      expect(html).toContain('<tr><td>failed</td><td class="muted">other reasons</td><td class="count">3</td>');
+      expect(html).not.toContain('<td>skipped</td><td class="muted">other reasons</td>');
+    } finally {
+      await fx.close();
+    }
   });
 });
 

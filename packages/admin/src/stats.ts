@@ -1,9 +1,16 @@
 import { type SearchIndex, toIsoUtc } from '@quarry/core';
-import type { CrawlQueue, CrawlStats, IndexQueue, IndexStats } from '@quarry/queue';
+import { type CrawlQueue, type CrawlStats, type IndexQueue, type IndexStats, listsRead } from '@quarry/queue';
 
 /** The body of `GET /admin/api/stats`. */
 export interface AdminStats {
   readonly crawl: CrawlStats;
+  /**
+   * Sitemaps and feeds read (and a seed's sitemap tried and missing): skipped URLs of `crawl`, but
+   * not pages, so the dashboard counts them apart, as `quarry status` does.
+   */
+  readonly listsRead: number;
+  /** Pages skipped: `crawl.skipped` without {@link listsRead}. */
+  readonly skippedPages: number;
   readonly index: IndexStats;
   /** Documents in the search index. */
   readonly documents: number;
@@ -39,7 +46,16 @@ export async function collectStats(
       timeout,
     ]);
     const notices = sources.searchIndex.notices?.() ?? [];
-    return { crawl, index, documents, notices, at: toIsoUtc(new Date()) };
+    const lists = listsRead(crawl);
+    return {
+      crawl,
+      listsRead: lists,
+      skippedPages: crawl.skipped - lists,
+      index,
+      documents,
+      notices,
+      at: toIsoUtc(new Date()),
+    };
   } finally {
     clearTimeout(timer);
   }

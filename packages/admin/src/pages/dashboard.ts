@@ -1,3 +1,4 @@
+import { REASON_NOTES } from '@quarry/queue';
 import type { Response } from 'express';
 import type { AdminStats } from '../stats.js';
 import { adminHeader, escapeHtml, sendPage } from './html.js';
@@ -15,22 +16,29 @@ table { width: 100%; border-collapse: collapse; background: var(--card); border:
 th, td { text-align: left; padding: .45rem .75rem; border-bottom: 1px solid var(--line); }
 td.count { text-align: right; font-variant-numeric: tabular-nums; }
 td.examples { font-size: .8rem; color: var(--muted); word-break: break-all; }
+td .note { font-size: .8rem; color: var(--muted); }
 #status { font-size: .85rem; }
 #notices p { border-left: 4px solid var(--bad); background: var(--card); padding: .6rem .9rem; margin: 0 0 .5rem; }
 `;
 
-/** [stats path, label, tile class] of every tile, in page order; the path also names the element. */
-const TILES: readonly (readonly [string, string, string])[] = [
-  ['crawl.queued', 'Queued', ''],
-  ['crawl.inFlight', 'In flight', ''],
-  ['crawl.done', 'Done', 'done'],
-  ['crawl.skipped', 'Skipped', ''],
-  ['crawl.failed', 'Failed', 'failed'],
-  ['index.waiting', 'Waiting', ''],
-  ['index.active', 'Being indexed', ''],
-  ['index.failed', 'Failed', 'failed'],
-  ['documents', 'Documents indexed', 'done'],
-];
+/** [stats path, label, tile class] of every tile by section, in page order; the path also names the element. */
+const TILES = {
+  crawl: [
+    ['crawl.queued', 'Queued', ''],
+    ['crawl.inFlight', 'In flight', ''],
+    ['crawl.done', 'Done', 'done'],
+    // Pages, as `quarry status` counts them: the sitemaps and feeds read are skipped URLs too.
+    ['skippedPages', 'Skipped', ''],
+    ['crawl.failed', 'Failed', 'failed'],
+    ['listsRead', 'Sitemaps and feeds read', ''],
+  ],
+  index: [
+    ['index.waiting', 'Waiting', ''],
+    ['index.active', 'Being indexed', ''],
+    ['index.failed', 'Failed', 'failed'],
+  ],
+  documents: [['documents', 'Documents indexed', 'done']],
+} as const satisfies Record<string, readonly (readonly [string, string, string])[]>;
 
 function valueAt(stats: AdminStats | null, path: string): string {
   let v: unknown = stats;
@@ -38,8 +46,8 @@ function valueAt(stats: AdminStats | null, path: string): string {
   return typeof v === 'number' ? v.toLocaleString('en-US') : '—';
 }
 
-function tiles(stats: AdminStats | null, prefix: string): string {
-  return TILES.filter(([path]) => path.startsWith(prefix))
+function tiles(stats: AdminStats | null, section: keyof typeof TILES): string {
+  return TILES[section]
     .map(
       ([path, label, cls]) =>
         `<div class="tile ${cls}"><div class="label">${label}</div>` +
@@ -48,19 +56,47 @@ function tiles(stats: AdminStats | null, prefix: string): string {
     .join('');
 }
 
-/** Rows of skip and failure reasons: state, code, count and a few example URLs (as text). */
-function reasonRows(stats: AdminStats | null): string {
-  const rows = stats?.crawl.reasons ?? [];
-  if (rows.length === 0) return '<tr><td colspan="4" class="muted">Nothing skipped or failed so far.</td></tr>';
-  return rows
-    .map(
-      (r) =>
-        `<tr><td>${escapeHtml(r.state)}</td><td><code>${escapeHtml(r.reason)}</code></td>` +
-        `<td class="count">${r.count.toLocaleString('en-US')}</td>` +
-        `<td class="examples">${r.examples.map((u) => `<div>${escapeHtml(u)}</div>`).join('')}</td></tr>`,
-    )
-    .join('');
+/**
+ * The URLs of a state whose reasons the stats leave out (they list the 10 most frequent a state):
+ * without them the table's counts would not add up to the tile's. Never below 0 (the distributed
+ * queue counts reasons over the crawl's life, which may exceed the URLs in a state now).
+ */
+function otherReasons(stats: AdminStats, state: 'skipped' | 'failed'): number {
+  const listed = stats.crawl.reasons.filter((r) => r.state === state).reduce((total, r) => total + r.count, 0);
+  return Math.max(0, stats.crawl[state] - listed);
 }
+
+/** Rows of skip and failure reasons: state, code (with what it means), count and a few example URLs (as text). */
+function reasonRows(stats: AdminStats | null): string {
+  if (!stats) return NOTHING_YET;
+  const rows = stats.crawl.reasons;
+  const html = (['skipped', 'failed'] as const)
+    .flatMap((state) => {
+      const listed = rows
+        .filter((r) => r.state === state)
+        .map((r) => {
+          const note = Object.hasOwn(REASON_NOTES, r.reason) ? REASON_NOTES[r.reason] : undefined;
+          return (
+            `<tr><td>${escapeHtml(r.state)}</td><td><code>${escapeHtml(r.reason)}</code>` +
+            `${note ? `<div class="note">${escapeHtml(note)}</div>` : ''}</td>` +
+            `<td class="count">${r.count.toLocaleString('en-US')}</td>` +
+            `<td class="examples">${r.examples.map((u) => `<div>${escapeHtml(u)}</div>`).join('')}</td></tr>`
+          );
+        });
+      const others = otherReasons(stats, state);
+      if (others > 0) {
+        listed.push(
+          `<tr><td>${state}</td><td class="muted">other reasons</td>` +
+            `<td class="count">${others.toLocaleString('en-US')}</td><td></td></tr>`,
+        );
+      }
+      return listed;
+    })
+    .join('');
+  return html || NOTHING_YET;
+}
+
+const NOTHING_YET = '<tr><td colspan="4" class="muted">Nothing skipped or failed so far.</td></tr>';
 
 /** The notices' paragraphs (as text); none when there is nothing to act on. */
 function noticeParagraphs(stats: AdminStats | null): string {
@@ -68,8 +104,10 @@ function noticeParagraphs(stats: AdminStats | null): string {
 }
 
 // Runs in the browser: polls the stats and writes them with textContent only (reasons are data).
+// The notes are JSON with `<` escaped, so none of them can close the script element.
 const SCRIPT = `
 (() => {
+  const NOTES = ${JSON.stringify(REASON_NOTES).replace(/</g, '\\u003c')};
   const main = document.querySelector('main');
   const url = main.dataset.statsUrl, loginUrl = main.dataset.loginUrl;
   const every = Number(main.dataset.refreshMs);
@@ -81,18 +119,32 @@ const SCRIPT = `
     const body = document.getElementById('reasons');
     body.replaceChildren();
     const rows = s.crawl.reasons || [];
-    if (rows.length === 0) {
+    const row = (stateText, reasonCell, n, urls) => {
+      const tr = document.createElement('tr'), state = document.createElement('td');
+      const count = document.createElement('td'), examples = document.createElement('td');
+      state.textContent = stateText; count.className = 'count'; count.textContent = fmt(n); examples.className = 'examples';
+      for (const u of urls) { const d = document.createElement('div'); d.textContent = u; examples.append(d); }
+      tr.append(state, reasonCell, count, examples); body.append(tr);
+    };
+    for (const st of ['skipped', 'failed']) {
+      let listed = 0;
+      for (const r of rows.filter((r) => r.state === st)) {
+        const reason = document.createElement('td'), code = document.createElement('code');
+        code.textContent = r.reason; reason.append(code);
+        if (Object.hasOwn(NOTES, r.reason)) {
+          const note = document.createElement('div'); note.className = 'note'; note.textContent = NOTES[r.reason]; reason.append(note);
+        }
+        row(r.state, reason, r.count, r.examples || []); listed += r.count;
+      }
+      if (s.crawl[st] > listed) {
+        const reason = document.createElement('td'); reason.className = 'muted'; reason.textContent = 'other reasons';
+        row(st, reason, s.crawl[st] - listed, []);
+      }
+    }
+    if (!body.firstChild) {
       const td = document.createElement('td');
       td.colSpan = 4; td.className = 'muted'; td.textContent = 'Nothing skipped or failed so far.';
       body.append(document.createElement('tr')); body.lastChild.append(td);
-    }
-    for (const r of rows) {
-      const tr = document.createElement('tr'), state = document.createElement('td'), reason = document.createElement('td');
-      const code = document.createElement('code'), count = document.createElement('td'), examples = document.createElement('td');
-      state.textContent = r.state; code.textContent = r.reason; reason.append(code);
-      count.className = 'count'; count.textContent = fmt(r.count); examples.className = 'examples';
-      for (const u of r.examples || []) { const d = document.createElement('div'); d.textContent = u; examples.append(d); }
-      tr.append(state, reason, count, examples); body.append(tr);
     }
     const notices = document.getElementById('notices');
     notices.replaceChildren();
@@ -132,11 +184,11 @@ export function sendDashboard(
       `<main data-stats-url="${escapeHtml(`${baseUrl}/api/stats`)}" data-login-url="${escapeHtml(`${baseUrl}/login`)}"` +
       ` data-refresh-ms="${options.refreshIntervalMs}">${status}` +
       `<div id="notices" role="status">${noticeParagraphs(stats)}</div>` +
-      `<section aria-labelledby="crawl-h"><h2 id="crawl-h">Crawl</h2><div class="tiles">${tiles(stats, 'crawl.')}</div></section>` +
+      `<section aria-labelledby="crawl-h"><h2 id="crawl-h">Crawl</h2><div class="tiles">${tiles(stats, 'crawl')}</div></section>` +
       `<section aria-labelledby="fail-h"><h2 id="fail-h">Why pages were skipped or failed</h2>` +
       `<table><thead><tr><th>State</th><th>Reason</th><th class="count">Pages</th><th>Examples</th></tr></thead>` +
       `<tbody id="reasons">${reasonRows(stats)}</tbody></table></section>` +
-      `<section aria-labelledby="index-h"><h2 id="index-h">Index queue</h2><div class="tiles">${tiles(stats, 'index.')}</div></section>` +
+      `<section aria-labelledby="index-h"><h2 id="index-h">Index queue</h2><div class="tiles">${tiles(stats, 'index')}</div></section>` +
       `<section aria-labelledby="docs-h"><h2 id="docs-h">Search index</h2><div class="tiles">${tiles(stats, 'documents')}</div></section>` +
       `</main>`,
   });

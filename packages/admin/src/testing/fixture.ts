@@ -88,3 +88,16 @@ export function page(n: number): PageDocument {
     word_count: 9,
   };
 }
+
+/** How a crawled URL of {@link crawlOutcomes} ends. */
+export type Outcome = { status: 'done' } | { status: 'skipped' | 'failed'; reason: string };
+
+/** Queues `outcomes`' URLs and crawls them until the queue is idle, each ending as given. */
+export async function crawlOutcomes(fx: AdminFixture, outcomes: Readonly<Record<string, Outcome>>): Promise<void> {
+  const urls = Object.keys(outcomes);
+  await fx.queues.crawl.add(urls.map((url) => ({ url, depth: 0, scope: 'example.org', seed: 'https://example.org/' })));
+  const worker = fx.queues.crawl.work(async (task) => outcomes[task.url] ?? { status: 'done' }, { concurrency: 4 });
+  const deadline = Date.now() + 10_000;
+  while (!(await fx.queues.crawl.isIdle()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await worker.close();
+}
