@@ -91,3 +91,33 @@ describeWithServer('redis', 'Bull Board under /admin/queues (distributed mode)',
     await crawlQueue.resume();
   });
 });
+
+describeWithServer('redis', 'Bull Board while Redis is away', () => {
+  it('answers its API with a 503 problem within the timeout, not after Redis is back', async () => {
+    const redis = await startRedis();
+    const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null };
+    const bullQueues = QUEUE_NAMES.map((name) => new Queue(name, { connection, prefix: PREFIX }));
+    // Each reconnection attempt is an error event; unheard, it would end the test process.
+    for (const q of bullQueues) q.on('error', () => {});
+    const fx = await startAdminFixture({ bullQueues, statsTimeoutMs: 500 });
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    try {
+      expect((await request(fx.server).get('/admin/queues/api/queues').set(auth)).status).toBe(200);
+      await redis.stop({ keepData: true });
+      const started = Date.now();
+      const res = await request(fx.server).get('/admin/queues/api/queues').set(auth).timeout(10_000);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(res.status).toBe(503);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect((res.body as { detail: string }).detail).toBe('Redis did not answer; the queues show again once it does.');
+      // The page itself is Bull Board's, with no Redis behind it; it still loads, and its requests say why.
+      expect((await request(fx.server).get('/admin/queues').set(auth)).status).toBe(200);
+    } finally {
+      await fx.close();
+      // The queues close only once Redis answers what they hold: it comes back to let them.
+      await redis.restart();
+      await Promise.all(bullQueues.map((q) => q.close()));
+      await redis.stop();
+    }
+  });
+});

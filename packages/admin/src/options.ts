@@ -19,7 +19,7 @@ export interface AdminRouterOptions {
   readonly maxFailedLogins?: number;
   /** Window of {@link maxFailedLogins}. @defaultValue 900000 (15 minutes) */
   readonly failedLoginWindowMs?: number;
-  /** How long the stats may take before the dashboard answers 503. @defaultValue 5000 */
+  /** How long the stats, or a Bull Board request, may take before the answer is a 503. @defaultValue 5000 */
   readonly statsTimeoutMs?: number;
   /** How often the dashboard page polls the stats. @defaultValue 5000 */
   readonly refreshIntervalMs?: number;

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
 import { adminHeader, escapeHtml, sendPage } from './pages/html.js';
+import { sendProblem } from './problem.js';
 
 // Bull Board's page links a web font and renders inline styles; this policy keeps the inline styles
 // and its own scripts, and makes the browser drop anything from elsewhere (nothing leaves the host).
@@ -17,19 +18,33 @@ const BULL_BOARD_CSP = [
 ].join('; ');
 
 /**
- * Bull Board over BullMQ queues, as a handler to mount at `<admin>/queues`. Its `<base href>` must
+ * Bull Board over BullMQ queues, as a handler to mount at `<admin>/queues`; a request it has not
+ * answered within `timeoutMs` (Redis away) gets a 503 problem. Its `<base href>` must
  * be the public mount path, which only a request knows; it is the same on every request, so
  * setting it per request is idempotent. Bull Board's modules load at the first request (a process
  * on the embedded queues never needs them: about 0.4 s of every start-up).
  */
-export function bullBoardHandler(queues: readonly Queue[], readOnly: boolean): RequestHandler {
+export function bullBoardHandler(queues: readonly Queue[], readOnly: boolean, timeoutMs: number): RequestHandler {
   let loading: Promise<{ setBasePath(path: string): unknown; board: RequestHandler }> | undefined;
   return (req, res, next) => {
     loading ??= loadBoard(queues, readOnly);
     loading.then(({ setBasePath, board }) => {
       setBasePath(req.baseUrl);
       res.setHeader('Content-Security-Policy', BULL_BOARD_CSP);
-      board(req, res, next);
+      // While Redis is away, BullMQ's connections hold every command until it is back, and the
+      // board's page spun with no word (its API answered nothing for minutes): past the timeout it
+      // is a 503. The board's late answer then fails to write, which is nobody's error.
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        if (res.headersSent) return;
+        timedOut = true;
+        sendProblem(res, 'backend-unavailable', 'Redis did not answer; the queues show again once it does.');
+      }, timeoutMs);
+      res.once('close', () => clearTimeout(timer));
+      board(req, res, (err?: unknown) => {
+        clearTimeout(timer);
+        if (!timedOut) next(err);
+      });
     }, next);
   };
 }

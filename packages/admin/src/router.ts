@@ -104,7 +104,9 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
   router.use(
     '/queues',
     admin,
-    bullQueues.length > 0 ? bullBoardHandler(bullQueues, opts.bullBoardReadOnly) : embeddedQueuesHandler(),
+    bullQueues.length > 0
+      ? bullBoardHandler(bullQueues, opts.bullBoardReadOnly, opts.statsTimeoutMs)
+      : embeddedQueuesHandler(),
   );
 
   router.use(admin);
