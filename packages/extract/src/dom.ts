@@ -57,6 +57,19 @@ const INERT_CLOSE: Readonly<Record<string, RegExp>> = {
  */
 const REACT_BOUNDARY_COMMENTS = ['<!--$?-->', '<!--/$-->', '<!--$-->', '<!--$!-->'];
 
+/** C0 controls but tab, line feed, form feed and carriage return, and DEL: no text holds them. */
+const CONTROL = /[\u0000-\u0008\u000B\u000E-\u001F\u007F]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
+
+/**
+ * The HTML without the control bytes a page may carry by mistake (a NUL in a title from a
+ * database field, a form feed's neighbours): browsers drop or replace them, and in a page's title,
+ * text or JSON-LD they only break what reads them.
+ */
+export function withoutControls(html: string): string {
+  return CONTROL.test(html) ? html.replace(CONTROLS, '') : html;
+}
+
 /**
  * Drops what no extractor reads (scripts but JSON-LD and TeX, styles, comments but React's boundary
  * marks, inline SVG, a stray `<![CDATA[` up to its `>`) before parsing, so the DOM is smaller. One

@@ -27,6 +27,21 @@ const doms: DomImpl[] = jsdomLoads() ? ['linkedom', 'jsdom'] : ['linkedom'];
 describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
   const run = (html: string, url = URL) => extractHtml(html, { url, dom });
 
+  it('drops the control bytes a page carries by mistake from its title, text, markdown and JSON-LD', () => {
+    const ld =
+      '{"@type":"NewsArticle","headline":"Budget\u0000 talks","author":{"@type":"Person","name":"Ana\u0007 Lee"}}';
+    const got = run(
+      page(
+        `<title>Budget\u0000 talks resume</title><script type="application/ld+json">${ld}</script>`,
+        `<h1>Budget\u0000 talks resume</h1>${body().replace('enough words', 'enough\u0000 words\u0008')}`,
+      ),
+    );
+    expect(got.title).toBe('Budget talks resume');
+    expect(got.author).toBe('Ana Lee');
+    expect(got.body_text).toContain('has enough words to count');
+    expect(`${got.title}${got.body_text}${got.body_markdown}`).not.toMatch(/[\u0000-\u0008]/);
+  });
+
   it("takes the author's name, not a byline element left with only its label or reading time", () => {
     const html = (byline: string) =>
       page('<title>A Story</title>', `<h1>A Story</h1><div class="meta">${byline}</div>${body()}`);

@@ -13,7 +13,7 @@ import { findDatelineDate } from './dateline.js';
 import { dateFromUrl, defaultOffsetMinutes, earliestDate, findTextDate, parsePageDate } from './dates.js';
 import { revealHiddenPage, revealPanels } from './disclosure.js';
 import type { DomImpl, ParsedDocument } from './dom.js';
-import { flattenDeep, flattenDeepHtml, MAX_TREE_DEPTH, parseDocument, stripInert } from './dom.js';
+import { flattenDeep, flattenDeepHtml, MAX_TREE_DEPTH, parseDocument, stripInert, withoutControls } from './dom.js';
 import { agreesWith, type DomFacts, headlineOf, nameWords, readDomFacts } from './dom-facts.js';
 import {
   dropPostChrome,
@@ -138,7 +138,7 @@ const isStackOverflow = (error: unknown): boolean => error instanceof RangeError
 /** `flat`: `rawHtml` is already nested no deeper than {@link MAX_TREE_DEPTH} (see flattenDeepHtml). */
 function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl, flat = false): ExtractedPage {
   const maxHtmlChars = options.maxHtmlChars ?? EXTRACT_DEFAULTS.maxHtmlChars;
-  const html = stripInert(rawHtml.length > maxHtmlChars ? rawHtml.slice(0, maxHtmlChars) : rawHtml);
+  const html = stripInert(withoutControls(rawHtml.length > maxHtmlChars ? rawHtml.slice(0, maxHtmlChars) : rawHtml));
   const url = options.url;
   const parsed = parseDocument(html, url, dom);
   try {

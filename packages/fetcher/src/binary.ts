@@ -33,7 +33,8 @@ function isBinaryDataByte(byte: number): boolean {
 
 /**
  * Whether a body served as text is really binary (an image, archive, PDF...): a known file
- * signature, a NUL byte, or more than a few control bytes near the start. UTF-16 text with a
+ * signature, or more than a few control bytes near the start (NUL among them: a stray NUL in a
+ * page's title, from a database field, is still a page, which browsers show). UTF-16 text with a
  * byte order mark counts as text.
  */
 export function isProbablyBinary(buffer: Uint8Array): boolean {
@@ -44,10 +45,7 @@ export function isProbablyBinary(buffer: Uint8Array): boolean {
   }
   if (MAGIC.some((magic) => startsWith(head, magic))) return true;
   let controls = 0;
-  for (const byte of head) {
-    if (byte === 0) return true;
-    if (isBinaryDataByte(byte)) controls++;
-  }
-  // A stray form feed or SUB in old pages is tolerated; 1% of the sample is not text.
+  for (const byte of head) if (isBinaryDataByte(byte)) controls++;
+  // A stray NUL, form feed or SUB in old pages is tolerated; 1% of the sample is not text.
   return controls > Math.max(2, head.length / 100);
 }
