@@ -125,7 +125,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         { createLogger, openQueues, openServices },
         { openMetrics },
         { announce, startApi },
-        { untilSignal },
+        { shutDown, untilSignal },
         { withStoredAdminToken },
       ] = await Promise.all([
         import('./runtime.js'),
@@ -155,10 +155,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       announce(cfg, api, metrics.listening);
       const signal = await untilSignal();
       logger.info({ signal }, 'shutting down');
-      await api.close();
-      await metrics.close();
-      await queues.close();
-      await services.close();
+      await shutDown(logger, [
+        ['the API', () => api.close()],
+        ['the metrics', () => metrics.close()],
+        ['the queues', () => queues.close()],
+        ['the index and stores', () => services.close()],
+      ]);
     });
 
   program

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
+import { SHUTDOWN_DEADLINE_MS } from './commands/signals.js';
 import { type RunningCli, requireBuiltCli, spawnCli } from './testing/run-cli.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -11,6 +12,7 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
   let redis: RedisServer;
   let dir: string;
   let api: RunningCli | undefined;
+  let start: RunningCli | undefined;
 
   beforeAll(async () => {
     requireBuiltCli();
@@ -18,7 +20,7 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     dir = mkdtempSync(join(tmpdir(), 'quarry-outage-'));
   });
   afterAll(async () => {
-    if (api?.child.exitCode === null) api.child.kill('SIGKILL');
+    for (const cli of [api, start]) if (cli?.child.exitCode === null) cli.child.kill('SIGKILL');
     await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -69,5 +71,23 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     // The message alone: a stack trace says nothing about a connection refused.
     expect(outage.every((l) => typeof l.err === 'string')).toBe(true);
     expect(await api.stop()).toBe(0);
+  }, 120_000);
+
+  it('quarry start stopped while Redis is away exits within its shutdown deadline, naming what did not close', async () => {
+    start = spawnCli(['start'], {
+      REDIS_URL: redis.url,
+      QUARRY_DATA_DIR: join(dir, 'start'),
+      PORT: '0',
+      QUARRY_HOST: '127.0.0.1',
+    });
+    await start.listening(60_000);
+    await redis.stop({ keepData: true });
+    await sleep(1_000);
+    const stopping = Date.now();
+    // Before, the queues' Redis clients waited for their server to close: twenty minutes and more.
+    expect(await start.stop()).toBe(1);
+    expect(Date.now() - stopping).toBeLessThan(SHUTDOWN_DEADLINE_MS + 10_000);
+    expect(start.stderr).toMatch(/quarry: the \w[\w ]* did not close within 25 s; exiting/);
+    await redis.restart();
   }, 120_000);
 });

@@ -19,7 +19,7 @@ import { finishedCounts } from './crawl-counts.js';
 import { backoffNote } from './progress.js';
 import { seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
-import { untilSignal } from './signals.js';
+import { shutDown, untilSignal } from './signals.js';
 
 /** A command stopped by a signal exits with this plus the signal's number, as the shell reports. */
 const SIGNAL_EXIT_BASE = 128;
@@ -202,12 +202,14 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   if (metrics.listening) process.stderr.write(`Quarry worker metrics: http://${metrics.listening}/metrics\n`);
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
-  await recrawls?.close();
-  await opened?.close();
-  await indexer?.close();
-  await metrics.close();
-  await queues.close();
-  await services?.close();
+  await shutDown(logger, [
+    ['the recrawl schedule', () => recrawls?.close()],
+    ['the crawler', () => opened?.close()],
+    ['the indexer', () => indexer?.close()],
+    ['the metrics', () => metrics.close()],
+    ['the queues', () => queues.close()],
+    ['the index and stores', () => services?.close()],
+  ]);
   return 0;
 }
 

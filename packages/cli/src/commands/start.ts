@@ -8,7 +8,7 @@ import { reportProgress } from './progress.js';
 import { seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
 import { announce, startApi } from './serve.js';
-import { untilSignal } from './signals.js';
+import { shutDown, untilSignal } from './signals.js';
 
 /**
  * `quarry start`: API, crawler and indexer in one process until SIGTERM/SIGINT. Says on every start
@@ -56,12 +56,14 @@ export async function runStart(
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
   progress.stop();
-  await api.close();
-  await metrics.close();
-  await recrawls?.close();
-  await closeCrawler();
-  await indexer.close();
-  await queues.close();
-  await services.close();
+  await shutDown(logger, [
+    ['the API', () => api.close()],
+    ['the metrics', () => metrics.close()],
+    ['the recrawl schedule', () => recrawls?.close()],
+    ['the crawler', () => closeCrawler()],
+    ['the indexer', () => indexer.close()],
+    ['the queues', () => queues.close()],
+    ['the index and stores', () => services.close()],
+  ]);
   return 0;
 }
