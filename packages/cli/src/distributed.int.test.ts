@@ -122,6 +122,23 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
       throw new Error(`the API is gone (${api.child.exitCode ?? 'running'}):\n${api.stderr}`, { cause: err });
     });
     const body = (await res.json()) as { results: { url: string }[] };
-    expect(body.results.map((r) => r.url)).toEqual([`${site.origin}/p/37.html`]);
+    const urls = body.results.map((r) => r.url);
+    if (urls.length === 0) {
+      // Seen once on CI (2026-12-05, not again in reruns): the page was in the index, the API
+      // process answered no result. Whether it comes later tells a stale read from a lost page.
+      const asked = Date.now();
+      let later: string[] = [];
+      while (later.length === 0 && Date.now() - asked < 10_000) {
+        await new Promise((r) => setTimeout(r, 500));
+        const again = (await (await fetch(`${base}/api/v1/search?q=${WORDS[7]}${WORDS[3]}0`)).json()) as typeof body;
+        later = again.results.map((r) => r.url);
+      }
+      throw new Error(
+        `the API process found nothing for page 37, which the index holds; asked again: ${
+          later.length > 0 ? `found after ${Date.now() - asked} ms (a stale read)` : 'still nothing after 10 s'
+        }\n${api.stdout.split('\n').slice(-20).join('\n')}`,
+      );
+    }
+    expect(urls).toEqual([`${site.origin}/p/37.html`]);
   }, 300_000);
 });
