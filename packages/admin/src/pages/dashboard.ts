@@ -149,7 +149,9 @@ const SCRIPT = `
     const notices = document.getElementById('notices');
     notices.replaceChildren();
     for (const n of s.notices || []) { const p = document.createElement('p'); p.textContent = n; notices.append(p); }
-    status.className = 'muted'; status.textContent = 'Updated ' + new Date(s.at).toLocaleTimeString();
+    // The server's ISO UTC form, as the page was first drawn; the count tells a redraw apart.
+    status.className = 'muted'; status.textContent = 'Updated ' + s.at;
+    status.dataset.refreshes = String(Number(status.dataset.refreshes || 0) + 1);
   }
   async function refresh() {
     try {
