@@ -18,6 +18,20 @@ export function listsRead(stats: CrawlStats): number {
   return Math.min(read, stats.skipped);
 }
 
+/**
+ * The URLs of a state whose reasons `stats.reasons` leaves out (it lists the 10 most frequent a
+ * state), for an "other reasons" row: without it the rows would not add up to the state's count.
+ * Never below 0 (the distributed queue counts reasons over the crawl's life, which may exceed the
+ * URLs in a state now). The dashboard and `quarry status` show it.
+ */
+export function otherReasons(
+  stats: Pick<CrawlStats, 'reasons' | 'skipped' | 'failed'>,
+  state: 'skipped' | 'failed',
+): number {
+  const listed = stats.reasons.filter((r) => r.state === state).reduce((total, r) => total + r.count, 0);
+  return Math.max(0, stats[state] - listed);
+}
+
 /** What the skip and failure reasons that are not self-explanatory mean, for the people reading them. */
 export const REASON_NOTES: Readonly<Record<string, string>> = {
   duplicate: 'the same main text is indexed under another URL (its canonical or shortest one)',

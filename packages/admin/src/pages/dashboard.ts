@@ -1,4 +1,4 @@
-import { REASON_NOTES } from '@quarry/queue';
+import { otherReasons, REASON_NOTES } from '@quarry/queue';
 import type { Response } from 'express';
 import type { AdminStats } from '../stats.js';
 import { adminHeader, escapeHtml, sendPage } from './html.js';
@@ -56,16 +56,6 @@ function tiles(stats: AdminStats | null, section: keyof typeof TILES): string {
     .join('');
 }
 
-/**
- * The URLs of a state whose reasons the stats leave out (they list the 10 most frequent a state):
- * without them the table's counts would not add up to the tile's. Never below 0 (the distributed
- * queue counts reasons over the crawl's life, which may exceed the URLs in a state now).
- */
-function otherReasons(stats: AdminStats, state: 'skipped' | 'failed'): number {
-  const listed = stats.crawl.reasons.filter((r) => r.state === state).reduce((total, r) => total + r.count, 0);
-  return Math.max(0, stats.crawl[state] - listed);
-}
-
 /** Rows of skip and failure reasons: state, code (with what it means), count and a few example URLs (as text). */
 function reasonRows(stats: AdminStats | null): string {
   if (!stats) return NOTHING_YET;
@@ -83,7 +73,7 @@ function reasonRows(stats: AdminStats | null): string {
             `<td class="examples">${r.examples.map((u) => `<div>${escapeHtml(u)}</div>`).join('')}</td></tr>`
           );
         });
-      const others = otherReasons(stats, state);
+      const others = otherReasons(stats.crawl, state);
       if (others > 0) {
         listed.push(
           `<tr><td>${state}</td><td class="muted">other reasons</td>` +
