@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
+import type { ReasonCount } from '@quarry/queue';
 import { reasonLines, seedReport } from './seed-report.js';
+
+/** Stats whose counts are the reasons' sums, as when no state has more than ten reasons. */
+const counted = (reasons: ReasonCount[]) => {
+  const sum = (state: ReasonCount['state']) =>
+    reasons.filter((r) => r.state === state).reduce((total, r) => total + r.count, 0);
+  return { reasons, skipped: sum('skipped'), failed: sum('failed') };
+};
 
 describe('seedReport', () => {
   it('says which seeds were new, queued again, left alone or not queued', () => {
@@ -49,11 +57,13 @@ describe('seedReport', () => {
 describe('reasonLines', () => {
   it('lists skip then failure reasons with counts and examples, aligned', () => {
     expect(
-      reasonLines([
-        { state: 'failed', reason: 'http_404', count: 3, examples: ['http://a.test/x'] },
-        { state: 'skipped', reason: 'blocked_address', count: 12, examples: ['http://b.test/', 'http://b.test/2'] },
-        { state: 'skipped', reason: 'noindex', count: 1, examples: ['http://c.test/'] },
-      ]),
+      reasonLines(
+        counted([
+          { state: 'failed', reason: 'http_404', count: 3, examples: ['http://a.test/x'] },
+          { state: 'skipped', reason: 'blocked_address', count: 12, examples: ['http://b.test/', 'http://b.test/2'] },
+          { state: 'skipped', reason: 'noindex', count: 1, examples: ['http://c.test/'] },
+        ]),
+      ),
     ).toEqual([
       'skipped, by reason:',
       '       12  blocked_address  e.g. http://b.test/ http://b.test/2',
@@ -65,16 +75,50 @@ describe('reasonLines', () => {
 
   it('says what the duplicate reasons mean', () => {
     expect(
-      reasonLines([
-        { state: 'skipped', reason: 'duplicate', count: 2, examples: ['http://a.test/index.html'] },
-        { state: 'skipped', reason: 'canonical_elsewhere', count: 1, examples: ['http://a.test/amp/'] },
-      ]),
+      reasonLines(
+        counted([
+          { state: 'skipped', reason: 'duplicate', count: 2, examples: ['http://a.test/index.html'] },
+          { state: 'skipped', reason: 'canonical_elsewhere', count: 1, examples: ['http://a.test/amp/'] },
+        ]),
+      ),
     ).toEqual([
       'skipped, by reason:',
       '        2  duplicate            e.g. http://a.test/index.html',
       '        1  canonical_elsewhere  e.g. http://a.test/amp/',
       '  duplicate: the same main text is indexed under another URL (its canonical or shortest one)',
       '  canonical_elsewhere: the page names another URL of its site as canonical; that URL is crawled instead',
+    ]);
+  });
+
+  it('counts the URLs of the reasons beyond those listed on an other reasons line, so the rows add up', () => {
+    const failures = Array.from({ length: 10 }, (_, n) => ({
+      state: 'failed' as const,
+      reason: `http_${400 + n}`,
+      count: 1,
+      examples: [`http://a.test/${n}`],
+    }));
+    const lines = reasonLines({
+      reasons: [{ state: 'skipped', reason: 'duplicate', count: 2, examples: ['http://a.test/d'] }, ...failures],
+      skipped: 2,
+      failed: 13,
+    });
+    expect(lines.filter((line) => line.includes('other reasons'))).toEqual(['        3  other reasons']);
+    expect(lines.indexOf('        3  other reasons')).toBe(lines.indexOf('failed, by reason:') + 11);
+  });
+
+  it('says how many URLs a state holds when the stats list none of its reasons', () => {
+    // The distributed queue may hold URLs in a state whose reasons it counted away.
+    expect(reasonLines({ reasons: [], skipped: 0, failed: 4 })).toEqual([
+      'failed, by reason:',
+      '        4  other reasons',
+    ]);
+  });
+
+  it('never counts below zero (distributed reasons count over the crawl’s life)', () => {
+    const reasons = [{ state: 'skipped' as const, reason: 'noindex', count: 5, examples: ['http://a.test/'] }];
+    expect(reasonLines({ reasons, skipped: 2, failed: 0 })).toEqual([
+      'skipped, by reason:',
+      '        5  noindex  e.g. http://a.test/',
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Crawler, Seed, SeedStanding } from '@quarry/crawler';
-import { REASON_NOTES, type ReasonCount } from '@quarry/queue';
+import { type CrawlStats, otherReasons, REASON_NOTES } from '@quarry/queue';
 
 /** Lines listed per kind of outcome before the rest are only counted. */
 const MAX_LISTED = 10;
@@ -66,17 +66,23 @@ export function seedReport(standings: readonly SeedStanding[]): string {
   return lines.join('\n');
 }
 
-/** `quarry status` lines for skip and failure reasons: count, code and a few example URLs. */
-export function reasonLines(reasons: readonly ReasonCount[]): string[] {
+/**
+ * `quarry status` lines for skip and failure reasons: count, code and a few example URLs, then the
+ * URLs of the reasons not listed (beyond the ten a state lists) on an `other reasons` line, so the
+ * counts add up to the state's.
+ */
+export function reasonLines(stats: Pick<CrawlStats, 'reasons' | 'skipped' | 'failed'>): string[] {
   const out: string[] = [];
   for (const state of ['skipped', 'failed'] as const) {
-    const rows = reasons.filter((r) => r.state === state);
-    if (rows.length === 0) continue;
+    const rows = stats.reasons.filter((r) => r.state === state);
+    const others = otherReasons(stats, state);
+    if (rows.length === 0 && others === 0) continue;
     out.push(`${state}, by reason:`);
-    const width = Math.max(...rows.map((r) => r.reason.length));
+    const width = Math.max(0, ...rows.map((r) => r.reason.length));
     for (const r of rows) {
       out.push(`  ${String(r.count).padStart(7)}  ${r.reason.padEnd(width)}  e.g. ${r.examples.join(' ')}`);
     }
+    if (others > 0) out.push(`  ${String(others).padStart(7)}  other reasons`);
     for (const r of rows) {
       const note = REASON_NOTES[r.reason];
       if (note) out.push(`  ${r.reason}: ${note}`);

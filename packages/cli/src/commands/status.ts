@@ -1,5 +1,5 @@
 import type { QuarryConfig } from '@quarry/core';
-import type { CrawlStats } from '@quarry/queue';
+import { type CrawlStats, otherReasons } from '@quarry/queue';
 import { openQueues, openStores } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
 import { reasonLines } from './seed-report.js';
@@ -19,7 +19,9 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
     ]);
     const notices = services.index.notices?.() ?? [];
     if (json) {
-      process.stdout.write(`${JSON.stringify({ crawl, index, documents, notices }, null, 2)}\n`);
+      // The URLs of reasons beyond the ten listed a state, as the text's `other reasons` lines count them.
+      const others = { skipped: otherReasons(crawl, 'skipped'), failed: otherReasons(crawl, 'failed') };
+      process.stdout.write(`${JSON.stringify({ crawl, otherReasons: others, index, documents, notices }, null, 2)}\n`);
       return 0;
     }
     const out = [
@@ -31,7 +33,7 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
     if (index.failed > 0) {
       out.push('  failed documents get one more attempt each time an indexer starts (quarry start, quarry worker)');
     }
-    out.push(...reasonLines(crawl.reasons));
+    out.push(...reasonLines(crawl));
     process.stdout.write(`${out.join('\n')}\n`);
     return 0;
   } finally {
