@@ -179,6 +179,44 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
     }
   });
 
+  it('draws the hosts the crawler backs off from as it refreshes, host names as text', async () => {
+    const backoffs: { host: string; reason: string; untilMs: number }[] = [];
+    const fx = await startAdminFixture({ refreshIntervalMs: 200, backingOff: () => backoffs });
+    const offHost: string[] = [];
+    const errors: string[] = [];
+    try {
+      const page = await loopbackPage(browser, offHost, errors);
+      await logIn(page, fx);
+      await expect(page.locator('#backoffs').textContent()).resolves.toBe('No host is being backed off from.');
+      // A robots.txt answering 500 after the page was drawn: only the page's script shows it.
+      const untilMs = Date.UTC(2026, 11, 5, 20, 35, 33);
+      backoffs.push(
+        { host: '127.0.0.6', reason: 'robots_unreachable', untilMs },
+        { host: '<img src=x>.example', reason: 'http_429', untilMs },
+      );
+      await page.waitForFunction(() => document.querySelectorAll('#backoffs tr').length === 2, null, { timeout: 5000 });
+      const rows = await page
+        .locator('#backoffs tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      expect(rows).toEqual([
+        ['127.0.0.6', 'robots_unreachable', '2026-12-05T20:35:33Z'],
+        ['<img src=x>.example', 'http_429', '2026-12-05T20:35:33Z'],
+      ]);
+      await expect(page.locator('#backoffs img').count()).resolves.toBe(0);
+      await screenshot(page, 'dashboard-backoffs');
+      backoffs.length = 0;
+      await page.waitForFunction(
+        () => document.getElementById('backoffs')?.textContent === 'No host is being backed off from.',
+        null,
+        { timeout: 5000 },
+      );
+      expect(offHost).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await fx.close();
+    }
+  });
+
   itWithServer('redis', 'shows Bull Board with the crawl queue after logging in', async () => {
     const redis: RedisServer = await startRedis();
     let queues: Queues | undefined;

@@ -2,6 +2,15 @@ import type { SearchIndex } from '@quarry/core';
 import type { CrawlQueue, IndexQueue } from '@quarry/queue';
 import type { Queue } from 'bullmq';
 
+/** A host a crawler is backing off from, as the crawler's `backingOff()` lists it. */
+export interface CrawlerBackoff {
+  readonly host: string;
+  /** The retryable failure's code: `http_429`, `timeout`, `robots_unreachable`... */
+  readonly reason: string;
+  /** Until when, at the latest, epoch milliseconds. */
+  readonly untilMs: number;
+}
+
 /** What {@link createAdminRouter} needs; every tunable has its default in {@link ADMIN_DEFAULTS}. */
 export interface AdminRouterOptions {
   /** The admin token (QUARRY_ADMIN_TOKEN), at least 16 characters; the area never opens without one. */
@@ -9,6 +18,12 @@ export interface AdminRouterOptions {
   readonly crawl: CrawlQueue;
   readonly index: IndexQueue;
   readonly searchIndex: SearchIndex;
+  /**
+   * The hosts this process's crawler is backing off from (`quarry start` passes its crawler's
+   * `backingOff()`); absent where the process runs no crawler (`quarry serve`), which the stats
+   * then say (`backingOff: null`) rather than showing an empty list.
+   */
+  readonly backingOff?: () => readonly CrawlerBackoff[];
   /** BullMQ queues shown by Bull Board at `/queues` (distributed mode); absent in embedded mode. */
   readonly bullQueues?: readonly Queue[];
   /** Bull Board without pause, retry, clean or remove buttons. @defaultValue false */
@@ -41,8 +56,8 @@ export const ADMIN_DEFAULTS = {
 export const MIN_TOKEN_LENGTH = 16;
 
 /** Options with every default applied. */
-export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, 'bullQueues'>> &
-  Pick<AdminRouterOptions, 'bullQueues'>;
+export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, 'bullQueues' | 'backingOff'>> &
+  Pick<AdminRouterOptions, 'bullQueues' | 'backingOff'>;
 
 const ignore = (): void => {};
 

@@ -377,3 +377,52 @@ describe('admin router limits and failures', () => {
     }
   });
 });
+
+describe('admin router back-off', () => {
+  const auth = { Authorization: `Bearer ${TOKEN}` };
+  const UNTIL_MS = Date.UTC(2026, 11, 5, 20, 35, 33);
+
+  it('lists the hosts the crawler of the process backs off from, with why and until when, as text', async () => {
+    const hosts = [
+      { host: 'a<img src=x>.example', reason: 'robots_unreachable', untilMs: UNTIL_MS },
+      ...Array.from({ length: 24 }, (_, n) => ({ host: `h${n}.example`, reason: 'http_429', untilMs: UNTIL_MS })),
+    ];
+    const fx = await startAdminFixture({ backingOff: () => hosts });
+    try {
+      const stats = (await request(fx.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+      expect(stats.backingOff?.total).toBe(25);
+      expect(stats.backingOff?.hosts).toHaveLength(20);
+      expect(stats.backingOff?.hosts[0]).toEqual({
+        host: 'a<img src=x>.example',
+        reason: 'robots_unreachable',
+        until: '2026-12-05T20:35:33Z',
+      });
+      const html = (await request(fx.server).get('/admin/').set(auth)).text;
+      expect(html).toContain(
+        `<tr><td>${escapeHtml('a<img src=x>.example')}</td><td><code>robots_unreachable</code></td><td>2026-12-05T20:35:33Z</td></tr>`,
+      );
+      expect(html).not.toContain('<img');
+      expect(html).toContain('<td colspan="3" class="muted">and 5 more</td>');
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it('says when no host is backed off from, and when the process runs no crawler to ask', async () => {
+    const idle = await startAdminFixture({ backingOff: () => [] });
+    const apiOnly = await startAdminFixture();
+    try {
+      const none = (await request(idle.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+      expect(none.backingOff).toEqual({ total: 0, hosts: [] });
+      expect((await request(idle.server).get('/admin/').set(auth)).text).toContain('No host is being backed off from.');
+      const unknown = (await request(apiOnly.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+      expect(unknown.backingOff).toBeNull();
+      expect((await request(apiOnly.server).get('/admin/').set(auth)).text).toContain(
+        'No crawler runs in this process: each worker (quarry worker) backs off from hosts on its own',
+      );
+    } finally {
+      await idle.close();
+      await apiOnly.close();
+    }
+  });
+});

@@ -1,5 +1,31 @@
 import { type SearchIndex, toIsoUtc } from '@quarry/core';
 import { type CrawlQueue, type CrawlStats, type IndexQueue, type IndexStats, listsRead } from '@quarry/queue';
+import type { CrawlerBackoff } from './options.js';
+
+/** Hosts {@link AdminStats.backingOff} lists, the most recent first; the rest are counted. */
+export const MAX_BACKOFFS_LISTED = 20;
+
+/** A host the crawler is backing off from, in `GET /admin/api/stats`. */
+export interface HostBackingOff {
+  /** The host name, as crawled: data, to show as text. */
+  readonly host: string;
+  /** Why: the retryable failure's code (`http_429`, `http_503`, `timeout`, `robots_unreachable`...). */
+  readonly reason: string;
+  /**
+   * Until when the back-off lasts at the latest, ISO 8601 UTC: the host's Retry-After (at least
+   * 30 s) from its last failure. The crawler tries the host again by then; a page of the host
+   * crawled otherwise ends the back-off sooner.
+   */
+  readonly until: string;
+}
+
+/** The hosts this process's crawler is backing off from. */
+export interface BackoffStats {
+  /** How many hosts, listed or not. */
+  readonly total: number;
+  /** The most recent {@link MAX_BACKOFFS_LISTED}. */
+  readonly hosts: readonly HostBackingOff[];
+}
 
 /** The body of `GET /admin/api/stats`. */
 export interface AdminStats {
@@ -14,6 +40,12 @@ export interface AdminStats {
   readonly index: IndexStats;
   /** Documents in the search index. */
   readonly documents: number;
+  /**
+   * The hosts the crawler of this process is backing off from (`quarry start`); null where the
+   * process runs no crawler (`quarry serve` in distributed mode: each worker backs off on its own,
+   * in its memory).
+   */
+  readonly backingOff: BackoffStats | null;
   /** What the operator should act on (an index whose older pages need `quarry reindex`). */
   readonly notices: readonly string[];
   /** When these counts were read, ISO 8601 UTC. */
@@ -33,7 +65,12 @@ export class StatsTimeoutError extends Error {
  * {@link StatsTimeoutError}) instead of hanging when a backend stalls, e.g. Redis reconnecting.
  */
 export async function collectStats(
-  sources: { crawl: CrawlQueue; index: IndexQueue; searchIndex: SearchIndex },
+  sources: {
+    crawl: CrawlQueue;
+    index: IndexQueue;
+    searchIndex: SearchIndex;
+    backingOff?: (() => readonly CrawlerBackoff[]) | undefined;
+  },
   timeoutMs: number,
 ): Promise<AdminStats> {
   let timer: NodeJS.Timeout | undefined;
@@ -53,10 +90,22 @@ export async function collectStats(
       skippedPages: crawl.skipped - lists,
       index,
       documents,
+      backingOff: sources.backingOff ? backoffStats(sources.backingOff()) : null,
       notices,
       at: toIsoUtc(new Date()),
     };
   } finally {
     clearTimeout(timer);
   }
+}
+
+function backoffStats(backoffs: readonly CrawlerBackoff[]): BackoffStats {
+  return {
+    total: backoffs.length,
+    hosts: backoffs.slice(0, MAX_BACKOFFS_LISTED).map((b) => ({
+      host: b.host,
+      reason: b.reason,
+      until: toIsoUtc(new Date(b.untilMs)),
+    })),
+  };
 }

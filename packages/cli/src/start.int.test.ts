@@ -161,4 +161,45 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("'--max-pages <n>' argument '0' is invalid");
   }, 120_000);
+
+  it('shows the hosts its crawler backs off from on the dashboard, as the progress line names them', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'quarry-start-backoff-'));
+    const failing = await startSite({
+      '/robots.txt': { status: 500, body: 'robots.txt is down' },
+      '/': { headers: { 'content-type': 'text/html' }, body: '<html><title>never read</title></html>' },
+    });
+    const env = { QUARRY_DATA_DIR: own, PORT: '0', QUARRY_ALLOW_HOSTS: '127.0.0.1', LOG_LEVEL: 'silent' };
+    const stats = async (url: string) => {
+      const token = readFileSync(join(own, 'admin-token'), 'utf8').trim();
+      const res = await fetch(`${url}/admin/api/stats`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { backingOff: { total: number; hosts: unknown[] } | null };
+    };
+    try {
+      const quarry = start(['--seed', `${failing.origin}/`], env);
+      try {
+        const [, url = ''] = await quarry.waitFor(/from this machine: (http:\/\/127\.0\.0\.1:\d+)\)/);
+        await quarry.waitFor(/backing off: 127\.0\.0\.1 \(robots_unreachable\)/, 60_000);
+        const { backingOff } = await stats(url);
+        expect(backingOff?.hosts).toContainEqual({
+          host: '127.0.0.1',
+          reason: 'robots_unreachable',
+          until: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        });
+      } finally {
+        expect(await quarry.stop()).toBe(0);
+      }
+      // `quarry serve` runs no crawler: it has no back-off to show, and says so rather than "none".
+      const served = start([], env, 'serve');
+      try {
+        const [, url = ''] = await served.waitFor(/from this machine: (http:\/\/127\.0\.0\.1:\d+)\)/);
+        expect((await stats(url)).backingOff).toBeNull();
+      } finally {
+        expect(await served.stop()).toBe(0);
+      }
+    } finally {
+      await failing.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

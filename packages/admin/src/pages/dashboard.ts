@@ -88,16 +88,43 @@ function reasonRows(stats: AdminStats | null): string {
 
 const NOTHING_YET = '<tr><td colspan="4" class="muted">Nothing skipped or failed so far.</td></tr>';
 
+/** What the back-off table says where this process runs no crawler (`quarry serve`). */
+const NO_CRAWLER =
+  'No crawler runs in this process: each worker (quarry worker) backs off from hosts on its own; the pages waiting to be tried again are delayed jobs of the crawl queue (Queues).';
+const NO_BACKOFF = 'No host is being backed off from.';
+
+/** Rows of the hosts backed off from: host, why and until when (as text: host names are crawled data). */
+function backoffRows(stats: AdminStats | null): string {
+  const note = (text: string) => `<tr><td colspan="3" class="muted">${escapeHtml(text)}</td></tr>`;
+  if (!stats) return note(NO_BACKOFF);
+  if (!stats.backingOff) return note(NO_CRAWLER);
+  const { total, hosts } = stats.backingOff;
+  if (total === 0) return note(NO_BACKOFF);
+  const rows = hosts.map(
+    (b) =>
+      `<tr><td>${escapeHtml(b.host)}</td><td><code>${escapeHtml(b.reason)}</code></td>` +
+      `<td>${escapeHtml(b.until)}</td></tr>`,
+  );
+  if (total > hosts.length) rows.push(note(`and ${(total - hosts.length).toLocaleString('en-US')} more`));
+  return rows.join('');
+}
+
 /** The notices' paragraphs (as text); none when there is nothing to act on. */
 function noticeParagraphs(stats: AdminStats | null): string {
   return (stats?.notices ?? []).map((notice) => `<p>${escapeHtml(notice)}</p>`).join('');
 }
 
-// Runs in the browser: polls the stats and writes them with textContent only (reasons are data).
-// The notes are JSON with `<` escaped, so none of them can close the script element.
+/** JSON with `<` escaped, so that nothing in it can close the script element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+// Runs in the browser: polls the stats and writes them with textContent only (reasons, URLs and
+// host names are crawled data).
 const SCRIPT = `
 (() => {
-  const NOTES = ${JSON.stringify(REASON_NOTES).replace(/</g, '\\u003c')};
+  const NOTES = ${scriptJson(REASON_NOTES)};
+  const NO_CRAWLER = ${scriptJson(NO_CRAWLER)}, NO_BACKOFF = ${scriptJson(NO_BACKOFF)};
   const main = document.querySelector('main');
   const url = main.dataset.statsUrl, loginUrl = main.dataset.loginUrl;
   const every = Number(main.dataset.refreshMs);
@@ -135,6 +162,22 @@ const SCRIPT = `
       const td = document.createElement('td');
       td.colSpan = 4; td.className = 'muted'; td.textContent = 'Nothing skipped or failed so far.';
       body.append(document.createElement('tr')); body.lastChild.append(td);
+    }
+    const backoffs = document.getElementById('backoffs');
+    backoffs.replaceChildren();
+    const backoffRow = (...tds) => { const tr = document.createElement('tr'); tr.append(...tds); backoffs.append(tr); };
+    const cell = (text, code) => {
+      const td = document.createElement('td'), inner = code ? document.createElement('code') : td;
+      inner.textContent = text; if (code) td.append(inner);
+      return td;
+    };
+    const note = (text) => { const td = cell(text); td.colSpan = 3; td.className = 'muted'; backoffRow(td); };
+    const b = s.backingOff;
+    if (!b) note(NO_CRAWLER);
+    else if (b.total === 0) note(NO_BACKOFF);
+    else {
+      for (const h of b.hosts) backoffRow(cell(h.host), cell(h.reason, true), cell(h.until));
+      if (b.total > b.hosts.length) note('and ' + fmt(b.total - b.hosts.length) + ' more');
     }
     const notices = document.getElementById('notices');
     notices.replaceChildren();
@@ -177,6 +220,9 @@ export function sendDashboard(
       ` data-refresh-ms="${options.refreshIntervalMs}">${status}` +
       `<div id="notices" role="status">${noticeParagraphs(stats)}</div>` +
       `<section aria-labelledby="crawl-h"><h2 id="crawl-h">Crawl</h2><div class="tiles">${tiles(stats, 'crawl')}</div></section>` +
+      `<section aria-labelledby="backoff-h"><h2 id="backoff-h">Hosts backed off from</h2>` +
+      `<table><thead><tr><th>Host</th><th>Why</th><th>Until, at the latest (UTC)</th></tr></thead>` +
+      `<tbody id="backoffs">${backoffRows(stats)}</tbody></table></section>` +
       `<section aria-labelledby="fail-h"><h2 id="fail-h">Why pages were skipped or failed</h2>` +
       `<table><thead><tr><th>State</th><th>Reason</th><th class="count">Pages</th><th>Examples</th></tr></thead>` +
       `<tbody id="reasons">${reasonRows(stats)}</tbody></table></section>` +

@@ -1,4 +1,4 @@
-import { createAdminRouter } from '@quarry/admin';
+import { type CrawlerBackoff, createAdminRouter } from '@quarry/admin';
 import { createApp, type QuarryMetrics, startServer } from '@quarry/api';
 import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
@@ -21,7 +21,13 @@ export interface RunningApi {
 export async function startApi(
   services: Services,
   logger: Logger,
-  extras: { urlSubmitter?: UrlSubmitter; queues?: Queues; metrics?: QuarryMetrics } = {},
+  extras: {
+    urlSubmitter?: UrlSubmitter;
+    queues?: Queues;
+    metrics?: QuarryMetrics;
+    /** The hosts the crawler of this process backs off from, for the dashboard (`quarry start`). */
+    backingOff?: () => readonly CrawlerBackoff[];
+  } = {},
 ): Promise<RunningApi> {
   const { config } = services;
   // The dashboard exists only behind a token (QUARRY_ADMIN_TOKEN, or the one `quarry start` generated).
@@ -33,6 +39,7 @@ export async function startApi(
           index: extras.queues.index,
           searchIndex: services.index,
           ...(extras.queues.bullQueues ? { bullQueues: extras.queues.bullQueues } : {}),
+          ...(extras.backingOff ? { backingOff: extras.backingOff } : {}),
           onError: (err: unknown) => logger.warn({ err }, 'admin dashboard error'),
         })
       : undefined;

@@ -45,6 +45,7 @@ export async function runStart(
     urlSubmitter: submitterFor(crawler, logger),
     queues,
     metrics: metrics.metrics,
+    backingOff: () => crawler.backingOff(),
   });
   announce(config, api, metrics.listening);
   const progress = reportProgress(
