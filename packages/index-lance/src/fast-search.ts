@@ -139,6 +139,8 @@ export class FastSearch {
   #ready: { readonly version: number; readonly watermark: number; readonly view: View } | null = null;
   /** The version the tier is being brought to: its searches share the one sync. */
   #pending: { readonly version: number; readonly view: Promise<View> } | null = null;
+  /** Versions committed by this process's writes of pages, newer than the tier's (see {@link written}). */
+  readonly #ownWrites = new Set<number>();
 
   /**
    * @param watermark - the fold watermark at a table version: pages with a higher `seq` may not be
@@ -213,17 +215,38 @@ export class FastSearch {
   }
 
   /**
-   * The view a search of this version uses: the tier brought to it, or, while pages that were only
-   * written (no fold between) are being taken in, the view before them. A search that began before
-   * a write resolved may miss its pages; LanceSearchIndex's upsert resolves only once this process's
-   * tier holds them (see {@link prepare}).
+   * Records that a write of this process committed table version `version` (pages added or
+   * replaced), which {@link prepare} then brings the tier to before the write resolves.
+   */
+  written(version: number): void {
+    if (this.#options.freshTier) this.#ownWrites.add(version);
+  }
+
+  /**
+   * The view a search of this version uses: the tier brought to it, or, while it takes in pages
+   * that only this process's unresolved writes added (no fold, no other commit between), the view
+   * before them: a search that began before a write resolved may miss its pages, never those of a
+   * write that had resolved (LanceSearchIndex's upsert waits for {@link prepare}). A version moved
+   * by another process's commit is waited for: that write resolved in its own process, perhaps
+   * long before this one looked (it sees other commits only when it reads, once per read-consistency
+   * interval), so the view before it would miss pages for as long as no search came to bring it.
    */
   #viewAt(version: number, facts: VersionFacts): Promise<View> {
     const ready = this.#ready;
     if (ready?.version === version) return Promise.resolve(ready.view);
     const brought = this.#brought(version, facts);
-    const onlyWritten = ready !== null && ready.version < version && ready.watermark === this.#watermark(version);
-    return onlyWritten ? Promise.resolve(ready.view) : brought;
+    const ownOnly =
+      ready !== null &&
+      ready.version < version &&
+      ready.watermark === this.#watermark(version) &&
+      this.#onlyOwnWrites(ready.version, version);
+    return ownOnly ? Promise.resolve(ready.view) : brought;
+  }
+
+  /** Whether every version after `from` up to `to` was committed by this process's writes. */
+  #onlyOwnWrites(from: number, to: number): boolean {
+    for (let version = from + 1; version <= to; version++) if (!this.#ownWrites.has(version)) return false;
+    return true;
   }
 
   /** The tier brought to this version: one version at a time, each once for all its searches. */
@@ -234,7 +257,8 @@ export class FastSearch {
       .catch(() => FLAT)
       .then(async () => {
         const brought = await this.#bring(version, facts);
-        this.#ready = brought.tier ? { version, watermark: this.#watermark(version), view: brought } : null;
+        this.#ready = brought.tier ? { version, watermark: brought.watermark, view: brought } : null;
+        for (const own of this.#ownWrites) if (own <= version) this.#ownWrites.delete(own);
         return brought;
       });
     this.#pending = { version, view };
