@@ -10,6 +10,11 @@ const K1 = 1.2;
 const B = 0.75;
 /** Term frequencies kept per posting (a page saying a word more often counts as saying it this often). */
 const MAX_TF = 1023;
+/**
+ * How long after taking its `seq` another process's write may still commit (as the fold's margin,
+ * see maintenance.ts): the rows of that window are looked at again at each sync.
+ */
+const LATE_COMMIT_MS = 10_000;
 
 /** A page written since the last fold, as the fresh tier holds it: its filter facts and its length. */
 interface FreshPage {
@@ -130,10 +135,28 @@ export class FreshTier {
       }
       this.#watermark = watermark;
     } else if (version === this.#version) return this.#live <= maxPages;
-    const from = Math.max(watermark, this.#maxSeq);
+    // Another process's write may commit after a row of a higher `seq` was taken in (each process
+    // takes its own clock's time): the rows of the last LATE_COMMIT_MS are looked at again, by their
+    // id and seq only, and those not held are read.
+    const from = Math.max(watermark, this.#maxSeq - LATE_COMMIT_MS);
+    let where = `${COLUMNS.seq} > ${from}`;
+    if (Number.isFinite(this.#maxSeq)) {
+      const recent = (await table
+        .query()
+        .where(where)
+        .select([COLUMNS.id, COLUMNS.seq])
+        .withRowId()
+        .toArray()) as Record<string, unknown>[];
+      const missing = recent.filter((row) => !this.#holds(row.id as string, Number(row.seq))).map((row) => row._rowid);
+      if (missing.length === 0) {
+        this.#version = version;
+        return this.#live <= maxPages;
+      }
+      where = `_rowid IN (${missing.join(', ')})`;
+    }
     const rows = (await table
       .query()
-      .where(`${COLUMNS.seq} > ${from}`)
+      .where(where)
       .select([
         COLUMNS.id,
         COLUMNS.seq,
@@ -241,8 +264,15 @@ export class FreshTier {
     this.#unstemmed = 0;
   }
 
+  /** Whether the tier holds this row (or a later write of its page). */
+  #holds(id: string, seq: number): boolean {
+    const ordinal = this.#byId.get(id);
+    return ordinal !== undefined && this.#pages[ordinal]!.seq >= seq;
+  }
+
   #add(row: Record<string, unknown>): void {
     const id = row.id as string;
+    if (this.#holds(id, Number(row.seq))) return;
     const earlier = this.#byId.get(id);
     if (earlier !== undefined) this.#kill(earlier);
     const ordinal = this.#pages.length;
