@@ -1,4 +1,4 @@
-import { hostOf, QuarryError, RetryableError } from '@quarry/core';
+import { type HostBackoff, hostOf, QuarryError, RetryableError } from '@quarry/core';
 
 /**
  * How long a host stays listed after a retryable failure when it asked for no Retry-After (the
@@ -9,14 +9,6 @@ export const BACKOFF_SHOWN_MS = 30_000;
 
 /** Hosts listed at once; the oldest go beyond. */
 const MAX_HOSTS = 10_000;
-
-/** A host the crawler is backing off from: why (the failure's code) and until when, at the latest. */
-export interface HostBackoff {
-  readonly host: string;
-  /** `http_429`, `http_503`, `timeout`, `robots_unreachable`... */
-  readonly reason: string;
-  readonly untilMs: number;
-}
 
 /**
  * The hosts this process's crawl workers are backing off from: a host whose last task failed with a

@@ -1,4 +1,4 @@
-import { type QuarryConfig, QuarryError } from '@quarry/core';
+import { type HostBackoff, type QuarryConfig, QuarryError } from '@quarry/core';
 import {
   type AddressPolicy,
   createAddressPolicy,
@@ -13,7 +13,7 @@ import {
 import { type CrawlHandler, type CrawlWorker, FINISHED_STATES, type Queues, type UrlStanding } from '@quarry/queue';
 import { BrowserPool, findChromium } from '@quarry/render';
 import type { Logger } from 'pino';
-import { BackoffWatch, type HostBackoff } from './backoffs.js';
+import { BackoffWatch } from './backoffs.js';
 import { browserRequestGuard } from './browser-guard.js';
 import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';

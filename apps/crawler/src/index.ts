@@ -1,4 +1,4 @@
-export { BACKOFF_SHOWN_MS, BackoffWatch, type HostBackoff } from './backoffs.js';
+export { BACKOFF_SHOWN_MS, BackoffWatch } from './backoffs.js';
 export { Crawler, type CrawlerOptions, type SeedStanding } from './crawler.js';
 export { createExtractPool, type ExtractPool } from './extract-pool.js';
 export { crawlIdle, waitUntilCrawlIdle } from './idle.js';

@@ -1,15 +1,6 @@
-import type { SearchIndex } from '@quarry/core';
+import type { HostBackoff, SearchIndex } from '@quarry/core';
 import type { CrawlQueue, IndexQueue } from '@quarry/queue';
 import type { Queue } from 'bullmq';
-
-/** A host a crawler is backing off from, as the crawler's `backingOff()` lists it. */
-export interface CrawlerBackoff {
-  readonly host: string;
-  /** The retryable failure's code: `http_429`, `timeout`, `robots_unreachable`... */
-  readonly reason: string;
-  /** Until when, at the latest, epoch milliseconds. */
-  readonly untilMs: number;
-}
 
 /** What {@link createAdminRouter} needs; every tunable has its default in {@link ADMIN_DEFAULTS}. */
 export interface AdminRouterOptions {
@@ -23,7 +14,7 @@ export interface AdminRouterOptions {
    * `backingOff()`); absent where the process runs no crawler (`quarry serve`), which the stats
    * then say (`backingOff: null`) rather than showing an empty list.
    */
-  readonly backingOff?: () => readonly CrawlerBackoff[];
+  readonly backingOff?: () => readonly HostBackoff[];
   /** BullMQ queues shown by Bull Board at `/queues` (distributed mode); absent in embedded mode. */
   readonly bullQueues?: readonly Queue[];
   /** Bull Board without pause, retry, clean or remove buttons. @defaultValue false */

@@ -1,6 +1,5 @@
-import { type SearchIndex, toIsoUtc } from '@quarry/core';
+import { type HostBackoff, type SearchIndex, toIsoUtc } from '@quarry/core';
 import { type CrawlQueue, type CrawlStats, type IndexQueue, type IndexStats, listsRead } from '@quarry/queue';
-import type { CrawlerBackoff } from './options.js';
 
 /** Hosts {@link AdminStats.backingOff} lists, the most recent first; the rest are counted. */
 export const MAX_BACKOFFS_LISTED = 20;
@@ -69,7 +68,7 @@ export async function collectStats(
     crawl: CrawlQueue;
     index: IndexQueue;
     searchIndex: SearchIndex;
-    backingOff?: (() => readonly CrawlerBackoff[]) | undefined;
+    backingOff?: (() => readonly HostBackoff[]) | undefined;
   },
   timeoutMs: number,
 ): Promise<AdminStats> {
@@ -99,7 +98,7 @@ export async function collectStats(
   }
 }
 
-function backoffStats(backoffs: readonly CrawlerBackoff[]): BackoffStats {
+function backoffStats(backoffs: readonly HostBackoff[]): BackoffStats {
   return {
     total: backoffs.length,
     hosts: backoffs.slice(0, MAX_BACKOFFS_LISTED).map((b) => ({

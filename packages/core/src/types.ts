@@ -171,3 +171,14 @@ export interface SearchResponse {
   took_ms: number;
   results: SearchResult[];
 }
+
+/**
+ * A host the crawler is backing off from (a retryable failure: 429, 503, a timeout): why (the
+ * failure's code: `http_429`, `http_503`, `timeout`, `robots_unreachable`...) and until when, at
+ * the latest, epoch milliseconds. The crawler's progress line and the dashboard show them.
+ */
+export interface HostBackoff {
+  readonly host: string;
+  readonly reason: string;
+  readonly untilMs: number;
+}

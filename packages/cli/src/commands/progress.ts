@@ -1,4 +1,4 @@
-import type { HostBackoff } from '@quarry/crawler';
+import type { HostBackoff } from '@quarry/core';
 import type { Queues } from '@quarry/queue';
 import { finishedCounts } from './crawl-counts.js';
 

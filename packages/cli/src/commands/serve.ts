@@ -1,6 +1,6 @@
-import { type CrawlerBackoff, createAdminRouter } from '@quarry/admin';
+import { createAdminRouter } from '@quarry/admin';
 import { createApp, type QuarryMetrics, startServer } from '@quarry/api';
-import type { QuarryConfig, UrlSubmitter } from '@quarry/core';
+import type { HostBackoff, QuarryConfig, UrlSubmitter } from '@quarry/core';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
@@ -26,7 +26,7 @@ export async function startApi(
     queues?: Queues;
     metrics?: QuarryMetrics;
     /** The hosts the crawler of this process backs off from, for the dashboard (`quarry start`). */
-    backingOff?: () => readonly CrawlerBackoff[];
+    backingOff?: () => readonly HostBackoff[];
   } = {},
 ): Promise<RunningApi> {
   const { config } = services;
