@@ -1,14 +1,12 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FileBlobStore } from '@quarry/blobstore';
 import { pageIdForUrl } from '@quarry/core';
-import { LanceSearchIndex } from '@quarry/index-lance';
+import type { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
-import { openSqliteQueues, type Queues } from '@quarry/queue';
+import type { Queues } from '@quarry/queue';
 import { itWithServer, type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
-import { crawlUntilIdle, describeOnEachQueue, localCrawlConfig } from './testing.js';
+import { crawlHosts, describeOnEachQueue } from './testing.js';
 
 /**
  * The Crawl-delay the paced site asks for, and the slack allowed for timers and the loopback: a
@@ -98,27 +96,6 @@ function shortGaps(requests: Logged): string[] {
     }))
     .filter(({ ms }) => ms < CRAWL_DELAY_MS - SLACK_MS)
     .map(({ gap }) => gap);
-}
-
-/** A crawl of `hosts` run until idle in a data dir of its own; its queues and index stay open for the checks. */
-async function crawlHosts(
-  name: string,
-  hosts: string,
-  run: Pick<Parameters<typeof crawlUntilIdle>[0], 'queue' | 'maxRenderWaitMs'>,
-  open: (dir: string) => Promise<Queues> = async (dir) =>
-    openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 }),
-): Promise<{ dir: string; queues: Queues; index: LanceSearchIndex }> {
-  const { dir, config } = localCrawlConfig(name, hosts);
-  const queues = await open(dir);
-  const index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-  try {
-    await crawlUntilIdle({ config, queues, index, blobs: new FileBlobStore({ dir: join(dir, 'blobs') }), ...run });
-  } catch (err) {
-    await Promise.allSettled([queues.close(), index.close()]);
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return { dir, queues, index };
 }
 
 /**

@@ -1,13 +1,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FileBlobStore } from '@quarry/blobstore';
 import { pageIdForUrl } from '@quarry/core';
-import { LanceSearchIndex } from '@quarry/index-lance';
+import type { LanceSearchIndex } from '@quarry/index-lance';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { type Route, type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
-import { crawlUntilIdle, localCrawlConfig } from './testing.js';
+import { crawlHosts } from './testing.js';
 
 /** A page's fetch deadline in the deadline suite, and how long its redirect targets' robots.txt take. */
 const FETCH_DEADLINE_MS = 1000;
@@ -55,20 +54,17 @@ describe("a page's fetch deadline, over its redirect hops' robots.txt checks", (
       { host: '127.0.0.34' },
     );
     sites = [a, b, c];
-    const local = localCrawlConfig('redirect-deadline', sites.map((site) => site.host).join(','));
-    dir = local.dir;
     // One try: the timeout (retryable) is recorded as the page's failure at once.
-    queues = await openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0, maxAttempts: 1 });
-    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-    await crawlUntilIdle({
-      config: local.config,
-      queues,
-      index,
-      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
-      fetch: { totalTimeoutMs: FETCH_DEADLINE_MS },
-      onOutcome: (state, reason) => outcomes.push({ state, reason, at: Date.now() }),
-      queue: (crawler) => crawler.addSeeds([parseSeed(`${a.origin}/p depth=0 scope=any`)]),
-    });
+    ({ dir, queues, index } = await crawlHosts(
+      'redirect-deadline',
+      sites.map((site) => site.host).join(','),
+      {
+        fetch: { totalTimeoutMs: FETCH_DEADLINE_MS },
+        onOutcome: (state, reason) => outcomes.push({ state, reason, at: Date.now() }),
+        queue: (crawler) => crawler.addSeeds([parseSeed(`${a.origin}/p depth=0 scope=any`)]),
+      },
+      async (queueDir) => openSqliteQueues({ path: join(queueDir, 'queue.db'), hostDelayMs: 0, maxAttempts: 1 }),
+    ));
   }, 60_000);
 
   afterAll(async () => {
@@ -163,15 +159,7 @@ describe('one request in flight per host, redirect hops and robots.txt included'
     );
     slow.routes['/out'] = { location: `${bouncer.origin}/home.html` };
     const hosts = ['127.0.0.30', '127.0.0.31', '127.0.0.32', '127.0.0.33'].join(',');
-    const local = localCrawlConfig('in-flight', hosts);
-    dir = local.dir;
-    queues = await openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
-    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-    await crawlUntilIdle({
-      config: local.config,
-      queues,
-      index,
-      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+    ({ dir, queues, index } = await crawlHosts('in-flight', hosts, {
       queue: (crawler) =>
         crawler.addSeeds([
           parseSeed(`${slow.site.origin}/own.html depth=0`),
@@ -179,7 +167,7 @@ describe('one request in flight per host, redirect hops and robots.txt included'
           ...movers.map((mover) => parseSeed(`${mover.origin}/moved depth=0`)),
           parseSeed(`${bouncer.origin}/go depth=0 scope=any`),
         ]),
-    });
+    }));
   }, 90_000);
 
   afterAll(async () => {

@@ -1,8 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from '@jest/globals';
+import { FileBlobStore } from '@quarry/blobstore';
 import { type BlobStore, loadConfig, type QuarryConfig, type SearchIndex } from '@quarry/core';
+import { LanceSearchIndex } from '@quarry/index-lance';
 import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
 import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
 import { pino } from 'pino';
@@ -55,6 +57,27 @@ export async function crawlUntilIdle(run: CrawlRun): Promise<Crawler> {
     await indexer.close();
   }
   return crawler;
+}
+
+/** A crawl of `hosts` run until idle in a data dir of its own; its queues and index stay open for the checks. */
+export async function crawlHosts(
+  name: string,
+  hosts: string,
+  run: Omit<CrawlRun, 'config' | 'queues' | 'index' | 'blobs'>,
+  open: (dir: string) => Promise<Queues> = async (dir) =>
+    openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 }),
+): Promise<{ dir: string; queues: Queues; index: LanceSearchIndex }> {
+  const { dir, config } = localCrawlConfig(name, hosts);
+  const queues = await open(dir);
+  const index = await LanceSearchIndex.open({ path: join(dir, 'index') });
+  try {
+    await crawlUntilIdle({ config, queues, index, blobs: new FileBlobStore({ dir: join(dir, 'blobs') }), ...run });
+  } catch (err) {
+    await Promise.allSettled([queues.close(), index.close()]);
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return { dir, queues, index };
 }
 
 /**
