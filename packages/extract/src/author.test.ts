@@ -273,6 +273,59 @@ describe('cleanAuthor on bylines glued by markup, dated or in forum user cards',
   });
 });
 
+describe('cleanAuthor on labels glued or left around the name', () => {
+  it('strips a label whose colon the markup glued to the name', () => {
+    expect(cleanAuthor('Posted by:Idle Cartulary')).toBe('Idle Cartulary');
+    expect(cleanAuthor('Written By:Cazzy Magennis')).toBe('Cazzy Magennis');
+    expect(cleanAuthor('By:Jane Doe')).toBe('Jane Doe');
+  });
+
+  it('cuts a label glued after the name, and a sponsor label', () => {
+    expect(cleanAuthor('Reyan PerumalPublished')).toBe('Reyan Perumal');
+    expect(cleanAuthor('Cazzy MagennisLast Updated')).toBe('Cazzy Magennis');
+    expect(cleanAuthor('Jane DoeReviewed by John Roe')).toBe('Jane Doe');
+    expect(cleanAuthor('Help Net Security Sponsored')).toBe('Help Net Security');
+    // Case matters: a word that holds the label is no label.
+    expect(cleanAuthor('Jane Unedited')).toBe('Jane Unedited');
+    expect(cleanAuthor('Sam Republished')).toBe('Sam Republished');
+  });
+
+  it("cuts a reviewer's credit after the author's name", () => {
+    expect(cleanAuthor('Shelby Loos, DVM. Reviewed by Molly Price, DVM')).toBe('Shelby Loos, DVM');
+    expect(cleanAuthor('Jane Doe Medically reviewed by John Roe, MD')).toBe('Jane Doe');
+    expect(cleanAuthor('Jane Doe, fact-checked by John Roe')).toBe('Jane Doe');
+  });
+
+  it('strips the kind of work before `by`, and an `About` label', () => {
+    expect(cleanAuthor('Recipe by PJ Hamel')).toBe('PJ Hamel');
+    expect(cleanAuthor('Interview by Jane Doe')).toBe('Jane Doe');
+    expect(cleanAuthor('About Sara Harberson')).toBe('Sara Harberson');
+    expect(cleanAuthor('About the Author: Tom')).toBe('Tom');
+    expect(cleanAuthor('About the authors: Jane Doe, John Roe')).toBe('Jane Doe, John Roe');
+    expect(cleanAuthor('About Us')).toBeNull();
+    expect(cleanAuthor('About this site')).toBeNull();
+  });
+
+  it('drops a closing quote left of the markup', () => {
+    expect(cleanAuthor('David Kim"')).toBe('David Kim');
+    expect(cleanAuthor('Jane "JD" Doe')).toBe('Jane "JD" Doe');
+    expect(cleanAuthor('Jane "JD"')).toBe('Jane "JD"');
+  });
+
+  it("refuses a template's unfilled field, and keeps user names with dots", () => {
+    expect(cleanAuthor('page.head.extra.author')).toBeNull();
+    expect(cleanAuthor('post.author.name')).toBeNull();
+    expect(cleanAuthor('{{ author }}')).toBeNull();
+    expect(cleanAuthor('%author%')).toBeNull();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a template's placeholder as the page shows it
+    expect(cleanAuthor('${post.author}')).toBeNull();
+    expect(cleanAuthor('undefined')).toBeNull();
+    expect(cleanAuthor('By null')).toBeNull();
+    expect(cleanAuthor('sara.r.peter')).toBe('sara.r.peter');
+    expect(cleanAuthor('john.smith')).toBe('john.smith');
+  });
+});
+
 describe('cleanByline', () => {
   it('takes the first line that is neither a label nor a date, and only that line', () => {
     expect(cleanByline('Written By\nStephen Jesudunsin\nAI Writer, Embarque')).toBe('Stephen Jesudunsin');

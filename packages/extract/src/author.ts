@@ -11,7 +11,7 @@ const MAX_AUTHOR_WORDS = 12;
  * Norwegian `Av`, and `Autor`, `Auteur`, `Autore`, `Автор`.
  */
 const BYLINE_PREFIX =
-  /^(?:(?:written|posted|published|submitted|reported|authored|words|text|story|article|photos?)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|by|from|von|par|por|di|door|av|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/|]?\s+|^(?:author|autor|auteur|autore|автор|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/iu;
+  /^(?:(?:written|posted|published|submitted|reported|authored|words|text|story|article|photos?|recipe|review|interview|guide|analysis|column|commentary|essay|opinion|video|podcast|tutorial)\s+by|(?:more\s+)?(?:articles|posts|stories)\s+by|post(?:ed)?\s+by|more\s+from|about(?:\s+the\s+authors?\s*[:：]?)?|by|from|von|par|por|di|door|av|author(?:s|\(s\))?|作者|文|撰文|记者|编辑|责任编辑|执笔人?)(?:\s*[:：/|]?\s+|\s*[:：]\s*(?=\p{L}))|^(?:author|autor|auteur|autore|автор|作者|文|撰文|记者|编辑|责任编辑|执笔人?)\s*[:：/]\s*/iu;
 const URL_LIKE = /^(?:https?:\/\/|www\.)|\.(?:com|org|net|html?)(?:\/|$)/i;
 const DATE_LIKE =
   /^\s*(?:\d{1,4}[-/.年]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4})/i;
@@ -33,6 +33,9 @@ const AVATAR_INITIAL = /^(?:(\p{L})\s+(?=\1)|OP\s+)/iu;
 const BYLINE_TAIL = new RegExp(
   [
     '\\s+(?:edited|photos?|illustrations?|additional reporting)\\s+by\\b',
+    '[.,;]?\\s+(?:(?:medically|expertly|expert)\\s+)?(?:reviewed|fact[-\\s]?checked|verified)\\s+by\\b',
+    // A sponsor's label after the name (`Help Net Security Sponsored`).
+    '\\s+(?:sponsored|promoted|paid content|partner content)$',
     '\\s*[|•·»]\\s+',
     '\\s+[-–—]\\s+(?=\\S*\\s*\\d)',
     '\\s+(?:on|updated|published)\\s+(?=\\w+\\.?\\s+\\d|\\d)',
@@ -45,6 +48,11 @@ const BYLINE_TAIL = new RegExp(
   ].join('|'),
   'i',
 );
+/**
+ * A label glued to the name before it by the page's markup: `Reyan PerumalPublished`, `Cazzy
+ * MagennisLast Updated`, `Jane DoeReviewed by` (case matters: `Unedited` is a word).
+ */
+const GLUED_TAIL = /(?<=\p{Ll})(?:Published|Updated|Last Updated|Posted|Reviewed|Edited|Sponsored)(?!\p{Ll})/u;
 /**
  * A date after the name with the day first, in any language: `, 19. März 2025`, `, le 3 mars
  * 2024`, `, 19 de marzo de 2025`. Cut only after a name of two words or more: before it, the
@@ -89,6 +97,15 @@ const CALL_TO_ACTION =
  */
 const SENTENCE_WORD =
   /(?:^|\s)(?:we|our|us|you|your|my|me|it|its|this|these|those|how|what|why|is|are|was|were|has|have|had|will|can|does|did)(?=\s|$)/u;
+/**
+ * A template's field left unfilled (`page.head.extra.author`, `{{ author }}`, `%author%`, a script's
+ * `undefined`): the page's markup, never a name. A user name may hold dots (`sara.r.peter`); a
+ * template's path ends in the field's name.
+ */
+const UNFILLED =
+  /^(?:undefined|null|none|unknown|n\/a|(?:[a-z_$][\w$]*\.)+(?:author|authors|byline|writer|creator|name))$|\{\{|\}\}|\$\{|^%\w+%$/i;
+/** A link to the site's own page about itself (`About us`, `About this site`), which `about` bylines catch. */
+const ABOUT_SITE = /^about\s+(?:us|me|this|our|the\s+(?:site|company|blog|team))\b/i;
 /** Prices and plans (`billed annually, or $50/mo`): never a name. */
 const MONEY = /[$€£¥]\s*\d/u;
 
@@ -125,18 +142,21 @@ export function cleanAuthor(raw: string | null | undefined): string | null {
   let text = squash(raw)
     .slice(0, MAX_AUTHOR_CHARS * 5)
     .replace(LEADING_DATE, '');
-  if (OTHER_ROLE.test(text) || CREDITS.test(text)) return null;
+  if (OTHER_ROLE.test(text) || CREDITS.test(text) || ABOUT_SITE.test(text) || UNFILLED.test(text)) return null;
   for (let i = 0; i < 2; i++) text = text.replace(BYLINE_PREFIX, '').replace(GLUED_BY, '').trim();
   text = text.replace(AVATAR_INITIAL, '');
+  text = text.split(GLUED_TAIL)[0] ?? '';
   text = text.split(BYLINE_TAIL)[0] ?? '';
   const dated = DAY_FIRST_TAIL.exec(text);
   if (dated && /\p{L}\s+\p{L}/u.test(text.slice(0, dated.index))) text = text.slice(0, dated.index);
   text = text.replace(/^[^\p{L}\p{N}]+|[\s,;:|/-]+$/gu, '');
+  // A closing quote left of an attribute or a quoted name cut in two (`David Kim"`).
+  if (!/["“]/u.test(text.slice(0, -1))) text = text.replace(/(?<=[\p{L}.])["”]+$/u, '');
   // `jldugger – jldugger`, `raoul (raoul)`: a user card repeats the name.
   text = text.replace(/^(.{2,40}?)\s*(?:[-–—]\s*\1|\(\1\))$/u, '$1');
   const long = text.length > MAX_AUTHOR_CHARS || text.split(/\s+/).length > MAX_AUTHOR_WORDS;
   if (text === '' || (long && !isNameList(text)) || NOT_A_BYLINE.test(text) || LABEL_ONLY.test(text)) return null;
-  if (CALL_TO_ACTION.test(text) || MONEY.test(text) || SENTENCE_WORD.test(text)) return null;
+  if (CALL_TO_ACTION.test(text) || MONEY.test(text) || SENTENCE_WORD.test(text) || UNFILLED.test(text)) return null;
   if (URL_LIKE.test(text) || DATE_LIKE.test(text) || parsePageDate(text) !== null) return null;
   if (!/\p{L}/u.test(text) || (/\d{3,}/.test(text) && !USER_HANDLE.test(text))) return null;
   if (SOFTWARE_CREDIT.test(text) || PAGE_CHROME.test(text)) return null;
