@@ -114,6 +114,50 @@ describe('decodeHtml on synthetic input', () => {
     expect(utf8).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'sniff', text: '<p>café crème</p>' }));
   });
 
+  it('sniffs undeclared Thai in windows-874, which the statistical detector does not know', () => {
+    const thai =
+      'กรุงเทพมหานครเป็นเมืองหลวงและนครที่มีประชากรมากที่สุดของประเทศไทย เป็นศูนย์กลางการปกครอง การศึกษา ' +
+      'การคมนาคมขนส่ง การเงินการธนาคาร การพาณิชย์ การสื่อสาร และความเจริญของประเทศ ตั้งอยู่บนสามเหลี่ยมปากแม่น้ำเจ้าพระยา';
+    const page = `<html><head><title>หน้าแรก</title></head><body><p>${thai}</p></body></html>`;
+    expect(decodeHtml(iconv.encode(page, 'windows-874'))).toEqual({
+      text: page,
+      charset: 'windows-874',
+      source: 'sniff',
+    });
+    // Too little Thai to judge is left to the detector.
+    expect(decodeHtml(iconv.encode('<p>ประเทศไทย</p>', 'windows-874')).charset).not.toBe('windows-874');
+  });
+
+  it('does not take Korean, Chinese or Japanese double-byte text for Thai', () => {
+    const korean =
+      '서울특별시는 대한민국의 수도이자 최대 도시이다. 한강을 사이에 두고 강북과 강남으로 나뉘며, 조선 시대부터 수도의 역할을 해 왔다. ' +
+      '정치, 경제, 사회, 문화의 중심지로서 많은 사람들이 살고 있다.';
+    expect(decodeHtml(iconv.encode(`<p>${korean}</p>`, 'euc-kr')).charset).toBe('euc-kr');
+    // Korean lead bytes are all TIS-620 consonants and its trail bytes may be Thai marks: random
+    // syllables (a fixed pseudo-random sequence), 20 to 400 of them, spaced as words are.
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const taken: number[] = [];
+    for (const encoding of ['euc-kr', 'gbk', 'big5', 'shift_jis']) {
+      for (let i = 0; i < 300; i++) {
+        const bytes: number[] = [];
+        const length = 20 + next(380);
+        for (let j = 0; j < length; j++) {
+          if (next(8) === 0) bytes.push(0x20);
+          else if (encoding === 'shift_jis') bytes.push(0x88 + next(0x18), 0x40 + next(0x3f));
+          else if (encoding === 'big5') bytes.push(0xa4 + next(0x23), 0xa1 + next(0x5e));
+          else bytes.push(0xb0 + next(0x18), 0xa1 + next(0x5e));
+        }
+        const body = Buffer.concat([Buffer.from('<p>'), Buffer.from(bytes), Buffer.from('</p>')]);
+        if (decodeHtml(body).charset === 'windows-874') taken.push(i);
+      }
+    }
+    expect(taken).toEqual([]);
+  });
+
   it('still recognises UTF-8 cut mid-character at a byte limit, and rejects a broken middle', () => {
     const whole = Buffer.from('<p>café 北京 ok 😀</p>', 'utf8');
     for (const cut of [1, 2, 3]) {

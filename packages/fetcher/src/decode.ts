@@ -80,6 +80,72 @@ function decodeIfUtf8(bytes: Uint8Array): string | null {
   return isMostlyUtf8(text) ? text : null;
 }
 
+/** Thai letters a sample must hold before its spelling is judged (see looksLikeThai). */
+const MIN_THAI_LETTERS = 60;
+/** Misspelt marks per Thai letter up to which a sample is taken for Thai. */
+const MAX_THAI_MISSPELT = 0.02;
+/**
+ * The least share of non-ASCII bytes that are Thai's commonest signs: `า` (0xD2), the leading vowels
+ * (0xE0–0xE4) and the tone marks (0xE8–0xEB). About 22% of Thai text; about 4% of Korean in EUC-KR,
+ * whose trail bytes fall on them by chance (its lead bytes are TIS-620 consonants, so Korean spells
+ * well enough by the rules alone).
+ */
+const MIN_THAI_SIGNS = 0.1;
+
+/** A byte's class in TIS-620 (windows-874's Thai half, 0xA1–0xFB): what may come before and after it. */
+function thaiClass(byte: number): 'consonant' | 'mark' | 'leading' | 'other' | 'none' {
+  if (byte >= 0xa1 && byte <= 0xce) return 'consonant';
+  // Vowels and tone marks written above or below the consonant before them (ั ิ ี ึ ื ุ ู ฺ ็ ่ ้ ๊ ๋ ์ ํ ๎).
+  if (byte === 0xd1 || (byte >= 0xd4 && byte <= 0xda) || (byte >= 0xe7 && byte <= 0xee)) return 'mark';
+  // Vowels written before the consonant they follow in speech (เ แ โ ใ ไ).
+  if (byte >= 0xe0 && byte <= 0xe4) return 'leading';
+  if ((byte >= 0xcf && byte <= 0xd3) || (byte >= 0xdf && byte <= 0xfb) || byte === 0xa0) return 'other';
+  // windows-874's punctuation (ellipsis, curly quotes, dashes).
+  if (byte === 0x80 || byte === 0x85 || (byte >= 0x91 && byte <= 0x97)) return 'other';
+  return 'none';
+}
+
+/**
+ * Whether non-ASCII bytes are Thai in windows-874 (TIS-620), which chardet does not know (it took a
+ * Thai page for EUC-JP or EUC-KR): every byte is one of the encoding's, and the marks written above
+ * and below a consonant follow one, a leading vowel comes before one, and Thai's commonest signs are
+ * common. Chinese and Japanese double-byte text read this way holds bytes outside it or misspells at
+ * once; Korean lacks the signs.
+ */
+function looksLikeThai(sample: Uint8Array): boolean {
+  let letters = 0;
+  let misspelt = 0;
+  let nonAscii = 0;
+  let signs = 0;
+  // Double-byte text runs an even number of bytes between its ASCII bytes, every run; Thai does not.
+  let run = 0;
+  let oddRun = false;
+  let before: ReturnType<typeof thaiClass> | 'ascii' = 'ascii';
+  for (const byte of sample) {
+    const kind = byte < 0x80 ? 'ascii' : thaiClass(byte);
+    if (kind === 'none') return false;
+    if (kind === 'ascii') {
+      if (run % 2 === 1) oddRun = true;
+      run = 0;
+    } else {
+      nonAscii++;
+      run++;
+    }
+    if (byte === 0xd2 || (byte >= 0xe0 && byte <= 0xe4) || (byte >= 0xe8 && byte <= 0xeb)) signs++;
+    if (kind === 'consonant') letters++;
+    if (kind === 'mark' && before !== 'consonant' && before !== 'mark') misspelt++;
+    if (before === 'leading' && kind !== 'consonant') misspelt++;
+    before = kind;
+  }
+  if (run % 2 === 1) oddRun = true;
+  return (
+    oddRun &&
+    letters >= MIN_THAI_LETTERS &&
+    misspelt <= letters * MAX_THAI_MISSPELT &&
+    signs >= nonAscii * MIN_THAI_SIGNS
+  );
+}
+
 /** chardet's best guess as a WHATWG encoding name, or null when it has none worth trusting. */
 function sniffEncoding(bytes: Uint8Array): string | null {
   const firstNonAscii = bytes.findIndex((byte) => byte >= 0x80);
@@ -90,6 +156,7 @@ function sniffEncoding(bytes: Uint8Array): string | null {
     if ((bytes[i] as number) >= 0x80 && ++nonAscii >= SNIFF_NON_ASCII_BYTES) end = i + 1;
   }
   const sample = bytes.subarray(start, end);
+  if (looksLikeThai(sample)) return 'windows-874';
   for (const match of analyse(sample)) {
     if (match.confidence < MIN_SNIFF_CONFIDENCE) break;
     // chardet reports GB18030 for all simplified-Chinese legacy pages; WHATWG's gb18030 decoder
