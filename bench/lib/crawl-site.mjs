@@ -5,9 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Resolves to { origins: string[], cpuMs(), stop() }, or null when the test data is absent. */
-export async function startCrawlSite(root, { hosts, pagesPerHost }) {
-  const child = spawn(process.execPath, [join(here, 'site-server.mjs'), root, String(pagesPerHost), ...hosts], {
+/**
+ * Resolves to { origins: string[], cpuMs(), stop() }, or null when the test data is absent. `server`
+ * names the site's script in this folder (the soak benchmark's larger site is another).
+ */
+export async function startCrawlSite(root, { hosts, pagesPerHost, server = 'site-server.mjs' }) {
+  const child = spawn(process.execPath, [join(here, server), root, String(pagesPerHost), ...hosts], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const line = await new Promise((resolve, reject) => {
