@@ -239,7 +239,9 @@ export class LanceSearchIndex implements SearchIndex {
       // New pages (nearly every write of a crawl or an import) are appended, at a fraction of the
       // cost of a merge; a batch replacing any stored page is merged by id.
       const { version } = (await this.#anyStored(rows))
-        ? await this.#table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data)
+        ? await this.#maintainer.changingRows(() =>
+            this.#table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
+          )
         : await this.#table.add(data);
       if (this.#searched) this.#fast.written(version);
     });
@@ -261,7 +263,9 @@ export class LanceSearchIndex implements SearchIndex {
         .slice(i, i + DELETE_CHUNK)
         .map(sqlString)
         .join(', ');
-      await this.#serializedWrite(() => this.#table.delete(`${COLUMNS.id} IN (${list})`));
+      await this.#serializedWrite(() =>
+        this.#maintainer.changingRows(() => this.#table.delete(`${COLUMNS.id} IN (${list})`)),
+      );
     }
   }
 

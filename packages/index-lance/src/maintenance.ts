@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Table } from '@lancedb/lancedb';
-import { type FoldResult, foldOnce } from './fold.js';
+import { type FoldResult, foldOnce, isStale } from './fold.js';
 import type { FoldProcess } from './fold-process.js';
 import { COLUMNS } from './rows.js';
 import { definedOnly, writeFileAtomically } from './util.js';
@@ -108,6 +108,14 @@ export class Maintainer {
   #oldestWriteAt: number | null = null;
   #notBefore = 0;
   #running: Promise<void> | null = null;
+  /**
+   * Set when a background fold lost its commit to a write that changed rows it rewrote (a delete,
+   * a replacing merge): such writes wait at `promise` until the next fold, which starts once those
+   * under way are done, has ended (see {@link changingRows}).
+   */
+  #hold: { readonly promise: Promise<void>; readonly release: () => void } | null = null;
+  /** Row-changing writes under way. */
+  #changing = 0;
   /** The first look at the table (see lookAtTable), which close() waits for. */
   #looking: Promise<void> = Promise.resolve();
   #closed = false;
@@ -176,9 +184,28 @@ export class Maintainer {
     await this.#running;
   }
 
+  /**
+   * Runs a write that changes stored rows (a delete, a merge replacing pages). Appends never
+   * preempt a background fold's commit, but such a write on the rows its compaction rewrites does,
+   * and the whole fold is thrown away: a crawl deleting a page every few seconds (a duplicate
+   * displaced by a better URL) preempted fold after fold while the unfolded pages piled up (the
+   * soak benchmark, 2026-12-05). So after a fold lost so, the next one holds these writes until it
+   * ends: they wait (at most one fold), and the fold commits.
+   */
+  async changingRows<T>(write: () => Promise<T>): Promise<T> {
+    while (this.#hold) await this.#hold.promise;
+    this.#changing++;
+    try {
+      return await write();
+    } finally {
+      this.#changing--;
+    }
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
+    this.#release();
     // A background fold is cut short (it commits nothing); one asked for with run() is waited for.
     this.#foldProcess?.close();
     await this.#running?.catch(() => undefined);
@@ -186,20 +213,44 @@ export class Maintainer {
   }
 
   #check(): void {
-    if (this.#closed || this.#running || (this.#unindexed === 0 && !this.#compactionDue)) return;
-    const now = Date.now();
-    if (now < this.#notBefore) return;
-    const old = this.#oldestWriteAt !== null && now - this.#oldestWriteAt >= this.#options.maxUnindexedAgeMs;
-    if (this.#unindexed < this.#options.maxUnindexedRows && !old && !this.#compactionDue) return;
-    const fold = this.#foldProcess ? this.#foldThere(this.#foldProcess) : this.#foldHere();
+    if (this.#closed || this.#running) return;
+    const holding = this.#hold !== null;
+    if (holding) {
+      // The fold made again after one was preempted: at once, as soon as the writes it holds are done.
+      if (this.#changing > 0) return;
+    } else {
+      if (this.#unindexed === 0 && !this.#compactionDue) return;
+      const now = Date.now();
+      if (now < this.#notBefore) return;
+      const old = this.#oldestWriteAt !== null && now - this.#oldestWriteAt >= this.#options.maxUnindexedAgeMs;
+      if (this.#unindexed < this.#options.maxUnindexedRows && !old && !this.#compactionDue) return;
+    }
+    const fold = this.#foldProcess ? this.#foldThere(this.#foldProcess, holding) : this.#foldHere();
     this.#running = fold
-      .catch(() => {
-        // A fold that lost a commit race with another process is retried at a later check.
-        this.#notBefore = Date.now() + CHECK_INTERVAL_MS * 5;
+      .catch((error: unknown) => {
+        // A background fold preempted by a write changing rows it rewrote is made again holding
+        // such writes; any other failure (a commit race with another process) is retried later.
+        if (this.#foldProcess && isStale(error) && !holding && !this.#closed) this.#holdChanges();
+        else this.#notBefore = Date.now() + CHECK_INTERVAL_MS * 5;
       })
       .finally(() => {
+        if (holding) this.#release();
         this.#running = null;
       });
+  }
+
+  #holdChanges(): void {
+    let release = () => {};
+    const promise = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#hold = { promise, release };
+  }
+
+  #release(): void {
+    const hold = this.#hold;
+    this.#hold = null;
+    hold?.release();
   }
 
   /** A fold in the write queue: writes wait for it, so whatever was counted before it is folded. */
@@ -219,11 +270,18 @@ export class Maintainer {
   /**
    * A fold in the fold process, while this process goes on writing: the watermark it reaches is
    * used once this handle reads the fold's version (asked for at once), and the pages written
-   * meanwhile are counted again.
+   * meanwhile are counted again. `holding`: it holds the row-changing writes (see changingRows).
    */
-  async #foldThere(foldProcess: FoldProcess): Promise<void> {
+  async #foldThere(foldProcess: FoldProcess, holding: boolean): Promise<void> {
     const started = Date.now();
-    const result = await foldProcess.fold(this.#options.keepVersionsMs, started - FOLD_MARGIN_MS);
+    let result: FoldResult;
+    try {
+      result = await foldProcess.fold(this.#options.keepVersionsMs, started - FOLD_MARGIN_MS);
+    } finally {
+      // The held writes go on once the fold has committed (or failed): one of them may be ahead
+      // of this process's look at the new version in the write queue.
+      if (holding) this.#release();
+    }
     if (this.#closed) return;
     this.#pending = result;
     await this.#serialize(() => this.#table.checkoutLatest());
