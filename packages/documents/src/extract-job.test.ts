@@ -40,6 +40,7 @@ describe('extractHere', () => {
     filetype,
     maxTextChars: 100_000,
     maxUnzippedBytes: 10_000_000,
+    maxReadMs: 10_000,
   });
 
   it('names a document its properties leave untitled by its first heading', async () => {
@@ -59,7 +60,13 @@ describe('extractHere', () => {
     const book = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['Region', 'Sales']]), 'Sheet1');
     const bytes = new Uint8Array(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
-    const doc = await extractHere({ bytes, filetype: 'xlsx', maxTextChars: 100_000, maxUnzippedBytes: 10_000_000 });
+    const doc = await extractHere({
+      bytes,
+      filetype: 'xlsx',
+      maxTextChars: 100_000,
+      maxUnzippedBytes: 10_000_000,
+      maxReadMs: 10_000,
+    });
     expect(doc.markdown).toMatch(/^## Sheet1/);
     expect(doc.title).toBeNull();
   });

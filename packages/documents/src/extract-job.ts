@@ -9,6 +9,7 @@ export interface ExtractJob {
   readonly filetype: DocumentFiletype;
   readonly maxTextChars: number;
   readonly maxUnzippedBytes: number;
+  readonly maxReadMs: number;
 }
 
 /** Reads the document and tidies its text, in whatever thread calls it. */

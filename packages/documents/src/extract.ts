@@ -11,6 +11,9 @@ import {
   type ExtractedDocument,
 } from './types.js';
 
+/** The share of `timeoutMs` a reader may spend reading part by part (a PDF's pages) before it stops. */
+const PART_READING_SHARE = 0.5;
+
 /** Every filetype but a page's (html, txt, md): see {@link DocumentFiletype}. */
 const PAGE_FILETYPES: ReadonlySet<string> = new Set(['html', 'txt', 'md']);
 const DOCUMENT_FILETYPES: ReadonlySet<string> = new Set(FILETYPES.filter((type) => !PAGE_FILETYPES.has(type)));
@@ -51,6 +54,8 @@ export async function extractDocument(
     filetype,
     maxTextChars: limits.maxTextChars,
     maxUnzippedBytes: limits.maxUnzippedBytes,
+    // Half the time for reading part by part: the rest for opening it, the layout and the answer.
+    maxReadMs: Math.floor(limits.timeoutMs * PART_READING_SHARE),
   };
   const script = workerScript();
   if (script) return runWorker<ExtractedDocument>(script, job, limits, { slots: DOCUMENT_WORKERS });

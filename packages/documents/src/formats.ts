@@ -12,6 +12,8 @@ import type { DocumentFiletype, ExtractedDocument } from './types.js';
 export interface ReaderLimits {
   readonly maxTextChars: number;
   readonly maxUnzippedBytes: number;
+  /** How long a reader that reads part by part (a PDF's pages) goes on before it stops with what it has. */
+  readonly maxReadMs: number;
 }
 
 type Container = 'pdf' | 'ole' | 'zip';
@@ -42,7 +44,7 @@ export async function readDocument(
 ): Promise<ExtractedDocument> {
   const container = sniff(bytes);
   // Parsers load on demand: a worker reading one .docx should not pay for pdf.js.
-  if (container === 'pdf') return (await import('./pdf.js')).extractPdf(bytes, limits.maxTextChars);
+  if (container === 'pdf') return (await import('./pdf.js')).extractPdf(bytes, limits.maxTextChars, limits.maxReadMs);
   if (container === null || filetype === 'pdf') {
     throw new NonRetryableError(`not a ${filetype} file`, 'document_unreadable');
   }
