@@ -157,7 +157,7 @@ async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<Extr
     if (total >= limits.maxTextChars) break;
     const sheet = book.Sheets[name];
     if (!sheet) continue;
-    const rows = sheetRows(XLSX, sheet);
+    const rows = sheetRows(XLSX, sheet, limits.maxTextChars - total);
     const text = rows.map((row) => row.join('\t')).join('\n');
     parts.push(text);
     if (rows.length > 0) sections.push(`## ${name}\n\n${sheetMarkdown(rows)}`);
@@ -183,18 +183,23 @@ function sheetMarkdown(rows: string[][]): string {
 }
 
 /**
- * One sheet's non-empty cells as rows of texts (columns in order, gaps closed). Walks the cells
- * that exist rather than the declared range, so a sheet claiming a million empty columns costs
- * nothing.
+ * One sheet's non-empty cells as rows of texts (columns in order, gaps closed), until they hold
+ * `maxChars` of text. Walks the cells that exist rather than the declared range, so a sheet
+ * claiming a million empty columns costs nothing; and stops at the budget, since cells may share
+ * one string: 60,000 cells naming one 64 KB shared string ran the worker out of memory joining 3.9
+ * GB of text (a 150 KB file).
  */
-function sheetRows(xlsx: typeof XLSX, sheet: XLSX.WorkSheet): string[][] {
+function sheetRows(xlsx: typeof XLSX, sheet: XLSX.WorkSheet, maxChars: number): string[][] {
   const rows = new Map<number, { c: number; text: string }[]>();
+  let chars = 0;
   for (const address of Object.keys(sheet)) {
+    if (chars >= maxChars) break;
     if (address.startsWith('!')) continue;
     const cell = sheet[address] as XLSX.CellObject | undefined;
     if (!cell || cell.t === 'z') continue;
     const text = xlsx.utils.format_cell(cell).trim();
     if (text === '') continue;
+    chars += text.length + 1;
     const { r, c } = xlsx.utils.decode_cell(address);
     const row = rows.get(r) ?? [];
     row.push({ c, text });

@@ -1,6 +1,31 @@
 import { describe, expect, it } from '@jest/globals';
 import { pagedPdf } from '@quarry/testkit';
+import { strToU8, zipSync } from 'fflate';
 import { extractDocument } from './extract.js';
+
+const SHEET_NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/** An .xlsx of one sheet (`sheet1.xml`'s `<sheetData>` inside) and its shared strings. */
+function workbook(sheetData: string, sharedStrings: readonly string[]): Buffer {
+  const rels = (...targets: [string, string][]) =>
+    `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${targets
+      .map(([type, target], i) => `<Relationship Id="rId${i + 1}" Type="${REL}/${type}" Target="${target}"/>`)
+      .join('')}</Relationships>`;
+  const parts: Record<string, string> = {
+    '[Content_Types].xml':
+      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/>' +
+      '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+      '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+      '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
+    '_rels/.rels': rels(['officeDocument', 'xl/workbook.xml']),
+    'xl/workbook.xml': `<workbook ${SHEET_NS} xmlns:r="${REL}"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    'xl/_rels/workbook.xml.rels': rels(['worksheet', 'worksheets/sheet1.xml'], ['sharedStrings', 'sharedStrings.xml']),
+    'xl/worksheets/sheet1.xml': `<worksheet ${SHEET_NS}><sheetData>${sheetData}</sheetData></worksheet>`,
+    'xl/sharedStrings.xml': `<sst ${SHEET_NS}>${sharedStrings.map((s) => `<si><t>${s}</t></si>`).join('')}</sst>`,
+  };
+  return Buffer.from(zipSync(Object.fromEntries(Object.entries(parts).map(([name, xml]) => [name, strToU8(xml)]))));
+}
 
 // Hostile and odd files, generated here, read by the real worker (the package's dist/ build).
 describe('extractDocument on hostile and odd files', () => {
@@ -12,5 +37,22 @@ describe('extractDocument on hostile and odd files', () => {
     expect(doc.title).toBe('Long report');
     expect(doc.text).toMatch(/^Flat tree page 1 of the report\b/);
     expect(doc.text).not.toContain('page 12000 of');
+  }, 30_000);
+
+  it('reads a sheet whose cells share one long string up to the text budget, not out of memory', async () => {
+    // 60,000 cells naming one 64 KB string: 3.9 GB of text from a file of 150 KB.
+    const rows = Array.from({ length: 6_000 }, (_, r) => {
+      const cells = Array.from({ length: 10 }, (_, c) => {
+        const ref = `${String.fromCharCode(65 + c)}${r + 1}`;
+        return `<c r="${ref}" t="s"><v>${r === 0 && c === 0 ? 1 : 0}</v></c>`;
+      });
+      return `<row r="${r + 1}">${cells.join('')}</row>`;
+    });
+    const bytes = workbook(rows.join(''), ['bomb '.repeat(13_000), 'Inventory of the north warehouse']);
+    expect(bytes.length).toBeLessThan(500_000);
+    const doc = await extractDocument(bytes, 'xlsx', { maxTextChars: 1_000_000 });
+    expect(doc.text.slice(0, 42)).toBe('Inventory of the north warehouse bomb bomb');
+    expect(doc.text.length).toBeLessThanOrEqual(1_000_000);
+    expect(doc.text.length).toBeGreaterThan(900_000);
   }, 30_000);
 });
