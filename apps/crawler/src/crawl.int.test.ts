@@ -86,6 +86,8 @@ ${[
   '/feed.xml',
   '/download?id=7',
   '/get/8',
+  '/brochure.doc',
+  '/scan.html',
   '/moved.html',
   '/gone-but-200.html',
   '/tagged.html',
@@ -203,6 +205,15 @@ ${[
     '/get/8': {
       headers: { 'content-type': 'application/octet-stream' },
       body: minimalPdf(['Tether inspection', 'Every tether is inspected for fraying.'], { title: 'Tethers' }),
+    },
+    // PDFs served as what they are not: a Word file, and a page (as a server naming every file one).
+    '/brochure.doc': {
+      headers: { 'content-type': 'application/msword' },
+      body: minimalPdf(['Envelope brochure', 'Rip-stop envelopes for every airship.'], { title: 'Envelopes' }),
+    },
+    '/scan.html': {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: minimalPdf(['Scanned logbook', 'The logbook records each ascent and its ballast.']),
     },
     '/ledger.pdf': {
       headers: { 'content-type': 'application/pdf' },
@@ -345,6 +356,14 @@ describe('crawling a local site end to end', () => {
     ]);
     const sniffed = await search('fraying filetype:pdf');
     expect(sniffed.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/get/8`]);
+  });
+
+  it('types a PDF served as a Word file or as a page by its bytes', async () => {
+    const brochure = await search('envelopes filetype:pdf');
+    expect(brochure.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/brochure.doc`]);
+    expect((await search('envelopes filetype:doc')).body.results).toEqual([]);
+    const scan = await search('logbook ballast filetype:pdf');
+    expect(scan.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/scan.html`]);
   });
 
   it('indexes the OpenDocument text as a doc, with its properties', async () => {

@@ -276,7 +276,7 @@ function pageCrawler(
       lastModified: (sameUrl && res.headers['last-modified']) || '',
     };
 
-    const filetype = fetchedFiletype(res);
+    let filetype = fetchedFiletype(res);
     // The X-Robots-Tag header: how a PDF or an Office document (or any page) says noindex.
     const tag = robotsTagOf(res.headers['x-robots-tag'], agents, (deps.now?.() ?? new Date()).getTime());
     // Nothing of a document kept out of the index is read (its links are not followed either).
@@ -311,7 +311,10 @@ function pageCrawler(
       page = markdown;
       if (!tag.nofollow) links = markdown.links;
     } else if (filetype !== null) {
-      page = await documentPage(res, filetype);
+      // Typed by what its bytes are: a PDF served as a `.doc` is found with `filetype:pdf`.
+      const document = await documentPage(res, filetype);
+      page = document;
+      filetype = document.filetype;
     } else if (XML_MIME.test(res.contentType) && (await queueListedPages(deps, res, seed, task.depth, tag.nofollow))) {
       return { status: 'skipped', reason: LINK_LIST, hostDelayMs, meta: validators };
     } else {
@@ -553,9 +556,13 @@ async function markdownPage(deps: PageHandlerDeps, res: FetchResult): Promise<Pa
   };
 }
 
-async function documentPage(res: FetchResult, filetype: Exclude<Filetype, 'html' | 'txt' | 'md'>): Promise<PageText> {
+async function documentPage(
+  res: FetchResult,
+  filetype: Exclude<Filetype, 'html' | 'txt' | 'md'>,
+): Promise<PageText & { filetype: Filetype }> {
   const doc = await extractDocument(res.body, filetype);
   return {
+    filetype: doc.filetype,
     title: doc.title?.trim() || titleFromUrl(res.finalUrl),
     body_text: doc.text,
     body_markdown: doc.markdown,

@@ -20,9 +20,10 @@ export async function extractHere(job: ExtractJob): Promise<ExtractedDocument> {
     markdown: tidyMarkdown(doc.markdown, job.maxTextChars),
     title:
       documentTitle(tidyProperty(doc.title)) ??
-      (filetypeFamily(job.filetype) === 'xls' ? null : firstHeading(doc.markdown)),
+      (filetypeFamily(doc.filetype) === 'xls' ? null : firstHeading(doc.markdown)),
     author: tidyProperty(doc.author),
     published_at: doc.published_at,
+    filetype: doc.filetype,
   };
 }
 

@@ -95,10 +95,11 @@ withData('extractDocument on real documents', () => {
     return doc;
   };
 
+  // Extractions run one a core at most (see extract.ts), whatever the lanes here.
   beforeAll(async () => {
     const docs = await mapLimit(cases, 3, (c) => extractDocument(readFileSync(c.file), c.filetype));
     for (const [i, c] of cases.entries()) extracted.set(c.file, docs[i] as ExtractedDocument);
-  }, 60_000);
+  }, 120_000);
 
   it('covers every format', () => {
     expect(new Set(cases.map((c) => c.filetype))).toEqual(new Set(FORMATS));

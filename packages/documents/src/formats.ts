@@ -2,11 +2,11 @@ import { filetypeFamily, NonRetryableError, parseTimestamp } from '@quarry/core'
 import type XLSX from 'xlsx';
 import { escapeLineStart, markdownTable } from './markdown-table.js';
 import { odfKind, odfMetadata, readOdp, readOdt } from './odf.js';
-import { oleSummary, openOle, pptText } from './ole.js';
+import { oleKind, oleSummary, openOle, pptText } from './ole.js';
 import { ooxmlCoreProperties, rezip, unzipBounded, type ZipEntries } from './ooxml.js';
 import { looksLikePdf } from './pdf-sniff.js';
 import { pptxSlides } from './pptx.js';
-import type { DocumentFiletype, ExtractedDocument } from './types.js';
+import type { DocumentContent, DocumentFiletype, ExtractedDocument } from './types.js';
 
 /** The limits the format readers need (resolved, no defaults left). */
 export interface ReaderLimits {
@@ -33,44 +33,56 @@ function sniff(bytes: Uint8Array): Container | null {
 }
 
 /**
- * Reads one document in the current thread, dispatching on the real container: a `.doc` that is
- * really a .docx (or a `.xls` that is an .xlsx) is read as what it is. Unbounded in time: callers
- * run it in a worker (see extract.ts).
+ * Reads one document in the current thread, dispatching on the real container and what it holds:
+ * a `.doc` that is really a .docx (or a `.xls` that is an .xlsx, a `.pdf` that is a Word file) is
+ * read as what it is, and said to be. Unbounded in time: callers run it in a worker (see
+ * extract.ts).
  */
 export async function readDocument(
   bytes: Uint8Array,
   filetype: DocumentFiletype,
   limits: ReaderLimits,
 ): Promise<ExtractedDocument> {
-  const container = sniff(bytes);
-  // Parsers load on demand: a worker reading one .docx should not pay for pdf.js.
-  if (container === 'pdf') return (await import('./pdf.js')).extractPdf(bytes, limits.maxTextChars, limits.maxReadMs);
-  if (container === null || filetype === 'pdf') {
-    throw new NonRetryableError(`not a ${filetype} file`, 'document_unreadable');
-  }
   const family = filetypeFamily(filetype);
-  if (family === null || family === 'pdf') {
+  if (family === null) {
     throw new NonRetryableError(`not a document type: ${String(filetype)}`, 'unsupported_filetype');
   }
-  if (container === 'zip') return readPackage(unzipBounded(bytes, limits.maxUnzippedBytes), family, limits);
-  switch (family) {
+  const container = sniff(bytes);
+  // Parsers load on demand: a worker reading one .docx should not pay for pdf.js.
+  if (container === 'pdf') {
+    const pdf = await import('./pdf.js');
+    return { ...(await pdf.extractPdf(bytes, limits.maxTextChars, limits.maxReadMs)), filetype: 'pdf' };
+  }
+  if (container === 'zip') return readPackage(unzipBounded(bytes, limits.maxUnzippedBytes), family, filetype, limits);
+  const ole = container === 'ole' ? openOle(bytes) : null;
+  const kind = ole ? (oleKind(ole) ?? (family === 'pdf' ? null : family)) : null;
+  if (ole === null || kind === null) throw new NonRetryableError(`not a ${filetype} file`, 'document_unreadable');
+  switch (kind) {
     case 'doc':
-      return readDoc(bytes);
+      return { ...(await readDoc(bytes)), filetype: 'doc' };
     case 'ppt':
-      return readPpt(bytes, limits);
+      return { ...readPpt(ole, limits), filetype: 'ppt' };
     default:
-      return readSheets(bytes, limits);
+      return { ...(await readSheets(bytes, limits)), filetype: 'xls' };
   }
 }
 
+/** The OOXML package each legacy family's files are saved as now. */
+const OOXML_OF: Readonly<Record<'doc' | 'ppt' | 'xls', DocumentFiletype>> = { doc: 'docx', ppt: 'pptx', xls: 'xlsx' };
+
 /**
  * A zip package, read as what its entries say it is (OpenDocument by its `mimetype`, OOXML by its
- * main part), else as the kind its filetype claims.
+ * main part), else as the kind its filetype claims (a PDF's claim is none).
  */
-async function readPackage(entries: ZipEntries, claimed: 'doc' | 'ppt' | 'xls', limits: ReaderLimits) {
+async function readPackage(
+  entries: ZipEntries,
+  claimed: 'pdf' | 'doc' | 'ppt' | 'xls',
+  filetype: DocumentFiletype,
+  limits: ReaderLimits,
+): Promise<ExtractedDocument> {
   const odf = odfKind(entries);
-  if (odf === 'odt') return readOdt(entries, limits.maxTextChars);
-  if (odf === 'odp') return readOdp(entries, limits.maxTextChars);
+  if (odf === 'odt') return { ...readOdt(entries, limits.maxTextChars), filetype: 'odt' };
+  if (odf === 'odp') return { ...readOdp(entries, limits.maxTextChars), filetype: 'odp' };
   if (odf === 'ods') {
     const sheets = await readSheets(rezip(entries), limits);
     const meta = odfMetadata(entries);
@@ -79,21 +91,26 @@ async function readPackage(entries: ZipEntries, claimed: 'doc' | 'ppt' | 'xls', 
       title: meta.title ?? sheets.title,
       author: meta.author ?? sheets.author,
       published_at: meta.published_at ?? sheets.published_at,
+      filetype: 'ods',
     };
   }
-  const kind = entries['word/document.xml']
+  const found = entries['word/document.xml']
     ? 'doc'
     : entries['ppt/presentation.xml']
       ? 'ppt'
       : entries['xl/workbook.xml']
         ? 'xls'
-        : claimed;
-  if (kind === 'doc') return readDocx(entries);
-  if (kind === 'ppt') return readPptx(entries, limits);
-  return readSheets(rezip(entries), limits);
+        : null;
+  const kind = found ?? claimed;
+  if (kind === 'pdf') throw new NonRetryableError(`not a ${filetype} file`, 'document_unreadable');
+  // A package whose kind only its claim says keeps the type it was given.
+  const type = found ? OOXML_OF[found] : filetype;
+  if (kind === 'doc') return { ...(await readDocx(entries)), filetype: type };
+  if (kind === 'ppt') return { ...readPptx(entries, limits), filetype: type };
+  return { ...(await readSheets(rezip(entries), limits)), filetype: type };
 }
 
-async function readDocx(entries: ZipEntries): Promise<ExtractedDocument> {
+async function readDocx(entries: ZipEntries): Promise<DocumentContent> {
   if (!entries['word/document.xml']) throw new Error('not a Word package');
   const [{ default: mammoth }, { htmlDocument }] = await Promise.all([import('mammoth'), import('@quarry/extract')]);
   // Word's structure (headings, lists, tables, footnotes) as HTML, read as a page's content is:
@@ -119,14 +136,14 @@ function dropBlankImages(html: string): string {
   return html.replace(/<img src=""[^>]*>/g, '');
 }
 
-async function readDoc(bytes: Uint8Array): Promise<ExtractedDocument> {
+async function readDoc(bytes: Uint8Array): Promise<DocumentContent> {
   const { default: WordExtractor } = await import('word-extractor');
   const doc = await new WordExtractor().extract(Buffer.from(bytes));
   const text = [doc.getBody(), doc.getFootnotes(), doc.getEndnotes()].filter((t) => t.trim() !== '').join('\n\n');
   return { text, markdown: text, ...oleSummary(openOle(bytes)) };
 }
 
-function readPptx(entries: ZipEntries, limits: ReaderLimits): ExtractedDocument {
+function readPptx(entries: ZipEntries, limits: ReaderLimits): DocumentContent {
   const slides = pptxSlides(entries, limits.maxTextChars).filter((s) => s.text.trim() !== '');
   return {
     text: slides.map((s) => s.text).join('\n\n'),
@@ -135,12 +152,11 @@ function readPptx(entries: ZipEntries, limits: ReaderLimits): ExtractedDocument 
   };
 }
 
-function readPpt(bytes: Uint8Array, limits: ReaderLimits): ExtractedDocument {
-  const ole = openOle(bytes);
+function readPpt(ole: ReturnType<typeof openOle>, limits: ReaderLimits): DocumentContent {
   return { ...pptText(ole, limits.maxTextChars), ...oleSummary(ole) };
 }
 
-async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<ExtractedDocument> {
+async function readSheets(bytes: Uint8Array, limits: ReaderLimits): Promise<DocumentContent> {
   const { default: XLSX } = await import('xlsx');
   const book = XLSX.read(bytes, {
     type: 'buffer',

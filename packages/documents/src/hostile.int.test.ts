@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { pagedPdf } from '@quarry/testkit';
+import { Document, Packer, Paragraph } from 'docx';
 import { strToU8, zipSync } from 'fflate';
+import XLSX from 'xlsx';
 import { extractDocument } from './extract.js';
 
 const SHEET_NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
@@ -54,5 +56,24 @@ describe('extractDocument on hostile and odd files', () => {
     expect(doc.text.slice(0, 42)).toBe('Inventory of the north warehouse bomb bomb');
     expect(doc.text.length).toBeLessThanOrEqual(1_000_000);
     expect(doc.text.length).toBeGreaterThan(900_000);
+  }, 30_000);
+
+  it('reads a file as what its bytes are, and says what that is', async () => {
+    const word = await Packer.toBuffer(
+      new Document({ sections: [{ children: [new Paragraph('Minutes of the harbour board')] }] }),
+    );
+    const sheet = (bookType: 'xlsx' | 'biff8') => {
+      const book = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['Tide table', 'High water']]), 'Tides');
+      return XLSX.write(book, { type: 'buffer', bookType }) as Buffer;
+    };
+    const read = async (bytes: Buffer, served: 'pdf' | 'doc' | 'ppt') => {
+      const doc = await extractDocument(bytes, served);
+      return [doc.filetype, doc.text];
+    };
+    expect(await read(word, 'pdf')).toEqual(['docx', 'Minutes of the harbour board']);
+    expect(await read(pagedPdf([['Ferry timetable']]), 'doc')).toEqual(['pdf', 'Ferry timetable']);
+    expect(await read(sheet('xlsx'), 'doc')).toEqual(['xlsx', 'Tide table High water']);
+    expect(await read(sheet('biff8'), 'ppt')).toEqual(['xls', 'Tide table High water']);
   }, 30_000);
 });

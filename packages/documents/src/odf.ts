@@ -3,7 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { strFromU8 } from 'fflate';
 import { markdownTable, quoted } from './markdown-table.js';
 import type { ZipEntries } from './ooxml.js';
-import type { DocumentMetadata, ExtractedDocument } from './types.js';
+import type { DocumentContent, DocumentMetadata } from './types.js';
 
 /** The OpenDocument kinds, by the package's `mimetype` entry (templates read as documents). */
 export type OdfKind = 'odt' | 'odp' | 'ods';
@@ -319,7 +319,7 @@ function bodyOf(document: readonly XmlNode[], kind: 'office:text' | 'office:pres
 }
 
 /** An OpenDocument text (.odt): headings, paragraphs, lists and tables; footnotes at the end. */
-export function readOdt(entries: ZipEntries, maxChars: number): ExtractedDocument {
+export function readOdt(entries: ZipEntries, maxChars: number): DocumentContent {
   const reader = new BlockReader(maxChars);
   reader.read(bodyOf(parseContent(entries), 'office:text'));
   return { ...render(reader.blocks, reader.notes), ...odfMetadata(entries) };
@@ -329,7 +329,7 @@ export function readOdt(entries: ZipEntries, maxChars: number): ExtractedDocumen
  * An OpenDocument presentation (.odp): each slide's text, then its speaker notes; in Markdown one
  * `##` section per slide, its first line the heading (as for .pptx).
  */
-export function readOdp(entries: ZipEntries, maxChars: number): ExtractedDocument {
+export function readOdp(entries: ZipEntries, maxChars: number): DocumentContent {
   const texts: string[] = [];
   const sections: string[] = [];
   let chars = 0;

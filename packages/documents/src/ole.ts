@@ -10,6 +10,18 @@ export function openOle(bytes: Uint8Array): Container {
   return CFB.read(bytes, { type: 'buffer' });
 }
 
+/**
+ * Which legacy format an OLE2 file is, by its main stream ([MS-DOC] `WordDocument`, [MS-PPT]
+ * `PowerPoint Document`, [MS-XLS] `Workbook`, or `Book` for Excel 5), or null for none of them.
+ */
+export function oleKind(ole: Container): 'doc' | 'ppt' | 'xls' | null {
+  const has = (name: string) => CFB.find(ole, name) != null;
+  if (has('WordDocument')) return 'doc';
+  if (has('PowerPoint Document')) return 'ppt';
+  if (has('Workbook') || has('Book')) return 'xls';
+  return null;
+}
+
 function streamBytes(ole: Container, name: string): Buffer | null {
   const entry = CFB.find(ole, name);
   if (!entry || entry.content == null || entry.content.length === 0) return null;

@@ -1,7 +1,7 @@
 import { parseTimestamp } from '@quarry/core';
 import { getDocumentProxy } from 'unpdf';
 import { type PdfLine, type PdfRun, pdfLines, pdfParagraphs } from './pdf-layout.js';
-import type { ExtractedDocument } from './types.js';
+import type { DocumentContent } from './types.js';
 
 /**
  * Text, Markdown and Info-dictionary properties of a PDF, page by page until `maxChars` is reached
@@ -9,7 +9,7 @@ import type { ExtractedDocument } from './types.js';
  * read whole is indexed with its first pages rather than lost to the worker's timeout. The text
  * and Markdown are its paragraphs, rebuilt from its layout (pdf-layout.ts).
  */
-export async function extractPdf(bytes: Uint8Array, maxChars: number, maxReadMs: number): Promise<ExtractedDocument> {
+export async function extractPdf(bytes: Uint8Array, maxChars: number, maxReadMs: number): Promise<DocumentContent> {
   const started = Date.now();
   const pdf = await getDocumentProxy(new Uint8Array(bytes), {
     // Untrusted input: no eval'd font programs, no font loading, no console noise.

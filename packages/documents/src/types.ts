@@ -10,8 +10,8 @@ export interface DocumentMetadata {
   published_at: string | null;
 }
 
-/** What {@link extractDocument} returns: plain text (whitespace tidied, bounded) and properties. */
-export interface ExtractedDocument extends DocumentMetadata {
+/** What a format reader gives: plain text and Markdown, and properties. */
+export interface DocumentContent extends DocumentMetadata {
   text: string;
   /**
    * The same content as Markdown with the structure the format gives: Word headings, lists and
@@ -19,6 +19,15 @@ export interface ExtractedDocument extends DocumentMetadata {
    * PDF and legacy binary formats have paragraphs only. Bounded like `text`.
    */
   markdown: string;
+}
+
+/** What {@link extractDocument} returns: plain text (whitespace tidied, bounded) and properties. */
+export interface ExtractedDocument extends DocumentContent {
+  /**
+   * What the file is, by its bytes: the filetype it was given, unless it is another (a PDF served
+   * as a `.doc`, a Word file served as a PDF, a workbook served as a Word file).
+   */
+  filetype: DocumentFiletype;
 }
 
 /** Limits for one extraction; every document is treated as hostile. */

@@ -45,6 +45,13 @@ describe('computedMime', () => {
     expect(computedMime('', Buffer.alloc(0))).toBe('');
   });
 
+  it('takes a body served as text that starts as a PDF for a PDF', () => {
+    expect(computedMime('text/html', Buffer.from('%PDF-1.4\n%\xe2\xe3\n', 'latin1'))).toBe('application/pdf');
+    expect(computedMime('text/plain', Buffer.from('%PDF-1.7\n', 'latin1'))).toBe('application/pdf');
+    // Only at the very start: a page about the format quotes its header.
+    expect(computedMime('text/html', bytes('<p>Every file starts with %PDF-1.7</p>'))).toBe('text/html');
+  });
+
   it('takes text/plain that starts a whole HTML document for HTML', () => {
     const page = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Plain served</title>';
     expect(computedMime('text/plain', bytes(page))).toBe('text/html');

@@ -87,15 +87,21 @@ function startsWithTag(body: Uint8Array, signatures: readonly string[]): boolean
   return signatures.some((signature) => matchesTag(body, at, signature));
 }
 
+/** `%PDF-`: how every PDF starts. */
+const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d];
+
 /**
  * The MIME type a response is handled as: the declared one (as {@link parseContentType} gives it),
  * except that a body with no usable type whose first tag is HTML is HTML, as browsers sniff it, and
- * so is a `text/plain` body that starts a whole HTML document.
+ * so is a `text/plain` body that starts a whole HTML document; and a body served as text that
+ * starts as a PDF does is a PDF (a server naming every file `text/html`), not binary content.
  *
  * @example computedMime('', Buffer.from('<!DOCTYPE html><title>Hi</title>')) // 'text/html'
  * @example computedMime('text/plain', Buffer.from('<p>a tag quoted in a note</p>')) // 'text/plain'
+ * @example computedMime('text/html', Buffer.from('%PDF-1.7')) // 'application/pdf'
  */
 export function computedMime(mime: string, body: Uint8Array): string {
+  if (isTextualMime(mime) && PDF_SIGNATURE.every((byte, i) => body[i] === byte)) return 'application/pdf';
   if (UNKNOWN_MIMES.has(mime)) return startsWithTag(body, HTML_SIGNATURES) ? 'text/html' : mime;
   // Browsers never read text/plain as HTML (an uploaded file must not run script), so only a body
   // that is plainly a whole document counts: a search engine runs no script, and indexing

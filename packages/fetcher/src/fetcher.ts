@@ -296,7 +296,9 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
           );
       if (notModified) await response.body.dump();
       const rejectBinary = request.rejectBinaryText ?? opts.rejectBinaryText;
-      if (rejectBinary && status < 300 && isTextualMime(mime) && isProbablyBinary(body)) {
+      // HTML with no Content-Type, or served as text/plain, is HTML; a PDF served as text a PDF (see computedMime).
+      const contentType = computedMime(mime, body);
+      if (rejectBinary && status < 300 && isTextualMime(contentType) && isProbablyBinary(body)) {
         throw nonRetryable('binary_content', `binary body served as ${mime}`);
       }
       return {
@@ -304,8 +306,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         finalUrl: url.href,
         status,
         headers,
-        // HTML with no Content-Type, or served as text/plain, is HTML (see computedMime).
-        contentType: computedMime(mime, body),
+        contentType,
         charset,
         body,
         truncated,
