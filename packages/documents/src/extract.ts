@@ -31,7 +31,8 @@ const DOCUMENT_WORKERS = new WorkerSlots(Math.min(4, availableParallelism()));
  * Extracts plain text and properties (title, author, creation date) from a PDF or Office file.
  * The bytes are untrusted: they are read in a worker thread with a time and heap budget, OOXML
  * zips are inflated under a byte cap, and the text is bounded. Every failure is a
- * `NonRetryableError` with code `document_too_large`, `document_timeout`, `document_unreadable`
+ * `NonRetryableError` with code `document_too_large`, `document_timeout`, `document_encrypted` (a
+ * PDF that opens only with a password), `document_unreadable`
  * or `unsupported_filetype`.
  *
  * @example const { text, title } = await extractDocument(body, 'pdf', { timeoutMs: 10_000 });

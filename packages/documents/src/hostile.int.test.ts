@@ -58,6 +58,11 @@ describe('extractDocument on hostile and odd files', () => {
     expect(doc.text.length).toBeGreaterThan(900_000);
   }, 30_000);
 
+  it('says a PDF that opens only with a password is encrypted', async () => {
+    const locked = extractDocument(pagedPdf([['Payroll']], { locked: true }), 'pdf');
+    await expect(locked).rejects.toMatchObject({ code: 'document_encrypted' });
+  });
+
   it('reads a file as what its bytes are, and says what that is', async () => {
     const word = await Packer.toBuffer(
       new Document({ sections: [{ children: [new Paragraph('Minutes of the harbour board')] }] }),

@@ -1,4 +1,4 @@
-import { parseTimestamp } from '@quarry/core';
+import { NonRetryableError, parseTimestamp } from '@quarry/core';
 import { getDocumentProxy } from 'unpdf';
 import { type PdfLine, type PdfRun, pdfLines, pdfParagraphs } from './pdf-layout.js';
 import type { DocumentContent } from './types.js';
@@ -17,6 +17,12 @@ export async function extractPdf(bytes: Uint8Array, maxChars: number, maxReadMs:
     disableFontFace: true,
     useSystemFonts: false,
     verbosity: 0,
+  }).catch((error: unknown) => {
+    // A PDF that opens only with a password (one with an owner password only is read).
+    if ((error as Error | null)?.name === 'PasswordException') {
+      throw new NonRetryableError('the PDF is encrypted with a password', 'document_encrypted', error);
+    }
+    throw error;
   });
   try {
     const pages: PdfLine[][] = [];

@@ -8,13 +8,14 @@ export function minimalPdf(lines: readonly string[], info: { title?: string; aut
 
 /**
  * A valid PDF of one page per entry of `pages` (each its lines), all of them kids of one page-tree
- * node, as simple writers lay out a long document.
+ * node, as simple writers lay out a long document. `locked`: the file declares RC4 encryption
+ * with a user password (its check values match none), so readers ask for a password.
  *
  * @example pagedPdf(Array.from({ length: 3 }, (_, i) => [`Page ${i + 1}`]))
  */
 export function pagedPdf(
   pages: readonly (readonly string[])[],
-  info: { title?: string; author?: string } = {},
+  info: { title?: string; author?: string; locked?: boolean } = {},
 ): Buffer {
   const esc = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
   // 1 catalog, 2 page tree, 3 font, 4 info, then each page and its content.
@@ -25,6 +26,8 @@ export function pagedPdf(
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     `<< /Title (${esc(info.title ?? '')}) /Author (${esc(info.author ?? '')}) >>`,
   ];
+  const check = '5a'.repeat(32);
+  const encrypt = `<< /Filter /Standard /V 1 /R 2 /O <${check}> /U <${check}> /P -4 >>`;
   pages.forEach((lines, i) => {
     const text = lines.map((line, k) => `BT /F1 14 Tf 72 ${720 - k * 20} Td (${esc(line)}) Tj ET`).join('\n');
     objects.push(
@@ -32,6 +35,7 @@ export function pagedPdf(
       `<< /Length ${Buffer.byteLength(text, 'latin1')} >>\nstream\n${text}\nendstream`,
     );
   });
+  if (info.locked) objects.push(encrypt);
   const chunks = ['%PDF-1.4\n'];
   let size = chunks[0]?.length ?? 0;
   const offsets: number[] = [];
@@ -43,6 +47,9 @@ export function pagedPdf(
   });
   chunks.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
   for (const offset of offsets) chunks.push(`${String(offset).padStart(10, '0')} 00000 n \n`);
-  chunks.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 4 0 R >>\nstartxref\n${size}\n%%EOF\n`);
+  const locking = info.locked ? ` /Encrypt ${objects.length} 0 R /ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>]` : '';
+  chunks.push(
+    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 4 0 R${locking} >>\nstartxref\n${size}\n%%EOF\n`,
+  );
   return Buffer.from(chunks.join(''), 'latin1');
 }
