@@ -2,6 +2,7 @@ import { describe } from '@jest/globals';
 import { describeCrawlContract } from './contract/crawl-contract.js';
 import { describeFingerprintContract } from './contract/fingerprint-contract.js';
 import type { OpenQueues } from './contract/helpers.js';
+import { describeHosts } from './contract/hosts-contract.js';
 import { describeIndexContract } from './contract/index-contract.js';
 import { describeRequeue } from './contract/requeue-contract.js';
 
@@ -17,6 +18,7 @@ export function describeQueueContract(name: string, open: OpenQueues): void {
     describe('crawl queue', () => describeCrawlContract(open));
     describe('index queue', () => describeIndexContract(open));
     describeRequeue(open);
+    describeHosts(open);
     describeFingerprintContract(open);
   });
 }

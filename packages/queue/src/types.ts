@@ -1,6 +1,7 @@
 import type { PageDocument } from '@quarry/core';
 import type { Queue } from 'bullmq';
 import type { FingerprintStore } from './fingerprints.js';
+import type { HostPage, HostQuery } from './hosts.js';
 
 /** One URL to crawl, as a crawler worker receives it. */
 export interface CrawlTask {
@@ -151,6 +152,11 @@ export interface CrawlQueue {
    */
   work(handler: CrawlHandler, options: CrawlWorkOptions): CrawlWorker;
   stats(): Promise<CrawlStats>;
+  /**
+   * One page of the crawl's hosts with their counts, ordered by `query.sort` (ties by host name):
+   * bounded by the query's limit (see `checkHostQuery`, which it applies: a RangeError for a bad query).
+   */
+  hosts(query: HostQuery): Promise<HostPage>;
   /** True when nothing is queued, delayed (retry or politeness) or in flight. */
   isIdle(): Promise<boolean>;
   /**

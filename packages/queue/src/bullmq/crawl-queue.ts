@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { HostPage, HostQuery } from '../hosts.js';
 import type { ResolvedCommonOptions } from '../options.js';
 import {
   checkOutcome,
@@ -26,6 +27,7 @@ import type {
 } from '../types.js';
 import { settlesWithin } from '../util.js';
 import { isRedisConnectionError, REDIS_UNAVAILABLE } from './errors.js';
+import { HostCounters } from './host-counts.js';
 import { ACQUIRE, ADMIT, RELEASE, RENEW, TAKE_FINISHED } from './scripts.js';
 import { FINISHED_ORDER, REQUEUE_NAMED, readReasons, reasonKeys, recordReason } from './standing.js';
 
@@ -73,9 +75,12 @@ interface Keys {
   finished(state: FinishedState): string;
   host(host: string): string;
   slots(host: string): string;
+  /** The per-host counters of the admin hosts view (their keys and how they are kept). */
+  readonly hostCounts: HostCounters;
 }
 
 function keysFor(prefix: string): Keys {
+  const slots = (host: string) => `${prefix}:crawl-slots:${host}`;
   return {
     seen: `${prefix}:crawl-state:seen`,
     pending: `${prefix}:crawl-state:pending`,
@@ -86,7 +91,8 @@ function keysFor(prefix: string): Keys {
     recrawlReceipt: `${prefix}:crawl-state:recrawl-receipt`,
     finished: (state) => `${prefix}:crawl-state:finished:${state}`,
     host: (host) => `${prefix}:crawl-host:${host}`,
-    slots: (host) => `${prefix}:crawl-slots:${host}`,
+    slots,
+    hostCounts: new HostCounters(prefix, slots),
   };
 }
 
@@ -142,14 +148,18 @@ export class BullmqCrawlQueue implements CrawlQueue {
 
   async add(tasks: readonly NewCrawlTask[]): Promise<number> {
     if (tasks.length === 0) return 0;
-    const hashes = tasks.map((t) => {
-      hostKey(t.url); // Throws for a URL that is not absolute http(s), before anything is stored.
-      return urlHash(t.url);
-    });
-    const args = tasks.flatMap((t, i) => [hashes[i] ?? Buffer.alloc(0), t.scope, t.maxPagesInScope ?? -1]);
+    // hostKey throws for a URL that is not absolute http(s), before anything is stored.
+    const hosts = tasks.map((t) => hostKey(t.url));
+    const hashes = tasks.map((t) => urlHash(t.url));
+    const args = tasks.flatMap((t, i) => [
+      hashes[i] ?? Buffer.alloc(0),
+      t.scope,
+      t.maxPagesInScope ?? -1,
+      hosts[i] ?? '',
+    ]);
     const admitted = (await ADMIT.run(
       this.#redis,
-      [this.#keys.seen, this.#keys.scopes, this.#keys.pending],
+      [this.#keys.seen, this.#keys.scopes, this.#keys.pending, ...this.#keys.hostCounts.admitKeys()],
       args,
     )) as number[];
     const added: Buffer[] = [];
@@ -199,6 +209,10 @@ export class BullmqCrawlQueue implements CrawlQueue {
         .slice(0, TOP_FAILURES),
       reasons: await readReasons(this.#redis, reasonKeys(this.#settings.prefix, this.#keys.reasons), TOP_FAILURES),
     };
+  }
+
+  async hosts(query: HostQuery): Promise<HostPage> {
+    return this.#keys.hostCounts.page(this.#redis, query);
   }
 
   async requeue(urls: readonly string[], states: readonly FinishedState[]): Promise<UrlStanding[]> {
@@ -264,7 +278,13 @@ export class BullmqCrawlQueue implements CrawlQueue {
       return { url, state, requeued, ...(data === undefined ? {} : { meta: { ...data.meta } }) };
     });
     // A crash between the script and addBulk loses these re-seeds (one round trip), as in add().
-    if (jobs.length > 0) await this.#queue.addBulk(jobs);
+    if (jobs.length > 0) {
+      await this.#queue.addBulk(jobs);
+      await this.#keys.hostCounts.requeued(
+        this.#redis,
+        jobs.map((j) => hostKey(j.data.url)),
+      );
+    }
     return standings;
   }
 
@@ -288,6 +308,10 @@ export class BullmqCrawlQueue implements CrawlQueue {
     if (jobs.length > 0) {
       await this.#queue.addBulk(jobs);
       await this.#redis.del(receipt);
+      await this.#keys.hostCounts.requeued(
+        this.#redis,
+        jobs.map((j) => hostKey(j.data.url)),
+      );
     }
     return jobs.length;
   }
@@ -443,6 +467,7 @@ class BullmqCrawlWorker implements CrawlWorker {
     if (reason !== undefined && status !== 'done') {
       recordReason(multi, reasonKeys(this.#settings.prefix, this.#keys.reasons), status, reason, data.url);
     }
+    this.#keys.hostCounts.finished(multi, hostKey(data.url), status, reason, Date.now());
     await multi.exec();
   }
 

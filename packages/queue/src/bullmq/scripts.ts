@@ -28,15 +28,17 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
 /**
- * Dedup and budgets in one atomic step. KEYS: seen set, scope counts hash, pending hash. ARGV:
- * triples of URL hash (16 bytes), scope, budget (-1 for none). Returns 1 per task whose job the
- * caller must add, 0 per refused one. An admitted URL stays pending (hash -> admission time) until
- * its job is added: a URL admitted earlier whose job add never completed (a lost reply resent after
- * a Redis restart, a process killed between the two round trips) is handed out again, once per call.
+ * Dedup and budgets in one atomic step. KEYS: seen set, scope counts hash, pending hash, then the
+ * per-host zsets of queued, done, skipped, failed and last finished (see host-counts.ts). ARGV:
+ * quadruples of URL hash (16 bytes), scope, budget (-1 for none), host. Returns 1 per task whose
+ * job the caller must add, 0 per refused one. An admitted URL stays pending (hash -> admission
+ * time) until its job is added: a URL admitted earlier whose job add never completed (a lost reply
+ * resent after a Redis restart, a process killed between the two round trips) is handed out again,
+ * once per call, and counted once in its host's queued count (when first admitted).
  */
 export const ADMIT = new LuaScript(`${NOW}
 local out, here = {}, {}
-for i = 1, #ARGV, 3 do
+for i = 1, #ARGV, 4 do
   local hash = ARGV[i]
   local admitted = 0
   if redis.call('SISMEMBER', KEYS[1], hash) == 0 then
@@ -46,6 +48,9 @@ for i = 1, #ARGV, 3 do
       redis.call('SADD', KEYS[1], hash)
       redis.call('HINCRBY', KEYS[2], ARGV[i + 1], 1)
       redis.call('HSET', KEYS[3], hash, now)
+      local host = ARGV[i + 3]
+      redis.call('ZINCRBY', KEYS[4], -1, host)
+      for k = 5, 8 do redis.call('ZADD', KEYS[k], 'NX', 0, host) end
       admitted = 1
     end
   elseif not here[hash] and redis.call('HEXISTS', KEYS[3], hash) == 1 then

@@ -1,3 +1,4 @@
+import type { HostPage, HostQuery } from '../hosts.js';
 import type { ResolvedCommonOptions } from '../options.js';
 import {
   checkOutcome,
@@ -22,6 +23,7 @@ import type {
 } from '../types.js';
 import { settlesWithin } from '../util.js';
 import type { Frontier, Settlement } from './frontier.js';
+import type { HostStats } from './host-stats.js';
 import { isGoneOwner, newOwner } from './owners.js';
 import { Wakeup } from './wakeup.js';
 
@@ -38,9 +40,11 @@ export class SqliteCrawlQueue implements CrawlQueue {
   readonly #timing: SqliteCrawlTiming;
   readonly #wakeup = new Wakeup();
   readonly #workers = new Set<SqliteCrawlWorker>();
+  readonly #hosts: HostStats;
 
-  constructor(frontier: Frontier, options: ResolvedCommonOptions, timing: SqliteCrawlTiming) {
+  constructor(frontier: Frontier, hosts: HostStats, options: ResolvedCommonOptions, timing: SqliteCrawlTiming) {
     this.#frontier = frontier;
+    this.#hosts = hosts;
     this.#options = options;
     this.#timing = timing;
   }
@@ -67,6 +71,10 @@ export class SqliteCrawlQueue implements CrawlQueue {
 
   async stats(): Promise<CrawlStats> {
     return this.#frontier.stats();
+  }
+
+  async hosts(query: HostQuery): Promise<HostPage> {
+    return this.#hosts.page(query);
   }
 
   async recrawl(options: RecrawlOptions): Promise<number> {

@@ -8,6 +8,7 @@ import {
   REASON_EXAMPLES,
   type UrlStanding,
 } from '../types.js';
+import { HostTally } from './host-stats.js';
 
 /** Politeness and lease settings the frontier applies when leasing. */
 export interface FrontierSettings {
@@ -65,10 +66,12 @@ export class Frontier {
   readonly #db: Database.Database;
   readonly #settings: FrontierSettings;
   readonly #stmts;
+  readonly #tally: HostTally;
 
   constructor(db: Database.Database, settings: FrontierSettings) {
     this.#db = db;
     this.#settings = settings;
+    this.#tally = new HostTally(db);
     this.#stmts = {
       exists: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM frontier WHERE url = ?'),
       scopeCount: db.prepare<[string], { admitted: number }>('SELECT admitted FROM scopes WHERE scope = ?'),
@@ -231,6 +234,7 @@ export class Frontier {
           while (row !== undefined && row.attempt >= (this.#settings.maxAttempts ?? Number.POSITIVE_INFINITY)) {
             this.#stmts.failCrashed.run({ seq: row.seq, now, reason: CRASHED_REASON });
             this.#stmts.hostUnqueued.run(host);
+            this.#tally.finished(host, 'failed', now);
             row = this.#stmts.nextTask.get(host, now);
           }
           if (row === undefined) continue;
@@ -265,6 +269,7 @@ export class Frontier {
           }).changes;
           raisedDelayMs = Math.max(0, Math.round(settlement.hostDelayMs ?? 0));
           backoffUntil = settlement.hostBackoffUntil ?? 0;
+          if (changed > 0) this.#tally.finished(host, settlement.state, now);
         } else if (settlement.kind === 'retry') {
           changed = this.#stmts.settle.run({
             ...common,
@@ -322,6 +327,7 @@ export class Frontier {
           if (requeued) {
             this.#stmts.requeue.run({ url, now });
             this.#stmts.hostRequeued.run(1, row.host);
+            this.#tally.unfinished(row.host, state);
           }
           const meta = row.meta === null ? {} : (JSON.parse(row.meta) as Record<string, string>);
           return { url, state, ...(row.reason === null ? {} : { reason: row.reason }), requeued, meta };
@@ -345,11 +351,15 @@ export class Frontier {
       .immediate();
   }
 
-  /** Adds the URLs queued again to their hosts' queued counts (inside the caller's transaction). */
+  /**
+   * Adds the URLs queued again to their hosts' queued counts, and counts those hosts' finished URLs
+   * again (the rows do not say which state each left), inside the caller's transaction.
+   */
   #countRequeued(rows: ReadonlyArray<{ host: string }>): void {
     const perHost = new Map<string, number>();
     for (const { host } of rows) perHost.set(host, (perHost.get(host) ?? 0) + 1);
     for (const [host, n] of perHost) this.#stmts.hostRequeued.run(n, host);
+    this.#tally.recount(perHost.keys());
   }
 
   /**

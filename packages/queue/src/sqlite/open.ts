@@ -6,6 +6,7 @@ import type { Queues } from '../types.js';
 import { SqliteCrawlQueue } from './crawl-queue.js';
 import { SqliteFingerprintStore } from './fingerprints.js';
 import { Frontier } from './frontier.js';
+import { HostStats } from './host-stats.js';
 import { SqliteIndexQueue } from './index-queue.js';
 import { migrate } from './schema.js';
 
@@ -51,7 +52,7 @@ export function openSqliteQueues(options: SqliteQueueOptions): Queues {
     perHostConcurrency: common.perHostConcurrency,
     maxAttempts: common.maxAttempts,
   });
-  const crawl = new SqliteCrawlQueue(frontier, common, timing);
+  const crawl = new SqliteCrawlQueue(frontier, new HostStats(db), common, timing);
   const index = new SqliteIndexQueue(db, common, timing);
   let closed: Promise<void> | undefined;
   return {

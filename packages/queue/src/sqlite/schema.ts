@@ -7,6 +7,9 @@ import type Database from 'better-sqlite3';
  * maps a main text's fingerprint to the URL whose document holds it (see fingerprints.ts).
  * `index_queue` holds an item's delivery state and `index_queue_docs` its document (tens of KB of
  * JSON), so that leasing, counting and acknowledging never read or rewrite the document.
+ * `hosts` also counts each host's finished URLs by state (see host-stats.ts, and
+ * {@link addHostCounts} for files of earlier releases), and `frontier_host_reason` finds the skip
+ * and failure reasons of one host: the admin hosts view reads both, never a scan of the frontier.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS frontier (
@@ -31,6 +34,7 @@ CREATE INDEX IF NOT EXISTS frontier_state_reason ON frontier (state, reason);
 CREATE INDEX IF NOT EXISTS frontier_state_not_before ON frontier (state, not_before);
 CREATE INDEX IF NOT EXISTS frontier_state_updated ON frontier (state, updated_at);
 CREATE INDEX IF NOT EXISTS frontier_seed ON frontier (seed);
+CREATE INDEX IF NOT EXISTS frontier_host_reason ON frontier (host, state, reason);
 CREATE TABLE IF NOT EXISTS hosts (
   host TEXT PRIMARY KEY,
   next_allowed_at INTEGER NOT NULL DEFAULT 0,
@@ -75,6 +79,36 @@ export function migrate(db: Database.Database): void {
   moveIndexDocs(db);
   forgetDefaultDelays(db);
   addPageIds(db);
+  addHostCounts(db);
+}
+
+/**
+ * Releases before 2026-12-05 counted only each host's queued and in-flight URLs. The finished ones
+ * are counted too now (done, skipped, failed, and when one last finished), for the admin hosts
+ * view: the columns are added and filled from the frontier once, in one transaction (a process of
+ * an earlier release sharing the file meanwhile does not keep them: they are right again after the
+ * next recrawl or re-seed of the host, or once the columns are dropped and the file opened again).
+ */
+function addHostCounts(db: Database.Database): void {
+  const has = () =>
+    db
+      .prepare<[], { name: string }>('PRAGMA table_info(hosts)')
+      .all()
+      .some((column) => column.name === 'finished_at');
+  if (has()) return;
+  db.transaction(() => {
+    if (has()) return;
+    db.exec(`ALTER TABLE hosts ADD COLUMN done INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE hosts ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE hosts ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE hosts ADD COLUMN finished_at INTEGER NOT NULL DEFAULT 0;
+      INSERT OR IGNORE INTO hosts (host) SELECT DISTINCT host FROM frontier;
+      UPDATE hosts SET (done, skipped, failed, finished_at) = (
+        SELECT coalesce(sum(state = 'done'), 0), coalesce(sum(state = 'skipped'), 0),
+          coalesce(sum(state = 'failed'), 0),
+          coalesce(max(CASE WHEN state IN ('done', 'skipped', 'failed') THEN updated_at END), 0)
+        FROM frontier f WHERE f.host = hosts.host);`);
+  }).immediate();
 }
 
 /**

@@ -172,3 +172,50 @@ describe('sqlite crawl leases of a process that stalled', () => {
     expect(calls).toEqual(['http://a.test/slow']);
   });
 });
+
+describe('sqlite host counts written by an earlier release', () => {
+  it('counts the finished URLs of a file that kept none per host, once, and keeps counting them', async () => {
+    const path = join(dir, 'no-host-counts.db');
+    const before = openSqliteQueues({ path, pollIntervalMs: 20, hostDelayMs: 0 });
+    await before.crawl.add(['http://a.test/1', 'http://a.test/2', 'http://b.test/gone'].map((u) => task(u)));
+    const worker = before.crawl.work(
+      async (t) => (t.url.endsWith('/gone') ? { status: 'failed', reason: 'http_404' } : { status: 'done' }),
+      { concurrency: 2 },
+    );
+    await waitFor('three finished', async () => (await before.crawl.isIdle()) === true);
+    await worker.close();
+    await before.close();
+    // The layout of releases before 2026-12-05: no finished counts in `hosts`, no host-reason index.
+    const old = new Database(path);
+    old.exec(`DROP INDEX frontier_host_reason;
+      ALTER TABLE hosts DROP COLUMN done; ALTER TABLE hosts DROP COLUMN skipped;
+      ALTER TABLE hosts DROP COLUMN failed; ALTER TABLE hosts DROP COLUMN finished_at;`);
+    old.close();
+
+    const queues = openSqliteQueues({ path, pollIntervalMs: 20, hostDelayMs: 0 });
+    await queues.crawl.add([task('http://b.test/new')]);
+    const { hosts } = await queues.crawl.hosts({ sort: 'done', limit: 10, offset: 0 });
+    expect(hosts.map(({ host, queued, done, failed, reasons }) => ({ host, queued, done, failed, reasons }))).toEqual([
+      { host: 'a.test', queued: 0, done: 2, failed: 0, reasons: [] },
+      { host: 'b.test', queued: 1, done: 0, failed: 1, reasons: [{ state: 'failed', reason: 'http_404', count: 1 }] },
+    ]);
+    expect(hosts.every((h) => typeof h.lastFinishedMs === 'number')).toBe(true);
+    const again = queues.crawl.work(async () => ({ status: 'done' }), { concurrency: 1 });
+    await waitFor('the new URL finished', () => queues.crawl.isIdle());
+    await again.close();
+    const b = (await queues.crawl.hosts({ sort: 'done', limit: 10, offset: 0, q: 'b.test' })).hosts[0];
+    expect(b).toMatchObject({ queued: 0, done: 1, failed: 1 });
+    await queues.close();
+
+    // The upgrade happened once: a count the file holds is not counted again when opened.
+    const db = new Database(path);
+    const indexes = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'").all();
+    expect(indexes.map((i) => i.name)).toContain('frontier_host_reason');
+    db.prepare("UPDATE hosts SET done = 7 WHERE host = 'a.test'").run();
+    db.close();
+    const reopened = openSqliteQueues({ path });
+    const a = (await reopened.crawl.hosts({ sort: 'done', limit: 1, offset: 0 })).hosts[0];
+    await reopened.close();
+    expect(a).toMatchObject({ host: 'a.test', done: 7 });
+  });
+});
