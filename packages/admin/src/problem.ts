@@ -15,8 +15,12 @@ const KINDS = {
 /** A problem kind the admin area answers with. */
 export type AdminProblemKind = keyof typeof KINDS;
 
-/** Sends an RFC 9457 problem (type, title, status, detail); `detail` must be safe to show a client. */
-export function sendProblem(res: Response, kind: AdminProblemKind, detail: string): void {
+/**
+ * Sends an RFC 9457 problem (type, title, status, detail, and `param` naming a bad query parameter
+ * when given); `detail` must be safe to show a client.
+ */
+export function sendProblem(res: Response, kind: AdminProblemKind, detail: string, param?: string): void {
   const { status, title, type } = KINDS[kind];
-  res.status(status).type('application/problem+json').send(JSON.stringify({ type, title, status, detail }));
+  const body = param === undefined ? { type, title, status, detail } : { type, title, status, detail, param };
+  res.status(status).type('application/problem+json').send(JSON.stringify(body));
 }

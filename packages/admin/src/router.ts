@@ -1,7 +1,10 @@
+import type { HostQuery } from '@quarry/queue';
 import express, { type Request, type Response, Router } from 'express';
 import { failedLoginLimiter, isSameOrigin, requireAdmin, SESSION_COOKIE, safeNext, sessionCookie } from './guard.js';
+import { type AdminHosts, BadHostsParam, collectHosts, DEFAULT_HOSTS_LIMIT, parseHostsQuery } from './hosts.js';
 import { type AdminRouterOptions, resolveAdminOptions } from './options.js';
 import { sendDashboard } from './pages/dashboard.js';
+import { sendHostsPage } from './pages/hosts.js';
 import { sendLoginPage } from './pages/login.js';
 import { sendProblem } from './problem.js';
 import { bullBoardHandler, embeddedQueuesHandler } from './queues-board.js';
@@ -13,7 +16,7 @@ const MAX_FORM_BYTES = 4096;
 
 /**
  * The admin area, to mount at `/admin`: a login form (`/login`, `/logout`), Quarry's dashboard
- * (`/`) polling `/api/stats`, and `/queues` (Bull Board over `bullQueues`, or a note in embedded
+ * (`/`) polling `/api/stats`, the hosts view (`/hosts`) polling `/api/hosts`, and `/queues` (Bull Board over `bullQueues`, or a note in embedded
  * mode). Everything but the login form needs `Authorization: Bearer <token>` or the session cookie
  * the form sets (HttpOnly, SameSite=Strict, scoped to the mount path, holding an HMAC, never the token).
  *
@@ -93,6 +96,41 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
     const stats = await readStats();
     if (stats) res.json(stats);
     else sendProblem(res, 'backend-unavailable', 'The queue or the search index did not answer; try again shortly.');
+  });
+
+  const readHosts = async (query: HostQuery): Promise<AdminHosts | null> => {
+    try {
+      return await collectHosts(opts, query, opts.statsTimeoutMs);
+    } catch (err) {
+      opts.onError(err);
+      return null;
+    }
+  };
+
+  router.get('/api/hosts', admin, async (req, res) => {
+    let query: HostQuery;
+    try {
+      query = parseHostsQuery(req.query);
+    } catch (err) {
+      if (!(err instanceof BadHostsParam)) throw err;
+      return sendProblem(res, 'bad-request', err.message, err.param);
+    }
+    const hosts = await readHosts(query);
+    if (hosts) res.json(hosts);
+    else sendProblem(res, 'backend-unavailable', 'The crawl queue did not answer; try again shortly.');
+  });
+
+  router.get('/hosts', admin, async (req, res) => {
+    const page = { baseUrl: req.baseUrl, refreshIntervalMs: opts.refreshIntervalMs };
+    let query: HostQuery;
+    try {
+      query = parseHostsQuery(req.query);
+    } catch (err) {
+      if (!(err instanceof BadHostsParam)) throw err;
+      const fallback = { sort: 'queued', limit: DEFAULT_HOSTS_LIMIT, offset: 0 } as const;
+      return sendHostsPage(res, { ...page, query: fallback, hosts: null, error: err.message });
+    }
+    sendHostsPage(res, { ...page, query, hosts: await readHosts(query) });
   });
 
   const bullQueues = opts.bullQueues ?? [];

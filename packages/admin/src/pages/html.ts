@@ -70,13 +70,14 @@ export function sendPage(res: Response, page: PageParts, status = 200): void {
 }
 
 /** The header shared by the signed-in pages: navigation and a logout button (a POST form). */
-export function adminHeader(baseUrl: string, current: 'dashboard' | 'queues'): string {
+export function adminHeader(baseUrl: string, current: 'dashboard' | 'hosts' | 'queues'): string {
   const base = escapeHtml(baseUrl);
   const link = (href: string, label: string, here: boolean) =>
     `<a href="${href}"${here ? ' aria-current="page"' : ''}>${label}</a>`;
   return (
     `<header><h1>Quarry admin</h1><nav>` +
     link(`${base}/`, 'Dashboard', current === 'dashboard') +
+    link(`${base}/hosts`, 'Hosts', current === 'hosts') +
     link(`${base}/queues`, 'Queues', current === 'queues') +
     `</nav><form method="post" action="${base}/logout"><button type="submit">Log out</button></form></header>`
   );
