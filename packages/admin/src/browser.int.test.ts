@@ -217,6 +217,56 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
     }
   });
 
+  it('draws the hosts table, sorts and filters it, and redraws it as it refreshes, crawled data as text', async () => {
+    const backoffs: { host: string; reason: string; untilMs: number }[] = [];
+    const fx = await startAdminFixture({ refreshIntervalMs: 200, backingOff: () => backoffs });
+    const offHost: string[] = [];
+    const errors: string[] = [];
+    try {
+      await crawlOutcomes(fx, {
+        'https://xn--bcher-kva.example/1': { status: 'done' },
+        'https://b.example/1': { status: 'failed', reason: 'http_404' },
+        'https://b.example/2': { status: 'failed', reason: 'http_404' },
+      });
+      const page = await loopbackPage(browser, offHost, errors);
+      await logIn(page, fx, '/admin/hosts');
+      const rows = () =>
+        page.locator('#hosts tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      expect(await rows()).toEqual([
+        ['b.example', '0', '0', '0', '0', '2', 'http_404 2', expect.stringMatching(/Z$/), ''],
+        ['xn--bcher-kva.example', '0', '0', '1', '0', '0', '', expect.stringMatching(/Z$/), ''],
+      ]);
+      // Sorting by Done is a link; the page it leads to is drawn in that order.
+      await Promise.all([page.waitForURL(/sort=done/), page.getByRole('link', { name: 'Done' }).click()]);
+      await expect(page.locator('#hosts tr td.host').allTextContents()).resolves.toEqual([
+        'xn--bcher-kva.example',
+        'b.example',
+      ]);
+      // URLs queued and a back-off (its reason holding markup) after the page was drawn: only the
+      // page's script shows them.
+      await fx.queues.crawl.add(
+        [1, 2, 3].map((n) => ({ url: `https://c.example/${n}`, depth: 0, scope: 'c', seed: 'https://c.example/' })),
+      );
+      backoffs.push({ host: 'b.example', reason: '<img src=x>', untilMs: Date.UTC(2026, 11, 5, 20, 35, 33) });
+      await page.waitForFunction(() => document.querySelectorAll('#hosts tr').length === 3, null, { timeout: 5000 });
+      const redrawn = await rows();
+      expect(redrawn.find((r) => r[0] === 'b.example')?.[8]).toBe('<img src=x> until 2026-12-05T20:35:33Z');
+      expect(redrawn.find((r) => r[0] === 'c.example')?.slice(1, 2)).toEqual(['3']);
+      await expect(page.locator('#hosts img').count()).resolves.toBe(0);
+      await expect(page.locator('#summary').textContent()).resolves.toBe('hosts 1–3 of 3');
+      // The filter is a GET form; the sort is kept.
+      await page.getByLabel('Host contains').fill('c.ex');
+      await Promise.all([page.waitForURL(/q=c.ex/), page.getByRole('button', { name: 'Filter' }).click()]);
+      expect(new URL(page.url()).searchParams.get('sort')).toBe('done');
+      await expect(page.locator('#hosts tr td.host').allTextContents()).resolves.toEqual(['c.example']);
+      await screenshot(page, 'hosts');
+      expect(offHost).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await fx.close();
+    }
+  });
+
   itWithServer('redis', 'shows Bull Board with the crawl queue after logging in', async () => {
     const redis: RedisServer = await startRedis();
     let queues: Queues | undefined;
