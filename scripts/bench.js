@@ -2,8 +2,9 @@
 // `npm run bench [-- part...]`: runs Quarry's benchmarks and prints a table per part.
 // Parts: search (index import + in-process latency + while writing + HTTP), relevance (nDCG@10 through
 // the API vs exhaustive BM25), known-item (a crawled page asked words of its own text), extract,
-// snippets (do results show the query), crawl, queue, soak (`quarry start` crawling for BENCH_SOAK_SECS,
-// default 180, sampled every 30 s). Default: all.
+// snippets (do results show the query), crawl, queue, hosts (the admin hosts view's query on a
+// 200,000-URL embedded queue), soak (`quarry start` crawling for BENCH_SOAK_SECS, default 180,
+// sampled every 30 s). Default: all.
 // Each part lives in bench/<part>.mjs and exports `run(options)` resolving to { title, rows, notes } or an array of them.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { printResults } from '../bench/lib/table.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ALL = ['search', 'relevance', 'known-item', 'extract', 'snippets', 'crawl', 'queue', 'soak'];
+const ALL = ['search', 'relevance', 'known-item', 'extract', 'snippets', 'crawl', 'queue', 'hosts', 'soak'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const parts = wanted.length > 0 ? wanted : ALL;
 
