@@ -6,6 +6,7 @@ export * from './lines.js';
 export * from './query-ast.js';
 export * from './search-index.js';
 export * from './services.js';
+export * from './thread-priority.js';
 export * from './time.js';
 export * from './types.js';
 export * from './url.js';

@@ -4,8 +4,11 @@
  * heap, and anything a parser library mutates (prototypes included) dies with the worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '@quarry/core';
 import { type ExtractJob, extractHere } from './extract-job.js';
 
+// Crawl work yields the cores to searches (see workerPriority).
+lowerThreadPriority();
 const job = workerData as ExtractJob;
 extractHere(job).then(
   (result) => parentPort?.postMessage({ ok: true, result }),
