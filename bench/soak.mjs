@@ -3,7 +3,9 @@
 // BENCH_SOAK_SECS (default 180), sampled every BENCH_SOAK_SAMPLE_SECS (default 30): memory (RSS with
 // the threads, the fold process, the V8 heap after a full collection), file descriptors, threads,
 // the data dir by part, the log, pages indexed per second and CPU per page, the queues, and search
-// latency over HTTP of 20 fixed queries while the crawl runs. Then `quarry start` is stopped, and
+// latency over HTTP of 20 fixed queries asked one after another all along the crawl
+// (BENCH_SOAK_SEARCH_GAP_MS apart, default 250). BENCH_SOAK_NODE_ARGS adds flags to the quarry
+// process (`--cpu-prof --cpu-prof-dir=DIR` to profile it). Then `quarry start` is stopped, and
 // `quarry serve` on the same data dir is asked the queries again. What grows without levelling off
 // shows in the table; the summary gives RSS growth per 10,000 pages after warm-up, pages/s and
 // search p50 early and late.
@@ -45,6 +47,43 @@ const quantile = (values, q) => {
   const s = [...values].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
+
+/**
+ * Searches over HTTP all along the crawl, one at a time with BENCH_SOAK_SEARCH_GAP_MS (default 250)
+ * between them, cycling through the queries: what a user asking while it crawls sees. Each sample
+ * takes the latencies since the last one (`take`); `all` keeps every one for the summary.
+ */
+function searchAllAlong(port, queries) {
+  const gapMs = Number(process.env.BENCH_SOAK_SEARCH_GAP_MS ?? 250);
+  const state = { window: [], all: [], stopped: false };
+  const done = (async () => {
+    for (let k = 0; !state.stopped; k++) {
+      const started = performance.now();
+      try {
+        const res = await fetch(
+          `http://127.0.0.1:${port}/api/v1/search?q=${encodeURIComponent(queries[k % queries.length])}&limit=10`,
+        );
+        await res.arrayBuffer();
+        if (res.ok) {
+          const ms = performance.now() - started;
+          state.window.push(ms);
+          state.all.push(ms);
+        }
+      } catch {
+        // The process stopping: the loop ends with it.
+      }
+      await sleep(gapMs);
+    }
+  })();
+  return {
+    take: () => state.window.splice(0),
+    all: () => state.all,
+    stop: () => {
+      state.stopped = true;
+      return done;
+    },
+  };
+}
 
 /** Each query once over HTTP, one at a time: p50 and p95 in ms. */
 async function searchLatency(port, queries) {
@@ -181,7 +220,8 @@ async function sample(ctx, started) {
   const heap = await probe(ctx.probeFile);
   const metrics = parseMetrics(await (await fetch(`http://127.0.0.1:${ctx.metricsPort}/metrics`)).text());
   const table = lanceTable(dataDir);
-  const search = await searchLatency(ctx.port, ctx.queries);
+  const searched = ctx.searches.take();
+  const search = { p50: quantile(searched, 0.5), p95: quantile(searched, 0.95), n: searched.length };
   return {
     secs: (Date.now() - started) / 1000,
     cpuMs: procCpuMs(pid),
@@ -205,6 +245,7 @@ async function sample(ctx, started) {
     logKiB: (fileSize(ctx.stdoutFile) + fileSize(ctx.stderrFile)) / 1024,
     p50: search.p50,
     p95: search.p95,
+    searches: search.n,
   };
 }
 
@@ -276,7 +317,7 @@ function tableRows(samples, everySecs) {
       queued: s.queued,
       'index waiting': s.indexWaiting,
       'loop p99 ms': fmt(s.loopP99Ms),
-      'search p50/p95 ms': `${fmt(s.p50, 1)}/${fmt(s.p95, 1)}`,
+      'search p50/p95 ms (n)': `${fmt(s.p50, 1)}/${fmt(s.p95, 1)} (${s.searches})`,
     });
   });
   return rows;
@@ -344,7 +385,12 @@ export async function run({ root }) {
     { ...env, SOAK_PROBE_FILE: ctx.probeFile },
     ctx.stdoutFile,
     ctx.stderrFile,
-    ['--expose-gc', '--import', join(root, 'bench', 'lib', 'soak-probe.mjs')],
+    [
+      '--expose-gc',
+      '--import',
+      join(root, 'bench', 'lib', 'soak-probe.mjs'),
+      ...(process.env.BENCH_SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ],
   );
   ctx.pid = quarry.pid;
   const samples = [];
@@ -352,6 +398,7 @@ export async function run({ root }) {
   const after = {};
   try {
     await waitForHealth(port);
+    ctx.searches = searchAllAlong(port, ctx.queries);
     const started = Date.now();
     while (Date.now() - started < secs * 1000) {
       await sleep(Math.max(0, started + (samples.length + 1) * sampleSecs * 1000 - Date.now()));
@@ -361,6 +408,7 @@ export async function run({ root }) {
       writeFileSync(samplesFile, `${JSON.stringify(s)}\n`, { flag: 'a' });
       if (process.env.BENCH_SOAK_VERBOSE === '1') console.error(JSON.stringify(s));
     }
+    await ctx.searches.stop();
     after.stop = await stopProcess(quarry);
     after.status = JSON.parse(await runCli(root, ['status', '--json'], env));
     // The API alone on the crawled data dir: search latency once nothing is written, and after a minute
@@ -372,7 +420,7 @@ export async function run({ root }) {
       await waitForHealth(servePort);
       after.serveReadySecs = (Date.now() - serveStarted) / 1000;
       await searchLatency(servePort, ctx.queries); // first reads of the index files
-      after.search = await searchLatency(servePort, ctx.queries);
+      after.search = await searchLatency(servePort, [...ctx.queries, ...ctx.queries, ...ctx.queries]);
       await sleep(60_000);
       after.searchLater = await searchLatency(servePort, ctx.queries);
       after.serveRssMiB = procStatus(serve.pid).rssKiB / 1024;
@@ -384,6 +432,7 @@ export async function run({ root }) {
     after.versions = table ? diskUsage(join(table, '_versions')).files : 0;
     after.dataFiles = table ? diskUsage(join(table, 'data')).files : 0;
   } finally {
+    await ctx.searches?.stop();
     await stopProcess(quarry);
     site.stop();
     if (!keep) rmSync(base, { recursive: true, force: true });
@@ -396,6 +445,7 @@ export async function run({ root }) {
     title: `Soak: quarry start for ${fmt(secs / 60, 1)} min on ${HOSTS.length} loopback hosts (${pagesPerHost} pages each, politeness off, ${availableParallelism()} cores)`,
     rows: tableRows(samples, everySecs),
     notes: [
+      `search while crawling (every ${Number(process.env.BENCH_SOAK_SEARCH_GAP_MS ?? 250)} ms, one at a time): ${ctx.searches.all().length} searches, p50 ${fmt(quantile(ctx.searches.all(), 0.5), 1)} ms, p95 ${fmt(quantile(ctx.searches.all(), 0.95), 1)} ms, p99 ${fmt(quantile(ctx.searches.all(), 0.99), 1)} ms`,
       `summary: RSS ${fmt(sum.rssPer10k, 1)} MiB per 10,000 pages after warm-up (heap ${fmt(sum.heapPer10k, 1)}); pages/s first quarter ${fmt(sum.first, 1)}, last quarter ${fmt(sum.last, 1)}; search p50 first ${fmt(sum.p50First, 1)} ms, last ${fmt(sum.p50Last, 1)} ms, after the crawl (quarry serve) ${fmt(after.search?.p50, 1)} ms (p95 ${fmt(after.search?.p95, 1)}), a minute later ${fmt(after.searchLater?.p50, 1)} ms`,
       `stop: quarry start exited ${after.stop?.code} in ${fmt(after.stop?.secs, 1)} s; quarry serve ready in ${fmt(after.serveReadySecs, 1)} s, RSS ${fmt(after.serveRssMiB)} MiB; index after it ${fmt(after.indexMiB)} MiB, ${after.versions} versions, ${after.dataFiles} data files`,
       `crawl at the end: ${crawl.done} done, ${crawl.skipped} skipped, ${crawl.failed} failed, ${crawl.queued} queued; ${after.status?.documents} documents; reasons ${(crawl.reasons ?? []).map((r) => `${r.state} ${r.reason} ${r.count}`).join(', ')}`,

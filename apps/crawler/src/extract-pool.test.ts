@@ -1,14 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
+import { threadNice } from '@quarry/core';
+import { readSitemapResponse } from '@quarry/fetcher';
 import iconv from 'iconv-lite';
 import { createExtractPool } from './extract-pool.js';
 
 const URL = 'https://news.example.cn/2024/05/17/story.html';
 const SENTENCE = '北京时间昨天晚上，国家统计局发布了最新的经济数据，显示工业生产继续保持平稳增长。';
 const html = `<html><head><meta charset="gb2312"><title>经济数据</title></head><body><article>${`<p>${SENTENCE.repeat(4)}</p>`.repeat(5)}</article></body></html>`;
+
+/** The crawler's own worker module, built: a pool made from the sources runs its jobs inline. */
+const builtWorker = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../dist/extract-worker.js'));
 
 describe('ExtractPool', () => {
   it('extracts an undecoded body the same as its decoded HTML', async () => {
@@ -77,6 +83,53 @@ describe('ExtractPool', () => {
     } finally {
       await pool.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a gzipped sitemap on its thread as it is read here', async () => {
+    const urls = Array.from({ length: 2000 }, (_, i) => `https://example.com/post/${i}?a=1&amp;b=2`);
+    const xml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls
+      .map((u) => `<url><loc>${u}</loc></url>`)
+      .join('')}</urlset>`;
+    const body = gzipSync(Buffer.from(xml));
+    const pool = createExtractPool({ threads: 1, workerUrl: builtWorker });
+    try {
+      const read = await pool.readSitemap({
+        body,
+        finalUrl: 'https://example.com/sitemap.xml.gz',
+        maxBodyBytes: 1 << 20,
+      });
+      expect(read).toEqual(
+        await readSitemapResponse({ body, finalUrl: 'https://example.com/sitemap.xml.gz' }, 1 << 20),
+      );
+      expect(read.urls).toHaveLength(2000);
+      expect(read.urls[7]).toBe('https://example.com/post/7?a=1&b=2');
+      // Past the size cap the sitemap is cut, there as here.
+      const cut = await pool.readSitemap({ body, finalUrl: 'https://example.com/s.xml.gz', maxBodyBytes: 1000 });
+      expect(cut.urls.length).toBeLessThan(50);
+      expect(cut).toEqual(await readSitemapResponse({ body, finalUrl: 'https://example.com/s.xml.gz' }, 1000));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  const linux = process.platform === 'linux' && existsSync('/proc/self/task');
+  (linux ? it : it.skip)('extracts at the worker priority, the main thread keeping its own', async () => {
+    const niced = () =>
+      readdirSync('/proc/self/task').filter((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) >= 10;
+      }).length;
+    const main = threadNice();
+    const before = niced();
+    const pool = createExtractPool({ threads: 1, workerUrl: builtWorker });
+    try {
+      const page = await pool.extract({ html, url: URL, contentLanguage: null });
+      expect(page.body_text).toContain(SENTENCE);
+      expect(niced()).toBe(before + 1);
+      expect(threadNice()).toBe(main);
+    } finally {
+      await pool.close();
     }
   });
 });

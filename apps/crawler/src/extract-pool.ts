@@ -1,8 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { NonRetryableError } from '@quarry/core';
 import type { ExtractedPage, MarkdownDocument } from '@quarry/extract';
+import type { SitemapContent } from '@quarry/fetcher';
 import { Piscina } from 'piscina';
-import extractInline, { type ExtractBodyJob, type ExtractJob, type MarkdownBodyJob } from './extract-worker.js';
+import extractInline, {
+  type ExtractBodyJob,
+  type ExtractJob,
+  type MarkdownBodyJob,
+  type SitemapBodyJob,
+} from './extract-worker.js';
 
 /** Runs HTML extraction off the main thread, on every core. */
 export interface ExtractPool {
@@ -12,6 +18,8 @@ export interface ExtractPool {
   extractBody(job: ExtractBodyJob): Promise<ExtractedPage>;
   /** Decodes a markdown file and reads it (see `extractMarkdown`) on the pool's thread. */
   extractMarkdown(job: Omit<MarkdownBodyJob, 'kind'>): Promise<MarkdownDocument>;
+  /** Unzips and parses a sitemap's body (see `readSitemapResponse`) on the pool's thread. */
+  readSitemap(job: Omit<SitemapBodyJob, 'kind'>): Promise<SitemapContent>;
   close(): Promise<void>;
 }
 
@@ -46,6 +54,7 @@ export function createExtractPool(
       extract: async (job) => extractInline(job) as ExtractedPage,
       extractBody: async (job) => extractInline(job) as ExtractedPage,
       extractMarkdown: async (job) => extractInline({ kind: 'markdown', ...job }) as MarkdownDocument,
+      readSitemap: (job) => extractInline({ kind: 'sitemap', ...job }) as Promise<SitemapContent>,
       close: async () => {},
     };
   }
@@ -62,7 +71,7 @@ export function createExtractPool(
     // more than this fails its extraction instead of the crawler's memory.
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? EXTRACT_THREAD_HEAP_MB },
   });
-  const run = async <T>(job: ExtractJob | ExtractBodyJob | MarkdownBodyJob): Promise<T> => {
+  const run = async <T>(job: ExtractJob | ExtractBodyJob | MarkdownBodyJob | SitemapBodyJob): Promise<T> => {
     // Aborting a running task stops its thread; the pool starts another.
     const signal = AbortSignal.timeout(timeoutMs);
     try {
@@ -93,6 +102,7 @@ export function createExtractPool(
     extract: runHtml,
     extractBody: runHtml,
     extractMarkdown: (job) => run<MarkdownDocument>({ kind: 'markdown', ...job }),
+    readSitemap: (job) => run<SitemapContent>({ kind: 'sitemap', ...job }),
     close: () => pool.destroy(),
   };
 }

@@ -1,5 +1,10 @@
+import { isMainThread } from 'node:worker_threads';
+import { lowerThreadPriority } from '@quarry/core';
 import { type ExtractedPage, extractHtml, extractMarkdown, type MarkdownDocument } from '@quarry/extract';
-import { decodeHtml } from '@quarry/fetcher';
+import { decodeHtml, readSitemapResponse, type SitemapContent } from '@quarry/fetcher';
+
+// Crawl work yields the cores to searches (see workerPriority); inline (tests), the caller's thread is left alone.
+if (!isMainThread) lowerThreadPriority();
 
 /** What a worker thread is given: decoded HTML and where it came from. */
 export interface ExtractJob {
@@ -35,9 +40,29 @@ export interface MarkdownBodyJob {
   readonly url: string;
 }
 
+/**
+ * A sitemap's body (XML, gzip, text or a feed; up to the protocol's 50 MB): unzipping and parsing
+ * one of 50,000 URLs held the event loop for about half a second.
+ */
+export interface SitemapBodyJob {
+  readonly kind: 'sitemap';
+  readonly body: Uint8Array;
+  readonly finalUrl: string;
+  readonly maxBodyBytes: number;
+}
+
 /** Runs in a worker thread (piscina): decoding and extraction are CPU-bound and would block the event loop. */
-export default function extract(job: ExtractJob | ExtractBodyJob | MarkdownBodyJob): ExtractedPage | MarkdownDocument {
-  if ('kind' in job) return extractMarkdown(decodeHtml(job.body, { contentType: job.contentType }).text, job.url);
+export default function extract(
+  job: ExtractJob | ExtractBodyJob | MarkdownBodyJob | SitemapBodyJob,
+): ExtractedPage | MarkdownDocument | Promise<SitemapContent> {
+  if ('kind' in job) {
+    if (job.kind === 'sitemap') {
+      // A Buffer arrives as a plain Uint8Array; the gzip reader takes Buffers.
+      const body = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+      return readSitemapResponse({ body, finalUrl: job.finalUrl }, job.maxBodyBytes);
+    }
+    return extractMarkdown(decodeHtml(job.body, { contentType: job.contentType }).text, job.url);
+  }
   const html = 'html' in job ? job.html : decodeHtml(job.body, { contentType: job.contentType }).text;
   return extractHtml(html, {
     url: job.url,

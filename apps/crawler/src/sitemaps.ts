@@ -8,6 +8,7 @@ import {
   type SitemapContent,
 } from '@quarry/fetcher';
 import type { CrawlOutcome, CrawlQueue, CrawlTask, NewCrawlTask } from '@quarry/queue';
+import type { ExtractPool } from './extract-pool.js';
 import { followUps, type Seed, sameHostOrTwin, scopeOf, seedMeta } from './seeds.js';
 
 /** Skip reason of a feed or a sitemap: the pages it lists are queued, the file itself is not indexed. */
@@ -44,6 +45,8 @@ export interface SitemapDeps {
   readonly fetcher: Pick<Fetcher, 'fetch'>;
   readonly robots: Pick<RobotsCache, 'sitemaps'>;
   readonly crawl: Pick<CrawlQueue, 'add'>;
+  /** Reads sitemap bodies off the event loop (the crawler's extraction threads); here when absent. */
+  readonly extractor?: Pick<ExtractPool, 'readSitemap'>;
 }
 
 /**
@@ -156,7 +159,7 @@ export async function readSitemap(
     etag: (sameUrl && res.headers.etag) || '',
     lastModified: (sameUrl && res.headers['last-modified']) || '',
   };
-  const listed = await sitemapContent(res);
+  const listed = await sitemapContent(res, deps.extractor);
   if (listed.urls.length === 0 && listed.sitemaps.length === 0) {
     return { status: 'skipped', reason: NO_SITEMAP, meta: validators };
   }
@@ -186,6 +189,9 @@ export async function queueSitemapEntries(
 }
 
 /** What a fetched sitemap lists; nothing when it is gzip that cannot be unpacked. */
-function sitemapContent(res: FetchResult): Promise<SitemapContent> {
-  return readSitemapResponse(res, MAX_SITEMAP_BYTES).catch(() => ({ urls: [], sitemaps: [] }));
+function sitemapContent(res: FetchResult, extractor: SitemapDeps['extractor']): Promise<SitemapContent> {
+  const read = extractor
+    ? extractor.readSitemap({ body: res.body, finalUrl: res.finalUrl, maxBodyBytes: MAX_SITEMAP_BYTES })
+    : readSitemapResponse(res, MAX_SITEMAP_BYTES);
+  return read.catch(() => ({ urls: [], sitemaps: [] }));
 }

@@ -59,4 +59,27 @@ describe('AnalysisPool', () => {
     expect(ra.map((row) => row.id)).toEqual(a.map((doc) => doc.id));
     expect(rb.map((row) => row.id)).toEqual(b.map((doc) => doc.id));
   });
+
+  it('lets the event loop run while it analyses a small write of long pages here', async () => {
+    pool = new AnalysisPool({ ...LIMITS, maxIndexedChars: 400_000 }, 0);
+    // Long pages: each takes milliseconds, the write far more than one slice.
+    const long = pages(40).map((doc) => ({ ...doc, body_text: `${doc.body_text} `.repeat(2000) }));
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      if (!spinning) return;
+      turns += 1;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    const started = performance.now();
+    const rows = await pool.rows(long);
+    const tookMs = performance.now() - started;
+    spinning = false;
+    expect(rows).toEqual(long.map((doc) => toRow(doc, { ...LIMITS, maxIndexedChars: 400_000 })));
+    // Turns between slices (none if the write were analysed in one go); how many depends on the
+    // machine's speed, so only a few are asked of the 100 ms or more the write takes.
+    expect(tookMs).toBeGreaterThan(100);
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
 });

@@ -3,6 +3,8 @@ import { type PageRow, type RowLimits, toRow } from './rows.js';
 
 /** Pages a write must hold before shares of them are analysed on worker threads. */
 export const MIN_SHARED_PAGES = 256;
+/** Longest stretch of analysis on the calling thread before it lets the event loop run. */
+const SLICE_MS = 10;
 
 /**
  * Turns pages into rows (`toRow`: the analysis, most of a bulk import's CPU) on this thread and, for
@@ -24,15 +26,31 @@ export class AnalysisPool {
 
   /** The rows of these pages, in their order. */
   async rows(docs: readonly PageDocument[]): Promise<PageRow[]> {
-    const here = (part: readonly PageDocument[]) => part.map((doc) => toRow(doc, this.#limits));
-    if (this.#pool.size === 0 || docs.length < MIN_SHARED_PAGES) return here(docs);
+    if (this.#pool.size === 0 || docs.length < MIN_SHARED_PAGES) return this.#here(docs);
     const share = Math.ceil(docs.length / (this.#pool.size + 1));
     const shares = Array.from({ length: this.#pool.size }, (_, i) => {
       const part = docs.slice(share * (i + 1), share * (i + 2));
-      return part.length === 0 ? Promise.resolve([]) : this.#pool.run(part).catch(() => here(part));
+      return part.length === 0 ? Promise.resolve([]) : this.#pool.run(part).catch(() => this.#here(part));
     });
-    const mine = here(docs.slice(0, share));
+    const mine = await this.#here(docs.slice(0, share));
     return mine.concat(...(await Promise.all(shares)));
+  }
+
+  /**
+   * Pages analysed on this thread, which lets the event loop run every {@link SLICE_MS}: a crawl's
+   * batch of long pages held it (and the searches a `quarry start` serves) for up to 180 ms.
+   */
+  async #here(docs: readonly PageDocument[]): Promise<PageRow[]> {
+    const rows: PageRow[] = [];
+    let since = performance.now();
+    for (const doc of docs) {
+      if (performance.now() - since >= SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+      rows.push(toRow(doc, this.#limits));
+    }
+    return rows;
   }
 
   /** Stops the workers; a later large write starts them again. */

@@ -219,3 +219,33 @@ describe('sqlite host counts written by an earlier release', () => {
     expect(a).toMatchObject({ host: 'a.test', done: 7 });
   });
 });
+
+describe('sqlite crawl queue, a large add', () => {
+  it('admits a sitemap-sized list in parts, letting the event loop run between them', async () => {
+    const queues = openSqliteQueues({ path: join(dir, 'large-add.db'), pollIntervalMs: 20 });
+    try {
+      const urls = Array.from({ length: 5000 }, (_, i) => `http://big.test/p/${i}`);
+      // Turns of the event loop while the add runs: none if it were one synchronous transaction.
+      let turns = 0;
+      let spinning = true;
+      const spin = () => {
+        if (!spinning) return;
+        turns += 1;
+        setImmediate(spin);
+      };
+      setImmediate(spin);
+      // Each URL once, however many parts it falls in; a budget counted across the parts.
+      const added = await queues.crawl.add([...urls, ...urls.slice(0, 600)].map((url) => task(url)));
+      spinning = false;
+      expect(added).toBe(5000);
+      expect(turns).toBeGreaterThanOrEqual(5);
+      expect((await queues.crawl.stats()).queued).toBe(5000);
+      const budgeted = Array.from({ length: 1500 }, (_, i) =>
+        task(`http://budget.test/p/${i}`, { maxPagesInScope: 1200 }),
+      );
+      expect(await queues.crawl.add(budgeted)).toBe(1200);
+    } finally {
+      await queues.close();
+    }
+  });
+});
