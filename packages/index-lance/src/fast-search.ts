@@ -20,6 +20,8 @@ const QUALITY_RERANK_DEPTH = 4;
 const TIE_RUN_READ = (QUALITY_RERANK_DEPTH + 1) * MAX_SEARCH_DEPTH + 1;
 /** Fast-plan attempts when the table's version moves between finding matches and reading them. */
 const FAST_ATTEMPTS = 3;
+/** This process's appends remembered (see {@link FastSearch.written}): the latest versions only. */
+const MAX_OWN_APPENDS = 1000;
 
 /** A top query reads its matches' hits along when it asks for at most this many (small pages). */
 const MAX_TOP_WITH_HITS = 64;
@@ -141,6 +143,8 @@ export class FastSearch {
   #pending: { readonly version: number; readonly view: Promise<View> } | null = null;
   /** Versions committed by this process's writes of pages, newer than the tier's (see {@link written}). */
   readonly #ownWrites = new Set<number>();
+  /** Versions committed by this process's appends of new pages only (see {@link written}). */
+  readonly #ownAppends = new Set<number>();
 
   /**
    * @param watermark - the fold watermark at a table version: pages with a higher `seq` may not be
@@ -185,7 +189,11 @@ export class FastSearch {
       const scales = this.#formScales(view, asked, watermark, foldedPages(facts));
       const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales, facts.rows);
       if (result === null) return null;
-      if ((await this.#table.version()) === version) return result;
+      // Appends of new pages move no row, so the row ids read stay valid, and with the fresh tier the
+      // engine is asked for folded pages only, so the new pages are missed whole (as by any search
+      // that began before a write resolved), never scored in part; anything else is read again.
+      const now = await this.#table.version();
+      if (now === version || (view.tier !== null && this.#onlyOwnAppends(version, now))) return result;
     }
     return null;
   }
@@ -216,10 +224,26 @@ export class FastSearch {
 
   /**
    * Records that a write of this process committed table version `version` (pages added or
-   * replaced), which {@link prepare} then brings the tier to before the write resolves.
+   * replaced), which {@link prepare} then brings the tier to before the write resolves. `appended`:
+   * the write only added new pages (no row moved or removed), so a search that read the version
+   * before it need not be made again (a crawl commits such versions several times a second, and a
+   * tenth of the searches made while it ran were made twice or more, some giving up on the fast plan).
    */
-  written(version: number): void {
+  written(version: number, appended = false): void {
     if (this.#options.freshTier) this.#ownWrites.add(version);
+    if (!appended) return;
+    this.#ownAppends.add(version);
+    if (this.#ownAppends.size > MAX_OWN_APPENDS) {
+      const oldest = this.#ownAppends.values().next().value;
+      if (oldest !== undefined) this.#ownAppends.delete(oldest);
+    }
+  }
+
+  /** Whether every version after `from` up to `to` was committed by this process's appends. */
+  #onlyOwnAppends(from: number, to: number): boolean {
+    if (to < from || to - from > MAX_OWN_APPENDS) return false;
+    for (let version = from + 1; version <= to; version++) if (!this.#ownAppends.has(version)) return false;
+    return true;
   }
 
   /**

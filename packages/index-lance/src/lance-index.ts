@@ -238,12 +238,13 @@ export class LanceSearchIndex implements SearchIndex {
       const data = rowsToArrow(rows, this.#schema);
       // New pages (nearly every write of a crawl or an import) are appended, at a fraction of the
       // cost of a merge; a batch replacing any stored page is merged by id.
-      const { version } = (await this.#anyStored(rows))
+      const replacing = await this.#anyStored(rows);
+      const { version } = replacing
         ? await this.#maintainer.changingRows(() =>
             this.#table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
           )
         : await this.#table.add(data);
-      if (this.#searched) this.#fast.written(version);
+      if (this.#searched) this.#fast.written(version, !replacing);
     });
     this.#maintainer.written(rows.length);
     // A process that searches takes the pages into its fresh tier before the write resolves, so
