@@ -111,3 +111,62 @@ describe('the fast plan while the table version moves under it', () => {
     expect(merged.calls).toBeGreaterThan(last);
   });
 });
+
+/**
+ * Pages deleted after the fresh tier read them (a duplicate's removal, a page gone from its site):
+ * the tier forgets them, told by this process's delete or finding them gone when a search reads its
+ * page, and the fast plan answers without them (it gave up on such searches until the next fold).
+ */
+describe('the fast plan after fresh pages are deleted', () => {
+  let dir: string;
+  let table: lancedb.Table;
+  let watermark: number;
+  const query: IndexQuery = { query: parseQuery('kingfisher'), limit: 5, offset: 0 };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-fast-gone-'));
+    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    const page = (id: string, words: string) =>
+      makePage(id, `https://river.example.org/${id}`, `Note ${id}`, `${FILLER.repeat(3)} ${words} ${FILLER}`);
+    await index.upsert(Array.from({ length: 40 }, (_, i) => page(`old-${i}`, i % 4 === 0 ? 'A heron.' : 'A duck.')));
+    await index.flush();
+    // Fresh pages, the only ones with the word.
+    await index.upsert(
+      Array.from({ length: 12 }, (_, i) => page(`new-${i}`, 'Kingfisher, kingfisher: a kingfisher dived.')),
+    );
+    await index.close();
+    table = await (await lancedb.connect(dir)).openTable(TABLE);
+    const [first] = await table.query().where(`${COLUMNS.id} = 'old-0'`).select([COLUMNS.seq]).toArray();
+    watermark = Number(first.seq);
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const facts = async () => ({
+    unindexedRows: await unindexedRows(table),
+    lowQualityRows: 0,
+    rows: await table.countRows(),
+  });
+  const ask = async (fast: FastSearch) => fast.search(query, planQuery(query), planFast(query)!, await facts());
+
+  it('answers without a page another process deleted, and without one this process deleted', async () => {
+    const fast = new FastSearch(table, OPTIONS, () => watermark);
+    const before = await ask(fast);
+    const top = before?.hits.map((h) => h.id) ?? [];
+    expect(top).toHaveLength(5);
+    expect(top.every((id) => id.startsWith('new-'))).toBe(true);
+
+    // Deleted by another process: the tier still holds it until a search finds it gone.
+    await table.delete(`${COLUMNS.id} = '${top[0]}'`);
+    const afterOther = await ask(fast);
+    expect(afterOther).not.toBeNull();
+    expect(afterOther?.hits.map((h) => h.id)).not.toContain(top[0]);
+    expect(afterOther?.hits).toHaveLength(5);
+
+    // Deleted by this process, which tells the tier.
+    await table.delete(`${COLUMNS.id} = '${top[1]}'`);
+    fast.deleted([top[1]!]);
+    const afterOwn = await ask(fast);
+    expect(afterOwn?.hits.map((h) => h.id)).not.toContain(top[1]);
+    expect(afterOwn?.hits).toHaveLength(5);
+  });
+});

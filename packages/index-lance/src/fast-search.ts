@@ -20,6 +20,11 @@ const QUALITY_RERANK_DEPTH = 4;
 const TIE_RUN_READ = (QUALITY_RERANK_DEPTH + 1) * MAX_SEARCH_DEPTH + 1;
 /** Fast-plan attempts when the table's version moves between finding matches and reading them. */
 const FAST_ATTEMPTS = 3;
+/**
+ * What a fast-plan attempt answers when rows of its page were not found: fresh pages deleted since
+ * the tier read them (forgotten now), or folded ones a commit moved; the search is made again.
+ */
+const AGAIN = Symbol('rows not found');
 /** This process's appends remembered (see {@link FastSearch.written}): the latest versions only. */
 const MAX_OWN_APPENDS = 1000;
 
@@ -188,6 +193,7 @@ export class FastSearch {
             : plan;
       const scales = this.#formScales(view, asked, watermark, foldedPages(facts));
       const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales, facts.rows);
+      if (result === AGAIN) continue;
       if (result === null) return null;
       // Appends of new pages move no row, so the row ids read stay valid, and with the fresh tier the
       // engine is asked for folded pages only, so the new pages are missed whole (as by any search
@@ -237,6 +243,11 @@ export class FastSearch {
       const oldest = this.#ownAppends.values().next().value;
       if (oldest !== undefined) this.#ownAppends.delete(oldest);
     }
+  }
+
+  /** Forgets pages this process deleted (see FreshTier.forget), once the delete has committed. */
+  deleted(ids: readonly string[]): void {
+    this.#tier.forget(ids);
   }
 
   /** Whether every version after `from` up to `to` was committed by this process's appends. */
@@ -445,7 +456,7 @@ export class FastSearch {
     qualityPrior: boolean,
     formScales: Promise<readonly number[]>,
     pages: number,
-  ): Promise<IndexSearchResult | null> {
+  ): Promise<IndexSearchResult | typeof AGAIN | null> {
     const where = general.where;
     const depth = query.offset + query.limit;
     // Which pages the excluded words remove is decided while the first round of top matches is read.
@@ -587,7 +598,14 @@ export class FastSearch {
       const row = rows.get(key);
       return row ? [toHit(row, Math.max(MIN_SCORE, score), general.snippetTerms)] : [];
     });
-    if (hits.length !== page.length) return null;
+    if (hits.length !== page.length) {
+      // A fresh page deleted since the tier read it (a duplicate's removal, a page gone from its
+      // site) is found neither by its row id nor by its id: before, every search it ranked in gave
+      // up on this plan until the next fold (0.3–1 s each during a crawl).
+      const gone = page.filter(({ key }) => key.startsWith('i') && !rows.has(key)).map(({ key }) => key.slice(1));
+      view.tier?.forget(gone);
+      return AGAIN;
+    }
     return { ...counted, hits };
   }
 

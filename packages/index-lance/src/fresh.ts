@@ -264,6 +264,17 @@ export class FreshTier {
     this.#unstemmed = 0;
   }
 
+  /**
+   * Drops pages deleted from the table: by this process (told when its delete commits), or by
+   * another (found gone when a search read them). A later write of such a page is taken in again.
+   */
+  forget(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const ordinal = this.#byId.get(id);
+      if (ordinal !== undefined) this.#kill(ordinal);
+    }
+  }
+
   /** Whether the tier holds this row (or a later write of its page). */
   #holds(id: string, seq: number): boolean {
     const ordinal = this.#byId.get(id);

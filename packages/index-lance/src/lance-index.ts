@@ -267,6 +267,7 @@ export class LanceSearchIndex implements SearchIndex {
       await this.#serializedWrite(() =>
         this.#maintainer.changingRows(() => this.#table.delete(`${COLUMNS.id} IN (${list})`)),
       );
+      this.#fast.deleted(ids.slice(i, i + DELETE_CHUNK));
     }
   }
 
