@@ -1,7 +1,7 @@
 import { otherReasons, REASON_NOTES } from '@quarry/queue';
 import type { Response } from 'express';
 import type { AdminStats } from '../stats.js';
-import { adminHeader, escapeHtml, sendPage } from './html.js';
+import { adminHeader, escapeHtml, pollingScript, sendPage } from './html.js';
 
 const CSS = `
 section { margin-bottom: 2rem; }
@@ -121,15 +121,11 @@ function scriptJson(value: unknown): string {
 
 // Runs in the browser: polls the stats and writes them with textContent only (reasons, URLs and
 // host names are crawled data).
-const SCRIPT = `
-(() => {
+const SCRIPT = pollingScript(
+  'statsUrl',
+  `
   const NOTES = ${scriptJson(REASON_NOTES)};
   const NO_CRAWLER = ${scriptJson(NO_CRAWLER)}, NO_BACKOFF = ${scriptJson(NO_BACKOFF)};
-  const main = document.querySelector('main');
-  const url = main.dataset.statsUrl, loginUrl = main.dataset.loginUrl;
-  const every = Number(main.dataset.refreshMs);
-  const status = document.getElementById('status');
-  const fmt = (n) => typeof n === 'number' ? n.toLocaleString('en-US') : '—';
   const at = (o, path) => path.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), o);
   function render(s) {
     for (const el of document.querySelectorAll('[data-stat]')) el.textContent = fmt(at(s, el.dataset.stat));
@@ -182,24 +178,8 @@ const SCRIPT = `
     const notices = document.getElementById('notices');
     notices.replaceChildren();
     for (const n of s.notices || []) { const p = document.createElement('p'); p.textContent = n; notices.append(p); }
-    // The server's ISO UTC form, as the page was first drawn; the count tells a redraw apart.
-    status.className = 'muted'; status.textContent = 'Updated ' + s.at;
-    status.dataset.refreshes = String(Number(status.dataset.refreshes || 0) + 1);
-  }
-  async function refresh() {
-    try {
-      const res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
-      if (res.status === 401) { location.assign(loginUrl); return; }
-      if (!res.ok) throw new Error((await res.json().catch(() => ({}))).detail || res.statusText);
-      render(await res.json());
-    } catch (err) {
-      status.className = 'error'; status.textContent = 'Could not refresh: ' + err.message;
-    }
-    setTimeout(refresh, every);
-  }
-  setTimeout(refresh, every);
-})();
-`;
+  }`,
+);
 
 /** Sends Quarry's dashboard, filled with `stats` when they could be read, then refreshed by polling. */
 export function sendDashboard(

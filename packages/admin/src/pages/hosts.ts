@@ -1,7 +1,7 @@
 import { HOST_SORTS, type HostQuery, type HostSort } from '@quarry/queue';
 import type { Response } from 'express';
 import { type AdminHost, type AdminHosts, DEFAULT_HOSTS_LIMIT } from '../hosts.js';
-import { adminHeader, escapeHtml, sendPage } from './html.js';
+import { adminHeader, escapeHtml, pollingScript, sendPage } from './html.js';
 
 const CSS = `
 form.filter { display: flex; gap: .5rem; align-items: center; margin-bottom: 1rem; }
@@ -112,14 +112,12 @@ function header(baseUrl: string, query: HostQuery): string {
 
 // Runs in the browser: polls the same page of hosts and redraws it with textContent only (host
 // names and reasons are crawled data).
-const SCRIPT = `
-(() => {
+const SCRIPT = pollingScript(
+  'hostsUrl',
+  `
   const NO_CRAWLER = ${JSON.stringify(NO_CRAWLER)};
   const COLUMNS = ${JSON.stringify(COUNT_COLUMNS.map(([field]) => field))};
-  const main = document.querySelector('main');
-  const url = main.dataset.hostsUrl, loginUrl = main.dataset.loginUrl, every = Number(main.dataset.refreshMs);
-  const status = document.getElementById('status'), body = document.getElementById('hosts');
-  const fmt = (n) => typeof n === 'number' ? n.toLocaleString('en-US') : '—';
+  const body = document.getElementById('hosts');
   const td = (text, cls) => { const c = document.createElement('td'); c.textContent = text; if (cls) c.className = cls; return c; };
   function render(s) {
     body.replaceChildren();
@@ -135,23 +133,8 @@ const SCRIPT = `
     if (s.hosts.length === 0) { const c = td('No host matches.', 'muted'); c.colSpan = 9; body.append(document.createElement('tr')); body.lastChild.append(c); }
     const summary = document.getElementById('summary');
     summary.textContent = s.total === 0 ? '' : 'hosts ' + fmt(s.hosts.length ? s.offset + 1 : 0) + '–' + fmt(Math.min(s.total, s.offset + s.hosts.length)) + ' of ' + fmt(s.total);
-    status.className = 'muted'; status.textContent = 'Updated ' + s.at;
-    status.dataset.refreshes = String(Number(status.dataset.refreshes || 0) + 1);
-  }
-  async function refresh() {
-    try {
-      const res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
-      if (res.status === 401) { location.assign(loginUrl); return; }
-      if (!res.ok) throw new Error((await res.json().catch(() => ({}))).detail || res.statusText);
-      render(await res.json());
-    } catch (err) {
-      status.className = 'error'; status.textContent = 'Could not refresh: ' + err.message;
-    }
-    setTimeout(refresh, every);
-  }
-  setTimeout(refresh, every);
-})();
-`;
+  }`,
+);
 
 /**
  * Sends the hosts page: one page of hosts as the query asks, drawn on the server (sorting,

@@ -82,3 +82,41 @@ export function adminHeader(baseUrl: string, current: 'dashboard' | 'hosts' | 'q
     `</nav><form method="post" action="${base}/logout"><button type="submit">Log out</button></form></header>`
   );
 }
+
+/**
+ * The browser script of a page kept fresh by polling: `setup` (JavaScript run first, in scope of
+ * `main`, `status` and `fmt`) defines `render(s)`, which draws the JSON read from the URL in
+ * `main`'s `data-<urlData>` attribute (written with textContent only: what it shows is crawled
+ * data). Every `data-refresh-ms` the page asks again; a 401 sends it to the login page, another
+ * failure is shown in `#status` and tried again. Each redraw stamps `#status` with the answer's
+ * `at` and counts itself in its `data-refreshes`.
+ *
+ * @param urlData - the dataset key of `main` holding the JSON's URL, e.g. `statsUrl`
+ */
+export function pollingScript(urlData: string, setup: string): string {
+  return `
+(() => {
+  const main = document.querySelector('main');
+  const url = main.dataset.${urlData}, loginUrl = main.dataset.loginUrl, every = Number(main.dataset.refreshMs);
+  const status = document.getElementById('status');
+  const fmt = (n) => typeof n === 'number' ? n.toLocaleString('en-US') : '—';
+${setup}
+  async function refresh() {
+    try {
+      const res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
+      if (res.status === 401) { location.assign(loginUrl); return; }
+      if (!res.ok) throw new Error((await res.json().catch(() => ({}))).detail || res.statusText);
+      const s = await res.json();
+      render(s);
+      // The server's ISO UTC form, as the page was first drawn; the count tells a redraw apart.
+      status.className = 'muted'; status.textContent = 'Updated ' + s.at;
+      status.dataset.refreshes = String(Number(status.dataset.refreshes || 0) + 1);
+    } catch (err) {
+      status.className = 'error'; status.textContent = 'Could not refresh: ' + err.message;
+    }
+    setTimeout(refresh, every);
+  }
+  setTimeout(refresh, every);
+})();
+`;
+}
