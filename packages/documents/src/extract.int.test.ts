@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { NonRetryableError } from '@quarry/core';
-import { zipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { extractDocument } from './extract.js';
 import type { DocumentFiletype, ExtractedDocument } from './types.js';
 
@@ -249,6 +249,28 @@ withData('extractDocument on real documents', () => {
   it('reads a file by what it is, not by the type it was served as', async () => {
     const docx = readFileSync(join(TEXTRACT, 'docx', 'standardized_text.docx'));
     expect(flat((await extractDocument(docx, 'doc')).text)).toContain('quick brown fox');
+  });
+
+  it('reads the text of a document whose pictures alone unzip past the cap, inflating none of them', async () => {
+    const entries = unzipSync(readFileSync(join(TEXTRACT, 'docx', 'standardized_text.docx')));
+    const limits = { maxUnzippedBytes: 1024 * 1024 };
+    // Pictures of 3 MiB each unzipped (a few KiB zipped), and an embedded file: 9 MiB past a 1 MiB cap.
+    const withPictures = Buffer.from(
+      zipSync({
+        ...entries,
+        'word/media/image1.png': new Uint8Array(3 * 1024 * 1024),
+        'word/media/image2.jpeg': new Uint8Array(3 * 1024 * 1024).fill(7),
+        'word/embeddings/sheet.xlsx': new Uint8Array(3 * 1024 * 1024).fill(1),
+      }),
+    );
+    const doc = await extractDocument(withPictures, 'docx', limits);
+    expect(flat(doc.text)).toContain('quick brown fox');
+    // The text parts still count: the same bytes as the document's body fail.
+    const bomb = Buffer.from(zipSync({ ...entries, 'word/document.xml': new Uint8Array(8 * 1024 * 1024) }));
+    await expectCleanFailure(extractDocument(bomb, 'docx', limits), ['document_too_large']);
+    const slides = unzipSync(readFileSync(join(TEXTRACT, 'pptx', 'standardized_text.pptx')));
+    const deck = Buffer.from(zipSync({ ...slides, 'ppt/media/image9.png': new Uint8Array(3 * 1024 * 1024) }));
+    expect(flat((await extractDocument(deck, 'pptx', limits)).text)).toContain('quick brown fox');
   });
 
   it('bounds the text it returns', async () => {

@@ -11,9 +11,19 @@ const UNZIP_SLICE_BYTES = 16 * 1024;
 const MAX_ZIP_ENTRIES = 10_000;
 
 /**
- * Unzips an OOXML package counting the bytes actually inflated (not the sizes the archive
- * claims), and stops with `document_too_large` once `maxUnzippedBytes` is passed: a zip bomb
- * costs at most one slice's output beyond the cap.
+ * Parts of a package no reader takes text from: pictures, embedded files and thumbnails (OOXML
+ * `word/media/`, `ppt/embeddings/`, `docProps/thumbnail.jpeg`; OpenDocument `Pictures/`,
+ * `Thumbnails/`). Most of a large document's bytes are these: a report with 300 MB of photos failed
+ * as `document_too_large` for text that would have fitted many times over.
+ */
+const UNREAD_PART = /^(?:(?:word|ppt|xl)\/(?:media|embeddings)\/|docProps\/thumbnail\.|Pictures\/|Thumbnails\/)/;
+
+/**
+ * Unzips an OOXML or OpenDocument package counting the bytes actually inflated (not the sizes the
+ * archive claims), and stops with `document_too_large` once `maxUnzippedBytes` is passed: a zip
+ * bomb costs at most one slice's output beyond the cap. Pictures and embedded files are not
+ * inflated at all (see {@link UNREAD_PART}): they are listed empty, so a reader that looks a
+ * picture up still finds its part.
  */
 export function unzipBounded(bytes: Uint8Array, maxUnzippedBytes: number): ZipEntries {
   const entries: ZipEntries = {};
@@ -22,6 +32,11 @@ export function unzipBounded(bytes: Uint8Array, maxUnzippedBytes: number): ZipEn
   const unzip = new Unzip((file) => {
     count += 1;
     if (count > MAX_ZIP_ENTRIES) throw new NonRetryableError('too many zip entries', 'document_too_large');
+    if (UNREAD_PART.test(file.name)) {
+      // Never started: its compressed bytes are passed over, nothing is inflated.
+      entries[file.name] = new Uint8Array(0);
+      return;
+    }
     const chunks: Uint8Array[] = [];
     file.ondata = (err, chunk, final) => {
       if (err) throw err;
