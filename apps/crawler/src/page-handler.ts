@@ -580,13 +580,28 @@ async function documentPage(
  */
 const MAX_TEXT_TITLE_CHARS = 120;
 
-function titleFromUrl(url: string): string {
+/** Extensions of files and pages that a title named from the URL leaves out. */
+const NAMED_FILE_EXTENSION =
+  /\.(?:pdf|docx?|pptx?|xlsx?|od[tps]|rtf|txt|md|markdown|csv|html?|xhtml|php\d?|aspx?|jsp|cfm|shtml)$/i;
+
+/**
+ * A title from the URL's last segment, for what names itself nowhere else: the file name without
+ * its extension, its separators as spaces (`annual-report_2024.pdf` is `annual report 2024`), so
+ * that `intitle:` finds its words; the host when the path has none.
+ */
+export function titleFromUrl(url: string): string {
   const last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
+  let name: string;
   try {
-    return decodeURIComponent(last) || hostOf(url);
+    name = decodeURIComponent(last);
   } catch {
-    return last || hostOf(url);
+    name = last;
   }
+  const words = name
+    .replace(NAMED_FILE_EXTENSION, '')
+    .replace(/[-_+\s]+/g, ' ')
+    .trim();
+  return /[\p{L}\p{N}]/u.test(words) ? words : hostOf(url);
 }
 
 /** A meta refresh this soon (seconds) is a redirect; a later one, a link. */

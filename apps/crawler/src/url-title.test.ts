@@ -1,0 +1,22 @@
+import { describe, expect, it } from '@jest/globals';
+import { titleFromUrl } from './page-handler.js';
+
+describe('a title named from the URL', () => {
+  it('is the file name without its extension, its separators as spaces', () => {
+    expect(titleFromUrl('https://example.org/files/annual-report_2024.pdf')).toBe('annual report 2024');
+    expect(titleFromUrl('https://example.org/docs/Minutes%20March.DOCX')).toBe('Minutes March');
+    expect(titleFromUrl('https://example.org/a/b/index.html')).toBe('index');
+    expect(titleFromUrl('https://example.org/wiki/Caf%C3%A9_society')).toBe('Café society');
+  });
+
+  it('keeps dots that are no file extension of a page or document', () => {
+    expect(titleFromUrl('https://example.org/projects/node.js')).toBe('node.js');
+    expect(titleFromUrl('https://example.org/release/v1.2')).toBe('v1.2');
+  });
+
+  it('is the host when the path names nothing, or holds a malformed escape', () => {
+    expect(titleFromUrl('https://example.org/')).toBe('example.org');
+    expect(titleFromUrl('https://example.org/--/_.pdf')).toBe('example.org');
+    expect(titleFromUrl('https://example.org/100%25-bad%E0%A4')).toBe('100%25 bad%E0%A4');
+  });
+});
