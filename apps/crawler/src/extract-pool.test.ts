@@ -132,4 +132,24 @@ describe('ExtractPool', () => {
       await pool.close();
     }
   });
+
+  it('survives a thread that runs out of heap as it starts, failing the job, not the process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-extract-pool-'));
+    const worker = join(dir, 'greedy-worker.mjs');
+    writeFileSync(
+      worker,
+      'const kept = []; for (;;) kept.push(new Array(100_000).fill(1));\nexport default function () {}\n',
+    );
+    const pool = createExtractPool({ threads: 1, maxHeapMb: 16, timeoutMs: 3_000, workerUrl: pathToFileURL(worker) });
+    try {
+      await expect(
+        pool.extract({ html: '', url: 'https://example.com/', contentLanguage: null }),
+      ).rejects.toMatchObject({
+        code: expect.stringMatching(/^extraction_(?:failed|timeout)$/),
+      });
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -71,6 +71,9 @@ export function createExtractPool(
     // more than this fails its extraction instead of the crawler's memory.
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? EXTRACT_THREAD_HEAP_MB },
   });
+  // A thread that fails outside a job (out of heap as it starts) is replaced by the pool; unheard,
+  // the pool's error event would end the crawler's process. A job's own failure rejects the job.
+  pool.on('error', () => {});
   const run = async <T>(job: ExtractJob | ExtractBodyJob | MarkdownBodyJob | SitemapBodyJob): Promise<T> => {
     // Aborting a running task stops its thread; the pool starts another.
     const signal = AbortSignal.timeout(timeoutMs);
