@@ -113,6 +113,28 @@ describe('ExtractPool', () => {
     }
   });
 
+  it('reads a large sitemap in a small heap, scanning its tags rather than building its tree', async () => {
+    // 60,000 URLs, 5.4 MB: parsed whole, their tree ran a 64 MiB thread out of heap.
+    const urls = Array.from({ length: 60_000 }, (_, i) => `<url><loc>https://example.com/p/${i}.html</loc></url>`);
+    const body = gzipSync(
+      Buffer.from(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`,
+      ),
+    );
+    const pool = createExtractPool({ threads: 1, maxHeapMb: 64, workerUrl: builtWorker });
+    try {
+      const read = await pool.readSitemap({
+        body,
+        finalUrl: 'https://example.com/sitemap.xml.gz',
+        maxBodyBytes: 50 << 20,
+      });
+      expect(read.urls).toHaveLength(60_000);
+      expect(read.urls[59_999]).toBe('https://example.com/p/59999.html');
+    } finally {
+      await pool.close();
+    }
+  });
+
   const linux = process.platform === 'linux' && existsSync('/proc/self/task');
   (linux ? it : it.skip)('extracts at the worker priority, the main thread keeping its own', async () => {
     const niced = () =>

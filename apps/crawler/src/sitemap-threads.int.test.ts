@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,8 +15,8 @@ const builtWorker = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 
 const PAGES = 60_000;
 
 /**
- * A sitemap is read on an extraction thread, and here when that thread fails (its heap holds
- * sitemaps to about 15 MB; the protocol allows 50): its pages are queued either way.
+ * A sitemap is read on an extraction thread, and here when that thread fails (out of its heap, or
+ * of its time): its pages are queued either way.
  */
 describe('a sitemap read on an extraction thread', () => {
   let site: Site;
@@ -47,11 +47,15 @@ describe('a sitemap read on an extraction thread', () => {
   });
 
   it.each([
-    ['on a thread', 256],
-    ['here, once the thread runs out of heap', 48],
-  ])('queues every page it lists: %s', async (_, maxHeapMb) => {
-    queues = openSqliteQueues({ path: join(dir, `q-${maxHeapMb}.db`) });
-    const extractor = createExtractPool({ threads: 1, maxHeapMb, workerUrl: builtWorker });
+    ['on a thread', 'built'],
+    ['here, when the thread fails', 'failing'],
+  ])('queues every page it lists: %s', async (_, which) => {
+    queues = openSqliteQueues({ path: join(dir, `q-${which}.db`) });
+    // The crawler's own worker, or one whose every sitemap fails as a thread out of heap does.
+    const failing = join(dir, 'failing-worker.mjs');
+    writeFileSync(failing, "export default function () { throw new Error('JS heap out of memory'); }\n");
+    const workerUrl = which === 'built' ? builtWorker : pathToFileURL(failing);
+    const extractor = createExtractPool({ threads: 1, workerUrl });
     try {
       const seed = parseSeed(`${site.origin}/`, { maxPages: PAGES * 2 });
       const [task] = sitemapTasks([`${site.origin}/sitemap.xml.gz`], seed, 1, `${site.origin}/`);

@@ -191,8 +191,8 @@ export async function queueSitemapEntries(
 /** What a fetched sitemap lists; nothing when it is gzip that cannot be unpacked. */
 /**
  * What a sitemap lists, read on an extraction thread; here when there is none, or when the thread
- * fails: its heap (256 MiB) holds sitemaps to about 15 MB, and the protocol allows 50 (one of
- * 48 MB took 4.3 s and 350 MiB of heap here). A body neither can read lists nothing.
+ * fails (out of its 256 MiB heap or its time: a large feed, whose tree is built whole, where a large
+ * urlset is scanned). A body neither can read lists nothing.
  */
 function sitemapContent(res: FetchResult, extractor: SitemapDeps['extractor']): Promise<SitemapContent> {
   const here = () => readSitemapResponse(res, MAX_SITEMAP_BYTES);

@@ -68,4 +68,39 @@ describe('parseSitemap', () => {
     const { urls } = parseSitemap(xml, 'https://a.org/');
     expect(urls.join('')).not.toContain('aaaaaaaaaa');
   });
+
+  it('reads a large urlset or index in one pass over its tags, as the parser reads a small one', () => {
+    // Entries of every shape the parser takes: entities, CDATA, a prefixed namespace, pictures
+    // (whose own <image:loc> is no page), lastmod and such, a loc that is no http(s) URL.
+    const entry = (i: number) =>
+      [
+        `<url><loc>https://a.org/p/${i}?x=1&amp;y=2</loc><lastmod>2026-01-01</lastmod><priority>0.5</priority></url>`,
+        `<url><loc><![CDATA[https://a.org/c/${i}]]></loc><image:image><image:loc>https://a.org/i/${i}.png</image:loc><image:title>Picture ${i}</image:title></image:image></url>`,
+        `<sm:url><sm:loc> https://a.org/n/${i} </sm:loc></sm:url>`,
+        `<url><loc>mailto:x${i}@a.org</loc></url>`,
+      ].join('\n');
+    const urlset = (n: number) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<!-- generated -->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${Array.from({ length: n }, (_, i) => entry(i)).join('\n')}\n</urlset>`;
+    const expected = (n: number) =>
+      Array.from({ length: n }, (_, i) => [
+        `https://a.org/p/${i}?x=1&y=2`,
+        `https://a.org/c/${i}`,
+        `https://a.org/n/${i}`,
+      ]).flat();
+    const small = urlset(50);
+    expect(parseSitemap(small, 'https://a.org/sitemap.xml')).toEqual({ urls: expected(50), sitemaps: [] });
+    const large = urlset(12_000);
+    expect(large.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(parseSitemap(large, 'https://a.org/sitemap.xml')).toEqual({ urls: expected(12_000), sitemaps: [] });
+
+    const index = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from(
+      { length: 40_000 },
+      (_, i) => `<sitemap><loc>https://a.org/s/${i}.xml.gz</loc><lastmod>2026-01-01T00:00:00+00:00</lastmod></sitemap>`,
+    ).join('')}</sitemapindex>`;
+    expect(index.length).toBeGreaterThan(2 * 1024 * 1024);
+    const read = parseSitemap(index, 'https://a.org/sitemap.xml');
+    expect(read.urls).toEqual([]);
+    expect(read.sitemaps).toHaveLength(40_000);
+    expect(read.sitemaps[39_999]).toBe('https://a.org/s/39999.xml.gz');
+  });
 });
