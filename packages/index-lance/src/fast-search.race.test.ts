@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as lancedb from '@lancedb/lancedb';
-import type { IndexQuery } from '@quarry/core';
+import type { IndexQuery, PageDocument } from '@quarry/core';
 import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
 import { rowsToArrow } from './arrow-rows.js';
@@ -26,6 +26,25 @@ const OPTIONS = {
 const FILLER = 'Notes on trains, gardens and the weather of the coast. ';
 
 /**
+ * An index in `dir` holding `folded` pages (written and folded first) and `fresh` ones written after
+ * the fold, reopened as the bare table; the watermark is the folded pages' `seq`.
+ */
+async function foldedThenFresh(
+  dir: string,
+  folded: readonly PageDocument[],
+  fresh: readonly PageDocument[],
+): Promise<{ table: lancedb.Table; watermark: number }> {
+  const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+  await index.upsert(folded);
+  await index.flush();
+  await index.upsert(fresh);
+  await index.close();
+  const table = await (await lancedb.connect(dir)).openTable(TABLE);
+  const [first] = await table.query().where(`${COLUMNS.id} = '${folded[0]!.id}'`).select([COLUMNS.seq]).toArray();
+  return { table, watermark: Number(first.seq) };
+}
+
+/**
  * A search that reads row ids at one table version checks, once it has its answer, that the
  * version has not moved: a crawl's writes move it several times a second. Appends of new pages by
  * the searching process move no row, so such a search is not made again; any other commit still
@@ -40,16 +59,13 @@ describe('the fast plan while the table version moves under it', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quarry-fast-race-'));
-    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
     const page = (id: string, words: string) =>
       makePage(id, `https://birds.example.org/${id}`, `Note ${id}`, `${FILLER.repeat(4)} ${words} ${FILLER}`);
-    await index.upsert(Array.from({ length: 60 }, (_, i) => page(`old-${i}`, i % 3 === 0 ? 'An osprey.' : 'A heron.')));
-    await index.flush();
-    await index.upsert(Array.from({ length: 20 }, (_, i) => page(`new-${i}`, 'An osprey dived.')));
-    await index.close();
-    table = await (await lancedb.connect(dir)).openTable(TABLE);
-    const [first] = await table.query().where(`${COLUMNS.id} = 'old-0'`).select([COLUMNS.seq]).toArray();
-    watermark = Number(first.seq);
+    ({ table, watermark } = await foldedThenFresh(
+      dir,
+      Array.from({ length: 60 }, (_, i) => page(`old-${i}`, i % 3 === 0 ? 'An osprey.' : 'A heron.')),
+      Array.from({ length: 20 }, (_, i) => page(`new-${i}`, 'An osprey dived.')),
+    ));
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -125,19 +141,14 @@ describe('the fast plan after fresh pages are deleted', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quarry-fast-gone-'));
-    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
     const page = (id: string, words: string) =>
       makePage(id, `https://river.example.org/${id}`, `Note ${id}`, `${FILLER.repeat(3)} ${words} ${FILLER}`);
-    await index.upsert(Array.from({ length: 40 }, (_, i) => page(`old-${i}`, i % 4 === 0 ? 'A heron.' : 'A duck.')));
-    await index.flush();
-    // Fresh pages, the only ones with the word.
-    await index.upsert(
+    ({ table, watermark } = await foldedThenFresh(
+      dir,
+      Array.from({ length: 40 }, (_, i) => page(`old-${i}`, i % 4 === 0 ? 'A heron.' : 'A duck.')),
+      // Fresh pages, the only ones with the word.
       Array.from({ length: 12 }, (_, i) => page(`new-${i}`, 'Kingfisher, kingfisher: a kingfisher dived.')),
-    );
-    await index.close();
-    table = await (await lancedb.connect(dir)).openTable(TABLE);
-    const [first] = await table.query().where(`${COLUMNS.id} = 'old-0'`).select([COLUMNS.seq]).toArray();
-    watermark = Number(first.seq);
+    ));
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
