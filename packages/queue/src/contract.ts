@@ -1,6 +1,7 @@
 import { describe } from '@jest/globals';
 import { describeCrawlContract } from './contract/crawl-contract.js';
 import { describeFingerprintContract } from './contract/fingerprint-contract.js';
+import { describeForget } from './contract/forget-contract.js';
 import type { OpenQueues } from './contract/helpers.js';
 import { describeHosts } from './contract/hosts-contract.js';
 import { describeIndexContract } from './contract/index-contract.js';
@@ -19,6 +20,7 @@ export function describeQueueContract(name: string, open: OpenQueues): void {
     describe('index queue', () => describeIndexContract(open));
     describeRequeue(open);
     describeHosts(open);
+    describeForget(open);
     describeFingerprintContract(open);
   });
 }

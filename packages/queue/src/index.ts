@@ -1,5 +1,6 @@
 export * from './distributed.js';
 export * from './fingerprints.js';
+export * from './forget.js';
 export * from './hosts.js';
 export * from './options.js';
 export * from './reasons.js';

@@ -42,4 +42,6 @@ export const REASON_NOTES: Readonly<Record<string, string>> = {
   link_list: 'a feed (RSS, Atom) or a sitemap: the pages it lists are queued, the file itself is not indexed',
   no_sitemap:
     "a sitemap tried for a seed (its robots.txt's, else /sitemap.xml) is missing or lists nothing; no failure",
+  site_forgotten:
+    'queued when its site was taken out of the crawl (quarry forget), never fetched; `quarry forget --undo SITE` queues it again',
 };

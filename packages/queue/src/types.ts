@@ -180,6 +180,23 @@ export interface CrawlQueue {
    * Resolves to how many were queued per seed (0 for a seed with none).
    */
   requeueSeeds(settings: ReadonlyMap<string, Readonly<Record<string, string>>>): Promise<Map<string, number>>;
+  /**
+   * Stops crawling the sites (normalized `site` values, see `checkSites`: a host with its
+   * subdomains, or only one port or path of it): from now on `add` refuses their URLs (not
+   * recorded, so they can be added once the site is unforgotten), and their queued URLs end
+   * skipped as `site_forgotten` without being fetched. Those in flight finish. Resolves to how many
+   * queued URLs were dropped at once (the embedded queue), or null when workers drop them as they
+   * reach them, each without a request (the distributed one, which keeps no index of jobs by host).
+   */
+  forget(sites: readonly string[]): Promise<number | null>;
+  /**
+   * Crawls the sites again: `add` takes their URLs, and those dropped by `forget` (skipped as
+   * `site_forgotten`) are queued again. Resolves to how many were queued. Sites not forgotten are
+   * ignored.
+   */
+  unforget(sites: readonly string[]): Promise<number>;
+  /** The sites forgotten, by name. */
+  forgotten(): Promise<string[]>;
   /** Closes the queue's own resources; close workers first. */
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { checkSites, SITE_FORGOTTEN, withinSites } from '../forget.js';
 import type { HostPage, HostQuery } from '../hosts.js';
 import type { ResolvedCommonOptions } from '../options.js';
 import {
@@ -71,6 +72,10 @@ interface Keys {
   readonly tasks: string;
   /** Prefix of the short-lived STRING answer of one recrawl call (see TAKE_FINISHED). */
   readonly recrawlReceipt: string;
+  /** ZSET normalized site -> when it was forgotten (see `CrawlQueue.forget`). */
+  readonly forgottenSites: string;
+  /** SET of the URL hashes a worker dropped as `site_forgotten`, which `unforget` queues again. */
+  readonly forgottenUrls: string;
   /** ZSET URL hash -> when it finished, one per finished state. */
   finished(state: FinishedState): string;
   host(host: string): string;
@@ -89,6 +94,8 @@ function keysFor(prefix: string): Keys {
     reasons: `${prefix}:crawl-state:failure-reasons`,
     tasks: `${prefix}:crawl-state:tasks`,
     recrawlReceipt: `${prefix}:crawl-state:recrawl-receipt`,
+    forgottenSites: `${prefix}:crawl-state:forgotten-sites`,
+    forgottenUrls: `${prefix}:crawl-state:forgotten-urls`,
     finished: (state) => `${prefix}:crawl-state:finished:${state}`,
     host: (host) => `${prefix}:crawl-host:${host}`,
     slots,
@@ -146,9 +153,13 @@ export class BullmqCrawlQueue implements CrawlQueue {
     this.#queue.on('error', (err) => settings.onError(err));
   }
 
-  async add(tasks: readonly NewCrawlTask[]): Promise<number> {
-    if (tasks.length === 0) return 0;
+  async add(all: readonly NewCrawlTask[]): Promise<number> {
+    if (all.length === 0) return 0;
     // hostKey throws for a URL that is not absolute http(s), before anything is stored.
+    for (const t of all) hostKey(t.url);
+    const forgotten = await this.forgotten();
+    const tasks = forgotten.length === 0 ? all : all.filter((t) => !withinSites(t.url, forgotten));
+    if (tasks.length === 0) return 0;
     const hosts = tasks.map((t) => hostKey(t.url));
     const hashes = tasks.map((t) => urlHash(t.url));
     const args = tasks.flatMap((t, i) => [
@@ -316,6 +327,47 @@ export class BullmqCrawlQueue implements CrawlQueue {
     return jobs.length;
   }
 
+  async forget(sites: readonly string[]): Promise<null> {
+    const checked = checkSites(sites);
+    const now = Date.now();
+    await this.#redis.zadd(this.#keys.forgottenSites, 'NX', ...checked.flatMap((site) => [now, site]));
+    return null;
+  }
+
+  async unforget(sites: readonly string[]): Promise<number> {
+    const checked = checkSites(sites);
+    const lifted: string[] = [];
+    for (const site of checked) if ((await this.#redis.zrem(this.#keys.forgottenSites, site)) > 0) lifted.push(site);
+    if (lifted.length === 0) return 0;
+    const still = await this.forgotten();
+    let queued = 0;
+    let cursor = '0';
+    do {
+      const [next, hashes] = await this.#redis.sscanBuffer(this.#keys.forgottenUrls, cursor, 'COUNT', SEED_SCAN_COUNT);
+      cursor = next.toString();
+      if (hashes.length === 0) continue;
+      const data = await this.#redis.hmget(this.#keys.tasks, ...hashes);
+      const urls: string[] = [];
+      const taken: Buffer[] = [];
+      data.forEach((json, i) => {
+        const url = json === null ? undefined : (JSON.parse(json) as Partial<JobData>).url;
+        if (typeof url !== 'string' || !withinSites(url, lifted) || withinSites(url, still)) return;
+        urls.push(url);
+        taken.push(hashes[i] as Buffer);
+      });
+      if (urls.length === 0) continue;
+      const standings = await this.#requeueNamed(urls, ['skipped'], undefined);
+      queued += standings.filter((s) => s.requeued).length;
+      await this.#redis.srem(this.#keys.forgottenUrls, ...taken);
+    } while (cursor !== '0');
+    return queued;
+  }
+
+  async forgotten(): Promise<string[]> {
+    // By name, as the embedded queue lists them (the scores are when each was forgotten).
+    return (await this.#redis.zrange(this.#keys.forgottenSites, '0', '-1')).sort();
+  }
+
   async isIdle(): Promise<boolean> {
     const counts = await this.#queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active');
     return Object.values(counts).every((count) => count === 0);
@@ -390,6 +442,12 @@ class BullmqCrawlWorker implements CrawlWorker {
     const host = hostKey(job.data.url);
     const hostKeys = [this.#keys.host(host), this.#keys.slots(host)];
     if (this.#closing) return this.#postpone(job, token, 0);
+    // A URL of a forgotten site ends here, without a request and without waiting for its host.
+    const forgotten = await this.#redis.zrange(this.#keys.forgottenSites, '0', '-1');
+    if (forgotten.length > 0 && withinSites(job.data.url, forgotten)) {
+      await this.#finish(job.data, 'skipped', SITE_FORGOTTEN);
+      return 'skipped';
+    }
     const waitMs = Number(
       await ACQUIRE.run(this.#redis, hostKeys, [
         id,
@@ -464,6 +522,7 @@ class BullmqCrawlWorker implements CrawlWorker {
       .hdel(this.#keys.pending, hash)
       .zadd(this.#keys.finished(status), Date.now(), hash);
     if (reason !== undefined && status === 'failed') multi.hincrby(this.#keys.reasons, reason, 1);
+    if (reason === SITE_FORGOTTEN) multi.sadd(this.#keys.forgottenUrls, hash);
     if (reason !== undefined && status !== 'done') {
       recordReason(multi, reasonKeys(this.#settings.prefix, this.#keys.reasons), status, reason, data.url);
     }

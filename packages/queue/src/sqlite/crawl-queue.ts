@@ -1,3 +1,4 @@
+import { checkSites, SITE_FORGOTTEN, withinSites } from '../forget.js';
 import type { HostPage, HostQuery } from '../hosts.js';
 import type { ResolvedCommonOptions } from '../options.js';
 import {
@@ -22,6 +23,7 @@ import type {
   UrlStanding,
 } from '../types.js';
 import { settlesWithin } from '../util.js';
+import type { ForgottenSites } from './forgotten.js';
 import type { Frontier, Settlement } from './frontier.js';
 import type { HostStats } from './host-stats.js';
 import { isGoneOwner, newOwner } from './owners.js';
@@ -44,10 +46,18 @@ export class SqliteCrawlQueue implements CrawlQueue {
   readonly #wakeup = new Wakeup();
   readonly #workers = new Set<SqliteCrawlWorker>();
   readonly #hosts: HostStats;
+  readonly #forgotten: ForgottenSites;
 
-  constructor(frontier: Frontier, hosts: HostStats, options: ResolvedCommonOptions, timing: SqliteCrawlTiming) {
+  constructor(
+    frontier: Frontier,
+    hosts: HostStats,
+    forgotten: ForgottenSites,
+    options: ResolvedCommonOptions,
+    timing: SqliteCrawlTiming,
+  ) {
     this.#frontier = frontier;
     this.#hosts = hosts;
+    this.#forgotten = forgotten;
     this.#options = options;
     this.#timing = timing;
   }
@@ -55,13 +65,13 @@ export class SqliteCrawlQueue implements CrawlQueue {
   /**
    * Admits tasks a transaction of {@link ADD_CHUNK} at a time, letting the event loop run between
    * them: a sitemap's 50,000 URLs in one transaction held it (and the searches it serves) for
-   * seconds. Each chunk is admitted whole or not at all.
+   * seconds. Each chunk is admitted whole or not at all. URLs of forgotten sites are left out.
    */
   async add(tasks: readonly NewCrawlTask[]): Promise<number> {
     let added = 0;
     for (let i = 0; i < tasks.length; i += ADD_CHUNK) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      const now = this.#frontier.add(tasks.slice(i, i + ADD_CHUNK), Date.now());
+      const now = this.#frontier.add(this.#forgotten.admissible(tasks.slice(i, i + ADD_CHUNK)), Date.now());
       if (now > 0) this.#wakeup.notify();
       added += now;
     }
@@ -76,6 +86,7 @@ export class SqliteCrawlQueue implements CrawlQueue {
       ...this.#options,
       ...this.#timing,
       wakeup: this.#wakeup,
+      forgotten: this.#forgotten,
       onClosed: () => this.#workers.delete(worker),
     });
     this.#workers.add(worker);
@@ -110,6 +121,20 @@ export class SqliteCrawlQueue implements CrawlQueue {
     return queued;
   }
 
+  async forget(sites: readonly string[]): Promise<number> {
+    return this.#forgotten.forget(checkSites(sites), Date.now());
+  }
+
+  async unforget(sites: readonly string[]): Promise<number> {
+    const queued = this.#forgotten.unforget(checkSites(sites), Date.now());
+    if (queued > 0) this.#wakeup.notify();
+    return queued;
+  }
+
+  async forgotten(): Promise<string[]> {
+    return this.#forgotten.list();
+  }
+
   async isIdle(): Promise<boolean> {
     return this.#frontier.isIdle();
   }
@@ -121,6 +146,7 @@ export class SqliteCrawlQueue implements CrawlQueue {
 
 interface WorkerSettings extends ResolvedCommonOptions, SqliteCrawlTiming {
   readonly wakeup: Wakeup;
+  readonly forgotten: ForgottenSites;
   readonly onClosed: () => void;
 }
 
@@ -207,7 +233,10 @@ class SqliteCrawlWorker implements CrawlWorker {
   async #execute(task: CrawlTask, signal: AbortSignal, running: Running): Promise<void> {
     let settlement: Settlement;
     try {
-      const outcome = checkOutcome(await this.#handler(task, signal));
+      // A URL of a forgotten site queued again (a recrawl) ends here, without a request.
+      const outcome = withinSites(task.url, this.#settings.forgotten.list())
+        ? ({ status: 'skipped', reason: SITE_FORGOTTEN } as const)
+        : checkOutcome(await this.#handler(task, signal));
       const reason = outcome.status === 'done' ? null : safeReason(outcome.reason);
       const hostDelayMs = Math.min(outcome.hostDelayMs ?? 0, this.#settings.maxRetryDelayMs);
       const ago = requestAgoOf(outcome);

@@ -5,6 +5,7 @@ import { type CommonQueueOptions, DEFAULTS, resolveCommonOptions } from '../opti
 import type { Queues } from '../types.js';
 import { SqliteCrawlQueue } from './crawl-queue.js';
 import { SqliteFingerprintStore } from './fingerprints.js';
+import { ForgottenSites } from './forgotten.js';
 import { Frontier } from './frontier.js';
 import { HostStats } from './host-stats.js';
 import { SqliteIndexQueue } from './index-queue.js';
@@ -52,7 +53,7 @@ export function openSqliteQueues(options: SqliteQueueOptions): Queues {
     perHostConcurrency: common.perHostConcurrency,
     maxAttempts: common.maxAttempts,
   });
-  const crawl = new SqliteCrawlQueue(frontier, new HostStats(db), common, timing);
+  const crawl = new SqliteCrawlQueue(frontier, new HostStats(db), new ForgottenSites(db), common, timing);
   const index = new SqliteIndexQueue(db, common, timing);
   let closed: Promise<void> | undefined;
   return {

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
  * maps a main text's fingerprint to the URL whose document holds it (see fingerprints.ts).
  * `index_queue` holds an item's delivery state and `index_queue_docs` its document (tens of KB of
  * JSON), so that leasing, counting and acknowledging never read or rewrite the document.
+ * `forgotten_sites` lists the sites whose URLs the crawl refuses (see forgotten.ts).
  * `hosts` also counts each host's finished URLs by state (see host-stats.ts, and
  * {@link addHostCounts} for files of earlier releases), and `frontier_host_reason` finds the skip
  * and failure reasons of one host: the admin hosts view reads both, never a scan of the frontier.
@@ -61,6 +62,10 @@ CREATE INDEX IF NOT EXISTS index_queue_ready ON index_queue (failed, not_before,
 CREATE TABLE IF NOT EXISTS index_queue_docs (
   id INTEGER PRIMARY KEY,
   doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS forgotten_sites (
+  site TEXT PRIMARY KEY,
+  forgotten_at INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS fingerprints (
   fingerprint TEXT PRIMARY KEY,

@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { SITE_FORGOTTEN } from '../forget.js';
+import type { CommonQueueOptions } from '../options.js';
+import type { CrawlTask, CrawlWorker, Queues } from '../types.js';
+import { doneAfter, type OpenQueues, task, waitFor, waitIdle } from './helpers.js';
+
+/** The contract of forgotten sites (`forget`, `unforget`, `forgotten`). */
+export function describeForget(open: OpenQueues): void {
+  describe('forgotten sites', () => {
+    let queues: Queues | undefined;
+    let workers: CrawlWorker[] = [];
+    const start = async (options: CommonQueueOptions = {}): Promise<Queues> => {
+      queues = await open({ retryBaseDelayMs: 20, closeTimeoutMs: 2000, hostDelayMs: 0, ...options });
+      return queues;
+    };
+
+    afterEach(async () => {
+      await Promise.all(workers.map((w) => w.close()));
+      workers = [];
+      await queues?.close();
+      queues = undefined;
+    });
+
+    const urls = [
+      'http://a.test/1',
+      'http://a.test/2',
+      'http://www.a.test/3',
+      'http://b.test/docs/1',
+      'http://b.test/blog/1',
+      'http://c.test/1',
+    ];
+
+    it('drops the queued URLs of the sites, never fetching them, and refuses new ones', async () => {
+      const { crawl } = await start();
+      expect(await crawl.add(urls.map((u) => task(u)))).toBe(6);
+      const dropped = await crawl.forget(['A.test', 'https://b.test/docs/']);
+      // The embedded queue drops them at once; the distributed one as workers reach them.
+      if (dropped !== null) expect(dropped).toBe(4);
+      expect(await crawl.forgotten()).toEqual(['a.test', 'b.test/docs']);
+      // Refused from now on, also when found again under another seed; other sites are taken.
+      expect(
+        await crawl.add([task('http://a.test/new'), task('http://sub.a.test/x'), task('http://b.test/docs/2')]),
+      ).toBe(0);
+      expect(await crawl.add([task('http://b.test/blog/2'), task('http://c.test/2')])).toBe(2);
+      const seen: CrawlTask[] = [];
+      workers.push(
+        crawl.work(
+          doneAfter((t) => seen.push(t)),
+          { concurrency: 2 },
+        ),
+      );
+      await waitIdle(crawl);
+      expect(seen.map((t) => t.url).sort()).toEqual([
+        'http://b.test/blog/1',
+        'http://b.test/blog/2',
+        'http://c.test/1',
+        'http://c.test/2',
+      ]);
+      const stats = await crawl.stats();
+      expect({ done: stats.done, skipped: stats.skipped, queued: stats.queued }).toEqual({
+        done: 4,
+        skipped: 4,
+        queued: 0,
+      });
+      const reason = stats.reasons.find((r) => r.reason === SITE_FORGOTTEN);
+      expect(reason).toMatchObject({ state: 'skipped', count: 4 });
+      const hosts = await crawl.hosts({ sort: 'skipped', limit: 10, offset: 0 });
+      expect(hosts.hosts.find((h) => h.host === 'a.test')).toMatchObject({ queued: 0, skipped: 2 });
+    });
+
+    it('leaves URLs finished before the forget as they are', async () => {
+      const { crawl } = await start();
+      await crawl.add([task('http://a.test/1')]);
+      workers.push(
+        crawl.work(
+          doneAfter(() => {}),
+          { concurrency: 1 },
+        ),
+      );
+      await waitIdle(crawl);
+      await crawl.forget(['a.test']);
+      const stats = await crawl.stats();
+      expect({ done: stats.done, skipped: stats.skipped }).toEqual({ done: 1, skipped: 0 });
+    });
+
+    it('skips without a request a URL of a forgotten site queued again by a recrawl', async () => {
+      const { crawl } = await start();
+      await crawl.add([task('http://a.test/1'), task('http://c.test/1')]);
+      const seen: string[] = [];
+      workers.push(
+        crawl.work(
+          doneAfter((t) => seen.push(t.url)),
+          { concurrency: 2 },
+        ),
+      );
+      await waitIdle(crawl);
+      await crawl.forget(['a.test']);
+      expect(await crawl.recrawl({ olderThanMs: 0 })).toBe(2);
+      await waitFor('the recrawl done', async () => (await crawl.stats()).skipped === 1);
+      await waitIdle(crawl);
+      expect(seen.sort()).toEqual(['http://a.test/1', 'http://c.test/1', 'http://c.test/1']);
+      expect((await crawl.stats()).reasons.find((r) => r.reason === SITE_FORGOTTEN)?.count).toBe(1);
+      // The URL dropped there comes back with the site.
+      expect(await crawl.unforget(['a.test'])).toBe(1);
+      await waitFor('the site crawled again', () => seen.length === 4);
+    });
+
+    it('unforget takes the sites again and queues the URLs the forget dropped', async () => {
+      const { crawl } = await start();
+      await crawl.add(urls.map((u) => task(u)));
+      await crawl.forget(['a.test', 'www.a.test', 'b.test/docs']);
+      const first: string[] = [];
+      const worker = crawl.work(
+        doneAfter((t) => first.push(t.url)),
+        { concurrency: 2 },
+      );
+      await waitIdle(crawl);
+      await worker.close();
+      expect(first.sort()).toEqual(['http://b.test/blog/1', 'http://c.test/1']);
+
+      // www.a.test stays forgotten on its own: its URL is not queued again.
+      expect(await crawl.unforget(['a.test', 'never-forgotten.test'])).toBe(2);
+      expect(await crawl.forgotten()).toEqual(['b.test/docs', 'www.a.test']);
+      expect(await crawl.unforget(['a.test'])).toBe(0);
+      expect(await crawl.add([task('http://a.test/new'), task('http://www.a.test/new')])).toBe(1);
+      const second: string[] = [];
+      workers.push(
+        crawl.work(
+          doneAfter((t) => second.push(t.url)),
+          { concurrency: 2 },
+        ),
+      );
+      await waitFor('the site crawled again', async () => second.length === 3);
+      await waitIdle(crawl);
+      expect(second.sort()).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/new']);
+      const stats = await crawl.stats();
+      expect(stats.reasons.find((r) => r.reason === SITE_FORGOTTEN)?.count ?? 0).toBeGreaterThan(0);
+    });
+
+    it('says which value names no site, and changes nothing', async () => {
+      const { crawl } = await start();
+      await expect(crawl.forget(['a.test', 'not a site'])).rejects.toThrow(/not a site: "not a site"/);
+      await expect(crawl.forget([])).rejects.toThrow(RangeError);
+      expect(await crawl.forgotten()).toEqual([]);
+    });
+  });
+}

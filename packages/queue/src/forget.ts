@@ -1,0 +1,41 @@
+import { normalizeSite, siteWithoutPort, urlMatchesSite } from '@quarry/core';
+
+/**
+ * The reason a queued URL of a forgotten site ends skipped with (`CrawlQueue.forget`): it was
+ * never fetched. `CrawlQueue.unforget` queues exactly these URLs again.
+ */
+export const SITE_FORGOTTEN = 'site_forgotten';
+
+/** Sites one call may name, at most. */
+export const MAX_FORGET_SITES = 100;
+
+/**
+ * The sites of a forget or unforget call, normalized as the `site` parameter is (`Example.com`,
+ * `https://example.com/docs/`, `*.example.com`: see `normalizeSite`) and deduplicated. Throws a
+ * `TypeError` naming the first value that names no site, and a `RangeError` for none or too many.
+ */
+export function checkSites(sites: readonly string[]): string[] {
+  if (sites.length === 0) throw new RangeError('name at least one site');
+  if (sites.length > MAX_FORGET_SITES) throw new RangeError(`at most ${MAX_FORGET_SITES} sites at once`);
+  const normalized = sites.map((site) => {
+    const value = normalizeSite(site);
+    if (value === null) throw new TypeError(`not a site: ${JSON.stringify(site.slice(0, 200))}`);
+    return value;
+  });
+  return [...new Set(normalized)];
+}
+
+/** Whether a URL is within one of the (normalized) sites: that host or a subdomain, port and path as `site:` reads them. */
+export function withinSites(url: string, sites: readonly string[]): boolean {
+  return sites.some((site) => urlMatchesSite(url, site));
+}
+
+/**
+ * Whether a host as the queues key it (`hostKey`: the hostname, lower case, an IPv6 address without
+ * brackets) may hold URLs of a normalized site: the site's host or one of its subdomains, whatever
+ * the port and path. {@link withinSites} decides for each URL.
+ */
+export function hostMayBeWithin(host: string, site: string): boolean {
+  const siteHost = siteWithoutPort(site.split('/')[0] ?? '').replace(/^\[|\]$/g, '');
+  return host === siteHost || host.endsWith(`.${siteHost}`);
+}

@@ -1,0 +1,104 @@
+import type Database from 'better-sqlite3';
+import { hostMayBeWithin, SITE_FORGOTTEN, withinSites } from '../forget.js';
+import type { NewCrawlTask } from '../types.js';
+
+/**
+ * The forgotten sites of the embedded crawl (`CrawlQueue.forget`), in `forgotten_sites`, and the
+ * frontier's URLs they drop and give back. A site's queued URLs are found host by host through
+ * `hosts` (one row a host) and the frontier's (host, state) indexes, never a scan of the frontier.
+ */
+export class ForgottenSites {
+  readonly #db: Database.Database;
+  readonly #stmts;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#stmts = {
+      list: db.prepare<[], { site: string }>('SELECT site FROM forgotten_sites ORDER BY site'),
+      insert: db.prepare('INSERT OR IGNORE INTO forgotten_sites (site, forgotten_at) VALUES (?, ?)'),
+      remove: db.prepare('DELETE FROM forgotten_sites WHERE site = ?'),
+      hosts: db.prepare<[], { host: string }>('SELECT host FROM hosts'),
+      queued: db.prepare<[string], { seq: number; url: string }>(
+        "SELECT seq, url FROM frontier WHERE host = ? AND state = 'queued'",
+      ),
+      dropped: db.prepare<[string, string], { seq: number; url: string }>(
+        "SELECT seq, url FROM frontier WHERE host = ? AND state = 'skipped' AND reason = ?",
+      ),
+      drop: db.prepare(
+        `UPDATE frontier SET state = 'skipped', reason = @reason, lease_until = NULL, lease_owner = NULL,
+           updated_at = @now WHERE seq = @seq AND state = 'queued'`,
+      ),
+      giveBack: db.prepare(
+        `UPDATE frontier SET state = 'queued', reason = NULL, attempt = 0, not_before = 0, updated_at = @now
+         WHERE seq = @seq AND state = 'skipped' AND reason = @reason`,
+      ),
+      hostDropped: db.prepare(
+        `UPDATE hosts SET queued = max(0, queued - @n), skipped = skipped + @n, finished_at = max(finished_at, @now)
+         WHERE host = @host`,
+      ),
+      hostGivenBack: db.prepare(
+        'UPDATE hosts SET queued = queued + @n, skipped = max(0, skipped - @n) WHERE host = @host',
+      ),
+    };
+  }
+
+  /** The forgotten sites, by name. */
+  list(): string[] {
+    return this.#stmts.list.all().map((row) => row.site);
+  }
+
+  /** The tasks `add` may admit: those outside every forgotten site. */
+  admissible(tasks: readonly NewCrawlTask[]): readonly NewCrawlTask[] {
+    const sites = this.list();
+    return sites.length === 0 ? tasks : tasks.filter((task) => !withinSites(task.url, sites));
+  }
+
+  /** Records the sites and ends their queued URLs skipped; how many were dropped. One transaction. */
+  forget(sites: readonly string[], now: number): number {
+    return this.#db
+      .transaction(() => {
+        for (const site of sites) this.#stmts.insert.run(site, now);
+        let dropped = 0;
+        for (const host of this.#hostsOf(sites)) {
+          const rows = this.#stmts.queued.all(host).filter((row) => withinSites(row.url, sites));
+          for (const row of rows) this.#stmts.drop.run({ seq: row.seq, reason: SITE_FORGOTTEN, now });
+          if (rows.length > 0) this.#stmts.hostDropped.run({ host, n: rows.length, now });
+          dropped += rows.length;
+        }
+        return dropped;
+      })
+      .immediate();
+  }
+
+  /**
+   * Lifts the sites and queues again the URLs they dropped, but not those still within another
+   * forgotten site; how many were queued. One transaction.
+   */
+  unforget(sites: readonly string[], now: number): number {
+    return this.#db
+      .transaction(() => {
+        const lifted = sites.filter((site) => this.#stmts.remove.run(site).changes > 0);
+        if (lifted.length === 0) return 0;
+        const still = this.list();
+        let queued = 0;
+        for (const host of this.#hostsOf(lifted)) {
+          const rows = this.#stmts.dropped
+            .all(host, SITE_FORGOTTEN)
+            .filter((row) => withinSites(row.url, lifted) && !withinSites(row.url, still));
+          for (const row of rows) this.#stmts.giveBack.run({ seq: row.seq, reason: SITE_FORGOTTEN, now });
+          if (rows.length > 0) this.#stmts.hostGivenBack.run({ host, n: rows.length });
+          queued += rows.length;
+        }
+        return queued;
+      })
+      .immediate();
+  }
+
+  /** The crawl's hosts that may hold URLs of the sites. */
+  #hostsOf(sites: readonly string[]): string[] {
+    return this.#stmts.hosts
+      .all()
+      .map((row) => row.host)
+      .filter((host) => sites.some((site) => hostMayBeWithin(host, site)));
+  }
+}
