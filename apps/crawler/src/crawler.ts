@@ -1,4 +1,4 @@
-import { type HostBackoff, type QuarryConfig, QuarryError } from '@quarry/core';
+import { type HostBackoff, type QuarryConfig, QuarryError, urlMatchesSite } from '@quarry/core';
 import {
   type AddressPolicy,
   createAddressPolicy,
@@ -28,7 +28,9 @@ import { SideRequests } from './side-requests.js';
  */
 export type SeedStanding =
   | (UrlStanding & { readonly widened?: { readonly pages: number } })
-  | { readonly url: string; readonly state: 'new'; readonly requeued: false };
+  | { readonly url: string; readonly state: 'new'; readonly requeued: false }
+  /** Within a site `quarry forget` took out of the crawl: not queued. */
+  | { readonly url: string; readonly state: 'forgotten'; readonly requeued: false; readonly site: string };
 
 export interface CrawlerOptions {
   readonly config: QuarryConfig;
@@ -108,16 +110,24 @@ export class Crawler {
    * alone (a recrawl is what takes them again). A known seed given with a larger page budget or
    * depth, or a wider scope, than it was crawled with (see reachesFurther) has its pages queued
    * again under the new settings, fetched whole (no conditional request: an unchanged page would
-   * not be read for its links), so that the crawl goes on where the old settings stopped it.
+   * not be read for its links), so that the crawl goes on where the old settings stopped it. A
+   * seed within a forgotten site (`CrawlQueue.forget`) is not queued.
    * Resolves to where each seed stood, in order.
    */
   async reseed(seeds: readonly Seed[]): Promise<SeedStanding[]> {
     const { crawl } = this.#options.queues;
+    const forgottenSites = await crawl.forgotten();
+    const forgotten = new Map<Seed, string>();
+    for (const seed of seeds) {
+      const site = forgottenSites.find((s) => urlMatchesSite(seed.url, s));
+      if (site !== undefined) forgotten.set(seed, site);
+    }
     // Where each known seed stands and what it finished with, nothing queued yet.
     const known = new Map<Seed, UrlStanding>();
     const wider = new Map<string, Record<string, string>>();
     const added = new Set<Seed>();
     for (const seed of seeds) {
+      if (forgotten.has(seed)) continue;
       if ((await crawl.add(followUps([seed.url], seed, 0))) > 0) {
         added.add(seed);
         continue;
@@ -136,7 +146,10 @@ export class Crawler {
     for (const seed of seeds) {
       const pages = widened.get(seed.url) ?? 0;
       const standing = known.get(seed);
-      if (added.has(seed)) {
+      const site = forgotten.get(seed);
+      if (site !== undefined) {
+        standings.push({ url: seed.url, state: 'forgotten', requeued: false, site });
+      } else if (added.has(seed)) {
         standings.push({ url: seed.url, state: 'new', requeued: false });
       } else if (pages > 0 && standing !== undefined) {
         standings.push({ ...standing, requeued: true, widened: { pages } });

@@ -64,4 +64,35 @@ describe('indexer', () => {
       await queues.close();
     }
   });
+
+  it('does not index the documents of a site forgotten while they waited', async () => {
+    const queues = openSqliteQueues({ path: join(dir, 'queue-forget.db'), pollIntervalMs: 20 });
+    const index = await LanceSearchIndex.open({ path: join(dir, 'index-forget') });
+    const blobs = new FileBlobStore({ dir: join(dir, 'blobs-forget') });
+    const kept = page('http://birds.test/ptarmigan');
+    const dropped = page('http://birds.test/private/grouse');
+    try {
+      // Fetched before the forget, waiting on the index queue when it happens.
+      await queues.index.push([dropped, kept]);
+      await queues.crawl.forget(['birds.test/private']);
+      const indexer = startIndexer({
+        queue: queues.index,
+        index,
+        blobs,
+        logger: pino({ level: 'silent' }),
+        forgotten: () => queues.crawl.forgotten(),
+      });
+      await until(
+        'the queue drained',
+        async () => (await queues.index.stats()).waiting === 0 && (await index.has(kept.id)),
+      );
+      await indexer.close();
+      expect(await index.has(dropped.id)).toBe(false);
+      expect(await blobs.get(dropped.id)).toBeNull();
+      expect((await blobs.get(kept.id))?.url).toBe(kept.url);
+    } finally {
+      await index.close();
+      await queues.close();
+    }
+  });
 });

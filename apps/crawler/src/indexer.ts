@@ -1,5 +1,5 @@
 import type { BlobStore, PageDocument, SearchIndex } from '@quarry/core';
-import { type IndexItem, type IndexQueue, type IndexWorker, isRemoval } from '@quarry/queue';
+import { type IndexItem, type IndexQueue, type IndexWorker, isRemoval, withinSites } from '@quarry/queue';
 import type { Logger } from 'pino';
 
 export interface IndexerOptions {
@@ -13,6 +13,12 @@ export interface IndexerOptions {
   readonly onIndexed?: (docs: readonly PageDocument[]) => void;
   /** Called with the ids of pages removed by a batch (gone, noindex, moved). */
   readonly onRemoved?: (ids: readonly string[]) => void;
+  /**
+   * The forgotten sites (`CrawlQueue.forgotten`), read for each batch: their documents are not
+   * indexed, so a page fetched as its site was forgotten does not come back after `quarry forget`
+   * removed the site's pages.
+   */
+  readonly forgotten?: () => Promise<readonly string[]>;
 }
 
 /**
@@ -32,7 +38,12 @@ export function startIndexer(options: IndexerOptions): IndexWorker {
   );
   return queue.work(
     async (items) => {
-      const { upserts, removals } = lastPerId(items);
+      const { upserts: all, removals } = lastPerId(items);
+      const forgotten = options.forgotten ? await options.forgotten() : [];
+      const upserts = forgotten.length === 0 ? all : all.filter((doc) => !withinSites(doc.url, forgotten));
+      if (upserts.length < all.length) {
+        logger.info({ count: all.length - upserts.length }, 'documents of forgotten sites not indexed');
+      }
       if (upserts.length > 0) {
         await blobs.putMany(upserts);
         await index.upsert(upserts);

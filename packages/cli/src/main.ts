@@ -241,6 +241,25 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
 
   program
+    .command('forget')
+    .description(
+      'Stop crawling sites and remove their pages: their queued URLs are dropped unfetched, links to them are refused from then on, and their indexed pages leave the index and the page store. A site is a host with its subdomains (example.com), or one port or path of it (example.com/private), as site: reads it',
+    )
+    .argument('[site...]', 'sites to forget (example.com, https://example.com/private/)')
+    .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
+    .option('--keep-pages', 'stop crawling the sites but leave their indexed pages searchable')
+    .option('--undo', 'crawl the sites again: their URLs are taken again, those the forget dropped are queued again')
+    .option('--list', 'list the forgotten sites')
+    .action(async (sites: string[], flags: CommonFlags & { keepPages?: boolean; undo?: boolean; list?: boolean }) => {
+      const { runForget } = await import('./commands/forget.js');
+      exitCode = await runForget(config(flags, 'create'), sites, {
+        undo: flags.undo === true,
+        list: flags.list === true,
+        keepPages: flags.keepPages === true,
+      });
+    });
+
+  program
     .command('status')
     .description('Show queue depths, crawl counts by state, and why URLs were skipped or failed (with examples)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')

@@ -105,6 +105,19 @@ describe('crawl_site queues as `quarry crawl --seed` does, and says what it did'
       );
     });
 
+    it('says a URL within a forgotten site is not queued, and why', async () => {
+      expect((await runCli(['forget', `${site.host}:${site.port}/private`], env())).code).toBe(0);
+      const before = await queuedNow();
+      const res = await crawlSite({ url: `${site.origin}/private/notes.html` });
+      expect(res.structuredContent).toEqual({
+        url: `${site.origin}/private/notes.html`,
+        outcome: 'site_forgotten',
+        queued: 0,
+      });
+      expect(textOf(res)).toContain('the operator took its site out of the crawl');
+      expect(await queuedNow()).toBe(before);
+    });
+
     it('queues a new URL once, then says it is already queued; a crawled one is left alone', async () => {
       const fresh = await crawlSite({ url: `${site.origin}/new.html`, max_depth: 1, max_pages: 10 });
       expect(fresh.structuredContent).toEqual({

@@ -24,7 +24,8 @@ export interface CrawlSiteRequest {
 /**
  * What `crawl_site` did with the start URL: `queued` (new to the frontier), `queued_again` (it had
  * ended skipped or failed), `already_queued` (waiting or in flight), `already_crawled` (done, left
- * alone) or `budget_spent` (not queued: its site's page budget is used up).
+ * alone), `budget_spent` (not queued: its site's page budget is used up) or `site_forgotten` (not
+ * queued: the operator took its site out of the crawl, `quarry forget`).
  */
 export type CrawlSiteOutcome =
   | 'queued'
@@ -32,7 +33,8 @@ export type CrawlSiteOutcome =
   | 'recrawled'
   | 'already_queued'
   | 'already_crawled'
-  | 'budget_spent';
+  | 'budget_spent'
+  | 'site_forgotten';
 
 /** What `crawl_site` reports. */
 export type CrawlSiteResult =

@@ -23,7 +23,15 @@ const inputSchema = {
     .describe('Most pages to crawl from this site.'),
 };
 
-const OUTCOMES = ['queued', 'queued_again', 'recrawled', 'already_queued', 'already_crawled', 'budget_spent'] as const;
+const OUTCOMES = [
+  'queued',
+  'queued_again',
+  'recrawled',
+  'already_queued',
+  'already_crawled',
+  'budget_spent',
+  'site_forgotten',
+] as const;
 
 // snake_case like the input (max_depth, max_pages) and the search tool's results.
 const outputSchema = {
@@ -34,7 +42,8 @@ const outputSchema = {
       'queued: new, will be crawled. queued_again: it had ended skipped or failed and is crawled again. ' +
         'recrawled: crawled before with a smaller depth or page budget; its pages are crawled again with the new ones. ' +
         'already_queued: waiting to be crawled. already_crawled: crawled before with as large a depth and budget, left alone. ' +
-        "budget_spent: not queued, its site's page budget is used up.",
+        "budget_spent: not queued, its site's page budget is used up. " +
+        'site_forgotten: not queued, the operator took its site out of the crawl.',
     ),
   queued: z.number().int().describe('URLs this call queued (0 or 1; with recrawled, the pages queued again).'),
   previous_state: z.enum(['skipped', 'failed']).optional().describe('With queued_again: how it had ended.'),
@@ -121,5 +130,7 @@ function describe(result: Exclude<CrawlSiteResult, { outcome: 'refused' }>): str
       return `${url} was crawled before with as large a depth and page budget and is left alone; nothing new was queued.`;
     case 'budget_spent':
       return `${url} was not queued: the page budget of its site is spent, so no more of its pages are crawled.`;
+    case 'site_forgotten':
+      return `${url} was not queued: the operator took its site out of the crawl (quarry forget), so none of its pages are crawled.`;
   }
 }

@@ -133,7 +133,13 @@ export async function runCrawl(
     return exitCode;
   }
   const services = await openStores(config);
-  const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
+  const indexer = startIndexer({
+    queue: queues.index,
+    index: services.index,
+    blobs: services.blobs,
+    logger,
+    forgotten: () => queues.crawl.forgotten(),
+  });
   crawler.start();
   const interrupted = untilSignal();
   const started = Date.now();
@@ -196,7 +202,13 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
   opened?.crawler.start();
   const recrawls = opened ? recrawlScheduleFor(config, queues, logger) : null;
   const indexer = services
-    ? startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger })
+    ? startIndexer({
+        queue: queues.index,
+        index: services.index,
+        blobs: services.blobs,
+        logger,
+        forgotten: () => queues.crawl.forgotten(),
+      })
     : null;
   logger.info({ crawl: roles.crawl, index: roles.index, metrics: metrics.listening }, 'quarry worker running');
   if (metrics.listening) process.stderr.write(`Quarry worker metrics: http://${metrics.listening}/metrics\n`);

@@ -59,6 +59,11 @@ export function seedReport(standings: readonly SeedStanding[]): string {
     () => '',
   );
   list(
+    'not queued, within a site taken out of the crawl (`quarry forget --undo SITE` crawls it again)',
+    standings.filter((s) => s.state === 'forgotten'),
+    (s) => ('site' in s ? ` (${s.site})` : ''),
+  );
+  list(
     "not queued, their site's page budget is spent",
     standings.filter((s) => s.state === 'unknown'),
     () => '',

@@ -55,6 +55,8 @@ function outcomeOf(standing: SeedStanding | undefined): {
       return { outcome: 'already_queued' };
     case 'done':
       return { outcome: 'already_crawled' };
+    case 'forgotten':
+      return { outcome: 'site_forgotten' };
     default:
       // `unknown` after a refused add: the seed's scope budget is spent (see Crawler.reseed).
       return { outcome: 'budget_spent' };

@@ -33,7 +33,13 @@ export async function runStart(
   const { crawler, close: closeCrawler } = await openCrawler(config, queues, logger, (state, reason) =>
     metrics.metrics.crawlOutcome(state, reason),
   );
-  const indexer = startIndexer({ queue: queues.index, index: services.index, blobs: services.blobs, logger });
+  const indexer = startIndexer({
+    queue: queues.index,
+    index: services.index,
+    blobs: services.blobs,
+    logger,
+    forgotten: () => queues.crawl.forgotten(),
+  });
   crawler.start();
   const recrawls = recrawlScheduleFor(config, queues, logger);
   await warnRefusedSeeds(crawler, seeds, true);

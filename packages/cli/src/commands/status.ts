@@ -12,16 +12,19 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
   const queues = await openQueues(config);
   const services = await openStores(config, { maintain: false, reportNotices: false });
   try {
-    const [crawl, index, documents] = await Promise.all([
+    const [crawl, index, documents, forgotten] = await Promise.all([
       queues.crawl.stats(),
       queues.index.stats(),
       services.index.count(),
+      queues.crawl.forgotten(),
     ]);
     const notices = services.index.notices?.() ?? [];
     if (json) {
       // The URLs of reasons beyond the ten listed a state, as the text's `other reasons` lines count them.
       const others = { skipped: otherReasons(crawl, 'skipped'), failed: otherReasons(crawl, 'failed') };
-      process.stdout.write(`${JSON.stringify({ crawl, otherReasons: others, index, documents, notices }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ crawl, otherReasons: others, index, documents, forgotten, notices }, null, 2)}\n`,
+      );
       return 0;
     }
     const out = [
@@ -30,6 +33,8 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
       `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${countsOf(crawl)}`,
       `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
     ];
+    if (forgotten.length > 0)
+      out.push(`forgotten sites (quarry forget --undo crawls one again): ${forgotten.join(', ')}`);
     if (index.failed > 0) {
       out.push('  failed documents get one more attempt each time an indexer starts (quarry start, quarry worker)');
     }

@@ -1,0 +1,38 @@
+import { type BlobStore, MAX_SEARCH_DEPTH, type SearchIndex, urlMatchesSite } from '@quarry/core';
+
+/** Hits asked per search of a site's pages (the most one search returns). */
+const PAGE = 100;
+
+/**
+ * Removes every indexed page of a normalized site (`checkSites`: a host with its subdomains, or
+ * one port or path of it) from the index and then from the blob store, as the indexer removes a
+ * gone page: never a hit without its text. The pages are found by the site's own listing
+ * (`site:` alone), up to {@link MAX_SEARCH_DEPTH} a round, until it lists none. Resolves to how many
+ * were removed; `onProgress` hears the running count after each round.
+ */
+export async function removeSitePages(
+  index: SearchIndex,
+  blobs: BlobStore,
+  site: string,
+  onProgress?: (removed: number) => void,
+): Promise<number> {
+  const query = { root: null, sites: [site], filetypes: [] };
+  const removed = new Set<string>();
+  for (;;) {
+    const ids: string[] = [];
+    for (let offset = 0; offset + PAGE <= MAX_SEARCH_DEPTH; offset += PAGE) {
+      const { hits } = await index.search({ query, limit: PAGE, offset });
+      for (const hit of hits) if (urlMatchesSite(hit.url, site)) ids.push(hit.id);
+      if (hits.length < PAGE) break;
+    }
+    if (ids.length === 0) return removed.size;
+    // A page listed again after its removal would have this loop run for ever.
+    if (ids.some((id) => removed.has(id))) {
+      throw new Error(`the index still lists pages of ${site} after removing them`);
+    }
+    await index.delete(ids);
+    await Promise.all(ids.map((id) => blobs.delete(id)));
+    for (const id of ids) removed.add(id);
+    onProgress?.(removed.size);
+  }
+}

@@ -1,0 +1,95 @@
+import type { QuarryConfig } from '@quarry/core';
+import { checkSites } from '@quarry/queue';
+import { openQueues, openStores } from '../runtime.js';
+import { UsageError } from '../usage.js';
+
+// Apart from the crawl commands, as `quarry status` is: it opens the queues and the index only.
+
+/** What `quarry forget` is asked to do besides forgetting. */
+export interface ForgetOptions {
+  /** Crawl the sites again instead (`--undo`). */
+  readonly undo?: boolean;
+  /** Only list the forgotten sites (`--list`). */
+  readonly list?: boolean;
+  /** Leave the sites' indexed pages searchable (`--keep-pages`). */
+  readonly keepPages?: boolean;
+}
+
+/** `1 page`, `2 pages`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** The sites, checked; a usage error (exit 2) naming the value that names no site. */
+function sitesOf(values: readonly string[], options: ForgetOptions): string[] {
+  if (options.list) {
+    if (values.length > 0) throw new UsageError('quarry forget --list takes no site');
+    return [];
+  }
+  if (values.length === 0) throw new UsageError('quarry forget: name a site (example.com), or give --list');
+  try {
+    return checkSites(values);
+  } catch (error) {
+    throw new UsageError(`quarry forget: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * `quarry forget SITE...`: the crawl stops taking the sites' URLs (its queued ones are dropped
+ * unfetched, links to the sites are refused), then their pages leave the index and the page store.
+ * `--undo` crawls them again, `--list` lists them. Exit 0, or 2 on a usage error.
+ */
+export async function runForget(
+  config: QuarryConfig,
+  values: readonly string[],
+  options: ForgetOptions,
+): Promise<number> {
+  const sites = sitesOf(values, options);
+  const queues = await openQueues(config);
+  try {
+    if (options.list) {
+      const forgotten = await queues.crawl.forgotten();
+      process.stdout.write(forgotten.length === 0 ? 'no site is forgotten\n' : `${forgotten.join('\n')}\n`);
+      return 0;
+    }
+    if (options.undo) {
+      const before = new Set(await queues.crawl.forgotten());
+      const queued = await queues.crawl.unforget(sites);
+      for (const site of sites) {
+        process.stdout.write(before.has(site) ? `crawling ${site} again\n` : `${site} was not forgotten\n`);
+      }
+      process.stdout.write(
+        `${count(queued, 'URL')} dropped by the forget queued again (\`quarry start\` or \`quarry crawl --wait\` crawls them); pages removed from the index come back as they are crawled\n`,
+      );
+      return 0;
+    }
+    const dropped = await queues.crawl.forget(sites);
+    process.stdout.write(
+      dropped === null
+        ? `forgotten: ${sites.join(', ')}; the workers drop their queued URLs without fetching them\n`
+        : `forgotten: ${sites.join(', ')}; ${count(dropped, 'queued URL')} dropped without fetching\n`,
+    );
+    if (options.keepPages) return 0;
+    return await removePages(config, sites);
+  } finally {
+    await queues.close();
+  }
+}
+
+/** Removes the sites' indexed pages, saying how many (and, on a terminal, how many so far). */
+async function removePages(config: QuarryConfig, sites: readonly string[]): Promise<number> {
+  const { removeSitePages } = await import('@quarry/crawler');
+  const stores = await openStores(config, { maintain: false });
+  try {
+    for (const site of sites) {
+      const removed = await removeSitePages(stores.index, stores.blobs, site, (n) => {
+        if (process.stderr.isTTY) process.stderr.write(`\r${site}: ${count(n, 'page')} removed so far`);
+      });
+      if (process.stderr.isTTY && removed > 0) process.stderr.write('\r\x1b[K');
+      process.stdout.write(`${site}: ${count(removed, 'page')} removed from the index\n`);
+    }
+    return 0;
+  } finally {
+    await stores.close();
+  }
+}

@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FileBlobStore } from '@quarry/blobstore';
+import { LanceSearchIndex } from '@quarry/index-lance';
+import { parseQuery } from '@quarry/query';
+import { type Site, startSite } from '@quarry/testkit';
+
+const ROOT = join(new URL('.', import.meta.url).pathname, '../../..');
+const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
+
+describe('quarry forget', () => {
+  let site: Site;
+  let dir: string;
+  /** Whether the start page links to a page added after the forget. */
+  let linksNewPage = false;
+
+  const quarry = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: {
+          PATH: process.env.PATH,
+          QUARRY_DATA_DIR: dir,
+          QUARRY_ALLOW_HOSTS: '127.0.0.1',
+          QUARRY_HOST_DELAY_MS: '0',
+          LOG_LEVEL: 'silent',
+        },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+  const hitsFor = async (word: string) => {
+    const index = await LanceSearchIndex.open({ path: join(dir, 'index'), autoMaintain: false });
+    try {
+      return (await index.search({ query: parseQuery(word), limit: 10, offset: 0 })).hits
+        .map((h) => ({ id: h.id, url: h.url }))
+        .sort((a, b) => a.url.localeCompare(b.url));
+    } finally {
+      await index.close();
+    }
+  };
+  const privateHits = () => [...site.hits.keys()].filter((path) => path.startsWith('/private/'));
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
+    const article = (word: string) =>
+      `<html lang="en"><head><title>About the ${word}</title></head><body><article><h1>About the ${word}</h1><p>${`The ${word} lives in this page of a small site with a private part. `.repeat(12)}</p></article></body></html>`;
+    site = await startSite({
+      '/robots.txt': { body: '' },
+      '/': (_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<html><body><a href="/a.html">a</a> <a href="/private/b.html">b</a> <a href="/private/c.html">c</a>${
+              linksNewPage ? ' <a href="/private/new.html">new</a>' : ''
+            }</body></html>`,
+          ),
+      '/a.html': { headers: { 'content-type': 'text/html' }, body: article('heron') },
+      '/private/b.html': { headers: { 'content-type': 'text/html' }, body: article('otter') },
+      '/private/c.html': { headers: { 'content-type': 'text/html' }, body: article('otter and the beaver') },
+      '/private/new.html': { headers: { 'content-type': 'text/html' }, body: article('otter again') },
+    });
+    dir = mkdtempSync(join(tmpdir(), 'quarry-cli-forget-'));
+  });
+
+  afterAll(async () => {
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops crawling a part of a site, removes its pages, and crawls it again on --undo', async () => {
+    expect((await quarry('crawl', '--seed', `${site.origin}/`, '--wait')).code).toBe(0);
+    const otters = await hitsFor('otter');
+    expect(otters.map((h) => h.url)).toEqual([`${site.origin}/private/b.html`, `${site.origin}/private/c.html`]);
+
+    const forgotten = await quarry('forget', `http://${site.host}:${site.port}/private/`);
+    expect(forgotten.stderr).toBe('');
+    expect(forgotten.code).toBe(0);
+    expect(forgotten.stdout).toContain(`forgotten: ${site.host}:${site.port}/private; 0 queued URLs dropped`);
+    expect(forgotten.stdout).toContain(`${site.host}:${site.port}/private: 2 pages removed from the index`);
+    expect(await hitsFor('otter')).toEqual([]);
+    expect((await hitsFor('heron')).map((h) => h.url)).toEqual([`${site.origin}/a.html`]);
+    // The page text went with them; the rest of the site stays.
+    const blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
+    for (const { id } of otters) expect(await blobs.get(id)).toBeNull();
+    expect(await blobs.get((await hitsFor('heron'))[0]?.id ?? '')).not.toBeNull();
+
+    const status = await quarry('status');
+    expect(status.stdout).toContain(
+      `forgotten sites (quarry forget --undo crawls one again): ${site.host}:${site.port}/private`,
+    );
+    const listed = await quarry('forget', '--list');
+    expect(listed.stdout).toBe(`${site.host}:${site.port}/private\n`);
+
+    // A recrawl and a new link to the forgotten part fetch nothing there.
+    const fetchedBefore = privateHits().map((path) => `${path} ${site.hits.get(path)}`);
+    linksNewPage = true;
+    const recrawl = await quarry('crawl', '--recrawl', '0', '--wait');
+    expect(recrawl.code).toBe(0);
+    expect(privateHits().map((path) => `${path} ${site.hits.get(path)}`)).toEqual(fetchedBefore);
+    expect(site.hits.get('/a.html')).toBe(2);
+    expect(await hitsFor('otter')).toEqual([]);
+    const seeded = await quarry('crawl', '--seed', `${site.origin}/private/b.html`);
+    expect(seeded.stderr).toContain('not queued, within a site taken out of the crawl');
+    expect(seeded.stderr).toContain(`${site.origin}/private/b.html (${site.host}:${site.port}/private)`);
+
+    const undone = await quarry('forget', '--undo', `${site.host}:${site.port}/private`);
+    expect(undone.code).toBe(0);
+    expect(undone.stdout).toContain(`crawling ${site.host}:${site.port}/private again`);
+    expect(undone.stdout).toContain('2 URLs dropped by the forget queued again');
+    expect((await quarry('crawl', '--wait')).code).toBe(0);
+    expect((await hitsFor('otter')).map((h) => h.url)).toEqual([
+      `${site.origin}/private/b.html`,
+      `${site.origin}/private/c.html`,
+    ]);
+    expect((await quarry('forget', '--list')).stdout).toBe('no site is forgotten\n');
+  }, 90_000);
+
+  it('says what is wrong with the command line, and forgets nothing', async () => {
+    const none = await quarry('forget');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('name a site');
+    const bad = await quarry('forget', 'example.com', 'not a site');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('not a site: "not a site"');
+    const both = await quarry('forget', '--list', 'example.com');
+    expect(both.code).toBe(2);
+    expect((await quarry('forget', '--list')).stdout).not.toContain('example.com');
+  }, 30_000);
+});
