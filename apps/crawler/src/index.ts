@@ -1,7 +1,6 @@
 export { BACKOFF_SHOWN_MS, BackoffWatch } from './backoffs.js';
 export { Crawler, type CrawlerOptions, type SeedStanding } from './crawler.js';
 export { createExtractPool, type ExtractPool } from './extract-pool.js';
-export { removeSitePages } from './forget-site.js';
 export { crawlIdle, waitUntilCrawlIdle } from './idle.js';
 export { type IndexerOptions, startIndexer } from './indexer.js';
 export { LLMS_TXT_TTL_MS, type LlmsStore, LlmsTxtCache, type LlmsTxtCacheOptions } from './llms-cache.js';

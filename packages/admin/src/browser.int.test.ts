@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { FileBlobStore } from '@quarry/blobstore';
 import { openBullmqQueues, type Queues } from '@quarry/queue';
 import { CHROMIUM_FLAGS, findChromium } from '@quarry/render';
 import { describeWithServer, itWithServer, type RedisServer, startRedis } from '@quarry/testkit';
@@ -264,6 +265,57 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
       expect(errors).toEqual([]);
     } finally {
       await fx.close();
+    }
+  });
+
+  it('forgets a site from the hosts page after asking, and crawls it again', async () => {
+    const blobDir = mkdtempSync(join(tmpdir(), 'quarry-admin-blobs-'));
+    const fx = await startAdminFixture({ blobs: new FileBlobStore({ dir: blobDir }) });
+    const offHost: string[] = [];
+    const errors: string[] = [];
+    try {
+      await fx.queues.crawl.add([{ url: 'https://d.example/1', depth: 0, scope: 'd', seed: 'https://d.example/' }]);
+      const page = await loopbackPage(browser, offHost, errors);
+      await logIn(page, fx, '/admin/hosts');
+      const asked: string[] = [];
+      // Declined first: nothing is sent.
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.getByLabel('Forget').fill('d.example');
+      await page.getByRole('button', { name: 'Forget' }).click();
+      await expect(fx.queues.crawl.forgotten()).resolves.toEqual([]);
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.accept();
+      });
+      await Promise.all([
+        page.waitForURL(/\/admin\/sites\/forget$/),
+        page.getByRole('button', { name: 'Forget' }).click(),
+      ]);
+      expect(asked).toEqual([
+        'Forget d.example? Its queued URLs are dropped and its indexed pages removed.',
+        'Forget d.example? Its queued URLs are dropped and its indexed pages removed.',
+      ]);
+      await expect(page.locator('#result').textContent()).resolves.toBe('Forgot d.example.');
+      await expect(fx.queues.crawl.forgotten()).resolves.toEqual(['d.example']);
+      await Promise.all([
+        page.waitForURL(/\/admin\/hosts$/),
+        page.getByRole('link', { name: 'Back to the hosts' }).click(),
+      ]);
+      await expect(page.locator('#forgotten .site').allTextContents()).resolves.toEqual(['d.example']);
+      await Promise.all([
+        page.waitForURL(/\/admin\/sites\/unforget$/),
+        page.getByRole('button', { name: 'Crawl again' }).click(),
+      ]);
+      await expect(page.locator('#result').textContent()).resolves.toBe('Crawling d.example again.');
+      await expect(fx.queues.crawl.forgotten()).resolves.toEqual([]);
+      expect(offHost).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await fx.close();
+      rmSync(blobDir, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,4 @@
-import type { HostBackoff, SearchIndex } from '@quarry/core';
+import type { BlobStore, HostBackoff, SearchIndex } from '@quarry/core';
 import type { CrawlQueue, IndexQueue } from '@quarry/queue';
 import type { Queue } from 'bullmq';
 
@@ -9,6 +9,8 @@ export interface AdminRouterOptions {
   readonly crawl: CrawlQueue;
   readonly index: IndexQueue;
   readonly searchIndex: SearchIndex;
+  /** The page store, from which a forgotten site's pages are removed with it; without it they stay. */
+  readonly blobs?: BlobStore;
   /**
    * The hosts this process's crawler is backing off from (`quarry start` passes its crawler's
    * `backingOff()`); absent where the process runs no crawler (`quarry serve`), which the stats
@@ -47,8 +49,8 @@ export const ADMIN_DEFAULTS = {
 export const MIN_TOKEN_LENGTH = 16;
 
 /** Options with every default applied. */
-export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, 'bullQueues' | 'backingOff'>> &
-  Pick<AdminRouterOptions, 'bullQueues' | 'backingOff'>;
+export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs'>> &
+  Pick<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs'>;
 
 const ignore = (): void => {};
 

@@ -9,6 +9,7 @@ import { sendLoginPage } from './pages/login.js';
 import { sendProblem } from './problem.js';
 import { bullBoardHandler, embeddedQueuesHandler } from './queues-board.js';
 import { SessionSigner, secretsEqual } from './session.js';
+import { addSitesRoutes } from './sites.js';
 import { type AdminStats, collectStats } from './stats.js';
 
 /** The login form body is one token and a path; anything larger is not a login. */
@@ -120,8 +121,24 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
     else sendProblem(res, 'backend-unavailable', 'The crawl queue did not answer; try again shortly.');
   });
 
+  const { removals } = addSitesRoutes(router, admin, {
+    crawl: opts.crawl,
+    searchIndex: opts.searchIndex,
+    ...(opts.blobs ? { blobs: opts.blobs } : {}),
+    onError: opts.onError,
+  });
+  const readForgotten = async (): Promise<string[] | null> => {
+    try {
+      return await opts.crawl.forgotten();
+    } catch (err) {
+      opts.onError(err);
+      return null;
+    }
+  };
+
   router.get('/hosts', admin, async (req, res) => {
-    const page = { baseUrl: req.baseUrl, refreshIntervalMs: opts.refreshIntervalMs };
+    const sites = { forgotten: await readForgotten(), removals, canRemove: opts.blobs !== undefined };
+    const page = { baseUrl: req.baseUrl, refreshIntervalMs: opts.refreshIntervalMs, sites };
     let query: HostQuery;
     try {
       query = parseHostsQuery(req.query);

@@ -1,6 +1,7 @@
 export * from './config.js';
 export * from './errors.js';
 export * from './filters.js';
+export * from './forget-site.js';
 export * from './lang.js';
 export * from './lines.js';
 export * from './query-ast.js';

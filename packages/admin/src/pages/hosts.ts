@@ -1,6 +1,7 @@
 import { HOST_SORTS, type HostQuery, type HostSort } from '@quarry/queue';
 import type { Response } from 'express';
 import { type AdminHost, type AdminHosts, DEFAULT_HOSTS_LIMIT } from '../hosts.js';
+import type { SiteRemoval } from '../sites.js';
 import { adminHeader, escapeHtml, pollingScript, sendPage } from './html.js';
 
 const CSS = `
@@ -16,6 +17,12 @@ td.host { word-break: break-all; }
 td.reasons, td.when { font-size: .8rem; color: var(--muted); }
 td.failed { color: var(--bad); }
 nav.pages { display: flex; gap: 1rem; align-items: center; margin-top: .75rem; }
+section.sites { margin-top: 2rem; }
+section.sites h2 { font-size: 1rem; }
+section.sites form { display: inline-flex; gap: .5rem; align-items: center; }
+section.sites input[type=text] { font: inherit; padding: .35rem .6rem; border: 1px solid var(--line);
+  border-radius: 6px; background: var(--card); color: var(--fg); min-width: 16rem; }
+section.sites li { margin: .25rem 0; }
 #status { font-size: .85rem; }
 `;
 
@@ -133,8 +140,61 @@ const SCRIPT = pollingScript(
     if (s.hosts.length === 0) { const c = td('No host matches.', 'muted'); c.colSpan = 9; body.append(document.createElement('tr')); body.lastChild.append(c); }
     const summary = document.getElementById('summary');
     summary.textContent = s.total === 0 ? '' : 'hosts ' + fmt(s.hosts.length ? s.offset + 1 : 0) + '–' + fmt(Math.min(s.total, s.offset + s.hosts.length)) + ' of ' + fmt(s.total);
-  }`,
+  }
+  // Forgetting a site removes its pages: asked once more, as a delete is.
+  const forget = document.getElementById('forget');
+  forget.addEventListener('submit', (event) => {
+    const keep = forget.dataset.removes !== 'true' || forget.elements.keep_pages.checked;
+    const site = forget.elements.site.value.trim();
+    if (!confirm('Forget ' + site + '? Its queued URLs are dropped' + (keep ? '.' : ' and its indexed pages removed.'))) event.preventDefault();
+  });`,
 );
+
+/** The forgotten sites, shown under the hosts with how their pages' removal stands in this process. */
+export interface SitesSection {
+  /** Null when the crawl queue did not answer. */
+  readonly forgotten: readonly string[] | null;
+  readonly removals: ReadonlyMap<string, SiteRemoval>;
+  /** Whether a forget here removes the site's pages too (the page store is at hand). */
+  readonly canRemove: boolean;
+}
+
+function removalText(removal: SiteRemoval | undefined): string {
+  if (removal === undefined) return '';
+  const pages = `${fmt(removal.removed)} page${removal.removed === 1 ? '' : 's'}`;
+  if (removal.state === 'removing') return ` (removing its pages: ${pages} so far)`;
+  if (removal.state === 'failed') return ` (removing its pages failed after ${pages}; quarry forget removes the rest)`;
+  return ` (${pages} removed)`;
+}
+
+/** The forms that take a site out of the crawl and put a forgotten one back. */
+function sitesSection(baseUrl: string, sites: SitesSection): string {
+  const action = (path: string) => escapeHtml(`${baseUrl}/sites/${path}`);
+  const list =
+    sites.forgotten === null
+      ? '<p class="error">The crawl queue did not answer.</p>'
+      : sites.forgotten.length === 0
+        ? '<p class="muted">No site is forgotten.</p>'
+        : `<ul id="forgotten">${sites.forgotten
+            .map(
+              (site) =>
+                `<li><span class="site">${escapeHtml(site)}</span>${escapeHtml(removalText(sites.removals.get(site)))} ` +
+                `<form method="post" action="${action('unforget')}"><input type="hidden" name="site" value="${escapeHtml(site)}">` +
+                '<button type="submit">Crawl again</button></form></li>',
+            )
+            .join('')}</ul>`;
+  const keep = sites.canRemove
+    ? '<label><input type="checkbox" name="keep_pages"> keep its pages searchable</label>'
+    : '<span class="muted">(its pages stay searchable here: quarry forget removes them)</span>';
+  return (
+    '<section class="sites"><h2>Sites taken out of the crawl</h2>' +
+    '<p class="muted">A forgotten site (a host with its subdomains, or a port or path of it) is not crawled: its queued URLs are dropped unfetched, links to it are refused, and its indexed pages are removed.</p>' +
+    `<form id="forget" method="post" action="${action('forget')}" data-removes="${sites.canRemove}">` +
+    '<label for="forget-site">Forget</label>' +
+    '<input type="text" id="forget-site" name="site" placeholder="example.com/private" maxlength="2048" required>' +
+    `${keep}<button type="submit">Forget</button></form>${list}</section>`
+  );
+}
 
 /**
  * Sends the hosts page: one page of hosts as the query asks, drawn on the server (sorting,
@@ -143,7 +203,14 @@ const SCRIPT = pollingScript(
  */
 export function sendHostsPage(
   res: Response,
-  options: { baseUrl: string; query: HostQuery; hosts: AdminHosts | null; refreshIntervalMs: number; error?: string },
+  options: {
+    baseUrl: string;
+    query: HostQuery;
+    hosts: AdminHosts | null;
+    refreshIntervalMs: number;
+    sites: SitesSection;
+    error?: string;
+  },
 ): void {
   const { baseUrl, query, hosts } = options;
   const api = new URLSearchParams({ sort: query.sort, limit: String(query.limit), offset: String(query.offset) });
@@ -173,7 +240,7 @@ export function sendHostsPage(
         `<label for="q">Host contains</label><input id="q" name="q" value="${escapeHtml(query.q ?? '')}" maxlength="253">` +
         `<button type="submit">Filter</button></form>${counting}` +
         `<table><thead>${header(baseUrl, query)}</thead><tbody id="hosts">${options.error ? '' : rows(hosts)}</tbody></table>` +
-        `${pager(baseUrl, hosts, query)}</main>`,
+        `${pager(baseUrl, hosts, query)}${sitesSection(baseUrl, options.sites)}</main>`,
     },
     options.error ? 400 : 200,
   );

@@ -1,4 +1,4 @@
-import type { QuarryConfig } from '@quarry/core';
+import { type QuarryConfig, removeSitePages } from '@quarry/core';
 import { checkSites } from '@quarry/queue';
 import { openQueues, openStores } from '../runtime.js';
 import { UsageError } from '../usage.js';
@@ -78,7 +78,6 @@ export async function runForget(
 
 /** Removes the sites' indexed pages, saying how many (and, on a terminal, how many so far). */
 async function removePages(config: QuarryConfig, sites: readonly string[]): Promise<number> {
-  const { removeSitePages } = await import('@quarry/crawler');
   const stores = await openStores(config, { maintain: false });
   try {
     for (const site of sites) {

@@ -38,6 +38,7 @@ export async function startApi(
           crawl: extras.queues.crawl,
           index: extras.queues.index,
           searchIndex: services.index,
+          blobs: services.blobs,
           ...(extras.queues.bullQueues ? { bullQueues: extras.queues.bullQueues } : {}),
           ...(extras.backingOff ? { backingOff: extras.backingOff } : {}),
           onError: (err: unknown) => logger.warn({ err }, 'admin dashboard error'),

@@ -1,4 +1,6 @@
-import { type BlobStore, MAX_SEARCH_DEPTH, type SearchIndex, urlMatchesSite } from '@quarry/core';
+import type { BlobStore } from './services.js';
+import { MAX_SEARCH_DEPTH, type SearchIndex } from './search-index.js';
+import { urlMatchesSite } from './url.js';
 
 /** Hits asked per search of a site's pages (the most one search returns). */
 const PAGE = 100;
