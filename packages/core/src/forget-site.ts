@@ -1,5 +1,5 @@
-import type { BlobStore } from './services.js';
 import { MAX_SEARCH_DEPTH, type SearchIndex } from './search-index.js';
+import type { BlobStore } from './services.js';
 import { urlMatchesSite } from './url.js';
 
 /** Hits asked per search of a site's pages (the most one search returns). */
