@@ -1,24 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { checkSites, SITE_FORGOTTEN, withinSites } from '../forget.js';
+import { checkSites, withinSites } from '../forget.js';
 import type { HostPage, HostQuery } from '../hosts.js';
-import type { ResolvedCommonOptions } from '../options.js';
-import {
-  checkOutcome,
-  checkRecrawlOptions,
-  classifyError,
-  hostKey,
-  requestAgoOf,
-  restMsOf,
-  retryDelayMs,
-  safeReason,
-} from '../policy.js';
+import { checkRecrawlOptions, hostKey } from '../policy.js';
 import type {
   CrawlHandler,
   CrawlQueue,
   CrawlStats,
-  CrawlTask,
   CrawlWorker,
   CrawlWorkOptions,
   FinishedState,
@@ -26,101 +15,26 @@ import type {
   RecrawlOptions,
   UrlStanding,
 } from '../types.js';
-import { settlesWithin } from '../util.js';
-import { isRedisConnectionError, REDIS_UNAVAILABLE } from './errors.js';
-import { HostCounters } from './host-counts.js';
-import { ACQUIRE, ADMIT, RELEASE, RENEW, TAKE_FINISHED } from './scripts.js';
-import { FINISHED_ORDER, REQUEUE_NAMED, readReasons, reasonKeys, recordReason } from './standing.js';
+import {
+  type BullmqCrawlSettings,
+  type JobData,
+  type Keys,
+  keysFor,
+  mergeMeta,
+  QUEUE_NAME,
+  urlHash,
+} from './crawl-state.js';
+import { BullmqCrawlWorker } from './crawl-worker.js';
+import { ADMIT, TAKE_FINISHED } from './scripts.js';
+import { FINISHED_ORDER, REQUEUE_NAMED, readReasons, reasonKeys } from './standing.js';
 
-/** BullMQ and Redis settings of the distributed crawl queue. */
-export interface BullmqCrawlSettings extends ResolvedCommonOptions {
-  readonly prefix: string;
-  readonly lockMs: number;
-  readonly stalledIntervalMs: number;
-  readonly keepFailedJobs: number;
-  readonly keepCompletedJobs: number;
-}
-
-type JobData = Omit<CrawlTask, 'attempt'>;
-
-/** Idle host state expires after a day; it is only politeness memory. */
-const HOST_KEY_TTL_MS = 86_400_000;
 /** How long a recrawl's answer is kept for a resend of the same call (deleted once its jobs exist). */
 const RECRAWL_RECEIPT_TTL_MS = 600_000;
-/** How often a job waiting for a full host's in-flight slot looks again, at the least. */
-const SLOT_TICK_MS = 50;
 const TOP_FAILURES = 10;
 /** Entries of the finished tasks' hash read per HSCAN when a seed's URLs are looked for. */
 const SEED_SCAN_COUNT = 1_000;
 /** URLs of a seed queued again per script call. */
 const SEED_REQUEUE_BATCH = 500;
-const QUEUE_NAME = 'crawl';
-
-/** Redis keys of Quarry's own crawl state, beside BullMQ's `<prefix>:crawl:*` keys. */
-interface Keys {
-  /** SET of 16-byte URL hashes: every URL ever admitted. */
-  readonly seen: string;
-  /** HASH URL hash -> admission time, of admitted URLs whose job is not known to exist yet. */
-  readonly pending: string;
-  /** HASH scope -> URLs admitted (budgets). */
-  readonly scopes: string;
-  /** HASH done/skipped/failed -> count. */
-  readonly counts: string;
-  /** HASH failure reason -> count. */
-  readonly reasons: string;
-  /** HASH URL hash -> job data (with the meta it finished with) of every finished URL, for recrawls. */
-  readonly tasks: string;
-  /** Prefix of the short-lived STRING answer of one recrawl call (see TAKE_FINISHED). */
-  readonly recrawlReceipt: string;
-  /** ZSET normalized site -> when it was forgotten (see `CrawlQueue.forget`). */
-  readonly forgottenSites: string;
-  /** SET of the URL hashes a worker dropped as `site_forgotten`, which `unforget` queues again. */
-  readonly forgottenUrls: string;
-  /** ZSET URL hash -> when it finished, one per finished state. */
-  finished(state: FinishedState): string;
-  host(host: string): string;
-  slots(host: string): string;
-  /** The per-host counters of the admin hosts view (their keys and how they are kept). */
-  readonly hostCounts: HostCounters;
-}
-
-function keysFor(prefix: string): Keys {
-  const slots = (host: string) => `${prefix}:crawl-slots:${host}`;
-  return {
-    seen: `${prefix}:crawl-state:seen`,
-    pending: `${prefix}:crawl-state:pending`,
-    scopes: `${prefix}:crawl-state:scopes`,
-    counts: `${prefix}:crawl-state:counts`,
-    reasons: `${prefix}:crawl-state:failure-reasons`,
-    tasks: `${prefix}:crawl-state:tasks`,
-    recrawlReceipt: `${prefix}:crawl-state:recrawl-receipt`,
-    forgottenSites: `${prefix}:crawl-state:forgotten-sites`,
-    forgottenUrls: `${prefix}:crawl-state:forgotten-urls`,
-    finished: (state) => `${prefix}:crawl-state:finished:${state}`,
-    host: (host) => `${prefix}:crawl-host:${host}`,
-    slots,
-    hostCounts: new HostCounters(prefix, slots),
-  };
-}
-
-/** Thrown to make BullMQ retry; carries the host backoff the custom backoff strategy honours. */
-class RetryLater extends Error {
-  readonly hostBackoffMs: number;
-  constructor(code: string, hostBackoffMs: number) {
-    super(code);
-    this.hostBackoffMs = hostBackoffMs;
-  }
-}
-
-/**
- * 16 bytes of SHA-256 of the normalized URL: the seen-set member (collisions are negligible below
- * 2^50 URLs). On Redis 7 the set costs about 76 bytes per URL, hash and set overhead included
- * (measured by distributed.int.test.ts), so 10 million URLs take about 760 MB; raw URLs would
- * cost their length on top.
- */
-export function urlHash(url: string): Buffer {
-  return createHash('sha256').update(url).digest().subarray(0, 16);
-}
 
 /** The distributed crawl queue: BullMQ jobs, with politeness, dedup, budgets and counters in Redis. */
 export class BullmqCrawlQueue implements CrawlQueue {
@@ -376,168 +290,5 @@ export class BullmqCrawlQueue implements CrawlQueue {
   async close(): Promise<void> {
     await Promise.all([...this.#workers].map((worker) => worker.close()));
     await this.#queue.close();
-  }
-}
-
-/** The task's meta with an outcome's meta laid over it; '' clears a key. */
-function mergeMeta(
-  base: Readonly<Record<string, string>> | undefined,
-  patch: Readonly<Record<string, string>>,
-): Record<string, string> {
-  const merged: Record<string, string> = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === '') delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
-}
-
-class BullmqCrawlWorker implements CrawlWorker {
-  readonly #redis: Redis;
-  readonly #keys: Keys;
-  readonly #handler: CrawlHandler;
-  readonly #settings: BullmqCrawlSettings;
-  readonly #worker: Worker<JobData, string>;
-  readonly #controllers = new Set<AbortController>();
-  readonly #onClosed: () => void;
-  #closing = false;
-  #closed: Promise<void> | undefined;
-
-  constructor(
-    redis: Redis,
-    keys: Keys,
-    handler: CrawlHandler,
-    concurrency: number,
-    settings: BullmqCrawlSettings,
-    onClosed: () => void,
-  ) {
-    this.#redis = redis;
-    this.#keys = keys;
-    this.#handler = handler;
-    this.#settings = settings;
-    this.#onClosed = onClosed;
-    this.#worker = new Worker<JobData, string>(QUEUE_NAME, (job, token) => this.#process(job, token), {
-      connection: redis,
-      prefix: settings.prefix,
-      concurrency,
-      lockDuration: settings.lockMs,
-      stalledInterval: settings.stalledIntervalMs,
-      // A job whose worker died is retried twice before it counts as failed ("stalled").
-      maxStalledCount: 2,
-      settings: {
-        backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
-          retryDelayMs(attemptsMade, err instanceof RetryLater ? err.hostBackoffMs : 0, settings),
-      },
-    });
-    this.#worker.on('error', (err) => settings.onError(err));
-  }
-
-  close(): Promise<void> {
-    this.#closed ??= this.#shutdown();
-    return this.#closed;
-  }
-
-  async #process(job: Job<JobData, string>, token: string | undefined): Promise<string> {
-    const id = job.id ?? '';
-    const host = hostKey(job.data.url);
-    const hostKeys = [this.#keys.host(host), this.#keys.slots(host)];
-    if (this.#closing) return this.#postpone(job, token, 0);
-    // A URL of a forgotten site ends here, without a request and without waiting for its host.
-    const forgotten = await this.#redis.zrange(this.#keys.forgottenSites, '0', '-1');
-    if (forgotten.length > 0 && withinSites(job.data.url, forgotten)) {
-      await this.#finish(job.data, 'skipped', SITE_FORGOTTEN);
-      return 'skipped';
-    }
-    const waitMs = Number(
-      await ACQUIRE.run(this.#redis, hostKeys, [
-        id,
-        this.#settings.hostDelayMs,
-        this.#settings.perHostConcurrency,
-        this.#settings.lockMs,
-        HOST_KEY_TTL_MS,
-        SLOT_TICK_MS,
-      ]),
-    );
-    if (waitMs > 0) return this.#postpone(job, token, waitMs);
-
-    const task: CrawlTask = { ...job.data, attempt: job.attemptsMade + 1 };
-    const controller = new AbortController();
-    this.#controllers.add(controller);
-    const renew = setInterval(
-      () => void RENEW.run(this.#redis, [hostKeys[1] ?? ''], [id, this.#settings.lockMs]).catch(this.#settings.onError),
-      Math.max(10, Math.floor(this.#settings.lockMs / 2)),
-    );
-    try {
-      const outcome = checkOutcome(await this.#handler(task, controller.signal));
-      const raisedMs = Math.min(Math.round(outcome.hostDelayMs ?? 0), this.#settings.maxRetryDelayMs);
-      const agoMs = requestAgoOf(outcome);
-      if (outcome.status === 'postponed') {
-        const restMs = restMsOf(outcome, this.#settings);
-        await this.#release(id, hostKeys, raisedMs, restMs, agoMs);
-        return await this.#postpone(job, token, restMs);
-      }
-      await this.#release(id, hostKeys, raisedMs, 0, agoMs);
-      const data = outcome.meta ? { ...job.data, meta: mergeMeta(job.data.meta, outcome.meta) } : job.data;
-      await this.#finish(data, outcome.status, outcome.status === 'done' ? undefined : safeReason(outcome.reason));
-      return outcome.status;
-    } catch (err) {
-      if (err instanceof DelayedError) throw err; // Postponed above, its slot given back.
-      if (this.#closing && controller.signal.aborted) {
-        await this.#release(id, hostKeys, 0, 0);
-        return this.#postpone(job, token, 0);
-      }
-      const decision = isRedisConnectionError(err)
-        ? { retryable: true, code: REDIS_UNAVAILABLE, hostBackoffMs: 0 }
-        : classifyError(err, this.#settings.maxRetryDelayMs);
-      await this.#release(id, hostKeys, 0, decision.hostBackoffMs);
-      if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
-        throw new RetryLater(decision.code, decision.hostBackoffMs);
-      }
-      await this.#finish(job.data, 'failed', decision.code);
-      throw new UnrecoverableError(decision.code);
-    } finally {
-      clearInterval(renew);
-      this.#controllers.delete(controller);
-    }
-  }
-
-  /** Back to the delayed set without using a try (politeness wait, a postponed task, or one aborted by close). */
-  async #postpone(job: Job<JobData, string>, token: string | undefined, waitMs: number): Promise<never> {
-    await job.moveToDelayed(Date.now() + waitMs, token);
-    throw new DelayedError();
-  }
-
-  /** `agoMs`: how long ago the task's last request to the host was sent (see requestAgoOf); -1 for none. */
-  async #release(id: string, hostKeys: string[], raisedMs: number, backoffMs: number, agoMs = -1): Promise<void> {
-    await RELEASE.run(this.#redis, hostKeys, [id, raisedMs, backoffMs, HOST_KEY_TTL_MS, agoMs]);
-  }
-
-  /** Counts the outcome and keeps the task (with its meta) for a later recrawl. */
-  async #finish(data: JobData, status: FinishedState, reason: string | undefined): Promise<void> {
-    const hash = urlHash(data.url);
-    const multi = this.#redis
-      .multi()
-      .hincrby(this.#keys.counts, status, 1)
-      .hset(this.#keys.tasks, hash, JSON.stringify(data))
-      .hdel(this.#keys.pending, hash)
-      .zadd(this.#keys.finished(status), Date.now(), hash);
-    if (reason !== undefined && status === 'failed') multi.hincrby(this.#keys.reasons, reason, 1);
-    if (reason === SITE_FORGOTTEN) multi.sadd(this.#keys.forgottenUrls, hash);
-    if (reason !== undefined && status !== 'done') {
-      recordReason(multi, reasonKeys(this.#settings.prefix, this.#keys.reasons), status, reason, data.url);
-    }
-    this.#keys.hostCounts.finished(multi, hostKey(data.url), status, reason, Date.now());
-    await multi.exec();
-  }
-
-  async #shutdown(): Promise<void> {
-    this.#closing = true;
-    const closing = this.#worker.close();
-    if (!(await settlesWithin(closing, this.#settings.closeTimeoutMs))) {
-      for (const controller of this.#controllers) controller.abort(new Error('worker closing'));
-      // Handlers that ignore the signal are left behind; their jobs' locks lapse and another worker retries them.
-      await settlesWithin(closing, Math.min(1000, this.#settings.closeTimeoutMs));
-    }
-    this.#onClosed();
   }
 }

@@ -12,7 +12,7 @@ import {
   isRemoval,
 } from '../types.js';
 import { indexRetryDelayMs, settlesWithin, sleep } from '../util.js';
-import type { BullmqCrawlSettings } from './crawl-queue.js';
+import type { BullmqCrawlSettings } from './crawl-state.js';
 
 /** Settings of the distributed index queue. */
 export interface BullmqIndexSettings extends BullmqCrawlSettings {

@@ -1,0 +1,179 @@
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { SITE_FORGOTTEN, withinSites } from '../forget.js';
+import { checkOutcome, classifyError, hostKey, requestAgoOf, restMsOf, retryDelayMs, safeReason } from '../policy.js';
+import type { CrawlHandler, CrawlTask, CrawlWorker, FinishedState } from '../types.js';
+import { settlesWithin } from '../util.js';
+import {
+  type BullmqCrawlSettings,
+  HOST_KEY_TTL_MS,
+  type JobData,
+  type Keys,
+  mergeMeta,
+  QUEUE_NAME,
+  SLOT_TICK_MS,
+  urlHash,
+} from './crawl-state.js';
+import { isRedisConnectionError, REDIS_UNAVAILABLE } from './errors.js';
+import { ACQUIRE, RELEASE, RENEW } from './scripts.js';
+import { reasonKeys, recordReason } from './standing.js';
+
+/** Thrown to make BullMQ retry; carries the host backoff the custom backoff strategy honours. */
+class RetryLater extends Error {
+  readonly hostBackoffMs: number;
+  constructor(code: string, hostBackoffMs: number) {
+    super(code);
+    this.hostBackoffMs = hostBackoffMs;
+  }
+}
+
+/** A worker of the distributed crawl queue: politeness in Redis scripts, outcomes counted as they are recorded. */
+export class BullmqCrawlWorker implements CrawlWorker {
+  readonly #redis: Redis;
+  readonly #keys: Keys;
+  readonly #handler: CrawlHandler;
+  readonly #settings: BullmqCrawlSettings;
+  readonly #worker: Worker<JobData, string>;
+  readonly #controllers = new Set<AbortController>();
+  readonly #onClosed: () => void;
+  #closing = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(
+    redis: Redis,
+    keys: Keys,
+    handler: CrawlHandler,
+    concurrency: number,
+    settings: BullmqCrawlSettings,
+    onClosed: () => void,
+  ) {
+    this.#redis = redis;
+    this.#keys = keys;
+    this.#handler = handler;
+    this.#settings = settings;
+    this.#onClosed = onClosed;
+    this.#worker = new Worker<JobData, string>(QUEUE_NAME, (job, token) => this.#process(job, token), {
+      connection: redis,
+      prefix: settings.prefix,
+      concurrency,
+      lockDuration: settings.lockMs,
+      stalledInterval: settings.stalledIntervalMs,
+      // A job whose worker died is retried twice before it counts as failed ("stalled").
+      maxStalledCount: 2,
+      settings: {
+        backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
+          retryDelayMs(attemptsMade, err instanceof RetryLater ? err.hostBackoffMs : 0, settings),
+      },
+    });
+    this.#worker.on('error', (err) => settings.onError(err));
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#shutdown();
+    return this.#closed;
+  }
+
+  async #process(job: Job<JobData, string>, token: string | undefined): Promise<string> {
+    const id = job.id ?? '';
+    const host = hostKey(job.data.url);
+    const hostKeys = [this.#keys.host(host), this.#keys.slots(host)];
+    if (this.#closing) return this.#postpone(job, token, 0);
+    // A URL of a forgotten site ends here, without a request and without waiting for its host.
+    const forgotten = await this.#redis.zrange(this.#keys.forgottenSites, '0', '-1');
+    if (forgotten.length > 0 && withinSites(job.data.url, forgotten)) {
+      await this.#finish(job.data, 'skipped', SITE_FORGOTTEN);
+      return 'skipped';
+    }
+    const waitMs = Number(
+      await ACQUIRE.run(this.#redis, hostKeys, [
+        id,
+        this.#settings.hostDelayMs,
+        this.#settings.perHostConcurrency,
+        this.#settings.lockMs,
+        HOST_KEY_TTL_MS,
+        SLOT_TICK_MS,
+      ]),
+    );
+    if (waitMs > 0) return this.#postpone(job, token, waitMs);
+
+    const task: CrawlTask = { ...job.data, attempt: job.attemptsMade + 1 };
+    const controller = new AbortController();
+    this.#controllers.add(controller);
+    const renew = setInterval(
+      () => void RENEW.run(this.#redis, [hostKeys[1] ?? ''], [id, this.#settings.lockMs]).catch(this.#settings.onError),
+      Math.max(10, Math.floor(this.#settings.lockMs / 2)),
+    );
+    try {
+      const outcome = checkOutcome(await this.#handler(task, controller.signal));
+      const raisedMs = Math.min(Math.round(outcome.hostDelayMs ?? 0), this.#settings.maxRetryDelayMs);
+      const agoMs = requestAgoOf(outcome);
+      if (outcome.status === 'postponed') {
+        const restMs = restMsOf(outcome, this.#settings);
+        await this.#release(id, hostKeys, raisedMs, restMs, agoMs);
+        return await this.#postpone(job, token, restMs);
+      }
+      await this.#release(id, hostKeys, raisedMs, 0, agoMs);
+      const data = outcome.meta ? { ...job.data, meta: mergeMeta(job.data.meta, outcome.meta) } : job.data;
+      await this.#finish(data, outcome.status, outcome.status === 'done' ? undefined : safeReason(outcome.reason));
+      return outcome.status;
+    } catch (err) {
+      if (err instanceof DelayedError) throw err; // Postponed above, its slot given back.
+      if (this.#closing && controller.signal.aborted) {
+        await this.#release(id, hostKeys, 0, 0);
+        return this.#postpone(job, token, 0);
+      }
+      const decision = isRedisConnectionError(err)
+        ? { retryable: true, code: REDIS_UNAVAILABLE, hostBackoffMs: 0 }
+        : classifyError(err, this.#settings.maxRetryDelayMs);
+      await this.#release(id, hostKeys, 0, decision.hostBackoffMs);
+      if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
+        throw new RetryLater(decision.code, decision.hostBackoffMs);
+      }
+      await this.#finish(job.data, 'failed', decision.code);
+      throw new UnrecoverableError(decision.code);
+    } finally {
+      clearInterval(renew);
+      this.#controllers.delete(controller);
+    }
+  }
+
+  /** Back to the delayed set without using a try (politeness wait, a postponed task, or one aborted by close). */
+  async #postpone(job: Job<JobData, string>, token: string | undefined, waitMs: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + waitMs, token);
+    throw new DelayedError();
+  }
+
+  /** `agoMs`: how long ago the task's last request to the host was sent (see requestAgoOf); -1 for none. */
+  async #release(id: string, hostKeys: string[], raisedMs: number, backoffMs: number, agoMs = -1): Promise<void> {
+    await RELEASE.run(this.#redis, hostKeys, [id, raisedMs, backoffMs, HOST_KEY_TTL_MS, agoMs]);
+  }
+
+  /** Counts the outcome and keeps the task (with its meta) for a later recrawl. */
+  async #finish(data: JobData, status: FinishedState, reason: string | undefined): Promise<void> {
+    const hash = urlHash(data.url);
+    const multi = this.#redis
+      .multi()
+      .hincrby(this.#keys.counts, status, 1)
+      .hset(this.#keys.tasks, hash, JSON.stringify(data))
+      .hdel(this.#keys.pending, hash)
+      .zadd(this.#keys.finished(status), Date.now(), hash);
+    if (reason !== undefined && status === 'failed') multi.hincrby(this.#keys.reasons, reason, 1);
+    if (reason === SITE_FORGOTTEN) multi.sadd(this.#keys.forgottenUrls, hash);
+    if (reason !== undefined && status !== 'done') {
+      recordReason(multi, reasonKeys(this.#settings.prefix, this.#keys.reasons), status, reason, data.url);
+    }
+    this.#keys.hostCounts.finished(multi, hostKey(data.url), status, reason, Date.now());
+    await multi.exec();
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closing = true;
+    const closing = this.#worker.close();
+    if (!(await settlesWithin(closing, this.#settings.closeTimeoutMs))) {
+      for (const controller of this.#controllers) controller.abort(new Error('worker closing'));
+      // Handlers that ignore the signal are left behind; their jobs' locks lapse and another worker retries them.
+      await settlesWithin(closing, Math.min(1000, this.#settings.closeTimeoutMs));
+    }
+    this.#onClosed();
+  }
+}
