@@ -62,6 +62,20 @@ describe('storeOnce', () => {
     expect(await indexedIds()).toEqual([pageIdForUrl('http://a.test/')]);
   });
 
+  it('takes a text from a holder within a forgotten site, whose page left the index', async () => {
+    const deps = { fingerprints: queues.fingerprints, index: queues.index, crawl: queues.crawl };
+    expect(await storeOnce(doc('http://m.test/'), true, deps)).toMatchObject({ held: true });
+    expect(await storeOnce(doc('http://a.test/original/page'), false, deps)).toEqual({
+      held: false,
+      holder: 'http://m.test/',
+    });
+    await queues.crawl.forget(['m.test']);
+    const stored = await storeOnce(doc('http://a.test/original/page'), false, deps);
+    expect(stored).toMatchObject({ held: true });
+    if (!stored.held) throw new Error('not held');
+    expect(await queues.fingerprints.holder(stored.fingerprint)).toBe('http://a.test/original/page');
+  });
+
   it('keeps a text published in several formats once per format, so filetype: finds each', async () => {
     const deps = { fingerprints: queues.fingerprints, index: queues.index };
     const as = (url: string, filetype: PageDocument['filetype']) => ({ ...doc(url), filetype });

@@ -1,5 +1,5 @@
 import { hostOf, normalizeUrl, type PageDocument, pageIdForUrl } from '@quarry/core';
-import type { FingerprintStore, IndexQueue } from '@quarry/queue';
+import { type CrawlQueue, type FingerprintStore, type IndexQueue, withinSites } from '@quarry/queue';
 import LinkHeader from 'http-link-header';
 import { textFingerprint } from './fingerprint.js';
 
@@ -82,10 +82,21 @@ export type StoreOutcome =
 export async function storeOnce(
   doc: PageDocument,
   selfCanonical: boolean,
-  deps: { readonly fingerprints: FingerprintStore; readonly index: IndexQueue },
+  deps: {
+    readonly fingerprints: FingerprintStore;
+    readonly index: IndexQueue;
+    readonly crawl?: Pick<CrawlQueue, 'forgotten'>;
+  },
 ): Promise<StoreOutcome> {
   const fingerprint = textFingerprint(doc.body_text, doc.filetype);
-  const claim = await deps.fingerprints.claim(fingerprint, { url: doc.url, canonical: selfCanonical });
+  const candidate = { url: doc.url, canonical: selfCanonical };
+  let claim = await deps.fingerprints.claim(fingerprint, candidate);
+  // A holder within a forgotten site is no longer indexed (`quarry forget` removed it): the text
+  // is free again, or a site's own copy would stay skipped as a duplicate of a page nobody finds.
+  if (claim.owner !== doc.url && deps.crawl && withinSites(claim.owner, await deps.crawl.forgotten())) {
+    await deps.fingerprints.release(fingerprint, claim.owner);
+    claim = await deps.fingerprints.claim(fingerprint, candidate);
+  }
   if (claim.owner !== doc.url) return { held: false, holder: claim.owner };
   const removed = claim.replaced === null ? [] : [{ id: pageIdForUrl(claim.replaced), removed: true as const }];
   await deps.index.push([...removed, doc]);
