@@ -7,6 +7,7 @@ import { FileBlobStore } from '@quarry/blobstore';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { type Site, startSite } from '@quarry/testkit';
+import { spawnCli } from './testing/run-cli.js';
 
 const ROOT = join(new URL('.', import.meta.url).pathname, '../../..');
 const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
@@ -119,6 +120,32 @@ describe('quarry forget', () => {
       `${site.origin}/private/c.html`,
     ]);
     expect((await quarry('forget', '--list')).stdout).toBe('no site is forgotten\n');
+  }, 90_000);
+
+  it('takes the pages out of a running API at once', async () => {
+    const served = spawnCli(['serve'], {
+      QUARRY_DATA_DIR: dir,
+      QUARRY_ALLOW_HOSTS: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      QUARRY_HOST: '127.0.0.1',
+    });
+    try {
+      const base = await served.listening(50_000);
+      const search = async (q: string) =>
+        ((await (await fetch(`${base}/api/v1/search?q=${q}`)).json()) as { results: { url: string }[] }).results
+          .map((r) => r.url)
+          .sort();
+      expect(await search('otter')).toEqual([`${site.origin}/private/b.html`, `${site.origin}/private/c.html`]);
+      expect((await quarry('forget', `${site.origin}/private/`)).code).toBe(0);
+      // The next search of the running API, with no wait.
+      expect(await search('otter')).toEqual([]);
+      expect(await search('heron')).toEqual([`${site.origin}/a.html`]);
+      const content = await fetch(`${base}/api/v1/content/${(await hitsFor('heron'))[0]?.id}`);
+      expect(content.status).toBe(200);
+    } finally {
+      await served.stop();
+    }
   }, 90_000);
 
   it('says what is wrong with the command line, and forgets nothing', async () => {
