@@ -1,5 +1,6 @@
 import { filetypeFamily, NonRetryableError, parseTimestamp } from '@quarry/core';
 import type XLSX from 'xlsx';
+import { readDocx } from './docx.js';
 import { escapeLineStart, markdownTable } from './markdown-table.js';
 import { odfKind, odfMetadata, readOdp, readOdt } from './odf.js';
 import { oleKind, oleSummary, openOle, pptText } from './ole.js';
@@ -108,32 +109,6 @@ async function readPackage(
   if (kind === 'doc') return { ...(await readDocx(entries)), filetype: type };
   if (kind === 'ppt') return { ...readPptx(entries, limits), filetype: type };
   return { ...(await readSheets(rezip(entries), limits)), filetype: type };
-}
-
-async function readDocx(entries: ZipEntries): Promise<DocumentContent> {
-  if (!entries['word/document.xml']) throw new Error('not a Word package');
-  const [{ default: mammoth }, { htmlDocument }] = await Promise.all([import('mammoth'), import('@quarry/extract')]);
-  // Word's structure (headings, lists, tables, footnotes) as HTML, read as a page's content is:
-  // mammoth's own Markdown writer kept bookmarks as raw `<a id>` tags and wrote `**bold **`, and its
-  // raw text wrote each cell of a table as a paragraph of its own. The text and the markdown come
-  // from the one reading, so a table laying the document out is unwrapped in both.
-  const html = await mammoth.convertToHtml(
-    { buffer: Buffer.from(rezip(entries)) },
-    { styleMap: DOCX_STYLES, convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
-  );
-  return { ...htmlDocument(dropBlankImages(html.value)), ...ooxmlCoreProperties(entries) };
-}
-
-/**
- * What mammoth's default styles leave out: the document's title (style `Title`) is its first
- * heading, and a table of contents' lines (styles `TOC 1`, `toc 2`, …: each heading again with its
- * page number) are left out, since the headings are there.
- */
-const DOCX_STYLES = ["p[style-name='Title'] => h1:fresh", "p[style-name^='TOC'] => !", "p[style-name^='toc'] => !"];
-
-/** Images, which the reader keeps no source for. */
-function dropBlankImages(html: string): string {
-  return html.replace(/<img src=""[^>]*>/g, '');
 }
 
 async function readDoc(bytes: Uint8Array): Promise<DocumentContent> {

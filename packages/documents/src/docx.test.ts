@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { NonRetryableError } from '@quarry/core';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { paragraphsHtml } from './docx.js';
+import { extractDocument } from './extract.js';
+
+const TABLES_DOCX = fileURLToPath(
+  new URL('../../../../shared/testdata/office/textract/docx/paragraphs_and_tables.docx', import.meta.url),
+);
+const CALIBRE_DOCX = fileURLToPath(
+  new URL('../../../../shared/testdata/office/officeparser/files/test.docx', import.meta.url),
+);
+
+/** The package at `path` with `changes` made: a part's new text, or null to leave it out. */
+function altered(path: string, changes: Readonly<Record<string, string | null>>): Uint8Array {
+  const entries = unzipSync(readFileSync(path));
+  for (const [name, text] of Object.entries(changes)) {
+    if (text === null) delete entries[name];
+    else entries[name] = strToU8(text);
+  }
+  return zipSync(entries);
+}
+
+describe('paragraphsHtml', () => {
+  it("reads each paragraph's runs, tabs and breaks, headings by their style", () => {
+    const xml =
+      '<w:document><w:body>' +
+      '<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr><w:r><w:t>Report &amp; notes</w:t></w:r></w:p>' +
+      '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t xml:space="preserve">Costs </w:t></w:r><w:r><w:t>&#x2192; 2026</w:t></w:r></w:p>' +
+      '<w:p><w:r><w:t>a</w:t><w:tab/><w:t>b &lt;c&gt;</w:t><w:br/><w:t>next line</w:t></w:r></w:p>' +
+      '<w:p><w:r><w:t>   </w:t></w:r></w:p><w:p/>' +
+      // Not well-formed past here: what came before is read all the same.
+      '<w:p><w:r><w:t>last</w:t></w:r></w:p><w:p><w:r><w:t>cut off';
+    expect(paragraphsHtml(xml)).toBe(
+      '<h1>Report &#38; notes</h1>\n<h2>Costs → 2026</h2>\n<p>a\tb &#60;c&#62;<br>next line</p>\n<p>last</p>',
+    );
+    expect(paragraphsHtml('<w:document><w:body></w:body></w:document>')).toBe('');
+  });
+});
+
+describe('Word packages a writer got partly wrong', () => {
+  const withTables = existsSync(TABLES_DOCX) ? it : it.skip;
+  if (!existsSync(TABLES_DOCX)) console.warn(`documents: ${TABLES_DOCX} is absent; skipping the broken packages`);
+
+  withTables('reads them as the intact one when a helper part is broken or missing', async () => {
+    const intact = await extractDocument(readFileSync(TABLES_DOCX), 'docx');
+    expect(intact.markdown).toContain('|');
+    const broken: Record<string, string | null>[] = [
+      { '[Content_Types].xml': '<Types garbage' },
+      { 'word/_rels/document.xml.rels': '<Relationships' },
+      { 'word/styles.xml': '<w:styles><w:style>' },
+      { 'word/styles.xml': null },
+      { '[Content_Types].xml': null, '_rels/.rels': null },
+    ];
+    for (const changes of broken) {
+      const doc = await extractDocument(altered(TABLES_DOCX, changes), 'docx');
+      expect({ changes, text: doc.text, markdown: doc.markdown }).toEqual({
+        changes,
+        text: intact.text,
+        markdown: intact.markdown,
+      });
+    }
+  });
+
+  const withCalibre = existsSync(CALIBRE_DOCX) ? it : it.skip;
+  withCalibre("reads the document part's paragraphs when mammoth cannot read the package", async () => {
+    const intact = await extractDocument(readFileSync(CALIBRE_DOCX), 'docx');
+    // Footnotes referred to but gone: mammoth fails on the first reference.
+    const doc = await extractDocument(altered(CALIBRE_DOCX, { 'word/footnotes.xml': null }), 'docx');
+    const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}+/gu) ?? []);
+    const kept = [...words(intact.text)].filter((w) => words(doc.text).has(w)).length;
+    // The words missing are the footnotes' own, gone with their part.
+    expect(kept / words(intact.text).size).toBeGreaterThan(0.9);
+    expect(doc.text).toContain(intact.text.split('\n').find((line) => line.length > 200));
+    expect(doc.markdown).toMatch(/^# .+/m);
+    expect(doc.title).toBe(intact.title);
+  });
+
+  withTables('still says a package without a readable document part is unreadable', async () => {
+    const error = await extractDocument(altered(TABLES_DOCX, { 'word/document.xml': '<w:document><w:body' }), 'docx')
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NonRetryableError);
+    expect((error as NonRetryableError).code).toBe('document_unreadable');
+  });
+});
