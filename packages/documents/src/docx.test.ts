@@ -40,6 +40,38 @@ describe('paragraphsHtml', () => {
   });
 });
 
+describe('a Word document too large to read whole', () => {
+  it('keeps its first paragraphs, as far as the text limit, headings and every script intact', async () => {
+    // About 9.5 MB of document part: over the size mammoth is left to; the slices it is read in
+    // (1 MB) cut through paragraphs and through the bytes of their characters.
+    const paragraphs: string[] = [];
+    for (let i = 0, length = 0; length < 9_500_000; i++, length += paragraphs.at(-1)?.length ?? 0) {
+      paragraphs.push(
+        i % 100 === 0
+          ? `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Chapter ${i / 100}</w:t></w:r></w:p>`
+          : `<w:p><w:r><w:t xml:space="preserve">Paragraph ${i}: café 採石場 — </w:t></w:r><w:r><w:t>${'granite and slate '.repeat(12)}</w:t></w:r></w:p>`,
+      );
+    }
+    const part = `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs.join('')}</w:body></w:document>`;
+    const bytes = zipSync({ 'word/document.xml': strToU8(part) });
+    // A heap mammoth's DOM of this part does not fit in.
+    const doc = await extractDocument(bytes, 'docx', { maxTextChars: 300_000, maxHeapMb: 128 });
+    expect(doc.filetype).toBe('docx');
+    expect(doc.text.startsWith('Chapter 0\n\nParagraph 1: café 採石場 — granite')).toBe(true);
+    expect(doc.text.length).toBeGreaterThan(250_000);
+    expect(doc.text.length).toBeLessThanOrEqual(300_000);
+    expect(doc.markdown).toMatch(/^# Chapter 12$/m);
+    // Every paragraph whole: no character broken where a slice ended.
+    expect(doc.text).not.toContain('\ufffd');
+    const lines = doc.text.split('\n').filter((line) => line.startsWith('Paragraph'));
+    expect(
+      lines
+        .slice(0, -1)
+        .every((line) => /^Paragraph \d+: café 採石場 — (granite and slate ){11}granite and slate$/.test(line)),
+    ).toBe(true);
+  });
+});
+
 describe('Word packages a writer got partly wrong', () => {
   const withTables = existsSync(TABLES_DOCX) ? it : it.skip;
   if (!existsSync(TABLES_DOCX)) console.warn(`documents: ${TABLES_DOCX} is absent; skipping the broken packages`);

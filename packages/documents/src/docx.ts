@@ -6,6 +6,13 @@ import type { DocumentContent } from './types.js';
 const WORD_MAIN = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
 /**
+ * A document part larger than this is read by its paragraphs, as far as the text limit, not by
+ * mammoth: its DOM of a 44 MB part (about 4 MB zipped) did not fit the extraction worker's 512 MB
+ * heap, and a part this large holds more text than is kept (a 11 MB part held 2 million characters).
+ */
+const LARGE_DOCUMENT_PART_BYTES = 8 * 1024 * 1024;
+
+/**
  * Parts mammoth cannot do without once a document refers to them, written empty when the package's
  * own is not well-formed: a missing styles part made it fail on the first table style.
  */
@@ -19,12 +26,19 @@ const EMPTY_PARTS: Readonly<Record<string, string>> = {
  * lists, tables and footnotes kept. A package some writer got partly wrong is read all the same:
  * its helper parts that are not well-formed XML (the content types, relationships, styles) are
  * left out or written empty first, and when mammoth still fails, the paragraphs of the document
- * part are read directly ({@link paragraphsHtml}: text and headings, no lists or tables).
+ * part are read directly ({@link paragraphsHtml}: text and headings, no lists or tables). A very
+ * large document part is read so from the start ({@link leadingParagraphsHtml}), its text cut at
+ * `maxTextChars`.
  */
-export async function readDocx(entries: ZipEntries): Promise<DocumentContent> {
+export async function readDocx(entries: ZipEntries, maxTextChars: number): Promise<DocumentContent> {
   const main = entries['word/document.xml'];
   if (!main) throw new Error('not a Word package');
   const [{ default: mammoth }, { htmlDocument }] = await Promise.all([import('mammoth'), import('@quarry/extract')]);
+  if (main.length > LARGE_DOCUMENT_PART_BYTES) {
+    // Its text will be cut anyway: its first paragraphs are kept, where mammoth ran out of memory.
+    const html = leadingParagraphsHtml(main, maxTextChars);
+    if (html !== '') return { ...htmlDocument(html), ...ooxmlCoreProperties(entries) };
+  }
   let html: string;
   try {
     // Word's structure (headings, lists, tables, footnotes) as HTML, read as a page's content is:
@@ -90,13 +104,18 @@ function unescapeXml(text: string): string {
 
 const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** One paragraph of a Word document part: its text, and its heading level (0 for none). */
+interface Paragraph {
+  readonly text: string;
+  readonly level: number;
+}
+
 /**
- * A Word document part's paragraphs as HTML, read without an XML parser (so a part that is not
- * well-formed is read too): each `<w:p>` a paragraph of its runs' text (`<w:t>`, tabs, breaks), a
- * heading when its style is `Title` or `Heading N`. Empty when it holds no text.
+ * A Word document part's paragraphs, read without an XML parser (so a part that is not well-formed
+ * is read too): each `<w:p>` the text of its runs (`<w:t>`, tabs, breaks), a heading when its style
+ * is `Title` or `Heading N`. Paragraphs without text are left out.
  */
-export function paragraphsHtml(xml: string): string {
-  const out: string[] = [];
+function* paragraphsOf(xml: string): Generator<Paragraph> {
   for (const paragraph of xml.match(/<w:p[\s>][\s\S]*?<\/w:p>/g) ?? []) {
     let text = '';
     for (const [run, content] of paragraph.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:tab\/>|<w:br\/>|<w:cr\/>/g)) {
@@ -104,9 +123,45 @@ export function paragraphsHtml(xml: string): string {
     }
     if (text.trim() === '') continue;
     const style = /<w:pStyle\s+w:val="([^"]*)"/.exec(paragraph)?.[1] ?? '';
-    const level = /^title$/i.test(style) ? 1 : Number(/^heading\s*([1-6])$/i.exec(style)?.[1] ?? 0);
-    const tag = level > 0 ? `h${level}` : 'p';
-    out.push(`<${tag}>${escapeHtml(text).replace(/\n/g, '<br>')}</${tag}>`);
+    yield { text, level: /^title$/i.test(style) ? 1 : Number(/^heading\s*([1-6])$/i.exec(style)?.[1] ?? 0) };
+  }
+}
+
+function paragraphHtml({ text, level }: Paragraph): string {
+  const tag = level > 0 ? `h${level}` : 'p';
+  return `<${tag}>${escapeHtml(text).replace(/\n/g, '<br>')}</${tag}>`;
+}
+
+/** A Word document part's paragraphs as HTML (see {@link paragraphsOf}); empty when it holds no text. */
+export function paragraphsHtml(xml: string): string {
+  return [...paragraphsOf(xml)].map(paragraphHtml).join('\n');
+}
+
+/** Bytes of a large document part decoded and read at a time. */
+const PART_SLICE_BYTES = 1024 * 1024;
+
+/**
+ * The first paragraphs of a (large) document part as HTML, as far as `maxTextChars` of text: the
+ * part is decoded a slice at a time and read up to its last whole paragraph, so neither the whole
+ * part's text nor a DOM of it is ever held.
+ */
+export function leadingParagraphsHtml(part: Uint8Array, maxTextChars: number): string {
+  const decoder = new TextDecoder();
+  const out: string[] = [];
+  let chars = 0;
+  let pending = '';
+  for (let at = 0; at < part.length && chars < maxTextChars; at += PART_SLICE_BYTES) {
+    pending += decoder.decode(part.subarray(at, at + PART_SLICE_BYTES), {
+      stream: at + PART_SLICE_BYTES < part.length,
+    });
+    const end = pending.lastIndexOf('</w:p>') + '</w:p>'.length;
+    if (end < '</w:p>'.length) continue;
+    for (const paragraph of paragraphsOf(pending.slice(0, end))) {
+      out.push(paragraphHtml(paragraph));
+      chars += paragraph.text.length + 1;
+      if (chars >= maxTextChars) break;
+    }
+    pending = pending.slice(end);
   }
   return out.join('\n');
 }

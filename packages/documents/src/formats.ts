@@ -106,7 +106,7 @@ async function readPackage(
   if (kind === 'pdf') throw new NonRetryableError(`not a ${filetype} file`, 'document_unreadable');
   // A package whose kind only its claim says keeps the type it was given.
   const type = found ? OOXML_OF[found] : filetype;
-  if (kind === 'doc') return { ...(await readDocx(entries)), filetype: type };
+  if (kind === 'doc') return { ...(await readDocx(entries, limits.maxTextChars)), filetype: type };
   if (kind === 'ppt') return { ...readPptx(entries, limits), filetype: type };
   return { ...(await readSheets(rezip(entries), limits)), filetype: type };
 }
