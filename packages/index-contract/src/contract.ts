@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { IndexQuery, IndexSearchResult, SearchIndex } from '@quarry/core';
+import { FileBlobStore } from '@quarry/blobstore';
+import { type IndexQuery, type IndexSearchResult, pageIdForUrl, removeSitePages, type SearchIndex } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
 import { contractCorpus, daysBefore, LISTING_SITE, listingCorpus, makePage } from './fixtures.js';
 
@@ -305,6 +309,32 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       expect(await index.has('p2')).toBe(false);
       expect(await index.count()).toBe(before - 1);
       expect(await ids('quince')).toEqual(['p3']);
+    });
+
+    it("removes a site's pages, and only them, however many (removeSitePages, as `quarry forget` does)", async () => {
+      // Real page ids: the page store takes no other.
+      const page = (url: string, title: string) => makePage(pageIdForUrl(url), url, title, 'Sorrel soup.');
+      const gone = Array.from({ length: 1_050 }, (_, i) => page(`https://www.forget.example/p/${i}`, `Page ${i}`));
+      const kept = [page('https://notforget.example/p', 'Kept'), page('https://forget.example.org/p', 'Kept too')];
+      const idOf = (pages: typeof gone, i: number) => pages[i]?.id ?? '';
+      await index.upsert([...gone, ...kept]);
+      const dir = mkdtempSync(join(tmpdir(), 'quarry-contract-blobs-'));
+      try {
+        const blobs = new FileBlobStore({ dir });
+        await blobs.putMany([gone[0], kept[0]].filter((page) => page !== undefined));
+        const progress: number[] = [];
+        expect(await removeSitePages(index, blobs, 'forget.example', (n) => progress.push(n))).toBe(1_050);
+        // More pages than one search reaches: removed in rounds.
+        expect(progress.length).toBeGreaterThan(1);
+        expect(progress.at(-1)).toBe(1_050);
+        expect((await ids('sorrel')).sort()).toEqual([idOf(kept, 0), idOf(kept, 1)].sort());
+        expect(await index.has(idOf(gone, 1_049))).toBe(false);
+        expect(await blobs.get(idOf(gone, 0))).toBeNull();
+        expect((await blobs.get(idOf(kept, 0)))?.url).toBe('https://notforget.example/p');
+        expect(await removeSitePages(index, blobs, 'forget.example')).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('answers ping while open', async () => {
