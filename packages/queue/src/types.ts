@@ -1,4 +1,4 @@
-import type { PageDocument } from '@quarry/core';
+import type { HostBackoff, PageDocument } from '@quarry/core';
 import type { Queue } from 'bullmq';
 import type { FingerprintStore } from './fingerprints.js';
 import type { HostPage, HostQuery } from './hosts.js';
@@ -262,5 +262,20 @@ export interface Queues {
   readonly fingerprints: FingerprintStore;
   /** The underlying BullMQ queues (distributed backend only), for dashboards such as Bull Board. */
   readonly bullQueues?: readonly Queue[];
+  /**
+   * The hosts the workers of every process back off from (distributed backend only; an embedded
+   * crawl's dashboard is in its crawler's process, which knows them).
+   */
+  readonly backoffs?: BackoffBoard;
   close(): Promise<void>;
+}
+
+/** Hosts backed off from, shared by the processes of a distributed crawl (see `Queues.backoffs`). */
+export interface BackoffBoard {
+  /** A worker backs off from a host until `untilMs` (a retryable failure: 429, 503, a timeout). */
+  note(backoff: HostBackoff): Promise<void>;
+  /** A task of the host ended otherwise: the host is no longer backed off from. */
+  clear(host: string): Promise<void>;
+  /** The hosts backed off from now, the most recently noted first. */
+  current(): Promise<HostBackoff[]>;
 }

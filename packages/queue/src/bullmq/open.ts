@@ -5,6 +5,7 @@ import { type CommonQueueOptions, DEFAULTS, resolveCommonOptions } from '../opti
 import { assertRedisDatabase } from '../redis-database.js';
 import type { Queues } from '../types.js';
 import { settlesWithin } from '../util.js';
+import { RedisBackoffBoard } from './backoff-board.js';
 import { BullmqCrawlQueue } from './crawl-queue.js';
 import { RedisFingerprintStore } from './fingerprints.js';
 import { BullmqIndexQueue } from './index-queue.js';
@@ -84,6 +85,7 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
     index,
     fingerprints: new RedisFingerprintStore(redis, prefix),
     bullQueues: [crawl.bullQueue, index.bullQueue] as Queue[],
+    backoffs: new RedisBackoffBoard(redis, prefix),
     close() {
       closed ??= (async () => {
         await Promise.all([crawl.close(), index.close()]);
