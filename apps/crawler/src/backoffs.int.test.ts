@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openSqliteQueues, type Queues } from '@quarry/queue';
-import { type Site, startSite } from '@quarry/testkit';
+import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
+import { describeWithServer, type RedisServer, type Site, startRedis, startSite } from '@quarry/testkit';
 import { pino } from 'pino';
 import { Crawler } from './crawler.js';
 import { parseSeed } from './seeds.js';
@@ -42,4 +42,49 @@ describe('the hosts a crawler backs off from', () => {
     while (crawler.backingOff().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(crawler.backingOff()).toEqual([{ host: '127.0.0.1', reason: 'http_429', untilMs: expect.any(Number) }]);
   });
+});
+
+/** In distributed mode the back-off is shared: a dashboard of another process reads it. */
+describeWithServer('redis', 'the hosts a distributed crawler backs off from', () => {
+  it('are on the queues’ shared board, for every process, until a task of the host ends otherwise', async () => {
+    let status = 429;
+    const site = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
+      '/': (_req, res) => {
+        if (status === 429) res.writeHead(429, { 'retry-after': '120' }).end('slow down');
+        else res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Back.</p></body></html>');
+      },
+    });
+    const redis: RedisServer = await startRedis();
+    const local = localCrawlConfig('backoffs-redis', '127.0.0.1');
+    const open = () =>
+      openBullmqQueues({ redisUrl: redis.url, hostDelayMs: 0, retryBaseDelayMs: 50, maxRetryDelayMs: 200 });
+    const [queues, dashboard] = await Promise.all([open(), open()]);
+    const crawler = new Crawler({ config: local.config, queues, logger: pino({ level: 'silent' }), extractThreads: 0 });
+    const until = async (what: string, check: () => Promise<boolean>) => {
+      const deadline = Date.now() + 15_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    try {
+      await crawler.addSeeds([parseSeed(`${site.origin}/`)]);
+      crawler.start();
+      await until('the back-off shared', async () => ((await dashboard.backoffs?.current()) ?? []).length > 0);
+      expect(await dashboard.backoffs?.current()).toEqual([
+        { host: '127.0.0.1', reason: 'http_429', untilMs: expect.any(Number) },
+      ]);
+      // The host answers again: the next try ends the back-off for every process.
+      status = 200;
+      await until('the back-off cleared', async () => ((await dashboard.backoffs?.current()) ?? []).length === 0);
+      expect(crawler.backingOff()).toEqual([]);
+    } finally {
+      await crawler.close();
+      await Promise.all([queues.close(), dashboard.close()]);
+      await redis.stop();
+      await site.close();
+      rmSync(local.dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

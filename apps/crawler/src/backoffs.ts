@@ -23,21 +23,21 @@ export class BackoffWatch {
     this.#clock = clock;
   }
 
-  /** Notes how a task on `url` ended: a thrown error, or an outcome (`undefined` error). */
-  note(url: string, error: unknown): void {
+  /**
+   * Notes how a task on `url` ended: a thrown error, or an outcome (`undefined` error). Returns the
+   * back-off a retryable error started, the host when another ending cleared its back-off, or null.
+   */
+  note(url: string, error: unknown): HostBackoff | { readonly cleared: string } | null {
     const host = hostOf(url);
     if (!(error instanceof QuarryError && error.retryable)) {
-      this.#hosts.delete(host);
-      return;
+      return this.#hosts.delete(host) ? { cleared: host } : null;
     }
     const retryAfterMs = error instanceof RetryableError ? (error.retryAfterSecs ?? 0) * 1000 : 0;
     this.#hosts.delete(host);
-    this.#hosts.set(host, {
-      host,
-      reason: error.code,
-      untilMs: this.#clock() + Math.max(retryAfterMs, BACKOFF_SHOWN_MS),
-    });
+    const backoff = { host, reason: error.code, untilMs: this.#clock() + Math.max(retryAfterMs, BACKOFF_SHOWN_MS) };
+    this.#hosts.set(host, backoff);
     this.#prune();
+    return backoff;
   }
 
   /**

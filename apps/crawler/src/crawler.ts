@@ -184,6 +184,22 @@ export class Crawler {
     return this.#backoffs.current();
   }
 
+  /**
+   * Notes an ending in this process's back-off watch and, in distributed mode, on the queues'
+   * shared board (`Queues.backoffs`), so a dashboard of another process shows it: a back-off
+   * started, or one this process had noted and now clears. The board is written beside the crawl,
+   * never waited for; its errors are logged.
+   */
+  #shareBackoffs(): (url: string, error: unknown) => void {
+    const board = this.#options.queues.backoffs;
+    return (url, error) => {
+      const change = this.#backoffs.note(url, error);
+      if (!board || change === null) return;
+      const written = 'cleared' in change ? board.clear(change.cleared) : board.note(change);
+      written.catch((err: unknown) => this.#options.logger.warn({ err }, 'could not share a host back-off'));
+    };
+  }
+
   /** Starts crawl workers on the queue (config.crawlConcurrency tasks in flight). */
   start(): CrawlWorker {
     const { config, queues, logger } = this.#options;
@@ -203,7 +219,7 @@ export class Crawler {
       hostDelayMs: config.hostDelayMs,
       ...(this.#options.maxRenderWaitMs !== undefined ? { maxRenderWaitMs: this.#options.maxRenderWaitMs } : {}),
     });
-    const worker = queues.crawl.work(counted(handler, this.#options.onOutcome, this.#backoffs), {
+    const worker = queues.crawl.work(counted(handler, this.#options.onOutcome, this.#shareBackoffs()), {
       concurrency: config.crawlConcurrency,
     });
     this.#workers.push(worker);
@@ -237,19 +253,23 @@ export class Crawler {
   }
 }
 
-/** The handler, telling `onOutcome` and the back-off watch how each call ended. */
-function counted(handler: CrawlHandler, onOutcome: CrawlerOptions['onOutcome'], backoffs: BackoffWatch): CrawlHandler {
+/** The handler, telling `onOutcome` and `note` (the back-off watch) how each call ended. */
+function counted(
+  handler: CrawlHandler,
+  onOutcome: CrawlerOptions['onOutcome'],
+  note: (url: string, error: unknown) => void,
+): CrawlHandler {
   return async (task, signal) => {
     try {
       const outcome = await handler(task, signal);
       // A postponed task has not been crawled yet: its outcome comes when it is.
       if (outcome.status !== 'postponed') {
-        backoffs.note(task.url, undefined);
+        note(task.url, undefined);
         onOutcome?.(outcome.status, outcome.reason);
       }
       return outcome;
     } catch (error) {
-      backoffs.note(task.url, error);
+      note(task.url, error);
       const retryable = error instanceof QuarryError && error.retryable;
       onOutcome?.(retryable ? 'retry' : 'failed', error instanceof QuarryError ? error.code : 'internal');
       throw error;

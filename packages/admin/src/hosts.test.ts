@@ -18,8 +18,9 @@ async function hostsOf(fx: AdminFixture, query: string): Promise<AdminHosts> {
 describe('admin hosts view', () => {
   let fx: AdminFixture;
   beforeAll(async () => {
+    // As the distributed queues' shared board answers: a promise.
     fx = await startAdminFixture({
-      backingOff: () => [{ host: 'b.example', reason: 'http_429', untilMs: UNTIL_MS }],
+      backingOff: async () => [{ host: 'b.example', reason: 'http_429', untilMs: UNTIL_MS }],
     });
     // a.example: 2 done, 1 skipped; b.example: 1 done, 2 failed; c.example: 3 queued, never crawled.
     await crawlOutcomes(fx, {

@@ -86,7 +86,10 @@ export function parseHostsQuery(query: Record<string, unknown>): HostQuery {
 
 /** Reads one page of hosts within `timeoutMs`, each with this process's back-off from it. */
 export async function collectHosts(
-  sources: { crawl: CrawlQueue; backingOff?: (() => readonly HostBackoff[]) | undefined },
+  sources: {
+    crawl: CrawlQueue;
+    backingOff?: (() => readonly HostBackoff[] | Promise<readonly HostBackoff[]>) | undefined;
+  },
   query: HostQuery,
   timeoutMs: number,
 ): Promise<AdminHosts> {
@@ -95,8 +98,11 @@ export async function collectHosts(
     timer = setTimeout(() => reject(new StatsTimeoutError(timeoutMs)), timeoutMs);
   });
   try {
-    const page = await Promise.race([sources.crawl.hosts(query), timeout]);
-    const backoffs = new Map((sources.backingOff?.() ?? []).map((b) => [b.host, b]));
+    const [page, backingOff] = await Promise.race([
+      Promise.all([sources.crawl.hosts(query), sources.backingOff?.() ?? []]),
+      timeout,
+    ]);
+    const backoffs = new Map(backingOff.map((b) => [b.host, b]));
     return {
       sort: query.sort,
       limit: query.limit,

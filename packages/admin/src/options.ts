@@ -12,11 +12,12 @@ export interface AdminRouterOptions {
   /** The page store, from which a forgotten site's pages are removed with it; without it they stay. */
   readonly blobs?: BlobStore;
   /**
-   * The hosts this process's crawler is backing off from (`quarry start` passes its crawler's
-   * `backingOff()`); absent where the process runs no crawler (`quarry serve`), which the stats
-   * then say (`backingOff: null`) rather than showing an empty list.
+   * The hosts the crawler is backing off from: `quarry start` passes its crawler's `backingOff()`,
+   * and in distributed mode every process the shared board's (`Queues.backoffs`). Absent where
+   * nothing knows them (`quarry serve` of an embedded crawl), which the stats then say
+   * (`backingOff: null`) rather than showing an empty list.
    */
-  readonly backingOff?: () => readonly HostBackoff[];
+  readonly backingOff?: () => readonly HostBackoff[] | Promise<readonly HostBackoff[]>;
   /** BullMQ queues shown by Bull Board at `/queues` (distributed mode); absent in embedded mode. */
   readonly bullQueues?: readonly Queue[];
   /** Bull Board without pause, retry, clean or remove buttons. @defaultValue false */

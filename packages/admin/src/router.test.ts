@@ -382,6 +382,21 @@ describe('admin router back-off', () => {
   const auth = { Authorization: `Bearer ${TOKEN}` };
   const UNTIL_MS = Date.UTC(2026, 11, 5, 20, 35, 33);
 
+  it("reads the back-offs of a shared board, every worker's (a promise, as in distributed mode)", async () => {
+    const fx = await startAdminFixture({
+      backingOff: async () => [{ host: 'w.example', reason: 'http_503', untilMs: UNTIL_MS }],
+    });
+    try {
+      const stats = (await request(fx.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+      expect(stats.backingOff).toEqual({
+        total: 1,
+        hosts: [{ host: 'w.example', reason: 'http_503', until: '2026-12-05T20:35:33Z' }],
+      });
+    } finally {
+      await fx.close();
+    }
+  });
+
   it('lists the hosts the crawler of the process backs off from, with why and until when, as text', async () => {
     const hosts = [
       { host: 'a<img src=x>.example', reason: 'robots_unreachable', untilMs: UNTIL_MS },

@@ -68,7 +68,7 @@ export async function collectStats(
     crawl: CrawlQueue;
     index: IndexQueue;
     searchIndex: SearchIndex;
-    backingOff?: (() => readonly HostBackoff[]) | undefined;
+    backingOff?: (() => readonly HostBackoff[] | Promise<readonly HostBackoff[]>) | undefined;
   },
   timeoutMs: number,
 ): Promise<AdminStats> {
@@ -77,8 +77,13 @@ export async function collectStats(
     timer = setTimeout(() => reject(new StatsTimeoutError(timeoutMs)), timeoutMs);
   });
   try {
-    const [crawl, index, documents] = await Promise.race([
-      Promise.all([sources.crawl.stats(), sources.index.stats(), sources.searchIndex.count()]),
+    const [crawl, index, documents, backoffs] = await Promise.race([
+      Promise.all([
+        sources.crawl.stats(),
+        sources.index.stats(),
+        sources.searchIndex.count(),
+        sources.backingOff ? sources.backingOff() : null,
+      ]),
       timeout,
     ]);
     const notices = sources.searchIndex.notices?.() ?? [];
@@ -89,7 +94,7 @@ export async function collectStats(
       skippedPages: crawl.skipped - lists,
       index,
       documents,
-      backingOff: sources.backingOff ? backoffStats(sources.backingOff()) : null,
+      backingOff: backoffs ? backoffStats(backoffs) : null,
       notices,
       at: toIsoUtc(new Date()),
     };

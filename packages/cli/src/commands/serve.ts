@@ -40,7 +40,7 @@ export async function startApi(
           searchIndex: services.index,
           blobs: services.blobs,
           ...(extras.queues.bullQueues ? { bullQueues: extras.queues.bullQueues } : {}),
-          ...(extras.backingOff ? { backingOff: extras.backingOff } : {}),
+          ...backingOffSource(extras.queues, extras.backingOff),
           onError: (err: unknown) => logger.warn({ err }, 'admin dashboard error'),
         })
       : undefined;
@@ -85,6 +85,19 @@ export async function startApi(
  * Rate-limit counters in Redis, shared by every API replica (one store per tier: a store instance
  * cannot serve two limiters).
  */
+/**
+ * Where the dashboard reads the hosts backed off from: in distributed mode the queues' shared board
+ * (every worker's, whichever process serves it), else this process's crawler, if it runs one.
+ */
+function backingOffSource(
+  queues: Queues | undefined,
+  own: (() => readonly HostBackoff[]) | undefined,
+): { backingOff?: () => readonly HostBackoff[] | Promise<readonly HostBackoff[]> } {
+  const board = queues?.backoffs;
+  if (board) return { backingOff: () => board.current() };
+  return own ? { backingOff: own } : {};
+}
+
 async function redisRateLimitStores(redisUrl: string, logger: Logger) {
   const [{ Redis }, { RedisStore }] = await Promise.all([import('ioredis'), import('rate-limit-redis')]);
   // A request waits at most 2 s for its count while Redis is away (then 503), not the 10-15 s of
