@@ -113,7 +113,7 @@ describe('quarry forget', () => {
     const undone = await quarry('forget', '--undo', `${site.host}:${site.port}/private`);
     expect(undone.code).toBe(0);
     expect(undone.stdout).toContain(`crawling ${site.host}:${site.port}/private again`);
-    expect(undone.stdout).toContain('2 URLs dropped by the forget queued again');
+    expect(undone.stdout).toContain('2 URLs of theirs queued again');
     expect((await quarry('crawl', '--wait')).code).toBe(0);
     expect((await hitsFor('otter')).map((h) => h.url)).toEqual([
       `${site.origin}/private/b.html`,

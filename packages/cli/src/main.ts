@@ -248,7 +248,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .argument('[site...]', 'sites to forget (example.com, https://example.com/private/)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--keep-pages', 'stop crawling the sites but leave their indexed pages searchable')
-    .option('--undo', 'crawl the sites again: their URLs are taken again, those the forget dropped are queued again')
+    .option(
+      '--undo',
+      'crawl the sites again: their URLs are taken again, and those the forget dropped or whose pages it removed are queued again',
+    )
     .option('--list', 'list the forgotten sites')
     .action(async (sites: string[], flags: CommonFlags & { keepPages?: boolean; undo?: boolean; list?: boolean }) => {
       const { runForget } = await import('./commands/forget.js');

@@ -190,9 +190,11 @@ export interface CrawlQueue {
    */
   forget(sites: readonly string[]): Promise<number | null>;
   /**
-   * Crawls the sites again: `add` takes their URLs, and those dropped by `forget` (skipped as
-   * `site_forgotten`) are queued again. Resolves to how many were queued. Sites not forgotten are
-   * ignored.
+   * Crawls the sites again: `add` takes their URLs, those dropped by `forget` (skipped as
+   * `site_forgotten`) are queued again, and so are those crawled before (done), without their
+   * validators (`etag`, `lastModified`): their pages were removed with the site, so they are
+   * fetched whole. URLs still within another forgotten site stay out. Resolves to how many were
+   * queued. Sites not forgotten are ignored.
    */
   unforget(sites: readonly string[]): Promise<number>;
   /** The sites forgotten, by name. */

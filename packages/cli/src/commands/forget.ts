@@ -59,7 +59,7 @@ export async function runForget(
         process.stdout.write(before.has(site) ? `crawling ${site} again\n` : `${site} was not forgotten\n`);
       }
       process.stdout.write(
-        `${count(queued, 'URL')} dropped by the forget queued again (\`quarry start\` or \`quarry crawl --wait\` crawls them); pages removed from the index come back as they are crawled\n`,
+        `${count(queued, 'URL')} of theirs queued again, those the forget dropped and those crawled before, fetched whole (\`quarry start\` or \`quarry crawl --wait\` crawls them); their pages come back as they are crawled\n`,
       );
       return 0;
     }

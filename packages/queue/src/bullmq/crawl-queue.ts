@@ -254,7 +254,10 @@ export class BullmqCrawlQueue implements CrawlQueue {
     for (const site of checked) if ((await this.#redis.zrem(this.#keys.forgottenSites, site)) > 0) lifted.push(site);
     if (lifted.length === 0) return 0;
     const still = await this.forgotten();
+    const within = (url: unknown): url is string =>
+      typeof url === 'string' && withinSites(url, lifted) && !withinSites(url, still);
     let queued = 0;
+    // The URLs the workers dropped, as they dropped them.
     let cursor = '0';
     do {
       const [next, hashes] = await this.#redis.sscanBuffer(this.#keys.forgottenUrls, cursor, 'COUNT', SEED_SCAN_COUNT);
@@ -265,7 +268,7 @@ export class BullmqCrawlQueue implements CrawlQueue {
       const taken: Buffer[] = [];
       data.forEach((json, i) => {
         const url = json === null ? undefined : (JSON.parse(json) as Partial<JobData>).url;
-        if (typeof url !== 'string' || !withinSites(url, lifted) || withinSites(url, still)) return;
+        if (!within(url)) return;
         urls.push(url);
         taken.push(hashes[i] as Buffer);
       });
@@ -274,6 +277,24 @@ export class BullmqCrawlQueue implements CrawlQueue {
       queued += standings.filter((s) => s.requeued).length;
       await this.#redis.srem(this.#keys.forgottenUrls, ...taken);
     } while (cursor !== '0');
+    // The URLs crawled before: their pages were removed with the site, so they are fetched whole again.
+    const crawled: string[] = [];
+    cursor = '0';
+    do {
+      const [next, entries] = await this.#redis.hscan(this.#keys.tasks, cursor, 'COUNT', SEED_SCAN_COUNT);
+      cursor = next;
+      for (let i = 1; i < entries.length; i += 2) {
+        const url = (JSON.parse(entries[i] ?? '{}') as Partial<JobData>).url;
+        if (within(url)) crawled.push(url);
+      }
+    } while (cursor !== '0');
+    for (let i = 0; i < crawled.length; i += SEED_REQUEUE_BATCH) {
+      const standings = await this.#requeueNamed(crawled.slice(i, i + SEED_REQUEUE_BATCH), ['done'], {
+        etag: '',
+        lastModified: '',
+      });
+      queued += standings.filter((s) => s.requeued).length;
+    }
     return queued;
   }
 

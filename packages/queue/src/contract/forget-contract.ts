@@ -105,6 +105,32 @@ export function describeForget(open: OpenQueues): void {
       await waitFor('the site crawled again', () => seen.length === 4);
     });
 
+    it('unforget crawls again, whole, the URLs crawled before the forget, whose pages it removed', async () => {
+      const { crawl } = await start();
+      const meta = { etag: '"v1"', lastModified: 'Sat, 21 Nov 2026 10:00:00 GMT', note: 'kept' };
+      await crawl.add([task('http://a.test/1', { meta }), task('http://c.test/1', { meta })]);
+      const seen: CrawlTask[] = [];
+      const worker = crawl.work(
+        doneAfter((t) => seen.push(t)),
+        { concurrency: 2 },
+      );
+      await waitIdle(crawl);
+      await worker.close();
+      await crawl.forget(['a.test']);
+      expect(await crawl.unforget(['a.test'])).toBe(1);
+      workers.push(
+        crawl.work(
+          doneAfter((t) => seen.push(t)),
+          { concurrency: 2 },
+        ),
+      );
+      await waitFor('a.test crawled again', () => seen.length === 3);
+      await waitIdle(crawl);
+      expect(seen[2]?.url).toBe('http://a.test/1');
+      expect(seen[2]?.meta).toEqual({ note: 'kept' });
+      expect((await crawl.stats()).done).toBeGreaterThanOrEqual(2);
+    });
+
     it('unforget takes the sites again and queues the URLs the forget dropped', async () => {
       const { crawl } = await start();
       await crawl.add(urls.map((u) => task(u)));

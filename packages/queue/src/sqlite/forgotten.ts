@@ -21,6 +21,15 @@ export class ForgottenSites {
       queued: db.prepare<[string], { seq: number; url: string }>(
         "SELECT seq, url FROM frontier WHERE host = ? AND state = 'queued'",
       ),
+      done: db.prepare<[string], { seq: number; url: string }>(
+        "SELECT seq, url FROM frontier WHERE host = ? AND state = 'done'",
+      ),
+      again: db.prepare(
+        `UPDATE frontier SET state = 'queued', reason = NULL, attempt = 0, not_before = 0, updated_at = @now,
+           meta = CASE WHEN meta IS NULL THEN NULL ELSE json_remove(meta, '$.etag', '$.lastModified') END
+         WHERE seq = @seq AND state = 'done'`,
+      ),
+      hostDoneAgain: db.prepare('UPDATE hosts SET queued = queued + @n, done = max(0, done - @n) WHERE host = @host'),
       dropped: db.prepare<[string, string], { seq: number; url: string }>(
         "SELECT seq, url FROM frontier WHERE host = ? AND state = 'skipped' AND reason = ?",
       ),
@@ -71,8 +80,9 @@ export class ForgottenSites {
   }
 
   /**
-   * Lifts the sites and queues again the URLs they dropped, but not those still within another
-   * forgotten site; how many were queued. One transaction.
+   * Lifts the sites and queues again the URLs they dropped, and those they had crawled (without
+   * their validators), but not those still within another forgotten site; how many were queued.
+   * One transaction.
    */
   unforget(sites: readonly string[], now: number): number {
     return this.#db
@@ -87,7 +97,13 @@ export class ForgottenSites {
             .filter((row) => withinSites(row.url, lifted) && !withinSites(row.url, still));
           for (const row of rows) this.#stmts.giveBack.run({ seq: row.seq, reason: SITE_FORGOTTEN, now });
           if (rows.length > 0) this.#stmts.hostGivenBack.run({ host, n: rows.length });
-          queued += rows.length;
+          // Crawled before: their pages were removed with the site, so they are fetched whole again.
+          const done = this.#stmts.done
+            .all(host)
+            .filter((row) => withinSites(row.url, lifted) && !withinSites(row.url, still));
+          for (const row of done) this.#stmts.again.run({ seq: row.seq, now });
+          if (done.length > 0) this.#stmts.hostDoneAgain.run({ host, n: done.length });
+          queued += rows.length + done.length;
         }
         return queued;
       })
