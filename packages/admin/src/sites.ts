@@ -163,7 +163,7 @@ export function addSitesRoutes(
         sendResult(
           res,
           `Crawling ${result.sites.join(', ')} again.`,
-          `${result.queued.toLocaleString('en-US')} URLs the forget had dropped are queued again.`,
+          `${result.queued.toLocaleString('en-US')} URLs of theirs are queued again (those the forget dropped, and those crawled before, fetched whole).`,
         ),
       true,
     ),
