@@ -1,10 +1,10 @@
 import { hostOf, normalizeUrl, type PageDocument, pageIdForUrl } from '@quarry/core';
-import { type CrawlQueue, type FingerprintStore, type IndexQueue, withinSites } from '@quarry/queue';
+import { type CrawlQueue, DUPLICATE_REASON, type FingerprintStore, type IndexQueue, withinSites } from '@quarry/queue';
 import LinkHeader from 'http-link-header';
 import { textFingerprint } from './fingerprint.js';
 
 /** Skip reason of a page whose main text is indexed under another URL (task meta `duplicateOf`). */
-export const DUPLICATE = 'duplicate';
+export const DUPLICATE = DUPLICATE_REASON;
 /** Skip reason of a page whose same-site `<link rel="canonical">` names another URL, crawled instead. */
 export const CANONICAL_ELSEWHERE = 'canonical_elsewhere';
 /**

@@ -245,7 +245,31 @@ export class BullmqCrawlQueue implements CrawlQueue {
     const checked = checkSites(sites);
     const now = Date.now();
     await this.#redis.zadd(this.#keys.forgottenSites, 'NX', ...checked.flatMap((site) => [now, site]));
+    await this.#copiesAgain(checked);
     return null;
+  }
+
+  /**
+   * Queues again, fetched whole, the pages of other sites skipped as copies of a page of `sites`
+   * (their meta's `duplicateOf`): that page held their text and leaves the index with its site.
+   */
+  async #copiesAgain(sites: readonly string[]): Promise<void> {
+    const copies: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, entries] = await this.#redis.hscan(this.#keys.tasks, cursor, 'COUNT', SEED_SCAN_COUNT);
+      cursor = next;
+      for (let i = 1; i < entries.length; i += 2) {
+        const data = JSON.parse(entries[i] ?? '{}') as Partial<JobData>;
+        const holder = data.meta?.duplicateOf;
+        if (typeof data.url !== 'string' || !holder || withinSites(data.url, sites)) continue;
+        if (withinSites(holder, sites)) copies.push(data.url);
+      }
+    } while (cursor !== '0');
+    const again = { etag: '', lastModified: '', duplicateOf: '' };
+    for (let i = 0; i < copies.length; i += SEED_REQUEUE_BATCH) {
+      await this.#requeueNamed(copies.slice(i, i + SEED_REQUEUE_BATCH), ['skipped'], again);
+    }
   }
 
   async unforget(sites: readonly string[]): Promise<number> {

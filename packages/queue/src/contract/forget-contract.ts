@@ -105,6 +105,36 @@ export function describeForget(open: OpenQueues): void {
       await waitFor('the site crawled again', () => seen.length === 4);
     });
 
+    it("queues again the pages of other sites skipped as copies of the site's pages", async () => {
+      const { crawl } = await start();
+      await crawl.add([task('http://m.test/p'), task('http://o.test/p', { meta: { etag: '"e"' } })]);
+      const seen: CrawlTask[] = [];
+      const worker = crawl.work(
+        async (t) => {
+          seen.push(t);
+          return t.url === 'http://o.test/p' && seen.length <= 2
+            ? { status: 'skipped', reason: 'duplicate', meta: { duplicateOf: 'http://m.test/p' } }
+            : { status: 'done' };
+        },
+        { concurrency: 1 },
+      );
+      await waitIdle(crawl);
+      await worker.close();
+      expect((await crawl.stats()).skipped).toBe(1);
+      await crawl.forget(['m.test']);
+      workers.push(
+        crawl.work(
+          doneAfter((t) => seen.push(t)),
+          { concurrency: 1 },
+        ),
+      );
+      await waitFor('the copy crawled again', () => seen.length === 3);
+      await waitIdle(crawl);
+      expect(seen[2]?.url).toBe('http://o.test/p');
+      expect(seen[2]?.meta ?? {}).toEqual({});
+      expect((await crawl.stats()).skipped).toBe(0);
+    });
+
     it('unforget crawls again, whole, the URLs crawled before the forget, whose pages it removed', async () => {
       const { crawl } = await start();
       const meta = { etag: '"v1"', lastModified: 'Sat, 21 Nov 2026 10:00:00 GMT', note: 'kept' };

@@ -122,7 +122,10 @@ export class SqliteCrawlQueue implements CrawlQueue {
   }
 
   async forget(sites: readonly string[]): Promise<number> {
-    return this.#forgotten.forget(checkSites(sites), Date.now());
+    const dropped = this.#forgotten.forget(checkSites(sites), Date.now());
+    // Copies of the sites' pages may have been queued again.
+    this.#wakeup.notify();
+    return dropped;
   }
 
   async unforget(sites: readonly string[]): Promise<number> {

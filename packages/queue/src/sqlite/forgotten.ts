@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { hostMayBeWithin, SITE_FORGOTTEN, withinSites } from '../forget.js';
+import { DUPLICATE_REASON, hostMayBeWithin, SITE_FORGOTTEN, withinSites } from '../forget.js';
 import type { NewCrawlTask } from '../types.js';
 
 /**
@@ -20,6 +20,17 @@ export class ForgottenSites {
       hosts: db.prepare<[], { host: string }>('SELECT host FROM hosts'),
       queued: db.prepare<[string], { seq: number; url: string }>(
         "SELECT seq, url FROM frontier WHERE host = ? AND state = 'queued'",
+      ),
+      copies: db.prepare<[string], { seq: number; url: string; host: string; meta: string | null }>(
+        "SELECT seq, url, host, meta FROM frontier WHERE state = 'skipped' AND reason = ?",
+      ),
+      copyAgain: db.prepare(
+        `UPDATE frontier SET state = 'queued', reason = NULL, attempt = 0, not_before = 0, updated_at = @now,
+           meta = json_remove(meta, '$.etag', '$.lastModified', '$.duplicateOf')
+         WHERE seq = @seq AND state = 'skipped'`,
+      ),
+      hostSkippedAgain: db.prepare(
+        'UPDATE hosts SET queued = queued + @n, skipped = max(0, skipped - @n) WHERE host = @host',
       ),
       done: db.prepare<[string], { seq: number; url: string }>(
         "SELECT seq, url FROM frontier WHERE host = ? AND state = 'done'",
@@ -62,7 +73,10 @@ export class ForgottenSites {
     return sites.length === 0 ? tasks : tasks.filter((task) => !withinSites(task.url, sites));
   }
 
-  /** Records the sites and ends their queued URLs skipped; how many were dropped. One transaction. */
+  /**
+   * Records the sites and ends their queued URLs skipped; how many were dropped. Copies of their
+   * pages on other sites are queued again (see #copiesAgain). One transaction.
+   */
   forget(sites: readonly string[], now: number): number {
     return this.#db
       .transaction(() => {
@@ -74,6 +88,7 @@ export class ForgottenSites {
           if (rows.length > 0) this.#stmts.hostDropped.run({ host, n: rows.length, now });
           dropped += rows.length;
         }
+        this.#copiesAgain(sites, now);
         return dropped;
       })
       .immediate();
@@ -108,6 +123,27 @@ export class ForgottenSites {
         return queued;
       })
       .immediate();
+  }
+
+  /**
+   * Queues again, fetched whole, the pages of other sites skipped as copies of a page of `sites`
+   * (`duplicateOf`): that page held their text and leaves the index with its site.
+   */
+  #copiesAgain(sites: readonly string[], now: number): void {
+    const perHost = new Map<string, number>();
+    for (const row of this.#stmts.copies.all(DUPLICATE_REASON)) {
+      let holder: unknown;
+      try {
+        holder = row.meta === null ? undefined : (JSON.parse(row.meta) as { duplicateOf?: unknown }).duplicateOf;
+      } catch {
+        continue;
+      }
+      if (typeof holder !== 'string' || !withinSites(holder, sites) || withinSites(row.url, sites)) continue;
+      if (this.#stmts.copyAgain.run({ seq: row.seq, now }).changes > 0) {
+        perHost.set(row.host, (perHost.get(row.host) ?? 0) + 1);
+      }
+    }
+    for (const [host, n] of perHost) this.#stmts.hostSkippedAgain.run({ host, n });
   }
 
   /** The crawl's hosts that may hold URLs of the sites. */
