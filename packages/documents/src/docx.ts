@@ -2,6 +2,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { strFromU8, strToU8 } from 'fflate';
 import { ooxmlCoreProperties, rezip, type ZipEntries } from './ooxml.js';
 import type { DocumentContent } from './types.js';
+import { decodeXml } from './xml-text.js';
 
 const WORD_MAIN = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
@@ -91,17 +92,6 @@ export function wellFormedParts(entries: ZipEntries): ZipEntries {
   return checked;
 }
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** XML character references and the five named entities, as text. */
-function unescapeXml(text: string): string {
-  return text.replace(/&(#x[\da-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (whole, ref: string) => {
-    if (ref[0] !== '#') return ENTITIES[ref.toLowerCase()] ?? whole;
-    const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
-}
-
 const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** One paragraph of a Word document part: its text, and its heading level (0 for none). */
@@ -119,7 +109,7 @@ function* paragraphsOf(xml: string): Generator<Paragraph> {
   for (const paragraph of xml.match(/<w:p[\s>][\s\S]*?<\/w:p>/g) ?? []) {
     let text = '';
     for (const [run, content] of paragraph.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:tab\/>|<w:br\/>|<w:cr\/>/g)) {
-      text += content !== undefined ? unescapeXml(content) : run.startsWith('<w:tab') ? '\t' : '\n';
+      text += content !== undefined ? decodeXml(content) : run.startsWith('<w:tab') ? '\t' : '\n';
     }
     if (text.trim() === '') continue;
     const style = /<w:pStyle\s+w:val="([^"]*)"/.exec(paragraph)?.[1] ?? '';

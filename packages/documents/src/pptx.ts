@@ -1,6 +1,7 @@
 import { strFromU8 } from 'fflate';
 import { escapeLineStart, markdownTable, quoted } from './markdown-table.js';
 import type { ZipEntries } from './ooxml.js';
+import { decodeXml } from './xml-text.js';
 
 /** One slide of a .pptx, its speaker notes included, as text and as a Markdown section. */
 export interface PptxSlide {
@@ -147,16 +148,4 @@ function drawingMLText(source: string): string[] {
         .trim(),
     )
     .filter((line) => line !== '');
-}
-
-const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeXml(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return XML_ENTITIES[name.toLowerCase()] ?? whole;
-  });
 }
