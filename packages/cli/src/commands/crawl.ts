@@ -11,10 +11,10 @@ import {
   scheduleRecrawls,
   startIndexer,
 } from '@quarry/crawler';
-import type { Queues } from '@quarry/queue';
+import type { IndexWorker, Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { outageLog } from '../outage-log.js';
-import { createLogger, openQueues, openStores } from '../runtime.js';
+import { createLogger, openQueues, openStores, type Stores } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
 import { backoffNote } from './progress.js';
 import { seedReport, warnRefusedSeeds } from './seed-report.js';
@@ -85,6 +85,17 @@ export function seedDefaults(flags: { maxPages?: number | undefined; maxDepth?: 
   return defaults;
 }
 
+/** The indexer of this process, over its queues and stores; documents of forgotten sites left out. */
+export function indexerFor(queues: Queues, stores: Stores, logger: Logger): IndexWorker {
+  return startIndexer({
+    queue: queues.index,
+    index: stores.index,
+    blobs: stores.blobs,
+    logger,
+    forgotten: () => queues.crawl.forgotten(),
+  });
+}
+
 /** The periodic recrawl of QUARRY_RECRAWL_AFTER, or null when recrawling is off. */
 export function recrawlScheduleFor(config: QuarryConfig, queues: Queues, logger: Logger): RecrawlSchedule | null {
   if (config.recrawlAfterMs === null) return null;
@@ -133,13 +144,7 @@ export async function runCrawl(
     return exitCode;
   }
   const services = await openStores(config);
-  const indexer = startIndexer({
-    queue: queues.index,
-    index: services.index,
-    blobs: services.blobs,
-    logger,
-    forgotten: () => queues.crawl.forgotten(),
-  });
+  const indexer = indexerFor(queues, services, logger);
   crawler.start();
   const interrupted = untilSignal();
   const started = Date.now();
@@ -201,15 +206,7 @@ export async function runWorker(config: QuarryConfig, roles: { crawl: boolean; i
     : null;
   opened?.crawler.start();
   const recrawls = opened ? recrawlScheduleFor(config, queues, logger) : null;
-  const indexer = services
-    ? startIndexer({
-        queue: queues.index,
-        index: services.index,
-        blobs: services.blobs,
-        logger,
-        forgotten: () => queues.crawl.forgotten(),
-      })
-    : null;
+  const indexer = services ? indexerFor(queues, services, logger) : null;
   logger.info({ crawl: roles.crawl, index: roles.index, metrics: metrics.listening }, 'quarry worker running');
   if (metrics.listening) process.stderr.write(`Quarry worker metrics: http://${metrics.listening}/metrics\n`);
   const signal = await untilSignal();

@@ -1,8 +1,7 @@
 import type { QuarryConfig } from '@quarry/core';
-import { startIndexer } from '@quarry/crawler';
 import { createLogger, openQueues, openServices } from '../runtime.js';
 import { ensureAdminToken } from './admin-token.js';
-import { openCrawler, recrawlScheduleFor, seedDefaults, submitterFor } from './crawl.js';
+import { indexerFor, openCrawler, recrawlScheduleFor, seedDefaults, submitterFor } from './crawl.js';
 import { openMetrics } from './metrics.js';
 import { reportProgress } from './progress.js';
 import { seedReport, warnRefusedSeeds } from './seed-report.js';
@@ -33,13 +32,7 @@ export async function runStart(
   const { crawler, close: closeCrawler } = await openCrawler(config, queues, logger, (state, reason) =>
     metrics.metrics.crawlOutcome(state, reason),
   );
-  const indexer = startIndexer({
-    queue: queues.index,
-    index: services.index,
-    blobs: services.blobs,
-    logger,
-    forgotten: () => queues.crawl.forgotten(),
-  });
+  const indexer = indexerFor(queues, services, logger);
   crawler.start();
   const recrawls = recrawlScheduleFor(config, queues, logger);
   await warnRefusedSeeds(crawler, seeds, true);
