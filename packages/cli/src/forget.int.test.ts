@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -7,10 +6,7 @@ import { FileBlobStore } from '@quarry/blobstore';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { type Site, startSite } from '@quarry/testkit';
-import { spawnCli } from './testing/run-cli.js';
-
-const ROOT = join(new URL('.', import.meta.url).pathname, '../../..');
-const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
+import { requireBuiltCli, runCli, spawnCli } from './testing/run-cli.js';
 
 describe('quarry forget', () => {
   let site: Site;
@@ -18,23 +14,13 @@ describe('quarry forget', () => {
   /** Whether the start page links to a page added after the forget. */
   let linksNewPage = false;
 
-  const quarry = (...args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], {
-        env: {
-          PATH: process.env.PATH,
-          QUARRY_DATA_DIR: dir,
-          QUARRY_ALLOW_HOSTS: '127.0.0.1',
-          QUARRY_HOST_DELAY_MS: '0',
-          LOG_LEVEL: 'silent',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const env = (): Record<string, string> => ({
+    QUARRY_DATA_DIR: dir,
+    QUARRY_ALLOW_HOSTS: '127.0.0.1',
+    QUARRY_HOST_DELAY_MS: '0',
+    LOG_LEVEL: 'silent',
+  });
+  const quarry = (...args: string[]) => runCli(args, env());
   const hitsFor = async (word: string) => {
     const index = await LanceSearchIndex.open({ path: join(dir, 'index'), autoMaintain: false });
     try {
@@ -48,7 +34,7 @@ describe('quarry forget', () => {
   const privateHits = () => [...site.hits.keys()].filter((path) => path.startsWith('/private/'));
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'packages/cli/dist/main.js'))) throw new Error('run `npm run build` first');
+    requireBuiltCli();
     const article = (word: string) =>
       `<html lang="en"><head><title>About the ${word}</title></head><body><article><h1>About the ${word}</h1><p>${`The ${word} lives in this page of a small site with a private part. `.repeat(12)}</p></article></body></html>`;
     site = await startSite({
@@ -123,13 +109,7 @@ describe('quarry forget', () => {
   }, 90_000);
 
   it('takes the pages out of a running API at once', async () => {
-    const served = spawnCli(['serve'], {
-      QUARRY_DATA_DIR: dir,
-      QUARRY_ALLOW_HOSTS: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-      QUARRY_HOST: '127.0.0.1',
-    });
+    const served = spawnCli(['serve'], { ...env(), PORT: '0', QUARRY_HOST: '127.0.0.1' });
     try {
       const base = await served.listening(50_000);
       const search = async (q: string) =>
