@@ -147,24 +147,36 @@ export class BullmqCrawlQueue implements CrawlQueue {
   async requeueSeeds(settings: ReadonlyMap<string, Readonly<Record<string, string>>>): Promise<Map<string, number>> {
     // The finished URLs of the seeds, from the job data each finished with: one scan for all.
     const urls = new Map<string, string[]>([...settings.keys()].map((seed) => [seed, []]));
+    for await (const data of this.#finishedTasks()) {
+      if (typeof data.seed === 'string' && typeof data.url === 'string') urls.get(data.seed)?.push(data.url);
+    }
+    const queued = new Map<string, number>();
+    for (const [seed, meta] of settings) {
+      queued.set(seed, await this.#requeueInBatches(urls.get(seed) ?? [], FINISHED_ORDER, meta));
+    }
+    return queued;
+  }
+
+  /** The job data every finished URL finished with, one HSCAN page of the tasks hash at a time. */
+  async *#finishedTasks(): AsyncGenerator<Partial<JobData>> {
     let cursor = '0';
     do {
       const [next, entries] = await this.#redis.hscan(this.#keys.tasks, cursor, 'COUNT', SEED_SCAN_COUNT);
       cursor = next;
-      for (let i = 1; i < entries.length; i += 2) {
-        const data = JSON.parse(entries[i] ?? '{}') as Partial<JobData>;
-        if (typeof data.seed === 'string' && typeof data.url === 'string') urls.get(data.seed)?.push(data.url);
-      }
+      for (let i = 1; i < entries.length; i += 2) yield JSON.parse(entries[i] ?? '{}') as Partial<JobData>;
     } while (cursor !== '0');
-    const queued = new Map<string, number>();
-    for (const [seed, meta] of settings) {
-      const own = urls.get(seed) ?? [];
-      let n = 0;
-      for (let i = 0; i < own.length; i += SEED_REQUEUE_BATCH) {
-        const standings = await this.#requeueNamed(own.slice(i, i + SEED_REQUEUE_BATCH), FINISHED_ORDER, meta);
-        n += standings.filter((s) => s.requeued).length;
-      }
-      queued.set(seed, n);
+  }
+
+  /** {@link #requeueNamed} a batch of {@link SEED_REQUEUE_BATCH} URLs at a time; how many were queued. */
+  async #requeueInBatches(
+    urls: readonly string[],
+    states: readonly FinishedState[],
+    meta: Readonly<Record<string, string>> | undefined,
+  ): Promise<number> {
+    let queued = 0;
+    for (let i = 0; i < urls.length; i += SEED_REQUEUE_BATCH) {
+      const standings = await this.#requeueNamed(urls.slice(i, i + SEED_REQUEUE_BATCH), states, meta);
+      queued += standings.filter((s) => s.requeued).length;
     }
     return queued;
   }
@@ -255,21 +267,12 @@ export class BullmqCrawlQueue implements CrawlQueue {
    */
   async #copiesAgain(sites: readonly string[]): Promise<void> {
     const copies: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, entries] = await this.#redis.hscan(this.#keys.tasks, cursor, 'COUNT', SEED_SCAN_COUNT);
-      cursor = next;
-      for (let i = 1; i < entries.length; i += 2) {
-        const data = JSON.parse(entries[i] ?? '{}') as Partial<JobData>;
-        const holder = data.meta?.duplicateOf;
-        if (typeof data.url !== 'string' || !holder || withinSites(data.url, sites)) continue;
-        if (withinSites(holder, sites)) copies.push(data.url);
-      }
-    } while (cursor !== '0');
-    const again = { etag: '', lastModified: '', duplicateOf: '' };
-    for (let i = 0; i < copies.length; i += SEED_REQUEUE_BATCH) {
-      await this.#requeueNamed(copies.slice(i, i + SEED_REQUEUE_BATCH), ['skipped'], again);
+    for await (const data of this.#finishedTasks()) {
+      const holder = data.meta?.duplicateOf;
+      if (typeof data.url !== 'string' || !holder || withinSites(data.url, sites)) continue;
+      if (withinSites(holder, sites)) copies.push(data.url);
     }
+    await this.#requeueInBatches(copies, ['skipped'], { etag: '', lastModified: '', duplicateOf: '' });
   }
 
   async unforget(sites: readonly string[]): Promise<number> {
@@ -303,23 +306,8 @@ export class BullmqCrawlQueue implements CrawlQueue {
     } while (cursor !== '0');
     // The URLs crawled before: their pages were removed with the site, so they are fetched whole again.
     const crawled: string[] = [];
-    cursor = '0';
-    do {
-      const [next, entries] = await this.#redis.hscan(this.#keys.tasks, cursor, 'COUNT', SEED_SCAN_COUNT);
-      cursor = next;
-      for (let i = 1; i < entries.length; i += 2) {
-        const url = (JSON.parse(entries[i] ?? '{}') as Partial<JobData>).url;
-        if (within(url)) crawled.push(url);
-      }
-    } while (cursor !== '0');
-    for (let i = 0; i < crawled.length; i += SEED_REQUEUE_BATCH) {
-      const standings = await this.#requeueNamed(crawled.slice(i, i + SEED_REQUEUE_BATCH), ['done'], {
-        etag: '',
-        lastModified: '',
-      });
-      queued += standings.filter((s) => s.requeued).length;
-    }
-    return queued;
+    for await (const { url } of this.#finishedTasks()) if (within(url)) crawled.push(url);
+    return queued + (await this.#requeueInBatches(crawled, ['done'], { etag: '', lastModified: '' }));
   }
 
   async forgotten(): Promise<string[]> {
