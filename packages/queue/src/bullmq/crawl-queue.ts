@@ -283,7 +283,7 @@ export class BullmqCrawlQueue implements CrawlQueue {
     const still = await this.forgotten();
     const within = (url: unknown): url is string =>
       typeof url === 'string' && withinSites(url, lifted) && !withinSites(url, still);
-    let queued = 0;
+    const requeued = new Set<string>();
     // The URLs the workers dropped, as they dropped them.
     let cursor = '0';
     do {
@@ -300,14 +300,16 @@ export class BullmqCrawlQueue implements CrawlQueue {
         taken.push(hashes[i] as Buffer);
       });
       if (urls.length === 0) continue;
-      const standings = await this.#requeueNamed(urls, ['skipped'], undefined);
-      queued += standings.filter((s) => s.requeued).length;
+      for (const standing of await this.#requeueNamed(urls, ['skipped'], undefined)) {
+        if (standing.requeued) requeued.add(standing.url);
+      }
       await this.#redis.srem(this.#keys.forgottenUrls, ...taken);
     } while (cursor !== '0');
     // The URLs crawled before: their pages were removed with the site, so they are fetched whole again.
+    // Not those just queued again above: a running worker may already have crawled one of them.
     const crawled: string[] = [];
-    for await (const { url } of this.#finishedTasks()) if (within(url)) crawled.push(url);
-    return queued + (await this.#requeueInBatches(crawled, ['done'], { etag: '', lastModified: '' }));
+    for await (const { url } of this.#finishedTasks()) if (within(url) && !requeued.has(url)) crawled.push(url);
+    return requeued.size + (await this.#requeueInBatches(crawled, ['done'], { etag: '', lastModified: '' }));
   }
 
   async forgotten(): Promise<string[]> {
