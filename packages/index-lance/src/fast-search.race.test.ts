@@ -101,7 +101,12 @@ describe('the fast plan while the table version moves under it', () => {
       },
     });
     fast = new FastSearch(counted, OPTIONS, () => watermark);
-    const facts = { unindexedRows: await unindexedRows(table), lowQualityRows: 0, rows: await table.countRows() };
+    const facts = {
+      version: await table.version(),
+      unindexedRows: await unindexedRows(table),
+      lowQualityRows: 0,
+      rows: await table.countRows(),
+    };
     expect(facts.unindexedRows).toBeGreaterThan(0);
     const answer = await fast.search(query, planQuery(query), planFast(query)!, facts);
     return { calls, answer };
@@ -153,6 +158,7 @@ describe('the fast plan after fresh pages are deleted', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const facts = async () => ({
+    version: await table.version(),
     unindexedRows: await unindexedRows(table),
     lowQualityRows: 0,
     rows: await table.countRows(),

@@ -114,6 +114,8 @@ export interface FastSearchOptions {
 
 /** What the index knows of its current version. */
 export interface VersionFacts {
+  /** The table version these facts are of. */
+  readonly version: number;
   /** Pages not yet folded into the full-text indexes. */
   readonly unindexedRows: number;
   /** Pages with a quality prior below 1 (without any, the prior is left out). */
@@ -176,7 +178,9 @@ export class FastSearch {
   ): Promise<IndexSearchResult | null> {
     const phrase = plan.alternatives.some((alternative) => alternative.kind === 'phrase' || hasRuns(alternative));
     for (let attempt = 0; attempt < FAST_ATTEMPTS; attempt++) {
-      const version = await this.#table.version();
+      // The version the facts were read at, first: each look at the version is a call into the engine,
+      // which waits behind its other work (up to 0.3 s while a crawl writes).
+      const version = attempt === 0 ? facts.version : await this.#table.version();
       const view = facts.unindexedRows > 0 && this.#options.freshTier ? await this.#viewAt(version, facts) : FLAT;
       // The engine's scan of unfolded pages finds no phrase and scores a filtered query apart.
       if (view.tier === null && facts.unindexedRows > 0 && (phrase || query.langPriority !== undefined)) return null;
@@ -213,19 +217,19 @@ export class FastSearch {
     facts: VersionFacts,
   ): Promise<{ readonly holds: (column: string, token: string) => boolean; readonly watermark: number } | null> {
     if (facts.unindexedRows === 0 || !this.#options.freshTier) return null;
-    const view = await this.#viewAt(await this.#table.version(), facts);
+    const view = await this.#viewAt(facts.version, facts);
     const tier = view.tier;
     return tier ? { holds: (column, token) => tier.holds(column, token), watermark: view.watermark } : null;
   }
 
   /**
-   * Brings the fresh tier to the table's version now, as a search would (see {@link search}), and
-   * resolves once it holds that version's pages: after a write, so that searches need not wait for
-   * it (reading a write's pages and indexing them takes 10–30 ms).
+   * Brings the fresh tier to the facts' version (the table's, just read), as a search would (see
+   * {@link search}), and resolves once it holds that version's pages: after a write, so that
+   * searches need not wait for it (reading a write's pages and indexing them takes 10–30 ms).
    */
   async prepare(facts: VersionFacts): Promise<void> {
     if (facts.unindexedRows === 0 || !this.#options.freshTier) return;
-    await this.#brought(await this.#table.version(), facts);
+    await this.#brought(facts.version, facts);
   }
 
   /**
