@@ -1,13 +1,7 @@
 import type Database from 'better-sqlite3';
 import { hostKey } from '../policy.js';
-import {
-  type CrawlStats,
-  type CrawlTask,
-  type FinishedState,
-  type NewCrawlTask,
-  REASON_EXAMPLES,
-  type UrlStanding,
-} from '../types.js';
+import type { CrawlStats, CrawlTask, FinishedState, NewCrawlTask, UrlStanding } from '../types.js';
+import { FrontierStats } from './frontier-stats.js';
 import { HostTally } from './host-stats.js';
 
 /** Politeness and lease settings the frontier applies when leasing. */
@@ -55,8 +49,6 @@ export type Settlement =
   /** Not a try: aborted by close(), or postponed by its handler (which may raise the host's delay and rest). */
   | { kind: 'release'; hostDelayMs?: number; hostBackoffUntil?: number; lastRequestAt?: number };
 
-const TOP_FAILURES = 10;
-
 /**
  * The embedded crawl frontier: synchronous, every state change in one SQLite transaction, so a
  * process killed at any point leaves a consistent file (in-flight rows come back when their lease
@@ -67,11 +59,13 @@ export class Frontier {
   readonly #settings: FrontierSettings;
   readonly #stmts;
   readonly #tally: HostTally;
+  readonly #stats: FrontierStats;
 
   constructor(db: Database.Database, settings: FrontierSettings) {
     this.#db = db;
     this.#settings = settings;
     this.#tally = new HostTally(db);
+    this.#stats = new FrontierStats(db);
     this.#stmts = {
       exists: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM frontier WHERE url = ?'),
       scopeCount: db.prepare<[string], { admitted: number }>('SELECT admitted FROM scopes WHERE scope = ?'),
@@ -147,19 +141,6 @@ export class Frontier {
       ),
       expireOwner: db.prepare<[string]>(
         `UPDATE frontier SET lease_until = 0 WHERE lease_owner = ? AND state = 'in_flight'`,
-      ),
-      counts: db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM frontier GROUP BY state'),
-      topFailures: db.prepare<[number], { reason: string; count: number }>(
-        `SELECT reason, count(*) AS count FROM frontier WHERE state = 'failed' AND reason IS NOT NULL
-         GROUP BY reason ORDER BY count DESC, reason LIMIT ?`,
-      ),
-      reasons: db.prepare<[string, number], { reason: string; count: number }>(
-        `SELECT reason, count(*) AS count FROM frontier WHERE state = ? AND reason IS NOT NULL
-         GROUP BY reason ORDER BY count DESC, reason LIMIT ?`,
-      ),
-      // Newest admitted first; the (state, reason) index walks rowids in order, so no sort.
-      examples: db.prepare<[string, string, number], { url: string }>(
-        'SELECT url FROM frontier WHERE state = ? AND reason = ? ORDER BY seq DESC LIMIT ?',
       ),
       standing: db.prepare<[string], { state: string; reason: string | null; host: string; meta: string | null }>(
         'SELECT state, reason, host, meta FROM frontier WHERE url = ?',
@@ -381,24 +362,7 @@ export class Frontier {
   }
 
   stats(): CrawlStats {
-    const counts: Record<string, number> = {};
-    for (const { state, n } of this.#stmts.counts.iterate()) counts[state] = n;
-    return {
-      queued: counts.queued ?? 0,
-      inFlight: counts.in_flight ?? 0,
-      done: counts.done ?? 0,
-      skipped: counts.skipped ?? 0,
-      failed: counts.failed ?? 0,
-      topFailures: this.#stmts.topFailures.all(TOP_FAILURES),
-      reasons: (['skipped', 'failed'] as const).flatMap((state) =>
-        this.#stmts.reasons.all(state, TOP_FAILURES).map(({ reason, count }) => ({
-          state,
-          reason,
-          count,
-          examples: this.#stmts.examples.all(state, reason, REASON_EXAMPLES).map((r) => r.url),
-        })),
-      ),
-    };
+    return this.#stats.read();
   }
 
   isIdle(): boolean {
