@@ -50,6 +50,31 @@ describe('the fresh tier after a fold takes in most of its pages', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('answers a search that was waiting for the folded statistics as the tier stood when it began', async () => {
+    const heron: FastQuery = { kind: 'match', tokens: ['heron'], all: true, column: COLUMNS.text };
+    const before = new FreshTier();
+    expect(await before.sync(table, await table.version(), 0, LIMITS)).toBe(true);
+    const expected = await before.search(heron, FILTERS, NO_FOLDED, null);
+    expect(expected.length).toBeGreaterThan(200);
+
+    const tier = new FreshTier();
+    expect(await tier.sync(table, await table.version(), 0, LIMITS)).toBe(true);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The folded pages' counts come from the engine: the search waits for them...
+    const waiting: FoldedStats = { ...NO_FOLDED, documentFrequency: async () => gate.then(() => 0) };
+    const searching = tier.search(heron, FILTERS, waiting, null);
+    // ...while a fold takes in most pages and the tier is compacted.
+    expect(await tier.sync(table, await table.version(), await seqOf('old-0'), LIMITS)).toBe(true);
+    expect(tier.size).toBeLessThan(100);
+    release();
+    const byId = (matches: readonly { id: string; score: number }[]) =>
+      matches.map((match) => [match.id, match.score.toFixed(9)]).sort(([a], [b]) => (a! < b! ? -1 : 1));
+    expect(byId(await searching)).toEqual(byId(expected));
+  }, 60_000);
+
   it('clears the folded pages away without reading the table again, and finds what a tier read whole finds', async () => {
     const { table: counted, calls } = countingCalls(table, 'countRows');
     const tier = new FreshTier();

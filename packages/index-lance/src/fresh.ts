@@ -182,12 +182,19 @@ export class FreshTier {
     folded: FoldedStats,
     exclude: FastQuery | null,
   ): Promise<FreshMatch[]> {
+    // The tier as it is now: a sync may renumber its pages (a compaction) or start it over while
+    // this search waits for the folded pages' statistics below.
+    const held = this.#pages;
     const postings = query.column === COLUMNS.title ? this.#title : this.#text;
+    const title = query.column === COLUMNS.title;
+    const pages = folded.pages + this.#live;
+    const ownLength = title ? this.#totalTitleLength : this.#totalLength;
+    const ownAverage = this.averageLength(query.column);
     // A phrase: the pages holding every token, then those holding them in a row (scored as the
     // engine scores a phrase: the BM25 of its tokens).
     const candidates = this.#candidates({ ...query, all: query.kind === 'phrase' || query.all }, postings);
     for (const ordinal of candidates) {
-      const page = this.#pages[ordinal]!;
+      const page = held[ordinal]!;
       if (page.dead || !passesIndexFilters(page, filters)) candidates.delete(ordinal);
     }
     if (exclude) for (const ordinal of this.#candidates(exclude, this.#text)) candidates.delete(ordinal);
@@ -197,40 +204,40 @@ export class FreshTier {
     for (const tokens of runs) {
       const run = tokens.join(' ');
       for (const ordinal of candidates) {
-        const page = this.#pages[ordinal]!;
+        const page = held[ordinal]!;
         if (!holdsRun(query.column === COLUMNS.title ? page.title : page.text, run)) candidates.delete(ordinal);
       }
     }
     if (candidates.size === 0) return [];
-    const pages = folded.pages + this.#live;
-    const title = query.column === COLUMNS.title;
+    // The tier's own pages holding each token.
+    const own = query.tokens.map((token) =>
+      (postings.get(token) ?? []).reduce((count, entry) => count + (held[Math.floor(entry / 1024)]!.dead ? 0 : 1), 0),
+    );
     // The engine answers the counts of several tokens at once.
     const [average, frequencies] = await Promise.all([
       folded.averageLength(query.column),
       Promise.all(query.tokens.map((token) => folded.documentFrequency(token, query.column))),
     ]);
     // The folded pages' mean length, or (unknown) the tier's as an estimate of it.
-    const foldedAverage = average ?? this.averageLength(query.column);
-    const ownLength = title ? this.#totalTitleLength : this.#totalLength;
+    const foldedAverage = average ?? ownAverage;
     const averageLength = (foldedAverage * folded.pages + ownLength) / Math.max(1, pages);
     const scores = new Map<number, number>();
     for (const [i, token] of query.tokens.entries()) {
       const list = postings.get(token) ?? [];
-      const own = list.reduce((count, entry) => count + (this.#pages[Math.floor(entry / 1024)]!.dead ? 0 : 1), 0);
-      const df = Math.min(pages, frequencies[i]! + own);
+      const df = Math.min(pages, frequencies[i]! + own[i]!);
       const idf = bm25Idf(df, pages);
       for (const entry of list) {
         const ordinal = Math.floor(entry / 1024);
         if (!candidates.has(ordinal)) continue;
         const tf = entry % 1024;
-        const page = this.#pages[ordinal]!;
+        const page = held[ordinal]!;
         const length = title ? page.titleLength : page.length;
         const norm = K1 * (1 - B + (B * length) / Math.max(1, averageLength));
         scores.set(ordinal, (scores.get(ordinal) ?? 0) + (idf * tf * (K1 + 1)) / (tf + norm));
       }
     }
     return [...scores].map(([ordinal, score]) => {
-      const page = this.#pages[ordinal]!;
+      const page = held[ordinal]!;
       return { id: page.id, rowId: page.rowId, seq: page.seq, score, lang: page.lang, quality: page.quality };
     });
   }
