@@ -105,8 +105,20 @@ describe('quarry forget', () => {
       `${site.origin}/private/b.html`,
       `${site.origin}/private/c.html`,
     ]);
+
+    // Pages kept by --keep-pages are counted in the status, until a forget without it removes them.
+    const part = `${site.host}:${site.port}/private`;
+    expect((await quarry('forget', '--keep-pages', part)).code).toBe(0);
+    expect((await quarry('status')).stdout).toContain(`${part} (2 pages indexed: quarry forget ${part} removes them)`);
+    const pagesOf = async () => JSON.parse((await quarry('status', '--json')).stdout).forgottenPages;
+    expect(await pagesOf()).toEqual({ [part]: 2 });
+    expect((await quarry('forget', part)).stdout).toContain(`${part}: 2 pages removed from the index`);
+    expect(await pagesOf()).toEqual({ [part]: 0 });
+    expect((await quarry('forget', '--undo', part)).code).toBe(0);
     expect((await quarry('forget', '--list')).stdout).toBe('no site is forgotten\n');
-  }, 90_000);
+    expect((await quarry('crawl', '--wait')).code).toBe(0);
+    expect(await hitsFor('otter')).toHaveLength(2);
+  }, 120_000);
 
   it('takes the pages out of a running API at once', async () => {
     const served = spawnCli(['serve'], { ...env(), PORT: '0', QUARRY_HOST: '127.0.0.1' });

@@ -5,6 +5,16 @@ import { urlMatchesSite } from './url.js';
 /** Hits asked per search of a site's pages (the most one search returns). */
 const PAGE = 100;
 
+/** How many pages of a normalized site (see {@link removeSitePages}) the index holds. */
+export async function sitePageCount(index: SearchIndex, site: string): Promise<number> {
+  return (await index.search({ query: siteListing(site), limit: 1, offset: 0 })).total;
+}
+
+/** The query listing a site's pages: `site:` alone. */
+function siteListing(site: string) {
+  return { root: null, sites: [site], filetypes: [] };
+}
+
 /**
  * Removes every indexed page of a normalized site (`checkSites`: a host with its subdomains, or
  * one port or path of it) from the index and then from the blob store, as the indexer removes a
@@ -18,7 +28,7 @@ export async function removeSitePages(
   site: string,
   onProgress?: (removed: number) => void,
 ): Promise<number> {
-  const query = { root: null, sites: [site], filetypes: [] };
+  const query = siteListing(site);
   const removed = new Set<string>();
   for (;;) {
     const ids: string[] = [];

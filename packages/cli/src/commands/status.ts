@@ -1,4 +1,4 @@
-import type { QuarryConfig } from '@quarry/core';
+import { type QuarryConfig, sitePageCount } from '@quarry/core';
 import { type CrawlStats, otherReasons } from '@quarry/queue';
 import { openQueues, openStores } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
@@ -18,12 +18,17 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
       services.index.count(),
       queues.crawl.forgotten(),
     ]);
+    // Pages a forgotten site still has indexed: kept (`--keep-pages`), or left by a removal that
+    // stopped (the dashboard removes them in its process's background).
+    const forgottenPages = Object.fromEntries(
+      await Promise.all(forgotten.map(async (site) => [site, await sitePageCount(services.index, site)] as const)),
+    );
     const notices = services.index.notices?.() ?? [];
     if (json) {
       // The URLs of reasons beyond the ten listed a state, as the text's `other reasons` lines count them.
       const others = { skipped: otherReasons(crawl, 'skipped'), failed: otherReasons(crawl, 'failed') };
       process.stdout.write(
-        `${JSON.stringify({ crawl, otherReasons: others, index, documents, forgotten, notices }, null, 2)}\n`,
+        `${JSON.stringify({ crawl, otherReasons: others, index, documents, forgotten, forgottenPages, notices }, null, 2)}\n`,
       );
       return 0;
     }
@@ -33,8 +38,15 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
       `crawl: ${crawl.queued} queued, ${crawl.inFlight} in flight, ${countsOf(crawl)}`,
       `index queue: ${index.waiting} waiting, ${index.active} active, ${index.failed} failed`,
     ];
-    if (forgotten.length > 0)
-      out.push(`forgotten sites (quarry forget --undo crawls one again): ${forgotten.join(', ')}`);
+    if (forgotten.length > 0) {
+      const named = forgotten.map((site) => {
+        const pages = forgottenPages[site] ?? 0;
+        return pages === 0
+          ? site
+          : `${site} (${pages} ${pages === 1 ? 'page' : 'pages'} indexed: quarry forget ${site} removes them)`;
+      });
+      out.push(`forgotten sites (quarry forget --undo crawls one again): ${named.join(', ')}`);
+    }
     if (index.failed > 0) {
       out.push('  failed documents get one more attempt each time an indexer starts (quarry start, quarry worker)');
     }
