@@ -69,6 +69,7 @@ describe('admin: forgotten sites', () => {
     const sites = await bearer(request(fx.server).get('/admin/api/sites'));
     expect(sites.body).toEqual({
       forgotten: ['example.org/private'],
+      indexed: { 'example.org/private': 0 },
       removals: { 'example.org/private': { state: 'removed', removed: 2 } },
     });
     expect(await fx.searchIndex.has(pages[0]?.id ?? '')).toBe(false);
@@ -83,6 +84,15 @@ describe('admin: forgotten sites', () => {
     });
     expect(back.body).toEqual({ sites: ['example.org/private'], queued: 1 });
     expect((await bearer(request(fx.server).get('/admin/api/sites'))).body.forgotten).toEqual([]);
+
+    // Pages kept are counted as the site's indexed pages.
+    const kept = await bearer(request(fx.server).post('/admin/api/sites/forget')).send({
+      sites: ['example.org/open'],
+      keepPages: true,
+    });
+    expect(kept.body).toMatchObject({ removing: false });
+    expect((await bearer(request(fx.server).get('/admin/api/sites'))).body.indexed).toEqual({ 'example.org/open': 1 });
+    await bearer(request(fx.server).post('/admin/api/sites/unforget')).send({ sites: ['example.org/open'] });
   });
 
   it('refuses a body that names no site, changing nothing', async () => {

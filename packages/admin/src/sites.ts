@@ -1,4 +1,4 @@
-import { type BlobStore, removeSitePages, type SearchIndex } from '@quarry/core';
+import { type BlobStore, removeSitePages, type SearchIndex, sitePageCount } from '@quarry/core';
 import { type CrawlQueue, checkSites } from '@quarry/queue';
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { adminHeader, escapeHtml, sendPage } from './pages/html.js';
@@ -48,7 +48,7 @@ function sitesOf(body: Record<string, unknown>): string[] {
 
 /**
  * The forgotten sites of the admin area (`CrawlQueue.forget`, as `quarry forget` does):
- * `GET /api/sites`, `POST /api/sites/forget` (JSON `{ sites, keepPages? }`: 202, the pages
+ * `GET /api/sites` (with the pages each still has indexed), `POST /api/sites/forget` (JSON `{ sites, keepPages? }`: 202, the pages
  * removed in the background, each site's progress in `GET /api/sites`), `POST /api/sites/unforget`
  * (`{ sites }`), and the hosts page's forms (`POST /sites/forget`, `/sites/unforget`), which answer
  * with a page saying what was done. Every route is behind `admin`.
@@ -116,7 +116,14 @@ export function addSitesRoutes(
 
   router.get('/api/sites', admin, async (_req, res) => {
     try {
-      res.json({ forgotten: await deps.crawl.forgotten(), removals: Object.fromEntries(removals) });
+      const forgotten = await deps.crawl.forgotten();
+      // Pages each still has indexed: kept, being removed, or left by a removal cut short.
+      const indexed = await Promise.all(forgotten.map((site) => sitePageCount(deps.searchIndex, site)));
+      res.json({
+        forgotten,
+        indexed: Object.fromEntries(forgotten.map((site, i) => [site, indexed[i]])),
+        removals: Object.fromEntries(removals),
+      });
     } catch (err) {
       deps.onError(err);
       sendProblem(res, 'backend-unavailable', 'The crawl queue did not answer; try again shortly.');
