@@ -9,7 +9,7 @@ import { sendLoginPage } from './pages/login.js';
 import { sendProblem } from './problem.js';
 import { bullBoardHandler, embeddedQueuesHandler } from './queues-board.js';
 import { SessionSigner, secretsEqual } from './session.js';
-import { addSitesRoutes } from './sites.js';
+import { addSitesRoutes, indexedPages } from './sites.js';
 import { type AdminStats, collectStats } from './stats.js';
 
 /** The login form body is one token and a path; anything larger is not a login. */
@@ -137,7 +137,9 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
   };
 
   router.get('/hosts', admin, async (req, res) => {
-    const sites = { forgotten: await readForgotten(), removals, canRemove: opts.blobs !== undefined };
+    const forgotten = await readForgotten();
+    const indexed = forgotten && (await indexedPages(opts.searchIndex, forgotten).catch(() => null));
+    const sites = { forgotten, indexed, removals, canRemove: opts.blobs !== undefined };
     const page = { baseUrl: req.baseUrl, refreshIntervalMs: opts.refreshIntervalMs, sites };
     let query: HostQuery;
     try {

@@ -92,6 +92,9 @@ describe('admin: forgotten sites', () => {
     });
     expect(kept.body).toMatchObject({ removing: false });
     expect((await bearer(request(fx.server).get('/admin/api/sites'))).body.indexed).toEqual({ 'example.org/open': 1 });
+    expect((await bearer(request(fx.server).get('/admin/hosts'))).text).toContain(
+      '<span class="site">example.org/open</span> (1 page indexed: forgetting it again removes them)',
+    );
     await bearer(request(fx.server).post('/admin/api/sites/unforget')).send({ sites: ['example.org/open'] });
   });
 

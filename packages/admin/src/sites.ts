@@ -32,6 +32,12 @@ interface ForgetResult {
 
 class BadSites extends Error {}
 
+/** The pages each forgotten site still has indexed: kept, being removed, or left by a removal cut short. */
+export async function indexedPages(index: SearchIndex, sites: readonly string[]): Promise<Map<string, number>> {
+  const counts = await Promise.all(sites.map((site) => sitePageCount(index, site)));
+  return new Map(sites.map((site, i) => [site, counts[i] ?? 0]));
+}
+
 /** The sites of a body (`sites`: an array or one string; a form's `site` field), checked. */
 function sitesOf(body: Record<string, unknown>): string[] {
   const raw = body.sites ?? body.site;
@@ -117,13 +123,8 @@ export function addSitesRoutes(
   router.get('/api/sites', admin, async (_req, res) => {
     try {
       const forgotten = await deps.crawl.forgotten();
-      // Pages each still has indexed: kept, being removed, or left by a removal cut short.
-      const indexed = await Promise.all(forgotten.map((site) => sitePageCount(deps.searchIndex, site)));
-      res.json({
-        forgotten,
-        indexed: Object.fromEntries(forgotten.map((site, i) => [site, indexed[i]])),
-        removals: Object.fromEntries(removals),
-      });
+      const indexed = await indexedPages(deps.searchIndex, forgotten);
+      res.json({ forgotten, indexed: Object.fromEntries(indexed), removals: Object.fromEntries(removals) });
     } catch (err) {
       deps.onError(err);
       sendProblem(res, 'backend-unavailable', 'The crawl queue did not answer; try again shortly.');

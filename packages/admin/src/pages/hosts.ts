@@ -155,12 +155,18 @@ export interface SitesSection {
   /** Null when the crawl queue did not answer. */
   readonly forgotten: readonly string[] | null;
   readonly removals: ReadonlyMap<string, SiteRemoval>;
+  /** The pages each still has indexed; null when the index did not answer. */
+  readonly indexed: ReadonlyMap<string, number> | null;
   /** Whether a forget here removes the site's pages too (the page store is at hand). */
   readonly canRemove: boolean;
 }
 
-function removalText(removal: SiteRemoval | undefined): string {
-  if (removal === undefined) return '';
+function removalText(removal: SiteRemoval | undefined, indexed: number | undefined): string {
+  if (removal === undefined) {
+    return indexed
+      ? ` (${fmt(indexed)} page${indexed === 1 ? '' : 's'} indexed: forgetting it again removes them)`
+      : '';
+  }
   const pages = `${fmt(removal.removed)} page${removal.removed === 1 ? '' : 's'}`;
   if (removal.state === 'removing') return ` (removing its pages: ${pages} so far)`;
   if (removal.state === 'failed') return ` (removing its pages failed after ${pages}; quarry forget removes the rest)`;
@@ -178,7 +184,7 @@ function sitesSection(baseUrl: string, sites: SitesSection): string {
         : `<ul id="forgotten">${sites.forgotten
             .map(
               (site) =>
-                `<li><span class="site">${escapeHtml(site)}</span>${escapeHtml(removalText(sites.removals.get(site)))} ` +
+                `<li><span class="site">${escapeHtml(site)}</span>${escapeHtml(removalText(sites.removals.get(site), sites.indexed?.get(site)))} ` +
                 `<form method="post" action="${action('unforget')}"><input type="hidden" name="site" value="${escapeHtml(site)}">` +
                 '<button type="submit">Crawl again</button></form></li>',
             )
