@@ -87,4 +87,53 @@ describeWithServer('redis', 'the hosts a distributed crawler backs off from', ()
       rmSync(local.dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('are cleared by a task of the host ending otherwise in another worker than the one that noted them', async () => {
+    let status = 429;
+    const page = (links: string) =>
+      `<html><body><p>Back, with more to read about the river and its birds.</p>${links}</body></html>`;
+    const site = await startSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
+      '/': (_req, res) => {
+        if (status === 429) res.writeHead(429, { 'retry-after': '120' }).end('slow down');
+        else res.writeHead(200, { 'content-type': 'text/html' }).end(page('<a href="/a">a</a> <a href="/b">b</a>'));
+      },
+      '/a': { headers: { 'content-type': 'text/html' }, body: page('') },
+      '/b': { headers: { 'content-type': 'text/html' }, body: page('') },
+    });
+    const redis: RedisServer = await startRedis();
+    const local = localCrawlConfig('backoffs-redis-other', '127.0.0.1');
+    const open = () =>
+      openBullmqQueues({ redisUrl: redis.url, hostDelayMs: 0, retryBaseDelayMs: 50, maxRetryDelayMs: 200 });
+    const [first, second, dashboard] = await Promise.all([open(), open(), open()]);
+    const crawler = (queues: Queues) =>
+      new Crawler({ config: local.config, queues, logger: pino({ level: 'silent' }), extractThreads: 0 });
+    const noting = crawler(first);
+    const other = crawler(second);
+    const board = async () => (await dashboard.backoffs?.current()) ?? [];
+    const until = async (what: string, check: () => Promise<boolean>) => {
+      const deadline = Date.now() + 15_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    try {
+      await noting.addSeeds([parseSeed(`${site.origin}/`)]);
+      noting.start();
+      await until('the back-off shared', async () => (await board()).length > 0);
+      // The worker that noted it stops; its Retry-After (120 s) would keep it on the board.
+      await noting.close();
+      status = 200;
+      other.start();
+      await until('the back-off cleared by the other worker', async () => (await board()).length === 0);
+      expect(other.backingOff()).toEqual([]);
+    } finally {
+      await Promise.all([noting.close(), other.close()]);
+      await Promise.all([first.close(), second.close(), dashboard.close()]);
+      await redis.stop();
+      await site.close();
+      rmSync(local.dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });

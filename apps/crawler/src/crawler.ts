@@ -13,7 +13,7 @@ import {
 import { type CrawlHandler, type CrawlWorker, FINISHED_STATES, type Queues, type UrlStanding } from '@quarry/queue';
 import { BrowserPool, findChromium } from '@quarry/render';
 import type { Logger } from 'pino';
-import { BackoffWatch } from './backoffs.js';
+import { BackoffWatch, SharedBackoffs } from './backoffs.js';
 import { browserRequestGuard } from './browser-guard.js';
 import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';
@@ -186,18 +186,14 @@ export class Crawler {
 
   /**
    * Notes an ending in this process's back-off watch and, in distributed mode, on the queues'
-   * shared board (`Queues.backoffs`), so a dashboard of another process shows it: a back-off
-   * started, or one this process had noted and now clears. The board is written beside the crawl,
-   * never waited for; its errors are logged.
+   * shared board (`Queues.backoffs`), so a dashboard of another process shows it (see
+   * SharedBackoffs); the board's errors are logged.
    */
   #shareBackoffs(): (url: string, error: unknown) => void {
-    const board = this.#options.queues.backoffs;
-    return (url, error) => {
-      const change = this.#backoffs.note(url, error);
-      if (!board || change === null) return;
-      const written = 'cleared' in change ? board.clear(change.cleared) : board.note(change);
-      written.catch((err: unknown) => this.#options.logger.warn({ err }, 'could not share a host back-off'));
-    };
+    const shared = new SharedBackoffs(this.#backoffs, this.#options.queues.backoffs, (err: unknown) =>
+      this.#options.logger.warn({ err }, 'could not share a host back-off'),
+    );
+    return (url, error) => shared.note(url, error);
   }
 
   /** Starts crawl workers on the queue (config.crawlConcurrency tasks in flight). */
