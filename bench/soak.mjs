@@ -4,8 +4,9 @@
 // the threads, the fold process, the V8 heap after a full collection), file descriptors, threads,
 // the data dir by part, the log, pages indexed per second and CPU per page, the queues, and search
 // latency over HTTP of 20 fixed queries asked one after another all along the crawl
-// (BENCH_SOAK_SEARCH_GAP_MS apart, default 250). BENCH_SOAK_NODE_ARGS adds flags to the quarry
-// process (`--cpu-prof --cpu-prof-dir=DIR` to profile it). Then `quarry start` is stopped, and
+// (BENCH_SOAK_SEARCH_GAP_MS apart, default 250), and how many were answered with an error.
+// BENCH_SOAK_NODE_ARGS adds flags to the quarry process (`--cpu-prof --cpu-prof-dir=DIR` to
+// profile it). Then `quarry start` is stopped, and
 // `quarry serve` on the same data dir is asked the queries again. What grows without levelling off
 // shows in the table; the summary gives RSS growth per 10,000 pages after warm-up, pages/s and
 // search p50 early and late.
@@ -55,7 +56,7 @@ const quantile = (values, q) => {
  */
 function searchAllAlong(port, queries) {
   const gapMs = Number(process.env.BENCH_SOAK_SEARCH_GAP_MS ?? 250);
-  const state = { window: [], all: [], stopped: false };
+  const state = { window: [], all: [], failed: new Map(), stopped: false };
   const done = (async () => {
     for (let k = 0; !state.stopped; k++) {
       const started = performance.now();
@@ -68,6 +69,8 @@ function searchAllAlong(port, queries) {
           const ms = performance.now() - started;
           state.window.push(ms);
           state.all.push(ms);
+        } else if (!state.stopped) {
+          state.failed.set(res.status, (state.failed.get(res.status) ?? 0) + 1);
         }
       } catch {
         // The process stopping: the loop ends with it.
@@ -78,6 +81,8 @@ function searchAllAlong(port, queries) {
   return {
     take: () => state.window.splice(0),
     all: () => state.all,
+    /** Searches answered with an error, as `N (status S)` parts; empty when none. */
+    failed: () => [...state.failed].map(([status, count]) => `${count} (status ${status})`).join(', '),
     stop: () => {
       state.stopped = true;
       return done;
@@ -445,7 +450,7 @@ export async function run({ root }) {
     title: `Soak: quarry start for ${fmt(secs / 60, 1)} min on ${HOSTS.length} loopback hosts (${pagesPerHost} pages each, politeness off, ${availableParallelism()} cores)`,
     rows: tableRows(samples, everySecs),
     notes: [
-      `search while crawling (every ${Number(process.env.BENCH_SOAK_SEARCH_GAP_MS ?? 250)} ms, one at a time): ${ctx.searches.all().length} searches, p50 ${fmt(quantile(ctx.searches.all(), 0.5), 1)} ms, p95 ${fmt(quantile(ctx.searches.all(), 0.95), 1)} ms, p99 ${fmt(quantile(ctx.searches.all(), 0.99), 1)} ms`,
+      `search while crawling (every ${Number(process.env.BENCH_SOAK_SEARCH_GAP_MS ?? 250)} ms, one at a time): ${ctx.searches.all().length} searches, p50 ${fmt(quantile(ctx.searches.all(), 0.5), 1)} ms, p95 ${fmt(quantile(ctx.searches.all(), 0.95), 1)} ms, p99 ${fmt(quantile(ctx.searches.all(), 0.99), 1)} ms; failed: ${ctx.searches.failed() || 'none'}`,
       `summary: RSS ${fmt(sum.rssPer10k, 1)} MiB per 10,000 pages after warm-up (heap ${fmt(sum.heapPer10k, 1)}); pages/s first quarter ${fmt(sum.first, 1)}, last quarter ${fmt(sum.last, 1)}; search p50 first ${fmt(sum.p50First, 1)} ms, last ${fmt(sum.p50Last, 1)} ms, after the crawl (quarry serve) ${fmt(after.search?.p50, 1)} ms (p95 ${fmt(after.search?.p95, 1)}), a minute later ${fmt(after.searchLater?.p50, 1)} ms`,
       `stop: quarry start exited ${after.stop?.code} in ${fmt(after.stop?.secs, 1)} s; quarry serve ready in ${fmt(after.serveReadySecs, 1)} s, RSS ${fmt(after.serveRssMiB)} MiB; index after it ${fmt(after.indexMiB)} MiB, ${after.versions} versions, ${after.dataFiles} data files`,
       `crawl at the end: ${crawl.done} done, ${crawl.skipped} skipped, ${crawl.failed} failed, ${crawl.queued} queued; ${after.status?.documents} documents; reasons ${(crawl.reasons ?? []).map((r) => `${r.state} ${r.reason} ${r.count}`).join(', ')}`,
