@@ -1,3 +1,4 @@
+import { sitePageCounts } from '@quarry/core';
 import type { HostQuery } from '@quarry/queue';
 import express, { type Request, type Response, Router } from 'express';
 import { failedLoginLimiter, isSameOrigin, requireAdmin, SESSION_COOKIE, safeNext, sessionCookie } from './guard.js';
@@ -9,7 +10,7 @@ import { sendLoginPage } from './pages/login.js';
 import { sendProblem } from './problem.js';
 import { bullBoardHandler, embeddedQueuesHandler } from './queues-board.js';
 import { SessionSigner, secretsEqual } from './session.js';
-import { addSitesRoutes, indexedPages } from './sites.js';
+import { addSitesRoutes } from './sites.js';
 import { type AdminStats, collectStats } from './stats.js';
 
 /** The login form body is one token and a path; anything larger is not a login. */
@@ -138,7 +139,7 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
 
   router.get('/hosts', admin, async (req, res) => {
     const forgotten = await readForgotten();
-    const indexed = forgotten && (await indexedPages(opts.searchIndex, forgotten).catch(() => null));
+    const indexed = forgotten && (await sitePageCounts(opts.searchIndex, forgotten).catch(() => null));
     const sites = { forgotten, indexed, removals, canRemove: opts.blobs !== undefined };
     const page = { baseUrl: req.baseUrl, refreshIntervalMs: opts.refreshIntervalMs, sites };
     let query: HostQuery;

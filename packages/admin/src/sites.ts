@@ -1,4 +1,4 @@
-import { type BlobStore, removeSitePages, type SearchIndex, sitePageCount } from '@quarry/core';
+import { type BlobStore, removeSitePages, type SearchIndex, sitePageCounts } from '@quarry/core';
 import { type CrawlQueue, checkSites } from '@quarry/queue';
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { adminHeader, escapeHtml, sendPage } from './pages/html.js';
@@ -31,12 +31,6 @@ interface ForgetResult {
 }
 
 class BadSites extends Error {}
-
-/** The pages each forgotten site still has indexed: kept, being removed, or left by a removal cut short. */
-export async function indexedPages(index: SearchIndex, sites: readonly string[]): Promise<Map<string, number>> {
-  const counts = await Promise.all(sites.map((site) => sitePageCount(index, site)));
-  return new Map(sites.map((site, i) => [site, counts[i] ?? 0]));
-}
 
 /** The sites of a body (`sites`: an array or one string; a form's `site` field), checked. */
 function sitesOf(body: Record<string, unknown>): string[] {
@@ -123,7 +117,7 @@ export function addSitesRoutes(
   router.get('/api/sites', admin, async (_req, res) => {
     try {
       const forgotten = await deps.crawl.forgotten();
-      const indexed = await indexedPages(deps.searchIndex, forgotten);
+      const indexed = await sitePageCounts(deps.searchIndex, forgotten);
       res.json({ forgotten, indexed: Object.fromEntries(indexed), removals: Object.fromEntries(removals) });
     } catch (err) {
       deps.onError(err);

@@ -5,9 +5,15 @@ import { urlMatchesSite } from './url.js';
 /** Hits asked per search of a site's pages (the most one search returns). */
 const PAGE = 100;
 
-/** How many pages of a normalized site (see {@link removeSitePages}) the index holds. */
-export async function sitePageCount(index: SearchIndex, site: string): Promise<number> {
-  return (await index.search({ query: siteListing(site), limit: 1, offset: 0 })).total;
+/**
+ * How many pages of each normalized site (see {@link removeSitePages}) the index holds: for a
+ * forgotten site, those kept (`--keep-pages`), being removed, or left by a removal cut short.
+ */
+export async function sitePageCounts(index: SearchIndex, sites: readonly string[]): Promise<Map<string, number>> {
+  const counts = await Promise.all(
+    sites.map(async (site) => (await index.search({ query: siteListing(site), limit: 1, offset: 0 })).total),
+  );
+  return new Map(sites.map((site, i) => [site, counts[i] ?? 0]));
 }
 
 /** The query listing a site's pages: `site:` alone. */

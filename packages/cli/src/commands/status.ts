@@ -1,4 +1,4 @@
-import { type QuarryConfig, sitePageCount } from '@quarry/core';
+import { type QuarryConfig, sitePageCounts } from '@quarry/core';
 import { type CrawlStats, otherReasons } from '@quarry/queue';
 import { openQueues, openStores } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
@@ -18,11 +18,8 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
       services.index.count(),
       queues.crawl.forgotten(),
     ]);
-    // Pages a forgotten site still has indexed: kept (`--keep-pages`), or left by a removal that
-    // stopped (the dashboard removes them in its process's background).
-    const forgottenPages = Object.fromEntries(
-      await Promise.all(forgotten.map(async (site) => [site, await sitePageCount(services.index, site)] as const)),
-    );
+    // Kept (`--keep-pages`), or left by a removal that stopped (the dashboard's runs in the background).
+    const forgottenPages = Object.fromEntries(await sitePageCounts(services.index, forgotten));
     const notices = services.index.notices?.() ?? [];
     if (json) {
       // The URLs of reasons beyond the ten listed a state, as the text's `other reasons` lines count them.
