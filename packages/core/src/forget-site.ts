@@ -5,15 +5,20 @@ import { urlMatchesSite } from './url.js';
 /** Hits asked per search of a site's pages (the most one search returns). */
 const PAGE = 100;
 
+/** Sites {@link sitePageCounts} counts at most (one search each). */
+export const MAX_COUNTED_SITES = 100;
+
 /**
  * How many pages of each normalized site (see {@link removeSitePages}) the index holds: for a
- * forgotten site, those kept (`--keep-pages`), being removed, or left by a removal cut short.
+ * forgotten site, those kept (`--keep-pages`), being removed, or left by a removal cut short. The
+ * first {@link MAX_COUNTED_SITES} sites only; the others are not in the map.
  */
 export async function sitePageCounts(index: SearchIndex, sites: readonly string[]): Promise<Map<string, number>> {
+  const counted = sites.slice(0, MAX_COUNTED_SITES);
   const counts = await Promise.all(
-    sites.map(async (site) => (await index.search({ query: siteListing(site), limit: 1, offset: 0 })).total),
+    counted.map(async (site) => (await index.search({ query: siteListing(site), limit: 1, offset: 0 })).total),
   );
-  return new Map(sites.map((site, i) => [site, counts[i] ?? 0]));
+  return new Map(counted.map((site, i) => [site, counts[i] ?? 0]));
 }
 
 /** The query listing a site's pages: `site:` alone. */

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
-import { type IndexQuery, type IndexSearchResult, pageIdForUrl, removeSitePages, type SearchIndex } from '@quarry/core';
+import {
+  type IndexQuery,
+  type IndexSearchResult,
+  MAX_COUNTED_SITES,
+  pageIdForUrl,
+  removeSitePages,
+  type SearchIndex,
+  sitePageCounts,
+} from '@quarry/core';
 import { parseQuery } from '@quarry/query';
 import { contractCorpus, daysBefore, LISTING_SITE, listingCorpus, makePage } from './fixtures.js';
 
@@ -322,6 +330,22 @@ export function describeSearchIndexContract(name: string, open: OpenSearchIndex)
       try {
         const blobs = new FileBlobStore({ dir });
         await blobs.putMany([gone[0], kept[0]].filter((page) => page !== undefined));
+        // Counted first (`quarry status` of forgotten sites), the first MAX_COUNTED_SITES sites only.
+        const more = Array.from({ length: MAX_COUNTED_SITES }, (_, i) => `more${i}.example`);
+        const counts = await sitePageCounts(index, [
+          'notforget.example',
+          'forget.example.org/p',
+          'nowhere.example',
+          ...more,
+        ]);
+        expect([...counts].slice(0, 3)).toEqual([
+          ['notforget.example', 1],
+          ['forget.example.org/p', 1],
+          ['nowhere.example', 0],
+        ]);
+        expect(counts.size).toBe(MAX_COUNTED_SITES);
+        // An engine may estimate a count past a thousand.
+        expect((await sitePageCounts(index, ['forget.example'])).get('forget.example')).toBeGreaterThanOrEqual(1_000);
         const progress: number[] = [];
         expect(await removeSitePages(index, blobs, 'forget.example', (n) => progress.push(n))).toBe(1_050);
         // More pages than one search reaches: removed in rounds.
