@@ -8,7 +8,7 @@ import { and, bm25Idf, type FtsPlan, priorFactor, qualityFactor, sqlString } fro
 import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, readHits, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { RowReader } from './row-reader.js';
-import { COLUMNS, SAMPLE_BUCKETS } from './rows.js';
+import { COLUMNS, type PageRow, SAMPLE_BUCKETS } from './rows.js';
 
 /** With the quality prior on, the top (this × offset + limit) matches are re-ranked by it. */
 const QUALITY_RERANK_DEPTH = 4;
@@ -247,6 +247,14 @@ export class FastSearch {
       const oldest = this.#ownAppends.values().next().value;
       if (oldest !== undefined) this.#ownAppends.delete(oldest);
     }
+  }
+
+  /**
+   * The rows of a write of this process's that committed (as stored), which {@link prepare} then
+   * takes into the tier without reading them back (see FreshTier.wrote).
+   */
+  wrote(rows: readonly PageRow[]): void {
+    if (this.#options.freshTier) this.#tier.wrote(rows);
   }
 
   /** Forgets pages this process deleted (see FreshTier.forget), once the delete has committed. */

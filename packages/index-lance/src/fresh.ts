@@ -3,7 +3,7 @@ import { type IndexQuery, passesIndexFilters } from '@quarry/core';
 import { stemsLanguage } from '@quarry/text';
 import type { FastQuery } from './fast-plan.js';
 import { bm25Idf } from './fts-query.js';
-import { COLUMNS } from './rows.js';
+import { COLUMNS, type PageRow } from './rows.js';
 
 /** LanceDB's BM25 parameters (the engine's scorer: k1 1.2, b 0.75, idf ln(1 + (N − n + 0.5) / (n + 0.5))). */
 const K1 = 1.2;
@@ -15,6 +15,14 @@ const MAX_TF = 1023;
  * see maintenance.ts): the rows of that window are looked at again at each sync.
  */
 const LATE_COMMIT_MS = 10_000;
+
+/** Rows this process wrote that wait for a sync at most (about 10 KB of text each). */
+const MAX_WRITTEN = 1000;
+
+/** A written row's key: its page and its `seq` (a page written again is another row). */
+function writtenKey(id: unknown, seq: unknown): string {
+  return `${String(id)} ${Number(seq)}`;
+}
 
 /** A page written since the last fold, as the fresh tier holds it: its filter facts and its length. */
 interface FreshPage {
@@ -82,6 +90,13 @@ export class FreshTier {
   #live = 0;
   #unstemmed = 0;
 
+  /**
+   * Rows this process wrote that no sync has taken in yet, by {@link writtenKey}: a sync takes them
+   * from here instead of reading their text back from the table (a read a crawl made several times
+   * a second, which searches waited behind).
+   */
+  readonly #written = new Map<string, PageRow>();
+
   /** Pages held (live). */
   get size(): number {
     return this.#live;
@@ -138,7 +153,9 @@ export class FreshTier {
     // takes its own clock's time): the rows of the last LATE_COMMIT_MS are looked at again, by their
     // id and seq only, and those not held are read.
     const from = Math.max(watermark, this.#maxSeq - LATE_COMMIT_MS);
-    let where = `${COLUMNS.seq} > ${from}`;
+    let where: string | null = `${COLUMNS.seq} > ${from}`;
+    // Rows this process wrote are taken as it wrote them (their row ids from the look below).
+    const taken: Record<string, unknown>[] = [];
     if (Number.isFinite(this.#maxSeq)) {
       const recent = (await table
         .query()
@@ -146,29 +163,43 @@ export class FreshTier {
         .select([COLUMNS.id, COLUMNS.seq])
         .withRowId()
         .toArray()) as Record<string, unknown>[];
-      const missing = recent.filter((row) => !this.#holds(row.id as string, Number(row.seq))).map((row) => row._rowid);
-      if (missing.length === 0) {
+      const unread: unknown[] = [];
+      for (const row of recent) {
+        if (this.#holds(row.id as string, Number(row.seq))) continue;
+        const key = writtenKey(row.id, row.seq);
+        const own = this.#written.get(key);
+        this.#written.delete(key);
+        if (own) taken.push({ ...own, quality: Math.fround(own.quality), _rowid: row._rowid });
+        else unread.push(row._rowid);
+      }
+      if (taken.length === 0 && unread.length === 0) {
         this.#version = version;
         return this.#live <= maxPages;
       }
-      where = `_rowid IN (${missing.join(', ')})`;
+      where = unread.length === 0 ? null : `_rowid IN (${unread.join(', ')})`;
     }
-    const rows = (await table
-      .query()
-      .where(where)
-      .select([
-        COLUMNS.id,
-        COLUMNS.seq,
-        COLUMNS.lang,
-        COLUMNS.filetype,
-        COLUMNS.crawledMs,
-        COLUMNS.sites,
-        'quality',
-        COLUMNS.title,
-        COLUMNS.text,
-      ])
-      .withRowId()
-      .toArray()) as Record<string, unknown>[];
+    const rows =
+      where === null
+        ? taken
+        : [
+            ...taken,
+            ...((await table
+              .query()
+              .where(where)
+              .select([
+                COLUMNS.id,
+                COLUMNS.seq,
+                COLUMNS.lang,
+                COLUMNS.filetype,
+                COLUMNS.crawledMs,
+                COLUMNS.sites,
+                'quality',
+                COLUMNS.title,
+                COLUMNS.text,
+              ])
+              .withRowId()
+              .toArray()) as Record<string, unknown>[]),
+          ];
     rows.sort((a, b) => Number(a.seq) - Number(b.seq));
     for (const row of rows) this.#add(row);
     this.#version = version;
@@ -277,6 +308,8 @@ export class FreshTier {
   }
 
   #reset(watermark: number): void {
+    // Rows written before are read with the others.
+    this.#written.clear();
     this.#watermark = watermark;
     this.#version = -1;
     this.#maxSeq = Number.NEGATIVE_INFINITY;
@@ -288,6 +321,17 @@ export class FreshTier {
     this.#totalTitleLength = 0;
     this.#live = 0;
     this.#unstemmed = 0;
+  }
+
+  /**
+   * Rows this process has just written (as stored: the table's columns, `seq` set), for the next
+   * sync to take in without reading them back. At most {@link MAX_WRITTEN} wait; past that (rows
+   * never committed, or deleted first) they are forgotten and read from the table if they are there.
+   */
+  wrote(rows: readonly PageRow[]): void {
+    if (this.#written.size + rows.length > MAX_WRITTEN) this.#written.clear();
+    if (rows.length > MAX_WRITTEN) return;
+    for (const row of rows) this.#written.set(writtenKey(row.id, row.seq), row);
   }
 
   /**

@@ -249,7 +249,10 @@ export class LanceSearchIndex implements SearchIndex {
             this.#table.mergeInsert(COLUMNS.id).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
           )
         : await this.#table.add(data);
-      if (this.#searched) this.#fast.written(version, !replacing);
+      if (this.#searched) {
+        this.#fast.written(version, !replacing);
+        this.#fast.wrote(rows);
+      }
       if (!replacing && before?.version === version - 1) this.#appended(before.facts, version, rows);
     });
     this.#maintainer.written(rows.length);
