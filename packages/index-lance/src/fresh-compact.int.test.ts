@@ -1,22 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import * as lancedb from '@lancedb/lancedb';
-import type { IndexQuery, PageDocument } from '@quarry/core';
-import { makePage } from '@quarry/index-contract';
-import { parseQuery } from '@quarry/query';
+import type * as lancedb from '@lancedb/lancedb';
 import type { FastQuery } from './fast-plan.js';
 import { type FoldedStats, FreshTier } from './fresh.js';
-import { LanceSearchIndex } from './lance-index.js';
 import { COLUMNS } from './rows.js';
-import { TABLE } from './table.js';
 import { countingCalls } from './testing/counting-table.js';
-
-const FILLER = 'Notes on trains, gardens, music and the weather of the coast. ';
-const LIMITS = { maxPages: 20_000, maxLoad: 5000 };
-const NO_FOLDED: FoldedStats = { pages: 0, averageLength: async () => null, documentFrequency: async () => 0 };
-const FILTERS: IndexQuery = { query: parseQuery('heron'), limit: 10, offset: 0 };
+import {
+  NO_FILTERS as FILTERS,
+  TIER_LIMITS as LIMITS,
+  NO_FOLDED,
+  marshPage as page,
+  tierMatches,
+  tierTable,
+} from './testing/fresh-tier.js';
 
 /**
  * A fold takes in most of the fresh tier's pages. The tier drops them and, once they outnumber the
@@ -24,30 +19,22 @@ const FILTERS: IndexQuery = { query: parseQuery('heron'), limit: 10, offset: 0 }
  * table before, which the searches made meanwhile waited for.
  */
 describe('the fresh tier after a fold takes in most of its pages', () => {
-  let dir: string;
+  const { write, open, remove } = tierTable('quarry-fresh-compact-');
   let table: lancedb.Table;
 
-  const write = async (pages: readonly PageDocument[]) => {
-    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
-    await index.upsert(pages);
-    await index.close();
-  };
-  const page = (id: string, words: string) =>
-    makePage(id, `https://marsh.example.org/${id}`, `Marsh note ${id}`, `${FILLER.repeat(2)} ${words}`);
   const seqOf = async (id: string) =>
     Number((await table.query().where(`${COLUMNS.id} = '${id}'`).select([COLUMNS.seq]).toArray())[0].seq);
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-fresh-compact-'));
     await write(Array.from({ length: 1200 }, (_, i) => page(`old-${i}`, i % 5 === 0 ? 'A heron.' : 'A duck.')));
     await write(
       Array.from({ length: 60 }, (_, i) => page(`new-${i}`, i % 2 === 0 ? 'A heron in the marsh.' : 'A marsh.')),
     );
-    table = await (await lancedb.connect(dir, { readConsistencyInterval: 0 })).openTable(TABLE);
+    table = await open();
   }, 120_000);
   afterAll(() => {
     table?.close();
-    rmSync(dir, { recursive: true, force: true });
+    remove();
   });
 
   it('answers a search that was waiting for the folded statistics as the tier stood when it began', async () => {
@@ -104,13 +91,9 @@ describe('the fresh tier after a fold takes in most of its pages', () => {
       { kind: 'match', tokens: ['marsh', 'note'], all: true, column: COLUMNS.title },
     ];
     for (const query of queries) {
-      const matches = async (t: FreshTier) =>
-        (await t.search(query, FILTERS, NO_FOLDED, null))
-          .map((match) => [match.id, match.score.toFixed(9)])
-          .sort(([a], [b]) => (a! < b! ? -1 : 1));
-      const found = await matches(tier);
+      const found = await tierMatches(tier, query);
       expect(found.length).toBeGreaterThan(0);
-      expect(found).toEqual(await matches(whole));
+      expect(found).toEqual(await tierMatches(whole, query));
     }
     // The page written again is found as its last version only, and the folded ones not at all.
     const herons = await tier.search(queries[0]!, FILTERS, NO_FOLDED, null);

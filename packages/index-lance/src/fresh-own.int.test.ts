@@ -1,22 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import * as lancedb from '@lancedb/lancedb';
-import type { IndexQuery, PageDocument } from '@quarry/core';
-import { makePage } from '@quarry/index-contract';
-import { parseQuery } from '@quarry/query';
+import type * as lancedb from '@lancedb/lancedb';
 import type { FastQuery } from './fast-plan.js';
-import { type FoldedStats, FreshTier } from './fresh.js';
-import { LanceSearchIndex } from './lance-index.js';
+import { FreshTier } from './fresh.js';
 import { COLUMNS, type PageRow } from './rows.js';
-import { TABLE } from './table.js';
 import { countingCalls } from './testing/counting-table.js';
-
-const FILLER = 'Notes on trains, gardens, music and the weather of the coast. ';
-const LIMITS = { maxPages: 20_000, maxLoad: 5000 };
-const NO_FOLDED: FoldedStats = { pages: 0, averageLength: async () => null, documentFrequency: async () => 0 };
-const FILTERS: IndexQuery = { query: parseQuery('heron'), limit: 10, offset: 0 };
+import { TIER_LIMITS as LIMITS, marshPage, tierMatches, tierTable } from './testing/fresh-tier.js';
 
 /**
  * A process that writes and searches brings its fresh tier to each of its writes before the write
@@ -25,27 +13,18 @@ const FILTERS: IndexQuery = { query: parseQuery('heron'), limit: 10, offset: 0 }
  * asked only which rows are new, with their row ids.
  */
 describe("the fresh tier takes in this process's own writes without reading them back", () => {
-  let dir: string;
+  const { write, open, remove } = tierTable('quarry-fresh-own-');
   let table: lancedb.Table;
 
-  const write = async (pages: readonly PageDocument[]) => {
-    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
-    await index.upsert(pages);
-    await index.close();
-  };
-  const page = (id: string, words: string) =>
-    makePage(id, `https://marsh.example.org/${id}`, `Marsh note ${id}`, `${FILLER.repeat(2)} ${words}`, {
-      quality: id.endsWith('3') ? 0.3 : 1,
-    });
+  const page = (id: string, words: string) => marshPage(id, words, { quality: id.endsWith('3') ? 0.3 : 1 });
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'quarry-fresh-own-'));
     await write(Array.from({ length: 30 }, (_, i) => page(`old-${i}`, i % 3 === 0 ? 'A heron.' : 'A duck.')));
-    table = await (await lancedb.connect(dir, { readConsistencyInterval: 0 })).openTable(TABLE);
+    table = await open();
   }, 120_000);
   afterAll(() => {
     table?.close();
-    rmSync(dir, { recursive: true, force: true });
+    remove();
   });
 
   it('asks the table only which rows are new, and holds them as a tier read whole does', async () => {
@@ -80,13 +59,9 @@ describe("the fresh tier takes in this process's own writes without reading them
       { kind: 'match', tokens: ['marsh', 'note'], all: true, column: COLUMNS.title },
     ];
     for (const query of queries) {
-      const matches = async (t: FreshTier) =>
-        (await t.search(query, FILTERS, NO_FOLDED, null))
-          .map((match) => [match.id, match.score.toFixed(9), String(match.rowId), match.quality])
-          .sort(([a], [b]) => (String(a) < String(b) ? -1 : 1));
-      const found = await matches(tier);
+      const found = await tierMatches(tier, query, true);
       expect(found.length).toBeGreaterThan(0);
-      expect(found).toEqual(await matches(whole));
+      expect(found).toEqual(await tierMatches(whole, query, true));
     }
   }, 60_000);
 });
