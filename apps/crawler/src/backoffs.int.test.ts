@@ -44,30 +44,48 @@ describe('the hosts a crawler backs off from', () => {
   });
 });
 
+/** Waits for `check` to hold, 15 s at most. */
+async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A site whose home page answers 429 (Retry-After 120 s) until `recover()`, then `home`; `pages` beside it. */
+async function throttledSite(home: string, pages: Record<string, string> = {}) {
+  let status = 429;
+  const site = await startSite({
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
+    '/': (_req, res) => {
+      if (status === 429) res.writeHead(429, { 'retry-after': '120' }).end('slow down');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end(home);
+    },
+    ...Object.fromEntries(
+      Object.entries(pages).map(([path, body]) => [path, { headers: { 'content-type': 'text/html' }, body }]),
+    ),
+  });
+  return {
+    site,
+    recover: () => {
+      status = 200;
+    },
+  };
+}
+
+/** Queues on a Redis server, retrying soon, as each crawler process and the dashboard open them. */
+const queuesOn = (redis: RedisServer) =>
+  openBullmqQueues({ redisUrl: redis.url, hostDelayMs: 0, retryBaseDelayMs: 50, maxRetryDelayMs: 200 });
+
 /** In distributed mode the back-off is shared: a dashboard of another process reads it. */
 describeWithServer('redis', 'the hosts a distributed crawler backs off from', () => {
   it('are on the queues’ shared board, for every process, until a task of the host ends otherwise', async () => {
-    let status = 429;
-    const site = await startSite({
-      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
-      '/': (_req, res) => {
-        if (status === 429) res.writeHead(429, { 'retry-after': '120' }).end('slow down');
-        else res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Back.</p></body></html>');
-      },
-    });
+    const { site, recover } = await throttledSite('<html><body><p>Back.</p></body></html>');
     const redis: RedisServer = await startRedis();
     const local = localCrawlConfig('backoffs-redis', '127.0.0.1');
-    const open = () =>
-      openBullmqQueues({ redisUrl: redis.url, hostDelayMs: 0, retryBaseDelayMs: 50, maxRetryDelayMs: 200 });
-    const [queues, dashboard] = await Promise.all([open(), open()]);
+    const [queues, dashboard] = await Promise.all([queuesOn(redis), queuesOn(redis)]);
     const crawler = new Crawler({ config: local.config, queues, logger: pino({ level: 'silent' }), extractThreads: 0 });
-    const until = async (what: string, check: () => Promise<boolean>) => {
-      const deadline = Date.now() + 15_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
     try {
       await crawler.addSeeds([parseSeed(`${site.origin}/`)]);
       crawler.start();
@@ -76,7 +94,7 @@ describeWithServer('redis', 'the hosts a distributed crawler backs off from', ()
         { host: '127.0.0.1', reason: 'http_429', untilMs: expect.any(Number) },
       ]);
       // The host answers again: the next try ends the back-off for every process.
-      status = 200;
+      recover();
       await until('the back-off cleared', async () => ((await dashboard.backoffs?.current()) ?? []).length === 0);
       expect(crawler.backingOff()).toEqual([]);
     } finally {
@@ -89,42 +107,27 @@ describeWithServer('redis', 'the hosts a distributed crawler backs off from', ()
   }, 30_000);
 
   it('are cleared by a task of the host ending otherwise in another worker than the one that noted them', async () => {
-    let status = 429;
     const page = (links: string) =>
       `<html><body><p>Back, with more to read about the river and its birds.</p>${links}</body></html>`;
-    const site = await startSite({
-      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
-      '/': (_req, res) => {
-        if (status === 429) res.writeHead(429, { 'retry-after': '120' }).end('slow down');
-        else res.writeHead(200, { 'content-type': 'text/html' }).end(page('<a href="/a">a</a> <a href="/b">b</a>'));
-      },
-      '/a': { headers: { 'content-type': 'text/html' }, body: page('') },
-      '/b': { headers: { 'content-type': 'text/html' }, body: page('') },
+    const { site, recover } = await throttledSite(page('<a href="/a">a</a> <a href="/b">b</a>'), {
+      '/a': page(''),
+      '/b': page(''),
     });
     const redis: RedisServer = await startRedis();
     const local = localCrawlConfig('backoffs-redis-other', '127.0.0.1');
-    const open = () =>
-      openBullmqQueues({ redisUrl: redis.url, hostDelayMs: 0, retryBaseDelayMs: 50, maxRetryDelayMs: 200 });
-    const [first, second, dashboard] = await Promise.all([open(), open(), open()]);
+    const [first, second, dashboard] = await Promise.all([queuesOn(redis), queuesOn(redis), queuesOn(redis)]);
     const crawler = (queues: Queues) =>
       new Crawler({ config: local.config, queues, logger: pino({ level: 'silent' }), extractThreads: 0 });
     const noting = crawler(first);
     const other = crawler(second);
     const board = async () => (await dashboard.backoffs?.current()) ?? [];
-    const until = async (what: string, check: () => Promise<boolean>) => {
-      const deadline = Date.now() + 15_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
     try {
       await noting.addSeeds([parseSeed(`${site.origin}/`)]);
       noting.start();
       await until('the back-off shared', async () => (await board()).length > 0);
       // The worker that noted it stops; its Retry-After (120 s) would keep it on the board.
       await noting.close();
-      status = 200;
+      recover();
       other.start();
       await until('the back-off cleared by the other worker', async () => (await board()).length === 0);
       expect(other.backingOff()).toEqual([]);
