@@ -51,6 +51,12 @@ export interface IndexHit {
    * the API then cuts the snippet from the whole text in the blob store.
    */
   readonly snippetSourceCut?: boolean;
+  /**
+   * The body's opening as the backend keeps it for snippets (the embedded index: its first 8,192
+   * characters), when it has it at hand: what the API reads a page's words from for feedback
+   * (apps/api feedback.ts) without reading the page store. Never shown to clients.
+   */
+  readonly opening?: string;
 }
 
 export interface IndexSearchResult {

@@ -44,6 +44,7 @@ export function toHit(row: Record<string, unknown>, score: number, terms: readon
     filetype: row.filetype as string,
     ...(simhash ? { simhash } : {}),
     ...(snippetSourceCut(row) ? { snippetSourceCut: true } : {}),
+    ...(typeof row.snippet_src === 'string' ? { opening: row.snippet_src } : {}),
   };
 }
 
