@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { createMcpBackend } from './mcp-backend.js';
 import { plainWordCount, readsAsSentence, shouldRelax } from './relax.js';
 import { createFixture, type Fixture, page, recording } from './test-support/fixture.js';
+import { servedDocs } from './test-support/served.js';
 
 const count = (q: string): number => plainWordCount(parseQuery(q));
 
@@ -171,24 +172,12 @@ describe('a query whose words a few pages hold in a row', () => {
       body_text: `A dog sleeps; a lazy dog. Soundly the dog sleeps, lazy and soundly, dog ${i}.`,
     }),
   );
-  let fx: Fixture;
-  let app: Express;
-  beforeAll(async () => {
-    fx = await createFixture([source, ...scattered, ...shared, ...dogs]);
-    app = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }));
-  });
-  afterAll(async () => {
-    await fx.cleanup();
-  });
-  const urls = async (query: string): Promise<string[]> => {
-    const res = await request(app).get(`/api/v1/search?${query}`);
-    expect(res.status).toBe(200);
-    return res.body.results.map((r: { url: string }) => r.url);
-  };
+  const served = servedDocs([source, ...scattered, ...shared, ...dogs]);
+  const urls = (query: string) => served.urls(query);
 
   it('ranks the pages holding the words in a row first, then the others as they rank', async () => {
     const q = `q=${encodeURIComponent(WORDS)}`;
-    const all = await indexed(fx, WORDS, 'all');
+    const all = await indexed(served.fx, WORDS, 'all');
     expect(all).toHaveLength(13);
     expect(all.indexOf(source.url)).toBeGreaterThan(0);
     const typed = await urls(`${q}&limit=20`);
@@ -196,7 +185,7 @@ describe('a query whose words a few pages hold in a row', () => {
     // So with `match=all` or `match=any` given, and through MCP (which asks `any`).
     expect(await urls(`${q}&match=all&limit=20`)).toEqual(typed);
     expect((await urls(`${q}&match=any&limit=20`))[0]).toBe(source.url);
-    const mcp = await createMcpBackend(fx.deps()).search({ q: WORDS, limit: 20, offset: 0, match: 'any' });
+    const mcp = await createMcpBackend(served.fx.deps()).search({ q: WORDS, limit: 20, offset: 0, match: 'any' });
     expect(mcp.results[0]?.url).toBe(source.url);
     // Paged one at a time, the same list.
     const paged = await Promise.all(typed.map((_url, offset) => urls(`${q}&limit=1&offset=${offset}`)));
@@ -205,7 +194,9 @@ describe('a query whose words a few pages hold in a row', () => {
 
   it('asks for the words in a row only when the AND found two pages or more', async () => {
     const asked: IndexQuery[] = [];
-    const watched = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }, { index: recording(fx.index, asked) }));
+    const watched = createApp(
+      served.fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }, { index: recording(served.fx.index, asked) }),
+    );
     const phrases = () => asked.filter((query) => query.query.root?.type === 'phrase').length;
     // The story alone holds these words: it comes first without a phrase query, whatever the match.
     for (const match of ['', '&match=all', '&match=any']) {
@@ -222,13 +213,13 @@ describe('a query whose words a few pages hold in a row', () => {
 
   it('moves nothing for words in a row on ten pages or more, or for fewer than three words', async () => {
     const q = `q=${encodeURIComponent('lazy dog sleeps soundly')}`;
-    const all = await indexed(fx, 'lazy dog sleeps soundly', 'all');
+    const all = await indexed(served.fx, 'lazy dog sleeps soundly', 'all');
     expect(all).toHaveLength(13);
     expect(dogs.map((d) => all.indexOf(d.url)).sort()).toEqual([0, 1, 2]);
     expect(await urls(`${q}&limit=20`)).toEqual(all);
     // Two words in a row only on the story: as they rank.
     const two = `q=${encodeURIComponent('quick brown')}`;
-    const pair = await indexed(fx, 'quick brown', 'all');
+    const pair = await indexed(served.fx, 'quick brown', 'all');
     expect(pair.indexOf(source.url)).toBeGreaterThan(0);
     expect(await urls(`${two}&limit=20`)).toEqual(pair);
   });

@@ -8,8 +8,9 @@ import type {
   SearchIndex,
   TermNode,
 } from '@quarry/core';
-import { isStopWord, tokenize } from '@quarry/text';
+import { indexTokens, isStopWord, tokenize } from '@quarry/text';
 import { collapsedBefore, searchCollapsed } from './collapse.js';
+import { FEEDBACK_DEPTH, feedbackScores } from './feedback.js';
 import { searchLocal, withWholeBodySnippets } from './snippets.js';
 
 /**
@@ -113,7 +114,7 @@ export interface RelaxedSearch {
 
 /**
  * The local results of `query` (its `match` unset) as its AND finds them, or, when {@link shouldRelax}
- * says so, with its words optional. A query that would be relaxed when a few pages hold it whole is
+ * says so, with its words optional (the first results re-ranked by feedback: see {@link withFeedback}). A query that would be relaxed when a few pages hold it whole is
  * a question that the AND rarely satisfies: it is asked both ways at once, and the optional words'
  * snippets are made only when their results are the ones shown (a second query after the first
  * made a typed question wait for both). A shorter query is asked again only when the AND finds
@@ -129,7 +130,7 @@ export async function searchRelaxing(
   const loose: IndexQuery = { ...query, match: 'any' };
   const words = plainWordCount(query.query);
   const sentence = readsAsSentence(query.query);
-  const early = relaxesWhenFew(words, sentence) ? settled(searchCollapsed(deps.index, loose)) : null;
+  const early = relaxesWhenFew(words, sentence) ? settled(optionalRanked(deps.index, loose)) : null;
   const strict = await searchLocal(deps, query);
   // Asked while the optional words' search runs on.
   const row = askInARow(deps.index, query, strict.total);
@@ -139,9 +140,9 @@ export async function searchRelaxing(
   else {
     const asked = early === null ? null : await early;
     if (asked !== null && 'error' in asked) throw asked.error;
-    if (asked === null) list = ranked(deps.index, loose, await searchCollapsed(deps.index, loose));
-    else if (strict.total === 0) list = ranked(deps.index, loose, asked.result);
-    else list = await allWordsFirst(deps.index, query, strict, ranked(deps.index, loose, asked.result));
+    const optional = asked === null ? await optionalRanked(deps.index, loose) : asked.result;
+    const looseList = await withFeedback(deps, loose, optional, gone);
+    list = strict.total === 0 ? looseList : await allWordsFirst(deps.index, query, strict, looseList);
   }
   list = await inARowFirst(query, row, list, gone);
   return shown(deps, query, list, strict, relaxed);
@@ -169,12 +170,12 @@ export async function searchExplicit(
       gone,
     );
   } else {
-    const [page, all] = await Promise.all([
-      searchCollapsed(deps.index, query),
+    const [optional, all] = await Promise.all([
+      optionalRanked(deps.index, query),
       searchCollapsed(deps.index, { ...query, match: 'all', offset: 0, limit: FEW_FOUND }),
     ]);
     const row = askInARow(deps.index, query, all.total);
-    list = ranked(deps.index, query, page);
+    list = await withFeedback(deps, query, optional, gone);
     if (all.total > 0 && all.total < FEW_FOUND && !gone()) list = await heldFirst(query, all.hits, list);
     list = await inARowFirst(query, row, list, gone);
   }
@@ -229,6 +230,74 @@ async function inARowFirst(
   if (row === null || gone()) return list;
   if ('error' in row) throw row.error;
   return row.result.total > 0 && row.result.total < FEW_FOUND ? heldFirst(query, row.result.hits, list) : list;
+}
+
+/** Plain words from which a query of optional words is re-ranked by feedback (see {@link withFeedback}). */
+export const MIN_WORDS_FEEDBACK = 3;
+/** The characters of a page's body read for feedback: its opening, which says what it is about. */
+const FEEDBACK_CHARS = 4_000;
+
+/**
+ * `list` (a query's ranking with its words optional) with its first {@link FEEDBACK_DEPTH} results
+ * re-ranked by the words its best pages share (feedback.ts), when the query has
+ * {@link MIN_WORDS_FEEDBACK} plain words: a question, whose pages use more words than it does. A
+ * shorter query's words are the topic itself. Every page of results is a slice of the one
+ * re-ranked list.
+ */
+async function withFeedback(
+  deps: { readonly blobs: BlobStore },
+  query: IndexQuery,
+  list: Ranked,
+  gone: () => boolean,
+): Promise<Ranked> {
+  if (!feedbackApplies(query) || gone()) return list;
+  const head = await list.before(FEEDBACK_DEPTH);
+  if (head.length < 2) return list;
+  const tokens = await Promise.all(head.map((hit) => feedbackTokens(deps.blobs, hit)));
+  const scores = feedbackScores(head.map((hit, i) => ({ score: hit.score, tokens: tokens[i] ?? [] })));
+  const reranked = head
+    .map((hit, i) => ({ hit: { ...hit, score: scores[i] ?? hit.score }, rank: i }))
+    .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
+    .map(({ hit }) => hit);
+  const before = async (count: number): Promise<IndexHit[]> =>
+    count <= reranked.length
+      ? reranked.slice(0, count)
+      : [...reranked, ...(await list.before(count)).slice(reranked.length)];
+  const end = query.offset + query.limit;
+  const hits = (await before(end)).slice(query.offset, end);
+  return { page: { ...list.page, hits }, before };
+}
+
+/**
+ * A result's words for feedback: its title and its body's opening, as the index analyses them. The
+ * opening is the hit's own when the index gave it, else read from the page store; a page missing
+ * there is its title and snippet.
+ */
+async function feedbackTokens(blobs: BlobStore, hit: IndexHit): Promise<string[]> {
+  let opening = hit.opening;
+  if (opening === undefined) opening = (await blobs.get(hit.id).catch(() => null))?.body_text ?? hit.snippet;
+  return indexTokens(`${hit.title}\n${opening.slice(0, FEEDBACK_CHARS)}`, hit.lang);
+}
+
+/** Whether {@link withFeedback} re-ranks `query`'s optional words' ranking. */
+function feedbackApplies(query: IndexQuery): boolean {
+  return plainWordCount(query.query) >= MIN_WORDS_FEEDBACK;
+}
+
+/**
+ * The ranking of `query`, its words optional. When feedback re-ranks it and the page at its offset
+ * lies within the results re-ranked, they are asked at once, the page being a slice of them: one
+ * index call where the page and then the results re-ranked were two.
+ */
+async function optionalRanked(index: SearchIndex, query: IndexQuery): Promise<Ranked> {
+  const end = query.offset + query.limit;
+  if (!feedbackApplies(query) || end > FEEDBACK_DEPTH) return ranked(index, query, await searchCollapsed(index, query));
+  const head = await searchCollapsed(index, { ...query, offset: 0, limit: FEEDBACK_DEPTH });
+  return {
+    page: { ...head, hits: head.hits.slice(query.offset, end) },
+    before: async (count) =>
+      count <= FEEDBACK_DEPTH ? head.hits.slice(0, count) : collapsedBefore(index, query, count),
+  };
 }
 
 /** A ranked list of results: its page at a query's offset, and its first `count` results. */
