@@ -137,6 +137,15 @@ export interface CrawlWorkOptions {
   readonly concurrency: number;
 }
 
+/** How `CrawlQueue.forget` forgets. */
+export interface ForgetOptions {
+  /**
+   * The sites' indexed pages stay searchable (`quarry forget --keep-pages`); without it they are
+   * to be removed, which the queue records (see `forgottenRemovingPages`) for whoever removes them.
+   */
+  readonly keepPages?: boolean;
+}
+
 /** The crawl frontier: seeds and discovered links in, polite and deduplicated tasks out. */
 export interface CrawlQueue {
   /**
@@ -188,7 +197,7 @@ export interface CrawlQueue {
    * queued URLs were dropped at once (the embedded queue), or null when workers drop them as they
    * reach them, each without a request (the distributed one, which keeps no index of jobs by host).
    */
-  forget(sites: readonly string[]): Promise<number | null>;
+  forget(sites: readonly string[], options?: ForgetOptions): Promise<number | null>;
   /**
    * Crawls the sites again: `add` takes their URLs, those dropped by `forget` (skipped as
    * `site_forgotten`) are queued again, and so are those crawled before (done), without their
@@ -199,6 +208,12 @@ export interface CrawlQueue {
   unforget(sites: readonly string[]): Promise<number>;
   /** The sites forgotten, by name. */
   forgotten(): Promise<string[]>;
+  /**
+   * The forgotten sites whose indexed pages are to leave the index (forgotten last without
+   * `keepPages`), by name: a removal cut short (a stop while it ran) is taken up again from them.
+   * Sites forgotten before this was recorded (releases before 2026-12-06) are not among them.
+   */
+  forgottenRemovingPages(): Promise<string[]>;
   /** Closes the queue's own resources; close workers first. */
   close(): Promise<void>;
 }

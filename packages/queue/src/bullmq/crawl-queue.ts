@@ -11,6 +11,7 @@ import type {
   CrawlWorker,
   CrawlWorkOptions,
   FinishedState,
+  ForgetOptions,
   NewCrawlTask,
   RecrawlOptions,
   UrlStanding,
@@ -253,9 +254,12 @@ export class BullmqCrawlQueue implements CrawlQueue {
     return jobs.length;
   }
 
-  async forget(sites: readonly string[]): Promise<null> {
+  async forget(sites: readonly string[], options: ForgetOptions = {}): Promise<null> {
     const checked = checkSites(sites);
     const now = Date.now();
+    // Whether the pages are to be removed first: a site is never listed forgotten without it.
+    if (options.keepPages) await this.#redis.srem(this.#keys.forgottenRemoving, ...checked);
+    else await this.#redis.sadd(this.#keys.forgottenRemoving, ...checked);
     await this.#redis.zadd(this.#keys.forgottenSites, 'NX', ...checked.flatMap((site) => [now, site]));
     await this.#copiesAgain(checked);
     return null;
@@ -279,6 +283,7 @@ export class BullmqCrawlQueue implements CrawlQueue {
     const checked = checkSites(sites);
     const lifted: string[] = [];
     for (const site of checked) if ((await this.#redis.zrem(this.#keys.forgottenSites, site)) > 0) lifted.push(site);
+    await this.#redis.srem(this.#keys.forgottenRemoving, ...checked);
     if (lifted.length === 0) return 0;
     const still = await this.forgotten();
     const within = (url: unknown): url is string =>
@@ -315,6 +320,15 @@ export class BullmqCrawlQueue implements CrawlQueue {
   async forgotten(): Promise<string[]> {
     // By name, as the embedded queue lists them (the scores are when each was forgotten).
     return (await this.#redis.zrange(this.#keys.forgottenSites, '0', '-1')).sort();
+  }
+
+  async forgottenRemovingPages(): Promise<string[]> {
+    const [forgotten, removing] = await Promise.all([
+      this.forgotten(),
+      this.#redis.smembers(this.#keys.forgottenRemoving),
+    ]);
+    const marked = new Set(removing);
+    return forgotten.filter((site) => marked.has(site));
   }
 
   async isIdle(): Promise<boolean> {

@@ -44,6 +44,8 @@ export interface Keys {
   readonly forgottenSites: string;
   /** SET of the URL hashes a worker dropped as `site_forgotten`, which `unforget` queues again. */
   readonly forgottenUrls: string;
+  /** SET of the forgotten sites whose pages are to be removed (see `CrawlQueue.forgottenRemovingPages`). */
+  readonly forgottenRemoving: string;
   /** ZSET URL hash -> when it finished, one per finished state. */
   finished(state: FinishedState): string;
   host(host: string): string;
@@ -64,6 +66,7 @@ export function keysFor(prefix: string): Keys {
     recrawlReceipt: `${prefix}:crawl-state:recrawl-receipt`,
     forgottenSites: `${prefix}:crawl-state:forgotten-sites`,
     forgottenUrls: `${prefix}:crawl-state:forgotten-urls`,
+    forgottenRemoving: `${prefix}:crawl-state:forgotten-removing`,
     finished: (state) => `${prefix}:crawl-state:finished:${state}`,
     host: (host) => `${prefix}:crawl-host:${host}`,
     slots,

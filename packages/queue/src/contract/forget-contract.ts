@@ -4,7 +4,7 @@ import type { CommonQueueOptions } from '../options.js';
 import type { CrawlTask, CrawlWorker, Queues } from '../types.js';
 import { doneAfter, type OpenQueues, task, waitFor, waitIdle } from './helpers.js';
 
-/** The contract of forgotten sites (`forget`, `unforget`, `forgotten`). */
+/** The contract of forgotten sites (`forget`, `unforget`, `forgotten`, `forgottenRemovingPages`). */
 export function describeForget(open: OpenQueues): void {
   describe('forgotten sites', () => {
     let queues: Queues | undefined;
@@ -193,11 +193,29 @@ export function describeForget(open: OpenQueues): void {
       expect(stats.reasons.find((r) => r.reason === SITE_FORGOTTEN)?.count ?? 0).toBeGreaterThan(0);
     });
 
+    it('records whose pages are to be removed: the last forget of a site says, unforget clears it', async () => {
+      const { crawl } = await start();
+      await crawl.forget(['a.test', 'b.test/docs']);
+      await crawl.forget(['c.test'], { keepPages: true });
+      expect(await crawl.forgotten()).toEqual(['a.test', 'b.test/docs', 'c.test']);
+      expect(await crawl.forgottenRemovingPages()).toEqual(['a.test', 'b.test/docs']);
+      // Forgotten again: kept pages are to be removed now, and the other way round.
+      await crawl.forget(['c.test']);
+      await crawl.forget(['a.test'], { keepPages: true });
+      expect(await crawl.forgottenRemovingPages()).toEqual(['b.test/docs', 'c.test']);
+      await crawl.unforget(['b.test/docs']);
+      expect(await crawl.forgottenRemovingPages()).toEqual(['c.test']);
+      // Taken again later, with its pages kept: not among them.
+      await crawl.forget(['b.test/docs'], { keepPages: true });
+      expect(await crawl.forgottenRemovingPages()).toEqual(['c.test']);
+    });
+
     it('says which value names no site, and changes nothing', async () => {
       const { crawl } = await start();
       await expect(crawl.forget(['a.test', 'not a site'])).rejects.toThrow(/not a site: "not a site"/);
       await expect(crawl.forget([])).rejects.toThrow(RangeError);
       expect(await crawl.forgotten()).toEqual([]);
+      expect(await crawl.forgottenRemovingPages()).toEqual([]);
     });
   });
 }

@@ -18,6 +18,7 @@ import type {
   CrawlWorker,
   CrawlWorkOptions,
   FinishedState,
+  ForgetOptions,
   NewCrawlTask,
   RecrawlOptions,
   UrlStanding,
@@ -121,8 +122,8 @@ export class SqliteCrawlQueue implements CrawlQueue {
     return queued;
   }
 
-  async forget(sites: readonly string[]): Promise<number> {
-    const dropped = this.#forgotten.forget(checkSites(sites), Date.now());
+  async forget(sites: readonly string[], options: ForgetOptions = {}): Promise<number> {
+    const dropped = this.#forgotten.forget(checkSites(sites), Date.now(), options.keepPages === true);
     // Copies of the sites' pages may have been queued again.
     this.#wakeup.notify();
     return dropped;
@@ -136,6 +137,10 @@ export class SqliteCrawlQueue implements CrawlQueue {
 
   async forgotten(): Promise<string[]> {
     return this.#forgotten.list();
+  }
+
+  async forgottenRemovingPages(): Promise<string[]> {
+    return this.#forgotten.removingPages();
   }
 
   async isIdle(): Promise<boolean> {

@@ -15,7 +15,13 @@ export class ForgottenSites {
     this.#db = db;
     this.#stmts = {
       list: db.prepare<[], { site: string }>('SELECT site FROM forgotten_sites ORDER BY site'),
-      insert: db.prepare('INSERT OR IGNORE INTO forgotten_sites (site, forgotten_at) VALUES (?, ?)'),
+      removing: db.prepare<[], { site: string }>(
+        'SELECT site FROM forgotten_sites WHERE remove_pages = 1 ORDER BY site',
+      ),
+      insert: db.prepare(
+        `INSERT INTO forgotten_sites (site, forgotten_at, remove_pages) VALUES (?, ?, ?)
+         ON CONFLICT (site) DO UPDATE SET remove_pages = excluded.remove_pages`,
+      ),
       remove: db.prepare('DELETE FROM forgotten_sites WHERE site = ?'),
       hosts: db.prepare<[], { host: string }>('SELECT host FROM hosts'),
       queued: db.prepare<[string], { seq: number; url: string }>(
@@ -67,6 +73,11 @@ export class ForgottenSites {
     return this.#stmts.list.all().map((row) => row.site);
   }
 
+  /** The forgotten sites whose pages are to be removed (see `CrawlQueue.forgottenRemovingPages`), by name. */
+  removingPages(): string[] {
+    return this.#stmts.removing.all().map((row) => row.site);
+  }
+
   /** The tasks `add` may admit: those outside every forgotten site. */
   admissible(tasks: readonly NewCrawlTask[]): readonly NewCrawlTask[] {
     const sites = this.list();
@@ -74,13 +85,14 @@ export class ForgottenSites {
   }
 
   /**
-   * Records the sites and ends their queued URLs skipped; how many were dropped. Copies of their
+   * Records the sites (and whether their pages are to be removed: a site forgotten again takes the
+   * last forget's word) and ends their queued URLs skipped; how many were dropped. Copies of their
    * pages on other sites are queued again (see #copiesAgain). One transaction.
    */
-  forget(sites: readonly string[], now: number): number {
+  forget(sites: readonly string[], now: number, keepPages: boolean): number {
     return this.#db
       .transaction(() => {
-        for (const site of sites) this.#stmts.insert.run(site, now);
+        for (const site of sites) this.#stmts.insert.run(site, now, keepPages ? 0 : 1);
         let dropped = 0;
         for (const host of this.#hostsOf(sites)) {
           const rows = this.#stmts.queued.all(host).filter((row) => withinSites(row.url, sites));

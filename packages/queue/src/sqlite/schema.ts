@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS index_queue_docs (
 );
 CREATE TABLE IF NOT EXISTS forgotten_sites (
   site TEXT PRIMARY KEY,
-  forgotten_at INTEGER NOT NULL
+  forgotten_at INTEGER NOT NULL,
+  remove_pages INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS fingerprints (
   fingerprint TEXT PRIMARY KEY,
@@ -85,6 +86,19 @@ export function migrate(db: Database.Database): void {
   forgetDefaultDelays(db);
   addPageIds(db);
   addHostCounts(db);
+  addRemovePages(db);
+}
+
+/**
+ * Releases before 2026-12-06 did not record whether a forgotten site's pages were to be removed
+ * (`remove_pages`): the column is added, 0 for the sites they forgot, so that an upgrade never
+ * removes pages a forget kept (`--keep-pages`).
+ */
+function addRemovePages(db: Database.Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(forgotten_sites)').all();
+  if (!columns.some((column) => column.name === 'remove_pages')) {
+    db.exec('ALTER TABLE forgotten_sites ADD COLUMN remove_pages INTEGER NOT NULL DEFAULT 0');
+  }
 }
 
 /**

@@ -249,3 +249,23 @@ describe('sqlite crawl queue, a large add', () => {
     }
   });
 });
+
+describe('sqlite forgotten sites written by an earlier release', () => {
+  it('removes no pages of the sites it forgot (it did not record whether to), and records it for new ones', async () => {
+    const path = join(dir, 'no-remove-pages.db');
+    const before = openSqliteQueues({ path });
+    await before.crawl.forget(['kept.test', 'removed.test']);
+    await before.close();
+    // The layout of releases before 2026-12-06: no `remove_pages`.
+    const old = new Database(path);
+    old.exec('ALTER TABLE forgotten_sites DROP COLUMN remove_pages');
+    old.close();
+
+    const queues = openSqliteQueues({ path });
+    expect(await queues.crawl.forgotten()).toEqual(['kept.test', 'removed.test']);
+    expect(await queues.crawl.forgottenRemovingPages()).toEqual([]);
+    await queues.crawl.forget(['removed.test', 'new.test']);
+    expect(await queues.crawl.forgottenRemovingPages()).toEqual(['new.test', 'removed.test']);
+    await queues.close();
+  });
+});
