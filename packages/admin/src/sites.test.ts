@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
 import { type PageDocument, pageIdForUrl } from '@quarry/core';
+import express from 'express';
 import request from 'supertest';
+import { createAdminRouter } from './router.js';
 import { type AdminFixture, startAdminFixture, TOKEN } from './testing/fixture.js';
 
 const doc = (url: string): PageDocument => ({
@@ -96,6 +98,41 @@ describe('admin: forgotten sites', () => {
       '<span class="site">example.org/open</span> (1 page indexed: forgetting it again removes them)',
     );
     await bearer(request(fx.server).post('/admin/api/sites/unforget')).send({ sites: ['example.org/open'] });
+  });
+
+  it('takes up again, when made, the removals a stop cut short, and leaves pages kept', async () => {
+    const cut = ['https://cut.example.org/a', 'https://cut.example.org/b'].map(doc);
+    const kept = doc('https://kept.example.org/a');
+    await blobs.putMany([...cut, kept]);
+    await fx.searchIndex.upsert([...cut, kept]);
+    // As a process stopped right after the forgets left them: the sites forgotten, no page removed.
+    await fx.queues.crawl.forget(['cut.example.org']);
+    await fx.queues.crawl.forget(['kept.example.org'], { keepPages: true });
+    const errors: unknown[] = [];
+    const app = express();
+    app.use(
+      '/admin',
+      createAdminRouter({
+        token: TOKEN,
+        crawl: fx.queues.crawl,
+        index: fx.queues.index,
+        searchIndex: fx.searchIndex,
+        blobs,
+        onError: (err) => errors.push(err),
+      }),
+    );
+    await until('the cut removal taken up', async () => {
+      const sites = await bearer(request(app).get('/admin/api/sites'));
+      return sites.body.removals['cut.example.org']?.state === 'removed';
+    });
+    const sites = await bearer(request(app).get('/admin/api/sites'));
+    expect(sites.body.indexed).toEqual({ 'cut.example.org': 0, 'kept.example.org': 1 });
+    expect(sites.body.removals).toEqual({ 'cut.example.org': { state: 'removed', removed: 2 } });
+    expect(await fx.searchIndex.has(cut[0]?.id ?? '')).toBe(false);
+    expect(await blobs.get(cut[1]?.id ?? '')).toBeNull();
+    expect(await fx.searchIndex.has(kept.id)).toBe(true);
+    expect(errors).toEqual([]);
+    await fx.queues.crawl.unforget(['cut.example.org', 'kept.example.org']);
   });
 
   it('refuses a body that names no site, changing nothing', async () => {

@@ -49,7 +49,8 @@ function sitesOf(body: Record<string, unknown>): string[] {
 /**
  * The forgotten sites of the admin area (`CrawlQueue.forget`, as `quarry forget` does):
  * `GET /api/sites` (with the pages each still has indexed), `POST /api/sites/forget` (JSON `{ sites, keepPages? }`: 202, the pages
- * removed in the background, each site's progress in `GET /api/sites`), `POST /api/sites/unforget`
+ * removed in the background, each site's progress in `GET /api/sites`; a removal a stop cut short,
+ * here or by `quarry forget`, is taken up again when the routes are made), `POST /api/sites/unforget`
  * (`{ sites }`), and the hosts page's forms (`POST /sites/forget`, `/sites/unforget`), which answer
  * with a page saying what was done. Every route is behind `admin`.
  */
@@ -77,10 +78,22 @@ export function addSitesRoutes(
     );
   };
 
+  // A removal cut short (a stop while it ran, here or in another process) is taken up again: the
+  // forgotten sites whose pages are to be removed and that still have some indexed.
+  if (deps.blobs !== undefined) {
+    (async () => {
+      const sites = await deps.crawl.forgottenRemovingPages();
+      if (sites.length === 0) return;
+      for (const [site, pages] of await sitePageCounts(deps.searchIndex, sites)) {
+        if (pages > 0 && !removals.has(site)) removeInBackground(site);
+      }
+    })().catch(deps.onError);
+  }
+
   const forget = async (body: Record<string, unknown>): Promise<ForgetResult> => {
     const sites = sitesOf(body);
-    const dropped = await deps.crawl.forget(sites);
     const keep = body.keepPages === true || body.keep_pages === 'on';
+    const dropped = await deps.crawl.forget(sites, { keepPages: keep });
     const removing = !keep && deps.blobs !== undefined;
     if (removing) for (const site of sites) removeInBackground(site);
     return { sites, dropped, removing };

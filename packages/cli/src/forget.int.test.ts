@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
+import { openSqliteQueues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
 import { requireBuiltCli, runCli, spawnCli } from './testing/run-cli.js';
 
@@ -108,11 +109,22 @@ describe('quarry forget', () => {
 
     // Pages kept by --keep-pages are counted in the status, until a forget without it removes them.
     const part = `${site.host}:${site.port}/private`;
+    // Whether the queue records the pages as to be removed (a removal cut short is taken up again).
+    const removing = async () => {
+      const queues = openSqliteQueues({ path: join(dir, 'queue.db') });
+      try {
+        return await queues.crawl.forgottenRemovingPages();
+      } finally {
+        await queues.close();
+      }
+    };
     expect((await quarry('forget', '--keep-pages', part)).code).toBe(0);
+    expect(await removing()).toEqual([]);
     expect((await quarry('status')).stdout).toContain(`${part} (2 pages indexed: quarry forget ${part} removes them)`);
     const pagesOf = async () => JSON.parse((await quarry('status', '--json')).stdout).forgottenPages;
     expect(await pagesOf()).toEqual({ [part]: 2 });
     expect((await quarry('forget', part)).stdout).toContain(`${part}: 2 pages removed from the index`);
+    expect(await removing()).toEqual([part]);
     expect(await pagesOf()).toEqual({ [part]: 0 });
     expect((await quarry('forget', '--undo', part)).code).toBe(0);
     expect((await quarry('forget', '--list')).stdout).toBe('no site is forgotten\n');
