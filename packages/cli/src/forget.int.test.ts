@@ -130,6 +130,15 @@ describe('quarry forget', () => {
     expect((await quarry('forget', '--list')).stdout).toBe('no site is forgotten\n');
     expect((await quarry('crawl', '--wait')).code).toBe(0);
     expect(await hitsFor('otter')).toHaveLength(2);
+
+    // A removal cut short (forgotten, its pages to be removed, none removed yet) says so.
+    const queues = openSqliteQueues({ path: join(dir, 'queue.db') });
+    await queues.crawl.forget([part]).finally(() => queues.close());
+    expect((await quarry('status')).stdout).toContain(
+      `${part} (2 pages indexed, their removal cut short: quarry start or quarry forget ${part} removes them)`,
+    );
+    expect(JSON.parse((await quarry('status', '--json')).stdout).removingPages).toEqual([part]);
+    expect((await quarry('forget', '--undo', part)).code).toBe(0);
   }, 120_000);
 
   it('takes the pages out of a running API at once', async () => {

@@ -12,20 +12,23 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
   const queues = await openQueues(config);
   const services = await openStores(config, { maintain: false, reportNotices: false });
   try {
-    const [crawl, index, documents, forgotten] = await Promise.all([
+    const [crawl, index, documents, forgotten, removingPages] = await Promise.all([
       queues.crawl.stats(),
       queues.index.stats(),
       services.index.count(),
       queues.crawl.forgotten(),
+      queues.crawl.forgottenRemovingPages(),
     ]);
-    // Kept (`--keep-pages`), or left by a removal that stopped (the dashboard's runs in the background).
+    // Kept (`--keep-pages`), or left by a removal that stopped (`removingPages`: taken up again by
+    // a process serving the dashboard, as `quarry start`).
     const forgottenPages = Object.fromEntries(await sitePageCounts(services.index, forgotten));
+    const removing = new Set(removingPages);
     const notices = services.index.notices?.() ?? [];
     if (json) {
       // The URLs of reasons beyond the ten listed a state, as the text's `other reasons` lines count them.
       const others = { skipped: otherReasons(crawl, 'skipped'), failed: otherReasons(crawl, 'failed') };
       process.stdout.write(
-        `${JSON.stringify({ crawl, otherReasons: others, index, documents, forgotten, forgottenPages, notices }, null, 2)}\n`,
+        `${JSON.stringify({ crawl, otherReasons: others, index, documents, forgotten, forgottenPages, removingPages, notices }, null, 2)}\n`,
       );
       return 0;
     }
@@ -38,9 +41,11 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
     if (forgotten.length > 0) {
       const named = forgotten.map((site) => {
         const pages = forgottenPages[site] ?? 0;
-        return pages === 0
-          ? site
-          : `${site} (${pages} ${pages === 1 ? 'page' : 'pages'} indexed: quarry forget ${site} removes them)`;
+        const indexed = `${pages} ${pages === 1 ? 'page' : 'pages'} indexed`;
+        if (pages === 0) return site;
+        return removing.has(site)
+          ? `${site} (${indexed}, their removal cut short: quarry start or quarry forget ${site} removes them)`
+          : `${site} (${indexed}: quarry forget ${site} removes them)`;
       });
       out.push(`forgotten sites (quarry forget --undo crawls one again): ${named.join(', ')}`);
     }
