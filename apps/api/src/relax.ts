@@ -292,12 +292,9 @@ function feedbackApplies(query: IndexQuery): boolean {
 async function optionalRanked(index: SearchIndex, query: IndexQuery): Promise<Ranked> {
   const end = query.offset + query.limit;
   if (!feedbackApplies(query) || end > FEEDBACK_DEPTH) return ranked(index, query, await searchCollapsed(index, query));
-  const head = await searchCollapsed(index, { ...query, offset: 0, limit: FEEDBACK_DEPTH });
-  return {
-    page: { ...head, hits: head.hits.slice(query.offset, end) },
-    before: async (count) =>
-      count <= FEEDBACK_DEPTH ? head.hits.slice(0, count) : collapsedBefore(index, query, count),
-  };
+  const headQuery = { ...query, offset: 0, limit: FEEDBACK_DEPTH };
+  const head = await searchCollapsed(index, headQuery);
+  return { page: { ...head, hits: head.hits.slice(query.offset, end) }, before: ranked(index, headQuery, head).before };
 }
 
 /** A ranked list of results: its page at a query's offset, and its first `count` results. */
