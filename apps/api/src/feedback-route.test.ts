@@ -88,11 +88,12 @@ describe('a question re-ranked by the words its best pages share', () => {
     expect(optional).toHaveLength(1);
     expect(optional[0]?.offset).toBe(0);
     expect(optional[0]?.limit).toBeGreaterThanOrEqual(FEEDBACK_DEPTH);
-    // A backend whose hits carry no opening (Meilisearch's): each page is read from the store.
+    // A backend whose hits carry no opening (Meilisearch's, which makes every snippet): each page
+    // is read from the store.
     const bare: SearchIndex = {
       ...recording(served.fx.index, []),
       search: async (query) => {
-        const found = await served.fx.index.search(query);
+        const found = await served.fx.index.search({ ...query, snippets: true });
         return { ...found, hits: found.hits.map(({ opening: _opening, ...hit }) => hit) };
       },
     };
@@ -100,6 +101,36 @@ describe('a question re-ranked by the words its best pages share', () => {
     const second = await request(storeRead).get(`/api/v1/search?${q}&match=any&limit=20`);
     expect(new Set(read)).toEqual(new Set(second.body.results.map((r: { id: string }) => r.id)));
     expect(second.body.results).toEqual(first.body.results);
+  });
+
+  it('makes the snippets of the page it shows only, as the index makes them', async () => {
+    const asked: IndexQuery[] = [];
+    const app = createApp(
+      served.fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }, { index: recording(served.fx.index, asked) }),
+    );
+    // The index's own snippets of each page for a query.
+    const snippets = async (text: string) => {
+      const found = await served.fx.index.search({ query: parseQuery(text), match: 'any', limit: 20, offset: 0 });
+      return new Map(found.hits.map((hit) => [hit.url, hit.snippet]));
+    };
+    const shown = async (query: string) => {
+      const res = await request(app).get(`/api/v1/search?${query}`);
+      expect(res.status).toBe(200);
+      expect(res.body.results.length).toBeGreaterThan(0);
+      for (const result of res.body.results) expect(Object.keys(result)).not.toContain('snippetTerms');
+      return res.body.results as { url: string; snippet: string }[];
+    };
+    // A question: its first results asked without snippets, the page shown with the index's.
+    const question = await snippets(QUESTION);
+    for (const result of await shown(`${q}&match=any&limit=3`)) expect(result.snippet).toBe(question.get(result.url));
+    expect(asked.filter((query) => query.limit >= FEEDBACK_DEPTH).map((query) => query.snippets)).toEqual([false]);
+    // A page past the first of a list read from its start (the pages holding every word first).
+    asked.length = 0;
+    const words = await snippets('wind tunnel');
+    for (const result of await shown('q=wind+tunnel&match=any&limit=2&offset=2')) {
+      expect(result.snippet).toBe(words.get(result.url));
+    }
+    expect(asked.some((query) => query.offset === 0 && query.limit >= 4 && query.snippets === false)).toBe(true);
   });
 
   it('leaves a query of fewer than three words as the index ranks it', async () => {

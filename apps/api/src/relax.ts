@@ -11,7 +11,7 @@ import type {
 import { indexTokens, isStopWord, tokenize } from '@quarry/text';
 import { collapsedBefore, searchCollapsed } from './collapse.js';
 import { FEEDBACK_DEPTH, feedbackScores } from './feedback.js';
-import { searchLocal, withWholeBodySnippets } from './snippets.js';
+import { searchLocal, withOpeningSnippets, withWholeBodySnippets } from './snippets.js';
 
 /**
  * A question typed whole (`what are the structural problems of high speed aircraft`) rarely has a
@@ -193,7 +193,10 @@ async function shown(
   strict: IndexSearchResult | null,
   relaxed: boolean,
 ): Promise<RelaxedSearch> {
-  const result = list.page === strict ? strict : await withWholeBodySnippets(list.page, query.query, deps.blobs);
+  const result =
+    list.page === strict
+      ? strict
+      : await withWholeBodySnippets(withOpeningSnippets(list.page), query.query, deps.blobs);
   return { result, relaxed, before: list.before };
 }
 
@@ -292,7 +295,7 @@ function feedbackApplies(query: IndexQuery): boolean {
 async function optionalRanked(index: SearchIndex, query: IndexQuery): Promise<Ranked> {
   const end = query.offset + query.limit;
   if (!feedbackApplies(query) || end > FEEDBACK_DEPTH) return ranked(index, query, await searchCollapsed(index, query));
-  const headQuery = { ...query, offset: 0, limit: FEEDBACK_DEPTH };
+  const headQuery = { ...query, offset: 0, limit: FEEDBACK_DEPTH, snippets: false };
   const head = await searchCollapsed(index, headQuery);
   return { page: { ...head, hits: head.hits.slice(query.offset, end) }, before: ranked(index, headQuery, head).before };
 }
@@ -308,7 +311,9 @@ function ranked(index: SearchIndex, query: IndexQuery, page: IndexSearchResult):
   return {
     page,
     before: async (count) =>
-      query.offset === 0 && count <= query.limit ? page.hits.slice(0, count) : collapsedBefore(index, query, count),
+      query.offset === 0 && count <= query.limit
+        ? page.hits.slice(0, count)
+        : collapsedBefore(index, { ...query, snippets: false }, count),
   };
 }
 

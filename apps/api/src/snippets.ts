@@ -46,6 +46,29 @@ export async function withWholeBodySnippets(
 }
 
 /**
+ * The snippets a backend left out of `result` (asked with `snippets: false`: see `IndexQuery`),
+ * made from each hit's opening and the words the backend gives, as it would have made them. The
+ * API asks so for results it may not show (the first 30 a question's feedback re-ranks, the results
+ * before a deep page) and makes the snippets of the page it shows: a question asked through MCP
+ * made 30 snippets for its 10 results.
+ */
+export function withOpeningSnippets(result: IndexSearchResult): IndexSearchResult {
+  if (!result.hits.some((hit) => hit.snippetTerms !== undefined)) return result;
+  const hits = result.hits.map(({ snippetTerms, ...hit }) =>
+    snippetTerms === undefined
+      ? hit
+      : {
+          ...hit,
+          snippet: makeSnippet(
+            hit.opening ?? '',
+            snippetTerms.map((text) => ({ text })),
+          ),
+        },
+  );
+  return { ...result, hits };
+}
+
+/**
  * Characters of a body looked through for the query's words: the embedded index analyses as many of
  * a page's (`maxIndexedChars`), so words past them never made the match; a 50 MB text file is not
  * folded and scanned for each search.

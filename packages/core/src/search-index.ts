@@ -25,6 +25,14 @@ export interface IndexQuery {
   readonly limit: number;
   /** 0 to 990. */
   readonly offset: number;
+  /**
+   * False when the caller makes the snippets of the hits it shows (the API re-ranks the first
+   * results of a question and shows a page of them): a backend that hands over each hit's
+   * {@link IndexHit.opening} may then leave `snippet` empty and give the words to centre it on
+   * ({@link IndexHit.snippetTerms}). A backend without openings makes snippets whatever this says.
+   * Default true.
+   */
+  readonly snippets?: boolean;
 }
 
 /** One local hit, ready to become a `source: "local"` search result. */
@@ -57,6 +65,12 @@ export interface IndexHit {
    * (apps/api feedback.ts) without reading the page store. Never shown to clients.
    */
   readonly opening?: string;
+  /**
+   * Present when the backend left the snippet to the caller (the query asked `snippets: false`):
+   * the words it centres snippets on, as it read the query (its words split and joined as it
+   * searched them). The snippet is then `makeSnippet(opening, snippetTerms)` (`@quarry/text`).
+   */
+  readonly snippetTerms?: readonly string[];
 }
 
 export interface IndexSearchResult {

@@ -608,7 +608,7 @@ export class FastSearch {
     const counted = await counting;
     const hits = page.flatMap(({ key, score }) => {
       const row = rows.get(key);
-      return row ? [toHit(row, Math.max(MIN_SCORE, score), general.snippetTerms)] : [];
+      return row ? [toHit(row, Math.max(MIN_SCORE, score), general)] : [];
     });
     if (hits.length !== page.length) {
       // A fresh page deleted since the tier read it (a duplicate's removal, a page gone from its

@@ -56,6 +56,8 @@ export interface FtsPlan {
   readonly where: string | null;
   /** Query words for snippets (as typed). */
   readonly snippetTerms: readonly string[];
+  /** False when the caller makes the snippets (`snippets: false`): see `toHit`. */
+  readonly snippets: boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ export function planQuery(query: IndexQuery): FtsPlan {
   const root = query.query.root;
   const snippetTerms: string[] = [];
   if (root) collectPositive(root, snippetTerms);
+  const snippets = query.snippets !== false;
   const where = whereClause(query);
   // Only exclusions (`site:x -word`, valid with a filter): the filtered pages are listed, newest
   // first, less those any exclusion matches. As a full-text query (every page but the excluded
@@ -76,11 +79,11 @@ export function planQuery(query: IndexQuery): FtsPlan {
   const parts = root?.type === 'and' ? andParts(root.children, any) : null;
   if (parts && parts.must.length === 0 && parts.should.length === 0 && parts.mustNot.length > 0) {
     const exclude = parts.mustNot.length === 1 ? parts.mustNot[0]! : anyOf(parts.mustNot);
-    return { fts: null, exclude, where, snippetTerms };
+    return { fts: null, exclude, where, snippetTerms, snippets };
   }
   // A lone word of a question may be one of several tokens (`heat-transfer`): see looseWords.
   const fts = root ? translate(any && root.type === 'term' ? { type: 'and', children: [root] } : root, any) : null;
-  return { fts, exclude: null, where, snippetTerms };
+  return { fts, exclude: null, where, snippetTerms, snippets };
 }
 
 /**

@@ -2,7 +2,7 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { IndexHit } from '@quarry/core';
 import { makeSnippet } from '@quarry/text';
 import type { Table as ArrowTable } from 'apache-arrow';
-import { sqlString } from './fts-query.js';
+import { type FtsPlan, sqlString } from './fts-query.js';
 import { COLUMNS, type StoredHit } from './rows.js';
 
 /** Columns a hit needs (the analysed text columns are never read back). */
@@ -23,17 +23,29 @@ export function parseHit(json: string): Record<string, unknown> {
 }
 /** Keeps every score positive. */
 export const MIN_SCORE = 1e-6;
-/** A search hit from a stored row (its hit unpacked by {@link unpackHit}). */
-export function toHit(row: Record<string, unknown>, score: number, terms: readonly string[]): IndexHit {
+/**
+ * A search hit from a stored row (its hit unpacked by {@link unpackHit}), its snippet centred on
+ * the plan's words; or, when the query left snippets to the caller, empty, with the words beside
+ * the opening (`snippetTerms`) for the caller to make it.
+ */
+export function toHit(
+  row: Record<string, unknown>,
+  score: number,
+  plan: Pick<FtsPlan, 'snippetTerms' | 'snippets'>,
+): IndexHit {
   const simhash = row.simhash as string | null;
+  const opening = typeof row.snippet_src === 'string' ? row.snippet_src : undefined;
+  const left = !plan.snippets && opening !== undefined;
   return {
     id: row.id as string,
     url: row.url as string,
     title: row.title as string,
-    snippet: makeSnippet(
-      row.snippet_src as string,
-      terms.map((text) => ({ text })),
-    ),
+    snippet: left
+      ? ''
+      : makeSnippet(
+          opening ?? '',
+          plan.snippetTerms.map((text) => ({ text })),
+        ),
     domain: row.domain as string,
     site_name: (row.site_name as string | null) ?? null,
     lang: row.lang as string,
@@ -44,7 +56,8 @@ export function toHit(row: Record<string, unknown>, score: number, terms: readon
     filetype: row.filetype as string,
     ...(simhash ? { simhash } : {}),
     ...(snippetSourceCut(row) ? { snippetSourceCut: true } : {}),
-    ...(typeof row.snippet_src === 'string' ? { opening: row.snippet_src } : {}),
+    ...(opening !== undefined ? { opening } : {}),
+    ...(left ? { snippetTerms: plan.snippetTerms } : {}),
   };
 }
 

@@ -419,7 +419,7 @@ export class LanceSearchIndex implements SearchIndex {
     for (const [id, row] of read) rows.set(id, row);
     const hits = page.flatMap((hit) => {
       const row = rows.get(hit.id);
-      return row ? [toHit(row, Math.max(MIN_SCORE, hit.score), plan.snippetTerms)] : [];
+      return row ? [toHit(row, Math.max(MIN_SCORE, hit.score), plan)] : [];
     });
     const total = estimate
       ? await this.#estimateTotal(
@@ -707,7 +707,7 @@ export class LanceSearchIndex implements SearchIndex {
       }
       const rows = await this.#listed(group.filter, skip, want, excluded, group.excluded);
       skip = 0;
-      for (const row of rows) hits.push(toHit(row, 1 / (1 + rank++), plan.snippetTerms));
+      for (const row of rows) hits.push(toHit(row, 1 / (1 + rank++), plan));
     }
     return { total: filtered - excluded.size, totalIsEstimate: false, hits };
   }
