@@ -60,9 +60,10 @@ describe('redirectGate', () => {
     await expect(gate({ allowed: false, crawlDelaySecs: null }, 0, now)()).rejects.toMatchObject({
       code: 'robots_disallowed',
     });
+    // No Retry-After: the queue would hold it against every port of the host (robots-ports.int.test.ts).
     await expect(
       gate({ allowed: false, crawlDelaySecs: null, reason: 'robots_unreachable' }, 0, now)(),
-    ).rejects.toMatchObject({ code: 'robots_unreachable', retryable: true });
+    ).rejects.toMatchObject({ code: 'robots_unreachable', retryable: true, retryAfterSecs: undefined });
   });
 });
 

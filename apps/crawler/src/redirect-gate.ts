@@ -9,11 +9,10 @@ export const MAX_CRAWL_DELAY_MS = 60_000;
 export const ROBOTS_DISALLOWED = 'robots_disallowed';
 /**
  * The robots cache's reason when robots.txt answered 5xx or 429 or could not be reached: the site
- * is disallowed for now (an hour), and the page is tried again later, not given up.
+ * (that origin, scheme, host and port) is disallowed for now (an hour), and the page is tried
+ * again, not skipped for good.
  */
 export const ROBOTS_UNREACHABLE = 'robots_unreachable';
-/** When a page whose robots.txt was unreachable is tried again (the queue's host back-off caps it). */
-const ROBOTS_RETRY_SECS = 600;
 
 /** What a redirect gate needs of the page handler's parts. */
 export interface RedirectGateDeps {
@@ -116,11 +115,16 @@ export function redirectsOf(
 
 /**
  * A page whose robots.txt answered 5xx or 429, or not at all: RFC 9309 says to assume the site is
- * disallowed for now, not for good, so the page is tried again later (and fails, with this reason,
- * only when that keeps up past its retries).
+ * disallowed for now, not for good, so the page is tried again (and fails, with this reason, when
+ * that keeps up past its tries).
+ *
+ * Tried again on the queue's own retry back-off (seconds), with no Retry-After: the queue holds a
+ * Retry-After against the task's whole host name, every port of it (for a redirect, the redirecting
+ * page's host), and this is one origin's trouble: a dead port kept the live site on the next port
+ * waiting 10 minutes, and `quarry crawl --wait` with it. The origin is sent nothing meanwhile all
+ * the same, as the robots cache keeps its disallow for an hour; and a longer wait bought nothing,
+ * since tries within that hour read the same verdict.
  */
 export function robotsUnreachable(url: string): RetryableError {
-  return new RetryableError(`robots.txt of ${new URL(url).origin} is unreachable`, ROBOTS_UNREACHABLE, {
-    retryAfterSecs: ROBOTS_RETRY_SECS,
-  });
+  return new RetryableError(`robots.txt of ${new URL(url).origin} is unreachable`, ROBOTS_UNREACHABLE);
 }

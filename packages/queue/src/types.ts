@@ -73,8 +73,9 @@ export interface RecrawlOptions {
 
 /**
  * Crawls one task. Throw core's `RetryableError` to retry (its `retryAfterSecs` also backs the whole
- * host off), `NonRetryableError` to fail with its code; anything else fails as `internal`. The signal
- * aborts when the worker is closing and its deadline has passed.
+ * host name off, every port of it: give it for what the host asked, a Retry-After, never for one
+ * origin's trouble), `NonRetryableError` to fail with its code; anything else fails as `internal`.
+ * The signal aborts when the worker is closing and its deadline has passed.
  */
 export type CrawlHandler = (task: CrawlTask, signal: AbortSignal) => Promise<CrawlOutcome>;
 
