@@ -1,6 +1,6 @@
 // Checks the deployment files at the repository root (docker-compose.yml, infra/Dockerfile,
 // .env.example, .dockerignore) without Docker: this machine has no engine and no compose plugin.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { CONFIG_ENV_VARS, loadConfig } from '@quarry/core';
@@ -185,6 +185,65 @@ describe('.env.example', () => {
   it('documents the real defaults: loading it gives the same configuration as an empty environment', () => {
     const env = Object.fromEntries(entries.map((e) => [e.key, e.value]));
     expect(loadConfig(env)).toEqual(loadConfig({}));
+  });
+});
+
+/**
+ * Variables the code reads that are not settings, so in neither `.env.example` nor the configuration
+ * table, each with why.
+ */
+const NOT_SETTINGS: Readonly<Record<string, string>> = {
+  LANCE_CPU_THREADS: "the index engine's own variable, documented under the configuration table",
+  QUARRY_FOLD_PRIORITY: 'set by the index for its fold process, replacing any value the environment holds',
+  QUARRY_REQUIRE_SERVERS: "the tests' (testkit)",
+  PATH: "handed on to the CLI's children in its tests",
+};
+
+/** The environment variables named in `process.env.X`, `process.env['X']` and `configValue('X'` in the workspaces' source. */
+function variablesReadInSource(): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const workspace of ['packages', 'apps']) {
+    for (const file of readdirSync(`${root}${workspace}`, { recursive: true, encoding: 'utf8' })) {
+      if (!/(^|\/)src\/.*\.ts$/.test(file) || file.endsWith('.test.ts') || file.includes('node_modules')) continue;
+      const text = read(`${workspace}/${file}`);
+      for (const m of text.matchAll(
+        /process\.env(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\])|configValue\(['"]([A-Z][A-Z0-9_]*)['"]/g,
+      )) {
+        found.set(m[1] ?? m[2] ?? m[3] ?? '', `${workspace}/${file}`);
+      }
+    }
+  }
+  return found;
+}
+
+// QUARRY_WORKER_PRIORITY was once read in thread-priority.ts alone: in no schema, no .env.example.
+describe('every variable the code reads', () => {
+  it('is a configuration variable (so in .env.example) or a named exception', () => {
+    const names = variablesReadInSource();
+    expect(names.size).toBeGreaterThan(0);
+    for (const [name, file] of names) {
+      expect(`${name} (${file}): ${CONFIG_VARS.has(name) || Object.hasOwn(NOT_SETTINGS, name)}`).toBe(
+        `${name} (${file}): true`,
+      );
+    }
+    expect(names.has('QUARRY_WORKER_PRIORITY')).toBe(true);
+  });
+
+  it("is in README's configuration table if it is a setting, and the table names nothing else", () => {
+    const section =
+      read('README.md')
+        .split(/^## Configuration$/m)[1]
+        ?.split(/^## /m)[0] ?? '';
+    const documented = new Set(
+      section
+        .split('\n')
+        .filter((line) => line.startsWith('| `'))
+        .flatMap((line) => [...(line.split(' | ')[0] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1] ?? '')),
+    );
+    for (const name of CONFIG_ENV_VARS) expect(`${name}: ${documented.has(name)}`).toBe(`${name}: true`);
+    for (const name of documented) {
+      expect(`${name}: ${CONFIG_VARS.has(name) || Object.hasOwn(NOT_SETTINGS, name)}`).toBe(`${name}: true`);
+    }
   });
 });
 

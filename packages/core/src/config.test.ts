@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { allowHostProblem } from './allow-hosts.js';
-import { CONFIG_ENV_VARS, ConfigError, loadConfig } from './config.js';
+import { CONFIG_ENV_VARS, ConfigError, configValue, loadConfig } from './config.js';
 
 /** The issues loadConfig reports for an environment. */
 function issuesOf(env: Record<string, string>): readonly string[] {
@@ -111,6 +111,39 @@ describe('QUARRY_HOST', () => {
     ['quarry.internal', 'quarry.internal'],
   ])('accepts %s as %s', (value, host) => {
     expect(loadConfig({ QUARRY_HOST: value }).host).toBe(host);
+  });
+});
+
+describe('CPU priorities', () => {
+  // Both were once read with Number(): '' turned the lowering off, 'abc' passed for the default.
+  it('checks QUARRY_WORKER_PRIORITY with the rest of the configuration; empty is the default, 0 lowers nothing', () => {
+    expect(loadConfig({}).workerPriority).toBe(10);
+    expect(loadConfig({ QUARRY_WORKER_PRIORITY: '' }).workerPriority).toBe(10);
+    expect(loadConfig({ QUARRY_WORKER_PRIORITY: '0' }).workerPriority).toBe(0);
+    expect(loadConfig({ QUARRY_WORKER_PRIORITY: '19' }).workerPriority).toBe(19);
+    expect(issuesOf({ QUARRY_WORKER_PRIORITY: 'abc', PORT: 'x' })).toEqual([
+      'PORT="x": expected an integer from 0 to 65535',
+      'QUARRY_WORKER_PRIORITY="abc": expected an integer from 0 to 19',
+    ]);
+    expect(issuesOf({ QUARRY_WORKER_PRIORITY: '20' })).toEqual([
+      'QUARRY_WORKER_PRIORITY="20": expected an integer from 0 to 19',
+    ]);
+  });
+
+  it('reads one variable in a thread or child process as loadConfig does', () => {
+    expect(configValue('QUARRY_WORKER_PRIORITY', {})).toBe(10);
+    expect(configValue('QUARRY_FOLD_PRIORITY', { QUARRY_FOLD_PRIORITY: '' })).toBe(10);
+    expect(configValue('QUARRY_FOLD_PRIORITY', { QUARRY_FOLD_PRIORITY: '0' })).toBe(0);
+    expect(configValue('QUARRY_FOLD_PRIORITY', { QUARRY_FOLD_PRIORITY: '12' })).toBe(12);
+    for (const value of ['abc', '-1', '2.5', ' ']) {
+      expect(() => configValue('QUARRY_FOLD_PRIORITY', { QUARRY_FOLD_PRIORITY: value })).toThrow(ConfigError);
+    }
+    expect(() => configValue('QUARRY_FOLD_PRIORITY', { QUARRY_FOLD_PRIORITY: 'abc' })).toThrow(
+      'QUARRY_FOLD_PRIORITY="abc": expected an integer from 0 to 19',
+    );
+    // Set by the index for its fold process, not a setting: neither documented nor checked at start.
+    expect(CONFIG_ENV_VARS).not.toContain('QUARRY_FOLD_PRIORITY');
+    expect(loadConfig({ QUARRY_FOLD_PRIORITY: 'abc' }).workerPriority).toBe(10);
   });
 });
 

@@ -5,7 +5,8 @@ import { parseDurationMs } from './time.js';
 
 /**
  * Quarry's configuration: one schema, parsed once at start-up from the environment, with CLI
- * flags laid over it (flags > environment > defaults). No other module reads `process.env`.
+ * flags laid over it (flags > environment > defaults). No other module reads `process.env` but
+ * through {@link configValue} (a worker thread or a child process, reading what its starter checked).
  * Each field names its environment variable and its default here and nowhere else.
  */
 const bool = z
@@ -26,6 +27,8 @@ const int = (min: number, max: number) => {
     .transform(Number)
     .pipe(z.number().int().min(min, { error }).max(max, { error }));
 };
+/** A nice value: 0 (a process's own priority: lowers nothing) to 19, the lowest. */
+const nice = int(0, 19);
 const url = (example: string) => z.url({ error: `expected an absolute URL such as ${example}` });
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.join(', ')}` });
@@ -127,8 +130,25 @@ const ENV_SCHEMA = {
    * port, for the admin token.
    */
   QUARRY_METRICS_PORT: int(0, 65_535).optional(),
+  /**
+   * Nice value of the threads doing crawl and index work beside a process's main thread (see
+   * `lowerThreadPriority`); 0 runs them at the main thread's priority. @defaultValue 10
+   */
+  QUARRY_WORKER_PRIORITY: nice.default(10),
   /** pino log level. @defaultValue info */
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+} as const;
+
+/**
+ * Variables one part of Quarry sets for another it starts, read through the same parsers as the
+ * settings but not settings themselves: the starter replaces any value the environment holds.
+ */
+const INTERNAL_SCHEMA = {
+  /**
+   * Nice value of the index's fold process, set by the index that starts it (`fold-process.ts` in
+   * `@quarry/index-lance`, from its `foldPriority` option). @defaultValue 10
+   */
+  QUARRY_FOLD_PRIORITY: nice.default(10),
 } as const;
 
 const configSchema = z.object(ENV_SCHEMA);
@@ -168,6 +188,8 @@ export interface QuarryConfig {
   readonly recrawlAfterMs: number | null;
   /** Port of the unauthenticated metrics listener; undefined: none. */
   readonly metricsPort: number | undefined;
+  /** Nice value of the threads doing crawl and index work (0: not lowered). */
+  readonly workerPriority: number;
   readonly logLevel: EnvConfig['LOG_LEVEL'];
 }
 
@@ -200,11 +222,8 @@ export function loadConfig(
   const input: Record<string, string> = {};
   const issues: string[] = [];
   for (const key of CONFIG_ENV_VARS) {
-    const value = overrides[key] ?? env[key];
-    if (value === undefined || value === '') continue;
-    if (value.trim() === '') {
-      issues.push(`${key}=${shownValue(key, value)}: expected a value, not only whitespace (empty means unset)`);
-    } else input[key] = value;
+    const value = givenValue(key, overrides[key] ?? env[key], issues);
+    if (value !== undefined) input[key] = value;
   }
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
@@ -254,8 +273,40 @@ export function loadConfig(
     hostDelayMs: c.QUARRY_HOST_DELAY_MS,
     recrawlAfterMs: c.QUARRY_RECRAWL_AFTER,
     metricsPort: c.QUARRY_METRICS_PORT,
+    workerPriority: c.QUARRY_WORKER_PRIORITY,
     logLevel: c.LOG_LEVEL,
   });
+}
+
+const SETTINGS = { ...ENV_SCHEMA, ...INTERNAL_SCHEMA };
+
+/**
+ * One variable read as {@link loadConfig} reads it (empty is unset, so its default), for a worker
+ * thread or a child process: the value its starter validated or set, read through the same parser,
+ * never a looser one. Throws a {@link ConfigError} naming the variable when the value is bad.
+ * @example configValue('QUARRY_WORKER_PRIORITY', process.env) // 10 when unset or empty
+ */
+export function configValue<K extends keyof typeof SETTINGS>(
+  key: K,
+  env: Readonly<Record<string, string | undefined>>,
+): z.output<(typeof SETTINGS)[K]> {
+  const issues: string[] = [];
+  const value = givenValue(key, env[key], issues);
+  const parsed = SETTINGS[key].safeParse(value);
+  if (parsed.success && issues.length === 0) return parsed.data as z.output<(typeof SETTINGS)[K]>;
+  for (const issue of parsed.error?.issues ?? []) issues.push(`${key}=${shownValue(key, value)}: ${issue.message}`);
+  throw new ConfigError(issues);
+}
+
+/**
+ * A variable's value as given, or undefined when unset or empty; a value of only whitespace is an
+ * issue (it was written on purpose, and a default taking its place would go unnoticed).
+ */
+function givenValue(key: string, value: string | undefined, issues: string[]): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.trim() !== '') return value;
+  issues.push(`${key}=${shownValue(key, value)}: expected a value, not only whitespace (empty means unset)`);
+  return undefined;
 }
 
 /** Variables whose values are never echoed in an error (they are credentials). */

@@ -1,17 +1,20 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { configValue } from './config.js';
 
 /**
  * The nice value (0 to 19) of the threads doing crawl and index work beside a process's main
  * thread: page and document extraction, the analysis of pages written. Searches are served by the
  * main thread and the engine's threads at the process's own priority, so under load the kernel
  * gives them the cores first and the crawl the rest; with nothing to serve, the crawl still has
- * every core. `QUARRY_WORKER_PRIORITY` sets it (0: the same priority as the main thread).
+ * every core. `QUARRY_WORKER_PRIORITY` sets it (0: the same priority as the main thread), read
+ * through the configuration's parser: a worker thread gets the value its process validated at start
+ * (its environment is a copy of the process's), and a bad one throws a `ConfigError` rather than
+ * passing for another.
  * @defaultValue 10
  */
-export function workerPriority(): number {
-  const set = Number(process.env.QUARRY_WORKER_PRIORITY ?? 10);
-  return Number.isInteger(set) && set >= 0 && set <= 19 ? set : 10;
+export function workerPriority(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  return configValue('QUARRY_WORKER_PRIORITY', env);
 }
 
 /**

@@ -3,12 +3,16 @@
  * when asked, at a low CPU priority, so that a fold never takes the cores searches need. Its
  * priority is lowered before the engine loads, so the engine's threads inherit it.
  */
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
+import { configValue } from '@quarry/core';
 import type { FoldReply, FoldRequest } from './fold-process.js';
 
-const priority = Number(process.env.QUARRY_FOLD_PRIORITY ?? 10);
+// Set by the parent from its `foldPriority` option, and read with the configuration's parser: an
+// empty value is the default, and one out of 0 to 19 stops this process (its folds fail) rather
+// than fold at some other priority. 0 lowers nothing, as a priority is never raised here.
+const priority = configValue('QUARRY_FOLD_PRIORITY', process.env);
 try {
-  setPriority(priority);
+  if (priority > getPriority()) setPriority(priority);
 } catch {
   // Not allowed here: the fold still runs, at the parent's priority.
 }
