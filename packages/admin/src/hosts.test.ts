@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { AdminHosts } from './hosts.js';
+import type { AdminStats } from './stats.js';
 import { type AdminFixture, crawlOutcomes, startAdminFixture, TOKEN } from './testing/fixture.js';
 
 const UNTIL_MS = Date.UTC(2026, 11, 5, 20, 35, 33);
@@ -65,6 +66,8 @@ describe('admin hosts view', () => {
       skipped: 0,
       failed: 0,
       reasons: [],
+      skippedPages: 0,
+      listsRead: 0,
       lastFinishedAt: null,
       backingOff: null,
     });
@@ -119,9 +122,10 @@ describe('admin hosts view', () => {
     const res = await getHosts(fx, `?${query}`);
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    // The public API's problem for a bad parameter (it was /docs#problem-client-error, "Bad request").
     expect(JSON.parse(res.text)).toEqual({
-      type: expect.any(String),
-      title: 'Bad request',
+      type: '/docs#problem-invalid-parameter',
+      title: 'Invalid parameter',
       status: 400,
       detail: expect.any(String),
       param,
@@ -147,6 +151,45 @@ describe('admin hosts view', () => {
     const bad = await request(fx.server).get('/admin/hosts?limit=0').set('Authorization', `Bearer ${TOKEN}`);
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('limit must be an integer from 1 to 100.');
+  });
+});
+
+// The dashboard said Skipped 6 where the hosts said 7 for the only host: they counted its sitemap.
+describe('admin hosts view beside the dashboard', () => {
+  it('counts the pages skipped as the dashboard does, the sitemaps and feeds read apart', async () => {
+    const fx = await startAdminFixture();
+    try {
+      await crawlOutcomes(fx, {
+        'https://example.org/': { status: 'done' },
+        'https://example.org/sitemap.xml': { status: 'skipped', reason: 'no_sitemap' },
+        'https://example.org/feed.xml': { status: 'skipped', reason: 'link_list' },
+        'https://example.org/draft': { status: 'skipped', reason: 'noindex' },
+        'https://example.org/private': { status: 'skipped', reason: 'robots_disallowed' },
+        'https://other.example/draft': { status: 'skipped', reason: 'noindex' },
+      });
+      const stats = (await request(fx.server).get('/admin/api/stats').set('Authorization', `Bearer ${TOKEN}`))
+        .body as AdminStats;
+      expect([stats.crawl.skipped, stats.skippedPages, stats.listsRead]).toEqual([5, 3, 2]);
+      const { hosts } = await hostsOf(fx, '');
+      const sum = (field: 'skipped' | 'skippedPages' | 'listsRead') => hosts.reduce((n, h) => n + h[field], 0);
+      expect([sum('skipped'), sum('skippedPages'), sum('listsRead')]).toEqual([5, 3, 2]);
+      expect(hosts.find((h) => h.host === 'example.org')).toMatchObject({ skipped: 4, skippedPages: 2, listsRead: 2 });
+      // The pages show the same numbers.
+      const dashboard = await request(fx.server).get('/admin/').set('Authorization', `Bearer ${TOKEN}`);
+      expect(dashboard.text).toContain('data-stat="skippedPages">3</div>');
+      const page = await request(fx.server).get('/admin/hosts?sort=skipped').set('Authorization', `Bearer ${TOKEN}`);
+      // Each row's count cells: queued, in flight, done, skipped, failed.
+      const rows = [
+        ...page.text.matchAll(/<tr><td class="host">([^<]*)<\/td>((?:<td class="count[^"]*">[^<]*<\/td>)+)/g),
+      ];
+      const skippedCells = rows.map((m) => [m[1], [...(m[2] ?? '').matchAll(/">([^<]*)<\/td>/g)][3]?.[1]]);
+      expect(skippedCells).toEqual([
+        ['example.org', '2'],
+        ['other.example', '1'],
+      ]);
+    } finally {
+      await fx.close();
+    }
   });
 });
 

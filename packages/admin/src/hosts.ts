@@ -8,6 +8,7 @@ import {
   type HostPage,
   type HostQuery,
   type HostSort,
+  listsRead,
 } from '@quarry/queue';
 import { StatsTimeoutError } from './stats.js';
 
@@ -16,6 +17,17 @@ export const DEFAULT_HOSTS_LIMIT = 50;
 
 /** One host in `GET /admin/api/hosts`. */
 export interface AdminHost extends Omit<HostCounts, 'lastFinishedMs'> {
+  /**
+   * Pages skipped: `skipped` without {@link listsRead}, as the dashboard's Skipped tile counts them
+   * (`skippedPages` of `/admin/api/stats`), so that the hosts' add up to it.
+   */
+  readonly skippedPages: number;
+  /**
+   * Sitemaps and feeds read (and a seed's sitemap tried and missing): skipped URLs, not pages. Told
+   * apart by the host's reasons, of which only the most frequent are listed: lists rarer than those
+   * count as pages.
+   */
+  readonly listsRead: number;
   /** When a URL of the host last ended (done, skipped or failed), ISO 8601 UTC; null before any did. */
   readonly lastFinishedAt: string | null;
   /**
@@ -113,8 +125,11 @@ export async function collectHosts(
       backoffKnown: sources.backingOff !== undefined,
       hosts: page.hosts.map(({ lastFinishedMs, ...counts }) => {
         const backoff = backoffs.get(counts.host);
+        const lists = hostListsRead(counts);
         return {
           ...counts,
+          skippedPages: counts.skipped - lists,
+          listsRead: lists,
           lastFinishedAt: lastFinishedMs === null ? null : toIsoUtc(new Date(lastFinishedMs)),
           backingOff: backoff ? { reason: backoff.reason, until: toIsoUtc(new Date(backoff.untilMs)) } : null,
         };
@@ -124,4 +139,9 @@ export async function collectHosts(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The sitemaps and feeds among a host's skipped URLs, by its reasons, as `listsRead` finds them among the crawl's. */
+function hostListsRead(counts: Omit<HostCounts, 'lastFinishedMs'>): number {
+  return listsRead({ ...counts, topFailures: [], reasons: counts.reasons.map((r) => ({ ...r, examples: [] })) });
 }

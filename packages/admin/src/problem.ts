@@ -2,6 +2,9 @@ import type { Response } from 'express';
 
 /** Problem kinds of the admin area; each `type` links to its entry on the API's `/docs` page. */
 const KINDS = {
+  /** A query parameter or form field the request got wrong, named by `param`, as the public API's. */
+  'invalid-parameter': { status: 400, title: 'Invalid parameter', type: '/docs#problem-invalid-parameter' },
+  /** A request that cannot be read at all (a malformed body). */
   'bad-request': { status: 400, title: 'Bad request', type: '/docs#problem-client-error' },
   unauthorized: { status: 401, title: 'Unauthorized', type: '/docs#problem-unauthorized' },
   forbidden: { status: 403, title: 'Forbidden', type: '/docs#problem-forbidden' },

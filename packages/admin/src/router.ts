@@ -115,7 +115,7 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
       query = parseHostsQuery(req.query);
     } catch (err) {
       if (!(err instanceof BadHostsParam)) throw err;
-      return sendProblem(res, 'bad-request', err.message, err.param);
+      return sendProblem(res, 'invalid-parameter', err.message, err.param);
     }
     const hosts = await readHosts(query);
     if (hosts) res.json(hosts);

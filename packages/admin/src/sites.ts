@@ -122,7 +122,7 @@ export function addSitesRoutes(
         if (!bad) deps.onError(err);
         const detail = bad ? err.message : 'The crawl queue did not answer; nothing was changed.';
         if (asPage) return sendResult(res, 'Nothing was changed.', detail, bad ? 400 : 503);
-        if (bad) return sendProblem(res, 'bad-request', detail, 'sites');
+        if (bad) return sendProblem(res, 'invalid-parameter', detail, 'sites');
         sendProblem(res, 'backend-unavailable', detail);
       }
     };

@@ -26,13 +26,14 @@ section.sites li { margin: .25rem 0; }
 #status { font-size: .85rem; }
 `;
 
-/** [field, header] of the count columns; the sortable ones link to their order. */
-const COUNT_COLUMNS: readonly (readonly [keyof AdminHost & string, string, boolean])[] = [
-  ['queued', 'Queued', true],
-  ['inFlight', 'In flight', false],
-  ['done', 'Done', true],
-  ['skipped', 'Skipped', true],
-  ['failed', 'Failed', true],
+/** [field, header, sort] of the count columns; those with a sort link to it. */
+const COUNT_COLUMNS: readonly (readonly [keyof AdminHost & string, string, HostSort | null])[] = [
+  ['queued', 'Queued', 'queued'],
+  ['inFlight', 'In flight', null],
+  ['done', 'Done', 'done'],
+  // Pages, as the dashboard's Skipped tile counts them (the sitemaps and feeds read apart).
+  ['skippedPages', 'Skipped', 'skipped'],
+  ['failed', 'Failed', 'failed'],
 ];
 
 /** What the page says where this process runs no crawler (`quarry serve`). */
@@ -108,9 +109,9 @@ function header(baseUrl: string, query: HostQuery): string {
   };
   return (
     '<tr><th>Host</th>' +
-    COUNT_COLUMNS.map(([field, label, sortable]) =>
-      sortable ? sortLink(field as HostSort, label) : `<th class="count">${label}</th>`,
-    ).join('') +
+    COUNT_COLUMNS.map(([, label, sort]) => (sort ? sortLink(sort, label) : `<th class="count">${label}</th>`)).join(
+      '',
+    ) +
     '<th>Top reasons</th>' +
     `<th>${query.sort === 'last' ? 'Last finished (UTC)' : `<a href="${escapeHtml(hostsHref(baseUrl, { ...query, sort: 'last', offset: 0 }))}">Last finished (UTC)</a>`}</th>` +
     '<th>Backed off</th></tr>'
