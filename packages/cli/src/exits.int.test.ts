@@ -149,6 +149,28 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(JSON.parse(status.stdout).crawl.queued).toBe(3);
   }, 120_000);
 
+  it('--seeds reads every file given, not only the last', async () => {
+    const data = join(dir, 'seeds-files-data');
+    const first = join(dir, 'first-seeds.txt');
+    const second = join(dir, 'second-seeds.txt');
+    writeFileSync(first, 'http://127.0.0.1:9/a\n');
+    writeFileSync(second, 'http://127.0.0.1:9/b\nhttp://127.0.0.1:9/c\n');
+    const run = await quarry(['crawl', '--data', data, '--seeds', first, '--seeds', second], {
+      QUARRY_ALLOW_HOSTS: '127.0.0.1',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('queued 3 new seed URLs');
+    const status = await quarry(['status', '--json', '--data', data]);
+    expect(JSON.parse(status.stdout).crawl.queued).toBe(3);
+  }, 120_000);
+
+  it('a bad --port names the flag the user typed, not the variable it overrides', async () => {
+    const run = await quarry(['serve', '--port', '99999'], { PORT: '8080' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--port "99999": expected an integer from 0 to 65535');
+    expect(run.stderr).not.toContain('PORT=');
+  }, 120_000);
+
   it('a port in use', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

@@ -171,5 +171,27 @@ describe('quarry forget', () => {
     const both = await quarry('forget', '--list', 'example.com');
     expect(both.code).toBe(2);
     expect((await quarry('forget', '--list')).stdout).not.toContain('example.com');
+    // One `quarry:` before each message, never `quarry: quarry forget:`.
+    for (const run of [none, bad, both]) expect(run.stderr).toMatch(/^quarry: (?!quarry)/);
+    const undoKeep = await quarry('forget', '--undo', '--keep-pages', 'example.com');
+    expect(undoKeep.code).toBe(2);
+    expect(undoKeep.stderr.trim()).toBe(
+      "quarry: option '--undo' cannot be used with option '--keep-pages' (see --help)",
+    );
+  }, 30_000);
+
+  it('says a site never forgotten has nothing to undo, and exits 2 after crawling the others again', async () => {
+    const never = await quarry('forget', '--undo', 'x.org');
+    expect(never).toMatchObject({ code: 2, stdout: '' });
+    expect(never.stderr.trim()).toBe(
+      'quarry: x.org was not forgotten: nothing to undo (quarry forget --list lists the forgotten sites)',
+    );
+    expect((await quarry('forget', '--keep-pages', 'y.org')).code).toBe(0);
+    const mixed = await quarry('forget', '--undo', 'x.org', 'y.org');
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('x.org was not forgotten');
+    expect(mixed.stdout).toContain('crawling y.org again');
+    expect(mixed.stdout).not.toContain('x.org');
+    expect((await quarry('forget', '--list')).stdout).not.toContain('y.org');
   }, 30_000);
 });

@@ -16,6 +16,12 @@ describe('quarry keys', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('lists no key as the header line alone, as scripts read it', async () => {
+    const listed = await quarry(['keys', 'list']);
+    expect(listed).toMatchObject({ code: 0, stdout: 'id\tprefix\tlimit\tstate\tcreated\tname\n' });
+    expect(JSON.parse((await quarry(['keys', 'list', '--json'])).stdout)).toEqual([]);
+  }, 120_000);
+
   it('lists keys under a header line naming the columns; revoking a key twice says it already was', async () => {
     const created = await quarry(['keys', 'create', '--name', 'acme agent', '--limit', '120/min']);
     expect(created.code).toBe(0);

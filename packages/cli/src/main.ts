@@ -7,7 +7,7 @@ import {
   type QuarryConfig,
   ValidationError,
 } from '@quarry/core';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checkDataDir, type DataDirUse } from './data-dir.js';
 import { fsProblem, listenProblem, UsageError } from './usage.js';
 
@@ -20,8 +20,34 @@ interface CommonFlags {
   data?: string;
 }
 
+/** The flag that overrides each variable (flags > environment > defaults). */
+const FLAG_OF_VARIABLE = { PORT: '--port', QUARRY_DATA_DIR: '--data' } as const;
+
 function overridesFrom(flags: CommonFlags): ConfigOverrides {
   return { PORT: flags.port, QUARRY_DATA_DIR: flags.data };
+}
+
+/**
+ * The configuration's problems named as the user gave the values: `--port "99999": expected…` for
+ * a flag, not the variable it overrides (`PORT="99999"`), which the user may never have set.
+ */
+function namingFlags(error: ConfigError, flags: CommonFlags): ConfigError {
+  const overrides = overridesFrom(flags);
+  const issues = error.issues.map((issue) => {
+    for (const [variable, flag] of Object.entries(FLAG_OF_VARIABLE)) {
+      const given = overrides[variable as keyof typeof FLAG_OF_VARIABLE];
+      if (given !== undefined && given !== '' && issue.startsWith(`${variable}=`)) {
+        return `${flag} ${issue.slice(variable.length + 1)}`;
+      }
+    }
+    return issue;
+  });
+  return new ConfigError(issues);
+}
+
+/** Collects a repeatable option's values: `--seeds a.txt --seeds b.txt`. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function positiveInt(value: string): number {
@@ -43,6 +69,7 @@ const MAX_PAGES_HELP =
   'page budget per seed site (default 1000; larger than a crawled seed had: its pages are crawled again under it)';
 const MAX_DEPTH_HELP =
   'link depth from the seed (default 3; deeper than a crawled seed had: its pages are crawled again under it)';
+const SEEDS_HELP = 'seeds file: one URL per line, # comments (repeatable)';
 
 function duration(value: string): number {
   const ms = parseDurationMs(value);
@@ -73,7 +100,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     flags: CommonFlags,
     use: DataDirUse | ((loaded: QuarryConfig) => DataDirUse) = 'create',
   ): QuarryConfig => {
-    const loaded = loadConfig(env, overridesFrom(flags));
+    let loaded: QuarryConfig;
+    try {
+      loaded = loadConfig(env, overridesFrom(flags));
+    } catch (error) {
+      throw error instanceof ConfigError ? namingFlags(error, flags) : error;
+    }
     checkDataDir(loaded.dataDir, typeof use === 'function' ? use(loaded) : use);
     dataDir = loaded.dataDir;
     return loaded;
@@ -102,18 +134,20 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .option('--port <n>', 'HTTP port (env PORT)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--seed <url...>', 'seed URLs to crawl (one or more; repeatable)')
-    .option('--seeds <file>', 'seeds file: one URL per line, # comments')
+    .option('--seeds <file>', SEEDS_HELP, collect)
     .option('--max-pages <n>', MAX_PAGES_HELP, positiveInt)
     .option('--max-depth <n>', MAX_DEPTH_HELP, nonNegativeInt)
-    .action(async (flags: CommonFlags & { seed?: string[]; seeds?: string; maxPages?: number; maxDepth?: number }) => {
-      const { runStart } = await import('./commands/start.js');
-      exitCode = await runStart(config(flags), {
-        seeds: flags.seed ?? [],
-        seedsFile: flags.seeds,
-        maxPages: flags.maxPages,
-        maxDepth: flags.maxDepth,
-      });
-    });
+    .action(
+      async (flags: CommonFlags & { seed?: string[]; seeds?: string[]; maxPages?: number; maxDepth?: number }) => {
+        const { runStart } = await import('./commands/start.js');
+        exitCode = await runStart(config(flags), {
+          seeds: flags.seed ?? [],
+          seedsFiles: flags.seeds ?? [],
+          maxPages: flags.maxPages,
+          maxDepth: flags.maxDepth,
+        });
+      },
+    );
 
   program
     .command('serve')
@@ -169,7 +203,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       'Enqueue seeds (or, with --recrawl, crawled pages again); with --wait (embedded), crawl until the frontier is empty, then exit',
     )
     .option('--seed <url...>', 'seed URLs (one or more; repeatable)')
-    .option('--seeds <file>', 'seeds file: one URL per line, # comments')
+    .option('--seeds <file>', SEEDS_HELP, collect)
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--max-pages <n>', MAX_PAGES_HELP, positiveInt)
     .option('--max-depth <n>', MAX_DEPTH_HELP, nonNegativeInt)
@@ -183,7 +217,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       async (
         flags: CommonFlags & {
           seed?: string[];
-          seeds?: string;
+          seeds?: string[];
           maxPages?: number;
           maxDepth?: number;
           recrawl?: number;
@@ -198,7 +232,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         const { runCrawl } = await import('./commands/crawl.js');
         exitCode = await runCrawl(config(flags, flags.wait ? 'create' : unlessRedis), {
           seeds: flags.seed ?? [],
-          seedsFile: flags.seeds,
+          seedsFiles: flags.seeds ?? [],
           maxPages: flags.maxPages,
           maxDepth: flags.maxDepth,
           recrawlOlderThanMs: flags.recrawl,
@@ -248,9 +282,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .argument('[site...]', 'sites to forget (example.com, https://example.com/private/)')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
     .option('--keep-pages', 'stop crawling the sites but leave their indexed pages searchable')
-    .option(
-      '--undo',
-      'crawl the sites again: their URLs are taken again, and those the forget dropped or whose pages it removed are queued again',
+    .addOption(
+      new Option(
+        '--undo',
+        'crawl the sites again: their URLs are taken again, and those the forget dropped or whose pages it removed are queued again',
+      ).conflicts('keepPages'),
     )
     .option('--list', 'list the forgotten sites')
     .action(async (sites: string[], flags: CommonFlags & { keepPages?: boolean; undo?: boolean; list?: boolean }) => {

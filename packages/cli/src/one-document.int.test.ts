@@ -41,12 +41,20 @@ describe('one page, one document, through the built CLI (issue 10, point 3)', ()
     const run = await runCli(['crawl', '--seed', `${site.origin}/`, '--wait'], env(), { timeoutMs: 100_000 });
     // What the command printed, shown when it failed or hung.
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr.slice(-3000) }).toEqual({ code: 0, stderr: '' });
-    expect(run.stdout).toMatch(/crawl finished: 1 done, 2 skipped, 0 failed \(and 1 sitemap or feed read\)/);
+    // The site has no /sitemap.xml (404): tried once, under the host's delay, no failure, and no sitemap read.
+    expect(run.stdout).toMatch(/crawl finished: 1 done, 2 skipped, 0 failed \(and 1 sitemap missing or empty\)/);
     const status = await runCli(['status'], env());
     expect(status.stdout).toContain('documents indexed: 1');
+    expect(status.stdout).toContain('1 done, 2 skipped, 0 failed (and 1 sitemap missing or empty)');
+    // Each list adds up to its count on the line above: the pages skipped, then the sitemaps apart.
     expect(status.stdout).toMatch(/skipped, by reason:\n\s+2\s+duplicate\s+e\.g\. /);
-    // The site has no /sitemap.xml: tried once, under the host's delay, and no failure.
-    expect(status.stdout).toMatch(/\s+1\s+no_sitemap\s+e\.g\. /);
+    expect(status.stdout).toMatch(/sitemaps and feeds, by reason:\n\s+1\s+no_sitemap\s+e\.g\. \S+\/sitemap\.xml\n/);
+    const json = JSON.parse((await runCli(['status', '--json'], env())).stdout);
+    expect({ skipped: json.crawl.skipped, skippedPages: json.skippedPages, listsRead: json.listsRead }).toEqual({
+      skipped: 3,
+      skippedPages: 2,
+      listsRead: 1,
+    });
     expect(status.stdout).toContain(`${site.origin}/index.html`);
     expect(status.stdout).toContain(`${site.origin}/?edition=usa`);
     expect(status.stdout).toContain('duplicate: the same main text is indexed under another URL');

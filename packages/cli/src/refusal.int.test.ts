@@ -97,6 +97,25 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     // Queued, not crawled: this command does not wait.
     expect(site.hits.get('/queued.html')).toBeUndefined();
   }, 180_000);
+  it('says nothing of the address policy for a seed it does not queue, within a forgotten site', async () => {
+    const forgetDir = mkdtempSync(join(tmpdir(), 'quarry-refusal-forgotten-'));
+    const here = (args: string[]) =>
+      runCli(args, { QUARRY_DATA_DIR: forgetDir, QUARRY_HOST_DELAY_MS: '0', LOG_LEVEL: 'silent' });
+    try {
+      expect((await here(['forget', `${site.host}:${site.port}`, '--keep-pages'])).code).toBe(0);
+      for (const wait of [[], ['--wait']]) {
+        const run = await here(['crawl', '--seed', `${site.origin}/bbc-1.html`, ...wait]);
+        expect(run.stderr).toContain('not queued, within a site taken out of the crawl');
+        expect(run.stderr).not.toContain('private or reserved');
+        expect(run.stderr).not.toContain('QUARRY_ALLOW_HOSTS');
+        // Nothing refused was queued: no configuration problem.
+        expect(run.code).toBe(0);
+      }
+    } finally {
+      rmSync(forgetDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it("logs to stderr while crawling, leaving stdout to the crawl's counts", async () => {
     const logDir = mkdtempSync(join(tmpdir(), 'quarry-refusal-log-'));
     try {

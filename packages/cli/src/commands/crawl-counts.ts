@@ -1,12 +1,30 @@
 import { type CrawlStats, listsRead } from '@quarry/queue';
 
-/** The crawl's finished URLs as a reader counts pages, with the sitemaps and feeds read apart. */
+/**
+ * The skip reasons of URLs that are sitemaps and feeds, not pages (those `listsRead` of
+ * @quarry/queue counts): one read for the pages it lists, and a seed's sitemap tried (its
+ * robots.txt's, else /sitemap.xml) that was missing (a 404) or listed nothing.
+ */
+const LIST_READ = 'link_list';
+const NO_SITEMAP = 'no_sitemap';
+
+/** Whether a skip reason is one of a sitemap or feed rather than a page's (`quarry status` lists them apart). */
+export function isListReason(reason: string): boolean {
+  return reason === LIST_READ || reason === NO_SITEMAP;
+}
+
+/** The crawl's finished URLs as a reader counts pages, with the sitemaps and feeds apart. */
 export interface FinishedCounts {
   readonly done: number;
-  /** Pages skipped (duplicates, noindex, robots.txt...): not the sitemaps and feeds read. */
+  /** Pages skipped (duplicates, noindex, robots.txt...): not the sitemaps and feeds. */
   readonly skipped: number;
   readonly failed: number;
-  /** Sitemaps and feeds read (or a seed's sitemap tried and missing), shown apart: ` (and 1 sitemap or feed read)`. */
+  /**
+   * The skipped URLs that are sitemaps and feeds (read, or a seed's sitemap missing or empty), as
+   * `listsRead` and the dashboard count them: `skipped` plus this is the queue's skipped count.
+   */
+  readonly listsSkipped: number;
+  /** Those sitemaps and feeds, shown apart: ` (and 1 sitemap or feed read, 1 sitemap missing or empty)`. */
   readonly lists: string;
 }
 
@@ -14,14 +32,25 @@ export interface FinishedCounts {
  * Every seed's sitemaps are tasks of the crawl queue, skipped when read (`link_list`, `no_sitemap`):
  * counted among the skipped URLs, a one-page crawl read "1 done, 1 skipped". Told apart here, by the
  * reasons the stats carry (at most the skipped count, as the distributed queue counts reasons over
- * the crawl's life).
+ * the crawl's life). A sitemap missing is said so, not counted as one read.
  */
 export function finishedCounts(stats: CrawlStats): FinishedCounts {
   const lists = listsRead(stats);
+  const read = Math.min(
+    lists,
+    stats.reasons
+      .filter((r) => r.state === 'skipped' && r.reason === LIST_READ)
+      .reduce((total, r) => total + r.count, 0),
+  );
+  const missing = lists - read;
+  const parts: string[] = [];
+  if (read > 0) parts.push(read === 1 ? '1 sitemap or feed read' : `${read} sitemaps and feeds read`);
+  if (missing > 0) parts.push(`${missing} ${missing === 1 ? 'sitemap' : 'sitemaps'} missing or empty`);
   return {
     done: stats.done,
     skipped: stats.skipped - lists,
     failed: stats.failed,
-    lists: lists === 0 ? '' : ` (and ${lists === 1 ? '1 sitemap or feed' : `${lists} sitemaps and feeds`} read)`,
+    listsSkipped: lists,
+    lists: parts.length === 0 ? '' : ` (and ${parts.join(', ')})`,
   };
 }

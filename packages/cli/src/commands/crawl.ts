@@ -113,7 +113,8 @@ export async function runCrawl(
   config: QuarryConfig,
   options: {
     seeds: readonly string[];
-    seedsFile: string | undefined;
+    /** `--seeds` files, read in order. */
+    seedsFiles: readonly string[];
     maxPages: number | undefined;
     maxDepth: number | undefined;
     /** Queue pages last crawled at least this long ago again (conditional requests). */
@@ -121,16 +122,15 @@ export async function runCrawl(
     wait: boolean;
   },
 ): Promise<number> {
-  const seeds = await loadSeeds(options.seeds, options.seedsFile, seedDefaults(options));
+  const seeds = await loadSeeds(options.seeds, options.seedsFiles, seedDefaults(options));
   const logger = createLogger(config, { toStderr: true });
   const queues = await openQueues(config, logger);
   const { crawler, close: closeCrawler } = await openCrawler(config, queues, logger);
-  const refused = await warnRefusedSeeds(crawler, seeds, options.wait);
-  if (seeds.length > 0) {
-    const report = seedReport(await crawler.reseed(seeds));
-    if (report !== '') process.stderr.write(`${report}\n`);
-  }
-  // A refused seed is a configuration problem (QUARRY_ALLOW_HOSTS): exit 2 once the rest is done.
+  const standings = seeds.length > 0 ? await crawler.reseed(seeds) : [];
+  const refused = await warnRefusedSeeds(crawler, seeds, standings, options.wait);
+  const report = seedReport(standings);
+  if (report !== '') process.stderr.write(`${report}\n`);
+  // A refused seed queued is a configuration problem (QUARRY_ALLOW_HOSTS): exit 2 once the rest is done.
   const exitCode = refused > 0 ? 2 : 0;
   if (options.recrawlOlderThanMs !== undefined) {
     const queued = await recrawlOlderThan(queues.crawl, options.recrawlOlderThanMs);

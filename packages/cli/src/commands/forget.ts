@@ -20,24 +20,26 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** The sites, checked; a usage error (exit 2) naming the value that names no site. */
+/** The sites, checked; a usage error (exit 2, `main` prefixes `quarry: `) naming the value that names no site. */
 function sitesOf(values: readonly string[], options: ForgetOptions): string[] {
   if (options.list) {
-    if (values.length > 0) throw new UsageError('quarry forget --list takes no site');
+    if (values.length > 0) throw new UsageError('--list takes no site');
     return [];
   }
-  if (values.length === 0) throw new UsageError('quarry forget: name a site (example.com), or give --list');
+  if (values.length === 0) throw new UsageError('name a site to forget (example.com), or give --list');
   try {
     return checkSites(values);
   } catch (error) {
-    throw new UsageError(`quarry forget: ${(error as Error).message}`);
+    throw new UsageError((error as Error).message);
   }
 }
 
 /**
  * `quarry forget SITE...`: the crawl stops taking the sites' URLs (its queued ones are dropped
  * unfetched, links to the sites are refused), then their pages leave the index and the page store.
- * `--undo` crawls them again, `--list` lists them. Exit 0, or 2 on a usage error.
+ * `--undo` crawls them again, `--list` lists them. Exit 0, or 2 on a usage error and when `--undo`
+ * names a site that is not forgotten (likely a typo, as a key id `keys revoke` does not know); the
+ * others named are crawled again all the same.
  */
 export async function runForget(
   config: QuarryConfig,
@@ -54,14 +56,20 @@ export async function runForget(
     }
     if (options.undo) {
       const before = new Set(await queues.crawl.forgotten());
-      const queued = await queues.crawl.unforget(sites);
-      for (const site of sites) {
-        process.stdout.write(before.has(site) ? `crawling ${site} again\n` : `${site} was not forgotten\n`);
+      const undone = sites.filter((site) => before.has(site));
+      const unknown = sites.filter((site) => !before.has(site));
+      for (const site of unknown) {
+        process.stderr.write(
+          `quarry: ${site} was not forgotten: nothing to undo (quarry forget --list lists the forgotten sites)\n`,
+        );
       }
+      if (undone.length === 0) return 2;
+      const queued = await queues.crawl.unforget(sites);
+      for (const site of undone) process.stdout.write(`crawling ${site} again\n`);
       process.stdout.write(
         `${count(queued, 'URL')} of theirs queued again, those the forget dropped and those crawled before, fetched whole (\`quarry start\` or \`quarry crawl --wait\` crawls them); their pages come back as they are crawled\n`,
       );
-      return 0;
+      return unknown.length > 0 ? 2 : 0;
     }
     // Recorded with the sites: a removal cut short is taken up again by `quarry start` (see the admin's sites routes).
     const dropped = await queues.crawl.forget(sites, { keepPages: options.keepPages === true });

@@ -119,11 +119,12 @@ export function parseImportLine(
     const value = parseDate(input.crawled_at);
     if (value === null) return { ok: false, reason: `crawled_at: not a valid date: ${String(input.crawled_at)}` };
     // A page cannot have been fetched later than now (a day's grace for clocks and zones). The
-    // reason shows the time as read (an epoch number means nothing to a reader) and now's.
-    if (Date.parse(value) > now.getTime() + DAY_MS) {
+    // reason shows the time as read (an epoch number means nothing to a reader) and the limit.
+    const latest = new Date(now.getTime() + DAY_MS);
+    if (Date.parse(value) > latest.getTime()) {
       const given = String(input.crawled_at);
       const read = given === value ? given : `${given} (${value})`;
-      return { ok: false, reason: `crawled_at: ${read} is later than now (${toIsoUtc(now)})` };
+      return { ok: false, reason: `crawled_at: ${read} is later than a day from now (${toIsoUtc(latest)})` };
     }
     crawledAt = value;
   }

@@ -73,17 +73,21 @@ describe('parseImportLine', () => {
     // fetched in the future.
     expect(dates({ published_at: '2020-02-30' })).toBe('published_at: not a valid date: 2020-02-30');
     expect(dates({ crawled_at: '2030-01-01T00:00:00Z' })).toBe(
-      'crawled_at: 2030-01-01T00:00:00Z is later than now (2026-11-22T08:00:00Z)',
+      'crawled_at: 2030-01-01T00:00:00Z is later than a day from now (2026-11-23T08:00:00Z)',
     );
     // Epoch seconds and other forms are shown as read, in ISO 8601 (it once printed the bare number).
     expect(dates({ crawled_at: 1_896_654_238.07 })).toBe(
-      'crawled_at: 1896654238.07 (2030-02-07T00:23:58Z) is later than now (2026-11-22T08:00:00Z)',
+      'crawled_at: 1896654238.07 (2030-02-07T00:23:58Z) is later than a day from now (2026-11-23T08:00:00Z)',
     );
     expect(dates({ crawled_at: '2030-01-01T00:00:00+02:00' })).toBe(
-      'crawled_at: 2030-01-01T00:00:00+02:00 (2029-12-31T22:00:00Z) is later than now (2026-11-22T08:00:00Z)',
+      'crawled_at: 2030-01-01T00:00:00+02:00 (2029-12-31T22:00:00Z) is later than a day from now (2026-11-23T08:00:00Z)',
     );
-    // Within the day's grace for clocks and zones it is taken.
+    // Within the day's grace for clocks and zones it is taken; past it, the reason names the limit.
     expect(dates({ crawled_at: '2026-11-22T20:00:00Z' })).toMatchObject({ crawled_at: '2026-11-22T20:00:00Z' });
+    expect(dates({ crawled_at: '2026-11-23T08:00:00Z' })).toMatchObject({ crawled_at: '2026-11-23T08:00:00Z' });
+    expect(dates({ crawled_at: '2026-11-23T09:00:00Z' })).toBe(
+      'crawled_at: 2026-11-23T09:00:00Z is later than a day from now (2026-11-23T08:00:00Z)',
+    );
   });
 
   it.each([

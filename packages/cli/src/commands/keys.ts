@@ -43,10 +43,7 @@ export async function listKeys(config: QuarryConfig, json: boolean): Promise<num
       process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
       return 0;
     }
-    if (records.length === 0) {
-      process.stdout.write('no keys\n');
-      return 0;
-    }
+    // The header even with no key: a script reading the columns finds them, and no rows.
     process.stdout.write(`${LIST_HEADER.join('\t')}\n`);
     for (const r of records) {
       const state = r.revokedAt ? `revoked ${r.revokedAt}` : 'active';

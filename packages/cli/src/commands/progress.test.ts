@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Queues } from '@quarry/queue';
-import { backoffNote, reportProgress } from './progress.js';
+import { backoffNote, crawlRate, reportProgress } from './progress.js';
 
 const backoff = (host: string, reason: string) => ({ host, reason, untilMs: 0 });
 
@@ -19,7 +19,45 @@ describe('backoffNote', () => {
   });
 });
 
+describe('crawlRate', () => {
+  it('is the pages done a second since the last read, 0 without one', () => {
+    expect(crawlRate(null, { done: 40, atMs: 10_000 })).toBe(0);
+    expect(crawlRate({ done: 40, atMs: 10_000 }, { done: 50, atMs: 15_000 })).toBe(2);
+    // A read that came late (a tick skipped) is divided by the time that really passed.
+    expect(crawlRate({ done: 40, atMs: 10_000 }, { done: 60, atMs: 20_000 })).toBe(2);
+  });
+
+  it('never goes below 0 when done drops, as finished URLs are queued again (forget --undo, a recrawl)', () => {
+    expect(crawlRate({ done: 50, atMs: 10_000 }, { done: 49, atMs: 15_000 })).toBe(0);
+    expect(crawlRate({ done: 50, atMs: 10_000 }, { done: 0, atMs: 15_000 })).toBe(0);
+    expect(crawlRate({ done: 50, atMs: 10_000 }, { done: 50, atMs: 10_000 })).toBe(0);
+  });
+});
+
 describe('reportProgress', () => {
+  it('shows no negative rate when done drops between two lines', async () => {
+    const done = [7, 6];
+    const queues = {
+      crawl: {
+        stats: async () => ({
+          queued: 3,
+          inFlight: 1,
+          done: done.length > 1 ? done.shift() : done[0],
+          skipped: 0,
+          failed: 0,
+          topFailures: [],
+          reasons: [],
+        }),
+      },
+      index: { stats: async () => ({ waiting: 0, active: 0, failed: 0 }) },
+    } as unknown as Queues;
+    const lines: string[] = [];
+    const progress = reportProgress(queues, (line) => lines.push(line), 10);
+    while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    progress.stop();
+    expect(lines[1]).toMatch(/^crawl: 6 done, .* \| 0\.0 pages\/s \|/);
+  });
+
   it('names the hosts backed off from on the line of `quarry start`', async () => {
     const crawl = { queued: 3, inFlight: 1, done: 2, skipped: 0, failed: 0, topFailures: [], reasons: [] };
     const queues = {

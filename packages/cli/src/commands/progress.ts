@@ -19,6 +19,22 @@ export function backoffNote(backoffs: readonly HostBackoff[]): string {
 /** How often `quarry start` reports crawl progress while there is work. */
 export const START_PROGRESS_MS = 5000;
 
+/** A read of the crawl's done count, and when it was made (ms since 1970). */
+export interface DoneAt {
+  readonly done: number;
+  readonly atMs: number;
+}
+
+/**
+ * Pages crawled a second between two reads of the done count; 0 without an earlier read. Never
+ * below 0: `done` drops when finished URLs are queued again (`quarry forget --undo`, `quarry crawl
+ * --recrawl`), which uncrawls no page; the pages crawled in that interval go uncounted, for once.
+ */
+export function crawlRate(before: DoneAt | null, now: DoneAt): number {
+  if (before === null || now.atMs <= before.atMs) return 0;
+  return Math.max(0, now.done - before.done) / ((now.atMs - before.atMs) / 1000);
+}
+
 /**
  * Writes a progress line every `intervalMs` while there is crawl or index work (pages done, queued,
  * failed, rate), one line when the work runs out, and nothing while idle. `stop` ends it.
@@ -30,7 +46,7 @@ export function reportProgress(
   /** The hosts the crawler is backing off from, named on the line. @defaultValue none */
   backingOff: () => readonly HostBackoff[] = () => [],
 ): { stop(): void } {
-  let lastDone: number | null = null;
+  let last: DoneAt | null = null;
   let busy = false;
   let running = false;
   const tick = async () => {
@@ -39,8 +55,10 @@ export function reportProgress(
     try {
       const [crawl, index] = await Promise.all([queues.crawl.stats(), queues.index.stats()]);
       const pending = crawl.queued + crawl.inFlight + index.waiting + index.active;
-      const rate = lastDone === null ? 0 : (crawl.done - lastDone) / (intervalMs / 1000);
-      lastDone = crawl.done;
+      // Over the time since the last read: a tick skipped (a slow or failed read) spans two intervals.
+      const read = { done: crawl.done, atMs: Date.now() };
+      const rate = crawlRate(last, read);
+      last = read;
       const finished = finishedCounts(crawl);
       const counts = `${finished.done} done, ${crawl.queued} queued, ${crawl.inFlight} in flight, ${finished.skipped} skipped, ${finished.failed} failed`;
       if (pending > 0) {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from '@jest/globals';
-import type { ReasonCount } from '@quarry/queue';
-import { reasonLines, seedReport } from './seed-report.js';
+import { describe, expect, it, jest } from '@jest/globals';
+import type { Seed, SeedStanding } from '@quarry/crawler';
+import { REASON_NOTES, type ReasonCount } from '@quarry/queue';
+import { reasonLines, seedReport, warnRefusedSeeds } from './seed-report.js';
 
 /** Stats whose counts are the reasons' sums, as when no state has more than ten reasons. */
 const counted = (reasons: ReasonCount[]) => {
@@ -54,6 +55,46 @@ describe('seedReport', () => {
   });
 });
 
+describe('warnRefusedSeeds', () => {
+  /** A crawler whose address policy refuses every seed (all at 127.0.0.1). */
+  const refusing = {
+    refusedSeeds: async (seeds: readonly Seed[]) => seeds.map((seed) => ({ seed, address: '127.0.0.1' })),
+  };
+  const warned = async (standings: SeedStanding[], crawlsHere: boolean) => {
+    const seeds = standings.map(({ url }) => ({ url }) as Seed);
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const count = await warnRefusedSeeds(refusing, seeds, standings, crawlsHere);
+      return { count, text: write.mock.calls.map(([chunk]) => String(chunk)).join('') };
+    } finally {
+      write.mockRestore();
+    }
+  };
+
+  it('warns about the refused seeds left queued: new, queued again or already queued', async () => {
+    const { count, text } = await warned(
+      [
+        { url: 'http://127.0.0.1:1/new', state: 'new', requeued: false },
+        { url: 'http://127.0.0.1:1/again', state: 'skipped', reason: 'blocked_address', requeued: true },
+        { url: 'http://127.0.0.1:1/pending', state: 'pending', requeued: false },
+      ],
+      false,
+    );
+    expect(count).toBe(3);
+    expect(text.match(/It is queued: a crawler started with QUARRY_ALLOW_HOSTS=127\.0\.0\.1/g)).toHaveLength(3);
+  });
+
+  it('says nothing of a seed not queued: within a forgotten site, done, or its budget spent', async () => {
+    const standings: SeedStanding[] = [
+      { url: 'http://127.0.0.1:1/bbc-1.html', state: 'forgotten', requeued: false, site: '127.0.0.1:1' },
+      { url: 'http://127.0.0.1:1/done', state: 'done', requeued: false },
+      { url: 'http://127.0.0.1:1/spent', state: 'unknown', requeued: false },
+    ];
+    expect(await warned(standings, false)).toEqual({ count: 0, text: '' });
+    expect(await warned(standings, true)).toEqual({ count: 0, text: '' });
+  });
+});
+
 describe('reasonLines', () => {
   it('lists skip then failure reasons with counts and examples, aligned', () => {
     expect(
@@ -104,6 +145,28 @@ describe('reasonLines', () => {
     });
     expect(lines.filter((line) => line.includes('other reasons'))).toEqual(['        3  other reasons']);
     expect(lines.indexOf('        3  other reasons')).toBe(lines.indexOf('failed, by reason:') + 11);
+  });
+
+  it('lists the sitemaps and feeds apart from the pages skipped, so each list adds up to its count', () => {
+    // The audit's crawl: "5 skipped (and 1 sitemap missing or empty)" above these lines.
+    expect(
+      reasonLines(
+        counted([
+          { state: 'skipped', reason: 'duplicate', count: 5, examples: ['http://a.test/index.html'] },
+          { state: 'skipped', reason: 'no_sitemap', count: 1, examples: ['http://a.test/sitemap.xml'] },
+          { state: 'failed', reason: 'http_404', count: 1, examples: ['http://a.test/x'] },
+        ]),
+      ),
+    ).toEqual([
+      'skipped, by reason:',
+      '        5  duplicate  e.g. http://a.test/index.html',
+      '  duplicate: the same main text is indexed under another URL (its canonical or shortest one)',
+      'failed, by reason:',
+      '        1  http_404  e.g. http://a.test/x',
+      'sitemaps and feeds, by reason:',
+      '        1  no_sitemap  e.g. http://a.test/sitemap.xml',
+      `  no_sitemap: ${REASON_NOTES.no_sitemap}`,
+    ]);
   });
 
   it('says how many URLs a state holds when the stats list none of its reasons', () => {

@@ -1,17 +1,30 @@
 import type { Crawler, Seed, SeedStanding } from '@quarry/crawler';
 import { type CrawlStats, otherReasons, REASON_NOTES } from '@quarry/queue';
+import { isListReason } from './crawl-counts.js';
 
 /** Lines listed per kind of outcome before the rest are only counted. */
 const MAX_LISTED = 10;
 
 /**
- * Warns at once about seeds the address policy refuses, naming QUARRY_ALLOW_HOSTS; resolves to how
- * many there were. They are still queued, so the crawl records the true reason (`blocked_address`).
- * `crawlsHere`: this process crawls them (`start`, `crawl --wait`); otherwise a crawler started with
- * another environment (`quarry start` with the host allowed) may fetch them, and the warning says so.
+ * Warns about the seeds the address policy refuses that `Crawler.reseed` left queued (new, queued
+ * again or already queued), naming QUARRY_ALLOW_HOSTS; resolves to how many there were. They are
+ * queued, so the crawl records the true reason (`blocked_address`). A seed left alone (done, within
+ * a forgotten site, its budget spent) is not warned about: nothing will fetch it. `standings` are
+ * reseed's, in the order of `seeds`. `crawlsHere`: this process crawls them (`start`, `crawl
+ * --wait`); otherwise a crawler started with another environment (`quarry start` with the host
+ * allowed) may fetch them, and the warning says so.
  */
-export async function warnRefusedSeeds(crawler: Crawler, seeds: readonly Seed[], crawlsHere: boolean): Promise<number> {
-  const refused = await crawler.refusedSeeds(seeds);
+export async function warnRefusedSeeds(
+  crawler: Pick<Crawler, 'refusedSeeds'>,
+  seeds: readonly Seed[],
+  standings: readonly SeedStanding[],
+  crawlsHere: boolean,
+): Promise<number> {
+  const queued = seeds.filter((_seed, i) => {
+    const standing = standings[i];
+    return standing !== undefined && (standing.state === 'new' || standing.state === 'pending' || standing.requeued);
+  });
+  const refused = await crawler.refusedSeeds(queued);
   for (const { seed, address } of refused) {
     const host = new URL(seed.url).hostname;
     const allow = `QUARRY_ALLOW_HOSTS=${host} (host names, addresses or CIDR ranges, comma-separated)`;
@@ -74,15 +87,27 @@ export function seedReport(standings: readonly SeedStanding[]): string {
 /**
  * `quarry status` lines for skip and failure reasons: count, code and a few example URLs, then the
  * URLs of the reasons not listed (beyond the ten a state lists) on an `other reasons` line, so the
- * counts add up to the state's.
+ * counts add up to the state's. The sitemaps and feeds skipped (`link_list`, `no_sitemap`) are
+ * listed last, apart from the pages skipped, as the counts line shows them (see finishedCounts).
  */
 export function reasonLines(stats: Pick<CrawlStats, 'reasons' | 'skipped' | 'failed'>): string[] {
+  const sections = [
+    {
+      title: 'skipped',
+      rows: stats.reasons.filter((r) => r.state === 'skipped' && !isListReason(r.reason)),
+      others: otherReasons(stats, 'skipped'),
+    },
+    { title: 'failed', rows: stats.reasons.filter((r) => r.state === 'failed'), others: otherReasons(stats, 'failed') },
+    {
+      title: 'sitemaps and feeds',
+      rows: stats.reasons.filter((r) => r.state === 'skipped' && isListReason(r.reason)),
+      others: 0,
+    },
+  ];
   const out: string[] = [];
-  for (const state of ['skipped', 'failed'] as const) {
-    const rows = stats.reasons.filter((r) => r.state === state);
-    const others = otherReasons(stats, state);
+  for (const { title, rows, others } of sections) {
     if (rows.length === 0 && others === 0) continue;
-    out.push(`${state}, by reason:`);
+    out.push(`${title}, by reason:`);
     const width = Math.max(0, ...rows.map((r) => r.reason.length));
     for (const r of rows) {
       out.push(`  ${String(r.count).padStart(7)}  ${r.reason.padEnd(width)}  e.g. ${r.examples.join(' ')}`);

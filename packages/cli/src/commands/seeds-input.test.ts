@@ -17,7 +17,7 @@ describe('loadSeeds', () => {
     const file = join(dir, 'seeds.txt');
     writeFileSync(file, text);
     const warnings: string[] = [];
-    const seeds = await loadSeeds(urls, file, {}, (message) => warnings.push(message));
+    const seeds = await loadSeeds(urls, [file], {}, (message) => warnings.push(message));
     return { file, seeds, warnings };
   };
 
@@ -44,6 +44,27 @@ describe('loadSeeds', () => {
     const { seeds, warnings } = await load('https://a.example/\nhttps://a.example/ depth=3\n');
     expect(warnings).toEqual([]);
     expect(seeds.map((s) => s.url)).toEqual(['https://a.example/']);
+  });
+
+  it('reads every --seeds file, in order, naming the file of each line when they differ', async () => {
+    const first = join(dir, 'first.txt');
+    const second = join(dir, 'second.txt');
+    writeFileSync(first, 'https://a.example/\nhttps://b.example/ depth=1\n');
+    writeFileSync(second, 'https://c.example/\nhttps://b.example/ depth=2\n');
+    const warnings: string[] = [];
+    const seeds = await loadSeeds([], [first, second], {}, (message) => warnings.push(message));
+    expect(seeds.map((s) => s.url)).toEqual(['https://a.example/', 'https://b.example/', 'https://c.example/']);
+    expect(warnings).toEqual([
+      `${second} line 2 repeats https://b.example/ of ${first} line 2 with other settings (depth=2, not depth=1); the first wins: ${first} line 2`,
+    ]);
+  });
+
+  it('lists the bad lines of every file, and queues nothing', async () => {
+    const good = join(dir, 'good.txt');
+    const bad = join(dir, 'bad.txt');
+    writeFileSync(good, 'https://a.example/\n');
+    writeFileSync(bad, 'ftp://x.example/\n');
+    await expect(loadSeeds([], [good, bad], {})).rejects.toThrow(`${bad} line 1`);
   });
 
   it('names --seed when the file repeats a URL given there', async () => {

@@ -18,12 +18,13 @@ export async function runStart(
   baseConfig: QuarryConfig,
   options: {
     seeds: readonly string[];
-    seedsFile: string | undefined;
+    /** `--seeds` files, read in order. */
+    seedsFiles: readonly string[];
     maxPages?: number | undefined;
     maxDepth?: number | undefined;
   },
 ): Promise<number> {
-  const seeds = await loadSeeds(options.seeds, options.seedsFile, seedDefaults(options));
+  const seeds = await loadSeeds(options.seeds, options.seedsFiles, seedDefaults(options));
   const config = { ...baseConfig, adminToken: ensureAdminToken(baseConfig) };
   const logger = createLogger(config);
   const services = await openServices(config, logger);
@@ -35,11 +36,10 @@ export async function runStart(
   const indexer = indexerFor(queues, services, logger);
   crawler.start();
   const recrawls = recrawlScheduleFor(config, queues, logger);
-  await warnRefusedSeeds(crawler, seeds, true);
-  if (seeds.length > 0) {
-    const report = seedReport(await crawler.reseed(seeds));
-    if (report !== '') process.stderr.write(`${report}\n`);
-  }
+  const standings = seeds.length > 0 ? await crawler.reseed(seeds) : [];
+  await warnRefusedSeeds(crawler, seeds, standings, true);
+  const report = seedReport(standings);
+  if (report !== '') process.stderr.write(`${report}\n`);
   const api = await startApi(services, logger, {
     urlSubmitter: submitterFor(crawler, logger),
     queues,

@@ -27,9 +27,22 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
     if (json) {
       // The URLs of reasons beyond the ten listed a state, as the text's `other reasons` lines count them.
       const others = { skipped: otherReasons(crawl, 'skipped'), failed: otherReasons(crawl, 'failed') };
-      process.stdout.write(
-        `${JSON.stringify({ crawl, otherReasons: others, index, documents, forgotten, forgottenPages, removingPages, notices }, null, 2)}\n`,
-      );
+      // The pages skipped and the sitemaps and feeds apart, as the text and the dashboard's
+      // /admin/api/stats count them (`crawl.skipped` holds both).
+      const { skipped: skippedPages, listsSkipped: listsRead } = finishedCounts(crawl);
+      const status = {
+        crawl,
+        skippedPages,
+        listsRead,
+        otherReasons: others,
+        index,
+        documents,
+        forgotten,
+        forgottenPages,
+        removingPages,
+        notices,
+      };
+      process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
       return 0;
     }
     const out = [
@@ -61,7 +74,7 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
   }
 }
 
-/** `N done, N skipped, N failed`, with the sitemaps and feeds read apart (see finishedCounts). */
+/** `N done, N skipped, N failed`, with the sitemaps and feeds apart (see finishedCounts). */
 function countsOf(stats: CrawlStats): string {
   const { done, skipped, failed, lists } = finishedCounts(stats);
   return `${done} done, ${skipped} skipped, ${failed} failed${lists}`;
