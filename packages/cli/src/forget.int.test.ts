@@ -178,6 +178,12 @@ describe('quarry forget', () => {
     expect(undoKeep.stderr.trim()).toBe(
       "quarry: option '--undo' cannot be used with option '--keep-pages' (see --help)",
     );
+    // A listing changes nothing: a flag that would is refused rather than ignored.
+    for (const flag of ['--undo', '--keep-pages']) {
+      const listing = await quarry('forget', '--list', flag);
+      expect(listing.code).toBe(2);
+      expect(listing.stderr).toContain(`option '--list' cannot be used with option '${flag}'`);
+    }
   }, 30_000);
 
   it('says a site never forgotten has nothing to undo, and exits 2 after crawling the others again', async () => {

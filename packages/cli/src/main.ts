@@ -288,7 +288,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         'crawl the sites again: their URLs are taken again, and those the forget dropped or whose pages it removed are queued again',
       ).conflicts('keepPages'),
     )
-    .option('--list', 'list the forgotten sites')
+    .addOption(new Option('--list', 'list the forgotten sites').conflicts(['undo', 'keepPages']))
     .action(async (sites: string[], flags: CommonFlags & { keepPages?: boolean; undo?: boolean; list?: boolean }) => {
       const { runForget } = await import('./commands/forget.js');
       exitCode = await runForget(config(flags, 'create'), sites, {
