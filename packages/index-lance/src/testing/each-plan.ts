@@ -16,8 +16,15 @@ export const PLANS: [string, { fastPlan: boolean; fold: boolean }][] = [
   ['general plan', { fastPlan: false, fold: true }],
 ];
 
-/** `check` run on an index of `docs`, once for each plan, the pages folded or in the fresh tier. */
-export function eachPlan(title: string, docs: () => PageDocument[], check: (ids: Ids) => Promise<void>): void {
+/**
+ * `check` run on an index of `docs`, once for each plan, the pages folded or in the fresh tier; it
+ * gets the ids a query finds, and the index itself for what ids do not show.
+ */
+export function eachPlan(
+  title: string,
+  docs: () => PageDocument[],
+  check: (ids: Ids, index: LanceSearchIndex) => Promise<void>,
+): void {
   describe(title, () => {
     let dir: string | undefined;
     afterEach(() => {
@@ -31,8 +38,10 @@ export function eachPlan(title: string, docs: () => PageDocument[], check: (ids:
       try {
         await index.upsert(docs());
         if (fold) await index.flush();
-        await check(async (q, match = 'all') =>
-          (await index.search({ query: parseQuery(q), match, limit: 10, offset: 0 })).hits.map((hit) => hit.id),
+        await check(
+          async (q, match = 'all') =>
+            (await index.search({ query: parseQuery(q), match, limit: 10, offset: 0 })).hits.map((hit) => hit.id),
+          index,
         );
       } finally {
         await index.close();
