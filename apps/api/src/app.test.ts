@@ -142,9 +142,14 @@ describe('GET /api/v1/search', () => {
     const exact = await search(`q=${encodeURIComponent('https://example.com/quarry')}`);
     expect(exact.body).toMatchObject({ total: 1, results: [{ id: guide.id, url: guide.url, source: 'local' }] });
     expect(exact.body.results[0].snippet).toBe(guide.body_text);
-    // Another scheme, a fragment, a tracking parameter, upper-case host: the same page.
+    // Another scheme, a fragment, a tracking parameter, upper-case host: the same page, whatever
+    // `match` says (MCP asks with match=any).
     const variant = 'http://EXAMPLE.com/quarry?utm_source=feed#top';
-    expect(await asked(`q=${encodeURIComponent(variant)}`)).toEqual({ total: 1, urls: [guide.url] });
+    for (const match of ['', '&match=any', '&match=all']) {
+      expect(await asked(`q=${encodeURIComponent(variant)}${match}`)).toEqual({ total: 1, urls: [guide.url] });
+      // Outside the filters, searched as words: `any` finds pages holding one of them, never the page.
+      expect((await asked(`q=${encodeURIComponent(guide.url)}${match}&lang=zh`)).urls).not.toContain(guide.url);
+    }
     expect(await asked(`q=${encodeURIComponent(guide.url)}&offset=5`)).toEqual({ total: 1, urls: [] });
     // Filters still apply: outside them, the URL is searched as words (none of its pages hold them).
     expect(await asked(`q=${encodeURIComponent(guide.url)}&lang=zh`)).toEqual({ total: 0, urls: [] });

@@ -12,6 +12,7 @@ import { indexTokens, isStopWord, tokenize } from '@quarry/text';
 import { collapsedBefore, searchCollapsed } from './collapse.js';
 import { FEEDBACK_DEPTH, feedbackScores } from './feedback.js';
 import { searchLocal, withOpeningSnippets, withWholeBodySnippets } from './snippets.js';
+import { pageForUrlQuery } from './url-query.js';
 
 /**
  * A question typed whole (`what are the structural problems of high speed aircraft`) rarely has a
@@ -170,6 +171,9 @@ export async function searchExplicit(
       gone,
     );
   } else {
+    // A URL alone asks for its page whatever `match` says (searchLocal answers it for the AND).
+    const byUrl = await pageForUrlQuery(deps, query);
+    if (byUrl) return { result: byUrl, relaxed: false, before: async (count) => byUrl.hits.slice(0, count) };
     const [optional, all] = await Promise.all([
       optionalRanked(deps.index, query),
       searchCollapsed(deps.index, { ...query, match: 'all', offset: 0, limit: FEW_FOUND }),
