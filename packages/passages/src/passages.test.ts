@@ -176,6 +176,24 @@ describe('selectPassages', () => {
     expect(opening.every((p) => p.score === 0)).toBe(true);
   });
 
+  it('takes the opening in a row: a later, shorter chunk that fits is no part of it', () => {
+    // One sentence, which no chunk cuts, longer than the budget.
+    const long = `${Array.from({ length: 40 }, (_, i) => `rivers and hills ${i}`).join(', ')}.`;
+    const text = ['A short opening line.', long, 'A short closing line.'].join('\n\n');
+    const budget = countTokens('A short opening line.') + 20;
+    const opening = selectPassages({ bodyText: text, query: 'zebra', maxTokens: budget });
+    expect(opening.map((p) => p.text)).toEqual(['A short opening line.']);
+    // An opening that is one sentence longer than the budget: its first words, up to the budget.
+    const sentence = `${Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ')}.`;
+    const cut = selectPassages({ bodyText: `${sentence}\n\nA short closing line.`, query: 'zebra', maxTokens: 30 });
+    expect(cut).toHaveLength(1);
+    expect(cut[0]!.start).toBe(0);
+    expect(cut[0]!.text.startsWith('word0 word1')).toBe(true);
+    expect(cut[0]!.tokens).toBeLessThanOrEqual(30);
+    expect(cut[0]!.tokens).toBeGreaterThan(20);
+    expect(cut[0]!.score).toBe(0);
+  });
+
   it('scores Chinese text with the search tokenizer', () => {
     const text = '今天天气很好。\n\n搜索引擎可以找到网页。\n\n我们喜欢吃苹果。';
     const passages = selectPassages({ bodyText: text, query: '搜索引擎', maxTokens: 16 });

@@ -46,7 +46,8 @@ const SCORE_DECIMALS = 1e4;
  * The passages of a page most relevant to `query` that fit `maxTokens` together, in page order.
  * Chunks follow the page's structure (see `chunkText`, filled up to the smaller of the budget and
  * the default chunk size) and are taken best first; when no chunk contains a query word, the
- * page's opening chunks are returned instead (score 0), so the caller still gets the page's start.
+ * page's opening chunks are returned instead (score 0, as many as fit one after the other; an
+ * opening sentence longer than the budget cut to it), so the caller still gets the page's start.
  * A chunk never cuts a sentence, so one sentence can be longer than the budget: when every chunk
  * holding a query word is, the best of them is cut to the budget around its first query word
  * (whole words), rather than answering with passages that hold none.
@@ -69,18 +70,36 @@ export function selectPassages(request: PassageRequest): Passage[] {
   for (const i of order) {
     if (scores[i]! <= 0 && chosen.some((c) => scores[c]! > 0)) break;
     const tokens = chunks[i]!.tokens;
-    if (used + tokens > maxTokens) continue;
+    if (used + tokens > maxTokens) {
+      // The opening stops at the first chunk that does not fit: a later, shorter one is no opening.
+      if (scores[i]! <= 0) break;
+      continue;
+    }
     chosen.push(i);
     used += tokens;
   }
   const best = order[0];
   if (best !== undefined && scores[best]! > 0 && !chosen.some((c) => scores[c]! > 0)) {
     const chunk = chunks[best]!;
-    const window = windowAround(bodyText, chunk, queryTerms(request.query, request.lang), request.lang, maxTokens);
+    const termSet = new Set(queryTerms(request.query, request.lang));
+    const lang = request.lang ?? 'und';
+    const holdsTerm = (word: string) =>
+      [...indexTokens(word, lang), ...joinedTokens(word, lang)].some((t) => termSet.has(t));
+    const window = windowAround(bodyText, chunk, holdsTerm, maxTokens);
     if (window !== null) {
       const text = bodyText.slice(window.start, window.end);
       const score = Math.round(scores[best]! * SCORE_DECIMALS) / SCORE_DECIMALS;
       return [{ text, ...window, score, heading_path: chunk.headingPath, tokens: countTokens(text) }];
+    }
+  }
+  const first = chunks[0];
+  if (chosen.length === 0 && first !== undefined && scores[0]! <= 0) {
+    // No query word anywhere, and the opening chunk is one sentence longer than the budget: its
+    // first words, up to the budget.
+    const window = windowAround(bodyText, first, () => true, maxTokens);
+    if (window !== null) {
+      const text = bodyText.slice(window.start, window.end);
+      return [{ text, ...window, score: 0, heading_path: first.headingPath, tokens: countTokens(text) }];
     }
   }
   return chosen
@@ -99,8 +118,8 @@ export function selectPassages(request: PassageRequest): Passage[] {
 }
 
 /**
- * The longest run of whole words of `span` around its first word holding a query term that fits
- * `maxTokens` (grown a word at a time, after it first, then before it); null when that word alone
+ * The longest run of whole words of `span` around its first word that `isHit` accepts (one holding
+ * a query term, or any word for the opening) that fits `maxTokens` (grown a word at a time, after it first, then before it); null when that word alone
  * does not fit. Each word's tokens are counted once (with the space before it, as it stands in the
  * text) and the run is grown on their sum, then counted whole and cut back while over the budget:
  * a sentence of many thousand words costs one count per word, not one per step.
@@ -108,19 +127,14 @@ export function selectPassages(request: PassageRequest): Passage[] {
 function windowAround(
   text: string,
   span: { readonly start: number; readonly end: number },
-  terms: readonly string[],
-  lang: string | undefined,
+  isHit: (word: string) => boolean,
   maxTokens: number,
 ): { start: number; end: number } | null {
-  const termSet = new Set(terms);
   const words = [...text.slice(span.start, span.end).matchAll(/\S+/g)].map((m) => ({
     start: span.start + m.index,
     end: span.start + m.index + m[0].length,
   }));
-  const hit = words.findIndex((w) => {
-    const word = text.slice(w.start, w.end);
-    return [...indexTokens(word, lang ?? 'und'), ...joinedTokens(word, lang ?? 'und')].some((t) => termSet.has(t));
-  });
+  const hit = words.findIndex((w) => isHit(text.slice(w.start, w.end)));
   if (hit === -1) return null;
   const tokensOf = (from: number, to: number) => countTokens(text.slice(words[from]!.start, words[to]!.end));
   if (tokensOf(hit, hit) > maxTokens) return null;
