@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { revealHiddenPage, revealPanels } from './disclosure.js';
 import { parseDocument } from './dom.js';
@@ -69,7 +72,57 @@ describe('revealPanels', () => {
       '<html><head><title>Coverage FAQ</title></head><body><header><a href="/">Home</a></header><main>' +
       `<h1>Coverage FAQ</h1><p>Everything about the coverage plan, answered.</p>${faq}</main></body></html>`;
     const { body_text } = extractHtml(html, { url: 'https://example.com/faq' });
-    for (let i = 0; i < 6; i++) expect(body_text).toContain(`Answer ${i}: the plan covers repairs`);
+    for (let i = 0; i < 6; i++) {
+      // Each question (a button in its heading) stands before its answer.
+      expect(body_text).toContain(`Question number ${i} about the plan?\n\nAnswer ${i}: the plan covers repairs`);
+    }
+  });
+
+  it("keeps a FAQ's questions written as buttons, not the page's other buttons", () => {
+    const answer = 'The fee is paid in full by the mover, and nothing is charged to you at any time.';
+    const root = body(
+      '<h3><button aria-expanded="false">Is there a fee?</button></h3>' +
+        `<div><button aria-controls="p1">Who pays the fee？ </button><div id="p1" hidden>${answer}</div></div>` +
+        `<div class="faq"><button class="label"><img alt="Expand"><div>Can I cancel?</div></button><div style="height:0">${answer}</div></div>` +
+        `<div><button aria-controls="p2">Item details</button><div id="p2">${answer}</div></div>` +
+        '<div><button>Was this helpful?</button><div>Yes</div></div>' +
+        `<nav><button aria-controls="p3">Need help?</button><div id="p3">${answer}</div></nav>` +
+        `<h3><button>${'Why '.repeat(60)}?</button></h3>`,
+    );
+    revealPanels(Array.from(root.querySelectorAll('*')));
+    expect(Array.from(root.querySelectorAll('span'), (span) => span.textContent?.trim())).toEqual([
+      'Is there a fee?',
+      'Who pays the fee？',
+      'Can I cancel?',
+    ]);
+    expect(Array.from(root.querySelectorAll('button'), (b) => b.textContent?.trim().slice(0, 12))).toEqual([
+      'Item details',
+      'Was this hel',
+      'Need help?',
+      'Why Why Why ',
+    ]);
+  });
+});
+
+const WCXB = join(import.meta.dirname, '../../../../shared/testdata/wcxb-dev/dev');
+const wcxbPresent = existsSync(WCXB);
+if (!wcxbPresent) console.warn(`wcxb FAQ test skipped: ${WCXB} is absent`);
+
+(wcxbPresent ? describe : describe.skip)('the FAQ of a real page', () => {
+  it('keeps its questions, each before its answer (WCXB 0054, an accordion of buttons without ARIA)', () => {
+    const html = gunzipSync(readFileSync(join(WCXB, 'html/0054.html.gz'))).toString('utf8');
+    const { ground_truth } = JSON.parse(readFileSync(join(WCXB, 'ground-truth/0054.json'), 'utf8'));
+    const questions = (ground_truth.main_content as string)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.endsWith('?'));
+    expect(questions.length).toBeGreaterThanOrEqual(5);
+    const { body_text } = extractHtml(html, { url: 'https://www.move.org/best-interstate-moving-companies/' });
+    const lines = body_text.split('\n').map((line) => line.trim());
+    for (const question of questions) expect(lines).toContain(question);
+    expect(body_text).toContain(
+      'What is the best moving company for long distances?\n\nThe best long-distance moving company Allied Van Lines',
+    );
   });
 });
 
