@@ -1,11 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type PageDocument, pageIdsForUrl, toContentResponse } from '@quarry/core';
-import { PASSAGE_BOUNDS, type Passage, pageMarkdown, selectPassages } from '@quarry/passages';
+import { PASSAGE_BOUNDS, type Passage, pageMarkdown, pagePortion, selectPassages } from '@quarry/passages';
 import { z } from 'zod';
 import { enumArg, intArg, textArg } from './args.js';
 import type { QuarryBackend } from './backend.js';
 import { SEARCH_TOOL_BOUNDS } from './search-tool.js';
 import { type ErrorReporter, guarded, toolError, toolResult } from './tool-result.js';
+
+const START_ERROR = 'start must be an integer of at least 0';
 
 const inputSchema = {
   id: textArg('id', 256).optional().describe('The id of a search result whose source is "local".'),
@@ -21,7 +24,17 @@ const inputSchema = {
   max_tokens: intArg('max_tokens', PASSAGE_BOUNDS.minTokens, PASSAGE_BOUNDS.maxTokens)
     .optional()
     .describe(
-      `Token budget for the passages together (o200k tokens; default ${PASSAGE_BOUNDS.defaultTokens}). Only with query.`,
+      `Token budget (o200k tokens; default ${PASSAGE_BOUNDS.defaultTokens}). With query: for the passages together. ` +
+        'Without query: read the page in portions of at most this many tokens, from start.',
+    ),
+  start: z
+    .number({ error: START_ERROR })
+    .int({ error: START_ERROR })
+    .min(0, { error: START_ERROR })
+    .optional()
+    .describe(
+      'Without query: the character offset in the page (in the chosen format) to read a portion from; default 0, ' +
+        'the beginning. To read on, give the end of the portion before, as the result says.',
     ),
 };
 
@@ -43,9 +56,24 @@ const outputSchema = {
   word_count: z.number().int(),
   crawled_at: z.string(),
   has_llms_txt: z.boolean(),
-  body_text: z.string().optional().describe('The full text (format text, no query).'),
-  body_markdown: z.string().optional().describe('The full page as markdown (format markdown, no query).'),
+  body_text: z
+    .string()
+    .optional()
+    .describe('The page as plain text (format text, no query); with max_tokens or start, only the portion read.'),
+  body_markdown: z
+    .string()
+    .optional()
+    .describe('The page as markdown (format markdown, no query); with max_tokens or start, only the portion read.'),
   passages: z.array(passageSchema).optional().describe('With query: the relevant passages, in page order.'),
+  portion: z
+    .object({
+      start: z.number().int().describe('Offset of the portion in the whole page (characters, in the chosen format).'),
+      end: z.number().int().describe('Offset just past the portion: give it as start to read on.'),
+      length: z.number().int().describe('Characters of the whole page in the chosen format: end equals it at the end.'),
+      tokens: z.number().int().describe('Tokens of the portion (o200k).'),
+    })
+    .optional()
+    .describe('With max_tokens or start and no query: which part of the page body_text or body_markdown holds.'),
 };
 
 /** Registers `get_content`: a page's text or markdown, or only its passages relevant to a query. */
@@ -56,17 +84,22 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
       title: 'Read an indexed page',
       description:
         'Read a page found with search, by its id (or by its URL, if it is indexed). Without query, returns the whole page (format text or ' +
-        'markdown). With query (your question) and max_tokens, returns only the passages that answer it, ' +
-        'within that token budget, in page order, each with its character offsets in the full text so an ' +
-        'answer can cite them. Prefer query + max_tokens for long pages.',
+        'markdown); with max_tokens, only a portion of it within that token budget, from start (a character offset, ' +
+        'default 0) to the end of a paragraph or sentence, and the start to read on from. With query (your question) ' +
+        'and max_tokens, returns only the passages that answer it, within that token budget, in page order, each with ' +
+        'its character offsets in the full text so an answer can cite them. Prefer query + max_tokens for long pages; ' +
+        'read one in portions (max_tokens, then start) when you need all of it.',
       inputSchema,
       outputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       guarded('get_content', onError, async () => {
-        if (args.max_tokens !== undefined && args.query === undefined) {
-          return toolError('max_tokens needs a query: give the question the passages should answer.');
+        if (args.start !== undefined && args.query !== undefined) {
+          return toolError(
+            'start reads the page in portions and does not go with query: drop query to read the page from start, ' +
+              'or drop start for the passages that answer query.',
+          );
         }
         if (args.id === undefined && args.url === undefined) {
           return toolError('Give the page to read: id (of a search result) or url (of an indexed page).');
@@ -94,6 +127,10 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
           }).map(({ text, start, end, score, heading_path }: Passage) => ({ text, start, end, score, heading_path }));
           return toolResult(renderPassages(doc, passages, maxTokens), { ...meta, passages });
         }
+        if (args.max_tokens !== undefined || args.start !== undefined) {
+          const maxTokens = args.max_tokens ?? PASSAGE_BOUNDS.defaultTokens;
+          return portionResult(doc, args.format, args.start ?? 0, maxTokens);
+        }
         if (args.format === 'markdown') {
           const markdown = pageMarkdown(doc);
           return toolResult(`${header(doc)}\n\n${markdown}`, { ...meta, body_markdown: markdown });
@@ -101,6 +138,33 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
         return toolResult(`${header(doc)}\n\n${doc.body_text}`, { ...meta, body_text: doc.body_text });
       }),
   );
+}
+
+/**
+ * The portion of the page in `format` from `start` within `maxTokens`, with the offset to read on
+ * from; a tool error naming the page's length when `start` is at or past its end.
+ */
+function portionResult(
+  doc: PageDocument,
+  format: 'text' | 'markdown',
+  start: number,
+  maxTokens: number,
+): CallToolResult {
+  const body = format === 'markdown' ? pageMarkdown(doc) : doc.body_text;
+  if (start > 0 && start >= body.length) {
+    return toolError(
+      `start ${start} is past the end of the page: its ${format} has ${body.length} characters. ` +
+        `Give a start below ${body.length} (0 for the beginning).`,
+    );
+  }
+  const portion = pagePortion({ text: body, start, maxTokens });
+  const next = portion.end < body.length ? `continue with start=${portion.end}` : 'end of page';
+  const where = `[chars ${portion.start}-${portion.end} of ${body.length}; ${next}]`;
+  return toolResult(`${header(doc)}\n\n${portion.text.trimEnd()}\n\n${where}`, {
+    ...metadata(doc),
+    [format === 'markdown' ? 'body_markdown' : 'body_text']: portion.text,
+    portion: { start: portion.start, end: portion.end, length: body.length, tokens: portion.tokens },
+  });
 }
 
 /** The indexed page at `url`, under that URL or the same URL with the other scheme; null if none. */

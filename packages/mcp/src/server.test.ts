@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BackendUnavailableError, type PageDocument, pageIdForUrl, ValidationError } from '@quarry/core';
+import { pageMarkdown } from '@quarry/passages';
 import type { CrawlSiteRequest, CrawlSiteResult, QuarryBackend, SearchToolArgs } from './backend.js';
 import { createQuarryMcpServer } from './server.js';
 
@@ -33,6 +34,17 @@ const GUIDE: PageDocument = {
   body_text: 'The guide.',
 };
 
+/** A page of 40 paragraphs, 680 tokens. */
+const LONG: PageDocument = {
+  ...PAGE,
+  id: 'AAAAAAAAAAAAAAAAAAAAAD',
+  body_text: Array.from(
+    { length: 40 },
+    (_, i) => `Paragraph ${i} tells of rivers and hills. The people near them fish in summer.`,
+  ).join('\n\n'),
+  word_count: 560,
+};
+
 /** A backend over one page that records the searches it was asked and fails on demand. */
 function backend(searches: SearchToolArgs[]): QuarryBackend {
   return {
@@ -45,7 +57,7 @@ function backend(searches: SearchToolArgs[]): QuarryBackend {
       if (args.q === 'nutrition') return { total: 57, took_ms: 1, results: [] };
       return { total: 0, took_ms: 1, results: [] };
     },
-    page: async (id) => [PAGE, DATED, GUIDE].find((doc) => doc.id === id) ?? null,
+    page: async (id) => [PAGE, DATED, GUIDE, LONG].find((doc) => doc.id === id) ?? null,
   };
 }
 
@@ -126,6 +138,74 @@ describe('createQuarryMcpServer', () => {
     expect(neither.content).toEqual([
       { type: 'text', text: 'Give the page to read: id (of a search result) or url (of an indexed page).' },
     ]);
+  });
+
+  it('reads a long page in portions from start that make up its text or its markdown', async () => {
+    const client = await connect([]);
+    const forms = [
+      ['text', 'body_text', LONG.body_text],
+      ['markdown', 'body_markdown', pageMarkdown(LONG)],
+    ] as const;
+    for (const [format, field, body] of forms) {
+      let read = '';
+      for (let start = 0, calls = 1; ; calls++) {
+        const res = await client.callTool({
+          name: 'get_content',
+          arguments: { id: LONG.id, format, max_tokens: 100, ...(start > 0 ? { start } : {}) },
+        });
+        const content = res.structuredContent as Record<string, unknown> & { portion: Record<string, number> };
+        const { end, tokens } = content.portion;
+        expect(content.portion).toMatchObject({ start, length: body.length });
+        expect(tokens).toBeLessThanOrEqual(100);
+        expect(Object.keys(content)).not.toContain(field === 'body_text' ? 'body_markdown' : 'body_text');
+        read += content[field];
+        const next = end === body.length ? 'end of page' : `continue with start=${end}`;
+        expect(textOf(res)).toMatch(/^# A page\nSource: https:\/\/example.com\/a\n\nParagraph \d+ /);
+        expect(textOf(res).endsWith(`\n\n[chars ${start}-${end} of ${body.length}; ${next}]`)).toBe(true);
+        if (end === body.length) {
+          expect(calls).toBeGreaterThan(5);
+          break;
+        }
+        start = end!;
+      }
+      expect(read).toBe(body);
+    }
+    // start alone reads with the default budget, which holds the rest of this page.
+    const start = LONG.body_text.indexOf('Paragraph 30');
+    const rest = await client.callTool({ name: 'get_content', arguments: { id: LONG.id, start } });
+    expect(rest.structuredContent).toMatchObject({
+      body_text: LONG.body_text.slice(start),
+      portion: { start, end: LONG.body_text.length },
+    });
+  });
+
+  it('refuses start with query, at or past the end of the page, or other than a whole number', async () => {
+    const client = await connect([]);
+    const withQuery = await client.callTool({
+      name: 'get_content',
+      arguments: { id: LONG.id, query: 'rivers', start: 10 },
+    });
+    expect(withQuery.isError).toBe(true);
+    expect(textOf(withQuery)).toContain('start reads the page in portions and does not go with query');
+    const length = LONG.body_text.length;
+    for (const start of [length, length + 1]) {
+      const past = await client.callTool({ name: 'get_content', arguments: { id: LONG.id, max_tokens: 100, start } });
+      expect(past.isError).toBe(true);
+      expect(textOf(past)).toBe(
+        `start ${start} is past the end of the page: its text has ${length} characters. Give a start below ${length} (0 for the beginning).`,
+      );
+    }
+    const markdownLength = pageMarkdown(LONG).length;
+    const pastMarkdown = await client.callTool({
+      name: 'get_content',
+      arguments: { id: LONG.id, format: 'markdown', start: markdownLength },
+    });
+    expect(textOf(pastMarkdown)).toContain(`its markdown has ${markdownLength} characters`);
+    for (const start of [-1, 2.5, '10']) {
+      const bad = await client.callTool({ name: 'get_content', arguments: { id: LONG.id, start } });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toContain('start must be an integer of at least 0');
+    }
   });
 
   it('says when the offset is past the last result, and suggests match any only when it was all', async () => {

@@ -48,7 +48,7 @@ interface Open {
 /** The sentence splitter is language-neutral (Unicode sentence rules), so one serves every page. */
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 /** Tokens assumed for the whitespace joining two sentences or paragraphs while packing. */
-const JOINT_TOKENS = 1;
+export const JOINT_TOKENS = 1;
 /** How far ahead in the markdown a line of text is looked for (lines the text lost are skipped). */
 const ALIGN_LOOKAHEAD_LINES = 200;
 /** Lines the markdown may have that the text lacks before a match needs no further check. */

@@ -10,5 +10,6 @@ export {
   stripInlineMarkup,
 } from './markdown.js';
 export { PASSAGE_BOUNDS, type Passage, type PassageRequest, selectPassages } from './passages.js';
+export { type Portion, type PortionRequest, pagePortion } from './portion.js';
 export { queryTerms, scoreChunks } from './score.js';
 export { countTokens } from './tokens.js';

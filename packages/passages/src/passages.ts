@@ -119,12 +119,13 @@ export function selectPassages(request: PassageRequest): Passage[] {
 
 /**
  * The longest run of whole words of `span` around its first word that `isHit` accepts (one holding
- * a query term, or any word for the opening) that fits `maxTokens` (grown a word at a time, after it first, then before it); null when that word alone
- * does not fit. Each word's tokens are counted once (with the space before it, as it stands in the
- * text) and the run is grown on their sum, then counted whole and cut back while over the budget:
- * a sentence of many thousand words costs one count per word, not one per step.
+ * a query term, or any word for an opening or a page portion) that fits `maxTokens` (grown a word at
+ * a time, after it first, then before it); null when that word alone does not fit. Each word's
+ * tokens are counted once (with the space before it, as it stands in the text) and the run is grown
+ * on their sum, then counted whole and cut back while over the budget: a sentence of many thousand
+ * words costs one count per word, not one per step.
  */
-function windowAround(
+export function windowAround(
   text: string,
   span: { readonly start: number; readonly end: number },
   isHit: (word: string) => boolean,
