@@ -194,7 +194,7 @@ function header(doc: PageDocument): string {
 
 function renderPassages(
   doc: PageDocument,
-  passages: readonly { text: string; start: number; end: number; heading_path: readonly string[] }[],
+  passages: readonly { text: string; start: number; end: number; score: number; heading_path: readonly string[] }[],
   maxTokens: number,
 ): string {
   if (passages.length === 0) {
@@ -204,5 +204,9 @@ function renderPassages(
     const where = p.heading_path.length > 0 ? ` (${p.heading_path.join(' > ')})` : '';
     return `[chars ${p.start}-${p.end}]${where}\n${p.text}`;
   });
-  return `${header(doc)}\n\n${blocks.join('\n\n')}`;
+  // Passages of score 0 are the page's opening, given when no word of the question is on the page.
+  const opening = passages.every((p) => p.score === 0)
+    ? '\n\nNo word of the question is on this page; its opening instead:'
+    : '';
+  return `${header(doc)}${opening}\n\n${blocks.join('\n\n')}`;
 }

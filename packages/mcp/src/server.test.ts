@@ -110,6 +110,15 @@ describe('createQuarryMcpServer', () => {
     expect(passages.structuredContent).toMatchObject({
       passages: [{ text: PAGE.body_text, start: 0, end: PAGE.body_text.length }],
     });
+    const said = (result: { content: unknown }) => (result.content as { text: string }[])[0]!.text;
+    expect(said(passages)).not.toContain('No word of the question');
+    // No word of the question on the page: its opening, and the answer says so.
+    const opening = await client.callTool({
+      name: 'get_content',
+      arguments: { id: PAGE.id, query: 'zebra', max_tokens: 16 },
+    });
+    expect(opening.structuredContent).toMatchObject({ passages: [{ start: 0, score: 0 }] });
+    expect(said(opening)).toContain('No word of the question is on this page; its opening instead:');
     // A date without an author is said as a date, never as the author.
     const dated = await client.callTool({ name: 'get_content', arguments: { id: DATED.id } });
     const text = (dated.content as { text: string }[])[0]!.text;
