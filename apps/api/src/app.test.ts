@@ -348,6 +348,11 @@ describe('health, docs and OpenAPI', () => {
     expect(JSON.stringify(down.body)).not.toContain('Connection is closed');
     answering = true;
     expect(valid(await request(checked).get('/healthz'), '/healthz').status).toBe(200);
+    // Logged as a response, without an error (and stack) made up for it.
+    const line = fx.logs.find((l) => l.includes(down.headers['x-request-id'] ?? '?') && l.includes('"res"'));
+    expect(line).toContain('"statusCode":503');
+    expect(line).toContain('request completed');
+    expect(line).not.toContain('"err"');
   });
 
   it('serves the OpenAPI 3.1 document with both endpoints and their bounds', async () => {

@@ -29,6 +29,11 @@ export function requestLogger(logger: Logger) {
       ],
       censor: '[redacted]',
     },
+    // A 5xx answered on purpose (a 503 while a backend is down) has no error: pino-http makes one up
+    // (`failed with status code 503`, with a stack of its own code) and logs it as the request's.
+    customErrorObject: (_req, res, error, logged) =>
+      isMadeUp(res, error) ? { res: logged.res, responseTime: logged.responseTime } : logged,
+    customErrorMessage: (_req, res, error) => (isMadeUp(res, error) ? 'request completed' : 'request errored'),
     serializers: {
       req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
         id: req.id,
@@ -39,4 +44,9 @@ export function requestLogger(logger: Logger) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
+}
+
+/** Whether `error` is the one pino-http makes up for a 5xx response that no error caused. */
+function isMadeUp(res: ServerResponse & { err?: unknown }, error: Error): boolean {
+  return res.err === undefined && error.message === `failed with status code ${res.statusCode}`;
 }
