@@ -101,6 +101,7 @@ describe('quarry forget', () => {
     expect(undone.code).toBe(0);
     expect(undone.stdout).toContain(`crawling ${site.host}:${site.port}/private again`);
     expect(undone.stdout).toContain('2 URLs of theirs queued again');
+    expect(undone.stdout).toContain('(`quarry start` or `quarry crawl --wait` crawls them)');
     expect((await quarry('crawl', '--wait')).code).toBe(0);
     expect((await hitsFor('otter')).map((h) => h.url)).toEqual([
       `${site.origin}/private/b.html`,

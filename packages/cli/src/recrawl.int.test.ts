@@ -77,12 +77,12 @@ describe('quarry crawl --recrawl', () => {
 
     const nothingYet = await quarry('crawl', '--recrawl', '7d');
     expect(nothingYet.code).toBe(0);
-    expect(nothingYet.stderr).toContain('queued 0 crawled pages again');
+    expect(nothingYet.stderr).toContain('queued 0 URLs again that finished at least 7d ago');
 
     version = 2;
     const again = await quarry('crawl', '--recrawl', '0', '--wait');
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain('queued 4 crawled pages again');
+    expect(again.stderr).toContain('queued 4 URLs again that finished at any time: pages crawled, and URLs that ended');
     expect(again.stdout).toMatch(/crawl finished: 3 done/);
     expect(conditional.sort()).toEqual(['/a.html "v1"', '/b.html "v1"']);
     expect(await urlsFor('egret')).toEqual([`${site.origin}/a.html`]);

@@ -103,6 +103,19 @@ export function recrawlScheduleFor(config: QuarryConfig, queues: Queues, logger:
   return scheduleRecrawls(queues.crawl, config.recrawlAfterMs, logger);
 }
 
+/** `at least 7d ago` for `--recrawl 7d` (in the largest unit that divides it), `at any time` for 0. */
+export function ageText(ms: number): string {
+  if (ms <= 0) return 'at any time';
+  const units: [number, string][] = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'm'],
+    [1_000, 's'],
+  ];
+  const [size, unit] = units.find(([size]) => ms % size === 0) ?? [1, 'ms'];
+  return `at least ${ms / size}${unit} ago`;
+}
+
 /**
  * `quarry crawl`: queue seeds; with --wait, crawl and index in this process until the frontier is
  * empty (with nothing else given, what is already queued: how an interrupted crawl resumes).
@@ -135,7 +148,7 @@ export async function runCrawl(
   if (options.recrawlOlderThanMs !== undefined) {
     const queued = await recrawlOlderThan(queues.crawl, options.recrawlOlderThanMs);
     process.stderr.write(
-      `queued ${queued} crawled pages again (conditional requests where the site gave validators)\n`,
+      `queued ${queued} URL${queued === 1 ? '' : 's'} again that finished ${ageText(options.recrawlOlderThanMs)}: pages crawled, and URLs that ended skipped or failed (conditional requests where the site gave validators)\n`,
     );
   }
   if (!options.wait) {

@@ -20,6 +20,13 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/** What crawls the URLs queued: the running workers in distributed mode, else a command of this data dir. */
+function crawledBy(config: QuarryConfig): string {
+  return config.redisUrl
+    ? 'the running `quarry worker`s crawl them'
+    : '`quarry start` or `quarry crawl --wait` crawls them';
+}
+
 /** The sites, checked; a usage error (exit 2, `main` prefixes `quarry: `) naming the value that names no site. */
 function sitesOf(values: readonly string[], options: ForgetOptions): string[] {
   if (options.list) {
@@ -67,7 +74,7 @@ export async function runForget(
       const queued = await queues.crawl.unforget(sites);
       for (const site of undone) process.stdout.write(`crawling ${site} again\n`);
       process.stdout.write(
-        `${count(queued, 'URL')} of theirs queued again, those the forget dropped and those crawled before, fetched whole (\`quarry start\` or \`quarry crawl --wait\` crawls them); their pages come back as they are crawled\n`,
+        `${count(queued, 'URL')} of theirs queued again, those the forget dropped and those crawled before, fetched whole (${crawledBy(config)}); their pages come back as they are crawled\n`,
       );
       return unknown.length > 0 ? 2 : 0;
     }
