@@ -18,7 +18,7 @@ describe('formatQuery', () => {
       'intitle:-x y',
       'intitle:site:x y',
       '-"a b" c OR "d"',
-      'a OR -b OR c',
+      'a OR b -c OR',
       '👨‍👩‍👧 猫 re:invent c++',
       'soft\u00AD\u0301x',
       'site:ÄÖÜ.de x',

@@ -96,10 +96,14 @@ describe('exclusions', () => {
   it('keeps inner and trailing hyphens in the word', () => {
     expect(root('e-mail state-of-the-art x-')).toEqual(and(t('e-mail'), t('state-of-the-art'), t('x-')));
   });
-  it('never makes an exclusion an OR operand', () => {
-    expect(root('a OR -b')).toEqual(and(t('a'), not(t('b'))));
-    expect(root('-a OR b')).toEqual(and(not(t('a')), t('b')));
-    expect(root('a OR -b OR c')).toEqual(and(t('a'), not(t('b')), t('c')));
+  it('refuses an exclusion as an OR operand, which no reading answers as asked', () => {
+    for (const q of ['a OR -b', '-a OR b', 'a OR -b OR c', '-a OR -b c', 'a -b OR site:x.org', 'site:x.org OR -b a']) {
+      expectRejected(q, /an exclusion \(-word\) cannot be one side of an OR/);
+    }
+    // An OR beside an exclusion but not joining it, or an exclusion of nothing searchable, is fine.
+    expect(root('-a b OR c')).toEqual(and(not(t('a')), or(t('b'), t('c'))));
+    expect(root('b OR c -a')).toEqual(and(or(t('b'), t('c')), not(t('a'))));
+    expect(root('a OR -... b')).toEqual(or(t('a'), t('b')));
   });
   it('rejects a query of exclusions only, with a reason', () => {
     expectRejected('-foo -bar', /only exclusions/);
@@ -177,15 +181,10 @@ describe('site:', () => {
     ]) {
       expectRejected(q, /OR joins words and phrases; site: and filetype:/);
     }
-    // Two filters ORed are what several filters mean anyway; an exclusion beside OR drops the OR.
+    // Two filters ORed are what several filters mean anyway.
     expect(parseQuery('a site:x.org OR site:y.org')).toEqual({
       root: t('a'),
       sites: ['x.org', 'y.org'],
-      filetypes: [],
-    });
-    expect(parseQuery('a -b OR site:x.org')).toEqual({
-      root: and(t('a'), not(t('b'))),
-      sites: ['x.org'],
       filetypes: [],
     });
     expect(parseQuery('a OR b site:x.org')).toEqual({ root: or(t('a'), t('b')), sites: ['x.org'], filetypes: [] });

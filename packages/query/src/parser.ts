@@ -142,8 +142,13 @@ interface Collected {
   readonly filetypes: FiletypeOperatorValue[];
 }
 
-/** A token as an OR operand: a filter (`site:`, `filetype:`), a positive clause, or neither. */
-type SlotKind = 'filter' | 'clause' | 'other';
+/** A token as an OR operand: a filter (`site:`, `filetype:`), a positive clause, an exclusion, or none. */
+type SlotKind = 'filter' | 'clause' | 'exclusion' | 'other';
+
+/** Whether a word, phrase or `intitle:` token holds something searchable (see {@link clauseOf}). */
+function holdsWords(token: Exclude<Token, { kind: 'or' }>): boolean {
+  return SEARCHABLE.test(token.kind === 'operator' ? token.value : token.text);
+}
 
 /** Walks the tokens once, grouping OR operands and pulling filters out. */
 function collect(tokens: readonly Token[]): Collected {
@@ -161,10 +166,16 @@ function collect(tokens: readonly Token[]): Collected {
       continue;
     }
     const isFilter = token.kind === 'operator' && token.name !== 'intitle';
-    const kind: SlotKind = isFilter ? 'filter' : token.negated ? 'other' : 'clause';
+    const kind: SlotKind = isFilter ? 'filter' : !holdsWords(token) ? 'other' : token.negated ? 'exclusion' : 'clause';
     if ((afterOr === 'filter' && kind === 'clause') || (afterOr === 'clause' && kind === 'filter')) {
       fail(
         'OR joins words and phrases; site: and filetype: restrict the whole query and cannot be one side of an OR (several site: or filetype: are already ORed).',
+      );
+    }
+    // `velvet OR -training` read as `velvet -training` answered another query than the one asked.
+    if ((afterOr === 'exclusion' && kind !== 'other') || (kind === 'exclusion' && afterOr !== null && afterOr !== 'other')) {
+      fail(
+        'OR joins words and phrases; an exclusion (-word) cannot be one side of an OR: write the words to find, OR-ed, and the exclusions beside them (`velvet OR satin -training`).',
       );
     }
     afterOr = null;
@@ -208,7 +219,8 @@ function collect(tokens: readonly Token[]): Collected {
  *   wolves` is `and(cats, or(dogs, wolves))`. A leading, trailing or doubled `OR` is dropped.
  * - `"..."` is a phrase (unclosed: runs to the end; empty: ignored). `-word`, `-"phrase"` and
  *   `-intitle:x` exclude; a lone `-` is ignored; inner hyphens (`e-mail`) belong to the word.
- * - An exclusion cannot be an OR operand: an `OR` next to one is dropped (`a OR -b` = `a -b`).
+ * - An exclusion cannot be an OR operand: an `OR` between one and a word, a phrase, a filter or
+ *   another exclusion is a 400 (`a OR -b` read as `a -b` answered another query than the one asked).
  *   `site:` and `filetype:` apply to the whole query: an `OR` between one of them and a word or phrase
  *   is a 400 (between two of them it changes nothing: several are ORed anyway).
  * - `intitle:` makes a title-only term or phrase; `site:` hosts and `filetype:` values (docx, pptx,
