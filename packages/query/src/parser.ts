@@ -173,7 +173,10 @@ function collect(tokens: readonly Token[]): Collected {
       );
     }
     // `velvet OR -training` read as `velvet -training` answered another query than the one asked.
-    if ((afterOr === 'exclusion' && kind !== 'other') || (kind === 'exclusion' && afterOr !== null && afterOr !== 'other')) {
+    if (
+      (afterOr === 'exclusion' && kind !== 'other') ||
+      (kind === 'exclusion' && afterOr !== null && afterOr !== 'other')
+    ) {
       fail(
         'OR joins words and phrases; an exclusion (-word) cannot be one side of an OR: write the words to find, OR-ed, and the exclusions beside them (`velvet OR satin -training`).',
       );
