@@ -110,7 +110,7 @@ describe('createQuarryMcpServer', () => {
     expect(passages.structuredContent).toMatchObject({
       passages: [{ text: PAGE.body_text, start: 0, end: PAGE.body_text.length }],
     });
-    const said = (result: { content: unknown }) => (result.content as { text: string }[])[0]!.text;
+    const said = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
     expect(said(passages)).not.toContain('No word of the question');
     // No word of the question on the page: its opening, and the answer says so.
     const opening = await client.callTool({
