@@ -8,8 +8,10 @@ const LIST_REASONS: ReadonlySet<string> = new Set(['link_list', 'no_sitemap']);
 
 /**
  * How many of `stats.skipped` are sitemaps and feeds read (or a seed's sitemap tried and missing)
- * rather than pages, by the reasons the stats carry: at most the skipped count, as the distributed
- * queue counts reasons over the crawl's life. `quarry status` and the dashboard show them apart.
+ * rather than pages, by the reasons the stats carry. `quarry status` and the dashboard show them
+ * apart. Kept to at most the skipped count: the reasons follow the URLs skipped now, but a
+ * distributed crawl may still count URLs queued again that ended before it remembered each URL's
+ * reason (2026-12-06), and the two are read one after the other while workers record outcomes.
  */
 export function listsRead(stats: CrawlStats): number {
   const read = stats.reasons
@@ -21,8 +23,8 @@ export function listsRead(stats: CrawlStats): number {
 /**
  * The URLs of a state whose reasons `stats.reasons` leaves out (it lists the 10 most frequent a
  * state), for an "other reasons" row: without it the rows would not add up to the state's count.
- * Never below 0 (the distributed queue counts reasons over the crawl's life, which may exceed the
- * URLs in a state now). The dashboard and `quarry status` show it.
+ * The dashboard and `quarry status` show it. Never below 0, for the reasons {@link listsRead} is
+ * kept to the skipped count: counts of a distributed crawl from before 2026-12-06, and reads apart.
  */
 export function otherReasons(
   stats: Pick<CrawlStats, 'reasons' | 'skipped' | 'failed'>,

@@ -99,9 +99,10 @@ export interface CrawlStats {
   /** Reasons of failed tasks, most frequent first (at most 10). */
   readonly topFailures: readonly { readonly reason: string; readonly count: number }[];
   /**
-   * Why URLs ended skipped or failed, most frequent first (at most 10 per state), each with a few
-   * example URLs. The embedded backend counts the URLs in that state now; the distributed one
-   * counts outcomes over the crawl's life (a URL queued again and refused again counts twice).
+   * Why the URLs skipped or failed now ended so, most frequent first (at most 10 per state), each
+   * with a few example URLs: a URL queued again (a recrawl, a re-seed) leaves its reason's count.
+   * The distributed backend may still count some URLs queued again that ended before it remembered
+   * each URL's reason (2026-12-06), and may list fewer examples than the count.
    */
   readonly reasons: readonly ReasonCount[];
 }
@@ -124,7 +125,7 @@ export interface UrlStanding {
   readonly url: string;
   /** `unknown`: never added; `pending`: queued, waiting for a retry or in flight. */
   readonly state: 'unknown' | 'pending' | FinishedState;
-  /** Why it ended skipped or failed, where the backend keeps that per URL (the embedded one). */
+  /** Why it ended skipped or failed (the distributed backend: if it ended so after 2026-12-06). */
   readonly reason?: string;
   /** True when it was in one of the asked states and is queued again now. */
   readonly requeued: boolean;

@@ -49,7 +49,7 @@ describe('finishedCounts', () => {
       listsSkipped: 0,
       lists: '',
     });
-    // The distributed queue counts reasons over the crawl's life: more than the URLs skipped now.
+    // A distributed queue's reasons from before 2026-12-06 counted the crawl's life: more than the URLs skipped now.
     expect(finishedCounts(stats(1, [reason('link_list', 4)]))).toMatchObject({
       skipped: 0,
       listsSkipped: 1,

@@ -31,8 +31,8 @@ export interface FinishedCounts {
 /**
  * Every seed's sitemaps are tasks of the crawl queue, skipped when read (`link_list`, `no_sitemap`):
  * counted among the skipped URLs, a one-page crawl read "1 done, 1 skipped". Told apart here, by the
- * reasons the stats carry (at most the skipped count, as the distributed queue counts reasons over
- * the crawl's life). A sitemap missing is said so, not counted as one read.
+ * reasons the stats carry (at most the skipped count: a distributed queue's counts written before
+ * 2026-12-06 counted reasons over the crawl's life). A sitemap missing is said so, not counted as one read.
  */
 export function finishedCounts(stats: CrawlStats): FinishedCounts {
   const lists = listsRead(stats);

@@ -27,7 +27,14 @@ import {
 } from './crawl-state.js';
 import { BullmqCrawlWorker } from './crawl-worker.js';
 import { ADMIT, TAKE_FINISHED } from './scripts.js';
-import { FINISHED_ORDER, REQUEUE_NAMED, readReasons, reasonKeys } from './standing.js';
+import {
+  FINISHED_ORDER,
+  REQUEUE_NAMED,
+  type ReasonKeys,
+  readReasons,
+  reasonKeys,
+  reasonScriptKeys,
+} from './standing.js';
 
 /** How long a recrawl's answer is kept for a resend of the same call (deleted once its jobs exist). */
 const RECRAWL_RECEIPT_TTL_MS = 600_000;
@@ -49,11 +56,13 @@ export class BullmqCrawlQueue implements CrawlQueue {
   }
   readonly #workers = new Set<CrawlWorker>();
   readonly #keys: Keys;
+  readonly #reasonKeys: ReasonKeys;
 
   constructor(redis: Redis, settings: BullmqCrawlSettings) {
     this.#redis = redis;
     this.#settings = settings;
     this.#keys = keysFor(settings.prefix);
+    this.#reasonKeys = reasonKeys(settings.prefix, this.#keys.reasons);
     this.#queue = new Queue<JobData>(QUEUE_NAME, {
       connection: redis,
       prefix: settings.prefix,
@@ -133,7 +142,7 @@ export class BullmqCrawlQueue implements CrawlQueue {
         .map(([reason, count]) => ({ reason, count: Number(count) }))
         .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason))
         .slice(0, TOP_FAILURES),
-      reasons: await readReasons(this.#redis, reasonKeys(this.#settings.prefix, this.#keys.reasons), TOP_FAILURES),
+      reasons: await readReasons(this.#redis, this.#reasonKeys, TOP_FAILURES),
     };
   }
 
@@ -189,17 +198,25 @@ export class BullmqCrawlQueue implements CrawlQueue {
     meta: Readonly<Record<string, string>> | undefined,
   ): Promise<UrlStanding[]> {
     if (urls.length === 0) return [];
-    const keys = [this.#keys.seen, this.#keys.tasks, this.#keys.counts, ...FINISHED_ORDER.map(this.#keys.finished)];
+    const keys = [
+      this.#keys.seen,
+      this.#keys.tasks,
+      this.#keys.counts,
+      ...FINISHED_ORDER.map(this.#keys.finished),
+      ...reasonScriptKeys(this.#reasonKeys),
+    ];
     const flat = (await REQUEUE_NAMED.run(this.#redis, keys, [
       ` ${states.join(' ')} `,
+      this.#reasonKeys.examplesPrefix,
       ...urls.map(urlHash),
     ])) as string[];
     const stamp = Date.now().toString(36);
     const jobs: { name: string; data: JobData; opts: { jobId: string } }[] = [];
     const standings = urls.map((url, i): UrlStanding => {
-      const state = flat[3 * i] as UrlStanding['state'];
-      const requeued = flat[3 * i + 1] === '1';
-      const json = flat[3 * i + 2] ?? '';
+      const state = flat[4 * i] as UrlStanding['state'];
+      const requeued = flat[4 * i + 1] === '1';
+      const json = flat[4 * i + 2] ?? '';
+      const reason = flat[4 * i + 3] ?? '';
       const data = json === '' ? undefined : (JSON.parse(json) as JobData);
       if (requeued && data !== undefined) {
         const settled: JobData =
@@ -213,7 +230,13 @@ export class BullmqCrawlQueue implements CrawlQueue {
         // A new job id, as in recrawl(): the finished job of the URL may still be kept under the old one.
         jobs.push({ name: 'page', data: settled, opts: { jobId: `s${stamp}${urlHash(url).toString('base64url')}` } });
       }
-      return { url, state, requeued, ...(data === undefined ? {} : { meta: { ...data.meta } }) };
+      return {
+        url,
+        state,
+        ...(reason === '' ? {} : { reason }),
+        requeued,
+        ...(data === undefined ? {} : { meta: { ...data.meta } }),
+      };
     });
     // A crash between the script and addBulk loses these re-seeds (one round trip), as in add().
     if (jobs.length > 0) {
@@ -231,8 +254,14 @@ export class BullmqCrawlQueue implements CrawlQueue {
     const receipt = `${this.#keys.recrawlReceipt}:${randomUUID()}`;
     const taken = (await TAKE_FINISHED.run(
       this.#redis,
-      [this.#keys.tasks, this.#keys.counts, receipt, ...states.map((state) => this.#keys.finished(state))],
-      [Date.now() - olderThanMs, limit, RECRAWL_RECEIPT_TTL_MS, ...states],
+      [
+        this.#keys.tasks,
+        this.#keys.counts,
+        receipt,
+        ...reasonScriptKeys(this.#reasonKeys),
+        ...states.map((state) => this.#keys.finished(state)),
+      ],
+      [Date.now() - olderThanMs, limit, RECRAWL_RECEIPT_TTL_MS, this.#reasonKeys.examplesPrefix, ...states],
     )) as string[];
     const stamp = Date.now().toString(36);
     const jobs: { name: string; data: JobData; opts: { jobId: string } }[] = [];

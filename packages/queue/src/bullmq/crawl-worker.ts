@@ -148,7 +148,7 @@ export class BullmqCrawlWorker implements CrawlWorker {
     await RELEASE.run(this.#redis, hostKeys, [id, raisedMs, backoffMs, HOST_KEY_TTL_MS, agoMs]);
   }
 
-  /** Counts the outcome and keeps the task (with its meta) for a later recrawl. */
+  /** Counts the outcome (and its reason) and keeps the task (with its meta) for a later recrawl. */
   async #finish(data: JobData, status: FinishedState, reason: string | undefined): Promise<void> {
     const hash = urlHash(data.url);
     const multi = this.#redis
@@ -157,11 +157,8 @@ export class BullmqCrawlWorker implements CrawlWorker {
       .hset(this.#keys.tasks, hash, JSON.stringify(data))
       .hdel(this.#keys.pending, hash)
       .zadd(this.#keys.finished(status), Date.now(), hash);
-    if (reason !== undefined && status === 'failed') multi.hincrby(this.#keys.reasons, reason, 1);
     if (reason === SITE_FORGOTTEN) multi.sadd(this.#keys.forgottenUrls, hash);
-    if (reason !== undefined && status !== 'done') {
-      recordReason(multi, reasonKeys(this.#settings.prefix, this.#keys.reasons), status, reason, data.url);
-    }
+    recordReason(multi, reasonKeys(this.#settings.prefix, this.#keys.reasons), status, reason, hash, data.url);
     this.#keys.hostCounts.finished(multi, hostKey(data.url), status, reason, Date.now());
     await multi.exec();
   }

@@ -25,10 +25,12 @@ const FILTER_SCAN_COUNT = 1_000;
  *   queued per URL queued again, after its jobs are added.
  * - `<prefix>:crawl-host-reasons:<host>`: HASH `<state>:<reason>` -> count (HINCRBY).
  *
- * Counts of outcomes, not of URLs in a state: a page crawled again counts again (as the queue's
- * reasons do). Hosts crawled before these counters existed (2026-12-05) are counted from then on:
- * their queued count may go below 0 and is shown as 0. A job BullMQ fails on its own (stalled
- * too often) is counted neither here nor in the totals.
+ * Counts of outcomes, not of URLs in a state (pages say so: `counting: 'outcomes'`): a page crawled
+ * again counts again, in its state and under its reason alike, so a host's reasons still add up to
+ * its counts (the queue's totals and reasons follow the URLs in each state now). Hosts crawled
+ * before these counters existed (2026-12-05) are counted from then on: their queued count may go
+ * below 0 and is shown as 0. A job BullMQ fails on its own (stalled too often) is counted neither
+ * here nor in the totals.
  */
 export class HostCounters {
   readonly #prefix: string;

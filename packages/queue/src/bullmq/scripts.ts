@@ -126,26 +126,63 @@ return redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
 `);
 
 /**
- * Takes finished URLs for a recrawl, oldest first per state. KEYS: task hash (URL hash -> job data),
- * counts hash, receipt key (unique per call), then one finished zset per state. ARGV: cutoff ms,
- * limit, receipt TTL ms, then the state names in the order of their zsets. Each taken URL leaves its
- * zset and its state's count; returns the job data of each (hashes are binary and are recomputed by
- * the caller rather than decoded as text). The answer is kept under the receipt until the caller
- * deletes it, so the same call resent after a lost reply (a Redis restart) gets the same URLs back
- * instead of taking more and losing the first ones.
+ * Lua helpers over the reason keys of standing.ts, for the scripts that take URLs out of a finished
+ * state: `r` holds them as `{ by = <reasons-by-URL hash>, skipped = <skip reasons hash>, failed =
+ * <failure reasons hash>, examples = <examples lists' prefix> }`. `keptReason` reads the reason a
+ * URL ended `state` with ('' when none is remembered: a done URL, or one finished before reasons
+ * were remembered, 2026-12-06). `uncountReason` takes a URL leaving `state` out of its reason's count
+ * and examples and forgets its reason, so that the reasons stay those of the URLs in each state now.
+ * The examples list's key is built here, undeclared: which reason's list is known only from the
+ * hash (a Redis Cluster needs the prefix to be one hash tag, as BullMQ's keys do).
  */
-export const TAKE_FINISHED = new LuaScript(`
+export const REASON_HELPERS = `
+local function keptReason(r, hash, state)
+  local kept = redis.call('HGET', r.by, hash)
+  if kept and r[state] and string.sub(kept, 1, #state + 1) == state .. ':' then
+    return string.sub(kept, #state + 2)
+  end
+  return ''
+end
+local function uncountReason(r, hash, state, data)
+  local reason = keptReason(r, hash, state)
+  redis.call('HDEL', r.by, hash)
+  if reason == '' then return end
+  local list = r.examples .. state .. ':' .. reason
+  if redis.call('HINCRBY', r[state], reason, -1) <= 0 then
+    redis.call('HDEL', r[state], reason)
+    redis.call('DEL', list)
+  elseif data then
+    local ok, task = pcall(cjson.decode, data)
+    if ok and type(task) == 'table' and type(task.url) == 'string' then redis.call('LREM', list, 0, task.url) end
+  end
+end
+`;
+
+/**
+ * Takes finished URLs for a recrawl, oldest first per state. KEYS: task hash (URL hash -> job data),
+ * counts hash, receipt key (unique per call), the three reason hashes (by URL, skip reasons,
+ * failure reasons: see REASON_HELPERS), then one finished zset per state. ARGV: cutoff ms, limit,
+ * receipt TTL ms, the examples lists' prefix, then the state names in the order of their zsets.
+ * Each taken URL leaves its zset, its state's count and its reason's; returns the job data of each
+ * (hashes are binary and are recomputed by the caller rather than decoded as text). The answer is
+ * kept under the receipt until the caller deletes it, so the same call resent after a lost reply (a
+ * Redis restart) gets the same URLs back instead of taking more and losing the first ones.
+ */
+export const TAKE_FINISHED = new LuaScript(`${REASON_HELPERS}
 local receipt = redis.call('GET', KEYS[3])
 if receipt then return cjson.decode(receipt) end
+local r = { by = KEYS[4], skipped = KEYS[5], failed = KEYS[6], examples = ARGV[4] }
 local cutoff, left = ARGV[1], tonumber(ARGV[2])
 local out = {}
-for i = 4, #KEYS do
+for i = 7, #KEYS do
   if left <= 0 then break end
+  local state = ARGV[i - 2]
   local members = redis.call('ZRANGEBYSCORE', KEYS[i], '-inf', cutoff, 'LIMIT', 0, left)
   for _, member in ipairs(members) do
-    redis.call('ZREM', KEYS[i], member)
-    redis.call('HINCRBY', KEYS[2], ARGV[i], -1)
     local data = redis.call('HGET', KEYS[1], member)
+    redis.call('ZREM', KEYS[i], member)
+    redis.call('HINCRBY', KEYS[2], state, -1)
+    uncountReason(r, member, state, data)
     if data then
       out[#out + 1] = data
       left = left - 1

@@ -189,8 +189,10 @@ export function describeForget(open: OpenQueues): void {
       await waitFor('the site crawled again', async () => second.length === 3);
       await waitIdle(crawl);
       expect(second.sort()).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/new']);
+      // Only the URLs of the sites still forgotten stay skipped, and their reason counts only them.
       const stats = await crawl.stats();
-      expect(stats.reasons.find((r) => r.reason === SITE_FORGOTTEN)?.count ?? 0).toBeGreaterThan(0);
+      expect(stats.skipped).toBe(2);
+      expect(stats.reasons.find((r) => r.reason === SITE_FORGOTTEN)).toMatchObject({ state: 'skipped', count: 2 });
     });
 
     it('records whose pages are to be removed: the last forget of a site says, unforget clears it', async () => {

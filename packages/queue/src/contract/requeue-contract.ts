@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { NonRetryableError } from '@quarry/core';
 import type { CommonQueueOptions } from '../options.js';
-import type { CrawlHandler, CrawlTask, CrawlWorker, Queues } from '../types.js';
+import type { CrawlHandler, CrawlStats, CrawlTask, CrawlWorker, Queues } from '../types.js';
 import { type OpenQueues, task, waitIdle } from './helpers.js';
 
 /** The contract of explicit re-seeds (`requeue`) and of the reasons `stats` reports. */
@@ -50,6 +50,56 @@ export function describeRequeueContract(open: OpenQueues): void {
       examples: ['http://a.test/broken'],
     });
     expect(reasons).toHaveLength(2);
+  });
+
+  it('counts the reasons of the URLs in each state now: one queued again leaves its reason', async () => {
+    const { crawl } = await start();
+    const urls = ['a.test/blocked1', 'a.test/blocked2', 'a.test/broken', 'b.test/broken', 'a.test/ok'].map(
+      (u) => `http://${u}`,
+    );
+    await crawl.add(urls.map((u) => task(u)));
+    const first = crawl.work(handler([]), { concurrency: 2 });
+    await waitIdle(crawl);
+    await first.close();
+    // Each state's reasons add up to its count, and list only URLs in that state.
+    const byState = (stats: CrawlStats) =>
+      (['skipped', 'failed'] as const).map((state) => {
+        const rows = stats.reasons.filter((r) => r.state === state);
+        expect(rows.reduce((total, r) => total + r.count, 0)).toBe(stats[state]);
+        return rows.map((r) => [r.reason, r.count, [...r.examples].sort()]);
+      });
+    expect(byState(await crawl.stats())).toEqual([
+      [['blocked_address', 2, ['http://a.test/blocked1', 'http://a.test/blocked2']]],
+      [['http_404', 2, ['http://a.test/broken', 'http://b.test/broken']]],
+    ]);
+
+    // Both skipped URLs by a recrawl, one failed URL by a re-seed.
+    expect(await crawl.recrawl({ olderThanMs: 0, states: ['skipped'] })).toBe(2);
+    const [again] = await crawl.requeue(['http://a.test/broken'], ['failed']);
+    expect(again).toMatchObject({ state: 'failed', reason: 'http_404', requeued: true });
+    const queued = await crawl.stats();
+    expect(queued).toMatchObject({ queued: 3, skipped: 0, failed: 1 });
+    expect(byState(queued)).toEqual([[], [['http_404', 1, ['http://b.test/broken']]]]);
+    expect(queued.topFailures).toEqual([{ reason: 'http_404', count: 1 }]);
+
+    // Now one ends done, one skipped for another reason, and one failed for the same reason again.
+    const second = crawl.work(
+      async (t) => {
+        if (t.url.endsWith('/blocked1')) return { status: 'skipped', reason: 'robots_disallowed' };
+        if (t.url === 'http://a.test/broken') throw new NonRetryableError('gone', 'http_404');
+        return { status: 'done' };
+      },
+      { concurrency: 2 },
+    );
+    workers.push(second);
+    await waitIdle(crawl);
+    const after = await crawl.stats();
+    expect(after).toMatchObject({ queued: 0, done: 2, skipped: 1, failed: 2 });
+    expect(byState(after)).toEqual([
+      [['robots_disallowed', 1, ['http://a.test/blocked1']]],
+      [['http_404', 2, ['http://a.test/broken', 'http://b.test/broken']]],
+    ]);
+    expect(after.topFailures).toEqual([{ reason: 'http_404', count: 2 }]);
   });
 
   it('requeues named URLs that ended in the asked states, and leaves the rest alone', async () => {
