@@ -39,6 +39,11 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
     date: '2026-12-01',
     change: 'a number written in groups is also found written as one (`10000` finds `10,000` and `10.000`)',
   },
+  {
+    version: 6,
+    date: '2026-12-06',
+    change: 'letters with a stroke and ligatures are folded (`strasse` finds `Straße`, `lodz` finds `Łódź`, `oresund` finds `Øresund`)',
+  },
 ];
 
 /** The version this release analyses pages with. */

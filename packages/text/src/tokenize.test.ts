@@ -105,6 +105,22 @@ describe('tokenize', () => {
     expect(tokenize('हिन्दी')).toEqual(['हिन्दी']);
   });
 
+  it('folds letters with a stroke and ligatures, which no decomposition takes apart', () => {
+    expect(tokenize('Straße STRAẞE Łódź Øresund Ærø Œuvre Đà Nẵng Þór Ħamrun')).toEqual([
+      'strasse',
+      'strasse',
+      'lodz',
+      'oresund',
+      'aero',
+      'oeuvre',
+      'da',
+      'nang',
+      'thor',
+      'hamrun',
+    ]);
+    expect(foldText('Łódź')).toBe('lodz');
+  });
+
   it('drops punctuation and emoji entirely', () => {
     expect(tokenize('🎉 … !!! — 👍🏽')).toEqual([]);
     expect(tokenize('')).toEqual([]);
@@ -199,7 +215,7 @@ describe('traditional Chinese', () => {
     expect(tokenize('東京都に住んでいます')).toContain('東京');
     // Characters both scripts write, and other scripts, are left alone.
     expect(pairs('著名的后来')).toEqual(['著名', '名的', '的后', '后来', '来']);
-    expect(tokenize('Straße café')).toEqual(['straße', 'cafe']);
+    expect(tokenize('Straße café')).toEqual(['strasse', 'cafe']);
     expect(SIMPLIFIED_CHARACTERS).toBeGreaterThan(2500);
   });
 

@@ -141,8 +141,31 @@ export function foldText(text: string): string {
 
 function stripDiacritics(text: string): string {
   if (!MAY_HAVE_DIACRITIC.test(text)) return text;
-  return text.normalize('NFD').replace(DIACRITIC_MARKS, '').normalize('NFC');
+  const stripped = text.normalize('NFD').replace(DIACRITIC_MARKS, '').normalize('NFC');
+  return LETTER_VARIANT.test(stripped) ? stripped.replace(LETTER_VARIANTS, (c) => LETTER_BASES[c] ?? c) : stripped;
 }
+
+/**
+ * Latin letters that are a base letter (or two) with a stroke or a ligature, which no Unicode
+ * decomposition takes apart, as search engines fold them (Lucene's ASCII folding; Unicode case
+ * folding for `ß`): `strasse` finds `Straße`, `lodz` finds `Łódź`, `oresund` finds `Øresund`,
+ * `aeroe` finds `Ærø`. Lower case only: they are folded after lower-casing.
+ */
+const LETTER_BASES: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ŧ: 't',
+  ı: 'i',
+};
+const LETTER_VARIANTS = new RegExp(`[${Object.keys(LETTER_BASES).join('')}]`, 'g');
+const LETTER_VARIANT = new RegExp(LETTER_VARIANTS.source);
 
 /** Options of {@link tokenize}. */
 export interface TokenizeOptions {
