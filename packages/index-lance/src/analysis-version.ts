@@ -42,7 +42,8 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
   {
     version: 6,
     date: '2026-12-06',
-    change: 'letters with a stroke and ligatures are folded (`strasse` finds `Straße`, `lodz` finds `Łódź`, `oresund` finds `Øresund`)',
+    change:
+      'letters with a stroke and ligatures are folded (`strasse` finds `Straße`, `lodz` finds `Łódź`, `oresund` finds `Øresund`; until then, a word holding one finds the older pages in no spelling)',
   },
 ];
 
