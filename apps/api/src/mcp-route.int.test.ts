@@ -100,7 +100,7 @@ describe('/mcp over Streamable HTTP with the official SDK client', () => {
     for (const p of passages) expect(GUIDE.body_text.slice(p.start, p.end)).toBe(p.text);
   });
 
-  it('answers an unknown id, a bad argument and a query-less budget with isError, and the session goes on', async () => {
+  it('answers an unknown id, a bad argument and a portion past the page with isError, and the session goes on', async () => {
     const unknown = await client.callTool({ name: 'get_content', arguments: { id: 'AAAAAAAAAAAAAAAAAAAAAA' } });
     expect(unknown.isError).toBe(true);
     expect(JSON.stringify(unknown.content)).toContain('No indexed page');
@@ -108,8 +108,13 @@ describe('/mcp over Streamable HTTP with the official SDK client', () => {
     expect(bad.isError).toBe(true);
     const onlyExclusions = await client.callTool({ name: 'search', arguments: { q: '-tomatoes' } });
     expect(onlyExclusions.isError).toBe(true);
-    const noQuery = await client.callTool({ name: 'get_content', arguments: { id: GUIDE.id, max_tokens: 100 } });
-    expect(noQuery.isError).toBe(true);
+    const past = await client.callTool({ name: 'get_content', arguments: { id: GUIDE.id, start: 1_000_000 } });
+    expect(past.isError).toBe(true);
+    expect(JSON.stringify(past.content)).toContain('past the end of the page');
+    // A budget without a question reads the page from its start.
+    const portion = await client.callTool({ name: 'get_content', arguments: { id: GUIDE.id, max_tokens: 100 } });
+    expect(portion.isError).toBeFalsy();
+    expect(portion.structuredContent).toMatchObject({ portion: { start: 0, length: GUIDE.body_text.length } });
     const again = await client.callTool({ name: 'search', arguments: { q: 'tomatoes' } });
     expect(again.isError).toBeFalsy();
   });
