@@ -12,6 +12,7 @@ import { itWithServer, minimalPdf, odfPackage, type Site, startSite } from '@qua
 import iconv from 'iconv-lite';
 import { pino } from 'pino';
 import request from 'supertest';
+import XLSX from 'xlsx';
 import { parseSeed } from './seeds.js';
 import { crawlUntilIdle } from './testing.js';
 
@@ -30,6 +31,20 @@ const filler =
   'Every paragraph here is long enough for the readability algorithm to treat the page as an article worth keeping.';
 
 /** A site with robots rules, a sitemap, an llms.txt, a GBK page, a script-built page, a PDF and hostile pages. */
+/** A legacy Excel workbook (BIFF8 in an OLE2 container) of the hangars' crews. */
+function crewSheet(): Buffer {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(
+    book,
+    XLSX.utils.aoa_to_sheet([
+      ['Dirigible', 'Crew'],
+      ['Norge', 16],
+    ]),
+    'Crews',
+  );
+  return XLSX.write(book, { bookType: 'biff8', type: 'buffer' }) as Buffer;
+}
+
 function siteRoutes(origin: () => string) {
   const gbk = iconv.encode(
     `<html><head><title>搜索引擎测试页面</title></head><body><div id="content"><h1>搜索引擎测试页面</h1><p>${'这是一个用于测试中文网页抓取与全文检索的页面，内容包括分布式爬虫、网页正文抽取和中文分词。'.repeat(6)}</p><p>${'北京时间今天上午，研究人员发布了新的搜索引擎评测报告。'.repeat(6)}</p></div></body></html>`,
@@ -88,6 +103,8 @@ ${[
   '/get/8',
   '/brochure.doc',
   '/scan.html',
+  '/crews.xls',
+  '/export?doc=9',
   '/moved.html',
   '/gone-but-200.html',
   '/tagged.html',
@@ -214,6 +231,15 @@ ${[
     '/scan.html': {
       headers: { 'content-type': 'text/html; charset=utf-8' },
       body: minimalPdf(['Scanned logbook', 'The logbook records each ascent and its ballast.']),
+    },
+    // Office files served as text (a server naming every file so): typed by their name, or their bytes.
+    '/crews.xls': { headers: { 'content-type': 'text/plain' }, body: crewSheet() },
+    '/export?doc=9': {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: odfPackage(
+        'application/vnd.oasis.opendocument.text',
+        '<office:text><text:p>The winch crew rewinds every tether after landing.</text:p></office:text>',
+      ),
     },
     '/ledger.pdf': {
       headers: { 'content-type': 'application/pdf' },
@@ -364,6 +390,13 @@ describe('crawling a local site end to end', () => {
     expect((await search('envelopes filetype:doc')).body.results).toEqual([]);
     const scan = await search('logbook ballast filetype:pdf');
     expect(scan.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/scan.html`]);
+  });
+
+  it('types Office files served as text by their name or their bytes, rather than refusing them as binary', async () => {
+    const sheet = await search('dirigible filetype:xls');
+    expect(sheet.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/crews.xls`]);
+    const exported = await search('winch rewinds filetype:doc');
+    expect(exported.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/export?doc=9`]);
   });
 
   it('indexes the OpenDocument text as a doc, with its properties', async () => {

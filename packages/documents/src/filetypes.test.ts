@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { odfPackage } from '@quarry/testkit';
+import XLSX from 'xlsx';
 import {
   DOCUMENT_MIME_TYPES,
   filetypeFromContentType,
@@ -83,9 +85,28 @@ describe('filetypeFromDisposition', () => {
 });
 
 describe('sniffFiletype', () => {
-  it('knows a PDF by its header, even after some junk, and nothing else', () => {
+  it('knows a PDF by its header, even after some junk', () => {
     expect(sniffFiletype(Buffer.from('\n\n%PDF-1.7\n1 0 obj'))).toBe('pdf');
-    expect(sniffFiletype(Buffer.from('PK\u0003\u0004...'))).toBeNull();
     expect(sniffFiletype(Buffer.from('<html>'))).toBeNull();
   });
+
+  it('knows an Office file by its container (read as a doc, typed when read), not any zip', () => {
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['a']]), 'One');
+    const xls = XLSX.write(book, { bookType: 'biff8', type: 'buffer' }) as Buffer;
+    expect(sniffFiletype(xls)).toBe('doc');
+    expect(sniffFiletype(odfPackage('application/vnd.oasis.opendocument.text', '<office:text/>'))).toBe('doc');
+    expect(sniffFiletype(localHeader('[Content_Types].xml'))).toBe('doc');
+    expect(sniffFiletype(localHeader('word/document.xml'))).toBe('doc');
+    expect(sniffFiletype(localHeader('photos/IMG_0001.jpg'))).toBeNull();
+    expect(sniffFiletype(Buffer.from('PK\u0003\u0004...'))).toBeNull();
+  });
 });
+
+/** The start of a zip whose first entry is `name` (a local file header, no data). */
+function localHeader(name: string): Buffer {
+  const header = Buffer.alloc(30);
+  header.write('PK\u0003\u0004', 0, 'latin1');
+  header.writeUInt16LE(name.length, 26);
+  return Buffer.concat([header, Buffer.from(name, 'latin1')]);
+}

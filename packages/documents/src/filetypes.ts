@@ -58,7 +58,22 @@ export function filetypeFromDisposition(header: string | undefined): Filetype | 
   return name ? filetypeFromUrl(`http://file.invalid/${encodeURIComponent(name)}`) : null;
 }
 
-/** What a response's bytes show they are when nothing else says: a PDF, or nothing known. */
+/**
+ * What a response's bytes show they are when nothing else says: a PDF, an Office file (an OLE2
+ * container, or a zip package whose first entry is an Office or OpenDocument part; read as a `doc`,
+ * and typed by what it holds when read, see readDocument), or nothing known (any other zip).
+ */
 export function sniffFiletype(bytes: Uint8Array): Filetype | null {
-  return looksLikePdf(bytes) ? 'pdf' : null;
+  if (looksLikePdf(bytes)) return 'pdf';
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 64));
+  if (head.subarray(0, 8).equals(OLE_SIGNATURE)) return 'doc';
+  if (!head.subarray(0, 4).equals(ZIP_SIGNATURE) || head.length < 30) return null;
+  // A zip's first local header: the entry name's length at 26, the name from 30.
+  const name = head.subarray(30, 30 + head.readUInt16LE(26)).toString('latin1');
+  return OFFICE_FIRST_ENTRY.test(name) ? 'doc' : null;
 }
+
+const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const ZIP_SIGNATURE = Buffer.from('PK\u0003\u0004', 'latin1');
+/** The parts an Office (OOXML) or OpenDocument package is written with first. */
+const OFFICE_FIRST_ENTRY = /^(?:\[Content_Types\]\.xml|mimetype|_rels\/|docProps\/|word\/|xl\/|ppt\/)/;

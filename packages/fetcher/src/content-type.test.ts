@@ -52,6 +52,17 @@ describe('computedMime', () => {
     expect(computedMime('text/html', bytes('<p>Every file starts with %PDF-1.7</p>'))).toBe('text/html');
   });
 
+  it('takes a body served as text that starts as an Office container for a binary file, not text', () => {
+    const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
+    expect(computedMime('text/plain', ole)).toBe('application/octet-stream');
+    expect(computedMime('text/html', Buffer.from('PK\u0003\u0004\u0014\u0000', 'latin1'))).toBe(
+      'application/octet-stream',
+    );
+    // Declared binary types are left as they are; text mentioning the bytes stays text.
+    expect(computedMime('application/msword', ole)).toBe('application/msword');
+    expect(computedMime('text/plain', bytes('PK is how a zip starts'))).toBe('text/plain');
+  });
+
   it('takes text/plain that starts a whole HTML document for HTML', () => {
     const page = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Plain served</title>';
     expect(computedMime('text/plain', bytes(page))).toBe('text/html');

@@ -89,23 +89,37 @@ function startsWithTag(body: Uint8Array, signatures: readonly string[]): boolean
 
 /** `%PDF-`: how every PDF starts. */
 const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d];
+/** How the containers of Office files start: OLE2 (doc, xls, ppt) and zip (docx, xlsx, pptx, OpenDocument). */
+const PACKAGE_SIGNATURES = [
+  [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1],
+  [0x50, 0x4b, 0x03, 0x04],
+];
 
 /**
  * The MIME type a response is handled as: the declared one (as {@link parseContentType} gives it),
  * except that a body with no usable type whose first tag is HTML is HTML, as browsers sniff it, and
  * so is a `text/plain` body that starts a whole HTML document; and a body served as text that
- * starts as a PDF does is a PDF (a server naming every file `text/html`), not binary content.
+ * starts as a PDF does is a PDF (a server naming every file `text/html`), not binary content; one
+ * that starts as an Office file's container does is `application/octet-stream`, a file its name or
+ * its bytes type (an `.xls` served as `text/plain`, an `.odt` as `text/html`).
  *
  * @example computedMime('', Buffer.from('<!DOCTYPE html><title>Hi</title>')) // 'text/html'
  * @example computedMime('text/plain', Buffer.from('<p>a tag quoted in a note</p>')) // 'text/plain'
  * @example computedMime('text/html', Buffer.from('%PDF-1.7')) // 'application/pdf'
  */
 export function computedMime(mime: string, body: Uint8Array): string {
-  if (isTextualMime(mime) && PDF_SIGNATURE.every((byte, i) => body[i] === byte)) return 'application/pdf';
+  if (isTextualMime(mime) && startsWith(body, PDF_SIGNATURE)) return 'application/pdf';
+  if (isTextualMime(mime) && PACKAGE_SIGNATURES.some((signature) => startsWith(body, signature))) {
+    return 'application/octet-stream';
+  }
   if (UNKNOWN_MIMES.has(mime)) return startsWithTag(body, HTML_SIGNATURES) ? 'text/html' : mime;
   // Browsers never read text/plain as HTML (an uploaded file must not run script), so only a body
   // that is plainly a whole document counts: a search engine runs no script, and indexing
   // `<!doctype html><html>...` as words helps nobody.
   if (mime === 'text/plain' && startsWithTag(body, DOCUMENT_SIGNATURES)) return 'text/html';
   return mime;
+}
+
+function startsWith(body: Uint8Array, signature: readonly number[]): boolean {
+  return signature.every((byte, i) => body[i] === byte);
 }
