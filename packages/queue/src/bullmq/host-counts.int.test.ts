@@ -1,37 +1,23 @@
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
-import { Redis } from 'ioredis';
+import { expect, it } from '@jest/globals';
+import { describeWithServer } from '@quarry/testkit';
 import { task, waitIdle } from '../contract/helpers.js';
+import { useTestRedis } from '../testing/test-redis.js';
 import type { Queues } from '../types.js';
-import { openBullmqQueues } from './open.js';
 
 describeWithServer('redis', 'bullmq: per-host counters', () => {
-  let redis: RedisServer;
-  let client: Redis;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    client = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    client?.disconnect();
-    await redis?.stop();
-  });
-
-  const open = (prefix: string) =>
-    openBullmqQueues({ redisUrl: redis.url, prefix, hostDelayMs: 0, lockMs: 1000, stalledIntervalMs: 500 });
+  const redis = useTestRedis();
 
   it('counts a URL admitted by two processes at once once, in the keys documented', async () => {
     // Two queues, two Redis connections: as two `quarry crawl` processes queueing the same links.
-    const [one, two] = await Promise.all([open('hc1'), open('hc1')]);
+    const [one, two] = await Promise.all([redis.open('hc1'), redis.open('hc1')]);
     try {
       const urls = Array.from({ length: 200 }, (_, i) => task(`https://a.example/${i}`));
       // A URL still pending (its job not known to exist yet) is handed to both calls; its job is one job.
       await Promise.all([one.crawl.add(urls), two.crawl.add(urls), one.crawl.add(urls.slice(0, 50))]);
       expect((await one.crawl.stats()).queued).toBe(200);
-      expect(await client.zscore('hc1:crawl-hosts:queued', 'a.example')).toBe('-200');
+      expect(await redis.client.zscore('hc1:crawl-hosts:queued', 'a.example')).toBe('-200');
       for (const field of ['done', 'skipped', 'failed', 'last']) {
-        expect(await client.zscore(`hc1:crawl-hosts:${field}`, 'a.example')).toBe('0');
+        expect(await redis.client.zscore(`hc1:crawl-hosts:${field}`, 'a.example')).toBe('0');
       }
       const { hosts } = await one.crawl.hosts({ sort: 'queued', limit: 1, offset: 0 });
       expect(hosts[0]).toMatchObject({ host: 'a.example', queued: 200, done: 0, lastFinishedMs: null });
@@ -41,7 +27,7 @@ describeWithServer('redis', 'bullmq: per-host counters', () => {
   });
 
   it('counts outcomes where they are recorded: reasons per host, the latest finish kept', async () => {
-    const queues: Queues = await open('hc2');
+    const queues: Queues = await redis.open('hc2');
     try {
       await queues.crawl.add(['https://b.example/1', 'https://b.example/2', 'https://b.example/x'].map((u) => task(u)));
       const before = Date.now();
@@ -51,7 +37,7 @@ describeWithServer('redis', 'bullmq: per-host counters', () => {
       );
       await waitIdle(queues.crawl);
       await worker.close();
-      expect(await client.hgetall('hc2:crawl-host-reasons:b.example')).toEqual({ 'skipped:soft_404': '1' });
+      expect(await redis.client.hgetall('hc2:crawl-host-reasons:b.example')).toEqual({ 'skipped:soft_404': '1' });
       const { hosts } = await queues.crawl.hosts({ sort: 'last', limit: 5, offset: 0 });
       expect(hosts).toEqual([
         {
@@ -72,11 +58,11 @@ describeWithServer('redis', 'bullmq: per-host counters', () => {
   });
 
   it('shows a host crawled before the counters existed from then on, its queued count never below 0', async () => {
-    const queues = await open('hc3');
+    const queues = await redis.open('hc3');
     try {
       await queues.crawl.add([task('https://old.example/1'), task('https://old.example/2')]);
       // As a Redis an earlier release filled: the URLs queued, no per-host counters.
-      await client.del(...['queued', 'done', 'skipped', 'failed', 'last'].map((f) => `hc3:crawl-hosts:${f}`));
+      await redis.client.del(...['queued', 'done', 'skipped', 'failed', 'last'].map((f) => `hc3:crawl-hosts:${f}`));
       const worker = queues.crawl.work(async () => ({ status: 'done' }), { concurrency: 1 });
       await waitIdle(queues.crawl);
       await worker.close();

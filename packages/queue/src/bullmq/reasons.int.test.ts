@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import { NonRetryableError } from '@quarry/core';
-import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
-import { Redis } from 'ioredis';
+import { describeWithServer } from '@quarry/testkit';
 import { task, waitIdle } from '../contract/helpers.js';
+import { useTestRedis } from '../testing/test-redis.js';
 import type { CrawlHandler, Queues } from '../types.js';
-import { openBullmqQueues } from './open.js';
 
 describeWithServer('redis', 'bullmq: reasons of the URLs in each state', () => {
-  let redis: RedisServer;
-  let client: Redis;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    client = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    client?.disconnect();
-    await redis?.stop();
-  });
-
-  const open = (prefix: string) =>
-    openBullmqQueues({ redisUrl: redis.url, prefix, hostDelayMs: 0, lockMs: 1000, stalledIntervalMs: 500 });
+  const redis = useTestRedis();
 
   /** Skips /blocked*, fails /broken*, finishes the rest. */
   const handler: CrawlHandler = async (t) => {
@@ -38,10 +24,10 @@ describeWithServer('redis', 'bullmq: reasons of the URLs in each state', () => {
   };
 
   it('remembers the reason of each URL while it stays skipped or failed, and empties what it takes back', async () => {
-    const queues = await open('r1');
+    const queues = await redis.open('r1');
     try {
       await crawlAll(queues, ['http://a.test/blocked1', 'http://a.test/blocked2', 'http://a.test/broken']);
-      expect(Object.values(await client.hgetall('r1:crawl-state:url-reasons')).sort()).toEqual([
+      expect(Object.values(await redis.client.hgetall('r1:crawl-state:url-reasons')).sort()).toEqual([
         'failed:http_404',
         'skipped:blocked_address',
         'skipped:blocked_address',
@@ -49,20 +35,22 @@ describeWithServer('redis', 'bullmq: reasons of the URLs in each state', () => {
 
       // One of two: the count goes down and the URL leaves the examples.
       await queues.crawl.requeue(['http://a.test/blocked1'], ['skipped']);
-      expect(await client.hget('r1:crawl-state:skip-reasons', 'blocked_address')).toBe('1');
-      expect(await client.lrange('r1:crawl-state:examples:skipped:blocked_address', 0, -1)).toEqual([
+      expect(await redis.client.hget('r1:crawl-state:skip-reasons', 'blocked_address')).toBe('1');
+      expect(await redis.client.lrange('r1:crawl-state:examples:skipped:blocked_address', 0, -1)).toEqual([
         'http://a.test/blocked2',
       ]);
       // The last of a reason: its count and examples go.
       expect(await queues.crawl.recrawl({ olderThanMs: 0, states: ['failed'] })).toBe(1);
-      expect(await client.hexists('r1:crawl-state:failure-reasons', 'http_404')).toBe(0);
-      expect(await client.exists('r1:crawl-state:examples:failed:http_404')).toBe(0);
+      expect(await redis.client.hexists('r1:crawl-state:failure-reasons', 'http_404')).toBe(0);
+      expect(await redis.client.exists('r1:crawl-state:examples:failed:http_404')).toBe(0);
 
       // Done this time: no reason is remembered for them.
       const worker = queues.crawl.work(async () => ({ status: 'done' }), { concurrency: 2 });
       await waitIdle(queues.crawl);
       await worker.close();
-      expect(Object.values(await client.hgetall('r1:crawl-state:url-reasons'))).toEqual(['skipped:blocked_address']);
+      expect(Object.values(await redis.client.hgetall('r1:crawl-state:url-reasons'))).toEqual([
+        'skipped:blocked_address',
+      ]);
       expect((await queues.crawl.stats()).reasons).toEqual([
         { state: 'skipped', reason: 'blocked_address', count: 1, examples: ['http://a.test/blocked2'] },
       ]);
@@ -72,11 +60,11 @@ describeWithServer('redis', 'bullmq: reasons of the URLs in each state', () => {
   });
 
   it('takes nothing back for URLs that ended before their reasons were remembered', async () => {
-    const queues = await open('r2');
+    const queues = await redis.open('r2');
     try {
       await crawlAll(queues, ['http://a.test/blocked', 'http://a.test/broken', 'http://a.test/ok']);
       // As a Redis an earlier release filled: reasons counted, none remembered per URL.
-      await client.del('r2:crawl-state:url-reasons');
+      await redis.client.del('r2:crawl-state:url-reasons');
       expect(await queues.crawl.recrawl({ olderThanMs: 0, states: ['skipped', 'done'] })).toBe(2);
       const [standing] = await queues.crawl.requeue(['http://a.test/broken'], ['failed']);
       expect(standing).toEqual({ url: 'http://a.test/broken', state: 'failed', requeued: true, meta: {} });
