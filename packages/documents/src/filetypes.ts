@@ -1,6 +1,6 @@
 import { type Filetype, filetypeFromUrl } from '@quarry/core';
 import { parse as parseDisposition } from 'content-disposition';
-import { looksLikePdf } from './pdf-sniff.js';
+import { looksLikePdf, OLE_MAGIC, ZIP_MAGIC } from './pdf-sniff.js';
 
 // Where a URL's extension names a filetype: shared with the fallback's `filetype:` check.
 export { filetypeFromUrl };
@@ -66,14 +66,12 @@ export function filetypeFromDisposition(header: string | undefined): Filetype | 
 export function sniffFiletype(bytes: Uint8Array): Filetype | null {
   if (looksLikePdf(bytes)) return 'pdf';
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 64));
-  if (head.subarray(0, 8).equals(OLE_SIGNATURE)) return 'doc';
-  if (!head.subarray(0, 4).equals(ZIP_SIGNATURE) || head.length < 30) return null;
+  if (head.subarray(0, 8).equals(OLE_MAGIC)) return 'doc';
+  if (!head.subarray(0, 4).equals(ZIP_MAGIC) || head.length < 30) return null;
   // A zip's first local header: the entry name's length at 26, the name from 30.
   const name = head.subarray(30, 30 + head.readUInt16LE(26)).toString('latin1');
   return OFFICE_FIRST_ENTRY.test(name) ? 'doc' : null;
 }
 
-const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const ZIP_SIGNATURE = Buffer.from('PK\u0003\u0004', 'latin1');
 /** The parts an Office (OOXML) or OpenDocument package is written with first. */
 const OFFICE_FIRST_ENTRY = /^(?:\[Content_Types\]\.xml|mimetype|_rels\/|docProps\/|word\/|xl\/|ppt\/)/;

@@ -5,7 +5,7 @@ import { escapeLineStart, markdownTable } from './markdown-table.js';
 import { odfKind, odfMetadata, readOdp, readOdt } from './odf.js';
 import { oleKind, oleSummary, openOle, pptText } from './ole.js';
 import { ooxmlCoreProperties, rezip, unzipBounded, type ZipEntries } from './ooxml.js';
-import { looksLikePdf } from './pdf-sniff.js';
+import { looksLikePdf, OLE_MAGIC, ZIP_MAGIC } from './pdf-sniff.js';
 import { pptxSlides } from './pptx.js';
 import type { DocumentContent, DocumentFiletype, ExtractedDocument } from './types.js';
 
@@ -19,8 +19,6 @@ export interface ReaderLimits {
 
 type Container = 'pdf' | 'ole' | 'zip';
 
-const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const ZIP_MAGIC = Buffer.from('PK\u0003\u0004', 'latin1');
 /** Rows read per sheet: enough for any table meant to be read, bounded for hostile ones. */
 const MAX_SHEET_ROWS = 100_000;
 
