@@ -46,7 +46,7 @@ import { dropNoSnippetBlocks } from './no-snippet.js';
 import { dropPopups } from './popups.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
-import { keepSubheadings } from './readability-names.js';
+import { keepSubheadings, markNavboxes } from './readability-names.js';
 import { dropRelatedLinks } from './related-links.js';
 import { dropSearchFilters } from './search-filters.js';
 import { raiseSuperscripts } from './superscripts.js';
@@ -587,6 +587,7 @@ function dropPageChrome(
   mendCodeLines(elements);
   keepDataTables(elements);
   keepSubheadings(elements);
+  markNavboxes(elements);
   const lead = keepArticleHeaders(elements);
   markPictureCaptions(elements);
   dropDataText(elements);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
-import { keepSubheadings } from './readability-names.js';
+import { keepSubheadings, markNavboxes } from './readability-names.js';
 
 const body = (html: string): Element =>
   (parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document).body;
@@ -50,6 +50,63 @@ describe('section headings named like page chrome', () => {
       expect(page.body_text).toContain(`${title}\n`);
       expect(page.body_text).toContain(text);
       expect(page.body_markdown).toContain(`#### ${title}`);
+    }
+  });
+});
+
+describe('MediaWiki navigation boxes', () => {
+  // A wiki article as MediaWiki drew it before 2022: its navbox a table with header cells (the
+  // box's title, each group's name) and no role, nesting the table of each group.
+  const group = (name: string, pages: string[]): string =>
+    `<tr><th scope="row" class="navbox-group">${name}</th><td class="navbox-list navbox-odd"><div><ul>` +
+    pages.map((p) => `<li><a href="/wiki/${encodeURIComponent(p)}">${p}</a></li>`).join('') +
+    '</ul></div></td></tr>';
+  const navbox =
+    '<table cellspacing="0" class="navbox" style="border-spacing:0"><tbody><tr><td style="padding:2px">' +
+    '<table cellspacing="0" class="nowraplinks collapsible autocollapse navbox-inner"><tbody>' +
+    '<tr><th scope="col" class="navbox-title" colspan="2"><div class="plainlinks hlist navbar mini"><ul>' +
+    '<li><a href="/wiki/Template:RM">view</a></li><li><a href="/wiki/Template_talk:RM">talk</a></li></ul></div>' +
+    '<div>Running Man</div></th></tr>' +
+    group('Spin-offs', ['Running Man Vietnam', 'Keep Running', 'Running Man Animation', 'Running Man Heroes']) +
+    group('Cast', [
+      'Yoo Jae-suk',
+      'Ji Suk-jin',
+      'Kim Jong-kook',
+      'Haha',
+      'Song Ji-hyo',
+      'Jeon So-min',
+      'Yang Se-chan',
+    ]) +
+    group('Former cast', ['Gary', 'Lee Kwang-soo', 'Song Joong-ki', 'Lizzy']) +
+    '</tbody></table></td></tr></tbody></table>';
+  const paragraph = (n: number): string =>
+    `<p>Kim Jong-kook began his career in 1995 as one half of the duo Turbo, and his solo albums of the years ` +
+    `that followed sold well enough to make him one of the best known singers of his generation (part ${n}).</p>`;
+  const page =
+    '<html><head><title>Kim Jong-kook - Wikipedia</title></head><body><div id="content" class="mw-body">' +
+    '<h1 id="firstHeading">Kim Jong-kook</h1><div id="bodyContent"><div class="mw-parser-output">' +
+    [1, 2, 3, 4, 5, 6].map(paragraph).join('') +
+    '<h2>Discography</h2><table class="wikitable"><tbody><tr><th>Year</th><th>Album</th></tr>' +
+    '<tr><td>2001</td><td>Renaissance</td></tr><tr><td>2004</td><td>Evolution</td></tr>' +
+    '<tr><td>2005</td><td>This Is Me</td></tr></tbody></table>' +
+    navbox +
+    '</div></div></div></body></html>';
+
+  it('marks a box classed navbox as navigation, and leaves a box with a role of its own', () => {
+    const root = body(`${navbox}<div class="navbox" role="presentation">x</div><div class="navbox-styles">y</div>`);
+    expect(markNavboxes(Array.from(root.querySelectorAll('*')))).toBe(1);
+    expect(root.querySelector('table')?.getAttribute('role')).toBe('navigation');
+    expect(root.querySelector('div[role="presentation"]')).not.toBeNull();
+    expect(root.querySelector('.navbox-styles')?.hasAttribute('role')).toBe(false);
+  });
+
+  it("leaves a wiki article's navbox out of its text, and keeps the article's own table", () => {
+    const { body_text: text, body_markdown: markdown } = extractHtml(page, { url: 'https://wiki.example/wiki/Kim' });
+    expect(text).toContain('(part 6)');
+    expect(text).toContain('This Is Me');
+    for (const out of [text, markdown]) {
+      expect(out).not.toContain('Lee Kwang-soo');
+      expect(out).not.toContain('Former cast');
     }
   });
 });

@@ -48,3 +48,24 @@ export function keepSubheadings(elements: readonly Element[]): number {
   }
   return kept;
 }
+
+/** MediaWiki's class for a navigation box (`{{Navbox}}`): links to the other pages of a topic. */
+const NAVBOX_CLASS = /(?:^|\s)navbox(?:\s|$)/;
+
+/**
+ * Marks the navigation boxes among `elements` (a body's elements) as navigation, which Readability
+ * removes and the main region leaves out as page chrome: MediaWiki's `{{Navbox}}` has said so with
+ * `role="navigation"` since 2022, and wikis built before (or on older templates) draw the same box as
+ * a `<table class="navbox">` with no role. At the foot of a wiki article it listed every page of the
+ * topic, group by group, as the article's text: Readability keeps a table with header cells as data.
+ * Returns how many boxes were marked.
+ */
+export function markNavboxes(elements: readonly Element[]): number {
+  let marked = 0;
+  for (const el of elements) {
+    if (el.hasAttribute('role') || !NAVBOX_CLASS.test(el.getAttribute('class') ?? '')) continue;
+    el.setAttribute('role', 'navigation');
+    marked++;
+  }
+  return marked;
+}
