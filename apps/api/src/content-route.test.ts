@@ -96,12 +96,64 @@ describe('GET /api/v1/content/:id extras', () => {
     ['query=soil&max_tokens=15', 'max_tokens'],
     ['query=soil&max_tokens=32001', 'max_tokens'],
     ['query=soil&max_tokens=1e3', 'max_tokens'],
-    ['max_tokens=100', 'max_tokens'],
+    ['max_tokens=15', 'max_tokens'],
+    ['max_tokens=100&start=-1', 'start'],
+    ['start=1.5', 'start'],
+    ['start=', 'start'],
+    ['start=0&start=10', 'start'],
+    ['query=soil&start=10', 'start'],
+    [`start=${BODY.length}`, 'start'],
+    ['format=markdown&start=100000', 'start'],
   ])('answers 400 naming the parameter for %s', async (query, param) => {
     const res = await content(WITH_MARKDOWN.id, query);
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.param).toBe(param);
+  });
+
+  it('reads the page in portions without query: each within max_tokens, ending a sentence, together the page', async () => {
+    let start = 0;
+    const parts: string[] = [];
+    for (let i = 0; i < 20 && start < BODY.length; i++) {
+      const res = await content(WITH_MARKDOWN.id, `max_tokens=16&start=${start}`);
+      expect(res.status).toBe(200);
+      const { portion, body_text: text } = res.body as {
+        portion: { start: number; end: number; length: number; tokens: number };
+        body_text: string;
+      };
+      expect(res.body.body_markdown).toBeUndefined();
+      expect(portion).toEqual({ start, end: start + text.length, length: BODY.length, tokens: countTokens(text) });
+      expect(portion.tokens).toBeLessThanOrEqual(16);
+      // It ends a paragraph or a sentence, and takes the whitespace after it.
+      expect(portion.end === BODY.length || /(?:[.!?] +|\n\n)$/.test(text)).toBe(true);
+      expect(res.body.word_count).toBe(WITH_MARKDOWN.word_count);
+      parts.push(text);
+      start = portion.end;
+    }
+    expect(parts.length).toBeGreaterThan(2);
+    expect(parts.join('')).toBe(BODY);
+  });
+
+  it('reads a portion of the markdown with format=markdown, from start=0 by default, without the whole text', async () => {
+    const markdown = WITH_MARKDOWN.body_markdown as string;
+    const res = await content(WITH_MARKDOWN.id, 'format=markdown&max_tokens=30');
+    expect(res.status).toBe(200);
+    expect(res.body.body_text).toBeUndefined();
+    expect(res.body.portion.start).toBe(0);
+    expect(res.body.portion.length).toBe(markdown.length);
+    expect(res.body.body_markdown).toBe(markdown.slice(0, res.body.portion.end));
+    expect(res.body.body_markdown).toMatch(/^# Growing tomatoes\n\n/);
+    expect(res.body.portion.end).toBeLessThan(markdown.length);
+    // `start` alone takes the default budget, which holds the rest of this page.
+    const rest = await content(WITH_MARKDOWN.id, `format=markdown&start=${res.body.portion.end}`);
+    expect(rest.body.body_markdown).toBe(markdown.slice(res.body.portion.end));
+    expect(rest.body.portion.end).toBe(markdown.length);
+  });
+
+  it('names the length of the page when start is past its end', async () => {
+    const res = await content(WITH_MARKDOWN.id, `start=${BODY.length + 5}`);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain(`its text has ${BODY.length} characters`);
   });
 
   it('still answers 404 for an unknown id with valid extras', async () => {

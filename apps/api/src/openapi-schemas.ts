@@ -120,6 +120,59 @@ export const RESPONSE_SCHEMAS = {
       },
     },
   },
+  ContentPortion: {
+    type: 'object',
+    description:
+      'Beyond the spec: a portion of the page, answered to `max_tokens` or `start` without `query`. The fields ' +
+      'of ContentResponse, but that the format read holds only the portion: `body_text`, or with ' +
+      '`format=markdown` `body_markdown` (and no `body_text`). The portions read from `start=0` on, each from the ' +
+      "`portion.end` of the one before, put together make up the page's text exactly.",
+    additionalProperties: false,
+    required: [
+      'id',
+      'url',
+      'title',
+      'author',
+      'published_at',
+      'lang',
+      'word_count',
+      'crawled_at',
+      'has_llms_txt',
+      'portion',
+    ],
+    oneOf: [
+      { required: ['body_text'], properties: { body_text: { type: 'string' } } },
+      { required: ['body_markdown'], properties: { body_markdown: { type: 'string' } } },
+    ],
+    properties: {
+      id: { type: 'string' },
+      url: { type: 'string' },
+      title: { type: 'string' },
+      body_text: { type: 'string', description: 'The portion of the plain text.' },
+      body_markdown: { type: 'string', description: 'With `format=markdown`: the portion of the markdown.' },
+      author: { type: ['string', 'null'] },
+      published_at: { type: ['string', 'null'], format: 'date-time' },
+      lang: { type: 'string' },
+      word_count: { type: 'integer', minimum: 0, description: 'Words in the whole page, as in ContentResponse.' },
+      crawled_at: { type: 'string', format: 'date-time' },
+      has_llms_txt: { type: 'boolean' },
+      portion: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['start', 'end', 'length', 'tokens'],
+        properties: {
+          start: { type: 'integer', minimum: 0, description: 'Offset of the portion in the whole page.' },
+          end: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Offset just past the portion: the `start` to read on from; equals `length` at the end.',
+          },
+          length: { type: 'integer', minimum: 0, description: 'Characters of the whole page in the format read.' },
+          tokens: { type: 'integer', minimum: 0, description: 'Tokens of the portion (o200k_base).' },
+        },
+      },
+    },
+  },
   Passage: {
     type: 'object',
     description: 'A part of the page; `body_text.slice(start, end)` equals `text`. Never cuts a sentence.',

@@ -166,7 +166,10 @@ export const OPENAPI_DOCUMENT = {
             name: 'max_tokens',
             in: 'query',
             description:
-              'Token budget of `passages` (o200k_base tokens of the passage texts together); only with `query`.',
+              'Beyond the spec, opt-in. With `query`: the token budget of `passages` (o200k_base tokens of the passage ' +
+              'texts together). Without `query`: read the page in portions; the response is a `ContentPortion`, whose ' +
+              '`body_text` (or `body_markdown` with `format=markdown`) holds only the part from `start` that fits this ' +
+              'many tokens, ending at a paragraph or sentence end.',
             schema: {
               ...int,
               minimum: PASSAGE_BOUNDS.minTokens,
@@ -174,12 +177,30 @@ export const OPENAPI_DOCUMENT = {
               default: PASSAGE_BOUNDS.defaultTokens,
             },
           },
+          {
+            name: 'start',
+            in: 'query',
+            description:
+              'Beyond the spec, opt-in, only without `query`: the character offset (UTF-16 code units) in the page, ' +
+              'in the format asked, to read a portion from (see `max_tokens`); give the `portion.end` of the portion ' +
+              'before to read on. Past the end of the page it is a 400 naming its length.',
+            schema: { ...int, minimum: 0, default: 0 },
+          },
         ],
         responses: {
           '200': {
             description: 'The page text and citation metadata.',
             headers: limitedHeaders(true),
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/ContentResponse' } } },
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [
+                    { $ref: '#/components/schemas/ContentResponse' },
+                    { $ref: '#/components/schemas/ContentPortion' },
+                  ],
+                },
+              },
+            },
           },
           '400': ref('responses', 'BadRequest'),
           '404': ref('responses', 'NotFound'),

@@ -91,6 +91,29 @@ describe('QuarryClient against a real Quarry API', () => {
     for (const p of asked.passages ?? []) expect(SOLAR.body_text.slice(p.start, p.end)).toBe(p.text);
   });
 
+  it('reads a page in portions that put together make up its text, and its markdown', async () => {
+    for (const format of ['text', 'markdown'] as const) {
+      let start = 0;
+      let whole = '';
+      let length = -1;
+      for (let i = 0; i < 50; i++) {
+        const part = await quarry.portion(SOLAR.id, { format, start, max_tokens: 16 });
+        expect(part.id).toBe(SOLAR.id);
+        expect(part.portion.start).toBe(start);
+        expect(part.portion.tokens).toBeLessThanOrEqual(16);
+        whole += (format === 'markdown' ? part.body_markdown : part.body_text) ?? '';
+        length = part.portion.length;
+        start = part.portion.end;
+        if (start === length) break;
+      }
+      expect(whole.length).toBe(length);
+      if (format === 'text') expect(whole).toBe(SOLAR.body_text);
+      else expect(whole).toBe((await quarry.content(SOLAR.id, { format })).body_markdown);
+    }
+    const past = await quarry.portion(SOLAR.id, { start: 10_000_000 }).catch((e: unknown) => e);
+    expect(past).toMatchObject({ status: 400, param: 'start' });
+  });
+
   it('maps problem details to QuarryApiError with status and param', async () => {
     const bad = await quarry.search('solar', { limit: 500 }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(QuarryApiError);

@@ -1,5 +1,12 @@
 import { type Problem, QuarryApiError, QuarryConnectionError, QuarryRateLimitError } from './errors.js';
-import type { ContentOptions, ContentResponse, SearchOptions, SearchResponse } from './types.js';
+import type {
+  ContentOptions,
+  ContentResponse,
+  PortionOptions,
+  PortionResponse,
+  SearchOptions,
+  SearchResponse,
+} from './types.js';
 
 /** Options of {@link QuarryClient}. */
 export interface QuarryClientOptions {
@@ -72,6 +79,21 @@ export class QuarryClient {
   content(id: string, options: ContentOptions = {}): Promise<ContentResponse> {
     const { signal, ...params } = options;
     return this.#get<ContentResponse>(`api/v1/content/${encodeURIComponent(id)}`, params, signal);
+  }
+
+  /**
+   * `GET /api/v1/content/{id}?max_tokens=…&start=…`: the part of the page from `start` that fits
+   * `max_tokens`, ending at a paragraph or sentence end. Read on from `portion.end` until it equals
+   * `portion.length`: the portions put together are the page exactly. A `start` past the end is a
+   * {@link QuarryApiError} with `param: 'start'`.
+   */
+  portion(id: string, options: PortionOptions = {}): Promise<PortionResponse> {
+    const { signal, start, ...params } = options;
+    return this.#get<PortionResponse>(
+      `api/v1/content/${encodeURIComponent(id)}`,
+      { ...params, start: start ?? 0 },
+      signal,
+    );
   }
 
   async #get<T>(path: string, params: Params, signal: AbortSignal | undefined): Promise<T> {

@@ -77,6 +77,38 @@ export interface ContentResponse {
   passages?: Passage[];
 }
 
+/** Where a portion sits in the whole page (in the format read): `whole.slice(start, end)` is it. */
+export interface PortionPlace {
+  start: number;
+  /** Offset just past the portion: the `start` to read on from; equals `length` at the page's end. */
+  end: number;
+  /** Characters of the whole page in the format read. */
+  length: number;
+  /** Tokens of the portion (o200k_base). */
+  tokens: number;
+}
+
+/**
+ * A portion of a page (`QuarryClient.portion`): the content response's fields, but that the format
+ * read holds only the portion: `body_text`, or `body_markdown` (then without `body_text`).
+ */
+export interface PortionResponse extends Omit<ContentResponse, 'body_text' | 'body_markdown' | 'passages'> {
+  body_text?: string;
+  body_markdown?: string;
+  portion: PortionPlace;
+}
+
+/** Options of `QuarryClient.portion`. */
+export interface PortionOptions {
+  /** Which text to read: `markdown` reads `body_markdown`. @defaultValue 'text' */
+  format?: 'text' | 'markdown';
+  /** Offset to read from: 0, then the `portion.end` of the portion before. @defaultValue 0 */
+  start?: number;
+  /** Token budget of the portion (o200k_base), 16 to 32,000. @defaultValue 1000 (server) */
+  max_tokens?: number;
+  signal?: AbortSignal;
+}
+
 /** Options of `QuarryClient.content`. */
 export interface ContentOptions {
   /** `markdown` adds `body_markdown`. @defaultValue 'text' */
