@@ -39,6 +39,21 @@ describe('makeSnippet', () => {
     }
   });
 
+  it('shows the last word of the window whole, whatever the distance between the words', () => {
+    // The window holds hits up to maxChars less the lead, and the lead (and a word start moved back)
+    // pushed the last one past the snippet's end: `…recommend that you get travel…` for `insurance`.
+    const lost: number[] = [];
+    for (let gap = 200; gap <= 300; gap++) {
+      const between = 'x'.repeat(gap - 12);
+      const text = `${filler(60)} A sentence about travel then ${between} insurance here ${filler(60)}`;
+      const snippet = makeSnippet(text, [{ text: 'travel insurance' }]);
+      expect(snippet.length).toBeLessThanOrEqual(320);
+      expect(snippet).toContain('travel');
+      if (!/\binsurance\b/.test(snippet)) lost.push(gap);
+    }
+    expect(lost).toEqual([]);
+  });
+
   it('prefers the window holding the most distinct terms', () => {
     const text = `${filler(100)} alpha ${filler(100)} alpha beta gamma ${filler(100)} gamma`;
     expect(makeSnippet(text, [{ text: 'alpha beta gamma' }])).toContain('alpha beta gamma');

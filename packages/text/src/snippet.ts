@@ -59,7 +59,8 @@ export function makeSnippet(source: string, clauses: readonly SnippetClause[], o
   const minChars = Math.min(options.minChars ?? DEFAULT_MIN_CHARS, maxChars);
   if (text.length <= maxChars) return collapse(text).trim();
   const hits = findHits(text, queryTokens(clauses), queryPhrases(clauses), joinedClauses(clauses));
-  const first = bestWindowStart(hits, maxChars);
+  const window = bestWindow(hits, maxChars);
+  const first = window === null ? null : window.start;
   const from = first === null ? 0 : Math.max(0, first - LEAD_CHARS);
   // Whitespace is collapsed only around the window: on a whole page that costs more than the rest.
   const sliceStart = Math.max(0, from - maxChars);
@@ -68,7 +69,9 @@ export function makeSnippet(source: string, clauses: readonly SnippetClause[], o
   const begin = collapse(text.slice(sliceStart, from)).length;
   // Where the first hit is in the region: a sentence start before it may open the snippet.
   const hitAt = first === null ? begin : collapse(text.slice(sliceStart, first)).length;
-  const snippet = cut(region, begin, minChars, maxChars, sliceStart > 0, sliceEnd < text.length, hitAt);
+  // Where the window's last hit ends in the region: the snippet is moved on to show it whole.
+  const lastAt = window === null ? hitAt : collapse(text.slice(sliceStart, Math.min(sliceEnd, window.lastEnd))).length;
+  const snippet = cut(region, begin, minChars, maxChars, sliceStart > 0, sliceEnd < text.length, hitAt, lastAt);
   return snippet.trim();
 }
 
@@ -396,11 +399,12 @@ function isAsciiLetter(code: number): boolean {
 }
 
 /**
- * Start of the hit that opens the best window: the most phrases shown whole, then the most distinct
- * tokens, then the most of them as typed, then the most hits.
+ * The best window of hits: the most phrases shown whole, then the most distinct tokens, then the
+ * most of them as typed, then the most hits; `start` is where its first hit starts, `lastEnd` where
+ * its last hit's token ends (at least: a longer form of the word may end later).
  */
-function bestWindowStart(hits: readonly Hit[], windowChars: number): number | null {
-  let best: number | null = null;
+function bestWindow(hits: readonly Hit[], windowChars: number): { start: number; lastEnd: number } | null {
+  let best: { start: number; lastEnd: number } | null = null;
   let bestRank = [0, 0, 0, 0];
   let end = 0;
   // Hits per token in the window: all of them, those as typed, and the query's phrases shown whole.
@@ -421,10 +425,16 @@ function bestWindowStart(hits: readonly Hit[], windowChars: number): number | nu
   };
   for (let begin = 0; begin < hits.length; begin++) {
     const start = hits[begin]!.start;
-    while (end < hits.length && hits[end]!.start < start + windowChars - LEAD_CHARS) count(hits[end++]!, 1);
+    // A hit is in the window when it fits after the first one, between the two ellipses: the lead
+    // before the first hit is shortened to show it (see cut).
+    while (end < hits.length && hits[end]!.start + hits[end]!.token.length <= start + windowChars - 2) {
+      count(hits[end++]!, 1);
+    }
     const rank = [phraseCounts.size, counts.size, exactCounts.size, words];
     if (isBetter(rank, bestRank)) {
-      best = start;
+      let lastEnd = start;
+      for (let i = begin; i < end; i++) lastEnd = Math.max(lastEnd, hits[i]!.start + hits[i]!.token.length);
+      best = { start, lastEnd };
       bestRank = rank;
     }
     count(hits[begin]!, -1);
@@ -447,6 +457,7 @@ function cut(
   before: boolean,
   after: boolean,
   hitAt: number,
+  lastAt: number,
 ): string {
   let begin = from;
   if (!after && text.length - begin < maxChars - 1) {
@@ -460,6 +471,15 @@ function cut(
   while (text[begin] === ' ') begin++;
   // Punctuation left of the cut (`. the method…`, `) and`) opens no snippet.
   if (begin > 0) begin = pastLoosePunctuation(text, begin);
+  // The window's last hit, to the end of its word, must fit: the lead before the first hit (and a
+  // word start moved back) may have pushed it past the end. Start later, at a word, never past the
+  // first hit.
+  const lastWordEnd = wordEndAtOrAfter(text, lastAt);
+  const over = lastWordEnd - (begin + maxChars - 2);
+  if (over > 0 && begin < hitAt) {
+    begin = Math.min(hitAt, wordStartAtOrAfter(text, begin + over, begin + over));
+    while (text[begin] === ' ') begin++;
+  }
   const lead = begin > 0 || before ? ELLIPSIS : '';
   const budget = maxChars - lead.length;
   if (!after && text.length - begin <= budget) return lead + text.slice(begin);
@@ -506,6 +526,13 @@ function wordStartAtOrAfter(text: string, at: number, floor: number): number {
     if (SPACE.test(text[i] ?? '')) return i + 1;
   }
   return isLowSurrogate(text.charCodeAt(at)) ? at + 1 : at;
+}
+
+/** The end (exclusive) of the word going on at `at` (or `at` at a space); CJK ends at any character. */
+function wordEndAtOrAfter(text: string, at: number): number {
+  let end = at;
+  while (end < text.length && !SPACE.test(text[end] ?? ' ') && !cutsAnywhere(text[end] ?? '')) end++;
+  return end;
 }
 
 /** The end (exclusive) of the last whole word before `limit`, not below `floor`; CJK may be cut anywhere. */
