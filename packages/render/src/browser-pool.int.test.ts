@@ -1,3 +1,4 @@
+import { createSocket, type Socket } from 'node:dgram';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
@@ -56,6 +57,7 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
   let site: Site;
   let other: Site;
   let pool: BrowserPool;
+  let rtcTargets: string[] = [];
   let activeSlow = 0;
   let maxActiveSlow = 0;
   const slowWaiters: (() => void)[] = [];
@@ -114,6 +116,22 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
                 }
               });
             </script>`),
+        ),
+      // Opens peer connections to the ICE servers a test names, then marks the page.
+      '/rtc': (_req, res) =>
+        send(
+          res,
+          'text/html',
+          html(`<div id="app"></div><script>
+            for (const urls of ${JSON.stringify(rtcTargets)}) {
+              try {
+                const pc = new RTCPeerConnection({ iceServers: [{ urls, username: 'u', credential: 'p' }] });
+                pc.createDataChannel('x');
+                pc.createOffer().then((offer) => pc.setLocalDescription(offer));
+              } catch (e) {}
+            }
+            document.getElementById('app').setAttribute('data-rtc', 'asked');
+          </script>`),
         ),
       '/pixel.png': (_req, res) => send(res, 'image/png', 'x'),
       '/style.css': (_req, res) => send(res, 'text/css', 'p{}'),
@@ -189,6 +207,30 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
     expect(saw(site, '/style.css')).toBe(false);
     expect([...other.hits.keys()]).toEqual([]);
     expect(other.upgrades).toEqual([]);
+  });
+
+  it('sends no WebRTC packets (STUN, TURN over UDP) to an address the policy refuses', async () => {
+    // UDP goes around the policy proxy: a page could probe the network's ports through ICE.
+    const heard: string[] = [];
+    const listen = (type: 'udp4' | 'udp6', address: string): Promise<Socket> =>
+      new Promise((resolve, reject) => {
+        const socket = createSocket(type);
+        socket.on('message', (_message, from) => heard.push(`${address} from ${from.address}`));
+        socket.once('error', reject);
+        socket.bind(0, address, () => resolve(socket));
+      });
+    const sockets = await Promise.all([listen('udp4', '127.0.0.2'), listen('udp6', '::1')]);
+    const [v4, v6] = sockets.map((socket) => socket.address().port);
+    rtcTargets = [`stun:127.0.0.2:${v4}`, `turn:127.0.0.2:${v4}?transport=udp`, `stun:[::1]:${v6}`];
+    try {
+      const result = await pool.render(`${site.origin}/rtc`, { allowRequest: allowSite });
+      expect(result.html).toContain('data-rtc="asked"');
+      // ICE gathering sends its first STUN request within milliseconds; give it a second.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(heard).toEqual([]);
+    } finally {
+      for (const socket of sockets) socket.close();
+    }
   });
 
   it('refuses a page the policy refuses without loading it', async () => {

@@ -119,8 +119,19 @@ export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
   '--no-first-run',
   '--disable-quic',
   '--dns-prefetch-disable',
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // WebRTC's UDP (STUN, TURN) would go around the policy proxy: a page could probe the network's
+  // ports through ICE. Chromium reads this name; the `--force-` one it ignored sent 14 packets to
+  // refused addresses on one page. An init script also takes RTCPeerConnection away (see render).
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ]);
+
+/**
+ * Run before a page's own scripts: a text crawler needs no peer connections, and without the
+ * constructors a page opens none, whatever the flags do in a later Chromium.
+ */
+const NO_PEER_CONNECTIONS = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection']) {
+  try { Object.defineProperty(window, name, { value: undefined, configurable: false, writable: false }); } catch {}
+}`;
 
 /** Subresources a text crawler never needs; blocking them saves bandwidth and time. */
 const BLOCKED_RESOURCE_TYPES: ReadonlySet<string> = new Set([
@@ -202,6 +213,11 @@ export class BrowserPool {
       }).catch(async (error: unknown) => {
         await proxy.close();
         if (error instanceof RetryableError) throw error;
+        throw new RetryableError('cannot open a browser context', 'render_failed', { cause: error });
+      });
+      await context.addInitScript(NO_PEER_CONNECTIONS).catch(async (error: unknown) => {
+        await context.close().catch(() => {});
+        await proxy.close();
         throw new RetryableError('cannot open a browser context', 'render_failed', { cause: error });
       });
       let timer: NodeJS.Timeout | undefined;
