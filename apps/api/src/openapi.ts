@@ -113,10 +113,11 @@ export const OPENAPI_DOCUMENT = {
               'the response carries `Quarry-Match: any`, when no page holds all its words and it has at least three ' +
               'plain words besides stop words, or when fewer than ten pages do (whatever `limit`) and it has four and reads ' +
               'as a sentence (a question mark or a function word such as `what`, `the`) or has five (an explicit ' +
-              '`match=all` never is); the pages its AND found then come first, then the others. Whatever `match`, when ' +
+              '`match=all` never is); the pages its AND found then come first, then the others, unless it asks a ' +
+              'question (a question mark, or a first word such as `how`, `what`, `does`). Whatever `match`, when ' +
               'fewer than ten pages hold a query of three plain words or more with its words in a row as typed, ' +
               'they come first. `any`: words are optional, the pages holding every word come first when fewer ' +
-              'than ten do, and pages matching more (and ' +
+              'than ten do (but for a question), and pages matching more (and ' +
               'rarer) words rank first, and a page must hold one that is not a stop word (`what`, `is`, `the`) ' +
               'unless the query has no other; a word of several parts (`heat-transfer`) counts as its parts, each ' +
               'optional; phrases, exclusions and the `intitle:`, `site:` and `filetype:` ' +

@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
 import { createMcpBackend } from './mcp-backend.js';
-import { plainWordCount, readsAsSentence, shouldRelax } from './relax.js';
+import { asksQuestion, plainWordCount, readsAsSentence, shouldRelax } from './relax.js';
 import { createFixture, type Fixture, page, recording } from './test-support/fixture.js';
 import { servedDocs } from './test-support/served.js';
 
@@ -75,6 +75,21 @@ describe('shouldRelax', () => {
   });
 });
 
+describe('asksQuestion', () => {
+  it('reads a question mark or a first word that opens a question, not keywords or a pasted sentence', () => {
+    const asks = (q: string): boolean => asksQuestion(parseQuery(q));
+    expect(asks('How much does travel insurance usually cost')).toBe(true);
+    expect(asks('does the Joco cup break in a dishwasher')).toBe(true);
+    expect(asks('travel insurance cost as a share of the trip?')).toBe(true);
+    expect(asks('旅游保险多少钱？')).toBe(true);
+    expect(asks('travel insurance cost percent')).toBe(false);
+    expect(asks('the first modern resort using the approach opened in Spain')).toBe(false);
+    // `what` inside a sentence is not how it opens; a phrase asks nothing.
+    expect(asks('tell me what the cup is made of')).toBe(false);
+    expect(asks('"what a wonderful world" lyrics')).toBe(false);
+  });
+});
+
 describe('a relaxed query that a few pages hold whole', () => {
   // Pasted from a page: the words of one of its sentences. One page holds them all, once: a list
   // of news teasers, which the index ranks lower as a list of links; others hold most of them
@@ -127,6 +142,20 @@ describe('a relaxed query that a few pages hold whole', () => {
     // Asked for `match=any` itself, a client gets the same order.
     const explicit = (await search(`${q}&match=any`)).body.results.map((r: { url: string }) => r.url);
     expect(explicit).toEqual(results.map((r) => r.url));
+  });
+
+  it('leaves a question in the ranking of its words: holding every word of it is no sign of an answer', async () => {
+    // Asked as a question, the same words: the one page holding them all is not put first.
+    const question = `Was ${SENTENCE}?`;
+    const any = await indexed(fx, question, 'any');
+    expect(any.indexOf(source.url)).toBeGreaterThan(0);
+    for (const extra of ['', '&match=any']) {
+      const res = await search(`q=${encodeURIComponent(question)}&limit=20${extra}`);
+      if (extra === '') expect(res.headers['quarry-match']).toBe('any');
+      const results = (res.body.results as { url: string }[]).map((r) => r.url);
+      expect(results[0]).not.toBe(source.url);
+      expect(results).toContain(source.url);
+    }
   });
 
   it('gives every result once however a client pages through them', async () => {

@@ -65,6 +65,52 @@ export function plainWords(query: ParsedQuery): string[] {
   return [...words.values()];
 }
 
+/** Words that open a question in English: what it asks, or the verb put first (`does it`, `can I`). */
+const ASKING = new Set([
+  'what',
+  'how',
+  'why',
+  'when',
+  'where',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'is',
+  'are',
+  'was',
+  'were',
+  'can',
+  'could',
+  'should',
+  'would',
+  'will',
+  'do',
+  'does',
+  'did',
+]);
+
+/**
+ * Whether a query asks a question: a question mark, or its first plain word opens one (see
+ * {@link ASKING}: `how much does travel insurance cost`). Such a query is written in the asker's
+ * words, not the page's: a page holding every one of them (`much`, `usually`, `share`) holds them
+ * by chance as often as because it answers, so those pages are not put first (see
+ * {@link allWordsFirst}); the ranking of its words, re-ranked by feedback, decides.
+ */
+export function asksQuestion(query: ParsedQuery): boolean {
+  let first: string | undefined;
+  let mark = false;
+  const walk = (node: QueryNode): void => {
+    if (node.type === 'and') node.children.forEach(walk);
+    else if (node.type === 'term' && node.field === 'any') {
+      first ??= tokenize(node.text)[0];
+      if (/[?？]/.test(node.text)) mark = true;
+    }
+  };
+  if (query.root !== null) walk(query.root);
+  return mark || (first !== undefined && ASKING.has(first));
+}
+
 /** How many {@link plainWords} a query has. */
 export function plainWordCount(query: ParsedQuery): number {
   return plainWords(query).length;
@@ -143,7 +189,8 @@ export async function searchRelaxing(
     if (asked !== null && 'error' in asked) throw asked.error;
     const optional = asked === null ? await optionalRanked(deps.index, loose) : asked.result;
     const looseList = await withFeedback(deps, loose, optional, gone);
-    list = strict.total === 0 ? looseList : await allWordsFirst(deps.index, query, strict, looseList);
+    const allFirst = strict.total > 0 && !asksQuestion(query.query);
+    list = allFirst ? await allWordsFirst(deps.index, query, strict, looseList) : looseList;
   }
   list = await inARowFirst(query, row, list, gone);
   return shown(deps, query, list, strict, relaxed);
@@ -180,7 +227,9 @@ export async function searchExplicit(
     ]);
     const row = askInARow(deps.index, query, all.total);
     list = await withFeedback(deps, query, optional, gone);
-    if (all.total > 0 && all.total < FEW_FOUND && !gone()) list = await heldFirst(query, all.hits, list);
+    if (all.total > 0 && all.total < FEW_FOUND && !asksQuestion(query.query) && !gone()) {
+      list = await heldFirst(query, all.hits, list);
+    }
     list = await inARowFirst(query, row, list, gone);
   }
   return shown(deps, query, list, strict, false);
@@ -353,7 +402,10 @@ async function heldFirst(query: IndexQuery, held: readonly IndexHit[], list: Ran
  * of links (the index lowers those); the words' all being there is what a client typing them as
  * an AND asked for first. On the known-item benchmark (`npm run bench -- known-item`) as typed:
  * the page first for 948 of 1,331 before, 986 after; the IR collections' questions, which AND
- * rarely finds, moved by 0.002 at most (docs/benchmark-results.md).
+ * rarely finds, moved by 0.002 at most (docs/benchmark-results.md). Not for a question (see
+ * {@link asksQuestion}): of 46 questions asked about 445 crawled pages, 6 found their page second
+ * to fourth below a long page holding every word of the question by chance, and none lost the
+ * first place without the tier (38 first, 42 without).
  */
 async function allWordsFirst(
   index: SearchIndex,
