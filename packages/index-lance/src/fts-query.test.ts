@@ -4,6 +4,7 @@ import { parseQuery } from '@quarry/query';
 import {
   type FtsNode,
   formTokens,
+  MAX_PHRASE_TOKENS,
   matchesNothing,
   planQuery,
   priorFactor,
@@ -11,6 +12,7 @@ import {
   stemsOnly,
   weighForms,
   whereClause,
+  wordForms,
 } from './fts-query.js';
 
 const WEIGHTS = { langPriorityBoost: 1.25 };
@@ -144,6 +146,21 @@ describe('planQuery', () => {
     expect(matchesNothing(filters, planQuery(filters))).toBe(false);
     const exclusions = { query: parseQuery('site:example.com -gitlab'), limit: 10, offset: 0 };
     expect(matchesNothing(exclusions, planQuery(exclusions))).toBe(false);
+  });
+});
+
+describe('wordForms', () => {
+  it('cuts a phrase, or a word of many parts, to its first tokens in each form', () => {
+    const words = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 'running' : 'cats'));
+    const forms = wordForms(words.join(' '));
+    expect(forms.map((tokens) => tokens.length)).toEqual([MAX_PHRASE_TOKENS, MAX_PHRASE_TOKENS]);
+    expect(forms[1]).toEqual(words.slice(0, MAX_PHRASE_TOKENS));
+    expect(wordForms(Array(2048).fill('a').join('-'))).toEqual([Array(MAX_PHRASE_TOKENS).fill('a')]);
+    // A phrase within the bound is searched whole.
+    expect(wordForms('the cats sat')).toEqual([
+      ['the', 'cat', 'sat'],
+      ['the', 'cats', 'sat'],
+    ]);
   });
 });
 

@@ -202,3 +202,29 @@ eachPlan(
     expect((await ids('site reliability', 'any'))[0]).not.toBe('titled');
   },
 );
+
+// A passage quoted whole, longer than the phrase the index is asked (MAX_PHRASE_TOKENS words, see
+// fts-query.ts): pages holding its first words in a row are found, as those holding it whole.
+const passage = Array.from({ length: 40 }, (_, i) => `word${i}`);
+const passagePages = (): PageDocument[] => [
+  makePage('whole', 'https://a.example.org/whole', 'Quoted', `Before it. ${passage.join(' ')}. After it.`),
+  makePage(
+    'start',
+    'https://b.example.org/start',
+    'Quoted',
+    `Before it. ${passage.slice(0, 35).join(' ')} other words. After it.`,
+  ),
+  makePage(
+    'broken',
+    'https://c.example.org/broken',
+    'Quoted',
+    `Before it. ${passage.slice(0, 20).join(' ')} and ${passage.slice(20).join(' ')}. After it.`,
+  ),
+];
+
+eachPlan('a phrase of more words than the index is asked is matched by its first ones', passagePages, async (ids) => {
+  expect((await ids(`"${passage.join(' ')}"`)).sort()).toEqual(['start', 'whole']);
+  expect((await ids(`"${passage.slice(0, 30).join(' ')}"`)).sort()).toEqual(['start', 'whole']);
+  expect((await ids(`"${passage.slice(10, 30).join(' ')}"`)).sort()).toEqual(['start', 'whole']);
+  expect(await ids(`word0 -"${passage.join(' ')}"`)).toEqual(['broken']);
+});
