@@ -46,7 +46,7 @@ import { dropNoSnippetBlocks } from './no-snippet.js';
 import { dropPopups } from './popups.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
-import { keepSubheadings, markNavboxes } from './readability-names.js';
+import { keepScriptShownBlocks, keepSubheadings, markNavboxes } from './readability-names.js';
 import { dropRelatedLinks } from './related-links.js';
 import { dropSearchFilters } from './search-filters.js';
 import { raiseSuperscripts } from './superscripts.js';
@@ -588,6 +588,7 @@ function dropPageChrome(
   keepDataTables(elements);
   keepSubheadings(elements);
   markNavboxes(elements);
+  keepScriptShownBlocks(elements);
   const lead = keepArticleHeaders(elements);
   markPictureCaptions(elements);
   dropDataText(elements);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
-import { keepSubheadings, markNavboxes } from './readability-names.js';
+import { keepScriptShownBlocks, keepSubheadings, markNavboxes } from './readability-names.js';
 
 const body = (html: string): Element =>
   (parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document).body;
@@ -108,5 +108,30 @@ describe('MediaWiki navigation boxes', () => {
       expect(out).not.toContain('Lee Kwang-soo');
       expect(out).not.toContain('Former cast');
     }
+  });
+});
+
+describe('blocks hidden only without scripts', () => {
+  it('drops the class that hides a block where scripts do not run, and only that one', () => {
+    const root = body(
+      '<div class="no-js-hidden product__price-wrapper">$799</div><div class="hidden-nojs">a</div>' +
+        '<div class="js-hidden">b</div><div class="hidden">c</div>',
+    );
+    expect(keepScriptShownBlocks(Array.from(root.querySelectorAll('*')))).toBe(2);
+    expect(Array.from(root.children).map((el) => el.getAttribute('class'))).toEqual([
+      'product__price-wrapper',
+      '',
+      'js-hidden',
+      'hidden',
+    ]);
+  });
+
+  it("keeps a shop's price that Shopify's theme marks no-js-hidden, which Readability cleaned away", () => {
+    const description = `<p>${'The LCD-2 Classic drivers give a warm and energetic sound for long listening at home. '.repeat(6)}</p>`;
+    const html =
+      '<html><head><title>LCD-2 Classic</title></head><body><main><h1>Audeze LCD-2 Classic</h1>' +
+      '<div class="no-js-hidden" role="status"><div class="price price--large"><span class="price-item">$799</span></div></div>' +
+      `${description}${description}</main></body></html>`;
+    expect(extractHtml(html, { url: 'https://shop.example.com/products/lcd-2' }).body_text).toContain('$799');
   });
 });

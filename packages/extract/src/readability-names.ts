@@ -69,3 +69,29 @@ export function markNavboxes(elements: readonly Element[]): number {
   }
   return marked;
 }
+
+/**
+ * A class saying that a block is hidden only where scripts do not run (Shopify's Dawn themes put
+ * `no-js-hidden` on a product's price, its variant picker and its quantity; `hidden-no-js`
+ * elsewhere). A reader's browser runs them and shows the block; Readability reads `hidden` in the
+ * name as a sign of a block nobody sees and lowered it until it was cleaned away.
+ */
+const SHOWN_WITH_SCRIPTS = /^(?:no-?js-hidden|hidden-no-?js)$/i;
+
+/**
+ * Removes from the elements among `elements` (a body's elements) the class names that hide them
+ * only without scripts (see {@link SHOWN_WITH_SCRIPTS}). Returns how many elements lost one.
+ */
+export function keepScriptShownBlocks(elements: readonly Element[]): number {
+  let kept = 0;
+  for (const el of elements) {
+    const cls = el.getAttribute('class');
+    if (cls === null || !/js/i.test(cls)) continue;
+    const names = cls.split(/\s+/);
+    const left = names.filter((name) => !SHOWN_WITH_SCRIPTS.test(name));
+    if (left.length === names.length) continue;
+    el.setAttribute('class', left.join(' '));
+    kept++;
+  }
+  return kept;
+}
