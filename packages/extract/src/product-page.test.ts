@@ -178,7 +178,9 @@ describe('dropProductExtras', () => {
     ]) {
       const root = doc(box(control)).body;
       expect(dropProductExtras(root)).toBe(1);
-      expect(root.textContent).not.toContain('$49.00');
+      expect(root.querySelector('.box')).toBeNull();
+      // The price stays, alone, where the box was.
+      expect(root.querySelector('.info > p:last-child')?.textContent).toBe('$49.00');
       expect(root.textContent).toContain('waxed canvas');
     }
     // Not a cart: a newsletter form, an `/cart/added` page, a button written around a sentence.
@@ -191,6 +193,39 @@ describe('dropProductExtras', () => {
       expect(dropProductExtras(root)).toBe(0);
       expect(root.textContent).toContain('$49.00');
     }
+  });
+
+  it("keeps the box's first price written alone, not a struck-through one, a sentence with one or a plan's", () => {
+    const page = (price: string) =>
+      `<div class="info"><h1>Headphones</h1><p>${description}</p><div class="buy">` +
+      `<div class="price"><span class="visually-hidden">Regular price</span><s>$899.00</s>${price}</div>` +
+      `<label>3-Year Plan - $24.00</label><p>Starting at $67/mo with Affirm.</p>${cartButton}</div></div>`;
+    for (const [price, shown] of [
+      ['<span class="price-item">\n  $799\n</span>', '$799'],
+      ['<span>$ 1,299.99</span>', '$ 1,299.99'],
+      ['<span>4.345,00 €</span>', '4.345,00 €'],
+      ['<span>USD 25</span>', 'USD 25'],
+      ['<bdi>1 299 kr</bdi>', '1 299 kr'],
+    ]) {
+      const root = doc(page(price as string)).body;
+      expect(dropProductExtras(root)).toBe(1);
+      const text = root.textContent ?? '';
+      expect(text).toContain(shown as string);
+      for (const gone of ['$899.00', 'Year Plan', 'Affirm', 'Add to cart']) expect(text).not.toContain(gone);
+    }
+    // No price alone in the box: nothing stays.
+    const root = doc(page('<span>Sold out</span>')).body;
+    dropProductExtras(root);
+    expect(root.textContent).not.toMatch(/\$/);
+  });
+
+  it('gives the price once when a sticky bar repeats the buy box', () => {
+    const buy = (price: string) => `<div class="buy"><span>${price}</span>${cartButton}</div>`;
+    const root = doc(
+      `<div class="info"><h1>Backpack</h1><p>${description}</p>${buy('$49.00')}</div>${buy('$49.00')}`,
+    ).body;
+    expect(dropProductExtras(root)).toBe(2);
+    expect(root.textContent?.split('$49.00')).toHaveLength(2);
   });
 
   it('keeps a section whose long heading only mentions related words', () => {

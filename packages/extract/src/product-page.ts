@@ -124,8 +124,42 @@ function dropBuyBoxes(root: Element): number {
     }
     boxes.push(box);
   }
-  for (const box of boxes) box.remove();
+  // The product's price is what a reader of the page asks first: it stays, alone, where the first
+  // box holding one was (a sticky bar's copy of the box says it again).
+  let priced = false;
+  for (const box of boxes) {
+    const price = priced ? null : firstPrice(box);
+    if (price !== null) {
+      priced = true;
+      const line = box.ownerDocument.createElement('p');
+      line.textContent = price;
+      box.parentNode?.insertBefore(line, box);
+    }
+    box.remove();
+  }
   return boxes.length;
+}
+
+/**
+ * A price written alone: an amount with its currency sign or code before or after it (`$799`,
+ * `$ 1,299.99`, `£12`, `4.345,00 €`, `1 299 kr`, `USD 25`).
+ */
+const PRICE_TEXT =
+  /^(?:(?:[A-Z]{2,3}\s?)?[$€£¥₹₩]\s?\d[\d.,\s\u00a0\u202f]*|(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|INR)\s?\d[\d.,\s\u00a0\u202f]*|\d[\d.,\s\u00a0\u202f]*\s?(?:[$€£¥₹₩]|kr|zł|Kč|Ft|lei|USD|EUR|GBP|CHF))$/u;
+/** Where a price is the old one (struck through) or not shown. */
+const NOT_THE_PRICE = 's, del, strike, [aria-hidden="true"], [hidden], script, style, template';
+
+/** The first price written alone in `box` (see {@link PRICE_TEXT}), not struck through; null if none. */
+function firstPrice(box: Element): string | null {
+  const doc = box.ownerDocument;
+  const walker = doc.createTreeWalker(box, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const text = (node.nodeValue ?? '').replace(/\s+/g, ' ').trim();
+    if (text.length === 0 || text.length > 24 || !PRICE_TEXT.test(text)) continue;
+    if (node.parentElement?.closest(NOT_THE_PRICE)) continue;
+    return text;
+  }
+  return null;
 }
 
 function isBuyControl(el: Element): boolean {
