@@ -25,6 +25,16 @@ describe('blockText', () => {
     );
   });
 
+  it('starts a new word where a capitalized word begins an element right after a word in capitals', () => {
+    // A product card's brand and model, a size and its name, set apart by the page's styles only.
+    expect(blockText(body('<div><span>HOKA</span><span>Clifton 9</span></div>'))).toBe('HOKA Clifton 9');
+    expect(blockText(body('<label><span>XS</span><span>Extra small</span></label>'))).toBe('XS Extra small');
+    // Capitals split by markup, and a drop cap, run on.
+    expect(blockText(body('<p><span>NA</span><span>SA</span></p><p><b>I</b><span>Ndeed</span></p>'))).toBe(
+      'NASA\n\nINdeed',
+    );
+  });
+
   it('tells where words meet by the text read so far, over elements of one character and astral letters', () => {
     // The word before the capital is written one element a letter: `ab` ends it, not `b`.
     expect(blockText(body('<div><span>a</span><span>b</span><span>Cd</span></div>'))).toBe('ab Cd');
