@@ -22,3 +22,19 @@ export function textArg(name: string, max: number) {
 export function enumArg<const T extends readonly [string, ...string[]]>(name: string, values: T) {
   return z.enum(values, { error: `${name} must be one of ${values.join(', ')}` });
 }
+
+/**
+ * A tool's arguments, `shape`, and no others: an argument a client misspelled (`max_token`,
+ * `limt`) is a tool error naming it and the tool's arguments, not silently dropped (the SDK's
+ * default for a shape), which answered as if it had not been asked. The input schema the tool
+ * lists says so too (`additionalProperties: false`).
+ */
+export function toolArgs<const T extends z.ZodRawShape>(shape: T) {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}: this tool takes ${known}`
+        : undefined,
+  });
+}

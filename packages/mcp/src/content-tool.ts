@@ -3,14 +3,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type PageDocument, pageIdsForUrl, toContentResponse } from '@quarry/core';
 import { PASSAGE_BOUNDS, type Passage, pageMarkdown, pagePortion, selectPassages } from '@quarry/passages';
 import { z } from 'zod';
-import { enumArg, intArg, textArg } from './args.js';
+import { enumArg, intArg, textArg, toolArgs } from './args.js';
 import type { QuarryBackend } from './backend.js';
 import { SEARCH_TOOL_BOUNDS } from './search-tool.js';
 import { type ErrorReporter, guarded, toolError, toolResult } from './tool-result.js';
 
 const START_ERROR = 'start must be an integer of at least 0';
 
-const inputSchema = {
+const inputSchema = toolArgs({
   id: textArg('id', 256).optional().describe('The id of a search result whose source is "local".'),
   url: textArg('url', 2048)
     .optional()
@@ -36,7 +36,7 @@ const inputSchema = {
       'Without query: the character offset in the page (in the chosen format) to read a portion from; default 0, ' +
         'the beginning. To read on, give the end of the portion before, as the result says.',
     ),
-};
+});
 
 const passageSchema = z.object({
   text: z.string(),

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { intArg } from './args.js';
+import { intArg, toolArgs } from './args.js';
 import type { CrawlSiteRequest, CrawlSiteResult } from './backend.js';
 import { type ErrorReporter, guarded, toolError, toolResult } from './tool-result.js';
 
@@ -10,7 +10,7 @@ export const CRAWL_TOOL_BOUNDS = {
   maxPages: { max: 1_000, default: 50 },
 } as const;
 
-const inputSchema = {
+const inputSchema = toolArgs({
   url: z
     .url({ protocol: /^https?$/, error: 'url must be an http or https URL' })
     .max(2048, { error: 'url must be at most 2048 characters' })
@@ -21,7 +21,7 @@ const inputSchema = {
   max_pages: intArg('max_pages', 1, CRAWL_TOOL_BOUNDS.maxPages.max)
     .default(CRAWL_TOOL_BOUNDS.maxPages.default)
     .describe('Most pages to crawl from this site.'),
-};
+});
 
 const OUTCOMES = [
   'queued',

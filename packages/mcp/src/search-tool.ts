@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type SearchResponse, TIME_RANGES_MS } from '@quarry/core';
 import { z } from 'zod';
-import { enumArg, intArg, textArg } from './args.js';
+import { enumArg, intArg, textArg, toolArgs } from './args.js';
 import type { QuarryBackend, SearchToolArgs } from './backend.js';
 import { type ErrorReporter, guarded, toolResult } from './tool-result.js';
 
@@ -18,7 +18,7 @@ const language = (name: string) => {
   return z.string({ error }).regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, { error });
 };
 
-const inputSchema = {
+const inputSchema = toolArgs({
   q: textArg('q', SEARCH_TOOL_BOUNDS.qMaxChars).describe(
     'What to look for: a plain-language question or keywords. Operators: site:example.com (or a path: ' +
       'site:example.com/docs), ' +
@@ -50,7 +50,7 @@ const inputSchema = {
         'and rarer words rank first (a few pages holding every word, or the words in a row as given, before ' +
         'the others). all: every word must occur (the REST API default), for precise keywords.',
     ),
-};
+});
 
 const resultSchema = z.object({
   id: z.string().describe('Pass it to get_content (empty for external results, which have no stored text).'),

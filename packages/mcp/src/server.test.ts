@@ -130,6 +130,21 @@ describe('createQuarryMcpServer', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('crawl_site');
   });
 
+  it('answers an argument the tool does not take with a tool error naming it, and lists none', async () => {
+    const client = await connect([]);
+    const typo = await client.callTool({ name: 'get_content', arguments: { id: PAGE.id, max_token: 100 } });
+    expect(typo.isError).toBe(true);
+    const said = JSON.stringify(typo.content);
+    expect(said).toContain('unknown argument max_token');
+    expect(said).toContain('max_tokens');
+    const search = await client.callTool({ name: 'search', arguments: { q: 'answer', limt: 3, sites: 'x' } });
+    expect(search.isError).toBe(true);
+    expect(JSON.stringify(search.content)).toContain('unknown arguments limt, sites');
+    for (const tool of (await client.listTools()).tools) {
+      expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+    }
+  });
+
   it('reads a page by its URL, under either scheme, and wants exactly one of id and url', async () => {
     const client = await connect([]);
     for (const url of ['https://example.com/guide', 'http://EXAMPLE.com/guide#intro']) {
