@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { chunkText } from './chunk.js';
+import { CHUNK_DEFAULTS, chunkText } from './chunk.js';
 import { markdownFromText, markdownHeadings, markdownLines, stripInlineMarkup } from './markdown.js';
 import { selectPassages } from './passages.js';
 import { countTokens } from './tokens.js';
@@ -241,5 +241,56 @@ describe('selectPassages', () => {
 
   it('returns nothing for an empty page', () => {
     expect(selectPassages({ bodyText: '', query: 'anything', maxTokens: 100 })).toEqual([]);
+  });
+});
+
+describe('selectPassages on long pages (their chunks kept for the next question)', () => {
+  // Two pages past the length whose chunks are kept, of the same length, their paragraphs cut
+  // in other places: each must be answered from its own chunks.
+  const lines = (topic: string): string[] =>
+    Array.from(
+      { length: 1_500 },
+      (_, i) => `Section ${i} on ${topic}. The ${topic} notes of part ${i} say what was measured and why.`,
+    );
+  const cats = lines('cats').join('\n\n');
+  const dogs = lines('dogs')
+    .map((line, i) => (i % 3 === 2 ? `${line}  ` : `${line}\n\n`))
+    .join('')
+    .trimEnd();
+  const boundaries = (text: string, targetTokens: number) =>
+    new Set(chunkText(text, { targetTokens }).map((c) => `${c.start}-${c.end}`));
+
+  it('answers each page from its own chunks, whatever was asked before', () => {
+    expect(cats.length).toBeGreaterThan(100_000);
+    expect(Math.abs(cats.length - dogs.length)).toBeLessThan(10);
+    for (const [text, word] of [
+      [cats, 'cats'],
+      [dogs, 'dogs'],
+      [cats, 'cats'],
+      [dogs, 'dogs'],
+    ] as const) {
+      for (const maxTokens of [40, 1_000]) {
+        const own = boundaries(text, Math.min(maxTokens, CHUNK_DEFAULTS.targetTokens));
+        const passages = selectPassages({ bodyText: text, query: `${word} part 1234`, lang: 'en', maxTokens });
+        expect(passages.length).toBeGreaterThan(0);
+        for (const p of passages) expect(own.has(`${p.start}-${p.end}`)).toBe(true);
+        expect(passages.some((p) => p.text.includes('part 1234 '))).toBe(true);
+      }
+    }
+  });
+
+  it('takes the headings of the markdown given with the text, not of one given before', () => {
+    const paragraphs = cats.split('\n\n');
+    const markdown = paragraphs.map((line, i) => (i === 1200 ? `## ${line}` : line)).join('\n\n');
+    const ask = (md?: string) =>
+      selectPassages({
+        bodyText: cats,
+        ...(md ? { bodyMarkdown: md } : {}),
+        query: 'cats part 1234',
+        lang: 'en',
+        maxTokens: 200,
+      });
+    expect(ask()[0]?.heading_path).toEqual([]);
+    expect(ask(markdown)[0]?.heading_path).toEqual([paragraphs[1200]]);
   });
 });

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { indexTokens, joinedTokens } from '@quarry/text';
-import { CHUNK_DEFAULTS, chunkText } from './chunk.js';
+import { CHUNK_DEFAULTS, type Chunk, chunkText } from './chunk.js';
 import { queryTerms, scoreChunks } from './score.js';
 import { countTokens } from './tokens.js';
 
@@ -43,6 +44,40 @@ export const PASSAGE_BOUNDS = {
 const SCORE_DECIMALS = 1e4;
 
 /**
+ * Pages from this long have their chunks kept for the next question: chunking counts the tokens of
+ * every sentence, about 1 s for a page of 4.9 million characters on the API's main thread, where
+ * scoring the chunks for a question takes a tenth of that. An agent asks several questions of one
+ * long document, and a client asking the same one again and again held every other request up.
+ */
+const CACHED_CHUNKS_MIN_CHARS = 100_000;
+/** Chunkings kept, the least recently used dropped first: a few documents being read at once. */
+const CACHED_CHUNKINGS = 8;
+const chunkings = new Map<string, readonly Chunk[]>();
+
+/** `chunkText` of a page, kept for a long page (see {@link CACHED_CHUNKS_MIN_CHARS}). */
+function chunksOf(text: string, markdown: string | undefined, targetTokens: number): readonly Chunk[] {
+  const chunk = () => chunkText(text, { ...(markdown ? { markdown } : {}), targetTokens });
+  if (text.length < CACHED_CHUNKS_MIN_CHARS) return chunk();
+  // By digest: the page's text itself would keep megabytes alive per entry.
+  const key = createHash('sha256')
+    .update(`${targetTokens}\u0000${text.length}\u0000`)
+    .update(text)
+    .update('\u0000')
+    .update(markdown ?? '')
+    .digest('base64');
+  const kept = chunkings.get(key);
+  if (kept !== undefined) {
+    chunkings.delete(key);
+    chunkings.set(key, kept);
+    return kept;
+  }
+  const made = chunk();
+  chunkings.set(key, made);
+  if (chunkings.size > CACHED_CHUNKINGS) chunkings.delete(chunkings.keys().next().value as string);
+  return made;
+}
+
+/**
  * The passages of a page most relevant to `query` that fit `maxTokens` together, in page order.
  * Chunks follow the page's structure (see `chunkText`, filled up to the smaller of the budget and
  * the default chunk size) and are taken best first; when no chunk contains a query word, the
@@ -54,10 +89,7 @@ const SCORE_DECIMALS = 1e4;
  */
 export function selectPassages(request: PassageRequest): Passage[] {
   const { bodyText, maxTokens } = request;
-  const chunks = chunkText(bodyText, {
-    ...(request.bodyMarkdown ? { markdown: request.bodyMarkdown } : {}),
-    targetTokens: Math.min(CHUNK_DEFAULTS.targetTokens, maxTokens),
-  });
+  const chunks = chunksOf(bodyText, request.bodyMarkdown, Math.min(CHUNK_DEFAULTS.targetTokens, maxTokens));
   const scores = scoreChunks(
     chunks.map((c) => ({ text: bodyText.slice(c.start, c.end), headingPath: c.headingPath })),
     request.query,
