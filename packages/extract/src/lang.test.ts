@@ -123,7 +123,8 @@ withPages('decideLanguage on real pages whose markup says another language', () 
     expect(malay.length).toBeLessThanOrEqual(12);
   });
 
-  it.each(['0638', '0648', '2925', '4531'])(
+  // 0648 was one too until its glued words (`HOKAClifton`) were parted: its text now reads as English.
+  it.each(['0638', '2925', '4531'])(
     'keeps en for English product lists and tables (wcxb-dev %s) that trigrams read as another language',
     (id) => {
       const { html, url } = wcxbPage(id);
