@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import * as lancedb from '@lancedb/lancedb';
 import { makePage } from '@quarry/index-contract';
 import { parseQuery } from '@quarry/query';
-import { isVersionGone } from './fold.js';
+import { isStale, isVersionGone } from './fold.js';
 import { LanceSearchIndex } from './lance-index.js';
 
 /** Even pages are about lighthouses, odd ones about harbours. */
@@ -109,5 +109,14 @@ describe('isVersionGone', () => {
     expect(isVersionGone(new Error('Table not found: pages'))).toBe(false);
     expect(isVersionGone(new Error('Commit conflict for version 7'))).toBe(false);
     expect(isVersionGone('Not found: x.lance')).toBe(false);
+  });
+});
+
+describe('isStale', () => {
+  it("takes the engine's panic for a stale version, as the not-found error it unwrapped", () => {
+    expect(isStale(new Error('Panic in async function'))).toBe(true);
+    expect(isStale(new Error('Commit conflict for version 7'))).toBe(true);
+    expect(isStale(new Error('Table not found: pages'))).toBe(false);
+    expect(isStale(new Error('Invalid user input: the column t_text is missing'))).toBe(false);
   });
 });
