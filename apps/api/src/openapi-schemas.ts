@@ -1,6 +1,24 @@
 import { FILETYPE_OPERATOR_VALUES } from '@quarry/core';
 import { MAX_QUERY_CLAUSES, MAX_QUERY_WORDS } from '@quarry/query';
 
+/** The page's fields of the content response (spec 2.3), shared by its portion (ContentPortion). */
+const PAGE_FIELDS = {
+  id: { type: 'string', description: 'Page id.' },
+  url: { type: 'string', description: 'URL of the page.' },
+  title: { type: 'string', description: 'Page title.' },
+  body_text: { type: 'string', description: 'Full extracted text.' },
+  author: { type: ['string', 'null'], description: 'Author when known, else null.' },
+  published_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'Publication time (ISO 8601 UTC) when known, else null.',
+  },
+  lang: { type: 'string', description: 'Primary language subtag; `und` when unknown.' },
+  word_count: { type: 'integer', minimum: 0, description: 'Words in `body_text`.' },
+  crawled_at: { type: 'string', format: 'date-time', description: 'Crawl time (ISO 8601 UTC).' },
+  has_llms_txt: { type: 'boolean', description: 'Whether the site serves a real /llms.txt.' },
+} as const;
+
 /** JSON Schemas (draft 2020-12) of the response bodies, exactly the spec's fields (2.1 to 2.3). */
 export const RESPONSE_SCHEMAS = {
   SearchResult: {
@@ -95,20 +113,7 @@ export const RESPONSE_SCHEMAS = {
       'has_llms_txt',
     ],
     properties: {
-      id: { type: 'string', description: 'Page id.' },
-      url: { type: 'string', description: 'URL of the page.' },
-      title: { type: 'string', description: 'Page title.' },
-      body_text: { type: 'string', description: 'Full extracted text.' },
-      author: { type: ['string', 'null'], description: 'Author when known, else null.' },
-      published_at: {
-        type: ['string', 'null'],
-        format: 'date-time',
-        description: 'Publication time (ISO 8601 UTC) when known, else null.',
-      },
-      lang: { type: 'string', description: 'Primary language subtag; `und` when unknown.' },
-      word_count: { type: 'integer', minimum: 0, description: 'Words in `body_text`.' },
-      crawled_at: { type: 'string', format: 'date-time', description: 'Crawl time (ISO 8601 UTC).' },
-      has_llms_txt: { type: 'boolean', description: 'Whether the site serves a real /llms.txt.' },
+      ...PAGE_FIELDS,
       body_markdown: {
         type: 'string',
         description: 'Only with `format=markdown`: the main content as markdown (from the text when none was kept).',
@@ -145,17 +150,10 @@ export const RESPONSE_SCHEMAS = {
       { required: ['body_markdown'], properties: { body_markdown: { type: 'string' } } },
     ],
     properties: {
-      id: { type: 'string' },
-      url: { type: 'string' },
-      title: { type: 'string' },
+      ...PAGE_FIELDS,
       body_text: { type: 'string', description: 'The portion of the plain text.' },
       body_markdown: { type: 'string', description: 'With `format=markdown`: the portion of the markdown.' },
-      author: { type: ['string', 'null'] },
-      published_at: { type: ['string', 'null'], format: 'date-time' },
-      lang: { type: 'string' },
       word_count: { type: 'integer', minimum: 0, description: 'Words in the whole page, as in ContentResponse.' },
-      crawled_at: { type: 'string', format: 'date-time' },
-      has_llms_txt: { type: 'boolean' },
       portion: {
         type: 'object',
         additionalProperties: false,
