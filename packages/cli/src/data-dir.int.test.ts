@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -14,11 +14,15 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
   let docs: string;
   const quarry = (args: string[], options: { asNobody?: boolean } = {}) =>
     runCli(args, { LOG_LEVEL: 'silent' }, options.asNobody ? { as: NOBODY } : {});
-  /** A data dir filled by root (pages, index, keys, queue): another user may read it but not write. */
-  const filledByRoot = async (name: string): Promise<string> => {
+  /**
+   * A data dir filled by root (pages, index, keys, queue), opened to others' reading (`mode`; the
+   * dir quarry makes is its owner's alone): another user may read it but not write.
+   */
+  const filledByRoot = async (name: string, mode = 0o755): Promise<string> => {
     const data = join(dir, name);
     expect((await quarry(['import', docs, '--data', data])).code).toBe(0);
     expect((await quarry(['status', '--data', data])).code).toBe(0);
+    chmodSync(data, mode);
     return data;
   };
 
@@ -53,6 +57,25 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
       expect(run.code).toBe(2);
       // Its path left out: a temporary dir's random name can read as an error code (`…-EGQXDH`).
       expect(run.stderr.replaceAll(data, '<data>')).not.toMatch(RAW);
+    },
+    120_000,
+  );
+
+  it('makes a missing data dir for its owner alone (0700), whatever the umask', async () => {
+    const data = join(dir, 'made', 'data');
+    expect((await quarry(['import', docs, '--data', data])).code).toBe(0);
+    expect(statSync(data).mode & 0o777).toBe(0o700);
+  }, 120_000);
+
+  asNobody(
+    'another user cannot read a data dir quarry made',
+    async () => {
+      const data = await filledByRoot('private', 0o700);
+      const run = await quarry(['status', '--data', data], { asNobody: true });
+      expect(run.stderr.trim()).toMatch(
+        /^quarry: QUARRY_DATA_DIR \(or --data\) ".*" cannot be read \(permission denied\)/,
+      );
+      expect(run.code).toBe(2);
     },
     120_000,
   );

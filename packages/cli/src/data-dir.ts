@@ -106,7 +106,10 @@ function accessProblem(path: string): string | null {
 
 /**
  * Creates a missing dir and its missing parents, one at a time, or says why it cannot: its nearest
- * existing ancestor is no directory or cannot be written, or the file system refuses. (Node 20's
+ * existing ancestor is no directory or cannot be written, or the file system refuses. The data dir
+ * itself is its owner's alone (0700), whatever the umask: it holds the admin token, the queue's
+ * seeds and every page's text, which no other user of the machine needs (a dir that exists keeps
+ * the mode its operator gave it; parents get the umask's). (Node 20's
  * recursive `mkdirSync` never returns where a file system answers ENOENT under a directory that
  * exists, as /proc and /sys do, so it is not used here.)
  */
@@ -123,9 +126,10 @@ function createDir(dataDir: string): string | null {
   } catch (error) {
     return `${ancestor} cannot be written (${osReason(error)})`;
   }
+  const own = resolve(dataDir);
   for (const dir of missing) {
     try {
-      mkdirSync(dir);
+      mkdirSync(dir, dir === own ? { mode: 0o700 } : undefined);
     } catch (error) {
       if ((error as { code?: unknown }).code === 'EEXIST') continue; // made meanwhile by another process
       return `making ${dir} failed (${osReason(error)})`;
