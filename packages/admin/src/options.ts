@@ -1,4 +1,11 @@
-import type { BlobStore, HostBackoff, SearchIndex } from '@quarry/core';
+import {
+  type BlobStore,
+  type HostBackoff,
+  isGuessableToken,
+  MIN_ADMIN_TOKEN_DISTINCT,
+  MIN_ADMIN_TOKEN_LENGTH,
+  type SearchIndex,
+} from '@quarry/core';
 import type { CrawlQueue, IndexQueue } from '@quarry/queue';
 import type { Queue } from 'bullmq';
 
@@ -46,9 +53,6 @@ export const ADMIN_DEFAULTS = {
   refreshIntervalMs: 5000,
 } as const;
 
-/** Shortest admin token accepted, matching QUARRY_ADMIN_TOKEN's validation in core's config. */
-export const MIN_TOKEN_LENGTH = 16;
-
 /** Options with every default applied. */
 export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs'>> &
   Pick<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs'>;
@@ -57,8 +61,11 @@ const ignore = (): void => {};
 
 /** Applies the defaults; throws for a missing or short token and for non-positive durations. */
 export function resolveAdminOptions(options: AdminRouterOptions): ResolvedAdminOptions {
-  if (typeof options.token !== 'string' || options.token.length < MIN_TOKEN_LENGTH) {
-    throw new RangeError(`the admin token must have at least ${MIN_TOKEN_LENGTH} characters`);
+  if (typeof options.token !== 'string' || options.token.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new RangeError(`the admin token must have at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
+  }
+  if (isGuessableToken(options.token)) {
+    throw new RangeError(`the admin token must have at least ${MIN_ADMIN_TOKEN_DISTINCT} different characters`);
   }
   const resolved: ResolvedAdminOptions = {
     ...options,

@@ -372,6 +372,10 @@ describe('admin router limits and failures', () => {
       expect(() =>
         createAdminRouter({ token: 'short', crawl: q.crawl, index: q.index, searchIndex: fx.searchIndex }),
       ).toThrow(RangeError);
+      // Long enough, and guessed at once.
+      expect(() =>
+        createAdminRouter({ token: 'ab'.repeat(12), crawl: q.crawl, index: q.index, searchIndex: fx.searchIndex }),
+      ).toThrow(/at least 6 different characters/);
     } finally {
       await fx.close();
     }

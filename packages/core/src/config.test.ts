@@ -69,6 +69,12 @@ describe('loadConfig errors', () => {
   it('never echoes a credential', () => {
     const [issue] = issuesOf({ QUARRY_ADMIN_TOKEN: 'short-secret' });
     expect(issue).toBe('QUARRY_ADMIN_TOKEN=(hidden, 12 characters): expected at least 16 characters');
+    // Long enough but guessed at once: refused, and still not echoed.
+    expect(issuesOf({ QUARRY_ADMIN_TOKEN: 'x'.repeat(16) })).toEqual([
+      'QUARRY_ADMIN_TOKEN=(hidden, 16 characters): expected at least 6 different characters (a random one: openssl rand -hex 24)',
+    ]);
+    expect(issuesOf({ QUARRY_ADMIN_TOKEN: 'abcab'.repeat(5) })).toHaveLength(1);
+    expect(loadConfig({ QUARRY_ADMIN_TOKEN: '0f3a9c17e2b4d685' }).adminToken).toBe('0f3a9c17e2b4d685');
     // Nor a password inside a URL.
     const [redis] = issuesOf({ REDIS_URL: 'redis://:S3cretPw-XYZZY@127.0.0.1:notaport' });
     expect(redis).toMatch(/^REDIS_URL="redis:\/\/\*\*\*@127\.0\.0\.1:notaport"/);

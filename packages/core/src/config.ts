@@ -3,6 +3,20 @@ import { z } from 'zod';
 import { allowHostProblem, isHostName } from './allow-hosts.js';
 import { parseDurationMs } from './time.js';
 
+/** Shortest admin token accepted (QUARRY_ADMIN_TOKEN, and the admin router's own check). */
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+/**
+ * Different characters an admin token needs at least: `aaaaaaaaaaaaaaaa` or `abababababababab` is
+ * long enough and guessed at once. A random hex token of 16 characters has fewer than 6 different
+ * ones about 3 times in 100,000.
+ */
+export const MIN_ADMIN_TOKEN_DISTINCT = 6;
+
+/** Whether an admin token of the right length is still one a guesser tries first (see {@link MIN_ADMIN_TOKEN_DISTINCT}). */
+export function isGuessableToken(token: string): boolean {
+  return new Set(token).size < MIN_ADMIN_TOKEN_DISTINCT;
+}
+
 /**
  * Quarry's configuration: one schema, parsed once at start-up from the environment, with CLI
  * flags laid over it (flags > environment > defaults). No other module reads `process.env` but
@@ -89,7 +103,13 @@ const ENV_SCHEMA = {
   /** How many proxy hops to trust for X-Forwarded-For; 0 = use the socket address. @defaultValue 0 */
   QUARRY_TRUST_PROXY: int(0, 10).default(0),
   /** Token for /admin; generated and printed once by `quarry start` when unset. */
-  QUARRY_ADMIN_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
+  QUARRY_ADMIN_TOKEN: z
+    .string()
+    .min(MIN_ADMIN_TOKEN_LENGTH, { error: `expected at least ${MIN_ADMIN_TOKEN_LENGTH} characters` })
+    .refine((token) => !isGuessableToken(token), {
+      error: `expected at least ${MIN_ADMIN_TOKEN_DISTINCT} different characters (a random one: openssl rand -hex 24)`,
+    })
+    .optional(),
   /** Public tier: requests per window per client IP. @defaultValue 60 */
   QUARRY_RATE_LIMIT_PUBLIC: int(1, 1_000_000).default(60),
   /** Rate-limit window in seconds of the public (per-IP) tier; keys count per minute. @defaultValue 60 */
