@@ -8,6 +8,7 @@ import {
   type IndexHit,
   type IndexQuery,
   type IndexSearchResult,
+  MAX_SEARCH_DEPTH,
   type PageDocument,
   type SearchIndex,
 } from '@quarry/core';
@@ -75,7 +76,7 @@ export interface LanceSearchIndexOptions extends Partial<MaintenanceOptions> {
   /**
    * Matches counted exactly per query (never fewer than offset + limit). Past this, `total` is
    * estimated from the matches in a fixed 1/64 sample of the pages (`totalIsEstimate: true`),
-   * counted up to `maxSampledMatches`. @defaultValue 1000
+   * counted up to `maxSampledMatches`. @defaultValue 1091 (one past the deepest page a search lists)
    */
   readonly maxCountedMatches?: number;
   /** Matches counted in the sample; past this the estimate is a lower bound. @defaultValue 2000 */
@@ -118,7 +119,8 @@ const DEFAULTS = {
   maxIndexedChars: 1_000_000,
   langPriorityBoost: 1.25,
   titleRepeat: 2,
-  maxCountedMatches: 1000,
+  // One past the deepest page (offset 990, limit 100): a total past the count is more than any page lists.
+  maxCountedMatches: MAX_SEARCH_DEPTH + 1,
   maxSampledMatches: 2000,
   maxExcludedMatches: 5000,
   analysisThreads: helperThreads(3),
@@ -294,9 +296,12 @@ export class LanceSearchIndex implements SearchIndex {
         if (!plan.fts) return this.#filterOnly(query, plan);
         const fast = this.#options.fastPlan ? planFast(query) : null;
         const facts = await this.#versionFacts();
-        return (
-          (fast && (await this.#fast.search(query, plan, fast, facts))) ?? (await this.#ranked(query, plan, facts))
-        );
+        const found =
+          (fast && (await this.#fast.search(query, plan, fast, facts))) ?? (await this.#ranked(query, plan, facts));
+        // An estimate never says fewer than the pages it lists: a client paging until `offset >=
+        // total` stopped at 1,000 of 1,200 pages counted up to the bound and sampled below it.
+        const listed = query.offset + found.hits.length;
+        return found.total >= listed ? found : { ...found, total: listed };
       });
     } catch (error) {
       throw new BackendUnavailableError('the search index could not answer', error);
