@@ -1,16 +1,8 @@
-import type {
-  BlobStore,
-  IndexHit,
-  IndexQuery,
-  IndexSearchResult,
-  ParsedQuery,
-  SearchIndex,
-  SearchResult,
-} from '@quarry/core';
+import type { BlobStore, IndexHit, IndexQuery, IndexSearchResult, SearchIndex, SearchResult } from '@quarry/core';
 import { foldText, hasUnspacedScript, indexTokens, isStopWord } from '@quarry/text';
-import { LRUCache } from 'lru-cache';
-import { type ToppedUpPage, withExternal } from './fallback-merge.js';
+import { type ToppedUpPage, withExternal, withoutIndexed } from './fallback-merge.js';
 import { MIN_WORDS_NONE_FOUND, plainWords } from './relax.js';
+import { pagesHolding, pagesIndexed } from './word-counts.js';
 
 /**
  * With its words optional, a question always finds pages: on an index about cooking,
@@ -37,14 +29,6 @@ export const UNANSWERED_LOCAL_SHARE = 1 / 3;
 export const MAX_JUDGED_WORDS = 12;
 /** Characters of the best page's body looked through for the question's words. */
 const MAX_SCANNED_CHARS = 200_000;
-/**
- * Page counts asked lately, per index and word (and the index's size under `''`): a word's weight
- * moves slowly as pages come, and questions share words, so each is asked of the index once a minute.
- */
-const COUNTS_TTL_MS = 60_000;
-const COUNTS_KEPT = 20_000;
-const counts = new WeakMap<SearchIndex, LRUCache<string, number>>();
-
 export interface AnsweredDeps {
   readonly index: SearchIndex;
   readonly blobs: BlobStore;
@@ -64,8 +48,8 @@ export async function isUnanswered(deps: AnsweredDeps, query: IndexQuery, first?
   const held = await heldWords(deps.blobs, best, words);
   if (held.every(Boolean)) return false;
   const [pages, ...frequencies] = await Promise.all([
-    remembered(deps.index, '', () => deps.index.count()),
-    ...words.map((word) => remembered(deps.index, word.toLowerCase(), () => documentFrequency(deps.index, word))),
+    pagesIndexed(deps.index),
+    ...words.map((word) => pagesHolding(deps.index, word)),
   ]);
   const weights = frequencies.map((df) => Math.log(1 + pages / (df + 1)));
   const all = weights.reduce((a, b) => a + b, 0);
@@ -102,26 +86,6 @@ function wordsIn(text: string, lang: string, words: readonly string[]): boolean[
   });
 }
 
-/** A count of {@link counts}, asked of the index (`ask`) when it has none. */
-async function remembered(index: SearchIndex, key: string, ask: () => Promise<number>): Promise<number> {
-  let cache = counts.get(index);
-  if (cache === undefined) {
-    cache = new LRUCache<string, number>({ max: COUNTS_KEPT, ttl: COUNTS_TTL_MS });
-    counts.set(index, cache);
-  }
-  const known = cache.get(key);
-  if (known !== undefined) return known;
-  const count = await ask();
-  cache.set(key, count);
-  return count;
-}
-
-/** How many pages hold `word` (as the index matches it, in any field). */
-async function documentFrequency(index: SearchIndex, word: string): Promise<number> {
-  const query: ParsedQuery = { root: { type: 'term', text: word, field: 'any' }, sites: [], filetypes: [] };
-  return (await index.search({ query, limit: 1, offset: 0 })).total;
-}
-
 /**
  * The page a search served with a fallback shows: `local` (the collapsed local results of `query`)
  * topped up from the fallback (`ask`) when they run short of `query.limit`; or, when its words are
@@ -145,7 +109,8 @@ export async function withFallback(
     (await isUnanswered(deps, query, query.offset === 0 ? local.hits[0] : undefined));
   if (!unanswered && local.hits.length >= query.limit) return null;
   const kept = unanswered ? keptLocal(query, local, listed) : { local, before: listed };
-  const topped = await withExternal(query, kept.local, ask, kept.before, now);
+  const external = async (count: number) => withoutIndexed(deps.index, await ask(count));
+  const topped = await withExternal(query, kept.local, external, kept.before, now);
   return !unanswered || topped.total > kept.local.total ? topped : null;
 }
 

@@ -1,5 +1,13 @@
-import type { FallbackRequest, IndexHit, IndexQuery, IndexSearchResult, SearchResult } from '@quarry/core';
-import { hostOf, normalizeLang, normalizeUrl, parseTimestamp, toIsoUtc, UNKNOWN_LANG } from '@quarry/core';
+import type { FallbackRequest, IndexHit, IndexQuery, IndexSearchResult, SearchIndex, SearchResult } from '@quarry/core';
+import {
+  hostOf,
+  normalizeLang,
+  normalizeUrl,
+  pageIdsForUrl,
+  parseTimestamp,
+  toIsoUtc,
+  UNKNOWN_LANG,
+} from '@quarry/core';
 import { SEARCH_BOUNDS, type SearchParams } from './params.js';
 
 /** A local index hit as a spec search result: `source: "local"`, `site_name` omitted when null. */
@@ -94,6 +102,23 @@ export function externalResults(
   const ceiling = local.length > 0 ? Math.min(...local.map((r) => r.score)) : 1;
   // Evenly spaced below the ceiling, keeping the provider's order; always positive.
   return kept.map((r, i) => ({ ...r, score: (ceiling * (kept.length - i)) / (kept.length + 1) }));
+}
+
+/**
+ * `answer` (the fallback's results) without the pages the index holds: a page the local search
+ * left out was left out for a reason (an excluded word, the `lang` asked, words it lacks), and
+ * served as an external result it lost its id and came back past the filters. Kept when the index
+ * cannot say (the fallback is what answers while it is away).
+ */
+export async function withoutIndexed(index: SearchIndex, answer: readonly SearchResult[]): Promise<SearchResult[]> {
+  const indexed = await Promise.all(
+    answer.map(async (result) => {
+      const ids = typeof result?.url === 'string' ? pageIdsForUrl(result.url) : [];
+      const held = await Promise.all(ids.map((id) => index.has(id).catch(() => false)));
+      return held.some(Boolean);
+    }),
+  );
+  return answer.filter((_, i) => !indexed[i]);
 }
 
 /** A URL as pages are told apart: normalized, and either scheme (a page's http and https are one, as a URL lookup finds them). */

@@ -99,6 +99,23 @@ describe('search with an external fallback', () => {
     });
   });
 
+  it('never serves a page the index holds as an external result: the local search left it out for a reason', async () => {
+    const fallback = new FixedFallback([
+      // Indexed, under the other scheme; excluded by `-history`.
+      external('http://old.example.org/quarry-history'),
+      // Indexed, in English; `lang=zh` asked.
+      external('https://example.com/quarry'),
+      external('https://elsewhere.example/new'),
+    ]);
+    const app = createApp(fx.deps({}, { fallback }));
+    for (const query of ['q=quarry%20-history', 'q=quarry&lang=zh']) {
+      const res = await request(app).get(`${SEARCH}?${query}`);
+      expect(specProblems(res, SEARCH)).toEqual([]);
+      const externals = (res.body.results as Result[]).filter((r) => r.source === 'external');
+      expect(externals.map((r) => r.url)).toEqual(['https://elsewhere.example/new']);
+    }
+  });
+
   it('does not ask the fallback when the local page is full', async () => {
     const fallback = new FixedFallback(ANSWER);
     const app = createApp(fx.deps({}, { fallback }));
@@ -133,7 +150,8 @@ describe('search with an external fallback', () => {
         const results = res.body.results as Result[];
         expect(results.map((r) => r.source)).toEqual(['local', 'local', 'external', 'external', 'external']);
         expect(results[0]?.url).toMatch(/^https:\/\/widgets\.example\.net\//);
-        expect(res.body.total).toBe(2 + 4);
+        // The answer's three new URLs: its page of example.com is indexed, and left out.
+        expect(res.body.total).toBe(2 + 3);
         expect(fallback.requests).toHaveLength(1);
       }
     });
@@ -146,10 +164,10 @@ describe('search with an external fallback', () => {
         [0, 2, 4, 6].map((offset) => request(app).get(`${SEARCH}?q=${q}&match=any&limit=2&offset=${offset}`)),
       );
       const all = pages.flatMap((page) => page.body.results as Result[]);
-      // One local result (a third of 2, rounded up), then the answer's four new URLs.
-      expect(all.map((r) => r.source)).toEqual(['local', 'external', 'external', 'external', 'external']);
-      expect(new Set(all.map((r) => r.url)).size).toBe(5);
-      expect(pages.map((page) => page.body.total)).toEqual([5, 5, 5, 5]);
+      // One local result (a third of 2, rounded up), then the answer's three new URLs that the index does not hold.
+      expect(all.map((r) => r.source)).toEqual(['local', 'external', 'external', 'external']);
+      expect(new Set(all.map((r) => r.url)).size).toBe(4);
+      expect(pages.map((page) => page.body.total)).toEqual([4, 4, 4, 4]);
     });
 
     it('keeps its local results when the fallback has nothing', async () => {
@@ -234,7 +252,8 @@ describe('search with an external fallback', () => {
     );
     const res = await request(on).get(`${SEARCH}?q=nomatchatall`);
     expect(specProblems(res, SEARCH)).toEqual([]);
-    expect(res.body.total).toBe(4);
+    // The answer's new URLs, less its page of example.com, which the index holds.
+    expect(res.body.total).toBe(3);
     expect(submitter.submitted).toEqual([(res.body.results as Result[]).map((r) => r.url)]);
     const failing = new RecordingSubmitter(true);
     const broken = createApp(

@@ -1,0 +1,37 @@
+import type { ParsedQuery, SearchIndex } from '@quarry/core';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Page counts asked lately, per index and word (and the index's size under `''`): a word's count
+ * moves slowly as pages come, and queries share words, so each is asked of the index once a minute.
+ */
+const COUNTS_TTL_MS = 60_000;
+const COUNTS_KEPT = 20_000;
+const counts = new WeakMap<SearchIndex, LRUCache<string, number>>();
+
+/** How many pages hold `word` (as the index matches it, in any field), asked at most once a minute. */
+export function pagesHolding(index: SearchIndex, word: string): Promise<number> {
+  return remembered(index, word.toLowerCase(), async () => {
+    const query: ParsedQuery = { root: { type: 'term', text: word, field: 'any' }, sites: [], filetypes: [] };
+    return (await index.search({ query, limit: 1, offset: 0 })).total;
+  });
+}
+
+/** How many pages the index holds, asked at most once a minute. */
+export function pagesIndexed(index: SearchIndex): Promise<number> {
+  return remembered(index, '', () => index.count());
+}
+
+/** A count of {@link counts}, asked of the index (`ask`) when it has none. */
+async function remembered(index: SearchIndex, key: string, ask: () => Promise<number>): Promise<number> {
+  let cache = counts.get(index);
+  if (cache === undefined) {
+    cache = new LRUCache<string, number>({ max: COUNTS_KEPT, ttl: COUNTS_TTL_MS });
+    counts.set(index, cache);
+  }
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const count = await ask();
+  cache.set(key, count);
+  return count;
+}
