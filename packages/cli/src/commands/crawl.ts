@@ -143,8 +143,10 @@ export async function runCrawl(
   const refused = await warnRefusedSeeds(crawler, seeds, standings, options.wait);
   const report = seedReport(standings);
   if (report !== '') process.stderr.write(`${report}\n`);
-  // A refused seed queued is a configuration problem (QUARRY_ALLOW_HOSTS): exit 2 once the rest is done.
-  const exitCode = refused > 0 ? 2 : 0;
+  // A seed this process's crawl refuses is a configuration problem (QUARRY_ALLOW_HOSTS): exit 2 once
+  // the rest is done. Without --wait it is queued for another process, which may allow the host
+  // (`quarry crawl --seed … && next-step` beside a running `quarry start`): warned of, exit 0.
+  const exitCode = refused > 0 && options.wait ? 2 : 0;
   if (options.recrawlOlderThanMs !== undefined) {
     const queued = await recrawlOlderThan(queues.crawl, options.recrawlOlderThanMs);
     process.stderr.write(
