@@ -300,7 +300,7 @@ export class LanceSearchIndex implements SearchIndex {
           (fast && (await this.#fast.search(query, plan, fast, facts))) ?? (await this.#ranked(query, plan, facts));
         // An estimate never says fewer than the pages it lists: a client paging until `offset >=
         // total` stopped at 1,000 of 1,200 pages counted up to the bound and sampled below it.
-        const listed = query.offset + found.hits.length;
+        const listed = found.hits.length > 0 ? query.offset + found.hits.length : 0;
         return found.total >= listed ? found : { ...found, total: listed };
       });
     } catch (error) {
