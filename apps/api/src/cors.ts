@@ -6,6 +6,7 @@ const corsHandler: RequestHandler = cors({
   methods: ['GET', 'HEAD'],
   allowedHeaders: ['Authorization', 'X-API-Key'],
   exposedHeaders: [
+    'Quarry-Corrected-Words',
     'Quarry-Match',
     'RateLimit',
     'RateLimit-Policy',

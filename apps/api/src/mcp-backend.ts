@@ -1,10 +1,12 @@
-import { isPageId, type SearchResponse, type SearchResult } from '@quarry/core';
-import type { QuarryBackend, SearchToolArgs, SiteCrawler } from '@quarry/mcp';
+import { type IndexQuery, isPageId, type SearchResult } from '@quarry/core';
+import type { QuarryBackend, SearchToolArgs, SiteCrawler, ToolSearchResponse } from '@quarry/mcp';
+import { formatQuery } from '@quarry/query';
 import { withFallback } from './answered.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { searchExplicit } from './relax.js';
+import { spelledSearch } from './spelling.js';
 
 /** What the MCP tools need of the API's services. */
 export type McpBackendDeps = Pick<ApiDeps, 'config' | 'index' | 'blobs' | 'fallback'>;
@@ -22,7 +24,7 @@ export function createMcpBackend(deps: McpBackendDeps, crawlSite?: SiteCrawler):
   };
 }
 
-async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<SearchResponse> {
+async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<ToolSearchResponse> {
   const startedMs = performance.now();
   const now = new Date();
   const raw: Record<string, string> = { q: args.q, limit: String(args.limit), offset: String(args.offset) };
@@ -31,16 +33,24 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<Searc
     if (value !== undefined) raw[name] = value;
   }
   const params = parseSearchParams(raw, now);
-  const indexQuery = { ...params.indexQuery, match: args.match };
   // As the REST search with `match` given: a few pages holding the words in a row (or, optional,
-  // all of them) first; topped up when short, or after the best local results that do not answer.
-  const found = await searchExplicit(deps, indexQuery, () => false);
+  // all of them) first, words no page holds searched in another spelling; topped up when short,
+  // or after the best local results that do not answer.
+  const asked = { ...params.indexQuery, match: args.match };
+  const search = (query: IndexQuery) => searchExplicit(deps, query, () => false);
+  const spelled = await spelledSearch(deps.index, asked, await search(asked), search);
+  const { found, query: indexQuery } = spelled;
   const local = found.result;
   const topped = deps.fallback
     ? await withFallback(deps, indexQuery, local, (count) => askFallback(deps, params, count), now, found.before)
     : null;
   const page = topped ?? { results: local.hits.map(toLocalResult), total: local.total };
-  return { total: page.total, took_ms: Math.round(performance.now() - startedMs), results: page.results };
+  return {
+    total: page.total,
+    took_ms: Math.round(performance.now() - startedMs),
+    results: page.results,
+    ...(spelled.corrections.length > 0 ? { corrected_query: formatQuery(indexQuery.query) } : {}),
+  };
 }
 
 async function askFallback(deps: McpBackendDeps, params: SearchParams, count: number): Promise<SearchResult[]> {

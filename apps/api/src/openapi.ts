@@ -128,7 +128,11 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': {
             description: 'Search results.',
-            headers: { ...limitedHeaders(true), 'Quarry-Match': ref('headers', 'Quarry-Match') },
+            headers: {
+              ...limitedHeaders(true),
+              'Quarry-Match': ref('headers', 'Quarry-Match'),
+              'Quarry-Corrected-Words': ref('headers', 'Quarry-Corrected-Words'),
+            },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResponse' } } },
           },
           '400': ref('responses', 'BadRequest'),
@@ -287,6 +291,16 @@ export const OPENAPI_DOCUMENT = {
           '`any` when the query was searched with its words optional because no page, or fewer than ten, ' +
           'holds all of them (the default `match`; see the `match` parameter); absent otherwise.',
         schema: { type: 'string', enum: ['any'] },
+      },
+      'Quarry-Corrected-Words': {
+        description:
+          'Words of the query that no page holds and that were searched in the spelling one letter away ' +
+          '(a letter added, left out, changed, or two swapped) that most pages hold, as `typed=searched` ' +
+          'pairs separated by `, ` (`travle=travel`); absent when the query was searched as typed. Only a ' +
+          'search that found fewer than ten pages, or whose words were optional, is corrected; words of ' +
+          'five letters or more, Latin letters only, outside quotes and operators (quote a word to search ' +
+          'it as typed).',
+        schema: { type: 'string', pattern: '^[a-z]+=[a-z]+(, [a-z]+=[a-z]+)*$' },
       },
       Allow: { description: 'Methods this resource supports.', required: true, schema: { type: 'string' } },
       'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },

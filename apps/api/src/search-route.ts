@@ -1,10 +1,11 @@
-import type { FallbackSearcher, SearchResponse, SearchResult } from '@quarry/core';
+import type { FallbackSearcher, IndexQuery, SearchResponse, SearchResult } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { withFallback } from './answered.js';
 import type { ApiDeps } from './deps.js';
 import { fallbackRequest, type ToppedUpPage, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { RELAXED_MATCH_HEADER, searchExplicit, searchRelaxing } from './relax.js';
+import { CORRECTED_WORDS_HEADER, correctionsHeader, spelledSearch } from './spelling.js';
 
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
 const FALLBACK_GRACE_MS = 250;
@@ -20,10 +21,17 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
     // whole, whose words no page (or only a few) hold together: its words made optional, unless
     // the client gave `match` itself; either way a few pages holding the words in a row, or all
     // of them, first (see relax.ts).
-    const found =
-      params.indexQuery.match === undefined
-        ? await searchRelaxing(deps, params.indexQuery, () => gone.aborted)
-        : await searchExplicit(deps, params.indexQuery, () => gone.aborted);
+    const search = (query: IndexQuery) =>
+      query.match === undefined
+        ? searchRelaxing(deps, query, () => gone.aborted)
+        : searchExplicit(deps, query, () => gone.aborted);
+    // A word no page holds, searched again in the spelling one letter away that pages hold.
+    const spelled = await spelledSearch(deps.index, params.indexQuery, await search(params.indexQuery), search);
+    const found = spelled.found;
+    if (spelled.corrections.length > 0) {
+      params = { ...params, indexQuery: spelled.query };
+      res.setHeader(CORRECTED_WORDS_HEADER, correctionsHeader(spelled.corrections));
+    }
     const local = found.result;
     if (found.relaxed) {
       params = { ...params, indexQuery: { ...params.indexQuery, match: 'any' } };

@@ -101,6 +101,13 @@ export interface SearchIndex {
    * call it once at the end.
    */
   flush?(): Promise<void>;
+  /**
+   * Of `words` (spellings of one word, each a single word), those the pages most likely to hold
+   * one of them hold (the API's spelling correction asks it for a word no page holds; see
+   * `apps/api/src/spelling.ts`). A spelling only a few pages hold may be missed. Optional: a
+   * backend that forgives typos itself (Meilisearch) has none, and its searches are not corrected.
+   */
+  heldSpellings?(words: readonly string[]): Promise<string[]>;
   /** Throws a `BackendUnavailableError` when the backend cannot serve. */
   ping(): Promise<void>;
   /**

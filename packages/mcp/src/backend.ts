@@ -12,6 +12,14 @@ export interface SearchToolArgs {
   readonly match: 'all' | 'any';
 }
 
+/**
+ * What `search` answers: the REST search's response, and the query as searched when words no page
+ * holds were searched in another spelling (what the REST search says in `Quarry-Corrected-Words`).
+ */
+export interface ToolSearchResponse extends SearchResponse {
+  readonly corrected_query?: string;
+}
+
 /** What `crawl_site` asks for. */
 export interface CrawlSiteRequest {
   readonly url: string;
@@ -64,7 +72,7 @@ export type CrawlSiteResult =
  */
 export interface QuarryBackend {
   /** Searches as `GET /api/v1/search` does (same validation, same results). */
-  search(args: SearchToolArgs): Promise<SearchResponse>;
+  search(args: SearchToolArgs): Promise<ToolSearchResponse>;
   /** The stored page, or null for an unknown id. */
   page(id: string): Promise<PageDocument | null>;
   /** Queues a site for crawling; absent when the caller may not crawl (no admin token presented). */

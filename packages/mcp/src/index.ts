@@ -5,6 +5,7 @@ export type {
   QuarryBackend,
   SearchToolArgs,
   SiteCrawler,
+  ToolSearchResponse,
 } from './backend.js';
 export { CRAWL_TOOL_BOUNDS } from './crawl-tool.js';
 export { serveHttpRequest } from './http.js';

@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type SearchResponse, TIME_RANGES_MS } from '@quarry/core';
+import { TIME_RANGES_MS } from '@quarry/core';
 import { z } from 'zod';
 import { enumArg, intArg, textArg, toolArgs } from './args.js';
-import type { QuarryBackend, SearchToolArgs } from './backend.js';
+import type { QuarryBackend, SearchToolArgs, ToolSearchResponse } from './backend.js';
 import { type ErrorReporter, guarded, toolResult } from './tool-result.js';
 
 /** Bounds of the search tool's arguments: those of `GET /api/v1/search` (spec 4.1). */
@@ -71,6 +71,10 @@ const outputSchema = {
   total: z.number().int().describe('Matches in the index (plus external results added).'),
   took_ms: z.number().int(),
   results: z.array(resultSchema),
+  corrected_query: z
+    .string()
+    .optional()
+    .describe('The query as searched, when words no page holds were searched in the spelling one letter away.'),
 };
 
 /** Registers `search`: the REST search, with `match` defaulting to `any` for questions. */
@@ -98,11 +102,19 @@ export function registerSearchTool(server: McpServer, backend: QuarryBackend, on
 }
 
 /** The results as numbered plain text, one block per result; without results, what to try instead. */
-export function renderResults(args: Pick<SearchToolArgs, 'q' | 'offset' | 'match'>, response: SearchResponse): string {
+export function renderResults(
+  args: Pick<SearchToolArgs, 'q' | 'offset' | 'match'>,
+  response: ToolSearchResponse,
+): string {
   const { q } = args;
   if (response.results.length === 0) return noResults(args, response.total);
   const matches = response.total === 1 ? '1 match' : `${response.total} matches`;
-  const lines = [`${matches} for "${q}"; showing ${response.results.length}:`, ''];
+  const corrected = response.corrected_query;
+  const heading =
+    corrected === undefined
+      ? `${matches} for "${q}"`
+      : `${matches} for "${corrected}", searched instead of "${q}" (no page holds a word of it as typed; put that word in quotes to search it so)`;
+  const lines = [`${heading}; showing ${response.results.length}:`, ''];
   response.results.forEach((r, i) => {
     const when = r.published_at ? `published ${r.published_at}` : `crawled ${r.crawled_at}`;
     const id = r.id ? `id ${r.id}` : 'external result (no stored text)';

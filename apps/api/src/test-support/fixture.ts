@@ -111,6 +111,7 @@ export function recording(index: SearchIndex, asked: IndexQuery[]): SearchIndex 
     count: () => index.count(),
     ping: () => index.ping(),
     close: () => index.close(),
+    ...(index.heldSpellings ? { heldSpellings: (words: readonly string[]) => index.heldSpellings!(words) } : {}),
     search: (query) => {
       asked.push(query);
       return index.search(query);

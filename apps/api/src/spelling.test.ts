@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseQuery } from '@quarry/query';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from './app.js';
+import { createMcpBackend } from './mcp-backend.js';
+import { correctionsOf, variantsOf } from './spelling.js';
+import { createFixture, type Fixture, page } from './test-support/fixture.js';
+
+describe('variantsOf', () => {
+  it('spells a word every way one letter away: one left out, added, changed, or two swapped', () => {
+    const variants = variantsOf('travle');
+    for (const spelling of ['trave', 'travles', 'travel', 'trable', 'rtavle', 'atravle']) {
+      expect(variants.has(spelling)).toBe(true);
+    }
+    expect(variants.has('travle')).toBe(false);
+    // Two letters away is not one.
+    expect(variants.has('travels')).toBe(false);
+    expect(variants.has('trvael')).toBe(false);
+  });
+});
+
+describe('spelling', () => {
+  const insurance = (i: number) =>
+    page(`https://insure.example.com/${i}`, {
+      title: `Travel insurance plan ${i}`,
+      body_text: `Travel insurance covers a trip cancelled at short notice. Plan ${i} costs little.`,
+    });
+  const houses = (i: number) =>
+    page(`https://homes.example.org/${i}`, {
+      title: `A house for sale ${i}`,
+      body_text: `This house has a garden and three rooms, house number ${i}.`,
+    });
+  const docs = [
+    ...Array.from({ length: 3 }, (_, i) => insurance(i)),
+    ...Array.from({ length: 6 }, (_, i) => houses(i)),
+    // One page holds `haute`, one letter from `hause` as `house` is: fewer pages hold it.
+    page('https://food.example.net/haute', {
+      title: 'Haute cuisine',
+      body_text: 'Haute cuisine at home, haute and simple.',
+    }),
+    page('https://shop.example.net/kit', { title: 'Sewing kit', body_text: 'A sewing kit for the trip.' }),
+  ];
+  let fx: Fixture;
+  let app: Express;
+  beforeAll(async () => {
+    fx = await createFixture(docs);
+    // Spellings are looked for among the pages the engine's indexes hold: fold them in.
+    await fx.index.flush?.();
+    app = createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }));
+  });
+  afterAll(async () => {
+    await fx.cleanup();
+  });
+  const search = async (q: string, extra = '') => {
+    const res = await request(app).get(`/api/v1/search?q=${encodeURIComponent(q)}${extra}`);
+    expect(res.status).toBe(200);
+    return res;
+  };
+  const urls = (res: request.Response) => (res.body.results as { url: string }[]).map((r) => r.url);
+
+  it('searches a word no page holds as the spelling one letter away that pages hold, and says so', async () => {
+    const res = await search('travle insurance');
+    expect(res.headers['quarry-corrected-words']).toBe('travle=travel');
+    expect(res.body.total).toBe(3);
+    expect(urls(res).sort()).toEqual(docs.slice(0, 3).map((d) => d.url));
+  });
+
+  it('takes the spelling most pages hold, not the first one found', async () => {
+    const held = await fx.index.heldSpellings?.([...variantsOf('hause')]);
+    expect(held?.sort()).toEqual(['haute', 'house']);
+    expect(await correctionsOf(fx.index, parseQuery('hause'))).toEqual([{ typed: 'hause', corrected: 'house' }]);
+    const res = await search('hause garden');
+    expect(res.headers['quarry-corrected-words']).toBe('hause=house');
+    expect(res.body.total).toBe(6);
+  });
+
+  it('keeps what surrounds the word: a question is still a question, its words optional', async () => {
+    const res = await search('how much does travle insurance cost?');
+    expect(res.headers['quarry-corrected-words']).toBe('travle=travel');
+    expect(res.headers['quarry-match']).toBe('any');
+    expect(urls(res)[0]).toMatch(/^https:\/\/insure\.example\.com\//);
+  });
+
+  it('pages through the corrected search as through any other', async () => {
+    const all = urls(await search('travle insurance', '&limit=3'));
+    const paged = [];
+    for (let offset = 0; offset < 3; offset++)
+      paged.push(...urls(await search('travle insurance', `&limit=1&offset=${offset}`)));
+    expect(paged).toEqual(all);
+  });
+
+  it.each([
+    ['a word in quotes, searched as typed', '"travle" insurance'],
+    ['a word shorter than five letters', 'hose garden'],
+    ['a word with digits', 'travle2 insurance'],
+    ['a word no spelling one letter away is held for', 'qwertyuiop insurance'],
+    ['an excluded word', 'insurance -travle trip'],
+  ])('leaves %s alone', async (_, q) => {
+    const res = await search(q);
+    expect(res.headers['quarry-corrected-words']).toBeUndefined();
+    if (!q.includes('-travle')) expect(res.body.total).toBe(0);
+  });
+
+  it('corrects nothing when every word is held', async () => {
+    const res = await search('sewing trip');
+    expect(res.headers['quarry-corrected-words']).toBeUndefined();
+    expect(urls(res)).toEqual(['https://shop.example.net/kit']);
+  });
+
+  it('tells an agent over MCP what it searched', async () => {
+    const mcp = createMcpBackend(fx.deps());
+    const found = await mcp.search({ q: 'travle insurance', limit: 10, offset: 0, match: 'any' });
+    expect(found.corrected_query).toBe('travel insurance');
+    expect(found.results[0]?.url).toMatch(/^https:\/\/insure\.example\.com\//);
+    const asTyped = await mcp.search({ q: 'sewing kit', limit: 10, offset: 0, match: 'any' });
+    expect(asTyped.corrected_query).toBeUndefined();
+  });
+});

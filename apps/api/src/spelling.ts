@@ -1,0 +1,164 @@
+import type { IndexQuery, ParsedQuery, QueryNode, SearchIndex, TermNode } from '@quarry/core';
+import { foldText, isStopWord, tokenize } from '@quarry/text';
+import { FEW_FOUND, plainWordCount, type RelaxedSearch } from './relax.js';
+import { pagesHolding } from './word-counts.js';
+
+/**
+ * Spelling: a word no page holds (`travle`, `insurrance`) found nothing, or, its words optional,
+ * was left out of the ranking. It is searched as the word one letter away (a letter added, left
+ * out, changed, or two swapped) that the most pages hold, when some page holds one; the response
+ * says so (see {@link CORRECTED_WORDS_HEADER}). A word in quotes is searched as typed.
+ *
+ * Words shorter than this are left as typed: too many words lie one letter from them (`cats`,
+ * `bats`, `cuts`), and a short word no page holds is more often a name or a code than a slip.
+ */
+export const MIN_CORRECTED_LENGTH = 5;
+/** Words of one query corrected at most; the others stay as typed. */
+export const MAX_CORRECTED_WORDS = 3;
+/**
+ * Plain words from which a query is not corrected: a paragraph pasted whole, whose words no page
+ * holds are names and terms of art more often than slips.
+ */
+export const MAX_SPELLED_WORDS = 12;
+/** Variants held by pages whose pages are counted at most (few are, for a word no page holds). */
+const MAX_COUNTED_VARIANTS = 8;
+/** What a word is made of to be corrected: Latin letters only, once folded (no digits: `rtx4090`). */
+const LATIN_WORD = /^[a-z]+$/;
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+
+/** The response header naming the words searched in another spelling: `travle=travel, insurrance=insurance`. */
+export const CORRECTED_WORDS_HEADER = 'Quarry-Corrected-Words';
+
+/** A word of the query searched in another spelling. */
+export interface Correction {
+  /** As typed, folded (lower case, without accents). */
+  readonly typed: string;
+  readonly corrected: string;
+}
+
+/** The header value of corrections: `typed=corrected` pairs, comma-separated (a-z only, safe in a header). */
+export function correctionsHeader(corrections: readonly Correction[]): string {
+  return corrections.map(({ typed, corrected }) => `${typed}=${corrected}`).join(', ');
+}
+
+/**
+ * A search spelled again: `found` (the search of `query` as typed) when its words are all held by
+ * some page or none has a spelling one letter away; else the search of the query with those words
+ * corrected (`again`), when it finds pages. Only a search that found few pages (fewer than
+ * {@link FEW_FOUND}), or whose words were optional, looks: one that found many found what it asked.
+ */
+export async function spelledSearch(
+  index: SearchIndex,
+  query: IndexQuery,
+  found: RelaxedSearch,
+  again: (query: IndexQuery) => Promise<RelaxedSearch>,
+): Promise<{ found: RelaxedSearch; query: IndexQuery; corrections: readonly Correction[] }> {
+  const unchanged = { found, query, corrections: [] };
+  const optional = found.relaxed || query.match === 'any';
+  if (!optional && found.result.total >= FEW_FOUND) return unchanged;
+  const corrections = await correctionsOf(index, query.query);
+  if (corrections.length === 0) return unchanged;
+  const corrected = { ...query, query: withCorrections(query.query, corrections) };
+  const spelled = await again(corrected);
+  if (spelled.result.total === 0 || spelled.result.total < found.result.total) return unchanged;
+  return { found: spelled, query: corrected, corrections };
+}
+
+/**
+ * The corrections of `query`'s plain words that no page holds (see {@link MIN_CORRECTED_LENGTH},
+ * {@link MAX_CORRECTED_WORDS}, {@link MAX_SPELLED_WORDS}): each with its variant one letter away
+ * that most pages hold, when some page holds one.
+ */
+export async function correctionsOf(index: SearchIndex, query: ParsedQuery): Promise<Correction[]> {
+  if (index.heldSpellings === undefined || plainWordCount(query) > MAX_SPELLED_WORDS) return [];
+  const words = correctableWords(query);
+  if (words.length === 0) return [];
+  const held = await Promise.all(words.map((word) => pagesHolding(index, word)));
+  const unknown = words.filter((_, i) => held[i] === 0).slice(0, MAX_CORRECTED_WORDS);
+  const found = await Promise.all(unknown.map((word) => commonestVariant(index, word)));
+  return unknown.flatMap((typed, i) => {
+    const corrected = found[i];
+    return corrected ? [{ typed, corrected }] : [];
+  });
+}
+
+/** Every spelling one letter from `word` (a-z): a letter left out, added, changed, or two neighbours swapped. */
+export function variantsOf(word: string): Set<string> {
+  const variants = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    if (i < word.length) variants.add(head + word.slice(i + 1));
+    if (i < word.length - 1) variants.add(head + word.charAt(i + 1) + word.charAt(i) + word.slice(i + 2));
+    for (const letter of ALPHABET) {
+      variants.add(head + letter + word.slice(i));
+      if (i < word.length) variants.add(head + letter + word.slice(i + 1));
+    }
+  }
+  variants.delete(word);
+  return variants;
+}
+
+/**
+ * The variant of `word` that most pages hold, or null when none does: the index names the variants
+ * its pages hold ({@link SearchIndex.heldSpellings}), and those are counted apart (a rare variant,
+ * a page's own slip such as `recive`, must not win over the word most pages spell so).
+ */
+async function commonestVariant(index: SearchIndex, word: string): Promise<string | null> {
+  const held = (await index.heldSpellings?.([...variantsOf(word)])) ?? [];
+  const candidates = held.slice(0, MAX_COUNTED_VARIANTS);
+  const pages = await Promise.all(candidates.map((variant) => pagesHolding(index, variant)));
+  let best: string | null = null;
+  let bestPages = 0;
+  candidates.forEach((variant, i) => {
+    const count = pages[i] ?? 0;
+    if (count > bestPages) {
+      best = variant;
+      bestPages = count;
+    }
+  });
+  return best;
+}
+
+/**
+ * The distinct plain words of `query` that may be corrected, folded: outside phrases, `intitle:`,
+ * exclusions and OR groups, Latin letters only (punctuation around them aside), at least
+ * {@link MIN_CORRECTED_LENGTH} long, no stop word.
+ */
+function correctableWords(query: ParsedQuery): string[] {
+  const words = new Set<string>();
+  for (const term of plainTerms(query.root)) {
+    const word = correctable(term.text);
+    if (word !== null) words.add(word);
+  }
+  return [...words];
+}
+
+/** The term nodes of a query's plain words (those {@link correctableWords} reads). */
+function plainTerms(node: QueryNode | null): TermNode[] {
+  if (node === null) return [];
+  if (node.type === 'and') return node.children.flatMap(plainTerms);
+  return node.type === 'term' && node.field === 'any' ? [node] : [];
+}
+
+/** The folded word a term's text is, when it may be corrected; else null. */
+function correctable(text: string): string | null {
+  const tokens = tokenize(text);
+  if (tokens.length !== 1) return null;
+  const word = foldText(tokens[0] ?? '');
+  return word.length >= MIN_CORRECTED_LENGTH && LATIN_WORD.test(word) && !isStopWord(word) ? word : null;
+}
+
+/** `query` with each corrected word's terms searched in its correction (punctuation around it kept). */
+function withCorrections(query: ParsedQuery, corrections: readonly Correction[]): ParsedQuery {
+  const by = new Map(corrections.map(({ typed, corrected }) => [typed, corrected]));
+  const rewrite = (node: QueryNode): QueryNode => {
+    if (node.type === 'and') return { ...node, children: node.children.map(rewrite) };
+    if (node.type !== 'term' || node.field !== 'any') return node;
+    const word = correctable(node.text);
+    const corrected = word === null ? undefined : by.get(word);
+    if (corrected === undefined) return node;
+    // The word's letters replaced, what surrounds them (a question mark) kept.
+    return { ...node, text: node.text.replace(/[\p{L}\p{M}]+/u, corrected) };
+  };
+  return query.root === null ? query : { ...query, root: rewrite(query.root) };
+}
