@@ -510,7 +510,7 @@ function simhashOf(text: string): { simhash?: string } {
 
 function plainTextPage(text: string, url: string): PageText {
   return {
-    title: leadLine(text, MAX_TEXT_TITLE_CHARS) || titleFromUrl(url),
+    title: textFileTitle(text, url),
     body_text: text.trim(),
     word_count: countWords(text),
     author: null,
@@ -579,6 +579,15 @@ async function documentPage(
  * this many characters at a word.
  */
 const MAX_TEXT_TITLE_CHARS = 120;
+
+/**
+ * A plain text file's title: its first line, without the marks of a markdown heading or a comment
+ * that open it (`# Kubernetes guide`, an llms.txt saved under another name, is `Kubernetes guide`),
+ * else named from the URL.
+ */
+export function textFileTitle(text: string, url: string): string {
+  return leadLine(text, MAX_TEXT_TITLE_CHARS).replace(/^#{1,6}(?:\s+|$)/, '') || titleFromUrl(url);
+}
 
 /** Extensions of files and pages that a title named from the URL leaves out. */
 const NAMED_FILE_EXTENSION =
