@@ -284,7 +284,7 @@ describe('admin router figures', () => {
       const html = (await request(fx.server).get('/admin/').set(auth)).text;
       expect(html).toContain('<div class="label">Skipped</div><div class="value" data-stat="skippedPages">1</div>');
       expect(html).toContain(
-        '<div class="label">Sitemaps and feeds read</div><div class="value" data-stat="listsRead">2</div>',
+        '<div class="label">Sitemaps and feeds looked for</div><div class="value" data-stat="listsRead">2</div>',
       );
       // What a code that does not explain itself means, as quarry status says under its list.
       expect(html).toContain('<code>no_sitemap</code><div class="note">a sitemap tried for a seed');

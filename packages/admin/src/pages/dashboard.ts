@@ -27,10 +27,11 @@ const TILES = {
     ['crawl.queued', 'Queued', ''],
     ['crawl.inFlight', 'In flight', ''],
     ['crawl.done', 'Done', 'done'],
-    // Pages, as `quarry status` counts them: the sitemaps and feeds read are skipped URLs too.
+    // Pages, as `quarry status` counts them: the sitemaps and feeds read are skipped URLs too, and so
+    // is a seed's sitemap.xml tried and missing: they are "looked for", not "read".
     ['skippedPages', 'Skipped', ''],
     ['crawl.failed', 'Failed', 'failed'],
-    ['listsRead', 'Sitemaps and feeds read', ''],
+    ['listsRead', 'Sitemaps and feeds looked for', ''],
   ],
   index: [
     ['index.waiting', 'Waiting', ''],
