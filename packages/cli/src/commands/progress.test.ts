@@ -58,6 +58,30 @@ describe('reportProgress', () => {
     expect(lines[1]).toMatch(/^crawl: 6 done, .* \| 0\.0 pages\/s \|/);
   });
 
+  it('says how fast URLs end skipped or failed while no page is crawled (a crawl of dead links)', async () => {
+    const failed = [0, 50];
+    const queues = {
+      crawl: {
+        stats: async () => ({
+          queued: 300,
+          inFlight: 1,
+          done: 4,
+          skipped: 0,
+          failed: failed.length > 1 ? failed.shift() : failed[0],
+          topFailures: [],
+          reasons: [],
+        }),
+      },
+      index: { stats: async () => ({ waiting: 0, active: 0, failed: 0 }) },
+    } as unknown as Queues;
+    const lines: string[] = [];
+    const progress = reportProgress(queues, (line) => lines.push(line), 10);
+    while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    progress.stop();
+    expect(lines[0]).toMatch(/ \| 0\.0 pages\/s \| /);
+    expect(lines[1]).toMatch(/ \| 0\.0 pages\/s \(\d+\.\d URLs\/s with those skipped or failed\) \| index: /);
+  });
+
   it('names the hosts backed off from on the line of `quarry start`', async () => {
     const crawl = { queued: 3, inFlight: 1, done: 2, skipped: 0, failed: 0, topFailures: [], reasons: [] };
     const queues = {

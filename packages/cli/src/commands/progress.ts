@@ -47,6 +47,7 @@ export function reportProgress(
   backingOff: () => readonly HostBackoff[] = () => [],
 ): { stop(): void } {
   let last: DoneAt | null = null;
+  let lastEnded: DoneAt | null = null;
   let busy = false;
   let running = false;
   const tick = async () => {
@@ -56,15 +57,21 @@ export function reportProgress(
       const [crawl, index] = await Promise.all([queues.crawl.stats(), queues.index.stats()]);
       const pending = crawl.queued + crawl.inFlight + index.waiting + index.active;
       // Over the time since the last read: a tick skipped (a slow or failed read) spans two intervals.
-      const read = { done: crawl.done, atMs: Date.now() };
+      const atMs = Date.now();
+      const read = { done: crawl.done, atMs };
       const rate = crawlRate(last, read);
       last = read;
       const finished = finishedCounts(crawl);
+      // URLs that ended skipped or failed too: a crawl of dead links crawls no page, and works all the same.
+      const ended = { done: finished.done + finished.skipped + finished.failed, atMs };
+      const endedRate = crawlRate(lastEnded, ended);
+      lastEnded = ended;
+      const others = endedRate - rate >= 0.05 ? ` (${endedRate.toFixed(1)} URLs/s with those skipped or failed)` : '';
       const counts = `${finished.done} done, ${crawl.queued} queued, ${crawl.inFlight} in flight, ${finished.skipped} skipped, ${finished.failed} failed`;
       if (pending > 0) {
         busy = true;
         write(
-          `crawl: ${counts} | ${rate.toFixed(1)} pages/s | index: ${index.waiting + index.active} waiting${finished.lists}${backoffNote(backingOff())}`,
+          `crawl: ${counts} | ${rate.toFixed(1)} pages/s${others} | index: ${index.waiting + index.active} waiting${finished.lists}${backoffNote(backingOff())}`,
         );
       } else if (busy) {
         busy = false;
