@@ -48,6 +48,15 @@ describe('collapseNearCopies', () => {
     ];
     expect(collapseNearCopies(hits).map((h) => h.id)).toEqual(['a', 'b', 'c', 'd', 'far']);
   });
+
+  it('keeps a near-copy of another file type: the PDF and the Word file of one text are two documents', () => {
+    const hits = [
+      { ...hit('report.pdf', '0000000000000000'), filetype: 'pdf' },
+      { ...hit('report.doc', '0000000000000001'), filetype: 'doc' },
+      { ...hit('report-copy.pdf', '0000000000000003'), filetype: 'pdf' },
+    ];
+    expect(collapseNearCopies(hits).map((h) => h.id)).toEqual(['report.pdf', 'report.doc']);
+  });
 });
 
 describe('search collapses near-copies', () => {

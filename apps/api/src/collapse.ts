@@ -108,11 +108,15 @@ function overFetch(missing: number): number {
   return Math.max(2, Math.ceil(missing / 5));
 }
 
-/** Adds `hit` unless it is a near-copy of a kept hit (or the same page, met again in a later call). */
+/**
+ * Adds `hit` unless it is a near-copy of a kept hit of the same file type (or the same page, met
+ * again in a later call). A PDF and a Word file of one text are two documents a reader may want
+ * either of (`filetype:pdf OR filetype:doc` found one of them only), not one page under two URLs.
+ */
 function keepUnlessNearCopy(kept: IndexHit[], hit: IndexHit): void {
   for (const other of kept) {
     if (other.id === hit.id) return;
-    if (!hit.simhash || !other.simhash) continue;
+    if (!hit.simhash || !other.simhash || other.filetype !== hit.filetype) continue;
     const distance = simhashDistance(hit.simhash, other.simhash);
     if (distance !== null && distance <= SIMHASH_NEAR_BITS) return;
   }
