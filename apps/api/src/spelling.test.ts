@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
 import { createMcpBackend } from './mcp-backend.js';
-import { correctionsOf, variantsOf } from './spelling.js';
+import { correctionsOf, slipWeight, variantsOf } from './spelling.js';
 import { createFixture, type Fixture, page } from './test-support/fixture.js';
 
 describe('variantsOf', () => {
@@ -17,6 +17,18 @@ describe('variantsOf', () => {
     // Two letters away is not one.
     expect(variants.has('travels')).toBe(false);
     expect(variants.has('trvael')).toBe(false);
+  });
+});
+
+describe('slipWeight', () => {
+  it('weighs the commonest slips, two letters swapped or a letter doubled or left single, above the others', () => {
+    expect(slipWeight('realy', 'really')).toBe(1);
+    expect(slipWeight('accomodation', 'accommodation')).toBe(1);
+    expect(slipWeight('langauge', 'language')).toBe(1);
+    expect(slipWeight('bookk', 'book')).toBe(1);
+    expect(slipWeight('realy', 'ready')).toBe(0.5);
+    expect(slipWeight('realy', 'real')).toBe(0.5);
+    expect(slipWeight('camra', 'camera')).toBe(0.5);
   });
 });
 
@@ -40,6 +52,14 @@ describe('spelling', () => {
       body_text: 'Haute cuisine at home, haute and simple.',
     }),
     page('https://shop.example.net/kit', { title: 'Sewing kit', body_text: 'A sewing kit for the trip.' }),
+    // `catring` is one letter from both: more pages hold `caring`, the one with `trends` holds `catering`.
+    ...Array.from({ length: 4 }, (_, i) =>
+      page(`https://pets.example.org/${i}`, { title: `Caring for a cat ${i}`, body_text: 'Caring for a cat.' }),
+    ),
+    page('https://events.example.org/trends', {
+      title: 'Catering trends',
+      body_text: 'Wedding catering trends: small plates and local food.',
+    }),
   ];
   let fx: Fixture;
   let app: Express;
@@ -73,6 +93,13 @@ describe('spelling', () => {
     const res = await search('hause garden');
     expect(res.headers['quarry-corrected-words']).toBe('hause=house');
     expect(res.body.total).toBe(6);
+  });
+
+  it("takes the spelling the query's other words are found with", async () => {
+    expect(await correctionsOf(fx.index, parseQuery('catring'))).toEqual([{ typed: 'catring', corrected: 'caring' }]);
+    const res = await search('catring trends');
+    expect(res.headers['quarry-corrected-words']).toBe('catring=catering');
+    expect(urls(res)).toEqual(['https://events.example.org/trends']);
   });
 
   it('keeps what surrounds the word: a question is still a question, its words optional', async () => {

@@ -1,6 +1,6 @@
 import type { IndexQuery, ParsedQuery, QueryNode, SearchIndex, TermNode } from '@quarry/core';
 import { foldText, isStopWord, tokenize } from '@quarry/text';
-import { FEW_FOUND, plainWordCount, type RelaxedSearch } from './relax.js';
+import { FEW_FOUND, plainWordCount, plainWords, type RelaxedSearch } from './relax.js';
 import { pagesHolding } from './word-counts.js';
 
 /**
@@ -20,8 +20,11 @@ export const MAX_CORRECTED_WORDS = 3;
  * holds are names and terms of art more often than slips.
  */
 export const MAX_SPELLED_WORDS = 12;
-/** Variants held by pages whose pages are counted at most (few are, for a word no page holds). */
-const MAX_COUNTED_VARIANTS = 8;
+/**
+ * Variants held by pages that are weighed at most. A word's variants share stems with other words
+ * (`hatring` is held where `hatred` is: both are `hatr`), so more are held than are words.
+ */
+const MAX_WEIGHED_VARIANTS = 16;
 /** What a word is made of to be corrected: Latin letters only, once folded (no digits: `rtx4090`). */
 const LATIN_WORD = /^[a-z]+$/;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
@@ -60,14 +63,15 @@ export async function spelledSearch(
   if (corrections.length === 0) return unchanged;
   const corrected = { ...query, query: withCorrections(query.query, corrections) };
   const spelled = await again(corrected);
-  if (spelled.result.total === 0 || spelled.result.total < found.result.total) return unchanged;
+  // Fewer pages may be the better answer: the corrected words found together need no relaxing.
+  if (spelled.result.total === 0) return unchanged;
   return { found: spelled, query: corrected, corrections };
 }
 
 /**
  * The corrections of `query`'s plain words that no page holds (see {@link MIN_CORRECTED_LENGTH},
- * {@link MAX_CORRECTED_WORDS}, {@link MAX_SPELLED_WORDS}): each with its variant one letter away
- * that most pages hold, when some page holds one.
+ * {@link MAX_CORRECTED_WORDS}, {@link MAX_SPELLED_WORDS}): each with its likeliest variant one
+ * letter away (see {@link likeliestVariant}), when some page holds one.
  */
 export async function correctionsOf(index: SearchIndex, query: ParsedQuery): Promise<Correction[]> {
   if (index.heldSpellings === undefined || plainWordCount(query) > MAX_SPELLED_WORDS) return [];
@@ -75,7 +79,9 @@ export async function correctionsOf(index: SearchIndex, query: ParsedQuery): Pro
   if (words.length === 0) return [];
   const held = await Promise.all(words.map((word) => pagesHolding(index, word)));
   const unknown = words.filter((_, i) => held[i] === 0).slice(0, MAX_CORRECTED_WORDS);
-  const found = await Promise.all(unknown.map((word) => commonestVariant(index, word)));
+  // The words pages hold, which tell which variant the query means.
+  const others = plainWords(query).filter((word) => !unknown.includes(correctable(word) ?? ''));
+  const found = await Promise.all(unknown.map((word) => likeliestVariant(index, word, others)));
   return unknown.flatMap((typed, i) => {
     const corrected = found[i];
     return corrected ? [{ typed, corrected }] : [];
@@ -99,24 +105,64 @@ export function variantsOf(word: string): Set<string> {
 }
 
 /**
- * The variant of `word` that most pages hold, or null when none does: the index names the variants
- * its pages hold ({@link SearchIndex.heldSpellings}), and those are counted apart (a rare variant,
- * a page's own slip such as `recive`, must not win over the word most pages spell so).
+ * The variant of `word` that pages hold and the query means, or null when pages hold none: the
+ * index names the variants its pages hold ({@link SearchIndex.heldSpellings}); of those, the one
+ * the most pages hold together with all the query's `others` words, then with one of them at
+ * least, then alone. `catring trends` is `catering trends`, though more pages hold `caring` (as
+ * `care`, its stem); a rare variant (a page's own slip, `recive`) does not win over the word most
+ * pages spell so.
  */
-async function commonestVariant(index: SearchIndex, word: string): Promise<string | null> {
-  const held = (await index.heldSpellings?.([...variantsOf(word)])) ?? [];
-  const candidates = held.slice(0, MAX_COUNTED_VARIANTS);
-  const pages = await Promise.all(candidates.map((variant) => pagesHolding(index, variant)));
-  let best: string | null = null;
-  let bestPages = 0;
-  candidates.forEach((variant, i) => {
-    const count = pages[i] ?? 0;
-    if (count > bestPages) {
-      best = variant;
-      bestPages = count;
-    }
-  });
-  return best;
+async function likeliestVariant(index: SearchIndex, word: string, others: readonly string[]): Promise<string | null> {
+  const held = ((await index.heldSpellings?.([...variantsOf(word)])) ?? []).slice(0, MAX_WEIGHED_VARIANTS);
+  if (held.length === 0) return null;
+  const weighed = await Promise.all(
+    held.map(async (variant) => {
+      const [all, any, alone] = await Promise.all([
+        others.length === 0 ? 0 : pagesWith(index, variant, others, 'and'),
+        others.length === 0 ? 0 : pagesWith(index, variant, others, 'or'),
+        pagesHolding(index, variant),
+      ]);
+      const weight = slipWeight(word, variant);
+      return { variant, counts: [all * weight, any * weight, alone * weight] };
+    }),
+  );
+  const byCounts = (a: { counts: number[] }, b: { counts: number[] }) =>
+    b.counts.reduce((order, count, i) => order || count - (a.counts[i] ?? 0), 0);
+  const best = weighed.filter(({ counts }) => (counts[2] ?? 0) > 0).sort(byCounts)[0];
+  return best?.variant ?? null;
+}
+
+/**
+ * How likely a typist's slip turns `variant` into `typed`, relative to the others: two letters
+ * swapped, or a letter doubled or left single (`realy` for `really`), the commonest slips, weigh 1;
+ * any other letter added, left out or changed weighs half (`realy` is not as likely `ready`).
+ */
+export function slipWeight(typed: string, variant: string): number {
+  const LIKELY = 1;
+  const OTHER = 0.5;
+  if (typed.length === variant.length) {
+    const at = [...typed].findIndex((letter, i) => letter !== variant[i]);
+    const swapped = at >= 0 && typed[at] === variant[at + 1] && typed[at + 1] === variant[at];
+    return swapped ? LIKELY : OTHER;
+  }
+  const [longer, shorter] = typed.length > variant.length ? [typed, variant] : [variant, typed];
+  const at = [...shorter].findIndex((letter, i) => letter !== longer[i]);
+  const extra = at < 0 ? longer.length - 1 : at;
+  const letter = longer[extra];
+  return letter === longer[extra - 1] || letter === longer[extra + 1] ? LIKELY : OTHER;
+}
+
+/** How many pages hold `word` and all (`and`) or one at least (`or`) of `others`. */
+async function pagesWith(
+  index: SearchIndex,
+  word: string,
+  others: readonly string[],
+  type: 'and' | 'or',
+): Promise<number> {
+  const term = (text: string): TermNode => ({ type: 'term', text, field: 'any' });
+  const other: QueryNode = others.length === 1 ? term(others[0]!) : { type, children: others.map(term) };
+  const query: ParsedQuery = { root: { type: 'and', children: [term(word), other] }, sites: [], filetypes: [] };
+  return (await index.search({ query, limit: 1, offset: 0 })).total;
 }
 
 /**
