@@ -186,6 +186,44 @@ describe('dropPostChrome', () => {
     expect(dropPostChrome(worded.body).removed).toBe(0);
   });
 
+  it("removes each post's link to its edit page, and keeps a lone one and links that only mention editing", () => {
+    const post = (n: number, text: string) =>
+      `<div class="post"><p>${text}</p><div class="menu"><a href="/posts/${n}/edit">Improve this answer</a></div></div>`;
+    const thread = doc(
+      post(1, 'How do I season a carbon steel pan?') +
+        post(2, 'Oil it thinly and bake it upside down.') +
+        '<div class="post"><p>Use flaxseed oil.</p><a href="/posting.php?mode=edit&amp;p=3">Edit</a></div>',
+    );
+    expect(dropPostChrome(thread.body).removed).toBe(3);
+    expect(squashed(thread.body)).toBe(
+      'How do I season a carbon steel pan?Oil it thinly and bake it upside down.Use flaxseed oil.',
+    );
+    const page = doc(
+      '<p>Our guide.</p><a href="/posts/1/edit">Suggest an edit</a>' +
+        '<a href="/blog/how-to-edit-video">How to edit video</a><a href="/edit-tools/overview">Editing tools</a>' +
+        '<p>Copy our <a href="https://docs.example.com/sheet/1/edit">spreadsheet</a> or the ' +
+        '<a href="https://docs.example.com/sheet/2/edit">template</a> to start.</p>',
+    );
+    expect(dropPostChrome(page.body).removed).toBe(0);
+  });
+
+  it('removes a heading that tallies the posts under it by their marked count, and keeps other headings with one', () => {
+    const answers = (heading: string) =>
+      doc(
+        `<h2 data-answercount="2">${heading} <span style="display:none;" itemprop="answerCount">2</span></h2>` +
+          '<div itemprop="suggestedAnswer"><p>Bring extra serving spoons.</p></div>',
+      );
+    for (const heading of ['2 Answers', '2 Antworten', '2']) {
+      const d = answers(heading);
+      expect(dropPostChrome(d.body).removed).toBe(1);
+      expect(squashed(d.body)).toBe('Bring extra serving spoons.');
+    }
+    const worded = answers('Answers from our readers, sorted by votes');
+    expect(dropPostChrome(worded.body).removed).toBe(0);
+    const plain = doc('<h2>2 Answers</h2><p>Bring extra serving spoons.</p><h2>3 Answers</h2>');
+    expect(dropPostChrome(plain.body).removed).toBe(0);
+  });
+
   it("removes the like counts and post positions of Discourse's crawler view, and keeps an interaction statistic that says more", () => {
     const post = (n: number, likes: string, text: string) =>
       `<div id="post_${n}" itemprop="comment" itemscope itemtype="http://schema.org/Comment">` +

@@ -40,6 +40,12 @@ const POST_NUMBER = /^(?:post\s*)?#\s?\d{1,6}$/i;
 /** An edit note under a post's text. */
 const EDIT_NOTE =
   /^(?:(?:last )?edited(?: by| on| at|:)\s.{1,100}|\(?this post was last (?:modified|edited)[:\s].{1,120})$/i;
+/**
+ * A link to a post's edit page (Stack Exchange's `/posts/12068/edit` under `Improve this answer`,
+ * phpBB's `posting.php?mode=edit`, vBulletin's `editpost.php?do=editpost`): a button of each post,
+ * whatever its words.
+ */
+const EDIT_LINK = /^[^?#]*\/edit(?:post)?\/?(?:[?#]|$)|[?&](?:mode|action|do)=edit(?:post)?(?:[&#]|$)/i;
 /** Signature blocks by the class and id conventions of common forum engines. */
 const SIGNATURE_CLASS = /(?:^|[\s_-])(?:signature|[a-z]+Signature)(?:$|[\s_-])/;
 const SIGNATURE_ID = /^sig(?:nature)?[_-]?\d+$/i;
@@ -87,7 +93,7 @@ const MAX_SIGNATURE_SHARE = 0.3;
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'code', 'pre', 'kbd', 'samp']);
 const HEADINGS = /^h[1-6]$/;
 
-type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature' | 'panel' | 'counter';
+type Kind = 'count' | 'date' | 'other' | 'action' | 'number' | 'edit' | 'signature' | 'panel' | 'counter' | 'tally';
 /** What {@link kindOf} makes of an element; `labels` are the statistics a block of lines gives. */
 interface Found {
   kind: Kind;
@@ -155,7 +161,7 @@ export function dropPostChrome(root: Element): PostChrome {
         ? !panels
         : f.kind === 'number'
           ? !numbered
-          : f.kind === 'signature' && thread
+          : (f.kind === 'signature' && thread) || f.kind === 'tally'
             ? false
             : (counts.get(f.key) ?? 0) < 2;
     if (!keep) {
@@ -353,7 +359,13 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
   const raw = el.textContent ?? '';
   const text = raw.replace(/\s+/g, ' ').trim();
   if (text.length === 0 || text.length > MAX_LINE_CHARS) return null;
-  if (heading) return ACTION_ROW.test(text) ? { kind: 'action', key: `action:${text.toLowerCase()}` } : null;
+  if (heading) {
+    if (ACTION_ROW.test(text)) return { kind: 'action', key: `action:${text.toLowerCase()}` };
+    return isTallyHeading(el, text) ? { kind: 'tally', key: 'tally' } : null;
+  }
+  if (name === 'a' && EDIT_LINK.test(el.getAttribute('href') ?? '') && !inSentence(el)) {
+    return { kind: 'action', key: 'action:edit' };
+  }
   if (STAT_COUNT.test(text)) return { kind: 'count', key: statLabel(text) };
   if (STAT_DATE.test(text)) return { kind: 'date', key: statLabel(text) };
   if (STAT_OTHER.test(text)) return { kind: 'other', key: statLabel(text) };
@@ -378,6 +390,33 @@ function kindOf(el: Element, name: string, total: number, length: number): Found
     return { kind: 'panel', key: 'panel:postprofile' };
   }
   return statLines(el);
+}
+
+/**
+ * Whether a link is a part of a sentence: its parent has words of its own (`we have compiled a
+ * <a href="…/edit">spreadsheet</a> to help`), not only the link and separators.
+ */
+function inSentence(link: Element): boolean {
+  for (let node = link.parentElement?.firstChild ?? null; node !== null; node = node.nextSibling) {
+    if (node.nodeType === TEXT_NODE && /[\p{L}\p{N}]/u.test((node as CharacterData).data)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a heading (its squashed `text`) is the tally of the posts under it, its number marked as
+ * their count (see COUNTER_PROP): Stack Exchange's `<h2>2 Answers <span itemprop="answerCount">2</span></h2>`
+ * over the answers. It says what the thread shows; the count is marked, whatever the page's language.
+ */
+function isTallyHeading(el: Element, text: string): boolean {
+  const counter = Array.from(el.querySelectorAll('[itemprop]')).find((c) =>
+    COUNTER_PROP.test(c.getAttribute('itemprop') ?? ''),
+  );
+  if (counter === undefined) return false;
+  const count = squash(counter.textContent ?? '');
+  const at = count === '' ? -1 : text.lastIndexOf(count);
+  const label = at < 0 ? text : squash(text.slice(0, at) + text.slice(at + count.length));
+  return LABELLED_COUNT.test(label);
 }
 
 /** Whether the microdata item a property of `el` belongs to (see itemScopeOf) is a post (see POST_ITEM). */

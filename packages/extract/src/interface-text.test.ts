@@ -148,6 +148,18 @@ describe('dropInterfaceText', () => {
     ]);
   });
 
+  it('removes the links and buttons a hiding class hides, and keeps those shown from some width on', () => {
+    expect(
+      kept(
+        '<a class="js-sort s-link d-none" href="?tab=score">Reset to default</a>' +
+          '<button class="more hidden">Show less</button><a class="is-hidden" href="#x">Undo</a>' +
+          '<a class="hidden md:block" href="/docs">Documentation</a><a class="d-none d-lg-inline" href="/api">API</a>' +
+          '<a class="hider" href="/h">Hider</a><a class="nav-hidden-toggle" href="/t">Toggle</a><p class="hidden">Text.</p>' +
+          '<a class="hide" href="/t/1"><h1>Choosing new fish</h1></a>',
+      ),
+    ).toEqual(['Documentation', 'API', 'Hider', 'Toggle', 'Text.', 'Choosing new fish']);
+  });
+
   it("reads a parent's own words once for all the skip links it holds", () => {
     const body = (parseHTML('<html><body></body></html>').document as unknown as Document).body;
     body.innerHTML = `${'<a href="#main">Skip to content</a><p>Text.</p>'.repeat(50)}`;

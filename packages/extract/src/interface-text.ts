@@ -1,4 +1,4 @@
-import { textUpTo } from './text.js';
+import { HIDING_CLASSES, textUpTo } from './text.js';
 
 /**
  * Words a page's interface shows that are no part of what it says: the skip links offered to
@@ -9,7 +9,8 @@ import { textUpTo } from './text.js';
  * expression that no script filled in (`{{ DiscussionBoard.errors[11793116].message }}`), an
  * advertisement's label (`Advertisement`, `Article continues below`, `Sponsored`), an empty
  * list's message (`No posts`, `Be the first to comment`) and a prompt to sign in (`You must log in
- * to answer this question.`, removed from the main text alone: see dropSignInPrompts). A reader never
+ * to answer this question.`, removed from the main text alone: see dropSignInPrompts) and the links and buttons
+ * a class hides until a script shows them (`Reset to default` beside a sort menu). A reader never
  * reads them as the page's text; an index that keeps them matches `loading` on every app shell,
  * and an answer quoting the page quotes them. (Placeholder text, `Lorem ipsum…`, is not removed: it is the text of many
  * test and demonstration pages, Mozilla Readability's own among them.)
@@ -95,6 +96,14 @@ const LABELLED_CONTROLS = new Set(['input', 'select', 'textarea']);
 const CHOICES = /^\s*(?:radio|checkbox)\s*$/i;
 /** Text read from a link or button at most: a label and its markup's spacing. */
 const MAX_LABEL_MARKUP_CHARS = 1_000;
+/**
+ * A class that shows an element from some screen width on (Tailwind's `md:block`, Bootstrap's
+ * `d-lg-inline`): one a hiding class hides on phones alone.
+ */
+const SHOWN_AT_WIDTH =
+  /^(?:(?:sm|md|lg|xl|2xl):(?:block|inline|inline-block|flex|inline-flex|grid|table)|d-(?:sm|md|lg|xl|xxl)-(?:block|inline|inline-block|flex|inline-flex|grid|table))$/;
+/** A hidden control's label is a few words (see isHiddenControl). */
+const MAX_HIDDEN_CONTROL_CHARS = 60;
 /** Elements whose whole text may be the word `Loading` and still say something (a heading, a table's state). */
 const MEANINGFUL_WORD_HOLDERS = /^(?:h[1-6]|td|th|dt|dd|code|pre|kbd|option|title)$/;
 
@@ -130,7 +139,7 @@ export function dropInterfaceText(elements: readonly Element[]): void {
       // A card made one link holds a page's worth of text: read only as much as a label can be.
       const text = textUpTo(el, MAX_LABEL_MARKUP_CHARS).trim();
       const label = isSkipLink(el, name, text) || isLoadingIndicator(name, text) || isNotice(el, text);
-      if (label && standsAlone(el)) el.remove();
+      if ((label && standsAlone(el)) || isHiddenControl(el, text)) el.remove();
       continue;
     }
     if (name === 'body' || name === 'main' || name === 'article') continue;
@@ -277,6 +286,20 @@ function controlsById(elements: readonly Element[]): Map<string, Element> {
 function isSkipLink(el: Element, name: string, text: string): boolean {
   if (text.length > MAX_SKIP_LINK_CHARS || !SKIP_LINK.test(text)) return false;
   return name === 'button' || (el.getAttribute('href') ?? '').startsWith('#');
+}
+
+/**
+ * Whether a link or button (`text`, its text read up to MAX_LABEL_MARKUP_CHARS) is a control hidden
+ * by a utility class (see HIDING_CLASSES) at every screen width (see SHOWN_AT_WIDTH): one a script
+ * shows when it applies (`Reset to default` once the reader sorts, `Show less` once a list is
+ * open), never one the reader sees with the page. A control's label is short and no heading.
+ */
+function isHiddenControl(el: Element, text: string): boolean {
+  const cls = el.getAttribute('class');
+  if (cls === null || cls.length > 300 || text.length > MAX_HIDDEN_CONTROL_CHARS) return false;
+  const tokens = cls.split(/\s+/);
+  if (!tokens.some((c) => HIDING_CLASSES.has(c)) || tokens.some((c) => SHOWN_AT_WIDTH.test(c))) return false;
+  return el.querySelector('h1, h2, h3, h4, h5, h6') === null;
 }
 
 function isLoadingIndicator(name: string, text: string): boolean {

@@ -22,6 +22,30 @@ describe('dropPopups', () => {
     expect(remaining(`<main>${PARA.repeat(4)}</main><dialog>Choose your region</dialog>`).count).toBe(1);
   });
 
+  it('removes a block a script shows only while a popup is open, and keeps one shown otherwise', () => {
+    const shown = (condition: string) =>
+      remaining(
+        `<main>${PARA.repeat(4)}</main><div ${condition}><h3>Notify me when back in stock</h3><p>We will email you.</p></div>`,
+      );
+    for (const condition of [
+      'v-if="isNotifyModalOpen"',
+      'v-show="isModalOpen(\'size-guide\')"',
+      'x-show="popupVisible"',
+      'ng-if="dialogOpen"',
+    ]) {
+      expect(shown(condition).count).toBe(1);
+      expect(shown(condition).text).not.toContain('Notify me');
+    }
+    for (const condition of [
+      'v-if="!isModalOpen"',
+      'v-show="isSizeSelected"',
+      'x-show="open"',
+      'data-if="modalOpen"',
+    ]) {
+      expect(shown(condition).count).toBe(0);
+    }
+  });
+
   it("keeps a popup inside a part of the page, the page's own, a link naming one, and a large one", () => {
     // A note opening over a paragraph: the part is weighed with it.
     expect(remaining(`<main>${PARA.repeat(4)}<div class="term-modal">Coverage while offline</div></main>`).count).toBe(

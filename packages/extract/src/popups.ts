@@ -13,6 +13,17 @@ import { visibleChars } from './content.js';
 const POPUP_NAME = /(?:^|[\s_-])(?:popup|modal|dialog|lightbox)(?:$|[\s_-])/i;
 /** Words that name a popup's opener or state, not the popup (`modal-open` on the body, `popup-trigger`). */
 const NOT_THE_POPUP = /(?:popup|modal|dialog|lightbox)[-_]?(?:open|opened|trigger|toggle|button|btn|link)(?:$|[\s_-])/i;
+/**
+ * The attributes that hold the condition on which a script shows a block: Vue's `v-if` and `v-show`,
+ * Alpine's `x-show`, AngularJS's `ng-if` and `ng-show`. Rendered on the server, a framework leaves
+ * none; a page that keeps them has its script build the page in place.
+ */
+const SHOW_CONDITIONS = ['v-if', 'v-show', 'x-show', 'ng-if', 'ng-show'];
+/**
+ * A condition that a popup is open: it names a modal, popup, dialog or lightbox, and is not a
+ * negation (`isNotifyModalOpen`, `isModalOpen('size-guide')`, not `!isModalOpen`).
+ */
+const POPUP_CONDITION = /^[^!]*(?:modal|popup|dialog|lightbox)/i;
 /** The roles of a dialog, and `aria-modal`. */
 const DIALOG_ROLES = new Set(['dialog', 'alertdialog']);
 /**
@@ -55,7 +66,20 @@ function isPopup(el: Element, name: string): boolean {
   if (role !== null && DIALOG_ROLES.has(role)) return true;
   const named = (value: string | null): boolean =>
     value !== null && value.length <= 200 && POPUP_NAME.test(value) && !NOT_THE_POPUP.test(value);
-  return named(el.getAttribute('class')) || named(el.getAttribute('id'));
+  return named(el.getAttribute('class')) || named(el.getAttribute('id')) || opensAsPopup(el);
+}
+
+/**
+ * Whether a script shows `el` only while a popup is open (see SHOW_CONDITIONS, POPUP_CONDITION):
+ * `<div v-if="isNotifyModalOpen">`, a shop's `Notify me when back in stock` form with its thanks
+ * and its error message, which a browser shows nobody until they ask.
+ */
+export function opensAsPopup(el: Element): boolean {
+  for (const attr of SHOW_CONDITIONS) {
+    const condition = el.getAttribute(attr);
+    if (condition !== null && condition.length <= 200 && POPUP_CONDITION.test(condition)) return true;
+  }
+  return false;
 }
 
 /**

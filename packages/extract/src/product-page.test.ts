@@ -96,6 +96,18 @@ describe('dropProductExtras', () => {
     expect(root.textContent).not.toMatch(/five stars|Strap broke|Free shipping|by Friday|BagWorks|Terms of use/);
   });
 
+  it('removes a popup a script shows only while it is open, and keeps a block shown on another condition', () => {
+    const root = doc(
+      `<h1>Backpack</h1><p>${description}</p>` +
+        '<div v-cloak v-if="isNotifyModalOpen"><h3>Notify me when back in stock</h3><p>Sign up and we will let you know.</p>' +
+        '<div v-if="!isNotifyModalSuccess"><p>You can opt out any time.</p></div></div>' +
+        '<div v-show="!isSizeSelected"><p>Pick a size to see delivery dates.</p></div>',
+    ).body;
+    expect(dropProductExtras(root)).toBe(1);
+    expect(root.textContent).not.toMatch(/Notify me|opt out/);
+    expect(root.textContent).toContain('Pick a size');
+  });
+
   it('keeps words that only contain those words, and a named block holding the h1', () => {
     const root = doc(
       '<div class="previews"><p>Preview images</p></div>' +

@@ -1,6 +1,7 @@
 import { escapeMarkdown } from './markdown-escapes.js';
+import { opensAsPopup } from './popups.js';
 import { textTokens } from './quality.js';
-import { walkElements } from './text.js';
+import { HIDING_CLASSES, walkElements } from './text.js';
 
 /**
  * The page of one product in a shop. Besides the product's name, description and details, it shows
@@ -75,8 +76,6 @@ const EXTRA_WORDS =
  * `In stock`) a page repeats on purpose.
  */
 const MIN_COPY_CHARS = 30;
-/** Utility classes that hide a block until a script shows it (the `hidden` attribute, in CSS). */
-const HIDING_CLASSES = new Set(['hide', 'hidden', 'd-none', 'is-hidden', 'invisible']);
 
 /**
  * Removes the buy boxes, reviews, shipping terms, seller cards, small print, hidden blocks and repeated copies
@@ -246,10 +245,13 @@ function isExtra(el: Element): boolean {
   const id = el.getAttribute('id') ?? '';
   const named = (cls.length < 200 && EXTRA_WORDS.test(cls)) || (id.length < 100 && EXTRA_WORDS.test(id));
   const hiding = cls.length < 200 && cls.split(/\s+/).some((c) => HIDING_CLASSES.has(c));
-  return (named || hiding || isDialog(el)) && !holdsH1(el);
+  return (named || hiding || isDialog(el) || opensAsPopup(el)) && !holdsH1(el);
 }
 
-/** A dialog (a cookie prompt, a size guide, the cart), shown over the page. */
+/**
+ * A dialog (a cookie prompt, a size guide, the cart), shown over the page; also one a script shows
+ * only while it is open (see opensAsPopup).
+ */
 function isDialog(el: Element): boolean {
   const role = el.getAttribute('role');
   return role === 'dialog' || role === 'alertdialog' || el.localName.toLowerCase() === 'dialog';

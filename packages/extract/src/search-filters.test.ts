@@ -38,6 +38,15 @@ describe('dropSearchFilters', () => {
     expect(text).toContain('GeForce RTX 5080');
   });
 
+  it("reads a theme's own element as a box, and no other element", () => {
+    const { count, text } = remaining(
+      `<h1>Graphics cards</h1><facet-filters-form class="facets">${facet('')}</facet-filters-form>${ITEMS}`,
+    );
+    expect(count).toBe(1);
+    expect(text).not.toContain('PowerColor');
+    expect(remaining(`<h1>Graphics cards</h1><span class="facets">${facet('')}</span>${ITEMS}`).count).toBe(0);
+  });
+
   it('reads the id as well as the class', () => {
     expect(remaining(`<aside id="search-facets">${facet('')}</aside>${ITEMS}`).count).toBe(1);
   });

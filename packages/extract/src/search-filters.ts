@@ -21,7 +21,10 @@ const FILTER_NAME =
 /** Words that name a style or a state of the page, not a block of filters (`backdrop-filter`, `has-filters`). */
 const NOT_FILTERS =
   /(?:^|\s)(?:backdrop-filter|filter-(?:none|blur|grayscale|invert|sepia|brightness|contrast|saturate|hue|drop-shadow)[\w-]*|(?:has|with|show|no)-(?:filters?|facets?))(?:$|\s)/i;
-/** The boxes a block of filters is; a link or a button so named opens or applies one. */
+/**
+ * The boxes a block of filters is; a link or a button so named opens or applies one. A theme's own
+ * element (a name with a hyphen: Shopify's `<facet-filters-form class="facets">`) is a box too.
+ */
 const BOXES = new Set(['div', 'section', 'aside', 'nav', 'ul', 'ol', 'dl', 'form', 'fieldset']);
 /** A filter's options and buttons: each is a word or a few. */
 const OPTIONS = 'a, button, label, li, option, input';
@@ -47,7 +50,8 @@ export function dropSearchFilters(elements: readonly Element[]): number {
   let bodyChars: number | undefined;
   for (const el of elements) {
     // isConnected last: linkedom answers it with a walk up the tree.
-    if (!BOXES.has(el.localName.toLowerCase()) || !isNamedFilters(el) || !el.isConnected) continue;
+    const name = el.localName.toLowerCase();
+    if ((!BOXES.has(name) && !name.includes('-')) || !isNamedFilters(el) || !el.isConnected) continue;
     if (++read > MAX_BLOCKS_READ) break;
     const options = el.querySelectorAll(OPTIONS).length;
     if (options < MIN_OPTIONS || el.querySelector(PAGE_PARTS) !== null || el.parentElement?.closest(CHROME) != null)

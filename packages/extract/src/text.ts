@@ -75,6 +75,8 @@ export const INVISIBLE = new Set([
 ]);
 /** Page chrome dropped when we fall back to the whole body. */
 const BOILERPLATE = new Set(['nav', 'header', 'footer', 'aside', 'form', 'menu']);
+/** Utility classes that hide a block until a script shows it (the `hidden` attribute, in CSS). */
+export const HIDING_CLASSES: ReadonlySet<string> = new Set(['hide', 'hidden', 'd-none', 'is-hidden', 'invisible']);
 /** An inline style that hides its element (`display: none`, `visibility: hidden`). */
 export const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
