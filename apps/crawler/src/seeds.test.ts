@@ -48,8 +48,13 @@ describe('seeds', () => {
       expect((error as Error).message).not.toContain('line 6');
       expect((error as SeedsError).problems).toEqual([
         'line 4: not an absolute http(s) URL: ftp://b.org',
-        'line 5: pages= needs a whole number ≥ 1',
+        'line 5: pages= needs a whole number ≥ 1, not "0"',
       ]);
+      // The value said back, whatever the setting.
+      expect(() => parseSeedsText('https://a.org scope=galaxy')).toThrow(
+        'line 1: scope= must be host, domain, prefix or any, not "galaxy"',
+      );
+      expect(() => parseSeedsText('https://a.org depth=-1')).toThrow('line 1: depth= needs a whole number, 0 or more, not "-1"');
     }
   });
   it('scopes by host, domain and prefix', () => {

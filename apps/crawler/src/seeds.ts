@@ -50,18 +50,18 @@ export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
     if (key === 'depth' || key === 'pages') {
       const n = Number(value);
       if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || (key === 'pages' && n < 1)) {
-        throw new ValidationError(`${key}= needs a whole number${key === 'pages' ? ' ≥ 1' : ''}`);
+        throw new ValidationError(`${key}= needs a whole number${key === 'pages' ? ' ≥ 1' : ', 0 or more'}, not "${value}"`);
       }
       if (key === 'depth') seed.maxDepth = n;
       else seed.maxPages = n;
     } else if (key === 'render') {
       if (value !== 'auto' && value !== 'always' && value !== 'never') {
-        throw new ValidationError('render= must be auto, always or never');
+        throw new ValidationError(`render= must be auto, always or never, not "${value}"`);
       }
       seed.render = value;
     } else if (key === 'scope') {
       if (value !== 'host' && value !== 'domain' && value !== 'prefix' && value !== 'any') {
-        throw new ValidationError('scope= must be host, domain, prefix or any');
+        throw new ValidationError(`scope= must be host, domain, prefix or any, not "${value}"`);
       }
       seed.scope = value;
     }
