@@ -54,7 +54,9 @@ describe('seeds', () => {
       expect(() => parseSeedsText('https://a.org scope=galaxy')).toThrow(
         'line 1: scope= must be host, domain, prefix or any, not "galaxy"',
       );
-      expect(() => parseSeedsText('https://a.org depth=-1')).toThrow('line 1: depth= needs a whole number, 0 or more, not "-1"');
+      expect(() => parseSeedsText('https://a.org depth=-1')).toThrow(
+        'line 1: depth= needs a whole number, 0 or more, not "-1"',
+      );
     }
   });
   it('scopes by host, domain and prefix', () => {

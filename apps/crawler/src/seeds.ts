@@ -50,7 +50,9 @@ export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
     if (key === 'depth' || key === 'pages') {
       const n = Number(value);
       if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || (key === 'pages' && n < 1)) {
-        throw new ValidationError(`${key}= needs a whole number${key === 'pages' ? ' ≥ 1' : ', 0 or more'}, not "${value}"`);
+        throw new ValidationError(
+          `${key}= needs a whole number${key === 'pages' ? ' ≥ 1' : ', 0 or more'}, not "${value}"`,
+        );
       }
       if (key === 'depth') seed.maxDepth = n;
       else seed.maxPages = n;

@@ -60,7 +60,8 @@ function positiveInt(value: string): number {
 
 function nonNegativeInt(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number, 0 or more');
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError('must be a whole number, 0 or more');
   return n;
 }
 
