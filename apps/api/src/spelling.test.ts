@@ -56,10 +56,12 @@ describe('spelling', () => {
     ...Array.from({ length: 4 }, (_, i) =>
       page(`https://pets.example.org/${i}`, { title: `Caring for a cat ${i}`, body_text: 'Caring for a cat.' }),
     ),
-    page('https://events.example.org/trends', {
-      title: 'Catering trends',
-      body_text: 'Wedding catering trends: small plates and local food.',
-    }),
+    ...['trends', 'menus'].map((path) =>
+      page(`https://events.example.org/${path}`, {
+        title: `Catering ${path}`,
+        body_text: `Wedding catering ${path}: small plates and local food.`,
+      }),
+    ),
   ];
   let fx: Fixture;
   let app: Express;
@@ -102,11 +104,17 @@ describe('spelling', () => {
     expect(urls(res)).toEqual(['https://events.example.org/trends']);
   });
 
-  it('keeps what surrounds the word: a question is still a question, its words optional', async () => {
-    const res = await search('how much does travle insurance cost?');
+  it('keeps what surrounds the word: a question keeps its question mark', async () => {
+    const res = await search('what does travle insurance cost?');
     expect(res.headers['quarry-corrected-words']).toBe('travle=travel');
-    expect(res.headers['quarry-match']).toBe('any');
     expect(urls(res)[0]).toMatch(/^https:\/\/insure\.example\.com\//);
+    const mcp = await createMcpBackend(fx.deps()).search({
+      q: 'what does travle insurance cost?',
+      limit: 10,
+      offset: 0,
+      match: 'any',
+    });
+    expect(mcp.corrected_query).toBe('what does travel insurance cost?');
   });
 
   it('pages through the corrected search as through any other', async () => {
@@ -127,6 +135,15 @@ describe('spelling', () => {
     const res = await search(q);
     expect(res.headers['quarry-corrected-words']).toBeUndefined();
     if (!q.includes('-travle')) expect(res.body.total).toBe(0);
+  });
+
+  it('corrects nothing to a spelling no page holds with the other words: the word may be a word', async () => {
+    // `house` is held, and `insurance`, never together: `hause` may be a word these pages lack.
+    const res = await search('hause insurance plan');
+    expect(res.headers['quarry-corrected-words']).toBeUndefined();
+    // Searched as typed, its words optional: the insurance plans.
+    expect(res.headers['quarry-match']).toBe('any');
+    expect(urls(res)[0]).toMatch(/^https:\/\/insure\.example\.com\//);
   });
 
   it('corrects nothing when every word is held', async () => {

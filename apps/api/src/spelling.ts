@@ -1,5 +1,5 @@
 import type { IndexQuery, ParsedQuery, QueryNode, SearchIndex, TermNode } from '@quarry/core';
-import { foldText, isStopWord, tokenize } from '@quarry/text';
+import { foldText, isStopWord, stemToken, tokenize } from '@quarry/text';
 import { FEW_FOUND, plainWordCount, plainWords, type RelaxedSearch } from './relax.js';
 import { pagesHolding } from './word-counts.js';
 
@@ -28,6 +28,13 @@ const MAX_WEIGHED_VARIANTS = 16;
 /** What a word is made of to be corrected: Latin letters only, once folded (no digits: `rtx4090`). */
 const LATIN_WORD = /^[a-z]+$/;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+/**
+ * Pages a variant must be held by to be a correction: one page's word is as often its own slip or
+ * a name (`cloudn`, one letter from `cloudy`, a word no page holds but a word all the same).
+ */
+const MIN_VARIANT_PAGES = 2;
+/** Last letters that make an English word of another (see inflectionStems). */
+const INFLECTING_ENDINGS = ['s', 'y', 'd', 'r'];
 
 /** The response header naming the words searched in another spelling: `travle=travel, insurrance=insurance`. */
 export const CORRECTED_WORDS_HEADER = 'Quarry-Corrected-Words';
@@ -77,7 +84,9 @@ export async function correctionsOf(index: SearchIndex, query: ParsedQuery): Pro
   if (index.heldSpellings === undefined || plainWordCount(query) > MAX_SPELLED_WORDS) return [];
   const words = correctableWords(query);
   if (words.length === 0) return [];
-  const held = await Promise.all(words.map((word) => pagesHolding(index, word)));
+  // The words the index names at once as held need no count (one engine query, not one search a word).
+  const seen = new Set(await index.heldSpellings(words));
+  const held = await Promise.all(words.map((word) => (seen.has(word) ? 1 : pagesHolding(index, word))));
   const unknown = words.filter((_, i) => held[i] === 0).slice(0, MAX_CORRECTED_WORDS);
   // The words pages hold, which tell which variant the query means.
   const others = plainWords(query).filter((word) => !unknown.includes(correctable(word) ?? ''));
@@ -113,7 +122,10 @@ export function variantsOf(word: string): Set<string> {
  * pages spell so.
  */
 async function likeliestVariant(index: SearchIndex, word: string, others: readonly string[]): Promise<string | null> {
-  const held = ((await index.heldSpellings?.([...variantsOf(word)])) ?? []).slice(0, MAX_WEIGHED_VARIANTS);
+  const inflected = inflectionStems(word);
+  const held = ((await index.heldSpellings?.([...variantsOf(word)])) ?? [])
+    .filter((variant) => !inflected.has(stemToken(variant)))
+    .slice(0, MAX_WEIGHED_VARIANTS);
   if (held.length === 0) return null;
   const weighed = await Promise.all(
     held.map(async (variant) => {
@@ -123,12 +135,16 @@ async function likeliestVariant(index: SearchIndex, word: string, others: readon
         pagesHolding(index, variant),
       ]);
       const weight = slipWeight(word, variant);
-      return { variant, counts: [all * weight, any * weight, alone * weight] };
+      return { variant, alone, counts: [all * weight, any * weight, alone * weight] };
     }),
   );
   const byCounts = (a: { counts: number[] }, b: { counts: number[] }) =>
     b.counts.reduce((order, count, i) => order || count - (a.counts[i] ?? 0), 0);
-  const best = weighed.filter(({ counts }) => (counts[2] ?? 0) > 0).sort(byCounts)[0];
+  // With other words, only a variant some page holds with all of them: a word no page holds is
+  // often a word all the same (`cloudy`), and one letter from it lies a stranger to the question.
+  const fits = ({ alone, counts }: (typeof weighed)[number]) =>
+    alone >= MIN_VARIANT_PAGES && (others.length === 0 || (counts[0] ?? 0) > 0);
+  const best = weighed.filter(fits).sort(byCounts)[0];
   return best?.variant ?? null;
 }
 
@@ -150,6 +166,18 @@ export function slipWeight(typed: string, variant: string): number {
   const extra = at < 0 ? longer.length - 1 : at;
   const letter = longer[extra];
   return letter === longer[extra - 1] || letter === longer[extra + 1] ? LIKELY : OTHER;
+}
+
+/**
+ * The stems of the words `word` is made of or makes with an ending (`cloudy`: `cloud`; `cloud`:
+ * `clouds`, `cloudy`, `clouded`). A word no page holds that way is a word all the same, not a slip:
+ * its variants searched as those stems (`cloud`, or `cloude`, which the stemmer makes `cloud` too)
+ * are no correction of it (the stemmer leaves `cloudy` as `cloudi`, apart from `cloud`).
+ */
+function inflectionStems(word: string): Set<string> {
+  const partners = INFLECTING_ENDINGS.map((ending) => word + ending);
+  if (INFLECTING_ENDINGS.includes(word.slice(-1))) partners.push(word.slice(0, -1));
+  return new Set(partners.map(stemToken));
 }
 
 /** How many pages hold `word` and all (`and`) or one at least (`or`) of `others`. */
