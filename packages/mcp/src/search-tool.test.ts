@@ -27,6 +27,12 @@ describe('renderResults', () => {
     );
   });
 
+  it('says what it searched when words were searched in another spelling, and how to keep them', () => {
+    const args = { q: 'otetrs', offset: 0, match: 'any' as const };
+    const text = renderResults(args, { total: 1, took_ms: 1, results: [RESULT], corrected_query: 'otters' });
+    expect(text).toMatch(/^1 match for "otters", searched instead of "otetrs" \(.*in quotes.*\); showing 1:/);
+  });
+
   it('shows each result with its title, URL, id, language, date and snippet', () => {
     const text = renderResults({ q: 'otters', offset: 0, match: 'all' }, { total: 1, took_ms: 1, results: [RESULT] });
     expect(text).toContain(
