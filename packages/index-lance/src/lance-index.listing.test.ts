@@ -118,6 +118,12 @@ describe('a filter with exclusions only, over more pages than the general plan c
     expect(whole).toEqual(expected.slice(0, 300));
   });
 
+  it('scores a listing by rank, below 1 and never a whole number (JSON would write it as an integer)', async () => {
+    const first = await search(`site:${SITE}`, 0, 3);
+    expect(first.hits.map((hit) => hit.score)).toEqual([1 / 2, 1 / 3, 1 / 4]);
+    expect(first.hits.every((hit) => !Number.isInteger(hit.score))).toBe(true);
+  });
+
   it('lists a filter alone the same way, newest first to the deepest page', async () => {
     const result = await search(`site:${SITE}`, 990, 100);
     expect(result.total).toBe(PAGES);

@@ -759,7 +759,9 @@ export class LanceSearchIndex implements SearchIndex {
       }
       const rows = await this.#listed(group.filter, skip, want, excluded, group.excluded);
       skip = 0;
-      for (const row of rows) hits.push(toHit(row, 1 / (1 + rank++), plan));
+      // 1/2, 1/3, …: below 1 and never a whole number, which JSON writes as an integer (`1`) that
+      // a typed client (Python's json) reads as one, where the spec's score is a decimal number.
+      for (const row of rows) hits.push(toHit(row, 1 / (2 + rank++), plan));
     }
     return { total: filtered - excluded.size, totalIsEstimate: false, hits };
   }
