@@ -5,9 +5,10 @@ import { pagesHolding } from './word-counts.js';
 
 /**
  * Spelling: a word no page holds (`travle`, `insurrance`) found nothing, or, its words optional,
- * was left out of the ranking. It is searched as the word one letter away (a letter added, left
- * out, changed, or two swapped) that the most pages hold, when some page holds one; the response
- * says so (see {@link CORRECTED_WORDS_HEADER}). A word in quotes is searched as typed.
+ * was left out of the ranking. It is searched as a word one letter away (a letter added, left out,
+ * changed, or two swapped) that pages hold with the query's other words (see likeliestVariant),
+ * when there is one; the response says so (see {@link CORRECTED_WORDS_HEADER}). A word in quotes
+ * is searched as typed.
  *
  * Words shorter than this are left as typed: too many words lie one letter from them (`cats`,
  * `bats`, `cuts`), and a short word no page holds is more often a name or a code than a slip.
@@ -129,13 +130,14 @@ async function likeliestVariant(index: SearchIndex, word: string, others: readon
   if (held.length === 0) return null;
   const weighed = await Promise.all(
     held.map(async (variant) => {
+      // With one other word, all of them and one of them are the same count: asked once.
       const [all, any, alone] = await Promise.all([
         others.length === 0 ? 0 : pagesWith(index, variant, others, 'and'),
-        others.length === 0 ? 0 : pagesWith(index, variant, others, 'or'),
+        others.length < 2 ? null : pagesWith(index, variant, others, 'or'),
         pagesHolding(index, variant),
       ]);
       const weight = slipWeight(word, variant);
-      return { variant, alone, counts: [all * weight, any * weight, alone * weight] };
+      return { variant, alone, counts: [all * weight, (any ?? all) * weight, alone * weight] };
     }),
   );
   const byCounts = (a: { counts: number[] }, b: { counts: number[] }) =>

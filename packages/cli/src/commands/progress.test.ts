@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Queues } from '@quarry/queue';
+import type { CrawlStats, Queues } from '@quarry/queue';
 import { backoffNote, crawlRate, reportProgress } from './progress.js';
 
 const backoff = (host: string, reason: string) => ({ host, reason, untilMs: 0 });
@@ -35,49 +35,34 @@ describe('crawlRate', () => {
 });
 
 describe('reportProgress', () => {
-  it('shows no negative rate when done drops between two lines', async () => {
-    const done = [7, 6];
+  /**
+   * The first two lines written over queues whose crawl counts read `reads` in turn (the last one
+   * from then on), on top of 3 queued, 1 in flight and nothing done, skipped or failed.
+   */
+  const twoLines = async (reads: readonly Partial<CrawlStats>[]): Promise<string[]> => {
+    const left = [...reads];
+    const base = { queued: 3, inFlight: 1, done: 0, skipped: 0, failed: 0, topFailures: [], reasons: [] };
     const queues = {
-      crawl: {
-        stats: async () => ({
-          queued: 3,
-          inFlight: 1,
-          done: done.length > 1 ? done.shift() : done[0],
-          skipped: 0,
-          failed: 0,
-          topFailures: [],
-          reasons: [],
-        }),
-      },
+      crawl: { stats: async () => ({ ...base, ...(left.length > 1 ? left.shift() : left[0]) }) },
       index: { stats: async () => ({ waiting: 0, active: 0, failed: 0 }) },
     } as unknown as Queues;
     const lines: string[] = [];
     const progress = reportProgress(queues, (line) => lines.push(line), 10);
     while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     progress.stop();
+    return lines;
+  };
+
+  it('shows no negative rate when done drops between two lines', async () => {
+    const lines = await twoLines([{ done: 7 }, { done: 6 }]);
     expect(lines[1]).toMatch(/^crawl: 6 done, .* \| 0\.0 pages\/s \|/);
   });
 
   it('says how fast URLs end skipped or failed while no page is crawled (a crawl of dead links)', async () => {
-    const failed = [0, 50];
-    const queues = {
-      crawl: {
-        stats: async () => ({
-          queued: 300,
-          inFlight: 1,
-          done: 4,
-          skipped: 0,
-          failed: failed.length > 1 ? failed.shift() : failed[0],
-          topFailures: [],
-          reasons: [],
-        }),
-      },
-      index: { stats: async () => ({ waiting: 0, active: 0, failed: 0 }) },
-    } as unknown as Queues;
-    const lines: string[] = [];
-    const progress = reportProgress(queues, (line) => lines.push(line), 10);
-    while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-    progress.stop();
+    const lines = await twoLines([
+      { queued: 300, done: 4, failed: 0 },
+      { queued: 300, done: 4, failed: 50 },
+    ]);
     expect(lines[0]).toMatch(/ \| 0\.0 pages\/s \| /);
     expect(lines[1]).toMatch(/ \| 0\.0 pages\/s \(\d+\.\d URLs\/s with those skipped or failed\) \| index: /);
   });
