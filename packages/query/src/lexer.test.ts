@@ -47,6 +47,16 @@ describe('tokenize', () => {
       { kind: 'word', text: 'e-f', negated: false },
     ]);
   });
+  it('separates words a comma or semicolon joins, but not the digits of a number', () => {
+    expect(lex('obama,sudan 1,000 a;b; -c,d')).toEqual([
+      { kind: 'word', text: 'obama', negated: false },
+      { kind: 'word', text: 'sudan', negated: false },
+      { kind: 'word', text: '1,000', negated: false },
+      { kind: 'word', text: 'a', negated: false },
+      { kind: 'word', text: 'b', negated: false },
+      { kind: 'word', text: 'c,d', negated: true },
+    ]);
+  });
   it('ends a word at a quote, so words never hold quotes', () => {
     expect(lex('ab"cd ef"gh')).toEqual([
       { kind: 'word', text: 'ab', negated: false },

@@ -29,6 +29,9 @@ const SEPARATORS =
   /(?<=\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F)\u200D(?=\p{Extended_Pictographic})|([\s\p{Z}\p{Cc}\p{Cs}\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF])/gu;
 const OPERATOR_PREFIX = /^(site|intitle|filetype):/i;
 const LEADING_DASHES = /^-+/;
+// A comma or semicolon typed between words without a space (`obama,sudan`) lists them; between
+// digits it is part of a number (`1,000`).
+const LIST_MARK = /(?<!\d)[,;]|[,;](?!\d)/;
 const SPACES = / +/g;
 
 /**
@@ -58,7 +61,8 @@ function readPhrase(s: string, from: number): { text: string; next: number } {
  * Splits a sanitized query (see {@link sanitizeQuery}) into tokens in one left-to-right pass.
  * A word ends at a space or a quote; a quote always opens or closes a phrase, so words never hold
  * quotes. Leading dashes negate; a word of dashes alone is dropped unless a phrase follows it
- * directly (`-"a b"`). `OR` is an operator only in upper case and on its own.
+ * directly (`-"a b"`). Words joined by a comma or semicolon (`obama,sudan`) are separate words,
+ * unless digits stand on both sides (`1,000`). `OR` is an operator only in upper case and on its own.
  */
 export function tokenize(s: string): Token[] {
   const tokens: Token[] = [];
@@ -96,7 +100,10 @@ export function tokenize(s: string): Token[] {
         i = phrase.next;
       }
       tokens.push({ kind: 'operator', name, value, quoted, negated });
+    } else if (body !== '' && !negated) {
+      for (const part of body.split(LIST_MARK)) if (part !== '') tokens.push({ kind: 'word', text: part, negated });
     } else if (body !== '') {
+      // An exclusion stays whole: `-obama,sudan` leaves out the pair, the narrower reading.
       tokens.push({ kind: 'word', text: body, negated });
     } else if (quoteFollows) {
       const phrase = readPhrase(s, i + 1);
