@@ -22,7 +22,8 @@ const inputSchema = toolArgs({
   q: textArg('q', SEARCH_TOOL_BOUNDS.qMaxChars).describe(
     'What to look for: a plain-language question or keywords. Operators: site:example.com (or a path: ' +
       'site:example.com/docs), ' +
-      'intitle:word, "exact phrase", -excluded, A OR B, filetype:pdf (also doc, ppt, xls). A URL alone ' +
+      'intitle:word, "exact phrase", -excluded (one dash; --option is searched as a word, and a one-dash ' +
+      'option to find goes in quotes: "-Syu"), A OR B, filetype:pdf (also doc, ppt, xls). A URL alone ' +
       '(https://example.org/page) finds that page when it is indexed.',
   ),
   limit: intArg('limit', SEARCH_TOOL_BOUNDS.limit.min, SEARCH_TOOL_BOUNDS.limit.max)

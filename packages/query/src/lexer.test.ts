@@ -39,12 +39,23 @@ describe('tokenize', () => {
       { kind: 'word', text: 'ORE', negated: false },
     ]);
   });
-  it('negates with leading dashes and drops dash-only words', () => {
+  it('negates with a leading dash and drops dash-only words', () => {
     expect(lex('-a --b - -- -"c d" e-f')).toEqual([
       { kind: 'word', text: 'a', negated: true },
-      { kind: 'word', text: 'b', negated: true },
+      { kind: 'word', text: '--b', negated: false },
       { kind: 'phrase', text: 'c d', negated: true },
       { kind: 'word', text: 'e-f', negated: false },
+    ]);
+  });
+  it('reads a word after two dashes as a command-line option to find, not an exclusion', () => {
+    expect(lex('git commit --amend ---x -Syu --"c d" --site:a.org')).toEqual([
+      { kind: 'word', text: 'git', negated: false },
+      { kind: 'word', text: 'commit', negated: false },
+      { kind: 'word', text: '--amend', negated: false },
+      { kind: 'word', text: '---x', negated: false },
+      { kind: 'word', text: 'Syu', negated: true },
+      { kind: 'phrase', text: 'c d', negated: true },
+      { kind: 'operator', name: 'site', value: 'a.org', quoted: false, negated: true },
     ]);
   });
   it('separates words a comma or semicolon joins, but not the digits of a number', () => {

@@ -60,7 +60,8 @@ function readPhrase(s: string, from: number): { text: string; next: number } {
 /**
  * Splits a sanitized query (see {@link sanitizeQuery}) into tokens in one left-to-right pass.
  * A word ends at a space or a quote; a quote always opens or closes a phrase, so words never hold
- * quotes. Leading dashes negate; a word of dashes alone is dropped unless a phrase follows it
+ * quotes. A leading dash negates (`-draft`); a word after two or more dashes is a command-line
+ * option searched as typed (`--amend`); a word of dashes alone is dropped unless a phrase follows it
  * directly (`-"a b"`). Words joined by a comma or semicolon (`obama,sudan`) are separate words,
  * unless digits stand on both sides (`1,000`). `OR` is an operator only in upper case and on its own.
  */
@@ -87,6 +88,12 @@ export function tokenize(s: string): Token[] {
       continue;
     }
     const body = word.replace(LEADING_DASHES, '');
+    // One dash excludes (`-draft`); two or more before a word are a command-line option
+    // (`git commit --amend`), searched as the word.
+    if (word.length - body.length >= 2 && body !== '' && !OPERATOR_PREFIX.test(body) && s[i] !== '"') {
+      tokens.push({ kind: 'word', text: word, negated: false });
+      continue;
+    }
     const negated = body.length !== word.length;
     const quoteFollows = s[i] === '"';
     const operator = OPERATOR_PREFIX.exec(body);
