@@ -5,6 +5,8 @@ describe('parsePageDate', () => {
   it('converts zoned values to UTC', () => {
     expect(parsePageDate('2021-11-01T10:52:50+0100')).toBe('2021-11-01T09:52:50Z');
     expect(parsePageDate('2021-11-01T10:52:50.123Z')).toBe('2021-11-01T10:52:50Z');
+    // Z with a redundant zero offset, as some sites' microdata writes it.
+    expect(parsePageDate('2018-06-08T11:11:36.763Z+00:00')).toBe('2018-06-08T11:11:36Z');
     expect(parsePageDate('Mon, 01 Nov 2021 10:52:50 GMT')).toBe('2021-11-01T10:52:50Z');
   });
 

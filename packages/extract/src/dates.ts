@@ -12,7 +12,7 @@ export function defaultOffsetMinutes(lang: string): number {
 }
 
 const ISO_LOCAL =
-  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?$/i;
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(Z(?:[+-]00:?00)?|UTC|GMT|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * Parses a date a page states (meta tag, JSON-LD, `<time datetime>`) to ISO UTC, or null.

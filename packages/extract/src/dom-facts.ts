@@ -43,6 +43,11 @@ export interface DomFacts {
   postAuthor: string | null;
   /** `itemprop="datePublished"` value (content, datetime or text). */
   itempropDate: string | null;
+  /**
+   * The first `dateCreated` or `datePublished` of a thread's or a question's own item (not an
+   * answer's or a comment's): when the thread was started.
+   */
+  threadDate: string | null;
   /** First `<time datetime>` inside `<article>`/`<main>`, or one marked `pubdate`. */
   articleTime: string | null;
   /**
@@ -146,6 +151,7 @@ export function readDomFacts(doc: Document): DomFacts {
     threadAuthor: null,
     postAuthor: null,
     itempropDate: null,
+    threadDate: null,
     articleTime: null,
     times: new Set(),
     metas: [],
@@ -385,6 +391,13 @@ function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: bo
   const itemprop = el.getAttribute('itemprop');
   if (itemprop === 'datePublished' && facts.itempropDate === null) {
     facts.itempropDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);
+  }
+  if (
+    (itemprop === 'dateCreated' || itemprop === 'datePublished') &&
+    facts.threadDate === null &&
+    isThreadItem(itemScopeOf(el))
+  ) {
+    facts.threadDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);
   }
   const articleTime = name === 'time' && (inArticle || el.hasAttribute('pubdate'));
   if (articleTime && facts.times.size < MAX_TIMES) facts.times.add(el.getAttribute('datetime') ?? '');

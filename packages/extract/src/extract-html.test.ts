@@ -226,6 +226,22 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(extractHtml(page('<title>Gist</title>', gist), { url }).published_at).toBeNull();
   });
 
+  it("dates a question by its own dateCreated, not by an answer's or a comment's datePublished", () => {
+    const question = `<div itemprop="mainEntity" itemscope itemtype="https://schema.org/Question">
+      <h1 itemprop="name">Why is except: pass bad?</h1>
+      <time itemprop="dateCreated" datetime="2014-02-04T10:01:02.763Z+00:00">Asked</time>
+      <div itemprop="text">${body()}</div>
+      <ul><li itemprop="comment" itemscope itemtype="https://schema.org/Comment">Good question
+        <span itemprop="datePublished" content="2018-05-21T20:37:55">May 21, 2018</span></li></ul>
+      <div itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer">
+        <time itemprop="dateCreated" datetime="2014-02-05T00:00:00Z">answered</time><p>Because.</p></div>
+    </div>`;
+    const url = 'https://qa.example.org/questions/1/why';
+    expect(extractHtml(page('<title>Why is except: pass bad?</title>', question), { url }).published_at).toBe(
+      '2014-02-04T10:01:02Z',
+    );
+  });
+
   it('reads meta date names, itemprop and <time>, then the URL', () => {
     expect(
       run(page('<title>X</title><meta name="parsely-pub-date" content="2022-03-04T05:06:07Z">')).published_at,

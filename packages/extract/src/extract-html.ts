@@ -250,6 +250,8 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
       () => parsePageDate(jsonLd.datePublished, offset),
       ...META_DATE_NAMES.map((name) => () => parsePageDate(meta.get(name), offset)),
       () => earliestDate(publishedMetaValues(meta).map((value) => parsePageDate(value, offset))),
+      // A question's own date, not the first comment's or answer's `datePublished`.
+      () => parsePageDate(facts.threadDate, offset),
       () => parsePageDate(facts.itempropDate, offset),
       () => (listOfDated ? null : parsePageDate(facts.articleTime, offset)),
       () => parsePageDate(article.publishedTime, offset),
