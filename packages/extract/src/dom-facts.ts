@@ -1,4 +1,4 @@
-import { hasBylineNames } from './readability-names.js';
+import { hasBylineNames, hasTextAnchorId } from './readability-names.js';
 import { blockText, squash } from './text.js';
 
 /** Facts read from the DOM before Readability rewrites it. */
@@ -669,7 +669,7 @@ function isBylineElement(el: Element, name: string, itemprop: string | null): bo
   const cls = el.getAttribute('class');
   if (cls && BYLINE_CLASS.test(cls)) return !AUTHOR_DETAIL_CLASS.test(cls);
   const id = el.getAttribute('id');
-  return id !== null && BYLINE_CLASS.test(id) && !AUTHOR_DETAIL_CLASS.test(id);
+  return id !== null && BYLINE_CLASS.test(id) && !AUTHOR_DETAIL_CLASS.test(id) && !hasTextAnchorId(el);
 }
 
 const SEPARATORS = '[|\\-–—:·»/_]+';

@@ -46,7 +46,7 @@ import { dropNoSnippetBlocks } from './no-snippet.js';
 import { dropPopups } from './popups.js';
 import { dropProductExtras, isProductPage, withDeclaredDescription } from './product-page.js';
 import { hasRunningText, linkFacts, qualityPrior } from './quality-prior.js';
-import { keepScriptShownBlocks, keepSubheadings, markNavboxes } from './readability-names.js';
+import { dropTextAnchorBylines, keepScriptShownBlocks, keepSubheadings, markNavboxes } from './readability-names.js';
 import { dropRelatedLinks } from './related-links.js';
 import { dropSearchFilters } from './search-filters.js';
 import { raiseSuperscripts } from './superscripts.js';
@@ -602,6 +602,8 @@ function dropPageChrome(
   const { firstPoster, marked } = dropPostChrome(doc.body);
   if (product) dropProductExtras(doc.body);
   dropInPageTocs(elements, baseUrl);
+  // After the table of contents is found by the anchors it links to.
+  dropTextAnchorBylines(elements);
   dropAuthorBoxes(elements);
   dropInterfaceText(elements);
   dropConsentPrompts(elements);

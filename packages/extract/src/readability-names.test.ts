@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseHTML } from 'linkedom';
 import { extractHtml } from './extract-html.js';
-import { keepScriptShownBlocks, keepSubheadings, markNavboxes } from './readability-names.js';
+import {
+  dropTextAnchorBylines,
+  hasTextAnchorId,
+  keepScriptShownBlocks,
+  keepSubheadings,
+  markNavboxes,
+} from './readability-names.js';
 
 const body = (html: string): Element =>
   (parseHTML(`<html><body>${html}</body></html>`).document as unknown as Document).body;
@@ -133,5 +139,39 @@ describe('blocks hidden only without scripts', () => {
       '<div class="no-js-hidden" role="status"><div class="price price--large"><span class="price-item">$799</span></div></div>' +
       `${description}${description}</main></body></html>`;
     expect(extractHtml(html, { url: 'https://shop.example.com/products/lcd-2' }).body_text).toContain('$799');
+  });
+});
+
+describe('ids made from their own text', () => {
+  it('are not bylines: a heading anchored by its words, an option anchored by a path', () => {
+    const root = body(
+      '<h2 id="authoring-applications">Authoring applications</h2>' +
+        '<dt id="Documentation/git-commit.txt---reset-author">--reset-author</dt>' +
+        '<div id="author">Jane Doe</div><span id="author-jane-doe">Jane Doe</span><h3 class="author" id="by-the-author">By the author</h3>',
+    );
+    const elements = Array.from(root.querySelectorAll('*'));
+    expect(elements.map(hasTextAnchorId)).toEqual([true, true, false, false, true]);
+    // The class still names the last one a byline, so its id stays.
+    expect(dropTextAnchorBylines(elements)).toBe(2);
+    expect(elements.map((el) => el.getAttribute('id'))).toEqual([
+      null,
+      null,
+      'author',
+      'author-jane-doe',
+      'by-the-author',
+    ]);
+  });
+
+  it("keep a documentation page's heading in its text and out of its author", () => {
+    const para = (i: number) =>
+      `<p>Paragraph ${i} explains how the runtime schedules tasks across worker threads, with enough words to count as prose.</p>`;
+    const html =
+      `<html lang="en"><head><title>tokio - Rust</title></head><body><main><h1>Crate tokio</h1>${para(1)}${para(2)}` +
+      `<h2 id="authoring-applications"><a href="#authoring-applications">Authoring applications</a></h2>${para(3)}${para(4)}` +
+      `<dl><dt id="Documentation/git-commit.txt---reset-author">--reset-author</dt><dd>${para(5)}</dd></dl></main></body></html>`;
+    const page = extractHtml(html, { url: 'https://docs.example.org/tokio/' });
+    expect(page.author).toBeNull();
+    expect(page.body_text).toContain('Authoring applications');
+    expect(page.body_text).toContain('--reset-author');
   });
 });

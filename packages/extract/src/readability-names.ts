@@ -21,6 +21,44 @@ export function hasBylineNames(el: Element): boolean {
   return BYLINE.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`);
 }
 
+const NON_WORD = /[^\p{L}\p{N}]+/gu;
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(NON_WORD, '-')
+    .replace(/^-+|-+$/g, '');
+
+/**
+ * Whether an element's id is an anchor made from its own text, and names a byline only through
+ * that text: a heading `Authoring applications` anchored `#authoring-applications`, a manual's
+ * option `--reset-author` anchored `#Documentation/git-commit.txt---reset-author`. Such an id
+ * says what the element reads, not what it is; `<div id="author">Jane Doe</div>` is a byline.
+ */
+export function hasTextAnchorId(el: Element): boolean {
+  const id = el.getAttribute('id');
+  if (id === null || !BYLINE.test(id)) return false;
+  const words = slug(el.textContent ?? '');
+  if (words === '' || !BYLINE.test(words)) return false;
+  const named = slug(id);
+  return named === words || named.endsWith(`-${words}`);
+}
+
+/**
+ * Removes from the elements among `elements` (a body's elements) the ids that are anchors made
+ * from their own text (see {@link hasTextAnchorId}) and that Readability would read as a byline:
+ * it took a documentation page's heading `Authoring applications` for the author and removed it
+ * from the text. Returns how many ids were removed.
+ */
+export function dropTextAnchorBylines(elements: readonly Element[]): number {
+  let dropped = 0;
+  for (const el of elements) {
+    if (!el.hasAttribute('id') || BYLINE.test(el.getAttribute('class') ?? '') || !hasTextAnchorId(el)) continue;
+    el.removeAttribute('id');
+    dropped++;
+  }
+  return dropped;
+}
+
 /** Removes the class names and the id that Readability reads as unlikely from an element. */
 export function dropUnlikelyNames(el: Element): void {
   const classes = (el.getAttribute('class') ?? '').split(/\s+/).filter((name) => name !== '' && !UNLIKELY.test(name));
