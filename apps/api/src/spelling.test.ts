@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { parseQuery } from '@quarry/query';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
 import { createMcpBackend } from './mcp-backend.js';
-import { correctionsOf, slipWeight, variantsOf } from './spelling.js';
+import { correctionsOf, MAX_CORRECTED_LENGTH, slipWeight, variantsOf } from './spelling.js';
 import { createFixture, type Fixture, page } from './test-support/fixture.js';
 
 describe('variantsOf', () => {
@@ -56,6 +56,15 @@ describe('spelling', () => {
     ...Array.from({ length: 4 }, (_, i) =>
       page(`https://pets.example.org/${i}`, { title: `Caring for a cat ${i}`, body_text: 'Caring for a cat.' }),
     ),
+    // A word longer than any corrected: its slip is left as typed.
+    page('https://lungs.example.org/1', {
+      title: 'Pneumonoultramicroscopicsilicovolcanoconiosis',
+      body_text: 'Pneumonoultramicroscopicsilicovolcanoconiosis is a lung disease.',
+    }),
+    page('https://lungs.example.org/2', {
+      title: 'Lung disease',
+      body_text: 'Pneumonoultramicroscopicsilicovolcanoconiosis comes from fine ash.',
+    }),
     ...['trends', 'menus'].map((path) =>
       page(`https://events.example.org/${path}`, {
         title: `Catering ${path}`,
@@ -144,6 +153,23 @@ describe('spelling', () => {
     // Searched as typed, its words optional: the insurance plans.
     expect(res.headers['quarry-match']).toBe('any');
     expect(urls(res)[0]).toMatch(/^https:\/\/insure\.example\.com\//);
+  });
+
+  it('leaves a word longer than MAX_CORRECTED_LENGTH as typed, without spelling it every way', async () => {
+    const held = jest.spyOn(fx.index, 'heldSpellings');
+    try {
+      const typo = 'pneumonoultramicroscopicsilicovolcanoconiosus';
+      expect(typo.length).toBeGreaterThan(MAX_CORRECTED_LENGTH);
+      const res = await search(`${typo} disease`);
+      expect(res.headers['quarry-corrected-words']).toBeUndefined();
+      // A shorter slip of the same query is corrected: the pages are there.
+      expect((await search('lung diseese')).headers['quarry-corrected-words']).toBe('diseese=disease');
+      const asked = held.mock.calls.flatMap(([words]) => words);
+      expect(asked).toContain('disease');
+      expect(asked.filter((word) => word.length > MAX_CORRECTED_LENGTH + 1)).toEqual([]);
+    } finally {
+      held.mockRestore();
+    }
   });
 
   it('corrects nothing when every word is held', async () => {

@@ -14,6 +14,13 @@ import { pagesHolding } from './word-counts.js';
  * `bats`, `cuts`), and a short word no page holds is more often a name or a code than a slip.
  */
 export const MIN_CORRECTED_LENGTH = 5;
+/**
+ * Words longer than this are left as typed. A word of n letters has about 53n spellings one letter
+ * away, each n letters long: a 4,096-letter word made 217,000 strings of 4 KB, took the API 18 s
+ * and 3 GB, and failed. English words this long are rare (`internationalization` is 20 letters);
+ * a longer one is a name, a code or junk.
+ */
+export const MAX_CORRECTED_LENGTH = 30;
 /** Words of one query corrected at most; the others stay as typed. */
 export const MAX_CORRECTED_WORDS = 3;
 /**
@@ -221,7 +228,8 @@ function correctable(text: string): string | null {
   const tokens = tokenize(text);
   if (tokens.length !== 1) return null;
   const word = foldText(tokens[0] ?? '');
-  return word.length >= MIN_CORRECTED_LENGTH && LATIN_WORD.test(word) && !isStopWord(word) ? word : null;
+  const sized = word.length >= MIN_CORRECTED_LENGTH && word.length <= MAX_CORRECTED_LENGTH;
+  return sized && LATIN_WORD.test(word) && !isStopWord(word) ? word : null;
 }
 
 /** `query` with each corrected word's terms searched in its correction (punctuation around it kept). */
