@@ -50,7 +50,10 @@ export async function readDocument(
   // Parsers load on demand: a worker reading one .docx should not pay for pdf.js.
   if (container === 'pdf') {
     const pdf = await import('./pdf.js');
-    return { ...(await pdf.extractPdf(bytes, limits.maxTextChars, limits.maxReadMs)), filetype: 'pdf' };
+    return {
+      ...(await pdf.extractPdf(bytes, limits.maxTextChars, limits.maxReadMs, limits.maxUnzippedBytes)),
+      filetype: 'pdf',
+    };
   }
   if (container === 'zip') return readPackage(unzipBounded(bytes, limits.maxUnzippedBytes), family, filetype, limits);
   const ole = container === 'ole' ? openOle(bytes) : null;

@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { pagedPdf } from '@quarry/testkit';
 import { Document, Packer, Paragraph } from 'docx';
@@ -29,6 +30,42 @@ function workbook(sheetData: string, sharedStrings: readonly string[]): Buffer {
   return Buffer.from(zipSync(Object.fromEntries(Object.entries(parts).map(([name, xml]) => [name, strToU8(xml)]))));
 }
 
+/** A one-page PDF whose content stream, Flate-compressed, shows `line` and then `padding` spaces. */
+function deflatedPdf(line: string, padding: number): Buffer {
+  const content = deflateSync(Buffer.from(`BT /F1 14 Tf 72 720 Td (${line}) Tj ET\n${' '.repeat(padding)}`, 'latin1'));
+  const objects: Buffer[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    Buffer.concat([
+      Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'),
+      content,
+      Buffer.from('\nendstream', 'latin1'),
+    ]),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ].map((body) => (typeof body === 'string' ? Buffer.from(body, 'latin1') : body));
+  const chunks: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  let size = chunks[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(size);
+    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), body, Buffer.from('\nendobj\n', 'latin1')]);
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+  ];
+  chunks.push(
+    Buffer.from(
+      `${xref.join('')}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
+  return Buffer.concat(chunks);
+}
+
 // Hostile and odd files, generated here, read by the real worker (the package's dist/ build).
 describe('extractDocument on hostile and odd files', () => {
   it('reads the first pages of a PDF too slow to read whole, instead of failing at the timeout', async () => {
@@ -56,6 +93,18 @@ describe('extractDocument on hostile and odd files', () => {
     expect(doc.text.slice(0, 42)).toBe('Inventory of the north warehouse bomb bomb');
     expect(doc.text.length).toBeLessThanOrEqual(1_000_000);
     expect(doc.text.length).toBeGreaterThan(900_000);
+  }, 30_000);
+
+  it('refuses a PDF whose content stream inflates past the budget, and reads one within it', async () => {
+    const budget = 16 * 1024 * 1024;
+    // 64 MiB of spaces deflate to about 64 KB: pdf.js would inflate them whole, outside the heap limit.
+    const bomb = deflatedPdf('Harbour report', 64 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(200_000);
+    await expect(extractDocument(bomb, 'pdf', { maxUnzippedBytes: budget })).rejects.toMatchObject({
+      code: 'document_too_large',
+    });
+    const fine = await extractDocument(deflatedPdf('Harbour report', 1024 * 1024), 'pdf', { maxUnzippedBytes: budget });
+    expect(fine.text).toBe('Harbour report');
   }, 30_000);
 
   it('says a PDF that opens only with a password is encrypted', async () => {

@@ -1,16 +1,24 @@
 import { NonRetryableError, parseTimestamp } from '@quarry/core';
 import { getDocumentProxy } from 'unpdf';
 import { type PdfLine, type PdfRun, pdfLines, pdfParagraphs } from './pdf-layout.js';
+import { checkPdfStreams } from './pdf-streams.js';
 import type { DocumentContent } from './types.js';
 
 /**
  * Text, Markdown and Info-dictionary properties of a PDF, page by page until `maxChars` is reached
  * or `maxReadMs` has passed since the call (the first page is always read): a document too slow to
  * read whole is indexed with its first pages rather than lost to the worker's timeout. The text
- * and Markdown are its paragraphs, rebuilt from its layout (pdf-layout.ts).
+ * and Markdown are its paragraphs, rebuilt from its layout (pdf-layout.ts). A PDF whose streams
+ * inflate past `maxInflatedBytes` is refused before pdf.js reads it (see pdf-streams.ts).
  */
-export async function extractPdf(bytes: Uint8Array, maxChars: number, maxReadMs: number): Promise<DocumentContent> {
+export async function extractPdf(
+  bytes: Uint8Array,
+  maxChars: number,
+  maxReadMs: number,
+  maxInflatedBytes: number,
+): Promise<DocumentContent> {
   const started = Date.now();
+  checkPdfStreams(bytes, maxInflatedBytes);
   const pdf = await getDocumentProxy(new Uint8Array(bytes), {
     // Untrusted input: no eval'd font programs, no font loading, no console noise.
     isEvalSupported: false,

@@ -48,7 +48,8 @@ export interface DocumentLimits {
    */
   maxTextChars?: number;
   /**
-   * Largest total uncompressed size an OOXML zip may declare, in bytes (zip-bomb guard).
+   * Largest total uncompressed size of an OOXML or OpenDocument zip's parts, or of the streams a
+   * PDF's text is read from, in bytes (decompression-bomb guard).
    * @defaultValue 200 MiB
    */
   maxUnzippedBytes?: number;
