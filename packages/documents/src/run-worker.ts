@@ -12,7 +12,9 @@ type WorkerReply<T> = { ok: true; result: T } | { ok: false; error: { code: stri
 /**
  * How many workers may run at once; a run past that waits its turn (first come, first served), and
  * its budget starts when its worker does. Each worker may take its heap budget and the buffers it
- * holds beside it, so the number bounds the memory that untrusted input can take.
+ * holds beside it, which the heap limit does not count: those are bounded by the readers' own
+ * caps (the unzipped size of a package, the inflated size of a PDF's streams, the text budget), so
+ * the number of workers times those bounds is the memory untrusted input can take.
  */
 export class WorkerSlots {
   #free: number;
