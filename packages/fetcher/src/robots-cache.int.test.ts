@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { NonRetryableError } from '@quarry/core';
 import { createFetcher, type Fetcher } from './fetcher.js';
 import { RobotsCache } from './robots-cache.js';
 
@@ -112,6 +113,19 @@ describe('RobotsCache against local servers', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('reports a host name that does not resolve as such, not as robots.txt unreachable, and caches nothing', async () => {
+    // What the fetcher throws for ENOTFOUND (see its error mapping); no resolver is asked here.
+    const unresolved: Fetcher = {
+      ...fetcher,
+      fetch: async () => {
+        throw new NonRetryableError('host name does not resolve', 'dns_not_found');
+      },
+    };
+    const cache = new RobotsCache({ fetcher: unresolved });
+    await expect(cache.check('http://no-such-host.invalid/x')).rejects.toMatchObject({ code: 'dns_not_found' });
+    expect(cache.size).toBe(0);
   });
 
   it('follows a redirected robots.txt', async () => {

@@ -200,6 +200,9 @@ export class RobotsCache {
       // A refused address is the crawler's policy, not the site's robots.txt: the caller reports it
       // as such, and nothing is cached, so allowing the host takes effect at once.
       if (error instanceof QuarryError && error.code === 'blocked_address') throw error;
+      // So is a host name that does not resolve: its pages fail for that, not for robots.txt (a
+      // mistyped seed said "robots.txt unreachable" after three tries).
+      if (error instanceof QuarryError && error.code === 'dns_not_found') throw error;
       // RFC 9309 2.3.1.2: a redirect chain too long to follow counts as "unavailable".
       if (error instanceof QuarryError && (error.code === 'too_many_redirects' || error.code === 'redirect_loop')) {
         return { kind: 'allow_all', reason: 'robots_unavailable' };
