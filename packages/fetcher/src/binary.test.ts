@@ -22,6 +22,14 @@ describe('isProbablyBinary', () => {
     expect(isProbablyBinary(Buffer.alloc(0))).toBe(false);
   });
 
+  it('accepts UTF-16 without a byte order mark when the Content-Type declares it, but not a file signature', () => {
+    const page = Buffer.from('<html><p>hello there</p></html>', 'utf16le');
+    expect(isProbablyBinary(page, 'utf-16le')).toBe(false);
+    expect(isProbablyBinary(page, 'UTF-16')).toBe(false);
+    expect(isProbablyBinary(page, 'utf-8')).toBe(true);
+    expect(isProbablyBinary(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), 'utf-16')).toBe(true);
+  });
+
   it('accepts a page holding a stray NUL (a title from a database field), as browsers show it', () => {
     const page = `<!doctype html><title>Quarterly report\u0000</title><p>${'Revenue grew in every region. '.repeat(20)}</p>`;
     expect(isProbablyBinary(Buffer.from(page))).toBe(false);

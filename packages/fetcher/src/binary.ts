@@ -35,15 +35,17 @@ function isBinaryDataByte(byte: number): boolean {
  * Whether a body served as text is really binary (an image, archive, PDF...): a known file
  * signature, or more than a few control bytes near the start (NUL among them: a stray NUL in a
  * page's title, from a database field, is still a page, which browsers show). UTF-16 text with a
- * byte order mark counts as text.
+ * byte order mark counts as text, and so does a body whose Content-Type declares UTF-16 (`charset`),
+ * half of whose bytes are NUL in Latin text, unless it opens with a file signature.
  */
-export function isProbablyBinary(buffer: Uint8Array): boolean {
+export function isProbablyBinary(buffer: Uint8Array, charset?: string): boolean {
   if (buffer.length === 0) return false;
   const head = buffer.subarray(0, SNIFF_BYTES);
   if (startsWith(head, [0xfe, 0xff]) || startsWith(head, [0xff, 0xfe]) || startsWith(head, [0xef, 0xbb, 0xbf])) {
     return false;
   }
   if (MAGIC.some((magic) => startsWith(head, magic))) return true;
+  if (/^utf-?16(?:le|be)?$/i.test(charset?.trim() ?? '')) return false;
   let controls = 0;
   for (const byte of head) if (isBinaryDataByte(byte)) controls++;
   // A stray NUL, form feed or SUB in old pages is tolerated; 1% of the sample is not text.

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { NonRetryableError, type QuarryError, RetryableError } from '@quarry/core';
+import { decodeHtml } from './decode.js';
 import { createFetcher, type Fetcher } from './fetcher.js';
 
 /** The error a promise rejects with (fails the test when it resolves). */
@@ -86,6 +87,11 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
   '/huge-declared': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(1024 * 1024 * 1024) });
     res.write('<p>start</p>');
+  },
+  '/utf16': (_req, res) => {
+    // UTF-16 declared in the header, without a byte order mark: half its bytes are NUL.
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-16le' });
+    res.end(Buffer.from('<html><title>Wide</title><p>hello there</p></html>', 'utf16le'));
   },
   '/binary': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
@@ -378,6 +384,12 @@ describe('fetcher against hostile local servers', () => {
     const error = await rejection(fetcher.fetch(`http://127.0.0.1:${broken.port}/`));
     expect(error).toBeInstanceOf(NonRetryableError);
     expect(error.code).toBe('bad_response');
+  });
+
+  it('reads a page the Content-Type declares UTF-16, without a byte order mark, as text', async () => {
+    const page = await fetcher.fetch(`${base}/utf16`);
+    expect(page.charset).toBe('utf-16le');
+    expect(decodeHtml(page.body, { contentType: page.headers['content-type'] }).text).toContain('<p>hello there</p>');
   });
 
   it('rejects binary served as text/html', async () => {

@@ -298,7 +298,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       const rejectBinary = request.rejectBinaryText ?? opts.rejectBinaryText;
       // HTML with no Content-Type, or served as text/plain, is HTML; a PDF served as text a PDF (see computedMime).
       const contentType = computedMime(mime, body);
-      if (rejectBinary && status < 300 && isTextualMime(contentType) && isProbablyBinary(body)) {
+      if (rejectBinary && status < 300 && isTextualMime(contentType) && isProbablyBinary(body, charset)) {
         throw nonRetryable('binary_content', `binary body served as ${mime}`);
       }
       return {
