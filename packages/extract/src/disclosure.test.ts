@@ -47,6 +47,25 @@ describe('revealPanels', () => {
     expect(root.querySelectorAll('[style="display:none"]').length).toBe(3);
   });
 
+  it('shows the panes of tab sets built without ARIA: by their classes, or named by a Bootstrap toggle', () => {
+    const root = body(
+      // A shop's tabs: `div`s, the panes side by side in their box, all but the first sent hidden.
+      '<div class="tab-navs"><div data-nav="Overview">Overview</div><div data-nav="Specs">Specs</div></div>' +
+        '<div class="tab-panes"><div class="tab-pane" style="display:block">Fast card</div>' +
+        '<div class="tab-pane" style="display:none">Boost clock 2550 MHz</div></div>' +
+        // Bootstrap's own: a `.tab-content` box, and a collapsed panel its toggle names.
+        '<div class="tab-content"><div class="tab-pane fade" id="warranty" style="display: none">Three years</div></div>' +
+        '<a data-bs-toggle="collapse" href="#faq-2">Is it loud?</a><div id="faq-2" class="collapse" hidden>Quiet under load.</div>' +
+        // One `tab-pane` alone, outside a tab set, and a toggle in the navigation: left hidden.
+        '<div><div class="tab-pane" hidden>Draft</div></div>' +
+        '<nav><a data-toggle="collapse" data-target="#menu">Menu</a></nav><div id="menu" hidden>Home</div>',
+    );
+    expect(revealPanels(Array.from(root.querySelectorAll('*')))).toBe(3);
+    expect(root.textContent).toContain('Boost clock');
+    expect(root.querySelectorAll('[style*="none"]')).toHaveLength(0);
+    expect(Array.from(root.querySelectorAll('[hidden]')).map((el) => el.textContent)).toEqual(['Draft', 'Home']);
+  });
+
   it('leaves menus, popups, dialogs and other hidden blocks hidden', () => {
     const root = body(
       '<nav><button aria-expanded="false" aria-controls="m1">Products</button></nav>' +

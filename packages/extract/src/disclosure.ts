@@ -25,7 +25,8 @@ const HIDING_STYLE = new RegExp(`${HIDDEN_STYLE.source}\\s*(?:!important\\s*)?(?
  * `aria-hidden="true"` and an inline `display: none` or `visibility: hidden`. A panel is a
  * `role="tabpanel"` element or one whose id a control names in `aria-controls`, unless that control
  * opens a menu (`aria-haspopup`, or it sits in the page's navigation or header) or the panel is a
- * popup or dialog; and a hidden answer right after its question (see isHiddenAnswer), as FAQs built
+ * popup or dialog; a tab's pane by its classes (see isTabPane) or the panel a Bootstrap toggle
+ * names (see toggledPanel); and a hidden answer right after its question (see isHiddenAnswer), as FAQs built
  * without ARIA show them. Returns how many panels were shown. (The parts a streaming renderer sends hidden
  * are put in place when the page is parsed: see dom.ts.)
  */
@@ -33,8 +34,8 @@ export function revealPanels(elements: readonly Element[]): number {
   const ids = new Set<string>();
   const panels = new Set<Element>();
   for (const el of elements) {
-    if (el.getAttribute('role') === 'tabpanel') panels.add(el);
-    const controls = el.getAttribute('aria-controls');
+    if (el.getAttribute('role') === 'tabpanel' || isTabPane(el)) panels.add(el);
+    const controls = el.getAttribute('aria-controls') ?? toggledPanel(el);
     if (controls === null || el.hasAttribute('aria-haspopup') || el.closest(MENU_CONTEXT) !== null) continue;
     for (const id of controls.split(/\s+/)) if (id) ids.add(id);
   }
@@ -51,6 +52,40 @@ export function revealPanels(elements: readonly Element[]): number {
   }
   keepButtonLabels(elements, opened);
   return shown;
+}
+
+/** Bootstrap's toggles that show a part of the content: a tab, a pill, a collapsed panel. */
+const CONTENT_TOGGLES = new Set(['tab', 'pill', 'collapse']);
+/** A tab's pane by its class: Bootstrap's `tab-pane`, and the `tab-panel`, `tabs__panel` of others. */
+const TAB_PANE = /(?:^|\s)tabs?(?:-|_|__)?pan(?:e|el)(?:\s|$)/i;
+/** The box of a tab set's panes: Bootstrap's `tab-content`, a shop's `tab-panes`. */
+const TAB_CONTENT = /(?:^|\s)tabs?(?:-|_|__)?(?:content|panes|panels)(?:\s|$)/i;
+
+/**
+ * The id of the panel a Bootstrap toggle opens without ARIA (`<a data-toggle="tab" href="#specs">`,
+ * `data-bs-toggle="collapse" data-bs-target="#faq-2"`), or null. Shops built on Bootstrap show a
+ * product's specifications so, in a tab the page sends hidden.
+ */
+function toggledPanel(el: Element): string | null {
+  const toggle = el.getAttribute('data-bs-toggle') ?? el.getAttribute('data-toggle');
+  if (toggle === null || !CONTENT_TOGGLES.has(toggle.trim().toLowerCase())) return null;
+  const target = el.getAttribute('data-bs-target') ?? el.getAttribute('data-target') ?? el.getAttribute('href') ?? '';
+  return /^#[\w:.-]+$/.test(target.trim()) ? target.trim().slice(1) : null;
+}
+
+/**
+ * A tab's pane by its classes (`.tab-content > .tab-pane`, `.tab-panes > .tab-pane`): the box of a
+ * tab set's panes holds them, or they are several side by side. A shop's specifications and
+ * reviews are panes its tabs show one at a time, the others sent hidden.
+ */
+function isTabPane(el: Element): boolean {
+  if (!TAB_PANE.test(el.getAttribute('class') ?? '')) return false;
+  const box = el.parentElement;
+  if (box === null) return false;
+  if (TAB_CONTENT.test(box.getAttribute('class') ?? '')) return true;
+  let panes = 0;
+  for (const sibling of Array.from(box.children)) if (TAB_PANE.test(sibling.getAttribute('class') ?? '')) panes++;
+  return panes >= 2;
 }
 
 /** The heading elements, a button inside one being its text. */
