@@ -112,7 +112,8 @@ export const OPENAPI_DOCUMENT = {
               '`all` (default): every word must occur; a question typed whole is searched as `any` instead, and ' +
               'the response carries `Quarry-Match: any`, when no page holds all its words and it has at least three ' +
               'plain words besides stop words, or when fewer than ten pages do (whatever `limit`) and it has four and reads ' +
-              'as a sentence (a question mark or a function word such as `what`, `the`) or has five (an explicit ' +
+              'as a sentence (a question mark or a function word such as `what`, `the`) or has five, or asks a question ' +
+              'and has three (an explicit ' +
               '`match=all` never is); the pages its AND found then come first, then the others, unless it asks a ' +
               'question (a question mark, or a first word such as `how`, `what`, `does`). Whatever `match`, when ' +
               'fewer than ten pages hold a query of three plain words or more with its words in a row as typed, ' +

@@ -54,11 +54,22 @@ describe('readsAsSentence', () => {
 describe('shouldRelax', () => {
   const q = (text: string) => parseQuery(text);
   it('relaxes a sentence of three words no page holds together, and of four or more that fewer than ten pages hold', () => {
-    expect(shouldRelax(q('what is solar panel efficiency'), 0)).toBe(true);
-    expect(shouldRelax(q('what is solar panel efficiency'), 2)).toBe(false);
+    expect(shouldRelax(q('the solar panel efficiency'), 0)).toBe(true);
+    expect(shouldRelax(q('the solar panel efficiency'), 2)).toBe(false);
     expect(shouldRelax(q('what is solar panel efficiency on roofs'), 2)).toBe(true);
     expect(shouldRelax(q('what is solar panel efficiency on roofs'), 9)).toBe(true);
     expect(shouldRelax(q('what is solar panel efficiency on roofs'), 10)).toBe(false);
+  });
+
+  it('relaxes a question of three words that fewer than ten pages hold whole', () => {
+    expect(shouldRelax(q('how to define routes in Flask'), 1)).toBe(true);
+    expect(shouldRelax(q('what is solar panel efficiency'), 9)).toBe(true);
+    expect(shouldRelax(q('what is solar panel efficiency'), 10)).toBe(false);
+    expect(shouldRelax(q('solar panel efficiency?'), 2)).toBe(true);
+    // Two words, or three not asked as a question, stay an AND.
+    expect(shouldRelax(q('how do solar panels fail?'), 2)).toBe(true);
+    expect(shouldRelax(q('how do solar panels'), 2)).toBe(false);
+    expect(shouldRelax(q('solar panel efficiency'), 2)).toBe(false);
   });
 
   it('keeps keywords that some pages hold together an AND, unless there are five or more', () => {

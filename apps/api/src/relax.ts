@@ -21,12 +21,19 @@ import { pageForUrlQuery } from './url-query.js';
  * query is searched again with its words optional (`match=any`) when no page holds all its words
  * and it has at least {@link MIN_WORDS_NONE_FOUND} plain words besides stop words, or when fewer
  * than {@link FEW_FOUND} pages do and it has {@link MIN_WORDS_FEW_FOUND} and reads as a sentence
- * (see {@link readsAsSentence}) or has {@link MIN_WORDS_UNWRITTEN}. Other queries stay an AND:
+ * (see {@link readsAsSentence}) or has {@link MIN_WORDS_UNWRITTEN}, or it asks a question (see
+ * {@link asksQuestion}) and has {@link MIN_WORDS_ASKED}. Other queries stay an AND:
  * `cats dogs` on no page together means no page, as "all must match" says, and keywords that some
  * pages hold together (`solar panel efficiency roofs`) find those pages only.
  */
 export const MIN_WORDS_NONE_FOUND = 3;
 export const MIN_WORDS_FEW_FOUND = 4;
+/**
+ * Plain words from which a question (see {@link asksQuestion}) that found a few pages is relaxed:
+ * `how to define routes in Flask` has three, and the one page holding `define`, `routes` and
+ * `flask` was a list of frameworks, not Flask's guide to its routes, which says `route`.
+ */
+export const MIN_WORDS_ASKED = 3;
 /**
  * Plain words from which a query that found a few pages is relaxed though it does not read as a
  * sentence: a list of keywords that long is a description (`solar roof panel efficiency winter
@@ -134,17 +141,28 @@ export function readsAsSentence(query: ParsedQuery): boolean {
  * optional (see the module's constants).
  */
 export function shouldRelax(query: ParsedQuery, found: number): boolean {
-  return relaxes(plainWordCount(query), readsAsSentence(query), found);
+  return relaxes(plainWordCount(query), readingOf(query), found);
 }
 
-/** {@link shouldRelax} of a query of `words` plain words, which reads as a sentence or not. */
-function relaxes(words: number, sentence: boolean, found: number): boolean {
+/** How a query reads: as a sentence (see {@link readsAsSentence}), and as a question (see {@link asksQuestion}). */
+interface Reading {
+  readonly sentence: boolean;
+  readonly asking: boolean;
+}
+
+function readingOf(query: ParsedQuery): Reading {
+  return { sentence: readsAsSentence(query), asking: asksQuestion(query) };
+}
+
+/** {@link shouldRelax} of a query of `words` plain words, read as it reads. */
+function relaxes(words: number, reading: Reading, found: number): boolean {
   if (found === 0) return words >= MIN_WORDS_NONE_FOUND;
-  return found < FEW_FOUND && relaxesWhenFew(words, sentence);
+  return found < FEW_FOUND && relaxesWhenFew(words, reading);
 }
 
-/** Whether a query of `words` plain words, a sentence or not, is relaxed when a few pages hold it whole. */
-function relaxesWhenFew(words: number, sentence: boolean): boolean {
+/** Whether a query of `words` plain words, read as it reads, is relaxed when a few pages hold it whole. */
+function relaxesWhenFew(words: number, { sentence, asking }: Reading): boolean {
+  if (asking && words >= MIN_WORDS_ASKED) return true;
   return words >= MIN_WORDS_FEW_FOUND && (sentence || words >= MIN_WORDS_UNWRITTEN);
 }
 
@@ -176,12 +194,12 @@ export async function searchRelaxing(
 ): Promise<RelaxedSearch> {
   const loose: IndexQuery = { ...query, match: 'any' };
   const words = plainWordCount(query.query);
-  const sentence = readsAsSentence(query.query);
-  const early = relaxesWhenFew(words, sentence) ? settled(optionalRanked(deps.index, loose)) : null;
+  const reading = readingOf(query.query);
+  const early = relaxesWhenFew(words, reading) ? settled(optionalRanked(deps.index, loose)) : null;
   const strict = await searchLocal(deps, query);
   // Asked while the optional words' search runs on.
   const row = askInARow(deps.index, query, strict.total);
-  const relaxed = relaxes(words, sentence, strict.total) && !gone();
+  const relaxed = relaxes(words, reading, strict.total) && !gone();
   let list: Ranked;
   if (!relaxed) list = ranked(deps.index, query, strict);
   else {
@@ -189,7 +207,7 @@ export async function searchRelaxing(
     if (asked !== null && 'error' in asked) throw asked.error;
     const optional = asked === null ? await optionalRanked(deps.index, loose) : asked.result;
     const looseList = await withFeedback(deps, loose, optional, gone);
-    const allFirst = strict.total > 0 && !asksQuestion(query.query);
+    const allFirst = strict.total > 0 && !reading.asking;
     list = allFirst ? await allWordsFirst(deps.index, query, strict, looseList) : looseList;
   }
   list = await inARowFirst(query, row, list, gone);
