@@ -1,6 +1,6 @@
 import type { ContentResponse, PageDocument } from '@quarry/core';
 import { isPageId, toContentResponse, ValidationError } from '@quarry/core';
-import { PASSAGE_BOUNDS, type Passage, pageMarkdown, pagePortion, selectPassages } from '@quarry/passages';
+import { PASSAGE_BOUNDS, type Passage, pageMarkdown, pagePortion, selectPassagesAside } from '@quarry/passages';
 import { MAX_QUERY_LENGTH } from '@quarry/query';
 import type { RequestHandler } from 'express';
 import type { ApiDeps } from './deps.js';
@@ -57,8 +57,9 @@ export interface ContentExtras {
 }
 
 /** The passages of a page for a query within a token budget, in page order, as the API returns them. */
-export function contentPassages(doc: PageDocument, query: string, maxTokens: number): ContentPassage[] {
-  const selected = selectPassages({
+export async function contentPassages(doc: PageDocument, query: string, maxTokens: number): Promise<ContentPassage[]> {
+  // A long page's passages are selected on a worker thread: the API goes on answering meanwhile.
+  const selected = await selectPassagesAside({
     bodyText: doc.body_text,
     ...(doc.body_markdown ? { bodyMarkdown: doc.body_markdown } : {}),
     query,
@@ -75,11 +76,14 @@ export function contentPassages(doc: PageDocument, query: string, maxTokens: num
 }
 
 /** The content response with the extras a request asked for (none: exactly the spec's fields). */
-export function withExtras(doc: PageDocument, extras: ContentExtras): ContentWithExtras | ContentPortionResponse {
+export async function withExtras(
+  doc: PageDocument,
+  extras: ContentExtras,
+): Promise<ContentWithExtras | ContentPortionResponse> {
   if (extras.portion) return portionOf(doc, extras.format, extras.portion);
   const body: ContentWithExtras = toContentResponse(doc);
   if (extras.format === 'markdown') body.body_markdown = pageMarkdown(doc);
-  if (extras.passages) body.passages = contentPassages(doc, extras.passages.query, extras.passages.maxTokens);
+  if (extras.passages) body.passages = await contentPassages(doc, extras.passages.query, extras.passages.maxTokens);
   return body;
 }
 
@@ -182,6 +186,6 @@ export function contentRoute(deps: ApiDeps): RequestHandler<{ id: string }> {
       sendProblem(res, 'not-found', 'No indexed page has this id. Only local results have content.');
       return;
     }
-    res.json(withExtras(doc, extras));
+    res.json(await withExtras(doc, extras));
   };
 }

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type PageDocument, pageIdsForUrl, toContentResponse } from '@quarry/core';
-import { PASSAGE_BOUNDS, type Passage, pageMarkdown, pagePortion, selectPassages } from '@quarry/passages';
+import { PASSAGE_BOUNDS, type Passage, pageMarkdown, pagePortion, selectPassagesAside } from '@quarry/passages';
 import { z } from 'zod';
 import { enumArg, intArg, textArg, toolArgs } from './args.js';
 import type { QuarryBackend } from './backend.js';
@@ -118,13 +118,20 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
         const meta = metadata(doc);
         if (args.query !== undefined) {
           const maxTokens = args.max_tokens ?? PASSAGE_BOUNDS.defaultTokens;
-          const passages = selectPassages({
+          const selected = await selectPassagesAside({
             bodyText: doc.body_text,
             ...(doc.body_markdown ? { bodyMarkdown: doc.body_markdown } : {}),
             query: args.query,
             lang: doc.lang,
             maxTokens,
-          }).map(({ text, start, end, score, heading_path }: Passage) => ({ text, start, end, score, heading_path }));
+          });
+          const passages = selected.map(({ text, start, end, score, heading_path }: Passage) => ({
+            text,
+            start,
+            end,
+            score,
+            heading_path,
+          }));
           return toolResult(renderPassages(doc, passages, maxTokens), { ...meta, passages });
         }
         if (args.max_tokens !== undefined || args.start !== undefined) {

@@ -1,3 +1,4 @@
+export { ASIDE_MIN_CHARS, closePassageThread, selectPassagesAside } from './aside.js';
 export { CHUNK_DEFAULTS, type Chunk, type ChunkOptions, chunkText } from './chunk.js';
 export {
   type MarkdownHeading,
