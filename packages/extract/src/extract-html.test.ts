@@ -143,6 +143,25 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.site_name).toBe('Example News');
   });
 
+  it("names the site by its title's part that its address spells, before the publisher's name", () => {
+    const ld = {
+      '@context': 'https://schema.org',
+      '@type': 'Article',
+      publisher: { name: 'Wikimedia Foundation, Inc.' },
+    };
+    const head = (title: string) =>
+      `<title>${title}</title><script type="application/ld+json">${JSON.stringify(ld)}</script>`;
+    const wiki = 'https://en.wikipedia.org/wiki/Barack_Obama';
+    expect(run(page(head('Barack Obama - Wikipedia')), wiki).site_name).toBe('Wikipedia');
+    // The address spells no part of the title: the publisher it is.
+    expect(run(page(head('Barack Obama - Biography')), wiki).site_name).toBe('Wikimedia Foundation, Inc.');
+    // A part the address spells, without structured data: `The Verge` for theverge.com.
+    expect(run(page('<title>Review: a phone | The Verge</title>'), 'https://www.theverge.com/r/1').site_name).toBe(
+      'The Verge',
+    );
+    expect(run(page('<title>Review: a phone | The Verge</title>'), 'https://example.org/r/1').site_name).toBeNull();
+  });
+
   it('reads JSON-LD headline, author, date and publisher, also inside @graph', () => {
     const ld = {
       '@context': 'https://schema.org',

@@ -198,12 +198,19 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
       ogLocale: meta.get('og:locale'),
     };
     const lang = decideLanguage(languageHints, bodyText);
+    // The name the title and the address agree on before the publisher's (Wikipedia's JSON-LD
+    // names only the Wikimedia Foundation, Inc., its titles `… - Wikipedia`), as the page's data
+    // spells it when that is the same name.
+    const declaredName = jsonLd.publisherName ?? jsonLd.websiteName;
+    const others = [declaredName, meta.get('application-name'), article.siteName];
+    const fromTitle = titleSiteName(facts.docTitle, url);
+    const spelled = fromTitle === undefined ? undefined : others.find((name) => name && sameName(name, fromTitle));
     const siteName =
-      withoutTagline(meta.get('og:site_name'), jsonLd.publisherName ?? jsonLd.websiteName) ??
-      jsonLd.publisherName ??
-      jsonLd.websiteName ??
-      meta.get('application-name') ??
-      article.siteName;
+      withoutTagline(meta.get('og:site_name'), declaredName) ??
+      spelled ??
+      fromTitle ??
+      others.find((name) => name) ??
+      undefined;
     const jsonLdHeadline =
       jsonLd.headline && agreesWith(jsonLd.headline, facts.docTitle || facts.h1) ? jsonLd.headline : null;
     const title = reconcileTitle({
@@ -430,6 +437,40 @@ function plainContent({ parsed, declaresArticle }: PageReading, options: Extract
 function withoutTagline(siteName: string | undefined, declared: string | null | undefined): string | undefined {
   if (siteName === undefined || !declared || declared.length >= siteName.length) return siteName;
   return siteName.startsWith(declared) && TAGLINE.test(siteName.slice(declared.length)) ? declared : siteName;
+}
+
+/** A title's parts: `Headline | Site`, `Headline - Site`, `Site :: Headline`. */
+const TITLE_PARTS = /\s+(?:[|\-–—·»]|::)\s+/u;
+/** The labels of a host that name no site: its `www`, and the endings of its domain. */
+const HOST_NOISE = /^(?:www\d*|m|com|org|net|edu|gov|co|io|ac|info|[a-z]{2})$/;
+
+/**
+ * The site's name as the first or last part of the page's `<title>` (`Barack Obama - Wikipedia`),
+ * when that part spells a label of the page's host (`en.wikipedia.org`; `The Verge` for
+ * theverge.com), else undefined: a title's part is the site's name only where the address agrees.
+ */
+export function titleSiteName(title: string, url: string): string | undefined {
+  const parts = title.split(TITLE_PARTS).map((part) => part.trim());
+  if (parts.length < 2) return undefined;
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+  const labels = host.split('.').filter((label) => !HOST_NOISE.test(label));
+  for (const part of [parts[parts.length - 1] ?? '', parts[0] ?? '']) {
+    const compact = compactName(part);
+    if (compact.length >= 3 && labels.some((label) => label.replace(/-/g, '') === compact)) return part;
+  }
+  return undefined;
+}
+
+/** A name's letters and digits, lower-cased: `Home You®` and `homeyou` are one name. */
+const compactName = (name: string): string => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+function sameName(a: string, b: string): boolean {
+  return compactName(a) === compactName(b);
 }
 
 /** What follows a site's name before its tagline: a dash, a bar, a colon or a middle dot. */
