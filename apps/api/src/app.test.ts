@@ -405,6 +405,14 @@ describe('logging', () => {
     const line = fx.logs.find((l) => l.includes('trace-abc-123'));
     expect(line).toBeDefined();
     expect(fx.logs.join('\n')).not.toContain(secret);
+    // A key or token a client puts in the query string is not logged either.
+    const key = 'qk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg';
+    await request(app).get(`/healthz?api_key=${key}&token=admin-tok-9&q=solar`).set('X-Request-Id', 'trace-q-1');
+    await request(app).get(`${SEARCH}?q=${key}`).set('X-Request-Id', 'trace-q-2');
+    const logged = fx.logs.filter((l) => l.includes('trace-q-'));
+    expect(logged).toHaveLength(2);
+    expect(logged.join('\n')).not.toMatch(/qk_AbCd|admin-tok-9/);
+    expect(logged[0]).toContain('api_key=[redacted]&token=[redacted]&q=solar');
     const bad = await request(app).get('/healthz').set('X-Request-Id', 'bad id; rm -rf');
     expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
