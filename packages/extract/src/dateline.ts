@@ -82,10 +82,11 @@ export function findDatelineDate(
 /**
  * A date after one of these words on its line is when something else happened (an infobox's
  * `Founded February 28, 1998`, `Released: 4 May 2021`, an offer's `Travel through December 31`, a
- * profile's `Last active`), not when the page was written.
+ * profile's `Last active`, a forum poster's `Joined: Mon Jul 24, 2017`, its weekday between), not
+ * when the page was written.
  */
 const OTHER_EVENT =
-  /\b(?:founded|born|died|established|released|releases|launched|opened|incorporated|formed|since|expires?|valid|starts?|ends?|deadline|due|through|until|till|thru|last active)\b[\s:,.-]*$/i;
+  /\b(?:founded|born|died|established|released|releases|launched|opened|incorporated|formed|since|expires?|valid|starts?|ends?|deadline|due|through|until|till|thru|last active|joined|join date|registered)\b[\s:,.-]*(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*)?$/i;
 
 /**
  * The text of `text`'s line up to `index`, or the line before when that is empty: a label in its
