@@ -59,6 +59,9 @@ describe('findDatelineDate', () => {
     // A forum poster's card, its weekday between the label and the date.
     expect(findDatelineDate('changingtimes\nPosts: 524\nJoined: Mon Jul 24, 2017 9:28 am', 0)).toBeNull();
     expect(findDatelineDate('Registered: 5 March 2019', 0)).toBeNull();
+    // An API version named by its day is no date; an ISO date ending a sentence is one.
+    expect(findDatelineDate('API version 2026-02-25.clover', 0)).toBeNull();
+    expect(findDatelineDate('Posted 2026-02-25.', 0)).toBe('2026-02-25T00:00:00Z');
     // A later line still counts; so does a date after words that are not such labels.
     expect(findDatelineDate('Born 1 March 1970\nPosted March 2, 2024', 0)).toBe('2024-03-02T00:00:00Z');
     expect(findDatelineDate('Published on 3 May 2021', 0)).toBe('2021-05-03T00:00:00Z');

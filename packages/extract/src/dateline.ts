@@ -8,8 +8,8 @@ const DAY_MONTH_YEAR = new RegExp(
   `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTHS})\\.?,?\\s+((?:19|20)\\d{2})\\b`,
   'i',
 );
-/** `2025-12-19` (ISO). */
-const ISO_DAY = /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b/;
+/** `2025-12-19` (ISO); not a version named by its day (Stripe's API version `2026-02-25.clover`). */
+const ISO_DAY = /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b(?!\.[A-Za-z])/;
 /**
  * `19.12.2025`: day, month and year with dots, as Europe writes them (American dates use slashes,
  * and are not read).
