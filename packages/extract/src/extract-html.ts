@@ -52,7 +52,7 @@ import { dropSearchFilters } from './search-filters.js';
 import { raiseSuperscripts } from './superscripts.js';
 import { blockText, squash, textUpTo, truncate, withoutInvisibleParagraphs } from './text.js';
 import { reconcileTitle } from './title.js';
-import { isHomePage } from './title-strip.js';
+import { fold, isHomePage } from './title-strip.js';
 import type { ExtractedPage, ExtractHtmlOptions } from './types.js';
 import { EXTRACT_DEFAULTS } from './types.js';
 import { countWords } from './word-count.js';
@@ -204,13 +204,9 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
     const declaredName = jsonLd.publisherName ?? jsonLd.websiteName;
     const others = [declaredName, meta.get('application-name'), article.siteName];
     const fromTitle = titleSiteName(facts.docTitle, url);
-    const spelled = fromTitle === undefined ? undefined : others.find((name) => name && sameName(name, fromTitle));
+    const spelled = fromTitle === undefined ? undefined : others.find((name) => name && fold(name) === fold(fromTitle));
     const siteName =
-      withoutTagline(meta.get('og:site_name'), declaredName) ??
-      spelled ??
-      fromTitle ??
-      others.find((name) => name) ??
-      undefined;
+      withoutTagline(meta.get('og:site_name'), declaredName) ?? spelled ?? fromTitle ?? others.find((name) => name);
     const jsonLdHeadline =
       jsonLd.headline && agreesWith(jsonLd.headline, facts.docTitle || facts.h1) ? jsonLd.headline : null;
     const title = reconcileTitle({
@@ -460,17 +456,10 @@ export function titleSiteName(title: string, url: string): string | undefined {
   }
   const labels = host.split('.').filter((label) => !HOST_NOISE.test(label));
   for (const part of [parts[parts.length - 1] ?? '', parts[0] ?? '']) {
-    const compact = compactName(part);
+    const compact = fold(part);
     if (compact.length >= 3 && labels.some((label) => label.replace(/-/g, '') === compact)) return part;
   }
   return undefined;
-}
-
-/** A name's letters and digits, lower-cased: `Home You®` and `homeyou` are one name. */
-const compactName = (name: string): string => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-
-function sameName(a: string, b: string): boolean {
-  return compactName(a) === compactName(b);
 }
 
 /** What follows a site's name before its tagline: a dash, a bar, a colon or a middle dot. */
