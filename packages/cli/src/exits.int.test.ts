@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,6 +181,28 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
       expect(run.stderr.trim()).toBe(
         `quarry: cannot listen on 127.0.0.1:${port}: the port is in use (set PORT or --port)`,
       );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 120_000);
+
+  it('quarry start on a port in use stores no admin token and queues nothing', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const data = join(dir, 'busy-port-data');
+    try {
+      const run = await quarry(['start', '--data', data, '--seed', 'http://127.0.0.1:9/a'], {
+        PORT: String(port),
+        QUARRY_HOST: '127.0.0.1',
+        QUARRY_ALLOW_HOSTS: '127.0.0.1',
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('the port is in use');
+      expect(run.stderr).not.toContain('admin token');
+      expect(existsSync(join(data, 'admin-token'))).toBe(false);
+      const status = await quarry(['status', '--json', '--data', data]);
+      expect(JSON.parse(status.stdout).crawl.queued).toBe(0);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

@@ -15,25 +15,40 @@ function storedAdminToken(config: QuarryConfig): string | null {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
 }
 
+/** The admin token `quarry start` uses, and `keep()` to store it once the API listens. */
+export interface AdminToken {
+  readonly value: string;
+  /** Stores a generated token (mode 0600) and says so; nothing when it came from the variable or the file. */
+  keep(): void;
+}
+
 /**
- * The admin token: from QUARRY_ADMIN_TOKEN, else generated once into the data dir (mode 0600), so
- * /admin is never open. It is shown that one time on a terminal; where stderr is not one (a
- * container's or a service manager's log, CI) only its file is named: a secret does not go to logs.
+ * The admin token: from QUARRY_ADMIN_TOKEN, else the one stored in the data dir, else a new one, so
+ * /admin is never open. A new token is stored by `keep()`, called once the API listens: a start that
+ * fails (the port in use) must not store a token it never showed working. It is shown that one time
+ * on a terminal; where stderr is not one (a container's or a service manager's log, CI) only its
+ * file is named: a secret does not go to logs.
  */
-export function ensureAdminToken(config: QuarryConfig): string {
-  if (config.adminToken) return config.adminToken;
-  const stored = storedAdminToken(config);
-  if (stored !== null) return stored;
-  const file = adminTokenFile(config);
-  mkdirSync(config.dataDir, { recursive: true });
+export function adminTokenFor(config: QuarryConfig): AdminToken {
+  const given = config.adminToken ?? storedAdminToken(config);
+  if (given) return { value: given, keep() {} };
   const token = randomBytes(24).toString('base64url');
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  process.stderr.write(
-    process.stderr.isTTY
-      ? `Generated an admin token (shown once; stored in ${file}):\n  ${token}\n`
-      : `Generated an admin token, stored in ${file} (readable by this user only; not written to this log).\n`,
-  );
-  return token;
+  let kept = false;
+  return {
+    value: token,
+    keep() {
+      if (kept) return;
+      kept = true;
+      const file = adminTokenFile(config);
+      mkdirSync(config.dataDir, { recursive: true });
+      writeFileSync(file, `${token}\n`, { mode: 0o600 });
+      process.stderr.write(
+        process.stderr.isTTY
+          ? `Generated an admin token (shown once; stored in ${file}):\n  ${token}\n`
+          : `Generated an admin token, stored in ${file} (readable by this user only; not written to this log).\n`,
+      );
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { QuarryConfig } from '@quarry/core';
 import { createLogger, openQueues, openServices } from '../runtime.js';
-import { ensureAdminToken } from './admin-token.js';
+import { adminTokenFor } from './admin-token.js';
 import { indexerFor, openCrawler, recrawlScheduleFor, seedDefaults, submitterFor } from './crawl.js';
 import { openMetrics } from './metrics.js';
 import { reportProgress } from './progress.js';
@@ -25,7 +25,8 @@ export async function runStart(
   },
 ): Promise<number> {
   const seeds = await loadSeeds(options.seeds, options.seedsFiles, seedDefaults(options));
-  const config = { ...baseConfig, adminToken: ensureAdminToken(baseConfig) };
+  const adminToken = adminTokenFor(baseConfig);
+  const config = { ...baseConfig, adminToken: adminToken.value };
   const logger = createLogger(config);
   const services = await openServices(config, logger);
   const queues = await openQueues(config, logger);
@@ -34,18 +35,20 @@ export async function runStart(
     metrics.metrics.crawlOutcome(state, reason),
   );
   const indexer = indexerFor(queues, services, logger);
-  crawler.start();
-  const recrawls = recrawlScheduleFor(config, queues, logger);
-  const standings = seeds.length > 0 ? await crawler.reseed(seeds) : [];
-  await warnRefusedSeeds(crawler, seeds, standings, true);
-  const report = seedReport(standings);
-  if (report !== '') process.stderr.write(`${report}\n`);
+  // The API binds before anything is crawled or stored: a port in use stops the start with nothing done.
   const api = await startApi(services, logger, {
     urlSubmitter: submitterFor(crawler, logger),
     queues,
     metrics: metrics.metrics,
     backingOff: () => crawler.backingOff(),
   });
+  adminToken.keep();
+  crawler.start();
+  const recrawls = recrawlScheduleFor(config, queues, logger);
+  const standings = seeds.length > 0 ? await crawler.reseed(seeds) : [];
+  await warnRefusedSeeds(crawler, seeds, standings, true);
+  const report = seedReport(standings);
+  if (report !== '') process.stderr.write(`${report}\n`);
   announce(config, api, metrics.listening);
   const progress = reportProgress(
     queues,
