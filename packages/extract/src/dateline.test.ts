@@ -65,6 +65,12 @@ describe('findDatelineDate', () => {
     // A later line still counts; so does a date after words that are not such labels.
     expect(findDatelineDate('Born 1 March 1970\nPosted March 2, 2024', 0)).toBe('2024-03-02T00:00:00Z');
     expect(findDatelineDate('Published on 3 May 2021', 0)).toBe('2021-05-03T00:00:00Z');
+    // The post's own date in the same form as the skipped one, and a day that does not exist.
+    const card = 'Joined: Mon Jul 24, 2017 9:28 am\nPost by changingtimes » Tue Aug 14, 2018 4:02 pm';
+    expect(findDatelineDate(card, 0)).toBe('2018-08-14T00:00:00Z');
+    expect(findDatelineDate('Registered: 5 March 2019\nPosted 7 June 2020', 0)).toBe('2020-06-07T00:00:00Z');
+    expect(findDatelineDate('February 30, 2024 was no day; February 29, 2024 was', 0)).toBe('2024-02-29T00:00:00Z');
+    expect(findDatelineDate('Joined: 1. März 1998\n7. Juni 2020', 0, 'de')).toBe('2020-06-07T00:00:00Z');
   });
 
   it('reads a date with slashes when one of its first two numbers cannot be a month', () => {

@@ -2,29 +2,29 @@ import { MONTHS, monthOf, parsePageDate } from './dates.js';
 import { localDatePattern } from './local-months.js';
 
 /** `December 19, 2025`, `Dec. 19th, 2025`, `Sep 4 2025`. */
-const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+((?:19|20)\\d{2})\\b`, 'i');
+const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+((?:19|20)\\d{2})\\b`, 'gi');
 /** `19 December 2025`, `18th Dec 2025`, `8 Oct. 2022`, `4 of May, 2021`. */
 const DAY_MONTH_YEAR = new RegExp(
   `\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTHS})\\.?,?\\s+((?:19|20)\\d{2})\\b`,
-  'i',
+  'gi',
 );
 /** `2025-12-19` (ISO); not a version named by its day (Stripe's API version `2026-02-25.clover`). */
-const ISO_DAY = /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b(?!\.[A-Za-z])/;
+const ISO_DAY = /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b(?!\.[A-Za-z])/g;
 /**
  * `19.12.2025`: day, month and year with dots, as Europe writes them (American dates use slashes,
  * and are not read).
  */
-const DOTTED_DAY = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\d.]\d)/;
+const DOTTED_DAY = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\d.]\d)/g;
 
 /**
  * `2/24/2026`, `24/2/2026`: slashes with the day or the month first, read only when one of the two
  * cannot be a month (past 12), which tells them apart; not either end of a range of days
  * (`1/27/2026 - 3/24/2026`, a course's or an offer's dates).
  */
-const SLASHED_DAY = /(?<![\d/.])(?<![-–—]\s*)(\d{1,2})\/(\d{1,2})\/((?:19|20)\d{2})(?![\d/])(?!\s*[-–—]\s*\d)/;
+const SLASHED_DAY = /(?<![\d/.])(?<![-–—]\s*)(\d{1,2})\/(\d{1,2})\/((?:19|20)\d{2})(?![\d/])(?!\s*[-–—]\s*\d)/g;
 
 /** `2025/12/19`, `2025.12.19`: the year first, as East Asian pages write it; never ambiguous. */
-const YEAR_FIRST_DAY = /(?<![\d./])((?:19|20)\d{2})[./](\d{1,2})[./](\d{1,2})(?![\d/]|\.\d)/;
+const YEAR_FIRST_DAY = /(?<![\d./])((?:19|20)\d{2})[./](\d{1,2})[./](\d{1,2})(?![\d/]|\.\d)/g;
 
 /**
  * The first date written near a page's headline in the forms English pages print a dateline
@@ -42,27 +42,20 @@ export function findDatelineDate(
 ): string | null {
   const found: Array<{ index: number; y: string; mo: number; d: string }> = [];
   for (const lang of typeof langs === 'string' ? [langs] : new Set(langs)) {
-    const local = localDatePattern(lang)?.find(text);
-    if (local) found.push(local);
+    found.push(...(localDatePattern(lang)?.findAll(text) ?? []));
   }
-  const mdy = MONTH_DAY_YEAR.exec(text);
-  if (mdy?.[1] && mdy[2] && mdy[3]) found.push({ index: mdy.index, y: mdy[3], mo: monthOf(mdy[1]), d: mdy[2] });
-  const dmy = DAY_MONTH_YEAR.exec(text);
-  if (dmy?.[1] && dmy[2] && dmy[3]) found.push({ index: dmy.index, y: dmy[3], mo: monthOf(dmy[2]), d: dmy[1] });
-  const dotted = DOTTED_DAY.exec(text);
-  if (dotted?.[1] && dotted[2] && dotted[3] && Number(dotted[2]) <= 12) {
-    found.push({ index: dotted.index, y: dotted[3], mo: Number(dotted[2]), d: dotted[1] });
+  for (const [, month, d, y, at] of matches(MONTH_DAY_YEAR, text)) found.push({ index: at, y, mo: monthOf(month), d });
+  for (const [, d, month, y, at] of matches(DAY_MONTH_YEAR, text)) found.push({ index: at, y, mo: monthOf(month), d });
+  for (const [, d, mo, y, at] of matches(DOTTED_DAY, text)) {
+    if (Number(mo) <= 12) found.push({ index: at, y, mo: Number(mo), d });
   }
-  const slashed = SLASHED_DAY.exec(text);
-  if (slashed?.[1] && slashed[2] && slashed[3]) {
-    const [a, b] = [Number(slashed[1]), Number(slashed[2])];
-    if (a <= 12 && b > 12) found.push({ index: slashed.index, y: slashed[3], mo: a, d: slashed[2] });
-    else if (a > 12 && b <= 12) found.push({ index: slashed.index, y: slashed[3], mo: b, d: slashed[1] });
+  for (const [, first, second, y, at] of matches(SLASHED_DAY, text)) {
+    const [a, b] = [Number(first), Number(second)];
+    if (a <= 12 && b > 12) found.push({ index: at, y, mo: a, d: second });
+    else if (a > 12 && b <= 12) found.push({ index: at, y, mo: b, d: first });
   }
-  for (const yearFirst of [ISO_DAY.exec(text), YEAR_FIRST_DAY.exec(text)]) {
-    if (yearFirst?.[1] && yearFirst[2] && yearFirst[3]) {
-      found.push({ index: yearFirst.index, y: yearFirst[1], mo: Number(yearFirst[2]), d: yearFirst[3] });
-    }
+  for (const pattern of [ISO_DAY, YEAR_FIRST_DAY]) {
+    for (const [, y, mo, d, at] of matches(pattern, text)) found.push({ index: at, y, mo: Number(mo), d });
   }
   // A line whose first date is another event's is skipped whole (`February 28, 1998 (1998-02-28)`).
   const otherEventLines = new Set<number>();
@@ -77,6 +70,13 @@ export function findDatelineDate(
     if (date !== null) return date;
   }
   return null;
+}
+
+/** Each match of `pattern` (global, three groups) in `text`: the whole match, its groups and where it is. */
+function* matches(pattern: RegExp, text: string): Generator<[string, string, string, string, number]> {
+  for (const m of text.matchAll(pattern)) {
+    if (m[1] && m[2] && m[3]) yield [m[0], m[1], m[2], m[3], m.index];
+  }
 }
 
 /**

@@ -13,9 +13,10 @@ export interface LocalDate {
   readonly d: string;
 }
 
-/** Finds the first date a language writes with a month's name in a text. */
+/** Finds the dates a language writes with a month's name in a text. */
 export interface LocalDatePattern {
-  find(text: string): LocalDate | null;
+  /** Every such date, in the order written. */
+  findAll(text: string): LocalDate[];
 }
 
 /** Languages whose dates are read elsewhere. */
@@ -63,17 +64,19 @@ function buildPattern(lang: string): LocalDatePattern | null {
       : order === 'ymd'
         ? `(?<![\\p{L}\\p{N}])${YEAR}\\.?[\\p{L}]?\\s*${month}\\s*${DAY}(?!\\d)`
         : `(?<![\\p{L}\\p{N}])${month}\\s*${DAY},?\\s+${YEAR}(?!\\d)`;
-  const re = new RegExp(source, 'iu');
+  const re = new RegExp(source, 'giu');
   const groups =
     order === 'dmy' ? { d: 1, mo: 2, y: 3 } : order === 'ymd' ? { y: 1, mo: 2, d: 3 } : { mo: 1, d: 2, y: 3 };
   return {
-    find(text) {
-      const m = re.exec(text);
-      if (!m) return null;
-      const mo = names.get(normalName(m[groups.mo] ?? '', lang));
-      const y = m[groups.y];
-      const d = m[groups.d];
-      return mo !== undefined && y !== undefined && d !== undefined ? { index: m.index, y, mo, d } : null;
+    findAll(text) {
+      const dates: LocalDate[] = [];
+      for (const m of text.matchAll(re)) {
+        const mo = names.get(normalName(m[groups.mo] ?? '', lang));
+        const y = m[groups.y];
+        const d = m[groups.d];
+        if (mo !== undefined && y !== undefined && d !== undefined) dates.push({ index: m.index, y, mo, d });
+      }
+      return dates;
     },
   };
 }
