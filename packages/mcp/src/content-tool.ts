@@ -10,6 +10,16 @@ import { type ErrorReporter, guarded, toolError, toolResult } from './tool-resul
 
 const START_ERROR = 'start must be an integer of at least 0';
 
+/**
+ * Most tokens (o200k) of a page read whole, without max_tokens: a longer page comes as its first
+ * portion of this size, with where to read on. A 5 MB page read whole made a 10 MB answer, past
+ * what MCP clients take in one message (the SDK's stdio client closes the session at 10 MiB), and
+ * past what any model reads at once; 25,000 is what MCP clients commonly accept from one tool call.
+ */
+export const WHOLE_PAGE_TOKENS = 25_000;
+/** Characters under which a page holds fewer than {@link WHOLE_PAGE_TOKENS} tokens (at most two a character, as o200k spends on all but the rarest characters): it is not counted. */
+const WHOLE_PAGE_CHARS = WHOLE_PAGE_TOKENS / 2;
+
 const inputSchema = toolArgs({
   id: textArg('id', 256).optional().describe('The id of a search result whose source is "local".'),
   url: textArg('url', 2048)
@@ -38,6 +48,8 @@ const inputSchema = toolArgs({
     ),
 });
 
+const PORTION_ONLY = `with max_tokens or start, or when the page is longer than ${WHOLE_PAGE_TOKENS} tokens, only the portion read.`;
+
 const passageSchema = z.object({
   text: z.string(),
   start: z.number().int().describe('Offset of the passage in the full text (cite it with end).'),
@@ -56,14 +68,8 @@ const outputSchema = {
   word_count: z.number().int(),
   crawled_at: z.string(),
   has_llms_txt: z.boolean(),
-  body_text: z
-    .string()
-    .optional()
-    .describe('The page as plain text (format text, no query); with max_tokens or start, only the portion read.'),
-  body_markdown: z
-    .string()
-    .optional()
-    .describe('The page as markdown (format markdown, no query); with max_tokens or start, only the portion read.'),
+  body_text: z.string().optional().describe(`The page as plain text (format text, no query); ${PORTION_ONLY}`),
+  body_markdown: z.string().optional().describe(`The page as markdown (format markdown, no query); ${PORTION_ONLY}`),
   passages: z.array(passageSchema).optional().describe('With query: the relevant passages, in page order.'),
   portion: z
     .object({
@@ -73,7 +79,9 @@ const outputSchema = {
       tokens: z.number().int().describe('Tokens of the portion (o200k).'),
     })
     .optional()
-    .describe('With max_tokens or start and no query: which part of the page body_text or body_markdown holds.'),
+    .describe(
+      `With max_tokens or start and no query, or a page past ${WHOLE_PAGE_TOKENS} tokens: which part of the page body_text or body_markdown holds.`,
+    ),
 };
 
 /** Registers `get_content`: a page's text or markdown, or only its passages relevant to a query. */
@@ -84,7 +92,8 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
       title: 'Read an indexed page',
       description:
         'Read a page found with search, by its id (or by its URL, if it is indexed). Without query, returns the whole page (format text or ' +
-        'markdown); with max_tokens, only a portion of it within that token budget, from start (a character offset, ' +
+        `markdown), or its first ${WHOLE_PAGE_TOKENS.toLocaleString('en-US')} tokens when it is longer, with the start to ` +
+        'read on from; with max_tokens, only a portion of it within that token budget, from start (a character offset, ' +
         'default 0) to the end of a paragraph or sentence, and the start to read on from. With query (your question) ' +
         'and max_tokens, returns only the passages that answer it, within that token budget, in page order, each with ' +
         'its character offsets in the full text so an answer can cite them. Prefer query + max_tokens for long pages; ' +
@@ -138,11 +147,14 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
           const maxTokens = args.max_tokens ?? PASSAGE_BOUNDS.defaultTokens;
           return portionResult(doc, args.format, args.start ?? 0, maxTokens);
         }
-        if (args.format === 'markdown') {
-          const markdown = pageMarkdown(doc);
-          return toolResult(`${header(doc)}\n\n${markdown}`, { ...meta, body_markdown: markdown });
+        const body = args.format === 'markdown' ? pageMarkdown(doc) : doc.body_text;
+        if (body.length > WHOLE_PAGE_CHARS && !fitsWhole(body)) {
+          return portionResult(doc, args.format, 0, WHOLE_PAGE_TOKENS);
         }
-        return toolResult(`${header(doc)}\n\n${doc.body_text}`, { ...meta, body_text: doc.body_text });
+        return toolResult(`${header(doc)}\n\n${body}`, {
+          ...meta,
+          [args.format === 'markdown' ? 'body_markdown' : 'body_text']: body,
+        });
       }),
   );
 }
@@ -172,6 +184,11 @@ function portionResult(
     [format === 'markdown' ? 'body_markdown' : 'body_text']: portion.text,
     portion: { start: portion.start, end: portion.end, length: body.length, tokens: portion.tokens },
   });
+}
+
+/** Whether `body` holds at most {@link WHOLE_PAGE_TOKENS} tokens (its first portion of them is all of it). */
+function fitsWhole(body: string): boolean {
+  return pagePortion({ text: body, maxTokens: WHOLE_PAGE_TOKENS }).end === body.length;
 }
 
 /** The indexed page at `url`, under that URL or the same URL with the other scheme; null if none. */

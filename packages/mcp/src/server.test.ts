@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BackendUnavailableError, type PageDocument, pageIdForUrl, ValidationError } from '@quarry/core';
 import { pageMarkdown } from '@quarry/passages';
 import type { CrawlSiteRequest, CrawlSiteResult, QuarryBackend, SearchToolArgs } from './backend.js';
+import { WHOLE_PAGE_TOKENS } from './content-tool.js';
 import { createQuarryMcpServer } from './server.js';
 
 const PAGE: PageDocument = {
@@ -45,6 +46,17 @@ const LONG: PageDocument = {
   word_count: 560,
 };
 
+/** A page of 3,000 paragraphs, about 51,000 tokens: more than get_content gives whole. */
+const HUGE: PageDocument = {
+  ...LONG,
+  id: 'AAAAAAAAAAAAAAAAAAAAAE',
+  body_text: Array.from(
+    { length: 3_000 },
+    (_, i) => `Paragraph ${i} tells of rivers and hills. The people near them fish in summer.`,
+  ).join('\n\n'),
+  word_count: 42_000,
+};
+
 /** A backend over one page that records the searches it was asked and fails on demand. */
 function backend(searches: SearchToolArgs[]): QuarryBackend {
   return {
@@ -57,7 +69,7 @@ function backend(searches: SearchToolArgs[]): QuarryBackend {
       if (args.q === 'nutrition') return { total: 57, took_ms: 1, results: [] };
       return { total: 0, took_ms: 1, results: [] };
     },
-    page: async (id) => [PAGE, DATED, GUIDE, LONG].find((doc) => doc.id === id) ?? null,
+    page: async (id) => [PAGE, DATED, GUIDE, LONG, HUGE].find((doc) => doc.id === id) ?? null,
   };
 }
 
@@ -201,6 +213,29 @@ describe('createQuarryMcpServer', () => {
       body_text: LONG.body_text.slice(start),
       portion: { start, end: LONG.body_text.length },
     });
+  });
+
+  it('gives a page past WHOLE_PAGE_TOKENS as its first portion, with where to read on, unless asked for less', async () => {
+    const client = await connect([]);
+    for (const [format, field, body] of [
+      ['text', 'body_text', HUGE.body_text],
+      ['markdown', 'body_markdown', pageMarkdown(HUGE)],
+    ] as const) {
+      const first = await client.callTool({ name: 'get_content', arguments: { id: HUGE.id, format } });
+      const content = first.structuredContent as Record<string, unknown> & { portion: Record<string, number> };
+      const { end, tokens } = content.portion;
+      expect(content.portion).toMatchObject({ start: 0, length: body.length });
+      expect(tokens).toBeLessThanOrEqual(WHOLE_PAGE_TOKENS);
+      expect(tokens).toBeGreaterThan(WHOLE_PAGE_TOKENS * 0.9);
+      expect(content[field]).toBe(body.slice(0, end));
+      expect(textOf(first).endsWith(`[chars 0-${end} of ${body.length}; continue with start=${end}]`)).toBe(true);
+      const next = await client.callTool({ name: 'get_content', arguments: { id: HUGE.id, format, start: end } });
+      expect(next.structuredContent).toMatchObject({ portion: { start: end } });
+    }
+    // A page under the limit is still given whole, with no portion.
+    const whole = await client.callTool({ name: 'get_content', arguments: { id: LONG.id } });
+    expect(whole.structuredContent).toMatchObject({ body_text: LONG.body_text });
+    expect(Object.keys(whole.structuredContent ?? {})).not.toContain('portion');
   });
 
   it('refuses start with query, at or past the end of the page, or other than a whole number', async () => {
