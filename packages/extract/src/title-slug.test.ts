@@ -22,6 +22,9 @@ describe('slugWords', () => {
   it('gives nothing for URLs without a slug', () => {
     expect(slugWords('https://example.com/')).toEqual([]);
     expect(slugWords('https://example.com/portfolio/')).toEqual([]);
+    // One word and a CMS's suffix making the slug unique: a logo's `Salon` would cover it whole.
+    expect(slugWords('https://www.salon.com/2015/salon-1/')).toEqual([]);
+    expect(slugWords('https://example.com/top-10-laptops')).toEqual(['top', '10', 'laptops']);
     expect(slugWords('https://example.com/dp/B0D1PC8551')).toEqual([]);
     expect(slugWords('not a url')).toEqual([]);
   });

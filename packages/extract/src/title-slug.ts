@@ -4,7 +4,10 @@
  * titles that disagree, the one that covers more of its words is the page's own.
  */
 
-/** A slug has at least this many words; `/portfolio/` or `/docs/` says too little. */
+/**
+ * A slug has at least this many words of letters; `/portfolio/` or `/docs/` says too little, and so
+ * does `/salon-1/` (a CMS's suffix making a slug unique, which a logo's `Salon` would cover whole).
+ */
 const MIN_SLUG_WORDS = 2;
 
 /**
@@ -27,7 +30,7 @@ export function slugWords(url: string): string[] {
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? []
   ).filter((w) => /^\p{L}+$/u.test(w) || /^\d{1,3}$/.test(w));
-  return words.length >= MIN_SLUG_WORDS ? words : [];
+  return words.filter((w) => /^\p{L}/u.test(w)).length >= MIN_SLUG_WORDS ? words : [];
 }
 
 /** A word without a plural `s`: `packs` and `pack` are one word in a slug. */
