@@ -128,6 +128,13 @@ describe('GET /api/v1/search', () => {
       'https://docs.example.com/quarry-api',
       'https://example.com/quarry',
     ]);
+    // Exclusions alone within the site parameter, as within site: (the site's pages without the word).
+    const urls = async (query: string) => ((await search(query)).body.results as Result[]).map((r) => r.url).sort();
+    const minus = await urls('q=-api&site=example.com');
+    expect(minus).toEqual(await urls(`q=${encodeURIComponent('site:example.com -api')}`));
+    expect(minus.length).toBeGreaterThan(0);
+    expect(minus).not.toContain('https://docs.example.com/quarry-api');
+    expect((await search('q=-api')).status).toBe(400);
     const boosted = (await search('q=quarry&lang_priority=zh')).body.results as Result[];
     expect(boosted.length).toBe(all.length);
   });

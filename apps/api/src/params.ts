@@ -39,7 +39,8 @@ export function parseSearchParams(raw: RawQuery, now: Date): SearchParams {
     throw new ValidationError(`q must be at most ${MAX_QUERY_LENGTH} characters`, 'q');
   }
   if (q.trim() === '') throw new ValidationError('q must not be empty', 'q');
-  const query = parseQuery(q);
+  // Exclusions alone (`-draft`) are a query within the `site` parameter's pages, as with `site:`.
+  const query = parseQuery(q, { filtered: raw.site !== undefined });
   const limit = integer(raw, 'limit', SEARCH_BOUNDS.limit);
   const offset = integer(raw, 'offset', SEARCH_BOUNDS.offset);
   const lang = language(raw, 'lang');

@@ -117,6 +117,13 @@ describe('exclusions', () => {
       filetypes: [],
     });
     expect(parseQuery('-foo -"a b" filetype:pdf').root).toEqual(and(not(t('foo')), not(p('a b'))));
+    // The request's own filter (the API's site parameter) counts as one.
+    expect(parseQuery('-gitlab', { filtered: true })).toEqual({
+      root: and(not(t('gitlab'))),
+      sites: [],
+      filetypes: [],
+    });
+    expect(() => parseQuery('*', { filtered: true })).toThrow(/no words/);
   });
   it('rejects excluding a site or a file type', () => {
     expectRejected('a -site:x.org', /Excluding a site/);

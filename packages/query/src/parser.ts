@@ -237,23 +237,25 @@ function collect(tokens: readonly Token[]): Collected {
  *   {@link MAX_QUERY_WORDS} of them, or any other with more than {@link MAX_QUERY_CLAUSES} terms
  *   and phrases (but one whose only operators are quotes is then read without them, as the prose
  *   of a pasted paragraph that quotes someone); one with only exclusions and no `site:` or `filetype:` (a positive operator makes
- *   `site:x.org -gitlab` valid: the site's pages without the word); one with nothing searchable and no filter; an operator
+ *   `site:x.org -gitlab` valid: the site's pages without the word), unless `options.filtered` says
+ *   the request restricts the pages another way (the API's `site` parameter); one with nothing searchable and no filter; an operator
  *   without a value; an invalid host or file type.
  * - `root` is null when the query holds filters alone (`site:x.org`).
  * @example parseQuery('cats -dogs site:example.com') // root and(cats, not(dogs)), sites ['example.com']
  */
-export function parseQuery(q: string): ParsedQuery {
+export function parseQuery(q: string, options: { readonly filtered?: boolean } = {}): ParsedQuery {
+  const filtered = options.filtered === true;
   if (typeof q !== 'string') fail('q must be a string');
   if (isTooLong(q)) fail(TOO_LONG);
   const clean = sanitizeQuery(q);
   if (clean.trim() === '') fail('q must not be empty');
   try {
-    return parseClean(clean);
+    return parseClean(clean, filtered);
   } catch (err) {
     // A pasted paragraph that quotes someone ("Office of the Future") is prose, not a list of
     // phrases: past the operators' limit, a query whose only operators are quotes is read without them.
     if (!(err instanceof TooManyTerms) || !clean.includes('"')) throw err;
-    const prose = parseClean(clean.replace(/"/g, ' '));
+    const prose = parseClean(clean.replace(/"/g, ' '), filtered);
     if (prose.root === null || !isWordList(prose.root)) throw err;
     return prose;
   }
@@ -262,8 +264,8 @@ export function parseQuery(q: string): ParsedQuery {
 /** The error for a query over {@link MAX_QUERY_WORDS} or {@link MAX_QUERY_CLAUSES} (see parseQuery). */
 class TooManyTerms extends ValidationError {}
 
-/** {@link parseQuery} of a sanitized, non-empty query. */
-function parseClean(clean: string): ParsedQuery {
+/** {@link parseQuery} of a sanitized, non-empty query; `filtered`: the request filters outside `q`. */
+function parseClean(clean: string, filtered: boolean): ParsedQuery {
   const { slots, sites, filetypes } = collect(tokenize(clean));
 
   const children = slots.map((slot) =>
@@ -272,12 +274,15 @@ function parseClean(clean: string): ParsedQuery {
   const kept = children.filter((node) => node !== null);
   const hasFilter = sites.length > 0 || filetypes.length > 0;
   const positive = slots.some((slot) => slot.kind === 'group');
-  // Exclusions under a filter (`site:x.org -gitlab`) stay an `and`, so every backend reads them as
-  // "the filtered pages, minus these" and never as a lone `not` it cannot express.
+  // Exclusions under a filter (`site:x.org -gitlab`, or `-gitlab` with the `site` parameter) stay an
+  // `and`, so every backend reads them as "the filtered pages, minus these" and never as a lone
+  // `not` it cannot express.
   const root =
-    !positive && hasFilter && kept.length > 0 ? { type: 'and' as const, children: dedupe(kept) } : combine('and', kept);
+    !positive && (hasFilter || filtered) && kept.length > 0
+      ? { type: 'and' as const, children: dedupe(kept) }
+      : combine('and', kept);
   if (root === null && !hasFilter) fail('q has no words to search for');
-  if (root !== null && !positive && !hasFilter) {
+  if (root !== null && !positive && !hasFilter && !filtered) {
     fail('q cannot contain only exclusions (-word): add a word, a phrase, site: or filetype: to search for.');
   }
   if (root !== null) {
