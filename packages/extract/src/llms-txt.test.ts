@@ -207,6 +207,10 @@ describe('classifyLlmsTxt rules', () => {
     );
     expect(ok({ body: 'Welcome to our site. We sell things. Contact us any time.' }).reason).toBe('not-markdown');
     expect(ok({ body: '# LLMs.txt' }).reason).toBe('stub');
+    expect(ok({ body: '# LLMs.txt\n>' }).reason).toBe('stub');
+    expect(ok({ body: '## Notes\n> Soon.' }).reason).toBe('stub');
+    // The smallest llms.txt the proposal describes, a title and its summary, is one however short.
+    expect(ok({ body: '# Test corpus\n> A small corpus.' })).toEqual({ isLlmsTxt: true, reason: 'markdown' });
     expect(ok({ body: '# a.com\n\n> a.com is a domain name currently listed for sale.' }).reason).toBe(
       'parked-or-placeholder',
     );

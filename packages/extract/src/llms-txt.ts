@@ -18,7 +18,11 @@ export interface LlmsTxtVerdict {
 const INSPECT_CHARS = 64 * 1024;
 /** Placeholder and parked pages are tiny; a phrase in a long file is just content. */
 const PLACEHOLDER_MAX_CHARS = 2_000;
-/** Text outside headings below this length (and no link) is a stub, not a description. */
+/**
+ * Text outside headings below this length (and no link) is a stub, not a description, but for the
+ * format's own summary: a title and a `> blockquote` line (`# Docs\n> Our API.`) is the smallest
+ * llms.txt the proposal describes.
+ */
 const MIN_CONTENT_CHARS = 20;
 
 const HTML_START =
@@ -27,6 +31,8 @@ const HTML_TAGS = /<(?:html|head|body)[\s>]|<\/(?:html|body)>/i;
 const ROBOTS_LINE =
   /^(?:user-agent|allow|disallow|crawl-delay|sitemap|host|noindex|clean-param|content-signal|request-rate|visit-time)\s*:/i;
 const HEADING = /^#{1,6}[ \t]+\S/;
+/** The llms.txt summary: a blockquote with a word in it. */
+const SUMMARY = /^>[ \t]*.*[\p{L}\p{N}]{2}/u;
 // Bounded repeats keep the scan linear on hostile lines like `[[[[...`.
 const MD_LINK = /\[[^\]\n]{1,500}\]\([^)\s]{0,2000}\)/;
 const PARKED =
@@ -75,7 +81,8 @@ export function classifyLlmsTxt(response: LlmsTxtResponse): LlmsTxtVerdict {
   const hasLink = lines.some((line) => MD_LINK.test(line));
   if (headings.length === 0 && !hasLink) return no('not-markdown');
   const content = lines.filter((line) => !HEADING.test(line)).join(' ');
-  if (!hasLink && content.length < MIN_CONTENT_CHARS) return no('stub');
+  const summarized = headings.some((line) => /^#[ \t]/.test(line)) && lines.some((line) => SUMMARY.test(line));
+  if (!hasLink && !summarized && content.length < MIN_CONTENT_CHARS) return no('stub');
   if (trimmed.length <= PLACEHOLDER_MAX_CHARS && PARKED.test(trimmed)) return no('parked-or-placeholder');
   if (INJECTION.test(trimmed)) return no('prompt-injection');
   return { isLlmsTxt: true, reason: 'markdown' };
