@@ -23,6 +23,11 @@ export const MAX_IMPORT_TITLE_CHARS = 2000;
 export const MAX_IMPORT_NAME_CHARS = 500;
 /** How far ahead of now a crawled_at may be (clocks and zones differ), in milliseconds. */
 const DAY_MS = 86_400_000;
+/**
+ * C0 controls but tab, line feed, form feed and carriage return, and DEL: a crawled page's text
+ * never holds them (the extractor drops them), nor does an imported one.
+ */
+const CONTROLS = /[\u0000-\u0008\u000B\u000E-\u001F\u007F]/g;
 
 const count = new Intl.NumberFormat('en-US');
 
@@ -94,6 +99,9 @@ export function parseImportLine(
     };
   }
   const input = parsed.data;
+  const bodyText = input.body_text.replace(CONTROLS, '');
+  if (bodyText.trim() === '')
+    return { ok: false, reason: 'body_text: holds no text, only blanks or control characters' };
   let url: string;
   try {
     url = normalizeUrl(input.url);
@@ -107,7 +115,7 @@ export function parseImportLine(
     if (normalized === null) return { ok: false, reason: `lang: not a language code: ${input.lang}` };
     lang = normalized;
   } else {
-    lang = helpers.detectLang(input.body_text) || UNKNOWN_LANG;
+    lang = helpers.detectLang(bodyText) || UNKNOWN_LANG;
   }
   // Any real date: an archive's paper of 1969, an event's page dated ahead.
   const publishedAt = input.published_at == null ? null : parseDate(input.published_at);
@@ -133,10 +141,10 @@ export function parseImportLine(
     return { ok: false, reason: `filetype: must be one of ${FILETYPES.join(', ')}` };
   }
   // Names are shown on one line: a title, author or site name pasted with its line breaks and tabs
-  // has them as single spaces.
-  const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+  // has them as single spaces, and no control characters.
+  const oneLine = (text: string): string => text.replace(CONTROLS, '').replace(/\s+/g, ' ').trim();
   const title = oneLine(input.title);
-  const fingerprint = simhash(input.body_text);
+  const fingerprint = simhash(bodyText);
   const siteName = input.site_name == null ? undefined : oneLine(input.site_name);
   const author = input.author == null ? undefined : oneLine(input.author);
   return {
@@ -145,7 +153,7 @@ export function parseImportLine(
       id: pageIdForUrl(url),
       url,
       title,
-      body_text: input.body_text,
+      body_text: bodyText,
       lang,
       author: author ? author : null,
       published_at: publishedAt,
@@ -154,7 +162,7 @@ export function parseImportLine(
       has_llms_txt: input.has_llms_txt ?? false,
       filetype,
       domain: hostOf(url),
-      word_count: helpers.countWords(input.body_text),
+      word_count: helpers.countWords(bodyText),
       // As the crawler computes it, so that near-copies among imported pages collapse in results.
       ...(fingerprint ? { simhash: fingerprint } : {}),
     },

@@ -56,6 +56,27 @@ describe('parseImportLine', () => {
     });
   });
 
+  it('drops control characters from the text and names, and refuses a text of nothing else', () => {
+    const r = parseImportLine(
+      JSON.stringify({
+        url: 'https://a.org/',
+        title: 'Okapi \u0000 control \u0007 chars',
+        author: 'Ada\u001bLovelace',
+        body_text: 'one\u0000 two\u0008\n\tthree\u007f',
+      }),
+      { ...helpers, now },
+    );
+    expect(r).toMatchObject({
+      ok: true,
+      doc: { title: 'Okapi control chars', author: 'AdaLovelace', body_text: 'one two\n\tthree', word_count: 3 },
+    });
+    const empty = parseImportLine(JSON.stringify({ url: 'https://a.org/', title: 't', body_text: '\u0000\u0007 ' }), {
+      ...helpers,
+      now,
+    });
+    expect(empty).toEqual({ ok: false, reason: 'body_text: holds no text, only blanks or control characters' });
+  });
+
   it("takes any real date a user gives: an archive's old paper, an event ahead, epoch seconds", () => {
     const dates = (fields: Record<string, unknown>) => {
       const r = parseImportLine(JSON.stringify({ url: 'https://a.org/', title: 't', body_text: 'b', ...fields }), {
