@@ -190,7 +190,8 @@ describe('startServer', () => {
         Buffer.from('GET /api/v1/search?q=北京 HTTP/1.1\r\nHost: quarry\r\n\r\n', 'utf8'),
       );
       expect(unencoded.status).toBe(400);
-      expect(unencoded.headers).toContain('content-type: application/problem+json');
+      expect(unencoded.headers).toContain('content-type: application/problem+json; charset=utf-8');
+      expect(unencoded.headers).toContain('access-control-allow-origin: *');
       expect(JSON.parse(unencoded.body)).toMatchObject({
         type: '/docs#problem-client-error',
         status: 400,
@@ -232,7 +233,8 @@ describe('startServer', () => {
     try {
       const noHost = await rawExchange(server.url, Buffer.from('GET /api/v1/search?q=quarry HTTP/1.1\r\n\r\n'));
       expect(noHost.status).toBe(400);
-      expect(noHost.headers).toContain('content-type: application/problem+json');
+      expect(noHost.headers).toContain('content-type: application/problem+json; charset=utf-8');
+      expect(noHost.headers).toContain('access-control-allow-origin: *');
       expect(JSON.parse(noHost.body)).toMatchObject({
         type: '/docs#problem-client-error',
         status: 400,

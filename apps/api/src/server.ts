@@ -102,7 +102,8 @@ function lacksHost(req: IncomingMessage): boolean {
 function answerMissingHost(res: ServerResponse): void {
   const body = JSON.stringify(genericProblem(400, 'The request has no Host header, which HTTP/1.1 requires.'));
   res.writeHead(400, {
-    'Content-Type': PROBLEM_MEDIA_TYPE,
+    'Content-Type': `${PROBLEM_MEDIA_TYPE}; charset=utf-8`,
+    'Access-Control-Allow-Origin': '*',
     'Content-Length': Buffer.byteLength(body),
     'X-Content-Type-Options': 'nosniff',
     Connection: 'close',
@@ -161,7 +162,10 @@ function rawProblem(status: number, detail: string, headers: Readonly<Record<str
     Object.entries(headers)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('') +
-    `Content-Type: ${PROBLEM_MEDIA_TYPE}\r\n` +
+    // As the routes' problems: UTF-8 said, and readable by a browser page on any origin (no
+    // credentials), which cannot see why its request failed otherwise.
+    `Content-Type: ${PROBLEM_MEDIA_TYPE}; charset=utf-8\r\n` +
+    'Access-Control-Allow-Origin: *\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'X-Content-Type-Options: nosniff\r\n' +
     'Connection: close\r\n\r\n' +
