@@ -59,6 +59,23 @@ describe('makeSnippet', () => {
     expect(makeSnippet(text, [{ text: 'alpha beta gamma' }])).toContain('alpha beta gamma');
   });
 
+  it('prefers the window whose words are close together, with what follows them, to one opened by a stray mention', () => {
+    const text =
+      'Nintendo shocked the world this year by announcing Super Mario Run, its first mobile game. ' +
+      'It is a game you can play on your phone with one hand, so what is not to love? Thankfully, now we know ' +
+      'when you can get it: Super Mario Run will launch on iPhone on December 15, for a flat fee of $9.99. ' +
+      `You can play a sample of the game modes for free before you buy. ${filler(80)}`;
+    const snippet = makeSnippet(
+      text,
+      ['mario', 'flat', 'fee'].map((word) => ({ text: word })),
+    );
+    expect(snippet).toContain('for a flat fee of $9.99.');
+    expect(snippet).not.toContain('announcing');
+    // A word's first mention (its definition) over a passage that repeats it.
+    const defined = `The okapi is a forest giraffe of the Congo. ${filler(60)} The okapi eats leaves; okapi calves hide; an okapi runs. ${filler(60)}`;
+    expect(makeSnippet(defined, [{ text: 'okapi' }])).toMatch(/^The okapi is a forest giraffe/);
+  });
+
   it('matches case- and diacritic-insensitively', () => {
     const text = `${filler(100)} Le Café Müller est ouvert ${filler(100)}`;
     expect(makeSnippet(text, [{ text: 'cafe muller' }])).toContain('Café Müller');

@@ -399,19 +399,30 @@ function isAsciiLetter(code: number): boolean {
 }
 
 /**
+ * Parts of a window the span of its words is measured in (see bestWindow): spans within one part
+ * are as tight as each other.
+ */
+const SPAN_PARTS = 4;
+
+/**
  * The best window of hits: the most phrases shown whole, then the most distinct tokens, then the
- * most of them as typed, then the most hits; `start` is where its first hit starts, `lastEnd` where
- * its last hit's token ends (at least: a longer form of the word may end later).
+ * most of them as typed, then the tightest (from its first hit to the first hit of each of its
+ * tokens, in quarters of the window), then the earliest; `start` is where its first hit starts,
+ * `lastEnd` where its last hit's token ends (at least: a longer form of the word may end later).
+ * Tight words are the sentence that holds them, with room after it for what it says: a window
+ * opened by a stray mention of a word (a page's `announcing "Super Mario Run"` before `will launch
+ * … for a flat fee of $9.99`) ended on the words and cut off the answer after them. Among windows
+ * as tight, the earliest is a word's first mention (a definition, the page's opening), not a later
+ * passage repeating it.
  */
 function bestWindow(hits: readonly Hit[], windowChars: number): { start: number; lastEnd: number } | null {
   let best: { start: number; lastEnd: number } | null = null;
-  let bestRank = [0, 0, 0, 0];
+  let bestRank = [0, 0, 0, Number.NEGATIVE_INFINITY];
   let end = 0;
   // Hits per token in the window: all of them, those as typed, and the query's phrases shown whole.
   const counts = new Map<string, number>();
   const exactCounts = new Map<string, number>();
   const phraseCounts = new Map<string, number>();
-  let words = 0;
   const add = (map: Map<string, number>, token: string, by: number) => {
     const left = (map.get(token) ?? 0) + by;
     if (left === 0) map.delete(token);
@@ -419,7 +430,6 @@ function bestWindow(hits: readonly Hit[], windowChars: number): { start: number;
   };
   const count = (hit: Hit, by: number) => {
     if (hit.phrase) return add(phraseCounts, hit.token, by);
-    words += by;
     add(counts, hit.token, by);
     if (hit.exact) add(exactCounts, hit.token, by);
   };
@@ -430,16 +440,34 @@ function bestWindow(hits: readonly Hit[], windowChars: number): { start: number;
     while (end < hits.length && hits[end]!.start + hits[end]!.token.length <= start + windowChars - 2) {
       count(hits[end++]!, 1);
     }
-    const rank = [phraseCounts.size, counts.size, exactCounts.size, words];
-    if (isBetter(rank, bestRank)) {
-      let lastEnd = start;
-      for (let i = begin; i < end; i++) lastEnd = Math.max(lastEnd, hits[i]!.start + hits[i]!.token.length);
-      best = { start, lastEnd };
-      bestRank = rank;
+    const distinct = [phraseCounts.size, counts.size, exactCounts.size];
+    if (isBetter([...distinct, 0], bestRank)) {
+      const rank = [...distinct, -Math.floor((coverSpan(hits, begin, end) * SPAN_PARTS) / windowChars)];
+      if (isBetter(rank, bestRank)) {
+        let lastEnd = start;
+        for (let i = begin; i < end; i++) lastEnd = Math.max(lastEnd, hits[i]!.start + hits[i]!.token.length);
+        best = { start, lastEnd };
+        bestRank = rank;
+      }
     }
     count(hits[begin]!, -1);
   }
   return best;
+}
+
+/** Characters from `hits[begin]` to the end of the first hit of each token among `hits[begin..end)`. */
+function coverSpan(hits: readonly Hit[], begin: number, end: number): number {
+  const start = hits[begin]!.start;
+  const seen = new Set<string>();
+  let cover = 0;
+  for (let i = begin; i < end; i++) {
+    const hit = hits[i]!;
+    const key = `${hit.phrase ? 'p' : 'w'}${hit.token}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    cover = hit.start + hit.token.length - start;
+  }
+  return cover;
 }
 
 function isBetter(rank: readonly number[], than: readonly number[]): boolean {
