@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { CHUNK_DEFAULTS, chunkText } from './chunk.js';
 import { markdownFromText, markdownHeadings, markdownLines, stripInlineMarkup } from './markdown.js';
 import { selectPassages } from './passages.js';
+import { scoreChunks } from './score.js';
 import { countTokens } from './tokens.js';
 
 const MARKDOWN = [
@@ -237,6 +238,37 @@ describe('selectPassages', () => {
     expect(text.slice(passage!.start, passage!.end)).toBe(passage!.text);
     // Whole words only.
     expect(/^\S/.test(passage!.text) && /\s\S/.test(text.slice(passage!.start - 1, passage!.start + 1))).toBe(true);
+  });
+
+  it("answers what something is from the page's opening, and nothing from its references or links out", () => {
+    const sections = [
+      ['# Okapi', 'The okapi is a forest giraffe of the Congo, with a striped rump.'],
+      ['## Behaviour', 'The okapi is shy. Okapi calves hide for weeks. Okapi mothers call them.'],
+      ['## Diet', 'Okapis eat leaves, buds and fungi.'],
+      ['## See also', 'Okapi Conservation Project\n\nOkapi Wildlife Reserve\n\nGiraffe'],
+    ];
+    const markdown = sections.map(([heading, text]) => `${heading}\n\n${text}`).join('\n\n');
+    const text = sections.map(([heading, body]) => `${heading!.replace(/^#+ /, '')}\n\n${body}`).join('\n\n');
+    // The heading path of the passage scored best.
+    const best = (query: string) =>
+      selectPassages({ bodyText: text, bodyMarkdown: markdown, query, maxTokens: 40 }).reduce((a, b) =>
+        b.score > a.score ? b : a,
+      ).heading_path;
+    expect(best('what is an okapi')).toEqual(['Okapi']);
+    expect(best('who was the okapi?')).toEqual(['Okapi']);
+    // Not a question of what it is: the passage saying the word most, not the list of links.
+    expect(best('okapi')).toEqual(['Okapi', 'Behaviour']);
+    // The same text counts a quarter under a heading of the page's apparatus, in any of its languages.
+    const chunk = (...headingPath: string[]) => ({ text: 'The okapi and the okapi reserve.', headingPath });
+    const [apparatus, weblinks, notes, body] = scoreChunks(
+      [chunk('Okapi', 'See also'), chunk('Okapi', 'Weblinks'), chunk('Okapi', 'References:'), chunk('Okapi', 'Diet')],
+      'okapi',
+      'en',
+    );
+    expect(apparatus).toBeCloseTo(body! / 4, 6);
+    expect(weblinks).toBeCloseTo(body! / 4, 6);
+    expect(notes).toBeCloseTo(body! / 4, 6);
+    expect(body).toBeGreaterThan(0);
   });
 
   it('returns nothing for an empty page', () => {

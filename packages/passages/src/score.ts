@@ -6,6 +6,98 @@ const BM25_B = 0.75;
 /** A query word in a chunk's heading path counts this much of an occurrence in its text. */
 const HEADING_WEIGHT = 0.5;
 
+/**
+ * A chunk under one of these headings (a page's apparatus: its references, links out, notes) counts
+ * this much of its score. Its lines name the page's subject over and over (`Skew-Hermitian matrix`,
+ * `"Hermitian Matrices". MathPages.com.`), and short, they outscored the paragraph that defines it;
+ * they answer no question, and point elsewhere.
+ */
+const APPARATUS_WEIGHT = 0.25;
+/** The headings of a page's apparatus, in the languages pages are most often written in. */
+const APPARATUS_HEADINGS = new Set(
+  [
+    'see also',
+    'references',
+    'external links',
+    'further reading',
+    'notes',
+    'bibliography',
+    'sources',
+    'citations',
+    'footnotes',
+    'notes and references',
+    'references and notes',
+    'works cited',
+    'related articles',
+    'siehe auch',
+    'einzelnachweise',
+    'weblinks',
+    'literatur',
+    'anmerkungen',
+    'quellen',
+    'voir aussi',
+    'références',
+    'liens externes',
+    'notes et références',
+    'bibliographie',
+    'véase también',
+    'referencias',
+    'enlaces externos',
+    'bibliografía',
+    'notas',
+    'vedi anche',
+    'note',
+    'collegamenti esterni',
+    'ver também',
+    'ligações externas',
+    'referências',
+    'zie ook',
+    'externe links',
+    'bronnen',
+    'см. также',
+    'примечания',
+    'ссылки',
+    'литература',
+    '参见',
+    '参考文献',
+    '外部链接',
+    '注释',
+    '参考资料',
+    '外部連結',
+    '関連項目',
+    '脚注',
+    '外部リンク',
+    '出典',
+  ].map((heading) => heading.normalize('NFC')),
+);
+
+/** Whether a chunk sits under a heading of its page's apparatus (see {@link APPARATUS_HEADINGS}). */
+export function inApparatus(headingPath: readonly string[]): boolean {
+  return headingPath.some((heading) =>
+    APPARATUS_HEADINGS.has(
+      heading
+        .normalize('NFC')
+        .toLowerCase()
+        .replace(/[\s:.[\]]+$/u, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ),
+  );
+}
+
+/**
+ * A question asking what something is (`what is a Hermitian matrix`, `who was Ada Lovelace`,
+ * `define entropy`, `什么是熵`, `熵是什么`): its answer is where a page introduces its subject, in
+ * its opening, which such a question's words (the subject's, on every part of a page about it) did
+ * not tell from the rest.
+ */
+const DEFINITION_QUESTION =
+  /^\s*(?:(?:what|who)(?:\s+(?:is|are|was|were)\b|'s\b|’s\b)|define\b|definition\s+of\b|meaning\s+of\b)|^\s*什么是|是什么\s*[?？]?\s*$/iu;
+/** The opening chunk holding a query word counts this many times its score for such a question. */
+const OPENING_WEIGHT = 2;
+/** Chunks from the page's start among which such a question's opening chunk is looked for. */
+const OPENING_CHUNKS = 3;
+
 /** What {@link scoreChunks} needs of a chunk. */
 export interface ScoredText {
   readonly text: string;
@@ -50,12 +142,17 @@ export function scoreChunks(chunks: readonly ScoredText[], query: string, lang =
     const df = stats.filter((s) => s.tf.has(term)).length;
     idf.set(term, Math.log(1 + (stats.length - df + 0.5) / (df + 0.5)));
   }
-  return stats.map(({ length, tf }) => {
+  const scores = stats.map(({ length, tf }, i) => {
     let score = 0;
     for (const [term, freq] of tf) {
       const norm = freq + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength);
       score += (idf.get(term) ?? 0) * ((freq * (BM25_K1 + 1)) / norm);
     }
-    return score;
+    return inApparatus(chunks[i]!.headingPath) ? score * APPARATUS_WEIGHT : score;
   });
+  if (DEFINITION_QUESTION.test(query)) {
+    const opening = scores.slice(0, OPENING_CHUNKS).findIndex((score) => score > 0);
+    if (opening >= 0) scores[opening] = scores[opening]! * OPENING_WEIGHT;
+  }
+  return scores;
 }
