@@ -35,27 +35,18 @@ const GUIDE: PageDocument = {
   body_text: 'The guide.',
 };
 
-/** A page of 40 paragraphs, 680 tokens. */
-const LONG: PageDocument = {
-  ...PAGE,
-  id: 'AAAAAAAAAAAAAAAAAAAAAD',
-  body_text: Array.from(
-    { length: 40 },
+/** `count` paragraphs of 14 words (17 tokens) each, numbered. */
+const paragraphs = (count: number): string =>
+  Array.from(
+    { length: count },
     (_, i) => `Paragraph ${i} tells of rivers and hills. The people near them fish in summer.`,
-  ).join('\n\n'),
-  word_count: 560,
-};
+  ).join('\n\n');
+
+/** A page of 40 paragraphs, 680 tokens. */
+const LONG: PageDocument = { ...PAGE, id: 'AAAAAAAAAAAAAAAAAAAAAD', body_text: paragraphs(40), word_count: 560 };
 
 /** A page of 3,000 paragraphs, about 51,000 tokens: more than get_content gives whole. */
-const HUGE: PageDocument = {
-  ...LONG,
-  id: 'AAAAAAAAAAAAAAAAAAAAAE',
-  body_text: Array.from(
-    { length: 3_000 },
-    (_, i) => `Paragraph ${i} tells of rivers and hills. The people near them fish in summer.`,
-  ).join('\n\n'),
-  word_count: 42_000,
-};
+const HUGE: PageDocument = { ...LONG, id: 'AAAAAAAAAAAAAAAAAAAAAE', body_text: paragraphs(3_000), word_count: 42_000 };
 
 /** A backend over one page that records the searches it was asked and fails on demand. */
 function backend(searches: SearchToolArgs[]): QuarryBackend {
