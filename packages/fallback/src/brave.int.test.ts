@@ -34,7 +34,7 @@ describe('BraveProvider against a Brave-shaped server', () => {
     const results = await provider.search(request(term('tokio')), new AbortController().signal);
     expect(results.map((r) => r.url)).toEqual([
       'https://tokio.rs/',
-      'https://docs.rs/tokio/latest/tokio/?utm_source=brave',
+      'https://docs.rs/tokio/latest/tokio/',
       'https://tokio.rs/tokio/tutorial/hello-tokio',
     ]);
     const [tokio, docs, tutorial] = results;

@@ -56,7 +56,11 @@ describe('toSearchResults', () => {
       hit('https://y.org/'),
       hit('https://z.org/'),
     ];
-    expect(toSearchResults(hits, request(term('a')), NOW).map((r) => r.domain)).toEqual(['x.org', 'y.org', 'z.org']);
+    expect(toSearchResults(hits, request(term('a')), NOW).map((r) => r.url)).toEqual([
+      'https://x.org/p',
+      'https://y.org/',
+      'https://z.org/',
+    ]);
     expect(toSearchResults(hits, request(term('a'), { count: 2 }), NOW)).toHaveLength(2);
   });
 

@@ -37,7 +37,8 @@ const MAX_SNIPPET_CHARS = 320;
 const MAX_SITE_NAME_CHARS = 100;
 
 /**
- * Turns provider hits (in the provider's rank order) into complete external results: skips hits
+ * Turns provider hits (in the provider's rank order) into complete external results, their URLs
+ * normalized as local pages' are (`normalizeUrl`: no `utm_` parameters or fragment): skips hits
  * without a usable http(s) URL, duplicates by normalized URL, hits outside the requested sites,
  * not of a requested filetype (by the URL's extension: a provider may not know `filetype:`), in
  * another language than the requested one (as the provider says, or, when it says none, as the
@@ -78,7 +79,8 @@ export function toSearchResults(
     const siteName = hit.siteName ? htmlToText(hit.siteName, MAX_SITE_NAME_CHARS) : '';
     results.push({
       id: '',
-      url,
+      // As local results' URLs are: no tracking parameters or fragment, parameters sorted.
+      url: key,
       title: title || domain,
       snippet,
       domain,
