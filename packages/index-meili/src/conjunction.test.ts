@@ -23,7 +23,11 @@ describe('translateConjunction', () => {
     expect(translate('solar -"roof tiles"').q).toBe('-"roof tiles" solar');
     // Meilisearch's `-` negates one token: anything it could split is excluded as a phrase.
     expect(translate('solar -e-mail').q).toBe('-"e-mail" solar');
-    expect(translate('solar -re:invent').q).toBe('-"re:invent" solar');
+    // A hard separator (`:`, `;`, `, `) inside an excluded phrase would start another phrase, still
+    // excluded: `-"re:invent"` excluded every page saying `re` or `invent`.
+    expect(translate('solar -re:invent').q).toBe('-"re invent" solar');
+    expect(translate('solar -"hello, world"').q).toBe('-"hello world" solar');
+    expect(translate('solar -"3.5 kg"').q).toBe('-"3.5 kg" solar');
     expect(translate('solar -iPhone').q).toBe('-"iPhone" solar');
     expect(translate('太阳能 -屋顶').q).toBe('-"屋顶" 太阳能');
     expect(translate('solar -2024').q).toBe('-2024 solar');
@@ -51,6 +55,18 @@ describe('translateConjunction', () => {
     expect(translate('dogs -🎉').q).toBe('dogs');
     expect(translateConjunction(toDnf(parseQuery('🎉').root, 16)[0]!)).toBeNull();
     expect(translateConjunction(toDnf(parseQuery('intitle:🎉 -x').root, 16)[0]!)).toBeNull();
+  });
+
+  it('drops stop words, which Meilisearch has not indexed, and asks nothing of a query of them alone', () => {
+    // A stop word ending q was looked up as a word no page has; alone, q was a placeholder (every page).
+    expect(translate('dogs the').q).toBe('dogs');
+    expect(translate('how to get there').q).toBe('get');
+    expect(translate('dogs "the who" -the').q).toBe('dogs');
+    // A phrase keeps its stop words beside other words.
+    expect(translate('"lord of the rings"').q).toBe('"lord of the rings"');
+    for (const q of ['the who', '"to be or not to be"', 'intitle:"the who"']) {
+      expect(translateConjunction(toDnf(parseQuery(q).root, 16)[0]!)).toBeNull();
+    }
   });
 
   it('skips clauses with nothing left to search', () => {

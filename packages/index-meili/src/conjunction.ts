@@ -16,7 +16,7 @@
  * phrase somewhere, but not necessarily adjacent in the title. A title exclusion is always a filter:
  * `NOT (all its words in the title)`.
  */
-import { hasCjk, tokenize } from '@quarry/text';
+import { ENGLISH_STOP_WORDS, hasCjk, tokenize } from '@quarry/text';
 import type { Clause, Conjunction } from './dnf.js';
 import { TITLE_FIELDS } from './fields.js';
 import { titleWordsCondition } from './filter.js';
@@ -54,6 +54,24 @@ function searchable(clause: Clause): boolean {
   return tokenize(clause.text).length > 0;
 }
 
+/**
+ * Whether every word of the clause is one of the index's stop words (`the`, `"to be or not to be"`),
+ * which Meilisearch does not index: such a phrase is ignored and such a `q` is a placeholder search
+ * (every page), and a stop word ending `q` is looked up as a word no page has (`dogs the` found
+ * nothing).
+ */
+function onlyStopWords(clause: Clause): boolean {
+  return tokenize(clause.text).every((token) => ENGLISH_STOP_WORDS.has(token));
+}
+
+/**
+ * Characters Meilisearch's tokenizer reads as hard separators (charabia's context separators): one
+ * inside an excluded phrase starts another phrase with the exclusion's `-` kept, so
+ * `-"re:invent"` excluded every page saying `re` or `invent`. Read as spaces, the phrase excludes
+ * the words in a row (a page writing `re:invent` keeps them 8 positions apart and is not excluded).
+ */
+const HARD_SEPARATORS = /[:;!?。，、；：！？]|[,.](?=\s)/gu;
+
 function positive(clause: Clause): string | null {
   if (clause.type === 'phrase') {
     const text = phraseText(clause.text);
@@ -64,19 +82,21 @@ function positive(clause: Clause): string | null {
 }
 
 function negative(clause: Clause): string | null {
-  const text = phraseText(clause.text).replace(/^-+/, '');
+  const text = phraseText(clause.text.replace(HARD_SEPARATORS, ' ')).replace(/^-+/, '');
   if (text === '') return null;
   return clause.type === 'term' && SINGLE_TOKEN.test(text) && !hasCjk(text) ? `-${text}` : `-"${text}"`;
 }
 
 /**
  * Translates one conjunction (see the module comment for the `intitle:` rules). Clauses without a
- * letter or digit are dropped, as the SQLite backend drops them; a conjunction whose every positive
- * clause was dropped can match nothing and translates to null.
+ * letter or digit are dropped, as the SQLite backend drops them, and so are clauses of stop words
+ * alone beside others (they only score there, as in the SQLite backend's AND, and Meilisearch has
+ * not indexed them); a conjunction whose every positive clause was dropped can match nothing here
+ * and translates to null.
  */
 export function translateConjunction(conjunction: Conjunction): ConjunctionQuery | null {
-  const positives = conjunction.positives.filter(searchable);
-  const negatives = conjunction.negatives.filter(searchable);
+  const positives = conjunction.positives.filter((clause) => searchable(clause) && !onlyStopWords(clause));
+  const negatives = conjunction.negatives.filter((clause) => searchable(clause) && !onlyStopWords(clause));
   if (positives.length === 0 && conjunction.positives.length > 0) return null;
   const anyNegatives = negatives.filter((c) => c.field === 'any');
   const titleNegatives = negatives.filter((c) => c.field === 'title');

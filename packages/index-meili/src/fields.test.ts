@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { ENGLISH_STOP_WORDS } from '@quarry/text';
 import { FIELD, indexSettings } from './fields.js';
 
 describe('indexSettings', () => {
@@ -11,5 +12,13 @@ describe('indexSettings', () => {
     );
     expect(placeholder).toEqual(['sort', `${FIELD.crawledAtSecs}:desc`]);
     expect(rankingRules?.at(-1)).toBe(`${FIELD.crawledAtSecs}:desc`);
+  });
+
+  it('matches words as written, without typos, and skips the stop words the query translation drops', () => {
+    const settings = indexSettings({ searchCutoffMs: 150, maxTotalHits: 1090 });
+    // The spec's AND: `sevan` must not find pages saying `seven` (the API corrects a word no page holds).
+    expect(settings.typoTolerance).toEqual({ enabled: false });
+    expect(settings.prefixSearch).toBe('disabled');
+    expect(settings.stopWords).toEqual([...ENGLISH_STOP_WORDS]);
   });
 });

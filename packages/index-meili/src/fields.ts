@@ -69,6 +69,8 @@ export function indexSettings(options: { searchCutoffMs: number; maxTotalHits: n
     searchCutoffMs: options.searchCutoffMs,
     pagination: { maxTotalHits: options.maxTotalHits },
     prefixSearch: 'disabled',
-    typoTolerance: { enabled: true },
+    // Every word must occur as written (the spec's AND, and the SQLite backend's): `sevan` matched
+    // pages saying `seven`. The API corrects a word no page holds, whatever the backend.
+    typoTolerance: { enabled: false },
   };
 }

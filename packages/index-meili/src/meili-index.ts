@@ -195,8 +195,9 @@ export class MeiliSearchIndex implements SearchIndex {
   async ping(): Promise<void> {
     this.#checkOpen();
     try {
-      const health = await this.#client.health();
-      if (health.status !== 'available') throw new Error(`status ${String(health.status)}`);
+      // The index's stats, not `/health`, which answers without a key: a wrong MEILI_MASTER_KEY
+      // must fail the health check as it fails every search.
+      await this.#index.getStats();
     } catch (error) {
       throw new BackendUnavailableError('Meilisearch is not available.', error);
     }

@@ -51,7 +51,7 @@ describe('planSearch: one conjunction', () => {
   it('maps match=any to the frequency matching strategy (rare words kept longest), all to all', () => {
     expect(single(planSearch(UID, query('solar cells', { match: 'any' }))).params.matchingStrategy).toBe('frequency');
     expect(single(planSearch(UID, query('solar cells', { match: 'all' }))).params.matchingStrategy).toBe('all');
-    const fed = federated(planSearch(UID, query('a OR b c', { match: 'any' })));
+    const fed = federated(planSearch(UID, query('x OR b c', { match: 'any' })));
     expect(fed.queries.map((q) => q.matchingStrategy)).toEqual(fed.queries.map(() => 'frequency'));
   });
 
@@ -134,7 +134,7 @@ describe('planSearch: pagination bounds', () => {
   });
 
   it('puts pagination on the federation, not on its queries', () => {
-    const f = federated(planSearch(UID, query('a OR b', { limit: 100, offset: 990 })));
+    const f = federated(planSearch(UID, query('x OR b', { limit: 100, offset: 990 })));
     expect([f.offset, f.limit]).toEqual([990, 100]);
     for (const q of f.queries) {
       expect(q.offset).toBeUndefined();
@@ -169,7 +169,7 @@ describe('planSearch: OR', () => {
   });
 
   it('rejects an expansion beyond maxOrBranches and accepts a larger cap', () => {
-    const q = 'a OR b c OR d e OR f';
+    const q = 'x OR b c OR d e OR f';
     expect(thrown(() => planSearch(UID, query(q), { maxOrBranches: 4 })).param).toBe('q');
     expect(federated(planSearch(UID, query(q), { maxOrBranches: 8 })).queries).toHaveLength(8);
   });
@@ -239,10 +239,10 @@ describe('planSearch: lang_priority', () => {
   });
 
   it('doubles every OR conjunction and honours the weight option', () => {
-    const f = federated(planSearch(UID, query('a OR b', { langPriority: 'en' }), { langPriorityWeight: 1.5 }));
+    const f = federated(planSearch(UID, query('x OR b', { langPriority: 'en' }), { langPriorityWeight: 1.5 }));
     expect(f.queries.map((q) => [q.q, q.filter, q.federationOptions?.weight])).toEqual([
-      ['a', 'lang = "en"', 1.5],
-      ['a', 'lang != "en"', 1],
+      ['x', 'lang = "en"', 1.5],
+      ['x', 'lang != "en"', 1],
       ['b', 'lang = "en"', 1.5],
       ['b', 'lang != "en"', 1],
     ]);
