@@ -108,6 +108,7 @@ ${[
   '/moved.html',
   '/gone-but-200.html',
   '/tagged.html',
+  '/two-tags.html',
   '/own-meta.html',
   '/expired.html',
   '/drip.html',
@@ -253,6 +254,11 @@ ${[
       ),
     },
     '/behind-nofollow.html': { body: article('Behind', `Axolotl. ${filler}\n${filler}`) },
+    // Two headers: the bot named in the first does not take the second, meant for every crawler.
+    '/two-tags.html': {
+      headers: { 'content-type': 'text/html', 'x-robots-tag': ['otherbot: nofollow', 'noindex'] },
+      body: article('Two tags', `The quokka page. ${filler}\n${filler}`),
+    },
     '/own-meta.html': {
       body: article('Own meta', `The pangolin page. ${filler}\n${filler}`, '<meta name="quarrybot" content="noindex">'),
     },
@@ -480,12 +486,14 @@ describe('crawling a local site end to end', () => {
     expect((await search('gondola')).body.results).toHaveLength(0);
     expect((await search('capybara')).body.results).toHaveLength(0);
     expect((await search('pangolin')).body.results).toHaveLength(0);
+    expect(site.hits.get('/two-tags.html')).toBe(1);
+    expect((await search('quokka')).body.results).toHaveLength(0);
     // otherbot's noindex is not ours; our nofollow is.
     expect((await search('narwhal')).body.results).toHaveLength(1);
     expect(site.hits.get('/behind-nofollow.html')).toBeUndefined();
     const stats = await queues.crawl.stats();
     const noindex = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'noindex');
-    expect(noindex?.count).toBe(3);
+    expect(noindex?.count).toBe(4);
   });
 
   it("crawls and indexes the canonical a document's Link header names instead of the document", async () => {

@@ -136,7 +136,10 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    const key = name.toLowerCase();
+    // Each X-Robots-Tag header stands alone (a bot's name applies up to its header's end): kept
+    // apart by a line break, which no header value holds.
+    headers[key] = Array.isArray(value) ? value.join(key === 'x-robots-tag' ? '\n' : ', ') : value;
   }
   return headers;
 }

@@ -24,6 +24,12 @@ describe('robotsTagOf', () => {
     expect(robotsTagOf('googlebot: noindex', ['quarrybot'], now)).toEqual({ noindex: false, nofollow: false });
   });
 
+  it('reads each header alone: a bot named in one does not take the next', () => {
+    expect(read('otherbot: nofollow\nnoindex')).toEqual({ noindex: true, nofollow: false });
+    expect(read('otherbot: noindex\nquarrybot: nofollow')).toEqual({ noindex: false, nofollow: true });
+    expect(read('otherbot: noindex, nofollow\nall')).toEqual({ noindex: false, nofollow: false });
+  });
+
   it('is noindex once an unavailable_after date has passed', () => {
     expect(read('unavailable_after: 25 Jun 2010 15:00:00 PST')).toEqual({ noindex: true, nofollow: false });
     expect(read('unavailable_after: 2030-01-01T00:00:00Z')).toEqual({ noindex: false, nofollow: false });

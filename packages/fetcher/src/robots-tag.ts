@@ -15,9 +15,9 @@ const UNAVAILABLE_AFTER = /^unavailable_after\s*:\s*(.*)$/i;
  * Reads an `X-Robots-Tag` header: the indexing rules of a `<meta name="robots">`, given in HTTP,
  * which is how a PDF or an Office document says `noindex`. The value is a comma-separated list of
  * rules; a bot name before a rule (`googlebot: noindex`) makes it and the rules after it apply to
- * that bot only, and rules without one apply to every crawler. Repeated headers arrive joined with
- * `, ` (as the fetcher gives them), so a rule for every crawler that follows a named bot's header
- * counts for that bot. Names and rules are case-insensitive.
+ * that bot only, and rules without one apply to every crawler. Repeated headers arrive on lines of
+ * their own (as the fetcher gives them), each read alone: `otherbot: nofollow` in one header and
+ * `noindex` in the next is a `noindex` for every crawler. Names and rules are case-insensitive.
  *
  * `unavailable_after: <date>` (RFC 822, RFC 850 or ISO 8601) is `noindex` once the date has passed.
  *
@@ -31,6 +31,18 @@ export function robotsTagOf(value: string | undefined, agents: readonly string[]
   let noindex = false;
   let nofollow = false;
   if (!value) return { noindex, nofollow };
+  for (const header of value.split('\n')) {
+    const tag = headerRules(header, agents, now);
+    noindex ||= tag.noindex;
+    nofollow ||= tag.nofollow;
+  }
+  return { noindex, nofollow };
+}
+
+/** The rules of one `X-Robots-Tag` header (see {@link robotsTagOf}). */
+function headerRules(value: string, agents: readonly string[], now: number): RobotsTag {
+  let noindex = false;
+  let nofollow = false;
   const parts = value.split(',');
   let applies = true;
   for (let i = 0; i < parts.length; i++) {
