@@ -626,9 +626,9 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(result.lang).toBe('en');
   });
 
-  it('resolves links against <base>, drops fragments, nofollow, duplicates and non-http', () => {
+  it('resolves links against <base>, drops fragments, nofollow, sponsored, ugc, duplicates and non-http', () => {
     const main = `<a href="a.html#top">a</a><a href="a.html">a again</a><a href="/b">b</a><a href="https://other.org/c">c</a>
-      <a rel="nofollow" href="/secret">n</a><a href="mailto:x@y.z">m</a><a href="javascript:void(0)">j</a>${body()}`;
+      <a rel="nofollow" href="/secret">n</a><a rel="sponsored noopener" href="/ad">s</a><a rel="UGC" href="/spam">u</a><a href="mailto:x@y.z">m</a><a href="javascript:void(0)">j</a>${body()}`;
     const result = run(page('<title>X</title><base href="https://cdn.example.com/dir/">', main));
     expect(result.links).toEqual([
       'https://cdn.example.com/home',

@@ -32,7 +32,9 @@ export function baseUrlOf(baseHref: string | null, pageUrl: string): string {
 
 /**
  * Absolute http(s) URLs of the page's `<a href>` links in document order: resolved against the
- * base URL, fragment removed, deduplicated, `rel="nofollow"` links left out, at most `maxLinks`.
+ * base URL, fragment removed, deduplicated, at most `maxLinks`. Links the page does not vouch for
+ * are left out: `rel="nofollow"`, and `sponsored` (paid) and `ugc` (written by its users: comments,
+ * forum posts), which the major search engines read as hints not to follow either.
  */
 export function extractLinks(anchors: readonly Element[], baseUrl: string, maxLinks: number): string[] {
   const links = new Set<string>();
@@ -41,7 +43,7 @@ export function extractLinks(anchors: readonly Element[], baseUrl: string, maxLi
     const href = a.getAttribute('href');
     if (!href) continue;
     const rel = a.getAttribute('rel');
-    if (rel && /(?:^|\s)nofollow(?:\s|$)/i.test(rel)) continue;
+    if (rel && /(?:^|\s)(?:nofollow|sponsored|ugc)(?:\s|$)/i.test(rel)) continue;
     const url = resolveHttp(href, baseUrl);
     if (url) links.add(url);
   }
