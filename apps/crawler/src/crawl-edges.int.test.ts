@@ -169,15 +169,19 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
   const urlsFor = async (word: string) =>
     (await index.search({ query: parseQuery(word), limit: 10, offset: 0 })).hits.map((hit) => hit.url);
 
-  it("never follows a redirect to a page its robots.txt disallows, on the same site or another one's", async () => {
+  it('never follows a redirect to a page its robots.txt disallows, nor one out of the crawl scope', async () => {
     expect(home.hits.get('/private/secret.html')).toBeUndefined();
-    expect(other.hits.get('/robots.txt')).toBe(1);
+    // A page's redirect to another site (the seed's scope is its host) is not followed: not even
+    // that site's robots.txt is asked. A seed's own redirect may lead anywhere (first-requests).
+    expect(home.hits.get('/go-other')).toBe(1);
+    expect(other.hits.get('/robots.txt')).toBeUndefined();
     expect(other.hits.get('/page.html')).toBeUndefined();
     expect(await urlsFor('wombat')).toEqual([]);
     expect(await urlsFor('pangolin')).toEqual([]);
     const stats = await queues.crawl.stats();
-    const disallowed = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'robots_disallowed');
-    expect(disallowed?.count).toBe(4);
+    const skipped = (reason: string) => stats.reasons.find((r) => r.state === 'skipped' && r.reason === reason);
+    expect(skipped('robots_disallowed')?.count).toBe(3);
+    expect(skipped('redirect_out_of_scope')?.count).toBe(1);
     // The crawl itself goes on.
     expect(await urlsFor('okapi')).toEqual([`${home.origin}/plain.html`]);
   });

@@ -62,7 +62,7 @@ import {
   robotsUnreachable,
   TargetResting,
 } from './redirect-gate.js';
-import { followUps, type RenderMode, type Seed, seedOf } from './seeds.js';
+import { followUps, type RenderMode, type Seed, scopeOf, seedOf } from './seeds.js';
 import type { SideRequests } from './side-requests.js';
 import {
   isSitemapTask,
@@ -163,9 +163,9 @@ function pageHandler(deps: PageHandlerDeps): CrawlHandler {
         );
         return { status: 'skipped', reason: BLOCKED_ADDRESS, meta: NO_VALIDATORS };
       }
-      // A redirect to a page its robots.txt disallows (see redirectsOf).
-      if (error instanceof QuarryError && error.code === ROBOTS_DISALLOWED) {
-        return { status: 'skipped', reason: ROBOTS_DISALLOWED, meta: NO_VALIDATORS };
+      // A redirect to a page its robots.txt disallows (see redirectsOf), or out of the crawl's scope.
+      if (error instanceof QuarryError && (error.code === ROBOTS_DISALLOWED || error.code === REDIRECT_OUT_OF_SCOPE)) {
+        return { status: 'skipped', reason: error.code, meta: NO_VALIDATORS };
       }
       if (wasIndexed && error instanceof QuarryError && GONE_CODES.has(error.code)) {
         await deps.index.push([{ id: ownId, removed: true }]);
@@ -185,6 +185,33 @@ function pageHandler(deps: PageHandlerDeps): CrawlHandler {
     const fp = stillIndexed ? (rest.meta?.fp ?? '') : '';
     if (heldFingerprint && heldFingerprint !== fp) await deps.fingerprints.release(heldFingerprint, task.url);
     return { ...rest, meta: { ...rest.meta, indexed: stillIndexed ? '1' : '', fp } };
+  };
+}
+
+/** A page (not a seed) redirected out of its seed's scope: skipped, its target not fetched. */
+export const REDIRECT_OUT_OF_SCOPE = 'redirect_out_of_scope';
+
+/**
+ * `gate` (a fetch's redirect gate), refusing first a hop out of the seed's scope, as a link there
+ * is not followed: a site's `/out?url=` links brought other sites' pages into the index. A seed's
+ * own redirect is followed anywhere (the operator named it; `example.org` → `www.example.org`, or
+ * a site that moved), and `http:` to `https:` never leaves a scope.
+ */
+function withinScope(
+  task: CrawlTask,
+  seed: Seed,
+  gate: (target: string, signal?: AbortSignal) => Promise<void>,
+): (target: string, signal?: AbortSignal) => Promise<void> {
+  if (task.depth === 0) return gate;
+  const scope = scopeOf(seed);
+  return async (target, signal) => {
+    const otherScheme = target.replace(/^https?:/i, (scheme) =>
+      scheme.toLowerCase() === 'http:' ? 'https:' : 'http:',
+    );
+    if (!scope.contains(target) && !scope.contains(otherScheme)) {
+      throw new NonRetryableError(`the redirect to ${target} leaves the crawl's scope`, REDIRECT_OUT_OF_SCOPE);
+    }
+    await gate(target, signal);
   };
 }
 
@@ -262,7 +289,7 @@ function pageCrawler(
         ...(indexed && task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,
         // The target site's llms.txt verdict (its document's has_llms_txt) is asked before its page.
-        beforeRedirect: redirectsOf(deps, task.url, { llms: deps.llms }),
+        beforeRedirect: withinScope(task, seed, redirectsOf(deps, task.url, { llms: deps.llms })),
       });
     } catch (error) {
       return targetResting(error);
