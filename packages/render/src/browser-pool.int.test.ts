@@ -327,6 +327,22 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
     expect(result.html).toContain('Quarry renders scripted pages');
   });
 
+  it('closes Chromium after idleCloseMs without a render, and launches it again for the next', async () => {
+    const idle = await BrowserPool.launch({ executablePath: executablePath ?? '', idleCloseMs: 300 });
+    try {
+      await idle.render(`${site.origin}/app`, { allowRequest: allowSite });
+      expect(idle.browserRunning).toBe(true);
+      const deadline = Date.now() + 10_000;
+      while (idle.browserRunning && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(idle.browserRunning).toBe(false);
+      const again = await idle.render(`${site.origin}/app`, { allowRequest: allowSite });
+      expect(again.html).toContain('Quarry renders scripted pages');
+      expect(idle.browserRunning).toBe(true);
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('leaves no Chromium process or profile directory after close', async () => {
     const own = await BrowserPool.launch({ executablePath: executablePath ?? '' });
     await own.render(`${site.origin}/app`, { allowRequest: allowSite });

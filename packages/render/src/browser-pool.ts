@@ -35,6 +35,12 @@ export interface BrowserPoolOptions {
    */
   maxHtmlBytes?: number;
   /**
+   * Chromium is closed after this long without a render, and launched again by the next one: a
+   * crawl that renders a page now and then does not keep a browser's few hundred MB for good.
+   * @defaultValue 60_000
+   */
+  idleCloseMs?: number;
+  /**
    * Requests one page may make; later ones are blocked.
    * @defaultValue 300
    */
@@ -104,6 +110,7 @@ const DEFAULTS = {
   maxHtmlBytes: 5 * 1024 * 1024,
   maxRequestsPerPage: 300,
   userAgent: 'Mozilla/5.0 (compatible; QuarryBot/0.1)',
+  idleCloseMs: 60_000,
 } as const;
 const RENDER_TIMEOUT_MARGIN_MS = 5_000;
 
@@ -157,6 +164,8 @@ export class BrowserPool {
   #browser: Browser | null = null;
   #launching: Promise<Browser> | null = null;
   #closed = false;
+  /** Closes the browser once no render has run for `idleCloseMs` (see {@link BrowserPoolOptions}). */
+  #idleTimer: NodeJS.Timeout | undefined;
 
   private constructor(options: ResolvedOptions) {
     this.#options = options;
@@ -176,6 +185,7 @@ export class BrowserPool {
       maxHtmlBytes: options.maxHtmlBytes ?? DEFAULTS.maxHtmlBytes,
       maxRequestsPerPage: options.maxRequestsPerPage ?? DEFAULTS.maxRequestsPerPage,
       userAgent: options.userAgent ?? DEFAULTS.userAgent,
+      idleCloseMs: options.idleCloseMs ?? DEFAULTS.idleCloseMs,
     });
     await pool.#ensureBrowser();
     return pool;
@@ -184,6 +194,11 @@ export class BrowserPool {
   /** Renders in flight right now (never more than `maxPages`). */
   get pagesInFlight(): number {
     return this.#slots.inUse;
+  }
+
+  /** Whether Chromium is running now (it is closed when idle, and launched by the next render). */
+  get browserRunning(): boolean {
+    return this.#browser?.isConnected() === true;
   }
 
   /**
@@ -196,6 +211,7 @@ export class BrowserPool {
     if (!(await allowed(options.allowRequest, url))) {
       throw new NonRetryableError(`request policy refuses ${url}`, 'blocked_by_policy');
     }
+    clearTimeout(this.#idleTimer);
     await this.#slots.acquire();
     try {
       // Routing sees only first requests; the proxy also sees redirect hops and tunnels.
@@ -241,11 +257,26 @@ export class BrowserPool {
       }
     } finally {
       this.#slots.release();
+      this.#closeWhenIdle();
     }
+  }
+
+  /** Closes Chromium once `idleCloseMs` pass with no render in flight or waiting. */
+  #closeWhenIdle(): void {
+    clearTimeout(this.#idleTimer);
+    if (this.#closed || this.#slots.inUse > 0) return;
+    this.#idleTimer = setTimeout(() => {
+      const browser = this.#browser;
+      if (this.#closed || this.#slots.inUse > 0 || browser === null || this.#launching !== null) return;
+      this.#browser = null;
+      browser.close().catch(() => {});
+    }, this.#options.idleCloseMs);
+    this.#idleTimer.unref();
   }
 
   /** Closes Chromium (and its temporary profile); pending and later renders are refused. */
   async close(): Promise<void> {
+    clearTimeout(this.#idleTimer);
     this.#closed = true;
     this.#slots.rejectWaiting(new RetryableError('browser pool closed', 'render_unavailable'));
     const browser = this.#browser ?? (await this.#launching?.catch(() => null)) ?? null;
