@@ -3,7 +3,11 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** A fixed answer, or a handler for hostile behaviour (drip-feeding, hanging, raw bytes). */
 export type Route =
-  | { readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string | Buffer }
+  | {
+      readonly status?: number;
+      readonly headers?: Readonly<Record<string, string | string[]>>;
+      readonly body?: string | Buffer;
+    }
   | ((req: IncomingMessage, res: ServerResponse) => void);
 
 /** A real HTTP server on a loopback address serving fixed routes, counting requests per path. */
