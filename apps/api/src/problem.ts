@@ -44,7 +44,11 @@ export function sendProblem(res: Response, kind: ProblemKind, detail: string, pa
   writeProblem(res, body);
 }
 
-const KIND_BY_STATUS: Readonly<Record<number, ProblemKind>> = { 403: 'forbidden', 413: 'too-large' };
+const KIND_BY_STATUS: Readonly<Record<number, ProblemKind>> = {
+  403: 'forbidden',
+  405: 'method-not-allowed',
+  413: 'too-large',
+};
 
 /**
  * Sends a problem for a 4xx status without a kind of its own (413, 431...): its `type` is still a

@@ -207,6 +207,10 @@ describe('startServer', () => {
       expect(detail).toContain('not percent-encoded');
       expect(detail).toContain('in a path');
       expect(detail).not.toContain('q=');
+      const unknownMethod = await rawExchange(server.url, Buffer.from('FOO / HTTP/1.1\r\nHost: quarry\r\n\r\n'));
+      expect(unknownMethod.status).toBe(405);
+      expect(unknownMethod.headers).toContain('allow: get, head');
+      expect(JSON.parse(unknownMethod.body)).toMatchObject({ type: '/docs#problem-method-not-allowed', status: 405 });
       const garbage = await rawExchange(server.url, Buffer.from('GET / HTTP/1.1\r\nHost quarry\r\n\r\n'));
       expect(garbage.status).toBe(400);
       expect(JSON.parse(garbage.body)).toMatchObject({ status: 400, detail: 'The request is not valid HTTP/1.1.' });

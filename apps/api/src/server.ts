@@ -116,6 +116,8 @@ const PARSER_STATUS: Readonly<Record<string, number>> = {
   HPE_HEADER_OVERFLOW: 431,
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
   ERR_HTTP_REQUEST_TIMEOUT: 408,
+  // A method HTTP's parser does not know (`FOO`): not allowed, as PUT or DELETE are, not malformed.
+  HPE_INVALID_METHOD: 405,
 };
 
 /**
@@ -131,7 +133,9 @@ function answerUnparsable(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, s
     return;
   }
   const status = PARSER_STATUS[err.code ?? ''] ?? 400;
-  socket.end(rawProblem(status, parserErrorDetail(status, err.rawPacket)));
+  socket.end(
+    rawProblem(status, parserErrorDetail(status, err.rawPacket), status === 405 ? { Allow: 'GET, HEAD' } : {}),
+  );
 }
 
 function parserErrorDetail(status: number, raw: Buffer | undefined): string {
@@ -139,6 +143,7 @@ function parserErrorDetail(status: number, raw: Buffer | undefined): string {
     return `The request line and headers are over ${MAX_HEADER_BYTES} bytes (q holds at most ${MAX_QUERY_LENGTH} characters).`;
   }
   if (status === 408) return 'The request was not received in time.';
+  if (status === 405) return 'The request method is not one this server knows: it answers GET and HEAD.';
   if (status === 413) return 'The request has chunk extensions that are too long.';
   const requestLine = raw?.subarray(0, Math.max(0, raw.indexOf(10))) ?? Buffer.alloc(0);
   if (requestLine.some((byte) => byte >= 0x80)) {
