@@ -7,20 +7,22 @@ const BM25_B = 0.75;
 const HEADING_WEIGHT = 0.5;
 
 /**
- * A chunk under one of these headings (a page's apparatus: its references, links out, notes) counts
+ * A chunk under one of these headings (a page's apparatus: its references, links out, footnotes) counts
  * this much of its score. Its lines name the page's subject over and over (`Skew-Hermitian matrix`,
  * `"Hermitian Matrices". MathPages.com.`), and short, they outscored the paragraph that defines it;
  * they answer no question, and point elsewhere.
  */
 const APPARATUS_WEIGHT = 0.25;
-/** The headings of a page's apparatus, in the languages pages are most often written in. */
+/**
+ * The headings of a page's apparatus, in the languages pages are most often written in. Not a bare
+ * `Notes`: documentation writes what matters under it (MDN's, Python's).
+ */
 const APPARATUS_HEADINGS = new Set(
   [
     'see also',
     'references',
     'external links',
     'further reading',
-    'notes',
     'bibliography',
     'sources',
     'citations',
@@ -44,9 +46,7 @@ const APPARATUS_HEADINGS = new Set(
     'referencias',
     'enlaces externos',
     'bibliografía',
-    'notas',
     'vedi anche',
-    'note',
     'collegamenti esterni',
     'ver também',
     'ligações externas',
