@@ -163,9 +163,12 @@ function pageHandler(deps: PageHandlerDeps): CrawlHandler {
         );
         return { status: 'skipped', reason: BLOCKED_ADDRESS, meta: NO_VALIDATORS };
       }
-      // A redirect to a page its robots.txt disallows (see redirectsOf), or out of the crawl's scope.
+      // A redirect to a page its robots.txt disallows (see redirectsOf), or out of the crawl's scope:
+      // a page indexed from this URL before has moved where it is not crawled, and leaves the index.
       if (error instanceof QuarryError && (error.code === ROBOTS_DISALLOWED || error.code === REDIRECT_OUT_OF_SCOPE)) {
-        return { status: 'skipped', reason: error.code, meta: NO_VALIDATORS };
+        if (wasIndexed) await deps.index.push([{ id: ownId, removed: true }]);
+        if (heldFingerprint) await deps.fingerprints.release(heldFingerprint, task.url);
+        return { status: 'skipped', reason: error.code, meta: { ...NO_VALIDATORS, indexed: '', fp: '' } };
       }
       if (wasIndexed && error instanceof QuarryError && GONE_CODES.has(error.code)) {
         await deps.index.push([{ id: ownId, removed: true }]);

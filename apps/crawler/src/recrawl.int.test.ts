@@ -44,6 +44,7 @@ function routes(state: { version: number; conditional: Map<string, string> }) {
         '/gone.html',
         '/noindex-later.html',
         '/moved.html',
+        '/moved-away.html',
       ]
         .map((href) => `<li><a href="${href}">${href}</a></li>`)
         .join('')}</ul></body></html>`,
@@ -70,6 +71,12 @@ function routes(state: { version: number; conditional: Map<string, string> }) {
     '/moved.html': (_req: IncomingMessage, res: ServerResponse) => {
       if (state.version === 1) return html(res, 200, page('Before the move', 'pangolin'));
       res.writeHead(301, { location: '/stable.html' });
+      res.end();
+    },
+    // Moved to another site, out of the seed's scope: not followed, and out of the index.
+    '/moved-away.html': (_req: IncomingMessage, res: ServerResponse) => {
+      if (state.version === 1) return html(res, 200, page('Before leaving', 'quokka'));
+      res.writeHead(301, { location: 'https://elsewhere.example/landed.html' });
       res.end();
     },
   };
@@ -124,17 +131,17 @@ describe('recrawl with conditional requests', () => {
 
   it('indexes the first version without conditional requests', async () => {
     expect(state.conditional.size).toBe(0);
-    for (const word of ['wombat', 'tapir', 'narwhal', 'axolotl', 'pangolin']) {
+    for (const word of ['wombat', 'tapir', 'narwhal', 'axolotl', 'pangolin', 'quokka']) {
       expect(await urlsFor(word)).toHaveLength(1);
     }
-    expect(await index.count()).toBe(6); // the five pages and the home page
+    expect(await index.count()).toBe(7); // the six pages and the home page
   });
 
   it('asks with the stored validators, keeps unchanged pages and follows changes and removals', async () => {
     state.version = 2;
     const goneId = pageIdForUrl(`${site.origin}/gone.html`);
     expect(await blobs.get(goneId)).not.toBeNull();
-    expect(await queues.crawl.recrawl({ olderThanMs: 0 })).toBe(6);
+    expect(await queues.crawl.recrawl({ olderThanMs: 0 })).toBe(7);
     await waitIdle();
 
     // Validators went back as they were received: an ETag and a Last-Modified date.
@@ -150,6 +157,7 @@ describe('recrawl with conditional requests', () => {
     expect(await urlsFor('narwhal')).toEqual([]);
     expect(await urlsFor('axolotl')).toEqual([]);
     expect(await urlsFor('pangolin')).toEqual([]);
+    expect(await urlsFor('quokka')).toEqual([]);
     expect(await blobs.get(goneId)).toBeNull();
     expect(await index.count()).toBe(3); // home, stable, changing
 
@@ -159,8 +167,8 @@ describe('recrawl with conditional requests', () => {
 
   it('recrawls other states on request and sends validators only where the server gave them', async () => {
     state.conditional.clear();
-    // The noindex page, and the /sitemap.xml tried for the seed (404: no_sitemap).
-    expect(await queues.crawl.recrawl({ olderThanMs: 0, states: ['skipped'] })).toBe(2);
+    // The noindex page, the page moved away, and the /sitemap.xml tried for the seed (404: no_sitemap).
+    expect(await queues.crawl.recrawl({ olderThanMs: 0, states: ['skipped'] })).toBe(3);
     await waitIdle();
     expect(state.conditional.size).toBe(0);
     expect(await queues.crawl.recrawl({ olderThanMs: 0 })).toBeGreaterThan(0);
