@@ -10,6 +10,7 @@ import {
   QuarryError,
   toIsoUtc,
   UNKNOWN_LANG,
+  withOtherScheme,
 } from '@quarry/core';
 import {
   extractDocument,
@@ -208,10 +209,7 @@ function withinScope(
   if (task.depth === 0) return gate;
   const scope = scopeOf(seed);
   return async (target, signal) => {
-    const otherScheme = target.replace(/^https?:/i, (scheme) =>
-      scheme.toLowerCase() === 'http:' ? 'https:' : 'http:',
-    );
-    if (!scope.contains(target) && !scope.contains(otherScheme)) {
+    if (!scope.contains(target) && !scope.contains(withOtherScheme(target))) {
       throw new NonRetryableError(`the redirect to ${target} leaves the crawl's scope`, REDIRECT_OUT_OF_SCOPE);
     }
     await gate(target, signal);

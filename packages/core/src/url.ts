@@ -113,8 +113,12 @@ export function pageIdForUrl(url: string): string {
  */
 export function pageIdsForUrl(url: string): string[] {
   if (!isHttpUrl(url)) return [];
-  const other = url.trim().replace(/^https?:/i, (scheme) => (scheme.toLowerCase() === 'https:' ? 'http:' : 'https:'));
-  return [pageIdForUrl(url), pageIdForUrl(other)];
+  return [pageIdForUrl(url), pageIdForUrl(withOtherScheme(url.trim()))];
+}
+
+/** The URL with `http:` for `https:` and the reverse; anything else as it is. */
+export function withOtherScheme(url: string): string {
+  return url.replace(/^https?:/i, (scheme) => (scheme.toLowerCase() === 'https:' ? 'http:' : 'https:'));
 }
 
 /** Whether an id has the shape {@link pageIdForUrl} produces (cheap check before a lookup). */

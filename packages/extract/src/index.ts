@@ -1,4 +1,4 @@
-export type { DomImpl } from './dom.js';
+export { type DomImpl, withoutControls } from './dom.js';
 export { extractHtml } from './extract-html.js';
 export { type HtmlDocument, htmlDocument } from './html-markdown.js';
 export type { LanguageHints, TextLanguage } from './lang.js';

@@ -1,7 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type PageDocument, pageIdsForUrl, toContentResponse } from '@quarry/core';
-import { PASSAGE_BOUNDS, type Passage, pageMarkdown, pagePortion, selectPassagesAside } from '@quarry/passages';
+import {
+  PASSAGE_BOUNDS,
+  type Passage,
+  type Portion,
+  pageMarkdown,
+  pagePortion,
+  selectPassagesAside,
+} from '@quarry/passages';
 import { z } from 'zod';
 import { enumArg, intArg, textArg, toolArgs } from './args.js';
 import type { QuarryBackend } from './backend.js';
@@ -148,8 +155,10 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
           return portionResult(doc, args.format, args.start ?? 0, maxTokens);
         }
         const body = args.format === 'markdown' ? pageMarkdown(doc) : doc.body_text;
-        if (body.length > WHOLE_PAGE_CHARS && !fitsWhole(body)) {
-          return portionResult(doc, args.format, 0, WHOLE_PAGE_TOKENS);
+        if (body.length > WHOLE_PAGE_CHARS) {
+          // Its first portion of WHOLE_PAGE_TOKENS: the page when that is all of it.
+          const first = pagePortion({ text: body, maxTokens: WHOLE_PAGE_TOKENS });
+          if (first.end < body.length) return portionAnswer(doc, args.format, body, first);
         }
         return toolResult(`${header(doc)}\n\n${body}`, {
           ...meta,
@@ -176,7 +185,11 @@ function portionResult(
         `Give a start below ${body.length} (0 for the beginning).`,
     );
   }
-  const portion = pagePortion({ text: body, start, maxTokens });
+  return portionAnswer(doc, format, body, pagePortion({ text: body, start, maxTokens }));
+}
+
+/** The answer holding `portion` of the page's `body` in `format`, with the offset to read on from. */
+function portionAnswer(doc: PageDocument, format: 'text' | 'markdown', body: string, portion: Portion): CallToolResult {
   const next = portion.end < body.length ? `continue with start=${portion.end}` : 'end of page';
   const where = `[chars ${portion.start}-${portion.end} of ${body.length}; ${next}]`;
   return toolResult(`${header(doc)}\n\n${portion.text.trimEnd()}\n\n${where}`, {
@@ -184,11 +197,6 @@ function portionResult(
     [format === 'markdown' ? 'body_markdown' : 'body_text']: portion.text,
     portion: { start: portion.start, end: portion.end, length: body.length, tokens: portion.tokens },
   });
-}
-
-/** Whether `body` holds at most {@link WHOLE_PAGE_TOKENS} tokens (its first portion of them is all of it). */
-function fitsWhole(body: string): boolean {
-  return pagePortion({ text: body, maxTokens: WHOLE_PAGE_TOKENS }).end === body.length;
 }
 
 /** The indexed page at `url`, under that URL or the same URL with the other scheme; null if none. */

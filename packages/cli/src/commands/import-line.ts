@@ -10,6 +10,7 @@ import {
   toIsoUtc,
   UNKNOWN_LANG,
 } from '@quarry/core';
+import { withoutControls } from '@quarry/extract';
 import { simhash } from '@quarry/text';
 import { z } from 'zod';
 
@@ -23,11 +24,6 @@ export const MAX_IMPORT_TITLE_CHARS = 2000;
 export const MAX_IMPORT_NAME_CHARS = 500;
 /** How far ahead of now a crawled_at may be (clocks and zones differ), in milliseconds. */
 const DAY_MS = 86_400_000;
-/**
- * C0 controls but tab, line feed, form feed and carriage return, and DEL: a crawled page's text
- * never holds them (the extractor drops them), nor does an imported one.
- */
-const CONTROLS = /[\u0000-\u0008\u000B\u000E-\u001F\u007F]/g;
 
 const count = new Intl.NumberFormat('en-US');
 
@@ -99,7 +95,8 @@ export function parseImportLine(
     };
   }
   const input = parsed.data;
-  const bodyText = input.body_text.replace(CONTROLS, '');
+  // Control characters dropped as the extractor drops them from a crawled page.
+  const bodyText = withoutControls(input.body_text);
   if (bodyText.trim() === '')
     return { ok: false, reason: 'body_text: holds no text, only blanks or control characters' };
   let url: string;
@@ -142,7 +139,7 @@ export function parseImportLine(
   }
   // Names are shown on one line: a title, author or site name pasted with its line breaks and tabs
   // has them as single spaces, and no control characters.
-  const oneLine = (text: string): string => text.replace(CONTROLS, '').replace(/\s+/g, ' ').trim();
+  const oneLine = (text: string): string => withoutControls(text).replace(/\s+/g, ' ').trim();
   const title = oneLine(input.title);
   const fingerprint = simhash(bodyText);
   const siteName = input.site_name == null ? undefined : oneLine(input.site_name);
