@@ -133,6 +133,28 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
             document.getElementById('app').setAttribute('data-rtc', 'asked');
           </script>`),
         ),
+      // Content added on timers, after the network went quiet: a deferred render, then its second
+      // part (their text is split in the source, so that only the rendered DOM holds it whole).
+      '/late': (_req, res) =>
+        send(
+          res,
+          'text/html',
+          html(`<div id="root">Loading</div>
+            <script>
+              setTimeout(() => {
+                document.getElementById('root').innerHTML = '<p>Tide tables ' + 'for the harbour</p>';
+                setTimeout(() => { document.getElementById('root').insertAdjacentHTML('beforeend', '<p>High water ' + 'at noon</p>'); }, 400);
+              }, 1500);
+            </script>`),
+        ),
+      // A ticker that changes its text for ever: the render still ends, at the settle budget.
+      '/ticker': (_req, res) =>
+        send(
+          res,
+          'text/html',
+          html(`<p>Ticker page</p><p id="t">0</p>
+            <script>let n = 0; setInterval(() => { document.getElementById('t').textContent = String(++n); }, 50);</script>`),
+        ),
       '/pixel.png': (_req, res) => send(res, 'image/png', 'x'),
       '/style.css': (_req, res) => send(res, 'text/css', 'p{}'),
       '/bounce': (_req, res) => res.writeHead(302, { location: `${other.origin}/redirected` }).end(),
@@ -173,7 +195,7 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
       executablePath,
       maxPages: 2,
       navigationTimeoutMs: 4_000,
-      settleTimeoutMs: 1_000,
+      settleTimeoutMs: 3_000,
     });
   }, 30_000);
 
@@ -188,6 +210,20 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
     expect(result.html).toContain('<p>Second paragraph</p>');
     expect(result.status).toBe(200);
     expect(result.finalUrl).toBe(`${site.origin}/app`);
+  });
+
+  it('waits for content a script adds on short timers after the network went quiet', async () => {
+    const result = await pool.render(`${site.origin}/late`, { allowRequest: allowSite });
+    expect(result.html).toContain('<p>Tide tables for the harbour</p>');
+    expect(result.html).toContain('<p>High water at noon</p>');
+  });
+
+  it('ends the render of a page that never stops changing at the settle budget', async () => {
+    const started = Date.now();
+    const result = await pool.render(`${site.origin}/ticker`, { allowRequest: allowSite });
+    expect(result.html).toContain('<p>Ticker page</p>');
+    // Well short of the hard timeout (navigation 4 s + settle 3 s + 5 s): the settle budget ends it.
+    expect(Date.now() - started).toBeLessThan(9_000);
   });
 
   it("writes open shadow roots as declarative templates, so web components' text is kept", async () => {

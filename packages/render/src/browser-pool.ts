@@ -19,7 +19,8 @@ export interface BrowserPoolOptions {
    */
   navigationTimeoutMs?: number;
   /**
-   * After `load`, how long to wait for the network to go quiet (scripts fetching content).
+   * After `load`, how long to wait at most for the network to go quiet (scripts fetching content),
+   * then for the document to stop changing (scripts adding it on a short timer).
    * @defaultValue 3_000
    */
   settleTimeoutMs?: number;
@@ -140,6 +141,62 @@ const NO_PEER_CONNECTIONS = `for (const name of ['RTCPeerConnection', 'webkitRTC
   try { Object.defineProperty(window, name, { value: undefined, configurable: false, writable: false }); } catch {}
 }`;
 
+/** Timers due within this long of being set are waited for after the network goes quiet. */
+const TIMER_HORIZON_MS = 2_000;
+/** The DOM counts as settled after this long without a change (and without a pending short timer). */
+const DOM_QUIET_MS = 300;
+
+/**
+ * Run before a page's own scripts: counts the page's pending `setTimeout`s due within
+ * TIMER_HORIZON_MS, so that content a script adds on a timer (a deferred render, a fade-in) is
+ * waited for, though no request announces it. Intervals and longer timers (polls, idle logouts)
+ * are not counted. The count and the original `setTimeout` are kept where only the render reads them.
+ */
+const TRACK_SHORT_TIMERS = `(() => {
+  const pending = new Set();
+  const set = window.setTimeout.bind(window);
+  const clear = window.clearTimeout.bind(window);
+  window.setTimeout = function (handler, ms, ...args) {
+    if (typeof handler !== 'function' || !(Number(ms ?? 0) <= ${TIMER_HORIZON_MS})) return set(handler, ms, ...args);
+    const id = set(function (...given) {
+      pending.delete(id);
+      return handler.apply(this, given);
+    }, ms, ...args);
+    pending.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    pending.delete(id);
+    return clear(id);
+  };
+  Object.defineProperty(window, '__quarryTimers', { value: Object.freeze({ pending: () => pending.size, set }) });
+})()`;
+
+/**
+ * Resolves once the document has not changed for `quietMs` with no short timer pending (see
+ * TRACK_SHORT_TIMERS), or after `capMs`: a page animating text for ever costs the cap, not more.
+ * Attribute changes (a carousel's classes) do not count. Run in the page, as source text.
+ */
+const domSettled = (quietMs: number, capMs: number): string => `new Promise((resolve) => {
+  const quietMs = ${quietMs};
+  const capMs = ${capMs};
+  const timers = window.__quarryTimers;
+  const later = timers ? timers.set : window.setTimeout.bind(window);
+  const start = performance.now();
+  let changed = start;
+  const observer = new MutationObserver(() => { changed = performance.now(); });
+  observer.observe(document, { childList: true, subtree: true, characterData: true });
+  const check = () => {
+    const now = performance.now();
+    const waiting = timers ? timers.pending() > 0 : false;
+    if (now - start >= capMs || (!waiting && now - changed >= quietMs)) {
+      observer.disconnect();
+      resolve(true);
+    } else later(check, 50);
+  };
+  later(check, Math.min(50, capMs));
+})`;
+
 /** Subresources a text crawler never needs; blocking them saves bandwidth and time. */
 const BLOCKED_RESOURCE_TYPES: ReadonlySet<string> = new Set([
   'image',
@@ -231,11 +288,13 @@ export class BrowserPool {
         if (error instanceof RetryableError) throw error;
         throw new RetryableError('cannot open a browser context', 'render_failed', { cause: error });
       });
-      await context.addInitScript(NO_PEER_CONNECTIONS).catch(async (error: unknown) => {
-        await context.close().catch(() => {});
-        await proxy.close();
-        throw new RetryableError('cannot open a browser context', 'render_failed', { cause: error });
-      });
+      await Promise.all([NO_PEER_CONNECTIONS, TRACK_SHORT_TIMERS].map((script) => context.addInitScript(script))).catch(
+        async (error: unknown) => {
+          await context.close().catch(() => {});
+          await proxy.close();
+          throw new RetryableError('cannot open a browser context', 'render_failed', { cause: error });
+        },
+      );
       let timer: NodeJS.Timeout | undefined;
       const work = this.#renderIn(context, url, options);
       work.catch(() => {}); // may settle after the hard timeout; its outcome no longer matters
@@ -310,8 +369,12 @@ export class BrowserPool {
     } catch (error) {
       throw navigationError(url, error);
     }
-    // Script-built pages fetch their content after `load`; give them a moment, not forever.
+    // Script-built pages fetch their content after `load`, or add it on a timer; give them a
+    // moment, not forever: the network quiet, then the document (see domSettled), within the budget.
+    const settleBy = Date.now() + this.#options.settleTimeoutMs;
     await page.waitForLoadState('networkidle', { timeout: this.#options.settleTimeoutMs }).catch(() => {});
+    const capMs = settleBy - Date.now();
+    if (capMs > 0) await page.evaluate(domSettled(DOM_QUIET_MS, capMs)).catch(() => {});
     const withShadowRoots = await page.evaluate<string | null>(SERIALIZE_WITH_SHADOW_ROOTS).catch(() => null);
     const html = truncateUtf8(withShadowRoots ?? (await page.content()), this.#options.maxHtmlBytes);
     return { html, finalUrl: page.url(), status };
