@@ -217,6 +217,9 @@ export class Crawler {
     });
     const worker = queues.crawl.work(counted(handler, this.#options.onOutcome, this.#shareBackoffs()), {
       concurrency: config.crawlConcurrency,
+      // A URL its site's robots.txt (read already) disallows is skipped without a request: it
+      // takes no politeness slot, or each of a site's disallowed links would cost the host's delay.
+      needsNoRequest: (task) => this.#robots.disallowsNow(task.url),
     });
     this.#workers.push(worker);
     return worker;

@@ -110,6 +110,7 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
     let mover: Awaited<ReturnType<typeof loggedSite>>;
     let target: Awaited<ReturnType<typeof loggedSite>>;
     let rendered: Awaited<ReturnType<typeof loggedSite>>;
+    let fenced: Awaited<ReturnType<typeof loggedSite>>;
     let dir: string;
     let queues: Queues;
     let index: LanceSearchIndex;
@@ -136,9 +137,21 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
         },
         '/app2.html': { body: page('The stilt', 'stilt') },
       }));
+      // A paced site whose seed page links to six pages its robots.txt disallows before its one open page.
+      fenced = await loggedSite('127.0.0.7', () => ({
+        '/robots.txt': text(`User-agent: *\nCrawl-delay: ${CRAWL_DELAY_MS / 1000}\nDisallow: /private/\n`),
+        '/': {
+          body: page('The curlew', 'curlew').replace(
+            '</article>',
+            `${[1, 2, 3, 4, 5, 6].map((n) => `<a href="/private/${n}.html">Private ${n}</a>`).join(' ')}` +
+              ' <a href="/open.html">Open</a></article>',
+          ),
+        },
+        '/open.html': { body: page('The whimbrel', 'whimbrel') },
+      }));
       ({ dir, queues, index } = await crawlHosts(
         'first-requests',
-        '127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5',
+        '127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5,127.0.0.7',
         {
           queue: (crawler) =>
             // Three pages: the seed, the page its llms.txt lists and the one its feed lists (feeds,
@@ -148,6 +161,7 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
               parseSeed(`${prompt.site.origin}/ depth=1 pages=3`),
               parseSeed(`${mover.site.origin}/moved depth=0`),
               parseSeed(`${rendered.site.origin}/app.html depth=1 render=always`),
+              parseSeed(`${fenced.site.origin}/ depth=1`),
             ]),
         },
         open,
@@ -157,7 +171,7 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
     afterAll(async () => {
       await queues?.close();
       await index?.close();
-      await Promise.all([paced, prompt, mover, target, rendered].map((logged) => logged?.site.close()));
+      await Promise.all([paced, prompt, mover, target, rendered, fenced].map((logged) => logged?.site.close()));
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
@@ -204,6 +218,17 @@ function describeFirstRequests(backend: string, open: (dir: string) => Promise<Q
         expect(await index.has(pageIdForUrl(`${rendered.site.origin}/app2.html`))).toBe(true);
       },
     );
+
+    it("spends none of a site's Crawl-delays on the links its robots.txt disallows", async () => {
+      const { requests } = fenced;
+      expect(requests.filter((r) => r.path.startsWith('/private/'))).toEqual([]);
+      expect(requests.map((r) => r.path)).toContain('/open.html');
+      expect(shortGaps(requests)).toEqual([]);
+      // A delay between requests, not a delay more for each of the six disallowed links as well.
+      const span = (requests.at(-1)?.at ?? 0) - (requests[0]?.at ?? 0);
+      expect(span).toBeLessThan((requests.length + 1) * CRAWL_DELAY_MS);
+      expect(await index.has(pageIdForUrl(`${fenced.site.origin}/open.html`))).toBe(true);
+    });
 
     it('adds no wait on a site without a delay', () => {
       const { requests } = prompt;

@@ -179,6 +179,28 @@ describe('RobotsCache against local servers', () => {
     expect(a.robotsRequests).toBe(3);
   });
 
+  it('says from what it holds, without a request, whether its rules disallow a URL (disallowsNow)', async () => {
+    const s = await start(robotsTxt(rules));
+    const failing = await start(robotsTxt('', 503));
+    let now = 0;
+    const cache = new RobotsCache({ fetcher, ttlMs: 120_000, clock: () => now });
+    // Not read yet: no answer, and no request for one.
+    expect(cache.disallowsNow(`${s.origin}/private/a`)).toBe(false);
+    expect(s.robotsRequests).toBe(0);
+    await cache.check(`${s.origin}/`);
+    expect(cache.disallowsNow(`${s.origin}/private/a`)).toBe(true);
+    expect(cache.disallowsNow(`${s.origin}/public`)).toBe(false);
+    expect(cache.disallowsNow(`${s.origin}/robots.txt`)).toBe(false);
+    expect(cache.disallowsNow('not a url')).toBe(false);
+    // Within a minute of its expiry the entry is not answered from: check() would ask again.
+    now = 61_000;
+    expect(cache.disallowsNow(`${s.origin}/private/a`)).toBe(false);
+    expect(s.robotsRequests).toBe(1);
+    // A robots.txt that could not be read (5xx) disallows everything in check(), as a retry, not a rule.
+    expect((await cache.check(`${failing.origin}/a`)).allowed).toBe(false);
+    expect(cache.disallowsNow(`${failing.origin}/a`)).toBe(false);
+  });
+
   it('always allows /robots.txt itself', async () => {
     const s = await start(robotsTxt('User-agent: *\nDisallow: /'));
     const cache = new RobotsCache({ fetcher });

@@ -28,6 +28,9 @@ export interface RobotsCacheOptions {
   readonly store?: RobotsStore;
 }
 
+/** How long a cached robots.txt must still be held for `disallowsNow` to answer from it. */
+const CACHED_MARGIN_MS = 60_000;
+
 /** The answer of {@link RobotsCache.check}. */
 export interface RobotsVerdict {
   readonly allowed: boolean;
@@ -98,6 +101,24 @@ export class RobotsCache {
       return { allowed: entry.allowAll, crawlDelaySecs, ...(entry.reason ? { reason: entry.reason } : {}) };
     }
     return { allowed: entry.robots.isAllowed(target.href, this.#userAgent), crawlDelaySecs };
+  }
+
+  /**
+   * True when the robots.txt of `url`'s site, as this cache holds it now (no request, no store
+   * lookup), disallows `url` by its rules, and will still hold it for a minute: the crawl queue
+   * asks this to start such a URL without a politeness slot, knowing its `check` sends nothing.
+   * False when the site's robots.txt is not cached, could not be read, or allows the URL.
+   */
+  disallowsNow(url: string): boolean {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return false;
+    }
+    const entry = this.#entries.get(target.origin);
+    if (!entry?.robots || entry.expiresAt <= this.#clock() + CACHED_MARGIN_MS) return false;
+    return target.pathname !== '/robots.txt' && !entry.robots.isAllowed(target.href, this.#userAgent);
   }
 
   /** The Sitemap URLs listed in the robots.txt of `origin` (any URL on that site works too). */

@@ -1,6 +1,13 @@
 import { hostOf, QuarryError, RetryableError } from '@quarry/core';
 import { DEFAULTS } from './options.js';
-import { type CrawlOutcome, FINISHED_STATES, type FinishedState, type RecrawlOptions } from './types.js';
+import {
+  type CrawlOutcome,
+  type CrawlTask,
+  type CrawlWorkOptions,
+  FINISHED_STATES,
+  type FinishedState,
+  type RecrawlOptions,
+} from './types.js';
 
 /** Bounds of a stored task meta: it travels with every task and is kept for every URL. */
 const MAX_META_KEYS = 32;
@@ -81,6 +88,19 @@ export function checkOutcome(outcome: unknown): CrawlOutcome {
  * The outcome's `lastRequestAgoMs` as a whole number of milliseconds, 0 or more; -1 when it gives
  * none (or nonsense, which is ignored rather than trusted).
  */
+/**
+ * Whether a worker's `needsNoRequest` says a task sends no request; a hook that throws (or returns
+ * anything but true) says it does, and the task takes its slot as any other.
+ */
+export function askedNoRequest(hook: CrawlWorkOptions['needsNoRequest'], task: CrawlTask): boolean {
+  if (!hook) return false;
+  try {
+    return hook(task) === true;
+  } catch {
+    return false;
+  }
+}
+
 export function requestAgoOf(outcome: CrawlOutcome): number {
   const ago = outcome.lastRequestAgoMs;
   return typeof ago === 'number' && Number.isFinite(ago) && ago >= 0 ? Math.round(ago) : -1;

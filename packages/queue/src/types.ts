@@ -137,6 +137,14 @@ export interface UrlStanding {
 export interface CrawlWorkOptions {
   /** Tasks in flight at once in this worker, over all hosts. */
   readonly concurrency: number;
+  /**
+   * True for a task its handler will end without a request to its host (a URL that robots.txt,
+   * already read, disallows): such a task is handed to the handler without taking a politeness
+   * slot, so that a site's disallowed links do not each cost the host's delay. Synchronous and
+   * cheap: asked for every task as it is leased, it reads only what the process already holds.
+   * @defaultValue every task takes a slot
+   */
+  readonly needsNoRequest?: (task: CrawlTask) => boolean;
 }
 
 /** How `CrawlQueue.forget` forgets. */

@@ -118,7 +118,7 @@ export class BullmqCrawlQueue implements CrawlQueue {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
       throw new RangeError('concurrency must be a positive integer');
     }
-    const worker = new BullmqCrawlWorker(this.#redis, this.#keys, handler, options.concurrency, this.#settings, () =>
+    const worker = new BullmqCrawlWorker(this.#redis, this.#keys, handler, options, this.#settings, () =>
       this.#workers.delete(worker),
     );
     this.#workers.add(worker);

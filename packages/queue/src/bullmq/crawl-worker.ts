@@ -1,8 +1,17 @@
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { SITE_FORGOTTEN, withinSites } from '../forget.js';
-import { checkOutcome, classifyError, hostKey, requestAgoOf, restMsOf, retryDelayMs, safeReason } from '../policy.js';
-import type { CrawlHandler, CrawlTask, CrawlWorker, FinishedState } from '../types.js';
+import {
+  askedNoRequest,
+  checkOutcome,
+  classifyError,
+  hostKey,
+  requestAgoOf,
+  restMsOf,
+  retryDelayMs,
+  safeReason,
+} from '../policy.js';
+import type { CrawlHandler, CrawlTask, CrawlWorker, CrawlWorkOptions, FinishedState } from '../types.js';
 import { settlesWithin } from '../util.js';
 import {
   type BullmqCrawlSettings,
@@ -32,6 +41,7 @@ export class BullmqCrawlWorker implements CrawlWorker {
   readonly #redis: Redis;
   readonly #keys: Keys;
   readonly #handler: CrawlHandler;
+  readonly #needsNoRequest: CrawlWorkOptions['needsNoRequest'];
   readonly #settings: BullmqCrawlSettings;
   readonly #worker: Worker<JobData, string>;
   readonly #controllers = new Set<AbortController>();
@@ -43,19 +53,20 @@ export class BullmqCrawlWorker implements CrawlWorker {
     redis: Redis,
     keys: Keys,
     handler: CrawlHandler,
-    concurrency: number,
+    options: CrawlWorkOptions,
     settings: BullmqCrawlSettings,
     onClosed: () => void,
   ) {
     this.#redis = redis;
     this.#keys = keys;
     this.#handler = handler;
+    this.#needsNoRequest = options.needsNoRequest;
     this.#settings = settings;
     this.#onClosed = onClosed;
     this.#worker = new Worker<JobData, string>(QUEUE_NAME, (job, token) => this.#process(job, token), {
       connection: redis,
       prefix: settings.prefix,
-      concurrency,
+      concurrency: options.concurrency,
       lockDuration: settings.lockMs,
       stalledInterval: settings.stalledIntervalMs,
       // A job whose worker died is retried twice before it counts as failed ("stalled").
@@ -84,6 +95,9 @@ export class BullmqCrawlWorker implements CrawlWorker {
       await this.#finish(job.data, 'skipped', SITE_FORGOTTEN);
       return 'skipped';
     }
+    const task: CrawlTask = { ...job.data, attempt: job.attemptsMade + 1 };
+    // A task that sends its host no request (see CrawlWorkOptions) runs without a politeness slot.
+    if (askedNoRequest(this.#needsNoRequest, task)) return this.#run(job, task, token);
     const waitMs = Number(
       await ACQUIRE.run(this.#redis, hostKeys, [
         id,
@@ -95,14 +109,25 @@ export class BullmqCrawlWorker implements CrawlWorker {
       ]),
     );
     if (waitMs > 0) return this.#postpone(job, token, waitMs);
+    return this.#run(job, task, token, hostKeys);
+  }
 
-    const task: CrawlTask = { ...job.data, attempt: job.attemptsMade + 1 };
+  /**
+   * Runs the handler on a task holding its host's slot (`hostKeys`, given back at the end), or on
+   * one that needs none (`hostKeys` undefined: a task that sends no request, see needsNoRequest).
+   */
+  async #run(job: Job<JobData, string>, task: CrawlTask, token: string | undefined, hostKeys?: string[]) {
+    const id = job.id ?? '';
     const controller = new AbortController();
     this.#controllers.add(controller);
-    const renew = setInterval(
-      () => void RENEW.run(this.#redis, [hostKeys[1] ?? ''], [id, this.#settings.lockMs]).catch(this.#settings.onError),
-      Math.max(10, Math.floor(this.#settings.lockMs / 2)),
-    );
+    const slots = hostKeys?.[1];
+    const renew =
+      slots === undefined
+        ? undefined
+        : setInterval(
+            () => void RENEW.run(this.#redis, [slots], [id, this.#settings.lockMs]).catch(this.#settings.onError),
+            Math.max(10, Math.floor(this.#settings.lockMs / 2)),
+          );
     try {
       const outcome = checkOutcome(await this.#handler(task, controller.signal));
       const raisedMs = Math.min(Math.round(outcome.hostDelayMs ?? 0), this.#settings.maxRetryDelayMs);
@@ -143,8 +168,18 @@ export class BullmqCrawlWorker implements CrawlWorker {
     throw new DelayedError();
   }
 
-  /** `agoMs`: how long ago the task's last request to the host was sent (see requestAgoOf); -1 for none. */
-  async #release(id: string, hostKeys: string[], raisedMs: number, backoffMs: number, agoMs = -1): Promise<void> {
+  /**
+   * Gives the host's slot back (nothing to give for a task that took none: `hostKeys` undefined).
+   * `agoMs`: how long ago the task's last request to the host was sent (see requestAgoOf); -1 for none.
+   */
+  async #release(
+    id: string,
+    hostKeys: string[] | undefined,
+    raisedMs: number,
+    backoffMs: number,
+    agoMs = -1,
+  ): Promise<void> {
+    if (hostKeys === undefined) return;
     await RELEASE.run(this.#redis, hostKeys, [id, raisedMs, backoffMs, HOST_KEY_TTL_MS, agoMs]);
   }
 

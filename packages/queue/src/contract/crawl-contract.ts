@@ -121,6 +121,36 @@ export function describeCrawlContract(open: OpenQueues): void {
       expect(log.minGapOn('a.test')).toBeGreaterThanOrEqual(lateMs + delayMs - JITTER_MS);
     });
 
+    it('starts tasks that send no request (needsNoRequest) without a politeness slot', async () => {
+      const delayMs = 400;
+      const { crawl } = await start({ hostDelayMs: delayMs });
+      const disallowed = [1, 2, 3, 4, 5, 6].map((n) => `http://a.test/private/${n}`);
+      await crawl.add(['http://a.test/1', ...disallowed, 'http://a.test/2'].map((u) => task(u)));
+      const log = new StartLog();
+      const skipped: string[] = [];
+      workers.push(
+        crawl.work(
+          async (t) => {
+            if (t.url.includes('/private/')) {
+              skipped.push(t.url);
+              return { status: 'skipped', reason: 'robots_disallowed' };
+            }
+            log.record(t.url, t.attempt);
+            return { status: 'done' };
+          },
+          { concurrency: 4, needsNoRequest: (t) => t.url.includes('/private/') },
+        ),
+      );
+      await waitIdle(crawl);
+      expect(skipped.sort()).toEqual(disallowed);
+      const stats = await crawl.stats();
+      expect(stats).toMatchObject({ done: 2, skipped: 6, inFlight: 0, queued: 0 });
+      const [first, second] = log.on('a.test');
+      // The two requesting tasks are a delay apart, not seven: the six skips took no slot.
+      expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(delayMs - JITTER_MS);
+      expect((second ?? Infinity) - (first ?? 0)).toBeLessThan(3 * delayMs);
+    });
+
     it('keeps at most perHostConcurrency tasks in flight on one host', async () => {
       const { crawl } = await start({ hostDelayMs: 0, perHostConcurrency: 2 });
       await crawl.add([1, 2, 3, 4, 5, 6].map((n) => task(`http://a.test/${n}`)));

@@ -2,6 +2,7 @@ import { checkSites, SITE_FORGOTTEN, withinSites } from '../forget.js';
 import type { HostPage, HostQuery } from '../hosts.js';
 import type { ResolvedCommonOptions } from '../options.js';
 import {
+  askedNoRequest,
   checkOutcome,
   checkRecrawlOptions,
   classifyError,
@@ -83,7 +84,7 @@ export class SqliteCrawlQueue implements CrawlQueue {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
       throw new RangeError('concurrency must be a positive integer');
     }
-    const worker = new SqliteCrawlWorker(this.#frontier, handler, options.concurrency, {
+    const worker = new SqliteCrawlWorker(this.#frontier, handler, options, {
       ...this.#options,
       ...this.#timing,
       wakeup: this.#wakeup,
@@ -169,6 +170,8 @@ class SqliteCrawlWorker implements CrawlWorker {
   readonly #frontier: Frontier;
   readonly #handler: CrawlHandler;
   readonly #concurrency: number;
+  /** Tasks that send their host no request, which lease without a slot (see CrawlWorkOptions). */
+  readonly #needsNoRequest: (task: CrawlTask) => boolean;
   readonly #settings: WorkerSettings;
   readonly #owner = newOwner();
   readonly #running = new Map<string, Running>();
@@ -179,10 +182,13 @@ class SqliteCrawlWorker implements CrawlWorker {
   #closing = false;
   #closed: Promise<void> | undefined;
 
-  constructor(frontier: Frontier, handler: CrawlHandler, concurrency: number, settings: WorkerSettings) {
+  constructor(frontier: Frontier, handler: CrawlHandler, options: CrawlWorkOptions, settings: WorkerSettings) {
     this.#frontier = frontier;
     this.#handler = handler;
-    this.#concurrency = concurrency;
+    this.#concurrency = options.concurrency;
+    // A URL of a forgotten site ends without a request (see #execute), and so does what the handler says.
+    this.#needsNoRequest = (task) =>
+      withinSites(task.url, settings.forgotten.list()) || askedNoRequest(options.needsNoRequest, task);
     this.#settings = settings;
     this.#renewEveryMs = Math.max(10, Math.floor(settings.leaseMs / 3));
     this.#heartbeat = setInterval(() => this.#renew(), this.#renewEveryMs);
@@ -205,7 +211,7 @@ class SqliteCrawlWorker implements CrawlWorker {
       if (this.#running.size > 0 && now - this.#renewedAt >= this.#renewEveryMs) this.#renew();
       let leased: CrawlTask[] = [];
       try {
-        leased = this.#frontier.lease(this.#concurrency - this.#running.size, this.#owner, now);
+        leased = this.#frontier.lease(this.#concurrency - this.#running.size, this.#owner, now, this.#needsNoRequest);
       } catch (err) {
         // A busy or briefly unavailable database: try again on the next tick rather than die.
         this.#settings.onError(err);

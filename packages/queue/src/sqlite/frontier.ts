@@ -106,6 +106,10 @@ export class Frontier {
         `UPDATE frontier SET state = 'in_flight', attempt = attempt + 1, lease_until = @leaseUntil,
            lease_owner = @owner, updated_at = @now WHERE seq = @seq`,
       ),
+      // A task that sends its host no request (see CrawlWorkOptions.needsNoRequest): in flight, no slot.
+      startHostWithoutSlot: db.prepare(
+        'UPDATE hosts SET in_flight = in_flight + 1, queued = queued - 1 WHERE host = @host',
+      ),
       startHost: db.prepare(
         `UPDATE hosts SET in_flight = in_flight + 1, queued = queued - 1, last_start_at = @now,
            next_allowed_at = max(next_allowed_at, @now + max(delay_ms, @defaultDelayMs)) WHERE host = @host`,
@@ -202,8 +206,12 @@ export class Frontier {
       .immediate();
   }
 
-  /** Leases up to `limit` ready tasks of ready hosts (one per host per call) to `owner`. */
-  lease(limit: number, owner: string, now: number): CrawlTask[] {
+  /**
+   * Leases up to `limit` ready tasks of ready hosts (one per host per call, besides those that
+   * `needsNoRequest` says send none: they take no politeness slot, and the host's next task is
+   * leased in the same call) to `owner`.
+   */
+  lease(limit: number, owner: string, now: number, needsNoRequest?: (task: CrawlTask) => boolean): CrawlTask[] {
     if (limit <= 0) return [];
     return this.#db
       .transaction(() => {
@@ -211,21 +219,34 @@ export class Frontier {
         const leased: CrawlTask[] = [];
         for (const { host } of this.#stmts.readyHosts.all(now, this.#settings.perHostConcurrency)) {
           if (leased.length >= limit) break;
-          let row = this.#stmts.nextTask.get(host, now);
-          while (row !== undefined && row.attempt >= (this.#settings.maxAttempts ?? Number.POSITIVE_INFINITY)) {
-            this.#stmts.failCrashed.run({ seq: row.seq, now, reason: CRASHED_REASON });
-            this.#stmts.hostUnqueued.run(host);
-            this.#tally.finished(host, 'failed', now);
-            row = this.#stmts.nextTask.get(host, now);
+          let row = this.#nextLeasable(host, now);
+          while (row !== undefined && leased.length < limit) {
+            this.#stmts.take.run({ seq: row.seq, owner, now, leaseUntil: now + this.#settings.leaseMs });
+            const task = toTask(row);
+            leased.push(task);
+            if (!needsNoRequest?.(task)) {
+              this.#stmts.startHost.run({ host, now, defaultDelayMs: this.#settings.hostDelayMs });
+              break;
+            }
+            this.#stmts.startHostWithoutSlot.run({ host });
+            row = this.#nextLeasable(host, now);
           }
-          if (row === undefined) continue;
-          this.#stmts.take.run({ seq: row.seq, owner, now, leaseUntil: now + this.#settings.leaseMs });
-          this.#stmts.startHost.run({ host, now, defaultDelayMs: this.#settings.hostDelayMs });
-          leased.push(toTask(row));
         }
         return leased;
       })
       .immediate();
+  }
+
+  /** The host's next task to lease, failing as `crashed` those whose tries were all taken before. */
+  #nextLeasable(host: string, now: number): (FrontierRow & { seq: number }) | undefined {
+    let row = this.#stmts.nextTask.get(host, now);
+    while (row !== undefined && row.attempt >= (this.#settings.maxAttempts ?? Number.POSITIVE_INFINITY)) {
+      this.#stmts.failCrashed.run({ seq: row.seq, now, reason: CRASHED_REASON });
+      this.#stmts.hostUnqueued.run(host);
+      this.#tally.finished(host, 'failed', now);
+      row = this.#stmts.nextTask.get(host, now);
+    }
+    return row;
   }
 
   /** Records how a leased task ended; ignored when the lease was lost (expired and re-leased). */
