@@ -19,9 +19,25 @@ main(process.argv).then(
 function explain(error) {
   const parts = [];
   for (let e = error, depth = 0; e !== undefined && e !== null && depth < 5; e = e.cause, depth++) {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = readable(e instanceof Error ? e.message : String(e));
     if (message && !parts.includes(message)) parts.push(message);
     if (!(e instanceof Error)) break;
   }
   return parts.join(': ');
+}
+
+/** Longest part of an error message shown; native engines' messages run to kilobytes. */
+const MAX_PART_CHARS = 600;
+
+/**
+ * A message as an operator reads it: without the Rust source locations LanceDB's errors repeat
+ * (`, /rustc/2d81…/library/core/src/result.rs:1896:29`, fifteen times in one message), on one line,
+ * and cut at MAX_PART_CHARS.
+ */
+function readable(message) {
+  const plain = message
+    .replace(/,?\s*[^\s,]*\.rs:\d+:\d+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > MAX_PART_CHARS ? `${plain.slice(0, MAX_PART_CHARS)}…` : plain;
 }

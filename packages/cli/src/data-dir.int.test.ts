@@ -88,7 +88,7 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
       chmodSync(data, 0o777);
       const run = await quarry(['keys', 'create', '--name', 'agent', '--data', data], { asNobody: true });
       expect(run.stderr.trim()).toBe(
-        `quarry: QUARRY_DATA_DIR (or --data) "${data}": blobs, index, queue.db cannot be written (permission denied)`,
+        `quarry: QUARRY_DATA_DIR (or --data) "${data}": blobs, index, index.users, queue.db cannot be written (permission denied)`,
       );
       expect(run.code).toBe(2);
     },

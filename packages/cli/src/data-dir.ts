@@ -13,6 +13,8 @@ export const DATA_LAYOUT = {
   blobs: 'blobs',
   /** The admin token `quarry start` generates when QUARRY_ADMIN_TOKEN is not set. */
   adminToken: 'admin-token',
+  /** One file per process with the embedded index open (see index-users.ts). */
+  indexUsers: 'index.users',
 } as const;
 
 /** What Quarry opens in the data dir: the layout, and SQLite's journal files beside each database. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,17 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(run.stderr).toMatch(/cannot reach Redis/);
     expect(run.stderr).not.toContain('S3cretPw');
   }, 120_000);
+
+  it("a damaged index: one line naming it, without the engine's source locations", async () => {
+    const data = join(dir, 'damaged');
+    mkdirSync(join(data, 'index', 'pages.lance', '_versions'), { recursive: true });
+    writeFileSync(join(data, 'index', 'pages.lance', '_versions', '1.manifest'), 'garbage\n');
+    const run = await runCli(['status'], { QUARRY_DATA_DIR: data, LOG_LEVEL: 'silent' });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^quarry: cannot open the search index at .*damaged\/index: /);
+    expect(run.stderr).not.toMatch(/\.rs:\d+/);
+  }, 30_000);
 
   it('quarry keys revoke naming no key', async () => {
     const run = await quarry(['keys', 'revoke', 'nope']);

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { thisProcess } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
+import { spawnCli } from './testing/run-cli.js';
 
 const ROOT = join(new URL('.', import.meta.url).pathname, '../../..');
 const BIN = join(ROOT, 'packages/cli/bin/quarry.js');
@@ -55,6 +57,45 @@ describe('quarry import, and quarry reindex after an upgrade', () => {
       expect((await search('"handle robots.txt" t7x')).hits.map((h) => h.url)).toEqual([
         'https://docs.example.org/guide/7',
       ]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'refuses to swap the index under a process that has it open, and is waited for by the others',
+    async () => {
+      const serve = spawnCli(['serve'], { QUARRY_DATA_DIR: dir, PORT: '0', QUARRY_HOST: '127.0.0.1' });
+      try {
+        const base = await serve.listening(60_000);
+        const refused = quarry('reindex');
+        expect(refused.status).toBe(2);
+        expect(refused.stderr).toBe(
+          `quarry reindex: quarry serve (pid ${serve.child.pid}) has the index in ${dir} open; stop it first\n`,
+        );
+        // The running API still finds the pages: the index was left where it was.
+        const found = (await (await fetch(`${base}/api/v1/search?q=t7x`)).json()) as { total: number };
+        expect(found.total).toBe(1);
+      } finally {
+        expect(await serve.stop()).toBe(0);
+      }
+      // A process killed without unregistering (its PID gone) holds nothing back.
+      const users = join(dir, 'index.users');
+      mkdirSync(users, { recursive: true });
+      // Past Linux's largest PID (2^22), so no process has it.
+      writeFileSync(join(users, 'stale'), JSON.stringify({ ...thisProcess(), pid: 2 ** 22 + 1, command: 'start' }));
+      const rebuilt = quarry('reindex');
+      expect(rebuilt.stderr).not.toContain('open');
+      expect(rebuilt.status).toBe(0);
+      expect(readdirSync(users)).toEqual([]);
+      // While a reindex runs (this test's own process, registered as one), others wait for it.
+      writeFileSync(join(users, 'running'), JSON.stringify({ ...thisProcess(), command: 'reindex' }));
+      const waiting = quarry('status');
+      expect(waiting.status).toBe(2);
+      expect(waiting.stderr).toBe(
+        `quarry: quarry reindex (pid ${process.pid}) is rebuilding the index in ${dir}; run this when it ends\n`,
+      );
+      rmSync(join(users, 'running'));
+      expect(quarry('status').status).toBe(0);
     },
     TIMEOUT_MS,
   );

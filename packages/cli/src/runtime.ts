@@ -6,7 +6,9 @@ import { SqliteKeyStore } from '@quarry/keys';
 import type { Queues } from '@quarry/queue';
 import { destination, type Logger, pino } from 'pino';
 import { DATA_LAYOUT } from './data-dir.js';
+import { describeUsers, liveIndexUsers, registerIndexUser } from './index-users.js';
 import { type OutageLog, outageLog, watchRedis } from './outage-log.js';
+import { UsageError } from './usage.js';
 
 export { DATA_LAYOUT } from './data-dir.js';
 
@@ -63,11 +65,43 @@ async function openIndexOnly(config: QuarryConfig, options: OpenIndexOptions): P
     });
   }
   const path = options.path ?? join(config.dataDir, DATA_LAYOUT.index);
-  if (options.path === undefined) refuseLegacyIndex(config.dataDir);
+  if (options.path === undefined) {
+    refuseLegacyIndex(config.dataDir);
+    refuseWhileRebuilt(config.dataDir);
+  }
   mkdirSync(config.dataDir, { recursive: true });
   // Loaded on use, like the queues: commands that need neither start faster.
   const { LanceSearchIndex } = await import('@quarry/index-lance');
-  return LanceSearchIndex.open({ path, autoMaintain: options.bulk !== true && options.maintain !== false });
+  const index = await LanceSearchIndex.open({
+    path,
+    autoMaintain: options.bulk !== true && options.maintain !== false,
+  });
+  if (options.path !== undefined) return index;
+  // Registered while open, so that `quarry reindex` does not swap the index under this process.
+  const unregister = registerIndexUser(config.dataDir, commandName());
+  const close = index.close.bind(index);
+  index.close = async () => {
+    try {
+      await close();
+    } finally {
+      unregister();
+    }
+  };
+  return index;
+}
+
+/** The running command's name (`start`, `mcp`), for other processes' messages. */
+function commandName(): string {
+  const name = process.argv[2] ?? '';
+  return /^[a-z]{2,16}$/.test(name) ? name : 'process';
+}
+
+/** The index is not opened while `quarry reindex` rebuilds it: the swap would pull it away. */
+function refuseWhileRebuilt(dataDir: string): void {
+  const rebuilding = liveIndexUsers(dataDir).filter((user) => user.command === 'reindex');
+  if (rebuilding.length > 0) {
+    throw new UsageError(`${describeUsers(rebuilding)} is rebuilding the index in ${dataDir}; run this when it ends`);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ export * from './filters.js';
 export * from './forget-site.js';
 export * from './lang.js';
 export * from './lines.js';
+export * from './process.js';
 export * from './query-ast.js';
 export * from './search-index.js';
 export * from './services.js';

@@ -2,6 +2,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileBlobStore } from '@quarry/blobstore';
 import type { PageDocument, QuarryConfig } from '@quarry/core';
+import { describeUsers, liveIndexUsers, registerIndexUser } from '../index-users.js';
 import { DATA_LAYOUT, openIndex } from '../runtime.js';
 
 /** Pages written to the new index per batch. */
@@ -13,7 +14,8 @@ const PROGRESS_EVERY_MS = 2000;
  * `quarry reindex`: rebuilds the embedded search index from the stored pages (the blob store holds
  * every indexed page in full). It builds a new index beside the old one and swaps it in at the end,
  * so an interrupted run leaves the old index untouched; the old `index/` (or a previous release's
- * `index.db`) is removed after the swap. Stop `quarry start`/`serve` on the same data dir first.
+ * `index.db`) is removed after the swap. Refused (exit 2) while another process has the index open
+ * (`quarry start`, `serve`, `mcp`...), and those refuse to open it while it runs (see index-users.ts).
  * Returns the exit code: 0, or 1 when stored pages could not be read (they are listed).
  */
 export async function runReindex(config: QuarryConfig): Promise<number> {
@@ -21,6 +23,24 @@ export async function runReindex(config: QuarryConfig): Promise<number> {
     process.stderr.write('quarry reindex: rebuilds the embedded index only; unset MEILI_URL\n');
     return 2;
   }
+  // The swap pulls the index from under any process that has it open: it searched nothing, then
+  // failed on LanceDB's missing files once it wrote.
+  const users = liveIndexUsers(config.dataDir);
+  if (users.length > 0) {
+    process.stderr.write(
+      `quarry reindex: ${describeUsers(users)} ${users.length === 1 ? 'has' : 'have'} the index in ${config.dataDir} open; stop ${users.length === 1 ? 'it' : 'them'} first\n`,
+    );
+    return 2;
+  }
+  const unregister = registerIndexUser(config.dataDir, 'reindex');
+  try {
+    return await rebuild(config);
+  } finally {
+    unregister();
+  }
+}
+
+async function rebuild(config: QuarryConfig): Promise<number> {
   const blobs = new FileBlobStore({ dir: join(config.dataDir, DATA_LAYOUT.blobs) });
   const target = join(config.dataDir, DATA_LAYOUT.index);
   const building = `${target}.building`;

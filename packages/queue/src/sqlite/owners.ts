@@ -1,18 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-
-/**
- * The process's PID namespace (`pid:[4026531836]` on Linux, '' elsewhere): a PID names a process
- * only within its namespace, and two containers sharing a data dir may show the same host name.
- */
-const PID_NAMESPACE = (() => {
-  try {
-    return readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return '';
-  }
-})();
+import { isGoneProcess, PID_NAMESPACE } from '@quarry/core';
 
 /**
  * A new lease owner's name: the machine's host name, the PID namespace and the PID of this
@@ -34,14 +22,6 @@ export function newOwner(): string {
  */
 export function isGoneOwner(owner: string): boolean {
   const [host, namespace, pidText, id, ...rest] = owner.split(' ');
-  if (id === undefined || rest.length > 0 || host !== hostname() || namespace !== PID_NAMESPACE) return false;
-  const pid = Number(pidText);
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    // EPERM: a process of another user has that PID, so it runs.
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  if (id === undefined || rest.length > 0) return false;
+  return isGoneProcess({ host: host ?? '', namespace: namespace ?? '', pid: Number(pidText) });
 }
