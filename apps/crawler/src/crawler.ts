@@ -215,7 +215,8 @@ export class Crawler {
       hostDelayMs: config.hostDelayMs,
       ...(this.#options.maxRenderWaitMs !== undefined ? { maxRenderWaitMs: this.#options.maxRenderWaitMs } : {}),
     });
-    const worker = queues.crawl.work(counted(handler, this.#options.onOutcome, this.#shareBackoffs()), {
+    const outcomes = counted(handler, this.#options.onOutcome, this.#shareBackoffs(), queues.crawl.maxAttempts);
+    const worker = queues.crawl.work(outcomes, {
       concurrency: config.crawlConcurrency,
       // A URL its site's robots.txt (read already) disallows is skipped without a request: it
       // takes no politeness slot, or each of a site's disallowed links would cost the host's delay.
@@ -252,11 +253,15 @@ export class Crawler {
   }
 }
 
-/** The handler, telling `onOutcome` and `note` (the back-off watch) how each call ended. */
+/**
+ * The handler, telling `onOutcome` and `note` (the back-off watch) how each call ended: a
+ * retryable error on a task's last try (of `maxAttempts`) is its failure, as the queue records it.
+ */
 function counted(
   handler: CrawlHandler,
   onOutcome: CrawlerOptions['onOutcome'],
   note: (url: string, error: unknown) => void,
+  maxAttempts: number,
 ): CrawlHandler {
   return async (task, signal) => {
     try {
@@ -269,8 +274,8 @@ function counted(
       return outcome;
     } catch (error) {
       note(task.url, error);
-      const retryable = error instanceof QuarryError && error.retryable;
-      onOutcome?.(retryable ? 'retry' : 'failed', error instanceof QuarryError ? error.code : 'internal');
+      const retried = error instanceof QuarryError && error.retryable && task.attempt < maxAttempts;
+      onOutcome?.(retried ? 'retry' : 'failed', error instanceof QuarryError ? error.code : 'internal');
       throw error;
     }
   };

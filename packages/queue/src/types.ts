@@ -158,6 +158,8 @@ export interface ForgetOptions {
 
 /** The crawl frontier: seeds and discovered links in, polite and deduplicated tasks out. */
 export interface CrawlQueue {
+  /** Tries a task gets (retryable errors included) before it fails with its error's code. */
+  readonly maxAttempts: number;
   /**
    * Adds tasks. A URL ever added (queued, in flight, done, skipped or failed) is never added again;
    * `maxPagesInScope` is enforced atomically, also across processes. Resolves to how many were new.

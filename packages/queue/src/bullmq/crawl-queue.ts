@@ -56,6 +56,11 @@ export class BullmqCrawlQueue implements CrawlQueue {
   }
   readonly #workers = new Set<CrawlWorker>();
   readonly #keys: Keys;
+
+  get maxAttempts(): number {
+    return this.#settings.maxAttempts;
+  }
+
   readonly #reasonKeys: ReasonKeys;
 
   constructor(redis: Redis, settings: BullmqCrawlSettings) {

@@ -50,6 +50,10 @@ export class SqliteCrawlQueue implements CrawlQueue {
   readonly #hosts: HostStats;
   readonly #forgotten: ForgottenSites;
 
+  get maxAttempts(): number {
+    return this.#options.maxAttempts;
+  }
+
   constructor(
     frontier: Frontier,
     hosts: HostStats,
