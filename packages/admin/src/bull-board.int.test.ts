@@ -21,7 +21,8 @@ describeWithServer('redis', 'Bull Board under /admin/queues (distributed mode)',
     queues = await openBullmqQueues({ redisUrl: redis.url, prefix: PREFIX, hostDelayMs: 0 });
     const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null };
     bullQueues = QUEUE_NAMES.map((name) => new Queue(name, { connection, prefix: PREFIX }));
-    fx = await startAdminFixture({ bullQueues });
+    // With its buttons, to show that they need the same origin (the default is read-only: below).
+    fx = await startAdminFixture({ bullQueues, bullBoardReadOnly: false });
   });
   afterAll(async () => {
     await fx?.close();
@@ -90,6 +91,37 @@ describeWithServer('redis', 'Bull Board under /admin/queues (distributed mode)',
     expect(await crawlQueue.isPaused()).toBe(true);
     await crawlQueue.resume();
   });
+});
+
+describeWithServer('redis', "Bull Board as Quarry serves it: read-only, behind the crawl's bookkeeping", () => {
+  it('refuses to pause or empty a queue', async () => {
+    const redis = await startRedis();
+    const connection = { host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null };
+    const bullQueues = QUEUE_NAMES.map((name) => new Queue(name, { connection, prefix: PREFIX }));
+    const fx = await startAdminFixture({ bullQueues });
+    try {
+      const crawlQueue = bullQueues[0] as Queue;
+      await crawlQueue.add('x', { url: 'https://example.org/' }, { jobId: 'kept' });
+      const auth = { Authorization: `Bearer ${TOKEN}` };
+      const page = await request(fx.server).get('/admin/queues/api/queues').set(auth);
+      expect(page.status).toBe(200);
+      const listed = (page.body as { queues: { name: string; readOnlyMode: boolean }[] }).queues;
+      expect(listed.map((q) => [q.name, q.readOnlyMode])).toEqual([
+        ['crawl', true],
+        ['index', true],
+      ]);
+      for (const action of ['pause', 'empty']) {
+        const res = await request(fx.server).put(`/admin/queues/api/queues/crawl/${action}`).set(auth);
+        expect(res.status).toBeGreaterThanOrEqual(400);
+      }
+      expect(await crawlQueue.isPaused()).toBe(false);
+      expect(await crawlQueue.getJob('kept')).toBeDefined();
+    } finally {
+      await fx.close();
+      await Promise.all(bullQueues.map((q) => q.close()));
+      await redis.stop();
+    }
+  }, 30_000);
 });
 
 describeWithServer('redis', 'Bull Board while Redis is away', () => {

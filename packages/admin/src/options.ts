@@ -27,7 +27,12 @@ export interface AdminRouterOptions {
   readonly backingOff?: () => readonly HostBackoff[] | Promise<readonly HostBackoff[]>;
   /** BullMQ queues shown by Bull Board at `/queues` (distributed mode); absent in embedded mode. */
   readonly bullQueues?: readonly Queue[];
-  /** Bull Board without pause, retry, clean or remove buttons. @defaultValue false */
+  /**
+   * Bull Board without pause, retry, clean, empty or remove buttons. Read-only by default: those
+   * act on BullMQ's jobs behind Quarry's own bookkeeping (a retried failed job was crawled again and
+   * counted failed twice; an emptied queue dropped URLs the crawl had seen, never to crawl them).
+   * @defaultValue true
+   */
   readonly bullBoardReadOnly?: boolean;
   /** Lifetime of a login session cookie. @defaultValue 43200000 (12 hours) */
   readonly sessionTtlMs?: number;
@@ -45,7 +50,7 @@ export interface AdminRouterOptions {
 
 /** Defaults of every {@link AdminRouterOptions} tunable, in one place. */
 export const ADMIN_DEFAULTS = {
-  bullBoardReadOnly: false,
+  bullBoardReadOnly: true,
   sessionTtlMs: 12 * 3_600_000,
   maxFailedLogins: 10,
   failedLoginWindowMs: 15 * 60_000,
