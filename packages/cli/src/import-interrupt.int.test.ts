@@ -76,6 +76,21 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
     expect(await documents(data)).toBe(DOCS);
   }, 180_000);
 
+  it('stops the same way on SIGTERM (Docker, systemd, timeout), exiting 143', async () => {
+    const data = join(dir, 'terminated');
+    const child = spawn(process.execPath, [BIN, 'import', file], { env: env(data) });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.resume();
+    const { code, until } = watch(child);
+    await until(() => existsSync(join(data, 'blobs')));
+    child.kill('SIGTERM');
+    expect(await code).toBe(128 + 15);
+    const imported = Number(INTERRUPTED.exec(stdout)?.[1]);
+    expect(imported).toBeLessThan(DOCS);
+    expect(await documents(data)).toBe(imported);
+  }, 180_000);
+
   // On a terminal the progress bar hides the cursor and turns line wrapping off; `script` gives
   // the command a terminal, and Ctrl-C typed into it reaches the command as on a desktop.
   const onTerminal = spawnSync('script', ['--version']).status === 0 ? it : it.skip;

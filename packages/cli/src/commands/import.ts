@@ -12,8 +12,8 @@ const MAX_PARSE_THREADS = 3;
 /** Bad lines printed one by one before the rest are only counted. */
 const MAX_BAD_LINES_SHOWN = 100;
 
-/** The shell's code for a command ended by Ctrl-C (128 + SIGINT). */
-const SIGINT_EXIT_CODE = 130;
+/** The shell's codes for a command ended by a signal (128 + its number). */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /** `1 document`, `2 documents`. */
 function count(n: number, noun: string): string {
@@ -21,20 +21,35 @@ function count(n: number, noun: string): string {
 }
 
 /**
- * The first Ctrl-C aborts the returned signal (the import stops after the batch being written); a
- * second one quits at once. Either way `restore` puts the terminal back first: the progress bar
- * hides the cursor and turns line wrapping off until it is stopped.
+ * The first Ctrl-C or SIGTERM (what Docker, systemd and `timeout` send) aborts the returned signal:
+ * the import stops after the batch being written and says how far it got. A second one quits at
+ * once. Either way `restore` puts the terminal back first: the progress bar hides the cursor and
+ * turns line wrapping off until it is stopped. `exitCode` is the first signal's shell code.
  */
-function stopOnSigint(restore: () => void): { signal: AbortSignal; dispose(): void } {
+function stopOnSignals(restore: () => void): { signal: AbortSignal; exitCode(): number; dispose(): void } {
   const stop = new AbortController();
-  const onSigint = (): void => {
+  let first: keyof typeof SIGNAL_EXIT_CODES = 'SIGINT';
+  const on = (name: keyof typeof SIGNAL_EXIT_CODES): void => {
     restore();
-    if (stop.signal.aborted) process.exit(SIGINT_EXIT_CODE);
+    if (stop.signal.aborted) process.exit(SIGNAL_EXIT_CODES[name]);
+    first = name;
     stop.abort();
-    process.stderr.write('stopping after the batch being written (Ctrl-C again to quit at once)\n');
+    process.stderr.write(
+      `stopping after the batch being written (${name === 'SIGINT' ? 'Ctrl-C' : name} again to quit at once)\n`,
+    );
   };
+  const onSigint = (): void => on('SIGINT');
+  const onSigterm = (): void => on('SIGTERM');
   process.on('SIGINT', onSigint);
-  return { signal: stop.signal, dispose: () => process.off('SIGINT', onSigint) };
+  process.on('SIGTERM', onSigterm);
+  return {
+    signal: stop.signal,
+    exitCode: () => SIGNAL_EXIT_CODES[first],
+    dispose: () => {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    },
+  };
 }
 
 /** `quarry import FILE.jsonl`: exit code 0 when every line imported, 1 when any failed, 2 on usage errors. */
@@ -60,7 +75,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
   bar?.start(100, 0, { imported: 0, failed: 0 });
   let shown = 0;
   const parser = pooledLineParser(helperThreads(MAX_PARSE_THREADS));
-  const interrupt = stopOnSigint(() => bar?.stop());
+  const interrupt = stopOnSignals(() => bar?.stop());
   try {
     const summary = await importJsonl(file, {
       index: services.index,
@@ -88,7 +103,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
         `interrupted: ${count(summary.imported, 'document')} imported, ${count(summary.failed, 'line')} failed; ` +
           'run the same command again to finish (a URL imported again replaces its document)\n',
       );
-      return SIGINT_EXIT_CODE;
+      return interrupt.exitCode();
     }
     bar?.update(100);
     bar?.stop();
