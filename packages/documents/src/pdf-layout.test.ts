@@ -112,6 +112,60 @@ describe('pdfMarkdown', () => {
     expect(pdfMarkdown(slides)).toContain('Thank you for listening');
   });
 
+  it('leaves out heads drawn after the text, that alternate their words or their text between odd and even pages', () => {
+    const names = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+    const body = (n: number) =>
+      ['a', 'b', 'c', 'd', 'e'].map((l, i) =>
+        run(`Line ${l} of page ${names[n - 1]} says what it says.`, 72, 700 - 16 * i),
+      );
+    // The text first, then the head at the top and the page number at the bottom, as TeX draws them.
+    const journal = (n: number) =>
+      pdfLines([
+        ...body(n),
+        run(
+          n === 1
+            ? 'Vol 465 | 3 June 2010 | doi:10.1038/nature09040'
+            : n % 2 === 0
+              ? 'NATURE | Vol 465 | 3 June 2010 LETTERS'
+              : 'LETTERS NATURE | Vol 465 | 3 June 2010',
+          72,
+          760,
+          8,
+        ),
+        run(String(621 + n), 300, 20, 8),
+      ]);
+    const md = pdfMarkdown([1, 2, 3, 4, 5].map(journal));
+    expect(md).not.toMatch(/NATURE|doi|62\d/);
+    for (const name of names.slice(0, 5)) expect(md).toContain(`Line e of page ${name}`);
+    // A book's even pages are headed by its title, its odd ones by the chapter's.
+    const book = (n: number) =>
+      pdfLines([
+        ...body(n),
+        run(n === 1 ? 'Chapter 1' : n % 2 === 0 ? 'A Field Guide to Moths' : 'Night Flyers', 72, 760, 8),
+      ]);
+    const bookMd = pdfMarkdown(names.map((_, i) => book(i + 1)));
+    expect(bookMd).not.toMatch(/Field Guide|Night Flyers/);
+    expect(bookMd).toContain('Line a of page ten');
+  });
+
+  it('keeps lines of text that differ from page to page only by their numbers', () => {
+    const pages = [1, 2, 3, 4].map((n) =>
+      page(
+        `NATURE | Vol 465 | ${n + 2} June 2010 LETTERS`,
+        `Section ${n} discusses topic number ${n} and what follows from it`,
+        ...['a', 'b', 'c', 'd'].map((l) => `Line ${l} of this page says what it says.`),
+        `Yet another line of text closes the body on page ${n}.`,
+        `Page ${n} of 4`,
+      ),
+    );
+    const md = pdfMarkdown(pages);
+    expect(md).not.toMatch(/NATURE|Page \d of 4/);
+    for (const n of [1, 2, 3, 4]) {
+      expect(md).toContain(`Section ${n} discusses topic number ${n}`);
+      expect(md).toContain(`closes the body on page ${n}.`);
+    }
+  });
+
   it('escapes what would read as Markdown', () => {
     expect(pdfMarkdown([page('# 1 seed_size *[draft]* _new_')])).toBe('\\# 1 seed_size \\*\\[draft\\]\\* \\_new\\_');
   });

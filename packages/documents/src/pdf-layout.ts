@@ -9,7 +9,8 @@ import { placeRunAccent } from './pdf-accents.js';
  * heading. A paragraph ends where the font size changes, the space between lines opens, the next
  * line is indented, or a line ends short of the column with a sentence's end; a line that starts
  * with a bullet or a number (`1.`, `2)`) is a list item. The running head and foot of the pages (a
- * title or a page number on most pages) and a table of contents' dotted entries are left out.
+ * title or a page number on most pages, or on most odd or even ones) and a table of contents' dotted
+ * entries are left out.
  * The text is the same paragraphs without the Markdown: a word a line broke is found whole by search.
  */
 
@@ -271,40 +272,94 @@ function hyphenatedWords(pages: readonly (readonly PdfLine[])[]): Set<string> {
 }
 
 /**
- * The texts (digits read as `#`, so `Page 3` and `Page 4` are one) of the lines that open or close
- * at least {@link RUNNING_SHARE} of the pages, and 3 of them.
+ * The running heads and feet: each text (see {@link runningKey}) that opens or closes at least
+ * {@link RUNNING_SHARE} of the pages, or of the odd or of the even pages (a book's heads alternate
+ * between its title and the chapter's), and 3 of them; with the lines that carry it.
  */
-function runningLines(pages: readonly (readonly PdfLine[])[]): Set<string> {
-  const seen = new Map<string, number>();
-  for (const lines of pages) {
-    const keys = new Set(pageEnds(lines).map(runningKey));
-    for (const key of keys) seen.set(key, (seen.get(key) ?? 0) + 1);
+function runningLines(pages: readonly (readonly PdfLine[])[]): Map<string, PdfLine[]> {
+  const seen = new Map<string, { lines: PdfLine[]; pages: number[] }>();
+  for (const [n, lines] of pages.entries()) {
+    for (const line of pageEnds(lines)) {
+      const key = runningKey(line);
+      if (key === '') continue;
+      const entry = seen.get(key) ?? { lines: [], pages: [] };
+      entry.lines.push(line);
+      if (entry.pages.at(-1) !== n) entry.pages.push(n);
+      seen.set(key, entry);
+    }
   }
-  const least = Math.max(3, RUNNING_SHARE * pages.length);
-  return new Set([...seen].filter(([, n]) => n >= least).map(([key]) => key));
+  const least = (of: number) => Math.max(3, RUNNING_SHARE * of);
+  const odd = Math.ceil(pages.length / 2);
+  const isRunning = (on: readonly number[]) =>
+    on.length >= least(pages.length) ||
+    on.filter((n) => n % 2 === 0).length >= least(odd) ||
+    on.filter((n) => n % 2 === 1).length >= least(pages.length - odd);
+  return new Map([...seen].filter(([, { pages: on }]) => isRunning(on)).map(([key, { lines }]) => [key, lines]));
 }
 
-const runningKey = (line: PdfLine): string => line.text.replace(/\d+/g, '#').toLowerCase();
+/**
+ * A line's words in any order, lower-cased (`NATURE | Vol 465 LETTERS` on odd pages is `LETTERS
+ * NATURE | Vol 465` on even ones). A head's numbers are read as `#`, so `Page 3` and `Page 4` are one;
+ * a sentence's are not: lines that differ only by their numbers are text.
+ */
+function runningKey(line: PdfLine): string {
+  const text = line.text.toLowerCase();
+  const words = (isProse(line.text) ? text : text.replace(/\d+/g, '#')).match(/[\p{L}\p{N}#]+/gu) ?? [];
+  return words.sort().join(' ');
+}
+
+/** A line of this many words or more can be a sentence… */
+const PROSE_WORDS = 5;
+/**
+ * …when it ends as one, or most of its words are lower-case: a running head is a title, a name, a
+ * journal's line (`NATURE | Vol 465 | 3 June 2010`), a page number.
+ */
+function isProse(text: string): boolean {
+  const words = text.match(/\p{L}+/gu) ?? [];
+  if (words.length < PROSE_WORDS) return false;
+  return /[.!?]$/.test(text) || words.filter((w) => /^\p{Ll}/u.test(w)).length > words.length / 2;
+}
+
 /** A running head or foot is a short line. */
 const MAX_RUNNING_CHARS = 120;
 
 /**
  * The lines a running head or foot can be: the first and last, and on a page of 6 lines or more
- * the second and the last but one (a title over a section's name, a page number under a note). A
- * page of 3 lines or fewer (a slide) has none: its lines are what it says.
+ * the second and the last but one (a title over a section's name, a page number under a note); and
+ * the highest and the lowest on the page, as a writer may draw its heads after the text (TeX
+ * does). A page of 3 lines or fewer (a slide) has none: its lines are what it says.
  */
 function pageEnds(lines: readonly PdfLine[]): PdfLine[] {
   if (lines.length <= 3) return [];
   const ends = lines.length >= 6 ? [lines[0], lines[1], lines.at(-2), lines.at(-1)] : [lines[0], lines.at(-1)];
-  return ends.filter((l): l is PdfLine => l !== undefined && l.text.length <= MAX_RUNNING_CHARS);
+  const highest = lines.reduce((top, l) => (l.y > top.y ? l : top));
+  const lowest = lines.reduce((bottom, l) => (l.y < bottom.y ? l : bottom));
+  return [...new Set([...ends, highest, lowest])].filter(
+    (l): l is PdfLine => l !== undefined && l.text.length <= MAX_RUNNING_CHARS,
+  );
 }
 /** A page number alone: `12`, `- 12 -`, `Page 12 of 40`, `xii`. */
 const PAGE_NUMBER = /^(?:[-–—]\s*)?(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*[-–—])?$/i;
 
-/** A page's lines without its running head and foot and a page number at its top or bottom. */
-function withoutRunning(lines: readonly PdfLine[], running: Set<string>): PdfLine[] {
+/**
+ * A page's lines without its running head and foot, a page number at its top or bottom, and a
+ * running head's variant: a line at the page's end on a running head's baseline, in its size, that
+ * shares half its words (a journal's first page names the article's DOI in its head).
+ */
+function withoutRunning(lines: readonly PdfLine[], running: ReadonlyMap<string, readonly PdfLine[]>): PdfLine[] {
   const ends = new Set(pageEnds(lines));
-  return lines.filter((l) => !(ends.has(l) && (running.has(runningKey(l)) || PAGE_NUMBER.test(l.text))));
+  const variant = (line: PdfLine) => {
+    if (isProse(line.text)) return false;
+    const words = new Set(line.text.toLowerCase().match(/\p{L}+/gu));
+    return [...running.values()].some((heads) =>
+      heads.some((head) => {
+        if (Math.abs(head.y - line.y) > 1 || Math.abs(head.size - line.size) > 0.05 * head.size) return false;
+        const shared = new Set(head.text.toLowerCase().match(/\p{L}+/gu));
+        return words.size > 0 && [...words].filter((w) => shared.has(w)).length >= words.size / 2;
+      }),
+    );
+  };
+  return lines.filter((l) => !(ends.has(l) && (running.has(runningKey(l)) || PAGE_NUMBER.test(l.text) || variant(l))));
 }
 
 /** Characters that would read as emphasis, links, code or HTML, escaped. */
