@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { minimalPdf } from '@quarry/testkit';
 import { strToU8, zipSync } from 'fflate';
 import XLSX from 'xlsx';
 import { documentTitle, extractHere, firstHeading } from './extract-job.js';
@@ -15,9 +16,24 @@ describe('documentTitle', () => {
     ['Untitled-3', null],
     ['PowerPoint Presentation', null],
     ['2019', null],
+    ['C:\\Users\\bob\\Desktop\\draft_v2.pdf', 'draft_v2'],
+    ['/home/ann/papers/thesis.pdf', 'thesis'],
+    ['main.dvi', 'main'],
+    ['figures.ps', 'figures'],
     [null, null],
   ])('%s → %s', (title, expected) => {
     expect(documentTitle(title)).toBe(expected);
+  });
+
+  it.each([
+    ['/home/ann/papers/thesis.pdf', 'Sparse Trees'],
+    ['main.dvi', 'Sparse Trees'],
+    ['Untitled', 'Sparse Trees'],
+    [null, 'Sparse Trees'],
+    ['A Study of Sparse Trees', 'A Study of Sparse Trees'],
+    ['Version 2.0', 'Version 2.0'],
+  ])('%s, the document opening with a heading → %s', (title, expected) => {
+    expect(documentTitle(title, 'Sparse Trees')).toBe(expected);
   });
 });
 
@@ -54,6 +70,22 @@ describe('extractHere', () => {
       }),
     );
     expect(named.title).toBe('Board deck');
+  });
+
+  it("names a document by its heading, or by its file's name, when its properties give a file's path", async () => {
+    const pathed = await extractHere(
+      job('pptx', {
+        'ppt/slides/slide1.xml': deck,
+        'docProps/core.xml':
+          '<cp:coreProperties xmlns:cp="c" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>C:\\Users\\bob\\Desktop\\deck_v2.pptx</dc:title></cp:coreProperties>',
+      }),
+    );
+    expect(pathed.title).toBe('Quarterly review');
+    // A PDF of one size of text has no heading.
+    const pdf = (title: string) =>
+      extractHere({ ...job('pptx', {}), bytes: minimalPdf(['Some text.'], { title }), filetype: 'pdf' });
+    expect((await pdf('/home/ann/papers/thesis.pdf')).title).toBe('thesis');
+    expect((await pdf('main.dvi')).title).toBe('main');
   });
 
   it("never names a workbook by its first sheet's name", async () => {

@@ -18,9 +18,10 @@ export async function extractHere(job: ExtractJob): Promise<ExtractedDocument> {
   return {
     text: tidyText(doc.text, job.maxTextChars),
     markdown: tidyMarkdown(doc.markdown, job.maxTextChars),
-    title:
-      documentTitle(tidyProperty(doc.title)) ??
-      (filetypeFamily(doc.filetype) === 'xls' ? null : firstHeading(doc.markdown)),
+    title: documentTitle(
+      tidyProperty(doc.title),
+      filetypeFamily(doc.filetype) === 'xls' ? null : firstHeading(doc.markdown),
+    ),
     author: tidyProperty(doc.author),
     published_at: doc.published_at,
     filetype: doc.filetype,
@@ -58,20 +59,26 @@ function tidyProperty(value: string | null): string | null {
 
 /** The tool's prefix that a document printed to PDF keeps in its title (`Microsoft Word - `). */
 const TOOL_PREFIX = /^microsoft (?:office )?(?:word|powerpoint|excel) - /i;
-/** A file name's extension as office tools and scanners leave it in a title. */
-const FILE_EXTENSION = /\.(?:docx?|pptx?|xlsx?|od[tps]|rtf|pdf|txt|tiff?|jpe?g|png|indd|qxd)$/i;
+/** A file name's extension as office tools, scanners and TeX (`main.dvi`) leave it in a title. */
+const FILE_EXTENSION = /\.(?:docx?|pptx?|xlsx?|od[tps]|rtf|pdf|txt|tiff?|jpe?g|png|indd|qxd|dvi|e?ps|tex)$/i;
+/** The folders before a file's name: `C:\Users\bob\`, `\\server\share\`, `/home/ann/`, `~/`. */
+const FOLDERS = /^(?:[a-z]:[\\/]|\\\\|~?\/)(?:[^\\/]*[\\/])*/i;
 /** Titles a tool gives a document nobody named. */
 const PLACEHOLDER =
   /^(?:untitled(?:[- ]\d+)?|(?:document|presentation|book|sheet|slide)\s*\d+|powerpoint presentation|title)$/i;
 
 /**
  * A document's title as its properties give it, without what its tools added: `Microsoft Word -
- * Annual report.docx` is `Annual report`; a scan's file name (`00463065.tif`) or a placeholder
- * (`Document1`, `Untitled`) is no title (the crawler then names the document by its URL).
+ * Annual report.docx` is `Annual report`, `/home/ann/papers/thesis.pdf` is `thesis`. A placeholder
+ * (`Document1`, `Untitled`) or a file's name or path gives way to the document's first `heading`
+ * when there is one; a scan's name (`00463065.tif`) with no heading is no title (the crawler then
+ * names the document by its URL).
  */
-export function documentTitle(title: string | null): string | null {
-  if (title === null) return null;
-  const bare = title.replace(TOOL_PREFIX, '').replace(FILE_EXTENSION, '').trim();
-  if (!/\p{L}/u.test(bare) || PLACEHOLDER.test(bare)) return null;
-  return bare;
+export function documentTitle(title: string | null, heading: string | null = null): string | null {
+  if (title === null) return heading;
+  const named = title.replace(TOOL_PREFIX, '').trim();
+  const file = FOLDERS.test(named) || FILE_EXTENSION.test(named);
+  const bare = named.replace(FOLDERS, '').replace(FILE_EXTENSION, '').trim();
+  if (!/\p{L}/u.test(bare) || PLACEHOLDER.test(bare)) return heading;
+  return file ? (heading ?? bare) : bare;
 }
