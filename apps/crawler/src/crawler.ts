@@ -1,4 +1,5 @@
 import { type HostBackoff, type QuarryConfig, QuarryError, urlMatchesSite } from '@quarry/core';
+import { DOCUMENT_LIMIT_DEFAULTS } from '@quarry/documents';
 import {
   type AddressPolicy,
   createAddressPolicy,
@@ -80,7 +81,14 @@ export class Crawler {
   constructor(options: CrawlerOptions) {
     const { config } = options;
     this.#options = options;
-    this.#fetcher = createFetcher({ ...options.fetch, userAgent: config.userAgent, allowHosts: config.allowHosts });
+    this.#fetcher = createFetcher({
+      // A PDF or Office file may be as large as the document reader reads (a page's HTML is read
+      // to its first 5 M characters, whatever its size); the fetcher's own 10 MiB refused larger ones.
+      maxBodyBytes: DOCUMENT_LIMIT_DEFAULTS.maxBytes,
+      ...options.fetch,
+      userAgent: config.userAgent,
+      allowHosts: config.allowHosts,
+    });
     this.#extractor = createExtractPool(
       options.extractThreads === undefined ? {} : { threads: options.extractThreads },
     );

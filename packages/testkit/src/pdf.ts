@@ -9,13 +9,14 @@ export function minimalPdf(lines: readonly string[], info: { title?: string; aut
 /**
  * A valid PDF of one page per entry of `pages` (each its lines), all of them kids of one page-tree
  * node, as simple writers lay out a long document. `locked`: the file declares RC4 encryption
- * with a user password (its check values match none), so readers ask for a password.
+ * with a user password (its check values match none), so readers ask for a password. `padBytes`:
+ * that many bytes more, in an unreferenced stream (a large file for size limits).
  *
  * @example pagedPdf(Array.from({ length: 3 }, (_, i) => [`Page ${i + 1}`]))
  */
 export function pagedPdf(
   pages: readonly (readonly string[])[],
-  info: { title?: string; author?: string; locked?: boolean } = {},
+  info: { title?: string; author?: string; locked?: boolean; padBytes?: number } = {},
 ): Buffer {
   const esc = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
   // 1 catalog, 2 page tree, 3 font, 4 info, then each page and its content.
@@ -36,6 +37,8 @@ export function pagedPdf(
     );
   });
   if (info.locked) objects.push(encrypt);
+  // A stream nothing refers to, of `padBytes` spaces: a file that size, read as the small one it is.
+  if (info.padBytes) objects.push(`<< /Length ${info.padBytes} >>\nstream\n${' '.repeat(info.padBytes)}\nendstream`);
   const chunks = ['%PDF-1.4\n'];
   let size = chunks[0]?.length ?? 0;
   const offsets: number[] = [];
