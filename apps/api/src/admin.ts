@@ -1,17 +1,18 @@
 import type { RequestHandler, Router } from 'express';
-import { hasBearerToken } from './auth.js';
+import { acceptCredential, hasBearerToken, withAdminGuesses } from './auth.js';
 import { sendProblem } from './problem.js';
+import type { Limiters } from './rate-limit.js';
 
 /**
  * Guards `/admin`: without a configured token the area does not exist (404, never open). An
  * installed admin router authenticates itself (bearer token or its own login session, built from
- * the same token); without one, a wrong or missing token is counted by the public limiter (slowing
- * guessing) and answered 401, a right one 404.
+ * the same token); without one, a bearer token is counted as a guess (see Limiters.adminGuesses), a
+ * wrong or missing one by the public limiter too and answered 401, a right one 404.
  */
 export function adminGate(
   adminToken: string | undefined,
   adminRouter: Router | undefined,
-  publicTier: RequestHandler,
+  limiters: Pick<Limiters, 'publicTier' | 'adminGuesses'>,
 ): RequestHandler {
   return (req, res, next) => {
     if (!adminToken) {
@@ -23,14 +24,17 @@ export function adminGate(
       adminRouter(req, res, next);
       return;
     }
-    if (!hasBearerToken(req, adminToken)) {
-      publicTier(req, res, (err?: unknown) => {
-        if (err) return next(err);
-        res.setHeader('WWW-Authenticate', 'Bearer realm="quarry-admin"');
-        sendProblem(res, 'unauthorized', 'Admin pages need Authorization: Bearer <admin token>.');
-      });
-      return;
-    }
-    sendProblem(res, 'not-found', 'No admin pages are installed.');
+    withAdminGuesses(limiters.adminGuesses, req, res, next, () => {
+      if (!hasBearerToken(req, adminToken)) {
+        limiters.publicTier(req, res, (err?: unknown) => {
+          if (err) return next(err);
+          res.setHeader('WWW-Authenticate', 'Bearer realm="quarry-admin"');
+          sendProblem(res, 'unauthorized', 'Admin pages need Authorization: Bearer <admin token>.');
+        });
+        return;
+      }
+      acceptCredential(res);
+      sendProblem(res, 'not-found', 'No admin pages are installed.');
+    });
   };
 }

@@ -60,11 +60,11 @@ export function createApp(deps: ApiDeps): Express {
       res.type('html').send(docsHtml);
     })
     .all(notAllowed);
-  app.use('/admin', adminGate(deps.config.adminToken, deps.adminRouter, limiters.publicTier));
+  app.use('/admin', adminGate(deps.config.adminToken, deps.adminRouter, limiters));
   if (deps.metrics) {
     app
       .route('/metrics')
-      .get(metricsRoute(deps.metrics, deps.config.adminToken, limiters.publicTier))
+      .get(metricsRoute(deps.metrics, deps.config.adminToken, limiters))
       .all(notAllowed);
   }
 

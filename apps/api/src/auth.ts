@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, KeyStore } from '@quarry/core';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** Longest key worth looking up; anything longer cannot be one of ours. */
 const MAX_KEY_CHARS = 256;
@@ -74,4 +74,37 @@ export function hasBearerToken(req: Request, token: string): boolean {
   if (!match?.[1]) return false;
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(match[1]), digest(token));
+}
+
+/**
+ * Runs `then` once `adminGuesses` has counted a request that presents a bearer credential (which
+ * may be the admin token: see Limiters.adminGuesses); a request without one goes straight on.
+ */
+export function withAdminGuesses(
+  adminGuesses: RequestHandler,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  then: () => void,
+): void {
+  if (!BEARER_SCHEME.test(req.headers.authorization ?? '')) {
+    then();
+    return;
+  }
+  adminGuesses(req, res, (err?: unknown) => (err ? next(err) : then()));
+}
+
+const CREDENTIAL_ACCEPTED = 'quarryCredentialAccepted';
+
+/**
+ * Marks a request whose bearer credential was right (the admin token, or a valid key): the
+ * admin-token guess count leaves it out, whatever it ends with (a 400 for a bad parameter).
+ */
+export function acceptCredential(res: Response): void {
+  res.locals[CREDENTIAL_ACCEPTED] = true;
+}
+
+/** Whether {@link acceptCredential} marked the request. */
+export function credentialAccepted(res: Response): boolean {
+  return res.locals[CREDENTIAL_ACCEPTED] === true;
 }

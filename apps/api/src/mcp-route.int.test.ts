@@ -250,6 +250,18 @@ describe('/mcp limits and keys, as /api/v1/search', () => {
     }
   });
 
+  it('counts wrong bearer tokens as admin-token guesses: ten, then the right token waits too', async () => {
+    const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000', QUARRY_ADMIN_TOKEN: ADMIN_TOKEN });
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    expect((await rpc(base, 'tools/list', {}, admin)).status).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expect((await rpc(base, 'tools/list', {}, { authorization: `Bearer guess-${i}` })).status).toBe(401);
+    }
+    expect((await rpc(base, 'tools/list', {}, admin)).status).toBe(429);
+    // Without a credential the public tier still answers.
+    expect((await rpc(base, 'tools/list', {})).status).toBe(200);
+  });
+
   it('offers crawl_site only to a client presenting the configured admin token', async () => {
     const siteCrawler = async (request: CrawlSiteRequest) => {
       crawlRequests.push(request);

@@ -1,6 +1,6 @@
 import { createQuarryMcpServer, JSON_RPC_ERRORS, jsonRpcError, type SiteCrawler, serveHttpRequest } from '@quarry/mcp';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { authenticate, hasBearerToken } from './auth.js';
+import { acceptCredential, authenticate, clientAuth, hasBearerToken, withAdminGuesses } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { createMcpBackend } from './mcp-backend.js';
 import { originAllowed } from './mcp-origin.js';
@@ -34,14 +34,22 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
   };
   const authAndLimit: RequestHandler = (req, res, next) => {
     const adminToken = deps.config.adminToken;
-    if (adminToken && hasBearerToken(req, adminToken)) {
-      res.locals.quarryMcpAdmin = true;
-      return limitAsToolError(limiters.publicTier)(req, res, next);
-    }
-    keyAuth(req, res, (err?: unknown) => {
-      if (err) return next(err);
-      limitAsToolError(limiters.api)(req, res, next);
-    });
+    const authorize = (): void => {
+      if (adminToken && hasBearerToken(req, adminToken)) {
+        res.locals.quarryMcpAdmin = true;
+        acceptCredential(res);
+        limitAsToolError(limiters.publicTier)(req, res, next);
+        return;
+      }
+      keyAuth(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        if (clientAuth(res).tier === 'key') acceptCredential(res);
+        limitAsToolError(limiters.api)(req, res, next);
+      });
+    };
+    // A bearer here may be the admin token (crawl_site): counted as a guess before it is compared.
+    if (!adminToken) return authorize();
+    withAdminGuesses(limitAsToolError(limiters.adminGuesses), req, res, next, authorize);
   };
   const handle: RequestHandler = async (req, res) => {
     const admin = res.locals.quarryMcpAdmin === true;

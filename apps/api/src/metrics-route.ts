@@ -1,7 +1,8 @@
 import express, { type RequestHandler } from 'express';
-import { hasBearerToken } from './auth.js';
+import { acceptCredential, hasBearerToken, withAdminGuesses } from './auth.js';
 import type { QuarryMetrics } from './metrics.js';
 import { sendProblem } from './problem.js';
+import type { Limiters } from './rate-limit.js';
 import { type RunningServer, startServer } from './server.js';
 
 /** Writes the metrics in the Prometheus text format. */
@@ -19,13 +20,13 @@ function exposition(metrics: QuarryMetrics): RequestHandler {
 
 /**
  * `GET /metrics` on the API port: only for `Authorization: Bearer <admin token>`; without an admin
- * token the route does not exist (404). A wrong or missing token goes through the public limiter
- * (slowing guessing) and is answered 401.
+ * token the route does not exist (404). A bearer token is counted by `adminGuesses` before it is
+ * compared (see Limiters); a wrong or missing one goes through the public limiter and is answered 401.
  */
 export function metricsRoute(
   metrics: QuarryMetrics,
   adminToken: string | undefined,
-  publicTier: RequestHandler,
+  limiters: Pick<Limiters, 'publicTier' | 'adminGuesses'>,
 ): RequestHandler {
   const send = exposition(metrics);
   return (req, res, next) => {
@@ -33,14 +34,17 @@ export function metricsRoute(
       sendProblem(res, 'not-found', 'No such resource.');
       return;
     }
-    if (hasBearerToken(req, adminToken)) {
-      send(req, res, next);
-      return;
-    }
-    publicTier(req, res, (err?: unknown) => {
-      if (err) return next(err);
-      res.setHeader('WWW-Authenticate', 'Bearer realm="quarry-metrics"');
-      sendProblem(res, 'unauthorized', 'Metrics need Authorization: Bearer <admin token>.');
+    withAdminGuesses(limiters.adminGuesses, req, res, next, () => {
+      if (hasBearerToken(req, adminToken)) {
+        acceptCredential(res);
+        send(req, res, next);
+        return;
+      }
+      limiters.publicTier(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        res.setHeader('WWW-Authenticate', 'Bearer realm="quarry-metrics"');
+        sendProblem(res, 'unauthorized', 'Metrics need Authorization: Bearer <admin token>.');
+      });
     });
   };
 }

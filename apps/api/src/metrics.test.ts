@@ -51,6 +51,22 @@ describe('GET /metrics (issue 10, point 7)', () => {
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
   });
 
+  it('locks out an address after ten wrong tokens, the right one included, as the admin login does', async () => {
+    const guarded = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: TOKEN }, { metrics: new QuarryMetrics() }));
+    const right = () => request(guarded).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
+    // The right token is no failure: it does not use up the allowance.
+    for (let i = 0; i < 12; i++) expect((await right()).status).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expect((await request(guarded).get('/metrics').set('Authorization', `Bearer guess-${i}`)).status).toBe(401);
+    }
+    const wrong = await request(guarded).get('/metrics').set('Authorization', 'Bearer guess-10');
+    expect(wrong.status).toBe(429);
+    expect(wrong.body.detail).toMatch(/^Too many wrong tokens from this address; retry in \d+ seconds\.$/);
+    expect((await right()).status).toBe(429);
+    // Without a bearer credential nothing is guessed: the public limiter answers, as before.
+    expect((await request(guarded).get('/metrics')).status).toBe(401);
+  });
+
   it('does not exist without an admin token', async () => {
     const open = createApp(fx.deps({}, { metrics: new QuarryMetrics() }));
     expect((await request(open).get('/metrics')).status).toBe(404);

@@ -2,7 +2,7 @@ import { BackendUnavailableError, type QuarryConfig } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, type RateLimitInfo, rateLimit, type Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { clientAuth } from './auth.js';
+import { clientAuth, credentialAccepted } from './auth.js';
 import { sendProblem } from './problem.js';
 
 /** Dedicated keys are limited per minute (`ApiKeyRecord.limitPerMin`). */
@@ -28,7 +28,18 @@ export interface Limiters {
    * headers; anything else counts against the client IP. A rejected key is counted, then 401.
    */
   readonly api: RequestHandler;
+  /**
+   * Failed admin-token guesses per client IP (ADMIN_GUESSES per ADMIN_GUESS_WINDOW_MS), run before
+   * the token is compared wherever it is accepted as a bearer (`/metrics`, `/mcp`, `/admin` without
+   * a dashboard): a right answer is not counted, and during a lockout even the right token waits,
+   * so guessing gains nothing from it. In this process's memory.
+   */
+  readonly adminGuesses: RequestHandler;
 }
+
+/** Wrong admin tokens a client may send per window, as the admin login allows. */
+const ADMIN_GUESSES = 10;
+const ADMIN_GUESS_WINDOW_MS = 15 * 60_000;
 
 /** Builds the limiters; each gets its own store (a store cannot serve two limiters). */
 export function createLimiters(options: LimiterOptions): Limiters {
@@ -85,7 +96,24 @@ export function createLimiters(options: LimiterOptions): Limiters {
       next();
     });
   };
-  return { publicTier: publicGuarded, api };
+  const adminGuesses = rateLimit({
+    windowMs: ADMIN_GUESS_WINDOW_MS,
+    limit: ADMIN_GUESSES,
+    skipSuccessfulRequests: true,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    identifier: 'admin-token',
+    requestWasSuccessful: (_req, res) => credentialAccepted(res) || res.statusCode < 400,
+    keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown', IPV6_SUBNET_BITS)}`,
+    handler: (_req, res) => {
+      const retryAfter = Number(res.getHeader('Retry-After'));
+      const when = Number.isFinite(retryAfter) ? `in ${retryAfter} seconds` : 'later';
+      sendProblem(res, 'rate-limited', `Too many wrong tokens from this address; retry ${when}.`);
+    },
+    validate: { xForwardedForHeader: false },
+    logger,
+  });
+  return { publicTier: publicGuarded, api, adminGuesses };
 }
 
 function keyRecord(res: Response) {

@@ -50,12 +50,24 @@ export function safeNext(baseUrl: string, next: unknown): string {
   return next;
 }
 
+/** Marks a request whose credential was right, which a failed-login count then leaves out. */
+export function acceptCredential(res: Response): void {
+  res.locals.quarryCredentialAccepted = true;
+}
+
+/** Whether {@link acceptCredential} marked the request. */
+export function credentialAccepted(res: Response): boolean {
+  return res.locals.quarryCredentialAccepted === true;
+}
+
 /** Limits failed logins (form and bearer) per client IP; successful requests are not counted. */
 export function failedLoginLimiter(maxFailures: number, windowMs: number): RequestHandler {
   return rateLimit({
     windowMs,
     limit: maxFailures,
     skipSuccessfulRequests: true,
+    // A request with the right token is no failure, whatever it ends with (a 400 for a bad filter).
+    requestWasSuccessful: (_req: Request, res: Response) => credentialAccepted(res) || res.statusCode < 400,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     handler: (req: Request, res: Response) => {
@@ -78,9 +90,14 @@ export function requireAdmin(token: string, sessions: SessionSigner, limiter: Re
   return (req, res, next) => {
     const bearer = bearerToken(req);
     if (bearer !== undefined) {
-      if (secretsEqual(bearer, token)) return next();
+      // Counted before it is compared, as the login form's is: during a lockout the right token
+      // waits too, or each guess would still learn whether it was right (a 429 or a 200).
       limiter(req, res, (err?: unknown) => {
         if (err) return next(err);
+        if (secretsEqual(bearer, token)) {
+          acceptCredential(res);
+          return next();
+        }
         res.setHeader('WWW-Authenticate', 'Bearer realm="quarry-admin", error="invalid_token"');
         sendProblem(res, 'unauthorized', 'The bearer token is not the admin token.');
       });
