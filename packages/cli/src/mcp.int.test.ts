@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +168,27 @@ describe('quarry mcp (stdio) with the official SDK client', () => {
       const errors = run.unreadable.map((answer) => answer.error?.code);
       expect(errors).toEqual([-32700, -32600]);
       expect(run.answers.get(2)?.result?.structuredContent?.results?.[0]?.url).toBe(OTHER.url);
+    },
+    STARTUP_TIMEOUT_MS,
+  );
+
+  it(
+    'ends quietly, exit 0, when the client stops reading (closes the pipe) before its answers',
+    async () => {
+      const child = spawn(process.execPath, [BIN, 'mcp'], { env: env() });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // The first answer read, then the read end closed, as `quarry mcp | head -c 100` does.
+      const first = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      child.stdin.write(`${JSON.stringify(OPENING[0])}\n`);
+      await first;
+      child.stdout.destroy();
+      child.stdin.write(
+        `${[...OPENING.slice(1), call(2, 'search', { q: 'bicycle chain oil' })].map((m) => JSON.stringify(m)).join('\n')}\n`,
+      );
+      expect(await code).toBe(0);
+      expect(stderr).not.toMatch(/EPIPE|Unhandled|at /);
     },
     STARTUP_TIMEOUT_MS,
   );

@@ -58,14 +58,22 @@ const DRAIN_MS = 30_000;
  */
 export async function serveStdio(server: McpServer, signal?: AbortSignal): Promise<void> {
   const transport = new AnsweringTransport(new StdioServerTransport());
+  // A client that stops reading (closes the pipe: `| head`, a crashed host) makes the next answer's
+  // write fail with EPIPE, an 'error' on stdout that, unheard, ended the process with a stack trace.
+  // It is the end of the session, as the end of stdin is.
+  let gone = false;
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     process.stdin.once('end', resolve);
     signal?.addEventListener('abort', () => resolve(), { once: true });
+    process.stdout.on('error', () => {
+      gone = true;
+      resolve();
+    });
   });
   await server.connect(transport);
   await closed;
-  await transport.answered(DRAIN_MS);
+  if (!gone) await transport.answered(DRAIN_MS);
   await server.close();
 }
 
