@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -79,6 +80,42 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     expect(run.stderr).toMatch(/^quarry: cannot open the search index at .*damaged\/index: /);
     expect(run.stderr).not.toMatch(/\.rs:\d+/);
   }, 30_000);
+
+  it('a full disk during quarry import: one line saying so and how far it got, exit 2', async () => {
+    // A small tmpfs as the data dir's disk; where mounting is not allowed (not root, a container
+    // without the capability) there is no full disk to make, and the test says so.
+    const mountPoint = join(dir, 'tiny');
+    mkdirSync(mountPoint);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mountPoint]);
+    if (mounted.status !== 0) {
+      console.warn(`skipped: cannot mount a tmpfs to fill (${mounted.stderr.toString().trim()})`);
+      return;
+    }
+    try {
+      const words = 'river stone garden lamp winter paper bridge cloud orange violin harbour meadow'.split(' ');
+      const lines = Array.from({ length: 3000 }, (_, i) =>
+        JSON.stringify({
+          url: `https://docs.example/${i}`,
+          title: `Doc ${i}`,
+          body_text: Array.from({ length: 200 }, (_, w) => `${words[(i + w * w) % words.length]}${(i * w) % 97}`).join(
+            ' ',
+          ),
+        }),
+      );
+      const file = join(dir, 'big.jsonl');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const data = join(mountPoint, 'data');
+      const run = await runCli(['import', file], { QUARRY_DATA_DIR: data, LOG_LEVEL: 'silent' });
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(
+        /^quarry import: the disk holding QUARRY_DATA_DIR \(or --data\) ".*" is full \(no space left on device\); free some space and run the same command again: stopped after \d+ documents? imported; /,
+      );
+      expect(run.stderr).not.toMatch(ERRNO);
+    } finally {
+      spawnSync('umount', ['-l', mountPoint]);
+    }
+  }, 120_000);
 
   it('quarry keys revoke naming no key', async () => {
     const run = await quarry(['keys', 'revoke', 'nope']);

@@ -9,7 +9,7 @@ import {
 } from '@quarry/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checkDataDir, type DataDirUse } from './data-dir.js';
-import { fsProblem, listenProblem, UsageError } from './usage.js';
+import { diskFullProblem, fsProblem, isDiskFull, listenProblem, UsageError } from './usage.js';
 
 // Each command loads its own modules when it runs: `quarry --help` or `quarry keys list` need not
 // load the crawler, the API, the MCP server and the search engine (seconds of CPU on a small machine).
@@ -369,6 +369,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     if (error instanceof UsageError || error instanceof ValidationError) {
       process.stderr.write(`quarry: ${error.message}\n`);
+      return 2;
+    }
+    if (isDiskFull(error) && dataDir !== undefined) {
+      process.stderr.write(`quarry: ${diskFullProblem(dataDir)}\n`);
       return 2;
     }
     // A path the user gave (or its parent) that cannot be used: say so in words, not as an errno.

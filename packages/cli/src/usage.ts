@@ -25,6 +25,25 @@ export function fsProblem(error: unknown): string | null {
   return typeof code === 'string' ? (FS_PROBLEMS[code] ?? null) : null;
 }
 
+/**
+ * Whether `error`, or an error it was caused by, says the disk is full: ENOSPC from Node, SQLite's
+ * SQLITE_FULL ("database or disk is full"), or LanceDB's "No space left on device".
+ */
+export function isDiskFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e !== null && e !== undefined && depth < 8; depth++) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (code === 'ENOSPC' || code === 'SQLITE_FULL') return true;
+    if (typeof message === 'string' && /no space left on device|database or disk is full/i.test(message)) return true;
+    e = cause;
+  }
+  return false;
+}
+
+/** What a command tells the operator when the data dir's disk is full. */
+export function diskFullProblem(dataDir: string): string {
+  return `the disk holding QUARRY_DATA_DIR (or --data) "${dataDir}" is full (no space left on device); free some space and run the same command again`;
+}
+
 /** Why a file given on the command line cannot be read, in words, or null when it can. */
 export function fileProblem(path: string): string | null {
   try {

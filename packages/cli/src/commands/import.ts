@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { helperThreads, type QuarryConfig } from '@quarry/core';
 import { SingleBar } from 'cli-progress';
 import { openStores } from '../runtime.js';
-import { fileProblem } from '../usage.js';
+import { diskFullProblem, fileProblem, isDiskFull } from '../usage.js';
 import { importJsonl } from './importer.js';
 import { IMPORT_HELPERS, pooledLineParser } from './line-parser.js';
 
@@ -76,6 +76,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
   let shown = 0;
   const parser = pooledLineParser(helperThreads(MAX_PARSE_THREADS));
   const interrupt = stopOnSignals(() => bar?.stop());
+  let importedSoFar = 0;
   try {
     const summary = await importJsonl(file, {
       index: services.index,
@@ -90,6 +91,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
         }
       },
       onProgress({ bytesRead, totalBytes, imported, failed }) {
+        importedSoFar = imported;
         bar?.update(totalBytes > 0 ? Math.min(100, Math.round((100 * bytesRead) / totalBytes)) : 100, {
           imported,
           failed,
@@ -121,6 +123,15 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
         `(${rate} docs/s, full-text indexes built in ${flushSecs.toFixed(1)} s of it)\n`,
     );
     return summary.failed > 0 ? 1 : 0;
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    bar?.stop();
+    // What was written stays; the rest is written by running the same command again.
+    process.stderr.write(
+      `quarry import: ${diskFullProblem(config.dataDir)}: stopped after ${count(importedSoFar, 'document')} imported; ` +
+        'the same command then finishes (a URL imported again replaces its document)\n',
+    );
+    return 2;
   } finally {
     interrupt.dispose();
     bar?.stop();
