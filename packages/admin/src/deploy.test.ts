@@ -144,6 +144,11 @@ describe('docker-compose.yml', () => {
     expect(service('indexer').deploy?.replicas ?? 1).toBe(1);
   });
 
+  it('gives the workers longer than their own close timeout to stop', () => {
+    // A worker finishes its pages in flight on SIGTERM, within 25 s even while Redis is away.
+    for (const name of ['crawler', 'indexer']) expect(service(name).stop_grace_period).toBe('40s');
+  });
+
   it('shares the page blobs volume at the data dir of the API and the indexer; declares every volume', () => {
     for (const name of ['api', 'indexer']) {
       const dataDir = service(name).environment?.QUARRY_DATA_DIR;
