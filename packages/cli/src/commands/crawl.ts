@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { outageLog } from '../outage-log.js';
 import { createLogger, openQueues, openStores, type Stores } from '../runtime.js';
 import { finishedCounts } from './crawl-counts.js';
-import { backoffNote } from './progress.js';
+import { backoffNote, crawlRate, type DoneAt, diskNote } from './progress.js';
 import { seedReport, warnRefusedSeeds } from './seed-report.js';
 import { loadSeeds } from './seeds-input.js';
 import { shutDown, untilSignal } from './signals.js';
@@ -27,6 +27,8 @@ const SIGNAL_EXIT_BASE = 128;
 /** How often `crawl --wait` reports progress on a terminal, and off one. */
 const PROGRESS_TTY_MS = 1000;
 const PROGRESS_LOG_MS = 10_000;
+/** The span a `crawl --wait` line's rate is read over. */
+const RATE_SPAN_MS = 10_000;
 
 /**
  * A crawler for this process; in distributed mode its robots.txt and llms.txt caches are shared
@@ -165,6 +167,8 @@ export async function runCrawl(
   const started = Date.now();
   const tty = process.stderr.isTTY === true;
   let lastLog = 0;
+  let lastRead: DoneAt | null = null;
+  let rate = 0;
   let idleRounds = 0;
   let stopped: NodeJS.Signals | undefined;
   void interrupted.then((signal) => {
@@ -174,7 +178,13 @@ export async function runCrawl(
     await Promise.race([sleep(tty ? PROGRESS_TTY_MS : 1000), interrupted]);
     const [stats, indexStats] = await Promise.all([queues.crawl.stats(), queues.index.stats()]);
     const finished = finishedCounts(stats);
-    const line = `crawled ${finished.done} done, ${finished.skipped} skipped, ${finished.failed} failed${finished.lists} | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting${backoffNote(crawler.backingOff())}`;
+    const read = { done: finished.done, atMs: Date.now() };
+    // Over the last ten seconds or so: a rate from one second to the next jumps about.
+    if (lastRead === null || read.atMs - lastRead.atMs >= RATE_SPAN_MS) {
+      rate = crawlRate(lastRead, read);
+      lastRead = read;
+    }
+    const line = `crawled ${finished.done} done, ${finished.skipped} skipped, ${finished.failed} failed${finished.lists} | ${rate.toFixed(1)} pages/s | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting${backoffNote(crawler.backingOff())}${diskNote(config.dataDir)}`;
     if (tty) process.stderr.write(`\r\x1b[K${line}`);
     else if (Date.now() - lastLog >= PROGRESS_LOG_MS) {
       process.stderr.write(`${line}\n`);

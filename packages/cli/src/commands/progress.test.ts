@@ -1,6 +1,8 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { CrawlStats, Queues } from '@quarry/queue';
-import { backoffNote, crawlRate, reportProgress } from './progress.js';
+import { backoffNote, crawlRate, diskNote, reportProgress } from './progress.js';
 
 const backoff = (host: string, reason: string) => ({ host, reason, untilMs: 0 });
 
@@ -16,6 +18,22 @@ describe('backoffNote', () => {
     );
     const four = ['a', 'b', 'c', 'd'].map((h) => backoff(`${h}.example`, 'timeout'));
     expect(backoffNote(four)).toBe(' | backing off: a.example (timeout), b.example (timeout) +2 more');
+  });
+});
+
+describe('diskNote', () => {
+  it('says nothing while the data dir has room', () => {
+    expect(diskNote(tmpdir(), 1)).toBe('');
+  });
+
+  it('says the disk is full, with what is free, under the threshold (read from the real disk)', () => {
+    expect(diskNote(tmpdir(), Number.POSITIVE_INFINITY)).toMatch(
+      new RegExp(`^ \\| disk full: \\d+\\.\\d MB free in ${tmpdir()}; the crawl waits for space$`),
+    );
+  });
+
+  it('says nothing about a dir it cannot read', () => {
+    expect(diskNote(join(tmpdir(), 'no-such-dir-for-quarry'), Number.POSITIVE_INFINITY)).toBe('');
   });
 });
 

@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import type { HostBackoff } from '@quarry/core';
 import type { Queues } from '@quarry/queue';
 import { finishedCounts } from './crawl-counts.js';
@@ -14,6 +15,28 @@ export function backoffNote(backoffs: readonly HostBackoff[]): string {
   const named = backoffs.slice(0, MAX_NAMED_BACKOFFS).map((b) => `${b.host} (${b.reason})`);
   const more = backoffs.length - named.length;
   return ` | backing off: ${named.join(', ')}${more > 0 ? ` +${more} more` : ''}`;
+}
+
+/** Free space under which a progress line says the data dir's disk is full. */
+export const LOW_DISK_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The end of a progress line saying the disk holding `dataDir` is (nearly) full, when it has less
+ * than `lowBytes` free: ` | disk full: 1.2 MB free in ./data; the crawl waits for space`. A crawl
+ * on a full disk keeps its counts as they were, its writes failing until there is room again
+ * (nothing is lost: they are tried again), and the line alone showed nothing wrong. Empty when
+ * there is room or the disk cannot be read.
+ */
+export function diskNote(dataDir: string, lowBytes: number = LOW_DISK_BYTES): string {
+  let free: number;
+  try {
+    const stats = statfsSync(dataDir);
+    free = stats.bavail * stats.bsize;
+  } catch {
+    return '';
+  }
+  if (free >= lowBytes) return '';
+  return ` | disk full: ${(free / 1_000_000).toFixed(1)} MB free in ${dataDir}; the crawl waits for space`;
 }
 
 /** How often `quarry start` reports crawl progress while there is work. */
@@ -45,6 +68,8 @@ export function reportProgress(
   intervalMs: number = START_PROGRESS_MS,
   /** The hosts the crawler is backing off from, named on the line. @defaultValue none */
   backingOff: () => readonly HostBackoff[] = () => [],
+  /** The data dir, whose disk the line says is full when it is (see diskNote). @defaultValue none */
+  dataDir?: string,
 ): { stop(): void } {
   let last: DoneAt | null = null;
   let lastEnded: DoneAt | null = null;
@@ -71,7 +96,7 @@ export function reportProgress(
       if (pending > 0) {
         busy = true;
         write(
-          `crawl: ${counts} | ${rate.toFixed(1)} pages/s${others} | index: ${index.waiting + index.active} waiting${finished.lists}${backoffNote(backingOff())}`,
+          `crawl: ${counts} | ${rate.toFixed(1)} pages/s${others} | index: ${index.waiting + index.active} waiting${finished.lists}${backoffNote(backingOff())}${dataDir ? diskNote(dataDir) : ''}`,
         );
       } else if (busy) {
         busy = false;

@@ -55,6 +55,7 @@ export async function runStart(
     (line) => process.stderr.write(`${line}\n`),
     undefined,
     () => crawler.backingOff(),
+    config.dataDir,
   );
   const signal = await untilSignal();
   logger.info({ signal }, 'shutting down');
