@@ -135,6 +135,8 @@ type Settings = Required<Omit<LanceSearchIndexOptions, keyof MaintenanceOptions>
 const DELETE_CHUNK = 1000;
 /** Tries of a write that loses commit races (see `#serializedWrite`). */
 const WRITE_ATTEMPTS = 5;
+/** Reads (and opens) made on the newest version when the one they read was deleted by a fold. */
+const VERSION_ATTEMPTS = 4;
 
 /** Where the fold watermark is kept, in the index directory. */
 const FOLD_STATE_FILE = 'fold.json';
@@ -197,8 +199,22 @@ export class LanceSearchIndex implements SearchIndex {
     this.#analysis = new AnalysisPool(options, options.analysisThreads);
   }
 
-  /** Opens (creating if needed) the index in `options.path`. */
+  /**
+   * Opens (creating if needed) the index in `options.path`. Opened again, up to VERSION_ATTEMPTS
+   * times, when another process's fold deleted the version it was reading (see `keepVersionsMs`).
+   */
   static async open(options: LanceSearchIndexOptions): Promise<LanceSearchIndex> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await LanceSearchIndex.#open(options);
+      } catch (error) {
+        const cause = error instanceof BackendUnavailableError ? error.cause : error;
+        if (attempt >= VERSION_ATTEMPTS || !isVersionGone(cause)) throw error;
+      }
+    }
+  }
+
+  static async #open(options: LanceSearchIndexOptions): Promise<LanceSearchIndex> {
     const settings: Settings = { ...DEFAULTS, ...definedOnly(options), path: options.path };
     useEveryCore();
     try {
@@ -852,12 +868,15 @@ export class LanceSearchIndex implements SearchIndex {
    */
   #read<T>(job: () => Promise<T>): Promise<T> {
     return this.#tracked(async () => {
-      try {
-        return await job();
-      } catch (error) {
-        if (!isVersionGone(error)) throw error;
-        await this.#serialized(() => this.#table.checkoutLatest());
-        return job();
+      // More than once: a fold in another process can delete the newest version this handle saw
+      // between its checkout and the read (a second fold, or one committing as it looked).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await job();
+        } catch (error) {
+          if (attempt >= VERSION_ATTEMPTS || !isVersionGone(error)) throw error;
+          await this.#serialized(() => this.#table.checkoutLatest());
+        }
       }
     });
   }
