@@ -117,6 +117,14 @@ describe('quarry exits 2 with a plain message for every usage or configuration e
     }
   }, 120_000);
 
+  it('warns of a QUARRY_ variable that is no setting, naming the one it may mean', async () => {
+    const run = await quarry(['status'], { QUARRY_PORT: 'abc' });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      'quarry: warning: QUARRY_PORT is no Quarry setting and is ignored (did you mean PORT?)\n',
+    );
+  }, 60_000);
+
   it('quarry keys revoke naming no key', async () => {
     const run = await quarry(['keys', 'revoke', 'nope']);
     expect(run.code).toBe(2);

@@ -5,6 +5,7 @@ import {
   loadConfig,
   parseDurationMs,
   type QuarryConfig,
+  unknownSettings,
   ValidationError,
 } from '@quarry/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -102,6 +103,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     use: DataDirUse | ((loaded: QuarryConfig) => DataDirUse) = 'create',
   ): QuarryConfig => {
     let loaded: QuarryConfig;
+    for (const { name, meant } of unknownSettings(env)) {
+      process.stderr.write(
+        `quarry: warning: ${name} is no Quarry setting and is ignored${meant ? ` (did you mean ${meant}?)` : ''}\n`,
+      );
+    }
     try {
       loaded = loadConfig(env, overridesFrom(flags));
     } catch (error) {

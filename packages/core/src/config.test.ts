@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { allowHostProblem } from './allow-hosts.js';
-import { CONFIG_ENV_VARS, ConfigError, configValue, loadConfig } from './config.js';
+import { CONFIG_ENV_VARS, ConfigError, configValue, loadConfig, unknownSettings } from './config.js';
 
 /** The issues loadConfig reports for an environment. */
 function issuesOf(env: Record<string, string>): readonly string[] {
@@ -166,4 +166,19 @@ describe('allowHostProblem', () => {
       expect(allowHostProblem(entry)).not.toBeNull();
     },
   );
+});
+
+describe('unknownSettings', () => {
+  it('names QUARRY_ variables that are no setting, with the setting a prefixed name may mean', () => {
+    expect(
+      unknownSettings({
+        QUARRY_PORT: 'abc',
+        QUARRY_ALLOWED_HOSTS: 'x',
+        QUARRY_HOST_DELAY_MS: '100',
+        QUARRY_REQUIRE_SERVERS: '1',
+        PORT: '8080',
+        HOME: '/root',
+      }),
+    ).toEqual([{ name: 'QUARRY_ALLOWED_HOSTS' }, { name: 'QUARRY_PORT', meant: 'PORT' }]);
+  });
 });

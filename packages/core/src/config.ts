@@ -229,6 +229,25 @@ export class ConfigError extends Error {
 /** The environment variables Quarry reads, for documentation and `--help`. */
 export const CONFIG_ENV_VARS = Object.keys(ENV_SCHEMA) as (keyof typeof ENV_SCHEMA)[];
 
+/** `QUARRY_` variables read elsewhere than this schema: not settings, and so never unknown. */
+const OTHER_QUARRY_VARS: ReadonlySet<string> = new Set(['QUARRY_FOLD_PRIORITY', 'QUARRY_REQUIRE_SERVERS']);
+
+/**
+ * The `QUARRY_` variables in `env` that are no setting (a typo, a name from another release), each
+ * with the setting it may mean: `QUARRY_PORT` → `PORT`, `QUARRY_ALLOWED_HOSTS` → none. Quarry
+ * ignores them; the CLI warns of them, as `QUARRY_PORT=abc quarry status` was silently fine.
+ */
+export function unknownSettings(env: Readonly<Record<string, string | undefined>>): { name: string; meant?: string }[] {
+  const known = new Set<string>(CONFIG_ENV_VARS);
+  return Object.keys(env)
+    .filter((name) => name.startsWith('QUARRY_') && !known.has(name) && !OTHER_QUARRY_VARS.has(name))
+    .sort()
+    .map((name) => {
+      const bare = name.slice('QUARRY_'.length);
+      return known.has(bare) ? { name, meant: bare } : { name };
+    });
+}
+
 /**
  * Parses configuration from an environment (normally `process.env`) and flag overrides.
  * Empty strings count as unset; a value of only whitespace is an error, not unset: it was written
