@@ -37,6 +37,18 @@ describe('seeds', () => {
       expect(parseSeed(ok).url).toContain(new URL(ok).host);
     }
   });
+  it('refuses a seed URL with a user name or password, and says a space cut a URL', () => {
+    expect(() => parseSeed('https://user:pw@example.com/')).toThrow(
+      'a seed URL holds no user name or password (example.com); Quarry crawls public pages',
+    );
+    expect(() => parseSeed('https://user@example.com/')).toThrow('no user name or password');
+    expect(() => parseSeed('http://exa mple.com/')).toThrow(
+      'unknown setting "mple.com/" (depth=, pages=, render=, scope=); a URL cannot hold a space (write it %20): "http://exa mple.com/"',
+    );
+    expect(() => parseSeed('https://a.org colour=red')).toThrow(
+      /^unknown setting "colour=red" \(depth=, pages=, render=, scope=\)$/,
+    );
+  });
   it('reports every bad line with its number', () => {
     const text = '# comment\nhttps://a.org\n\nftp://b.org\nhttps://c.org pages=0\nhttps://d.org # trailing\n';
     expect(() => parseSeedsText(text)).toThrow(ValidationError);

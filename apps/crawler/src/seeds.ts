@@ -40,12 +40,22 @@ export function parseSeed(line: string, defaults: Partial<Seed> = {}): Seed {
   if (url.length > MAX_URL_CHARS) {
     throw new ValidationError(`URL longer than ${MAX_URL_CHARS} characters (${url.length})`);
   }
-  const hostProblem = hostNameProblem(new URL(url).hostname);
+  const parsed = new URL(url);
+  // Normalizing drops credentials: a seed naming some would be crawled without them, silently.
+  const given = URL.canParse(rawUrl) ? new URL(rawUrl) : parsed;
+  if (given.username !== '' || given.password !== '') {
+    throw new ValidationError(`a seed URL holds no user name or password (${parsed.host}); Quarry crawls public pages`);
+  }
+  const hostProblem = hostNameProblem(parsed.hostname);
   if (hostProblem !== null) throw new ValidationError(hostProblem);
   const seed: { -readonly [K in keyof Seed]: Seed[K] } = { ...SEED_DEFAULTS, ...defaults, url };
   for (const setting of settings) {
     const match = SETTING.exec(setting);
-    if (!match) throw new ValidationError(`unknown setting "${setting}" (depth=, pages=, render=, scope=)`);
+    if (!match) {
+      // A word with no `=` after the URL is most often the rest of a URL with a space in it.
+      const hint = setting.includes('=') ? '' : `; a URL cannot hold a space (write it %20): "${rawUrl} ${setting}"`;
+      throw new ValidationError(`unknown setting "${setting}" (depth=, pages=, render=, scope=)${hint}`);
+    }
     const [, key, value = ''] = match;
     if (key === 'depth' || key === 'pages') {
       const n = Number(value);
