@@ -121,6 +121,39 @@ describe('extractHtml with a highlighter that writes spaces in spans', () => {
   });
 });
 
+// GitHub's rendering of a README's fences: the grammar's TextMate scope in the class, `<pre>` of spans.
+const githubBlock = (scope: string, code: string): string =>
+  `<div class="highlight highlight-${scope} notranslate position-relative overflow-auto" dir="auto">` +
+  `<pre><span class="pl-k">${code}</span></pre></div>`;
+
+describe('the language of a block GitHub highlights', () => {
+  it.each([
+    ['source-rust', 'rust'],
+    ['source-js', 'js'],
+    ['source-shell', 'shell'],
+    ['source-c++', 'c++'],
+    ['text-html-basic', 'html'],
+    ['text-md', 'markdown'],
+    ['source-js-jsx', 'jsx'],
+  ])('names the language of the scope %s, %s', (scope, language) => {
+    expect(markdownOf(githubBlock(scope, 'x = 1'))).toBe(`\`\`\`${language}\nx = 1\n\`\`\``);
+  });
+
+  it('leaves the names of other highlighters as they are, and a scope of plain text unnamed', () => {
+    expect(markdownOf('<div class="highlight-shell-session"><pre>$ ls</pre></div>')).toBe(
+      '```shell-session\n$ ls\n```',
+    );
+    expect(markdownOf(githubBlock('text-plain', 'x'))).toBe('```\nx\n```');
+  });
+
+  it('survives extraction, where Readability removes the classes', () => {
+    const got = extractHtml(docPage('Install', githubBlock('source-rust', 'fn main() {}')), {
+      url: 'https://github.com/example/frob',
+    });
+    expect(got.body_markdown).toContain('```rust\nfn main() {}\n```');
+  });
+});
+
 describe('fenceAroundFences', () => {
   it('fences a block that shows a fence with a longer one, so that it is read whole', () => {
     const code = 'Fence it:\n```js\nlet x = 1;\n```\nDone.';

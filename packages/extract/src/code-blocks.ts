@@ -8,12 +8,38 @@ import { BLOCK, HEADINGS, INVISIBLE, isHidden, PICTURES } from './text.js';
  * `<pre>` as `data-lang` before Readability runs (see markCodeLanguages).
  */
 
-/** A code block's language in a class (`language-python`, `lang-js`, Sphinx's `highlight-python`). */
+/**
+ * A code block's language in a class (`language-python`, `lang-js`, Sphinx's `highlight-python`,
+ * GitHub's `highlight-source-python`, see scopeLanguage).
+ */
 const CLASS_LANGUAGE = /(?:^|\s)(?:language|lang|highlight)-([\w+#.-]{1,30})(?=\s|$)/;
 /** SyntaxHighlighter's way of naming it, which MDN keeps: `class="brush: js notranslate"`. */
 const BRUSH_LANGUAGE = /(?:^|\s)brush:\s*([\w+#.-]{1,30})/;
 /** Class names of that form that name no language. */
 const NO_LANGUAGE = new Set(['default', 'none', 'text', 'plain', 'plaintext', 'nohighlight']);
+/**
+ * A TextMate scope written with hyphens, as GitHub names a block's grammar
+ * (`highlight-source-rust`, `highlight-text-html-basic`): its root (`source`, `text`) and the parts
+ * after it, the language and what narrows it (`source-js-jsx`, `text-html-php`).
+ */
+const SCOPE_LANGUAGE = /^(?:source|text)-([\w+#.-]+)$/;
+/** Parts of a scope that narrow a grammar without naming a language: `text.html.basic` is HTML. */
+const SCOPE_QUALIFIERS = new Set(['basic', 'embedded', 'generic']);
+/** The short names GitHub's scopes give a language that code fences name otherwise. */
+const SCOPE_ALIASES: Readonly<Record<string, string>> = { md: 'markdown', gfm: 'markdown' };
+
+/**
+ * The language a class names: a TextMate scope's last part that names one (`source-c++` is `c++`,
+ * `text-html-basic` `html`, `text-md` `markdown`), any other name as it is: a fence's info string
+ * names a language, and `source-rust` is none a reader or a highlighter knows.
+ */
+function scopeLanguage(name: string): string {
+  const scope = SCOPE_LANGUAGE.exec(name)?.[1];
+  if (scope === undefined) return name;
+  const parts = scope.split(/[-.]/).filter((part) => part !== '' && !SCOPE_QUALIFIERS.has(part));
+  const last = parts[parts.length - 1] ?? name;
+  return SCOPE_ALIASES[last] ?? last;
+}
 
 /** The language a code block declares: on the `<code>`, the `<pre>` or the two elements around it. */
 function codeLanguage(pre: Element, code: Element | null): string | null {
@@ -22,8 +48,10 @@ function codeLanguage(pre: Element, code: Element | null): string | null {
   let el: Element | null = code ?? pre;
   for (let level = 0; el !== null && level < 4; level++, el = el === code ? pre : el.parentElement) {
     const classes = el.getAttribute('class') ?? '';
-    const found = (CLASS_LANGUAGE.exec(classes) ?? BRUSH_LANGUAGE.exec(classes))?.[1]?.toLowerCase();
-    if (found !== undefined) return NO_LANGUAGE.has(found) ? null : found;
+    const named = (CLASS_LANGUAGE.exec(classes) ?? BRUSH_LANGUAGE.exec(classes))?.[1]?.toLowerCase();
+    if (named === undefined) continue;
+    const found = scopeLanguage(named);
+    return NO_LANGUAGE.has(found) ? null : found;
   }
   return null;
 }
