@@ -31,10 +31,13 @@ export const LINE_START_ESCAPE_OPTION: NodeHtmlMarkdownOptions['lineStartEscape'
  * The converter's escape of a text's characters (its option `globalEscape`), as node-html-markdown's
  * own but for an underscore between two letters or digits, left as it is (`balance_transaction`,
  * not `balance\_transaction`): inside a word it cannot open or close emphasis. Identifiers read as
- * written.
+ * written. And a `<` where CommonMark starts an HTML tag, a comment or an autolink (before a letter,
+ * `/`, `!` or `?`, or at a text's end, where the next element's text may give the letter), and a
+ * `&` where it starts a character reference: a page's `Google "<noun>.js"` or `&amp;` written as text
+ * read as a tag a renderer hides, or as `&`. `a < b` stays as it is.
  */
 export const GLOBAL_ESCAPE: NodeHtmlMarkdownOptions['globalEscape'] = [
-  /[\\`*~[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gmu,
+  /[\\`*~[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|<(?=[A-Za-z/!?]|$)|&(?=[A-Za-z][A-Za-z\d]{0,31};|#\d{1,7};|#[xX][\da-fA-F]{1,6};)/gu,
   '\\$&',
 ];
 
