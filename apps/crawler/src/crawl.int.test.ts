@@ -426,7 +426,8 @@ describe('crawling a local site end to end', () => {
     expect(content.body).toMatchObject({
       author: 'Amelia Earhart',
       body_text: 'Blimps\n\nA blimp keeps its shape by pressure. See the checklist.',
-      body_markdown: '# Blimps\n\nA **blimp** keeps its shape by pressure. See [the checklist](checklist.md).',
+      // Its relative link resolved against the file's URL, as a page's are.
+      body_markdown: `# Blimps\n\nA **blimp** keeps its shape by pressure. See [the checklist](${site.origin}/checklist.md).`,
     });
     // Linked only from the handbook, served as text/plain: read as markdown by its extension.
     // The llms.txt itself, linked from the home page, is markdown too.

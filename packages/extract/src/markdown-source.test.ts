@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { marked, type Token } from 'marked';
 import { extractMarkdown } from './markdown-source.js';
 import { countWords } from './word-count.js';
 
@@ -94,4 +97,79 @@ describe('extractMarkdown', () => {
     const rule = extractMarkdown('Text\n\n---\n\nMore text', URL_OF_FILE);
     expect(rule.body_text).toBe('Text\n\nMore text');
   });
+
+  it('resolves its relative links, images and definitions against its URL, as a page’s', () => {
+    const source = [
+      'Get the [mirror](/mirror/frob.tgz "Mirror") and ![logo](img/logo.png); read [the API](api.md),',
+      '[the index][idx], [usage](#usage), [mail](mailto:ada@example.org) and [home](https://example.org/).',
+      '',
+      '> A quote: [up](../README.md) and [a badge ![ci](ci.svg)](<ci runs.md>)',
+      '',
+      '- In a list: [page](page(1).md), and `[code](span.md)`, \\[escaped](text.md)',
+      '',
+      '| Option | See |',
+      '| --- | --- |',
+      '| `a \\| b` | [flags](flags.md) |',
+      '',
+      '```md',
+      '[in a block](block.md)',
+      '```',
+      '',
+      '    [indented](block.md)',
+      '',
+      '[idx]: index.md "The index"',
+    ].join('\r\n');
+    const doc = extractMarkdown(source, URL_OF_FILE);
+    expect(doc.body_markdown).toBe(
+      [
+        'Get the [mirror](https://docs.example.org/mirror/frob.tgz "Mirror") and ![logo](https://docs.example.org/guide/img/logo.png); read [the API](https://docs.example.org/guide/api.md),',
+        '[the index][idx], [usage](#usage), [mail](mailto:ada@example.org) and [home](https://example.org/).',
+        '',
+        '> A quote: [up](https://docs.example.org/README.md) and [a badge ![ci](https://docs.example.org/guide/ci.svg)](<https://docs.example.org/guide/ci%20runs.md>)',
+        '',
+        '- In a list: [page](https://docs.example.org/guide/page\\(1\\).md), and `[code](span.md)`, \\[escaped](text.md)',
+        '',
+        '| Option | See |',
+        '| --- | --- |',
+        '| `a \\| b` | [flags](https://docs.example.org/guide/flags.md) |',
+        '',
+        '```md',
+        '[in a block](block.md)',
+        '```',
+        '',
+        '    [indented](block.md)',
+        '',
+        '[idx]: https://docs.example.org/guide/index.md "The index"',
+      ].join('\n'),
+    );
+    // Read back, the same links, now absolute; the text as it was.
+    expect(extractMarkdown(doc.body_markdown, URL_OF_FILE)).toMatchObject({
+      body_text: doc.body_text,
+      links: doc.links,
+    });
+  });
+
+  const llmsFull = join(import.meta.dirname, '../../../../shared/testdata/llms-txt/files/115_rslib.rs_llms-full.txt');
+  (existsSync(llmsFull) ? it : it.skip)(
+    'resolves every relative target of a real llms-full.txt, its code as it was',
+    () => {
+      const source = readFileSync(llmsFull, 'utf8');
+      const doc = extractMarkdown(source, 'https://rslib.rs/llms-full.txt');
+      const read = (markdown: string) => {
+        const targets: string[] = [];
+        const code: string[] = [];
+        marked.walkTokens(marked.lexer(markdown), (token: Token) => {
+          if (token.type === 'link' || token.type === 'image' || token.type === 'def') targets.push(token.href);
+          if (token.type === 'code' || token.type === 'codespan') code.push(token.text);
+        });
+        return { targets, code };
+      };
+      const before = read(source);
+      const after = read(doc.body_markdown);
+      expect(before.targets.filter((href) => href.startsWith('/')).length).toBeGreaterThan(100);
+      expect(after.targets).toHaveLength(before.targets.length);
+      expect(after.targets.filter((href) => !/^(?:https?:|mailto:|#)/.test(href))).toEqual([]);
+      expect(after.code).toEqual(before.code);
+    },
+  );
 });

@@ -4,6 +4,7 @@ import { Marked, type Token } from 'marked';
 import { parse as parseYaml } from 'yaml';
 import { detectTextLanguage } from './lang.js';
 import { extractLinks } from './links.js';
+import { resolveLinkTargets } from './markdown-link-targets.js';
 import { blockText } from './text.js';
 import { EXTRACT_DEFAULTS } from './types.js';
 import { countWords } from './word-count.js';
@@ -14,7 +15,10 @@ export interface MarkdownDocument {
   title: string | null;
   /** Plain text, paragraphs separated by a blank line (code blocks keep their lines). */
   body_text: string;
-  /** The markdown itself, front matter removed. */
+  /**
+   * The markdown itself, front matter removed, its line breaks `\n`, and the targets of its links
+   * and images resolved against the file's URL, as a page's are.
+   */
   body_markdown: string;
   author: string | null;
   /** ISO 8601 UTC from the front matter's `date` (or `published`, `pubDate`, `created`); null when none. */
@@ -46,8 +50,7 @@ interface Rendered {
  * time; the lexer has resolved link references over the whole file) and reads each run's text,
  * headings and links: a 4 MB llms-full.txt as one DOM needed more than the extraction thread's heap.
  */
-function render(body: string, url: string): Rendered {
-  const tokens = marked.lexer(body);
+function render(tokens: readonly Token[], url: string): Rendered {
   const texts: string[] = [];
   const links = new Set<string>();
   let firstH1: string | null = null;
@@ -76,7 +79,8 @@ function render(body: string, url: string): Rendered {
  * Reads a markdown file (`text/markdown`, a `.md` URL, the pages an llms.txt links): its text as
  * the CommonMark/GFM rendering shows it (emphasis marks, link targets and HTML tags gone, code
  * kept), its title, the author, date and language its YAML front matter gives, and its links
- * resolved against `url`. The markdown is kept as written, so its relative links stay relative.
+ * resolved against `url`. The markdown is kept as written but for its links' and images' relative
+ * targets, resolved against `url` too (`[the API](api.md)` leads nowhere read out of its file).
  * Files longer than a page's HTML may be (`EXTRACT_DEFAULTS.maxHtmlChars`) are read that far.
  */
 export function extractMarkdown(source: string, url: string): MarkdownDocument {
@@ -86,13 +90,15 @@ export function extractMarkdown(source: string, url: string): MarkdownDocument {
   const unmarked = bounded.replace(/^\uFEFF/, '');
   const front = FRONT_MATTER.exec(unmarked);
   const meta = front ? frontMatter(front[1] ?? '') : {};
-  const body = front ? unmarked.slice(front[0].length) : unmarked;
-  const { text, title, links } = render(body, url);
+  // As marked reads it, so that its tokens' raws are the body's text.
+  const body = (front ? unmarked.slice(front[0].length) : unmarked).replace(/\r\n?/g, '\n');
+  const tokens = marked.lexer(body);
+  const { text, title, links } = render(tokens, url);
   const declared = typeof meta.lang === 'string' ? /^([a-z]{2,3})(?:[-_]|$)/i.exec(meta.lang)?.[1] : undefined;
   return {
     title: stringField(meta.title) ?? title,
     body_text: text,
-    body_markdown: body.trim(),
+    body_markdown: resolveLinkTargets(body, tokens, url).trim(),
     author: authorField(meta.author ?? meta.authors),
     published_at: dateField(meta.date ?? meta.published ?? meta.pubDate ?? meta.created),
     lang: declared?.toLowerCase() ?? detectTextLanguage(text).lang ?? UNKNOWN_LANG,
