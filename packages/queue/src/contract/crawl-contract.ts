@@ -146,8 +146,10 @@ export function describeCrawlContract(open: OpenQueues): void {
       const stats = await crawl.stats();
       expect(stats).toMatchObject({ done: 2, skipped: 6, inFlight: 0, queued: 0 });
       const [first, second] = log.on('a.test');
-      // The two requesting tasks are a delay apart, not seven: the six skips took no slot.
-      expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(delayMs - JITTER_MS);
+      // The two requesting tasks are a delay apart, not seven: the six skips took no slot. (The
+      // slack is wider than the other politeness tests': six handlers start beside the first, and
+      // on a loaded CI machine its start was logged 30 ms after its grant.)
+      expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(delayMs - 4 * JITTER_MS);
       expect((second ?? Infinity) - (first ?? 0)).toBeLessThan(3 * delayMs);
     });
 
