@@ -55,8 +55,8 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('exits 130 saying how many documents it imported and that running it again finishes', async () => {
-    const data = join(dir, 'plain');
+  /** `quarry import` into `data`, sent `signal` once its first batch is being written. */
+  const interruptedImport = async (data: string, signal: NodeJS.Signals) => {
     const child = spawn(process.execPath, [BIN, 'import', file], { env: env(data) });
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -64,9 +64,14 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
     const { code, until } = watch(child);
     // The first batch is being written once the blob store exists.
     await until(() => existsSync(join(data, 'blobs')));
-    child.kill('SIGINT');
-    expect(await code).toBe(SIGINT_EXIT);
-    const imported = Number(INTERRUPTED.exec(stdout)?.[1]);
+    child.kill(signal);
+    return { code: await code, imported: Number(INTERRUPTED.exec(stdout)?.[1]) };
+  };
+
+  it('exits 130 saying how many documents it imported and that running it again finishes', async () => {
+    const data = join(dir, 'plain');
+    const { code, imported } = await interruptedImport(data, 'SIGINT');
+    expect(code).toBe(SIGINT_EXIT);
     expect(imported).toBeLessThan(DOCS);
     expect(await documents(data)).toBe(imported);
 
@@ -78,15 +83,8 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
 
   it('stops the same way on SIGTERM (Docker, systemd, timeout), exiting 143', async () => {
     const data = join(dir, 'terminated');
-    const child = spawn(process.execPath, [BIN, 'import', file], { env: env(data) });
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.resume();
-    const { code, until } = watch(child);
-    await until(() => existsSync(join(data, 'blobs')));
-    child.kill('SIGTERM');
-    expect(await code).toBe(128 + 15);
-    const imported = Number(INTERRUPTED.exec(stdout)?.[1]);
+    const { code, imported } = await interruptedImport(data, 'SIGTERM');
+    expect(code).toBe(128 + 15);
     expect(imported).toBeLessThan(DOCS);
     expect(await documents(data)).toBe(imported);
   }, 180_000);
