@@ -1,5 +1,6 @@
+import { acceptCredential } from '@quarry/core';
 import type { RequestHandler, Router } from 'express';
-import { acceptCredential, hasBearerToken, withAdminGuesses } from './auth.js';
+import { hasBearerToken, withAdminGuesses } from './auth.js';
 import { sendProblem } from './problem.js';
 import type { Limiters } from './rate-limit.js';
 

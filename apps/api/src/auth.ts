@@ -93,18 +93,3 @@ export function withAdminGuesses(
   }
   adminGuesses(req, res, (err?: unknown) => (err ? next(err) : then()));
 }
-
-const CREDENTIAL_ACCEPTED = 'quarryCredentialAccepted';
-
-/**
- * Marks a request whose bearer credential was right (the admin token, or a valid key): the
- * admin-token guess count leaves it out, whatever it ends with (a 400 for a bad parameter).
- */
-export function acceptCredential(res: Response): void {
-  res.locals[CREDENTIAL_ACCEPTED] = true;
-}
-
-/** Whether {@link acceptCredential} marked the request. */
-export function credentialAccepted(res: Response): boolean {
-  return res.locals[CREDENTIAL_ACCEPTED] === true;
-}

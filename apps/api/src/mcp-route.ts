@@ -1,6 +1,7 @@
+import { acceptCredential } from '@quarry/core';
 import { createQuarryMcpServer, JSON_RPC_ERRORS, jsonRpcError, type SiteCrawler, serveHttpRequest } from '@quarry/mcp';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { acceptCredential, authenticate, clientAuth, hasBearerToken, withAdminGuesses } from './auth.js';
+import { authenticate, clientAuth, hasBearerToken, withAdminGuesses } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { createMcpBackend } from './mcp-backend.js';
 import { originAllowed } from './mcp-origin.js';

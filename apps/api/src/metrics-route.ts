@@ -1,5 +1,6 @@
+import { acceptCredential } from '@quarry/core';
 import express, { type RequestHandler } from 'express';
-import { acceptCredential, hasBearerToken, withAdminGuesses } from './auth.js';
+import { hasBearerToken, withAdminGuesses } from './auth.js';
 import type { QuarryMetrics } from './metrics.js';
 import { sendProblem } from './problem.js';
 import type { Limiters } from './rate-limit.js';

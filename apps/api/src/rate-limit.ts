@@ -1,8 +1,8 @@
-import { BackendUnavailableError, type QuarryConfig } from '@quarry/core';
+import { BackendUnavailableError, credentialAccepted, type QuarryConfig } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, type RateLimitInfo, rateLimit, type Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { clientAuth, credentialAccepted } from './auth.js';
+import { clientAuth } from './auth.js';
 import { sendProblem } from './problem.js';
 
 /** Dedicated keys are limited per minute (`ApiKeyRecord.limitPerMin`). */

@@ -1,3 +1,4 @@
+import { acceptCredential, credentialAccepted } from '@quarry/core';
 import { parse as parseCookies } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
@@ -48,16 +49,6 @@ export function safeNext(baseUrl: string, next: unknown): string {
   // Only paths inside the admin area; no scheme, no `//host`, no backslashes browsers might fold.
   if (!(next === baseUrl || next.startsWith(`${baseUrl}/`)) || /[\\\s]|\/\//.test(next)) return fallback;
   return next;
-}
-
-/** Marks a request whose credential was right, which a failed-login count then leaves out. */
-export function acceptCredential(res: Response): void {
-  res.locals.quarryCredentialAccepted = true;
-}
-
-/** Whether {@link acceptCredential} marked the request. */
-export function credentialAccepted(res: Response): boolean {
-  return res.locals.quarryCredentialAccepted === true;
 }
 
 /** Limits failed logins (form and bearer) per client IP; successful requests are not counted. */

@@ -1,4 +1,5 @@
 export * from './config.js';
+export * from './credentials.js';
 export * from './errors.js';
 export * from './filters.js';
 export * from './forget-site.js';

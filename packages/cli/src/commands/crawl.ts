@@ -184,10 +184,12 @@ export async function runCrawl(
       rate = crawlRate(lastRead, read);
       lastRead = read;
     }
-    const line = `crawled ${finished.done} done, ${finished.skipped} skipped, ${finished.failed} failed${finished.lists} | ${rate.toFixed(1)} pages/s | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting${backoffNote(crawler.backingOff())}${diskNote(config.dataDir)}`;
-    if (tty) process.stderr.write(`\r\x1b[K${line}`);
+    // Built only when written (off a terminal, every ten seconds): it reads the disk's free space.
+    const line = () =>
+      `crawled ${finished.done} done, ${finished.skipped} skipped, ${finished.failed} failed${finished.lists} | ${rate.toFixed(1)} pages/s | ${stats.queued} queued, ${stats.inFlight} in flight | index: ${indexStats.waiting + indexStats.active} waiting${backoffNote(crawler.backingOff())}${diskNote(config.dataDir)}`;
+    if (tty) process.stderr.write(`\r\x1b[K${line()}`);
     else if (Date.now() - lastLog >= PROGRESS_LOG_MS) {
-      process.stderr.write(`${line}\n`);
+      process.stderr.write(`${line()}\n`);
       lastLog = Date.now();
     }
     const idle = (await queues.crawl.isIdle()) && indexStats.waiting === 0 && indexStats.active === 0;

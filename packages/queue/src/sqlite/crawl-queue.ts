@@ -174,8 +174,8 @@ class SqliteCrawlWorker implements CrawlWorker {
   readonly #frontier: Frontier;
   readonly #handler: CrawlHandler;
   readonly #concurrency: number;
-  /** Tasks that send their host no request, which lease without a slot (see CrawlWorkOptions). */
-  readonly #needsNoRequest: (task: CrawlTask) => boolean;
+  /** The handler's word on tasks that send their host no request (see CrawlWorkOptions). */
+  readonly #handlerNeedsNoRequest: CrawlWorkOptions['needsNoRequest'];
   readonly #settings: WorkerSettings;
   readonly #owner = newOwner();
   readonly #running = new Map<string, Running>();
@@ -190,9 +190,7 @@ class SqliteCrawlWorker implements CrawlWorker {
     this.#frontier = frontier;
     this.#handler = handler;
     this.#concurrency = options.concurrency;
-    // A URL of a forgotten site ends without a request (see #execute), and so does what the handler says.
-    this.#needsNoRequest = (task) =>
-      withinSites(task.url, settings.forgotten.list()) || askedNoRequest(options.needsNoRequest, task);
+    this.#handlerNeedsNoRequest = options.needsNoRequest;
     this.#settings = settings;
     this.#renewEveryMs = Math.max(10, Math.floor(settings.leaseMs / 3));
     this.#heartbeat = setInterval(() => this.#renew(), this.#renewEveryMs);
@@ -215,7 +213,7 @@ class SqliteCrawlWorker implements CrawlWorker {
       if (this.#running.size > 0 && now - this.#renewedAt >= this.#renewEveryMs) this.#renew();
       let leased: CrawlTask[] = [];
       try {
-        leased = this.#frontier.lease(this.#concurrency - this.#running.size, this.#owner, now, this.#needsNoRequest);
+        leased = this.#frontier.lease(this.#concurrency - this.#running.size, this.#owner, now, this.#needsNoRequest());
       } catch (err) {
         // A busy or briefly unavailable database: try again on the next tick rather than die.
         this.#settings.onError(err);
@@ -227,6 +225,19 @@ class SqliteCrawlWorker implements CrawlWorker {
       const sleepMs = Math.min(this.#settings.pollIntervalMs, wakeAt === null ? Infinity : wakeAt - Date.now());
       await this.#settings.wakeup.wait(Math.max(1, sleepMs));
     }
+  }
+
+  /**
+   * For one lease: whether a task sends its host no request, so takes no slot. A URL of a
+   * forgotten site ends without one (see #execute), and so does what the handler says; the
+   * forgotten sites are read once a lease, and only when a task is there to ask about.
+   */
+  #needsNoRequest(): (task: CrawlTask) => boolean {
+    let sites: string[] | undefined;
+    return (task) => {
+      sites ??= this.#settings.forgotten.list();
+      return withinSites(task.url, sites) || askedNoRequest(this.#handlerNeedsNoRequest, task);
+    };
   }
 
   #safeNextWakeAt(now: number): number | null {
