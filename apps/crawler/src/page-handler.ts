@@ -10,7 +10,6 @@ import {
   QuarryError,
   toIsoUtc,
   UNKNOWN_LANG,
-  withOtherScheme,
 } from '@quarry/core';
 import {
   extractDocument,
@@ -194,26 +193,75 @@ function pageHandler(deps: PageHandlerDeps): CrawlHandler {
 
 /** A page (not a seed) redirected out of its seed's scope: skipped, its target not fetched. */
 export const REDIRECT_OUT_OF_SCOPE = 'redirect_out_of_scope';
+/** A page (not a seed) that redirects: its target is queued as a page of its own. */
+export const REDIRECTED = 'redirected';
+/** Redirects in a row queued as pages (each target's meta lists them) before the last is refused. */
+const MAX_QUEUED_REDIRECTS = 5;
 
 /**
- * `gate` (a fetch's redirect gate), refusing first a hop out of the seed's scope, as a link there
- * is not followed: a site's `/out?url=` links brought other sites' pages into the index. A seed's
- * own redirect is followed anywhere (the operator named it; `example.org` → `www.example.org`, or
- * a site that moved), and `http:` to `https:` never leaves a scope.
+ * Thrown by a page's redirect gate: the fetch stops at the redirect, whose target is queued (a
+ * QuarryError, which the fetcher passes on as it is).
  */
-function withinScope(
+class RedirectQueued extends QuarryError {
+  constructor(readonly target: string) {
+    super(`redirects to ${target}`, { code: REDIRECTED, retryable: false });
+  }
+}
+
+/**
+ * The redirect gate of a page's fetch. A seed's own redirect is followed at once, anywhere, through
+ * `gate` (the operator named it; `example.org` → `www.example.org`, or a site that moved). Any
+ * other page's redirect stops the fetch: a hop out of the seed's scope is refused, as a link there
+ * is not followed (a site's `/out?url=` links brought other sites' pages into the index), and one
+ * within it is queued as a page of its own (see queueRedirectTarget). Followed at once, a target
+ * the crawl already had (`/docs` → `/docs/`, `http:` → `https:`, both linked) was fetched and
+ * indexed again, and one it did not have was fetched again when a link named it later. `http:` to
+ * `https:` never leaves a scope.
+ */
+function redirectGateOf(
   task: CrawlTask,
   seed: Seed,
   gate: (target: string, signal?: AbortSignal) => Promise<void>,
 ): (target: string, signal?: AbortSignal) => Promise<void> {
   if (task.depth === 0) return gate;
   const scope = scopeOf(seed);
-  return async (target, signal) => {
-    if (!scope.contains(target) && !scope.contains(withOtherScheme(target))) {
+  return async (target) => {
+    if (!scope.contains(target)) {
       throw new NonRetryableError(`the redirect to ${target} leaves the crawl's scope`, REDIRECT_OUT_OF_SCOPE);
     }
-    await gate(target, signal);
+    throw new RedirectQueued(target);
   };
+}
+
+/**
+ * Queues a page's redirect target (a page of the crawl's, the redirect's robots.txt check and
+ * politeness its own task's) in the page's place: uncounted, as the page took the scope's budget
+ * (a site redirecting every link from `http:` would otherwise get half its pages). Its meta lists
+ * the pages that redirected to it (`redirectedFrom`, normalized URLs, which hold no space): a
+ * redirect back to one of them fails as `redirect_loop`, and one past
+ * {@link MAX_QUEUED_REDIRECTS} in a row as `too_many_redirects`, as the fetcher's own would.
+ */
+async function queueRedirectTarget(
+  deps: PageHandlerDeps,
+  task: CrawlTask,
+  seed: Seed,
+  target: string,
+  hostDelayMs: number | undefined,
+): Promise<CrawlOutcome> {
+  const before = task.meta?.redirectedFrom ? task.meta.redirectedFrom.split(' ') : [];
+  const chain = [...before, task.url];
+  const tasks = followUps([target], seed, task.depth).map((t) => {
+    const { maxPagesInScope: _budget, ...rest } = t;
+    return { ...rest, meta: { ...t.meta, redirectedFrom: chain.join(' ') }, uncounted: true };
+  });
+  if (tasks.some((t) => chain.includes(t.url))) {
+    throw new NonRetryableError(`redirect loop at ${target}`, 'redirect_loop');
+  }
+  if (chain.length > MAX_QUEUED_REDIRECTS) {
+    throw new NonRetryableError(`more than ${MAX_QUEUED_REDIRECTS} redirects`, 'too_many_redirects');
+  }
+  await deps.crawl.add(tasks);
+  return { status: 'skipped', reason: REDIRECTED, hostDelayMs, meta: NO_VALIDATORS };
 }
 
 function pageCrawler(
@@ -290,9 +338,11 @@ function pageCrawler(
         ...(indexed && task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,
         // The target site's llms.txt verdict (its document's has_llms_txt) is asked before its page.
-        beforeRedirect: withinScope(task, seed, redirectsOf(deps, task.url, { llms: deps.llms })),
+        beforeRedirect: redirectGateOf(task, seed, redirectsOf(deps, task.url, { llms: deps.llms })),
       });
     } catch (error) {
+      if (error instanceof RedirectQueued)
+        return await queueRedirectTarget(deps, task, seed, error.target, hostDelayMs);
       return targetResting(error);
     }
     if (res.notModified) return { status: 'done', reason: 'not_modified', hostDelayMs };

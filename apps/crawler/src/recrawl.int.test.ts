@@ -167,8 +167,9 @@ describe('recrawl with conditional requests', () => {
 
   it('recrawls other states on request and sends validators only where the server gave them', async () => {
     state.conditional.clear();
-    // The noindex page, the page moved away, and the /sitemap.xml tried for the seed (404: no_sitemap).
-    expect(await queues.crawl.recrawl({ olderThanMs: 0, states: ['skipped'] })).toBe(3);
+    // The noindex page, the pages moved away and within the site (its target queued, a page of its
+    // own), and the /sitemap.xml tried for the seed (404: no_sitemap).
+    expect(await queues.crawl.recrawl({ olderThanMs: 0, states: ['skipped'] })).toBe(4);
     await waitIdle();
     expect(state.conditional.size).toBe(0);
     expect(await queues.crawl.recrawl({ olderThanMs: 0 })).toBeGreaterThan(0);

@@ -84,6 +84,8 @@ describe('seeds', () => {
     const prefix = scopeOf(parseSeed('https://a.org/docs/intro scope=prefix'));
     expect(prefix.contains('https://a.org/docs/api')).toBe(true);
     expect(prefix.contains('https://a.org/blog')).toBe(false);
+    expect(prefix.contains('http://a.org/docs/api')).toBe(true);
+    expect(prefix.contains('http://a.org/blog')).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isPathologicalPath, normalizeUrl, ValidationError } from '@quarry/core';
+import { isPathologicalPath, normalizeUrl, ValidationError, withOtherScheme } from '@quarry/core';
 import type { CrawlTask, NewCrawlTask } from '@quarry/queue';
 
 /** How far a crawl may wander from its seed. */
@@ -166,7 +166,11 @@ export function scopeOf(seed: Seed): { key: string; contains(url: string): boole
     }
     case 'prefix': {
       const prefix = seed.url.replace(/[?#].*$/, '').replace(/[^/]*$/, '');
-      return { key: `prefix:${prefix}`, contains: (url) => url.startsWith(prefix) };
+      // Either scheme: a site moving to https: keeps its paths (as the other scopes, by host).
+      return {
+        key: `prefix:${prefix}`,
+        contains: (url) => url.startsWith(prefix) || withOtherScheme(url).startsWith(prefix),
+      };
     }
     default:
       // A host and its `www.` twin are one site: a seed of `example.org` that redirects to

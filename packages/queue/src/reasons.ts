@@ -41,6 +41,8 @@ export const REASON_NOTES: Readonly<Record<string, string>> = {
   no_directory_page: 'a directory checked against its index.html (or index.php...) has no page of its own',
   soft_404: 'the page answers 200 but says it is not found (a short page titled "Page not found", "404"...)',
   meta_refresh: 'the page sends readers on at once (<meta http-equiv="refresh">): the target is crawled instead',
+  redirected:
+    'the page redirects within its crawl: the target is queued as a page of its own (fetched once, however many links and redirects name it)',
   redirect_out_of_scope:
     "the page redirects out of its seed's scope (another site, or outside its path): the target is not followed",
   link_list: 'a feed (RSS, Atom) or a sitemap: the pages it lists are queued, the file itself is not indexed',

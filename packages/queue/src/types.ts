@@ -23,6 +23,11 @@ export interface CrawlTask {
 export type NewCrawlTask = Omit<CrawlTask, 'attempt'> & {
   /** The URL is refused once this many URLs were ever admitted to its scope. */
   readonly maxPagesInScope?: number;
+  /**
+   * Admitted whatever its scope's count, and not counted in it (give no `maxPagesInScope`): a
+   * redirect's target, standing in for the URL that redirected, which was counted.
+   */
+  readonly uncounted?: boolean;
 };
 
 /**

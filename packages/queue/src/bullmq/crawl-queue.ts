@@ -39,6 +39,8 @@ import {
 /** How long a recrawl's answer is kept for a resend of the same call (deleted once its jobs exist). */
 const RECRAWL_RECEIPT_TTL_MS = 600_000;
 const TOP_FAILURES = 10;
+/** ADMIT's budget for a task admitted whatever its scope's count and not counted (`uncounted`). */
+const UNCOUNTED = -2;
 /** Entries of the finished tasks' hash read per HSCAN when a seed's URLs are looked for. */
 const SEED_SCAN_COUNT = 1_000;
 /** URLs of a seed queued again per script call. */
@@ -94,7 +96,7 @@ export class BullmqCrawlQueue implements CrawlQueue {
     const args = tasks.flatMap((t, i) => [
       hashes[i] ?? Buffer.alloc(0),
       t.scope,
-      t.maxPagesInScope ?? -1,
+      t.uncounted ? UNCOUNTED : (t.maxPagesInScope ?? -1),
       hosts[i] ?? '',
     ]);
     const admitted = (await ADMIT.run(
@@ -107,7 +109,7 @@ export class BullmqCrawlQueue implements CrawlQueue {
       const hash = hashes[i];
       if (admitted[i] !== 1 || hash === undefined) return [];
       added.push(hash);
-      const { maxPagesInScope: _budget, ...data } = t;
+      const { maxPagesInScope: _budget, uncounted: _uncounted, ...data } = t;
       return [{ name: 'page', data, opts: { jobId: `u${hash.toString('base64url')}` } }];
     });
     if (jobs.length === 0) return 0;

@@ -30,7 +30,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 /**
  * Dedup and budgets in one atomic step. KEYS: seen set, scope counts hash, pending hash, then the
  * per-host zsets of queued, done, skipped, failed and last finished (see host-counts.ts). ARGV:
- * quadruples of URL hash (16 bytes), scope, budget (-1 for none), host. Returns 1 per task whose
+ * quadruples of URL hash (16 bytes), scope, budget (-1 for none, -2 for none and not counted), host. Returns 1 per task whose
  * job the caller must add, 0 per refused one. An admitted URL stays pending (hash -> admission
  * time) until its job is added: a URL admitted earlier whose job add never completed (a lost reply
  * resent after a Redis restart, a process killed between the two round trips) is handed out again,
@@ -46,7 +46,7 @@ for i = 1, #ARGV, 4 do
     local count = tonumber(redis.call('HGET', KEYS[2], ARGV[i + 1])) or 0
     if budget < 0 or count < budget then
       redis.call('SADD', KEYS[1], hash)
-      redis.call('HINCRBY', KEYS[2], ARGV[i + 1], 1)
+      if budget ~= -2 then redis.call('HINCRBY', KEYS[2], ARGV[i + 1], 1) end
       redis.call('HSET', KEYS[3], hash, now)
       local host = ARGV[i + 3]
       redis.call('ZINCRBY', KEYS[4], -1, host)

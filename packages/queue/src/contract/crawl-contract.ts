@@ -55,6 +55,27 @@ export function describeCrawlContract(open: OpenQueues): void {
       expect((await crawl.stats()).queued).toBe(5);
     });
 
+    it('admits an uncounted task (a redirect target) past the budget, and counts it nowhere', async () => {
+      const { crawl } = await start({ hostDelayMs: 0 });
+      const budgeted = (n: number) => task(`http://a.test/${n}`, { scope: 's1', maxPagesInScope: 2 });
+      expect(await crawl.add([budgeted(1), task('http://a.test/r', { scope: 's1', uncounted: true })])).toBe(2);
+      expect(await crawl.add([budgeted(2)])).toBe(1);
+      expect(await crawl.add([budgeted(3)])).toBe(0);
+      expect(await crawl.add([task('http://a.test/r2', { scope: 's1', uncounted: true })])).toBe(1);
+      // Dedup holds for it as for any URL, and the task it hands over carries no flag.
+      expect(await crawl.add([task('http://a.test/r', { scope: 's1', uncounted: true })])).toBe(0);
+      const got: CrawlTask[] = [];
+      workers.push(
+        crawl.work(
+          doneAfter((t) => got.push(t)),
+          { concurrency: 1 },
+        ),
+      );
+      await waitIdle(crawl);
+      expect(got.find((t) => t.url === 'http://a.test/r')).not.toHaveProperty('uncounted');
+      expect(got).toHaveLength(4);
+    });
+
     it('hands the task over as added, with attempt 1', async () => {
       const { crawl } = await start({ hostDelayMs: 0 });
       const meta = { etag: '"abc"', lastModified: 'Sat, 21 Nov 2026 10:00:00 GMT' };

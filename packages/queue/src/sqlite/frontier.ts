@@ -183,7 +183,7 @@ export class Frontier {
         let added = 0;
         for (const { task, host } of rows) {
           if (this.#stmts.exists.get(task.url) !== undefined) continue;
-          if (task.maxPagesInScope !== undefined) {
+          if (task.maxPagesInScope !== undefined && !task.uncounted) {
             const admitted = this.#stmts.scopeCount.get(task.scope)?.admitted ?? 0;
             if (admitted >= task.maxPagesInScope) continue;
           }
@@ -197,7 +197,7 @@ export class Frontier {
             meta: task.meta === undefined ? null : JSON.stringify(task.meta),
             now,
           });
-          this.#stmts.admitScope.run(task.scope);
+          if (!task.uncounted) this.#stmts.admitScope.run(task.scope);
           this.#stmts.hostQueued.run(host);
           added += 1;
         }
