@@ -3,7 +3,7 @@ import type { IndexHit, PageDocument } from '@quarry/core';
 import { SIMHASH_NEAR_BITS, simhash, simhashDistance } from '@quarry/text';
 import request from 'supertest';
 import { createApp } from './app.js';
-import { collapseNearCopies } from './collapse.js';
+import { collapseNearCopies, sameHeadline } from './collapse.js';
 import { createFixture, type Fixture, page } from './test-support/fixture.js';
 
 /** An article of `words` pseudo-random words (seeded), mentioning otters every `every` words. */
@@ -49,11 +49,26 @@ describe('collapseNearCopies', () => {
     expect(collapseNearCopies(hits).map((h) => h.id)).toEqual(['a', 'b', 'c', 'd', 'far']);
   });
 
+  it('keeps a near-copy that names itself apart: pages of one template are not copies', () => {
+    const hits = [
+      { ...hit('a', '0000000000000000'), title: 'Invoice 3' },
+      { ...hit('b', '0000000000000001'), title: 'Invoice 17' },
+      { ...hit('c', '0000000000000003'), title: 'INVOICE  3 | Billing' },
+      { ...hit('d', '0000000000000007'), title: 'Print: invoice 17' },
+      { ...hit('e', '000000000000000f'), title: 'Invoice 31' },
+    ];
+    expect(collapseNearCopies(hits).map((h) => h.id)).toEqual(['a', 'b', 'e']);
+    expect(sameHeadline('Otters', 'otters')).toBe(true);
+    expect(sameHeadline('Page 1', 'Page 12')).toBe(false);
+    expect(sameHeadline('', '')).toBe(true);
+    expect(sameHeadline('', 'Otters')).toBe(false);
+  });
+
   it('keeps a near-copy of another file type: the PDF and the Word file of one text are two documents', () => {
     const hits = [
       { ...hit('report.pdf', '0000000000000000'), filetype: 'pdf' },
-      { ...hit('report.doc', '0000000000000001'), filetype: 'doc' },
-      { ...hit('report-copy.pdf', '0000000000000003'), filetype: 'pdf' },
+      { ...hit('report.doc', '0000000000000001'), filetype: 'doc', title: 'report.pdf' },
+      { ...hit('report-copy.pdf', '0000000000000003'), filetype: 'pdf', title: 'report.pdf' },
     ];
     expect(collapseNearCopies(hits).map((h) => h.id)).toEqual(['report.pdf', 'report.doc']);
   });
@@ -66,9 +81,21 @@ describe('search collapses near-copies', () => {
   );
   // Copies of the first two under other URLs: another date line, a print view with a footer.
   const copies = [
-    withSimhash(page('https://mirror.test/otters-1', { body_text: `Updated 14 March 2024. ${article(1)}` })),
-    withSimhash(page('https://site1.test/print/otters', { body_text: `${article(1)} Printed from site1.test` })),
-    withSimhash(page('https://mirror.test/otters-2', { body_text: `Posted 2 May 2025. ${article(2)}` })),
+    withSimhash(
+      page('https://mirror.test/otters-1', {
+        body_text: `Updated 14 March 2024. ${article(1)}`,
+        title: 'Otters, part 1 | Mirror',
+      }),
+    ),
+    withSimhash(
+      page('https://site1.test/print/otters', {
+        body_text: `${article(1)} Printed from site1.test`,
+        title: 'Print: otters — part 1',
+      }),
+    ),
+    withSimhash(
+      page('https://mirror.test/otters-2', { body_text: `Posted 2 May 2025. ${article(2)}`, title: 'Otters, part 2' }),
+    ),
   ];
   const search = (query: Record<string, string>) =>
     request(createApp(fx.deps()))
@@ -123,8 +150,10 @@ describe('search collapses the head of a long ranking and pages through the rest
   let fx: Fixture;
   // Five pages that rank first (otters everywhere), each with a near-copy, then 120 others.
   const top = [1, 2, 3, 4, 5].flatMap((n) => [
-    withSimhash(page(`https://top${n}.test/a`, { body_text: article(100 + n, 360, 8) })),
-    withSimhash(page(`https://copy${n}.test/a`, { body_text: `Updated today. ${article(100 + n, 360, 8)}` })),
+    withSimhash(page(`https://top${n}.test/a`, { body_text: article(100 + n, 360, 8), title: `Top ${n}` })),
+    withSimhash(
+      page(`https://copy${n}.test/a`, { body_text: `Updated today. ${article(100 + n, 360, 8)}`, title: `Top ${n}` }),
+    ),
   ]);
   const rest = Array.from({ length: 120 }, (_, n) =>
     withSimhash(page(`https://rest${n}.test/a`, { body_text: article(1_000 + n, 360, 300) })),
@@ -163,7 +192,7 @@ describe('search reaches as deep with any page size when the head is mostly near
   // 99 copies of one page rank first (otters everywhere), then 1,050 others: the collapsed head
   // holds 2 results, so collapsed position p is the index's rank p + 98.
   const copies = Array.from({ length: 99 }, (_, n) =>
-    withSimhash(page(`https://copy${n}.test/a`, { body_text: article(7, 360, 8) })),
+    withSimhash(page(`https://copy${n}.test/a`, { body_text: article(7, 360, 8), title: 'Otters' })),
   );
   const rest = Array.from({ length: 1_050 }, (_, n) =>
     withSimhash(page(`https://rest${n}.test/a`, { body_text: article(2_000 + n, 360, 300) })),

@@ -109,16 +109,39 @@ function overFetch(missing: number): number {
 }
 
 /**
- * Adds `hit` unless it is a near-copy of a kept hit of the same file type (or the same page, met
- * again in a later call). A PDF and a Word file of one text are two documents a reader may want
- * either of (`filetype:pdf OR filetype:doc` found one of them only), not one page under two URLs.
+ * Adds `hit` unless it is a near-copy of a kept hit of the same file type and title (or the same
+ * page, met again in a later call). A PDF and a Word file of one text are two documents a reader
+ * may want either of (`filetype:pdf OR filetype:doc` found one of them only), not one page under
+ * two URLs. Pages of one template are not copies either: `Invoice 3` and `Invoice 17`, or a
+ * product's red and blue variants, differ in a few words of the text (17 of 1,770 pairs of sixty
+ * 35-word pages differing only in their number came within the SimHash threshold) but name
+ * themselves apart, while a copy (a print view, a mirror, another date line) keeps its headline.
  */
 function keepUnlessNearCopy(kept: IndexHit[], hit: IndexHit): void {
   for (const other of kept) {
     if (other.id === hit.id) return;
     if (!hit.simhash || !other.simhash || other.filetype !== hit.filetype) continue;
     const distance = simhashDistance(hit.simhash, other.simhash);
-    if (distance !== null && distance <= SIMHASH_NEAR_BITS) return;
+    if (distance !== null && distance <= SIMHASH_NEAR_BITS && sameHeadline(hit.title, other.title)) return;
   }
   kept.push(hit);
+}
+
+/**
+ * Whether two titles name one page: equal in their words (case, accents' forms and punctuation
+ * aside), or one's words a run within the other's (`Otters` and `Otters | Mirror`, `Print: Otters`).
+ */
+export function sameHeadline(a: string, b: string): boolean {
+  const [x, y] = [headlineWords(a), headlineWords(b)];
+  if (x === '' || y === '') return x === y;
+  return x.length <= y.length ? ` ${y} `.includes(` ${x} `) : ` ${x} `.includes(` ${y} `);
+}
+
+function headlineWords(title: string): string {
+  return (
+    title
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).join(' ');
 }
