@@ -72,6 +72,7 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
           '/c-gone.html',
           '/c-back.html',
           '/c-noindex.html',
+          '/c-down.html',
           '/plain-html',
           '/no-type',
           '/cp1252.html',
@@ -118,6 +119,9 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
       '/t-redir': { status: 301, headers: { location: '/c-back.html' } },
       '/c-noindex.html': { body: page('Canonical noindex', 'marmot', '<link rel="canonical" href="/t-noindex.html">') },
       '/t-noindex.html': { body: page('Noindex target', 'marmot', '<meta name="robots" content="noindex">') },
+      // A canonical that answers 503 on every try: its last try fails, and the page is indexed itself.
+      '/c-down.html': { body: page('Canonical down', 'civet', '<link rel="canonical" href="/t-down.html">') },
+      '/t-down.html': { status: 503, body: 'down for maintenance' },
       // HTML served as text/plain, and with no Content-Type at all.
       '/plain-html': { headers: { 'content-type': 'text/plain' }, body: page('Served as plain text', 'gecko') },
       '/no-type': (_req, res) => {
@@ -198,7 +202,8 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
     expect(home.hits.get('/llms-only.html')).toBeUndefined();
   });
 
-  it('indexes a page itself when its canonical cannot be: gone, a redirect back to it, or noindex', async () => {
+  it('indexes a page itself when its canonical cannot be: gone, a redirect back to it, noindex, or down', async () => {
+    expect(await urlsFor('civet')).toEqual([`${home.origin}/c-down.html`]);
     expect(await urlsFor('ibex')).toEqual([`${home.origin}/c-gone.html`]);
     expect(await urlsFor('lynx')).toEqual([`${home.origin}/c-back.html`]);
     expect(await urlsFor('marmot')).toEqual([`${home.origin}/c-noindex.html`]);

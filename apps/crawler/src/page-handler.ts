@@ -153,7 +153,10 @@ function pageHandler(deps: PageHandlerDeps): CrawlHandler {
     try {
       outcome = await crawlPage(task, signal);
     } catch (error) {
-      if (error instanceof QuarryError && !error.retryable) await canonicalNotIndexed(deps, task);
+      // Its last try: a canonical that keeps answering 503, or never answers, ends failed too.
+      if (error instanceof QuarryError && (!error.retryable || task.attempt >= deps.crawl.maxAttempts)) {
+        await canonicalNotIndexed(deps, task);
+      }
       if (error instanceof QuarryError && error.code === BLOCKED_ADDRESS) {
         // The crawler's own policy refused the address (of the page, its robots.txt or a redirect
         // target): a skip with its true reason, said once per task at info, never "robots".

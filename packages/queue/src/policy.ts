@@ -27,14 +27,34 @@ export interface FailureDecision {
 /** Reason recorded for errors that are not Quarry errors: a bug or an unexpected library error. */
 export const INTERNAL_REASON = 'internal';
 
-/** Classifies a handler error by core's error tree; codes are kept to a safe, bounded shape. */
-export function classifyError(err: unknown, maxRetryDelayMs: number): FailureDecision {
+/**
+ * Failure codes by which a host says it is overloaded (429 Too Many Requests, 503 Service
+ * Unavailable): the whole host rests, not only the page that got one.
+ */
+const THROTTLE_CODES: ReadonlySet<string> = new Set(['http_429', 'http_503']);
+/** A throttled host's rest after a page's first try when it sends no Retry-After; doubled each try. */
+export const THROTTLE_BACKOFF_MS = 15_000;
+
+/**
+ * Classifies a handler error by core's error tree; codes are kept to a safe, bounded shape. A
+ * host's back-off is its Retry-After; a 429 or 503 without one rests the host
+ * {@link THROTTLE_BACKOFF_MS}, doubled with each try of the page (`attempt`, 1-based): at a
+ * steady second apart, a site limiting requests had most of them refused and its pages failed,
+ * and one down for a minute lost the pages it was asked in that minute.
+ */
+export function classifyError(err: unknown, maxRetryDelayMs: number, attempt = 1): FailureDecision {
   if (err instanceof QuarryError) {
-    const retryAfterSecs = err instanceof RetryableError ? (err.retryAfterSecs ?? 0) : 0;
+    const retryAfterSecs = err instanceof RetryableError ? err.retryAfterSecs : undefined;
+    const restMs =
+      retryAfterSecs !== undefined
+        ? retryAfterSecs * 1000
+        : THROTTLE_CODES.has(err.code)
+          ? THROTTLE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1)
+          : 0;
     return {
       retryable: err.retryable,
       code: safeReason(err.code),
-      hostBackoffMs: Math.min(Math.max(0, retryAfterSecs * 1000), maxRetryDelayMs),
+      hostBackoffMs: Math.min(Math.max(0, restMs), maxRetryDelayMs),
     };
   }
   return { retryable: false, code: INTERNAL_REASON, hostBackoffMs: 0 };

@@ -149,7 +149,7 @@ export class BullmqCrawlWorker implements CrawlWorker {
       }
       const decision = isRedisConnectionError(err)
         ? { retryable: true, code: REDIS_UNAVAILABLE, hostBackoffMs: 0 }
-        : classifyError(err, this.#settings.maxRetryDelayMs);
+        : classifyError(err, this.#settings.maxRetryDelayMs, task.attempt);
       await this.#release(id, hostKeys, 0, decision.hostBackoffMs);
       if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
         throw new RetryLater(decision.code, decision.hostBackoffMs);

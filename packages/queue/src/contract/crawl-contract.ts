@@ -238,6 +238,32 @@ export function describeCrawlContract(open: OpenQueues): void {
       expect((log.on('b.test')[0] ?? Infinity) - throttledAt).toBeLessThan(400);
       expect((await crawl.stats()).done).toBe(3);
     });
+    it('backs the whole host off after a 503 without Retry-After (the throttle rest, capped here)', async () => {
+      // The throttle rest (15 s, doubled each try) is capped by maxRetryDelayMs, 500 ms here.
+      const { crawl } = await start({ hostDelayMs: 10, retryBaseDelayMs: 10, maxRetryDelayMs: 500 });
+      await crawl.add([task('http://a.test/1'), task('http://a.test/2'), task('http://b.test/1')]);
+      const log = new StartLog();
+      let throttledAt = 0;
+      workers.push(
+        crawl.work(
+          async (t) => {
+            log.record(t.url, t.attempt);
+            if (t.url === 'http://a.test/1' && t.attempt === 1) {
+              throttledAt = Date.now();
+              throw new RetryableError('503 Service Unavailable', 'http_503');
+            }
+            return { status: 'done' };
+          },
+          { concurrency: 3 },
+        ),
+      );
+      await waitIdle(crawl);
+      const later = log.starts.filter((s) => s.host === 'a.test' && s.at > throttledAt);
+      expect(later).toHaveLength(2);
+      for (const s of later) expect(s.at - throttledAt).toBeGreaterThanOrEqual(500 - JITTER_MS);
+      expect((log.on('b.test')[0] ?? Infinity) - throttledAt).toBeLessThan(500);
+      expect((await crawl.stats()).done).toBe(3);
+    });
     it('queues a postponed task again without using a try, once its host has rested', async () => {
       const restMs = 300;
       const { crawl } = await start({ hostDelayMs: 10, maxAttempts: 1 });

@@ -295,7 +295,7 @@ class SqliteCrawlWorker implements CrawlWorker {
 
   #onError(task: CrawlTask, err: unknown, signal: AbortSignal): Settlement {
     if (this.#closing && signal.aborted) return { kind: 'release' };
-    const decision = classifyError(err, this.#settings.maxRetryDelayMs);
+    const decision = classifyError(err, this.#settings.maxRetryDelayMs, task.attempt);
     const now = Date.now();
     if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
       const delayMs = retryDelayMs(task.attempt, decision.hostBackoffMs, this.#settings);
