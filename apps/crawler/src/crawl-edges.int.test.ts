@@ -76,6 +76,7 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
           '/plain-html',
           '/no-type',
           '/cp1252.html',
+          '/always-304',
           '/untitled.html',
           '/index.php?title=Special:Random',
           '/c?sort=price,desc',
@@ -133,6 +134,8 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
         body: `<html lang="en"><body><div><p>\n  ${'The caracal flaw lets one client\n crash a whole server with a few packets. '.repeat(3)}<br>Second line.</p>${'<p>The caracal flaw is fixed in the next release of the server.</p>'.repeat(8)}</div></body></html>`,
       },
       // windows-1252, whose bytes 0x80-0x9F Node's own decoder reads as latin1.
+      // A 304 to a request that asked nothing: no page at all.
+      '/always-304': { status: 304 },
       '/cp1252.html': (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' });
         res.end(
@@ -200,6 +203,14 @@ describe('crawling redirects, script navigations, canonicals and robots.txt outa
     // RFC 9309 exempts only robots.txt itself.
     expect(home.hits.get('/llms.txt')).toBeUndefined();
     expect(home.hits.get('/llms-only.html')).toBeUndefined();
+  });
+
+  it('fails a page answered 304 to a request that was not conditional, never counting it done', async () => {
+    expect(home.hits.get('/always-304')).toBe(1);
+    const stats = await queues.crawl.stats();
+    expect(stats.reasons.find((r) => r.state === 'failed' && r.reason === 'http_304')?.examples).toEqual([
+      `${home.origin}/always-304`,
+    ]);
   });
 
   it('indexes a page itself when its canonical cannot be: gone, a redirect back to it, noindex, or down', async () => {

@@ -348,7 +348,13 @@ function pageCrawler(
         return await queueRedirectTarget(deps, task, seed, error.target, hostDelayMs);
       return targetResting(error);
     }
-    if (res.notModified) return { status: 'done', reason: 'not_modified', hostDelayMs };
+    if (res.notModified) {
+      // A 304 answers a conditional request only: to one that sent no validators it is no page.
+      if (!(indexed && (task.meta?.etag || task.meta?.lastModified))) {
+        throw new NonRetryableError('304 Not Modified to a request that was not conditional', 'http_304');
+      }
+      return { status: 'done', reason: 'not_modified', hostDelayMs };
+    }
     const url = normalizeUrl(res.finalUrl);
     // Validators belong to the URL that answered; a redirected fetch keeps none for this one.
     const sameUrl = url === task.url;

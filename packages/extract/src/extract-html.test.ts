@@ -673,6 +673,16 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     expect(run(page('<title>X</title>')).robots).toEqual({ noindex: false, nofollow: false });
   });
 
+  it('reads no canonical from a page naming two different ones, and one named twice as one', () => {
+    const two = '<title>X</title><link rel="canonical" href="/a"><link rel="canonical" href="/b">';
+    expect(run(page(two)).canonicalUrl).toBeNull();
+    const twice =
+      '<title>X</title><link rel="canonical" href="/a"><link rel="canonical" href="https://news.example.com/a">';
+    expect(run(page(twice)).canonicalUrl).toBe('https://news.example.com/a');
+    const emptyFirst = '<title>X</title><link rel="canonical" href=""><link rel="canonical" href="/a">';
+    expect(run(page(emptyFirst)).canonicalUrl).toBe('https://news.example.com/a');
+  });
+
   it("reads a robots meta named after the crawler's own bot name, not other bots'", () => {
     const head = '<title>X</title><meta name="QuarryBot" content="noindex"><meta name="otherbot" content="nofollow">';
     const own = extractHtml(page(head), { url: URL, dom, robotsAgent: 'quarrybot' });

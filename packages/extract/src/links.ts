@@ -63,15 +63,22 @@ export function pageLinkElements(linkElements: readonly Element[]): Element[] {
   });
 }
 
-/** `<link rel="canonical">` as an absolute http(s) URL, or null. */
+/**
+ * `<link rel="canonical">` as an absolute http(s) URL, or null. A page naming two different
+ * canonicals names none (as search engines read it, and as the HTTP `Link` header is read): a
+ * template's canonical beside a plugin's is a mistake, and following the first dropped the page.
+ */
 export function canonicalUrlOf(linkElements: readonly Element[], baseUrl: string): string | null {
+  let canonical: string | null = null;
   for (const link of linkElements) {
     const rel = link.getAttribute('rel');
     if (!rel || !/(?:^|\s)canonical(?:\s|$)/i.test(rel)) continue;
-    const href = link.getAttribute('href');
-    return href ? resolveHttp(href, baseUrl) : null;
+    const url = resolveHttp(link.getAttribute('href') ?? '', baseUrl);
+    if (url === null) continue;
+    if (canonical !== null && canonical !== url) return null;
+    canonical = url;
   }
-  return null;
+  return canonical;
 }
 
 /** Feeds a page declares at most. */
