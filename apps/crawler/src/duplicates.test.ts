@@ -76,6 +76,21 @@ describe('storeOnce', () => {
     expect(await queues.fingerprints.holder(stored.fingerprint)).toBe('http://a.test/original/page');
   });
 
+  it('keeps pages of one text under different titles apart, and one title in other case and spacing as one', async () => {
+    const deps = { fingerprints: queues.fingerprints, index: queues.index };
+    const titled = (url: string, title: string) => ({ ...doc(url), title });
+    expect(await storeOnce(titled('http://a.test/glossary/ptarmigan', 'Ptarmigan'), false, deps)).toMatchObject({
+      held: true,
+    });
+    expect(await storeOnce(titled('http://a.test/glossary/grouse', 'Grouse'), false, deps)).toMatchObject({
+      held: true,
+    });
+    expect(await storeOnce(titled('http://a.test/glossary/ptarmigan?print=1', ' PTARMIGAN '), false, deps)).toEqual({
+      held: false,
+      holder: 'http://a.test/glossary/ptarmigan',
+    });
+  });
+
   it('keeps a text published in several formats once per format, so filetype: finds each', async () => {
     const deps = { fingerprints: queues.fingerprints, index: queues.index };
     const as = (url: string, filetype: PageDocument['filetype']) => ({ ...doc(url), filetype });

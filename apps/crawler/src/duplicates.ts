@@ -88,7 +88,7 @@ export async function storeOnce(
     readonly crawl?: Pick<CrawlQueue, 'forgotten'>;
   },
 ): Promise<StoreOutcome> {
-  const fingerprint = textFingerprint(doc.body_text, doc.filetype);
+  const fingerprint = textFingerprint(doc.title, doc.body_text, doc.filetype);
   const candidate = { url: doc.url, canonical: selfCanonical };
   let claim = await deps.fingerprints.claim(fingerprint, candidate);
   // A holder within a forgotten site is no longer indexed (`quarry forget` removed it): the text
