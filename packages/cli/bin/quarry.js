@@ -8,12 +8,18 @@ main(process.argv).then(
     // A command that failed has said why; a client it could not close (a Redis connection that
     // reconnects for ever, say) must not keep the process alive, or a supervisor never restarts it.
     if (code !== 0) process.exit(code);
+    // Nor after a clean end: a `quarry start` stopped while Redis was away closed every part, and a
+    // client's reconnection kept it running. Output still being written gets its time first.
+    setTimeout(() => process.exit(code), LINGER_MS).unref();
   },
   (error) => {
     process.stderr.write(`quarry: ${explain(error)}\n`);
     process.exit(1);
   },
 );
+
+/** How long a command that has ended cleanly may take to write out what it still holds. */
+const LINGER_MS = 3_000;
 
 /** An unexpected error's message and those of its causes: what the operator needs to find out why. */
 function explain(error) {

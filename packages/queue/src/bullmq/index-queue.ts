@@ -93,6 +93,9 @@ export class BullmqIndexQueue implements IndexQueue {
   }
 }
 
+/** Seconds an idle index worker's blocking wait for a job lasts before it asks again. */
+const IDLE_WAIT_SECS = 5;
+
 interface IndexWorkerSettings extends BullmqIndexSettings {
   readonly batchSize: number;
   readonly maxWaitMs: number;
@@ -107,6 +110,8 @@ class BullmqIndexWorker implements IndexWorker {
   readonly #loop: Promise<void>;
   #tokens = 0;
   #closing = false;
+  /** True while the loop waits on Redis for a first job (see #collect). */
+  #waiting = false;
   #closed: Promise<void> | undefined;
 
   constructor(
@@ -122,6 +127,8 @@ class BullmqIndexWorker implements IndexWorker {
       connection: redis,
       prefix: settings.prefix,
       autorun: false,
+      // An idle worker waits this long in one blocking call for its first job (see #collect).
+      drainDelay: IDLE_WAIT_SECS,
       lockDuration: settings.lockMs,
       stalledInterval: settings.stalledIntervalMs,
       maxStalledCount: 2,
@@ -144,19 +151,31 @@ class BullmqIndexWorker implements IndexWorker {
         if (batch.length === 0) await sleep(this.#settings.pollIntervalMs);
         else await this.#deliver(batch);
       } catch (err) {
+        if (this.#closing) break; // The wait ended by close().
         this.#settings.onError(err);
         await sleep(this.#settings.pollIntervalMs);
       }
     }
   }
 
-  /** Up to batchSize jobs: whatever arrives within maxWaitMs of the first one. */
+  /**
+   * Up to batchSize jobs: whatever arrives within maxWaitMs of the first one. The first is waited
+   * for in a blocking call (BullMQ's marker, woken by a job's arrival), so an idle worker sends
+   * Redis one command every {@link IDLE_WAIT_SECS} s, not one every poll interval (four a second).
+   */
   async #collect(): Promise<{ job: Job<IndexItem>; token: string }[]> {
     const batch: { job: Job<IndexItem>; token: string }[] = [];
     let deadline = Infinity;
     while (batch.length < this.#settings.batchSize && !this.#closing) {
       const token = `${this.#tokenPrefix}:${this.#tokens++}`;
-      const job = await this.#worker.getNextJob(token, { block: false });
+      const first = batch.length === 0;
+      this.#waiting = first;
+      let job: Job<IndexItem> | undefined;
+      try {
+        job = await this.#worker.getNextJob(token, { block: first });
+      } finally {
+        this.#waiting = false;
+      }
       if (job) {
         batch.push({ job, token });
         if (deadline === Infinity) deadline = Date.now() + this.#settings.maxWaitMs;
@@ -200,9 +219,16 @@ class BullmqIndexWorker implements IndexWorker {
 
   async #shutdown(): Promise<void> {
     this.#closing = true;
+    // A loop waiting for a first job holds no job: closing the worker ends its wait at once. A
+    // close that fails (Redis away: the blocked command is cut off) is reported, not thrown, or the
+    // process's shutdown would stop at it.
+    // The loop is not waited for then: with Redis away its wait ends only when the reconnection
+    // gives up.
+    const idle = this.#waiting;
+    const closed = idle ? this.#worker.close(true).catch(this.#settings.onError) : undefined;
     // A batch still in the handler keeps its locks; when they lapse, BullMQ redelivers it.
-    await settlesWithin(this.#loop, this.#settings.closeTimeoutMs);
-    await this.#worker.close(true);
+    if (!idle) await settlesWithin(this.#loop, this.#settings.closeTimeoutMs);
+    await (closed ?? this.#worker.close(true).catch(this.#settings.onError));
     this.#onClosed();
   }
 }
