@@ -58,6 +58,8 @@ export interface CrawlerOptions {
    * @defaultValue 10,000 ms
    */
   readonly maxRenderWaitMs?: number;
+  /** How long an unreachable robots.txt is held before it is asked again. @defaultValue 60,000 ms */
+  readonly robotsErrorTtlMs?: number;
 }
 
 /**
@@ -97,7 +99,12 @@ export class Crawler {
     // One pair per process, shared by every start(): each origin is asked once, whatever the worker.
     const { robots, llms } = options.caches ?? {};
     const noted = this.#sideRequests.noting(this.#fetcher);
-    this.#robots = new RobotsCache({ fetcher: noted, userAgent: config.userAgent, store: robots });
+    this.#robots = new RobotsCache({
+      fetcher: noted,
+      userAgent: config.userAgent,
+      store: robots,
+      ...(options.robotsErrorTtlMs === undefined ? {} : { errorTtlMs: options.robotsErrorTtlMs }),
+    });
     this.#llms = new LlmsTxtCache({
       fetcher: noted,
       store: llms,

@@ -283,7 +283,7 @@ function pageCrawler(
     // to hosts already crawled (it had been kept with them for good).
     const hostDelayMs = crawlDelayMsOf(verdict);
     if (!verdict.allowed) {
-      if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(task.url);
+      if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(task.url, verdict);
       return { status: 'skipped', reason: ROBOTS_DISALLOWED, hostDelayMs, meta: NO_VALIDATORS };
     }
     // robots.txt (and below, llms.txt) asked just now: the next request waits the host's delay, as

@@ -70,7 +70,7 @@ export async function redirectGate(
 ): Promise<number> {
   const verdict = await deps.robots.check(target);
   if (!verdict.allowed) {
-    if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(target);
+    if (verdict.reason === ROBOTS_UNREACHABLE) throw robotsUnreachable(target, verdict);
     throw new NonRetryableError(`robots.txt disallows the redirect target ${target}`, ROBOTS_DISALLOWED);
   }
   const delayMs = hostDelayOf(deps, verdict);
@@ -114,17 +114,21 @@ export function redirectsOf(
 }
 
 /**
- * A page whose robots.txt answered 5xx or 429, or not at all: RFC 9309 says to assume the site is
- * disallowed for now, not for good, so the page is tried again (and fails, with this reason, when
- * that keeps up past its tries).
- *
- * Tried again on the queue's own retry back-off (seconds), with no Retry-After: the queue holds a
- * Retry-After against the task's whole host name, every port of it (for a redirect, the redirecting
- * page's host), and this is one origin's trouble: a dead port kept the live site on the next port
- * waiting 10 minutes, and `quarry crawl --wait` with it. The origin is sent nothing meanwhile all
- * the same, as the robots cache keeps its disallow for an hour; and a longer wait bought nothing,
- * since tries within that hour read the same verdict.
+ * The retryable error of a page whose robots.txt could not be read (5xx, 429, a network error):
+ * RFC 9309 says to assume the site disallowed for now, not for good, so the page is tried again
+ * (and fails, with this reason, when that keeps up past its tries). Its retry is
+ * not a host backoff (no Retry-After), which would hold back every port of the host name (for a
+ * redirect, the redirecting page's host) for one origin's trouble: a dead port kept the live site
+ * on the next port waiting 10 minutes. The page's next try comes once the robots cache asks
+ * robots.txt again (`verdict.retryInMs`, a minute after it failed), so that each try reads a new
+ * answer: tries 2 and 4 s apart had read the one cached answer, and a robots.txt down for a moment
+ * failed its seed for good in 6 s.
  */
-export function robotsUnreachable(url: string): RetryableError {
-  return new RetryableError(`robots.txt of ${new URL(url).origin} is unreachable`, ROBOTS_UNREACHABLE);
+export function robotsUnreachable(url: string, verdict: Pick<RobotsVerdict, 'retryInMs'> = {}): RetryableError {
+  return new RetryableError(`robots.txt of ${new URL(url).origin} is unreachable`, ROBOTS_UNREACHABLE, {
+    ...(verdict.retryInMs === undefined ? {} : { retryInMs: verdict.retryInMs + ROBOTS_RETRY_MARGIN_MS }),
+  });
 }
+
+/** How long after the robots cache lets its unreachable answer go a page tries again. */
+const ROBOTS_RETRY_MARGIN_MS = 1_000;

@@ -57,11 +57,21 @@ export class NonRetryableError extends QuarryError {
 
 /** A crawl step failed in a way that may pass later (timeout, 503, connection reset). */
 export class RetryableError extends QuarryError {
-  /** Seconds the remote side asked us to wait (Retry-After), when it said. */
+  /** Seconds the remote side asked us to wait (Retry-After), when it said: the whole host waits. */
   readonly retryAfterSecs: number | undefined;
-  constructor(message: string, code: string, options: { retryAfterSecs?: number; cause?: unknown } = {}) {
+  /**
+   * The soonest the task itself may be tried again, in ms, when a sooner try could not succeed (a
+   * cached answer it would read again); other tasks of the host are not held back.
+   */
+  readonly retryInMs: number | undefined;
+  constructor(
+    message: string,
+    code: string,
+    options: { retryAfterSecs?: number; retryInMs?: number; cause?: unknown } = {},
+  ) {
     super(message, { code, retryable: true, cause: options.cause });
     this.retryAfterSecs = options.retryAfterSecs;
+    this.retryInMs = options.retryInMs;
   }
 }
 

@@ -12,7 +12,10 @@ export interface RobotsCacheOptions {
   readonly userAgent?: string;
   /** How long a fetched robots.txt (or a 4xx answer) is trusted. @defaultValue 86_400_000 (24 h) */
   readonly ttlMs?: number;
-  /** How long an unreachable robots.txt (5xx, 429, network error) disallows the whole site. @defaultValue 3_600_000 (1 h) */
+  /**
+   * How long an unreachable robots.txt (5xx, 429, network error) disallows the whole site before
+   * it is asked again. @defaultValue 60_000 (1 min)
+   */
   readonly errorTtlMs?: number;
   /** Bytes of robots.txt read; the rest is ignored (RFC 9309 requires at least 500 KiB). @defaultValue 512_000 */
   readonly maxBytes?: number;
@@ -38,6 +41,8 @@ export interface RobotsVerdict {
   readonly crawlDelaySecs: number | null;
   /** Why, when the answer did not come from robots.txt rules (e.g. `robots_unreachable`). */
   readonly reason?: string;
+  /** For `robots_unreachable`: ms until robots.txt is asked again (the answer held till then). */
+  readonly retryInMs?: number;
 }
 
 interface Entry {
@@ -72,7 +77,7 @@ export class RobotsCache {
     this.#fetcher = options.fetcher;
     this.#userAgent = options.userAgent ?? options.fetcher.userAgent;
     this.#ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
-    this.#errorTtlMs = options.errorTtlMs ?? 60 * 60 * 1000;
+    this.#errorTtlMs = options.errorTtlMs ?? 60_000;
     this.#maxBytes = options.maxBytes ?? 500 * 1024;
     this.#maxOrigins = options.maxOrigins ?? 10_000;
     this.#clock = options.clock ?? Date.now;
@@ -98,7 +103,13 @@ export class RobotsCache {
     // RFC 9309 2.5: /robots.txt itself is always allowed.
     if (target.pathname === '/robots.txt') return { allowed: true, crawlDelaySecs };
     if (!entry.robots) {
-      return { allowed: entry.allowAll, crawlDelaySecs, ...(entry.reason ? { reason: entry.reason } : {}) };
+      const retryInMs = entry.allowAll ? undefined : Math.max(0, entry.expiresAt - this.#clock());
+      return {
+        allowed: entry.allowAll,
+        crawlDelaySecs,
+        ...(entry.reason ? { reason: entry.reason } : {}),
+        ...(retryInMs === undefined ? {} : { retryInMs }),
+      };
     }
     return { allowed: entry.robots.isAllowed(target.href, this.#userAgent), crawlDelaySecs };
   }

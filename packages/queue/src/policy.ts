@@ -22,6 +22,8 @@ export interface FailureDecision {
   readonly code: string;
   /** Host backoff asked by the remote side (Retry-After), capped. */
   readonly hostBackoffMs: number;
+  /** The soonest the task's next try may come (its error's `retryInMs`), capped; 0 for none. */
+  readonly retryFloorMs?: number;
 }
 
 /** Reason recorded for errors that are not Quarry errors: a bug or an unexpected library error. */
@@ -51,10 +53,12 @@ export function classifyError(err: unknown, maxRetryDelayMs: number, attempt = 1
         : THROTTLE_CODES.has(err.code)
           ? THROTTLE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1)
           : 0;
+    const retryInMs = err instanceof RetryableError ? (err.retryInMs ?? 0) : 0;
     return {
       retryable: err.retryable,
       code: safeReason(err.code),
       hostBackoffMs: Math.min(Math.max(0, restMs), maxRetryDelayMs),
+      ...(retryInMs > 0 ? { retryFloorMs: Math.min(retryInMs, maxRetryDelayMs) } : {}),
     };
   }
   return { retryable: false, code: INTERNAL_REASON, hostBackoffMs: 0 };

@@ -27,12 +27,17 @@ import { isRedisConnectionError, REDIS_UNAVAILABLE } from './errors.js';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.js';
 import { reasonKeys, recordReason } from './standing.js';
 
-/** Thrown to make BullMQ retry; carries the host backoff the custom backoff strategy honours. */
+/**
+ * Thrown to make BullMQ retry; carries the host backoff and the task's own soonest retry, which
+ * the custom backoff strategy honours.
+ */
 class RetryLater extends Error {
   readonly hostBackoffMs: number;
-  constructor(code: string, hostBackoffMs: number) {
+  readonly retryFloorMs: number;
+  constructor(code: string, hostBackoffMs: number, retryFloorMs = 0) {
     super(code);
     this.hostBackoffMs = hostBackoffMs;
+    this.retryFloorMs = retryFloorMs;
   }
 }
 
@@ -73,7 +78,9 @@ export class BullmqCrawlWorker implements CrawlWorker {
       maxStalledCount: 2,
       settings: {
         backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
-          retryDelayMs(attemptsMade, err instanceof RetryLater ? err.hostBackoffMs : 0, settings),
+          err instanceof RetryLater
+            ? Math.max(retryDelayMs(attemptsMade, err.hostBackoffMs, settings), err.retryFloorMs)
+            : retryDelayMs(attemptsMade, 0, settings),
       },
     });
     this.#worker.on('error', (err) => settings.onError(err));
@@ -152,7 +159,7 @@ export class BullmqCrawlWorker implements CrawlWorker {
         : classifyError(err, this.#settings.maxRetryDelayMs, task.attempt);
       await this.#release(id, hostKeys, 0, decision.hostBackoffMs);
       if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
-        throw new RetryLater(decision.code, decision.hostBackoffMs);
+        throw new RetryLater(decision.code, decision.hostBackoffMs, decision.retryFloorMs);
       }
       await this.#finish(job.data, 'failed', decision.code);
       throw new UnrecoverableError(decision.code);

@@ -298,7 +298,10 @@ class SqliteCrawlWorker implements CrawlWorker {
     const decision = classifyError(err, this.#settings.maxRetryDelayMs, task.attempt);
     const now = Date.now();
     if (decision.retryable && task.attempt < this.#settings.maxAttempts) {
-      const delayMs = retryDelayMs(task.attempt, decision.hostBackoffMs, this.#settings);
+      const delayMs = Math.max(
+        retryDelayMs(task.attempt, decision.hostBackoffMs, this.#settings),
+        decision.retryFloorMs ?? 0,
+      );
       return {
         kind: 'retry',
         notBefore: now + delayMs,
