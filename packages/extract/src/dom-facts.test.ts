@@ -331,4 +331,46 @@ describe('readDomFacts bylines', () => {
     );
     expect(sentence.threadAuthor).toBeNull();
   });
+
+  it("reads the page's own microdata date, not a teaser card's that describes another page", () => {
+    const url = 'https://example.com/blog/our-story';
+    const at = (body: string, head = '') => {
+      const html = `<html><head>${head}</head><body>${body}</body></html>`;
+      return readDomFacts(parseDocument(html, url, 'linkedom').document, url);
+    };
+    const own = (inner = '') =>
+      `<article itemscope itemtype="https://schema.org/BlogPosting">${inner}<h1>Our story</h1>` +
+      '<time itemprop="datePublished" datetime="2024-03-01">March 1</time><p>Text.</p></article>';
+    const datesIn = (f: DomFacts) =>
+      f.metas.filter((m) => m.getAttribute('itemprop') === 'datePublished').map((m) => m.getAttribute('content'));
+    // A card that is a link to the article it describes.
+    const linked =
+      '<a href="/blog/outlook-2026" itemscope itemtype="https://schema.org/NewsArticle">' +
+      '<meta itemprop="datePublished" content="December 2, 2025"><h3 itemprop="name">Outlook 2026</h3></a>';
+    const teased = at(`<aside>${linked}</aside>${own()}`);
+    expect(teased.itempropDate).toBe('2024-03-01');
+    expect(datesIn(teased)).toEqual([]);
+    // Cards side by side, and one card naming another page as its URL.
+    const card = (path: string, date: string) =>
+      `<div itemscope itemtype="https://schema.org/BlogPosting"><meta itemprop="url" content="${path}">` +
+      `<span itemprop="datePublished" content="${date}">${date}</span><h3><a href="${path}">Post</a></h3></div>`;
+    expect(
+      at(`<section>${card('/blog/a', '2025-01-01')}${card('/blog/b', '2025-02-01')}</section>${own()}`).itempropDate,
+    ).toBe('2024-03-01');
+    expect(at(`<section>${card('/blog/a', '2025-01-01')}</section>${own()}`).itempropDate).toBe('2024-03-01');
+    // The page's own item naming its own URL or canonical, a WebPage item, a forum's posts.
+    expect(at(own('<meta itemprop="url" content="/blog/our-story/">')).itempropDate).toBe('2024-03-01');
+    const canonical = '<link rel="canonical" href="https://www.example.com/story">';
+    expect(at(own('<link itemprop="url" href="https://example.com/story">'), canonical).itempropDate).toBe(
+      '2024-03-01',
+    );
+    const page = at(
+      '<div itemscope itemtype="https://schema.org/WebPage"><meta itemprop="datePublished" content="2023-05-06"></div>',
+    );
+    expect(datesIn(page)).toEqual(['2023-05-06']);
+    const post = (id: number, date: string) =>
+      `<article itemscope itemtype="https://schema.org/Comment"><a itemprop="url" href="/threads/t.1/post-${id}">#${id}</a>` +
+      `<time itemprop="datePublished" datetime="${date}">${date}</time><p>Post.</p></article>`;
+    expect(at(`<h1>Thread</h1>${post(1, '2022-07-09')}${post(2, '2022-07-10')}`).itempropDate).toBe('2022-07-09');
+  });
 });

@@ -1,4 +1,5 @@
 import { hasBylineNames, hasTextAnchorId } from './readability-names.js';
+import { type TeaserTest, teaserTest } from './teaser-items.js';
 import { blockText, squash } from './text.js';
 
 /** Facts read from the DOM before Readability rewrites it. */
@@ -41,7 +42,10 @@ export interface DomFacts {
   threadAuthor: string | null;
   /** The first `data-author` attribute: forum software marks each post with its poster's name. */
   postAuthor: string | null;
-  /** `itemprop="datePublished"` value (content, datetime or text). */
+  /**
+   * The first `itemprop="datePublished"` value (content, datetime or text) that is not a teaser's
+   * (an item describing another page, see teaserTest).
+   */
   itempropDate: string | null;
   /**
    * The first `dateCreated` or `datePublished` of a thread's or a question's own item (not an
@@ -55,7 +59,10 @@ export interface DomFacts {
    * {@link MAX_TIMES}: a page of items dates each.
    */
   times: Set<string>;
-  /** The elements metadata and links are read from, in document order (see meta.ts, links.ts). */
+  /**
+   * The elements metadata and links are read from, in document order (see meta.ts, links.ts); a
+   * `<meta itemprop>` of a teaser's item (see teaserTest) is left out.
+   */
   metas: Element[];
   jsonLdScripts: Element[];
   anchors: Element[];
@@ -133,9 +140,10 @@ const NAME_ONLY = new RegExp(`^${NAME}$`, 'u');
  * Reads everything {@link extractHtml} needs from the untouched DOM in one walk: linkedom answers a
  * querySelector or getElementsByTagName by walking the whole tree, so ten lookups cost ten walks.
  * The walk keeps no stack (parent pointers), so nesting depth cannot overflow it, and it does not
- * enter `<template>` contents, which browsers do not render either.
+ * enter `<template>` contents, which browsers do not render either. `pageUrl` is the document's
+ * URL, which tells the page's own microdata item from teasers of other pages.
  */
-export function readDomFacts(doc: Document): DomFacts {
+export function readDomFacts(doc: Document, pageUrl = ''): DomFacts {
   const root = doc.documentElement;
   const facts: DomFacts = {
     htmlLang: root?.getAttribute('lang') ?? root?.getAttribute('xml:lang') ?? null,
@@ -162,6 +170,11 @@ export function readDomFacts(doc: Document): DomFacts {
     footerText: '',
     maxDepth: 0,
   };
+  // Asked in <body>, when the head's <base>, canonical link and og:url have been read.
+  const teaser = teaserTest(
+    () => [pageUrl, ...canonicalHrefs(facts.linkElements), ...ogUrls(facts.metas)],
+    () => (facts.baseHref === null ? pageUrl : resolveOr(facts.baseHref, pageUrl)),
+  );
   let footer: Element | null = null;
   const body = doc.body;
   const near: NearHeadline = {
@@ -194,7 +207,8 @@ export function readDomFacts(doc: Document): DomFacts {
       if (el === body) inBody = true;
       switch (name) {
         case 'meta':
-          facts.metas.push(el);
+          // A teaser's `<meta itemprop="datePublished">` dates the page it links to.
+          if (!inBody || !el.hasAttribute('itemprop') || !teaser(itemScopeOf(el))) facts.metas.push(el);
           break;
         case 'a':
           facts.anchors.push(el);
@@ -212,7 +226,7 @@ export function readDomFacts(doc: Document): DomFacts {
           if (el.getAttribute('type') === 'application/ld+json') facts.jsonLdScripts.push(el);
           break;
       }
-      if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0, starters);
+      if (inBody && el !== body) readBodyFacts(el, name, facts, articleDepth > 0, starters, teaser);
       // A heading that links elsewhere is a teaser's (a stream of stories above the article).
       const subheadingWanted = inBody && facts.h1 === '' && facts.titledSubheading === '';
       if (subheadingWanted && SUBHEADINGS.test(name) && subheadingsRead++ < MAX_SUBHEADINGS_READ) {
@@ -386,10 +400,17 @@ function firstElement(start: Node | null | undefined): Element | null {
   return (node as Element | null | undefined) ?? null;
 }
 
-function readBodyFacts(el: Element, name: string, facts: DomFacts, inArticle: boolean, starters: string[]): void {
+function readBodyFacts(
+  el: Element,
+  name: string,
+  facts: DomFacts,
+  inArticle: boolean,
+  starters: string[],
+  teaser: TeaserTest,
+): void {
   if (name === 'h1') readHeading(el, facts, inArticle);
   const itemprop = el.getAttribute('itemprop');
-  if (itemprop === 'datePublished' && facts.itempropDate === null) {
+  if (itemprop === 'datePublished' && facts.itempropDate === null && !teaser(itemScopeOf(el))) {
     facts.itempropDate = el.getAttribute('content') ?? el.getAttribute('datetime') ?? squash(el.textContent);
   }
   if (
@@ -529,6 +550,27 @@ export function headingText(el: Element): string {
 const MAX_POSTER_CHARS = 60;
 /** schema.org types of a forum thread's or a question's first post. */
 const THREAD_ITEM = /schema\.org\/(?:DiscussionForumPosting|Question)$/i;
+
+/** The `href`s of `<link rel="canonical">` elements. */
+function canonicalHrefs(links: readonly Element[]): string[] {
+  return links
+    .filter((link) => /(?:^|\s)canonical(?:\s|$)/i.test(link.getAttribute('rel') ?? ''))
+    .map((link) => link.getAttribute('href') ?? '');
+}
+
+/** The contents of `og:url` meta tags. */
+function ogUrls(metas: readonly Element[]): string[] {
+  return metas.filter((m) => m.getAttribute('property') === 'og:url').map((m) => m.getAttribute('content') ?? '');
+}
+
+/** `href` resolved against `base`; `base` when it cannot be. */
+function resolveOr(href: string, base: string): string {
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return base;
+  }
+}
 
 /** The microdata item a property of `el` belongs to: its nearest ancestor with `itemscope`. */
 export function itemScopeOf(el: Element): Element | null {

@@ -261,6 +261,23 @@ describe.each<DomImpl>(doms)('extractHtml (%s)', (dom) => {
     );
   });
 
+  it("does not date a page by a related article card's microdata, but by its own article's", () => {
+    const url = 'https://example.com/services/human-resources';
+    const card = (path: string, date: string) =>
+      `<a href="https://example.com/insights/${path}/" class="article" itemscope itemtype="https://schema.org/NewsArticle">` +
+      `<meta itemprop="url" content="https://example.com/insights/${path}/"><meta itemprop="datePublished" content="${date}">` +
+      `<article class="post"><h3 itemprop="name">${path}</h3><p>Learn more</p></article></a>`;
+    const related = `<h2>Related Insights</h2><div>${card('outlook-2026', 'December 2, 2025')}${card('longevity', 'October 28, 2025')}</div>`;
+    const service = `<h1>Human resources</h1>${body()}${related}`;
+    expect(run(page('<title>Human resources</title>', service), url).published_at).toBeNull();
+    const own =
+      `<div itemscope itemtype="https://schema.org/BlogPosting"><h1 itemprop="headline">Human resources</h1>` +
+      `<time itemprop="datePublished" datetime="2024-04-05">April 5</time>${body()}</div>`;
+    expect(run(page('<title>Human resources</title>', `${related}${own}`), url).published_at).toBe(
+      '2024-04-05T00:00:00Z',
+    );
+  });
+
   it('reads meta date names, itemprop and <time>, then the URL', () => {
     expect(
       run(page('<title>X</title><meta name="parsely-pub-date" content="2022-03-04T05:06:07Z">')).published_at,

@@ -143,7 +143,7 @@ function extractWith(rawHtml: string, options: ExtractHtmlOptions, dom: DomImpl,
   const parsed = parseDocument(html, url, dom);
   try {
     const doc = parsed.document;
-    const facts = readDomFacts(doc);
+    const facts = readDomFacts(doc, url);
     // Readability's cleaning reads every element's text once per ancestor of the same kind, a cost
     // that grows with the cube of the nesting: 1,000 nested <div>s took 3 s, 5,000 took minutes.
     // Laid out as Chromium's parser lays them out, such a page reads as a browser shows it.
