@@ -137,12 +137,36 @@ describe('search collapses near-copies', () => {
     const pages: string[] = [];
     for (const offset of [0, 2, 4, 6]) {
       const res = await search({ limit: '2', offset: String(offset) });
-      // The same total on every page, however little of the ranking it shows.
+      // The same total on every page, however little of the ranking it shows, and exact.
       expect(res.body.total).toBe(6);
+      expect(res.headers['quarry-total']).toBeUndefined();
       expect(res.body.results.length).toBe(offset < 6 ? 2 : 0);
       pages.push(...res.body.results.map((r: { id: string }) => r.id));
     }
     expect(pages).toEqual(all);
+  });
+
+  it('says when the index only estimated the total', async () => {
+    const deps = fx.deps();
+    const index = deps.index;
+    // An index that counted up to its bound and estimated past it (the embedded one: 1,091 matches).
+    const estimating = new Proxy(index, {
+      get: (target, key) => {
+        if (key === 'search') {
+          return async (query: Parameters<typeof index.search>[0]) => ({
+            ...(await index.search(query)),
+            totalIsEstimate: true,
+          });
+        }
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const res = await request(createApp({ ...deps, index: estimating }))
+      .get('/api/v1/search')
+      .query({ q: 'otter' });
+    expect(res.status).toBe(200);
+    expect(res.headers['quarry-total']).toBe('estimate');
   });
 });
 

@@ -8,6 +8,7 @@ const corsHandler: RequestHandler = cors({
   exposedHeaders: [
     'Quarry-Corrected-Words',
     'Quarry-Match',
+    'Quarry-Total',
     'RateLimit',
     'RateLimit-Policy',
     'Retry-After',

@@ -132,6 +132,7 @@ export const OPENAPI_DOCUMENT = {
             headers: {
               ...limitedHeaders(true),
               'Quarry-Match': ref('headers', 'Quarry-Match'),
+              'Quarry-Total': ref('headers', 'Quarry-Total'),
               'Quarry-Corrected-Words': ref('headers', 'Quarry-Corrected-Words'),
             },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResponse' } } },
@@ -292,6 +293,12 @@ export const OPENAPI_DOCUMENT = {
           '`any` when the query was searched with its words optional because no page, or fewer than ten, ' +
           'holds all of them (the default `match`; see the `match` parameter); absent otherwise.',
         schema: { type: 'string', enum: ['any'] },
+      },
+      'Quarry-Total': {
+        description:
+          '`estimate` when `total` is an estimate: more pages match than the index counts exactly (the ' +
+          'embedded index: 1,091, one more than the deepest page reaches); absent when `total` is exact.',
+        schema: { type: 'string', enum: ['estimate'] },
       },
       'Quarry-Corrected-Words': {
         description:

@@ -7,6 +7,8 @@ import { parseSearchParams, type SearchParams } from './params.js';
 import { RELAXED_MATCH_HEADER, searchExplicit, searchRelaxing } from './relax.js';
 import { CORRECTED_WORDS_HEADER, correctionsHeader, spelledSearch } from './spelling.js';
 
+/** Says `estimate` when the response's `total` is an estimate; absent when it is exact. */
+export const TOTAL_HEADER = 'Quarry-Total';
 /** Grace on top of the provider's own timeout before the API stops waiting for it. */
 const FALLBACK_GRACE_MS = 250;
 
@@ -59,6 +61,8 @@ export function searchRoute(deps: ApiDeps): RequestHandler {
       }
     }
     if (gone.aborted) return;
+    // Past what the index counts exactly (the embedded one: 1,091 matches), `total` is estimated.
+    if (local.totalIsEstimate) res.setHeader(TOTAL_HEADER, 'estimate');
     const body: SearchResponse = {
       total: page.total,
       took_ms: Math.round(performance.now() - startedMs),
