@@ -72,8 +72,14 @@ describe('shouldRelax', () => {
     expect(shouldRelax(q('solar panel efficiency'), 2)).toBe(false);
   });
 
-  it('keeps keywords that some pages hold together an AND, unless there are five or more', () => {
-    expect(shouldRelax(q('solar panel efficiency'), 0)).toBe(true);
+  it('keeps keywords an AND, found together or not, unless there are five or more', () => {
+    // No page holds all three: no results, as the spec's "all must match" says.
+    expect(shouldRelax(q('solar panel efficiency'), 0)).toBe(false);
+    expect(shouldRelax(q('zebrafish nutrition trends'), 0)).toBe(false);
+    expect(shouldRelax(q('solar panel efficiency roofs'), 0)).toBe(false);
+    // Asked or written as a sentence, the same words are relaxed.
+    expect(shouldRelax(q('solar panel efficiency?'), 0)).toBe(true);
+    expect(shouldRelax(q('efficiency of solar panels'), 0)).toBe(true);
     expect(shouldRelax(q('solar panel efficiency roofs'), 2)).toBe(false);
     expect(shouldRelax(q('solar panel efficiency roofs winter'), 0)).toBe(true);
     expect(shouldRelax(q('solar panel efficiency roofs winter'), 2)).toBe(true);

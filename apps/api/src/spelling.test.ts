@@ -148,11 +148,15 @@ describe('spelling', () => {
 
   it('corrects nothing to a spelling no page holds with the other words: the word may be a word', async () => {
     // `house` is held, and `insurance`, never together: `hause` may be a word these pages lack.
-    const res = await search('hause insurance plan');
+    const res = await search('the hause insurance plan');
     expect(res.headers['quarry-corrected-words']).toBeUndefined();
-    // Searched as typed, its words optional: the insurance plans.
+    // Searched as typed, its words optional (it reads as a sentence): the insurance plans.
     expect(res.headers['quarry-match']).toBe('any');
     expect(urls(res)[0]).toMatch(/^https:\/\/insure\.example\.com\//);
+    // As keywords, an AND that finds nothing, as the spec says, and still no correction.
+    const keywords = await search('hause insurance plan');
+    expect(keywords.headers['quarry-corrected-words']).toBeUndefined();
+    expect(keywords.body.total).toBe(0);
   });
 
   it('leaves a word longer than MAX_CORRECTED_LENGTH as typed, without spelling it every way', async () => {
