@@ -228,12 +228,24 @@ function redirectGateOf(
 ): (target: string, signal?: AbortSignal) => Promise<void> {
   if (task.depth === 0) return gate;
   const scope = scopeOf(seed);
-  return async (target) => {
+  return async (target, signal) => {
     if (!scope.contains(target)) {
       throw new NonRetryableError(`the redirect to ${target} leaves the crawl's scope`, REDIRECT_OUT_OF_SCOPE);
     }
+    // A redirect to the page's own URL but for a session or tracking parameter (`;jsessionid=`,
+    // `?utm_source=`, which normalizing drops) is the page's: followed at once, as queued it would
+    // be the page again (a loop), and the page was lost.
+    if (normalizedOrNull(target) === task.url) return gate(target, signal);
     throw new RedirectQueued(target);
   };
+}
+
+function normalizedOrNull(url: string): string | null {
+  try {
+    return normalizeUrl(url);
+  } catch {
+    return null;
+  }
 }
 
 /**

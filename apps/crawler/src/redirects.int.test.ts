@@ -37,7 +37,10 @@ describe("a page's redirect, queued as a page of its own", () => {
     site = await startSite({
       // `/docs` and `/docs/` both linked, the way sites link a directory; `/guide` is linked only
       // through its old name, and `/intro` names it again; a chain of seven redirects; a loop.
-      '/': { body: links(['/docs', '/docs/', '/old-guide', '/intro', '/hop-1', '/loop-a']) },
+      '/': { body: links(['/docs', '/docs/', '/old-guide', '/intro', '/hop-1', '/loop-a', '/session']) },
+      // A first visit sent to the same page with a session id in its URL, as Java servers do.
+      '/session': moved('/session;jsessionid=0123456789ABCDEF'),
+      '/session;jsessionid=0123456789ABCDEF': { body: page('Session page', 'civet') },
       '/docs': moved('/docs/'),
       '/docs/': { body: page('Documentation', 'okapi') },
       '/old-guide': moved('/guide'),
@@ -92,6 +95,11 @@ describe("a page's redirect, queued as a page of its own", () => {
     expect(site.hits.get('/guide')).toBe(1);
     expect(await urlsFor('okapi')).toEqual([`${site.origin}/docs/`]);
     expect(await urlsFor('quokka')).toEqual([`${site.origin}/guide`]);
+  });
+
+  it('follows a redirect to its own URL with a session id at once, and indexes the page', async () => {
+    expect(await urlsFor('civet')).toEqual([`${site.origin}/session`]);
+    expect(await reasonCount('failed', 'redirect_loop')).toBe(1); // loop-b's, below
   });
 
   it('gives a redirect target a place of its own beyond the budget its source was admitted under', async () => {

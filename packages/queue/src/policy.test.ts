@@ -1,17 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { NonRetryableError, RetryableError } from '@quarry/core';
-import { classifyError, THROTTLE_BACKOFF_MS } from './policy.js';
+import { classifyError, THROTTLE_BACKOFF_MS, UNAVAILABLE_REST_MS } from './policy.js';
 
 describe('classifyError', () => {
   const cap = 600_000;
 
-  it('rests a host that says it is overloaded, longer with each try, when it sends no Retry-After', () => {
+  it('rests a host that limits requests, longer with each try, when it sends no Retry-After', () => {
     const busy = new RetryableError('HTTP 429', 'http_429');
     expect(classifyError(busy, cap, 1).hostBackoffMs).toBe(THROTTLE_BACKOFF_MS);
     expect(classifyError(busy, cap, 3).hostBackoffMs).toBe(THROTTLE_BACKOFF_MS * 4);
-    expect(classifyError(new RetryableError('HTTP 503', 'http_503'), cap, 2).hostBackoffMs).toBe(
-      THROTTLE_BACKOFF_MS * 2,
-    );
+    // A 503: the host rests a little (one address may be broken for good), the page the doubled time.
+    expect(classifyError(new RetryableError('HTTP 503', 'http_503'), cap, 2)).toEqual({
+      retryable: true,
+      code: 'http_503',
+      hostBackoffMs: UNAVAILABLE_REST_MS,
+      retryFloorMs: THROTTLE_BACKOFF_MS * 2,
+    });
     // Within the queue's cap on any wait.
     expect(classifyError(busy, 1_000, 5).hostBackoffMs).toBe(1_000);
   });

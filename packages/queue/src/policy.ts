@@ -29,31 +29,40 @@ export interface FailureDecision {
 /** Reason recorded for errors that are not Quarry errors: a bug or an unexpected library error. */
 export const INTERNAL_REASON = 'internal';
 
-/**
- * Failure codes by which a host says it is overloaded (429 Too Many Requests, 503 Service
- * Unavailable): the whole host rests, not only the page that got one.
- */
-const THROTTLE_CODES: ReadonlySet<string> = new Set(['http_429', 'http_503']);
-/** A throttled host's rest after a page's first try when it sends no Retry-After; doubled each try. */
+/** A throttled page's wait after its first try when the host sends no Retry-After; doubled each try. */
 export const THROTTLE_BACKOFF_MS = 15_000;
+/**
+ * The host's rest after a 503 without Retry-After: short, as one broken address answers 503 for
+ * good while the rest of the site is well (four such pages, each resting the host 15 s and then
+ * 30 s, held a healthy site's pages back seven minutes); the page itself waits
+ * {@link THROTTLE_BACKOFF_MS}, doubled each try, so that an outage of a minute loses nothing.
+ */
+export const UNAVAILABLE_REST_MS = 5_000;
 
 /**
  * Classifies a handler error by core's error tree; codes are kept to a safe, bounded shape. A
- * host's back-off is its Retry-After; a 429 or 503 without one rests the host
- * {@link THROTTLE_BACKOFF_MS}, doubled with each try of the page (`attempt`, 1-based): at a
- * steady second apart, a site limiting requests had most of them refused and its pages failed,
- * and one down for a minute lost the pages it was asked in that minute.
+ * host's back-off is its Retry-After. Without one, a 429 (the host limiting requests) rests the
+ * host {@link THROTTLE_BACKOFF_MS}, doubled with each try of the page (`attempt`, 1-based), and a
+ * 503 rests it {@link UNAVAILABLE_REST_MS} while the page waits the doubled time: at a steady
+ * second apart, a site limiting requests had most of them refused and its pages failed, and one
+ * down for a minute lost the pages it was asked in that minute.
  */
 export function classifyError(err: unknown, maxRetryDelayMs: number, attempt = 1): FailureDecision {
   if (err instanceof QuarryError) {
     const retryAfterSecs = err instanceof RetryableError ? err.retryAfterSecs : undefined;
-    const restMs =
-      retryAfterSecs !== undefined
-        ? retryAfterSecs * 1000
-        : THROTTLE_CODES.has(err.code)
-          ? THROTTLE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1)
+    const throttledMs = THROTTLE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1);
+    const unannounced = retryAfterSecs === undefined;
+    const restMs = !unannounced
+      ? retryAfterSecs * 1000
+      : err.code === 'http_429'
+        ? throttledMs
+        : err.code === 'http_503'
+          ? UNAVAILABLE_REST_MS
           : 0;
-    const retryInMs = err instanceof RetryableError ? (err.retryInMs ?? 0) : 0;
+    const retryInMs = Math.max(
+      err instanceof RetryableError ? (err.retryInMs ?? 0) : 0,
+      unannounced && err.code === 'http_503' ? throttledMs : 0,
+    );
     return {
       retryable: err.retryable,
       code: safeReason(err.code),
