@@ -60,6 +60,11 @@ describe('collapseNearCopies', () => {
     expect(collapseNearCopies(hits).map((h) => h.id)).toEqual(['a', 'b', 'e']);
     expect(sameHeadline('Otters', 'otters')).toBe(true);
     expect(sameHeadline('Page 1', 'Page 12')).toBe(false);
+    // Mirrors naming themselves after the headline; a template's pages named so stay apart.
+    expect(sameHeadline('Otters - Site C', 'Otters | Site D')).toBe(true);
+    expect(sameHeadline('Print: Otters | Mirror', 'Otters — Site C')).toBe(true);
+    expect(sameHeadline('Invoice 3 | Billing', 'Invoice 17 | Billing')).toBe(false);
+    expect(sameHeadline('Otters - Site C', 'Beavers - Site C')).toBe(false);
     expect(sameHeadline('', '')).toBe(true);
     expect(sameHeadline('', 'Otters')).toBe(false);
   });

@@ -129,12 +129,26 @@ function keepUnlessNearCopy(kept: IndexHit[], hit: IndexHit): void {
 
 /**
  * Whether two titles name one page: equal in their words (case, accents' forms and punctuation
- * aside), or one's words a run within the other's (`Otters` and `Otters | Mirror`, `Print: Otters`).
+ * aside), or one's words a run within the other's (`Otters` and `Otters | Mirror`, `Print: Otters`),
+ * each also without a site's name after its last ` | `, ` - ` or ` — ` (`Otters - Site C` and
+ * `Otters | Site D`, two mirrors, name one page).
  */
 export function sameHeadline(a: string, b: string): boolean {
-  const [x, y] = [headlineWords(a), headlineWords(b)];
+  const [x, y] = [headlinesOf(a), headlinesOf(b)];
+  return x.some((one) => y.some((other) => sameWords(one, other)));
+}
+
+function sameWords(x: string, y: string): boolean {
   if (x === '' || y === '') return x === y;
   return x.length <= y.length ? ` ${y} `.includes(` ${x} `) : ` ${x} `.includes(` ${y} `);
+}
+
+/** A title's words, and those before a site's name after its last separator, when it has one. */
+function headlinesOf(title: string): string[] {
+  const words = headlineWords(title);
+  const cut = title.search(/\s[|\-–—]\s(?!.*\s[|\-–—]\s)/u);
+  const head = cut > 0 ? headlineWords(title.slice(0, cut)) : '';
+  return head !== '' && head !== words ? [words, head] : [words];
 }
 
 function headlineWords(title: string): string {
