@@ -80,6 +80,8 @@ describe('shouldRelax', () => {
     // Asked or written as a sentence, the same words are relaxed.
     expect(shouldRelax(q('solar panel efficiency?'), 0)).toBe(true);
     expect(shouldRelax(q('efficiency of solar panels'), 0)).toBe(true);
+    expect(shouldRelax(q('Testing automated information systems.'), 0)).toBe(true);
+    expect(shouldRelax(q('solar panel node.js'), 0)).toBe(false);
     expect(shouldRelax(q('solar panel efficiency roofs'), 2)).toBe(false);
     expect(shouldRelax(q('solar panel efficiency roofs winter'), 0)).toBe(true);
     expect(shouldRelax(q('solar panel efficiency roofs winter'), 2)).toBe(true);

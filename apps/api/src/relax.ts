@@ -125,16 +125,20 @@ export function plainWordCount(query: ParsedQuery): number {
 }
 
 /**
- * Whether a query reads as a sentence rather than a list of keywords: a question mark, or a
- * function word (`what`, `the`, `of`, `的`) among its plain words.
+ * Whether a query reads as a sentence rather than a list of keywords: a question mark, a function
+ * word (`what`, `the`, `of`, `的`) among its plain words, or a full stop or exclamation mark ending
+ * it (`Testing automated information systems.`: typed as a sentence, not as keywords).
  */
 export function readsAsSentence(query: ParsedQuery): boolean {
+  let last = '';
   const sentence = (node: QueryNode): boolean => {
     if (node.type === 'and') return node.children.some(sentence);
     if (node.type !== 'term' || node.field !== 'any') return false;
+    last = node.text;
     return /[?？]/.test(node.text) || tokenize(node.text).some(isStopWord);
   };
-  return query.root !== null && sentence(query.root);
+  if (query.root === null) return false;
+  return sentence(query.root) || /\p{L}[.!。！]$/u.test(last);
 }
 
 /**
