@@ -60,7 +60,7 @@ describe('quarry crawl --wait, interrupted with SIGINT, then resumed with --wait
     child.kill('SIGINT');
     expect(await exited).toBe(SIGINT_EXIT);
     expect(stdout).toMatch(/^interrupted: \d+ done, \d+ skipped, 0 failed/m);
-    expect(stdout).toMatch(/\(\d+ URLs? still queued: `quarry crawl --wait` crawls them\)/);
+    expect(stdout).toMatch(/\(\d+ URLs? still queued: `quarry crawl --wait` crawls (?:it|them)\)/);
     expect(pageHits().length).toBeLessThan(PAGES);
 
     const resumed = await runCli(['crawl', '--wait'], env());
@@ -72,6 +72,37 @@ describe('quarry crawl --wait, interrupted with SIGINT, then resumed with --wait
     // Only pages in flight when the signal came may be fetched twice.
     expect(hits.filter(([, n]) => n > 1).length).toBeLessThanOrEqual(CONCURRENCY);
   }, 180_000);
+
+  it('stops at once when a page in flight hangs, and queues it again', async () => {
+    const hanging = await startSite({
+      '/robots.txt': { body: '' },
+      '/': { body: '<html><body><h1>Hanging</h1><a href="/hang.html">hang</a></body></html>' },
+      // Answers after 20 s: in flight when the signal comes.
+      '/hang.html': (_req, res) => {
+        setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>late</p>'), 20_000);
+      },
+    });
+    const own = mkdtempSync(join(tmpdir(), 'quarry-interrupt-hang-'));
+    try {
+      const child = spawn(process.execPath, [BIN, 'crawl', '--seed', `${hanging.origin}/`, '--wait'], {
+        env: { PATH: process.env.PATH ?? '', ...env(), QUARRY_DATA_DIR: own },
+      });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.resume();
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      while (!hanging.hits.has('/hang.html')) await new Promise((r) => setTimeout(r, 20));
+      const signalledAt = Date.now();
+      child.kill('SIGINT');
+      expect(await exited).toBe(SIGINT_EXIT);
+      // A 2 s grace for the page, and the process's own closing; it waited the queue's 10 s.
+      expect(Date.now() - signalledAt).toBeLessThan(7_000);
+      expect(stdout).toMatch(/\(1 URL still queued: `quarry crawl --wait` crawls it\)/);
+    } finally {
+      await hanging.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('still refuses a crawl command with nothing to do', async () => {
     const run = await runCli(['crawl'], env());

@@ -164,9 +164,16 @@ export async function openKeyStore(config: QuarryConfig, outages?: OutageLog): P
  * Errors the workers survive (a lost Redis connection, a busy database) go to `logger`, a line a
  * minute at most for the same error (see outageLog).
  */
-export async function openQueues(config: QuarryConfig, logger?: Logger): Promise<Queues> {
+export async function openQueues(
+  config: QuarryConfig,
+  logger?: Logger,
+  options: { readonly closeTimeoutMs?: number } = {},
+): Promise<Queues> {
   const outages = logger && outageLog(logger, config.redisUrl ? 'Redis (queues)' : 'queue database');
-  const onError = outages ? { onError: (err: unknown) => outages.error(err) } : {};
+  const onError = {
+    ...(outages ? { onError: (err: unknown) => outages.error(err) } : {}),
+    ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
+  };
   if (config.redisUrl) {
     const { openBullmqQueues } = await import('@quarry/queue');
     return openBullmqQueues({

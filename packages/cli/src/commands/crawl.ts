@@ -26,6 +26,8 @@ const SIGNAL_EXIT_BASE = 128;
 
 /** How often `crawl --wait` reports progress on a terminal, and off one. */
 const PROGRESS_TTY_MS = 1000;
+/** How long a signal gives `crawl --wait`'s pages in flight before they are stopped and queued again. */
+const INTERRUPT_GRACE_MS = 2_000;
 const PROGRESS_LOG_MS = 10_000;
 /** The span a `crawl --wait` line's rate is read over. */
 const RATE_SPAN_MS = 10_000;
@@ -139,7 +141,9 @@ export async function runCrawl(
 ): Promise<number> {
   const seeds = await loadSeeds(options.seeds, options.seedsFiles, seedDefaults(options));
   const logger = createLogger(config, { toStderr: true });
-  const queues = await openQueues(config, logger);
+  // Ctrl-C on a crawl someone watches: pages in flight get a moment, then go back to the queue
+  // (the next `crawl --wait` takes them up), where a service's stop gives them 10 s.
+  const queues = await openQueues(config, logger, options.wait ? { closeTimeoutMs: INTERRUPT_GRACE_MS } : {});
   const { crawler, close: closeCrawler } = await openCrawler(config, queues, logger);
   const standings = seeds.length > 0 ? await crawler.reseed(seeds) : [];
   const refused = await warnRefusedSeeds(crawler, seeds, standings, options.wait);
@@ -211,7 +215,7 @@ export async function runCrawl(
   if (stopped === undefined) return exitCode;
   const left = stats.queued + stats.inFlight;
   if (left > 0) {
-    process.stdout.write(`(${left} URL${left === 1 ? '' : 's'} still queued: \`quarry crawl --wait\` crawls them)\n`);
+    process.stdout.write(`(${left} URL${left === 1 ? '' : 's'} still queued: \`quarry crawl --wait\` crawls ${left === 1 ? 'it' : 'them'})\n`);
   }
   return SIGNAL_EXIT_BASE + (constants.signals[stopped] ?? 0);
 }
