@@ -215,7 +215,9 @@ export async function runCrawl(
   if (stopped === undefined) return exitCode;
   const left = stats.queued + stats.inFlight;
   if (left > 0) {
-    process.stdout.write(`(${left} URL${left === 1 ? '' : 's'} still queued: \`quarry crawl --wait\` crawls ${left === 1 ? 'it' : 'them'})\n`);
+    process.stdout.write(
+      `(${left} URL${left === 1 ? '' : 's'} still queued: \`quarry crawl --wait\` crawls ${left === 1 ? 'it' : 'them'})\n`,
+    );
   }
   return SIGNAL_EXIT_BASE + (constants.signals[stopped] ?? 0);
 }
