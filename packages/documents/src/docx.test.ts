@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { NonRetryableError } from '@quarry/core';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import { paragraphsHtml } from './docx.js';
+import { paragraphsHtml, withDropCapsJoined } from './docx.js';
 import { extractDocument } from './extract.js';
 
 const TABLES_DOCX = fileURLToPath(
@@ -69,6 +69,37 @@ describe('a Word document too large to read whole', () => {
         .slice(0, -1)
         .every((line) => /^Paragraph \d+: café 採石場 — (granite and slate ){11}granite and slate$/.test(line)),
     ).toBe(true);
+  });
+});
+
+describe('drop caps', () => {
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  const part = (body: string) => ({
+    'word/document.xml': strToU8(`<w:document ${W}><w:body>${body}</w:body></w:document>`),
+  });
+  const text = (entries: Record<string, Uint8Array>) =>
+    new TextDecoder()
+      .decode(entries['word/document.xml'])
+      .replace(/<[^>]+>/g, '|')
+      .replace(/\|+/g, '|');
+
+  it('joins the big first letter to the paragraph it opens, and leaves other frames alone', () => {
+    const dropCap =
+      '<w:p><w:pPr><w:framePr w:dropCap="drop" w:lines="3"/><w:rPr><w:sz w:val="117"/></w:rPr></w:pPr><w:r><w:t>D</w:t></w:r></w:p>' +
+      '<w:p w:rsidR="1"><w:pPr><w:ind w:firstLine="0"/></w:pPr><w:r><w:t>rop caps lead.</w:t></w:r></w:p>' +
+      '<w:p><w:pPr><w:framePr w:w="2000"/></w:pPr><w:r><w:t>A text box</w:t></w:r></w:p><w:p><w:r><w:t>After.</w:t></w:r></w:p>';
+    expect(text(withDropCapsJoined(part(dropCap)))).toBe('|D|rop caps lead.|A text box|After.|');
+    // Its runs now open the next paragraph: one paragraph, `Drop caps lead.` once read.
+    const joined = new TextDecoder().decode(withDropCapsJoined(part(dropCap))['word/document.xml']);
+    expect(joined.match(/<w:p\b/g)).toHaveLength(3);
+    expect(joined).toContain('<w:ind w:firstLine="0"/></w:pPr><w:r><w:t>D</w:t></w:r><w:r><w:t>rop');
+  });
+
+  const calibre = existsSync(CALIBRE_DOCX) ? it : it.skip;
+  calibre("reads a real document's drop cap as the first letter of its word", async () => {
+    const doc = await extractDocument(readFileSync(CALIBRE_DOCX), 'docx');
+    expect(doc.text).toContain('Drop caps are used to emphasize the leading paragraph');
+    expect(doc.text).not.toMatch(/^rop caps/m);
   });
 });
 

@@ -48,7 +48,7 @@ export async function readDocx(entries: ZipEntries, maxTextChars: number): Promi
     // come from the one reading, so a table laying the document out is unwrapped in both.
     html = (
       await mammoth.convertToHtml(
-        { buffer: Buffer.from(rezip(wellFormedParts(entries))) },
+        { buffer: Buffer.from(rezip(withDropCapsJoined(wellFormedParts(entries)))) },
         { styleMap: DOCX_STYLES, convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
       )
     ).value;
@@ -90,6 +90,24 @@ export function wellFormedParts(entries: ZipEntries): ZipEntries {
   // Missing is read as broken: mammoth looks a style up there whatever the relationships say.
   checked['word/styles.xml'] ??= strToU8(EMPTY_PARTS['word/styles.xml'] ?? '');
   return checked;
+}
+
+/**
+ * A drop cap (`<w:framePr w:dropCap="drop">`, the big first letter of a section) is a paragraph of
+ * its own in Word's XML, holding the letter only: read so, `Drop caps are used` came out as `D`,
+ * then `rop caps are used` (and searched as `rop`). Its runs are moved into the paragraph after it.
+ */
+const DROP_CAP =
+  /<w:p\b(?:(?!<\/w:p>)[\s\S])*?<w:framePr\b[^>]*\bw:dropCap="(?:drop|margin)"[^>]*>(?:(?!<\/w:p>)[\s\S])*?<\/w:pPr>((?:(?!<\/w:p>)[\s\S])*?)<\/w:p>\s*(<w:p\b[^>]*>(?:\s*<w:pPr>(?:(?!<\/w:pPr>)[\s\S])*<\/w:pPr>)?)/g;
+
+/** The package with its document part's drop caps joined to their paragraphs (see {@link DROP_CAP}). */
+export function withDropCapsJoined(entries: ZipEntries): ZipEntries {
+  const main = entries['word/document.xml'];
+  if (!main) return entries;
+  const xml = strFromU8(main);
+  if (!xml.includes('w:dropCap')) return entries;
+  const joined = xml.replace(DROP_CAP, (_, runs: string, next: string) => `${next}${runs}`);
+  return joined === xml ? entries : { ...entries, 'word/document.xml': strToU8(joined) };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
