@@ -235,17 +235,9 @@ function redirectGateOf(
     // A redirect to the page's own URL but for a session or tracking parameter (`;jsessionid=`,
     // `?utm_source=`, which normalizing drops) is the page's: followed at once, as queued it would
     // be the page again (a loop), and the page was lost.
-    if (normalizedOrNull(target) === task.url) return gate(target, signal);
+    if (sameDocument(target, task.url)) return gate(target, signal);
     throw new RedirectQueued(target);
   };
-}
-
-function normalizedOrNull(url: string): string | null {
-  try {
-    return normalizeUrl(url);
-  } catch {
-    return null;
-  }
 }
 
 /**

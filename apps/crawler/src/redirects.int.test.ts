@@ -1,13 +1,11 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FileBlobStore } from '@quarry/blobstore';
-import { LanceSearchIndex } from '@quarry/index-lance';
+import type { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
-import { openSqliteQueues, type Queues } from '@quarry/queue';
+import type { Queues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
-import { crawlUntilIdle, localCrawlConfig } from './testing.js';
+import { crawlHosts } from './testing.js';
 
 const page = (title: string, word: string) =>
   `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
@@ -62,18 +60,10 @@ describe("a page's redirect, queued as a page of its own", () => {
       '/new-b': { body: page('New b', 'marmot and the lynx') },
       '/new-c': { body: page('New c', 'marmot and the gecko') },
     });
-    const local = localCrawlConfig('crawl-redirects', '127.0.0.1');
-    dir = local.dir;
-    queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
-    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-    await crawlUntilIdle({
-      config: local.config,
-      queues,
-      index,
-      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
+    ({ dir, queues, index } = await crawlHosts('crawl-redirects', '127.0.0.1', {
       queue: (crawler) =>
         crawler.addSeeds([parseSeed(`${site.origin}/ depth=3 pages=50`), parseSeed(`${budgeted.origin}/ pages=4`)]),
-    });
+    }));
   }, 90_000);
 
   afterAll(async () => {

@@ -2,13 +2,12 @@ import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FileBlobStore } from '@quarry/blobstore';
-import { LanceSearchIndex } from '@quarry/index-lance';
+import type { LanceSearchIndex } from '@quarry/index-lance';
 import { parseQuery } from '@quarry/query';
 import { openSqliteQueues, type Queues } from '@quarry/queue';
 import { type Site, startSite } from '@quarry/testkit';
 import { parseSeed } from './seeds.js';
-import { crawlUntilIdle, localCrawlConfig } from './testing.js';
+import { crawlHosts } from './testing.js';
 
 /** How long the crawler holds an unreachable robots.txt here (a minute by default). */
 const ROBOTS_ERROR_TTL_MS = 600;
@@ -42,19 +41,16 @@ describe('a robots.txt down for a moment', () => {
           );
       },
     });
-    const local = localCrawlConfig('robots-outage', '127.0.0.1');
-    dir = local.dir;
-    // Retries of the queue's own come soon (10 ms, 20 ms): the robots cache decides when.
-    queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0, retryBaseDelayMs: 10 });
-    index = await LanceSearchIndex.open({ path: join(dir, 'index') });
-    await crawlUntilIdle({
-      config: local.config,
-      queues,
-      index,
-      blobs: new FileBlobStore({ dir: join(dir, 'blobs') }),
-      robotsErrorTtlMs: ROBOTS_ERROR_TTL_MS,
-      queue: (crawler) => crawler.addSeeds([parseSeed(`${site.origin}/ depth=0`)]),
-    });
+    ({ dir, queues, index } = await crawlHosts(
+      'robots-outage',
+      '127.0.0.1',
+      {
+        robotsErrorTtlMs: ROBOTS_ERROR_TTL_MS,
+        queue: (crawler) => crawler.addSeeds([parseSeed(`${site.origin}/ depth=0`)]),
+      },
+      // Retries of the queue's own come soon (10 ms, 20 ms): the robots cache decides when.
+      async (queueDir) => openSqliteQueues({ path: join(queueDir, 'queue.db'), hostDelayMs: 0, retryBaseDelayMs: 10 }),
+    ));
   }, 60_000);
 
   afterAll(async () => {
