@@ -115,6 +115,7 @@ ${[
   '/loop-a',
   '/endless.html',
   '/bomb.html',
+  '/unlabelled-scan',
   '/binary.html',
   '/missing.html',
   '/broken.html',
@@ -275,6 +276,7 @@ ${[
     '/loop-b': { status: 302, headers: { location: '/loop-a' } },
     '/endless.html': (_req: unknown, res: import('node:http').ServerResponse) => {
       res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<!doctype html><title>Endless ledger</title><p>The axolotl ledger begins here.</p><p>');
       const chunk = Buffer.alloc(64 * 1024, 'a');
       const pump = () => {
         while (res.write(chunk)) {
@@ -288,6 +290,11 @@ ${[
     '/bomb.html': {
       headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' },
       body: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)),
+    },
+    // A PDF over the limit sent without a Content-Type: a cut document is no document.
+    '/unlabelled-scan': (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(200);
+      res.end(Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3 * 1024 * 1024, 0x20)]));
     },
     '/binary.html': {
       headers: { 'content-type': 'text/html' },
@@ -522,11 +529,17 @@ describe('crawling a local site end to end', () => {
   it('survives hostile pages and records why each failed', async () => {
     const stats = await queues.crawl.stats();
     const reasons = new Map(stats.topFailures.map((f) => [f.reason, f.count]));
-    // drip → total_timeout; endless body and gzip bomb → too_large.
+    // drip → total_timeout. The endless body and the gzip bomb are HTML, read to the limit; the
+    // unlabelled PDF is cut there too, and then refused.
     expect([...reasons.keys()].sort()).toEqual(
       ['binary_content', 'http_404', 'http_500', 'redirect_loop', 'too_large', 'total_timeout'].sort(),
     );
-    expect(reasons.get('too_large')).toBe(2);
+    expect(stats.reasons.find((r) => r.reason === 'too_large')?.examples).toEqual([`${site.origin}/unlabelled-scan`]);
+    // Its first 2 MiB hold the endless page's text; the bomb's are spaces.
+    const endless = await search('axolotl ledger');
+    expect(endless.body.results.map((r: { url: string }) => r.url)).toEqual([`${site.origin}/endless.html`]);
+    const noText = stats.reasons.find((r) => r.state === 'skipped' && r.reason === 'no_text');
+    expect(noText?.examples).toContain(`${site.origin}/bomb.html`);
     // A redirect to 10.0.0.1 is refused by the address policy: a skip with its true reason (it was
     // a failure `ssrf_blocked` before issue 10), distinct from the robots-disallowed link.
     const skips = new Map(stats.reasons.filter((r) => r.state === 'skipped').map((r) => [r.reason, r]));

@@ -344,6 +344,9 @@ function pageCrawler(
         ...(indexed && task.meta?.etag ? { etag: task.meta.etag } : {}),
         ...(indexed && task.meta?.lastModified ? { lastModified: task.meta.lastModified } : {}),
         signal,
+        // A page longer than the limit is read to it, as search engines read a page's head (a
+        // document cut short is no document, so a PDF over it still fails `too_large`).
+        truncateBody: isPageText,
         // The target site's llms.txt verdict (its document's has_llms_txt) is asked before its page.
         beforeRedirect: redirectGateOf(task, seed, redirectsOf(deps, task.url, { llms: deps.llms })),
       });
@@ -368,6 +371,13 @@ function pageCrawler(
     };
 
     let filetype = fetchedFiletype(res);
+    // A body of unknown type cut at the limit that turns out to be a document is no document.
+    if (res.truncated && filetype !== 'html' && filetype !== 'txt' && filetype !== 'md') {
+      throw new NonRetryableError(
+        `a ${res.contentType || 'body'} over ${res.body.length} bytes, cut at the limit`,
+        'too_large',
+      );
+    }
     // The X-Robots-Tag header: how a PDF or an Office document (or any page) says noindex.
     const tag = robotsTagOf(res.headers['x-robots-tag'], agents, (deps.now?.() ?? new Date()).getTime());
     // Nothing of a document kept out of the index is read (its links are not followed either).
@@ -708,6 +718,13 @@ export function titleFromUrl(url: string): string {
 const MAX_REFRESH_REDIRECT_SECS = 1;
 
 /** Content types a feed or a sitemap comes as. */
+/** The types read as a page's text, which a cut body still is: HTML, plain text, markdown, or none. */
+function isPageText(mime: string): boolean {
+  return /^(?:text\/(?:html|plain|markdown|x-markdown)|application\/xhtml\+xml|unknown\/unknown|application\/unknown)?$/.test(
+    mime,
+  );
+}
+
 const XML_MIME = /^(?:application\/(?:rss|atom|rdf)\+xml|application\/xml|text\/xml)$/;
 
 /**

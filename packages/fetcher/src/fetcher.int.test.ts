@@ -348,6 +348,19 @@ describe('fetcher against hostile local servers', () => {
     const cut = await fetcher.fetch(`${base}/endless`, { truncateBody: true, maxBodyBytes: 1000 });
     expect(cut.truncated).toBe(true);
     expect(cut.body.length).toBe(1000);
+    // Or only for the types a predicate accepts, given the Content-Type's MIME type.
+    const seen: string[] = [];
+    const onlyHtml = (mime: string) => {
+      seen.push(mime);
+      return mime === 'text/html';
+    };
+    const head = await fetcher.fetch(`${base}/endless`, { truncateBody: onlyHtml, maxBodyBytes: 1000 });
+    expect(head.body.length).toBe(1000);
+    expect(seen).toEqual(['text/html']);
+    const refused = await rejection(
+      fetcher.fetch(`${base}/endless`, { truncateBody: () => false, maxBodyBytes: 1000 }),
+    );
+    expect(refused.code).toBe('too_large');
   });
 
   it('stops a gzip bomb once the decompressed size passes the limit', async () => {

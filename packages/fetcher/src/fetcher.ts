@@ -53,8 +53,12 @@ export interface FetchRequestOptions {
   readonly throwOnHttpError?: boolean;
   /** Overrides the fetcher's maxBodyBytes for this request. */
   readonly maxBodyBytes?: number;
-  /** Keep the first maxBodyBytes instead of failing with `too_large`. @defaultValue false */
-  readonly truncateBody?: boolean;
+  /**
+   * Keep the first maxBodyBytes instead of failing with `too_large`: for every body, or for those
+   * whose Content-Type MIME type (lower case, '' when none) the function accepts, as a crawler
+   * keeps a page's head but not a cut PDF. @defaultValue false
+   */
+  readonly truncateBody?: boolean | ((mime: string) => boolean);
   /** Overrides the fetcher's rejectBinaryText for this request. */
   readonly rejectBinaryText?: boolean;
   /**
@@ -81,7 +85,7 @@ export interface FetchResult {
   readonly charset: string | undefined;
   /** The decoded (decompressed) body; empty for 304 and HEAD-like answers. */
   readonly body: Buffer;
-  /** Whether the body was cut at maxBodyBytes (only with `truncateBody`). */
+  /** Whether the body was cut at maxBodyBytes (only where `truncateBody` allows it). */
   readonly truncated: boolean;
   /** Every URL that redirected, in order (the requested URL first). */
   readonly redirects: readonly string[];
@@ -279,7 +283,8 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       }
       const { mime, charset } = parseContentType(headers['content-type']);
       const maxBodyBytes = request.maxBodyBytes ?? opts.maxBodyBytes;
-      const truncate = request.truncateBody ?? false;
+      const truncateBody = request.truncateBody ?? false;
+      const truncate = typeof truncateBody === 'function' ? truncateBody(mime) : truncateBody;
       const declaredLength = Number(headers['content-length']);
       // Refuse early: no point receiving 10 MiB to throw it away. In truncate mode read the head.
       if (!truncate && !headers['content-encoding'] && declaredLength > maxBodyBytes) {
