@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -103,6 +103,29 @@ describe('FileBlobStore', () => {
       expect((await collect(own.ids())).sort()).toEqual(docs.map((d) => d.id).sort());
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("removes the temp files a killed writer left, not a live writer's", async () => {
+    const own = await mkdtemp(join(tmpdir(), 'quarry-blobs-temp-'));
+    try {
+      const blobs = new FileBlobStore({ dir: own });
+      expect(await blobs.removeStaleTemp()).toBe(0);
+      const doc = page('https://temp.example.com/kept');
+      await blobs.put(doc);
+      const temps = join(own, '.tmp');
+      await mkdir(temps, { recursive: true });
+      await writeFile(join(temps, 'killed.abc.tmp'), '{"id":');
+      await writeFile(join(temps, 'writing.def.tmp'), '{"id":');
+      const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      await utimes(join(temps, 'killed.abc.tmp'), twoHoursAgo, twoHoursAgo);
+      expect(await blobs.removeStaleTemp()).toBe(1);
+      expect(await readdir(temps)).toEqual(['writing.def.tmp']);
+      // The staging folder is no page folder.
+      expect(await collect(blobs.ids())).toEqual([doc.id]);
+      expect(await blobs.get(doc.id)).toEqual(doc);
+    } finally {
+      await rm(own, { recursive: true, force: true });
     }
   });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore, PageDocument } from '@quarry/core';
 import { BackendUnavailableError, isPageId, NonRetryableError, ValidationError } from '@quarry/core';
@@ -16,11 +16,16 @@ export interface FileBlobStoreOptions {
 }
 
 const DEFAULT_WRITE_CONCURRENCY = 16;
+/** Where writes are staged: one folder, so a killed writer's files are found without a walk. */
+const TEMP_FOLDER = '.tmp';
+/** A temp file this old is a killed writer's: no write takes an hour. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
 
 /**
  * Page documents as JSON files, one per page, in folders sharded by id (`ab/cd/<id>.json`) so no
- * folder grows past a few thousand entries. Writes are atomic (temp file in the same folder, fsync,
- * rename): a reader sees the old document or the new one, never a torn file. Ids that are not
+ * folder grows past a few thousand entries. Writes are atomic (temp file in `.tmp/` on the same
+ * filesystem, fsync, rename): a reader sees the old document or the new one, never a torn file;
+ * {@link FileBlobStore.removeStaleTemp} clears what killed writers left there. Ids that are not
  * page ids (see `isPageId`) never reach the filesystem: they are simply not found.
  *
  * Page ids are base64url, so two ids could differ only in letter case; on a case-insensitive
@@ -43,10 +48,12 @@ export class FileBlobStore implements BlobStore {
     const target = join(folder, `${doc.id}.json`);
     // A unique temp name per writer: concurrent writers of one id never share a temp file, and
     // the last rename wins with a complete document.
-    const temp = join(folder, `.${doc.id}.${randomBytes(6).toString('hex')}.tmp`);
+    const temps = join(this.#dir, TEMP_FOLDER);
+    const temp = join(temps, `${doc.id}.${randomBytes(6).toString('hex')}.tmp`);
     const body = JSON.stringify(doc);
     try {
       await mkdir(folder, { recursive: true });
+      await mkdir(temps, { recursive: true });
       const handle = await open(temp, 'wx', 0o644);
       try {
         await handle.writeFile(body, 'utf8');
@@ -121,11 +128,34 @@ export class FileBlobStore implements BlobStore {
   }
 
   /**
+   * Removes the temp files of writes that never finished (a process killed while writing), those
+   * older than `olderThanMs`, so that a live writer's are kept. Returns how many it removed.
+   */
+  async removeStaleTemp(olderThanMs = STALE_TEMP_MS): Promise<number> {
+    const folder = join(this.#dir, TEMP_FOLDER);
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of await listFolder(folder)) {
+      if (!name.endsWith('.tmp')) continue;
+      const path = join(folder, name);
+      try {
+        if ((await stat(path)).mtimeMs > cutoff) continue;
+        await rm(path, { force: true });
+        removed++;
+      } catch (error) {
+        if (!isNotFound(error)) throw unavailable(`cannot remove ${name}`, error);
+      }
+    }
+    return removed;
+  }
+
+  /**
    * Every stored id, folder by folder (in no particular order); temp files and stray names are
    * skipped. For rebuilding an index from the stored pages (`quarry reindex`).
    */
   async *ids(): AsyncGenerator<string> {
     for (const outer of await listFolder(this.#dir)) {
+      if (outer === TEMP_FOLDER) continue;
       for (const inner of await listFolder(join(this.#dir, outer))) {
         for (const name of await listFolder(join(this.#dir, outer, inner))) {
           if (!name.endsWith('.json')) continue;

@@ -196,6 +196,8 @@ export async function openQueues(
 export async function openStores(config: QuarryConfig, options: OpenIndexOptions = {}): Promise<Stores> {
   const index = await openIndex(config, options);
   const blobs = new FileBlobStore({ dir: join(config.dataDir, DATA_LAYOUT.blobs) });
+  // Best effort: a leftover temp file costs only disk, and the next start tries again.
+  await blobs.removeStaleTemp().catch(() => 0);
   return { config, index, blobs, close: () => index.close() };
 }
 
