@@ -37,6 +37,17 @@ describe('dropCardControls', () => {
     expect(page.textContent).not.toContain('raoul');
   });
 
+  it('takes the brackets a removed control stood in with it, and leaves other brackets', () => {
+    const root = body(
+      grid(4, (i) => `<p>[<a href="/print/${i}">打印</a>] 【<a href="/mail/${i}">Email</a>】 (<b>sale</b>)</p>`),
+    );
+    expect(dropCardControls(root)).toBe(8);
+    const text = root.textContent ?? '';
+    expect(text).not.toMatch(/\[\s*\]|【\s*】/);
+    expect(text).toContain('(sale)');
+    expect(text).toContain('Product number 3');
+  });
+
   it('needs the control on at least half of the cards', () => {
     const root = body(grid(8, (i) => (i < 3 ? '<button>Add to cart</button>' : '')));
     expect(dropCardControls(root)).toBe(0);

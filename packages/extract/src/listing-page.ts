@@ -52,7 +52,7 @@ export function dropCardControls(root: Element, thread = false): number {
     const names = thread ? namesOf(controls.flat()) : new Set<string>();
     for (const { el, key } of controls.flat()) {
       if (!template.has(key) || names.has(key) || !el.isConnected) continue;
-      el.remove();
+      removeWithBrackets(el);
       removed++;
     }
   }
@@ -73,4 +73,23 @@ function namesOf(controls: ReadonlyArray<{ el: Element; key: string }>): Set<str
     targets.set(key, seen === undefined || seen === page ? page : null);
   }
   return new Set(Array.from(targets).flatMap(([key, page]) => (page === null ? [] : [key])));
+}
+
+/** Bracket pairs that old templates set around a control: `[Print]`, `【打印】`, `(Reply)`. */
+const BRACKETS: Readonly<Record<string, string>> = { '[': ']', '【': '】', '(': ')', '（': '）', '〔': '〕', '«': '»' };
+
+/**
+ * Removes `el` and, when the text around it is the bracket pair it stood in (`[<a>Print</a>]`),
+ * that pair too, which would otherwise be left behind as `[]`.
+ */
+function removeWithBrackets(el: Element): void {
+  const before = el.previousSibling;
+  const after = el.nextSibling;
+  el.remove();
+  if (before?.nodeType !== 3 || after?.nodeType !== 3) return;
+  const open = /([[【(（〔«])\s*$/.exec(before.textContent ?? '');
+  const close = open ? new RegExp(`^\\s*\\${BRACKETS[open[1] as string]}`).exec(after.textContent ?? '') : null;
+  if (!open || !close) return;
+  before.textContent = (before.textContent ?? '').slice(0, open.index);
+  after.textContent = (after.textContent ?? '').slice(close[0].length);
 }
