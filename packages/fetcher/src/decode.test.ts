@@ -114,6 +114,19 @@ describe('decodeHtml on synthetic input', () => {
     expect(utf8).toEqual(expect.objectContaining({ charset: 'utf-8', source: 'sniff', text: '<p>café crème</p>' }));
   });
 
+  it('reads a short undeclared page in its likeliest encoding when it is no UTF-8, however unsure the guess', () => {
+    const pages: Array<[string, string]> = [
+      ['Метро Москвы: новая станция открылась в районе Черёмушках. Пассажиров стало больше.', 'windows-1251'],
+      ['Привет мир, как дела у вас сегодня? Погода хорошая.', 'koi8-r'],
+      ['Ελληνικά κείμενα για δοκιμή σήμερα.', 'iso-8859-7'],
+    ];
+    for (const [prose, encoding] of pages) {
+      const decoded = decodeHtml(iconv.encode(`<html><body><p>${prose}</p></body></html>`, encoding));
+      expect(decoded.text).toContain(prose);
+      expect(decoded.source).toBe('sniff');
+    }
+  });
+
   it('sniffs undeclared Thai in windows-874, which the statistical detector does not know', () => {
     const thai =
       'กรุงเทพมหานครเป็นเมืองหลวงและนครที่มีประชากรมากที่สุดของประเทศไทย เป็นศูนย์กลางการปกครอง การศึกษา ' +

@@ -60,7 +60,8 @@ function countReplacements(text: string): number {
 }
 
 /** Whether text decoded as UTF-8 is mostly real characters, its U+FFFDs a few stray bytes. */
-function isMostlyUtf8(utf8Text: string): boolean {
+/** The non-ASCII characters of bytes read as UTF-8: valid ones, and U+FFFD for invalid bytes. */
+function utf8Counts(utf8Text: string): { valid: number; invalid: number } {
   let valid = 0;
   let invalid = 0;
   for (let i = 0; i < utf8Text.length; i++) {
@@ -70,6 +71,11 @@ function isMostlyUtf8(utf8Text: string): boolean {
     if (code === 0xfffd) invalid++;
     else valid++;
   }
+  return { valid, invalid };
+}
+
+function isMostlyUtf8(utf8Text: string): boolean {
+  const { valid, invalid } = utf8Counts(utf8Text);
   return valid >= invalid * MIN_UTF8_VALID_PER_INVALID;
 }
 
@@ -147,7 +153,7 @@ function looksLikeThai(sample: Uint8Array): boolean {
 }
 
 /** chardet's best guess as a WHATWG encoding name, or null when it has none worth trusting. */
-function sniffEncoding(bytes: Uint8Array): string | null {
+function sniffEncoding(bytes: Uint8Array, minConfidence = MIN_SNIFF_CONFIDENCE): string | null {
   const firstNonAscii = bytes.findIndex((byte) => byte >= 0x80);
   const start = Math.max(0, firstNonAscii - 64);
   let end = Math.min(bytes.length, start + SNIFF_SAMPLE_BYTES);
@@ -158,7 +164,7 @@ function sniffEncoding(bytes: Uint8Array): string | null {
   const sample = bytes.subarray(start, end);
   if (looksLikeThai(sample)) return 'windows-874';
   for (const match of analyse(sample)) {
-    if (match.confidence < MIN_SNIFF_CONFIDENCE) break;
+    if (match.confidence < minConfidence) break;
     // chardet reports GB18030 for all simplified-Chinese legacy pages; WHATWG's gb18030 decoder
     // is a superset of gbk, and ISO-8859-1 guesses are decoded as windows-1252 as browsers do.
     const encoding = resolveEncodingLabel(match.name);
@@ -216,5 +222,12 @@ export function decodeHtml(body: Uint8Array, options: DecodeHtmlOptions = {}): D
   if (utf8 !== null) return { text: utf8, charset: 'utf-8', source: 'sniff' };
   const sniffed = sniffEncoding(body);
   if (sniffed !== null) return { text: decodeWith(body, sniffed), charset: sniffed, source: 'sniff' };
-  return { text: decodeWith(body, 'utf-8'), charset: 'utf-8', source: 'default' };
+  // No guess is sure (a short page: 200 letters of Russian in windows-1251 scored 28, KOI8-R 23,
+  // Greek 21), but bytes of which UTF-8 reads more invalid than valid characters are no UTF-8:
+  // the likeliest encoding beats a page of nothing but U+FFFD, which no query finds.
+  const text = decodeWith(body, 'utf-8');
+  const { valid, invalid } = utf8Counts(text);
+  const guess = invalid > valid ? sniffEncoding(body, 0) : null;
+  if (guess !== null) return { text: decodeWith(body, guess), charset: guess, source: 'sniff' };
+  return { text, charset: 'utf-8', source: 'default' };
 }
