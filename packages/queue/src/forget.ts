@@ -8,8 +8,8 @@ export const SITE_FORGOTTEN = 'site_forgotten';
 
 /**
  * The reason a page whose main text another URL holds ends skipped with (the crawler's duplicate
- * check), its meta naming that URL as `duplicateOf`. A forget queues such copies of the site's
- * pages again: the site's page held the text, and leaves the index.
+ * check), its meta naming that URL as `duplicateOf`. A forget that removes the site's pages queues
+ * such copies of them again: the site's page held the text, and leaves the index.
  */
 export const DUPLICATE_REASON = 'duplicate';
 

@@ -155,8 +155,10 @@ export interface CrawlWorkOptions {
 /** How `CrawlQueue.forget` forgets. */
 export interface ForgetOptions {
   /**
-   * The sites' indexed pages stay searchable (`quarry forget --keep-pages`); without it they are
-   * to be removed, which the queue records (see `forgottenRemovingPages`) for whoever removes them.
+   * The sites' indexed pages stay searchable (`quarry forget --keep-pages`), and the copies of
+   * them on other sites stay skipped as their duplicates; without it they are to be removed, which
+   * the queue records (see `forgottenRemovingPages`) for whoever removes them, and those copies are
+   * queued again.
    */
   readonly keepPages?: boolean;
 }

@@ -297,7 +297,8 @@ export class BullmqCrawlQueue implements CrawlQueue {
     if (options.keepPages) await this.#redis.srem(this.#keys.forgottenRemoving, ...checked);
     else await this.#redis.sadd(this.#keys.forgottenRemoving, ...checked);
     await this.#redis.zadd(this.#keys.forgottenSites, 'NX', ...checked.flatMap((site) => [now, site]));
-    await this.#copiesAgain(checked);
+    // Copies of pages kept in the index stay skipped as their duplicates.
+    if (!options.keepPages) await this.#copiesAgain(checked);
     return null;
   }
 

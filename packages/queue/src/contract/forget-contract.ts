@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { SITE_FORGOTTEN } from '../forget.js';
+import { DUPLICATE_REASON, SITE_FORGOTTEN } from '../forget.js';
 import type { CommonQueueOptions } from '../options.js';
 import type { CrawlTask, CrawlWorker, Queues } from '../types.js';
 import { doneAfter, type OpenQueues, task, waitFor, waitIdle } from './helpers.js';
@@ -133,6 +133,40 @@ export function describeForget(open: OpenQueues): void {
       expect(seen[2]?.url).toBe('http://o.test/p');
       expect(seen[2]?.meta ?? {}).toEqual({});
       expect((await crawl.stats()).skipped).toBe(0);
+    });
+
+    it('leaves the copies of the pages a forget keeps skipped, until a forget removes those pages', async () => {
+      const { crawl } = await start();
+      await crawl.add([task('http://m.test/p'), task('http://o.test/p')]);
+      const seen: CrawlTask[] = [];
+      const worker = crawl.work(
+        async (t) => {
+          seen.push(t);
+          return t.url === 'http://o.test/p'
+            ? { status: 'skipped', reason: DUPLICATE_REASON, meta: { duplicateOf: 'http://m.test/p' } }
+            : { status: 'done' };
+        },
+        { concurrency: 1 },
+      );
+      await waitIdle(crawl);
+      await worker.close();
+      // The original stays indexed, so its copy stays out of the index.
+      await crawl.forget(['m.test'], { keepPages: true });
+      const stats = await crawl.stats();
+      expect({ queued: stats.queued, skipped: stats.skipped }).toEqual({ queued: 0, skipped: 1 });
+      expect(stats.reasons.find((r) => r.reason === DUPLICATE_REASON)).toMatchObject({ state: 'skipped', count: 1 });
+      expect(await crawl.isIdle()).toBe(true);
+      // Forgotten again, its pages removed: the copy is taken again.
+      await crawl.forget(['m.test']);
+      workers.push(
+        crawl.work(
+          doneAfter((t) => seen.push(t)),
+          { concurrency: 1 },
+        ),
+      );
+      await waitFor('the copy crawled again', () => seen.length === 3);
+      await waitIdle(crawl);
+      expect(seen[2]?.url).toBe('http://o.test/p');
     });
 
     it('unforget crawls again, whole, the URLs crawled before the forget, whose pages it removed', async () => {

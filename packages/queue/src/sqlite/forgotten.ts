@@ -87,7 +87,8 @@ export class ForgottenSites {
   /**
    * Records the sites (and whether their pages are to be removed: a site forgotten again takes the
    * last forget's word) and ends their queued URLs skipped; how many were dropped. Copies of their
-   * pages on other sites are queued again (see #copiesAgain). One transaction.
+   * pages on other sites are queued again when the pages are removed (see #copiesAgain), and stay
+   * skipped while they are kept. One transaction.
    */
   forget(sites: readonly string[], now: number, keepPages: boolean): number {
     return this.#db
@@ -100,7 +101,7 @@ export class ForgottenSites {
           if (rows.length > 0) this.#stmts.hostDropped.run({ host, n: rows.length, now });
           dropped += rows.length;
         }
-        this.#copiesAgain(sites, now);
+        if (!keepPages) this.#copiesAgain(sites, now);
         return dropped;
       })
       .immediate();
