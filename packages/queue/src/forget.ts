@@ -13,6 +13,24 @@ export const SITE_FORGOTTEN = 'site_forgotten';
  */
 export const DUPLICATE_REASON = 'duplicate';
 
+/** A forgotten site as `unforget` lifts it: when it was first forgotten, and whether every forget of it kept its pages. */
+export interface LiftedSite {
+  readonly site: string;
+  readonly forgottenAt: number;
+  readonly pagesKept: boolean;
+}
+
+/**
+ * Whether the page of a URL crawled before its site was lifted is still indexed as that crawl left
+ * it, so that `unforget` recrawls it with its validators: every lifted site it is within kept its
+ * pages at every forget, and it finished before that site was forgotten (a page in flight then was
+ * refused by the indexer). Otherwise it is fetched whole.
+ */
+export function stillIndexed(url: string, finishedAt: number, lifted: readonly LiftedSite[]): boolean {
+  const within = lifted.filter((site) => urlMatchesSite(url, site.site));
+  return within.length > 0 && within.every((site) => site.pagesKept && finishedAt < site.forgottenAt);
+}
+
 /** Sites one call may name, at most. */
 export const MAX_FORGET_SITES = 100;
 

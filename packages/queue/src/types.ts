@@ -219,10 +219,13 @@ export interface CrawlQueue {
   forget(sites: readonly string[], options?: ForgetOptions): Promise<number | null>;
   /**
    * Crawls the sites again: `add` takes their URLs, those dropped by `forget` (skipped as
-   * `site_forgotten`) are queued again, and so are those crawled before (done), without their
-   * validators (`etag`, `lastModified`): their pages were removed with the site, so they are
-   * fetched whole. URLs still within another forgotten site stay out. Resolves to how many were
-   * queued. Sites not forgotten are ignored.
+   * `site_forgotten`) are queued again, and so are those crawled before (done). Those finished
+   * before a site every forget of which kept its pages (`keepPages`) are recrawled with the meta
+   * they finished with: their pages are still indexed, so an unchanged one answers 304 and keeps
+   * its entry. The others lose their validators (`etag`, `lastModified`) and are fetched whole:
+   * their pages were removed with the site (or may have been), or were refused by the indexer (in
+   * flight as the site was forgotten). URLs still within another forgotten site stay out. Resolves
+   * to how many were queued. Sites not forgotten are ignored.
    */
   unforget(sites: readonly string[]): Promise<number>;
   /** The sites forgotten, by name. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { checkSites, withinSites } from '../forget.js';
+import { checkSites, stillIndexed, withinSites } from '../forget.js';
 import type { HostPage, HostQuery } from '../hosts.js';
 import { checkRecrawlOptions, hostKey } from '../policy.js';
 import type {
@@ -26,6 +26,7 @@ import {
   urlHash,
 } from './crawl-state.js';
 import { BullmqCrawlWorker } from './crawl-worker.js';
+import { doneAt, forgetSites, liftSites } from './forgotten.js';
 import { ADMIT, TAKE_FINISHED } from './scripts.js';
 import {
   FINISHED_ORDER,
@@ -292,11 +293,7 @@ export class BullmqCrawlQueue implements CrawlQueue {
 
   async forget(sites: readonly string[], options: ForgetOptions = {}): Promise<null> {
     const checked = checkSites(sites);
-    const now = Date.now();
-    // Whether the pages are to be removed first: a site is never listed forgotten without it.
-    if (options.keepPages) await this.#redis.srem(this.#keys.forgottenRemoving, ...checked);
-    else await this.#redis.sadd(this.#keys.forgottenRemoving, ...checked);
-    await this.#redis.zadd(this.#keys.forgottenSites, 'NX', ...checked.flatMap((site) => [now, site]));
+    await forgetSites(this.#redis, this.#keys, checked, options.keepPages === true);
     // Copies of pages kept in the index stay skipped as their duplicates.
     if (!options.keepPages) await this.#copiesAgain(checked);
     return null;
@@ -317,14 +314,12 @@ export class BullmqCrawlQueue implements CrawlQueue {
   }
 
   async unforget(sites: readonly string[]): Promise<number> {
-    const checked = checkSites(sites);
-    const lifted: string[] = [];
-    for (const site of checked) if ((await this.#redis.zrem(this.#keys.forgottenSites, site)) > 0) lifted.push(site);
-    await this.#redis.srem(this.#keys.forgottenRemoving, ...checked);
+    const lifted = await liftSites(this.#redis, this.#keys, checkSites(sites));
     if (lifted.length === 0) return 0;
+    const names = lifted.map((site) => site.site);
     const still = await this.forgotten();
     const within = (url: unknown): url is string =>
-      typeof url === 'string' && withinSites(url, lifted) && !withinSites(url, still);
+      typeof url === 'string' && withinSites(url, names) && !withinSites(url, still);
     const requeued = new Set<string>();
     // The URLs the workers dropped, as they dropped them.
     let cursor = '0';
@@ -347,11 +342,22 @@ export class BullmqCrawlQueue implements CrawlQueue {
       }
       await this.#redis.srem(this.#keys.forgottenUrls, ...taken);
     } while (cursor !== '0');
-    // The URLs crawled before: their pages were removed with the site, so they are fetched whole again.
-    // Not those just queued again above: a running worker may already have crawled one of them.
+    // The URLs crawled before: a page still indexed is recrawled (an unchanged one answers 304 and
+    // keeps its entry); one removed with its site is fetched whole. Not those just queued again
+    // above: a running worker may already have crawled one of them.
     const crawled: string[] = [];
     for await (const { url } of this.#finishedTasks()) if (within(url) && !requeued.has(url)) crawled.push(url);
-    return requeued.size + (await this.#requeueInBatches(crawled, ['done'], { etag: '', lastModified: '' }));
+    const finishedAt = await doneAt(this.#redis, this.#keys, crawled);
+    const indexed: string[] = [];
+    const whole: string[] = [];
+    for (const [i, url] of crawled.entries()) {
+      (stillIndexed(url, finishedAt[i] ?? Number.NaN, lifted) ? indexed : whole).push(url);
+    }
+    return (
+      requeued.size +
+      (await this.#requeueInBatches(indexed, ['done'], undefined)) +
+      (await this.#requeueInBatches(whole, ['done'], { etag: '', lastModified: '' }))
+    );
   }
 
   async forgotten(): Promise<string[]> {

@@ -46,6 +46,8 @@ export interface Keys {
   readonly forgottenUrls: string;
   /** SET of the forgotten sites whose pages are to be removed (see `CrawlQueue.forgottenRemovingPages`). */
   readonly forgottenRemoving: string;
+  /** SET of the forgotten sites every forget of which kept their pages (see `stillIndexed`). */
+  readonly forgottenKept: string;
   /** ZSET URL hash -> when it finished, one per finished state. */
   finished(state: FinishedState): string;
   host(host: string): string;
@@ -67,6 +69,7 @@ export function keysFor(prefix: string): Keys {
     forgottenSites: `${prefix}:crawl-state:forgotten-sites`,
     forgottenUrls: `${prefix}:crawl-state:forgotten-urls`,
     forgottenRemoving: `${prefix}:crawl-state:forgotten-removing`,
+    forgottenKept: `${prefix}:crawl-state:forgotten-kept`,
     finished: (state) => `${prefix}:crawl-state:finished:${state}`,
     host: (host) => `${prefix}:crawl-host:${host}`,
     slots,

@@ -169,6 +169,76 @@ export function describeForget(open: OpenQueues): void {
       expect(seen[2]?.url).toBe('http://o.test/p');
     });
 
+    it('unforget recrawls with their validators the pages a keep-pages forget left indexed', async () => {
+      const { crawl } = await start();
+      const meta = { etag: '"v1"', lastModified: 'Sat, 21 Nov 2026 10:00:00 GMT', indexed: '1' };
+      await crawl.add(['http://a.test/1', 'http://a.test/2', 'http://c.test/1'].map((u) => task(u, { meta })));
+      const seen: CrawlTask[] = [];
+      let inFlight = false;
+      let finish = (): void => {};
+      const finished = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const worker = crawl.work(
+        async (t) => {
+          seen.push(t);
+          if (t.url === 'http://a.test/2') {
+            inFlight = true;
+            await finished;
+          }
+          return { status: 'done' };
+        },
+        { concurrency: 3 },
+      );
+      await waitFor('a.test/2 in flight, the rest done', async () => inFlight && (await crawl.stats()).done === 2);
+      // Finished before the forget, by a clock that counts milliseconds.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await crawl.forget(['a.test'], { keepPages: true });
+      // In flight as its site was forgotten: the indexer refused its page, which is not indexed.
+      finish();
+      await waitIdle(crawl);
+      await worker.close();
+      expect(await crawl.unforget(['a.test'])).toBe(2);
+      workers.push(
+        crawl.work(
+          doneAfter((t) => seen.push(t)),
+          { concurrency: 2 },
+        ),
+      );
+      await waitFor('a.test crawled again', () => seen.length === 5);
+      await waitIdle(crawl);
+      const again = new Map(seen.slice(3).map((t) => [t.url, t.meta]));
+      expect(again.get('http://a.test/1')).toEqual(meta);
+      expect(again.get('http://a.test/2')).toEqual({ indexed: '1' });
+    });
+
+    it('unforget fetches whole the pages of a site a forget removed, though a later one kept them', async () => {
+      const { crawl } = await start();
+      const meta = { etag: '"v1"', indexed: '1' };
+      await crawl.add([task('http://a.test/1', { meta }), task('http://b.test/1', { meta })]);
+      const seen: CrawlTask[] = [];
+      const worker = crawl.work(
+        doneAfter((t) => seen.push(t)),
+        { concurrency: 2 },
+      );
+      await waitIdle(crawl);
+      await worker.close();
+      // a.test: removed, then kept (the removal may have run); b.test: kept, then removed.
+      await crawl.forget(['a.test']);
+      await crawl.forget(['a.test', 'b.test'], { keepPages: true });
+      await crawl.forget(['b.test']);
+      expect(await crawl.unforget(['a.test', 'b.test'])).toBe(2);
+      workers.push(
+        crawl.work(
+          doneAfter((t) => seen.push(t)),
+          { concurrency: 2 },
+        ),
+      );
+      await waitFor('both crawled again', () => seen.length === 4);
+      await waitIdle(crawl);
+      expect(seen.slice(2).map((t) => t.meta)).toEqual([{ indexed: '1' }, { indexed: '1' }]);
+    });
+
     it('unforget crawls again, whole, the URLs crawled before the forget, whose pages it removed', async () => {
       const { crawl } = await start();
       const meta = { etag: '"v1"', lastModified: 'Sat, 21 Nov 2026 10:00:00 GMT', note: 'kept' };

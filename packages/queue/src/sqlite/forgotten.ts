@@ -1,5 +1,12 @@
 import type Database from 'better-sqlite3';
-import { DUPLICATE_REASON, hostMayBeWithin, SITE_FORGOTTEN, withinSites } from '../forget.js';
+import {
+  DUPLICATE_REASON,
+  hostMayBeWithin,
+  type LiftedSite,
+  SITE_FORGOTTEN,
+  stillIndexed,
+  withinSites,
+} from '../forget.js';
 import type { NewCrawlTask } from '../types.js';
 
 /**
@@ -18,11 +25,15 @@ export class ForgottenSites {
       removing: db.prepare<[], { site: string }>(
         'SELECT site FROM forgotten_sites WHERE remove_pages = 1 ORDER BY site',
       ),
+      // pages_kept stays 0 once a forget of the site did not keep them: they may have been removed.
       insert: db.prepare(
-        `INSERT INTO forgotten_sites (site, forgotten_at, remove_pages) VALUES (?, ?, ?)
-         ON CONFLICT (site) DO UPDATE SET remove_pages = excluded.remove_pages`,
+        `INSERT INTO forgotten_sites (site, forgotten_at, remove_pages, pages_kept) VALUES (@site, @now, @remove, @kept)
+         ON CONFLICT (site) DO UPDATE SET remove_pages = excluded.remove_pages,
+           pages_kept = min(pages_kept, excluded.pages_kept)`,
       ),
-      remove: db.prepare('DELETE FROM forgotten_sites WHERE site = ?'),
+      remove: db.prepare<[string], { forgotten_at: number; pages_kept: number }>(
+        'DELETE FROM forgotten_sites WHERE site = ? RETURNING forgotten_at, pages_kept',
+      ),
       hosts: db.prepare<[], { host: string }>('SELECT host FROM hosts'),
       queued: db.prepare<[string], { seq: number; url: string }>(
         "SELECT seq, url FROM frontier WHERE host = ? AND state = 'queued'",
@@ -38,8 +49,12 @@ export class ForgottenSites {
       hostSkippedAgain: db.prepare(
         'UPDATE hosts SET queued = queued + @n, skipped = max(0, skipped - @n) WHERE host = @host',
       ),
-      done: db.prepare<[string], { seq: number; url: string }>(
-        "SELECT seq, url FROM frontier WHERE host = ? AND state = 'done'",
+      done: db.prepare<[string], { seq: number; url: string; updated_at: number }>(
+        "SELECT seq, url, updated_at FROM frontier WHERE host = ? AND state = 'done'",
+      ),
+      recrawl: db.prepare(
+        `UPDATE frontier SET state = 'queued', reason = NULL, attempt = 0, not_before = 0, updated_at = @now
+         WHERE seq = @seq AND state = 'done'`,
       ),
       again: db.prepare(
         `UPDATE frontier SET state = 'queued', reason = NULL, attempt = 0, not_before = 0, updated_at = @now,
@@ -93,7 +108,8 @@ export class ForgottenSites {
   forget(sites: readonly string[], now: number, keepPages: boolean): number {
     return this.#db
       .transaction(() => {
-        for (const site of sites) this.#stmts.insert.run(site, now, keepPages ? 0 : 1);
+        const [remove, kept] = keepPages ? [0, 1] : [1, 0];
+        for (const site of sites) this.#stmts.insert.run({ site, now, remove, kept });
         let dropped = 0;
         for (const host of this.#hostsOf(sites)) {
           const rows = this.#stmts.queued.all(host).filter((row) => withinSites(row.url, sites));
@@ -108,28 +124,37 @@ export class ForgottenSites {
   }
 
   /**
-   * Lifts the sites and queues again the URLs they dropped, and those they had crawled (without
-   * their validators), but not those still within another forgotten site; how many were queued.
-   * One transaction.
+   * Lifts the sites and queues again the URLs they dropped, and those they had crawled (with their
+   * validators when their pages were kept, see `stillIndexed`), but not those still within another
+   * forgotten site; how many were queued. One transaction.
    */
   unforget(sites: readonly string[], now: number): number {
     return this.#db
       .transaction(() => {
-        const lifted = sites.filter((site) => this.#stmts.remove.run(site).changes > 0);
+        const lifted: LiftedSite[] = [];
+        for (const site of sites) {
+          const row = this.#stmts.remove.get(site);
+          if (row) lifted.push({ site, forgottenAt: row.forgotten_at, pagesKept: row.pages_kept === 1 });
+        }
         if (lifted.length === 0) return 0;
+        const names = lifted.map((site) => site.site);
         const still = this.list();
         let queued = 0;
-        for (const host of this.#hostsOf(lifted)) {
+        for (const host of this.#hostsOf(names)) {
           const rows = this.#stmts.dropped
             .all(host, SITE_FORGOTTEN)
-            .filter((row) => withinSites(row.url, lifted) && !withinSites(row.url, still));
+            .filter((row) => withinSites(row.url, names) && !withinSites(row.url, still));
           for (const row of rows) this.#stmts.giveBack.run({ seq: row.seq, reason: SITE_FORGOTTEN, now });
           if (rows.length > 0) this.#stmts.hostGivenBack.run({ host, n: rows.length });
-          // Crawled before: their pages were removed with the site, so they are fetched whole again.
+          // Crawled before: a page still indexed is recrawled (an unchanged one answers 304 and keeps
+          // its entry); one removed with its site is fetched whole.
           const done = this.#stmts.done
             .all(host)
-            .filter((row) => withinSites(row.url, lifted) && !withinSites(row.url, still));
-          for (const row of done) this.#stmts.again.run({ seq: row.seq, now });
+            .filter((row) => withinSites(row.url, names) && !withinSites(row.url, still));
+          for (const row of done) {
+            const again = stillIndexed(row.url, row.updated_at, lifted) ? this.#stmts.recrawl : this.#stmts.again;
+            again.run({ seq: row.seq, now });
+          }
           if (done.length > 0) this.#stmts.hostDoneAgain.run({ host, n: done.length });
           queued += rows.length + done.length;
         }

@@ -66,7 +66,8 @@ CREATE TABLE IF NOT EXISTS index_queue_docs (
 CREATE TABLE IF NOT EXISTS forgotten_sites (
   site TEXT PRIMARY KEY,
   forgotten_at INTEGER NOT NULL,
-  remove_pages INTEGER NOT NULL DEFAULT 0
+  remove_pages INTEGER NOT NULL DEFAULT 0,
+  pages_kept INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS fingerprints (
   fingerprint TEXT PRIMARY KEY,
@@ -87,6 +88,7 @@ export function migrate(db: Database.Database): void {
   addPageIds(db);
   addHostCounts(db);
   addRemovePages(db);
+  addPagesKept(db);
 }
 
 /**
@@ -98,6 +100,18 @@ function addRemovePages(db: Database.Database): void {
   const columns = db.prepare<[], { name: string }>('PRAGMA table_info(forgotten_sites)').all();
   if (!columns.some((column) => column.name === 'remove_pages')) {
     db.exec('ALTER TABLE forgotten_sites ADD COLUMN remove_pages INTEGER NOT NULL DEFAULT 0');
+  }
+}
+
+/**
+ * Releases before 2026-12-07 did not record whether every forget of a site kept its pages
+ * (`pages_kept`, which lets `unforget` recrawl them with their validators): the column is added, 0
+ * for the sites they forgot, whose pages are then fetched whole (they may have been removed).
+ */
+function addPagesKept(db: Database.Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(forgotten_sites)').all();
+  if (!columns.some((column) => column.name === 'pages_kept')) {
+    db.exec('ALTER TABLE forgotten_sites ADD COLUMN pages_kept INTEGER NOT NULL DEFAULT 0');
   }
 }
 

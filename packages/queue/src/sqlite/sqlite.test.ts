@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { doc, task, waitFor } from '../contract/helpers.js';
+import { doc, doneAfter, task, waitFor } from '../contract/helpers.js';
 import { describeQueueContract } from '../contract.js';
-import type { IndexItem } from '../types.js';
+import type { CrawlTask, IndexItem } from '../types.js';
 import { openSqliteQueues } from './open.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-queue-'));
@@ -267,5 +267,36 @@ describe('sqlite forgotten sites written by an earlier release', () => {
     await queues.crawl.forget(['removed.test', 'new.test']);
     expect(await queues.crawl.forgottenRemovingPages()).toEqual(['new.test', 'removed.test']);
     await queues.close();
+  });
+
+  it('fetches whole, once unforgotten, the pages of the sites it forgot (it did not record whether all were kept)', async () => {
+    const path = join(dir, 'no-pages-kept.db');
+    const before = openSqliteQueues({ path, pollIntervalMs: 20 });
+    const meta = { etag: '"v1"', indexed: '1' };
+    await before.crawl.add([task('http://kept.test/1', { meta })]);
+    const worker = before.crawl.work(async () => ({ status: 'done' }), { concurrency: 1 });
+    await waitFor('the page crawled', async () => (await before.crawl.stats()).done === 1);
+    await worker.close();
+    await before.crawl.forget(['kept.test'], { keepPages: true });
+    await before.close();
+    // The layout of releases before 2026-12-07: no `pages_kept`.
+    const old = new Database(path);
+    old.exec('ALTER TABLE forgotten_sites DROP COLUMN pages_kept');
+    old.close();
+
+    const queues = openSqliteQueues({ path, pollIntervalMs: 20 });
+    try {
+      expect(await queues.crawl.unforget(['kept.test'])).toBe(1);
+      const seen: CrawlTask[] = [];
+      const again = queues.crawl.work(
+        doneAfter((t) => seen.push(t)),
+        { concurrency: 1 },
+      );
+      await waitFor('the page crawled again', () => seen.length === 1);
+      await again.close();
+      expect(seen[0]?.meta).toEqual({ indexed: '1' });
+    } finally {
+      await queues.close();
+    }
   });
 });
