@@ -28,6 +28,22 @@ describe('reconcileTitle', () => {
     expect(title({ ogTitle: stuffed, docTitle: 'Cheap flights to Lisbon' })).toBe('Cheap flights to Lisbon');
   });
 
+  it("keeps the kicker Readability cut before a title's colon when the headline starts with it", () => {
+    const docTitle = 'Energiewende: Windkraftanlagen in Schleswig-Holstein liefern Rekordstrom';
+    const readabilityTitle = 'Windkraftanlagen in Schleswig-Holstein liefern Rekordstrom';
+    const url = 'https://example.de/news/energie';
+    expect(title({ docTitle, readabilityTitle, url, h1: 'Energiewende: Windkraftanlagen liefern Rekordstrom' })).toBe(
+      docTitle,
+    );
+    // A headline without it, or one that only starts with the same letters, leaves Readability's cut.
+    expect(title({ docTitle, readabilityTitle, url, h1: 'Windkraftanlagen liefern Rekordstrom' })).not.toContain(
+      'Energiewende',
+    );
+    expect(title({ docTitle: 'The: Best pans', readabilityTitle: 'Best pans', url, h1: 'Theory of pans' })).not.toMatch(
+      /^The:/,
+    );
+  });
+
   it('is never a bare URL or empty while a source has a title', () => {
     expect(title({ ogTitle: 'https://example.com/page', docTitle: 'Real title' })).toBe('Real title');
     expect(title({ docTitle: '   ', h1: 'Shown headline' })).toBe('Shown headline');

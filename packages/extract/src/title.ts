@@ -271,6 +271,30 @@ function preferSlugMatch(chosen: string, candidates: readonly string[], url: str
   return better ?? chosen;
 }
 
+/**
+ * Readability's title, or the `<title>` where Readability cut a kicker the page's headline also
+ * starts with: it drops what stands before a title's colon (`Energiewende: Windkraftanlagen in
+ * Schleswig-Holstein liefern Rekordstrom` → `Windkraftanlagen…`) unless a heading repeats the
+ * whole title, but an `<h1>` `Energiewende: Windkraftanlagen liefern Rekordstrom` shows it is the
+ * headline's own word, not a site's name.
+ */
+function withKicker(readability: string | null, docTitle: string | null, h1: string): string | null {
+  if (readability === null || docTitle === null || docTitle === readability || !docTitle.endsWith(readability)) {
+    return readability;
+  }
+  const kicker = /^(.+?)\s?:\s*$/.exec(docTitle.slice(0, docTitle.length - readability.length))?.[1];
+  if (kicker === undefined) return readability;
+  const words = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+  const heading = words(h1);
+  const lead = words(kicker);
+  const starts = lead.length > 0 && heading.length > lead.length && lead.every((word, i) => heading[i] === word);
+  return starts ? docTitle : readability;
+}
+
 /** The title reconciled by agreement between sources, with the two candidates it chose between. */
 function agreedTitle(sources: TitleSources): { title: string; stripped: string; headline: string } {
   const labels = hostLabels(sources.url);
@@ -293,7 +317,12 @@ function agreedTitle(sources: TitleSources): { title: string; stripped: string; 
   // Readability's title is the `<title>` too, and another declared title may end with the logo.
   const withoutLogo = (t: string | null) =>
     spaced && t?.endsWith(` ${spaced.tail}`) ? t.slice(0, t.length - spaced.tail.length).trimEnd() : t;
-  const declared = [og, clean(sources.twitterTitle), clean(sources.jsonLdHeadline), clean(sources.readabilityTitle)]
+  const declared = [
+    og,
+    clean(sources.twitterTitle),
+    clean(sources.jsonLdHeadline),
+    withKicker(clean(sources.readabilityTitle), docTitle, mainH1),
+  ]
     .map(withoutLogo)
     .concat(docTitle)
     .filter((t): t is string => t !== null);
