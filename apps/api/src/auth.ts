@@ -65,15 +65,34 @@ function presentedKey(req: Request): Presented {
   return key.length > MAX_KEY_CHARS ? { kind: 'malformed' } : { kind: 'key', key };
 }
 
+/** The credential of `Authorization: Bearer <credential>`, or undefined. */
+function bearerCredential(req: Request): string | undefined {
+  return /^Bearer[ ]+(\S+)[ ]*$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
 /**
  * Whether the request carries `Authorization: Bearer <token>` with exactly `token`, compared in
  * constant time (both sides are hashed first, so lengths leak nothing either).
  */
 export function hasBearerToken(req: Request, token: string): boolean {
-  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(req.headers.authorization ?? '');
-  if (!match?.[1]) return false;
+  const credential = bearerCredential(req);
+  if (!credential) return false;
   const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(match[1]), digest(token));
+  return timingSafeEqual(digest(credential), digest(token));
+}
+
+/** What every API key starts with (`KEY_PREFIX` of @quarry/keys, which the API does not load). */
+const API_KEY_PREFIX = 'qk_';
+
+/**
+ * Whether a bearer credential may be a try at the admin token `adminToken`, where a route takes
+ * both (`/mcp`): one shaped as API keys are (`qk_...`) is a key, right or wrong, not a guess at the
+ * token, unless the token is shaped so too.
+ */
+export function mayBeAdminToken(req: Request, adminToken: string): boolean {
+  const credential = bearerCredential(req);
+  if (!credential) return false;
+  return !credential.startsWith(API_KEY_PREFIX) || adminToken.startsWith(API_KEY_PREFIX);
 }
 
 /**

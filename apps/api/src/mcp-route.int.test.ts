@@ -250,16 +250,52 @@ describe('/mcp limits and keys, as /api/v1/search', () => {
     }
   });
 
-  it('counts wrong bearer tokens as admin-token guesses: ten, then the right token waits too', async () => {
-    const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000', QUARRY_ADMIN_TOKEN: ADMIN_TOKEN });
-    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    expect((await rpc(base, 'tools/list', {}, admin)).status).toBe(200);
-    for (let i = 0; i < 10; i++) {
-      expect((await rpc(base, 'tools/list', {}, { authorization: `Bearer guess-${i}` })).status).toBe(401);
+  it('counts wrong bearer tokens as admin-token guesses: ten, then the right token waits too, a key does not', async () => {
+    const keys = new SqliteKeyStore({ path: join(fx.dir, 'keys-guesses.sqlite') });
+    try {
+      const { key } = await keys.create('agent', 100);
+      const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000', QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }, { keys });
+      const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+      expect((await rpc(base, 'tools/list', {}, admin)).status).toBe(200);
+      for (let i = 0; i < 10; i++) {
+        expect((await rpc(base, 'tools/list', {}, { authorization: `Bearer guess-${i}` })).status).toBe(401);
+      }
+      const locked = await rpc(base, 'tools/list', {}, admin);
+      expect(locked.status).toBe(429);
+      expect(((await locked.json()) as { detail: string }).detail).toMatch(/^Too many wrong admin tokens/);
+      const call = await rpc(base, 'tools/call', { name: 'search', arguments: { q: 'quarry' } }, admin);
+      const body = (await call.json()) as { result: { isError: boolean; content: { text: string }[] } };
+      expect(body.result.isError).toBe(true);
+      expect(body.result.content[0]?.text).toMatch(
+        /^Too many wrong admin tokens from this address; retry in \d+ seconds/,
+      );
+      // A valid key is no try at the admin token: it works during the lockout.
+      expect((await rpc(base, 'tools/list', {}, { authorization: `Bearer ${key}` })).status).toBe(200);
+      // Without a credential the public tier still answers.
+      expect((await rpc(base, 'tools/list', {})).status).toBe(200);
+    } finally {
+      await keys.close();
     }
-    expect((await rpc(base, 'tools/list', {}, admin)).status).toBe(429);
-    // Without a credential the public tier still answers.
-    expect((await rpc(base, 'tools/list', {})).status).toBe(200);
+  });
+
+  it('answers wrong API keys with 401 as /api/v1 does, not as admin-token guesses that lock valid keys out', async () => {
+    const keys = new SqliteKeyStore({ path: join(fx.dir, 'keys-wrong.sqlite') });
+    try {
+      const { key } = await keys.create('agent', 100);
+      const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000', QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }, { keys });
+      const search = { name: 'search', arguments: { q: 'quarry' } };
+      for (let i = 0; i < 12; i++) {
+        const wrong = await rpc(base, 'tools/call', search, { authorization: `Bearer qk_wrong${i}` });
+        expect(wrong.status).toBe(401);
+        expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="quarry"');
+      }
+      const valid = await rpc(base, 'tools/call', search, { authorization: `Bearer ${key}` });
+      expect(valid.status).toBe(200);
+      expect(((await valid.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+      expect((await rpc(base, 'tools/list', {}, { authorization: `Bearer ${ADMIN_TOKEN}` })).status).toBe(200);
+    } finally {
+      await keys.close();
+    }
   });
 
   it('offers crawl_site only to a client presenting the configured admin token', async () => {

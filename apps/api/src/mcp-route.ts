@@ -1,7 +1,7 @@
 import { acceptCredential } from '@quarry/core';
 import { createQuarryMcpServer, JSON_RPC_ERRORS, jsonRpcError, type SiteCrawler, serveHttpRequest } from '@quarry/mcp';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { authenticate, clientAuth, hasBearerToken, withAdminGuesses } from './auth.js';
+import { authenticate, clientAuth, hasBearerToken, mayBeAdminToken } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { createMcpBackend } from './mcp-backend.js';
 import { originAllowed } from './mcp-origin.js';
@@ -22,9 +22,10 @@ export interface McpRouteOptions {
  * responses). Behind the same key authentication and rate limiters as `/api/v1` (one counter for
  * both), after an `Origin` check against DNS rebinding. A rate-limited `tools/call` is answered as a
  * tool error (`isError: true`, with the same `Retry-After` and rate-limit headers) so an agent's
- * session survives; other limited requests get the API's 429 problem. One POST carries one
- * message (batches are refused), so each tool call is counted. `GET` is 405: a stateless server
- * has no stream to offer.
+ * session survives; other limited requests get the API's 429 problem. A bearer that is no API key
+ * is tried as the admin token (counted by `adminGuesses`); a wrong key is a 401, as on `/api/v1`.
+ * One POST carries one message (batches are refused), so each tool call is counted. `GET` is 405:
+ * a stateless server has no stream to offer.
  */
 export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOptions = {}): Router {
   const router = express.Router();
@@ -34,23 +35,25 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
     sendProblem(res, 'forbidden', 'This Origin may not use /mcp (DNS rebinding protection).');
   };
   const authAndLimit: RequestHandler = (req, res, next) => {
-    const adminToken = deps.config.adminToken;
-    const authorize = (): void => {
-      if (adminToken && hasBearerToken(req, adminToken)) {
-        res.locals.quarryMcpAdmin = true;
-        acceptCredential(res);
-        limitAsToolError(limiters.publicTier)(req, res, next);
+    keyAuth(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      const adminToken = deps.config.adminToken;
+      const auth = clientAuth(res);
+      // A bearer that is no key of ours may be the admin token (crawl_site): counted as a guess
+      // before it is compared. A key, right or wrong, is a key, as on /api/v1.
+      if (adminToken && auth.tier === 'rejected' && mayBeAdminToken(req, adminToken)) {
+        limitAsToolError(limiters.adminGuesses)(req, res, (err?: unknown) => {
+          if (err) return next(err);
+          if (!hasBearerToken(req, adminToken)) return limitAsToolError(limiters.api)(req, res, next);
+          res.locals.quarryMcpAdmin = true;
+          acceptCredential(res);
+          limitAsToolError(limiters.publicTier)(req, res, next);
+        });
         return;
       }
-      keyAuth(req, res, (err?: unknown) => {
-        if (err) return next(err);
-        if (clientAuth(res).tier === 'key') acceptCredential(res);
-        limitAsToolError(limiters.api)(req, res, next);
-      });
-    };
-    // A bearer here may be the admin token (crawl_site): counted as a guess before it is compared.
-    if (!adminToken) return authorize();
-    withAdminGuesses(limitAsToolError(limiters.adminGuesses), req, res, next, authorize);
+      if (auth.tier === 'key') acceptCredential(res);
+      limitAsToolError(limiters.api)(req, res, next);
+    });
   };
   const handle: RequestHandler = async (req, res) => {
     const admin = res.locals.quarryMcpAdmin === true;
@@ -100,7 +103,8 @@ function toolCallId(body: unknown): string | number | undefined {
 
 /**
  * Runs a limiter; if it refuses a `tools/call`, the 429 problem it sends becomes a JSON-RPC result
- * with `isError: true` (status 200, the limiter's headers kept), which MCP clients show the model.
+ * with `isError: true` and the problem's detail (status 200, the limiter's headers kept), which MCP
+ * clients show the model: the rate limit's, or the lockout's after too many wrong admin tokens.
  */
 function limitAsToolError(limiter: RequestHandler): RequestHandler {
   return (req, res, next) => {
@@ -110,9 +114,7 @@ function limitAsToolError(limiter: RequestHandler): RequestHandler {
     res.send = ((body: unknown) => {
       res.send = send;
       if (res.statusCode !== 429) return send(body);
-      const retryAfter = Number(res.getHeader('Retry-After'));
-      const when = Number.isFinite(retryAfter) ? `in ${retryAfter} seconds` : 'later';
-      const text = `Rate limit exceeded; retry ${when}. Do not retry immediately.`;
+      const text = `${problemDetail(body) ?? 'Rate limit exceeded; retry later.'} Do not retry immediately.`;
       res.status(200).type('application/json');
       return send(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } }));
     }) as typeof res.send;
@@ -121,4 +123,14 @@ function limitAsToolError(limiter: RequestHandler): RequestHandler {
       next(err);
     });
   };
+}
+
+/** The `detail` of a problem details body as the limiters send it (a JSON string), if any. */
+function problemDetail(body: unknown): string | undefined {
+  try {
+    const detail = (JSON.parse(String(body)) as { detail?: unknown } | null)?.detail;
+    return typeof detail === 'string' ? detail : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -61,7 +61,7 @@ describe('GET /metrics (issue 10, point 7)', () => {
     }
     const wrong = await request(guarded).get('/metrics').set('Authorization', 'Bearer guess-10');
     expect(wrong.status).toBe(429);
-    expect(wrong.body.detail).toMatch(/^Too many wrong tokens from this address; retry in \d+ seconds\.$/);
+    expect(wrong.body.detail).toMatch(/^Too many wrong admin tokens from this address; retry in \d+ seconds\.$/);
     expect((await right()).status).toBe(429);
     // Without a bearer credential nothing is guessed: the public limiter answers, as before.
     expect((await request(guarded).get('/metrics')).status).toBe(401);

@@ -30,9 +30,10 @@ export interface Limiters {
   readonly api: RequestHandler;
   /**
    * Failed admin-token guesses per client IP (ADMIN_GUESSES per ADMIN_GUESS_WINDOW_MS), run before
-   * the token is compared wherever it is accepted as a bearer (`/metrics`, `/mcp`, `/admin` without
-   * a dashboard): a right answer is not counted, and during a lockout even the right token waits,
-   * so guessing gains nothing from it. In this process's memory.
+   * the token is compared wherever it is accepted as a bearer (`/metrics`, `/admin` without a
+   * dashboard, and `/mcp` for a bearer that is no API key): a right answer is not counted, and
+   * during a lockout even the right token waits, so guessing gains nothing from it. In this
+   * process's memory.
    */
   readonly adminGuesses: RequestHandler;
 }
@@ -108,7 +109,7 @@ export function createLimiters(options: LimiterOptions): Limiters {
     handler: (_req, res) => {
       const retryAfter = Number(res.getHeader('Retry-After'));
       const when = Number.isFinite(retryAfter) ? `in ${retryAfter} seconds` : 'later';
-      sendProblem(res, 'rate-limited', `Too many wrong tokens from this address; retry ${when}.`);
+      sendProblem(res, 'rate-limited', `Too many wrong admin tokens from this address; retry ${when}.`);
     },
     validate: { xForwardedForHeader: false },
     logger,
