@@ -237,14 +237,49 @@ describe('/mcp limits and keys, as /api/v1/search', () => {
       const { key } = await keys.create('agent', 2);
       const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }, { keys });
       const auth = { authorization: `Bearer ${key}` };
-      const first = await rpc(base, 'tools/list', {}, auth);
+      const search = { name: 'search', arguments: { q: 'quarry' } };
+      const first = await rpc(base, 'tools/call', search, auth);
       expect(first.status).toBe(200);
       expect(first.headers.get('x-ratelimit-limit')).toBe('2');
       expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
       expect((await fetch(`${base}/api/v1/search?q=quarry`, { headers: auth })).status).toBe(200);
-      expect((await rpc(base, 'tools/list', {}, auth)).status).toBe(429);
+      expect((await fetch(`${base}/api/v1/search?q=quarry`, { headers: auth })).status).toBe(429);
+      const limited = (await (await rpc(base, 'tools/call', search, auth)).json()) as { result: { isError: boolean } };
+      expect(limited.result.isError).toBe(true);
       const unknown = await rpc(base, 'tools/list', {}, { authorization: 'Bearer not-a-real-key' });
       expect(unknown.status).toBe(401);
+    } finally {
+      await keys.close();
+    }
+  });
+
+  it("counts a key's tool calls, one each, and not the handshake, tools/list or ping around them", async () => {
+    const keys = new SqliteKeyStore({ path: join(fx.dir, 'keys-session.sqlite') });
+    try {
+      const { key } = await keys.create('agent', 5);
+      const base = await serve({ QUARRY_RATE_LIMIT_PUBLIC: '1000' }, { keys });
+      const auth = { authorization: `Bearer ${key}` };
+      const searches = async (client: Client, count: number) => {
+        for (let i = 0; i < count; i++) {
+          const res = await client.callTool({ name: 'search', arguments: { q: `tomatoes ${i}` } });
+          expect(res.isError).toBeFalsy();
+        }
+      };
+      const first = await connect(base, auth);
+      await first.listTools();
+      await first.ping();
+      await searches(first, 4);
+      await first.close();
+      // A new session still connects, and the fifth search of the minute is the key's last.
+      const second = await connect(base, auth);
+      await second.listTools();
+      await searches(second, 1);
+      const sixth = await second.callTool({ name: 'search', arguments: { q: 'tomatoes' } });
+      expect(sixth.isError).toBe(true);
+      expect(JSON.stringify(sixth.content)).toContain('Rate limit exceeded');
+      await second.close();
+      // No key, no session: a wrong one is refused at the handshake.
+      await expect(connect(base, { authorization: 'Bearer qk_wrong' })).rejects.toThrow(/401/);
     } finally {
       await keys.close();
     }

@@ -20,9 +20,11 @@ export interface McpRouteOptions {
 /**
  * `POST /mcp`: the MCP tools over Streamable HTTP, stateless (a server per request, JSON
  * responses). Behind the same key authentication and rate limiters as `/api/v1` (one counter for
- * both), after an `Origin` check against DNS rebinding. A rate-limited `tools/call` is answered as a
- * tool error (`isError: true`, with the same `Retry-After` and rate-limit headers) so an agent's
- * session survives; other limited requests get the API's 429 problem. A bearer that is no API key
+ * both), after an `Origin` check against DNS rebinding: a key's tool calls count one each, its
+ * other messages not at all; without a key every message counts against the client's address. A
+ * rate-limited `tools/call` is answered as a tool error (`isError: true`, with the same
+ * `Retry-After` and rate-limit headers) so an agent's session survives; other limited requests get
+ * the API's 429 problem. A bearer that is no API key
  * is tried as the admin token (counted by `adminGuesses`); a wrong key is a 401, as on `/api/v1`.
  * One POST carries one message (batches are refused), so each tool call is counted. `GET` is 405:
  * a stateless server has no stream to offer.
@@ -47,11 +49,16 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
           if (!hasBearerToken(req, adminToken)) return limitAsToolError(limiters.api)(req, res, next);
           res.locals.quarryMcpAdmin = true;
           acceptCredential(res);
-          limitAsToolError(limiters.publicTier)(req, res, next);
+          limitToolCalls(limiters.publicTier)(req, res, next);
         });
         return;
       }
-      if (auth.tier === 'key') acceptCredential(res);
+      if (auth.tier === 'key') {
+        acceptCredential(res);
+        return limitToolCalls(limiters.api)(req, res, next);
+      }
+      // Without a credential, the address is all there is to hold a caller to: each of its
+      // messages counts, as each of its /api/v1 requests does. A wrong key is counted, then 401.
       limitAsToolError(limiters.api)(req, res, next);
     });
   };
@@ -92,6 +99,21 @@ const refuseBatch: RequestHandler = (req, res, next) => {
   const message = 'Invalid Request: batches are not supported; send one JSON-RPC message per POST.';
   res.status(400).json(jsonRpcError(null, JSON_RPC_ERRORS.invalidRequest, message));
 };
+
+/** Whether a JSON-RPC body calls a tool (request or not): what a search or a page read costs. */
+function isToolCall(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
+}
+
+/**
+ * For a caller whose credential is right (a key, the admin token): its tool calls count against
+ * `limiter`, one each, as its requests to `/api/v1` do; the protocol around them (`initialize`,
+ * notifications, `tools/list`, `ping`) does not, so a session costs no search of the quota.
+ */
+function limitToolCalls(limiter: RequestHandler): RequestHandler {
+  const limited = limitAsToolError(limiter);
+  return (req, res, next) => (isToolCall(req.body) ? limited(req, res, next) : next());
+}
 
 /** The id of a JSON-RPC `tools/call` request body, else undefined (a batch or another method). */
 function toolCallId(body: unknown): string | number | undefined {
