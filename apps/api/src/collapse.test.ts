@@ -4,6 +4,7 @@ import { SIMHASH_NEAR_BITS, simhash, simhashDistance } from '@quarry/text';
 import request from 'supertest';
 import { createApp } from './app.js';
 import { collapseNearCopies, sameHeadline } from './collapse.js';
+import { createMcpBackend } from './mcp-backend.js';
 import { createFixture, type Fixture, page } from './test-support/fixture.js';
 
 /** An article of `words` pseudo-random words (seeded), mentioning otters every `every` words. */
@@ -151,10 +152,10 @@ describe('search collapses near-copies', () => {
     expect(pages).toEqual(all);
   });
 
-  it('says when the index only estimated the total', async () => {
+  /** The fixture's index, counting up to its bound and estimating past it (the embedded one: 1,091 matches). */
+  function estimatingDeps() {
     const deps = fx.deps();
     const index = deps.index;
-    // An index that counted up to its bound and estimated past it (the embedded one: 1,091 matches).
     const estimating = new Proxy(index, {
       get: (target, key) => {
         if (key === 'search') {
@@ -167,11 +168,21 @@ describe('search collapses near-copies', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const res = await request(createApp({ ...deps, index: estimating }))
-      .get('/api/v1/search')
-      .query({ q: 'otter' });
+    return { ...deps, index: estimating };
+  }
+
+  it('says when the index only estimated the total', async () => {
+    const res = await request(createApp(estimatingDeps())).get('/api/v1/search').query({ q: 'otter' });
     expect(res.status).toBe(200);
     expect(res.headers['quarry-total']).toBe('estimate');
+  });
+
+  it('says so through MCP too (total_is_estimate), and that an exact total is exact', async () => {
+    const args = { q: 'otter', limit: 10, offset: 0, match: 'any' as const };
+    const estimated = await createMcpBackend(estimatingDeps()).search(args);
+    expect(estimated).toMatchObject({ total_is_estimate: true });
+    expect(estimated.total).toBeGreaterThan(0);
+    expect(await createMcpBackend(fx.deps()).search(args)).toMatchObject({ total_is_estimate: false });
   });
 });
 

@@ -47,6 +47,8 @@ async function search(deps: McpBackendDeps, args: SearchToolArgs): Promise<ToolS
   const page = topped ?? { results: local.hits.map(toLocalResult), total: local.total };
   return {
     total: page.total,
+    // As the REST search's Quarry-Total: the index's count, whatever the fallback added.
+    total_is_estimate: local.totalIsEstimate,
     took_ms: Math.round(performance.now() - startedMs),
     results: page.results,
     ...(spelled.corrections.length > 0 ? { corrected_query: formatQuery(indexQuery.query) } : {}),

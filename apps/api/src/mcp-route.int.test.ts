@@ -82,6 +82,7 @@ describe('/mcp over Streamable HTTP with the official SDK client', () => {
     expect(res.isError).toBeFalsy();
     const results = (res.structuredContent as Structured).results ?? [];
     expect(results[0]?.url).toBe(GUIDE.url);
+    expect(res.structuredContent).toMatchObject({ total_is_estimate: false });
     expect(JSON.stringify(res.content)).toContain(GUIDE.url);
   });
 

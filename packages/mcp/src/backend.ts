@@ -13,10 +13,13 @@ export interface SearchToolArgs {
 }
 
 /**
- * What `search` answers: the REST search's response, and the query as searched when words no page
- * holds were searched in another spelling (what the REST search says in `Quarry-Corrected-Words`).
+ * What `search` answers: the REST search's response, whether its total is an estimate (what the
+ * REST search says in `Quarry-Total: estimate`), and the query as searched when words no page
+ * holds were searched in another spelling (what it says in `Quarry-Corrected-Words`).
  */
 export interface ToolSearchResponse extends SearchResponse {
+  /** True when more pages match than the index counts exactly, so `total` is an estimate. */
+  readonly total_is_estimate: boolean;
   readonly corrected_query?: string;
 }
 

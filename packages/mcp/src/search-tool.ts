@@ -70,6 +70,9 @@ const resultSchema = z.object({
 
 const outputSchema = {
   total: z.number().int().describe('Matches in the index (plus external results added).'),
+  total_is_estimate: z
+    .boolean()
+    .describe('True when more pages match than the index counts exactly: total is then an estimate.'),
   took_ms: z.number().int(),
   results: z.array(resultSchema),
   corrected_query: z
@@ -108,8 +111,10 @@ export function renderResults(
   response: ToolSearchResponse,
 ): string {
   const { q } = args;
-  if (response.results.length === 0) return noResults(args, response.total);
-  const matches = response.total === 1 ? '1 match' : `${response.total} matches`;
+  if (response.results.length === 0) return noResults(args, response);
+  const count = countOfMatches(response);
+  // It opens the text: `About 1,091 matches`.
+  const matches = count.charAt(0).toUpperCase() + count.slice(1);
   const corrected = response.corrected_query;
   const heading =
     corrected === undefined
@@ -124,9 +129,19 @@ export function renderResults(
   return lines.join('\n').trimEnd();
 }
 
-function noResults({ q, offset, match }: Pick<SearchToolArgs, 'q' | 'offset' | 'match'>, total: number): string {
+/** `1 match`, `57 matches`, or `about 1,091 matches` when the total is an estimate. */
+function countOfMatches({ total, total_is_estimate }: Pick<ToolSearchResponse, 'total' | 'total_is_estimate'>): string {
+  const count = `${total.toLocaleString('en-US')} ${total === 1 ? 'match' : 'matches'}`;
+  return total_is_estimate ? `about ${count}` : count;
+}
+
+function noResults(
+  { q, offset, match }: Pick<SearchToolArgs, 'q' | 'offset' | 'match'>,
+  response: Pick<ToolSearchResponse, 'total' | 'total_is_estimate'>,
+): string {
+  const { total } = response;
   if (offset > 0 && total > 0) {
-    const matches = total === 1 ? '1 match' : `${total} matches`;
+    const matches = countOfMatches(response);
     if (offset >= total) {
       return `Offset ${offset} is past the last result: "${q}" has ${matches}. Use an offset below ${total} (0 for the first page).`;
     }

@@ -57,8 +57,8 @@ function backend(searches: SearchToolArgs[]): QuarryBackend {
       if (args.q === 'bug') throw new Error('secret internals at /srv/quarry');
       if (args.q === 'bad') throw new ValidationError('a query with only exclusions matches nothing', 'q');
       // 57 matches, none of them on the page asked for.
-      if (args.q === 'nutrition') return { total: 57, took_ms: 1, results: [] };
-      return { total: 0, took_ms: 1, results: [] };
+      if (args.q === 'nutrition') return { total: 57, total_is_estimate: false, took_ms: 1, results: [] };
+      return { total: 0, total_is_estimate: false, took_ms: 1, results: [] };
     },
     page: async (id) => [PAGE, DATED, GUIDE, LONG, HUGE].find((doc) => doc.id === id) ?? null,
   };
