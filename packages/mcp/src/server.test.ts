@@ -87,6 +87,11 @@ describe('createQuarryMcpServer', () => {
     expect(JSON.stringify(res.content)).toContain('No results');
   });
 
+  it('declares tools without listChanged: the tools never change during a session', async () => {
+    const client = await connect([]);
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+  });
+
   it('turns failures into tool errors that name the problem but never internals', async () => {
     const errors: unknown[] = [];
     const client = await connect([], errors);

@@ -44,6 +44,9 @@ export function createQuarryMcpServer(backend: QuarryBackend, options: QuarryMcp
   registerSearchTool(server, backend, onError);
   registerContentTool(server, backend, onError);
   if (backend.crawlSite) registerCrawlTool(server, backend.crawlSite.bind(backend), onError);
+  // The SDK declares `listChanged: true` once a tool is registered; these tools are fixed before
+  // connecting and never change, and the stateless HTTP transport could not send the notice anyway.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 
