@@ -50,8 +50,9 @@ const inputSchema = toolArgs({
     .min(0, { error: START_ERROR })
     .optional()
     .describe(
-      'Without query: the character offset in the page (in the chosen format) to read a portion from; default 0, ' +
-        'the beginning. To read on, give the end of the portion before, as the result says.',
+      'Without query: the offset in the page (in the chosen format) to read a portion from, in UTF-16 code units ' +
+        '(as JavaScript strings count: a character beyond U+FFFF, such as an emoji, counts two); default 0, the ' +
+        'beginning. To read on, give the end of the portion before, as the result says.',
     ),
 });
 
@@ -59,7 +60,7 @@ const PORTION_ONLY = `with max_tokens or start, or when the page is longer than 
 
 const passageSchema = z.object({
   text: z.string(),
-  start: z.number().int().describe('Offset of the passage in the full text (cite it with end).'),
+  start: z.number().int().describe('Offset of the passage in the full text, in UTF-16 code units (cite it with end).'),
   end: z.number().int(),
   score: z.number(),
   heading_path: z.array(z.string()),
@@ -80,9 +81,15 @@ const outputSchema = {
   passages: z.array(passageSchema).optional().describe('With query: the relevant passages, in page order.'),
   portion: z
     .object({
-      start: z.number().int().describe('Offset of the portion in the whole page (characters, in the chosen format).'),
+      start: z
+        .number()
+        .int()
+        .describe('Offset of the portion in the whole page (UTF-16 code units, in the chosen format).'),
       end: z.number().int().describe('Offset just past the portion: give it as start to read on.'),
-      length: z.number().int().describe('Characters of the whole page in the chosen format: end equals it at the end.'),
+      length: z
+        .number()
+        .int()
+        .describe('Length of the whole page in the chosen format, in UTF-16 code units: end equals it at the end.'),
       tokens: z.number().int().describe('Tokens of the portion (o200k).'),
     })
     .optional()
@@ -100,10 +107,11 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
       description:
         'Read a page found with search, by its id (or by its URL, if it is indexed). Without query, returns the whole page (format text or ' +
         `markdown), or its first ${WHOLE_PAGE_TOKENS.toLocaleString('en-US')} tokens when it is longer, with the start to ` +
-        'read on from; with max_tokens, only a portion of it within that token budget, from start (a character offset, ' +
+        'read on from; with max_tokens, only a portion of it within that token budget, from start (an offset, ' +
         'default 0) to the end of a paragraph or sentence, and the start to read on from. With query (your question) ' +
         'and max_tokens, returns only the passages that answer it, within that token budget, in page order, each with ' +
-        'its character offsets in the full text so an answer can cite them. Prefer query + max_tokens for long pages; ' +
+        'its offsets in the full text so an answer can cite them. Offsets count UTF-16 code units, as JavaScript ' +
+        'strings do (an emoji or another character beyond U+FFFF counts two). Prefer query + max_tokens for long pages; ' +
         'read one in portions (max_tokens, then start) when you need all of it.',
       inputSchema,
       outputSchema,
@@ -181,7 +189,7 @@ function portionResult(
   const body = format === 'markdown' ? pageMarkdown(doc) : doc.body_text;
   if (start > 0 && start >= body.length) {
     return toolError(
-      `start ${start} is past the end of the page: its ${format} has ${body.length} characters. ` +
+      `start ${start} is past the end of the page: its ${format} has ${body.length} UTF-16 code units. ` +
         `Give a start below ${body.length} (0 for the beginning).`,
     );
   }

@@ -92,6 +92,16 @@ describe('createQuarryMcpServer', () => {
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
   });
 
+  it("says get_content's offsets are UTF-16 code units, not characters", async () => {
+    const client = await connect([]);
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'get_content');
+    expect(tool?.description).toContain('Offsets count UTF-16 code units');
+    const start = (tool?.inputSchema.properties as Record<string, { description?: string }> | undefined)?.start;
+    expect(start?.description).toContain('UTF-16 code units');
+    expect(JSON.stringify(tool?.outputSchema)).not.toMatch(/character offset|\(characters/);
+  });
+
   it('turns failures into tool errors that name the problem but never internals', async () => {
     const errors: unknown[] = [];
     const client = await connect([], errors);
@@ -247,7 +257,7 @@ describe('createQuarryMcpServer', () => {
       const past = await client.callTool({ name: 'get_content', arguments: { id: LONG.id, max_tokens: 100, start } });
       expect(past.isError).toBe(true);
       expect(textOf(past)).toBe(
-        `start ${start} is past the end of the page: its text has ${length} characters. Give a start below ${length} (0 for the beginning).`,
+        `start ${start} is past the end of the page: its text has ${length} UTF-16 code units. Give a start below ${length} (0 for the beginning).`,
       );
     }
     const markdownLength = pageMarkdown(LONG).length;
@@ -255,7 +265,7 @@ describe('createQuarryMcpServer', () => {
       name: 'get_content',
       arguments: { id: LONG.id, format: 'markdown', start: markdownLength },
     });
-    expect(textOf(pastMarkdown)).toContain(`its markdown has ${markdownLength} characters`);
+    expect(textOf(pastMarkdown)).toContain(`its markdown has ${markdownLength} UTF-16 code units`);
     for (const start of [-1, 2.5, '10']) {
       const bad = await client.callTool({ name: 'get_content', arguments: { id: LONG.id, start } });
       expect(bad.isError).toBe(true);

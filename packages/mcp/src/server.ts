@@ -21,7 +21,7 @@ export interface QuarryMcpOptions {
 const INSTRUCTIONS =
   'Quarry is a self-hosted web search engine. Use search to find pages (plain-language questions work), ' +
   'then get_content with a result id to read one; pass your question as query with max_tokens to receive ' +
-  'only the relevant passages, with character offsets for citation.';
+  'only the relevant passages, with offsets (UTF-16 code units) for citation.';
 
 /** An MCP server whose transports answer malformed requests with `-32602` and a sentence. */
 class QuarryMcpServer extends McpServer {
