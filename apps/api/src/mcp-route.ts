@@ -1,5 +1,12 @@
 import { acceptCredential } from '@quarry/core';
-import { createQuarryMcpServer, JSON_RPC_ERRORS, jsonRpcError, type SiteCrawler, serveHttpRequest } from '@quarry/mcp';
+import {
+  createQuarryMcpServer,
+  invalidMessageReply,
+  JSON_RPC_ERRORS,
+  jsonRpcError,
+  type SiteCrawler,
+  serveHttpRequest,
+} from '@quarry/mcp';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { authenticate, clientAuth, hasBearerToken, mayBeAdminToken } from './auth.js';
 import type { ApiDeps } from './deps.js';
@@ -74,8 +81,10 @@ export function mcpRoute(deps: ApiDeps, limiters: Limiters, options: McpRouteOpt
     res.setHeader('Allow', 'POST');
     sendProblem(res, 'method-not-allowed', 'Use POST: this MCP endpoint is stateless and offers no event stream.');
   };
-  const json = express.json({ limit: MAX_BODY_BYTES });
-  router.post('/', checkOrigin, json, jsonRpcParseError, refuseBatch, authAndLimit, handle);
+  // Not strict: a body of JSON that is no object (`"x"`, `3`) is read, to be refused as no message
+  // (-32600) rather than as no JSON (-32700).
+  const json = express.json({ limit: MAX_BODY_BYTES, strict: false });
+  router.post('/', checkOrigin, json, jsonRpcParseError, refuseBatch, refuseNonMessage, authAndLimit, handle);
   router.all('/', checkOrigin, notAllowed);
   return router;
 }
@@ -98,6 +107,17 @@ const refuseBatch: RequestHandler = (req, res, next) => {
   if (!Array.isArray(req.body)) return next();
   const message = 'Invalid Request: batches are not supported; send one JSON-RPC message per POST.';
   res.status(400).json(jsonRpcError(null, JSON_RPC_ERRORS.invalidRequest, message));
+};
+
+/**
+ * A body that is JSON but no JSON-RPC message (`{"foo":1}`, an id null or an object, params a
+ * string) is an Invalid Request (-32600), as on stdio; the SDK would call it a Parse error. A body
+ * of another type (not read as JSON) goes on, for the SDK's 415.
+ */
+const refuseNonMessage: RequestHandler = (req, res, next) => {
+  const reply = req.body === undefined ? null : invalidMessageReply(req.body, 'body');
+  if (reply === null) return next();
+  res.status(400).json(reply);
 };
 
 /** Whether a JSON-RPC body calls a tool (request or not): what a search or a page read costs. */

@@ -349,6 +349,27 @@ describe('createQuarryMcpServer', () => {
     expect(byId.get(5)).toMatchObject({ id: 5, result: { content: [{ type: 'text' }] } });
     await server.close();
   });
+
+  it('answers initialize without its params with -32602 and a sentence, not -32603 and zod issues', async () => {
+    const server = createQuarryMcpServer(backend([]));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const replies: JSONRPCMessage[] = [];
+    clientSide.onmessage = (message) => replies.push(message);
+    await server.connect(serverSide);
+    await clientSide.start();
+    await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'initialize' } as JSONRPCMessage);
+    await clientSide.send({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { capabilities: [] } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [bare, partial] = replies as { id: number; error: { code: number; message: string } }[];
+    expect(bare).toMatchObject({ id: 1, error: { code: -32602 } });
+    expect(bare?.error.message).toMatch(
+      /^Invalid params: initialize needs params with protocolVersion .*; params is missing/,
+    );
+    expect(partial?.error.message).toMatch(
+      /; params\.protocolVersion, params\.capabilities, params\.clientInfo are missing or not of that type\.$/,
+    );
+    await server.close();
+  });
 });
 
 /** The text of a tool answer's first content block. */

@@ -6,7 +6,7 @@ import type { QuarryBackend } from './backend.js';
 import { registerContentTool } from './content-tool.js';
 import { registerCrawlTool } from './crawl-tool.js';
 import { answerMalformedRequests } from './envelope.js';
-import { JSON_RPC_ERRORS, jsonRpcError } from './json-rpc.js';
+import { JSON_RPC_ERRORS, jsonRpcError, notAMessage } from './json-rpc.js';
 import { registerSearchTool } from './search-tool.js';
 import type { ErrorReporter } from './tool-result.js';
 
@@ -89,13 +89,7 @@ export function unreadableReply(error: unknown): JSONRPCMessage | null {
   if (error instanceof SyntaxError) {
     return jsonRpcError(null, JSON_RPC_ERRORS.parse, `Parse error: the line is not JSON (${error.message})`);
   }
-  if (error instanceof Error && error.name === 'ZodError') {
-    return jsonRpcError(
-      null,
-      JSON_RPC_ERRORS.invalidRequest,
-      'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message',
-    );
-  }
+  if (error instanceof Error && error.name === 'ZodError') return notAMessage('line');
   return null;
 }
 
