@@ -181,6 +181,11 @@ export interface CrawlQueue {
   work(handler: CrawlHandler, options: CrawlWorkOptions): CrawlWorker;
   stats(): Promise<CrawlStats>;
   /**
+   * How many URLs were ever admitted to `scope` and counted in it (queued, in flight or finished):
+   * what `maxPagesInScope` is compared with, so a budget above it admits more. 0 for a scope none was.
+   */
+  admittedInScope(scope: string): Promise<number>;
+  /**
    * One page of the crawl's hosts with their counts, ordered by `query.sort` (ties by host name):
    * bounded by the query's limit (see `checkHostQuery`, which it applies: a RangeError for a bad query).
    */

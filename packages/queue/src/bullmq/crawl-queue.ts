@@ -154,6 +154,10 @@ export class BullmqCrawlQueue implements CrawlQueue {
     };
   }
 
+  async admittedInScope(scope: string): Promise<number> {
+    return Number((await this.#redis.hget(this.#keys.scopes, scope)) ?? 0);
+  }
+
   async hosts(query: HostQuery): Promise<HostPage> {
     return this.#keys.hostCounts.page(this.#redis, query);
   }

@@ -53,6 +53,10 @@ export function describeCrawlContract(open: OpenQueues): void {
       expect(await crawl.add([task('http://a.test/9', { scope: 's2', maxPagesInScope: 3 })])).toBe(1);
       expect(await crawl.add([task('http://a.test/10', { scope: 's1', maxPagesInScope: 4 })])).toBe(1);
       expect((await crawl.stats()).queued).toBe(5);
+      // What a budget is compared with: a larger one than that admits more.
+      expect(await crawl.admittedInScope('s1')).toBe(4);
+      expect(await crawl.admittedInScope('s2')).toBe(1);
+      expect(await crawl.admittedInScope('s3')).toBe(0);
     });
 
     it('admits an uncounted task (a redirect target) past the budget, and counts it nowhere', async () => {
@@ -62,6 +66,7 @@ export function describeCrawlContract(open: OpenQueues): void {
       expect(await crawl.add([budgeted(2)])).toBe(1);
       expect(await crawl.add([budgeted(3)])).toBe(0);
       expect(await crawl.add([task('http://a.test/r2', { scope: 's1', uncounted: true })])).toBe(1);
+      expect(await crawl.admittedInScope('s1')).toBe(2);
       // Dedup holds for it as for any URL, and the task it hands over carries no flag.
       expect(await crawl.add([task('http://a.test/r', { scope: 's1', uncounted: true })])).toBe(0);
       const got: CrawlTask[] = [];

@@ -103,6 +103,10 @@ export class SqliteCrawlQueue implements CrawlQueue {
     return this.#frontier.stats();
   }
 
+  async admittedInScope(scope: string): Promise<number> {
+    return this.#frontier.admittedInScope(scope);
+  }
+
   async hosts(query: HostQuery): Promise<HostPage> {
     return this.#hosts.page(query);
   }

@@ -175,6 +175,11 @@ export class Frontier {
     };
   }
 
+  /** URLs admitted to `scope` and counted in it (see CrawlQueue.admittedInScope). */
+  admittedInScope(scope: string): number {
+    return this.#stmts.scopeCount.get(scope)?.admitted ?? 0;
+  }
+
   /** Admits new URLs (dedup by URL for the crawl's whole life, budgets per scope); returns how many. */
   add(tasks: readonly NewCrawlTask[], now: number): number {
     const rows = tasks.map((task) => ({ task, host: hostKey(task.url) }));
