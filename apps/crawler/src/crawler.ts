@@ -19,16 +19,17 @@ import { browserRequestGuard } from './browser-guard.js';
 import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import { type LlmsStore, LlmsTxtCache } from './llms-cache.js';
 import { createPageHandler } from './page-handler.js';
-import { followUps, reachesFurther, type Seed, seedMeta } from './seeds.js';
+import { followUps, reachesFurther, type Seed, scopeOf, seedMeta } from './seeds.js';
 import { SideRequests } from './side-requests.js';
 
 /**
  * Where an explicitly given seed stood: `new` (added now) or its {@link UrlStanding}; `widened` when
  * it was crawled before with a smaller budget, depth or scope and its pages (`pages` of them) are
- * queued again under the new settings.
+ * queued again under the new settings; `scopeUrls` when it is `unknown`, not added because its
+ * scope's page budget is spent: the URLs its scope holds, which a larger budget must exceed.
  */
 export type SeedStanding =
-  | (UrlStanding & { readonly widened?: { readonly pages: number } })
+  | (UrlStanding & { readonly widened?: { readonly pages: number }; readonly scopeUrls?: number })
   | { readonly url: string; readonly state: 'new'; readonly requeued: false }
   /** Within a site `quarry forget` took out of the crawl: not queued. */
   | { readonly url: string; readonly state: 'forgotten'; readonly requeued: false; readonly site: string };
@@ -171,10 +172,13 @@ export class Crawler {
       } else if (standing?.state === 'skipped' || standing?.state === 'failed') {
         const [again] = await crawl.requeue([seed.url], ['skipped', 'failed']);
         standings.push(again ?? standing);
+      } else if (standing === undefined || standing.state === 'unknown') {
+        // `unknown` after a refused add: the seed's scope budget is spent, by this many URLs.
+        const scopeUrls = await crawl.admittedInScope(scopeOf(seed).key);
+        standings.push({ ...(standing ?? { url: seed.url, state: 'unknown', requeued: false }), scopeUrls });
       } else {
-        // Done or pending: where it stands already. `unknown` after a refused add: the seed's scope
-        // budget is spent.
-        standings.push(standing ?? { url: seed.url, state: 'unknown', requeued: false });
+        // Done or pending: where it stands already.
+        standings.push(standing);
       }
     }
     return standings;

@@ -97,12 +97,20 @@ describe('crawl_site queues as `quarry crawl --seed` does, and says what it did'
       expect(textOf(res)).toContain(`Queued ${site.origin}/apple again (it had ended failed: http_404)`);
     });
 
-    it('says the page budget is spent rather than that the URL was queued before', async () => {
-      const res = await crawlSite({ url: `${site.origin}/slow/`, max_pages: 1 });
-      expect(res.structuredContent).toEqual({ url: `${site.origin}/slow/`, outcome: 'budget_spent', queued: 0 });
+    it('says the page budget is spent, by how many pages, and a max_pages above them queues the URL', async () => {
+      const url = `${site.origin}/slow/`;
+      const res = await crawlSite({ url, max_pages: 1 });
+      const { site_pages: pages } = res.structuredContent as { site_pages: number };
+      // The two seeds, and what the crawl of the first found (its sitemaps skipped).
+      expect(pages).toBeGreaterThanOrEqual(2);
+      expect(res.structuredContent).toEqual({ url, outcome: 'budget_spent', queued: 0, site_pages: pages });
       expect(textOf(res)).toBe(
-        `${site.origin}/slow/ was not queued: the page budget of its site is spent, so no more of its pages are crawled.`,
+        `${url} was not queued: the page budget (max_pages 1) counts every URL of its site already in the crawl, ` +
+          `and it has ${pages} (queued or crawled). Call crawl_site again with max_pages above ${pages} (at most 1000) to queue it.`,
       );
+      expect((await crawlSite({ url, max_pages: pages })).structuredContent).toMatchObject({ outcome: 'budget_spent' });
+      const queued = await crawlSite({ url, max_pages: pages + 1 });
+      expect(queued.structuredContent).toMatchObject({ outcome: 'queued', queued: 1, max_pages: pages + 1 });
     });
 
     it('says a URL within a forgotten site is not queued, and why', async () => {
@@ -182,6 +190,7 @@ describe('crawl_site queues as `quarry crawl --seed` does, and says what it did'
         arguments: { url: `${site.origin}/other/`, max_pages: 1 },
       });
       expect(spent.structuredContent).toMatchObject({ outcome: 'budget_spent', queued: 0 });
+      expect((spent.structuredContent as { site_pages: number }).site_pages).toBeGreaterThanOrEqual(2);
     });
   });
 });

@@ -57,6 +57,11 @@ export type CrawlSiteResult =
       readonly previous?: { readonly state: 'skipped' | 'failed'; readonly reason?: string };
       /** For `recrawled`: how many of its pages are queued again under the new depth and budget. */
       readonly pages?: number;
+      /**
+       * For `budget_spent`: the URLs of its site already in the crawl (queued or finished), which
+       * the page budget counts: a `maxPages` above it queues the URL.
+       */
+      readonly sitePages?: number;
       readonly maxDepth: number;
       readonly maxPages: number;
     }

@@ -42,7 +42,8 @@ const outputSchema = {
       'queued: new, will be crawled. queued_again: it had ended skipped or failed and is crawled again. ' +
         'recrawled: crawled before with a smaller depth or page budget; its pages are crawled again with the new ones. ' +
         'already_queued: waiting to be crawled. already_crawled: crawled before with as large a depth and budget, left alone. ' +
-        "budget_spent: not queued, its site's page budget is used up. " +
+        "budget_spent: not queued, its site's page budget is used up (site_pages says by how much: call again " +
+        'with max_pages above it). ' +
         'site_forgotten: not queued, the operator took its site out of the crawl.',
     ),
   queued: z.number().int().describe('URLs this call queued (0 or 1; with recrawled, the pages queued again).'),
@@ -50,6 +51,14 @@ const outputSchema = {
   previous_reason: z.string().optional().describe('With queued_again: why, e.g. http_404.'),
   max_depth: z.number().int().optional().describe('With queued or recrawled: the depth it is crawled to.'),
   max_pages: z.number().int().optional().describe("With queued or recrawled: the page budget of the URL's site."),
+  site_pages: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'With budget_spent: URLs of its site already in the crawl (queued or crawled), which the page budget ' +
+        `counts: a max_pages above it (at most ${CRAWL_TOOL_BOUNDS.maxPages.max}) queues the URL.`,
+    ),
 };
 
 /** Registers `crawl_site` (admin only): queue a seed with a depth and a page budget. */
@@ -67,7 +76,8 @@ export function registerCrawlTool(
         'to follow and a page budget. Says what happened: queued; queued again (it had ended skipped or ' +
         'failed); recrawled (crawled before with a smaller depth or budget: its pages are crawled again with ' +
         'the new ones); already queued or already crawled (left alone); or not queued because the page budget of ' +
-        'its site is spent. Pages appear in search once crawled (seconds to minutes, politely paced per ' +
+        'its site is spent: the budget counts the URLs of the site already in the crawl, and the answer says how ' +
+        'many, so a larger max_pages queues it. Pages appear in search once crawled (seconds to minutes, politely paced per ' +
         'host). Private and reserved addresses are refused unless the operator allows them.',
       inputSchema,
       outputSchema,
@@ -94,6 +104,9 @@ export function registerCrawlTool(
             : {}),
           ...(result.outcome === 'queued' || result.outcome === 'recrawled'
             ? { max_depth: result.maxDepth, max_pages: result.maxPages }
+            : {}),
+          ...(result.outcome === 'budget_spent' && result.sitePages !== undefined
+            ? { site_pages: result.sitePages }
             : {}),
         });
       }),
@@ -129,8 +142,26 @@ function describe(result: Exclude<CrawlSiteResult, { outcome: 'refused' }>): str
     case 'already_crawled':
       return `${url} was crawled before with as large a depth and page budget and is left alone; nothing new was queued.`;
     case 'budget_spent':
-      return `${url} was not queued: the page budget of its site is spent, so no more of its pages are crawled.`;
+      return budgetSpent(url, result.maxPages, result.sitePages);
     case 'site_forgotten':
       return `${url} was not queued: the operator took its site out of the crawl (quarry forget), so none of its pages are crawled.`;
   }
+}
+
+/**
+ * Why a URL whose site's budget is spent was not queued, and what would queue it: the budget
+ * counts every URL of the site already in the crawl, so one above that count, where the tool
+ * allows it, queues the URL and that many more of the site.
+ */
+function budgetSpent(url: string, maxPages: number, sitePages: number | undefined): string {
+  const most = CRAWL_TOOL_BOUNDS.maxPages.max;
+  const notQueued = `${url} was not queued: the page budget (max_pages ${maxPages}) counts every URL of its site already in the crawl`;
+  if (sitePages === undefined) {
+    return `${notQueued}, and they are that many or more. A larger max_pages (at most ${most}) may queue it.`;
+  }
+  const has = `${notQueued}, and it has ${sitePages} (queued or crawled)`;
+  if (sitePages >= most) {
+    return `${has}, as many as the largest max_pages (${most}) allows, so crawl_site cannot queue more of it.`;
+  }
+  return `${has}. Call crawl_site again with max_pages above ${sitePages} (at most ${most}) to queue it.`;
 }

@@ -435,7 +435,7 @@ describe('crawl_site', () => {
     const cases = [
       ['already_queued', 'is already queued'],
       ['already_crawled', 'was crawled before with as large a depth'],
-      ['budget_spent', 'the page budget of its site is spent'],
+      ['budget_spent', 'A larger max_pages (at most 1000) may queue it'],
     ] as const;
     for (const [outcome, says] of cases) {
       const res = await (await crawlClient({ ...asked, outcome })).callTool({ name: 'crawl_site', arguments: { url } });
@@ -444,6 +444,25 @@ describe('crawl_site', () => {
       expect(textOf(res)).toContain(says);
       expect(textOf(res)).not.toContain('queued before');
     }
+  });
+
+  it('says how many pages a site with its budget spent has, and the max_pages that queues it', async () => {
+    const spent = { url, outcome: 'budget_spent', maxDepth: 2, maxPages: 50 } as const;
+    const res = await (await crawlClient({ ...spent, sitePages: 120 })).callTool({
+      name: 'crawl_site',
+      arguments: { url },
+    });
+    expect(res.structuredContent).toEqual({ url, outcome: 'budget_spent', queued: 0, site_pages: 120 });
+    expect(textOf(res)).toBe(
+      `${url} was not queued: the page budget (max_pages 50) counts every URL of its site already in the crawl, ` +
+        'and it has 120 (queued or crawled). Call crawl_site again with max_pages above 120 (at most 1000) to queue it.',
+    );
+    const full = await (await crawlClient({ ...spent, sitePages: 1000 })).callTool({
+      name: 'crawl_site',
+      arguments: { url },
+    });
+    expect(full.structuredContent).toMatchObject({ site_pages: 1000 });
+    expect(textOf(full)).toContain('as many as the largest max_pages (1000) allows, so crawl_site cannot queue more');
   });
 
   it('answers a refused private address with a tool error naming QUARRY_ALLOW_HOSTS', async () => {

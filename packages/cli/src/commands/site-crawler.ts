@@ -38,6 +38,7 @@ function outcomeOf(standing: SeedStanding | undefined): {
   outcome: CrawlSiteOutcome;
   previous?: { state: 'skipped' | 'failed'; reason?: string };
   pages?: number;
+  sitePages?: number;
 } {
   if (standing !== undefined && 'widened' in standing && standing.widened) {
     return { outcome: 'recrawled', pages: standing.widened.pages };
@@ -57,8 +58,10 @@ function outcomeOf(standing: SeedStanding | undefined): {
       return { outcome: 'already_crawled' };
     case 'forgotten':
       return { outcome: 'site_forgotten' };
-    default:
+    default: {
       // `unknown` after a refused add: the seed's scope budget is spent (see Crawler.reseed).
-      return { outcome: 'budget_spent' };
+      const sitePages = standing !== undefined && 'scopeUrls' in standing ? standing.scopeUrls : undefined;
+      return { outcome: 'budget_spent', ...(sitePages !== undefined ? { sitePages } : {}) };
+    }
   }
 }
