@@ -36,9 +36,12 @@ export function isSameOrigin(req: Request): boolean {
   return origin === `${req.protocol}://${req.host}`;
 }
 
-/** Whether the client wants a page (redirect to the login form) rather than JSON (a 401). */
+/**
+ * Whether the client wants a page (redirect to the login form) rather than JSON (a 401). The API's
+ * paths are told apart in any case, as the routes match them (`/admin/API/STATS` is the stats).
+ */
 export function wantsHtml(req: Request): boolean {
-  if (/(^|\/)api(\/|$)/.test(req.path)) return false;
+  if (/(^|\/)api(\/|$)/i.test(req.path)) return false;
   return req.accepts(['html', 'json']) === 'html';
 }
 

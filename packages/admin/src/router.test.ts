@@ -51,6 +51,13 @@ describe('admin router', () => {
       expectProblem(await request(fx.server).get('/admin/').set('Accept', 'application/json'), 401);
     });
 
+    it('answers the API with a 401 problem whatever the case of its path, as the routes match it', async () => {
+      const res = await request(fx.server).get('/admin/API/STATS').set('Accept', 'text/html');
+      expectProblem(res, 401);
+      const right = await request(fx.server).get('/admin/API/STATS').set('Authorization', `Bearer ${TOKEN}`);
+      expect(right.status).toBe(200);
+    });
+
     it('serves the login form to anyone', async () => {
       const res = await request(fx.server).get('/admin/login?next=%2Fadmin%2Fqueues');
       expect(res.status).toBe(200);
