@@ -8,6 +8,9 @@ describe('safeNext', () => {
       '/admin/queues/queue/crawl?status=failed',
     );
     expect(safeNext('/admin', '/admin')).toBe('/admin');
+    // Dots that are no whole segment are names, and a dot segment in the query is no path.
+    expect(safeNext('/admin', '/admin/queues/...x/.hidden')).toBe('/admin/queues/...x/.hidden');
+    expect(safeNext('/admin', '/admin/hosts?q=../x')).toBe('/admin/hosts?q=../x');
   });
 
   it('sends everything else to the dashboard', () => {
@@ -22,6 +25,15 @@ describe('safeNext', () => {
       42,
       undefined,
       `/admin/${'a'.repeat(600)}`,
+      // Dot segments, which a browser resolves out of the admin area, as the URL parser reads them.
+      '/admin/../../api/v1/search?q=x',
+      '/admin/..',
+      '/admin/./../api',
+      '/admin/%2e%2e/%2E%2e/api/v1/search',
+      '/admin/.%2e/api',
+      '/admin/%2e./api',
+      '/admin/queues/%2e/../../x',
+      '/admin/..\\api',
     ]) {
       expect(safeNext('/admin', next)).toBe('/admin/');
     }

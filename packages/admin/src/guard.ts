@@ -45,12 +45,21 @@ export function wantsHtml(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'html';
 }
 
+/**
+ * A dot segment as the WHATWG URL parser reads one (`.`, `..`, and the same with `%2e` in any case):
+ * a browser resolves it away, so `/admin/../api` leads out of `/admin`.
+ */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
 /** A safe post-login destination: a path under the admin area, else the dashboard. */
 export function safeNext(baseUrl: string, next: unknown): string {
   const fallback = `${baseUrl}/`;
   if (typeof next !== 'string' || next.length > 512) return fallback;
   // Only paths inside the admin area; no scheme, no `//host`, no backslashes browsers might fold.
   if (!(next === baseUrl || next.startsWith(`${baseUrl}/`)) || /[\\\s]|\/\//.test(next)) return fallback;
+  // Nor a path a browser would resolve out of it: the prefix above is checked before resolution.
+  const path = next.replace(/[?#].*$/s, '');
+  if (path.split('/').some((segment) => DOT_SEGMENT.test(segment))) return fallback;
   return next;
 }
 

@@ -142,6 +142,9 @@ describe('admin router', () => {
     it('returns to a requested admin page, never elsewhere', async () => {
       expect((await login(fx, '/admin/queues')).headers.location).toBe('/admin/queues');
       expect((await login(fx, '//evil.example/')).headers.location).toBe('/admin/');
+      // A browser resolves dot segments after the prefix was checked: out of the admin area.
+      expect((await login(fx, '/admin/../../api/v1/search?q=x')).headers.location).toBe('/admin/');
+      expect((await login(fx, '/admin/%2e%2e/api/v1/search?q=x')).headers.location).toBe('/admin/');
     });
 
     it('refuses a wrong token with 401 and no cookie', async () => {
