@@ -1,17 +1,10 @@
-import {
-  type BlobStore,
-  type HostBackoff,
-  isGuessableToken,
-  MIN_ADMIN_TOKEN_DISTINCT,
-  MIN_ADMIN_TOKEN_LENGTH,
-  type SearchIndex,
-} from '@quarry/core';
+import { adminTokenProblem, type BlobStore, type HostBackoff, type SearchIndex } from '@quarry/core';
 import type { CrawlQueue, IndexQueue } from '@quarry/queue';
 import type { Queue } from 'bullmq';
 
 /** What {@link createAdminRouter} needs; every tunable has its default in {@link ADMIN_DEFAULTS}. */
 export interface AdminRouterOptions {
-  /** The admin token (QUARRY_ADMIN_TOKEN), at least 16 characters; the area never opens without one. */
+  /** The admin token (QUARRY_ADMIN_TOKEN), as its configuration checks it; the area never opens without one. */
   readonly token: string;
   readonly crawl: CrawlQueue;
   readonly index: IndexQueue;
@@ -64,14 +57,10 @@ export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, 'bullQueues
 
 const ignore = (): void => {};
 
-/** Applies the defaults; throws for a missing or short token and for non-positive durations. */
+/** Applies the defaults; throws for a token QUARRY_ADMIN_TOKEN would refuse and for non-positive durations. */
 export function resolveAdminOptions(options: AdminRouterOptions): ResolvedAdminOptions {
-  if (typeof options.token !== 'string' || options.token.length < MIN_ADMIN_TOKEN_LENGTH) {
-    throw new RangeError(`the admin token must have at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
-  }
-  if (isGuessableToken(options.token)) {
-    throw new RangeError(`the admin token must have at least ${MIN_ADMIN_TOKEN_DISTINCT} different characters`);
-  }
+  const problem = typeof options.token === 'string' ? adminTokenProblem(options.token) : 'expected a string';
+  if (problem !== null) throw new RangeError(`the admin token: ${problem}`);
   const resolved: ResolvedAdminOptions = {
     ...options,
     bullBoardReadOnly: options.bullBoardReadOnly ?? ADMIN_DEFAULTS.bullBoardReadOnly,

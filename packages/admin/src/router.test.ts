@@ -401,6 +401,12 @@ describe('admin router limits and failures', () => {
       expect(() =>
         createAdminRouter({ token: 'ab'.repeat(12), crawl: q.crawl, index: q.index, searchIndex: fx.searchIndex }),
       ).toThrow(/at least 6 different characters/);
+      // A token no bearer can carry: with whitespace inside or around it.
+      for (const token of [`${TOKEN.slice(0, 10)} ${TOKEN.slice(10)}`, ` ${TOKEN}`]) {
+        expect(() => createAdminRouter({ token, crawl: q.crawl, index: q.index, searchIndex: fx.searchIndex })).toThrow(
+          /no space or other whitespace inside/,
+        );
+      }
     } finally {
       await fx.close();
     }

@@ -66,6 +66,20 @@ describe('loadConfig errors', () => {
     );
   });
 
+  // One with a space was taken, opened the login form, and no bearer could ever carry it: every
+  // try on /admin, /metrics or /mcp was refused and counted as a wrong guess.
+  it('trims whitespace around the admin token and refuses it inside', () => {
+    expect(loadConfig({ QUARRY_ADMIN_TOKEN: ' 0f3a9c17e2b4d685\n' }).adminToken).toBe('0f3a9c17e2b4d685');
+    expect(loadConfig({ QUARRY_ADMIN_TOKEN: '\t0f3a9c17e2b4d685  ' }).adminToken).toBe('0f3a9c17e2b4d685');
+    for (const inner of ['0f3a9c17 e2b4d685', '0f3a9c17\te2b4d685', '0f3a9c17\ne2b4d685', '0f3a9c17\u00a0e2b4d685']) {
+      expect(issuesOf({ QUARRY_ADMIN_TOKEN: ` ${inner} ` })).toEqual([
+        `QUARRY_ADMIN_TOKEN=(hidden, ${inner.length + 2} characters): expected no space or other whitespace inside: it is sent as a bearer token, which cannot hold one (a random one: openssl rand -hex 24)`,
+      ]);
+    }
+    // Its length is counted without the whitespace around it.
+    expect(issuesOf({ QUARRY_ADMIN_TOKEN: `  ${'0f3a9c17e2b4d68'}  ` })[0]).toMatch(/expected at least 16 characters$/);
+  });
+
   it('never echoes a credential', () => {
     const [issue] = issuesOf({ QUARRY_ADMIN_TOKEN: 'short-secret' });
     expect(issue).toBe('QUARRY_ADMIN_TOKEN=(hidden, 12 characters): expected at least 16 characters');

@@ -18,6 +18,23 @@ export function isGuessableToken(token: string): boolean {
 }
 
 /**
+ * What is wrong with an admin token (its surrounding whitespace already trimmed), as an error's
+ * "expected ..." part, or null when it will do. A token is also sent as `Authorization: Bearer
+ * <token>`, which carries no whitespace: one with a space inside was taken at start-up, opened the
+ * login form, and was refused as a bearer everywhere, each try counted as a wrong guess.
+ */
+export function adminTokenProblem(token: string): string | null {
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH) return `expected at least ${MIN_ADMIN_TOKEN_LENGTH} characters`;
+  if (isGuessableToken(token)) {
+    return `expected at least ${MIN_ADMIN_TOKEN_DISTINCT} different characters (a random one: openssl rand -hex 24)`;
+  }
+  if (/\s/.test(token)) {
+    return 'expected no space or other whitespace inside: it is sent as a bearer token, which cannot hold one (a random one: openssl rand -hex 24)';
+  }
+  return null;
+}
+
+/**
  * Quarry's configuration: one schema, parsed once at start-up from the environment, with CLI
  * flags laid over it (flags > environment > defaults). No other module reads `process.env` but
  * through {@link configValue} (a worker thread or a child process, reading what its starter checked).
@@ -102,12 +119,16 @@ const ENV_SCHEMA = {
   QUARRY_ALLOW_HOSTS: hostList.default([]),
   /** How many proxy hops to trust for X-Forwarded-For; 0 = use the socket address. @defaultValue 0 */
   QUARRY_TRUST_PROXY: int(0, 10).default(0),
-  /** Token for /admin; generated and printed once by `quarry start` when unset. */
+  /**
+   * Token for /admin; generated and printed once by `quarry start` when unset. Whitespace around it
+   * is dropped (a quoted value or a file read with its line break); inside it is an error.
+   */
   QUARRY_ADMIN_TOKEN: z
     .string()
-    .min(MIN_ADMIN_TOKEN_LENGTH, { error: `expected at least ${MIN_ADMIN_TOKEN_LENGTH} characters` })
-    .refine((token) => !isGuessableToken(token), {
-      error: `expected at least ${MIN_ADMIN_TOKEN_DISTINCT} different characters (a random one: openssl rand -hex 24)`,
+    .trim()
+    .superRefine((token, ctx) => {
+      const problem = adminTokenProblem(token);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
     })
     .optional(),
   /** Public tier: requests per window per client IP. @defaultValue 60 */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { QuarryConfig } from '@quarry/core';
+import { adminTokenProblem, ConfigError, type QuarryConfig } from '@quarry/core';
 import { DATA_LAYOUT } from '../data-dir.js';
 
 /** Where `quarry start` keeps the admin token it generated, inside the data dir. */
@@ -9,10 +9,28 @@ export function adminTokenFile(config: QuarryConfig): string {
   return join(config.dataDir, DATA_LAYOUT.adminToken);
 }
 
-/** The token stored in the data dir by an earlier `quarry start`, or null when there is none. */
-function storedAdminToken(config: QuarryConfig): string | null {
+/** The token file's content without the whitespace around it (its line break), or null when there is none. */
+function tokenFileContent(config: QuarryConfig): string | null {
   const file = adminTokenFile(config);
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+}
+
+/**
+ * The token stored in the data dir by an earlier `quarry start`, or null when there is none (an
+ * empty file is none). Checked as QUARRY_ADMIN_TOKEN is: a file edited by hand to hold a space
+ * inside, or too short a token, is a configuration error naming the file, not a dashboard whose
+ * token no bearer can carry (or a crash when the admin router refuses it).
+ */
+function storedAdminToken(config: QuarryConfig): string | null {
+  const token = tokenFileContent(config);
+  if (!token) return token;
+  const problem = adminTokenProblem(token);
+  if (problem !== null) {
+    throw new ConfigError([
+      `${adminTokenFile(config)} (the admin token): ${problem}; set QUARRY_ADMIN_TOKEN, or delete the file and quarry start generates a new one`,
+    ]);
+  }
+  return token;
 }
 
 /** The admin token `quarry start` uses, and `keep()` to store it once the API listens. */
@@ -64,5 +82,5 @@ export function withStoredAdminToken(config: QuarryConfig): QuarryConfig {
 
 /** Where the admin token in use comes from, for people: the variable, or the generated file. */
 export function adminTokenSource(config: QuarryConfig): string {
-  return storedAdminToken(config) === config.adminToken ? adminTokenFile(config) : 'QUARRY_ADMIN_TOKEN';
+  return tokenFileContent(config) === config.adminToken ? adminTokenFile(config) : 'QUARRY_ADMIN_TOKEN';
 }
