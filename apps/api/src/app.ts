@@ -60,7 +60,8 @@ export function createApp(deps: ApiDeps): Express {
       res.type('html').send(docsHtml);
     })
     .all(notAllowed);
-  app.use('/admin', adminGate(deps.config.adminToken, deps.adminRouter, limiters));
+  const adminRouter = deps.adminRouter?.({ adminGuesses: limiters.adminGuesses });
+  app.use('/admin', adminGate(deps.config.adminToken, adminRouter, limiters));
   if (deps.metrics) {
     app
       .route('/metrics')

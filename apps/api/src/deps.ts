@@ -1,6 +1,6 @@
 import type { BlobStore, FallbackSearcher, KeyStore, QuarryConfig, SearchIndex, UrlSubmitter } from '@quarry/core';
 import type { SiteCrawler } from '@quarry/mcp';
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import type { HealthCheck } from './health.js';
@@ -29,8 +29,13 @@ export interface ApiDeps {
   readonly keyRateLimitStore?: Store;
   /** Where URLs from the fallback are queued for crawling when `config.fallback.crawlResults`. */
   readonly urlSubmitter?: UrlSubmitter;
-  /** Mounted under `/admin`, behind `Authorization: Bearer <config.adminToken>`. */
-  readonly adminRouter?: Router;
+  /**
+   * Builds the router mounted under `/admin` (which authenticates its own requests), given the
+   * limiter of admin-token guesses that `/metrics` and `/mcp` count with, for it to count its own
+   * with (`guessLimiter` of `@quarry/admin`): one lockout for every route taking the token.
+   * @example adminRouter: ({ adminGuesses }) => createAdminRouter({ ...options, guessLimiter: adminGuesses })
+   */
+  readonly adminRouter?: (limiters: { readonly adminGuesses: RequestHandler }) => Router;
   /** Prometheus metrics: every request is timed, and `GET /metrics` serves them to the admin token. */
   readonly metrics?: QuarryMetrics;
   /**

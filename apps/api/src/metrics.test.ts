@@ -112,12 +112,13 @@ describe('GET /metrics (issue 10, point 7)', () => {
     const counted = new QuarryMetrics();
     const queues = openSqliteQueues({ path: join(fx.dir, 'metrics-admin-queue.sqlite'), hostDelayMs: 0 });
     try {
-      const adminRouter = createAdminRouter({
-        token: TOKEN,
-        crawl: queues.crawl,
-        index: queues.index,
-        searchIndex: fx.index,
-      });
+      const adminRouter = () =>
+        createAdminRouter({
+          token: TOKEN,
+          crawl: queues.crawl,
+          index: queues.index,
+          searchIndex: fx.index,
+        });
       const counting = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: TOKEN }, { metrics: counted, adminRouter }));
       const preflight = (path: string) =>
         request(counting)

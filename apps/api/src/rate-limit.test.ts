@@ -8,6 +8,7 @@ import { openSqliteQueues } from '@quarry/queue';
 import express from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
+import { QuarryMetrics } from './metrics.js';
 import { createFixture, type Fixture } from './test-support/fixture.js';
 import { type ReceivedResponse, specProblems } from './test-support/openapi-validator.js';
 
@@ -161,7 +162,7 @@ describe('/admin', () => {
   });
 
   it('does not exist without an admin token', async () => {
-    const app = createApp(fx.deps({}, { adminRouter }));
+    const app = createApp(fx.deps({}, { adminRouter: () => adminRouter }));
     const res = valid(await request(app).get('/admin/status').set('Authorization', 'Bearer anything'), null);
     expect(res.status).toBe(404);
   });
@@ -169,12 +170,14 @@ describe('/admin', () => {
   it('hands an installed admin router every request; the real one refuses without the token', async () => {
     const queues = openSqliteQueues({ path: join(fx.dir, 'admin-queue.sqlite'), hostDelayMs: 0 });
     try {
-      const realRouter = createAdminRouter({
-        token: ADMIN_TOKEN,
-        crawl: queues.crawl,
-        index: queues.index,
-        searchIndex: fx.index,
-      });
+      const realRouter = ({ adminGuesses }: { adminGuesses: express.RequestHandler }) =>
+        createAdminRouter({
+          token: ADMIN_TOKEN,
+          crawl: queues.crawl,
+          index: queues.index,
+          searchIndex: fx.index,
+          guessLimiter: adminGuesses,
+        });
       const app = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }, { adminRouter: realRouter }));
       for (const auth of [
         undefined,
@@ -190,6 +193,75 @@ describe('/admin', () => {
       expect(ok.status).toBe(200);
       expect(ok.body.documents).toBe(await fx.index.count());
       expect(ok.headers['cache-control']).toContain('no-store');
+    } finally {
+      await queues.close();
+    }
+  });
+
+  // There were two counts, the dashboard's own and the one of /metrics and /mcp: during a lockout
+  // of /admin, /metrics still said whether a guess was right, and a guesser had twice the tries.
+  it('counts wrong tokens once for /admin, /metrics and /mcp: a lockout on one covers the others', async () => {
+    const queues = openSqliteQueues({ path: join(fx.dir, 'admin-guesses-queue.sqlite'), hostDelayMs: 0 });
+    const appWithDashboard = () =>
+      createApp(
+        fx.deps(
+          { QUARRY_ADMIN_TOKEN: ADMIN_TOKEN },
+          {
+            metrics: new QuarryMetrics(),
+            adminRouter: ({ adminGuesses }) =>
+              createAdminRouter({
+                token: ADMIN_TOKEN,
+                crawl: queues.crawl,
+                index: queues.index,
+                searchIndex: fx.index,
+                guessLimiter: adminGuesses,
+              }),
+          },
+        ),
+      );
+    const right = `Bearer ${ADMIN_TOKEN}`;
+    const mcp = (app: express.Express) =>
+      request(app)
+        .post('/mcp')
+        .set('Authorization', right)
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    try {
+      // Five wrong at the login form and five as bearers of the dashboard's API spend them all.
+      const byAdmin = appWithDashboard();
+      for (let i = 0; i < 5; i++) {
+        const form = await request(byAdmin)
+          .post('/admin/login')
+          .set('Origin', 'http://127.0.0.1')
+          .set('Host', '127.0.0.1')
+          .type('form')
+          .send({ token: `wrong-${i}` });
+        expect(form.status).toBe(401);
+        const bearer = await request(byAdmin).get('/admin/api/stats').set('Authorization', `Bearer wrong-${i}`);
+        expect(bearer.status).toBe(401);
+      }
+      expect((await request(byAdmin).get('/metrics').set('Authorization', right)).status).toBe(429);
+      expect((await mcp(byAdmin)).status).toBe(429);
+      expect((await request(byAdmin).get('/admin/api/stats').set('Authorization', right)).status).toBe(429);
+      // The login form says so on its page, as it did with a count of its own.
+      const form = await request(byAdmin)
+        .post('/admin/login')
+        .set('Origin', 'http://127.0.0.1')
+        .set('Host', '127.0.0.1')
+        .set('Accept', 'text/html')
+        .type('form')
+        .send({ token: ADMIN_TOKEN });
+      expect(form.status).toBe(429);
+      expect(form.headers['content-type']).toMatch(/^text\/html/);
+      expect(form.text).toContain('Too many failed logins from this address');
+      expect(form.headers['set-cookie']).toBeUndefined();
+
+      // And the other way round: guesses on /metrics lock the dashboard.
+      const byMetrics = appWithDashboard();
+      for (let i = 0; i < 10; i++) {
+        expect((await request(byMetrics).get('/metrics').set('Authorization', `Bearer wrong-${i}`)).status).toBe(401);
+      }
+      expect((await request(byMetrics).get('/admin/api/stats').set('Authorization', right)).status).toBe(429);
     } finally {
       await queues.close();
     }

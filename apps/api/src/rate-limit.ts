@@ -1,4 +1,4 @@
-import { BackendUnavailableError, credentialAccepted, type QuarryConfig } from '@quarry/core';
+import { BackendUnavailableError, credentialAccepted, type QuarryConfig, spentGuessesAnswer } from '@quarry/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, type RateLimitInfo, rateLimit, type Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
@@ -30,10 +30,11 @@ export interface Limiters {
   readonly api: RequestHandler;
   /**
    * Failed admin-token guesses per client IP (ADMIN_GUESSES per ADMIN_GUESS_WINDOW_MS), run before
-   * the token is compared wherever it is accepted as a bearer (`/metrics`, `/admin` without a
-   * dashboard, and `/mcp` for a bearer that is no API key): a right answer is not counted, and
-   * during a lockout even the right token waits, so guessing gains nothing from it. In this
-   * process's memory.
+   * the token is compared wherever it is accepted (`/metrics`, `/mcp` for a bearer that is no API
+   * key, `/admin` without a dashboard, and the dashboard's own login form and bearer, given it as
+   * `guessLimiter`): one count, so a lockout on one route covers the others. A right answer is
+   * not counted, and during a lockout even the right token waits, so guessing gains nothing from
+   * it. In this process's memory.
    */
   readonly adminGuesses: RequestHandler;
 }
@@ -107,6 +108,9 @@ export function createLimiters(options: LimiterOptions): Limiters {
     requestWasSuccessful: (_req, res) => credentialAccepted(res) || res.statusCode < 400,
     keyGenerator: (req) => `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown', IPV6_SUBNET_BITS)}`,
     handler: (_req, res) => {
+      // The admin login form answers with its page (see answerSpentGuesses).
+      const answer = spentGuessesAnswer(res);
+      if (answer) return answer();
       const retryAfter = Number(res.getHeader('Retry-After'));
       const when = Number.isFinite(retryAfter) ? `in ${retryAfter} seconds` : 'later';
       sendProblem(res, 'rate-limited', `Too many wrong admin tokens from this address; retry ${when}.`);

@@ -1,8 +1,7 @@
-import { acceptCredential, credentialAccepted } from '@quarry/core';
+import { acceptCredential, credentialAccepted, spentGuessesAnswer } from '@quarry/core';
 import { parse as parseCookies } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { sendLoginPage } from './pages/login.js';
 import { sendProblem } from './problem.js';
 import { type SessionSigner, secretsEqual } from './session.js';
 
@@ -63,7 +62,10 @@ export function safeNext(baseUrl: string, next: unknown): string {
   return next;
 }
 
-/** Limits failed logins (form and bearer) per client IP; successful requests are not counted. */
+/**
+ * Limits failed logins (form and bearer) per client IP; successful requests are not counted. The
+ * router's own, used when it is given no `guessLimiter`.
+ */
 export function failedLoginLimiter(maxFailures: number, windowMs: number): RequestHandler {
   return rateLimit({
     windowMs,
@@ -73,13 +75,10 @@ export function failedLoginLimiter(maxFailures: number, windowMs: number): Reque
     requestWasSuccessful: (_req: Request, res: Response) => credentialAccepted(res) || res.statusCode < 400,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    handler: (req: Request, res: Response) => {
-      const detail = 'Too many failed logins from this address; try again later.';
-      if (req.method === 'POST' && wantsHtml(req)) {
-        sendLoginPage(res, { baseUrl: req.baseUrl, next: `${req.baseUrl}/`, message: detail, status: 429 });
-      } else {
-        sendProblem(res, 'rate-limited', detail);
-      }
+    handler: (_req: Request, res: Response) => {
+      const answer = spentGuessesAnswer(res);
+      if (answer) answer();
+      else sendProblem(res, 'rate-limited', 'Too many failed logins from this address; try again later.');
     },
   });
 }

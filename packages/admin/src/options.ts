@@ -1,6 +1,7 @@
 import { adminTokenProblem, type BlobStore, type HostBackoff, type SearchIndex } from '@quarry/core';
 import type { CrawlQueue, IndexQueue } from '@quarry/queue';
 import type { Queue } from 'bullmq';
+import type { RequestHandler } from 'express';
 
 /** What {@link createAdminRouter} needs; every tunable has its default in {@link ADMIN_DEFAULTS}. */
 export interface AdminRouterOptions {
@@ -27,9 +28,18 @@ export interface AdminRouterOptions {
    * @defaultValue true
    */
   readonly bullBoardReadOnly?: boolean;
+  /**
+   * Counts wrong admin tokens per client, the login form's and bearers', before they are compared,
+   * and refuses (429) once they are spent. Give the limiter the other routes taking the admin token
+   * count with (the API's `adminGuesses`, for `/metrics` and `/mcp`), so that one lockout covers
+   * them all; it must leave out requests marked by `acceptCredential` or answering under 400, and
+   * answer through `spentGuessesAnswer` when a route set one.
+   * @defaultValue a limiter of the router's own, {@link maxFailedLogins} per {@link failedLoginWindowMs}
+   */
+  readonly guessLimiter?: RequestHandler;
   /** Lifetime of a login session cookie. @defaultValue 43200000 (12 hours) */
   readonly sessionTtlMs?: number;
-  /** Failed logins (form or bearer) per client IP per window before 429. @defaultValue 10 */
+  /** Failed logins (form or bearer) per client IP per window before 429, without a {@link guessLimiter}. @defaultValue 10 */
   readonly maxFailedLogins?: number;
   /** Window of {@link maxFailedLogins}. @defaultValue 900000 (15 minutes) */
   readonly failedLoginWindowMs?: number;
@@ -52,8 +62,10 @@ export const ADMIN_DEFAULTS = {
 } as const;
 
 /** Options with every default applied. */
-export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs'>> &
-  Pick<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs'>;
+export type ResolvedAdminOptions = Required<
+  Omit<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs' | 'guessLimiter'>
+> &
+  Pick<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs' | 'guessLimiter'>;
 
 const ignore = (): void => {};
 

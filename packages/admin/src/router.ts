@@ -1,7 +1,15 @@
-import { sitePageCounts } from '@quarry/core';
+import { answerSpentGuesses, sitePageCounts } from '@quarry/core';
 import type { HostQuery } from '@quarry/queue';
 import express, { type Request, type Response, Router } from 'express';
-import { failedLoginLimiter, isSameOrigin, requireAdmin, SESSION_COOKIE, safeNext, sessionCookie } from './guard.js';
+import {
+  failedLoginLimiter,
+  isSameOrigin,
+  requireAdmin,
+  SESSION_COOKIE,
+  safeNext,
+  sessionCookie,
+  wantsHtml,
+} from './guard.js';
 import { type AdminHosts, BadHostsParam, collectHosts, DEFAULT_HOSTS_LIMIT, parseHostsQuery } from './hosts.js';
 import { type AdminRouterOptions, resolveAdminOptions } from './options.js';
 import { sendDashboard } from './pages/dashboard.js';
@@ -27,7 +35,7 @@ const MAX_FORM_BYTES = 4096;
 export function createAdminRouter(options: AdminRouterOptions): Router {
   const opts = resolveAdminOptions(options);
   const sessions = new SessionSigner(opts.token, opts.sessionTtlMs);
-  const limiter = failedLoginLimiter(opts.maxFailedLogins, opts.failedLoginWindowMs);
+  const limiter = opts.guessLimiter ?? failedLoginLimiter(opts.maxFailedLogins, opts.failedLoginWindowMs);
   const router = Router();
 
   router.use((_req, res, next) => {
@@ -45,6 +53,7 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
   router.post(
     '/login',
     refuseCrossSite,
+    loginPageWhenLockedOut,
     limiter,
     express.urlencoded({ extended: false, limit: MAX_FORM_BYTES, parameterLimit: 4 }),
     (req, res) => {
@@ -182,6 +191,17 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
     sendProblem(res, 'internal-error', 'The admin pages failed; the error was logged.');
   });
   return router;
+}
+
+/** A locked-out login form gets its page back saying so (429), not the limiter's JSON problem. */
+function loginPageWhenLockedOut(req: Request, res: Response, next: () => void): void {
+  if (wantsHtml(req)) {
+    answerSpentGuesses(res, () => {
+      const message = 'Too many failed logins from this address; try again later.';
+      sendLoginPage(res, { baseUrl: req.baseUrl, next: `${req.baseUrl}/`, message, status: 429 });
+    });
+  }
+  next();
 }
 
 function refuseCrossSite(req: Request, res: Response, next: () => void): void {

@@ -1,5 +1,5 @@
 import { createAdminRouter } from '@quarry/admin';
-import { createApp, type QuarryMetrics, startServer } from '@quarry/api';
+import { type ApiDeps, createApp, type QuarryMetrics, startServer } from '@quarry/api';
 import type { HostBackoff, QuarryConfig, UrlSubmitter } from '@quarry/core';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
 import type { Queues } from '@quarry/queue';
@@ -31,18 +31,23 @@ export async function startApi(
 ): Promise<RunningApi> {
   const { config } = services;
   // The dashboard exists only behind a token (QUARRY_ADMIN_TOKEN, or the one `quarry start` generated).
-  const adminRouter =
-    config.adminToken && extras.queues
-      ? createAdminRouter({
-          token: config.adminToken,
-          crawl: extras.queues.crawl,
-          index: extras.queues.index,
-          searchIndex: services.index,
-          blobs: services.blobs,
-          ...(extras.queues.bullQueues ? { bullQueues: extras.queues.bullQueues } : {}),
-          ...backingOffSource(extras.queues, extras.backingOff),
-          onError: (err: unknown) => logger.warn({ err }, 'admin dashboard error'),
-        })
+  // Its wrong tokens are counted with those of /metrics and /mcp: one lockout for them all.
+  const queues = extras.queues;
+  const adminToken = config.adminToken;
+  const adminRouter: ApiDeps['adminRouter'] =
+    adminToken && queues
+      ? ({ adminGuesses }) =>
+          createAdminRouter({
+            token: adminToken,
+            crawl: queues.crawl,
+            index: queues.index,
+            searchIndex: services.index,
+            blobs: services.blobs,
+            guessLimiter: adminGuesses,
+            ...(queues.bullQueues ? { bullQueues: queues.bullQueues } : {}),
+            ...backingOffSource(queues, extras.backingOff),
+            onError: (err: unknown) => logger.warn({ err }, 'admin dashboard error'),
+          })
       : undefined;
   const fallback = createFallbackSearcher({
     ...fallbackOptionsFromConfig(config),
