@@ -37,6 +37,12 @@ export interface AdminRouterOptions {
    * @defaultValue a limiter of the router's own, {@link maxFailedLogins} per {@link failedLoginWindowMs}
    */
   readonly guessLimiter?: RequestHandler;
+  /**
+   * A file keeping logged-out sessions until they would have expired, so that a logout outlasts a
+   * restart and reaches every process serving the dashboard from the same data dir (`quarry start`
+   * and `quarry serve` pass `admin-logouts.json` in it). Without it, logouts are kept in memory.
+   */
+  readonly revokedSessionsFile?: string;
   /** Lifetime of a login session cookie. @defaultValue 43200000 (12 hours) */
   readonly sessionTtlMs?: number;
   /** Failed logins (form or bearer) per client IP per window before 429, without a {@link guessLimiter}. @defaultValue 10 */
@@ -63,9 +69,9 @@ export const ADMIN_DEFAULTS = {
 
 /** Options with every default applied. */
 export type ResolvedAdminOptions = Required<
-  Omit<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs' | 'guessLimiter'>
+  Omit<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs' | 'guessLimiter' | 'revokedSessionsFile'>
 > &
-  Pick<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs' | 'guessLimiter'>;
+  Pick<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs' | 'guessLimiter' | 'revokedSessionsFile'>;
 
 const ignore = (): void => {};
 

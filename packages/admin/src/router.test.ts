@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { escapeHtml } from './pages/html.js';
@@ -321,6 +324,32 @@ describe('admin router figures', () => {
       expect(html).not.toContain('<td>skipped</td><td class="muted">other reasons</td>');
     } finally {
       await fx.close();
+    }
+  });
+});
+
+// A logout was kept in the process's memory: once `quarry start` restarted, the logged-out cookie
+// opened the dashboard again for the rest of its 12 hours.
+describe('admin sessions across a restart', () => {
+  it('keeps a session valid, and a logout in force, when the router is made again on the same file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-admin-logouts-'));
+    const revokedSessionsFile = join(dir, 'admin-logouts.json');
+    let before: AdminFixture | undefined = await startAdminFixture({ revokedSessionsFile });
+    let after: AdminFixture | undefined;
+    try {
+      const kept = cookieOf(await login(before));
+      const ended = cookieOf(await login(before));
+      await request(before.server).post('/admin/logout').set('Cookie', ended).set('Origin', before.origin);
+      expectProblem(await request(before.server).get('/admin/api/stats').set('Cookie', ended), 401);
+      await before.close();
+      before = undefined;
+      after = await startAdminFixture({ revokedSessionsFile });
+      expectProblem(await request(after.server).get('/admin/api/stats').set('Cookie', ended), 401);
+      expect((await request(after.server).get('/admin/api/stats').set('Cookie', kept)).status).toBe(200);
+    } finally {
+      await before?.close();
+      await after?.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -17,6 +17,7 @@ import { sendHostsPage } from './pages/hosts.js';
 import { sendLoginPage } from './pages/login.js';
 import { sendProblem } from './problem.js';
 import { bullBoardHandler, embeddedQueuesHandler } from './queues-board.js';
+import { FileRevokedSessions } from './revoked-sessions.js';
 import { SessionSigner, secretsEqual } from './session.js';
 import { addSitesRoutes } from './sites.js';
 import { type AdminStats, collectStats } from './stats.js';
@@ -34,7 +35,10 @@ const MAX_FORM_BYTES = 4096;
  */
 export function createAdminRouter(options: AdminRouterOptions): Router {
   const opts = resolveAdminOptions(options);
-  const sessions = new SessionSigner(opts.token, opts.sessionTtlMs);
+  const revoked = opts.revokedSessionsFile
+    ? new FileRevokedSessions(opts.revokedSessionsFile, { onError: opts.onError })
+    : undefined;
+  const sessions = new SessionSigner(opts.token, opts.sessionTtlMs, Date.now, revoked);
   const limiter = opts.guessLimiter ?? failedLoginLimiter(opts.maxFailedLogins, opts.failedLoginWindowMs);
   const router = Router();
 

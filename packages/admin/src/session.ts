@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { MemoryRevokedSessions, type RevokedSessions } from './revoked-sessions.js';
 
 /** Compares two secrets in time independent of where they differ (and of their lengths). */
 export function secretsEqual(given: string, expected: string): boolean {
@@ -10,27 +11,26 @@ export function secretsEqual(given: string, expected: string): boolean {
 
 const VERSION = 'v1';
 const NONCE_BYTES = 16;
-/** Revoked sessions remembered at once; beyond it the oldest are dropped (they expire anyway). */
-const MAX_REVOKED = 10_000;
 
 /**
  * Login sessions as self-contained cookie values: `v1.<expires secs>.<nonce>.<mac>`, where the MAC is
  * an HMAC keyed by a key derived from the admin token. The cookie never holds the token, every API
- * replica with the same token accepts it without shared state, and changing the token ends every
- * session. Logout revokes a session in this process only (a stolen cookie stays valid on other
- * replicas until it expires), which the short lifetime bounds.
+ * replica with the same token accepts it, a restart keeps it valid, and changing the token ends
+ * every session. A logout revokes the session's nonce in `revoked` until the session would have
+ * expired: kept in a file of the data dir, it outlasts a restart and reaches the other processes
+ * sharing that dir; in memory (the default), it holds in this process until it stops.
  */
 export class SessionSigner {
   readonly #key: Buffer;
   readonly #ttlMs: number;
   readonly #now: () => number;
-  /** Revoked nonce → expiry (ms); a Map keeps insertion order, so the first entries are the oldest. */
-  readonly #revoked = new Map<string, number>();
+  readonly #revoked: RevokedSessions;
 
-  constructor(token: string, ttlMs: number, now: () => number = Date.now) {
+  constructor(token: string, ttlMs: number, now: () => number = Date.now, revoked?: RevokedSessions) {
     this.#key = createHmac('sha256', token).update('quarry-admin-session-key').digest();
     this.#ttlMs = ttlMs;
     this.#now = now;
+    this.#revoked = revoked ?? new MemoryRevokedSessions(now);
   }
 
   /** A fresh session value, valid for the TTL. */
@@ -46,16 +46,10 @@ export class SessionSigner {
     return parsed !== null && !this.#revoked.has(parsed.nonce);
   }
 
-  /** Ends a session in this process; unknown or malformed values are ignored. */
+  /** Ends a session (see the class); unknown, expired or malformed values are ignored. */
   revoke(value: string | undefined): void {
     const parsed = this.#parse(value);
-    if (!parsed) return;
-    const now = this.#now();
-    for (const [nonce, expiresMs] of this.#revoked) {
-      if (expiresMs <= now || this.#revoked.size >= MAX_REVOKED) this.#revoked.delete(nonce);
-      else break;
-    }
-    this.#revoked.set(parsed.nonce, parsed.expiresMs);
+    if (parsed) this.#revoked.add(parsed.nonce, parsed.expiresMs);
   }
 
   /** Seconds until a fresh session expires, for the cookie's Max-Age. */

@@ -13,6 +13,8 @@ export const DATA_LAYOUT = {
   blobs: 'blobs',
   /** The admin token `quarry start` generates when QUARRY_ADMIN_TOKEN is not set. */
   adminToken: 'admin-token',
+  /** The dashboard's logged-out sessions, kept until they would have expired (no secret: ids only). */
+  adminLogouts: 'admin-logouts.json',
   /** One file per process with the embedded index open (see index-users.ts). */
   indexUsers: 'index.users',
 } as const;

@@ -23,6 +23,19 @@ function parsePrometheus(text: string): Map<string, number> {
 const sum = (samples: Map<string, number>, prefix: string) =>
   [...samples].filter(([k]) => k.startsWith(prefix)).reduce((n, [, v]) => n + v, 0);
 
+/** Logs in to the dashboard at `url` with the token stored in `dir`; the session cookie (`name=value`). */
+async function adminSession(url: string, dir: string): Promise<string> {
+  const token = readFileSync(join(dir, 'admin-token'), 'utf8').trim();
+  const res = await fetch(`${url}/admin/login`, {
+    method: 'POST',
+    headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }),
+    redirect: 'manual',
+  });
+  expect(res.status).toBe(303);
+  return (res.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+}
+
 /** A running `quarry start` (or `serve`) whose stderr is collected. */
 const start = (args: string[], env: Record<string, string>, command: 'start' | 'serve' = 'start') =>
   spawnCli([command, ...args], env);
@@ -123,8 +136,18 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
 
     // Every start names the admin page and token file again, and an idle crawler stays quiet.
     const again = start([], { ...env, QUARRY_METRICS_PORT: '' });
+    let kept = '';
+    let ended = '';
     try {
-      await again.waitFor(/Quarry is listening on 0\.0\.0\.0:\d+/);
+      const [, url = ''] = await again.waitFor(/from this machine: (http:\/\/127\.0\.0\.1:\d+)\)/);
+      // Two sessions, one logged out: a restart keeps the other, and the logout.
+      [kept, ended] = [await adminSession(url, dir), await adminSession(url, dir)];
+      const out = await fetch(`${url}/admin/logout`, {
+        method: 'POST',
+        headers: { cookie: ended, origin: url },
+        redirect: 'manual',
+      });
+      expect(out.status).toBe(303);
       expect(again.stderr).toContain(`(token: ${join(dir, 'admin-token')})`);
       expect(again.stderr).not.toContain('Generated an admin token');
       await new Promise((r) => setTimeout(r, 6500));
@@ -141,6 +164,9 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
       const token = readFileSync(join(dir, 'admin-token'), 'utf8').trim();
       expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       expect((await fetch(`${url}/metrics`)).status).toBe(401);
+      const stats = (cookie: string) => fetch(`${url}/admin/api/stats`, { headers: { cookie } });
+      expect((await stats(kept)).status).toBe(200);
+      expect((await stats(ended)).status).toBe(401);
     } finally {
       expect(await served.stop()).toBe(0);
     }

@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { createAdminRouter } from '@quarry/admin';
 import { type ApiDeps, createApp, type QuarryMetrics, startServer } from '@quarry/api';
 import type { HostBackoff, QuarryConfig, UrlSubmitter } from '@quarry/core';
 import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallback';
 import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
+import { DATA_LAYOUT } from '../data-dir.js';
 import { outageLog, watchRedis } from '../outage-log.js';
 import { REDIS_COMMAND_TIMEOUT_MS, type Services } from '../runtime.js';
 import { adminTokenSource } from './admin-token.js';
@@ -44,6 +46,7 @@ export async function startApi(
             searchIndex: services.index,
             blobs: services.blobs,
             guessLimiter: adminGuesses,
+            revokedSessionsFile: join(config.dataDir, DATA_LAYOUT.adminLogouts),
             ...(queues.bullQueues ? { bullQueues: queues.bullQueues } : {}),
             ...backingOffSource(queues, extras.backingOff),
             onError: (err: unknown) => logger.warn({ err }, 'admin dashboard error'),
