@@ -144,6 +144,7 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
       const page = await loopbackPage(browser, offHost, errors);
       await logIn(page, fx);
       await expect(page.locator('#reasons').textContent()).resolves.toBe('Nothing skipped or failed so far.');
+      await expect(page.locator('#lists').textContent()).resolves.toBe('No sitemap or feed looked for so far.');
       // The crawl ends after the page was drawn: only the page's script shows what follows.
       const failures = Array.from({ length: 12 }, (_, n) => [
         `https://example.org/f${n}`,
@@ -172,6 +173,15 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
       expect(rows).toContainEqual(['skipped', 'robots_disallowed', '1', 'https://example.org/private']);
       expect(rows.at(-1)).toEqual(['failed', 'other reasons', '2', '']);
       expect(rows.filter((r) => r[1] === 'other reasons').length).toBe(1);
+      // The skipped rows add up to the Skipped tile: the sitemap is in a table of its own, as its tile is.
+      const skipped = rows.filter((r) => r[0] === 'skipped').reduce((n, r) => n + Number(r[2]), 0);
+      expect(skipped).toBe(2);
+      const lists = await page
+        .locator('#lists tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      expect(lists).toEqual([
+        [expect.stringMatching(/^no_sitemapa sitemap tried for a seed/), '1', 'https://example.org/sitemap.xml'],
+      ]);
       await screenshot(page, 'dashboard-reasons');
       expect(offHost).toEqual([]);
       expect(errors).toEqual([]);

@@ -301,6 +301,14 @@ describe('admin router figures', () => {
       );
       // What a code that does not explain itself means, as quarry status says under its list.
       expect(html).toContain('<code>no_sitemap</code><div class="note">a sitemap tried for a seed');
+      // The skipped rows add up to the Skipped tile: the sitemaps and feeds are listed apart, as
+      // quarry status lists them (the table once showed 93 skipped under a tile of 60).
+      const tbody = (id: string) => new RegExp(`<tbody id="${id}">(.*?)</tbody>`).exec(html)?.[1] ?? '';
+      expect(tbody('reasons')).toContain('<td>skipped</td><td><code>robots_disallowed</code>');
+      expect(tbody('reasons')).not.toMatch(/no_sitemap|link_list/);
+      expect(tbody('lists')).toContain('<tr><td><code>no_sitemap</code>');
+      expect(tbody('lists')).toContain('<tr><td><code>link_list</code>');
+      expect(tbody('lists')).toContain('<div>https://example.org/feed.xml</div>');
     } finally {
       await fx.close();
     }

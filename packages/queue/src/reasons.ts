@@ -4,7 +4,16 @@ import type { CrawlStats } from './types.js';
  * Skip reasons of URLs read only for the pages they list: a sitemap or a feed (`link_list`), and a
  * seed's sitemap that is missing or lists nothing (`no_sitemap`). Never pages themselves.
  */
-const LIST_REASONS: ReadonlySet<string> = new Set(['link_list', 'no_sitemap']);
+export const LIST_REASON_CODES: readonly string[] = ['link_list', 'no_sitemap'];
+const LIST_REASONS: ReadonlySet<string> = new Set(LIST_REASON_CODES);
+
+/**
+ * Whether a skip reason is one of a sitemap or feed rather than a page's: `quarry status` and the
+ * dashboard list those reasons apart from the pages skipped, as they count them (see {@link listsRead}).
+ */
+export function isListReason(reason: string): boolean {
+  return LIST_REASONS.has(reason);
+}
 
 /**
  * How many of `stats.skipped` are sitemaps and feeds read (or a seed's sitemap tried and missing)
@@ -15,7 +24,7 @@ const LIST_REASONS: ReadonlySet<string> = new Set(['link_list', 'no_sitemap']);
  */
 export function listsRead(stats: CrawlStats): number {
   const read = stats.reasons
-    .filter((r) => r.state === 'skipped' && LIST_REASONS.has(r.reason))
+    .filter((r) => r.state === 'skipped' && isListReason(r.reason))
     .reduce((total, r) => total + r.count, 0);
   return Math.min(read, stats.skipped);
 }

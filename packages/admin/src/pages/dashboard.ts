@@ -1,4 +1,4 @@
-import { otherReasons, REASON_NOTES } from '@quarry/queue';
+import { isListReason, LIST_REASON_CODES, otherReasons, REASON_NOTES, type ReasonCount } from '@quarry/queue';
 import type { Response } from 'express';
 import type { AdminStats } from '../stats.js';
 import { adminHeader, escapeHtml, pollingScript, sendPage } from './html.js';
@@ -57,23 +57,29 @@ function tiles(stats: AdminStats | null, section: keyof typeof TILES): string {
     .join('');
 }
 
-/** Rows of skip and failure reasons: state, code (with what it means), count and a few example URLs (as text). */
+/** One reason's row: its state (unless the table is of one), code with what it means, count and a few example URLs (as text). */
+function reasonRow(r: ReasonCount, withState: boolean): string {
+  const note = Object.hasOwn(REASON_NOTES, r.reason) ? REASON_NOTES[r.reason] : undefined;
+  return (
+    `<tr>${withState ? `<td>${escapeHtml(r.state)}</td>` : ''}<td><code>${escapeHtml(r.reason)}</code>` +
+    `${note ? `<div class="note">${escapeHtml(note)}</div>` : ''}</td>` +
+    `<td class="count">${r.count.toLocaleString('en-US')}</td>` +
+    `<td class="examples">${r.examples.map((u) => `<div>${escapeHtml(u)}</div>`).join('')}</td></tr>`
+  );
+}
+
+/**
+ * Rows of the reasons pages were skipped or failed for, with an "other reasons" row for those
+ * beyond the ten listed a state, so that they add up to the Skipped and Failed tiles: the sitemaps
+ * and feeds, which the Skipped tile leaves out, are in a table of their own ({@link listRows}).
+ */
 function reasonRows(stats: AdminStats | null): string {
   if (!stats) return NOTHING_YET;
-  const rows = stats.crawl.reasons;
   const html = (['skipped', 'failed'] as const)
     .flatMap((state) => {
-      const listed = rows
-        .filter((r) => r.state === state)
-        .map((r) => {
-          const note = Object.hasOwn(REASON_NOTES, r.reason) ? REASON_NOTES[r.reason] : undefined;
-          return (
-            `<tr><td>${escapeHtml(r.state)}</td><td><code>${escapeHtml(r.reason)}</code>` +
-            `${note ? `<div class="note">${escapeHtml(note)}</div>` : ''}</td>` +
-            `<td class="count">${r.count.toLocaleString('en-US')}</td>` +
-            `<td class="examples">${r.examples.map((u) => `<div>${escapeHtml(u)}</div>`).join('')}</td></tr>`
-          );
-        });
+      const listed = stats.crawl.reasons
+        .filter((r) => r.state === state && !isListReason(r.reason))
+        .map((r) => reasonRow(r, true));
       const others = otherReasons(stats.crawl, state);
       if (others > 0) {
         listed.push(
@@ -87,7 +93,16 @@ function reasonRows(stats: AdminStats | null): string {
   return html || NOTHING_YET;
 }
 
-const NOTHING_YET = '<tr><td colspan="4" class="muted">Nothing skipped or failed so far.</td></tr>';
+/** Rows of the sitemaps and feeds looked for, by outcome (read, or missing), as the tile of that name counts them. */
+function listRows(stats: AdminStats | null): string {
+  const rows = (stats?.crawl.reasons ?? []).filter((r) => r.state === 'skipped' && isListReason(r.reason));
+  return rows.map((r) => reasonRow(r, false)).join('') || NO_LISTS;
+}
+
+const NOTHING_YET_TEXT = 'Nothing skipped or failed so far.';
+const NOTHING_YET = `<tr><td colspan="4" class="muted">${NOTHING_YET_TEXT}</td></tr>`;
+const NO_LISTS_TEXT = 'No sitemap or feed looked for so far.';
+const NO_LISTS = `<tr><td colspan="3" class="muted">${NO_LISTS_TEXT}</td></tr>`;
 
 /** What the back-off table says where this process runs no crawler (`quarry serve`). */
 const NO_CRAWLER =
@@ -128,38 +143,46 @@ const SCRIPT = pollingScript(
   const NOTES = ${scriptJson(REASON_NOTES)};
   const NO_CRAWLER = ${scriptJson(NO_CRAWLER)}, NO_BACKOFF = ${scriptJson(NO_BACKOFF)};
   const at = (o, path) => path.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), o);
-  function render(s) {
-    for (const el of document.querySelectorAll('[data-stat]')) el.textContent = fmt(at(s, el.dataset.stat));
-    const body = document.getElementById('reasons');
+  // The reasons pages were skipped or failed for, and the sitemaps and feeds apart, as the tiles count them.
+  const LIST_REASONS = ${scriptJson(LIST_REASON_CODES)};
+  function reasonTable(id, rows, others, empty, withState) {
+    const body = document.getElementById(id);
     body.replaceChildren();
-    const rows = s.crawl.reasons || [];
     const row = (stateText, reasonCell, n, urls) => {
-      const tr = document.createElement('tr'), state = document.createElement('td');
-      const count = document.createElement('td'), examples = document.createElement('td');
-      state.textContent = stateText; count.className = 'count'; count.textContent = fmt(n); examples.className = 'examples';
+      const tr = document.createElement('tr'), count = document.createElement('td'), examples = document.createElement('td');
+      if (withState) { const state = document.createElement('td'); state.textContent = stateText; tr.append(state); }
+      count.className = 'count'; count.textContent = fmt(n); examples.className = 'examples';
       for (const u of urls) { const d = document.createElement('div'); d.textContent = u; examples.append(d); }
-      tr.append(state, reasonCell, count, examples); body.append(tr);
+      tr.append(reasonCell, count, examples); body.append(tr);
     };
-    for (const st of ['skipped', 'failed']) {
-      let listed = 0;
-      for (const r of rows.filter((r) => r.state === st)) {
-        const reason = document.createElement('td'), code = document.createElement('code');
-        code.textContent = r.reason; reason.append(code);
-        if (Object.hasOwn(NOTES, r.reason)) {
-          const note = document.createElement('div'); note.className = 'note'; note.textContent = NOTES[r.reason]; reason.append(note);
-        }
-        row(r.state, reason, r.count, r.examples || []); listed += r.count;
+    for (const r of rows) {
+      const reason = document.createElement('td'), code = document.createElement('code');
+      code.textContent = r.reason; reason.append(code);
+      if (Object.hasOwn(NOTES, r.reason)) {
+        const note = document.createElement('div'); note.className = 'note'; note.textContent = NOTES[r.reason]; reason.append(note);
       }
-      if (s.crawl[st] > listed) {
-        const reason = document.createElement('td'); reason.className = 'muted'; reason.textContent = 'other reasons';
-        row(st, reason, s.crawl[st] - listed, []);
-      }
+      row(r.state, reason, r.count, r.examples || []);
+    }
+    for (const [st, n] of others) {
+      if (n <= 0) continue;
+      const reason = document.createElement('td'); reason.className = 'muted'; reason.textContent = 'other reasons';
+      row(st, reason, n, []);
     }
     if (!body.firstChild) {
       const td = document.createElement('td');
-      td.colSpan = 4; td.className = 'muted'; td.textContent = 'Nothing skipped or failed so far.';
+      td.colSpan = withState ? 4 : 3; td.className = 'muted'; td.textContent = empty;
       body.append(document.createElement('tr')); body.lastChild.append(td);
     }
+  }
+  function render(s) {
+    for (const el of document.querySelectorAll('[data-stat]')) el.textContent = fmt(at(s, el.dataset.stat));
+    const rows = s.crawl.reasons || [];
+    const isList = (r) => r.state === 'skipped' && LIST_REASONS.includes(r.reason);
+    // Every listed reason of a state counts against its total, the sitemaps' too: the rest is "other reasons".
+    const others = (st) => s.crawl[st] - rows.filter((r) => r.state === st).reduce((n, r) => n + r.count, 0);
+    const pages = ['skipped', 'failed'].flatMap((st) => rows.filter((r) => r.state === st && !isList(r)));
+    reasonTable('reasons', pages, [['skipped', others('skipped')], ['failed', others('failed')]], ${scriptJson(NOTHING_YET_TEXT)}, true);
+    reasonTable('lists', rows.filter(isList), [], ${scriptJson(NO_LISTS_TEXT)}, false);
     const backoffs = document.getElementById('backoffs');
     backoffs.replaceChildren();
     const backoffRow = (...tds) => { const tr = document.createElement('tr'); tr.append(...tds); backoffs.append(tr); };
@@ -207,6 +230,9 @@ export function sendDashboard(
       `<section aria-labelledby="fail-h"><h2 id="fail-h">Why pages were skipped or failed</h2>` +
       `<table><thead><tr><th>State</th><th>Reason</th><th class="count">Pages</th><th>Examples</th></tr></thead>` +
       `<tbody id="reasons">${reasonRows(stats)}</tbody></table></section>` +
+      `<section aria-labelledby="lists-h"><h2 id="lists-h">Sitemaps and feeds looked for</h2>` +
+      `<table><thead><tr><th>Outcome</th><th class="count">Sitemaps and feeds</th><th>Examples</th></tr></thead>` +
+      `<tbody id="lists">${listRows(stats)}</tbody></table></section>` +
       `<section aria-labelledby="index-h"><h2 id="index-h">Index queue</h2><div class="tiles">${tiles(stats, 'index')}</div></section>` +
       `<section aria-labelledby="docs-h"><h2 id="docs-h">Search index</h2><div class="tiles">${tiles(stats, 'documents')}</div></section>` +
       `</main>`,

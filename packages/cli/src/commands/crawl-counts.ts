@@ -1,17 +1,10 @@
 import { type CrawlStats, listsRead } from '@quarry/queue';
 
 /**
- * The skip reasons of URLs that are sitemaps and feeds, not pages (those `listsRead` of
- * @quarry/queue counts): one read for the pages it lists, and a seed's sitemap tried (its
- * robots.txt's, else /sitemap.xml) that was missing (a 404) or listed nothing.
+ * The skip reason of a sitemap or feed read for the pages it lists; the other reason of a sitemap
+ * or feed (`isListReason` of @quarry/queue) is a seed's sitemap tried that was missing or empty.
  */
 const LIST_READ = 'link_list';
-const NO_SITEMAP = 'no_sitemap';
-
-/** Whether a skip reason is one of a sitemap or feed rather than a page's (`quarry status` lists them apart). */
-export function isListReason(reason: string): boolean {
-  return reason === LIST_READ || reason === NO_SITEMAP;
-}
 
 /** The crawl's finished URLs as a reader counts pages, with the sitemaps and feeds apart. */
 export interface FinishedCounts {

@@ -1,6 +1,5 @@
 import type { Crawler, Seed, SeedStanding } from '@quarry/crawler';
-import { type CrawlStats, otherReasons, REASON_NOTES } from '@quarry/queue';
-import { isListReason } from './crawl-counts.js';
+import { type CrawlStats, isListReason, otherReasons, REASON_NOTES } from '@quarry/queue';
 
 /** Lines listed per kind of outcome before the rest are only counted. */
 const MAX_LISTED = 10;
