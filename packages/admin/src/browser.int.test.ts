@@ -234,13 +234,24 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
     const offHost: string[] = [];
     const errors: string[] = [];
     try {
+      const page = await loopbackPage(browser, offHost, errors);
+      await logIn(page, fx, '/admin/hosts');
+      // An empty crawl has no hosts yet, drawn and redrawn alike (it said "No host matches." unfiltered).
+      await expect(page.locator('#hosts').textContent()).resolves.toBe(
+        'No hosts yet: nothing has been queued or crawled.',
+      );
+      await page.waitForFunction(() => Number(document.getElementById('status')?.dataset.refreshes) >= 1, null, {
+        timeout: 5000,
+      });
+      await expect(page.locator('#hosts').textContent()).resolves.toBe(
+        'No hosts yet: nothing has been queued or crawled.',
+      );
       await crawlOutcomes(fx, {
         'https://xn--bcher-kva.example/1': { status: 'done' },
         'https://b.example/1': { status: 'failed', reason: 'http_404' },
         'https://b.example/2': { status: 'failed', reason: 'http_404' },
       });
-      const page = await loopbackPage(browser, offHost, errors);
-      await logIn(page, fx, '/admin/hosts');
+      await page.reload();
       const rows = () =>
         page.locator('#hosts tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
       expect(await rows()).toEqual([
@@ -271,6 +282,14 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
       expect(new URL(page.url()).searchParams.get('sort')).toBe('done');
       await expect(page.locator('#hosts tr td.host').allTextContents()).resolves.toEqual(['c.example']);
       await screenshot(page, 'hosts');
+      // A filter nothing matches says so, drawn and redrawn alike.
+      await page.getByLabel('Host contains').fill('zzz');
+      await Promise.all([page.waitForURL(/q=zzz/), page.getByRole('button', { name: 'Filter' }).click()]);
+      await expect(page.locator('#hosts').textContent()).resolves.toBe('No host matches.');
+      await page.waitForFunction(() => Number(document.getElementById('status')?.dataset.refreshes) >= 1, null, {
+        timeout: 5000,
+      });
+      await expect(page.locator('#hosts').textContent()).resolves.toBe('No host matches.');
       expect(offHost).toEqual([]);
       expect(errors).toEqual([]);
     } finally {

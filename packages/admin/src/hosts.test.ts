@@ -154,6 +154,27 @@ describe('admin hosts view', () => {
   });
 });
 
+// An empty crawl said "No host matches." with no filter set.
+describe('admin hosts view listing no host', () => {
+  it('says whether there are no hosts yet, none matching the filter, or none on the page', async () => {
+    const fx = await startAdminFixture();
+    const tbody = async (query: string) => {
+      const res = await request(fx.server).get(`/admin/hosts${query}`).set('Authorization', `Bearer ${TOKEN}`);
+      return /<tbody id="hosts">(.*?)<\/tbody>/.exec(res.text)?.[1];
+    };
+    try {
+      expect(await tbody('')).toBe(
+        '<tr><td colspan="9" class="muted">No hosts yet: nothing has been queued or crawled.</td></tr>',
+      );
+      await crawlOutcomes(fx, { 'https://a.example/1': { status: 'done' } });
+      expect(await tbody('?q=zzz')).toBe('<tr><td colspan="9" class="muted">No host matches.</td></tr>');
+      expect(await tbody('?offset=50')).toBe('<tr><td colspan="9" class="muted">No hosts on this page.</td></tr>');
+    } finally {
+      await fx.close();
+    }
+  });
+});
+
 // The dashboard said Skipped 6 where the hosts said 7 for the only host: they counted its sitemap.
 describe('admin hosts view beside the dashboard', () => {
   it('counts the pages skipped as the dashboard does, the sitemaps and feeds read apart', async () => {

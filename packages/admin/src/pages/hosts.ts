@@ -61,10 +61,26 @@ function backoffText(host: AdminHost, known: boolean): string {
   return host.backingOff ? `${host.backingOff.reason} until ${host.backingOff.until}` : '';
 }
 
+/**
+ * What the table says when it lists no host: none crawled or queued yet, none matching the filter,
+ * or none on a page past the last. (An empty crawl said "No host matches." with no filter set.)
+ */
+const NO_HOSTS = {
+  yet: 'No hosts yet: nothing has been queued or crawled.',
+  matching: 'No host matches.',
+  onPage: 'No hosts on this page.',
+} as const;
+
+/** Which {@link NO_HOSTS} text an empty page of hosts gets. */
+function noHostsText(hosts: Pick<AdminHosts, 'total' | 'q'>): string {
+  if (hosts.total > 0) return NO_HOSTS.onPage;
+  return hosts.q === null ? NO_HOSTS.yet : NO_HOSTS.matching;
+}
+
 /** The table's rows, every crawled value as text. */
 function rows(hosts: AdminHosts | null): string {
   if (!hosts) return '<tr><td colspan="9" class="muted">The crawl queue did not answer; retrying.</td></tr>';
-  if (hosts.hosts.length === 0) return '<tr><td colspan="9" class="muted">No host matches.</td></tr>';
+  if (hosts.hosts.length === 0) return `<tr><td colspan="9" class="muted">${escapeHtml(noHostsText(hosts))}</td></tr>`;
   return hosts.hosts
     .map(
       (h) =>
@@ -123,7 +139,7 @@ function header(baseUrl: string, query: HostQuery): string {
 const SCRIPT = pollingScript(
   'hostsUrl',
   `
-  const NO_CRAWLER = ${JSON.stringify(NO_CRAWLER)};
+  const NO_CRAWLER = ${JSON.stringify(NO_CRAWLER)}, NO_HOSTS = ${JSON.stringify(NO_HOSTS)};
   const COLUMNS = ${JSON.stringify(COUNT_COLUMNS.map(([field]) => field))};
   const body = document.getElementById('hosts');
   const td = (text, cls) => { const c = document.createElement('td'); c.textContent = text; if (cls) c.className = cls; return c; };
@@ -138,7 +154,10 @@ const SCRIPT = pollingScript(
       tr.append(td(!s.backoffKnown ? NO_CRAWLER : h.backingOff ? h.backingOff.reason + ' until ' + h.backingOff.until : '', 'when'));
       body.append(tr);
     }
-    if (s.hosts.length === 0) { const c = td('No host matches.', 'muted'); c.colSpan = 9; body.append(document.createElement('tr')); body.lastChild.append(c); }
+    if (s.hosts.length === 0) {
+      const text = s.total > 0 ? NO_HOSTS.onPage : s.q === null ? NO_HOSTS.yet : NO_HOSTS.matching;
+      const c = td(text, 'muted'); c.colSpan = 9; body.append(document.createElement('tr')); body.lastChild.append(c);
+    }
     const summary = document.getElementById('summary');
     summary.textContent = s.total === 0 ? '' : 'hosts ' + fmt(s.hosts.length ? s.offset + 1 : 0) + '–' + fmt(Math.min(s.total, s.offset + s.hosts.length)) + ' of ' + fmt(s.total);
   }
