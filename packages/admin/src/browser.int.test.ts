@@ -12,6 +12,9 @@ import { type AdminFixture, crawlOutcomes, page as doc, startAdminFixture, TOKEN
 
 const shotsDir = mkdtempSync(join(tmpdir(), 'quarry-admin-shots-'));
 
+/** A failed URL as long as one of an audit's (2,031 characters). */
+const LONG_URL = `https://example.org/copy?session=${'0123456789abcdef'.repeat(125)}&end=1`;
+
 /** A page that may only reach loopback; anything else is aborted and remembered. */
 async function loopbackPage(browser: Browser, offHost: string[], consoleErrors: string[]): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
@@ -152,7 +155,7 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
       ]);
       await crawlOutcomes(fx, {
         'https://example.org/sitemap.xml': { status: 'skipped', reason: 'no_sitemap' },
-        'https://example.org/copy': { status: 'skipped', reason: 'duplicate' },
+        [LONG_URL]: { status: 'skipped', reason: 'duplicate' },
         'https://example.org/private': { status: 'skipped', reason: 'robots_disallowed' },
         ...Object.fromEntries(failures),
       });
@@ -164,12 +167,14 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
       const rows = await page
         .locator('#reasons tr')
         .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      // A long URL shows its start and end, whole in its tooltip.
       expect(rows).toContainEqual([
         'skipped',
         'duplicatethe same main text is indexed under another URL (its canonical or shortest one)',
         '1',
-        'https://example.org/copy',
+        `${LONG_URL.slice(0, 80)}…${LONG_URL.slice(-30)}`,
       ]);
+      await expect(page.locator('#reasons td.examples div').first().getAttribute('title')).resolves.toBe(LONG_URL);
       expect(rows).toContainEqual(['skipped', 'robots_disallowed', '1', 'https://example.org/private']);
       expect(rows.at(-1)).toEqual(['failed', 'other reasons', '2', '']);
       expect(rows.filter((r) => r[1] === 'other reasons').length).toBe(1);

@@ -314,6 +314,22 @@ describe('admin router figures', () => {
     }
   });
 
+  it('shows a long example URL by its start and end, whole in its title', async () => {
+    const fx = await startAdminFixture();
+    try {
+      const long = `https://example.org/a?q=${'0123456789abcdef'.repeat(125)}&en=<1>`;
+      expect(long.length).toBe(2031);
+      await crawlOutcomes(fx, { [long]: { status: 'failed', reason: 'http_414' } });
+      const html = (await request(fx.server).get('/admin/').set(auth)).text;
+      expect(html).toContain(
+        `<div title="${escapeHtml(long)}">${escapeHtml(`${long.slice(0, 80)}…${long.slice(-30)}`)}</div>`,
+      );
+      expect(html).not.toContain(`>${escapeHtml(long)}<`);
+    } finally {
+      await fx.close();
+    }
+  });
+
   it('adds a row for the reasons beyond the ten listed, so the rows add up to the tiles', async () => {
     const fx = await startAdminFixture();
     try {

@@ -57,6 +57,28 @@ function tiles(stats: AdminStats | null, section: keyof typeof TILES): string {
     .join('');
 }
 
+/**
+ * Example URLs are shown whole up to this many characters; a longer one shows its first
+ * {@link URL_HEAD_CHARS} and last {@link URL_TAIL_CHARS}, whole in its tooltip (a failed URL of
+ * 2,031 characters filled a cell a screen high).
+ */
+const MAX_SHOWN_URL_CHARS = 120;
+const URL_HEAD_CHARS = 80;
+const URL_TAIL_CHARS = 30;
+
+/** A URL as an example cell shows it (see {@link MAX_SHOWN_URL_CHARS}), cut between code points. */
+function shownUrl(url: string): string {
+  const chars = [...url];
+  if (chars.length <= MAX_SHOWN_URL_CHARS) return url;
+  return `${chars.slice(0, URL_HEAD_CHARS).join('')}…${chars.slice(-URL_TAIL_CHARS).join('')}`;
+}
+
+/** An example URL's element: the URL as text, shortened when long, then whole in its title. */
+function exampleHtml(url: string): string {
+  const shown = shownUrl(url);
+  return shown === url ? `<div>${escapeHtml(url)}</div>` : `<div title="${escapeHtml(url)}">${escapeHtml(shown)}</div>`;
+}
+
 /** One reason's row: its state (unless the table is of one), code with what it means, count and a few example URLs (as text). */
 function reasonRow(r: ReasonCount, withState: boolean): string {
   const note = Object.hasOwn(REASON_NOTES, r.reason) ? REASON_NOTES[r.reason] : undefined;
@@ -64,7 +86,7 @@ function reasonRow(r: ReasonCount, withState: boolean): string {
     `<tr>${withState ? `<td>${escapeHtml(r.state)}</td>` : ''}<td><code>${escapeHtml(r.reason)}</code>` +
     `${note ? `<div class="note">${escapeHtml(note)}</div>` : ''}</td>` +
     `<td class="count">${r.count.toLocaleString('en-US')}</td>` +
-    `<td class="examples">${r.examples.map((u) => `<div>${escapeHtml(u)}</div>`).join('')}</td></tr>`
+    `<td class="examples">${r.examples.map(exampleHtml).join('')}</td></tr>`
   );
 }
 
@@ -145,6 +167,7 @@ const SCRIPT = pollingScript(
   const at = (o, path) => path.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), o);
   // The reasons pages were skipped or failed for, and the sitemaps and feeds apart, as the tiles count them.
   const LIST_REASONS = ${scriptJson(LIST_REASON_CODES)};
+  const MAX_SHOWN_URL_CHARS = ${MAX_SHOWN_URL_CHARS}, URL_HEAD_CHARS = ${URL_HEAD_CHARS}, URL_TAIL_CHARS = ${URL_TAIL_CHARS};
   function reasonTable(id, rows, others, empty, withState) {
     const body = document.getElementById(id);
     body.replaceChildren();
@@ -152,7 +175,12 @@ const SCRIPT = pollingScript(
       const tr = document.createElement('tr'), count = document.createElement('td'), examples = document.createElement('td');
       if (withState) { const state = document.createElement('td'); state.textContent = stateText; tr.append(state); }
       count.className = 'count'; count.textContent = fmt(n); examples.className = 'examples';
-      for (const u of urls) { const d = document.createElement('div'); d.textContent = u; examples.append(d); }
+      for (const u of urls) {
+        const d = document.createElement('div'), chars = [...u];
+        if (chars.length <= MAX_SHOWN_URL_CHARS) d.textContent = u;
+        else { d.textContent = chars.slice(0, URL_HEAD_CHARS).join('') + '…' + chars.slice(-URL_TAIL_CHARS).join(''); d.title = u; }
+        examples.append(d);
+      }
       tr.append(reasonCell, count, examples); body.append(tr);
     };
     for (const r of rows) {
