@@ -96,6 +96,10 @@ describeWithServer('chromium', 'admin pages in Chromium', () => {
       // Redrawn by the page's script, the time keeps the server's ISO UTC form (it turned local, zoneless).
       await expect(page.locator('#status').textContent()).resolves.toMatch(/^Updated \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       await expect(page.locator('#status').getAttribute('data-refreshes')).resolves.toMatch(/^[1-9]\d*$/);
+      // No crawler in this process, and no Bull Board: redrawn, the note says where the back-offs are.
+      await expect(page.locator('#backoffs').textContent()).resolves.toMatch(
+        /^No crawler runs in this process \(quarry serve\): the crawler of quarry start or quarry crawl --wait/,
+      );
       await screenshot(page, 'dashboard');
 
       await page.getByRole('link', { name: 'Queues' }).click();

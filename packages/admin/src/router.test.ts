@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import express from 'express';
 import request from 'supertest';
+import { sendDashboard } from './pages/dashboard.js';
 import { escapeHtml } from './pages/html.js';
 import type { AdminStats } from './stats.js';
 import { type AdminFixture, crawlOutcomes, page, startAdminFixture, TOKEN } from './testing/fixture.js';
@@ -520,12 +522,26 @@ describe('admin router back-off', () => {
       expect((await request(idle.server).get('/admin/').set(auth)).text).toContain('No host is being backed off from.');
       const unknown = (await request(apiOnly.server).get('/admin/api/stats').set(auth)).body as AdminStats;
       expect(unknown.backingOff).toBeNull();
-      expect((await request(apiOnly.server).get('/admin/').set(auth)).text).toContain(
-        'No crawler runs in this process: each worker (quarry worker) backs off from hosts on its own',
+      // An embedded `quarry serve` has neither workers nor a Bull Board to point at.
+      const embedded = (await request(apiOnly.server).get('/admin/').set(auth)).text;
+      expect(embedded).toContain(
+        'No crawler runs in this process (quarry serve): the crawler of quarry start or quarry crawl --wait keeps the hosts it backs off from in its own memory',
       );
+      expect(embedded).not.toMatch(/quarry worker|delayed jobs/);
     } finally {
       await idle.close();
       await apiOnly.close();
     }
+  });
+
+  it('points a process of a distributed crawl without a crawler at the workers and the queues', async () => {
+    const app = express();
+    app.get('/', (_req, res) =>
+      sendDashboard(res, { baseUrl: '', stats: null, refreshIntervalMs: 5000, distributed: true }),
+    );
+    const html = (await request(app).get('/')).text;
+    expect(html).toContain(
+      'data-no-crawler="No crawler runs in this process: each worker (quarry worker) backs off from hosts on its own; the pages waiting to be tried again are delayed jobs of the crawl queue (Queues)."',
+    );
   });
 });

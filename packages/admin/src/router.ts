@@ -104,7 +104,12 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
   };
 
   router.get('/', admin, async (req, res) => {
-    sendDashboard(res, { baseUrl: req.baseUrl, stats: await readStats(), refreshIntervalMs: opts.refreshIntervalMs });
+    sendDashboard(res, {
+      baseUrl: req.baseUrl,
+      stats: await readStats(),
+      refreshIntervalMs: opts.refreshIntervalMs,
+      distributed: (opts.bullQueues?.length ?? 0) > 0,
+    });
   });
 
   router.get('/api/stats', admin, async (_req, res) => {

@@ -126,16 +126,24 @@ const NOTHING_YET = `<tr><td colspan="4" class="muted">${NOTHING_YET_TEXT}</td><
 const NO_LISTS_TEXT = 'No sitemap or feed looked for so far.';
 const NO_LISTS = `<tr><td colspan="3" class="muted">${NO_LISTS_TEXT}</td></tr>`;
 
-/** What the back-off table says where this process runs no crawler (`quarry serve`). */
-const NO_CRAWLER =
-  'No crawler runs in this process: each worker (quarry worker) backs off from hosts on its own; the pages waiting to be tried again are delayed jobs of the crawl queue (Queues).';
+/**
+ * What the back-off table says where this process runs no crawler, by mode: an embedded `quarry
+ * serve` (whose Queues page has no delayed jobs to show: there is no Bull Board), or a process of a
+ * distributed crawl given no board of the workers' back-offs.
+ */
+const NO_CRAWLER = {
+  embedded:
+    'No crawler runs in this process (quarry serve): the crawler of quarry start or quarry crawl --wait keeps the hosts it backs off from in its own memory, and names them on its progress line.',
+  distributed:
+    'No crawler runs in this process: each worker (quarry worker) backs off from hosts on its own; the pages waiting to be tried again are delayed jobs of the crawl queue (Queues).',
+} as const;
 const NO_BACKOFF = 'No host is being backed off from.';
 
 /** Rows of the hosts backed off from: host, why and until when (as text: host names are crawled data). */
-function backoffRows(stats: AdminStats | null): string {
+function backoffRows(stats: AdminStats | null, noCrawler: string): string {
   const note = (text: string) => `<tr><td colspan="3" class="muted">${escapeHtml(text)}</td></tr>`;
   if (!stats) return note(NO_BACKOFF);
-  if (!stats.backingOff) return note(NO_CRAWLER);
+  if (!stats.backingOff) return note(noCrawler);
   const { total, hosts } = stats.backingOff;
   if (total === 0) return note(NO_BACKOFF);
   const rows = hosts.map(
@@ -163,7 +171,7 @@ const SCRIPT = pollingScript(
   'statsUrl',
   `
   const NOTES = ${scriptJson(REASON_NOTES)};
-  const NO_CRAWLER = ${scriptJson(NO_CRAWLER)}, NO_BACKOFF = ${scriptJson(NO_BACKOFF)};
+  const NO_CRAWLER = document.getElementById('backoffs').dataset.noCrawler, NO_BACKOFF = ${scriptJson(NO_BACKOFF)};
   const at = (o, path) => path.split('.').reduce((v, k) => (v && typeof v === 'object' ? v[k] : undefined), o);
   // The reasons pages were skipped or failed for, and the sitemaps and feeds apart, as the tiles count them.
   const LIST_REASONS = ${scriptJson(LIST_REASON_CODES)};
@@ -233,12 +241,16 @@ const SCRIPT = pollingScript(
   }`,
 );
 
-/** Sends Quarry's dashboard, filled with `stats` when they could be read, then refreshed by polling. */
+/**
+ * Sends Quarry's dashboard, filled with `stats` when they could be read, then refreshed by polling;
+ * `distributed` when the queues are on Redis (its wording of what a process without a crawler knows).
+ */
 export function sendDashboard(
   res: Response,
-  options: { baseUrl: string; stats: AdminStats | null; refreshIntervalMs: number },
+  options: { baseUrl: string; stats: AdminStats | null; refreshIntervalMs: number; distributed: boolean },
 ): void {
   const { baseUrl, stats } = options;
+  const noCrawler = NO_CRAWLER[options.distributed ? 'distributed' : 'embedded'];
   const status = stats
     ? `<p id="status" class="muted">Updated ${escapeHtml(stats.at)}</p>`
     : `<p id="status" class="error">The backends did not answer; retrying.</p>`;
@@ -254,7 +266,7 @@ export function sendDashboard(
       `<section aria-labelledby="crawl-h"><h2 id="crawl-h">Crawl</h2><div class="tiles">${tiles(stats, 'crawl')}</div></section>` +
       `<section aria-labelledby="backoff-h"><h2 id="backoff-h">Hosts backed off from</h2>` +
       `<table><thead><tr><th>Host</th><th>Why</th><th>Until, at the latest (UTC)</th></tr></thead>` +
-      `<tbody id="backoffs">${backoffRows(stats)}</tbody></table></section>` +
+      `<tbody id="backoffs" data-no-crawler="${escapeHtml(noCrawler)}">${backoffRows(stats, noCrawler)}</tbody></table></section>` +
       `<section aria-labelledby="fail-h"><h2 id="fail-h">Why pages were skipped or failed</h2>` +
       `<table><thead><tr><th>State</th><th>Reason</th><th class="count">Pages</th><th>Examples</th></tr></thead>` +
       `<tbody id="reasons">${reasonRows(stats)}</tbody></table></section>` +
