@@ -7,7 +7,7 @@ import { type PageDocument, pageIdForUrl } from '@quarry/core';
 import express from 'express';
 import request from 'supertest';
 import { createAdminRouter } from './router.js';
-import { type AdminFixture, startAdminFixture, TOKEN } from './testing/fixture.js';
+import { type AdminFixture, crawlOutcomes, startAdminFixture, TOKEN } from './testing/fixture.js';
 
 const doc = (url: string): PageDocument => ({
   id: pageIdForUrl(url),
@@ -155,6 +155,21 @@ describe('admin: forgotten sites', () => {
       });
     }
     expect((await fx.queues.crawl.forgotten()).length).toBe(0);
+  });
+
+  // `*.com` was read as `com`: every .com site was taken out of the crawl, and its pages removed.
+  it('refuses to forget a public suffix, changing nothing, and says why', async () => {
+    await crawlOutcomes(fx, { 'https://shop.example.com/1': { status: 'done' } });
+    for (const sites of [['*.com'], ['example.org', 'co.uk']]) {
+      const res = await bearer(request(fx.server).post('/admin/api/sites/forget')).send({ sites });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ param: 'sites', detail: expect.stringContaining('a public suffix') });
+    }
+    expect(await fx.queues.crawl.forgotten()).toEqual([]);
+    const page = await bearer(request(fx.server).post('/admin/sites/forget')).type('form').send({ site: '*.com' });
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('&#34;*.com&#34; names com, a public suffix');
+    expect(await fx.queues.crawl.forgotten()).toEqual([]);
   });
 
   it('forgets and crawls again from the hosts page, same-origin only', async () => {

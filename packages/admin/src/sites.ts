@@ -1,5 +1,5 @@
 import { type BlobStore, removeSitePages, type SearchIndex, sitePageCounts } from '@quarry/core';
-import { type CrawlQueue, checkSites } from '@quarry/queue';
+import { type CrawlQueue, checkForgetSites, checkSites } from '@quarry/queue';
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { adminHeader, escapeHtml, sendPage } from './pages/html.js';
 import { sendProblem } from './problem.js';
@@ -32,15 +32,18 @@ interface ForgetResult {
 
 class BadSites extends Error {}
 
-/** The sites of a body (`sites`: an array or one string; a form's `site` field), checked. */
-function sitesOf(body: Record<string, unknown>): string[] {
+/**
+ * The sites of a body (`sites`: an array or one string; a form's `site` field), checked by `check`:
+ * a forget refuses a public suffix (`com`), an unforget takes any site, to undo a forget.
+ */
+function sitesOf(body: Record<string, unknown>, check: (sites: readonly string[]) => string[]): string[] {
   const raw = body.sites ?? body.site;
   const list = typeof raw === 'string' ? raw.split(/[\s,]+/).filter(Boolean) : raw;
   if (!Array.isArray(list) || !list.every((s): s is string => typeof s === 'string')) {
     throw new BadSites('`sites` must be a list of sites (example.com, example.com/private)');
   }
   try {
-    return checkSites(list);
+    return check(list);
   } catch (error) {
     throw new BadSites((error as Error).message);
   }
@@ -91,7 +94,7 @@ export function addSitesRoutes(
   }
 
   const forget = async (body: Record<string, unknown>): Promise<ForgetResult> => {
-    const sites = sitesOf(body);
+    const sites = sitesOf(body, checkForgetSites);
     const keep = body.keepPages === true || body.keep_pages === 'on';
     const dropped = await deps.crawl.forget(sites, { keepPages: keep });
     const removing = !keep && deps.blobs !== undefined;
@@ -100,7 +103,7 @@ export function addSitesRoutes(
   };
 
   const unforget = async (body: Record<string, unknown>): Promise<{ sites: string[]; queued: number }> => {
-    const sites = sitesOf(body);
+    const sites = sitesOf(body, checkSites);
     return { sites, queued: await deps.crawl.unforget(sites) };
   };
 

@@ -171,6 +171,10 @@ describe('quarry forget', () => {
     expect(bad.stderr).toContain('not a site: "not a site"');
     const both = await quarry('forget', '--list', 'example.com');
     expect(both.code).toBe(2);
+    // A public suffix would forget every site under it.
+    const suffix = await quarry('forget', '*.com');
+    expect(suffix.code).toBe(2);
+    expect(suffix.stderr).toContain('quarry: "*.com" names com, a public suffix');
     expect((await quarry('forget', '--list')).stdout).not.toContain('example.com');
     // One `quarry:` before each message, never `quarry: quarry forget:`.
     for (const run of [none, bad, both]) expect(run.stderr).toMatch(/^quarry: (?!quarry)/);

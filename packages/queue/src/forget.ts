@@ -1,4 +1,5 @@
 import { normalizeSite, siteWithoutPort, urlMatchesSite } from '@quarry/core';
+import { parse as parseDomain } from 'tldts';
 
 /**
  * The reason a queued URL of a forgotten site ends skipped with (`CrawlQueue.forget`): it was
@@ -48,6 +49,33 @@ export function checkSites(sites: readonly string[]): string[] {
     return value;
   });
   return [...new Set(normalized)];
+}
+
+/**
+ * The sites of a forget: as {@link checkSites} checks them, and none a public suffix. A site takes
+ * its subdomains with it, so `com`, `co.uk` or `*.com` (read as `com`) would take every site under
+ * it out of the crawl, and their pages out of the index, with no word of warning. Suffixes of the
+ * Public Suffix List's ICANN part are refused (top-level domains, and those under which anyone
+ * registers a name); a private one (`github.io`, `blogspot.com`) is one company's, and may be
+ * forgotten. Throws a `TypeError` naming the value; an unforget takes any site, to undo one.
+ */
+export function checkForgetSites(sites: readonly string[]): string[] {
+  const normalized = checkSites(sites);
+  for (const site of sites) {
+    const host = siteWithoutPort(normalizeSite(site)?.split('/')[0] ?? '');
+    if (isPublicSuffix(host)) {
+      throw new TypeError(
+        `${JSON.stringify(site.slice(0, 200))} names ${host}, a public suffix (a top-level domain, or one like co.uk under which anyone registers a site): forgetting it would take every site under it out of the crawl; name the sites themselves`,
+      );
+    }
+  }
+  return normalized;
+}
+
+/** Whether a host is itself a public suffix of the list's ICANN part (`com`, `co.uk`, `рф`), not a site under one. */
+function isPublicSuffix(host: string): boolean {
+  const { isIcann, domain } = parseDomain(host);
+  return isIcann === true && domain === null;
 }
 
 /** Whether a URL is within one of the (normalized) sites: that host or a subdomain, port and path as `site:` reads them. */

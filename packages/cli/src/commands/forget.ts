@@ -1,5 +1,5 @@
 import { type QuarryConfig, removeSitePages } from '@quarry/core';
-import { checkSites } from '@quarry/queue';
+import { checkForgetSites, checkSites } from '@quarry/queue';
 import { openQueues, openStores } from '../runtime.js';
 import { UsageError } from '../usage.js';
 
@@ -35,7 +35,8 @@ function sitesOf(values: readonly string[], options: ForgetOptions): string[] {
   }
   if (values.length === 0) throw new UsageError('name a site to forget (example.com), or give --list');
   try {
-    return checkSites(values);
+    // A public suffix (`com`) is refused to forget, not to undo: one forgotten before may come back.
+    return options.undo ? checkSites(values) : checkForgetSites(values);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
