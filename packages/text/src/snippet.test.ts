@@ -81,6 +81,30 @@ describe('makeSnippet', () => {
     expect(makeSnippet(text, [{ text: 'cafe muller' }])).toContain('Café Müller');
   });
 
+  it('matches a word holding a letter folded to two (ß, æ, œ, þ), and shows it as written', () => {
+    const text = `${filler(100)}. Das Haus meines Urgroßvaters wurde in der Fußgängerzone begrüßt, nahe dem Æsop-Œuvre von Þórr. ${filler(100)}`;
+    const asked = { Urgroßvaters: 'Urgroßvaters', urgrossvaters: 'Urgroßvaters', Fußgängerzone: 'Fußgängerzone' };
+    const more = { begrüßt: 'begrüßt,', Æsop: 'Æsop-Œuvre', œuvre: 'Æsop-Œuvre', Þórr: 'von Þórr.' };
+    for (const [word, shown] of Object.entries({ ...asked, ...more })) {
+      const snippet = makeSnippet(text, [{ text: word }]);
+      expect(snippet).toContain(shown);
+      expect(snippet.startsWith('…')).toBe(true);
+    }
+    expect(makeSnippet(text, [{ text: 'meines Urgroßvaters' }])).toMatch(/^…Das Haus meines Urgroßvaters/);
+  });
+
+  it('shows a last word holding letters folded to two whole, whatever the distance between the words', () => {
+    // Each ß is two characters folded: the word found in the folded text ends later than as written.
+    const lost: number[] = [];
+    for (let gap = 200; gap <= 300; gap++) {
+      const text = `${filler(60)} Ein Satz über Reisen ${'x'.repeat(gap - 12)} Großstraßenmaßstäbe hier ${filler(60)}`;
+      const snippet = makeSnippet(text, [{ text: 'reisen großstraßenmaßstäbe' }]);
+      expect(snippet.length).toBeLessThanOrEqual(320);
+      if (!/Großstraßenmaßstäbe/.test(snippet)) lost.push(gap);
+    }
+    expect(lost).toEqual([]);
+  });
+
   it('matches full-width letters, and full-width punctuation does not hide a word', () => {
     const text = `${filler(100)} ＣＡＦＥ（Ｍｕｌｌｅｒ），ouvert ${filler(100)}`;
     expect(makeSnippet(text, [{ text: 'cafe muller' }])).toContain('ＣＡＦＥ（Ｍｕｌｌｅｒ）');
@@ -154,6 +178,7 @@ describe('queryTermsIn', () => {
       phrases: 0,
     });
     expect(queryTermsIn('solarium', [{ text: 'solar' }])).toMatchObject({ found: 0, of: 1 });
+    expect(queryTermsIn('Die Fußgängerzone', [{ text: 'Fussgängerzone' }])).toMatchObject({ found: 1, of: 1 });
     expect(queryTermsIn('New Solar-panels here', [{ text: 'solar panels' }])).toMatchObject({ phrasesFound: 1 });
   });
 

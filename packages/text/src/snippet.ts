@@ -1,3 +1,4 @@
+import { foldWithOrigins, MAY_NEED_FOLD, originalSpan } from './folded.js';
 import { holdsTraditional, simplifyHan } from './han-variants.js';
 import { joinedIn, joinedWord } from './joined.js';
 import { stemToken } from './stem.js';
@@ -5,7 +6,6 @@ import { isStopWord } from './stop-words.js';
 import {
   CLITIC_PATTERN,
   escapeRegExp,
-  foldText,
   hasUnspacedScript,
   isNotContraction,
   tokenize,
@@ -37,6 +37,8 @@ const cutsAnywhere = (char: string) => CUT_ANYWHERE.test(char);
 
 interface Hit {
   readonly start: number;
+  /** Where it ends: `start` plus the token's length, in the text as written (see foldWithOrigins). */
+  readonly end: number;
   readonly token: string;
   /** Found as typed (not as another form of its stem). */
   readonly exact: boolean;
@@ -128,42 +130,6 @@ function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
 }
 
 /**
- * Characters whose folded form may differ from `toLowerCase` (accents, ligatures, full-width
- * letters and digits, half-width kana). Full-width punctuation is left out: it never belongs to a
- * token, and Chinese and Japanese text is full of it, which would send every such page down the
- * slow path that folds the whole text.
- */
-const NEEDS_FOLD = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uffdc]/g;
-
-/**
- * Folds text for matching without changing its length, so a position in the folded text is the
- * same position in the original: lower case, letters with diacritics or full-width forms mapped to
- * their base letter when that is one character (`é` → `e`, `Ａ` → `a`), traditional Chinese
- * characters to simplified ones (`學` → `学`).
- */
-function foldSameLength(text: string): string {
-  const lower = text.toLowerCase();
-  if (lower.length !== text.length) return text;
-  // Traditional Chinese as simplified (as tokens are), unless a character's other form is longer.
-  const simplified = simplifyHan(lower);
-  return (simplified.length === lower.length ? simplified : lower).replace(NEEDS_FOLD, foldChar);
-}
-
-/** Folded forms of single characters (NFKC and NFD per character are slow; pages repeat them). */
-const foldedChars = new Map<string, string>();
-const MAX_FOLDED_CHARS = 8192;
-
-function foldChar(char: string): string {
-  let folded = foldedChars.get(char);
-  if (folded === undefined) {
-    const text = foldText(char);
-    folded = text.length === 1 ? text : char;
-    if (foldedChars.size < MAX_FOLDED_CHARS) foldedChars.set(char, folded);
-  }
-  return folded;
-}
-
-/**
  * Characters that show nothing inside a word: soft hyphen, zero-width space, word joiner,
  * byte-order mark. A snippet leaves them out, so that a word the index found whole
  * (`Assis&shy;tance`, see tokenize) is found whole here too (the zero-width joiners, which shape
@@ -179,12 +145,13 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 /** Enough hits to choose a window; more would only cost time on very long texts. */
 const MAX_HITS_PER_TOKEN = 64;
 
-/** Same characters as {@link NEEDS_FOLD}, for a yes/no test. */
-const MAY_NEED_FOLD = new RegExp(NEEDS_FOLD.source);
+/** A hit as found in the searched text (folded, or as written), before its end is placed (see findHits). */
+type Found = Omit<Hit, 'end'>;
 
 /** Finds a token in a text from a position on: its start, or -1. Matches are `token.length` long. */
 type Finder = (token: string) => (from: number) => number;
 
+/** The hits of the query's tokens, phrases and joined words in `text`, by start, placed in `text` as written. */
 function findHits(
   text: string,
   tokens: Set<string>,
@@ -196,7 +163,7 @@ function findHits(
   // rest of the snippet: text without foldable letters or traditional Chinese characters is
   // searched case-insensitively as it is.
   const plain = !MAY_NEED_FOLD.test(text) && !holdsTraditional(text);
-  const searched = plain ? text : foldSameLength(text);
+  const { text: searched, origins } = plain ? { text, origins: null } : foldWithOrigins(text);
   const finder: Finder = plain
     ? (token) => {
         const regex = new RegExp(escapeRegExp(token), 'gi');
@@ -212,7 +179,12 @@ function findHits(
   // A hyphenated clause written as one word (`eBook` for `e-book`) shows whole, as its phrase.
   const words = joined.size > 0 ? findHitsIn(searched, new Set(joined.keys()), finder) : [];
   for (const hit of words) hits.push({ start: hit.start, token: joined.get(hit.token)!, exact: true, phrase: true });
-  return hits.sort((a, b) => a.start - b.start);
+  return hits
+    .map((hit): Hit => {
+      const [start, end] = originalSpan(origins, hit.start, hit.start + hit.token.length);
+      return { ...hit, start, end };
+    })
+    .sort((a, b) => a.start - b.start);
 }
 
 /**
@@ -241,7 +213,7 @@ const UNSPACED_GAP = /[^\p{L}\p{N}\p{M}]{0,3}/uy;
  * none where the script has no spaces. Each occurrence of the first token is looked at, the rest
  * matched from there, while `work` (see {@link MAX_PHRASE_WORK}) lasts.
  */
-function phraseHits(text: string, tokens: readonly string[], work: { left: number }): Hit[] {
+function phraseHits(text: string, tokens: readonly string[], work: { left: number }): Found[] {
   const literal = writtenTokenPattern;
   const gap = (token: string) => (hasUnspacedScript(token) ? '[^\\p{L}\\p{N}\\p{M}]{0,3}' : SPACED_GAP_SOURCE);
   const first = new RegExp(literal(tokens[0]!), 'gi');
@@ -260,7 +232,7 @@ function phraseHits(text: string, tokens: readonly string[], work: { left: numbe
   const spaced = !hasUnspacedScript(tokens[0]!);
   const last = tokens.at(-1)!;
   const key = tokens.join(' ');
-  const hits: Hit[] = [];
+  const hits: Found[] = [];
   for (let match = first.exec(text); match !== null && hits.length < MAX_HITS_PER_TOKEN; match = first.exec(text)) {
     const at = match.index;
     if (spaced && WORD_CHAR.test(text[at - 1] ?? ' ')) continue;
@@ -294,8 +266,8 @@ function wordsEnd(text: string, from: number, words: readonly { gap: RegExp; wor
 }
 
 /** Hits of each token (up to a bound per token), whole words unless its script has no spaces between words. */
-function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Hit[] {
-  const hits: Hit[] = [];
+function findHitsIn(text: string, tokens: Set<string>, finder: Finder): Found[] {
+  const hits: Found[] = [];
   let joined: Map<string, number[]> | undefined;
   for (const token of tokens) {
     const before = hits.length;
@@ -324,7 +296,7 @@ function joinedWords(text: string): Map<string, number[]> {
 }
 
 /** Adds the hits of one token to `hits` (see {@link findHitsIn}). */
-function findTokenHits(text: string, token: string, finder: Finder, hits: Hit[]): void {
+function findTokenHits(text: string, token: string, finder: Finder, hits: Found[]): void {
   if (STEMMED_WORD.test(token)) {
     const forms = wordHits(text, token);
     if (forms !== null) {
@@ -360,13 +332,13 @@ const MAX_FORM_CANDIDATES = 256;
  * when it is the token or has its stem, as the index matches them. Null for the rare word whose
  * stem does not start like it (it is then looked for as typed only).
  */
-function wordHits(text: string, token: string): Hit[] | null {
+function wordHits(text: string, token: string): Found[] | null {
   const stem = stemToken(token);
   const prefix = stem.slice(0, Math.max(2, stem.length - 1));
   if (!token.startsWith(prefix)) return null;
   // A plain case-insensitive literal is found fast; a pattern with Unicode classes around it is not.
   const start = new RegExp(prefix, 'gi');
-  const hits: Hit[] = [];
+  const hits: Found[] = [];
   let [exact, others, stemmed] = [0, 0, 0];
   for (let match = start.exec(text); match !== null; match = start.exec(text)) {
     const at = match.index;
@@ -437,7 +409,7 @@ function bestWindow(hits: readonly Hit[], windowChars: number): { start: number;
     const start = hits[begin]!.start;
     // A hit is in the window when it fits after the first one, between the two ellipses: the lead
     // before the first hit is shortened to show it (see cut).
-    while (end < hits.length && hits[end]!.start + hits[end]!.token.length <= start + windowChars - 2) {
+    while (end < hits.length && hits[end]!.end <= start + windowChars - 2) {
       count(hits[end++]!, 1);
     }
     const distinct = [phraseCounts.size, counts.size, exactCounts.size];
@@ -445,7 +417,7 @@ function bestWindow(hits: readonly Hit[], windowChars: number): { start: number;
       const rank = [...distinct, -Math.floor((coverSpan(hits, begin, end) * SPAN_PARTS) / windowChars)];
       if (isBetter(rank, bestRank)) {
         let lastEnd = start;
-        for (let i = begin; i < end; i++) lastEnd = Math.max(lastEnd, hits[i]!.start + hits[i]!.token.length);
+        for (let i = begin; i < end; i++) lastEnd = Math.max(lastEnd, hits[i]!.end);
         best = { start, lastEnd };
         bestRank = rank;
       }
@@ -465,7 +437,7 @@ function coverSpan(hits: readonly Hit[], begin: number, end: number): number {
     const key = `${hit.phrase ? 'p' : 'w'}${hit.token}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    cover = hit.start + hit.token.length - start;
+    cover = hit.end - start;
   }
   return cover;
 }
