@@ -81,15 +81,31 @@ describe('splitCjkWords', () => {
   it('keeps a word of one character, which has nothing else', () => {
     expect(splitCjkWords(ask('猫')).query.root).toEqual({ type: 'term', text: '猫', field: 'any' });
   });
-  it('keeps a character beside letters and digits only as a word: a unit or counter, not a particle', () => {
-    expect(clauses(splitCjkWords(ask('2024年')))).toEqual(['2024', '年']);
-    expect(clauses(splitCjkWords(ask('第5章')))).toEqual(['第', '5', '章']);
-    expect(clauses(splitCjkWords(ask('100元', 'any')))).toEqual(['100', '元']);
+  it('keeps a character beside letters only as a word, not a particle', () => {
     expect(clauses(splitCjkWords(ask('iPhone手')))).toEqual(['iphone', '手']);
+    expect(clauses(splitCjkWords(ask('A股', 'any')))).toEqual(['a', '股']);
     // Beside a word of its script it is still a particle, or joins it at an end.
-    expect(clauses(splitCjkWords(ask('5个苹果')))).toEqual(['5', '苹果']);
     expect(clauses(splitCjkWords(ask('iPhone的价格')))).toEqual(['iphone', '价格']);
-    expect(clauses(splitCjkWords(ask('价格5元')))).toEqual(['价格', '5', '元']);
+    expect(clauses(splitCjkWords(ask('北京第5中学')))).toEqual(['北京', '5', '中学']);
+  });
+  it('keeps a number and the characters written onto it as one word, in either mode', () => {
+    for (const match of ['all', 'any'] as const) {
+      expect(clauses(splitCjkWords(ask('3月9日', match)))).toEqual(['3月9日']);
+      expect(clauses(splitCjkWords(ask('2月11日，走进', match)))).toEqual(['2月11日', '走进']);
+      // A unit before a word is left out (the index holds `日上`, `日报`), as a particle is.
+      expect(clauses(splitCjkWords(ask('2024年3月9日上午', match)))).toEqual(['2024年3月9', '上午']);
+      expect(clauses(splitCjkWords(ask('10月14日报道', match)))).toEqual(['10月14', '报道']);
+    }
+    expect(clauses(splitCjkWords(ask('2024年')))).toEqual(['2024年']);
+    expect(clauses(splitCjkWords(ask('第5章')))).toEqual(['第5章']);
+    expect(clauses(splitCjkWords(ask('100元', 'any')))).toEqual(['100元']);
+    expect(clauses(splitCjkWords(ask('12时30分')))).toEqual(['12时30分']);
+    expect(clauses(splitCjkWords(ask('3点半')))).toEqual(['3点半']);
+    expect(clauses(splitCjkWords(ask('5个苹果')))).toEqual(['5', '苹果']);
+    // A character before the number, after a word, is no ordinal of it.
+    expect(clauses(splitCjkWords(ask('价格是5元')))).toEqual(['价格', '5元']);
+    // A word of the dictionary after a number stays a word of its own.
+    expect(clauses(splitCjkWords(ask('2024年度报告')))).toEqual(['2024', '年度', '报告']);
   });
   it('leaves OR groups and queries without CJK words as typed', () => {
     const or = ask('北京天气 OR 上海天气', 'any');

@@ -13,11 +13,13 @@ import { hasCjk, hasUnspacedScript, tokenize } from '@quarry/text';
  *   gives as `互`, `联`, `网`), and one at either end of a run belongs to the word beside it
  *   (`计算机` comes as `计算`, `机`); one alone between two words (`的`, `是`, `の`, `は`: particles
  *   and function words, mostly) is left out;
- * - letters and digits inside the run stay words of their own (`iPhone手机` → `iphone`, `手机`);
+ * - letters and digits inside the run stay words of their own (`iPhone手机` → `iphone`, `手机`),
+ *   but a number and the characters written onto it (`3月9日`, `2024年`, `第5章`, `5个`) are one
+ *   word, matched as typed (see `numberRun`);
  * - `match=all`: every word required, anywhere in the page (`北京天气` → `北京` AND `天气`), each
  *   matched as the phrase of its character pairs; quote the run (`"北京天气"`) to require it as typed;
  * - `match=any`: each word's character pairs optional (`共和国` → `共和`, `和国`), so pages holding
- *   more of the question's words, and rarer ones, rank first (BM25).
+ *   more of the question's words, and rarer ones, rank first (BM25); a number's word stays whole.
  * - `intitle:北京的天气`: its words, each required in the title, in either mode.
  * Phrases, exclusions and OR groups are left as typed. At most the parser's
  * `MAX_QUERY_WORDS` words come out of the runs (a pasted page of Chinese text gives thousands): the
@@ -58,23 +60,33 @@ function runWords(text: string): string[] {
   const words: string[] = [];
   // Each run between punctuation on its own: characters on either side of a comma are not a word.
   for (const chunk of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {
-    // One-character words in a row as one.
+    // One-character words in a row as one (their places in `joined`).
     const parts: string[] = [];
+    const joined = new Set<number>();
     let singles = '';
+    const pushSingles = () => {
+      if (singles) joined.add(parts.push(singles) - 1);
+      singles = '';
+    };
     for (const token of tokenize(chunk)) {
       if (isOneCjkChar(token)) {
         singles += token;
         continue;
       }
-      if (singles) parts.push(singles);
-      singles = '';
+      pushSingles();
       parts.push(token);
     }
-    if (singles) parts.push(singles);
+    pushSingles();
     // A lone character at either end belongs to its neighbour (`计算` `机`); beside a word of its
-    // script it is a particle (`北京` `的` `天气`), left out; with only letters and digits beside it,
-    // it is a unit or a counter of theirs (`2024年`, `第5章`, `100元`), a word of its own.
+    // script it is a particle (`北京` `的` `天气`), left out; with only letters beside it, it is a
+    // word of its own (`A股`); beside a number, it is its unit or counter, in one word with it.
     for (let i = 0; i < parts.length; i++) {
+      const end = numberRun(parts, joined, i);
+      if (end > i + 1) {
+        words.push(parts.slice(i, end).join(''));
+        i = end - 1;
+        continue;
+      }
       const part = parts[i]!;
       const lone = isOneCjkChar(part) && parts.length > 1;
       const [before, after] = [parts[i - 1], parts[i + 1]];
@@ -87,13 +99,42 @@ function runWords(text: string): string[] {
   return words.length > 0 ? words : [text];
 }
 
+/**
+ * Where a number's word that starts at `parts[i]` ends (`i` when none starts there): a number with
+ * the characters written onto it, a unit or counter after it (`2024年`, `100元`, `3点半`), and so on
+ * (`3月9日`, `2024年3月9日`), after an ordinal's character at its start (`第5章`, not after a
+ * word: `价格是5元` is 价格 and 5元). The index holds `3月9日` as the tokens 3, 月, 9, 日; as words
+ * of their own, each was matched anywhere in a page (a page about `3月9日` ranked ninth, below
+ * pages holding a 3, a 9 and the two characters apart); as one word, they are matched in a row.
+ * A unit before a word of its run is left out, as a particle is (`3月9日上午` is 3月9 and 上午,
+ * `5个苹果` 5 and 苹果): the index holds it in a pair with the word's first character (`日上`).
+ */
+function numberRun(parts: readonly string[], joined: ReadonlySet<number>, i: number): number {
+  const number = (at: number) => at < parts.length && isNumber(parts[at]!);
+  const unit = (at: number) => joined.has(at) && (at === parts.length - 1 || number(at + 1));
+  const opens = number(i) || (joined.has(i) && !hasCjk(parts[i - 1] ?? '') && number(i + 1));
+  if (!opens) return i;
+  let end = i + 1;
+  while (end < parts.length && (number(end - 1) ? unit(end) : number(end))) end++;
+  return end > i + 1 ? end : i;
+}
+
+/** A word of letters and digits holding a digit (`2024`, `v2`). */
+function isNumber(part: string): boolean {
+  return !hasCjk(part) && /\p{Nd}/u.test(part);
+}
+
 function isOneCjkChar(token: string): boolean {
   return hasCjk(token) && Array.from(token).length === 1;
 }
 
-/** A CJK word's character pairs (itself when it is one character); any other word as it is. */
+/**
+ * A CJK word's character pairs (itself when it is one character); any other word as it is, and a
+ * number's word (`3月9日`, see numberRun): asked as its pairs, a number's pairs with its unit
+ * (`3月`) are no tokens of the index.
+ */
 function pairs(word: string): string[] {
   const chars = Array.from(word);
-  if (!hasCjk(word) || chars.length < 2) return [word];
+  if (!hasCjk(word) || chars.length < 2 || /\p{Nd}/u.test(word)) return [word];
   return chars.slice(1).map((char, i) => chars[i]! + char);
 }

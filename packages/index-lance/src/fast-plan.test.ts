@@ -149,11 +149,16 @@ describe('planFast', () => {
       '猫 OR 狗',
       '北京 猫',
       '北京 -猫',
+      // Several tokens ending in one CJK character, a prefix too (see openEnd).
+      '3月9日',
+      '"5个"',
+      '北京 "2024年"',
     ]) {
       expect([q, plan(q)]).toEqual([q, null]);
     }
     expect(plan('"solar panel" wind', { match: 'any' })).toBeNull();
     expect(plan('猫', { match: 'any' })).toBeNull();
     expect(plan('猫咪')).not.toBeNull();
+    expect(plan('"3月9"')).not.toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { IndexQuery, QueryNode } from '@quarry/core';
-import { charPrefix, isStopTerm, looseWords, questionWords, wordForms } from './fts-query.js';
+import { asksCharPrefix, isStopTerm, looseWords, questionWords, wordForms } from './fts-query.js';
 import { COLUMNS } from './rows.js';
 
 /**
@@ -212,14 +212,15 @@ function allAlternatives(positives: readonly QueryNode[]): Planned | null {
 }
 
 /**
- * Whether a word of the query is one CJK character, searched as a prefix of pairs (see charPrefix):
- * a match of any of some 21,000 tokens, which only the general plan asks.
+ * Whether a word of the query is one CJK character, or ends in one after other tokens (`3月9日`),
+ * searched as a prefix of pairs (see asksCharPrefix): a match of any of some 21,000 tokens, which
+ * only the general plan asks.
  */
 function hasCharPrefix(node: QueryNode): boolean {
   switch (node.type) {
     case 'term':
     case 'phrase':
-      return charPrefix(node.text) !== null;
+      return asksCharPrefix(node.text);
     case 'not':
       return hasCharPrefix(node.child);
     case 'and':

@@ -109,6 +109,28 @@ describe('planQuery', () => {
     for (const q of ['猫咪', '"小猫"', 'a', 'x 5']) expect([q, prefix(plan(q).fts)]).toEqual([q, null]);
   });
 
+  it('asks a phrase ending in a lone CJK character as its other tokens in a row and that character as a prefix', () => {
+    // The index holds `3 月 9 日` where the run ends (`3月9日，`), `3 月 9 日报 …` where it goes on.
+    const date = { kind: 'phrase', tokens: ['3', '月', '9'], column: 't_text' };
+    expect(plan('3月9日').fts).toEqual({
+      kind: 'bool',
+      must: [date, { kind: 'match', token: '日', column: 't_text', boost: 1, prefix: true }],
+      should: [{ kind: 'phrase', tokens: ['3', '月', '9', '日'], column: 't_text' }],
+      mustNot: [],
+    });
+    expect(plan('"5个"').fts).toEqual({
+      kind: 'bool',
+      must: [
+        { kind: 'match', token: '5', column: 't_text', boost: 1 },
+        { kind: 'match', token: '个', column: 't_text', boost: 1, prefix: true },
+      ],
+      should: [{ kind: 'phrase', tokens: ['5', '个'], column: 't_text' }],
+      mustNot: [],
+    });
+    // A character whose pair ends the phrase is no prefix: the pair is there.
+    expect(plan('"人工智能"').fts).toEqual({ kind: 'phrase', tokens: ['人工', '工智', '智能'], column: 't_text' });
+  });
+
   it('leaves the priors out of the tree: they multiply scores, which the engine boost does not', () => {
     expect(plan('tea', { langPriority: 'fr' }).fts).toEqual({
       kind: 'match',

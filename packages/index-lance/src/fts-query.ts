@@ -258,11 +258,14 @@ function textNode(text: string, field: QueryField, quoted: boolean): FtsNode | n
   if (forms.length === 0) return null;
   const [stemmed, typed] = forms;
   const pair = typed?.length === 1 && stemmed?.length === 1 ? ([stemmed[0]!, typed[0]!] as const) : undefined;
+  const open = openEnd(text);
   const alternatives = forms.map(
     (tokens): FtsNode =>
       tokens.length === 1 && !quoted
         ? { ...match(tokens[0]!, column, 1), ...(pair ? { forms: pair } : {}) }
-        : { kind: 'phrase', tokens, column },
+        : open !== null && tokens.length > 1 && tokens.at(-1) === open
+          ? openPhrase(tokens, column)
+          : { kind: 'phrase', tokens, column },
   );
   return alternatives.length === 1 ? alternatives[0]! : { kind: 'bool', must: [], should: alternatives, mustNot: [] };
 }
@@ -343,13 +346,49 @@ export function formTokens(node: FtsNode): (readonly [column: string, token: str
 /**
  * The character a word of one Chinese, Japanese or Korean character is (`猫`, `"反"`), or null. The
  * index holds pairs of characters and a run's last character alone, so such a character is searched
- * as a prefix: itself, or any pair it begins. A quoted phrase ending in a lone character (`"5个"`;
- * unquoted, it is two words, see `cjk-words.ts`) is searched as its tokens (see bigramQueryTokens):
- * where that character begins a pair, it is missed.
+ * as a prefix: itself, or any pair it begins. A word or phrase of several tokens ending in such a
+ * character (`3月9日`, `"5个"`) asks it so after the others (see {@link openEnd}).
  */
 export function charPrefix(text: string): string | null {
   const { tokens, lastIsPrefix } = bigramQueryTokens(text);
   return lastIsPrefix && tokens.length === 1 ? tokens[0]! : null;
+}
+
+/**
+ * The lone CJK character a word or phrase of several tokens ends in (`日` of `3月9日`, `个` of
+ * `"5个"`), or null: the index holds it alone only where its run ends (`3月9日，`), and as the first
+ * of a pair where more of its script follows (`日报` of `3月9日报道`). See {@link openPhrase}.
+ */
+export function openEnd(text: string): string | null {
+  if (!hasCjk(text)) return null;
+  const { tokens, lastIsPrefix } = bigramQueryTokens(text);
+  return lastIsPrefix && tokens.length > 1 && tokens.length <= MAX_PHRASE_TOKENS ? tokens.at(-1)! : null;
+}
+
+/** Whether a word or phrase asks a one-character prefix (see {@link charPrefix}, {@link openEnd}). */
+export function asksCharPrefix(text: string): boolean {
+  return charPrefix(text) !== null || openEnd(text) !== null;
+}
+
+/**
+ * A phrase of tokens ending in a lone CJK character (see {@link openEnd}): its other tokens in a row
+ * and the character as a prefix, required, and the tokens in a row as typed, scoring (a page holding
+ * `3月9日` where a run ends). Matched in a row as typed only, `3月9日` missed `3月9日报道`; as the
+ * words 3, 月, 9 and 日 anywhere, it found pages holding `3月` and `9日` apart first. The tokens in a
+ * row come first: LanceDB 0.37 scores a boolean query holding a prefix by its first required clause
+ * only (`日 中国` scores as `日`, which sums every pair of `日` a page holds, `中国 日` as `中国`).
+ */
+function openPhrase(tokens: readonly string[], column: string): FtsNode {
+  const head = tokens.slice(0, -1);
+  return {
+    kind: 'bool',
+    must: [
+      head.length === 1 ? match(head[0]!, column, 1) : { kind: 'phrase', tokens: head, column },
+      { kind: 'match', token: tokens.at(-1)!, column, boost: 1, prefix: true },
+    ],
+    should: [{ kind: 'phrase', tokens, column }],
+    mustNot: [],
+  };
 }
 
 /**
