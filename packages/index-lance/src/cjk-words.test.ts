@@ -107,6 +107,29 @@ describe('splitCjkWords', () => {
     // A word of the dictionary after a number stays a word of its own.
     expect(clauses(splitCjkWords(ask('2024年度报告')))).toEqual(['2024', '年度', '报告']);
   });
+  it('asks a phrase with spaces between Chinese or Japanese characters without them, or as typed', () => {
+    const phrase = (text: string) => ({ type: 'phrase', text, field: 'any' });
+    expect(splitCjkWords(ask('"人工 智能"')).query.root).toEqual({
+      type: 'or',
+      children: [phrase('人工智能'), phrase('人工 智能')],
+    });
+    expect(splitCjkWords(ask('"味噌 ラーメン" OR ramen')).query.root).toEqual({
+      type: 'or',
+      children: [phrase('味噌ラーメン'), phrase('味噌 ラーメン'), { type: 'term', text: 'ramen', field: 'any' }],
+    });
+    expect(splitCjkWords(ask('-"人工 智能" AI')).query.root).toEqual({
+      type: 'and',
+      children: [
+        { type: 'not', child: { type: 'or', children: [phrase('人工智能'), phrase('人工 智能')] } },
+        { type: 'term', text: 'AI', field: 'any' },
+      ],
+    });
+    // Spaces beside letters, and Korean's, are left.
+    expect(clauses(splitCjkWords(ask('"AI 人工 智能"')))).toEqual(['or']);
+    expect(splitCjkWords(ask('"AI 人工 智能"')).query.root).toMatchObject({ children: [phrase('AI 人工智能'), {}] });
+    const spaced = ask('"AI 人工智能" "서울 대학교"');
+    expect(splitCjkWords(spaced)).toBe(spaced);
+  });
   it('leaves OR groups and queries without CJK words as typed', () => {
     const or = ask('北京天气 OR 上海天气', 'any');
     expect(splitCjkWords(or)).toBe(or);

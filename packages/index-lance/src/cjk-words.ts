@@ -21,11 +21,13 @@ import { hasCjk, hasUnspacedScript, tokenize } from '@quarry/text';
  * - `match=any`: each word's character pairs optional (`共和国` → `共和`, `和国`), so pages holding
  *   more of the question's words, and rarer ones, rank first (BM25); a number's word stays whole.
  * - `intitle:北京的天气`: its words, each required in the title, in either mode.
- * Phrases, exclusions and OR groups are left as typed. At most the parser's
+ * Phrases, exclusions and OR groups are left as typed, but for the spaces between Chinese or
+ * Japanese characters in a phrase (see {@link unspacedPhrases}). At most the parser's
  * `MAX_QUERY_WORDS` words come out of the runs (a pasted page of Chinese text gives thousands): the
  * first ones.
  */
-export function splitCjkWords(query: IndexQuery): IndexQuery {
+export function splitCjkWords(asked: IndexQuery): IndexQuery {
+  const query = unspacedPhrases(asked);
   const root = query.query.root;
   if (!root) return query;
   const children = root.type === 'and' ? root.children : root.type === 'term' ? [root] : null;
@@ -49,6 +51,48 @@ export function splitCjkWords(query: IndexQuery): IndexQuery {
   }
   if (split.length === 1) return { ...query, query: { ...query.query, root: split[0]! } };
   return { ...query, query: { ...query.query, root: { type: 'and', children: split } } };
+}
+
+/** A Chinese or Japanese character (not Korean, which is written with spaces), a space on either side. */
+const SPACED_HAN_KANA =
+  /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005])\s+(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005])/gu;
+
+/**
+ * The query with each phrase that has spaces between Chinese or Japanese characters (`"人工 智能"`,
+ * `"味噌 ラーメン"`) asked as written without them, or as typed: those scripts are written without
+ * spaces, and the index's character pairs of `人工智能` (`人工 工智 智能`) are not those of the words
+ * apart (`人工 工 智能`), so such a phrase found only pages spacing the words as typed. Spaces beside
+ * letters or digits are left: the index reads `AI 人工` as it reads `AI人工`. Korean is spaced.
+ */
+export function unspacedPhrases(query: IndexQuery): IndexQuery {
+  const root = query.query.root;
+  if (!root) return query;
+  const unspaced = withoutSpaces(root);
+  return unspaced === root ? query : { ...query, query: { ...query.query, root: unspaced } };
+}
+
+function withoutSpaces(node: QueryNode): QueryNode {
+  switch (node.type) {
+    case 'phrase': {
+      const text = node.text.replace(SPACED_HAN_KANA, '');
+      return text === node.text ? node : { type: 'or', children: [{ ...node, text }, node] };
+    }
+    case 'term':
+      return node;
+    case 'not': {
+      const child = withoutSpaces(node.child);
+      return child === node.child ? node : { ...node, child };
+    }
+    case 'and':
+    case 'or': {
+      const children = node.children.map(withoutSpaces);
+      if (children.every((child, i) => child === node.children[i])) return node;
+      // A phrase's two ways as sides of the OR it is one of.
+      const sides =
+        node.type === 'or' ? children.flatMap((child) => (child.type === 'or' ? child.children : [child])) : children;
+      return { ...node, children: sides };
+    }
+  }
 }
 
 function isCjkWord(node: QueryNode): node is TermNode {

@@ -39,3 +39,26 @@ eachPlan(
     expect((await ids('10月14日报道', 'any'))[0]).toBe('date-oct');
   },
 );
+
+/** Chinese and Japanese words written together, or with a space between them. */
+const SPACED = [
+  zh('ai', `${PROSE}人工智能改变了交通管理。AI人工智能的应用越来越多。`),
+  zh('ai-spaced', `${PROSE}关键词：人工 智能 交通`),
+  zh('ai-apart', `${PROSE}人工修建的道路需要智能管理。`),
+  makePage('ramen', 'https://ja.example.jp/ramen', 'ラーメン', '札幌の味噌ラーメンは有名です。', { lang: 'ja' }),
+  makePage('ramen-spaced', 'https://ja.example.jp/menu', 'メニュー', '本日のおすすめ：味噌 ラーメン', { lang: 'ja' }),
+];
+
+eachPlan(
+  'a quoted phrase with spaces between Chinese or Japanese words finds them written together',
+  () => SPACED,
+  async (ids) => {
+    const sorted = async (q: string) => (await ids(q)).sort();
+    expect(await sorted('"人工 智能"')).toEqual(['ai', 'ai-spaced']);
+    expect(await sorted('"味噌 ラーメン"')).toEqual(['ramen', 'ramen-spaced']);
+    expect(await sorted('"人工智能"')).toEqual(['ai']);
+    // A space beside letters is read as the index reads it.
+    expect(await sorted('"AI 人工 智能"')).toEqual(['ai']);
+    expect(await sorted('交通 -"人工 智能"')).toEqual(['ai-apart']);
+  },
+);
