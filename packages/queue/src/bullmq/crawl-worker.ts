@@ -11,7 +11,14 @@ import {
   retryDelayMs,
   safeReason,
 } from '../policy.js';
-import type { CrawlHandler, CrawlTask, CrawlWorker, CrawlWorkOptions, FinishedState } from '../types.js';
+import {
+  type CrawlHandler,
+  type CrawlTask,
+  type CrawlWorker,
+  type CrawlWorkOptions,
+  FINISHED_STATES,
+  type FinishedState,
+} from '../types.js';
 import { settlesWithin } from '../util.js';
 import {
   type BullmqCrawlSettings,
@@ -24,8 +31,16 @@ import {
   urlHash,
 } from './crawl-state.js';
 import { isRedisConnectionError, REDIS_UNAVAILABLE } from './errors.js';
+import { type FinishResult, recordFinish } from './finish.js';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.js';
-import { reasonKeys, recordReason } from './standing.js';
+import { type ReasonKeys, reasonKeys } from './standing.js';
+
+/**
+ * What a job returns when its URL had finished before it ran: the job is a stale copy (BullMQ ran
+ * it again after its lock lapsed, or it was retried by hand), and a URL is crawled again only by a
+ * recrawl or a re-seed, which take it out of its finished state first.
+ */
+const FINISHED_BEFORE = 'finished_before';
 
 /**
  * Thrown to make BullMQ retry; carries the host backoff and the task's own soonest retry, which
@@ -45,6 +60,7 @@ class RetryLater extends Error {
 export class BullmqCrawlWorker implements CrawlWorker {
   readonly #redis: Redis;
   readonly #keys: Keys;
+  readonly #reasonKeys: ReasonKeys;
   readonly #handler: CrawlHandler;
   readonly #needsNoRequest: CrawlWorkOptions['needsNoRequest'];
   readonly #settings: BullmqCrawlSettings;
@@ -64,6 +80,7 @@ export class BullmqCrawlWorker implements CrawlWorker {
   ) {
     this.#redis = redis;
     this.#keys = keys;
+    this.#reasonKeys = reasonKeys(settings.prefix, keys.reasons);
     this.#handler = handler;
     this.#needsNoRequest = options.needsNoRequest;
     this.#settings = settings;
@@ -96,6 +113,9 @@ export class BullmqCrawlWorker implements CrawlWorker {
     const host = hostKey(job.data.url);
     const hostKeys = [this.#keys.host(host), this.#keys.slots(host)];
     if (this.#closing) return this.#postpone(job, token, 0);
+    // A job run again after its URL was recorded (its lock lapsed during an outage longer than the
+    // lock, after its first run had finished the page) ends here, without fetching the page again.
+    if (await this.#finishedBefore(job.data.url)) return FINISHED_BEFORE;
     // A URL of a forgotten site ends here, without a request and without waiting for its host.
     const forgotten = await this.#redis.zrange(this.#keys.forgottenSites, '0', '-1');
     if (forgotten.length > 0 && withinSites(job.data.url, forgotten)) {
@@ -190,19 +210,19 @@ export class BullmqCrawlWorker implements CrawlWorker {
     await RELEASE.run(this.#redis, hostKeys, [id, raisedMs, backoffMs, HOST_KEY_TTL_MS, agoMs]);
   }
 
-  /** Counts the outcome (and its reason) and keeps the task (with its meta) for a later recrawl. */
-  async #finish(data: JobData, status: FinishedState, reason: string | undefined): Promise<void> {
-    const hash = urlHash(data.url);
-    const multi = this.#redis
-      .multi()
-      .hincrby(this.#keys.counts, status, 1)
-      .hset(this.#keys.tasks, hash, JSON.stringify(data))
-      .hdel(this.#keys.pending, hash)
-      .zadd(this.#keys.finished(status), Date.now(), hash);
-    if (reason === SITE_FORGOTTEN) multi.sadd(this.#keys.forgottenUrls, hash);
-    recordReason(multi, reasonKeys(this.#settings.prefix, this.#keys.reasons), status, reason, hash, data.url);
-    this.#keys.hostCounts.finished(multi, hostKey(data.url), status, reason, Date.now());
-    await multi.exec();
+  /** Counts the outcome (and its reason) and keeps the task for a recrawl; once per URL (see recordFinish). */
+  async #finish(data: JobData, status: FinishedState, reason: string | undefined): Promise<FinishResult> {
+    return recordFinish(this.#redis, this.#keys, this.#reasonKeys, data, status, reason);
+  }
+
+  /** Whether the URL is in a finished state (see FINISHED_BEFORE). */
+  async #finishedBefore(url: string): Promise<boolean> {
+    const hash = urlHash(url);
+    const pipeline = this.#redis.pipeline();
+    for (const state of FINISHED_STATES) pipeline.zscore(this.#keys.finished(state), hash);
+    const replies = (await pipeline.exec()) ?? [];
+    for (const [err] of replies) if (err) throw err;
+    return replies.some(([, score]) => score !== null);
   }
 
   async #shutdown(): Promise<void> {

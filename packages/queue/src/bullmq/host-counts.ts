@@ -7,7 +7,6 @@ import {
   type HostSort,
   topHostReasons,
 } from '../hosts.js';
-import type { FinishedState } from '../types.js';
 
 /** Members read per ZSCAN when a filter is given. */
 const FILTER_SCAN_COUNT = 1_000;
@@ -21,7 +20,7 @@ const FILTER_SCAN_COUNT = 1_000;
  *   of all five, its score the count NEGATED (last: minus the epoch ms it last finished, 0 for
  *   never), so that ZRANGE in ascending order lists the most first and ties by host name: pages come
  *   from ZRANGE alone. A URL admitted counts +1 queued in the ADMIT script; an outcome counts -1
- *   queued and +1 in its state (ZINCRBY) in the MULTI that records it; a recrawl or a re-seed +1
+ *   queued and +1 in its state (ZINCRBY) in the script that records it (finish.ts), once per URL; a recrawl or a re-seed +1
  *   queued per URL queued again, after its jobs are added.
  * - `<prefix>:crawl-host-reasons:<host>`: HASH `<state>:<reason>` -> count (HINCRBY).
  *
@@ -29,8 +28,8 @@ const FILTER_SCAN_COUNT = 1_000;
  * again counts again, in its state and under its reason alike, so a host's reasons still add up to
  * its counts (the queue's totals and reasons follow the URLs in each state now). Hosts crawled
  * before these counters existed (2026-12-05) are counted from then on: their queued count may go
- * below 0 and is shown as 0. A job BullMQ fails on its own (stalled too often) is counted neither
- * here nor in the totals.
+ * below 0 and is shown as 0. A job BullMQ fails on its own (stalled too often) is counted as failed
+ * `crashed` by the worker that sees it fail, or by the next to look (see crashed.ts).
  */
 export class HostCounters {
   readonly #prefix: string;
@@ -51,25 +50,9 @@ export class HostCounters {
     return (['queued', 'done', 'skipped', 'failed', 'last'] as const).map((f) => this.key(f));
   }
 
-  #reasons(host: string): string {
+  /** The HASH of `host`'s reasons. */
+  reasonsKey(host: string): string {
     return `${this.#prefix}:crawl-host-reasons:${host}`;
-  }
-
-  /** Counts one outcome of `host` on a MULTI the caller executes. */
-  finished(
-    multi: ReturnType<Redis['multi']>,
-    host: string,
-    state: FinishedState,
-    reason: string | undefined,
-    nowMs: number,
-  ): void {
-    multi.zincrby(this.key('queued'), 1, host).zincrby(this.key(state), -1, host);
-    for (const other of ['done', 'skipped', 'failed'] as const) {
-      if (other !== state) multi.zadd(this.key(other), 'NX', 0, host);
-    }
-    // LT: only a later time (a smaller negated score) replaces the one kept.
-    multi.zadd(this.key('last'), 'LT', -nowMs, host);
-    if (reason !== undefined && state !== 'done') multi.hincrby(this.#reasons(host), `${state}:${reason}`, 1);
   }
 
   /** Counts URLs queued again (a recrawl, a re-seed) in their hosts' queued counts. */
@@ -117,7 +100,7 @@ export class HostCounters {
     const pipeline = redis.pipeline();
     for (const field of fields) pipeline.zmscore(this.key(field), ...hosts);
     const now = Date.now();
-    for (const host of hosts) pipeline.hgetall(this.#reasons(host)).zcount(this.#slots(host), now, '+inf');
+    for (const host of hosts) pipeline.hgetall(this.reasonsKey(host)).zcount(this.#slots(host), now, '+inf');
     const replies = (await pipeline.exec()) ?? [];
     for (const [err] of replies) if (err) throw err;
     const scores = fields.map((_, i) => (replies[i]?.[1] ?? []) as (string | null)[]);

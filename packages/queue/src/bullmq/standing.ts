@@ -79,32 +79,6 @@ export function reasonScriptKeys(keys: ReasonKeys): string[] {
   return [keys.byUrl, keys.counts('skipped'), keys.counts('failed')];
 }
 
-/**
- * Records why a URL ended, on a MULTI the caller executes: a skipped or failed one is counted under
- * its reason, listed among its examples and its reason remembered (for taking it out again when it
- * is queued again); a done one, or one without a reason, has no reason remembered.
- */
-export function recordReason(
-  multi: ReturnType<Redis['multi']>,
-  keys: ReasonKeys,
-  state: FinishedState,
-  reason: string | undefined,
-  hash: Buffer,
-  url: string,
-): void {
-  if (state === 'done' || reason === undefined) {
-    multi.hdel(keys.byUrl, hash);
-    return;
-  }
-  const list = keys.examples(state, reason);
-  multi
-    .hincrby(keys.counts(state), reason, 1)
-    .hset(keys.byUrl, hash, `${state}:${reason}`)
-    .lrem(list, 0, url)
-    .lpush(list, url)
-    .ltrim(list, 0, REASON_EXAMPLES - 1);
-}
-
 /** The most frequent reasons per state (at most `top` each), with their example URLs. */
 export async function readReasons(redis: Redis, keys: ReasonKeys, top: number): Promise<ReasonCount[]> {
   const states = ['skipped', 'failed'] as const;
