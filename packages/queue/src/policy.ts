@@ -15,6 +15,12 @@ const MAX_META_VALUE_CHARS = 1024;
 /** Ceiling of `RecrawlOptions.limit`. */
 const RECRAWL_MAX_LIMIT = 1_000_000;
 
+/**
+ * Why a task that never ended in any of its tries was failed: its process died on it each time (out
+ * of memory, a native crash, a supervisor's kill), so it is not handed to the next process.
+ */
+export const CRASHED_REASON = 'crashed';
+
 /** What to do with a task whose handler threw. */
 export interface FailureDecision {
   readonly retryable: boolean;

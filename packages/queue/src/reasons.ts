@@ -57,6 +57,8 @@ export const REASON_NOTES: Readonly<Record<string, string>> = {
   link_list: 'a feed (RSS, Atom) or a sitemap: the pages it lists are queued, the file itself is not indexed',
   no_sitemap:
     "a sitemap tried for a seed (its robots.txt's, else /sitemap.xml) is missing or lists nothing; no failure",
+  crashed:
+    'every try of the page ended with the process crawling it (killed, out of memory) before it recorded an outcome; `quarry crawl --seed URL` tries it again',
   site_forgotten:
     'queued when its site was taken out of the crawl (quarry forget), never fetched; `quarry forget --undo SITE` queues it again',
 };

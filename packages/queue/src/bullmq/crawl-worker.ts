@@ -20,6 +20,7 @@ import {
   type FinishedState,
 } from '../types.js';
 import { settlesWithin } from '../util.js';
+import { FailedJobSweep, failedUnrecorded } from './crashed.js';
 import {
   type BullmqCrawlSettings,
   HOST_KEY_TTL_MS,
@@ -67,6 +68,8 @@ export class BullmqCrawlWorker implements CrawlWorker {
   readonly #worker: Worker<JobData, string>;
   readonly #controllers = new Set<AbortController>();
   readonly #onClosed: () => void;
+  readonly #failedJobs: FailedJobSweep;
+  readonly #sweepTimer: NodeJS.Timeout;
   #closing = false;
   #closed: Promise<void> | undefined;
 
@@ -101,6 +104,15 @@ export class BullmqCrawlWorker implements CrawlWorker {
       },
     });
     this.#worker.on('error', (err) => settings.onError(err));
+    // A job BullMQ fails on its own (stalled too often) is recorded as failed `crashed`: at once by
+    // the worker that failed it, else by the next sweep of any worker (see FailedJobSweep).
+    this.#failedJobs = new FailedJobSweep(redis, keys, this.#reasonKeys, settings.prefix, settings.onError);
+    this.#worker.on('failed', (_job, err) => {
+      if (failedUnrecorded(err.message)) void this.#failedJobs.run();
+    });
+    this.#sweepTimer = setInterval(() => void this.#failedJobs.run(), settings.stalledIntervalMs);
+    this.#sweepTimer.unref();
+    void this.#failedJobs.run();
   }
 
   close(): Promise<void> {
@@ -227,12 +239,14 @@ export class BullmqCrawlWorker implements CrawlWorker {
 
   async #shutdown(): Promise<void> {
     this.#closing = true;
+    clearInterval(this.#sweepTimer);
     const closing = this.#worker.close();
     if (!(await settlesWithin(closing, this.#settings.closeTimeoutMs))) {
       for (const controller of this.#controllers) controller.abort(new Error('worker closing'));
       // Handlers that ignore the signal are left behind; their jobs' locks lapse and another worker retries them.
       await settlesWithin(closing, Math.min(1000, this.#settings.closeTimeoutMs));
     }
+    await settlesWithin(this.#failedJobs.idle(), this.#settings.closeTimeoutMs);
     this.#onClosed();
   }
 }

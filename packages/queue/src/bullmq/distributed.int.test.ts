@@ -1,37 +1,9 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
 import { Redis } from 'ioredis';
 import { task, waitFor, waitIdle } from '../contract/helpers.js';
+import { startWorkerChild, type WorkerChild } from '../testing/worker-children.js';
 import { openBullmqQueues } from './open.js';
-
-const register = fileURLToPath(new URL('../testing/register-ts.mjs', import.meta.url));
-const childScript = fileURLToPath(new URL('../testing/bullmq-worker-child.ts', import.meta.url));
-
-interface Child {
-  readonly name: string;
-  readonly proc: ChildProcessByStdio<null, Readable, null>;
-  output: string;
-  readonly exited: Promise<NodeJS.Signals | null>;
-}
-
-function startChild(redisUrl: string, prefix: string, name: string): Child {
-  const proc = spawn(process.execPath, ['--import', register, childScript, redisUrl, prefix, name], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const child: Child = {
-    name,
-    proc,
-    output: '',
-    exited: new Promise((resolve) => proc.on('exit', (_code, signal) => resolve(signal))),
-  };
-  proc.stdout.on('data', (chunk: Buffer) => {
-    child.output += chunk.toString();
-  });
-  return child;
-}
 
 describeWithServer('redis', 'bullmq across processes', () => {
   let server: RedisServer;
@@ -50,7 +22,7 @@ describeWithServer('redis', 'bullmq across processes', () => {
     const prefix = 'xp';
     const delayMs = 100;
     const queues = await openBullmqQueues({ redisUrl: server.url, prefix, hostDelayMs: delayMs });
-    const children = [startChild(server.url, prefix, 'w1'), startChild(server.url, prefix, 'w2')];
+    const children = [startWorkerChild(server.url, prefix, 'w1'), startWorkerChild(server.url, prefix, 'w2')];
     try {
       await waitFor('both children ready', () => children.every((c) => c.output.includes('ready')), 20_000);
       const urls = ['a', 'b', 'c'].flatMap((h) => [1, 2, 3, 4, 5].map((n) => `http://${h}.test/${n}`));
@@ -58,7 +30,7 @@ describeWithServer('redis', 'bullmq across processes', () => {
       expect(await queues.crawl.add(urls.map((u) => task(u)))).toBe(urls.length);
 
       await waitFor('a child to hang', () => children.some((c) => c.output.includes('hang ')), 15_000);
-      const victim = children.find((c) => c.output.includes('hang ')) as Child;
+      const victim = children.find((c) => c.output.includes('hang ')) as WorkerChild;
       victim.proc.kill('SIGKILL');
       expect(await victim.exited).toBe('SIGKILL');
 

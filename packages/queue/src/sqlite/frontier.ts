@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { hostKey } from '../policy.js';
+import { CRASHED_REASON, hostKey } from '../policy.js';
 import type { CrawlStats, CrawlTask, FinishedState, NewCrawlTask, UrlStanding } from '../types.js';
 import { FrontierStats } from './frontier-stats.js';
 import { HostTally } from './host-stats.js';
@@ -17,9 +17,6 @@ export interface FrontierSettings {
    */
   readonly maxAttempts?: number;
 }
-
-/** Why a task that never ended in any of its tries was failed. */
-export const CRASHED_REASON = 'crashed';
 
 interface FrontierRow {
   url: string;

@@ -1,12 +1,13 @@
 // Test child: one crawler process on a shared Redis. It records every handler start and completion
-// (with its worker's name) in Redis and hangs on the first try of any URL ending in /hang, so the test can SIGKILL it there.
-// Usage: node --import register-ts.mjs bullmq-worker-child.ts REDIS_URL PREFIX NAME
+// (with its worker's name) in Redis and hangs on the first try of any URL ending in /hang (on every
+// try with HANG 'always'), so the test can SIGKILL it there.
+// Usage: node --import register-ts.mjs bullmq-worker-child.ts REDIS_URL PREFIX NAME [first|always]
 import { Redis } from 'ioredis';
 import { openBullmqQueues } from '../index.js';
 
-const [redisUrl, prefix, name] = process.argv.slice(2);
+const [redisUrl, prefix, name, hang = 'first'] = process.argv.slice(2);
 if (redisUrl === undefined || prefix === undefined || name === undefined) {
-  throw new Error('usage: bullmq-worker-child.ts REDIS_URL PREFIX NAME');
+  throw new Error('usage: bullmq-worker-child.ts REDIS_URL PREFIX NAME [first|always]');
 }
 const log = new Redis(redisUrl);
 const queues = await openBullmqQueues({ redisUrl, prefix, hostDelayMs: 100, lockMs: 1000, stalledIntervalMs: 300 });
@@ -14,7 +15,9 @@ const worker = queues.crawl.work(
   async (task) => {
     const host = new URL(task.url).hostname;
     await log.rpush(`${prefix}:test:starts`, JSON.stringify({ url: task.url, host, at: Date.now(), worker: name }));
-    if (task.url.endsWith('/hang') && (await log.set(`${prefix}:test:hung`, name, 'NX')) === 'OK') {
+    const hangs =
+      task.url.endsWith('/hang') && (hang === 'always' || (await log.set(`${prefix}:test:hung`, name, 'NX')) === 'OK');
+    if (hangs) {
       process.stdout.write(`hang ${task.url}\n`);
       await new Promise(() => {});
     }
