@@ -87,6 +87,8 @@ export interface RedisCrawlCachesOptions {
   readonly commandTimeoutMs?: number;
   /** Called with Redis errors (lost connection, timeouts); crawling goes on without sharing meanwhile. */
   readonly onError?: (error: unknown) => void;
+  /** Called each time the connection is ready (at the start, and once Redis answers again after errors). */
+  readonly onReady?: () => void;
 }
 
 /** The shared robots.txt and llms.txt stores of distributed crawling, on their own Redis connection. */
@@ -126,6 +128,7 @@ export async function createRedisCrawlCaches(
   });
   // ioredis reconnects by itself; without a listener its errors would be printed as unhandled.
   redis.on('error', onError);
+  if (options.onReady) redis.on('ready', options.onReady);
   let closed: Promise<void> | undefined;
   return {
     robots: new RedisTtlStore({ redis, keyPrefix: `${prefix}:robots:`, decode: decodeRobotsRecord, onError }),

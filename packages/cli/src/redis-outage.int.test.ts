@@ -13,6 +13,7 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
   let dir: string;
   let api: RunningCli | undefined;
   let start: RunningCli | undefined;
+  let worker: RunningCli | undefined;
 
   beforeAll(async () => {
     requireBuiltCli();
@@ -20,7 +21,7 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     dir = mkdtempSync(join(tmpdir(), 'quarry-outage-'));
   });
   afterAll(async () => {
-    for (const cli of [api, start]) if (cli?.child.exitCode === null) cli.child.kill('SIGKILL');
+    for (const cli of [api, start, worker]) if (cli?.child.exitCode === null) cli.child.kill('SIGKILL');
     await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -72,6 +73,26 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     // The message alone: a stack trace says nothing about a connection refused.
     expect(outage.every((l) => typeof l.err === 'string')).toBe(true);
     expect(await api.stop()).toBe(0);
+  }, 120_000);
+
+  it('quarry worker says when its Redis answers again, for the queues and the robots/llms cache alike', async () => {
+    worker = spawnCli(['worker'], { REDIS_URL: redis.url, QUARRY_DATA_DIR: join(dir, 'worker'), LOG_LEVEL: 'info' });
+    const until = (pattern: RegExp, ms: number) => {
+      const deadline = Date.now() + ms;
+      return (async () => {
+        while (!pattern.test(worker?.stdout ?? '') && Date.now() < deadline) await sleep(200);
+        return pattern.test(worker?.stdout ?? '');
+      })();
+    };
+    expect(await until(/quarry worker running/, 60_000)).toBe(true);
+    await redis.stop({ keepData: true });
+    expect(await until(/Redis \(queues\): error/, 30_000)).toBe(true);
+    expect(await until(/Redis \(robots\/llms cache\): error/, 30_000)).toBe(true);
+    await redis.restart();
+    // Before, only the API's clients said so: a worker's log ended with its errors.
+    expect(await until(/Redis \(queues\): answers again/, 30_000)).toBe(true);
+    expect(await until(/Redis \(robots\/llms cache\): answers again/, 30_000)).toBe(true);
+    expect(await worker.stop()).toBe(0);
   }, 120_000);
 
   it('quarry start stopped while Redis is away exits within its shutdown deadline, naming what did not close if any', async () => {

@@ -162,7 +162,7 @@ export async function openKeyStore(config: QuarryConfig, outages?: OutageLog): P
 /**
  * Opens the queues for a configuration: BullMQ when REDIS_URL is set, else SQLite in the data dir.
  * Errors the workers survive (a lost Redis connection, a busy database) go to `logger`, a line a
- * minute at most for the same error (see outageLog).
+ * minute at most for the same error (see outageLog), and a line when Redis answers again.
  */
 export async function openQueues(
   config: QuarryConfig,
@@ -181,6 +181,7 @@ export async function openQueues(
       prefix: 'quarry',
       hostDelayMs: config.hostDelayMs,
       ...onError,
+      ...(outages ? { onReady: () => outages.recovered() } : {}),
     });
   }
   mkdirSync(config.dataDir, { recursive: true });

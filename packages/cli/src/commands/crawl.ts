@@ -45,7 +45,10 @@ export async function openCrawler(
   // A cache that does not answer is fetched past (robots.txt, llms.txt asked of the site again).
   const cacheOutages = outageLog(logger, 'Redis (robots/llms cache)');
   const caches = config.redisUrl
-    ? await createRedisCrawlCaches(config.redisUrl, { onError: (err) => cacheOutages.error(err) })
+    ? await createRedisCrawlCaches(config.redisUrl, {
+        onError: (err) => cacheOutages.error(err),
+        onReady: () => cacheOutages.recovered(),
+      })
     : undefined;
   const crawler = new Crawler({
     config,

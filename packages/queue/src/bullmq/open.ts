@@ -30,6 +30,12 @@ export interface BullmqQueueOptions extends CommonQueueOptions {
   readonly pollIntervalMs?: number;
   /** How long to wait for Redis when opening. @defaultValue 10000 */
   readonly connectTimeoutMs?: number;
+  /**
+   * Called each time the connection opened from `redisUrl` is ready (at the start, and again once
+   * Redis answers after it was lost), so that a log of `onError`'s errors can say Redis is back.
+   * @defaultValue ignore
+   */
+  readonly onReady?: () => void;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -55,6 +61,7 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
     options.connection ?? new Redis(options.redisUrl ?? '', { maxRetriesPerRequest: null, lazyConnect: true });
   // ioredis reconnects by itself; without a listener its errors would be printed as unhandled.
   if (owned) redis.on('error', (err: unknown) => common.onError(err));
+  if (owned && options.onReady) redis.on('ready', options.onReady);
   try {
     await connect(redis, owned, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
   } catch (err) {
