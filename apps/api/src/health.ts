@@ -1,4 +1,4 @@
-import type { SearchIndex } from '@quarry/core';
+import { BackendUnavailableError, type SearchIndex } from '@quarry/core';
 import type { RequestHandler } from 'express';
 import { BACKEND_RETRY_AFTER_SECS } from './error-handler.js';
 import { sendProblem } from './problem.js';
@@ -7,14 +7,17 @@ import { sendProblem } from './problem.js';
 export interface HealthCheck {
   /** Named in the 503's detail: `Redis (rate limits and keys)`. */
   readonly name: string;
-  /** Resolves when the backend answers; rejects (within its own timeout) when it does not. */
+  /**
+   * Resolves when the backend serves; rejects (within its own timeout) when it does not, with a
+   * `BackendUnavailableError` whose message says why in words when it can (Redis out of memory).
+   */
   ping(): Promise<unknown>;
 }
 
 /**
  * `GET /healthz`: 200 `{status: "ok"}` when the index and every other backend a search needs
- * answer, 503 naming the first that does not: a replica whose Redis is away answers every search
- * with a 503, so a load balancer must not count it healthy.
+ * answer, 503 naming the first that does not: a replica whose Redis is away (or refuses writes at
+ * its maxmemory) answers every search with a 503, so a load balancer must not count it healthy.
  */
 export function healthRoute(index: SearchIndex, checks: readonly HealthCheck[] = []): RequestHandler {
   const all: readonly HealthCheck[] = [{ name: 'The search index', ping: () => index.ping() }, ...checks];
@@ -30,7 +33,9 @@ export function healthRoute(index: SearchIndex, checks: readonly HealthCheck[] =
         'health check failed',
       );
       res.setHeader('Retry-After', String(BACKEND_RETRY_AFTER_SECS));
-      sendProblem(res, 'backend-unavailable', `${name} is not answering.`);
+      const detail =
+        reason instanceof BackendUnavailableError ? `${name}: ${reason.message}` : `${name} is not answering.`;
+      sendProblem(res, 'backend-unavailable', detail);
       return;
     }
     res.setHeader('Cache-Control', 'no-store');

@@ -10,6 +10,7 @@ import {
 } from '@quarry/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checkDataDir, type DataDirUse } from './data-dir.js';
+import { redisOutOfMemoryProblem } from './redis-problem.js';
 import { diskFullProblem, fsProblem, isDiskFull, listenProblem, UsageError } from './usage.js';
 
 // Each command loads its own modules when it runs: `quarry --help` or `quarry keys list` need not
@@ -98,6 +99,7 @@ function isSqliteAccessError(error: unknown): boolean {
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let exitCode = 0;
   let dataDir: string | undefined;
+  let redisUrl: string | undefined;
   const config = (
     flags: CommonFlags,
     use: DataDirUse | ((loaded: QuarryConfig) => DataDirUse) = 'create',
@@ -115,6 +117,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     checkDataDir(loaded.dataDir, typeof use === 'function' ? use(loaded) : use);
     dataDir = loaded.dataDir;
+    redisUrl = loaded.redisUrl;
     return loaded;
   };
   const version = packageVersion();
@@ -399,6 +402,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (listen !== null) {
       process.stderr.write(`quarry: ${listen}\n`);
       return 2;
+    }
+    // Not the raw "OOM command not allowed…" or "EXECABORT Transaction discarded…" of a full Redis.
+    const full = await redisOutOfMemoryProblem(error, redisUrl);
+    if (full !== null) {
+      process.stderr.write(`quarry: ${full}\n`);
+      return 1;
     }
     throw error;
   }

@@ -5,5 +5,6 @@ export * from './hosts.js';
 export * from './options.js';
 export * from './reasons.js';
 export * from './redis-database.js';
+export * from './redis-memory.js';
 export * from './sqlite/open.js';
 export * from './types.js';

@@ -107,7 +107,11 @@ function backingOffSource(
 }
 
 async function redisRateLimitStores(redisUrl: string, logger: Logger) {
-  const [{ Redis }, { RedisStore }] = await Promise.all([import('ioredis'), import('rate-limit-redis')]);
+  const [{ Redis }, { RedisStore }, { probeRedisWrites }] = await Promise.all([
+    import('ioredis'),
+    import('rate-limit-redis'),
+    import('@quarry/queue'),
+  ]);
   // A request waits at most 2 s for its count while Redis is away (then 503), not the 10-15 s of
   // ioredis's reconnection attempts.
   const client = new Redis(redisUrl, {
@@ -122,8 +126,9 @@ async function redisRateLimitStores(redisUrl: string, logger: Logger) {
   return {
     publicTier: new RedisStore({ sendCommand, prefix: 'quarry:rl:ip:' }),
     keyTier: new RedisStore({ sendCommand, prefix: 'quarry:rl:key:' }),
-    // Every search counts here first: while this Redis is away, /healthz says so.
-    health: { name: 'Redis (rate limits and keys)', ping: () => client.ping() },
+    // Every search counts here first (a write): while this Redis is away or refuses writes at its
+    // maxmemory, /healthz says so. A PING would not tell the second: such a Redis answers it.
+    health: { name: 'Redis (rate limits and keys)', ping: () => probeRedisWrites(client, 'quarry:health-probe') },
     disconnect: async () => {
       client.disconnect();
     },

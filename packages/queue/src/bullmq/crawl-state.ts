@@ -12,6 +12,8 @@ export interface BullmqCrawlSettings extends ResolvedCommonOptions {
   readonly stalledIntervalMs: number;
   readonly keepFailedJobs: number;
   readonly keepCompletedJobs: number;
+  /** Called when Redis answers (or takes writes) again after errors: see BullmqQueueOptions.onReady. */
+  readonly onReady: () => void;
 }
 
 /** A crawl job's data: the task without its try count, which BullMQ keeps. */

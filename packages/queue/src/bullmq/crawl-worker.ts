@@ -11,6 +11,7 @@ import {
   retryDelayMs,
   safeReason,
 } from '../policy.js';
+import { isRedisOutOfMemoryError } from '../redis-memory.js';
 import {
   type CrawlHandler,
   type CrawlTask,
@@ -33,6 +34,7 @@ import {
 } from './crawl-state.js';
 import { isRedisConnectionError, REDIS_UNAVAILABLE } from './errors.js';
 import { type FinishResult, recordFinish } from './finish.js';
+import { MemoryWait } from './memory-wait.js';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.js';
 import { type ReasonKeys, reasonKeys } from './standing.js';
 
@@ -70,6 +72,7 @@ export class BullmqCrawlWorker implements CrawlWorker {
   readonly #onClosed: () => void;
   readonly #failedJobs: FailedJobSweep;
   readonly #sweepTimer: NodeJS.Timeout;
+  readonly #memory: MemoryWait;
   #closing = false;
   #closed: Promise<void> | undefined;
 
@@ -103,7 +106,21 @@ export class BullmqCrawlWorker implements CrawlWorker {
             : retryDelayMs(attemptsMade, 0, settings),
       },
     });
-    this.#worker.on('error', (err) => settings.onError(err));
+    // A Redis at its maxmemory: the worker takes no job until it takes writes again (see MemoryWait).
+    this.#memory = new MemoryWait(redis, `${settings.prefix}:crawl-state:write-probe`, {
+      refusing: (err) => {
+        settings.onError(err);
+        if (!this.#closing) void this.#worker.pause(true);
+      },
+      writable: () => {
+        if (!this.#closing) void this.#worker.resume();
+        settings.onReady();
+      },
+    });
+    this.#worker.on('error', (err) => {
+      if (isRedisOutOfMemoryError(err)) void this.#memory.untilWritable(err);
+      else settings.onError(err);
+    });
     // A job BullMQ fails on its own (stalled too often) is recorded as failed `crashed`: at once by
     // the worker that failed it, else by the next sweep of any worker (see FailedJobSweep).
     this.#failedJobs = new FailedJobSweep(redis, keys, this.#reasonKeys, settings.prefix, settings.onError);
@@ -121,6 +138,27 @@ export class BullmqCrawlWorker implements CrawlWorker {
   }
 
   async #process(job: Job<JobData, string>, token: string | undefined): Promise<string> {
+    try {
+      return await this.#attempt(job, token);
+    } catch (err) {
+      if (!isRedisOutOfMemoryError(err)) throw err;
+      // Redis refused to record a step for memory: once it takes writes again, the job goes back to
+      // the queue without using a try (its page, if fetched, is fetched again: nothing was kept).
+      const host = hostKey(job.data.url);
+      for (let cause = err; ; ) {
+        await this.#memory.untilWritable(cause);
+        try {
+          await this.#release(job.id ?? '', [this.#keys.host(host), this.#keys.slots(host)], 0, 0);
+          return await this.#postpone(job, token, 0);
+        } catch (again) {
+          if (this.#closing || !isRedisOutOfMemoryError(again)) throw again;
+          cause = again;
+        }
+      }
+    }
+  }
+
+  async #attempt(job: Job<JobData, string>, token: string | undefined): Promise<string> {
     const id = job.id ?? '';
     const host = hostKey(job.data.url);
     const hostKeys = [this.#keys.host(host), this.#keys.slots(host)];
@@ -182,6 +220,7 @@ export class BullmqCrawlWorker implements CrawlWorker {
       return outcome.status;
     } catch (err) {
       if (err instanceof DelayedError) throw err; // Postponed above, its slot given back.
+      if (isRedisOutOfMemoryError(err)) throw err; // Not the page's: see #process.
       if (this.#closing && controller.signal.aborted) {
         await this.#release(id, hostKeys, 0, 0);
         return this.#postpone(job, token, 0);
@@ -240,6 +279,7 @@ export class BullmqCrawlWorker implements CrawlWorker {
   async #shutdown(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#sweepTimer);
+    this.#memory.stop();
     const closing = this.#worker.close();
     if (!(await settlesWithin(closing, this.#settings.closeTimeoutMs))) {
       for (const controller of this.#controllers) controller.abort(new Error('worker closing'));

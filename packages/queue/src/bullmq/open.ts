@@ -32,7 +32,8 @@ export interface BullmqQueueOptions extends CommonQueueOptions {
   readonly connectTimeoutMs?: number;
   /**
    * Called each time the connection opened from `redisUrl` is ready (at the start, and again once
-   * Redis answers after it was lost), so that a log of `onError`'s errors can say Redis is back.
+   * Redis answers after it was lost), and when a crawl worker finds that Redis takes writes again
+   * after refusing them for memory, so that a log of `onError`'s errors can say Redis is back.
    * @defaultValue ignore
    */
   readonly onReady?: () => void;
@@ -83,6 +84,7 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
     keepFailedJobs: options.keepFailedJobs ?? DEFAULTS.keepFailedJobs,
     keepCompletedJobs: options.keepCompletedJobs ?? DEFAULTS.keepCompletedJobs,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+    onReady: options.onReady ?? (() => {}),
   };
   const crawl = new BullmqCrawlQueue(redis, settings);
   const index = new BullmqIndexQueue(redis, settings);
