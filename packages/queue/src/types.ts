@@ -311,6 +311,11 @@ export interface Queues {
    * crawl's dashboard is in its crawler's process, which knows them).
    */
   readonly backoffs?: BackoffBoard;
+  /**
+   * What an operator must know about the backend, in words with what to do (distributed backend
+   * only: a loss of Redis's data noticed by a running process); `quarry status` prints them.
+   */
+  notices?(): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -23,7 +23,8 @@ export async function runStatus(config: QuarryConfig, json: boolean): Promise<nu
     // a process serving the dashboard, as `quarry start`).
     const forgottenPages = Object.fromEntries(await sitePageCounts(services.index, forgotten));
     const removing = new Set(removingPages);
-    const notices = services.index.notices?.() ?? [];
+    // The queues' first (Redis lost the crawl state: the counts below are since), then the index's.
+    const notices = [...((await queues.notices?.()) ?? []), ...(services.index.notices?.() ?? [])];
     if (json) {
       // The URLs of reasons beyond the ten listed a state, as the text's `other reasons` lines count them.
       const others = { skipped: otherReasons(crawl, 'skipped'), failed: otherReasons(crawl, 'failed') };

@@ -7,6 +7,7 @@ import type { Queues } from '../types.js';
 import { settlesWithin } from '../util.js';
 import { RedisBackoffBoard } from './backoff-board.js';
 import { BullmqCrawlQueue } from './crawl-queue.js';
+import { DataLossWatch } from './data-loss.js';
 import { RedisFingerprintStore } from './fingerprints.js';
 import { BullmqIndexQueue } from './index-queue.js';
 
@@ -76,6 +77,10 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
     if (owned) redis.disconnect();
     throw err;
   }
+  const watch = new DataLossWatch(redis, prefix, common.onError);
+  await watch.start();
+  // A connection ready again may have found a Redis restarted empty.
+  redis.on('ready', () => void watch.check());
   const settings = {
     ...common,
     prefix,
@@ -95,8 +100,10 @@ export async function openBullmqQueues(options: BullmqQueueOptions): Promise<Que
     fingerprints: new RedisFingerprintStore(redis, prefix),
     bullQueues: [crawl.bullQueue, index.bullQueue] as Queue[],
     backoffs: new RedisBackoffBoard(redis, prefix),
+    notices: () => watch.notices(),
     close() {
       closed ??= (async () => {
+        watch.stop();
         await Promise.all([crawl.close(), index.close()]);
         if (owned) await redis.quit().catch(() => redis.disconnect());
       })();
