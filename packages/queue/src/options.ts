@@ -41,7 +41,7 @@ export const DEFAULTS = {
   pollIntervalMs: 250,
   /** BullMQ: key prefix. */
   prefix: 'quarry',
-  /** BullMQ: job lock; a worker that stops renewing it for this long has its job retried. */
+  /** BullMQ: job lock and host slot lease; see BullmqQueueOptions.lockMs for when a dead worker's job is retried. */
   lockMs: 30_000,
   /** BullMQ: how often stalled jobs are looked for. */
   stalledIntervalMs: 30_000,

@@ -19,9 +19,14 @@ export interface BullmqQueueOptions extends CommonQueueOptions {
   readonly connection?: Redis;
   /** Prefix of every Redis key, so several crawls can share one Redis. @defaultValue quarry */
   readonly prefix?: string;
-  /** Job lock; a worker that stops renewing it (killed) for this long has its job retried elsewhere. @defaultValue 30000 */
+  /**
+   * Job lock, renewed every half of it, and the lease of the host slot the job holds. A worker that
+   * stops renewing it (killed) loses the job to the queue once a stalled check has found the job
+   * twice, the second time with its lock lapsed: 30 to 60 s after the last renewal with the defaults.
+   * @defaultValue 30000
+   */
   readonly lockMs?: number;
-  /** How often workers look for stalled jobs (of dead workers). @defaultValue 30000 */
+  /** How often stalled jobs (of dead workers) are looked for, by one live worker at a time. @defaultValue 30000 */
   readonly stalledIntervalMs?: number;
   /** Failed jobs kept, with their reason, per queue. @defaultValue 1000 */
   readonly keepFailedJobs?: number;
