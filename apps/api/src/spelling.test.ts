@@ -140,6 +140,10 @@ describe('spelling', () => {
     ['a word with digits', 'travle2 insurance'],
     ['a word no spelling one letter away is held for', 'qwertyuiop insurance'],
     ['an excluded word', 'insurance -travle trip'],
+    // Typed with a letter beyond a-z (`Straße` was searched as the English `stresse`): another
+    // language's word, which the a-z spellings one letter away do not correct.
+    ['a word typed with an accent', 'trävle insurance'],
+    ['a word typed with a letter beyond a-z', 'travleß insurance'],
   ])('leaves %s alone', async (_, q) => {
     const res = await search(q);
     expect(res.headers['quarry-corrected-words']).toBeUndefined();

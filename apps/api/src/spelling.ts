@@ -35,6 +35,12 @@ export const MAX_SPELLED_WORDS = 12;
 const MAX_WEIGHED_VARIANTS = 16;
 /** What a word is made of to be corrected: Latin letters only, once folded (no digits: `rtx4090`). */
 const LATIN_WORD = /^[a-z]+$/;
+/**
+ * A letter beyond a-z as typed (`ä`, `ß`, `é`, `ø`, a combining accent): the word is another
+ * language's, which folding only brings to a-z. Its spellings one letter away are a-z words, most
+ * of them English: `Straße` was searched as `stresse` (English pages about stress).
+ */
+const TYPED_BEYOND_A_Z = /\p{M}|(?![A-Za-z])\p{L}/u;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 /**
  * Pages a variant must be held by to be a correction: one page's word is as often its own slip or
@@ -204,7 +210,7 @@ async function pagesWith(
 
 /**
  * The distinct plain words of `query` that may be corrected, folded: outside phrases, `intitle:`,
- * exclusions and OR groups, Latin letters only (punctuation around them aside), at least
+ * exclusions and OR groups, typed in the letters a-z only (punctuation around them aside), at least
  * {@link MIN_CORRECTED_LENGTH} long, no stop word.
  */
 function correctableWords(query: ParsedQuery): string[] {
@@ -226,7 +232,7 @@ function plainTerms(node: QueryNode | null): TermNode[] {
 /** The folded word a term's text is, when it may be corrected; else null. */
 function correctable(text: string): string | null {
   const tokens = tokenize(text);
-  if (tokens.length !== 1) return null;
+  if (tokens.length !== 1 || TYPED_BEYOND_A_Z.test(text)) return null;
   const word = foldText(tokens[0] ?? '');
   const sized = word.length >= MIN_CORRECTED_LENGTH && word.length <= MAX_CORRECTED_LENGTH;
   return sized && LATIN_WORD.test(word) && !isStopWord(word) ? word : null;
