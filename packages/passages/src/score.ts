@@ -1,4 +1,4 @@
-import { indexTokens, isStopWord, joinedTokens, stemsLanguage, stemToken, tokenize } from '@quarry/text';
+import { indexTokens, isStopWord, joinedTokens, stemIn, tokenize } from '@quarry/text';
 
 /** BM25 parameters, the usual ones (Robertson); chunks are short, so length matters little. */
 const BM25_K1 = 1.2;
@@ -114,13 +114,13 @@ export function queryTerms(query: string, lang = 'und'): string[] {
   const kept = content.length > 0 ? content : tokens;
   // A hyphenated word's joined spelling too (`e-mail` → `email`), as search finds it.
   const joined = joinedTokens(query, lang);
-  return [...new Set([...(stemsLanguage(lang) ? kept.map(stemToken) : kept), ...joined])];
+  return [...new Set([...kept.map((token) => stemIn(lang, token)), ...joined])];
 }
 
 /**
  * BM25 of each chunk for the query, over the page's chunks as the collection (so a word that is
  * everywhere on the page counts little), with the tokens search indexes (`@quarry/text`'s
- * `indexTokens`: folded case and diacritics, CJK character pairs, English stemmed). 0 means no
+ * `indexTokens`: folded case and diacritics, CJK character pairs, stemmed by the page's language). 0 means no
  * query term occurs. `lang` is the page's language (primary subtag).
  */
 export function scoreChunks(chunks: readonly ScoredText[], query: string, lang = 'und'): number[] {

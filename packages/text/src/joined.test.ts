@@ -57,8 +57,9 @@ describe('joinedTokens', () => {
       'email',
       'wifi',
     ]);
-    // Not stemmed where the language is not.
-    expect(joinedTokens('Die E-Mails kommen.', 'de')).toEqual(['emails']);
+    // Stemmed by the page's language; not stemmed where the language is not.
+    expect(joinedTokens('Die E-Mails kommen.', 'de')).toEqual(['email']);
+    expect(joinedTokens('Die E-Mails kommen.', 'und')).toEqual(['emails']);
   });
 
   it('skips chains, ranges, dashes and texts without a hyphen', () => {
