@@ -45,6 +45,12 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
     change:
       'letters with a stroke and ligatures are folded (`strasse` finds `Straße`, `lodz` finds `Łódź`, `oresund` finds `Øresund`; until then, a word holding one finds the older pages in no spelling)',
   },
+  {
+    version: 7,
+    date: '2026-12-07',
+    change:
+      'pages in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Swedish, Danish, Norwegian and Finnish are indexed by stems (`метро москва` finds `Метро Москвы`, `Stromnetz` finds `Stromnetze`; until then, such pages are found by their words as written only)',
+  },
 ];
 
 /** The version this release analyses pages with. */

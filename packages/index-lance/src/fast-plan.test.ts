@@ -1,15 +1,28 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IndexQuery } from '@quarry/core';
 import { parseQuery } from '@quarry/query';
-import { type FastQuery, planFast } from './fast-plan.js';
+import { type FastPlan, type FastQuery, forLanguages, planFast, unfiltered } from './fast-plan.js';
+import { UNSTEMMED } from './language-forms.js';
 
-const plan = (q: string, extra: Partial<IndexQuery> = {}) =>
+/** The plan of a query as every plan is planned, with the stemmed languages of every page. */
+const planned = (q: string, extra: Partial<IndexQuery> = {}) =>
   planFast({ query: parseQuery(q), limit: 10, offset: 0, ...extra });
-/** A query as `kind(all|any): tokens @column`. */
+/** The plan of a query as asked of an index of English pages and pages of languages not stemmed. */
+const plan = (q: string, extra: Partial<IndexQuery> = {}, present = ['en', UNSTEMMED]) => {
+  const fast = planned(q, extra);
+  return fast && forLanguages(fast, new Set(present));
+};
+/** A query as `kind(all|any): tokens @column [pages]`. */
 const show = (query: FastQuery) =>
-  `${query.kind}${query.kind === 'match' ? (query.all ? '(all)' : '(any)') : ''}: ${query.tokens.join(' ')} @${query.column}${
-    query.stemmedPages === undefined ? '' : query.stemmedPages ? ' [stemmed pages]' : ' [other pages]'
-  }`;
+  `${query.kind}${query.kind === 'match' ? (query.all ? '(all)' : '(any)') : ''}: ${query.tokens.join(' ')} @${query.column}${pagesOf(query)}`;
+const pagesOf = ({ languages }: FastQuery) =>
+  languages === undefined
+    ? ''
+    : 'except' in languages
+      ? ' [other pages]'
+      : languages.only.includes('en')
+        ? ' [stemmed pages]'
+        : ` [${languages.only.join(' ')} pages]`;
 
 describe('planFast', () => {
   it('asks words joined by AND as one match of every word, stemmed and as typed where they differ', () => {
@@ -160,5 +173,67 @@ describe('planFast', () => {
     expect(plan('猫', { match: 'any' })).toBeNull();
     expect(plan('猫咪')).not.toBeNull();
     expect(plan('"3月9"')).not.toBeNull();
+  });
+
+  it("asks a word's stems in each stemmed language of that language's pages, when the index has them", () => {
+    const russian = ['en', 'ru', UNSTEMMED];
+    expect(plan('москва', {}, russian)?.alternatives.map(show)).toEqual([
+      'match(all): москва @t_text [other pages]',
+      'match(all): москв @t_text [ru pages]',
+    ]);
+    // Required words: the English stems and the words as typed of every page, a language's stems of its own.
+    expect(plan('станция метро в Москве', {}, russian)?.alternatives.map(show)).toEqual([
+      'match(all): станция метро в москве @t_text',
+      'match(all): станц метр в москв @t_text [ru pages]',
+    ]);
+    expect(plan('станция метро', {}, russian)?.forms).toEqual([
+      ['станция', 'станц'],
+      ['метро', 'метр'],
+    ]);
+    // Languages whose stems are the English ones join the English pages (`stromnetz` in German too).
+    const german = ['en', 'de', 'fr', 'es', UNSTEMMED];
+    expect(plan('Stromnetze', {}, german)?.alternatives.map(show)).toEqual([
+      'match(any): stromnetz @t_text [stemmed pages]',
+      'match(any): stromnetz stromnetze @t_text [other pages]',
+    ]);
+    expect(plan('Stromnetze', {}, german)?.alternatives[0]?.languages).toEqual({
+      only: expect.arrayContaining(['en', 'de']),
+    });
+    expect(plan('baristas OR cafe', {}, german)?.alternatives.map(show)).toEqual([
+      'match(any): barista cafe @t_text [stemmed pages]',
+      'match(any): barista baristas cafe @t_text [other pages]',
+      'match(any): baristas caf @t_text [de it nl pages]',
+      'match(any): barist caf @t_text [es fr nb nn no pt sv pages]',
+    ]);
+    // One language's pages alone: asked of every page, as an index of English pages is.
+    expect(plan('москвы', {}, ['ru'])?.alternatives.map(show)).toEqual(['match(all): москв @t_text']);
+    // Phrases: in each language's stems too.
+    expect(plan('"метро Москвы"', {}, russian)?.alternatives.map(show)).toEqual([
+      'phrase: метро москвы @t_text',
+      'phrase: метр москв @t_text [ru pages]',
+    ]);
+  });
+
+  it('asks an index whose oldest pages predate the stems of other languages their words as typed too', () => {
+    const fast = planned('москвы OR метро')!;
+    const pages = (typedToo: boolean) =>
+      forLanguages(fast, new Set(['en', 'ru', UNSTEMMED]), typedToo).alternatives.map((a) => a.languages);
+    expect(pages(false)).toEqual([{ except: expect.arrayContaining(['ru']) }, { only: ['ru'] }]);
+    expect(pages(true)).toEqual([{ except: expect.not.arrayContaining(['ru']) }, { only: ['ru'] }]);
+  });
+
+  it("excludes a word's stems in the languages whose pages the index has", () => {
+    expect(plan('метро -Москвы', {}, ['en', 'ru'])?.exclude?.tokens).toEqual(['москвы', 'москв']);
+    expect(plan('метро -Москвы')?.exclude?.tokens).toEqual(['москвы']);
+  });
+
+  it('asks every form of every page when the scan of unfolded pages answers (it scores filtered parts apart)', () => {
+    const every = (fast: FastPlan | null) => fast && unfiltered(fast).alternatives.map(show);
+    expect(every(planned('panels'))).toEqual([expect.stringMatching(/^match\(any\): panel panels .*@t_text$/)]);
+    expect(every(planned('москвы'))).toEqual(['match(any): москвы москв @t_text']);
+    expect(every(planned('метро москвы'))).toEqual([
+      'match(all): метро москвы @t_text',
+      'match(all): метр москв @t_text',
+    ]);
   });
 });

@@ -1,5 +1,12 @@
 import type { IndexQuery, QueryNode } from '@quarry/core';
 import { asksCharPrefix, isStopTerm, looseWords, questionWords, wordForms } from './fts-query.js';
+import {
+  filterMeetsPages,
+  type LanguageFilter,
+  type LanguageReading,
+  languageForms,
+  languageReadings,
+} from './language-forms.js';
 import { COLUMNS } from './rows.js';
 
 /**
@@ -22,10 +29,12 @@ export interface FastQuery {
    */
   readonly phrases?: readonly (readonly string[])[];
   /**
-   * Only pages whose language is indexed by stems (true: English) or only the others (false); all
-   * when absent. A query of optional words is asked of each apart (see formAlternatives).
+   * Only the pages of some languages, or of all but some; all when absent. A query of optional words
+   * is asked of English pages, of the other pages, and of each stemmed language whose stems of them
+   * are their own, apart (see formAlternatives); a query of required words of those languages'
+   * pages in their stems (see language-forms.ts).
    */
-  readonly stemmedPages?: boolean;
+  readonly languages?: LanguageFilter;
 }
 
 export interface FastPlan {
@@ -38,12 +47,20 @@ export interface FastPlan {
   /** Words no match may contain (any of them), or null. */
   readonly exclude: FastQuery | null;
   /**
-   * With two alternatives (the stemmed and the typed forms, or one query of both forms asked of
-   * English pages and of the others apart: see `stemmedPages`), the stemmed and the typed form of
-   * each of the query's tokens (equal where stemming changes nothing), by which their scores are
-   * brought to one scale (see `fast-search.ts`, formScales).
+   * The excluded words' stems in the stemmed languages that have their own (see language-forms.ts):
+   * excluded too where pages of those languages are in the index (one query of the excluded words
+   * cannot ask a form of some languages' pages only, so a page of another language holding such a
+   * stem is left out too).
    */
-  readonly forms?: readonly (readonly [stemmed: string, typed: string])[];
+  readonly excludedByLanguage?: readonly LanguageReading[];
+  /**
+   * With several alternatives (the stemmed and the typed forms, or one query of both forms asked of
+   * English pages and of the others apart: see `languages`; and a language's stems), each of the
+   * query's tokens in each alternative's form, in the alternatives' order (the English stem first,
+   * then as typed, where they differ), by which their scores are brought to one scale (see
+   * `fast-search.ts`, formScales).
+   */
+  readonly forms?: readonly (readonly string[])[];
 }
 
 /** The fast plan of a query, or null when it needs the general one. */
@@ -55,6 +72,7 @@ export function planFast(query: IndexQuery): FastPlan | null {
   const children = root.type === 'and' ? root.children : [root];
   const positives: QueryNode[] = [];
   const excluded: string[] = [];
+  const excludedByLanguage: LanguageReading[] = [];
   for (const child of children) {
     if (child.type === 'not') {
       // Exclusions are checked against the body text; `-intitle:word` is the general plan's.
@@ -62,6 +80,7 @@ export function planFast(query: IndexQuery): FastPlan | null {
       const tokens = singleTokenForms(child.child);
       if (!tokens) return null;
       excluded.push(...tokens);
+      excludedByLanguage.push(...languageReadings([tokens[0]!], [tokens.at(-1)!]));
     } else if (child.type === 'term' || child.type === 'phrase') positives.push(child);
     else return null;
   }
@@ -69,7 +88,8 @@ export function planFast(query: IndexQuery): FastPlan | null {
   const exclude: FastQuery | null =
     excluded.length > 0 ? { kind: 'match', tokens: unique(excluded), all: false, column: COLUMNS.text } : null;
   const planned = any ? anyAlternatives(positives) : allAlternatives(positives);
-  return planned ? { ...planned, exclude } : null;
+  if (!planned) return null;
+  return excludedByLanguage.length > 0 ? { ...planned, exclude, excludedByLanguage } : { ...planned, exclude };
 }
 
 /** A word's stemmed and typed form (the same token twice when stemming changes nothing). */
@@ -78,38 +98,54 @@ type FormPair = readonly [stemmed: string, typed: string];
 /** Alternatives, and with a stemmed and a typed one, the form pairs of the query's tokens. */
 type Planned = Pick<FastPlan, 'alternatives' | 'forms'>;
 
-/** Alternatives of one form each, or of both: their pairs from their tokens, in the same order. */
+/** Alternatives of one form each, or of both: each token's forms from their tokens, in the same order. */
 function aligned(alternatives: readonly FastQuery[]): Planned {
-  const [stemmed, typed] = alternatives;
-  if (alternatives.length !== 2 || !stemmed || !typed || stemmed.tokens.length !== typed.tokens.length) {
+  const [first] = alternatives;
+  if (alternatives.length < 2 || !first || alternatives.some((a) => a.tokens.length !== first.tokens.length)) {
     return { alternatives };
   }
-  return { alternatives, forms: stemmed.tokens.map((token, i) => [token, typed.tokens[i]!] as const) };
+  return { alternatives, forms: first.tokens.map((_, i) => alternatives.map((a) => a.tokens[i]!)) };
 }
 
 /**
  * Optional words: one query of every word, and where some of their forms differ, asked of the pages
- * indexed by stems in their stemmed forms and of the other pages in both forms (a page written as
- * typed may hold either: `glacier`, `glaciers`), apart (pairs of a word's two forms; duplicates
- * kept, as query term frequency). Each list is ranked by
+ * indexed by English stems in those, of the other pages in both forms (a page written as typed may
+ * hold either: `glacier`, `glaciers`), and of each group of stemmed languages with stems of their
+ * own in those (see language-forms.ts), apart (pairs of a word's two forms; duplicates kept, as
+ * query term frequency). Each list is ranked by
  * the engine and can then be rescaled as a whole (see `fast-search.ts`, formScales): in one list, a
  * German page holding the English word `computing` outranked English pages about computing, whose
  * text holds it only as the stem `comput` (the typed form is rare in an index where English pages
  * hold stems, and its IDF large). An English page is asked for stems only: a typed form it holds is
  * another word's stem (`nutritionally` is stemmed to `nutrition`, `nutrition` to `nutrit`), and
- * counting it gave such pages the word twice, the second time at the rare form's IDF.
+ * counting it gave such pages the word twice, the second time at the rare form's IDF. So is a page
+ * of another stemmed language, in its language's stems.
  */
 function formAlternatives(pairs: readonly FormPair[], all: boolean, column: string): Planned {
-  if (pairs.every(([s, t]) => s === t)) {
-    return { alternatives: [{ kind: 'match', tokens: pairs.map(([s]) => s), all, column }] };
+  const english = pairs.map(([s]) => s);
+  const typed = pairs.map(([, t]) => t);
+  const languages = languageForms(english, typed);
+  const stemmed = pairs.some(([s, t]) => s !== t);
+  if (!stemmed && languages.others.length === 0) {
+    return { alternatives: [{ kind: 'match', tokens: english, all, column }] };
   }
-  return {
-    alternatives: [
-      { kind: 'match', tokens: pairs.map(([s]) => s), all, column, stemmedPages: true },
-      { kind: 'match', tokens: pairs.flatMap(([s, t]) => (s === t ? [s] : [s, t])), all, column, stemmedPages: false },
-    ],
-    forms: pairs,
+  const own = languages.others.flatMap((reading) => reading.languages);
+  const alternatives: FastQuery[] = [];
+  const forms: string[][] = pairs.map(() => []);
+  const add = (tokens: readonly string[], filter: LanguageFilter, formOf: (i: number) => string) => {
+    alternatives.push({ kind: 'match', tokens, all, column, languages: filter });
+    for (const [i, of] of forms.entries()) of.push(formOf(i));
   };
+  if (stemmed) {
+    add(english, { only: languages.english }, (i) => english[i]!);
+    add(
+      pairs.flatMap(([s, t]) => (s === t ? [s] : [s, t])),
+      { except: [...languages.english, ...own] },
+      (i) => typed[i]!,
+    );
+  } else add(english, { except: own }, (i) => english[i]!);
+  for (const { languages: only, tokens } of languages.others) add(tokens, { only }, (i) => tokens[i]!);
+  return { alternatives, forms };
 }
 
 /**
@@ -165,17 +201,22 @@ function allAlternatives(positives: readonly QueryNode[]): Planned | null {
     if (node.type !== 'term' && node.type !== 'phrase') return null;
     const forms = wordForms(node.text);
     if (forms.length === 0) return null;
-    // A word whose forms are single tokens: either form, asked of each kind of page apart.
-    if (node.type === 'term' && forms.length > 1 && forms.every((tokens) => tokens.length === 1)) {
-      return formAlternatives([[forms[0]![0]!, forms[1]![0]!]], false, column);
+    const [english, typed] = [forms[0]!, forms.at(-1)!];
+    // A word whose forms are single tokens: each form, asked of each kind of page apart.
+    if (node.type === 'term' && english.length === 1) {
+      return formAlternatives([[english[0]!, typed[0]!]], forms.length === 1, column);
     }
-    return aligned(
-      forms.map((tokens) =>
-        tokens.length === 1 && node.type === 'term'
-          ? { kind: 'match', tokens, all: true, column }
-          : { kind: 'phrase', tokens, all: true, column },
-      ),
-    );
+    const asked = (tokens: readonly string[]): FastQuery =>
+      tokens.length === 1 && node.type === 'term'
+        ? { kind: 'match', tokens, all: true, column }
+        : { kind: 'phrase', tokens, all: true, column };
+    return aligned([
+      ...forms.map(asked),
+      ...languageReadings(english, typed).map((reading) => ({
+        ...asked(reading.tokens),
+        languages: { only: reading.languages },
+      })),
+    ]);
   }
   // Words and phrases together: every token required, each phrase checked among the candidates.
   // Stop words outside phrases are left out unless the query has nothing else.
@@ -183,31 +224,39 @@ function allAlternatives(positives: readonly QueryNode[]): Planned | null {
   const words = plain.length > 0 ? plain : positives;
   const stemmed: string[] = [];
   const typed: string[] = [];
-  const stemmedRuns: (readonly string[])[] = [];
-  const typedRuns: (readonly string[])[] = [];
+  /** Where each run of tokens (a phrase, a word of several tokens) starts, and its length. */
+  const runs: (readonly [at: number, length: number])[] = [];
   for (const node of words) {
     const forms = wordForms((node as { text: string }).text);
     if (forms.length === 0) continue;
     const [stems, asTyped] = [forms[0]!, forms.at(-1)!];
+    if (stems.length > 1) runs.push([stemmed.length, stems.length]);
     stemmed.push(...stems);
     typed.push(...asTyped);
-    if (stems.length > 1) {
-      stemmedRuns.push(stems);
-      typedRuns.push(asTyped);
-    }
   }
   if (stemmed.length === 0) return null;
-  const query = (tokens: readonly string[], runs: (readonly string[])[]): FastQuery => ({
+  const query = (tokens: readonly string[], languages?: LanguageFilter): FastQuery => ({
     kind: 'match',
     tokens: unique(tokens),
     all: true,
     column,
-    ...(runs.length > 0 ? { phrases: runs } : {}),
+    ...(runs.length > 0 ? { phrases: runs.map(([at, length]) => tokens.slice(at, at + length)) } : {}),
+    ...(languages ? { languages } : {}),
   });
-  if (typed.every((token, i) => token === stemmed[i])) return { alternatives: [query(stemmed, stemmedRuns)] };
+  const differ = typed.some((token, i) => token !== stemmed[i]);
+  const readings = languageReadings(stemmed, typed);
+  if (!differ && readings.length === 0) return { alternatives: [query(stemmed)] };
   return {
-    alternatives: [query(stemmed, stemmedRuns), query(typed, typedRuns)],
-    forms: stemmed.map((token, i) => [token, typed[i]!] as const),
+    alternatives: [
+      query(stemmed),
+      ...(differ ? [query(typed)] : []),
+      ...readings.map((reading) => query(reading.tokens, { only: reading.languages })),
+    ],
+    forms: stemmed.map((token, i) => [
+      token,
+      ...(differ ? [typed[i]!] : []),
+      ...readings.map((reading) => reading.tokens[i]!),
+    ]),
   };
 }
 
@@ -248,4 +297,69 @@ function formPair(forms: readonly string[]): FormPair {
 
 function unique(tokens: readonly string[]): string[] {
   return [...new Set(tokens)];
+}
+
+/**
+ * Whether a plan asks its query of English pages, of the others and of some languages' pages apart
+ * (optional words, see formAlternatives): each part is then found by one query of every form.
+ */
+export function isSplit(plan: FastPlan): boolean {
+  return plan.alternatives.length > 1 && plan.alternatives.every((alternative) => alternative.languages);
+}
+
+/** A query without its language filter. */
+function unfilteredQuery({ languages: _, ...query }: FastQuery): FastQuery {
+  return query;
+}
+
+/** The excluded words with their stems in those languages that `wanted` keeps (see excludedByLanguage). */
+function withExcludedStems(plan: FastPlan, wanted: (languages: readonly string[]) => boolean): FastQuery | null {
+  const stems = (plan.excludedByLanguage ?? []).filter((reading) => wanted(reading.languages));
+  if (!plan.exclude || stems.length === 0) return plan.exclude;
+  const tokens = new Set([...plan.exclude.tokens, ...stems.flatMap((reading) => reading.tokens)]);
+  return { ...plan.exclude, tokens: [...tokens] };
+}
+
+/**
+ * The plan asked once of every page, for a scan of unfolded pages (which scores each part apart)
+ * and to count the matches of a split plan: optional words in every form of every part, required
+ * words in each of their forms without the language filters.
+ */
+export function unfiltered(plan: FastPlan): FastPlan {
+  const exclude = withExcludedStems(plan, () => true);
+  if (!isSplit(plan)) {
+    const { excludedByLanguage: _, ...rest } = plan;
+    return { ...rest, alternatives: plan.alternatives.map(unfilteredQuery), exclude };
+  }
+  const first = unfilteredQuery(plan.alternatives[0]!);
+  // Each word's forms in a row, its English stem first (the typed form's part held them so), any
+  // of them.
+  const tokens = plan.forms ? plan.forms.flatMap((of) => [...new Set(of)]) : first.tokens;
+  return { alternatives: [{ ...first, tokens, all: false }], exclude };
+}
+
+/**
+ * The plan without the parts whose languages have no page among `present` (stemmed languages, and
+ * UNSTEMMED for the others), its forms with them; a part left alone is asked of every page. With
+ * `typedToo` (an index whose oldest pages predate the stems of languages other than English, see
+ * LANGUAGES_STEMMED_SINCE), the other pages' part is asked of those languages' pages too, which may
+ * hold their words as typed.
+ */
+export function forLanguages(plan: FastPlan, present: ReadonlySet<string>, typedToo = false): FastPlan {
+  const exclude = withExcludedStems(plan, (languages) => languages.some((lang) => present.has(lang)));
+  const own = new Set(
+    plan.alternatives.flatMap(({ languages }) =>
+      languages && 'only' in languages && !languages.only.includes('en') ? languages.only : [],
+    ),
+  );
+  const asked = plan.alternatives.map((alternative) => {
+    const filter = alternative.languages;
+    if (!typedToo || !filter || !('except' in filter)) return alternative;
+    return { ...alternative, languages: { except: filter.except.filter((lang) => !own.has(lang)) } };
+  });
+  const kept = asked.flatMap((alternative, i) => (filterMeetsPages(alternative.languages, present) ? [i] : []));
+  if (kept.length <= 1) return { alternatives: [unfilteredQuery(asked[kept[0] ?? 0]!)], exclude };
+  const alternatives = kept.map((i) => asked[i]!);
+  const forms = plan.forms?.map((of) => kept.map((i) => of[i]!));
+  return { alternatives, exclude, ...(forms ? { forms } : {}) };
 }

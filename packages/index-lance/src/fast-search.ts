@@ -2,11 +2,12 @@ import type * as lancedb from '@lancedb/lancedb';
 import { type IndexQuery, type IndexSearchResult, MAX_SEARCH_DEPTH } from '@quarry/core';
 import { stemmedLanguages, stemsLanguage } from '@quarry/text';
 import { exactWords, formsText, RERANK_WINDOW, rerankByForms } from './exact-forms.js';
-import type { FastPlan, FastQuery } from './fast-plan.js';
+import { type FastPlan, type FastQuery, forLanguages, isSplit, unfiltered } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier, splitTokens } from './fresh.js';
 import { and, bm25Idf, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
 import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, readHits, toHit } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
+import { type LanguageFilter, passesLanguages, UNSTEMMED } from './language-forms.js';
 import { RowReader } from './row-reader.js';
 import { COLUMNS, type PageRow, SAMPLE_BUCKETS } from './rows.js';
 
@@ -137,13 +138,14 @@ export class FastSearch {
   readonly #table: lancedb.Table;
   readonly #options: FastSearchOptions;
   readonly #watermark: (version: number) => number;
+  readonly #typedLanguages: boolean;
   readonly #tier = new FreshTier();
   /** Pages holding a token (see #frequency): per fold watermark, by pages counted, column and token. */
   #frequencies = { watermark: Number.NaN, byToken: new Map<string, Promise<number>>() };
   /** The folded pages' mean lengths (text and title columns), per fold watermark. */
   #lengths: { readonly watermark: number; readonly value: Promise<FoldedLengths | null> } | null = null;
-  /** Whether the table holds pages in languages not indexed by stems, per fold watermark. */
-  #others: { readonly watermark: number; readonly found: Promise<boolean> } | null = null;
+  /** The stemmed languages the table holds pages of (and UNSTEMMED for any other), per fold watermark. */
+  #present: { readonly watermark: number; readonly found: Promise<ReadonlySet<string>> } | null = null;
   /** The fresh tier's view of the last version it was brought to, with that version's fold watermark. */
   #ready: { readonly version: number; readonly watermark: number; readonly view: View } | null = null;
   /** The version the tier is being brought to: its searches share the one sync. */
@@ -156,11 +158,19 @@ export class FastSearch {
   /**
    * @param watermark - the fold watermark at a table version: pages with a higher `seq` may not be
    *   folded in that version yet.
+   * @param typedLanguages - pages of the stemmed languages other than English may hold their words
+   *   as typed (the index's oldest pages predate their stems: see forLanguages).
    */
-  constructor(table: lancedb.Table, options: FastSearchOptions, watermark: (version: number) => number) {
+  constructor(
+    table: lancedb.Table,
+    options: FastSearchOptions,
+    watermark: (version: number) => number,
+    typedLanguages = false,
+  ) {
     this.#table = table;
     this.#options = options;
     this.#watermark = watermark;
+    this.#typedLanguages = typedLanguages;
   }
 
   /**
@@ -185,16 +195,7 @@ export class FastSearch {
       // The engine's scan of unfolded pages finds no phrase and scores a filtered query apart.
       if (view.tier === null && facts.unindexedRows > 0 && (phrase || query.langPriority !== undefined)) return null;
       const watermark = this.#watermark(version);
-      // Optional words are asked of English pages and of the others apart (see fast-plan.ts), unless
-      // the index has no other pages (folded, or in the fresh tier), or the scan of unfolded pages
-      // would score each part apart.
-      const asked = !isSplit(plan)
-        ? plan
-        : view.tier === null && facts.unindexedRows > 0
-          ? unsplit(plan, 'every form')
-          : (view.tier?.unstemmedPages ?? 0) === 0 && !(await this.#otherLanguages(watermark))
-            ? unsplit(plan, 'stems')
-            : plan;
+      const asked = await this.#asked(plan, view, facts, watermark);
       const scales = this.#formScales(view, asked, watermark, foldedPages(facts));
       const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales, facts.rows);
       if (result === AGAIN) continue;
@@ -340,34 +341,52 @@ export class FastSearch {
   }
 
   /**
-   * The factor of each alternative's scores (1 each unless the plan asks a word's stemmed and typed
-   * forms apart, see FastPlan's `forms`). English pages are indexed by stems, every other page as
-   * typed, so in one shared index the typed form of an English word (`computing`) is rare: only the
-   * other languages' pages hold it, and the engine's BM25 gives it a large IDF. A German page
-   * mentioning `Cloud Computing` then outranked every English page about computing. Both lists are
-   * brought to the IDF of the word itself, from the pages holding either form: each is multiplied by
-   * Σ idf(stem + typed) / Σ idf(its own form) over the query's tokens (the same for a token both
-   * forms share). A factor for the whole list keeps its order, so its top matches stay exact; within
-   * a page of several words it is exact when their term-frequency parts are alike (one word: always).
+   * The plan as this index is asked it. Optional words are asked of English pages, of the others,
+   * and of each stemmed language with stems of its own, apart (see fast-plan.ts), and a language's
+   * stems of required words of its pages only: parts whose languages have no page in the index
+   * (folded, or in the fresh tier) are left out, and a part left alone is asked of every page (an
+   * index of English pages only is asked as before there were other languages). The scan of
+   * unfolded pages would score each part apart: every form is then asked of every page.
+   */
+  async #asked(plan: FastPlan, view: View, facts: VersionFacts, watermark: number): Promise<FastPlan> {
+    if (!plan.alternatives.some((alternative) => alternative.languages) && !plan.excludedByLanguage) return plan;
+    if (view.tier === null && facts.unindexedRows > 0) return unfiltered(plan);
+    const present = new Set(await this.#languages(watermark));
+    for (const lang of view.tier?.languages() ?? []) present.add(stemsLanguage(lang) ? lang : UNSTEMMED);
+    return forLanguages(plan, present, this.#typedLanguages);
+  }
+
+  /**
+   * The factor of each alternative's scores (1 each unless the plan asks a word's forms apart, see
+   * FastPlan's `forms`). English pages are indexed by stems, every other page as typed or by its own
+   * language's stems, so in one shared index the typed form of an English word (`computing`) is
+   * rare: only the other languages' pages hold it, and the engine's BM25 gives it a large IDF. A
+   * German page mentioning `Cloud Computing` then outranked every English page about computing.
+   * Every list is brought to the IDF of the word itself, from the pages holding any of its forms:
+   * each is multiplied by Σ idf(pages holding any form) / Σ idf(its own form) over the query's
+   * tokens (the same for a token all forms share). A factor for the whole list keeps its order, so
+   * its top matches stay exact; within a page of several words it is exact when their
+   * term-frequency parts are alike (one word: always).
    */
   async #formScales(view: View, plan: FastPlan, watermark: number, pages: number): Promise<readonly number[]> {
     const forms = plan.forms;
     const column = plan.alternatives[0]?.column;
-    if (!forms || plan.alternatives.length !== 2 || column === undefined || pages === 0) return [];
+    if (!forms || plan.alternatives.length < 2 || column === undefined || pages === 0) return [];
     if (this.#frequencies.watermark !== watermark) this.#frequencies = { watermark, byToken: new Map() };
     const frequency = (token: string) => this.#frequency(view, column, token);
     const counted = await Promise.all(
-      forms.map(async ([stemmed, typed]) => {
-        const [s, t] = await Promise.all([frequency(stemmed), stemmed === typed ? 0 : frequency(typed)]);
-        return [s, stemmed === typed ? s : t, stemmed === typed ? s : s + t] as const;
+      forms.map(async (of) => {
+        const distinct = [...new Set(of)];
+        const counts = await Promise.all(distinct.map(frequency));
+        const byForm = new Map(distinct.map((token, i) => [token, counts[i]!]));
+        return { own: of.map((token) => byForm.get(token) ?? 0), any: counts.reduce((a, b) => a + b, 0) };
       }),
     ).catch(() => null);
     if (counted === null) return [];
-    const sum = (pick: (c: readonly [number, number, number]) => number) =>
-      counted.reduce((total, c) => total + bm25Idf(pick(c), pages), 0);
-    const [stemmed, typed, both] = [sum((c) => c[0]), sum((c) => c[1]), sum((c) => c[2])];
-    if (!(stemmed > 0 && typed > 0 && both > 0)) return [];
-    return [both / stemmed, both / typed];
+    const any = counted.reduce((total, c) => total + bm25Idf(c.any, pages), 0);
+    const own = plan.alternatives.map((_, i) => counted.reduce((total, c) => total + bm25Idf(c.own[i] ?? 0, pages), 0));
+    if (!(any > 0 && own.every((sum) => sum > 0))) return [];
+    return own.map((sum) => any / sum);
   }
 
   /**
@@ -408,25 +427,40 @@ export class FastSearch {
     return this.#lengths.value;
   }
 
-  /** Whether the table holds pages not indexed by stems (any language but English), now. */
-  async otherLanguages(): Promise<boolean> {
-    return this.#otherLanguages(this.#watermark(await this.#table.version()));
+  /**
+   * The stemmed languages the table holds pages of, now, and UNSTEMMED (see language-forms.ts) when
+   * it holds a page of any other (read once a fold).
+   */
+  async languages(): Promise<ReadonlySet<string>> {
+    return this.#languages(this.#watermark(await this.#table.version()));
   }
 
-  /** Whether the table holds pages not indexed by stems (any language but English); asked once a fold. */
-  #otherLanguages(watermark: number): Promise<boolean> {
-    if (this.#others?.watermark !== watermark) {
-      const found = this.#table
-        .query()
-        .where(stemmedPagesFilter(false))
-        .select([COLUMNS.lang])
-        .limit(1)
-        .toArray()
-        .then((rows) => rows.length > 0);
-      // Unknown (a failed read): asked apart, which is right either way.
-      this.#others = { watermark, found: found.catch(() => true) };
+  /**
+   * The stemmed languages the table holds pages of, and {@link UNSTEMMED} when it holds a page of any
+   * other; asked once a fold (a bitmap index answers each language). Unknown (a failed read): every
+   * language, whose parts are then asked apart, which is right either way.
+   */
+  #languages(watermark: number): Promise<ReadonlySet<string>> {
+    if (this.#present?.watermark !== watermark) {
+      const holds = (filter: LanguageFilter) =>
+        this.#table
+          .query()
+          .where(languageFilterSql(filter)!)
+          .select([COLUMNS.lang])
+          .limit(1)
+          .toArray()
+          .then((rows) => rows.length > 0);
+      const languages = stemmedLanguages();
+      const found = Promise.all([
+        ...languages.map((lang) => holds({ only: [lang] })),
+        holds({ except: languages }),
+      ]).then(
+        (held) => new Set([...languages, UNSTEMMED].filter((_, i) => held[i])),
+        () => new Set([...languages, UNSTEMMED]),
+      );
+      this.#present = { watermark, found };
     }
-    return this.#others.found;
+    return this.#present.found;
   }
 
   /**
@@ -477,7 +511,7 @@ export class FastSearch {
     // either have few matches (the top query reads them all) or many (the sample estimates them).
     // The parts of a plan split by language together match what their one query matches: it counts.
     // (When the exclusion fails, the search fails below: never an unhandled rejection here.)
-    const countedPlan = isSplit(plan) ? unsplit(plan, 'every form') : plan;
+    const countedPlan = isSplit(plan) ? unfiltered(plan) : plan;
     const sample = excluding.then(
       (exclusion) => this.#sampleLists(view, countedPlan, where, exclusion),
       () => null,
@@ -657,7 +691,7 @@ export class FastSearch {
     for (const [i, alternative] of plan.alternatives.entries()) {
       const scale = scales[i] ?? 1;
       for (const found of await view.tier.search(alternative, query, view.stats, plan.exclude)) {
-        if (alternative.stemmedPages !== undefined && stemsLanguage(found.lang) !== alternative.stemmedPages) continue;
+        if (!passesLanguages(found.lang, alternative.languages)) continue;
         const match = scale === 1 ? found : { ...found, score: found.score * scale };
         const known = matches.get(match.id);
         if (!known || match.score > known.score) matches.set(match.id, match);
@@ -981,8 +1015,8 @@ export class FastSearch {
       .withRowId()
       .limit(limit);
     if (view.tier) q = q.fastSearch();
-    const filter =
-      query.stemmedPages === undefined ? where : and(where ?? undefined, stemmedPagesFilter(query.stemmedPages));
+    const languages = languageFilterSql(query.languages);
+    const filter = languages === null ? where : and(where ?? undefined, languages);
     if (filter) q = q.where(filter);
     const found = await q.toArrow();
     const rowIds = columnOf<bigint>(found, '_rowid');
@@ -1069,25 +1103,9 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The languages indexed by stems, as an SQL list. */
-const STEMMED_LANGUAGES_SQL = stemmedLanguages().map(sqlString).join(', ');
-
-/** SQL filter of the pages indexed by stems (English), or of the others. */
-function stemmedPagesFilter(stemmed: boolean): string {
-  return `${COLUMNS.lang} ${stemmed ? 'IN' : 'NOT IN'} (${STEMMED_LANGUAGES_SQL})`;
-}
-
-/** Whether a plan asks its query of English pages and of the others apart (see fast-plan.ts). */
-function isSplit(plan: FastPlan): boolean {
-  return plan.alternatives.some((alternative) => alternative.stemmedPages !== undefined);
-}
-
-/**
- * The query asked once of every page: in its `stems` when every page is indexed by stems, else in
- * `every form` (both parts' tokens, for a scan of unfolded pages, which scores each part apart).
- */
-function unsplit(plan: FastPlan, forms: 'stems' | 'every form'): FastPlan {
-  // The stemmed pages' part asks the stems; the other pages' part every form (see formAlternatives).
-  const { stemmedPages: _, ...query } = plan.alternatives[forms === 'stems' ? 0 : 1]!;
-  return { alternatives: [query], exclude: plan.exclude };
+/** SQL filter of the pages a language filter passes (null: every page). */
+function languageFilterSql(filter: LanguageFilter | undefined): string | null {
+  if (filter === undefined) return null;
+  const [list, op] = 'only' in filter ? [filter.only, 'IN'] : [filter.except, 'NOT IN'];
+  return list.length === 0 ? null : `${COLUMNS.lang} ${op} (${list.map(sqlString).join(', ')})`;
 }

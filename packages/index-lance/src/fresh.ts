@@ -1,6 +1,5 @@
 import type * as lancedb from '@lancedb/lancedb';
 import { type IndexQuery, passesIndexFilters } from '@quarry/core';
-import { stemsLanguage } from '@quarry/text';
 import type { FastQuery } from './fast-plan.js';
 import { bm25Idf } from './fts-query.js';
 import { COLUMNS, type PageRow } from './rows.js';
@@ -88,7 +87,8 @@ export class FreshTier {
   #totalLength = 0;
   #totalTitleLength = 0;
   #live = 0;
-  #unstemmed = 0;
+  /** Live pages held per language. */
+  readonly #languages = new Map<string, number>();
 
   /**
    * Rows this process wrote that no sync has taken in yet, by {@link writtenKey}: a sync takes them
@@ -102,9 +102,9 @@ export class FreshTier {
     return this.#live;
   }
 
-  /** Pages held (live) in a language not indexed by stems (any but English). */
-  get unstemmedPages(): number {
-    return this.#unstemmed;
+  /** The languages of the pages held (live). */
+  languages(): string[] {
+    return [...this.#languages].flatMap(([lang, pages]) => (pages > 0 ? [lang] : []));
   }
 
   /** Whether a page held (or one dropped since the tier last started or compacted) has a token in a column. */
@@ -320,7 +320,7 @@ export class FreshTier {
     this.#totalLength = 0;
     this.#totalTitleLength = 0;
     this.#live = 0;
-    this.#unstemmed = 0;
+    this.#languages.clear();
   }
 
   /**
@@ -382,7 +382,7 @@ export class FreshTier {
     this.#totalLength += page.length;
     this.#totalTitleLength += page.titleLength;
     this.#live++;
-    if (!stemsLanguage(page.lang)) this.#unstemmed++;
+    this.#languages.set(page.lang, (this.#languages.get(page.lang) ?? 0) + 1);
     addPostings(this.#text, ordinal, tokens);
     addPostings(this.#title, ordinal, titleTokens);
   }
@@ -396,7 +396,7 @@ export class FreshTier {
     this.#totalLength -= page.length;
     this.#totalTitleLength -= page.titleLength;
     this.#live--;
-    if (!stemsLanguage(page.lang)) this.#unstemmed--;
+    this.#languages.set(page.lang, (this.#languages.get(page.lang) ?? 0) - 1);
   }
 }
 

@@ -14,10 +14,16 @@ import {
   whereClause,
   wordForms,
 } from './fts-query.js';
+import { UNSTEMMED } from './language-forms.js';
+import { forLanguages } from './tree-languages.js';
 
 const WEIGHTS = { langPriorityBoost: 1.25 };
-const plan = (q: string, extra: Partial<IndexQuery> = {}) =>
-  planQuery({ query: parseQuery(q), limit: 10, offset: 0, ...extra });
+/** The plan of a query as asked of an index of English pages and pages of languages not stemmed. */
+const plan = (q: string, extra: Partial<IndexQuery> = {}, present = ['en', UNSTEMMED]) => {
+  const planned = planQuery({ query: parseQuery(q), limit: 10, offset: 0, ...extra });
+  const asked = (node: FtsNode | null) => node && forLanguages(node, new Set(present));
+  return { ...planned, fts: asked(planned.fts), exclude: asked(planned.exclude) };
+};
 
 /** The search-column alternatives of a node, as `token` or `"phrase"` strings. */
 function bodyForms(node: FtsNode | null): string[] {

@@ -1,6 +1,7 @@
 import type { IndexQuery, QueryField, QueryNode } from '@quarry/core';
 import { FILETYPE_FAMILY } from '@quarry/core';
 import { bigramQueryTokens, hasCjk, isStopWord, stemToken, tokenize } from '@quarry/text';
+import { languageReadings } from './language-forms.js';
 import { COLUMNS, META_ALL, QUALITY_BUCKETS } from './rows.js';
 
 /**
@@ -14,8 +15,13 @@ export type FtsNode =
       readonly token: string;
       readonly column: string;
       readonly boost: number;
-      /** On one of a word's two forms (stemmed, as typed): both, which set its weight (see weighForms). */
-      readonly forms?: readonly [stemmed: string, typed: string];
+      /**
+       * On one of a word's forms (its English stem, as typed where that differs, then its stems in
+       * the languages with stems of their own): all of them, which set its weight (see weighForms).
+       */
+      readonly forms?: readonly string[];
+      /** A word's stems in these languages (see language-forms.ts): asked while the index has their pages. */
+      readonly languages?: readonly string[];
       /**
        * The token is one Chinese, Japanese or Korean character, matched wherever it is written: as
        * itself (the index holds a lone character only where a run ends) or as the first of a pair
@@ -28,7 +34,13 @@ export type FtsNode =
        */
       readonly pairs?: readonly string[];
     }
-  | { readonly kind: 'phrase'; readonly tokens: readonly string[]; readonly column: string }
+  | {
+      readonly kind: 'phrase';
+      readonly tokens: readonly string[];
+      readonly column: string;
+      /** As a match's `languages`. */
+      readonly languages?: readonly string[];
+    }
   | {
       readonly kind: 'bool';
       readonly must: readonly FtsNode[];
@@ -248,7 +260,8 @@ export function isStopTerm(text: string): boolean {
 /**
  * A word or phrase as engine queries over the search column (the title column for `intitle:`). A word
  * that analyses into several tokens (`re:invent`, CJK text) is a phrase of them. English pages are
- * indexed stemmed and other pages as typed, so each form is tried where the two differ.
+ * indexed stemmed, other pages as typed or by their language's stems, so each form is tried where
+ * they differ (a language's stems only while the index has its pages: see `languages`).
  */
 function textNode(text: string, field: QueryField, quoted: boolean): FtsNode | null {
   const column = field === 'title' ? COLUMNS.title : COLUMNS.text;
@@ -256,26 +269,33 @@ function textNode(text: string, field: QueryField, quoted: boolean): FtsNode | n
   if (char !== null) return { kind: 'match', token: char, column, boost: 1, prefix: true };
   const forms = wordForms(text);
   if (forms.length === 0) return null;
-  const [stemmed, typed] = forms;
-  const pair = typed?.length === 1 && stemmed?.length === 1 ? ([stemmed[0]!, typed[0]!] as const) : undefined;
   const open = openEnd(text);
-  const alternatives = forms.map(
-    (tokens): FtsNode =>
-      tokens.length === 1 && !quoted
-        ? { ...match(tokens[0]!, column, 1), ...(pair ? { forms: pair } : {}) }
+  const asked: { readonly tokens: readonly string[]; readonly languages?: readonly string[] }[] = [
+    ...forms.map((tokens) => ({ tokens })),
+    ...languageReadings(forms[0]!, forms.at(-1)!),
+  ];
+  const single = asked.length > 1 && asked.every(({ tokens }) => tokens.length === 1);
+  const all = single ? asked.map(({ tokens }) => tokens[0]!) : undefined;
+  const alternatives = asked.map(
+    ({ tokens, languages }): FtsNode => ({
+      ...(tokens.length === 1 && !quoted
+        ? { ...match(tokens[0]!, column, 1), ...(all ? { forms: all } : {}) }
         : open !== null && tokens.length > 1 && tokens.at(-1) === open
           ? openPhrase(tokens, column)
-          : { kind: 'phrase', tokens, column },
+          : { kind: 'phrase' as const, tokens, column }),
+      ...(languages ? { languages } : {}),
+    }),
   );
   return alternatives.length === 1 ? alternatives[0]! : { kind: 'bool', must: [], should: alternatives, mustNot: [] };
 }
 
 /**
- * The tree with each word of two forms weighed as one word: English pages are indexed by stems and
- * every other page as typed, so the typed form of an English word (`computing`) is held only by
- * pages in other languages, and on its own statistics its IDF is large (a German page mentioning
- * `Cloud Computing` outranked every English page about computing). Each form's match is boosted by
- * idf(pages holding either form) / idf(pages holding it): its BM25 is then the word's. `frequency`
+ * The tree with each word of several forms weighed as one word: English pages are indexed by stems
+ * and every other page as typed (or by its language's stems), so the typed form of an English word
+ * (`computing`) is held only by pages in other languages, and on its own statistics its IDF is large
+ * (a German page mentioning `Cloud Computing` outranked every English page about computing). Each
+ * form's match is boosted by idf(pages holding any form) / idf(pages holding it): its BM25 is then
+ * the word's. `frequency`
  * gives the pages holding a token in a column, `pages` the pages counted over. Exact per word, as
  * the fast plan's factor per list is for one word (fast-search.ts, formScales).
  */
@@ -287,10 +307,11 @@ export function weighForms(
   switch (node.kind) {
     case 'match': {
       if (!node.forms || pages <= 0) return node;
-      const [stemmed, typed] = node.forms.map((token) => Math.min(frequency(node.column, token), pages));
-      const own = node.token === node.forms[0] ? stemmed! : typed!;
+      const pagesHolding = (token: string) => Math.min(frequency(node.column, token), pages);
+      const any = [...new Set(node.forms)].reduce((sum, token) => sum + pagesHolding(token), 0);
+      const own = pagesHolding(node.token);
       if (own === 0) return node;
-      return { ...node, boost: node.boost * (bm25Idf(stemmed! + typed!, pages) / bm25Idf(own, pages)) };
+      return { ...node, boost: node.boost * (bm25Idf(any, pages) / bm25Idf(own, pages)) };
     }
     case 'phrase':
       return node;
@@ -324,14 +345,12 @@ export function stemsOnly(node: FtsNode): FtsNode {
   }
 }
 
-/** A word's typed form, beside its stem (see textNode). */
+/** A word's form other than its English stem, beside it (see textNode). */
 function isTypedForm(node: FtsNode): boolean {
-  return (
-    node.kind === 'match' && node.forms !== undefined && node.forms[0] !== node.forms[1] && node.token === node.forms[1]
-  );
+  return node.kind === 'match' && node.forms !== undefined && node.token !== node.forms[0];
 }
 
-/** The `[column, token]` pairs whose pages {@link weighForms} counts: both forms of each word of two. */
+/** The `[column, token]` pairs whose pages {@link weighForms} counts: every form of each word of several. */
 export function formTokens(node: FtsNode): (readonly [column: string, token: string])[] {
   const found = new Map<string, readonly [string, string]>();
   const visit = (n: FtsNode): void => {

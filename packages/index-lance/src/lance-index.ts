@@ -37,9 +37,11 @@ import {
 import { columnOf, HIT_COLUMNS, MIN_SCORE, rowsById, rowsByRowId, toHit, unpackHit } from './hits.js';
 import { joinableWords, withJoinedWords } from './joined-words.js';
 import { toLanceQuery } from './lance-query.js';
+import { LANGUAGES_STEMMED_SINCE, languageReadings } from './language-forms.js';
 import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './maintenance.js';
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
 import { openTable, TABLE, unindexedRows } from './table.js';
+import { forLanguages } from './tree-languages.js';
 import { hasPhrase, hasPrefix, matchesRow, relax, withHeldPairs } from './unindexed.js';
 import { definedOnly, useEveryCore } from './util.js';
 
@@ -195,7 +197,12 @@ export class LanceSearchIndex implements SearchIndex {
     // A page written in the same millisecond as the watermark would count as folded and be found
     // by neither the index nor the fresh tier: this process's writes come strictly after it.
     this.#lastSeq = this.#maintainer.indexedThroughSeq();
-    this.#fast = new FastSearch(table, options, (version) => this.#maintainer.indexedThroughSeq(version));
+    this.#fast = new FastSearch(
+      table,
+      options,
+      (version) => this.#maintainer.indexedThroughSeq(version),
+      analysisVersion < LANGUAGES_STEMMED_SINCE,
+    );
     this.#analysis = new AnalysisPool(options, options.analysisThreads);
   }
 
@@ -357,14 +364,22 @@ export class LanceSearchIndex implements SearchIndex {
    */
   async heldSpellings(words: readonly string[]): Promise<string[]> {
     if (this.#closed) throw new Error('the search index is closed');
-    const byForm = new Map<string, string[]>();
+    // A form of a word: any page holding it, or one in the languages whose stem it is.
+    const byForm = new Map<string, { word: string; languages?: readonly string[] }[]>();
+    const present = await this.#fast.languages().catch(() => null);
     for (const word of words) {
-      for (const tokens of wordForms(word)) {
+      const forms = wordForms(word);
+      const english = forms[0] ?? [];
+      const readings = languageReadings(english, forms.at(-1) ?? english).filter(
+        (reading) => present === null || reading.languages.some((lang) => present.has(lang)),
+      );
+      for (const { tokens, languages } of [...forms.map((tokens) => ({ tokens, languages: undefined })), ...readings]) {
         const form = tokens[0];
         if (tokens.length !== 1 || form === undefined) continue;
         const spellings = byForm.get(form);
-        if (spellings === undefined) byForm.set(form, [word]);
-        else if (!spellings.includes(word)) spellings.push(word);
+        const spelling = languages ? { word, languages } : { word };
+        if (spellings === undefined) byForm.set(form, [spelling]);
+        else if (!spellings.some((known) => known.word === word)) spellings.push(spelling);
       }
     }
     if (byForm.size === 0) return [];
@@ -377,14 +392,17 @@ export class LanceSearchIndex implements SearchIndex {
           .query()
           .fullTextSearch(query)
           .fastSearch()
-          .select([COLUMNS.text, '_score'])
+          .select([COLUMNS.text, COLUMNS.lang, '_score'])
           .limit(SPELLING_ROWS)
           .toArray(),
       );
       const held = new Set<string>();
       for (const row of rows as Record<string, unknown>[]) {
+        const lang = String(row[COLUMNS.lang] ?? '');
         for (const token of String(row[COLUMNS.text] ?? '').split(' ')) {
-          for (const word of byForm.get(token) ?? []) held.add(word);
+          for (const { word, languages } of byForm.get(token) ?? []) {
+            if (!languages || languages.includes(lang)) held.add(word);
+          }
         }
       }
       return words.filter((word) => held.has(word));
@@ -523,16 +541,19 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   /**
-   * The general plan's tree with each word of two forms weighed as one word (see weighForms), on the
-   * folded pages' counts as the fast plan weighs them; in its stems only when every page is indexed
-   * by stems. A failed count leaves the engine's weights.
+   * The general plan's tree with each word of several forms weighed as one word (see weighForms), on
+   * the folded pages' counts as the fast plan weighs them; in its stems only when every page is
+   * English. A failed count leaves the engine's weights.
    */
-  async #weighed(asked: FtsNode, facts: VersionFacts): Promise<FtsNode> {
+  async #weighed(tree: FtsNode, facts: VersionFacts): Promise<FtsNode> {
+    // A language's stems only while the index has pages of it (see tree-languages.ts).
+    const present = await this.#fast.languages().catch(() => null);
+    const asked = present === null ? tree : forLanguages(tree, present);
     const wanted = formTokens(asked);
     if (wanted.length === 0) return asked;
-    // Every page indexed by stems: a word is asked in its stem only (see stemsOnly), whose BM25 is
-    // the engine's own.
-    if (!(await this.#fast.otherLanguages().catch(() => true))) return stemsOnly(asked);
+    // Every page English, indexed by stems: a word is asked in its stem only (see stemsOnly), whose
+    // BM25 is the engine's own.
+    if (present !== null && [...present].every((lang) => lang === 'en')) return stemsOnly(asked);
     const counts = await this.#fast.formFrequencies(wanted).catch(() => null);
     if (counts === null) return asked;
     return weighForms(asked, (column, token) => counts.get(`${column} ${token}`) ?? 0, foldedPages(facts));

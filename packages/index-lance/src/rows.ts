@@ -4,7 +4,7 @@ import { Field, Float32, Float64, Int32, List, Schema, Utf8 } from 'apache-arrow
 
 /**
  * The table's columns. Display fields are stored as given; the `t_*` columns hold the analysed
- * tokens (`@quarry/text`'s `indexTokens`: folded, CJK as character pairs, English stemmed) joined by
+ * tokens (`@quarry/text`'s `indexTokens`: folded, CJK as character pairs, stemmed by the page's language) joined by
  * spaces, and the engine's full-text indexes split them on whitespace only, so that Quarry, not the
  * engine, decides what a word is (the engine's own analysers drop stop words and stem every language
  * as English).
