@@ -195,7 +195,7 @@ export class FastSearch {
       // The engine's scan of unfolded pages finds no phrase and scores a filtered query apart.
       if (view.tier === null && facts.unindexedRows > 0 && (phrase || query.langPriority !== undefined)) return null;
       const watermark = this.#watermark(version);
-      const asked = await this.#asked(plan, view, facts, watermark);
+      const asked = await this.#asked(plan, view, facts, watermark, query.lang);
       const scales = this.#formScales(view, asked, watermark, foldedPages(facts));
       const result = await this.#once(view, query, general, asked, facts.lowQualityRows > 0, scales, facts.rows);
       if (result === AGAIN) continue;
@@ -346,14 +346,23 @@ export class FastSearch {
    * stems of required words of its pages only: parts whose languages have no page in the index
    * (folded, or in the fresh tier) are left out, and a part left alone is asked of every page (an
    * index of English pages only is asked as before there were other languages). The scan of
-   * unfolded pages would score each part apart: every form is then asked of every page.
+   * unfolded pages would score each part apart: every form is then asked of every page. A search
+   * filtered to one language (`lang`) asks that language's part only.
    */
-  async #asked(plan: FastPlan, view: View, facts: VersionFacts, watermark: number): Promise<FastPlan> {
+  async #asked(
+    plan: FastPlan,
+    view: View,
+    facts: VersionFacts,
+    watermark: number,
+    lang: string | undefined,
+  ): Promise<FastPlan> {
     if (!plan.alternatives.some((alternative) => alternative.languages) && !plan.excludedByLanguage) return plan;
     if (view.tier === null && facts.unindexedRows > 0) return unfiltered(plan);
     const present = new Set(await this.#languages(watermark));
-    for (const lang of view.tier?.languages() ?? []) present.add(stemsLanguage(lang) ? lang : UNSTEMMED);
-    return forLanguages(plan, present, this.#typedLanguages);
+    for (const held of view.tier?.languages() ?? []) present.add(stemsLanguage(held) ? held : UNSTEMMED);
+    const filtered = lang === undefined ? null : stemsLanguage(lang) ? lang : UNSTEMMED;
+    const asked = filtered === null ? present : new Set(present.has(filtered) ? [filtered] : []);
+    return forLanguages(plan, asked, this.#typedLanguages);
   }
 
   /**

@@ -128,6 +128,14 @@ describe.each([
     expect(await found(index, 'panels')).toEqual(['en-panels']);
   });
 
+  it('finds the pages of the language asked for (`lang`) by its stems', async () => {
+    expect(await found(index, 'метро москва', { lang: 'ru' })).toEqual(['ru-metro']);
+    expect(await found(index, 'пассажиры OR погода', { lang: 'ru' })).toEqual(['ru-metro', 'ru-weather']);
+    expect(await found(index, 'метро москва', { lang: 'de' })).toEqual([]);
+    expect(await found(index, 'Stromnetz', { lang: 'de' })).toEqual(['de-grid']);
+    expect(await found(index, 'stromnetze', { lang: 'und' })).toEqual(['und-page']);
+  });
+
   it('excludes a word in its stems too', async () => {
     expect(await found(index, 'метро -Москве')).toEqual([]);
     expect(await found(index, 'пассажиров -Петербург')).toEqual(['ru-metro']);
