@@ -88,8 +88,8 @@ function removeWithBrackets(el: Element): void {
   el.remove();
   if (before?.nodeType !== 3 || after?.nodeType !== 3) return;
   const open = /([[【(（〔«])\s*$/.exec(before.textContent ?? '');
-  const close = open ? new RegExp(`^\\s*\\${BRACKETS[open[1] as string]}`).exec(after.textContent ?? '') : null;
-  if (!open || !close) return;
+  const rest = (after.textContent ?? '').trimStart();
+  if (!open || !rest.startsWith(BRACKETS[open[1] as string] as string)) return;
   before.textContent = (before.textContent ?? '').slice(0, open.index);
-  after.textContent = (after.textContent ?? '').slice(close[0].length);
+  after.textContent = rest.slice(1);
 }
