@@ -76,6 +76,14 @@ describe('storeOnce', () => {
     expect(await queues.fingerprints.holder(stored.fingerprint)).toBe('http://a.test/original/page');
   });
 
+  it('leaves a text with a holder within a site forgotten with --keep-pages, whose page stays indexed', async () => {
+    const deps = { fingerprints: queues.fingerprints, index: queues.index, crawl: queues.crawl };
+    expect(await storeOnce(doc('http://m.test/'), true, deps)).toMatchObject({ held: true });
+    await queues.crawl.forget(['m.test'], { keepPages: true });
+    expect(await storeOnce(doc('http://a.test/copy'), false, deps)).toEqual({ held: false, holder: 'http://m.test/' });
+    expect(await indexedIds()).toEqual([pageIdForUrl('http://m.test/')]);
+  });
+
   it('keeps pages of one text under different titles apart, and one title in other case and spacing as one', async () => {
     const deps = { fingerprints: queues.fingerprints, index: queues.index };
     const titled = (url: string, title: string) => ({ ...doc(url), title });

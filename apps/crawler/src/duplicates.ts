@@ -85,15 +85,20 @@ export async function storeOnce(
   deps: {
     readonly fingerprints: FingerprintStore;
     readonly index: IndexQueue;
-    readonly crawl?: Pick<CrawlQueue, 'forgotten'>;
+    readonly crawl?: Pick<CrawlQueue, 'forgottenRemovingPages'>;
   },
 ): Promise<StoreOutcome> {
   const fingerprint = textFingerprint(doc.title, doc.body_text, doc.filetype);
   const candidate = { url: doc.url, canonical: selfCanonical };
   let claim = await deps.fingerprints.claim(fingerprint, candidate);
-  // A holder within a forgotten site is no longer indexed (`quarry forget` removed it): the text
-  // is free again, or a site's own copy would stay skipped as a duplicate of a page nobody finds.
-  if (claim.owner !== doc.url && deps.crawl && withinSites(claim.owner, await deps.crawl.forgotten())) {
+  // A holder within a site forgotten with its pages is no longer indexed (`quarry forget` removed
+  // it): the text is free again, or a site's own copy would stay skipped as a duplicate of a page
+  // nobody finds. A site forgotten with `--keep-pages` keeps its pages, and so its texts.
+  if (
+    claim.owner !== doc.url &&
+    deps.crawl &&
+    withinSites(claim.owner, await deps.crawl.forgottenRemovingPages())
+  ) {
     await deps.fingerprints.release(fingerprint, claim.owner);
     claim = await deps.fingerprints.claim(fingerprint, candidate);
   }
