@@ -19,6 +19,11 @@ export interface AdminRouterOptions {
    * (`backingOff: null`) rather than showing an empty list.
    */
   readonly backingOff?: () => readonly HostBackoff[] | Promise<readonly HostBackoff[]>;
+  /**
+   * What the queue backend asks the operator to act on (`Queues.notices`: in distributed mode, a
+   * loss of Redis's data noticed in the last 7 days), shown with the search index's notices.
+   */
+  readonly queueNotices?: () => Promise<readonly string[]>;
   /** BullMQ queues shown by Bull Board at `/queues` (distributed mode); absent in embedded mode. */
   readonly bullQueues?: readonly Queue[];
   /**
@@ -68,10 +73,15 @@ export const ADMIN_DEFAULTS = {
 } as const;
 
 /** Options with every default applied. */
-export type ResolvedAdminOptions = Required<
-  Omit<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs' | 'guessLimiter' | 'revokedSessionsFile'>
-> &
-  Pick<AdminRouterOptions, 'bullQueues' | 'backingOff' | 'blobs' | 'guessLimiter' | 'revokedSessionsFile'>;
+type OptionalAdminOption =
+  | 'bullQueues'
+  | 'backingOff'
+  | 'blobs'
+  | 'guessLimiter'
+  | 'revokedSessionsFile'
+  | 'queueNotices';
+export type ResolvedAdminOptions = Required<Omit<AdminRouterOptions, OptionalAdminOption>> &
+  Pick<AdminRouterOptions, OptionalAdminOption>;
 
 const ignore = (): void => {};
 

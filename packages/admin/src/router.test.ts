@@ -118,6 +118,21 @@ describe('admin router', () => {
     }
   });
 
+  it("shows the queue backend's notices before the index's", async () => {
+    const lost = 'Redis lost the crawl state (noticed 2026-12-07T10:00:00Z): run `quarry recrawl`';
+    const withQueue = await startAdminFixture({ queueNotices: async () => [lost] }, { earlierAnalysis: true });
+    try {
+      const auth = { Authorization: `Bearer ${TOKEN}` };
+      const { notices } = (await request(withQueue.server).get('/admin/api/stats').set(auth)).body as AdminStats;
+      expect(notices).toHaveLength(2);
+      expect(notices[0]).toBe(lost);
+      expect(notices[1]).toMatch(/quarry reindex$/);
+      expect((await request(withQueue.server).get('/admin/').set(auth)).text).toContain(`<p>${escapeHtml(lost)}</p>`);
+    } finally {
+      await withQueue.close();
+    }
+  });
+
   describe('login form', () => {
     it('sets an HttpOnly, SameSite=Strict cookie scoped to /admin that holds no token', async () => {
       const res = await login(fx);

@@ -45,7 +45,10 @@ export interface AdminStats {
    * in its memory).
    */
   readonly backingOff: BackoffStats | null;
-  /** What the operator should act on (an index whose older pages need `quarry reindex`). */
+  /**
+   * What the operator should act on: the queue backend's (a Redis that lost the crawl state) and
+   * the search index's (older pages that need `quarry reindex`).
+   */
   readonly notices: readonly string[];
   /** When these counts were read, ISO 8601 UTC. */
   readonly at: string;
@@ -69,6 +72,7 @@ export async function collectStats(
     index: IndexQueue;
     searchIndex: SearchIndex;
     backingOff?: (() => readonly HostBackoff[] | Promise<readonly HostBackoff[]>) | undefined;
+    queueNotices?: (() => Promise<readonly string[]>) | undefined;
   },
   timeoutMs: number,
 ): Promise<AdminStats> {
@@ -77,16 +81,17 @@ export async function collectStats(
     timer = setTimeout(() => reject(new StatsTimeoutError(timeoutMs)), timeoutMs);
   });
   try {
-    const [crawl, index, documents, backoffs] = await Promise.race([
+    const [crawl, index, documents, backoffs, queueNotices] = await Promise.race([
       Promise.all([
         sources.crawl.stats(),
         sources.index.stats(),
         sources.searchIndex.count(),
         sources.backingOff ? sources.backingOff() : null,
+        sources.queueNotices ? sources.queueNotices() : [],
       ]),
       timeout,
     ]);
-    const notices = sources.searchIndex.notices?.() ?? [];
+    const notices = [...queueNotices, ...(sources.searchIndex.notices?.() ?? [])];
     const lists = listsRead(crawl);
     return {
       crawl,

@@ -48,6 +48,7 @@ export async function startApi(
             guessLimiter: adminGuesses,
             revokedSessionsFile: join(config.dataDir, DATA_LAYOUT.adminLogouts),
             ...(queues.bullQueues ? { bullQueues: queues.bullQueues } : {}),
+            ...(queues.notices ? { queueNotices: () => queues.notices?.() ?? Promise.resolve([]) } : {}),
             ...backingOffSource(queues, extras.backingOff),
             onError: (err: unknown) => logger.warn({ err }, 'admin dashboard error'),
           })
