@@ -153,7 +153,7 @@ describe('GET /api/v1/content/:id extras', () => {
   it('names the length of the page when start is past its end', async () => {
     const res = await content(WITH_MARKDOWN.id, `start=${BODY.length + 5}`);
     expect(res.status).toBe(400);
-    expect(res.body.detail).toContain(`its text has ${BODY.length} characters`);
+    expect(res.body.detail).toContain(`its text has ${BODY.length} UTF-16 code units`);
   });
 
   it('still answers 404 for an unknown id with valid extras', async () => {

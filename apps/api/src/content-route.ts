@@ -100,7 +100,7 @@ function portionOf(
   const whole = format === 'markdown' ? pageMarkdown(doc) : doc.body_text;
   if (start > 0 && start >= whole.length) {
     throw new ValidationError(
-      `start ${start} is past the end of the page: its ${format} has ${whole.length} characters; ` +
+      `start ${start} is past the end of the page: its ${format} has ${whole.length} UTF-16 code units; ` +
         `give a start below ${whole.length} (0 for the beginning)`,
       'start',
     );
@@ -136,7 +136,7 @@ export function parseContentParams(raw: Readonly<Record<string, unknown>>): Cont
   if (query === undefined) {
     if (maxTokensRaw === undefined && startRaw === undefined) return { format: format as ContentExtras['format'] };
     if (startRaw !== undefined && !START_DIGITS.test(startRaw)) {
-      throw new ValidationError('start must be a whole number of characters, 0 or more', 'start');
+      throw new ValidationError('start must be a whole number of UTF-16 code units, 0 or more', 'start');
     }
     return { format: format as ContentExtras['format'], portion: { start: Number(startRaw ?? 0), maxTokens } };
   }
