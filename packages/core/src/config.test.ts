@@ -80,6 +80,17 @@ describe('loadConfig errors', () => {
     expect(issuesOf({ QUARRY_ADMIN_TOKEN: `  ${'0f3a9c17e2b4d68'}  ` })[0]).toMatch(/expected at least 16 characters$/);
   });
 
+  // Taken, it opened the login form, but curl sends `Bearer ключ…` as UTF-8, which the server reads
+  // as Latin-1: no bearer could ever carry it.
+  it('refuses an admin token with characters beyond printable ASCII', () => {
+    for (const token of ['ключ-0f3a9c17e2b4d685', '0f3a9c17e2b4d685é', '0f3a9c17\u0007e2b4d685']) {
+      expect(issuesOf({ QUARRY_ADMIN_TOKEN: token })).toEqual([
+        `QUARRY_ADMIN_TOKEN=(hidden, ${token.length} characters): expected only ASCII letters, digits and punctuation: it is sent as a bearer token, in which other characters do not arrive as typed (a random one: openssl rand -hex 24)`,
+      ]);
+    }
+    expect(loadConfig({ QUARRY_ADMIN_TOKEN: '0f3a-9c17_e2b4.d685~+/=' }).adminToken).toBe('0f3a-9c17_e2b4.d685~+/=');
+  });
+
   it('never echoes a credential', () => {
     const [issue] = issuesOf({ QUARRY_ADMIN_TOKEN: 'short-secret' });
     expect(issue).toBe('QUARRY_ADMIN_TOKEN=(hidden, 12 characters): expected at least 16 characters');

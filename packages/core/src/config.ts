@@ -31,6 +31,11 @@ export function adminTokenProblem(token: string): string | null {
   if (/\s/.test(token)) {
     return 'expected no space or other whitespace inside: it is sent as a bearer token, which cannot hold one (a random one: openssl rand -hex 24)';
   }
+  // HTTP carries header values as bytes that servers read as Latin-1: a bearer token with a letter
+  // beyond ASCII, sent as UTF-8 by curl or a browser, never equals the token.
+  if (/[^\x21-\x7e]/.test(token)) {
+    return 'expected only ASCII letters, digits and punctuation: it is sent as a bearer token, in which other characters do not arrive as typed (a random one: openssl rand -hex 24)';
+  }
   return null;
 }
 
