@@ -51,6 +51,12 @@ export const ANALYSIS_CHANGES: readonly AnalysisChange[] = [
     change:
       'pages in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Swedish, Danish, Norwegian and Finnish are indexed by stems (`метро москва` finds `Метро Москвы`, `Stromnetz` finds `Stromnetze`; until then, such pages are found by their words as written only)',
   },
+  {
+    version: 8,
+    date: '2026-12-07',
+    change:
+      'Cyrillic `й` and `ў` are letters of their own, no longer folded to `и` and `у`, so Russian adjectives in `-ый` and `-ий` are stemmed (`новый` finds `новая` and `нового`; until then, a word holding `й` finds the older pages in no spelling)',
+  },
 ];
 
 /** The version this release analyses pages with. */

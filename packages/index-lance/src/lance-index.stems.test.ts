@@ -96,6 +96,8 @@ describe.each([
     ['Черёмушки', ['ru-metro']],
     ['черемушки', ['ru-metro']],
     ['пассажиры', ['ru-metro']],
+    ['новый', ['ru-metro']],
+    ['солнечный', ['ru-weather']],
     ['"станции метро"', ['ru-metro']],
     ['Stromnetz', ['de-grid']],
     ['Übertragungsnetzbetreiber', ['de-grid']],

@@ -14,6 +14,9 @@ describe('stemming', () => {
     same('ru', 'Москва', 'Москвы', 'Москве');
     same('ru', 'пассажиры', 'пассажиров');
     same('ru', 'Черёмушки', 'Черёмушках', 'черемушках');
+    // Adjectives in `-ый` and `-ий` with their other forms: `й` is kept for the stemmer to see.
+    same('ru', 'новый', 'новая', 'нового', 'новые');
+    same('ru', 'последний', 'последняя', 'последнего');
     same('de', 'Stromnetz', 'Stromnetze');
     same('de', 'Übertragungsnetzbetreiber', 'Übertragungsnetzbetreibers', 'ubertragungsnetzbetreibers');
     same('fr', 'renseignements', 'renseignement');

@@ -101,7 +101,9 @@ describe('tokenize', () => {
   });
 
   it('removes diacritics from Latin, Greek and Cyrillic but keeps vowel signs of other scripts', () => {
-    expect(tokenize('Café Müller naïve Ελλάδα йод')).toEqual(['cafe', 'muller', 'naive', 'ελλαδα', 'иод']);
+    expect(tokenize('Café Müller naïve Ελλάδα йод Ёлка')).toEqual(['cafe', 'muller', 'naive', 'ελλαδα', 'йод', 'елка']);
+    // `й` and `ў` are letters of their own, not `и` and `у` with a mark: `мой` is not `мои`.
+    expect(tokenize('Мой новый ЙОД, Беларусь: ўсё; ă ŭ')).toEqual(['мой', 'новый', 'йод', 'беларусь', 'ўсе', 'a', 'u']);
     expect(tokenize('हिन्दी')).toEqual(['हिन्दी']);
   });
 

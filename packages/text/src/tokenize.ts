@@ -54,8 +54,10 @@ const SEA_CHAR = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanma
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 // Letters of the Latin, Greek and Cyrillic blocks that may decompose into base letter + diacritic.
 const MAY_HAVE_DIACRITIC = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff]/;
-// Combining Diacritical Marks: the marks Latin, Greek and Cyrillic letters decompose into.
-const DIACRITIC_MARKS = /[\u0300-\u036f]/g;
+// Combining Diacritical Marks: the marks Latin, Greek and Cyrillic letters decompose into, but the
+// breve of Cyrillic `й` and `ў`, letters of their own (`мой` is not `мои`; Snowball's Russian
+// stemmer takes `-ый` off `новый` and leaves `новыи` as it is), kept for NFC to compose again.
+const DIACRITIC_MARKS = /(?<![\u0438\u0443])\u0306|[\u0300-\u0305\u0307-\u036f]/g;
 
 const SEPARATOR = 0;
 const WORD = 1;
@@ -131,7 +133,8 @@ export function hasUnspacedScript(text: string): boolean {
 
 /**
  * Normalizes text the way tokens are compared: NFKC, lower case, traditional Chinese characters
- * as simplified ones, diacritics removed from Latin, Greek and Cyrillic letters. Punctuation is
+ * as simplified ones, diacritics removed from Latin, Greek and Cyrillic letters (`ё` as `е`; `й`
+ * and `ў` are letters of their own, kept). Punctuation is
  * kept; use {@link tokenize} to get words.
  */
 export function foldText(text: string): string {
