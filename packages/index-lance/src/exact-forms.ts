@@ -1,5 +1,5 @@
 import type { IndexQuery, QueryNode } from '@quarry/core';
-import { type FormMatcher, formMatcher, isStopWord, tokenize } from '@quarry/text';
+import { type FormMatcher, formMatcher, hasUnspacedScript, isStopWord, tokenize } from '@quarry/text';
 
 /**
  * Exact word forms above stemmed ones, and titles holding the query's words above titles that do
@@ -51,8 +51,13 @@ export const TITLE_WORD_BOOST = 1 / 0.85;
 /** The best matches by BM25 that are re-ranked, whatever page of results is asked for. */
 export const RERANK_WINDOW = 20;
 
-/** Only plain words of three letters or more have other forms (the stemmer leaves the rest). */
-const STEMMABLE = /^[a-z]{3,}$/;
+/**
+ * Words of three letters or more of a spaced script (the stemmers leave shorter ones, and Chinese
+ * or Thai words are not words here): English and Russian ones have other forms (see `wordForms`),
+ * the others are looked for as typed, in the title too.
+ */
+const WORD = /^\p{L}{3,}$/u;
+const isWord = (token: string): boolean => WORD.test(token) && !hasUnspacedScript(token);
 
 /**
  * The query's words whose exact form counts: the positive words and phrase words every match holds
@@ -67,7 +72,7 @@ export function exactWords(query: IndexQuery): string[] {
       case 'term':
       case 'phrase':
         if (any && node.type === 'term' && node.field !== 'title') return;
-        for (const word of tokenize(node.text)) if (STEMMABLE.test(word) && !isStopWord(word)) words.add(word);
+        for (const word of tokenize(node.text)) if (isWord(word) && !isStopWord(word)) words.add(word);
         return;
       case 'and':
         for (const child of node.children) visit(child);

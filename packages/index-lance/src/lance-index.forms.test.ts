@@ -34,6 +34,23 @@ eachPlan('exact word forms rank above other forms of the stem', formPages, async
   expect(await ids('jumps OR fence')).toEqual(['jumped', 'jumps']);
 });
 
+// Russian pages, stemmed by Snowball: the exact form and the title count as they do for English
+// words. Before, only words of ASCII letters did, so `новый закон` left the pages in row order.
+const russianFiller = 'Заметки о городе, погоде и транспорте на каждый день года.';
+const russianPages = (): PageDocument[] => [
+  makePage('novaya', 'https://a.example.ru/1', 'Заметки', `${russianFiller} Новая школа открыта. ${russianFiller}`, {
+    lang: 'ru',
+  }),
+  makePage('novyi', 'https://b.example.ru/2', 'Заметки', `${russianFiller} Новый школа открыта. ${russianFiller}`, {
+    lang: 'ru',
+  }),
+];
+
+eachPlan('exact Russian word forms rank above other forms of the stem', russianPages, async (ids) => {
+  expect(await ids('новый школа')).toEqual(['novyi', 'novaya']);
+  expect(await ids('новая школа')).toEqual(['novaya', 'novyi']);
+});
+
 // Words holding characters that show nothing, as pages often do: soft hyphens that let a long
 // German word break across lines, a zero-width space a CMS left inside a word.
 const invisiblePages = (): PageDocument[] => [

@@ -21,6 +21,12 @@ describe('word forms in a text', () => {
     expect(formInText('The plant dies in winter', 'died')).toBe('other');
   });
 
+  it('tells the forms of a Russian word by its Snowball stem', () => {
+    expect(formInText('Новая станция метро', 'новый')).toBe('other');
+    expect(formInText('Новый закон принят', 'новый')).toBe('exact');
+    expect(formInText('новости дня', 'новый')).toBe('unseen');
+  });
+
   it('does not take the start of a contraction of not for a word, and finds the contraction', () => {
     expect(formInText("We won't go", 'won')).toBe('unseen');
     expect(formInText("We haven't been", 'haven')).toBe('unseen');

@@ -1,5 +1,5 @@
-import { stemToken } from './stem.js';
 import { isNotContraction } from './tokenize.js';
+import { wordForms } from './word-forms.js';
 
 /** How a text holds a query word: in the exact form, only in other forms of its stem, or neither. */
 export type FormMatch = 'exact' | 'other' | 'unseen';
@@ -25,28 +25,22 @@ function letterAt(text: string, at: number): boolean {
   return at < text.length && STARTS_WITH_LETTER_OR_DIGIT.test(text.slice(at, at + 2));
 }
 
-function isAsciiLower(code: number): boolean {
-  return code >= 0x61 && code <= 0x7a;
-}
-
 /**
- * How a text holds `word` (a lower-case ASCII word, as `tokenize` gives it): as that word, only as
- * other words with its English stem (`runs` in a text for the word `running`), or not at all. Read
- * on the text as written, lower-cased by the caller, without tokenizing it: the word is looked for
- * whole (no letter or digit on either side; for what may be a contraction of `not`, `wont`, also
- * written `won't`), and other forms among the whole words of ASCII letters starting with the first
- * letters of its stem (Porter keeps a word's start, but for a last letter: `happi` for `happy`, `di`
- * for `died`). Found by `indexOf`, not by a regular expression of the word: a search re-ranks
- * twenty pages for each of its words, and building and running such an expression (lookbehind and
- * Unicode classes) for each new word cost several times more.
+ * How a text holds `word` (a token as `tokenize` gives it): as that word, only as other words with
+ * its stem (see `wordForms`: `runs` in a text for the word `running`, `новая` for `новый`), or not
+ * at all. Read on the text as written, lower-cased by the caller, without tokenizing it: the word is
+ * looked for whole (no letter or digit on either side; for what may be a contraction of `not`,
+ * `wont`, also written `won't`), and other forms among the whole words of its script's letters
+ * starting with the first letters of its stem. Found by `indexOf`, not by a regular expression of
+ * the word: a search re-ranks twenty pages for each of its words, and building and running such an
+ * expression (lookbehind and Unicode classes) for each new word cost several times more.
  */
 export function formMatcher(word: string): FormMatcher {
   if (word === '') return () => 'unseen';
   // `wont` is also written `won't` / `won’t`: found by `won`, its end read after it.
   const contraction = /[a-z]nt$/.test(word);
   const core = contraction ? word.slice(0, -1) : word;
-  const stem = stemToken(word);
-  const start = stem.slice(0, Math.max(2, stem.length - 1));
+  const forms = wordForms(word);
   /** The end of the word written at `at` (its `core` there), or -1 when it is not written there. */
   const endAt = (text: string, at: number): number => {
     const end = at + core.length;
@@ -63,17 +57,19 @@ export function formMatcher(word: string): FormMatcher {
       const end = endAt(lowerText, at);
       if (end >= 0 && whole(lowerText, at, end)) return 'exact';
     }
+    if (forms === null) return 'unseen';
+    const { stem, prefix, stemOf, isLetter } = forms;
     let seen = 0;
-    for (let at = lowerText.indexOf(start); at >= 0; ) {
-      let end = at + start.length;
-      while (isAsciiLower(lowerText.charCodeAt(end))) end++;
+    for (let at = lowerText.indexOf(prefix); at >= 0; ) {
+      let end = at + prefix.length;
+      while (isLetter(lowerText.charCodeAt(end))) end++;
       if (letterBefore(lowerText, at) || letterAt(lowerText, end)) {
-        at = lowerText.indexOf(start, at + 1);
+        at = lowerText.indexOf(prefix, at + 1);
         continue;
       }
-      if (!isNotContraction(lowerText, end) && stemToken(lowerText.slice(at, end)) === stem) return 'other';
+      if (!isNotContraction(lowerText, end) && stemOf(lowerText.slice(at, end)) === stem) return 'other';
       if (++seen >= MAX_OTHER_FORMS) break;
-      at = lowerText.indexOf(start, end);
+      at = lowerText.indexOf(prefix, end);
     }
     return 'unseen';
   };

@@ -6,3 +6,4 @@ export * from './snippet.js';
 export * from './stem.js';
 export * from './stop-words.js';
 export * from './tokenize.js';
+export * from './word-forms.js';

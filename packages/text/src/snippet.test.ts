@@ -257,6 +257,12 @@ describe('word forms in snippets', () => {
     });
   });
 
+  it('finds a Russian query word in another form of its Snowball stem', () => {
+    const text = `${'Город живёт своей жизнью. '.repeat(20)}Новая станция метро открыта. ${'Погода хорошая. '.repeat(20)}`;
+    expect(makeSnippet(text, [{ text: 'новый' }, { text: 'станции' }])).toContain('Новая станция метро открыта');
+    expect(queryTermsIn('Новая станция', [{ text: 'новый' }])).toMatchObject({ found: 1, of: 1 });
+  });
+
   it('prefers the words as typed where other forms show as many words', () => {
     const text = `${filler(100)} one shoe here ${filler(100, 'ipsum')} the shoes as typed ${filler(100, 'dolor')}`;
     expect(makeSnippet(text, [{ text: 'shoes' }])).toContain('the shoes as typed');

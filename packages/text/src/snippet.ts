@@ -1,7 +1,6 @@
 import { foldWithOrigins, MAY_NEED_FOLD, originalSpan } from './folded.js';
 import { holdsTraditional, simplifyHan } from './han-variants.js';
 import { joinedIn, joinedWord } from './joined.js';
-import { stemToken } from './stem.js';
 import { isStopWord } from './stop-words.js';
 import {
   CLITIC_PATTERN,
@@ -11,6 +10,7 @@ import {
   tokenize,
   writtenTokenPattern,
 } from './tokenize.js';
+import { type WordForms, wordForms } from './word-forms.js';
 
 /** A positive query clause as `@quarry/query`'s `positiveClauses` returns it; only `text` is used. */
 export interface SnippetClause {
@@ -49,7 +49,7 @@ interface Hit {
 /**
  * Cuts a plain-text snippet of `minChars` to `maxChars` characters from `text`, around the window
  * that shows the most of the query's phrases whole, then holds the most distinct query terms
- * (case-insensitive, diacritic-insensitive, CJK aware, and in any form of an English word's stem:
+ * (case-insensitive, diacritic-insensitive, CJK aware, and in any form of an English or Russian word's stem:
  * `runs` for `running`; as typed preferred), cut at word boundaries with `…` where text was left
  * out. Without any hit it is the start of the text. Never longer than `maxChars`.
  *
@@ -297,12 +297,10 @@ function joinedWords(text: string): Map<string, number[]> {
 
 /** Adds the hits of one token to `hits` (see {@link findHitsIn}). */
 function findTokenHits(text: string, token: string, finder: Finder, hits: Found[]): void {
-  if (STEMMED_WORD.test(token)) {
-    const forms = wordHits(text, token);
-    if (forms !== null) {
-      hits.push(...forms);
-      return;
-    }
+  const forms = wordForms(token);
+  if (forms !== null) {
+    hits.push(...wordHits(text, token, forms));
+    return;
   }
   // Words of Chinese, Japanese, Thai and the like (and Korean ones, with the particles a page writes
   // onto them) are found as substrings: the text is not segmented here.
@@ -320,22 +318,16 @@ function findTokenHits(text: string, token: string, finder: Finder, hits: Found[
   }
 }
 
-/** Query words whose other forms are looked for: those {@link stemToken} stems. */
-const STEMMED_WORD = /^[a-z]{3,}$/;
 /** Other words stemmed per query word at most (a short stem such as `di` starts many words). */
 const MAX_FORM_CANDIDATES = 256;
 
 /**
- * Where `text` holds `token` (a {@link STEMMED_WORD}) as typed or in another form of its English
- * stem (`runs`, not `ran`, for `running`), in one pass: the words starting with the stem's first
- * letters (Porter keeps a word's start but for its last letter: `happi` for `happy`), each taken
- * when it is the token or has its stem, as the index matches them. Null for the rare word whose
- * stem does not start like it (it is then looked for as typed only).
+ * Where `text` holds `token` as typed or in another form of its stem (see {@link wordForms}: `runs`,
+ * not `ran`, for `running`; `новая` for `новый`), in one pass: the words starting with the stem's
+ * first letters, each taken when it is the token or has its stem, as the index matches them.
  */
-function wordHits(text: string, token: string): Found[] | null {
-  const stem = stemToken(token);
-  const prefix = stem.slice(0, Math.max(2, stem.length - 1));
-  if (!token.startsWith(prefix)) return null;
+function wordHits(text: string, token: string, forms: WordForms): Found[] {
+  const { stem, prefix, stemOf, isLetter } = forms;
   // A plain case-insensitive literal is found fast; a pattern with Unicode classes around it is not.
   const start = new RegExp(prefix, 'gi');
   const hits: Found[] = [];
@@ -343,7 +335,7 @@ function wordHits(text: string, token: string): Found[] | null {
   for (let match = start.exec(text); match !== null; match = start.exec(text)) {
     const at = match.index;
     let end = at + match[0].length;
-    while (end < text.length && isAsciiLetter(text.charCodeAt(end))) end++;
+    while (end < text.length && isLetter(text.charCodeAt(end))) end++;
     // `won't` is the word `wont` (see tokenize), not `won`.
     const contraction = isNotContraction(text, end);
     const letters = end;
@@ -356,7 +348,7 @@ function wordHits(text: string, token: string): Found[] | null {
       exact++;
     } else if (others < MAX_HITS_PER_TOKEN && stemmed < MAX_FORM_CANDIDATES) {
       stemmed++;
-      if (stemToken(word) === stem) {
+      if (stemOf(word) === stem) {
         hits.push({ start: at, token, exact: false });
         others++;
       }
@@ -364,10 +356,6 @@ function wordHits(text: string, token: string): Found[] | null {
     if (exact >= MAX_HITS_PER_TOKEN && (others >= MAX_HITS_PER_TOKEN || stemmed >= MAX_FORM_CANDIDATES)) break;
   }
   return hits;
-}
-
-function isAsciiLetter(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }
 
 /**
