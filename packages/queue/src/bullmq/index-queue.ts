@@ -3,6 +3,7 @@ import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DEFAULTS } from '../options.js';
 import { isIndexOutage } from '../policy.js';
+import { isRedisOutOfMemoryError } from '../redis-memory.js';
 import {
   type IndexItem,
   type IndexQueue,
@@ -13,6 +14,7 @@ import {
 } from '../types.js';
 import { indexRetryDelayMs, settlesWithin, sleep } from '../util.js';
 import type { BullmqCrawlSettings } from './crawl-state.js';
+import { MemoryWait } from './memory-wait.js';
 
 /** Settings of the distributed index queue. */
 export interface BullmqIndexSettings extends BullmqCrawlSettings {
@@ -108,6 +110,7 @@ class BullmqIndexWorker implements IndexWorker {
   readonly #tokenPrefix = randomUUID();
   readonly #onClosed: () => void;
   readonly #loop: Promise<void>;
+  readonly #memory: MemoryWait;
   #tokens = 0;
   #closing = false;
   /** True while the loop waits on Redis for a first job (see #collect). */
@@ -133,7 +136,16 @@ class BullmqIndexWorker implements IndexWorker {
       stalledInterval: settings.stalledIntervalMs,
       maxStalledCount: 2,
     });
-    this.#worker.on('error', (err) => settings.onError(err));
+    // A Redis at its maxmemory refuses the script that takes a job: the loop waits until it takes
+    // writes again, said once, instead of asking (and logging the refusal) every poll interval.
+    this.#memory = new MemoryWait(redis, `${settings.prefix}:index:write-probe`, {
+      refusing: (err) => settings.onError(err),
+      writable: () => settings.onReady(),
+    });
+    this.#worker.on('error', (err) => {
+      if (isRedisOutOfMemoryError(err)) void this.#memory.untilWritable(err);
+      else settings.onError(err);
+    });
     // Manual fetching needs the stalled checker started by hand (BullMQ docs, "manually processing jobs").
     this.#worker.startStalledCheckTimer().catch(settings.onError);
     this.#loop = this.#run();
@@ -152,6 +164,10 @@ class BullmqIndexWorker implements IndexWorker {
         else await this.#deliver(batch);
       } catch (err) {
         if (this.#closing) break; // The wait ended by close().
+        if (isRedisOutOfMemoryError(err)) {
+          await this.#memory.untilWritable(err);
+          continue;
+        }
         this.#settings.onError(err);
         await sleep(this.#settings.pollIntervalMs);
       }
@@ -219,6 +235,7 @@ class BullmqIndexWorker implements IndexWorker {
 
   async #shutdown(): Promise<void> {
     this.#closing = true;
+    this.#memory.stop();
     // A loop waiting for a first job holds no job: closing the worker ends its wait at once. A
     // close that fails (Redis away: the blocked command is cut off) is reported, not thrown, or the
     // process's shutdown would stop at it.

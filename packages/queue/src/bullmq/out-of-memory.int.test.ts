@@ -122,6 +122,45 @@ describeWithServer('redis', 'bullmq: a Redis at its maxmemory', () => {
     }
   }, 60_000);
 
+  it('an index worker that meets a full Redis says so once and waits, then indexes what waited', async () => {
+    const errors: unknown[] = [];
+    let ready = 0;
+    const queues = await openBullmqQueues({
+      redisUrl: redis.url,
+      prefix: 'oom3',
+      pollIntervalMs: 20,
+      onError: (err) => errors.push(err),
+      onReady: () => ready++,
+    });
+    await queues.index.push(['a', 'b', 'c'].map((h) => doc(`http://${h}.test/`)));
+    await fillUp();
+    const indexed: string[] = [];
+    const worker = queues.index.work(async (items) => void indexed.push(...items.map((item) => item.id)), {
+      maxWaitMs: 10,
+    });
+    try {
+      await waitFor('the refusal logged', () => errors.length > 0);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const before = await commandsRun(await redis.client.info('commandstats'));
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const ran = (await commandsRun(await redis.client.info('commandstats'))) - before;
+      // Before, the loop asked for a job every poll interval and logged each refusal: 100 in 2 s here.
+      expect(ran).toBeLessThan(20);
+      const messages = errors.map((e) => (e instanceof Error ? e.message : String(e)));
+      expect(messages).toEqual([expect.stringMatching(/^Redis is out of memory \(maxmemory /)]);
+      expect(indexed).toEqual([]);
+
+      await redis.client.config('SET', 'maxmemory', '0');
+      await waitFor('the documents indexed', () => indexed.length === 3, 20_000);
+      expect(ready).toBeGreaterThan(0);
+      expect((await queues.index.stats()).waiting).toBe(0);
+    } finally {
+      await redis.client.config('SET', 'maxmemory', '0');
+      await worker.close();
+      await queues.close();
+    }
+  }, 60_000);
+
   it('knows a refused write, also inside a MULTI or under another error', async () => {
     await fillUp();
     try {
