@@ -43,6 +43,13 @@ export interface ApiDeps {
    * mode: without it every search is a 503).
    */
   readonly healthChecks?: readonly HealthCheck[];
+  /**
+   * Where the crawl took the page of a URL it skipped as a copy (the same text held by another URL,
+   * a canonical or a redirect crawled instead): the URL of that page, or null. With it, a URL query
+   * and MCP's `get_content` by URL find the page a copy's URL stands for; without it, only URLs
+   * indexed as they are.
+   */
+  readonly crawledInsteadOf?: (url: string) => Promise<string | null>;
   /** The MCP `crawl_site` tool, offered on `/mcp` to requests presenting the admin token. */
   readonly siteCrawler?: SiteCrawler;
 }

@@ -7,9 +7,10 @@ import { fallbackRequest, toLocalResult } from './fallback-merge.js';
 import { parseSearchParams, type SearchParams } from './params.js';
 import { searchExplicit } from './relax.js';
 import { spelledSearch } from './spelling.js';
+import { indexedPageFor } from './url-query.js';
 
 /** What the MCP tools need of the API's services. */
-export type McpBackendDeps = Pick<ApiDeps, 'config' | 'index' | 'blobs' | 'fallback'>;
+export type McpBackendDeps = Pick<ApiDeps, 'config' | 'index' | 'blobs' | 'fallback' | 'crawledInsteadOf'>;
 
 /**
  * The MCP tools' view of Quarry: searches validated exactly as `GET /api/v1/search` (the same
@@ -20,6 +21,7 @@ export function createMcpBackend(deps: McpBackendDeps, crawlSite?: SiteCrawler):
   return {
     search: (args) => search(deps, args),
     page: async (id) => (isPageId(id) ? deps.blobs.get(id) : null),
+    pageAt: (url) => indexedPageFor(deps, url),
     ...(crawlSite ? { crawlSite } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { indexTokens, isStopWord, tokenize } from '@quarry/text';
 import { collapsedBefore, searchCollapsed } from './collapse.js';
 import { FEEDBACK_DEPTH, feedbackScores } from './feedback.js';
 import { searchLocal, withOpeningSnippets, withWholeBodySnippets } from './snippets.js';
-import { pageForUrlQuery } from './url-query.js';
+import { pageForUrlQuery, type UrlPageDeps } from './url-query.js';
 
 /**
  * A question typed whole (`what are the structural problems of high speed aircraft`) rarely has a
@@ -200,7 +200,7 @@ export interface RelaxedSearch {
  * once the client left: nothing more is asked then.
  */
 export async function searchRelaxing(
-  deps: { readonly index: SearchIndex; readonly blobs: BlobStore },
+  deps: UrlPageDeps,
   query: IndexQuery,
   gone: () => boolean,
 ): Promise<RelaxedSearch> {
@@ -233,7 +233,7 @@ export async function searchRelaxing(
  * first {@link FEW_FOUND} results), and the words in a row when it found any.
  */
 export async function searchExplicit(
-  deps: { readonly index: SearchIndex; readonly blobs: BlobStore },
+  deps: UrlPageDeps,
   query: IndexQuery,
   gone: () => boolean,
 ): Promise<RelaxedSearch> {

@@ -2,16 +2,13 @@ import type { BlobStore, IndexHit, IndexQuery, IndexSearchResult, ParsedQuery, S
 import { positiveClauses } from '@quarry/query';
 import { makeSnippet, queryTermsIn } from '@quarry/text';
 import { searchCollapsed } from './collapse.js';
-import { pageForUrlQuery } from './url-query.js';
+import { pageForUrlQuery, type UrlPageDeps } from './url-query.js';
 
 /**
  * The local results of a search, as the REST API and the MCP tools show them: near-copies collapsed
  * to the best-ranked one (collapse.ts), long pages' snippets cut from their whole text (below).
  */
-export async function searchLocal(
-  deps: { readonly index: SearchIndex; readonly blobs: BlobStore },
-  query: IndexQuery,
-): Promise<IndexSearchResult> {
+export async function searchLocal(deps: UrlPageDeps, query: IndexQuery): Promise<IndexSearchResult> {
   const byUrl = await pageForUrlQuery(deps, query);
   if (byUrl) return byUrl;
   return withWholeBodySnippets(await searchCollapsed(deps.index, query), query.query, deps.blobs);

@@ -1,12 +1,19 @@
 import { hostOf, normalizeUrl, type PageDocument, pageIdForUrl } from '@quarry/core';
-import { type CrawlQueue, DUPLICATE_REASON, type FingerprintStore, type IndexQueue, withinSites } from '@quarry/queue';
+import {
+  CANONICAL_ELSEWHERE_REASON,
+  type CrawlQueue,
+  DUPLICATE_REASON,
+  type FingerprintStore,
+  type IndexQueue,
+  withinSites,
+} from '@quarry/queue';
 import LinkHeader from 'http-link-header';
 import { textFingerprint } from './fingerprint.js';
 
 /** Skip reason of a page whose main text is indexed under another URL (task meta `duplicateOf`). */
 export const DUPLICATE = DUPLICATE_REASON;
 /** Skip reason of a page whose same-site `<link rel="canonical">` names another URL, crawled instead. */
-export const CANONICAL_ELSEWHERE = 'canonical_elsewhere';
+export const CANONICAL_ELSEWHERE = CANONICAL_ELSEWHERE_REASON;
 /**
  * Skip reason of a directory (`/docs/`) queued only to compare it with its index file
  * (`/docs/index.html`, task meta `directoryOf`) that answers 4xx: the site has no page there.
@@ -94,11 +101,7 @@ export async function storeOnce(
   // A holder within a site forgotten with its pages is no longer indexed (`quarry forget` removed
   // it): the text is free again, or a site's own copy would stay skipped as a duplicate of a page
   // nobody finds. A site forgotten with `--keep-pages` keeps its pages, and so its texts.
-  if (
-    claim.owner !== doc.url &&
-    deps.crawl &&
-    withinSites(claim.owner, await deps.crawl.forgottenRemovingPages())
-  ) {
+  if (claim.owner !== doc.url && deps.crawl && withinSites(claim.owner, await deps.crawl.forgottenRemovingPages())) {
     await deps.fingerprints.release(fingerprint, claim.owner);
     claim = await deps.fingerprints.claim(fingerprint, candidate);
   }

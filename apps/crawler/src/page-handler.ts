@@ -29,15 +29,17 @@ import {
   type RobotsCache,
   robotsTagOf,
 } from '@quarry/fetcher';
-import type {
-  CrawlHandler,
-  CrawlOutcome,
-  CrawlQueue,
-  CrawlTask,
-  FingerprintStore,
-  IndexQueue,
-  NewCrawlTask,
-  UrlStanding,
+import {
+  type CrawlHandler,
+  type CrawlOutcome,
+  type CrawlQueue,
+  type CrawlTask,
+  type FingerprintStore,
+  type IndexQueue,
+  META_REFRESH_REASON,
+  type NewCrawlTask,
+  REDIRECTED_REASON,
+  type UrlStanding,
 } from '@quarry/queue';
 import { type BrowserPool, needsRendering } from '@quarry/render';
 import { simhash } from '@quarry/text';
@@ -197,7 +199,7 @@ function pageHandler(deps: PageHandlerDeps): CrawlHandler {
 /** A page (not a seed) redirected out of its seed's scope: skipped, its target not fetched. */
 export const REDIRECT_OUT_OF_SCOPE = 'redirect_out_of_scope';
 /** A page (not a seed) that redirects: its target is queued as a page of its own. */
-export const REDIRECTED = 'redirected';
+export const REDIRECTED = REDIRECTED_REASON;
 /** Redirects in a row queued as pages (each target's meta lists them) before the last is refused. */
 const MAX_QUEUED_REDIRECTS = 5;
 
@@ -268,7 +270,13 @@ async function queueRedirectTarget(
     throw new NonRetryableError(`more than ${MAX_QUEUED_REDIRECTS} redirects`, 'too_many_redirects');
   }
   await deps.crawl.add(tasks);
-  return { status: 'skipped', reason: REDIRECTED, hostDelayMs, meta: NO_VALIDATORS };
+  // The target is recorded, so that the URL finds the page it redirects to (see crawledInsteadOf).
+  return {
+    status: 'skipped',
+    reason: REDIRECTED,
+    hostDelayMs,
+    meta: { ...NO_VALIDATORS, redirectedTo: tasks[0]?.url ?? target },
+  };
 }
 
 function pageCrawler(
@@ -395,8 +403,14 @@ function pageCrawler(
       // An instant meta refresh is a redirect, as search engines read it: the target is crawled
       // in the page's place (a later one is a link like any other).
       if (refresh && refresh.delaySecs <= MAX_REFRESH_REDIRECT_SECS) {
-        await deps.crawl.add(followUps([refresh.url], seed, task.depth));
-        return { status: 'skipped', reason: 'meta_refresh', hostDelayMs, meta: validators };
+        const [target] = followUps([refresh.url], seed, task.depth);
+        if (target) await deps.crawl.add([target]);
+        return {
+          status: 'skipped',
+          reason: META_REFRESH_REASON,
+          hostDelayMs,
+          meta: { ...validators, redirectedTo: target?.url ?? '' },
+        };
       }
       page = extracted;
       indexable &&= !extracted.robots.noindex;

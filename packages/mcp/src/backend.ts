@@ -83,6 +83,11 @@ export interface QuarryBackend {
   search(args: SearchToolArgs): Promise<ToolSearchResponse>;
   /** The stored page, or null for an unknown id. */
   page(id: string): Promise<PageDocument | null>;
+  /**
+   * The page indexed at a URL (either scheme), or in its place where the crawl took it from another
+   * URL (a copy, a canonical or a redirect); null when there is none.
+   */
+  pageAt(url: string): Promise<PageDocument | null>;
   /** Queues a site for crawling; absent when the caller may not crawl (no admin token presented). */
   crawlSite?(request: CrawlSiteRequest): Promise<CrawlSiteResult>;
 }

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type PageDocument, pageIdsForUrl, toContentResponse } from '@quarry/core';
+import { type PageDocument, toContentResponse } from '@quarry/core';
 import {
   PASSAGE_BOUNDS,
   type Passage,
@@ -131,7 +131,7 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
         if (args.id !== undefined && args.url !== undefined) {
           return toolError('Give either id (of a search result) or url (of an indexed page), not both.');
         }
-        const doc = args.id !== undefined ? await backend.page(args.id) : await pageAt(backend, args.url ?? '');
+        const doc = args.id !== undefined ? await backend.page(args.id) : await backend.pageAt(args.url ?? '');
         if (!doc) {
           return toolError(
             args.id !== undefined
@@ -208,14 +208,6 @@ function portionAnswer(doc: PageDocument, format: 'text' | 'markdown', body: str
 }
 
 /** The indexed page at `url`, under that URL or the same URL with the other scheme; null if none. */
-async function pageAt(backend: QuarryBackend, url: string): Promise<PageDocument | null> {
-  for (const id of pageIdsForUrl(url)) {
-    const doc = await backend.page(id);
-    if (doc) return doc;
-  }
-  return null;
-}
-
 /** The spec's content fields but the body, which each format gives in its own form. */
 function metadata(doc: PageDocument) {
   const { body_text: _body, ...meta } = toContentResponse(doc);

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BackendUnavailableError, type PageDocument, pageIdForUrl, ValidationError } from '@quarry/core';
+import { BackendUnavailableError, type PageDocument, pageIdForUrl, pageIdsForUrl, ValidationError } from '@quarry/core';
 import { pageMarkdown } from '@quarry/passages';
 import type { CrawlSiteRequest, CrawlSiteResult, QuarryBackend, SearchToolArgs } from './backend.js';
 import { WHOLE_PAGE_TOKENS } from './content-tool.js';
@@ -61,6 +61,8 @@ function backend(searches: SearchToolArgs[]): QuarryBackend {
       return { total: 0, total_is_estimate: false, took_ms: 1, results: [] };
     },
     page: async (id) => [PAGE, DATED, GUIDE, LONG, HUGE].find((doc) => doc.id === id) ?? null,
+    // As the API's backend reads the index: under either scheme (what it finds for a copy is its own test's).
+    pageAt: async (url) => [PAGE, DATED, GUIDE, LONG, HUGE].find((doc) => pageIdsForUrl(url).includes(doc.id)) ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+export * from './crawled-instead.js';
 export * from './distributed.js';
 export * from './fingerprints.js';
 export * from './forget.js';

@@ -30,8 +30,17 @@ export async function runMcp(config: QuarryConfig): Promise<number> {
       ...fallbackOptionsFromConfig(config),
       onError: (reason: string) => logger.warn({ provider: config.fallback.provider, reason }, 'fallback failed'),
     });
+    const crawl = queues?.crawl;
     const backend = createMcpBackend(
-      { config, index: services.index, blobs: services.blobs, ...(fallback ? { fallback } : {}) },
+      {
+        config,
+        index: services.index,
+        blobs: services.blobs,
+        ...(fallback ? { fallback } : {}),
+        ...(crawl
+          ? { crawledInsteadOf: async (url: string) => (await import('@quarry/queue')).crawledInstead(crawl, url) }
+          : {}),
+      },
       siteCrawler,
     );
     const server = createQuarryMcpServer(backend, {

@@ -72,6 +72,10 @@ export async function startApi(
     logger,
     ...(fallback ? { fallback } : {}),
     ...(extras.urlSubmitter ? { urlSubmitter: extras.urlSubmitter } : {}),
+    // A copy's URL finds the page crawled in its place (a URL query, MCP's get_content by URL).
+    ...(queues
+      ? { crawledInsteadOf: async (url: string) => (await import('@quarry/queue')).crawledInstead(queues.crawl, url) }
+      : {}),
     ...(adminRouter ? { adminRouter } : {}),
     ...(extras.metrics ? { metrics: extras.metrics } : {}),
     // The MCP crawl_site tool, for clients presenting the admin token on /mcp.
