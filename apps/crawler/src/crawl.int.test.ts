@@ -325,7 +325,9 @@ describe('crawling a local site end to end', () => {
       QUARRY_CRAWL_CONCURRENCY: '4',
       LOG_LEVEL: 'silent',
     });
-    queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 });
+    // Retries come at once: the hostile pages' failures (http_500, total_timeout) are the same
+    // after their three tries, whether two seconds apart (the default) or 50 ms.
+    queues = openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0, retryBaseDelayMs: 50 });
     index = await LanceSearchIndex.open({ path: join(dir, 'index') });
     blobs = new FileBlobStore({ dir: join(dir, 'blobs') });
     await crawlUntilIdle({
