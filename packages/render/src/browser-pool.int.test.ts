@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeWithServer, type Route, type Site, startSite } from '@quarry/testkit';
 import { BrowserPool } from './browser-pool.js';
 import { findChromium } from './find-chromium.js';
@@ -189,13 +189,15 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
       '/big': (_req, res) => send(res, 'text/html', html(`<p>${'é'.repeat(50_000)}</p>`)),
     };
     site = await startSite({}, { fallback: byPathname(handlers) });
-    // The navigation timeout is short for /hang, but long enough for a cold Chromium's first page
-    // on a loaded machine.
+    // One Chromium for every test that needs no pool of its own: a generous navigation timeout (the
+    // timeouts are proved on a strict pool below), so a queued page on a loaded machine is not cut;
+    // and a 10 kB HTML limit, far above the other pages here, for the test of the cut.
     pool = await BrowserPool.launch({
       executablePath,
       maxPages: 2,
-      navigationTimeoutMs: 4_000,
+      navigationTimeoutMs: 10_000,
       settleTimeoutMs: 3_000,
+      maxHtmlBytes: 10_001,
     });
   }, 30_000);
 
@@ -222,7 +224,7 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
     const started = Date.now();
     const result = await pool.render(`${site.origin}/ticker`, { allowRequest: allowSite });
     expect(result.html).toContain('<p>Ticker page</p>');
-    // Well short of the hard timeout (navigation 4 s + settle 3 s + 5 s): the settle budget ends it.
+    // Well short of the hard timeout (navigation 10 s + settle 3 s + 5 s): the settle budget ends it.
     expect(Date.now() - started).toBeLessThan(9_000);
   });
 
@@ -279,53 +281,55 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
     expect([...other.hits.keys()]).toEqual([]);
   });
 
-  it('cuts a page that never finishes loading at the timeout', async () => {
-    const started = Date.now();
-    await expect(pool.render(`${site.origin}/hang`, { allowRequest: allowSite })).rejects.toMatchObject({
-      code: 'render_timeout',
-    });
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
-
   it('renders at most maxPages at once and queues the rest', async () => {
-    // Its own pool with a generous navigation timeout: queued pages wait their turn, and a loaded
-    // CI machine must not turn that wait into a timeout (the shared pool's is short for /hang).
-    const queued = await BrowserPool.launch({ executablePath: executablePath ?? '', maxPages: 2 });
-    try {
-      maxActiveSlow = 0;
-      const renders = Array.from({ length: 5 }, (_, i) =>
-        queued.render(`${site.origin}/slow?i=${i}`, { allowRequest: allowSite }),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(queued.pagesInFlight).toBe(2);
-      const results = await Promise.all(renders);
-      expect(results.every((r) => r.html.includes('slow page'))).toBe(true);
-      expect(maxActiveSlow).toBe(2);
-    } finally {
-      await queued.close();
-    }
+    // Four renders on the shared pool (maxPages 2): two render, two wait their turn; /slow holds
+    // each request until a second is in, so that the two in flight overlap at the site.
+    maxActiveSlow = 0;
+    const renders = Array.from({ length: 4 }, (_, i) =>
+      pool.render(`${site.origin}/slow?i=${i}`, { allowRequest: allowSite }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(pool.pagesInFlight).toBe(2);
+    const results = await Promise.all(renders);
+    expect(results.every((r) => r.html.includes('slow page'))).toBe(true);
+    expect(maxActiveSlow).toBe(2);
   });
 
   it('cuts HTML at maxHtmlBytes without breaking a character', async () => {
-    const small = await BrowserPool.launch({ executablePath: executablePath ?? '', maxHtmlBytes: 10_001 });
-    try {
-      const result = await small.render(`${site.origin}/big`, { allowRequest: allowSite });
-      expect(Buffer.byteLength(result.html)).toBeLessThanOrEqual(10_001);
-      expect(Buffer.byteLength(result.html)).toBeGreaterThan(9_990);
-      expect(result.html).not.toContain('\uFFFD');
-    } finally {
-      await small.close();
-    }
+    // The shared pool's limit (10_001 bytes): an odd cut, inside a two-byte character.
+    const result = await pool.render(`${site.origin}/big`, { allowRequest: allowSite });
+    expect(Buffer.byteLength(result.html)).toBeLessThanOrEqual(10_001);
+    expect(Buffer.byteLength(result.html)).toBeGreaterThan(9_990);
+    expect(result.html).not.toContain('\uFFFD');
   });
 
-  it('abandons a page whose script never yields at the hard timeout, and keeps working', async () => {
-    const strict = await BrowserPool.launch({
-      executablePath: executablePath ?? '',
-      navigationTimeoutMs: 1_000,
-      settleTimeoutMs: 500,
-      renderTimeoutMs: 5_000,
+  describe('on a pool with short timeouts', () => {
+    // One Chromium for the tests of the timeouts: a 1 s navigation timeout for /hang, a 5 s hard
+    // timeout for /spin.
+    let strict: BrowserPool;
+    beforeAll(async () => {
+      strict = await BrowserPool.launch({
+        executablePath: executablePath ?? '',
+        navigationTimeoutMs: 1_000,
+        settleTimeoutMs: 500,
+        renderTimeoutMs: 5_000,
+      });
+    }, 30_000);
+    afterAll(async () => {
+      await strict?.close();
     });
-    try {
+
+    it('cuts a page that never finishes loading at the timeout', async () => {
+      const started = Date.now();
+      await expect(strict.render(`${site.origin}/hang`, { allowRequest: allowSite })).rejects.toMatchObject({
+        code: 'render_timeout',
+        // The navigation timeout cut it, not the hard timeout of the whole render.
+        message: expect.stringContaining('page did not finish loading'),
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    });
+
+    it('abandons a page whose script never yields at the hard timeout, and keeps working', async () => {
       const started = Date.now();
       await expect(strict.render(`${site.origin}/spin`, { allowRequest: allowSite })).rejects.toMatchObject({
         code: 'render_timeout',
@@ -343,10 +347,8 @@ describeWithServer('chromium', 'BrowserPool (real Chromium)', () => {
         html = next?.html ?? '';
       }
       expect(html).toContain('Quarry renders scripted pages');
-    } finally {
-      await strict.close();
-    }
-  }, 60_000);
+    }, 60_000);
+  });
 
   it('relaunches Chromium after it dies, though Playwright has not noticed yet', async () => {
     const before = chromiumDescendants();
