@@ -13,9 +13,11 @@ const PAGES = ['/s2/', '/s2/a.html', '/s2/b.html', '/s2/c.html'];
 /**
  * How soon the live site's pages are all asked, and the whole crawl over: it takes about a second
  * alone, and the dead port's seed is given up after its tries (each once the robots cache asks
- * robots.txt again, 1 s here, and at least the queue's retries, 2 s then 4 s). A back-off of the
- * whole host for the dead port's robots.txt held them 600 s.
+ * robots.txt again, 300 ms here, and at least the queue's retries, 300 ms then 600 ms here, 2 s
+ * then 4 s by default). A back-off of the whole host for the dead port's robots.txt held them 600 s.
  */
+const ROBOTS_ERROR_TTL_MS = 300;
+const RETRY_BASE_DELAY_MS = 300;
 const LIVE_PAGES_WITHIN_MS = 10_000;
 const CRAWL_WITHIN_MS = 25_000;
 
@@ -64,9 +66,9 @@ function describeDeadPort(backend: string, open: (dir: string) => Promise<Queues
         `robots-ports-${backend}`,
         '127.0.0.1',
         {
-          // An unreachable robots.txt held 1 s (a minute by default), so that its page's tries,
+          // An unreachable robots.txt held 300 ms (a minute by default), so that its page's tries,
           // each after robots.txt may be asked again, end within the test.
-          robotsErrorTtlMs: 1_000,
+          robotsErrorTtlMs: ROBOTS_ERROR_TTL_MS,
           // The dead port's seed queued first, as the audit gave them (on SQLite it is also leased first).
           queue: (crawler) => crawler.addSeeds([parseSeed(`${dead}/x`), parseSeed(`${live.origin}/s2/`)]),
         },
@@ -100,4 +102,4 @@ function describeDeadPort(backend: string, open: (dir: string) => Promise<Queues
   });
 }
 
-describeOnEachQueue('robots-ports', describeDeadPort);
+describeOnEachQueue('robots-ports', describeDeadPort, { retryBaseDelayMs: RETRY_BASE_DELAY_MS });

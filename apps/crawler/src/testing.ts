@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from '@jest/globals';
 import { FileBlobStore } from '@quarry/blobstore';
 import { type BlobStore, loadConfig, type QuarryConfig, type SearchIndex } from '@quarry/core';
 import { LanceSearchIndex } from '@quarry/index-lance';
-import { openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
+import { type CommonQueueOptions, openBullmqQueues, openSqliteQueues, type Queues } from '@quarry/queue';
 import { describeWithServer, type RedisServer, startRedis } from '@quarry/testkit';
 import { pino } from 'pino';
 import { Crawler, type CrawlerOptions } from './crawler.js';
@@ -83,13 +83,15 @@ export async function crawlHosts(
 /**
  * Runs a suite on each crawl-state backend: `describeOn('sqlite', …)` on the embedded queues in the
  * test's dir, and `describeOn('bullmq', …)` on Redis (a real redis-server, started for the suite;
- * skipped with a message, or failed in CI, without one). `prefix` keeps each suite's keys apart.
+ * skipped with a message, or failed in CI, without one). `prefix` keeps each suite's keys apart;
+ * `options` go to both backends (a shorter retry backoff, say).
  */
 export function describeOnEachQueue(
   prefix: string,
   describeOn: (backend: string, open: (dir: string) => Promise<Queues>) => void,
+  options: Omit<CommonQueueOptions, 'hostDelayMs'> = {},
 ): void {
-  describeOn('sqlite', async (dir) => openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0 }));
+  describeOn('sqlite', async (dir) => openSqliteQueues({ path: join(dir, 'queue.db'), hostDelayMs: 0, ...options }));
   describeWithServer('redis', 'with the crawl state in Redis', () => {
     let redis: RedisServer;
     beforeAll(async () => {
@@ -104,6 +106,7 @@ export function describeOnEachQueue(
         prefix: `${prefix}${dir.slice(-6)}`,
         hostDelayMs: 0,
         pollIntervalMs: 20,
+        ...options,
       }),
     );
   });
