@@ -207,7 +207,6 @@ function portionAnswer(doc: PageDocument, format: 'text' | 'markdown', body: str
   });
 }
 
-/** The indexed page at `url`, under that URL or the same URL with the other scheme; null if none. */
 /** The spec's content fields but the body, which each format gives in its own form. */
 function metadata(doc: PageDocument) {
   const { body_text: _body, ...meta } = toContentResponse(doc);
