@@ -5,8 +5,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BIN, requireBuiltCli, runCli } from './testing/run-cli.js';
 
-/** Enough documents that the import runs for seconds, in several batches of 5,000. */
-const DOCS = 20_000;
+/**
+ * Three batches of the import's 5,000 documents, the last one short: an interruption while the first
+ * is written stops the import at 5,000 or 10,000 (the batch started behind it is finished too), both
+ * fewer than the file holds, and the second full batch keeps the import running for seconds after
+ * the first is written (the terminal case waits for that before its Ctrl-C).
+ */
+const DOCS = 11_000;
+/** Words of a document's body: enough for a batch to take a moment to write. */
+const BODY_WORDS = 100;
 /** What a shell reports for a command stopped by SIGINT (128 + 2). */
 const SIGINT_EXIT = 130;
 const INTERRUPTED =
@@ -46,7 +53,7 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
     dir = mkdtempSync(join(tmpdir(), 'quarry-import-interrupt-'));
     file = join(dir, 'docs.jsonl');
     const lines = Array.from({ length: DOCS }, (_, i) => {
-      const body = Array.from({ length: 300 }, (_, w) => WORDS[(i * 7 + w * w) % WORDS.length]).join(' ');
+      const body = Array.from({ length: BODY_WORDS }, (_, w) => WORDS[(i * 7 + w * w) % WORDS.length]).join(' ');
       return JSON.stringify({ url: `https://docs.example/${i}`, title: `Doc ${i}`, body_text: `${body} doc${i}` });
     });
     writeFileSync(file, `${lines.join('\n')}\n`);
