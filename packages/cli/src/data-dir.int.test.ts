@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -14,19 +14,21 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
   let docs: string;
   const quarry = (args: string[], options: { asNobody?: boolean } = {}) =>
     runCli(args, { LOG_LEVEL: 'silent' }, options.asNobody ? { as: NOBODY } : {});
+  /** A data dir root filled (pages, index, keys, queue) in `beforeAll`, made there by `quarry import`. */
+  let filled: string;
   /**
-   * A data dir filled by root (pages, index, keys, queue), opened to others' reading (`mode`; the
-   * dir quarry makes is its owner's alone): another user may read it but not write.
+   * A copy of {@link filled}, still root's, opened to others' reading (`mode`; the dir quarry makes is
+   * its owner's alone): another user may read it but not write. Copied, not filled again by two runs
+   * of the CLI for each test.
    */
-  const filledByRoot = async (name: string, mode = 0o755): Promise<string> => {
+  const filledByRoot = (name: string, mode = 0o755): string => {
     const data = join(dir, name);
-    expect((await quarry(['import', docs, '--data', data])).code).toBe(0);
-    expect((await quarry(['status', '--data', data])).code).toBe(0);
+    cpSync(filled, data, { recursive: true, preserveTimestamps: true });
     chmodSync(data, mode);
     return data;
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     requireBuiltCli();
     dir = mkdtempSync(join(tmpdir(), 'quarry-data-dir-'));
     // Searchable by the unprivileged user, writable only by its owner.
@@ -36,18 +38,23 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
     if (!canSwitchUser()) {
       console.warn('skipping the permission cases: they run the CLI as another user, which needs root');
     }
-  });
+    // A missing dir, under a missing one, made by the import (its mode is checked below).
+    filled = join(dir, 'made', 'data');
+    expect((await quarry(['import', docs, '--data', filled])).code).toBe(0);
+    expect((await quarry(['status', '--data', filled])).code).toBe(0);
+  }, 120_000);
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  // Root may write anywhere, so the permission cases run the CLI as nobody; others skip them.
-  const asNobody = canSwitchUser() ? it : it.skip;
+  // Root may write anywhere, so the permission cases run the CLI as nobody; others skip them. Each
+  // case has its own dir, so they run at once.
+  const asNobody = canSwitchUser() ? it.concurrent : it.concurrent.skip;
 
   asNobody.each(['status', 'keys list', 'import DOCS', 'mcp'])(
     'quarry %s in a dir another user owns',
     async (command) => {
-      const data = await filledByRoot(`owned-${command.replace(/ /g, '-')}`);
+      const data = filledByRoot(`owned-${command.replace(/ /g, '-')}`);
       const args = command.split(' ').map((a) => (a === 'DOCS' ? docs : a));
       const run = await quarry([...args, '--data', data], { asNobody: true });
       expect(run.stderr.trim()).toBe(
@@ -61,16 +68,15 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
     120_000,
   );
 
-  it('makes a missing data dir for its owner alone (0700), whatever the umask', async () => {
-    const data = join(dir, 'made', 'data');
-    expect((await quarry(['import', docs, '--data', data])).code).toBe(0);
-    expect(statSync(data).mode & 0o777).toBe(0o700);
-  }, 120_000);
+  it('makes a missing data dir for its owner alone (0700), whatever the umask', () => {
+    // Made by `quarry import` in beforeAll, and copied, never changed, since.
+    expect(statSync(filled).mode & 0o777).toBe(0o700);
+  });
 
   asNobody(
     'another user cannot read a data dir quarry made',
     async () => {
-      const data = await filledByRoot('private', 0o700);
+      const data = filledByRoot('private', 0o700);
       const run = await quarry(['status', '--data', data], { asNobody: true });
       expect(run.stderr.trim()).toMatch(
         /^quarry: QUARRY_DATA_DIR \(or --data\) ".*" cannot be read \(permission denied\)/,
@@ -84,7 +90,7 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
     'a dir anyone may write, holding files another user left (a first run with sudo): names them',
     async () => {
       // import and status leave blobs, index and queue.db (keys.db is made by the commands on keys).
-      const data = await filledByRoot('left-by-root');
+      const data = filledByRoot('left-by-root');
       chmodSync(data, 0o777);
       const run = await quarry(['keys', 'create', '--name', 'agent', '--data', data], { asNobody: true });
       expect(run.stderr.trim()).toBe(
@@ -112,7 +118,7 @@ describe('a data dir quarry cannot use is a usage error naming it and why (exit 
 
   // /proc answers ENOENT to mkdir under a directory that exists, where Node 20's recursive
   // mkdirSync loops for ever: each command must say so and stop.
-  const onLinux = existsSync('/proc/self') ? it : it.skip;
+  const onLinux = existsSync('/proc/self') ? it.concurrent : it.concurrent.skip;
   onLinux.each(['status', 'serve', 'mcp', 'import DOCS', 'keys list'])(
     'quarry %s with a data dir the file system will not make stops with the reason',
     async (command) => {
