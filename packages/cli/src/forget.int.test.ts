@@ -78,11 +78,11 @@ describe('quarry forget', () => {
     for (const { id } of otters) expect(await blobs.get(id)).toBeNull();
     expect(await blobs.get((await hitsFor('heron'))[0]?.id ?? '')).not.toBeNull();
 
-    const status = await quarry('status');
+    // Read-only commands, run at once.
+    const [status, listed] = await Promise.all([quarry('status'), quarry('forget', '--list')]);
     expect(status.stdout).toContain(
       `forgotten sites (quarry forget --undo crawls one again): ${site.host}:${site.port}/private`,
     );
-    const listed = await quarry('forget', '--list');
     expect(listed.stdout).toBe(`${site.host}:${site.port}/private\n`);
 
     // A recrawl and a new link to the forgotten part fetch nothing there.
@@ -120,13 +120,16 @@ describe('quarry forget', () => {
       }
     };
     expect((await quarry('forget', '--keep-pages', part)).code).toBe(0);
-    expect(await removing()).toEqual([]);
-    expect((await quarry('status')).stdout).toContain(`${part} (2 pages indexed: quarry forget ${part} removes them)`);
     const pagesOf = async () => JSON.parse((await quarry('status', '--json')).stdout).forgottenPages;
-    expect(await pagesOf()).toEqual({ [part]: 2 });
+    // Read-only looks, taken at once.
+    const [removingKept, keptStatus, keptPages] = await Promise.all([removing(), quarry('status'), pagesOf()]);
+    expect(removingKept).toEqual([]);
+    expect(keptStatus.stdout).toContain(`${part} (2 pages indexed: quarry forget ${part} removes them)`);
+    expect(keptPages).toEqual({ [part]: 2 });
     expect((await quarry('forget', part)).stdout).toContain(`${part}: 2 pages removed from the index`);
-    expect(await removing()).toEqual([part]);
-    expect(await pagesOf()).toEqual({ [part]: 0 });
+    const [removingNow, pagesNow] = await Promise.all([removing(), pagesOf()]);
+    expect(removingNow).toEqual([part]);
+    expect(pagesNow).toEqual({ [part]: 0 });
     expect((await quarry('forget', '--undo', part)).code).toBe(0);
     expect((await quarry('forget', '--list')).stdout).toBe('no site is forgotten\n');
     expect((await quarry('crawl', '--wait')).code).toBe(0);
@@ -135,10 +138,11 @@ describe('quarry forget', () => {
     // A removal cut short (forgotten, its pages to be removed, none removed yet) says so.
     const queues = openSqliteQueues({ path: join(dir, 'queue.db') });
     await queues.crawl.forget([part]).finally(() => queues.close());
-    expect((await quarry('status')).stdout).toContain(
+    const [cutShort, cutShortJson] = await Promise.all([quarry('status'), quarry('status', '--json')]);
+    expect(cutShort.stdout).toContain(
       `${part} (2 pages indexed, their removal cut short: quarry start or quarry forget ${part} removes them)`,
     );
-    expect(JSON.parse((await quarry('status', '--json')).stdout).removingPages).toEqual([part]);
+    expect(JSON.parse(cutShortJson.stdout).removingPages).toEqual([part]);
     expect((await quarry('forget', '--undo', part)).code).toBe(0);
   }, 120_000);
 
@@ -163,41 +167,49 @@ describe('quarry forget', () => {
   }, 90_000);
 
   it('says what is wrong with the command line, and forgets nothing', async () => {
-    const none = await quarry('forget');
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain('name a site');
-    const bad = await quarry('forget', 'example.com', 'not a site');
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('not a site: "not a site"');
-    const both = await quarry('forget', '--list', 'example.com');
-    expect(both.code).toBe(2);
-    // A public suffix would forget every site under it.
-    const suffix = await quarry('forget', '*.com');
-    expect(suffix.code).toBe(2);
-    expect(suffix.stderr).toContain('quarry: "*.com" names com, a public suffix');
+    // Every refused command line at once; what is forgotten is listed once they are done.
+    const flags = ['--undo', '--keep-pages'];
+    const [none, bad, both, suffix, undoKeep, ...listings] = await Promise.all([
+      quarry('forget'),
+      quarry('forget', 'example.com', 'not a site'),
+      quarry('forget', '--list', 'example.com'),
+      // A public suffix would forget every site under it.
+      quarry('forget', '*.com'),
+      quarry('forget', '--undo', '--keep-pages', 'example.com'),
+      // A listing changes nothing: a flag that would is refused rather than ignored.
+      ...flags.map((flag) => quarry('forget', '--list', flag)),
+    ]);
+    expect(none?.code).toBe(2);
+    expect(none?.stderr).toContain('name a site');
+    expect(bad?.code).toBe(2);
+    expect(bad?.stderr).toContain('not a site: "not a site"');
+    expect(both?.code).toBe(2);
+    expect(suffix?.code).toBe(2);
+    expect(suffix?.stderr).toContain('quarry: "*.com" names com, a public suffix');
     expect((await quarry('forget', '--list')).stdout).not.toContain('example.com');
     // One `quarry:` before each message, never `quarry: quarry forget:`.
-    for (const run of [none, bad, both]) expect(run.stderr).toMatch(/^quarry: (?!quarry)/);
-    const undoKeep = await quarry('forget', '--undo', '--keep-pages', 'example.com');
-    expect(undoKeep.code).toBe(2);
-    expect(undoKeep.stderr.trim()).toBe(
+    for (const run of [none, bad, both]) expect(run?.stderr).toMatch(/^quarry: (?!quarry)/);
+    expect(undoKeep?.code).toBe(2);
+    expect(undoKeep?.stderr.trim()).toBe(
       "quarry: option '--undo' cannot be used with option '--keep-pages' (see --help)",
     );
-    // A listing changes nothing: a flag that would is refused rather than ignored.
-    for (const flag of ['--undo', '--keep-pages']) {
-      const listing = await quarry('forget', '--list', flag);
-      expect(listing.code).toBe(2);
-      expect(listing.stderr).toContain(`option '--list' cannot be used with option '${flag}'`);
-    }
+    flags.forEach((flag, i) => {
+      expect(listings[i]?.code).toBe(2);
+      expect(listings[i]?.stderr).toContain(`option '--list' cannot be used with option '${flag}'`);
+    });
   }, 30_000);
 
   it('says a site never forgotten has nothing to undo, and exits 2 after crawling the others again', async () => {
-    const never = await quarry('forget', '--undo', 'x.org');
+    // Two different sites: neither command touches what the other does.
+    const [never, kept] = await Promise.all([
+      quarry('forget', '--undo', 'x.org'),
+      quarry('forget', '--keep-pages', 'y.org'),
+    ]);
     expect(never).toMatchObject({ code: 2, stdout: '' });
     expect(never.stderr.trim()).toBe(
       'quarry: x.org was not forgotten: nothing to undo (quarry forget --list lists the forgotten sites)',
     );
-    expect((await quarry('forget', '--keep-pages', 'y.org')).code).toBe(0);
+    expect(kept.code).toBe(0);
     const mixed = await quarry('forget', '--undo', 'x.org', 'y.org');
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain('x.org was not forgotten');
