@@ -40,6 +40,8 @@ async function adminSession(url: string, dir: string): Promise<string> {
 const start = (args: string[], env: Record<string, string>, command: 'start' | 'serve' = 'start') =>
   spawnCli([command, ...args], env);
 
+// Each test runs its own processes on a data dir of its own (ports 0), so the three run at once: most of
+// their time is waiting (a crawl's host delay, a progress interval).
 describe('quarry start tells what it does and serves metrics (issue 10, points 4, 6 and 7)', () => {
   let site: Site;
   let dir: string;
@@ -62,7 +64,7 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('announces its real address, admin page and token file, reports progress, and serves moving metrics', async () => {
+  it.concurrent('announces its real address, admin page and token file, reports progress, and serves moving metrics', async () => {
     const env = {
       QUARRY_DATA_DIR: dir,
       PORT: '0',
@@ -121,9 +123,16 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
         const res = await search(qs);
         expect([qs, res.status, ((await res.json()) as { param?: string }).param]).toEqual([qs, 400, param]);
       }
-      await new Promise((r) => setTimeout(r, 1500));
-      const counted = await scrape();
-      expect(counted.get('quarry_http_requests_total{route="/api/v1/search",method="GET",status="400"}')).toBe(3);
+      // Scraped until both are counted (each request is counted once answered, the index gauge
+      // moves as the indexer writes), for at most 10 s; then both must hold.
+      const refusedSearches = '{route="/api/v1/search",method="GET",status="400"}';
+      let counted = await scrape();
+      for (const until = Date.now() + 10_000; Date.now() < until; counted = await scrape()) {
+        const done = counted.get(`quarry_http_requests_total${refusedSearches}`) === 3;
+        if (done && counted.get('quarry_index_documents') === PAGES) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(counted.get(`quarry_http_requests_total${refusedSearches}`)).toBe(3);
       expect(counted.get('quarry_index_documents') ?? 0).toBe(PAGES);
 
       // The separate metrics port needs no token.
@@ -172,7 +181,7 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
     }
   }, 400_000);
 
-  it('gives its seeds the budget and depth of --max-pages and --max-depth, as crawl does', async () => {
+  it.concurrent('gives its seeds the budget and depth of --max-pages and --max-depth, as crawl does', async () => {
     const own = mkdtempSync(join(tmpdir(), 'quarry-start-depth-'));
     const env = { QUARRY_DATA_DIR: own, PORT: '0', QUARRY_ALLOW_HOSTS: '127.0.0.1', QUARRY_HOST_DELAY_MS: '100' };
     const quarry = start(['--seed', `${site.origin}/p/0.html`, '--max-depth', '1'], { ...env, LOG_LEVEL: 'silent' });
@@ -188,7 +197,7 @@ describe('quarry start tells what it does and serves metrics (issue 10, points 4
     expect(refused.stderr).toContain("'--max-pages <n>' argument '0' is invalid");
   }, 120_000);
 
-  it('shows the hosts its crawler backs off from on the dashboard, as the progress line names them', async () => {
+  it.concurrent('shows the hosts its crawler backs off from on the dashboard, as the progress line names them', async () => {
     const own = mkdtempSync(join(tmpdir(), 'quarry-start-backoff-'));
     const failing = await startSite({
       '/robots.txt': { status: 500, body: 'robots.txt is down' },
