@@ -8,26 +8,33 @@ import { type RunningCli, requireBuiltCli, spawnCli } from './testing/run-cli.js
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Each test has a Redis of its own to take away, and a data dir of its own, so the three run at once:
+// most of their time is waiting for clients to notice, reconnect and close.
 describeWithServer('redis', 'quarry serve while its Redis is away', () => {
-  let redis: RedisServer;
   let dir: string;
   let api: RunningCli | undefined;
   let start: RunningCli | undefined;
   let worker: RunningCli | undefined;
+  const servers: RedisServer[] = [];
+  /** A Redis for one test. An outage, not a loss: it comes back with its data (without it, the processes say so too). */
+  const ownRedis = async () => {
+    const redis = await startRedis({ appendOnly: true });
+    servers.push(redis);
+    return redis;
+  };
 
-  beforeAll(async () => {
+  beforeAll(() => {
     requireBuiltCli();
-    // An outage, not a loss: Redis comes back with its data (without it, the processes say so too).
-    redis = await startRedis({ appendOnly: true });
     dir = mkdtempSync(join(tmpdir(), 'quarry-outage-'));
   });
   afterAll(async () => {
     for (const cli of [api, start, worker]) if (cli?.child.exitCode === null) cli.child.kill('SIGKILL');
-    await redis?.stop();
+    await Promise.all(servers.map((redis) => redis.stop()));
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers 503 in seconds (searches and /healthz), logs a line per client and outage (no stack traces), and says when Redis is back', async () => {
+  it.concurrent('answers 503 in seconds (searches and /healthz), logs a line per client and outage (no stack traces), and says when Redis is back', async () => {
+    const redis = await ownRedis();
     api = spawnCli(['serve'], {
       REDIS_URL: redis.url,
       QUARRY_DATA_DIR: dir,
@@ -76,7 +83,8 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     expect(await api.stop()).toBe(0);
   }, 120_000);
 
-  it('quarry worker says when its Redis answers again, for the queues and the robots/llms cache alike', async () => {
+  it.concurrent('quarry worker says when its Redis answers again, for the queues and the robots/llms cache alike', async () => {
+    const redis = await ownRedis();
     worker = spawnCli(['worker'], { REDIS_URL: redis.url, QUARRY_DATA_DIR: join(dir, 'worker'), LOG_LEVEL: 'info' });
     const until = (pattern: RegExp, ms: number) => {
       const deadline = Date.now() + ms;
@@ -96,7 +104,8 @@ describeWithServer('redis', 'quarry serve while its Redis is away', () => {
     expect(await worker.stop()).toBe(0);
   }, 120_000);
 
-  it('quarry start stopped while Redis is away exits within its shutdown deadline, naming what did not close if any', async () => {
+  it.concurrent('quarry start stopped while Redis is away exits within its shutdown deadline, naming what did not close if any', async () => {
+    const redis = await ownRedis();
     start = spawnCli(['start'], {
       REDIS_URL: redis.url,
       QUARRY_DATA_DIR: join(dir, 'start'),
