@@ -46,11 +46,12 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     // Neither the page nor robots.txt was requested: the address policy refused the connection.
     expect(site.hits.size).toBe(0);
 
-    const status = await quarry(['status']);
+    // Both reports at once: they only read.
+    const [status, asJson] = await Promise.all([quarry(['status']), quarry(['status', '--json'])]);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/skipped, by reason:\n\s+1\s+blocked_address\s+e\.g\. http:\/\/127\.0\.0\.1:\d+\//);
     expect(status.stdout).not.toContain('robots_disallowed');
-    const json = JSON.parse((await quarry(['status', '--json'])).stdout);
+    const json = JSON.parse(asJson.stdout);
     expect(json.crawl.reasons).toEqual([
       { state: 'skipped', reason: 'blocked_address', count: 1, examples: [`${site.origin}/`] },
     ]);
@@ -98,14 +99,19 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     // Queued, not crawled: this command does not wait.
     expect(site.hits.get('/queued.html')).toBeUndefined();
   }, 180_000);
-  it('says nothing of the address policy for a seed it does not queue, within a forgotten site', async () => {
+  // The last two tests have data dirs of their own and check no request counts: they run at once,
+  // after the ones above (which count the site's requests).
+  it.concurrent('says nothing of the address policy for a seed it does not queue, within a forgotten site', async () => {
     const forgetDir = mkdtempSync(join(tmpdir(), 'quarry-refusal-forgotten-'));
     const here = (args: string[]) =>
       runCli(args, { QUARRY_DATA_DIR: forgetDir, QUARRY_HOST_DELAY_MS: '0', LOG_LEVEL: 'silent' });
     try {
       expect((await here(['forget', `${site.host}:${site.port}`, '--keep-pages'])).code).toBe(0);
-      for (const wait of [[], ['--wait']]) {
-        const run = await here(['crawl', '--seed', `${site.origin}/bbc-1.html`, ...wait]);
+      // Without and with --wait, at once: neither queues anything.
+      const runs = await Promise.all(
+        [[], ['--wait']].map((wait) => here(['crawl', '--seed', `${site.origin}/bbc-1.html`, ...wait])),
+      );
+      for (const run of runs) {
         expect(run.stderr).toContain('not queued, within a site taken out of the crawl');
         expect(run.stderr).not.toContain('private or reserved');
         expect(run.stderr).not.toContain('QUARRY_ALLOW_HOSTS');
@@ -117,7 +123,7 @@ describe('a site on the operator own network (issue 10, points 1 and 2)', () => 
     }
   }, 180_000);
 
-  it("logs to stderr while crawling, leaving stdout to the crawl's counts", async () => {
+  it.concurrent("logs to stderr while crawling, leaving stdout to the crawl's counts", async () => {
     const logDir = mkdtempSync(join(tmpdir(), 'quarry-refusal-log-'));
     try {
       const run = await runCli(['crawl', '--seed', `${site.origin}/`, '--wait'], {
