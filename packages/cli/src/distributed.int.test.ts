@@ -12,6 +12,12 @@ import { requireBuiltCli, spawnCli } from './testing/run-cli.js';
 const PAGES = 120;
 /** Every wait of the test together, on a loaded CI machine; jest's timeout (300 s) leaves room to report. */
 const BUDGET_MS = 270_000;
+/**
+ * The workers' job lock (QUARRY_JOB_LOCK_MS), a third of the default: a SIGKILLed worker's jobs and
+ * host slot are handed over 10 to 20 s after its last renewal rather than 30 to 60 s. Live workers
+ * renew it every 5 s, which a loaded machine's stalls stay well within.
+ */
+const JOB_LOCK_MS = 10_000;
 const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'heath', 'isle', 'jade'];
 
 /** Page i: a unique word pair, a paragraph long enough for Readability, links to i+1, 2i+1, 2i+2. */
@@ -51,6 +57,7 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
       QUARRY_ALLOW_HOSTS: '127.0.0.1',
       QUARRY_HOST_DELAY_MS: '0',
       QUARRY_CRAWL_CONCURRENCY: '2',
+      QUARRY_JOB_LOCK_MS: String(JOB_LOCK_MS),
       LOG_LEVEL: 'warn',
     };
     queues = await openBullmqQueues({ redisUrl: redis.url, prefix: 'quarry', hostDelayMs: 0 });
@@ -77,7 +84,8 @@ describeWithServer('redis', 'distributed crawl: BullMQ on Redis, two crawler pro
 
     // One time budget for every wait, inside jest's timeout, so a slow machine fails naming the phase
     // and the counts rather than with a bare timeout. A SIGKILLed worker costs up to a lock period
-    // (30 s) of its host's slot, and up to lock + stalled interval (60 s) before its jobs run elsewhere.
+    // (JOB_LOCK_MS) of its host's slot, and up to lock + stalled interval (twice it) before its jobs
+    // run elsewhere.
     const started = Date.now();
     const until = async (what: string, check: () => Promise<boolean>, everyMs = 100) => {
       while (Date.now() - started < BUDGET_MS) {

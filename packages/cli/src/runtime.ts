@@ -180,6 +180,8 @@ export async function openQueues(
       redisUrl: config.redisUrl,
       prefix: 'quarry',
       hostDelayMs: config.hostDelayMs,
+      lockMs: config.jobLockMs,
+      stalledIntervalMs: config.jobLockMs,
       ...onError,
       ...(outages ? { onReady: () => outages.recovered() } : {}),
     });

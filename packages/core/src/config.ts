@@ -166,6 +166,12 @@ const ENV_SCHEMA = {
   /** Delay between two requests to one host, in milliseconds. @defaultValue 1000 */
   QUARRY_HOST_DELAY_MS: int(0, 600_000).default(1000),
   /**
+   * With REDIS_URL: how long a crawl or index job stays locked to a worker that stopped renewing the
+   * lock (killed), in milliseconds, and how often stalled jobs are looked for; a dead worker's jobs
+   * (and the host slot its page held) go to another worker 1 to 2 times this later. @defaultValue 30000
+   */
+  QUARRY_JOB_LOCK_MS: int(1000, 600_000).default(30_000),
+  /**
    * Recrawl pages this long after they were last crawled (`7d`, `12h`), with conditional requests;
    * `off` crawls each page once. @defaultValue off
    */
@@ -230,6 +236,8 @@ export interface QuarryConfig {
   readonly userAgent: string;
   readonly crawlConcurrency: number;
   readonly hostDelayMs: number;
+  /** BullMQ job lock and stalled-job check interval (REDIS_URL only). */
+  readonly jobLockMs: number;
   /** Milliseconds after which a crawled page is crawled again; null: never. */
   readonly recrawlAfterMs: number | null;
   /** Port of the unauthenticated metrics listener; undefined: none. */
@@ -336,6 +344,7 @@ export function loadConfig(
     userAgent: c.QUARRY_USER_AGENT,
     crawlConcurrency: c.QUARRY_CRAWL_CONCURRENCY,
     hostDelayMs: c.QUARRY_HOST_DELAY_MS,
+    jobLockMs: c.QUARRY_JOB_LOCK_MS,
     recrawlAfterMs: c.QUARRY_RECRAWL_AFTER,
     metricsPort: c.QUARRY_METRICS_PORT,
     workerPriority: c.QUARRY_WORKER_PRIORITY,
