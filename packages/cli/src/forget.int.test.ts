@@ -78,22 +78,24 @@ describe('quarry forget', () => {
     for (const { id } of otters) expect(await blobs.get(id)).toBeNull();
     expect(await blobs.get((await hitsFor('heron'))[0]?.id ?? '')).not.toBeNull();
 
-    // Read-only commands, run at once.
-    const [status, listed] = await Promise.all([quarry('status'), quarry('forget', '--list')]);
+    // A recrawl and a new link to the forgotten part fetch nothing there. It runs at once with the
+    // reports (which only read) and a seed within the forgotten part (which is not queued).
+    const fetchedBefore = privateHits().map((path) => `${path} ${site.hits.get(path)}`);
+    linksNewPage = true;
+    const [status, listed, recrawl, seeded] = await Promise.all([
+      quarry('status'),
+      quarry('forget', '--list'),
+      quarry('crawl', '--recrawl', '0', '--wait'),
+      quarry('crawl', '--seed', `${site.origin}/private/b.html`),
+    ]);
     expect(status.stdout).toContain(
       `forgotten sites (quarry forget --undo crawls one again): ${site.host}:${site.port}/private`,
     );
     expect(listed.stdout).toBe(`${site.host}:${site.port}/private\n`);
-
-    // A recrawl and a new link to the forgotten part fetch nothing there.
-    const fetchedBefore = privateHits().map((path) => `${path} ${site.hits.get(path)}`);
-    linksNewPage = true;
-    const recrawl = await quarry('crawl', '--recrawl', '0', '--wait');
     expect(recrawl.code).toBe(0);
     expect(privateHits().map((path) => `${path} ${site.hits.get(path)}`)).toEqual(fetchedBefore);
     expect(site.hits.get('/a.html')).toBe(2);
     expect(await hitsFor('otter')).toEqual([]);
-    const seeded = await quarry('crawl', '--seed', `${site.origin}/private/b.html`);
     expect(seeded.stderr).toContain('not queued, within a site taken out of the crawl');
     expect(seeded.stderr).toContain(`${site.origin}/private/b.html (${site.host}:${site.port}/private)`);
 
@@ -131,8 +133,9 @@ describe('quarry forget', () => {
     expect(removingNow).toEqual([part]);
     expect(pagesNow).toEqual({ [part]: 0 });
     expect((await quarry('forget', '--undo', part)).code).toBe(0);
-    expect((await quarry('forget', '--list')).stdout).toBe('no site is forgotten\n');
-    expect((await quarry('crawl', '--wait')).code).toBe(0);
+    const [afterUndo, crawledAgain] = await Promise.all([quarry('forget', '--list'), quarry('crawl', '--wait')]);
+    expect(afterUndo.stdout).toBe('no site is forgotten\n');
+    expect(crawledAgain.code).toBe(0);
     expect(await hitsFor('otter')).toHaveLength(2);
 
     // A removal cut short (forgotten, its pages to be removed, none removed yet) says so.
