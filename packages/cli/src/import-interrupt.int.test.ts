@@ -5,13 +5,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BIN, requireBuiltCli, runCli } from './testing/run-cli.js';
 
+/** Documents written at a time (`--batch-size`; 5,000 by default, which only makes the file bigger). */
+const BATCH = 1000;
 /**
- * Three batches of the import's 5,000 documents, the last one short: an interruption while the first
- * is written stops the import at 5,000 or 10,000 (the batch started behind it is finished too), both
- * fewer than the file holds, and the second full batch keeps the import running for seconds after
- * the first is written (the terminal case waits for that before its Ctrl-C).
+ * Five batches, the last one short: an interruption while the first is written stops the import at
+ * one or two batches (the batch started behind it is finished too), both fewer than the file holds.
+ * The terminal case's Ctrl-C comes once the first is written: the import must still be reading then,
+ * not writing its last batch (which it finishes as a whole import). Three full batches more are
+ * written before that (each batch waits for the one before it), room for a loaded machine; with only
+ * one, a Ctrl-C on a loaded machine came during the last batch.
  */
-const DOCS = 11_000;
+const DOCS = 4.5 * BATCH;
 /** Words of a document's body: enough for a batch to take a moment to write. */
 const BODY_WORDS = 100;
 /** What a shell reports for a command stopped by SIGINT (128 + 2). */
@@ -64,7 +68,7 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
 
   /** `quarry import` into `data`, sent `signal` once its first batch is being written. */
   const interruptedImport = async (data: string, signal: NodeJS.Signals) => {
-    const child = spawn(process.execPath, [BIN, 'import', file], { env: env(data) });
+    const child = spawn(process.execPath, [BIN, 'import', file, '--batch-size', String(BATCH)], { env: env(data) });
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.resume();
@@ -80,9 +84,11 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
     const { code, imported } = await interruptedImport(data, 'SIGINT');
     expect(code).toBe(SIGINT_EXIT);
     expect(imported).toBeLessThan(DOCS);
+    // Whole batches: the one being written when the signal came (and one started behind it).
+    expect([BATCH, 2 * BATCH]).toContain(imported);
     expect(await documents(data)).toBe(imported);
 
-    const again = await runCli(['import', file], env(data));
+    const again = await runCli(['import', file, '--batch-size', String(BATCH)], env(data));
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`^imported ${DOCS} documents, 0 lines failed`, 'm'));
     expect(await documents(data)).toBe(DOCS);
@@ -93,6 +99,8 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
     const { code, imported } = await interruptedImport(data, 'SIGTERM');
     expect(code).toBe(128 + 15);
     expect(imported).toBeLessThan(DOCS);
+    // Whole batches: the one being written when the signal came (and one started behind it).
+    expect([BATCH, 2 * BATCH]).toContain(imported);
     expect(await documents(data)).toBe(imported);
   }, 180_000);
 
@@ -103,7 +111,7 @@ describe('quarry import, interrupted with Ctrl-C, then run again', () => {
     'on a terminal, gives the cursor and line wrapping back',
     async () => {
       const data = join(dir, 'terminal');
-      const command = `'${process.execPath}' '${BIN}' import '${file}'`;
+      const command = `'${process.execPath}' '${BIN}' import '${file}' --batch-size ${BATCH}`;
       const child = spawn('script', ['-qfec', command, '/dev/null'], { env: env(data) });
       let output = '';
       child.stdout.on('data', (d) => (output += d));

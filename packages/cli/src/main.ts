@@ -256,9 +256,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     .description('Index ready-made documents from a JSONL file (url, title, body_text, ...)')
     .argument('<file>', 'JSONL file, one document per line')
     .option('--data <dir>', 'data directory (env QUARRY_DATA_DIR)')
-    .action(async (file: string, flags: CommonFlags) => {
+    .option(
+      '--batch-size <n>',
+      'documents written at a time (default 5000): smaller batches hold less in memory and stop sooner on Ctrl-C, larger ones index faster',
+      positiveInt,
+    )
+    .action(async (file: string, flags: CommonFlags & { batchSize?: number }) => {
       const { runImport } = await import('./commands/import.js');
-      exitCode = await runImport(file, config(flags));
+      exitCode = await runImport(file, config(flags), { batchSize: flags.batchSize });
     });
 
   program

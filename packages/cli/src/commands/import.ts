@@ -52,8 +52,16 @@ function stopOnSignals(restore: () => void): { signal: AbortSignal; exitCode(): 
   };
 }
 
-/** `quarry import FILE.jsonl`: exit code 0 when every line imported, 1 when any failed, 2 on usage errors. */
-export async function runImport(file: string, config: QuarryConfig): Promise<number> {
+/**
+ * `quarry import FILE.jsonl [--batch-size N]`: exit code 0 when every line imported, 1 when any
+ * failed, 2 on usage errors. `batchSize`: documents written at a time (the importer's default, 5,000,
+ * when undefined).
+ */
+export async function runImport(
+  file: string,
+  config: QuarryConfig,
+  { batchSize }: { readonly batchSize?: number | undefined } = {},
+): Promise<number> {
   if (!existsSync(file)) {
     process.stderr.write(`quarry import: no such file: ${file}\n`);
     return 2;
@@ -83,6 +91,7 @@ export async function runImport(file: string, config: QuarryConfig): Promise<num
       blobs: services.blobs,
       ...IMPORT_HELPERS,
       parser,
+      ...(batchSize === undefined ? {} : { batchSize }),
       signal: interrupt.signal,
       onBadLine(line, reason) {
         if (shown++ < MAX_BAD_LINES_SHOWN) {
