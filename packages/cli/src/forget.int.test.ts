@@ -78,24 +78,22 @@ describe('quarry forget', () => {
     for (const { id } of otters) expect(await blobs.get(id)).toBeNull();
     expect(await blobs.get((await hitsFor('heron'))[0]?.id ?? '')).not.toBeNull();
 
-    // A recrawl and a new link to the forgotten part fetch nothing there. It runs at once with the
-    // reports (which only read) and a seed within the forgotten part (which is not queued).
-    const fetchedBefore = privateHits().map((path) => `${path} ${site.hits.get(path)}`);
-    linksNewPage = true;
-    const [status, listed, recrawl, seeded] = await Promise.all([
-      quarry('status'),
-      quarry('forget', '--list'),
-      quarry('crawl', '--recrawl', '0', '--wait'),
-      quarry('crawl', '--seed', `${site.origin}/private/b.html`),
-    ]);
+    const status = await quarry('status');
     expect(status.stdout).toContain(
       `forgotten sites (quarry forget --undo crawls one again): ${site.host}:${site.port}/private`,
     );
+    const listed = await quarry('forget', '--list');
     expect(listed.stdout).toBe(`${site.host}:${site.port}/private\n`);
+
+    // A recrawl and a new link to the forgotten part fetch nothing there.
+    const fetchedBefore = privateHits().map((path) => `${path} ${site.hits.get(path)}`);
+    linksNewPage = true;
+    const recrawl = await quarry('crawl', '--recrawl', '0', '--wait');
     expect(recrawl.code).toBe(0);
     expect(privateHits().map((path) => `${path} ${site.hits.get(path)}`)).toEqual(fetchedBefore);
     expect(site.hits.get('/a.html')).toBe(2);
     expect(await hitsFor('otter')).toEqual([]);
+    const seeded = await quarry('crawl', '--seed', `${site.origin}/private/b.html`);
     expect(seeded.stderr).toContain('not queued, within a site taken out of the crawl');
     expect(seeded.stderr).toContain(`${site.origin}/private/b.html (${site.host}:${site.port}/private)`);
 
@@ -122,30 +120,25 @@ describe('quarry forget', () => {
       }
     };
     expect((await quarry('forget', '--keep-pages', part)).code).toBe(0);
+    expect(await removing()).toEqual([]);
+    expect((await quarry('status')).stdout).toContain(`${part} (2 pages indexed: quarry forget ${part} removes them)`);
     const pagesOf = async () => JSON.parse((await quarry('status', '--json')).stdout).forgottenPages;
-    // Read-only looks, taken at once.
-    const [removingKept, keptStatus, keptPages] = await Promise.all([removing(), quarry('status'), pagesOf()]);
-    expect(removingKept).toEqual([]);
-    expect(keptStatus.stdout).toContain(`${part} (2 pages indexed: quarry forget ${part} removes them)`);
-    expect(keptPages).toEqual({ [part]: 2 });
+    expect(await pagesOf()).toEqual({ [part]: 2 });
     expect((await quarry('forget', part)).stdout).toContain(`${part}: 2 pages removed from the index`);
-    const [removingNow, pagesNow] = await Promise.all([removing(), pagesOf()]);
-    expect(removingNow).toEqual([part]);
-    expect(pagesNow).toEqual({ [part]: 0 });
+    expect(await removing()).toEqual([part]);
+    expect(await pagesOf()).toEqual({ [part]: 0 });
     expect((await quarry('forget', '--undo', part)).code).toBe(0);
-    const [afterUndo, crawledAgain] = await Promise.all([quarry('forget', '--list'), quarry('crawl', '--wait')]);
-    expect(afterUndo.stdout).toBe('no site is forgotten\n');
-    expect(crawledAgain.code).toBe(0);
+    expect((await quarry('forget', '--list')).stdout).toBe('no site is forgotten\n');
+    expect((await quarry('crawl', '--wait')).code).toBe(0);
     expect(await hitsFor('otter')).toHaveLength(2);
 
     // A removal cut short (forgotten, its pages to be removed, none removed yet) says so.
     const queues = openSqliteQueues({ path: join(dir, 'queue.db') });
     await queues.crawl.forget([part]).finally(() => queues.close());
-    const [cutShort, cutShortJson] = await Promise.all([quarry('status'), quarry('status', '--json')]);
-    expect(cutShort.stdout).toContain(
+    expect((await quarry('status')).stdout).toContain(
       `${part} (2 pages indexed, their removal cut short: quarry start or quarry forget ${part} removes them)`,
     );
-    expect(JSON.parse(cutShortJson.stdout).removingPages).toEqual([part]);
+    expect(JSON.parse((await quarry('status', '--json')).stdout).removingPages).toEqual([part]);
     expect((await quarry('forget', '--undo', part)).code).toBe(0);
   }, 120_000);
 
