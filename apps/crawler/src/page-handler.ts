@@ -270,7 +270,7 @@ async function queueRedirectTarget(
     throw new NonRetryableError(`more than ${MAX_QUEUED_REDIRECTS} redirects`, 'too_many_redirects');
   }
   await deps.crawl.add(tasks);
-  // The target is recorded, so that the URL finds the page it redirects to (see crawledInsteadOf).
+  // The target is recorded, so that the URL finds the page it redirects to (see `crawledInstead` in @quarry/queue).
   return {
     status: 'skipped',
     reason: REDIRECTED,
