@@ -1,4 +1,4 @@
-import type { BlobStore, IndexHit, IndexQuery, IndexSearchResult, ParsedQuery, SearchIndex } from '@quarry/core';
+import type { BlobStore, IndexHit, IndexQuery, IndexSearchResult, ParsedQuery } from '@quarry/core';
 import { positiveClauses } from '@quarry/query';
 import { makeSnippet, queryTermsIn } from '@quarry/text';
 import { searchCollapsed } from './collapse.js';
