@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type PageDocument, toContentResponse } from '@quarry/core';
+import { type PageDocument, pageIdsForUrl, toContentResponse } from '@quarry/core';
 import {
   PASSAGE_BOUNDS,
   type Passage,
@@ -139,6 +139,9 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
               : `No page is indexed at "${args.url}". Search for it, or crawl it first.`,
           );
         }
+        // A URL the crawl took for a copy of this page (its AMP or print view, a moved URL) is said.
+        const copy = args.url !== undefined && !pageIdsForUrl(args.url).includes(doc.id) ? args.url : undefined;
+        const head = header(doc, copy);
         const meta = metadata(doc);
         if (args.query !== undefined) {
           const maxTokens = args.max_tokens ?? PASSAGE_BOUNDS.defaultTokens;
@@ -156,19 +159,19 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
             score,
             heading_path,
           }));
-          return toolResult(renderPassages(doc, passages, maxTokens), { ...meta, passages });
+          return toolResult(renderPassages(head, passages, maxTokens), { ...meta, passages });
         }
         if (args.max_tokens !== undefined || args.start !== undefined) {
           const maxTokens = args.max_tokens ?? PASSAGE_BOUNDS.defaultTokens;
-          return portionResult(doc, args.format, args.start ?? 0, maxTokens);
+          return portionResult(doc, head, args.format, args.start ?? 0, maxTokens);
         }
         const body = args.format === 'markdown' ? pageMarkdown(doc) : doc.body_text;
         if (body.length > WHOLE_PAGE_CHARS) {
           // Its first portion of WHOLE_PAGE_TOKENS: the page when that is all of it.
           const first = pagePortion({ text: body, maxTokens: WHOLE_PAGE_TOKENS });
-          if (first.end < body.length) return portionAnswer(doc, args.format, body, first);
+          if (first.end < body.length) return portionAnswer(doc, head, args.format, body, first);
         }
-        return toolResult(`${header(doc)}\n\n${body}`, {
+        return toolResult(`${head}\n\n${body}`, {
           ...meta,
           [args.format === 'markdown' ? 'body_markdown' : 'body_text']: body,
         });
@@ -182,6 +185,7 @@ export function registerContentTool(server: McpServer, backend: QuarryBackend, o
  */
 function portionResult(
   doc: PageDocument,
+  head: string,
   format: 'text' | 'markdown',
   start: number,
   maxTokens: number,
@@ -193,14 +197,20 @@ function portionResult(
         `Give a start below ${body.length} (0 for the beginning).`,
     );
   }
-  return portionAnswer(doc, format, body, pagePortion({ text: body, start, maxTokens }));
+  return portionAnswer(doc, head, format, body, pagePortion({ text: body, start, maxTokens }));
 }
 
 /** The answer holding `portion` of the page's `body` in `format`, with the offset to read on from. */
-function portionAnswer(doc: PageDocument, format: 'text' | 'markdown', body: string, portion: Portion): CallToolResult {
+function portionAnswer(
+  doc: PageDocument,
+  head: string,
+  format: 'text' | 'markdown',
+  body: string,
+  portion: Portion,
+): CallToolResult {
   const next = portion.end < body.length ? `continue with start=${portion.end}` : 'end of page';
   const where = `[chars ${portion.start}-${portion.end} of ${body.length}; ${next}]`;
-  return toolResult(`${header(doc)}\n\n${portion.text.trimEnd()}\n\n${where}`, {
+  return toolResult(`${head}\n\n${portion.text.trimEnd()}\n\n${where}`, {
     ...metadata(doc),
     [format === 'markdown' ? 'body_markdown' : 'body_text']: portion.text,
     portion: { start: portion.start, end: portion.end, length: body.length, tokens: portion.tokens },
@@ -213,23 +223,27 @@ function metadata(doc: PageDocument) {
   return meta;
 }
 
-/** The title, source, author and date of a page, each on its own line when known. */
-function header(doc: PageDocument): string {
+/**
+ * The title, source, author and date of a page, each on its own line when known, and the URL asked
+ * for when the page was found in place of a copy's (`copy`).
+ */
+function header(doc: PageDocument, copy?: string): string {
   return [
     `# ${doc.title || doc.url}`,
     `Source: ${doc.url}`,
+    ...(copy ? [`Asked for: ${copy} (the crawl took it for a copy of this page)`] : []),
     ...(doc.author ? [`By: ${doc.author}`] : []),
     ...(doc.published_at ? [`Published: ${doc.published_at}`] : []),
   ].join('\n');
 }
 
 function renderPassages(
-  doc: PageDocument,
+  head: string,
   passages: readonly { text: string; start: number; end: number; score: number; heading_path: readonly string[] }[],
   maxTokens: number,
 ): string {
   if (passages.length === 0) {
-    return `${header(doc)}\n\nNo passage of this page fits within ${maxTokens} tokens; raise max_tokens.`;
+    return `${head}\n\nNo passage of this page fits within ${maxTokens} tokens; raise max_tokens.`;
   }
   const blocks = passages.map((p) => {
     const where = p.heading_path.length > 0 ? ` (${p.heading_path.join(' > ')})` : '';
@@ -239,5 +253,5 @@ function renderPassages(
   const opening = passages.every((p) => p.score === 0)
     ? '\n\nNo word of the question is on this page; its opening instead:'
     : '';
-  return `${header(doc)}${opening}\n\n${blocks.join('\n\n')}`;
+  return `${head}${opening}\n\n${blocks.join('\n\n')}`;
 }

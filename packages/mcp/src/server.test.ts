@@ -62,7 +62,10 @@ function backend(searches: SearchToolArgs[]): QuarryBackend {
     },
     page: async (id) => [PAGE, DATED, GUIDE, LONG, HUGE].find((doc) => doc.id === id) ?? null,
     // As the API's backend reads the index: under either scheme (what it finds for a copy is its own test's).
-    pageAt: async (url) => [PAGE, DATED, GUIDE, LONG, HUGE].find((doc) => pageIdsForUrl(url).includes(doc.id)) ?? null,
+    pageAt: async (url) =>
+      [PAGE, DATED, GUIDE, LONG, HUGE].find((doc) => pageIdsForUrl(url).includes(doc.id)) ??
+      // A copy of the guide the crawl skipped: the API's backend gives the page crawled instead.
+      (url === 'https://example.com/amp/guide' ? GUIDE : null),
   };
 }
 
@@ -171,6 +174,14 @@ describe('createQuarryMcpServer', () => {
       const byUrl = await client.callTool({ name: 'get_content', arguments: { url } });
       expect(byUrl.structuredContent).toMatchObject({ id: GUIDE.id, body_text: 'The guide.' });
     }
+    // Found in place of a copy's URL: the page's own URL is the source, and the URL asked for is said.
+    const copy = await client.callTool({ name: 'get_content', arguments: { url: 'https://example.com/amp/guide' } });
+    expect(copy.structuredContent).toMatchObject({ id: GUIDE.id, url: GUIDE.url });
+    expect(JSON.stringify(copy.content)).toContain(
+      `Source: ${GUIDE.url}\\nAsked for: https://example.com/amp/guide (the crawl took it for a copy of this page)`,
+    );
+    const own = await client.callTool({ name: 'get_content', arguments: { url: 'http://example.com/guide' } });
+    expect(JSON.stringify(own.content)).not.toContain('Asked for');
     const missing = await client.callTool({ name: 'get_content', arguments: { url: 'https://example.com/none' } });
     expect(missing.isError).toBe(true);
     expect(JSON.stringify(missing.content)).toContain('No page is indexed at');
