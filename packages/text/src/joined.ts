@@ -64,8 +64,12 @@ export function groupedNumbersIn(text: string): JoinedSpelling[] {
   return found;
 }
 
-/** The words of two hyphen-joined parts in `text` (see {@link joinedWord}): where each starts, and its parts joined. */
-export function hyphenatedIn(text: string): JoinedSpelling[] {
+/**
+ * The words of two hyphen-joined parts in `text` (see {@link joinedWord}): where each starts, and its
+ * parts joined; with `lengths`, only those whose joined word is of one of these lengths (what a
+ * search for some words needs: the others are not read).
+ */
+export function hyphenatedIn(text: string, lengths?: ReadonlySet<number>): JoinedSpelling[] {
   const found: JoinedSpelling[] = [];
   // From each hyphen out to the word's ends: hyphens are few, and a pattern run over the whole
   // text cost more than tokenizing it.
@@ -82,6 +86,7 @@ export function hyphenatedIn(text: string): JoinedSpelling[] {
     hyphens.lastIndex = Math.max(hyphens.lastIndex, end);
     // Two parts, not a chain (`state-of-the-art`) nor a dash (`- x`, `x -`).
     if (start === at || end === at + 1 || isHyphen(start - 1) || (isHyphen(end) && isWord(end + 1))) continue;
+    if (lengths && !lengths.has(end - start - 1)) continue;
     const joined = joinedWord(text.slice(start, end));
     if (joined !== null) found.push({ start, end, joined });
   }
