@@ -160,6 +160,14 @@ export async function openKeyStore(config: QuarryConfig, outages?: OutageLog): P
 }
 
 /**
+ * `ApiDeps.crawledInsteadOf` over the crawl's record (`crawledInstead` of `@quarry/queue`, whose
+ * module loads at the first URL asked): where the crawl took the page of a URL it skipped as a copy.
+ */
+export function crawledInsteadOf(queues: Queues): (url: string) => Promise<string | null> {
+  return async (url) => (await import('@quarry/queue')).crawledInstead(queues.crawl, url);
+}
+
+/**
  * Opens the queues for a configuration: BullMQ when REDIS_URL is set, else SQLite in the data dir.
  * Errors the workers survive (a lost Redis connection, a busy database) go to `logger`, a line a
  * minute at most for the same error (see outageLog), and a line when Redis answers again.

@@ -4,7 +4,7 @@ import { createFallbackSearcher, fallbackOptionsFromConfig } from '@quarry/fallb
 import { createQuarryMcpServer, type SiteCrawler, serveStdio } from '@quarry/mcp';
 import type { Queues } from '@quarry/queue';
 import { destination, pino } from 'pino';
-import { openQueues, openStores } from '../runtime.js';
+import { crawledInsteadOf, openQueues, openStores } from '../runtime.js';
 import { createSiteCrawler } from './site-crawler.js';
 
 /** File descriptor of stderr: on stdio, stdout carries the protocol and nothing else. */
@@ -30,16 +30,13 @@ export async function runMcp(config: QuarryConfig): Promise<number> {
       ...fallbackOptionsFromConfig(config),
       onError: (reason: string) => logger.warn({ provider: config.fallback.provider, reason }, 'fallback failed'),
     });
-    const crawl = queues?.crawl;
     const backend = createMcpBackend(
       {
         config,
         index: services.index,
         blobs: services.blobs,
         ...(fallback ? { fallback } : {}),
-        ...(crawl
-          ? { crawledInsteadOf: async (url: string) => (await import('@quarry/queue')).crawledInstead(crawl, url) }
-          : {}),
+        ...(queues ? { crawledInsteadOf: crawledInsteadOf(queues) } : {}),
       },
       siteCrawler,
     );

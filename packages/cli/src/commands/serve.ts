@@ -7,7 +7,7 @@ import type { Queues } from '@quarry/queue';
 import type { Logger } from 'pino';
 import { DATA_LAYOUT } from '../data-dir.js';
 import { outageLog, watchRedis } from '../outage-log.js';
-import { REDIS_COMMAND_TIMEOUT_MS, type Services } from '../runtime.js';
+import { crawledInsteadOf, REDIS_COMMAND_TIMEOUT_MS, type Services } from '../runtime.js';
 import { adminTokenSource } from './admin-token.js';
 import { createSiteCrawler } from './site-crawler.js';
 
@@ -73,9 +73,7 @@ export async function startApi(
     ...(fallback ? { fallback } : {}),
     ...(extras.urlSubmitter ? { urlSubmitter: extras.urlSubmitter } : {}),
     // A copy's URL finds the page crawled in its place (a URL query, MCP's get_content by URL).
-    ...(queues
-      ? { crawledInsteadOf: async (url: string) => (await import('@quarry/queue')).crawledInstead(queues.crawl, url) }
-      : {}),
+    ...(queues ? { crawledInsteadOf: crawledInsteadOf(queues) } : {}),
     ...(adminRouter ? { adminRouter } : {}),
     ...(extras.metrics ? { metrics: extras.metrics } : {}),
     // The MCP crawl_site tool, for clients presenting the admin token on /mcp.
