@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAdminRouter } from '@quarry/admin';
 import { SqliteKeyStore } from '@quarry/keys';
-import { openSqliteQueues } from '@quarry/queue';
+import { openSqliteQueues, type Queues } from '@quarry/queue';
 import express from 'express';
 import request from 'supertest';
 import { createApp } from './app.js';
@@ -34,6 +34,18 @@ function valid<T extends ReceivedResponse>(res: T, path: string | null = SEARCH)
   expect(specProblems(res, path)).toEqual([]);
   return res;
 }
+
+/** The real admin router over `queues` and the fixture's index, counting wrong tokens with the API's limiter. */
+const realAdminRouter =
+  (queues: Queues) =>
+  ({ adminGuesses }: { adminGuesses: express.RequestHandler }) =>
+    createAdminRouter({
+      token: ADMIN_TOKEN,
+      crawl: queues.crawl,
+      index: queues.index,
+      searchIndex: fx.index,
+      guessLimiter: adminGuesses,
+    });
 
 const publicApp = (hops = 0, limit = 3) =>
   createApp(fx.deps({ QUARRY_RATE_LIMIT_PUBLIC: String(limit), QUARRY_TRUST_PROXY: String(hops) }));
@@ -170,15 +182,7 @@ describe('/admin', () => {
   it('hands an installed admin router every request; the real one refuses without the token', async () => {
     const queues = openSqliteQueues({ path: join(fx.dir, 'admin-queue.sqlite'), hostDelayMs: 0 });
     try {
-      const realRouter = ({ adminGuesses }: { adminGuesses: express.RequestHandler }) =>
-        createAdminRouter({
-          token: ADMIN_TOKEN,
-          crawl: queues.crawl,
-          index: queues.index,
-          searchIndex: fx.index,
-          guessLimiter: adminGuesses,
-        });
-      const app = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }, { adminRouter: realRouter }));
+      const app = createApp(fx.deps({ QUARRY_ADMIN_TOKEN: ADMIN_TOKEN }, { adminRouter: realAdminRouter(queues) }));
       for (const auth of [
         undefined,
         'Bearer wrong-token-0123456789',
@@ -208,14 +212,7 @@ describe('/admin', () => {
           { QUARRY_ADMIN_TOKEN: ADMIN_TOKEN },
           {
             metrics: new QuarryMetrics(),
-            adminRouter: ({ adminGuesses }) =>
-              createAdminRouter({
-                token: ADMIN_TOKEN,
-                crawl: queues.crawl,
-                index: queues.index,
-                searchIndex: fx.index,
-                guessLimiter: adminGuesses,
-              }),
+            adminRouter: realAdminRouter(queues),
           },
         ),
       );
