@@ -5,7 +5,7 @@ import { exactWords, formsText, RERANK_WINDOW, rerankByForms } from './exact-for
 import { type FastPlan, type FastQuery, forLanguages, isSplit, unfiltered } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier, splitTokens } from './fresh.js';
 import { and, bm25Idf, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
-import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, readHits, toHit } from './hits.js';
+import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, readHits, toHit, utf8Of } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { type LanguageFilter, passesLanguages, UNSTEMMED } from './language-forms.js';
 import { RowReader } from './row-reader.js';
@@ -86,7 +86,8 @@ interface Along {
 
 /** A candidate's analysed text (of the column its runs are looked for in) and its packed hit. */
 interface StoredText {
-  readonly text: string | null;
+  /** The analysed text's UTF-8 bytes (see utf8Of). */
+  readonly text: Uint8Array | null;
   readonly hit: string;
 }
 
@@ -889,14 +890,14 @@ export class FastSearch {
    */
   async #runsInText(
     query: FastQuery,
-    needles: readonly string[],
+    needles: readonly Buffer[],
     rowIds: bigint[],
     reader: RowReader,
     hits?: Map<string, Record<string, unknown>>,
   ): Promise<Set<bigint>> {
     const column = textColumnOf(query);
     const found = await reader.read(rowIds, hits ? [column, ...HIT_COLUMNS] : [column]);
-    const [ids, texts] = [columnOf<bigint>(found, '_rowid'), columnOf<string | null>(found, column)];
+    const [ids, texts] = [columnOf<bigint>(found, '_rowid'), utf8Of(found, column)];
     const stored = hits ? columnOf<string>(found, COLUMNS.hit) : null;
     // The answer may hold rows other reads of the same tick asked for.
     const wanted = new Set(rowIds);
@@ -1033,7 +1034,7 @@ export class FastSearch {
     const quality = withQuality ? columnOf<number>(found, 'quality') : null;
     const seqs = view.tier ? columnOf<number>(found, COLUMNS.seq) : null;
     const stored = withHits ? columnOf<string>(found, COLUMNS.hit) : null;
-    const texts = textColumn ? columnOf<string | null>(found, textColumn) : null;
+    const texts = textColumn ? utf8Of(found, textColumn) : null;
     const matches: Match[] = [];
     for (let i = 0; i < found.numRows; i++) {
       if (seqs && seqs[i]! > view.watermark) continue;
@@ -1057,18 +1058,31 @@ function textColumnOf(query: FastQuery): string {
 }
 
 /**
- * A run of tokens (or one token) as the string an analysed text holding it contains (its tokens are
- * joined by single spaces).
+ * A run of tokens (or one token) as the UTF-8 bytes an analysed text holding it contains, its tokens
+ * joined by single spaces and padded by one on each side (see {@link inText}).
  */
-function needleOf(tokens: readonly string[]): string {
-  return ` ${tokens.join(' ')} `;
+function needleOf(tokens: readonly string[]): Buffer {
+  return Buffer.from(` ${tokens.join(' ')} `);
 }
 
-/** Whether an analysed text holds a needle (see {@link needleOf}), as `needles.every(inText(text))`. */
-function inText(text: string | null): (needle: string) => boolean {
-  const padded = ` ${text ?? ''} `;
-  return (needle) => padded.includes(needle);
+/**
+ * Whether an analysed text (its UTF-8 bytes) holds a needle (see {@link needleOf}): inside, between
+ * spaces, or at its start or end, as `needles.every(inText(text))`. The bytes are searched undecoded.
+ */
+function inText(text: Uint8Array | null): (needle: Buffer) => boolean {
+  const bytes = text === null ? Buffer.alloc(0) : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  return (needle) => {
+    if (bytes.indexOf(needle) !== -1) return true;
+    const bare = needle.subarray(1, needle.length - 1);
+    const starts = bytes.length >= bare.length && bytes.subarray(0, bare.length).equals(bare);
+    if (starts && (bytes.length === bare.length || bytes[bare.length] === SPACE)) return true;
+    const from = bytes.length - bare.length;
+    return from > 0 && bytes[from - 1] === SPACE && bytes.subarray(from).equals(bare);
+  };
 }
+
+/** The byte of a space, which joins an analysed text's tokens. */
+const SPACE = 0x20;
 
 /** Mean length in tokens of the text and title columns of some pages. */
 interface FoldedLengths {
