@@ -5,7 +5,7 @@ import { exactWords, formsText, RERANK_WINDOW, rerankByForms } from './exact-for
 import { type FastPlan, type FastQuery, forLanguages, isSplit, unfiltered } from './fast-plan.js';
 import { type FoldedStats, type FreshMatch, FreshTier, splitTokens } from './fresh.js';
 import { and, bm25Idf, type FtsPlan, priorFactor, qualityFactor, sqlString } from './fts-query.js';
-import { columnOf, HIT_COLUMNS, MIN_SCORE, parseHit, readHits, toHit, utf8Of } from './hits.js';
+import { columnOf, HIT_COLUMNS, HitRows, MIN_SCORE, readHits, toHit, utf8Of } from './hits.js';
 import { toFastLanceQuery } from './lance-query.js';
 import { type LanguageFilter, passesLanguages, UNSTEMMED } from './language-forms.js';
 import { RowReader } from './row-reader.js';
@@ -80,7 +80,7 @@ type Matches = Match[] & { readonly full: boolean };
  * hit of a query with runs is unpacked once its row passes them).
  */
 interface Along {
-  readonly hits: Map<string, Record<string, unknown>>;
+  readonly hits: HitRows;
   readonly texts?: Map<bigint, StoredText>;
 }
 
@@ -88,7 +88,8 @@ interface Along {
 interface StoredText {
   /** The analysed text's UTF-8 bytes (see utf8Of). */
   readonly text: Uint8Array | null;
-  readonly hit: string;
+  /** The packed hit (see HitRows). */
+  readonly hit: Uint8Array;
 }
 
 /**
@@ -545,7 +546,7 @@ export class FastSearch {
     const reader = new RowReader(this.#table);
     // The hits of candidates, read while checking their phrases and for the word forms: keyed as in
     // `scores` below; they serve the page too.
-    const rows = new Map<string, Record<string, unknown>>();
+    const rows = new HitRows();
     // The text of phrase candidates read along with them (by row id), for their runs.
     const texts = new Map<bigint, StoredText>();
     let lists: Matches[] = [];
@@ -673,7 +674,7 @@ export class FastSearch {
    */
   async #readRows(
     keys: readonly string[],
-    into: Map<string, Record<string, unknown>>,
+    into: HitRows,
     fresh: ReadonlyMap<string, FreshMatch>,
   ): Promise<void> {
     if (keys.length === 0) return;
@@ -850,7 +851,7 @@ export class FastSearch {
     list: Matches,
     checked: Map<bigint, boolean>,
     reader: RowReader,
-    hits?: Map<string, Record<string, unknown>>,
+    hits?: HitRows,
     texts?: ReadonlyMap<bigint, StoredText>,
   ): Promise<Matches> {
     const runs = query.phrases ?? [];
@@ -866,7 +867,7 @@ export class FastSearch {
       }
       const passes = needles.every(inText(stored.text));
       checked.set(rowId, passes);
-      if (passes && hits) hits.set(`r${rowId}`, parseHit(stored.hit));
+      if (passes && hits) hits.setPacked(`r${rowId}`, stored.hit);
     }
     for (let i = 0; i < unchecked.length; i += ROW_ID_CHUNK) {
       const chunk = unchecked.slice(i, i + ROW_ID_CHUNK);
@@ -893,12 +894,12 @@ export class FastSearch {
     needles: readonly Buffer[],
     rowIds: bigint[],
     reader: RowReader,
-    hits?: Map<string, Record<string, unknown>>,
+    hits?: HitRows,
   ): Promise<Set<bigint>> {
     const column = textColumnOf(query);
     const found = await reader.read(rowIds, hits ? [column, ...HIT_COLUMNS] : [column]);
     const [ids, texts] = [columnOf<bigint>(found, '_rowid'), utf8Of(found, column)];
-    const stored = hits ? columnOf<string>(found, COLUMNS.hit) : null;
+    const stored = hits ? utf8Of(found, COLUMNS.hit) : null;
     // The answer may hold rows other reads of the same tick asked for.
     const wanted = new Set(rowIds);
     const passing = new Set<bigint>();
@@ -906,7 +907,7 @@ export class FastSearch {
       if (!wanted.has(ids[i]!)) continue;
       if (!needles.every(inText(texts[i] ?? null))) continue;
       passing.add(ids[i]!);
-      if (stored) hits!.set(`r${ids[i]}`, parseHit(stored[i]!));
+      if (stored?.[i]) hits!.setPacked(`r${ids[i]}`, stored[i]!);
     }
     return passing;
   }
@@ -1033,14 +1034,14 @@ export class FastSearch {
     const scores = columnOf<number>(found, '_score');
     const quality = withQuality ? columnOf<number>(found, 'quality') : null;
     const seqs = view.tier ? columnOf<number>(found, COLUMNS.seq) : null;
-    const stored = withHits ? columnOf<string>(found, COLUMNS.hit) : null;
+    const stored = withHits ? utf8Of(found, COLUMNS.hit) : null;
     const texts = textColumn ? utf8Of(found, textColumn) : null;
     const matches: Match[] = [];
     for (let i = 0; i < found.numRows; i++) {
       if (seqs && seqs[i]! > view.watermark) continue;
-      if (stored && texts) along!.texts!.set(rowIds[i]!, { text: texts[i] ?? null, hit: stored[i]! });
+      if (stored?.[i] && texts) along!.texts!.set(rowIds[i]!, { text: texts[i] ?? null, hit: stored[i]! });
       // A hit waits for its runs to be checked (see #withRuns); otherwise it serves as it is.
-      if (stored && !(texts && hasRuns(query))) along!.hits.set(`r${rowIds[i]}`, parseHit(stored[i]!));
+      if (stored?.[i] && !(texts && hasRuns(query))) along!.hits.setPacked(`r${rowIds[i]}`, stored[i]!);
       matches.push({ rowId: rowIds[i]!, score: scores[i]!, quality: quality ? quality[i]! : 1 });
     }
     return Object.assign(matches, { full: found.numRows >= limit });
