@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { IndexQuery } from '@quarry/core';
+import { parseQuery } from '@quarry/query';
 import request from 'supertest';
 import { createApp } from './app.js';
 import { createMcpBackend } from './mcp-backend.js';
-import { createFixture, type Fixture, page } from './test-support/fixture.js';
+import { createFixture, type Fixture, page, recording } from './test-support/fixture.js';
 import { specProblems } from './test-support/openapi-validator.js';
 
 const SEARCH = '/api/v1/search';
@@ -111,6 +113,27 @@ describe('snippets of long pages', () => {
       .get(SEARCH)
       .query({ q: 'augustin' });
     expect(reads).toBe(1);
+  });
+
+  it('are made for the page shown only, as the index makes them, though the collapse reads more', async () => {
+    const asked: IndexQuery[] = [];
+    const index = recording(fx.index, asked);
+    const res = await request(createApp(fx.deps({}, { index })))
+      .get(SEARCH)
+      .query({ q: 'lamp keepers', limit: 2 });
+    expect(res.status).toBe(200);
+    // A ranking this short is read whole (for the count after the collapse), without snippets, and
+    // the counts of its words (for relaxing and spelling) need none either.
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.map((query) => query.snippets)).toEqual(asked.map(() => false));
+    expect(Math.max(...asked.map((query) => query.limit))).toBeGreaterThan(2);
+    const direct = await fx.index.search({ query: parseQuery('lamp keepers'), limit: 10, offset: 0 });
+    const snippets = new Map(direct.hits.map((hit) => [hit.url, hit.snippet]));
+    expect(res.body.results).toHaveLength(2);
+    for (const result of res.body.results as Result[]) {
+      expect(result.snippet.length).toBeGreaterThan(0);
+      if (result.url !== LONG.url) expect(result.snippet).toBe(snippets.get(result.url));
+    }
   });
 
   it('are placed the same way for MCP searches', async () => {

@@ -6,12 +6,18 @@ import { pageForUrlQuery, type UrlPageDeps } from './url-query.js';
 
 /**
  * The local results of a search, as the REST API and the MCP tools show them: near-copies collapsed
- * to the best-ranked one (collapse.ts), long pages' snippets cut from their whole text (below).
+ * to the best-ranked one (collapse.ts), long pages' snippets cut from their whole text (below). The
+ * collapse reads more hits than it shows (a ranking of up to 100 is read whole on every page, for
+ * an exact count): they are read without snippets, and the snippets of the page shown are made
+ * from the openings (see withOpeningSnippets). Before, a rare word's 79 results each had a snippet
+ * made on every request, for a page of 10: most of the API's main-thread time on such a search.
  */
 export async function searchLocal(deps: UrlPageDeps, query: IndexQuery): Promise<IndexSearchResult> {
   const byUrl = await pageForUrlQuery(deps, query);
   if (byUrl) return byUrl;
-  return withWholeBodySnippets(await searchCollapsed(deps.index, query), query.query, deps.blobs);
+  const shown = query.snippets !== false;
+  const collapsed = await searchCollapsed(deps.index, shown ? { ...query, snippets: false } : query);
+  return withWholeBodySnippets(shown ? withOpeningSnippets(collapsed) : collapsed, query.query, deps.blobs);
 }
 
 /**

@@ -205,7 +205,7 @@ async function pagesWith(
   const term = (text: string): TermNode => ({ type: 'term', text, field: 'any' });
   const other: QueryNode = others.length === 1 ? term(others[0]!) : { type, children: others.map(term) };
   const query: ParsedQuery = { root: { type: 'and', children: [term(word), other] }, sites: [], filetypes: [] };
-  return (await index.search({ query, limit: 1, offset: 0 })).total;
+  return (await index.search({ query, limit: 1, offset: 0, snippets: false })).total;
 }
 
 /**

@@ -13,7 +13,7 @@ const counts = new WeakMap<SearchIndex, LRUCache<string, number>>();
 export function pagesHolding(index: SearchIndex, word: string): Promise<number> {
   return remembered(index, word.toLowerCase(), async () => {
     const query: ParsedQuery = { root: { type: 'term', text: word, field: 'any' }, sites: [], filetypes: [] };
-    return (await index.search({ query, limit: 1, offset: 0 })).total;
+    return (await index.search({ query, limit: 1, offset: 0, snippets: false })).total;
   });
 }
 
