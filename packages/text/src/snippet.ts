@@ -179,10 +179,11 @@ function findHits(
   // A hyphenated clause written as one word (`eBook` for `e-book`) shows whole, as its phrase.
   const words = joined.size > 0 ? findHitsIn(searched, new Set(joined.keys()), finder) : [];
   for (const hit of words) hits.push({ start: hit.start, token: joined.get(hit.token)!, exact: true, phrase: true });
+  // (Built field by field, not by spreading each hit: a page of results makes hundreds of them.)
   return hits
-    .map((hit): Hit => {
-      const [start, end] = originalSpan(origins, hit.start, hit.start + hit.token.length);
-      return { ...hit, start, end };
+    .map(({ start: at, token, exact, phrase }): Hit => {
+      const [start, end] = originalSpan(origins, at, at + token.length);
+      return phrase ? { start, end, token, exact, phrase } : { start, end, token, exact };
     })
     .sort((a, b) => a.start - b.start);
 }
