@@ -522,11 +522,16 @@ export class FastSearch {
     // either have few matches (the top query reads them all) or many (the sample estimates them).
     // The parts of a plan split by language together match what their one query matches: it counts.
     // (When the exclusion fails, the search fails below: never an unhandled rejection here.)
+    // A run of LONG_RUN_TOKENS or more words is on few pages: its sample is read only when the top
+    // matches show more than they read (most often they hold every match, and the count is theirs).
     const countedPlan = isSplit(plan) ? unfiltered(plan) : plan;
-    const sample = excluding.then(
-      (exclusion) => this.#sampleLists(view, countedPlan, where, exclusion),
-      () => null,
-    );
+    const readSample = () =>
+      excluding.then(
+        (exclusion) => this.#sampleLists(view, countedPlan, where, exclusion),
+        () => null,
+      );
+    let sampled = asksLongRuns(plan) ? null : readSample();
+    const sample = () => (sampled ??= readSample());
     // Enough matches are read that the page and the window re-ranked by word forms (the same
     // whatever page is asked for, see exact-forms.ts) remain after removing those missing a phrase
     // and the excluded ones not known in advance (more in rounds, each new candidate checked), and
@@ -723,13 +728,13 @@ export class FastSearch {
     where: string | null,
     exclusion: Exclusion | null,
     atLeast: number,
-    sample: Promise<SampleLists | null>,
+    sample: () => Promise<SampleLists | null>,
     pages: number,
   ): Promise<{ total: number; totalIsEstimate: boolean }> {
     const { maxCountedMatches } = this.#options;
     // The sample stands for its share of the pages; scaled up, it never stands for more than all.
     const sampled = new Set<bigint>();
-    const sampleLists = await sample;
+    const sampleLists = await sample();
     if (sampleLists !== null) {
       const [positives, sampleExcluded] = sampleLists;
       const out = new Set(sampleExcluded.map((match) => match.rowId));
@@ -1046,6 +1051,23 @@ export class FastSearch {
     }
     return Object.assign(matches, { full: found.numRows >= limit });
   }
+}
+
+/**
+ * Words in a row from which a phrase is taken to be on few pages (see `#once`): a question's words
+ * asked in a row (the API looks for the pages holding them so), a sentence pasted from a page. Each
+ * language's reading of such a phrase is one more query of the sample for its count, five of the
+ * ten engine queries of a question asked as a phrase, and nearly always none was needed.
+ */
+const LONG_RUN_TOKENS = 4;
+
+/** Whether every part of a plan is a phrase of {@link LONG_RUN_TOKENS} words or more, or requires one. */
+function asksLongRuns(plan: FastPlan): boolean {
+  return plan.alternatives.every(
+    (alternative) =>
+      (alternative.kind === 'phrase' && alternative.tokens.length >= LONG_RUN_TOKENS) ||
+      (alternative.phrases ?? []).some((run) => run.length >= LONG_RUN_TOKENS),
+  );
 }
 
 /** Whether a fast-plan query also requires runs of tokens (phrases beside other words). */

@@ -56,3 +56,57 @@ describe('runs of tokens found in the stored text', () => {
     expect(await ids('heat -zürich', limit)).toEqual(['apart', 'first', 'last', 'longer', 'middle', 'reversed']);
   });
 });
+
+/**
+ * A long phrase's count: its sample is read only when the top matches do not hold every match (see
+ * LONG_RUN_TOKENS in fast-search.ts); either way the total is the one the general plan gives, or an
+ * estimate when more pages hold it than are counted.
+ */
+describe('the count of a long phrase', () => {
+  let dir: string;
+  const open = (fastPlan: boolean) =>
+    LanceSearchIndex.open({ path: dir, autoMaintain: false, maxCountedMatches: 100, fastPlan });
+  let fast: LanceSearchIndex;
+  let general: LanceSearchIndex;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quarry-lance-long-runs-'));
+    fast = await open(true);
+    // 300 pages hold the common phrase, 5 the rare one; 200 hold their words apart.
+    await fast.upsert(
+      Array.from({ length: 505 }, (_, i) => {
+        const body =
+          i < 300
+            ? `Notes ${i}: the heat flows through the boundary layer of the wing.`
+            : i < 305
+              ? `Notes ${i}: a rare pressure gradient along the trailing edge was measured.`
+              : `Notes ${i}: the layer, the heat, the boundary and the wing; a gradient of pressure at the edge.`;
+        return makePage(`p${i}`, `https://b.example.org/${i}`, `Page ${i}`, body);
+      }),
+    );
+    await fast.flush();
+    general = await open(false);
+  }, 120_000);
+  afterAll(async () => {
+    await fast.close();
+    await general.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is exact when the top matches hold every page, as the general plan counts it', async () => {
+    const query = { query: parseQuery('"rare pressure gradient along the trailing edge"'), limit: 10, offset: 0 };
+    const [a, b] = await Promise.all([fast.search(query), general.search(query)]);
+    expect(a).toMatchObject({ total: 5, totalIsEstimate: false });
+    expect(b).toMatchObject({ total: 5, totalIsEstimate: false });
+    expect(a.hits.map((hit) => hit.id).sort()).toEqual(['p300', 'p301', 'p302', 'p303', 'p304']);
+  });
+
+  it('reads the sample when more pages hold it than the top matches read', async () => {
+    for (const q of ['"heat flows through the boundary layer"', '"heat flows through the boundary layer" wing']) {
+      const result = await fast.search({ query: parseQuery(q), limit: 10, offset: 0 });
+      expect([q, result.hits.length]).toEqual([q, 10]);
+      // More than the 100 counted: an estimate from the sample (or the bound), never fewer than 100.
+      expect([q, result.totalIsEstimate, result.total >= 100 && result.total <= 505]).toEqual([q, true, true]);
+    }
+  });
+});
