@@ -677,11 +677,7 @@ export class FastSearch {
    * a folded page's row id away: those rows are missing, the caller sees the version move and asks
    * again.
    */
-  async #readRows(
-    keys: readonly string[],
-    into: HitRows,
-    fresh: ReadonlyMap<string, FreshMatch>,
-  ): Promise<void> {
+  async #readRows(keys: readonly string[], into: HitRows, fresh: ReadonlyMap<string, FreshMatch>): Promise<void> {
     if (keys.length === 0) return;
     const rowIds = keys.filter((key) => key.startsWith('r')).map((key) => BigInt(key.slice(1)));
     const freshRowIds = new Map<string, bigint>();
