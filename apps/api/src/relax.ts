@@ -253,7 +253,7 @@ export async function searchExplicit(
     if (byUrl) return { result: byUrl, relaxed: false, before: async (count) => byUrl.hits.slice(0, count) };
     const [optional, all] = await Promise.all([
       optionalRanked(deps.index, query),
-      searchCollapsed(deps.index, { ...query, match: 'all', offset: 0, limit: FEW_FOUND }),
+      searchCollapsed(deps.index, { ...query, match: 'all', offset: 0, limit: FEW_FOUND, snippets: false }),
     ]);
     const row = askInARow(deps.index, query, all.total);
     list = await withFeedback(deps, query, optional, gone);
@@ -266,8 +266,10 @@ export async function searchExplicit(
 }
 
 /**
- * The search's answer from its `list`: the page's long snippets cut from the whole text, unless
- * the page is `strict` as searchLocal gave it (cut already).
+ * The search's answer from its `list`: the snippets of the page's results made from their openings
+ * (the searches behind a list read their hits without: of all they read, only this page is shown),
+ * then the long ones cut from the whole text; unless the page is `strict` as searchLocal gave it
+ * (made and cut already).
  */
 async function shown(
   deps: { readonly blobs: BlobStore },
@@ -302,7 +304,9 @@ function settled<T>(promise: Promise<T>): Settled<T> {
 function askInARow(index: SearchIndex, query: IndexQuery, found: number): Settled<IndexSearchResult> | null {
   const phrase = found >= 2 ? asPhrase(query.query) : null;
   if (phrase === null) return null;
-  return settled(searchCollapsed(index, { ...query, query: phrase, match: 'all', offset: 0, limit: FEW_FOUND }));
+  return settled(
+    searchCollapsed(index, { ...query, query: phrase, match: 'all', offset: 0, limit: FEW_FOUND, snippets: false }),
+  );
 }
 
 /** `list` with the pages {@link askInARow} found first, when they are fewer than {@link FEW_FOUND}. */
@@ -377,7 +381,9 @@ function feedbackApplies(query: IndexQuery): boolean {
  */
 async function optionalRanked(index: SearchIndex, query: IndexQuery): Promise<Ranked> {
   const end = query.offset + query.limit;
-  if (!feedbackApplies(query) || end > FEEDBACK_DEPTH) return ranked(index, query, await searchCollapsed(index, query));
+  if (!feedbackApplies(query) || end > FEEDBACK_DEPTH) {
+    return ranked(index, query, await searchCollapsed(index, { ...query, snippets: false }));
+  }
   const headQuery = { ...query, offset: 0, limit: FEEDBACK_DEPTH, snippets: false };
   const head = await searchCollapsed(index, headQuery);
   return { page: { ...head, hits: head.hits.slice(query.offset, end) }, before: ranked(index, headQuery, head).before };
@@ -444,7 +450,9 @@ async function allWordsFirst(
   loose: Ranked,
 ): Promise<Ranked> {
   const whole = query.offset === 0 && strict.hits.length >= strict.total;
-  const held = whole ? strict.hits : (await searchCollapsed(index, { ...query, offset: 0, limit: FEW_FOUND })).hits;
+  const held = whole
+    ? strict.hits
+    : (await searchCollapsed(index, { ...query, offset: 0, limit: FEW_FOUND, snippets: false })).hits;
   return heldFirst(query, held, loose);
 }
 

@@ -136,6 +136,29 @@ describe('snippets of long pages', () => {
     }
   });
 
+  it('are made for the page shown only when the words in a row and the AND put pages first', async () => {
+    const asked: IndexQuery[] = [];
+    const index = recording(fx.index, asked);
+    const res = await request(createApp(fx.deps({}, { index })))
+      .get(SEARCH)
+      .query({ q: 'keepers trimmed the lamp', match: 'any', limit: 3 });
+    expect(res.status).toBe(200);
+    expect(specProblems(res, SEARCH)).toEqual([]);
+    // The optional words, their AND and the words in a row: no search made a snippet.
+    const shapes = asked.map((query) => query.query.root?.type);
+    expect(shapes).toContain('phrase');
+    expect(asked.map((query) => query.snippets)).toEqual(asked.map(() => false));
+    // The pages holding the words in a row come first, their snippets as the phrase's search made them.
+    const phrase = await fx.index.search({ query: parseQuery('"keepers trimmed the lamp"'), limit: 10, offset: 0 });
+    const snippets = new Map(phrase.hits.map((hit) => [hit.url, hit.snippet]));
+    const results = res.body.results as Result[];
+    expect(results).toHaveLength(3);
+    for (const result of results) {
+      expect(snippets.has(result.url)).toBe(true);
+      if (result.url !== LONG.url) expect(result.snippet).toBe(snippets.get(result.url));
+    }
+  });
+
   it('are placed the same way for MCP searches', async () => {
     const backend = createMcpBackend(fx.deps());
     const response = await backend.search({ q: 'augustin', limit: 10, offset: 0, match: 'any' });
