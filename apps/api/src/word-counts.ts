@@ -22,16 +22,40 @@ export function pagesIndexed(index: SearchIndex): Promise<number> {
   return remembered(index, '', () => index.count());
 }
 
-/** A count of {@link counts}, asked of the index (`ask`) when it has none. */
-async function remembered(index: SearchIndex, key: string, ask: () => Promise<number>): Promise<number> {
+/** Counts being asked of each index, by key: requests wanting one at once share its query. */
+const asking = new WeakMap<SearchIndex, Map<string, Promise<number>>>();
+
+/**
+ * A count of {@link counts}, asked of the index (`ask`) when it has none, once however many
+ * requests want it meanwhile: 32 clients asking the same question at once each asked every word's
+ * count of a cold cache, dozens of engine queries where a few would do.
+ */
+function remembered(index: SearchIndex, key: string, ask: () => Promise<number>): Promise<number> {
   let cache = counts.get(index);
-  if (cache === undefined) {
-    cache = new LRUCache<string, number>({ max: COUNTS_KEPT, ttl: COUNTS_TTL_MS });
+  let pending = asking.get(index);
+  if (cache === undefined || pending === undefined) {
+    cache ??= new LRUCache<string, number>({ max: COUNTS_KEPT, ttl: COUNTS_TTL_MS });
+    pending ??= new Map();
     counts.set(index, cache);
+    asking.set(index, pending);
   }
   const known = cache.get(key);
-  if (known !== undefined) return known;
-  const count = await ask();
-  cache.set(key, count);
+  if (known !== undefined) return Promise.resolve(known);
+  const shared = pending.get(key);
+  if (shared !== undefined) return shared;
+  const kept = cache;
+  const waiting = pending;
+  const count = ask().then(
+    (value) => {
+      waiting.delete(key);
+      kept.set(key, value);
+      return value;
+    },
+    (error: unknown) => {
+      waiting.delete(key);
+      throw error;
+    },
+  );
+  waiting.set(key, count);
   return count;
 }
