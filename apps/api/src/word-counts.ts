@@ -7,7 +7,11 @@ import { LRUCache } from 'lru-cache';
  */
 const COUNTS_TTL_MS = 60_000;
 const COUNTS_KEPT = 20_000;
-const counts = new WeakMap<SearchIndex, LRUCache<string, number>>();
+/** Per index: the counts known, and those being asked (requests wanting one at once share its query). */
+const counts = new WeakMap<
+  SearchIndex,
+  { readonly known: LRUCache<string, number>; readonly asking: Map<string, Promise<number>> }
+>();
 
 /** How many pages hold `word` (as the index matches it, in any field), asked at most once a minute. */
 export function pagesHolding(index: SearchIndex, word: string): Promise<number> {
@@ -22,40 +26,29 @@ export function pagesIndexed(index: SearchIndex): Promise<number> {
   return remembered(index, '', () => index.count());
 }
 
-/** Counts being asked of each index, by key: requests wanting one at once share its query. */
-const asking = new WeakMap<SearchIndex, Map<string, Promise<number>>>();
-
 /**
  * A count of {@link counts}, asked of the index (`ask`) when it has none, once however many
  * requests want it meanwhile: 32 clients asking the same question at once each asked every word's
  * count of a cold cache, dozens of engine queries where a few would do.
  */
 function remembered(index: SearchIndex, key: string, ask: () => Promise<number>): Promise<number> {
-  let cache = counts.get(index);
-  let pending = asking.get(index);
-  if (cache === undefined || pending === undefined) {
-    cache ??= new LRUCache<string, number>({ max: COUNTS_KEPT, ttl: COUNTS_TTL_MS });
-    pending ??= new Map();
-    counts.set(index, cache);
-    asking.set(index, pending);
+  let held = counts.get(index);
+  if (held === undefined) {
+    held = { known: new LRUCache({ max: COUNTS_KEPT, ttl: COUNTS_TTL_MS }), asking: new Map() };
+    counts.set(index, held);
   }
-  const known = cache.get(key);
-  if (known !== undefined) return Promise.resolve(known);
-  const shared = pending.get(key);
+  const { known, asking } = held;
+  const count = known.get(key);
+  if (count !== undefined) return Promise.resolve(count);
+  const shared = asking.get(key);
   if (shared !== undefined) return shared;
-  const kept = cache;
-  const waiting = pending;
-  const count = ask().then(
-    (value) => {
-      waiting.delete(key);
-      kept.set(key, value);
-      return value;
-    },
-    (error: unknown) => {
-      waiting.delete(key);
-      throw error;
-    },
-  );
-  waiting.set(key, count);
-  return count;
+  const asked = ask().then((value) => {
+    known.set(key, value);
+    return value;
+  });
+  // Asked again by the next request once this one is answered, or has failed.
+  const forget = () => asking.delete(key);
+  asked.then(forget, forget);
+  asking.set(key, asked);
+  return asked;
 }
