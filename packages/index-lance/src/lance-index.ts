@@ -15,6 +15,7 @@ import {
 import { AnalysisPool } from './analysis-pool.js';
 import { ANALYSIS_VERSION, analysisNotice, readAnalysisVersion, recordAnalysisVersion } from './analysis-version.js';
 import { rowsToArrow } from './arrow-rows.js';
+import { CjkPairs } from './cjk-pairs.js';
 import { splitCjkWords } from './cjk-words.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
@@ -42,7 +43,7 @@ import { MAINTENANCE_DEFAULTS, Maintainer, type MaintenanceOptions } from './mai
 import { COLUMNS, type PageRow, pagesSchema, QUALITY_BUCKETS, SAMPLE_BUCKETS } from './rows.js';
 import { openTable, TABLE, unindexedRows } from './table.js';
 import { forLanguages } from './tree-languages.js';
-import { hasPhrase, hasPrefix, matchesRow, relax, withHeldPairs } from './unindexed.js';
+import { hasPhrase, hasPrefix, matchesRow, relax, withHeldPairs, withPairs } from './unindexed.js';
 import { definedOnly, useEveryCore } from './util.js';
 
 /** A page's quality prior below this lowers its score (the quality stored as a 32-bit float). */
@@ -167,6 +168,8 @@ export class LanceSearchIndex implements SearchIndex {
   #searched = false;
   readonly #fast: FastSearch;
   readonly #analysis: AnalysisPool;
+  /** The CJK character pairs the pages hold, for searches of one character. */
+  readonly #pairs: CjkPairs;
   /** Set when the index's oldest pages were analysed by an earlier release. */
   readonly #analysisNotice: string | null;
   /** The analysis version of the index's oldest pages: which joined spellings every page holds (see `joined-words.ts`). */
@@ -181,8 +184,10 @@ export class LanceSearchIndex implements SearchIndex {
     options: Settings,
     fullyIndexed: boolean,
     analysisVersion: number,
+    pairs: CjkPairs,
   ) {
     this.#db = db;
+    this.#pairs = pairs;
     this.#analysisNotice = analysisNotice(options.path, analysisVersion);
     this.#analysisVersion = analysisVersion;
     this.#table = table;
@@ -242,7 +247,14 @@ export class LanceSearchIndex implements SearchIndex {
         } catch {}
       }
       const analysisVersion = empty ? ANALYSIS_VERSION : readAnalysisVersion(options.path);
-      return new LanceSearchIndex(db, table, settings, created || (await unindexedRows(table)) === 0, analysisVersion);
+      return new LanceSearchIndex(
+        db,
+        table,
+        settings,
+        created || (await unindexedRows(table)) === 0,
+        analysisVersion,
+        CjkPairs.open(options.path, empty),
+      );
     } catch (error) {
       if (error instanceof BackendUnavailableError || error instanceof ConfigError) throw error;
       throw new BackendUnavailableError(`cannot open the search index at ${options.path}`, error);
@@ -262,6 +274,8 @@ export class LanceSearchIndex implements SearchIndex {
     const byId = new Map<string, PageRow>();
     for (const row of await this.#analysis.rows(docs)) byId.set(row.id, row);
     const rows = [...byId.values()];
+    // Listed before the rows are committed: a search that sees them asks their pairs.
+    this.#pairs.record(rows.map((row) => row.t_text));
     await this.#serializedWrite(async () => {
       const seq = this.#nextSeq();
       for (const row of rows) row.seq = seq;
@@ -456,7 +470,7 @@ export class LanceSearchIndex implements SearchIndex {
    */
   async #ranked(query: IndexQuery, plan: FtsPlan, facts: VersionFacts): Promise<IndexSearchResult> {
     const qualityPrior = facts.lowQualityRows > 0;
-    const tree = await this.#weighed(plan.fts!, facts);
+    const tree = this.#listedPairs(await this.#weighed(plan.fts!, facts));
     const depth = query.offset + query.limit;
     const cap = Math.max(this.#options.maxCountedMatches, depth);
     // One ranked list of ids and scores serves both the page and the count; only the page's rows
@@ -519,6 +533,15 @@ export class LanceSearchIndex implements SearchIndex {
         )
       : ranked.length;
     return { total, totalIsEstimate: estimate, hits };
+  }
+
+  /**
+   * The tree with each one-character prefix asking only the pairs the index's pages hold (see
+   * {@link CjkPairs}), rather than every pair the character may begin; as it is when they are not known.
+   */
+  #listedPairs(tree: FtsNode): FtsNode {
+    if (!this.#pairs.complete || !hasPrefix(tree)) return tree;
+    return withPairs(tree, (char) => this.#pairs.pairsOf(char));
   }
 
   /**

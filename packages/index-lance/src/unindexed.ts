@@ -38,7 +38,9 @@ export function withHeldPairs(node: FtsNode, holds: (column: string, token: stri
   switch (node.kind) {
     case 'match': {
       if (!node.prefix) return node;
-      const pairs = pairsBeginningWith(node.token).filter((token, i) => i === 0 || holds(node.column, token));
+      const pairs = (node.pairs ?? pairsBeginningWith(node.token)).filter(
+        (token, i) => i === 0 || holds(node.column, token),
+      );
       return { ...node, pairs };
     }
     case 'phrase':
@@ -51,6 +53,27 @@ export function withHeldPairs(node: FtsNode, holds: (column: string, token: stri
       };
     case 'bool': {
       const mapped = (nodes: readonly FtsNode[]) => nodes.map((child) => withHeldPairs(child, holds));
+      return { kind: 'bool', must: mapped(node.must), should: mapped(node.should), mustNot: mapped(node.mustNot) };
+    }
+  }
+}
+
+/**
+ * The tree with each one-character prefix asking the tokens `pairsOf` gives for its character (the
+ * character first), or every pair it may begin where that gives null.
+ */
+export function withPairs(node: FtsNode, pairsOf: (char: string) => readonly string[] | null): FtsNode {
+  switch (node.kind) {
+    case 'match': {
+      const pairs = node.prefix ? pairsOf(node.token) : null;
+      return pairs === null ? node : { ...node, pairs };
+    }
+    case 'phrase':
+      return node;
+    case 'boost':
+      return { ...node, positive: withPairs(node.positive, pairsOf), negative: withPairs(node.negative, pairsOf) };
+    case 'bool': {
+      const mapped = (nodes: readonly FtsNode[]) => nodes.map((child) => withPairs(child, pairsOf));
       return { kind: 'bool', must: mapped(node.must), should: mapped(node.should), mustNot: mapped(node.mustNot) };
     }
   }
