@@ -35,27 +35,10 @@ export function hasPrefix(node: FtsNode): boolean {
  * folded ones, those they held 0.1–0.3 s.
  */
 export function withHeldPairs(node: FtsNode, holds: (column: string, token: string) => boolean): FtsNode {
-  switch (node.kind) {
-    case 'match': {
-      if (!node.prefix) return node;
-      const pairs = (node.pairs ?? pairsBeginningWith(node.token)).filter(
-        (token, i) => i === 0 || holds(node.column, token),
-      );
-      return { ...node, pairs };
-    }
-    case 'phrase':
-      return node;
-    case 'boost':
-      return {
-        ...node,
-        positive: withHeldPairs(node.positive, holds),
-        negative: withHeldPairs(node.negative, holds),
-      };
-    case 'bool': {
-      const mapped = (nodes: readonly FtsNode[]) => nodes.map((child) => withHeldPairs(child, holds));
-      return { kind: 'bool', must: mapped(node.must), should: mapped(node.should), mustNot: mapped(node.mustNot) };
-    }
-  }
+  return mapPrefixes(node, (match) => ({
+    ...match,
+    pairs: (match.pairs ?? pairsBeginningWith(match.token)).filter((token, i) => i === 0 || holds(match.column, token)),
+  }));
 }
 
 /**
@@ -63,17 +46,26 @@ export function withHeldPairs(node: FtsNode, holds: (column: string, token: stri
  * character first), or every pair it may begin where that gives null.
  */
 export function withPairs(node: FtsNode, pairsOf: (char: string) => readonly string[] | null): FtsNode {
+  return mapPrefixes(node, (match) => {
+    const pairs = pairsOf(match.token);
+    return pairs === null ? match : { ...match, pairs };
+  });
+}
+
+/** A one-character prefix of a tree (see `charPrefix`). */
+type PrefixMatch = Extract<FtsNode, { kind: 'match' }>;
+
+/** The tree with each one-character prefix replaced by what `map` makes of it. */
+function mapPrefixes(node: FtsNode, map: (match: PrefixMatch) => FtsNode): FtsNode {
   switch (node.kind) {
-    case 'match': {
-      const pairs = node.prefix ? pairsOf(node.token) : null;
-      return pairs === null ? node : { ...node, pairs };
-    }
+    case 'match':
+      return node.prefix ? map(node) : node;
     case 'phrase':
       return node;
     case 'boost':
-      return { ...node, positive: withPairs(node.positive, pairsOf), negative: withPairs(node.negative, pairsOf) };
+      return { ...node, positive: mapPrefixes(node.positive, map), negative: mapPrefixes(node.negative, map) };
     case 'bool': {
-      const mapped = (nodes: readonly FtsNode[]) => nodes.map((child) => withPairs(child, pairsOf));
+      const mapped = (nodes: readonly FtsNode[]) => nodes.map((child) => mapPrefixes(child, map));
       return { kind: 'bool', must: mapped(node.must), should: mapped(node.should), mustNot: mapped(node.mustNot) };
     }
   }
