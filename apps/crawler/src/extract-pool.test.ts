@@ -155,23 +155,63 @@ describe('ExtractPool', () => {
     }
   });
 
-  it('survives a thread that runs out of heap as it starts, failing the job, not the process', async () => {
+  it('fails a job at once, retryable, when no thread can start, and survives it', async () => {
+    // A thread that runs out of heap as it starts, and one whose module throws as it loads: Piscina
+    // starts no thread for the job a failed start leaves queued, which waited for its deadline twice.
     const dir = mkdtempSync(join(tmpdir(), 'quarry-extract-pool-'));
-    const worker = join(dir, 'greedy-worker.mjs');
+    const workers = {
+      greedy: 'const kept = []; for (;;) kept.push(new Array(100_000).fill(1));\nexport default function () {}\n',
+      broken: "throw new Error('a module that will not load');\nexport default function () {}\n",
+    };
+    try {
+      for (const [name, source] of Object.entries(workers)) {
+        const worker = join(dir, `${name}-worker.mjs`);
+        writeFileSync(worker, source);
+        // Deadlines far past the test's own timeout: waiting for them fails the test.
+        const pool = createExtractPool({
+          threads: 1,
+          maxHeapMb: 16,
+          timeoutMs: 60_000,
+          workerUrl: pathToFileURL(worker),
+        });
+        try {
+          const job = { html: '', url: 'https://example.com/', contentLanguage: null };
+          const failure = pool.extract(job);
+          await expect(failure).rejects.toMatchObject({ code: 'extraction_unavailable', retryable: true });
+          await expect(failure).rejects.toThrow(name === 'broken' ? /a module that will not load/ : /memory limit/);
+          await expect(
+            pool.readSitemap({ body: Buffer.from(''), finalUrl: 'https://example.com/s.xml', maxBodyBytes: 1_000 }),
+          ).rejects.toMatchObject({ code: 'extraction_unavailable' });
+        } finally {
+          await pool.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('extracts on a new thread when a thread failed once as it started', async () => {
+    // The first thread finds a marker file, removes it and throws (a start that ran out of memory
+    // on a busy machine); the second starts.
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-extract-pool-'));
+    const marker = join(dir, 'fail-once');
+    writeFileSync(marker, '');
+    const worker = join(dir, 'flaky-worker.mjs');
     writeFileSync(
       worker,
-      'const kept = []; for (;;) kept.push(new Array(100_000).fill(1));\nexport default function () {}\n',
+      `import { existsSync, rmSync } from 'node:fs';\nconst marker = ${JSON.stringify(marker)};\nif (existsSync(marker)) { rmSync(marker); throw new Error('failed to start'); }\nexport default function (job) { return { url: job.url, body_text: 'ok' }; }\n`,
     );
-    const pool = createExtractPool({ threads: 1, maxHeapMb: 16, timeoutMs: 3_000, workerUrl: pathToFileURL(worker) });
+    const pool = createExtractPool({ threads: 1, timeoutMs: 60_000, workerUrl: pathToFileURL(worker) });
     try {
-      await expect(
-        pool.extract({ html: '', url: 'https://example.com/', contentLanguage: null }),
-      ).rejects.toMatchObject({
-        code: expect.stringMatching(/^extraction_(?:failed|timeout)$/),
-      });
+      const page = await pool.extract({ html: '', url: 'https://example.com/a', contentLanguage: null });
+      expect(page.body_text).toBe('ok');
+      expect(existsSync(marker)).toBe(false);
+      const next = await pool.extract({ html: '', url: 'https://example.com/b', contentLanguage: null });
+      expect(next.body_text).toBe('ok');
     } finally {
       await pool.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 30_000);
 });

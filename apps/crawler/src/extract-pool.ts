@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { NonRetryableError } from '@quarry/core';
+import { NonRetryableError, RetryableError } from '@quarry/core';
 import type { ExtractedPage, MarkdownDocument } from '@quarry/extract';
 import type { SitemapContent } from '@quarry/fetcher';
 import { Piscina } from 'piscina';
@@ -22,6 +22,14 @@ export interface ExtractPool {
   readSitemap(job: Omit<SitemapBodyJob, 'kind'>): Promise<SitemapContent>;
   close(): Promise<void>;
 }
+
+type PoolJob = ExtractJob | ExtractBodyJob | MarkdownBodyJob | SitemapBodyJob;
+
+/** The code of a page failed because no extraction thread could start (retried later). */
+const EXTRACTION_UNAVAILABLE = 'extraction_unavailable';
+
+/** The soonest a page whose extraction thread could not start is tried again. */
+const UNAVAILABLE_RETRY_MS = 10_000;
 
 /** Heap cap of one extraction thread. @defaultValue 256 MiB */
 export const EXTRACT_THREAD_HEAP_MB = 256;
@@ -71,16 +79,46 @@ export function createExtractPool(
     // more than this fails its extraction instead of the crawler's memory.
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? EXTRACT_THREAD_HEAP_MB },
   });
-  // A thread that fails outside a job (out of heap as it starts) is replaced by the pool; unheard,
-  // the pool's error event would end the crawler's process. A job's own failure rejects the job.
-  pool.on('error', () => {});
-  const run = async <T>(job: ExtractJob | ExtractBodyJob | MarkdownBodyJob | SitemapBodyJob): Promise<T> => {
-    // Aborting a running task stops its thread; the pool starts another.
-    const signal = AbortSignal.timeout(timeoutMs);
+  // A thread that fails outside a job (out of heap, or a module that will not load, as it starts)
+  // is heard here; unheard, the pool's error event would end the crawler's process. A job's own
+  // failure rejects the job. Piscina starts no thread for the jobs a failed start leaves queued:
+  // they waited for their deadline, then the plain reading for its own (a minute a page, every
+  // page). So when no thread is left, the runs waiting are stopped and tried once more (a new run
+  // starts a thread); a second failed start fails the page as retryable, with the thread's error.
+  const waiting = new Set<AbortController>();
+  let startError: unknown;
+  pool.on('error', (error: unknown) => {
+    if (pool.threads.length > 0) return;
+    startError = error;
+    for (const stop of waiting) stop.abort();
+  });
+  const attempt = async <T>(job: PoolJob, deadline: AbortSignal, retried: boolean): Promise<T> => {
+    const stop = new AbortController();
+    waiting.add(stop);
     try {
-      return (await pool.run(job, { signal })) as T;
+      return (await pool.run(job, { signal: AbortSignal.any([deadline, stop.signal]) })) as T;
     } catch (error) {
-      if (signal.aborted) {
+      if (stop.signal.aborted && !deadline.aborted) {
+        if (!retried) return await attempt<T>(job, deadline, true);
+        throw new RetryableError(
+          `no extraction thread could start: ${startError instanceof Error ? startError.message : String(startError)}`,
+          EXTRACTION_UNAVAILABLE,
+          { cause: startError, retryInMs: UNAVAILABLE_RETRY_MS },
+        );
+      }
+      throw error;
+    } finally {
+      waiting.delete(stop);
+    }
+  };
+  const run = async <T>(job: PoolJob): Promise<T> => {
+    // Aborting a running task stops its thread; the pool starts another.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    try {
+      return await attempt<T>(job, deadline, false);
+    } catch (error) {
+      if (error instanceof RetryableError) throw error;
+      if (deadline.aborted) {
         throw new NonRetryableError(`extraction took longer than ${timeoutMs} ms`, 'extraction_timeout', error);
       }
       throw new NonRetryableError('extraction failed', 'extraction_failed', error);
@@ -92,6 +130,7 @@ export function createExtractPool(
     try {
       return await run<ExtractedPage>(job);
     } catch (error) {
+      if (error instanceof RetryableError) throw error;
       try {
         return await run<ExtractedPage>({ ...job, plain: true });
       } catch {
