@@ -54,8 +54,39 @@ describe('splitCjkWords', () => {
     // ICU gives 互联网 as 互, 联, 网.
     expect(clauses(splitCjkWords(ask('互联网公司，好吗')))).toEqual(['互联网', '公司', '好吗']);
   });
-  it('splits Japanese, leaving out particles', () => {
-    expect(clauses(splitCjkWords(ask('東京の天気は晴れです', 'any')))).toEqual(['東京', '天気', '晴れ', 'です']);
+  it('splits Japanese, leaving out particles and auxiliaries', () => {
+    expect(clauses(splitCjkWords(ask('東京の天気は晴れです', 'any')))).toEqual(['東京', '天気', '晴れ']);
+    expect(clauses(splitCjkWords(ask('日本語を勉強しています')))).toEqual(['日本語', '勉強']);
+    // A word in kana alone is a word; one of grammar alone is searched as typed.
+    expect(clauses(splitCjkWords(ask('ありがとう')))).toEqual(['ありがとう']);
+    expect(clauses(splitCjkWords(ask('です')))).toEqual(['です']);
+  });
+  it('asks a Japanese verb or adjective by the part its forms share', () => {
+    // ICU gives 食べたい as 食, べた, い, and 行きたい as 行き, たい.
+    expect(clauses(splitCjkWords(ask('東京で寿司を食べたい')))).toEqual(['東京', '寿司', '食べ']);
+    expect(clauses(splitCjkWords(ask('京都に行きたい')))).toEqual(['京都', '行き']);
+    expect(clauses(splitCjkWords(ask('新しい本')))).toEqual(['新し', '本']);
+    // A dictionary form whose ending changes is any of its forms; with match=any each is optional.
+    expect(splitCjkWords(ask('書く')).query.root).toEqual({
+      type: 'or',
+      children: ['書く', '書か', '書き', '書け', '書こ', '書い', '書っ'].map((text) => ({
+        type: 'term',
+        text,
+        field: 'any',
+      })),
+    });
+    expect(clauses(splitCjkWords(ask('本を読む', 'any')))).toEqual([
+      '本',
+      '読む',
+      '読ま',
+      '読み',
+      '読め',
+      '読も',
+      '読ん',
+    ]);
+    expect(clauses(splitCjkWords(ask('高い山')))).toEqual(['or', '山']);
+    // Chinese has no kana: its words are not read so.
+    expect(clauses(splitCjkWords(ask('高山')))).toEqual(['高山']);
   });
   it('keeps other words and phrases as typed beside the split run', () => {
     expect(clauses(splitCjkWords(ask('weather 北京天气 "上海天气" intitle:预报', 'any')))).toEqual([

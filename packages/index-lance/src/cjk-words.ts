@@ -42,11 +42,18 @@ export function splitCjkWords(asked: IndexQuery): IndexQuery {
     }
     // `intitle:` words stay required, each in the title (as pairs they would match less).
     const optional = any && child.field === 'any';
-    for (const word of optional ? runWords(child.text).flatMap(pairs) : runWords(child.text)) {
-      const key = `${child.field}:${word}`;
-      if (words.has(key) || words.size >= MAX_QUERY_WORDS) continue;
-      words.add(key);
-      split.push({ type: 'term', text: word, field: child.field });
+    for (const word of runWords(child.text)) {
+      // A Japanese verb or adjective in its dictionary form is any of its forms (`読む`: 読ま, 読み…).
+      const forms = inflectedForms(word) ?? [word];
+      const terms: TermNode[] = [];
+      for (const form of optional ? forms.flatMap(pairs) : forms) {
+        const key = `${child.field}:${form}`;
+        if (words.has(key) || words.size >= MAX_QUERY_WORDS) continue;
+        words.add(key);
+        terms.push({ type: 'term', text: form, field: child.field });
+      }
+      if (optional || terms.length < 2) split.push(...terms);
+      else split.push({ type: 'or', children: terms });
     }
   }
   if (split.length === 1) return { ...query, query: { ...query.query, root: split[0]! } };
@@ -104,43 +111,152 @@ function runWords(text: string): string[] {
   const words: string[] = [];
   // Each run between punctuation on its own: characters on either side of a comma are not a word.
   for (const chunk of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {
-    // One-character words in a row as one (their places in `joined`).
-    const parts: string[] = [];
-    const joined = new Set<number>();
-    let singles = '';
-    const pushSingles = () => {
-      if (singles) joined.add(parts.push(singles) - 1);
-      singles = '';
-    };
-    for (const token of tokenize(chunk)) {
-      if (isOneCjkChar(token)) {
-        singles += token;
-        continue;
-      }
-      pushSingles();
-      parts.push(token);
-    }
-    pushSingles();
-    // A lone character at either end belongs to its neighbour (`计算` `机`); beside a word of its
-    // script it is a particle (`北京` `的` `天气`), left out; with only letters beside it, it is a
-    // word of its own (`A股`); beside a number, it is its unit or counter, in one word with it.
-    for (let i = 0; i < parts.length; i++) {
-      const end = numberRun(parts, joined, i);
-      if (end > i + 1) {
-        words.push(parts.slice(i, end).join(''));
-        i = end - 1;
-        continue;
-      }
-      const part = parts[i]!;
-      const lone = isOneCjkChar(part) && parts.length > 1;
-      const [before, after] = [parts[i - 1], parts[i + 1]];
-      if (!lone) words.push(part);
-      else if (i === 0 && hasCjk(after!)) parts[1] = part + after;
-      else if (i === parts.length - 1 && hasCjk(before!)) words[words.length - 1] += part;
-      else if (!hasCjk(before ?? '') && !hasCjk(after ?? '')) words.push(part);
-    }
+    const tokens = tokenize(chunk);
+    for (const segment of HIRAGANA.test(chunk) ? japaneseSegments(tokens) : [tokens]) segmentWords(segment, words);
   }
   return words.length > 0 ? words : [text];
+}
+
+/** Adds the words of one run's tokens, all written in a row (see {@link runWords}), to `words`. */
+function segmentWords(tokens: readonly string[], words: string[]): void {
+  // One-character words in a row as one (their places in `joined`).
+  const parts: string[] = [];
+  const joined = new Set<number>();
+  let singles = '';
+  const pushSingles = () => {
+    if (singles) joined.add(parts.push(singles) - 1);
+    singles = '';
+  };
+  for (const token of tokens) {
+    if (isOneCjkChar(token)) {
+      singles += token;
+      continue;
+    }
+    pushSingles();
+    parts.push(token);
+  }
+  pushSingles();
+  // A lone character at either end belongs to its neighbour (`计算` `机`); beside a word of its
+  // script it is a particle (`北京` `的` `天气`), left out; with only letters beside it, it is a
+  // word of its own (`A股`); beside a number, it is its unit or counter, in one word with it.
+  for (let i = 0; i < parts.length; i++) {
+    const end = numberRun(parts, joined, i);
+    if (end > i + 1) {
+      words.push(parts.slice(i, end).join(''));
+      i = end - 1;
+      continue;
+    }
+    const part = parts[i]!;
+    const lone = isOneCjkChar(part) && parts.length > 1;
+    const [before, after] = [parts[i - 1], parts[i + 1]];
+    if (!lone) words.push(part);
+    else if (i === 0 && hasCjk(after!)) parts[1] = part + after;
+    else if (i === parts.length - 1 && hasCjk(before!)) words[words.length - 1] += part;
+    else if (!hasCjk(before ?? '') && !hasCjk(after ?? '')) words.push(part);
+  }
+}
+
+const HIRAGANA = /\p{Script=Hiragana}/u;
+const ALL_HIRAGANA = /^[\p{Script=Hiragana}\u30fc]+$/u;
+const ALL_KANJI = /^[\p{Script=Han}\u3005]+$/u;
+/** A word of kanji with its ending in hiragana (`読む`, `食べる`, `新しい`, `行き`). */
+const KANJI_THEN_HIRAGANA = /^([\p{Script=Han}\u3005]+)(\p{Script=Hiragana}+)$/u;
+
+/**
+ * The kana a Japanese verb's or adjective's dictionary form ends in (`読む`, `書く`, `見る`, `高い`),
+ * each with the kana its other forms have in its place (`読ま`ない, `読み`ます, `読め`ば, `読も`う,
+ * `読ん`だ): the conjugation's rows, the euphonic `い`, `っ`, `ん` of the past, and for `る` also the
+ * endings written straight onto an ichidan verb's stem (`見た`, `見ます`, `見て`, `見ない`).
+ */
+const FORMS_OF_ENDING: Readonly<Record<string, string>> = {
+  う: 'うわいえおっ',
+  く: 'くかきけこいっ',
+  ぐ: 'ぐがぎげごい',
+  す: 'すさしせそ',
+  つ: 'つたちてとっ',
+  ぬ: 'ぬなにねのん',
+  ぶ: 'ぶばびべぼん',
+  む: 'むまみめもん',
+  る: 'るらりれろったまてなよさず',
+  い: 'いくかけさすそめ',
+};
+
+/**
+ * Japanese words of grammar, written in hiragana: particles, the copula, auxiliaries and the
+ * pieces of inflection ICU gives apart (`食べました` comes as 食, べ, ま, した). Beside other words
+ * they say nothing a page must hold (as the particles Lucene's Japanese analyzer drops).
+ */
+const GRAMMAR_WORDS = new Set(
+  (
+    'は が を に で と へ の も や か ね よ な ば て た だ し つ ず ぬ ' +
+    'から まで より けど けれど ので のに ながら など って という とか だけ ほど くらい ぐらい しか こそ でも ' +
+    'です でした ます ました ません ましょう だった である でしょう だろう ' +
+    'する します しました しない して した しま せる させる れる られる ' +
+    'いる います いた いて てい ている ていた てる ある あります あった なる なります なった ' +
+    'ない なかった たい たく たかった こと もの ため よう そう'
+  ).split(' '),
+);
+
+/**
+ * The tokens of a run of Japanese, in segments whose tokens are written in a row in a page that says
+ * the same in other forms. Its grammar words (see {@link GRAMMAR_WORDS}) are left out, and a verb
+ * or adjective is asked by the part its forms share (as a stemmer does in spaced languages): the
+ * page of `東京で寿司を食べました` is found by `寿司を食べたい` (寿司, 食べ). A word of kanji with
+ * its ending in kana gives its kanji and the first kana (`食べる`, `新しい`, `行き` → 食べ, 新し,
+ * 行き), or, in its dictionary form, itself (its forms asked, see {@link inflectedForms}); the kana
+ * ICU gives apart after one kanji are its ending (`食` `べた` → 食べ); what follows such a word up
+ * to the next word is its inflection, left out. A word in kana alone (`おいしい`) stays.
+ */
+function japaneseSegments(tokens: readonly string[]): string[][] {
+  const segments: string[][] = [];
+  let segment: string[] = [];
+  const cut = () => {
+    if (segment.length > 0) segments.push(segment);
+    segment = [];
+  };
+  let inflecting = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (ALL_HIRAGANA.test(token)) {
+      if (inflecting || GRAMMAR_WORDS.has(token)) cut();
+      else segment.push(token);
+      continue;
+    }
+    inflecting = false;
+    const ending = KANJI_THEN_HIRAGANA.exec(token);
+    const next = tokens[i + 1];
+    let stem: string | null = null;
+    if (ending) {
+      const [, kanji, kana] = ending as unknown as [string, string, string];
+      stem = kana.length === 1 && FORMS_OF_ENDING[kana] ? token : kanji + kana[0];
+    } else if (
+      isOneCjkChar(token) &&
+      ALL_KANJI.test(token) &&
+      next &&
+      ALL_HIRAGANA.test(next) &&
+      !GRAMMAR_WORDS.has(next)
+    ) {
+      stem = token + next[0];
+    }
+    if (stem === null) {
+      segment.push(token);
+      continue;
+    }
+    // What the page writes after the stem differs by form: the stem ends its segment.
+    segment.push(stem);
+    cut();
+    inflecting = true;
+  }
+  cut();
+  return segments;
+}
+
+/** A Japanese verb's or adjective's forms, when the word is one in its dictionary form (see {@link FORMS_OF_ENDING}). */
+function inflectedForms(word: string): string[] | null {
+  const ending = KANJI_THEN_HIRAGANA.exec(word);
+  if (!ending || ending[2]!.length !== 1) return null;
+  const forms = FORMS_OF_ENDING[ending[2]!];
+  return forms ? Array.from(forms, (kana) => ending[1]! + kana) : null;
 }
 
 /**

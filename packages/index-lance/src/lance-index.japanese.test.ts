@@ -1,0 +1,48 @@
+import { expect } from '@jest/globals';
+import { makePage } from '@quarry/index-contract';
+import { eachPlan } from './testing/each-plan.js';
+
+const ja = (id: string, title: string, body: string) =>
+  makePage(id, `https://ja.example.jp/${id}`, title, body, { lang: 'ja' });
+
+/**
+ * Pages that say what a query asks in other forms of its verbs and adjectives, and with other
+ * particles and auxiliaries: `寿司を食べたい` is asked of a page that ate sushi (`食べました`).
+ */
+const PAGES = [
+  ja('sushi', '旅行記', '昨日は東京で寿司を食べました。とても新しかったです。'),
+  ja('sushi-plan', '計画', '来週、東京の寿司屋に行って、寿司を食べてみます。'),
+  ja('letter', '手紙', '先生に手紙を書いた。長い手紙になりました。'),
+  ja('book', '読書', '毎晩、新しく買った本を読みます。本屋で見つけました。'),
+  ja('study', '学習', '毎日、日本語を勉強しています。漢字の勉強は難しいです。'),
+  ja('kyoto', '京都', '去年の秋、京都に行きました。紅葉がきれいでした。'),
+  ja('mountain', '富士山', '富士山は日本で一番高い山です。山に登りました。'),
+  // Holds the kanji of the queries' words in other words, never their forms.
+  ja('other', '辞書', '食品の書類と読者の高校、新聞社の見学。東京駅。'),
+];
+
+eachPlan(
+  'a Japanese query finds the pages saying it in other forms',
+  () => PAGES,
+  async (ids) => {
+    const sorted = async (q: string, match: 'all' | 'any' = 'all') => (await ids(q, match)).sort();
+    // A verb's dictionary form finds its other forms, not other words of its kanji.
+    expect(await sorted('食べる')).toEqual(['sushi', 'sushi-plan']);
+    expect(await sorted('寿司を食べたい')).toEqual(['sushi', 'sushi-plan']);
+    expect(await sorted('東京で寿司を食べる')).toEqual(['sushi', 'sushi-plan']);
+    expect(await sorted('手紙を書く')).toEqual(['letter']);
+    expect(await sorted('本を読む')).toEqual(['book']);
+    expect(await sorted('京都に行きたい')).toEqual(['kyoto']);
+    // An adjective likewise (`高い`: 高い; `新しい`: 新しく, 新しかった).
+    expect(await sorted('高い')).toEqual(['mountain']);
+    expect(await sorted('新しい')).toEqual(['book', 'sushi']);
+    // A noun with する: its auxiliaries say nothing a page must hold.
+    expect(await sorted('日本語を勉強する')).toEqual(['study']);
+    // Questions with their words optional rank the page saying it first.
+    expect((await ids('富士山に登る', 'any'))[0]).toBe('mountain');
+    expect((await ids('手紙を書きたい', 'any'))[0]).toBe('letter');
+    // Exact text and quoted phrases are as typed.
+    expect(await sorted('"寿司を食べました"')).toEqual(['sushi']);
+    expect(await sorted('東京')).toEqual(['other', 'sushi', 'sushi-plan']);
+  },
+);
