@@ -1,4 +1,5 @@
 export * from './forms.js';
+export * from './japanese.js';
 export * from './joined.js';
 export * from './segment.js';
 export * from './simhash.js';

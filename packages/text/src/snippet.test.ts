@@ -127,6 +127,14 @@ describe('makeSnippet', () => {
     expect(makeSnippet(traditional, [{ text: '"搜索引擎查找资料"' }])).toContain('搜索引擎查找資料');
   });
 
+  it('finds a Japanese verb or adjective in another form, as search finds it', () => {
+    const filler = '今日はいい天気でした。公園を散歩して、友達と話しました。'.repeat(12);
+    const text = `${filler}昨日は東京で寿司を食べました。とても新しかったです。${filler}`;
+    for (const q of ['食べる', '寿司を食べたい', '新しい']) {
+      expect([q, makeSnippet(text, [{ text: q }])]).toEqual([q, expect.stringContaining('新しかった')]);
+    }
+  });
+
   it('finds Thai words inside runs of text', () => {
     const text = `${'ภาษาไทยเป็นภาษาที่สวยงาม มีตัวอักษรของตัวเอง '.repeat(20)}ต้มยำกุ้งเป็นอาหารที่มีชื่อเสียง ${'ประเทศไทยมีประวัติศาสตร์ยาวนาน '.repeat(20)}`;
     const snippet = makeSnippet(text, [{ text: 'ต้มยำกุ้ง' }]);

@@ -1,5 +1,6 @@
 import { foldWithOrigins, MAY_NEED_FOLD, originalSpan } from './folded.js';
 import { holdsTraditional, simplifyHan } from './han-variants.js';
+import { inflectedForms, isJapanese, japaneseSegments } from './japanese.js';
 import { groupedNumbersIn, hyphenatedIn, joinedWord } from './joined.js';
 import { isStopWord } from './stop-words.js';
 import {
@@ -124,9 +125,19 @@ function joinedClauses(clauses: readonly SnippetClause[]): Map<string, string> {
 }
 
 function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
-  const all = clauses.flatMap((clause) => tokenize(clause.text).map(simplifyHan));
+  const all = clauses.flatMap((clause) => clauseTokens(clause.text).map(simplifyHan));
   const meaningful = all.filter((token) => !isStopWord(token));
   return new Set(meaningful.length > 0 ? meaningful : all);
+}
+
+/**
+ * A clause's tokens; Japanese as search asks it (see japaneseSegments): `寿司を食べたい` shows where
+ * a page says `寿司を食べました`, its particles and auxiliaries no hits of their own.
+ */
+function clauseTokens(text: string): string[] {
+  const tokens = tokenize(text);
+  if (!isJapanese(text)) return tokens;
+  return japaneseSegments(tokens).flatMap((segment) => segment.flatMap((word) => inflectedForms(word) ?? [word]));
 }
 
 /**
