@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -22,8 +22,6 @@ describe('CjkPairs', () => {
     writer.record(['记者 记录 ¶ report 者说', 'plain english text only']);
     expect(before.pairsOf('记')!.sort()).toEqual(['记', '记者', '记录'].sort());
     expect(before.pairsOf('者')).toEqual(['者', '者说']);
-    expect(before.holds('记者')).toBe(true);
-    expect(before.holds('记忆')).toBe(false);
     const after = CjkPairs.open(dir, false);
     expect(after.pairsOf('记')!.sort()).toEqual(['记', '记者', '记录'].sort());
     // A pair known already is not appended again.
@@ -46,9 +44,43 @@ describe('CjkPairs', () => {
     const pairs = CjkPairs.open(dir, false);
     expect(pairs.complete).toBe(false);
     expect(pairs.pairsOf('记')).toBeNull();
-    expect(pairs.holds('记者')).toBe(true);
+    expect(pairs.notice()).toMatch(/before the list existed.*quarry reindex/);
     pairs.record(['记者']);
     expect(existsSync(join(dir, CJK_PAIRS_FILE))).toBe(false);
+  });
+
+  it('stops using a list deleted, emptied or replaced, and never makes it anew for a writer', () => {
+    const file = join(dir, CJK_PAIRS_FILE);
+    for (const change of ['deleted', 'emptied', 'replaced'] as const) {
+      rmSync(file, { force: true });
+      const writer = CjkPairs.open(dir, true);
+      const reader = CjkPairs.open(dir, false);
+      writer.record(['记者']);
+      expect(reader.pairsOf('记')).toEqual(['记', '记者']);
+      expect(reader.notice()).toBeNull();
+      if (change === 'deleted') rmSync(file);
+      else if (change === 'emptied') writeFileSync(file, '');
+      // Another list (another index's, or one made for an empty table) in its place.
+      else {
+        rmSync(file);
+        CjkPairs.open(dir, true);
+      }
+      // The writer's next pairs: appended to no new file, and what is at the path is taken away,
+      // so that no process opening the index later reads it as the list.
+      writer.record(['记录']);
+      expect([change, existsSync(file)]).toEqual([change, false]);
+      for (const pairs of [reader, writer, CjkPairs.open(dir, false)]) {
+        expect([change, pairs.pairsOf('记')]).toEqual([change, null]);
+        expect(pairs.notice()).toMatch(/quarry reindex/);
+      }
+    }
+  });
+
+  it('lists pairs only, not a lone character beyond the first plane', () => {
+    const pairs = CjkPairs.open(dir, true);
+    pairs.record(['𠀀 𠀀𠀂 记𠀀']);
+    expect(pairs.pairsOf('𠀀')).toEqual(['𠀀', '𠀀𠀂']);
+    expect(pairs.pairsOf('记')).toEqual(['记', '记𠀀']);
   });
 });
 
@@ -95,6 +127,26 @@ describe('one-character searches with the listed pairs', () => {
       await index.upsert([page('c', '美好的记忆留在心里。')]);
       expect(await ids(index, '记')).toEqual(['a', 'b', 'c']);
       expect(existsSync(join(dir, CJK_PAIRS_FILE))).toBe(false);
+      expect(index.notices()).toEqual([expect.stringMatching(/character pairs.*quarry reindex/)]);
+    } finally {
+      await index.close();
+    }
+  });
+
+  it('excludes with a filter alone every page a character finds', async () => {
+    // `记㐀`: a pair with an ideograph of Extension A, which the pairs a character may begin leave out.
+    const index = await LanceSearchIndex.open({ path: dir, autoMaintain: false });
+    try {
+      await index.upsert([
+        page('a', '记者今天报道了新闻。'),
+        page('b', '古籍里写着记㐀二字。'),
+        page('c', '其他的新闻。'),
+      ]);
+      for (const fold of [false, true]) {
+        if (fold) await index.flush();
+        expect(await ids(index, '记')).toEqual(['a', 'b']);
+        expect(await ids(index, 'site:zh.example.cn -记')).toEqual(['c']);
+      }
     } finally {
       await index.close();
     }

@@ -447,7 +447,10 @@ export class LanceSearchIndex implements SearchIndex {
   }
 
   notices(): readonly string[] {
-    return this.#analysisNotice === null ? [] : [this.#analysisNotice];
+    const notices = this.#analysisNotice === null ? [] : [this.#analysisNotice];
+    const pairs = this.#pairs.notice();
+    if (pairs !== null) notices.push(pairs);
+    return notices;
   }
 
   async close(): Promise<void> {
@@ -540,7 +543,7 @@ export class LanceSearchIndex implements SearchIndex {
    * {@link CjkPairs}), rather than every pair the character may begin; as it is when they are not known.
    */
   #listedPairs(tree: FtsNode): FtsNode {
-    if (!this.#pairs.complete || !hasPrefix(tree)) return tree;
+    if (!hasPrefix(tree) || !this.#pairs.complete) return tree;
     return withPairs(tree, (char) => this.#pairs.pairsOf(char));
   }
 
@@ -878,7 +881,7 @@ export class LanceSearchIndex implements SearchIndex {
     pages: number,
     facts: VersionFacts,
   ): Promise<Map<string, string>> {
-    const { folded, unfolded, unindexed } = await this.#treeMatches(tree, where, pages, facts);
+    const { folded, unfolded, unindexed } = await this.#treeMatches(this.#listedPairs(tree), where, pages, facts);
     const excluded = new Map<string, string>();
     for (const match of [...folded, ...unfolded]) excluded.set(match.id, match.lang);
     for (const row of unindexed?.matched ?? []) excluded.set(row.id as string, row.lang as string);
