@@ -162,7 +162,10 @@ export class CjkPairs {
       if (!MAY_HOLD_CJK.test(text)) continue;
       if (fresh === null) {
         if (this.#problem === null) this.#refresh();
-        if (this.#problem !== null) return this.#unlist();
+        if (this.#problem !== null) {
+          this.#unlist();
+          return;
+        }
         fresh = new Set();
       }
       for (const token of text.split(' ')) {
@@ -182,7 +185,8 @@ export class CjkPairs {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       this.#problem = 'the list was deleted';
-      return this.#unlist();
+      this.#unlist();
+      return;
     }
     try {
       writeSync(fd, `\n${[...fresh].join(' ')}\n`);
