@@ -61,32 +61,57 @@ describe('splitCjkWords', () => {
     expect(clauses(splitCjkWords(ask('ありがとう')))).toEqual(['ありがとう']);
     expect(clauses(splitCjkWords(ask('です')))).toEqual(['です']);
   });
-  it('asks a Japanese verb or adjective by the part its forms share', () => {
+  it('asks a Japanese verb or adjective by the part its forms share, beside the form typed', () => {
+    const terms = (...texts: string[]) => texts.map((text) => ({ type: 'term', text, field: 'any' }));
     // ICU gives 食べたい as 食, べた, い, and 行きたい as 行き, たい.
-    expect(clauses(splitCjkWords(ask('東京で寿司を食べたい')))).toEqual(['東京', '寿司', '食べ']);
+    expect(splitCjkWords(ask('寿司を食べたい')).query.root).toEqual({
+      type: 'and',
+      children: [
+        { type: 'term', text: '寿司', field: 'any' },
+        { type: 'or', children: terms('食べた', '食べ') },
+      ],
+    });
     expect(clauses(splitCjkWords(ask('京都に行きたい')))).toEqual(['京都', '行き']);
-    expect(clauses(splitCjkWords(ask('新しい本')))).toEqual(['新し', '本']);
+    expect(clauses(splitCjkWords(ask('日本に来たばかり')))).toEqual(['日本', '来た']);
     // A dictionary form whose ending changes is any of its forms; with match=any each is optional.
     expect(splitCjkWords(ask('書く')).query.root).toEqual({
       type: 'or',
-      children: ['書く', '書か', '書き', '書け', '書こ', '書い', '書っ'].map((text) => ({
-        type: 'term',
-        text,
-        field: 'any',
-      })),
+      children: terms('書く', '書か', '書き', '書け', '書こ', '書い', '書っ'),
     });
-    expect(clauses(splitCjkWords(ask('本を読む', 'any')))).toEqual([
-      '本',
-      '読む',
-      '読ま',
-      '読み',
-      '読め',
-      '読も',
-      '読ん',
+    expect(clauses(splitCjkWords(ask('手紙を書く', 'any')))).toEqual([
+      '手紙',
+      '書く',
+      '書か',
+      '書き',
+      '書け',
+      '書こ',
+      '書い',
+      '書っ',
     ]);
-    expect(clauses(splitCjkWords(ask('高い山')))).toEqual(['or', '山']);
+    // A kanji alone before a particle, with each particle; not one written onto a number.
+    expect(splitCjkWords(ask('本を')).query.root).toEqual({
+      type: 'or',
+      children: terms('本を', '本が', '本は', '本に', '本で', '本と', '本も', '本へ', '本や'),
+    });
+    expect(clauses(splitCjkWords(ask('3月9日に東京で')))).toEqual(['3月9日', '東京']);
+    // Words whose kana are no inflection are asked as typed.
+    for (const word of ['焼きそば', '雪だるま', '子ども', '鹿せんべい']) {
+      expect(splitCjkWords(ask(word)).query.root).toEqual({ type: 'term', text: word, field: 'any' });
+    }
     // Chinese has no kana: its words are not read so.
     expect(clauses(splitCjkWords(ask('高山')))).toEqual(['高山']);
+  });
+  it('keeps a Japanese word in hiragana whole, however ICU cuts it', () => {
+    // ICU gives かに as か, に (both particles elsewhere), とんかつ as と, ん, かつ.
+    expect(clauses(splitCjkWords(ask('北海道のかに')))).toEqual(['北海道', 'かに']);
+    expect(clauses(splitCjkWords(ask('かにを食べたい')))).toEqual(['かに', 'or']);
+    for (const word of ['かにかま', 'ずわいがに', 'とんかつ', 'ようかん', 'ものまね']) {
+      expect(clauses(splitCjkWords(ask(word)))).toEqual([word]);
+    }
+    // Kana opening a compound are one word with it; an adjective is a word of its own.
+    expect(clauses(splitCjkWords(ask('から揚げ')))).toEqual(['から揚げ']);
+    expect(clauses(splitCjkWords(ask('ゆで卵')))).toEqual(['ゆで卵']);
+    expect(clauses(splitCjkWords(ask('かわいい猫')))).toEqual(['かわいい', '猫']);
   });
   it('keeps other words and phrases as typed beside the split run', () => {
     expect(clauses(splitCjkWords(ask('weather 北京天气 "上海天气" intitle:预报', 'any')))).toEqual([

@@ -1,6 +1,6 @@
 import type { IndexQuery, QueryNode, TermNode } from '@quarry/core';
 import { MAX_QUERY_WORDS } from '@quarry/query';
-import { hasCjk, hasUnspacedScript, inflectedForms, isJapanese, japaneseSegments, tokenize } from '@quarry/text';
+import { hasCjk, hasUnspacedScript, isJapanese, type JapaneseWord, japaneseWords, tokenize } from '@quarry/text';
 
 /**
  * The query with its unquoted Chinese and Japanese runs split into words (and those of Thai, Lao,
@@ -42,9 +42,8 @@ export function splitCjkWords(asked: IndexQuery): IndexQuery {
     }
     // `intitle:` words stay required, each in the title (as pairs they would match less).
     const optional = any && child.field === 'any';
-    for (const word of runWords(child.text)) {
-      // A Japanese verb or adjective in its dictionary form is any of its forms (`読む`: 読ま, 読み…).
-      const forms = inflectedForms(word) ?? [word];
+    // A Japanese word may be any of several forms (`読む`: 読む, 読ま, 読み…; see japaneseWords).
+    for (const { forms } of runWords(child.text)) {
       const terms: TermNode[] = [];
       for (const form of optional ? forms.flatMap(pairs) : forms) {
         const key = `${child.field}:${form}`;
@@ -107,14 +106,22 @@ function isCjkWord(node: QueryNode): node is TermNode {
 }
 
 /** The words of a typed word holding CJK runs (see {@link splitCjkWords}); itself when it has none. */
-function runWords(text: string): string[] {
-  const words: string[] = [];
+function runWords(text: string): JapaneseWord[] {
+  const words: JapaneseWord[] = [];
   // Each run between punctuation on its own: characters on either side of a comma are not a word.
   for (const chunk of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {
     const tokens = tokenize(chunk);
-    for (const segment of isJapanese(chunk) ? japaneseSegments(tokens) : [tokens]) segmentWords(segment, words);
+    for (const item of isJapanese(chunk) ? japaneseWords(tokens) : [{ tokens }]) {
+      if (!('tokens' in item)) {
+        words.push(item);
+        continue;
+      }
+      const written: string[] = [];
+      segmentWords(item.tokens, written);
+      for (const word of written) words.push({ text: word, forms: [word] });
+    }
   }
-  return words.length > 0 ? words : [text];
+  return words.length > 0 ? words : [{ text, forms: [text] }];
 }
 
 /** Adds the words of one run's tokens, all written in a row (see {@link runWords}), to `words`. */

@@ -19,6 +19,14 @@ const PAGES = [
   ja('mountain', '富士山', '富士山は日本で一番高い山です。山に登りました。'),
   // Holds the kanji of the queries' words in other words, never their forms.
   ja('other', '辞書', '食品の書類と読者の高校、新聞社の見学。東京駅。'),
+  // Words in hiragana that ICU cuts into particles (`か` `に`), a noun with kana, a stem's noun.
+  ja('crab', '冬の旅', '冬の北海道でかにを食べました。ずわいがにが有名です。'),
+  ja('yakisoba', '屋台', '屋台の焼きそばはソースの香りがします。'),
+  ja('gyoza', '餃子', '餃子を焼きました。焼き色がきれいです。'),
+  ja('food', '珍味', '珍しい食べ物の話。食べ物アレルギーに注意。'),
+  ja('breakfast', '朝', '毎朝パンを食べる。'),
+  ja('future', '都市', '未来の都市について。'),
+  ja('visit', '来日', '友達が日本に来た。'),
 ];
 
 eachPlan(
@@ -26,9 +34,17 @@ eachPlan(
   () => PAGES,
   async (ids) => {
     const sorted = async (q: string, match: 'all' | 'any' = 'all') => (await ids(q, match)).sort();
-    // A verb's dictionary form finds its other forms, not other words of its kanji.
-    expect(await sorted('食べる')).toEqual(['sushi', 'sushi-plan']);
+    // A verb's dictionary form finds its other forms, not other words of its kanji; a page writing
+    // the form typed first, above a noun of its stem (`食べ物`).
+    expect(await sorted('食べる')).toEqual(['breakfast', 'crab', 'food', 'sushi', 'sushi-plan']);
+    expect((await ids('食べる'))[0]).toBe('breakfast');
     expect(await sorted('寿司を食べたい')).toEqual(['sushi', 'sushi-plan']);
+    expect(await sorted('来た')).toEqual(['visit']);
+    // Hiragana words ICU cuts apart, and a noun written with kana, are asked whole.
+    expect(await sorted('北海道のかに')).toEqual(['crab']);
+    expect(await sorted('かにを食べたい')).toEqual(['crab']);
+    expect(await sorted('ずわいがに')).toEqual(['crab']);
+    expect(await sorted('焼きそば')).toEqual(['yakisoba']);
     expect(await sorted('東京で寿司を食べる')).toEqual(['sushi', 'sushi-plan']);
     expect(await sorted('手紙を書く')).toEqual(['letter']);
     expect(await sorted('本を読む')).toEqual(['book']);

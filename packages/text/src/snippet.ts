@@ -1,6 +1,6 @@
 import { foldWithOrigins, MAY_NEED_FOLD, originalSpan } from './folded.js';
 import { holdsTraditional, simplifyHan } from './han-variants.js';
-import { inflectedForms, isJapanese, japaneseSegments } from './japanese.js';
+import { isJapanese, japaneseWords } from './japanese.js';
 import { groupedNumbersIn, hyphenatedIn, joinedWord } from './joined.js';
 import { isStopWord } from './stop-words.js';
 import {
@@ -131,13 +131,13 @@ function queryTokens(clauses: readonly SnippetClause[]): Set<string> {
 }
 
 /**
- * A clause's tokens; Japanese as search asks it (see japaneseSegments): `寿司を食べたい` shows where
+ * A clause's tokens; Japanese as search asks it (see japaneseWords): `寿司を食べたい` shows where
  * a page says `寿司を食べました`, its particles and auxiliaries no hits of their own.
  */
 function clauseTokens(text: string): string[] {
   const tokens = tokenize(text);
   if (!isJapanese(text)) return tokens;
-  return japaneseSegments(tokens).flatMap((segment) => segment.flatMap((word) => inflectedForms(word) ?? [word]));
+  return japaneseWords(tokens).flatMap((item) => ('tokens' in item ? item.tokens : item.forms));
 }
 
 /**
