@@ -110,15 +110,15 @@ export function japaneseWords(tokens: readonly string[]): (JapaneseWord | { read
       const length = (a: number, b: number) => run.slice(a, b).join('').length;
       if (i > 0) while (from < to - 1 && PARTICLES.has(run[from]!) && length(from + 1, to) >= 2) from++;
       if (after !== undefined) while (to > from + 1 && PARTICLES.has(run[to - 1]!) && length(from, to - 1) >= 2) to--;
-      const text = run.slice(from, to).join('');
-      const closedBy = to < run.length || after === undefined;
       const kept = run.slice(from, to);
-      if (
-        i > 0 &&
-        (GRAMMAR_WORDS.has(text) || (kept.every((t) => GRAMMAR_WORDS.has(t)) && text.length > kept.length))
-      ) {
-        // Grammar between words (`で`, `では`, `しています`; `か` `に` is a word ICU does not know).
-      } else if (i === 0 && !closedBy && after !== undefined && !text.endsWith('い')) {
+      const text = kept.join('');
+      const grammar =
+        GRAMMAR_WORDS.has(text) ||
+        text.length === 1 ||
+        (kept.every((t) => GRAMMAR_WORDS.has(t)) && text.length > kept.length);
+      if (i > 0 && grammar) {
+        // Grammar after a word (`で`, `では`, `しています`; `か` `に` is a word ICU does not know).
+      } else if (i === 0 && to === run.length && after !== undefined && !text.endsWith('い')) {
         // A compound opening the query: the kana and the word after them as one.
         word(`${text}${after}`);
         i = end + 1;
@@ -169,7 +169,7 @@ export function japaneseWords(tokens: readonly string[]): (JapaneseWord | { read
         continue;
       }
       // A kanji alone before a particle: with each particle, as a page would write it.
-      word(token, [`${token}${next}`, ...[...PARTICLE_PAIRS].map((particle) => token + particle)]);
+      word(token, [...new Set([`${token}${next}`, ...[...PARTICLE_PAIRS].map((particle) => token + particle)])]);
       i++;
       continue;
     }
