@@ -100,6 +100,27 @@ describe('splitCjkWords', () => {
     }
     // Chinese has no kana: its words are not read so.
     expect(clauses(splitCjkWords(ask('高山')))).toEqual(['高山']);
+    // A word's forms in an OR group; a side of several words, and Chinese ones, as typed.
+    expect(splitCjkWords(ask('見る OR 北京 OR 東京で寿司')).query.root).toEqual({
+      type: 'or',
+      children: terms(
+        '見る',
+        '見ら',
+        '見り',
+        '見れ',
+        '見ろ',
+        '見っ',
+        '見た',
+        '見ま',
+        '見て',
+        '見な',
+        '見よ',
+        '見さ',
+        '見ず',
+        '北京',
+        '東京で寿司',
+      ),
+    });
   });
   it('keeps a Japanese word in hiragana whole, however ICU cuts it', () => {
     // ICU gives かに as か, に (both particles elsewhere), とんかつ as と, ん, かつ.

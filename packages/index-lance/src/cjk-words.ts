@@ -22,12 +22,13 @@ import { hasCjk, hasUnspacedScript, isJapanese, type JapaneseWord, japaneseWords
  *   more of the question's words, and rarer ones, rank first (BM25); a number's word stays whole.
  * - `intitle:北京的天气`: its words, each required in the title, in either mode.
  * Phrases, exclusions and OR groups are left as typed, but for the spaces between Chinese or
- * Japanese characters in a phrase (see {@link unspacedPhrases}). At most the parser's
+ * Japanese characters in a phrase (see {@link unspacedPhrases}) and a Japanese word's forms in an OR
+ * group (see {@link japaneseAlternatives}). At most the parser's
  * `MAX_QUERY_WORDS` words come out of the runs (a pasted page of Chinese text gives thousands): the
  * first ones.
  */
 export function splitCjkWords(asked: IndexQuery): IndexQuery {
-  const query = unspacedPhrases(asked);
+  const query = japaneseAlternatives(unspacedPhrases(asked));
   const root = query.query.root;
   if (!root) return query;
   const children = root.type === 'and' ? root.children : root.type === 'term' ? [root] : null;
@@ -57,6 +58,33 @@ export function splitCjkWords(asked: IndexQuery): IndexQuery {
   }
   if (split.length === 1) return { ...query, query: { ...query.query, root: split[0]! } };
   return { ...query, query: { ...query.query, root: { type: 'and', children: split } } };
+}
+
+/**
+ * The query with each Japanese word of an OR group asked as any of its forms, as it is outside one
+ * (`食べる OR 飲む` → 食べる, 食べ, 飲む, 飲ま, 飲み…; see japaneseWords). A side of several words
+ * is left as typed, as Chinese ones are.
+ */
+function japaneseAlternatives(query: IndexQuery): IndexQuery {
+  const root = query.query.root;
+  if (!root || (root.type !== 'or' && root.type !== 'and')) return query;
+  const widen = (node: QueryNode): QueryNode => {
+    if (node.type !== 'or') return node;
+    const children = node.children.flatMap((child): QueryNode[] => {
+      if (child.type !== 'term' || !isJapanese(child.text)) return [child];
+      const words = runWords(child.text);
+      if (words.length !== 1 || words[0]!.forms.length < 2) return [child];
+      return words[0]!.forms.map((text) => ({ ...child, text }));
+    });
+    return children.length === node.children.length ? node : { ...node, children };
+  };
+  let widened: QueryNode = root;
+  if (root.type === 'or') widened = widen(root);
+  else {
+    const children = root.children.map(widen);
+    if (children.some((child, i) => child !== root.children[i])) widened = { ...root, children };
+  }
+  return widened === root ? query : { ...query, query: { ...query.query, root: widened } };
 }
 
 /** A Chinese or Japanese character (not Korean, which is written with spaces), a space on either side. */

@@ -40,6 +40,8 @@ eachPlan(
     expect((await ids('食べる'))[0]).toBe('breakfast');
     expect(await sorted('寿司を食べたい')).toEqual(['sushi', 'sushi-plan']);
     expect(await sorted('来た')).toEqual(['visit']);
+    // In an OR group too.
+    expect(await sorted('来る OR 書く')).toEqual(['letter', 'visit']);
     // Hiragana words ICU cuts apart, and a noun written with kana, are asked whole.
     expect(await sorted('北海道のかに')).toEqual(['crab']);
     expect(await sorted('かにを食べたい')).toEqual(['crab']);
