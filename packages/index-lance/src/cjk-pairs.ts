@@ -118,7 +118,7 @@ export class CjkPairs {
   static open(dir: string, empty: boolean): CjkPairs {
     const path = join(dir, CJK_PAIRS_FILE);
     if (existsSync(path)) return new CjkPairs(path, null, empty);
-    if (!empty) return new CjkPairs(path, 'the index was written before the list existed', false);
+    if (!empty) return new CjkPairs(path, 'its pages were written before the list existed, or it was deleted', false);
     try {
       // Exclusive: another process opening the empty index at once may have made it, and appended.
       const fd = openSync(path, 'wx');
