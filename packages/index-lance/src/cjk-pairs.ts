@@ -75,7 +75,7 @@ function readBytes(fd: number, position: number, length: number): Buffer {
  * since deleted stay listed: a pair no page holds finds nothing.
  *
  * A list that may lack pairs is not used, and every pair is asked, as before the list existed,
- * until `quarry reindex` (see {@link problem}): an index that held pages before the file existed
+ * until `quarry reindex` (see {@link notice}): an index that held pages before the file existed
  * (written by an earlier release), and a file deleted, emptied or replaced since (its first line
  * {@link HEADER_START} gone, shorter than read, another list at the path). A writer never makes the file
  * anew for a table holding pages.
@@ -153,7 +153,7 @@ export class CjkPairs {
    * Adds the CJK tokens of rows about to be written (their analysed `t_text`) that the list lacks,
    * in one append. Call it before the rows are committed. A failure is thrown: the rows must not be
    * written then, or a one-character search would miss them. A list found deleted or changed is
-   * left alone (every pair is asked then).
+   * not written to but removed (see {@link unlist}): every pair is asked from then on.
    */
   record(texts: readonly string[]): void {
     if (this.#problem !== null && !this.#listed) return;

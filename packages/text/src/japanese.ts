@@ -133,7 +133,7 @@ export function japaneseWords(tokens: readonly string[]): (JapaneseWord | { read
     const ending = KANJI_THEN_HIRAGANA.exec(token);
     if (ending) {
       const [, kanji, kana] = ending as unknown as [string, string, string];
-      const dictionary = kana.length === 1 && !opensInflection ? inflectedForms(token) : null;
+      const dictionary = kana.length === 1 && !opensInflection ? inflectedForms(kanji, kana) : null;
       if (dictionary) word(token, dictionary);
       else if (kana.length > 1 && INFLECTION.test(kana.slice(1))) stemmed(token, kanji + kana[0]!);
       else word(token);
@@ -204,10 +204,11 @@ function skipInflection(tokens: readonly string[], from: number): number {
   return end;
 }
 
-/** A Japanese verb's or adjective's forms, when the word is one in its dictionary form (see {@link FORMS_OF_ENDING}). */
-export function inflectedForms(word: string): string[] | null {
-  const ending = KANJI_THEN_HIRAGANA.exec(word);
-  if (!ending || ending[2]!.length !== 1) return null;
-  const forms = FORMS_OF_ENDING[ending[2]!];
-  return forms ? Array.from(forms, (kana) => ending[1]! + kana) : null;
+/**
+ * The forms of a verb or adjective written as `kanji` and a one-kana ending, when that ending is a
+ * dictionary form's (see {@link FORMS_OF_ENDING}).
+ */
+function inflectedForms(kanji: string, ending: string): string[] | null {
+  const forms = FORMS_OF_ENDING[ending];
+  return forms ? Array.from(forms, (kana) => kanji + kana) : null;
 }
