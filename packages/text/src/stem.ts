@@ -86,12 +86,21 @@ const MAX_CACHED_STEMS = 200_000;
  */
 export function stemIn(lang: string, token: string): string {
   const language = LANGUAGES.get(lang);
-  if (language === undefined) return token;
+  return language === undefined ? token : stemWith(language, stemsOf(lang), token);
+}
+
+/** The cached stems of a language (see {@link cache}). */
+function stemsOf(lang: string): Map<string, string> {
   let stems = cache.get(lang);
   if (stems === undefined) {
     stems = new Map();
     cache.set(lang, stems);
   }
+  return stems;
+}
+
+/** {@link stemIn} with the language and its cache looked up once for all of a page's tokens. */
+function stemWith(language: Language, stems: Map<string, string>, token: string): string {
   let stem = stems.get(token);
   if (stem === undefined) {
     stem = token.length > 2 && language.word.test(token) ? language.stem(token) : token;
@@ -114,7 +123,9 @@ export function stemToken(token: string): string {
  */
 export function indexTokens(text: string, lang: string): string[] {
   const tokens = tokenize(text, { cjk: 'bigrams' });
-  if (!stemsLanguage(lang)) return tokens;
-  for (let i = 0; i < tokens.length; i++) tokens[i] = stemIn(lang, tokens[i]!);
+  const language = LANGUAGES.get(lang);
+  if (language === undefined) return tokens;
+  const stems = stemsOf(lang);
+  for (let i = 0; i < tokens.length; i++) tokens[i] = stemWith(language, stems, tokens[i]!);
   return tokens;
 }
