@@ -136,6 +136,19 @@ export function foldedPages(facts: VersionFacts): number {
  * Runs a fast plan (`fast-plan.ts`) against the table: single engine queries that read row ids and
  * scores only, merged, re-ranked by the priors, counted, and the page's rows read by row id.
  */
+/** The pages not folded yet, as the fresh tier holds them (see FastSearch.freshTokens). */
+export interface FreshPages {
+  readonly holds: (column: string, token: string) => boolean;
+  /** Pages with a higher `seq` are the tier's. */
+  readonly watermark: number;
+  /**
+   * The tier's pages holding any of `tokens` in `column` and passing the query's filters, each
+   * scored by BM25 on the folded pages' scale as the fast plan scores them; null when that cannot
+   * be done (the tier has no statistics, or a fold moved it meanwhile).
+   */
+  readonly anyOf: (column: string, tokens: readonly string[], filters: IndexQuery) => Promise<FreshMatch[] | null>;
+}
+
 export class FastSearch {
   readonly #table: lancedb.Table;
   readonly #options: FastSearchOptions;
@@ -212,17 +225,26 @@ export class FastSearch {
   }
 
   /**
-   * The tokens of the pages not folded yet, from the fresh tier brought to this version (see
-   * {@link search}): whether one of them holds a token in a column, and the fold watermark it holds
-   * the pages after. Null when the tier is off or too many pages are unfolded for it.
+   * The pages not folded yet, from the fresh tier brought to this version (see {@link search}):
+   * whether one of them holds a token in a column, the fold watermark it holds the pages after, and
+   * its matches of any of some tokens (see {@link FreshPages}). Null when the tier is off or too many
+   * pages are unfolded for it.
    */
-  async freshTokens(
-    facts: VersionFacts,
-  ): Promise<{ readonly holds: (column: string, token: string) => boolean; readonly watermark: number } | null> {
+  async freshTokens(facts: VersionFacts): Promise<FreshPages | null> {
     if (facts.unindexedRows === 0 || !this.#options.freshTier) return null;
     const view = await this.#viewAt(facts.version, facts);
-    const tier = view.tier;
-    return tier ? { holds: (column, token) => tier.holds(column, token), watermark: view.watermark } : null;
+    const { tier, stats, watermark } = view;
+    if (!tier) return null;
+    return {
+      holds: (column, token) => tier.holds(column, token),
+      watermark,
+      anyOf: async (column, tokens, filters) => {
+        if (!stats) return null;
+        const found = await tier.search({ kind: 'match', tokens, all: false, column }, filters, stats, null);
+        // A fold taken in meanwhile moved the tier past the folded pages the search was asked with.
+        return tier.watermark === watermark ? found : null;
+      },
+    };
   }
 
   /**

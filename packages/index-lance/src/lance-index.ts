@@ -19,7 +19,7 @@ import { CjkPairs } from './cjk-pairs.js';
 import { splitCjkWords } from './cjk-words.js';
 import { exactWords, formsText, rerankByForms } from './exact-forms.js';
 import { planFast } from './fast-plan.js';
-import { FastSearch, foldedPages, type VersionFacts } from './fast-search.js';
+import { FastSearch, type FreshPages, foldedPages, type VersionFacts } from './fast-search.js';
 import { isStale, isVersionGone } from './fold.js';
 import { FoldProcess } from './fold-process.js';
 import {
@@ -479,11 +479,12 @@ export class LanceSearchIndex implements SearchIndex {
     // One ranked list of ids and scores serves both the page and the count; only the page's rows
     // are then read in full (by row id, checked against the id). The priors multiply the scores of
     // these matches (the best `cap` by BM25), and the page is cut after them.
-    const { held, unfoldedTree, unfoldedWhere, folded, unfolded, unindexed } = await this.#treeMatches(
+    const { held, unfoldedTree, unfoldedWhere, folded, unfolded, unfoldedCount, unindexed } = await this.#treeMatches(
       tree,
       plan.where,
       cap,
       facts,
+      query,
     );
     const score = (row: Record<string, unknown>) =>
       Number(row._score) *
@@ -531,7 +532,11 @@ export class LanceSearchIndex implements SearchIndex {
           ranked.length,
           facts.rows,
           held
-            ? { tree: unfoldedTree, where: unfoldedWhere!, counted: unfolded.length < cap ? unfolded.length : null }
+            ? {
+                tree: unfoldedTree,
+                where: unfoldedWhere!,
+                counted: unfoldedCount ?? (unfolded.length < cap ? unfolded.length : null),
+              }
             : null,
         )
       : ranked.length;
@@ -552,18 +557,52 @@ export class LanceSearchIndex implements SearchIndex {
    * phrase, the latter are also searched by the relaxed tree and checked here (`unindexed`: those
    * passing the check, and those failing it, which the engine's answer must lose).
    */
-  async #treeMatches(tree: FtsNode, where: string | null, limit: number, facts: VersionFacts) {
+  async #treeMatches(tree: FtsNode, where: string | null, limit: number, facts: VersionFacts, filters?: IndexQuery) {
     // A one-character prefix asks some 21,000 pairs, which the engine's scan of pages not folded
     // yet pays for on each page: those pages are asked apart, only the pairs they hold.
     const held = hasPrefix(tree) ? await this.#fast.freshTokens(facts).catch(() => null) : null;
     const unfoldedTree = held ? withHeldPairs(tree, held.holds) : tree;
     const unfoldedWhere = held ? and(where ?? undefined, `${COLUMNS.seq} > ${held.watermark}`) : null;
-    const [folded, unfolded, unindexed] = await Promise.all([
+    // A lone character there from the fresh tier, whose matches are all there are (their number
+    // is the count); anything else from the engine's scan of those pages.
+    const unfoldedMatches = async () => {
+      const fromTier = held && filters ? await this.#tierPrefixMatches(unfoldedTree, held, filters) : null;
+      if (fromTier) return { unfolded: fromTier.slice(0, limit), unfoldedCount: fromTier.length };
+      const scanned = unfoldedWhere ? await this.#matches(unfoldedTree, unfoldedWhere, limit) : [];
+      return { unfolded: scanned, unfoldedCount: null };
+    };
+    const [folded, { unfolded, unfoldedCount }, unindexed] = await Promise.all([
       this.#matches(tree, where, limit, held?.watermark),
-      unfoldedWhere ? this.#matches(unfoldedTree, unfoldedWhere, limit) : [],
+      unfoldedMatches(),
       hasPhrase(tree) ? this.#unindexedMatches(unfoldedTree, where) : null,
     ]);
-    return { held, unfoldedTree, unfoldedWhere, folded, unfolded, unindexed };
+    return { held, unfoldedTree, unfoldedWhere, folded, unfolded, unfoldedCount, unindexed };
+  }
+
+  /**
+   * A lone one-character prefix (a search of `记`) on the pages not folded yet, answered by the
+   * fresh tier as a match of any of the pairs they hold, best first; null for any other tree (or
+   * when the tier cannot answer), which the engine's scan of those pages answers. The scan costs
+   * in proportion to the pages it reads (about 0.07 ms a page, 100 ms at 1,500 pages beside 100,000
+   * folded ones while a crawl writes), the tier in proportion to the pages holding the pairs.
+   */
+  async #tierPrefixMatches(
+    tree: FtsNode,
+    fresh: FreshPages,
+    filters: IndexQuery,
+  ): Promise<{ id: string; rowId: bigint; _score: number; lang: string; quality: number }[] | null> {
+    if (tree.kind !== 'match' || !tree.prefix || tree.boost !== 1 || !tree.pairs) return null;
+    const found = await fresh.anyOf(tree.column, tree.pairs, filters);
+    if (found === null) return null;
+    return found
+      .sort((a, b) => b.score - a.score || (a.rowId < b.rowId ? -1 : 1))
+      .map((match) => ({
+        id: match.id,
+        rowId: match.rowId,
+        _score: match.score,
+        lang: match.lang,
+        quality: match.quality,
+      }));
   }
 
   /**
