@@ -132,10 +132,6 @@ export function foldedPages(facts: VersionFacts): number {
   return Math.max(0, facts.rows - facts.unindexedRows);
 }
 
-/**
- * Runs a fast plan (`fast-plan.ts`) against the table: single engine queries that read row ids and
- * scores only, merged, re-ranked by the priors, counted, and the page's rows read by row id.
- */
 /** The pages not folded yet, as the fresh tier holds them (see FastSearch.freshTokens). */
 export interface FreshPages {
   readonly holds: (column: string, token: string) => boolean;
@@ -149,6 +145,10 @@ export interface FreshPages {
   readonly anyOf: (column: string, tokens: readonly string[], filters: IndexQuery) => Promise<FreshMatch[] | null>;
 }
 
+/**
+ * Runs a fast plan (`fast-plan.ts`) against the table: single engine queries that read row ids and
+ * scores only, merged, re-ranked by the priors, counted, and the page's rows read by row id.
+ */
 export class FastSearch {
   readonly #table: lancedb.Table;
   readonly #options: FastSearchOptions;
