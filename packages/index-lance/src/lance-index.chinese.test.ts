@@ -43,9 +43,8 @@ if (!present) console.warn(`Chinese search: ${CHINESE_CLEANED} is absent, skippi
       .map((page) => page.text)
       .join('');
     const chars = [...new Set(texts.join('').match(/\p{Script=Han}/gu) ?? [])].sort();
-    const char = chars.find(
-      (c) => folded.includes(c) && followers(c, texts).size >= 3 && followers(c, texts).size <= 20,
-    );
+    const within = (size: number) => size >= 3 && size <= 20;
+    const char = chars.find((c) => folded.includes(c) && within(followers(c, texts).size));
     expect(char).toBeDefined();
     return char!;
   };
